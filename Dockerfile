@@ -1,0 +1,45 @@
+# One image for every Cairn app; docker-compose.yml picks the app with `command: node apps/<app>/dist/main.js`.
+# Build: docker build -t cairn .
+
+# ---- build: install everything, generate the Prisma clients, compile, then drop the dev dependencies ----------
+FROM node:20-bookworm AS build
+WORKDIR /app
+ENV NX_DAEMON=false NX_NO_CLOUD=true CI=true
+# Manifests first, so the dependency layer is cached until a package.json or the lockfile changes.
+COPY package.json package-lock.json .npmrc ./
+COPY apps/gateway/package.json apps/gateway/
+COPY apps/identity-service/package.json apps/identity-service/
+COPY apps/repo-service/package.json apps/repo-service/
+COPY apps/hooks-service/package.json apps/hooks-service/
+COPY apps/runners-service/package.json apps/runners-service/
+COPY apps/merge-check-worker/package.json apps/merge-check-worker/
+COPY libs/contracts/package.json libs/contracts/
+COPY libs/platform/package.json libs/platform/
+# `npm install`, not `npm ci`: the lockfile is written against a registry mirror without other platforms' optional
+# binaries (see DEVELOPMENT.md).
+RUN npm install --no-audit --no-fund
+COPY . .
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+
+# ---- runtime: node + git (repo-service, merge-check-worker) + ssh-keygen ----------------------------------------
+FROM node:20-bookworm-slim AS runtime
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends git openssh-client ca-certificates tini \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+ENV NODE_ENV=production \
+    CAIRN__REPOSITORY__ROOT=/data/repositories
+COPY --from=build /app/package.json /app/package-lock.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/libs ./libs
+COPY --from=build /app/apps ./apps
+COPY --from=build /app/prisma ./prisma
+COPY --from=build /app/tools ./tools
+COPY --from=build /app/scripts ./scripts
+RUN mkdir -p /data/repositories && chown -R node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 3000 2222
+# tini reaps git child processes and forwards SIGTERM, so every app shuts down cleanly.
+ENTRYPOINT ["/usr/bin/tini", "--"]
+CMD ["node", "apps/gateway/dist/main.js"]

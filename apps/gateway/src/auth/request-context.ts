@@ -1,0 +1,23 @@
+import type { ActorDto, UserDto } from '@cairn/contracts';
+import type { FastifyRequest } from 'fastify';
+
+/** How the client presented credentials (decides e.g. Basic-only routes and whether token scopes apply). */
+export type AuthMethod = 'none' | 'token' | 'basic-password' | 'basic-token' | 'session';
+
+/** What the auth guard attaches to every request. */
+export interface AuthState {
+  actor: ActorDto | null;
+  /** The effective user's Gitea `User` shape (from the same identity call). */
+  user: UserDto | null;
+  method: AuthMethod;
+}
+
+const AUTH = Symbol('cairnAuth');
+
+export function setAuthState(req: FastifyRequest, state: AuthState): void {
+  (req as unknown as Record<symbol, AuthState>)[AUTH] = state;
+}
+
+export function getAuthState(req: FastifyRequest): AuthState {
+  return (req as unknown as Record<symbol, AuthState>)[AUTH] ?? { actor: null, user: null, method: 'none' };
+}

@@ -1,0 +1,22 @@
+import type { ActorDto, ScopeCategory } from '@cairn/contracts';
+
+/** The scope a request needs: `read:<cat>` for GET/HEAD, `write:<cat>` otherwise (Gitea's rule). */
+export function requiredScope(category: ScopeCategory, method: string): string {
+  const level = method === 'GET' || method === 'HEAD' ? 'read' : 'write';
+  return `${level}:${category}`;
+}
+
+/** Whether a set of token scopes grants a scope: `all` grants everything, `write:x` implies `read:x`. */
+export function scopesGrant(scopes: readonly string[], needed: string): boolean {
+  if (scopes.includes('all') || scopes.includes(needed)) return true;
+  const [level, category] = needed.split(':');
+  return level === 'read' && scopes.includes(`write:${category}`);
+}
+
+/** Scopes apply only to token authentication; password and session logins are not limited (as Gitea). */
+export function missingScopeMessage(actor: ActorDto, category: ScopeCategory, method: string): string | null {
+  if (actor.via !== 'token') return null;
+  const needed = requiredScope(category, method);
+  if (scopesGrant(actor.scopes, needed)) return null;
+  return `token does not have at least one of required scope(s), required=[${needed}], token scope=${actor.scopes.join(',')}`;
+}

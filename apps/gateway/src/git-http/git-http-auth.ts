@@ -1,0 +1,88 @@
+import {
+  DomainError, ErrorCode, IdentitySubjects, accessAtLeast, type ActorDto, type ResolveCredentialsReply,
+} from '@cairn/contracts';
+import type { RpcClient } from '@cairn/platform';
+import type { FastifyRequest } from 'fastify';
+import { resolveRepoAccess, type RepoContext } from '../access/repo-access.guard.js';
+import { readCredentials } from '../auth/credentials.js';
+import { scopesGrant } from '../auth/scopes.js';
+import type { GatewaySettings } from '../config/gateway-settings.js';
+
+/** The two git services of smart HTTP. */
+export type GitHttpService = 'upload-pack' | 'receive-pack';
+
+/** A git HTTP request refused before reaching repo-service: status, plain-text message, and whether to ask for auth. */
+export class GitHttpRefusal extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    /** 401: answer with `WWW-Authenticate: Basic` so git prompts for (or sends) credentials. */
+    readonly askForCredentials = status === 401,
+  ) {
+    super(message);
+  }
+}
+
+const ASK = (message = 'Unauthorized') => new GitHttpRefusal(401, message);
+
+async function authenticate(rpc: RpcClient, req: FastifyRequest): Promise<ActorDto | null> {
+  const presented = readCredentials(req);
+  if (presented === 'malformed') throw ASK('malformed Authorization header');
+  if (!presented.request) return null;
+  try {
+    const reply = await rpc.send<ResolveCredentialsReply>(IdentitySubjects.authResolve, presented.request);
+    return reply.actor;
+  } catch (err) {
+    if (
+      err instanceof DomainError &&
+      [ErrorCode.UNAUTHENTICATED, ErrorCode.NOT_FOUND, ErrorCode.PERMISSION_DENIED, ErrorCode.INVALID_ARGUMENT].includes(
+        err.code,
+      )
+    ) {
+      // Wrong password, unknown or revoked token, prohibited login: git should ask again.
+      throw ASK(err.code === ErrorCode.PERMISSION_DENIED ? err.message : 'Unauthorized');
+    }
+    throw err;
+  }
+}
+
+/**
+ * The git smart-HTTP policy, the same as the API's: authenticate once (Basic with a password or a token as the
+ * password, or a token header), check token scopes (`read:repository` to fetch, `write:repository` to push — also
+ * for the `info/refs` GET of a push), apply `REQUIRE_SIGNIN_VIEW`, then resolve the repository and the caller's access
+ * with the two-factor policy. Anonymous callers who need more get 401 with a Basic challenge; signed-in callers get
+ * 404 for what they cannot see and 403 for a push with read access only.
+ */
+export async function authorizeGitHttp(
+  rpc: RpcClient,
+  settings: GatewaySettings,
+  req: FastifyRequest,
+  owner: string,
+  repo: string,
+  service: GitHttpService,
+): Promise<RepoContext> {
+  const need = service === 'upload-pack' ? 'read' : 'write';
+  const actor = await authenticate(rpc, req);
+  if (actor?.via === 'token' && !scopesGrant(actor.scopes, `${need}:repository`)) {
+    throw new GitHttpRefusal(
+      403,
+      `token does not have at least one of required scope(s), required=[${need}:repository], token scope=${actor.scopes.join(',')}`,
+    );
+  }
+  if (!actor && (need === 'write' || settings.requireSigninView === 'strict')) throw ASK();
+  let ctx: RepoContext;
+  try {
+    ctx = await resolveRepoAccess(rpc, settings, actor, owner, repo);
+  } catch (err) {
+    if (err instanceof DomainError && (err.code === ErrorCode.NOT_FOUND || err.code === ErrorCode.INVALID_ARGUMENT)) {
+      // A private repository is indistinguishable from a missing one; anonymous callers may still sign in.
+      throw actor ? new GitHttpRefusal(404, 'Repository not found') : ASK();
+    }
+    throw err;
+  }
+  if (!accessAtLeast(ctx.access, need)) {
+    if (!actor) throw ASK();
+    throw new GitHttpRefusal(403, `User permission denied: ${actor.login} may not push to ${ctx.repo.ownerName}/${ctx.repo.name}`);
+  }
+  return ctx;
+}

@@ -1,0 +1,31 @@
+import type { Type } from '@nestjs/common';
+import { MiscController } from './misc/misc.controller.js';
+import { UsersController } from './users/users.controller.js';
+import { OwnKeysController } from './users/keys.controller.js';
+import { AdminUsersController } from './admin/admin-users.controller.js';
+import { OrgsController } from './orgs/orgs.controller.js';
+import { ReposController } from './repos/repos.controller.js';
+import { CollaboratorsController } from './repos/collaborators.controller.js';
+import { IssuesController } from './issues/issues.controller.js';
+import { PullsController } from './pulls/pulls.controller.js';
+import { RepoContentController } from './repo-content/repo-content.controller.js';
+import { AdminHooksController } from './hooks/admin-hooks.controller.js';
+import { OrgHooksController } from './hooks/org-hooks.controller.js';
+import { RepoHooksController } from './hooks/repo-hooks.controller.js';
+
+/** Every API controller of the gateway, one line per route group (`routes/<group>/`). */
+export const API_CONTROLLERS: Type<unknown>[] = [
+  MiscController,
+  UsersController,
+  OwnKeysController,
+  AdminUsersController,
+  OrgsController,
+  ReposController,
+  CollaboratorsController,
+  IssuesController,
+  PullsController,
+  RepoContentController,
+  AdminHooksController,
+  OrgHooksController,
+  RepoHooksController,
+];

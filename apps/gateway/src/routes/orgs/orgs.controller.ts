@@ -1,0 +1,167 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import {
+  CreateOrgBody, CreateTeamBody, DomainError, IdentitySubjects, ListQuery,
+  type ActorDto, type OrganizationDto, type Paginated, type TeamDto, type UserDto,
+} from '@cairn/contracts';
+import { RpcClient } from '@cairn/platform';
+import { CurrentActor, ScopeCategoryOf, SignInRequired } from '../../auth/policy.decorators.js';
+import { PositiveIntPipe } from '../../http/params.js';
+import { Paged } from '../../http/paged.js';
+
+/** Organizations, their teams, members and member publicity (Gitea's `routers/api/v1/org`). */
+@Controller()
+@ScopeCategoryOf('organization')
+export class OrgsController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  @Post('orgs')
+  @SignInRequired()
+  create(@CurrentActor() actor: ActorDto, @Body() body: CreateOrgBody): Promise<OrganizationDto> {
+    return this.rpc.send(IdentitySubjects.orgCreate, { actor, body });
+  }
+
+  @Get('orgs')
+  @Paged()
+  list(
+    @CurrentActor() actor: ActorDto | null,
+    @Query() query: ListQuery,
+  ): Promise<Paginated<OrganizationDto>> {
+    return this.rpc.send(IdentitySubjects.orgList, { actor, query });
+  }
+
+  @Get('orgs/:org')
+  get(@CurrentActor() actor: ActorDto | null, @Param('org') org: string): Promise<OrganizationDto> {
+    return this.rpc.send(IdentitySubjects.orgGet, { actor, org });
+  }
+
+  @Get('orgs/:org/teams')
+  @SignInRequired()
+  @Paged()
+  teams(
+    @CurrentActor() actor: ActorDto,
+    @Param('org') org: string,
+    @Query() query: ListQuery,
+  ): Promise<Paginated<TeamDto>> {
+    return this.rpc.send(IdentitySubjects.teamList, { actor, org, query });
+  }
+
+  @Post('orgs/:org/teams')
+  @SignInRequired()
+  createTeam(@CurrentActor() actor: ActorDto, @Param('org') org: string, @Body() body: CreateTeamBody) {
+    return this.rpc.send<TeamDto>(IdentitySubjects.teamCreate, { actor, org, body });
+  }
+
+  @Get('teams/:id')
+  @SignInRequired()
+  team(@CurrentActor() actor: ActorDto, @Param('id', PositiveIntPipe) teamId: number): Promise<TeamDto> {
+    return this.rpc.send(IdentitySubjects.teamGet, { actor, teamId });
+  }
+
+  @Get('teams/:id/members')
+  @SignInRequired()
+  @Paged()
+  teamMembers(
+    @CurrentActor() actor: ActorDto,
+    @Param('id', PositiveIntPipe) teamId: number,
+    @Query() query: ListQuery,
+  ): Promise<Paginated<UserDto>> {
+    return this.rpc.send<Paginated<UserDto>>(IdentitySubjects.teamMemberList, { actor, teamId, query });
+  }
+
+  @Put('teams/:id/members/:username')
+  @SignInRequired()
+  @HttpCode(204)
+  async addTeamMember(
+    @CurrentActor() actor: ActorDto,
+    @Param('id', PositiveIntPipe) teamId: number,
+    @Param('username') username: string,
+  ): Promise<void> {
+    await this.rpc.send(IdentitySubjects.teamMemberAdd, { actor, teamId, username });
+  }
+
+  @Delete('teams/:id/members/:username')
+  @SignInRequired()
+  @HttpCode(204)
+  async removeTeamMember(
+    @CurrentActor() actor: ActorDto,
+    @Param('id', PositiveIntPipe) teamId: number,
+    @Param('username') username: string,
+  ): Promise<void> {
+    await this.rpc.send(IdentitySubjects.teamMemberRemove, { actor, teamId, username });
+  }
+
+  @Get('orgs/:org/members')
+  @Paged()
+  members(
+    @CurrentActor() actor: ActorDto | null,
+    @Param('org') org: string,
+    @Query() query: ListQuery,
+  ): Promise<Paginated<UserDto>> {
+    return this.rpc.send(IdentitySubjects.memberList, { actor, org, query });
+  }
+
+  @Get('orgs/:org/members/:username')
+  @HttpCode(204)
+  async isMember(
+    @CurrentActor() actor: ActorDto | null,
+    @Param('org') org: string,
+    @Param('username') username: string,
+  ): Promise<void> {
+    const yes = await this.rpc.send<boolean>(IdentitySubjects.memberCheck, { actor, org, username });
+    if (!yes) throw DomainError.notFound(`user "${username}" is not a member of "${org}"`);
+  }
+
+  @Delete('orgs/:org/members/:username')
+  @SignInRequired()
+  @HttpCode(204)
+  async removeMember(
+    @CurrentActor() actor: ActorDto,
+    @Param('org') org: string,
+    @Param('username') username: string,
+  ): Promise<void> {
+    await this.rpc.send(IdentitySubjects.memberRemove, { actor, org, username });
+  }
+
+  @Get('orgs/:org/public_members')
+  @Paged()
+  publicMembers(
+    @CurrentActor() actor: ActorDto | null,
+    @Param('org') org: string,
+    @Query() query: ListQuery,
+  ): Promise<Paginated<UserDto>> {
+    return this.rpc.send<Paginated<UserDto>>(IdentitySubjects.publicMemberList, { actor, org, query });
+  }
+
+  @Get('orgs/:org/public_members/:username')
+  @HttpCode(204)
+  async isPublicMember(
+    @CurrentActor() actor: ActorDto | null,
+    @Param('org') org: string,
+    @Param('username') username: string,
+  ): Promise<void> {
+    const yes = await this.rpc.send<boolean>(IdentitySubjects.publicMemberCheck, { actor, org, username });
+    if (!yes) throw DomainError.notFound(`user "${username}" is not a public member of "${org}"`);
+  }
+
+  @Put('orgs/:org/public_members/:username')
+  @SignInRequired()
+  @HttpCode(204)
+  async publicize(
+    @CurrentActor() actor: ActorDto,
+    @Param('org') org: string,
+    @Param('username') username: string,
+  ): Promise<void> {
+    await this.rpc.send(IdentitySubjects.publicMemberSet, { actor, org, username, public: true });
+  }
+
+  @Delete('orgs/:org/public_members/:username')
+  @SignInRequired()
+  @HttpCode(204)
+  async conceal(
+    @CurrentActor() actor: ActorDto,
+    @Param('org') org: string,
+    @Param('username') username: string,
+  ): Promise<void> {
+    await this.rpc.send(IdentitySubjects.publicMemberSet, { actor, org, username, public: false });
+  }
+}

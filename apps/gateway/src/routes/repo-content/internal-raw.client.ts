@@ -1,0 +1,61 @@
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { Logger } from '@nestjs/common';
+import { DomainError, ErrorCode, INTERNAL_RAW_PATH, type RepoRefDto } from '@cairn/contracts';
+import { CORRELATION_HEADER, currentCorrelationId, type CommonSettings } from '@cairn/platform';
+
+/**
+ * Fetches blob bytes that are too large for a bus message from repo-service's internal HTTP endpoint
+ * (`GET /internal/raw?owner=&repo=&ref=&path=`, shared internal token). The ref is always the commit id the
+ * service resolved, so the bytes are exactly those the metadata describes.
+ */
+export class InternalRawClient {
+  private readonly logger = new Logger('InternalRaw');
+  private readonly base: URL;
+  private readonly agent: HttpAgent;
+
+  constructor(private readonly common: CommonSettings) {
+    this.base = new URL(common.repoInternalUrl.endsWith('/') ? common.repoInternalUrl : `${common.repoInternalUrl}/`);
+    this.agent =
+      this.base.protocol === 'https:' ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+  }
+
+  /** Opens the stream; fails with UNAVAILABLE unless repo-service answers 200. The caller consumes or destroys it. */
+  open(repo: RepoRefDto, commit: string, path: string): Promise<IncomingMessage> {
+    const target = new URL(INTERNAL_RAW_PATH.replace(/^\//, ''), this.base);
+    target.search = new URLSearchParams({ owner: repo.ownerName, repo: repo.name, ref: commit, path }).toString();
+    const send = this.base.protocol === 'https:' ? httpsRequest : httpRequest;
+    return new Promise((resolve, reject) => {
+      const headers: Record<string, string> = { 'x-cairn-internal-token': this.common.internalToken };
+      const rid = currentCorrelationId();
+      if (rid) headers[CORRELATION_HEADER] = rid;
+      const req = send(target, { method: 'GET', headers, agent: this.agent }, (res) => {
+        if (res.statusCode === 200) return resolve(res);
+        res.resume();
+        this.logger.warn(`internal raw endpoint answered ${res.statusCode} for a blob of repository ${repo.id}`);
+        reject(new DomainError(ErrorCode.UNAVAILABLE, 'the repository service cannot stream this file'));
+      });
+      req.on('error', (err) => {
+        this.logger.error(`internal raw endpoint unreachable: ${err.message}`);
+        reject(new DomainError(ErrorCode.UNAVAILABLE, 'the repository service cannot stream this file'));
+      });
+      req.end();
+    });
+  }
+
+  /** Reads a whole blob (at most `maxBytes`) into memory. */
+  async read(repo: RepoRefDto, commit: string, path: string, maxBytes: number): Promise<Buffer> {
+    const res = await this.open(repo, commit, path);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res) {
+      size += (chunk as Buffer).length;
+      if (size > maxBytes) {
+        res.destroy();
+        throw new DomainError(ErrorCode.INTERNAL, 'blob larger than announced');
+      }
+      chunks.push(chunk as Buffer);
+    }
+    return Buffer.concat(chunks);
+  }
+}

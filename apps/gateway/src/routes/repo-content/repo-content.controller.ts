@@ -1,0 +1,228 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import {
+  CommitFlagsQuery, DomainError, FileContentsQuery, GetFilesBody, ListCommitsQuery, ListQuery, RefQuery, RepoSubjects,
+  parseGiteaBool,
+  type BranchDto, type CommitDto, type CommitListReply, type CommitOptions, type ContentsResponseDto,
+  type GetContentsReply, type GetFileContentsReply, type GetRawReply, type Paginated,
+} from '@cairn/contracts';
+import { COMMON_SETTINGS, RpcClient, type CommonSettings } from '@cairn/platform';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CurrentRepo, RepoAccess, type RepoContext } from '../../access/repo-access.guard.js';
+import { ScopeCategoryOf } from '../../auth/policy.decorators.js';
+import { GATEWAY_SETTINGS, type GatewaySettings } from '../../config/gateway-settings.js';
+import { sendPage } from '../../http/pagination.js';
+import { InternalRawClient } from './internal-raw.client.js';
+
+/** Raw bytes travel over the bus up to this size; larger blobs are streamed from repo-service's internal HTTP. */
+export const RAW_INLINE_MAX_BYTES = 512 * 1024;
+
+/** Gitea's `GET …/file-contents?body=`: the URL-encoded JSON of `GetFilesOptions` (400 when unusable). */
+export function parseFilesBodyParam(raw: string | undefined): string[] {
+  const invalid = () => DomainError.invalid('invalid body parameter');
+  if (raw === undefined) throw invalid();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw invalid();
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw invalid();
+  const files = (parsed as { files?: unknown }).files;
+  if (files === undefined || files === null) return [];
+  if (!Array.isArray(files) || !files.every((f) => typeof f === 'string')) throw invalid();
+  return files;
+}
+
+function commitOptions(q: CommitFlagsQuery): CommitOptions {
+  return {
+    stat: parseGiteaBool(q.stat),
+    verification: parseGiteaBool(q.verification),
+    files: parseGiteaBool(q.files),
+  };
+}
+
+/**
+ * Repository contents, raw files, batch file contents, commits and branches (Gitea's `routers/api/v1/repo`
+ * `file.go`, `commits.go`, `branch.go`). Thin: one repo-service call per route; the only work here is putting
+ * large blob bytes (which do not fit in a bus message) back into the answer from repo-service's internal HTTP.
+ */
+@Controller('repos/:owner/:repo')
+@ScopeCategoryOf('repository')
+export class RepoContentController {
+  private readonly internalRaw: InternalRawClient;
+
+  constructor(
+    private readonly rpc: RpcClient,
+    @Inject(COMMON_SETTINGS) private readonly common: CommonSettings,
+    @Inject(GATEWAY_SETTINGS) private readonly settings: GatewaySettings,
+  ) {
+    this.internalRaw = new InternalRawClient(common);
+  }
+
+  @Get('contents')
+  @RepoAccess('read')
+  listRoot(@CurrentRepo() ctx: RepoContext, @Query() q: RefQuery): Promise<ContentsResponseDto | ContentsResponseDto[]> {
+    return this.contents(ctx, '', q.ref);
+  }
+
+  @Get('contents/*')
+  @RepoAccess('read')
+  get(
+    @CurrentRepo() ctx: RepoContext,
+    @Param('*') path: string,
+    @Query() q: RefQuery,
+  ): Promise<ContentsResponseDto | ContentsResponseDto[]> {
+    return this.contents(ctx, path ?? '', q.ref);
+  }
+
+  @Get('raw/*')
+  @RepoAccess('read')
+  async raw(
+    @CurrentRepo() ctx: RepoContext,
+    @Param('*') path: string,
+    @Query() q: RefQuery,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const blob = await this.rpc.send<GetRawReply>(RepoSubjects.rawGet, {
+      ...ctx,
+      path: path ?? '',
+      ref: q.ref,
+      maxInlineBytes: RAW_INLINE_MAX_BYTES,
+    });
+    if (blob.contentBase64 !== null) {
+      void reply
+        .header('content-type', blob.contentType ?? 'application/octet-stream')
+        .header('content-disposition', inlineDisposition(blob.name))
+        .header('x-content-type-options', 'nosniff')
+        .header('etag', `"${blob.sha}"`)
+        .header('x-gitea-object-type', blob.type)
+        .send(Buffer.from(blob.contentBase64, 'base64'));
+      return;
+    }
+    const upstream = await this.internalRaw.open(ctx.repo, blob.commit, blob.path);
+    for (const name of ['content-type', 'content-length', 'content-disposition', 'etag', 'x-content-type-options']) {
+      const value = upstream.headers[name];
+      if (typeof value === 'string') void reply.header(name, value);
+    }
+    void reply.header('x-gitea-object-type', blob.type).send(upstream);
+  }
+
+  @Get('file-contents')
+  @RepoAccess('read')
+  fileContentsGet(@CurrentRepo() ctx: RepoContext, @Query() q: FileContentsQuery): Promise<(ContentsResponseDto | null)[]> {
+    return this.fileContents(ctx, q.ref, parseFilesBodyParam(q.body));
+  }
+
+  /** A read, but POST: with token authentication it needs `write:repository`, as in Gitea. */
+  @Post('file-contents')
+  @RepoAccess('read')
+  @HttpCode(200)
+  fileContentsPost(
+    @CurrentRepo() ctx: RepoContext,
+    @Query() q: RefQuery,
+    @Body() body: GetFilesBody,
+  ): Promise<(ContentsResponseDto | null)[]> {
+    return this.fileContents(ctx, q.ref, body.files);
+  }
+
+  @Get('commits')
+  @RepoAccess('read')
+  async commits(
+    @CurrentRepo() ctx: RepoContext,
+    @Query() q: ListCommitsQuery,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<CommitDto[]> {
+    const page = await this.rpc.send<CommitListReply>(RepoSubjects.commitList, {
+      ...ctx,
+      filter: { sha: q.sha, path: q.path, not: q.not, since: q.since, until: q.until, page: q.page, limit: q.limit },
+      options: commitOptions(q),
+    });
+    const items = sendPage(req, reply, page, { page: page.page, limit: page.pageSize }, this.common.rootUrl);
+    const pageCount = Math.ceil(page.total / page.pageSize);
+    void reply
+      .header('x-page', String(page.page))
+      .header('x-perpage', String(page.pageSize))
+      .header('x-total', String(page.total))
+      .header('x-pagecount', String(pageCount))
+      .header('x-hasmore', String(page.page < pageCount))
+      .header('access-control-expose-headers', 'X-Total-Count, Link, X-Page, X-PerPage, X-Total, X-PageCount, X-HasMore');
+    return items;
+  }
+
+  @Get('git/commits/:sha')
+  @RepoAccess('read')
+  commit(@CurrentRepo() ctx: RepoContext, @Param('sha') sha: string, @Query() q: CommitFlagsQuery): Promise<CommitDto> {
+    return this.rpc.send(RepoSubjects.commitGet, { ...ctx, sha, options: commitOptions(q) });
+  }
+
+  @Get('branches')
+  @RepoAccess('read')
+  async branches(
+    @CurrentRepo() ctx: RepoContext,
+    @Query() query: ListQuery,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<BranchDto[]> {
+    const page = await this.rpc.send<Paginated<BranchDto>>(RepoSubjects.branchList, { ...ctx, query });
+    return sendPage(req, reply, page, query, this.common.rootUrl);
+  }
+
+  @Get('branches/*')
+  @RepoAccess('read')
+  branch(@CurrentRepo() ctx: RepoContext, @Param('*') branch: string): Promise<BranchDto> {
+    return this.rpc.send(RepoSubjects.branchGet, { ...ctx, branch: branch ?? '' });
+  }
+
+  private async contents(
+    ctx: RepoContext,
+    path: string,
+    ref: string | undefined,
+  ): Promise<ContentsResponseDto | ContentsResponseDto[]> {
+    const reply = await this.rpc.send<GetContentsReply>(RepoSubjects.contentsGet, {
+      ...ctx,
+      path,
+      ref,
+      maxBlobSize: this.settings.defaultMaxBlobSize,
+    });
+    if (reply.dir) return reply.dir;
+    const file = reply.file!;
+    if (reply.deferred) await this.fillContent(ctx, reply.commit, file);
+    return file;
+  }
+
+  private async fileContents(
+    ctx: RepoContext,
+    ref: string | undefined,
+    files: string[],
+  ): Promise<(ContentsResponseDto | null)[]> {
+    const reply = await this.rpc.send<GetFileContentsReply>(RepoSubjects.fileContents, {
+      ...ctx,
+      ref,
+      files,
+      limits: {
+        pagingNum: this.settings.defaultPagingNum,
+        maxBlobSize: this.settings.defaultMaxBlobSize,
+        maxResponseSize: this.settings.defaultMaxResponseSize,
+      },
+    });
+    for (const i of reply.deferred) {
+      const entry = reply.items[i];
+      if (entry) await this.fillContent(ctx, reply.commit, entry);
+    }
+    return reply.items;
+  }
+
+  /** Puts the base64 content of a file that was too large for the bus into its entry. */
+  private async fillContent(ctx: RepoContext, commit: string, entry: ContentsResponseDto): Promise<void> {
+    const bytes = await this.internalRaw.read(ctx.repo, commit, entry.path, entry.size);
+    entry.content = bytes.toString('base64');
+    entry.encoding = 'base64';
+  }
+}
+
+/** `Content-Disposition: inline` with the file name (ASCII fallback plus RFC 5987 for the exact name). */
+function inlineDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}

@@ -1,0 +1,99 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import {
+  CreateRepoBody, EditRepoBody, ListQuery, RepoSubjects, SearchReposQuery,
+  type ActorDto, type Paginated, type RepositoryDto,
+} from '@cairn/contracts';
+import { RpcClient } from '@cairn/platform';
+import { CurrentRepo, RepoAccess, type RepoContext } from '../../access/repo-access.guard.js';
+import { CurrentActor, ScopeCategoryOf, SignInRequired, SiteAdminOnly } from '../../auth/policy.decorators.js';
+import { Paged } from '../../http/paged.js';
+
+/** Repositories: create, get, edit, delete, lists and search (Gitea's `routers/api/v1/repo/repo.go`). */
+@Controller()
+@ScopeCategoryOf('repository')
+export class ReposController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  private list(query: ListQuery, message: Record<string, unknown>): Promise<Paginated<RepositoryDto>> {
+    return this.rpc.send<Paginated<RepositoryDto>>(RepoSubjects.repositoryList, { ...message, query });
+  }
+
+  @Post('user/repos')
+  @SignInRequired()
+  create(@CurrentActor() actor: ActorDto, @Body() body: CreateRepoBody): Promise<RepositoryDto> {
+    return this.rpc.send(RepoSubjects.repositoryCreate, { actor, target: 'self', body });
+  }
+
+  @Post('orgs/:org/repos')
+  @SignInRequired()
+  @ScopeCategoryOf('organization')
+  createInOrg(@CurrentActor() actor: ActorDto, @Param('org') org: string, @Body() body: CreateRepoBody) {
+    return this.rpc.send<RepositoryDto>(RepoSubjects.repositoryCreate, { actor, target: 'org', owner: org, body });
+  }
+
+  @Post('admin/users/:username/repos')
+  @SiteAdminOnly()
+  @ScopeCategoryOf('admin')
+  createForUser(@CurrentActor() actor: ActorDto, @Param('username') username: string, @Body() body: CreateRepoBody) {
+    return this.rpc.send<RepositoryDto>(RepoSubjects.repositoryCreate, { actor, target: 'user', owner: username, body });
+  }
+
+  @Get('user/repos')
+  @SignInRequired()
+  @Paged()
+  mine(
+    @CurrentActor() actor: ActorDto,
+    @Query() query: ListQuery,
+  ): Promise<Paginated<RepositoryDto>> {
+    return this.list(query, { actor });
+  }
+
+  @Get('users/:username/repos')
+  @Paged()
+  ofUser(
+    @CurrentActor() actor: ActorDto | null,
+    @Param('username') username: string,
+    @Query() query: ListQuery,
+  ): Promise<Paginated<RepositoryDto>> {
+    return this.list(query, { actor, owner: username });
+  }
+
+  @Get('orgs/:org/repos')
+  @ScopeCategoryOf('organization')
+  @Paged()
+  ofOrg(
+    @CurrentActor() actor: ActorDto | null,
+    @Param('org') org: string,
+    @Query() query: ListQuery,
+  ): Promise<Paginated<RepositoryDto>> {
+    return this.list(query, { actor, owner: org, ownerKind: 'organization' });
+  }
+
+  @Get('repos/search')
+  @Paged('search')
+  search(
+    @CurrentActor() actor: ActorDto | null,
+    @Query() query: SearchReposQuery,
+  ): Promise<Paginated<RepositoryDto>> {
+    return this.rpc.send<Paginated<RepositoryDto>>(RepoSubjects.repositorySearch, { actor, query });
+  }
+
+  @Get('repos/:owner/:repo')
+  @RepoAccess('read')
+  get(@CurrentRepo() ctx: RepoContext): Promise<RepositoryDto> {
+    return this.rpc.send(RepoSubjects.repositoryGet, ctx);
+  }
+
+  @Patch('repos/:owner/:repo')
+  @RepoAccess('admin')
+  edit(@CurrentRepo() ctx: RepoContext, @Body() body: EditRepoBody): Promise<RepositoryDto> {
+    return this.rpc.send(RepoSubjects.repositoryEdit, { ...ctx, body: body ?? {} });
+  }
+
+  @Delete('repos/:owner/:repo')
+  @RepoAccess('owner')
+  @HttpCode(204)
+  async remove(@CurrentRepo() ctx: RepoContext): Promise<void> {
+    await this.rpc.send(RepoSubjects.repositoryDelete, ctx);
+  }
+}

@@ -1,0 +1,90 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import {
+  IdentitySubjects, ListQuery, SearchUsersQuery, CreateAccessTokenBody, ListKeysQuery,
+  type AccessTokenDto, type ActorDto, type Paginated, type PublicKeyDto, type UserDto, type OrganizationDto,
+} from '@cairn/contracts';
+import { RpcClient } from '@cairn/platform';
+import {
+  BasicAuthOnly, CurrentActor, CurrentUser, ScopeCategoryOf, SignInRequired,
+} from '../../auth/policy.decorators.js';
+import { Paged } from '../../http/paged.js';
+
+/** `/user` (the caller) and `/users/{username}` routes: profiles, access tokens, public keys, organizations. */
+@Controller()
+@ScopeCategoryOf('user')
+export class UsersController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  /** `GET /user` — answered from the authentication call itself: no second round trip. */
+  @Get('user')
+  @SignInRequired()
+  me(@CurrentUser() user: UserDto): UserDto {
+    return user;
+  }
+
+  @Get('users/search')
+  @Paged('search')
+  search(
+    @CurrentActor() actor: ActorDto | null,
+    @Query() query: SearchUsersQuery,
+  ): Promise<Paginated<UserDto>> {
+    return this.rpc.send<Paginated<UserDto>>(IdentitySubjects.userSearch, { actor, query });
+  }
+
+  @Get('users/:username')
+  get(@CurrentActor() actor: ActorDto | null, @Param('username') username: string): Promise<UserDto> {
+    return this.rpc.send(IdentitySubjects.userGet, { actor, username });
+  }
+
+  @Get('users/:username/tokens')
+  @BasicAuthOnly()
+  @Paged()
+  listTokens(
+    @CurrentActor() actor: ActorDto,
+    @Param('username') username: string,
+    @Query() query: ListQuery,
+  ): Promise<Paginated<AccessTokenDto>> {
+    return this.rpc.send<Paginated<AccessTokenDto>>(IdentitySubjects.tokenList, { actor, username, query });
+  }
+
+  @Post('users/:username/tokens')
+  @BasicAuthOnly()
+  createToken(
+    @CurrentActor() actor: ActorDto,
+    @Param('username') username: string,
+    @Body() body: CreateAccessTokenBody,
+  ): Promise<AccessTokenDto> {
+    return this.rpc.send(IdentitySubjects.tokenCreate, { actor, username, body });
+  }
+
+  @Delete('users/:username/tokens/:token')
+  @BasicAuthOnly()
+  @HttpCode(204)
+  async deleteToken(
+    @CurrentActor() actor: ActorDto,
+    @Param('username') username: string,
+    @Param('token') token: string,
+  ): Promise<void> {
+    await this.rpc.send(IdentitySubjects.tokenDelete, { actor, username, token });
+  }
+
+  @Get('users/:username/keys')
+  @Paged()
+  userKeys(
+    @CurrentActor() actor: ActorDto | null,
+    @Param('username') username: string,
+    @Query() query: ListKeysQuery,
+  ): Promise<Paginated<PublicKeyDto>> {
+    return this.rpc.send<Paginated<PublicKeyDto>>(IdentitySubjects.keyList, { actor, username, query });
+  }
+
+  @Get('users/:username/orgs')
+  @Paged()
+  userOrgs(
+    @CurrentActor() actor: ActorDto | null,
+    @Param('username') username: string,
+    @Query() query: ListQuery,
+  ): Promise<Paginated<OrganizationDto>> {
+    return this.rpc.send<Paginated<OrganizationDto>>(IdentitySubjects.orgList, { actor, username, query });
+  }
+}

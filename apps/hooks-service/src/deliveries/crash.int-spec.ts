@@ -1,0 +1,107 @@
+// Crash safety: the built hooks-service runs as a child process, is SIGKILLed in the middle of a burst of ~200
+// deliveries, and is started again. Every delivery must arrive at least once (a repeat carries the same guid and
+// the same body) and end recorded as delivered — including one whose row was committed but never enqueued.
+import { execFileSync, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HooksSubjects, RepoEvents, type ActorDto, type HookDto } from '@cairn/contracts';
+import { RpcClient } from '@cairn/platform';
+import { ROOT, Receiver, pushEventData, startChild, startInfra, waitFor, type Infra } from '../../test/support.js';
+
+const SECRET = 'crash-secret';
+const admin: ActorDto = { id: 1, login: 'root', isAdmin: true, scopes: ['all'], hasTwoFactor: false };
+const SYSTEM_HOOKS = 150;
+const REPO_HOOKS = 50;
+const REPO = { id: 900, ownerId: 3, ownerName: 'acme', name: 'repo900', defaultBranch: 'main' };
+
+let infra: Infra;
+let receiver: Receiver;
+let rpc: RpcClient;
+let child: ChildProcess | undefined;
+const CHILD_ENV = {
+  CAIRN__WEBHOOK__DELIVER_CONCURRENCY: '8',
+  CAIRN__WEBHOOK__SWEEP_INTERVAL: '2s',
+};
+
+beforeAll(async () => {
+  execFileSync('npx', ['tsc', '-b', 'apps/hooks-service'], { cwd: ROOT, stdio: 'pipe' });
+  infra = await startInfra('crash');
+  receiver = await new Receiver(SECRET).start();
+  receiver.on('/slow', () => ({ status: 200, delayMs: 150 }));
+  rpc = new RpcClient(infra.natsUrl, 10_000, 'hooks-it');
+  await rpc.connect();
+}, 300_000);
+
+afterAll(async () => {
+  child?.kill('SIGKILL');
+  await rpc?.close();
+  await receiver?.stop();
+  await infra?.close();
+});
+
+function exited(p: ChildProcess): Promise<void> {
+  return new Promise((r) => (p.exitCode !== null || p.signalCode !== null ? r() : p.once('exit', () => r())));
+}
+
+describe('a crash in the middle of a burst', () => {
+  it('loses nothing: every delivery arrives at least once, with one guid per delivery, and is recorded delivered', async () => {
+    child = await startChild(infra, CHILD_ENV);
+    const create = (scope: unknown, system: boolean) =>
+      rpc.send<HookDto>(HooksSubjects.webhookCreate, {
+        actor: admin,
+        scope,
+        body: {
+          type: 'gitea', active: true,
+          config: { url: `${receiver.url}/slow`, content_type: 'json', secret: SECRET, is_system_webhook: system },
+        },
+      });
+    const hooks: HookDto[] = [];
+    for (let i = 0; i < SYSTEM_HOOKS; i++) hooks.push(await create({ level: 'admin' }, true));
+    for (let i = 0; i < REPO_HOOKS; i++) hooks.push(await create({ level: 'repo', repo: REPO, access: 'admin' }, false));
+
+    await infra.publish(RepoEvents.pushReceived, pushEventData({ repoId: REPO.id, ownerId: REPO.ownerId, name: REPO.name }));
+    await waitFor(() => receiver.at('/slow').length >= 40, 'the burst to be under way', 60_000);
+    child.kill('SIGKILL');
+    await exited(child);
+    const beforeRestart = receiver.at('/slow').length;
+    expect(beforeRestart).toBeLessThan(hooks.length);
+
+    // A delivery committed just before the crash, never enqueued: the sweeper must find it.
+    const orphanGuid = randomUUID();
+    await infra.sql(
+      `INSERT INTO hook_deliveries (guid, hook_id, repo_id, event, event_type, payload, updated_at)
+       VALUES ($1, $2, $3, 'push', 'push', '{"orphan":true}', now())`,
+      [orphanGuid, hooks[0].id, REPO.id],
+    );
+
+    child = await startChild(infra, CHILD_ENV);
+    const rows = await waitFor(async () => {
+      const r = await infra.sql<{ guid: string; status: string; attempts: number; payload: string }>(
+        'SELECT guid, status, attempts, payload FROM hook_deliveries ORDER BY id',
+      );
+      return r.length === hooks.length + 1 && r.every((d) => d.status === 'delivered') ? r : null;
+    }, 'every delivery to be recorded delivered', 150_000, 250);
+
+    const received = receiver.at('/slow');
+    const byGuid = new Map<string, string[]>();
+    for (const req of received) {
+      expect(req.octokitValid && req.hmacValid).toBe(true);
+      const guid = String(req.headers['x-gitea-delivery']);
+      byGuid.set(guid, [...(byGuid.get(guid) ?? []), req.body]);
+    }
+    // One delivery per hook, every one of them received; a repeat is the same delivery (guid) with the same body.
+    expect(new Set(rows.map((r) => r.guid))).toEqual(new Set(byGuid.keys()));
+    for (const row of rows) {
+      const bodies = byGuid.get(row.guid)!;
+      expect(new Set(bodies).size).toBe(1);
+      expect(bodies[0]).toBe(row.payload);
+    }
+    const attempts = await infra.sql<{ n: number }>('SELECT count(*)::int AS n FROM hook_delivery_attempts');
+    expect(attempts[0].n).toBeGreaterThanOrEqual(rows.length);
+    const repeats = received.length - byGuid.size;
+    console.log(
+      `crash test: ${rows.length} deliveries, ${beforeRestart} requests before the kill, ` +
+        `${received.length} requests in all (${repeats} repeated after the crash)`,
+    );
+  }, 300_000);
+});

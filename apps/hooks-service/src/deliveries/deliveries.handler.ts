@@ -1,0 +1,28 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import {
+  HookDeliveryListRequest, HookDeliveryRequest, HooksSubjects, type HookDeliveryDetailDto, type HookDeliveryDto,
+  type Paginated,
+} from '@cairn/contracts';
+import { DeliveriesService } from './deliveries.service.js';
+
+/** hooks.delivery.*. */
+@Controller()
+export class DeliveriesHandler {
+  constructor(private readonly deliveries: DeliveriesService) {}
+
+  @MessagePattern(HooksSubjects.deliveryList)
+  list(@Payload() req: HookDeliveryListRequest): Promise<Paginated<HookDeliveryDto>> {
+    return this.deliveries.list(req.actor, req.scope, req.hookId, req.query);
+  }
+
+  @MessagePattern(HooksSubjects.deliveryGet)
+  get(@Payload() req: HookDeliveryRequest): Promise<HookDeliveryDetailDto> {
+    return this.deliveries.get(req.actor, req.scope, req.hookId, req.deliveryId);
+  }
+
+  @MessagePattern(HooksSubjects.deliveryRedeliver)
+  redeliver(@Payload() req: HookDeliveryRequest): Promise<HookDeliveryDto> {
+    return this.deliveries.redeliver(req.actor, req.scope, req.hookId, req.deliveryId);
+  }
+}

@@ -1,0 +1,58 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { HOOKS_SETTINGS, type HooksSettings } from '../config/hooks-settings.js';
+import { DeliveriesRepository } from './deliveries.repository.js';
+import { DeliveryQueue } from './delivery-queue.js';
+
+/**
+ * Nothing is lost between a committed delivery row and its job: at start (no grace) and then periodically (with
+ * one interval of grace), deliveries that should have a job by now get one — rows written just before a crash,
+ * retries whose next job was not enqueued, and attempts whose worker died (expired claim).
+ */
+@Injectable()
+export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('DeliverySweeper');
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<number>;
+
+  constructor(
+    private readonly deliveries: DeliveriesRepository,
+    private readonly queue: DeliveryQueue,
+    @Inject(HOOKS_SETTINGS) private readonly settings: HooksSettings,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    void this.sweep(0);
+    this.timer = setInterval(() => void this.sweep(this.settings.sweepIntervalMs), this.settings.sweepIntervalMs);
+    this.timer.unref();
+  }
+
+  /** Enqueues what is stranded; returns how many jobs were added or replaced. */
+  sweep(graceMs: number): Promise<number> {
+    if (this.running) return this.running;
+    this.running = this.doSweep(graceMs)
+      .catch((err: Error) => {
+        this.logger.warn(`sweep failed: ${err.message}`);
+        return 0;
+      })
+      .finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async doSweep(graceMs: number): Promise<number> {
+    let fixed = 0;
+    let after = 0;
+    for (;;) {
+      const batch = await this.deliveries.stranded(graceMs, after, 500);
+      for (const d of batch) if ((await this.queue.ensure(d.id, d.attempt)) !== 'exists') fixed++;
+      if (batch.length < 500) break;
+      after = batch[batch.length - 1].id;
+    }
+    if (fixed) this.logger.log(`enqueued ${fixed} stranded deliver${fixed === 1 ? 'y' : 'ies'}`);
+    return fixed;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+}

@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import {
+  IssueCommentEvents, IssueEvents, PullRequestEvents, RepoEvents, ZERO_SHA, type PushEventData, type RepositoryEventData,
+} from '@cairn/contracts';
+import { EVENT_MAP, mapDomainEvent } from './event-map.js';
+import { renderPayload } from './formats.js';
+
+const A = 'a'.repeat(40);
+const B = 'b'.repeat(40);
+const repository = {
+  id: 7, ownerId: 3, ownerName: 'acme', ownerKind: 'organization' as const, name: 'app', fullName: 'acme/app',
+  private: false, defaultBranch: 'main', json: {},
+};
+const pusher = { id: 1, login: 'alice', username: 'alice' } as never;
+const commit = (id: string, message: string) => ({
+  id, message, url: `http://x/acme/app/commit/${id}`,
+  author: { name: 'A', email: 'a@x', username: 'alice' }, committer: { name: 'A', email: 'a@x', username: 'alice' },
+  timestamp: '2025-01-01T00:00:00Z', added: [], removed: [], modified: ['README.md'],
+});
+const ctx = { rootUrl: 'http://cairn.test/' };
+
+describe('domain event → webhook events', () => {
+  it('a push to an existing branch is one push with Gitea fields, commits oldest first', () => {
+    const data: PushEventData = {
+      repository, pusher,
+      updates: [{ ref: 'refs/heads/main', old: A, new: B, commits: [commit(B, 'second'), commit(A, 'first')], totalCommits: 2 }],
+    };
+    const m = mapDomainEvent(RepoEvents.pushReceived, data, ctx)!;
+    expect(m.repository).toEqual({ id: 7, ownerId: 3 });
+    expect(m.specs.map((s) => s.eventType)).toEqual(['push']);
+    const p = m.specs[0].payload as any;
+    expect(p).toMatchObject({
+      ref: 'refs/heads/main', before: A, after: B, total_commits: 2,
+      compare_url: `http://cairn.test/acme/app/compare/${A}...${B}`,
+    });
+    expect(p.commits.map((c: any) => c.message)).toEqual(['first', 'second']);
+    expect(p.head_commit.id).toBe(B);
+    expect(p.repository.full_name).toBe('acme/app');
+    expect(p.pusher).toBe(pusher);
+    expect(p.sender).toBe(pusher);
+    expect(m.specs[0].branch).toBe('main');
+  });
+
+  it('a new branch yields create and push; a deleted one delete only; tags are not branch-filtered', () => {
+    const data: PushEventData = {
+      repository, pusher,
+      updates: [
+        { ref: 'refs/heads/feat/x', old: ZERO_SHA, new: B, commits: [commit(B, 'x')], totalCommits: 1 },
+        { ref: 'refs/heads/old', old: A, new: ZERO_SHA, commits: [], totalCommits: 0 },
+        { ref: 'refs/tags/v1', old: ZERO_SHA, new: A, commits: [], totalCommits: 0 },
+        { ref: 'refs/pull/1/head', old: ZERO_SHA, new: A, commits: [], totalCommits: 0 },
+      ],
+    };
+    const specs = mapDomainEvent(RepoEvents.pushReceived, data, ctx)!.specs;
+    expect(specs.map((s) => [s.eventType, s.key, s.branch])).toEqual([
+      ['create', 'create:refs/heads/feat/x', 'feat/x'],
+      ['push', 'push:refs/heads/feat/x', 'feat/x'],
+      ['delete', 'delete:refs/heads/old', 'old'],
+      ['create', 'create:refs/tags/v1', undefined],
+      ['push', 'push:refs/tags/v1', undefined],
+    ]);
+    expect(specs[0].payload).toMatchObject({ ref: 'feat/x', ref_type: 'branch', sha: B });
+    expect(specs[2].payload).toMatchObject({ ref: 'old', ref_type: 'branch', pusher_type: 'user' });
+    expect(specs[3].payload).toMatchObject({ ref: 'v1', ref_type: 'tag' });
+  });
+
+  it('repository created/deleted become repository events with their hook effects', () => {
+    const data: RepositoryEventData = { repository, sender: pusher };
+    const created = mapDomainEvent(RepoEvents.repositoryCreated, data, ctx)!;
+    expect(created.effect).toBe('copy-default-hooks');
+    expect(created.specs[0]).toMatchObject({ eventType: 'repository', action: 'created' });
+    const deleted = mapDomainEvent(RepoEvents.repositoryDeleted, data, ctx)!;
+    expect(deleted).toMatchObject({ effect: 'delete-repository-hooks', excludeRepositoryHooks: true });
+    expect(deleted.specs[0].payload).toMatchObject({ action: 'deleted' });
+  });
+
+  it('issues, comments and pull requests become Gitea issue/comment/pull-request payloads', () => {
+    const issue = { id: 11, number: 4, title: 'Bug' } as never;
+    const pr = { id: 21, number: 5, title: 'Fix', merged: true } as never;
+    const opened = mapDomainEvent(IssueEvents.opened, { action: 'opened', number: 4, issue, isPull: false, repository, sender: pusher }, ctx)!;
+    expect(opened.specs[0]).toMatchObject({ eventType: 'issues', action: 'opened', payload: { action: 'opened', number: 4, issue } });
+    const locked = mapDomainEvent(IssueEvents.locked, { action: 'locked', number: 5, issue, isPull: true, pullRequest: pr, repository, sender: pusher }, ctx)!;
+    expect(locked.specs[0]).toMatchObject({ eventType: 'pull_request', payload: { pull_request: pr } });
+    const comment = { id: 99, body: 'hi' };
+    const onIssue = mapDomainEvent(IssueCommentEvents.created, { action: 'created', issue, comment, isPull: false, repository, sender: pusher }, ctx)!;
+    expect(onIssue.specs[0]).toMatchObject({ eventType: 'issue_comment', payload: { comment, is_pull: false } });
+    const onPull = mapDomainEvent(IssueCommentEvents.edited, { action: 'edited', issue, pullRequest: pr, comment, isPull: true, changes: { body: { from: 'x' } }, repository, sender: pusher }, ctx)!;
+    expect(onPull.specs[0]).toMatchObject({ eventType: 'pull_request_comment', payload: { pull_request: pr, changes: { body: { from: 'x' } } } });
+    const sync = mapDomainEvent(PullRequestEvents.synchronized, { action: 'synchronized', number: 5, pullRequest: pr, before: A, after: B, repository, sender: pusher }, ctx)!;
+    expect(sync.specs[0]).toMatchObject({ eventType: 'pull_request_sync', payload: { action: 'synchronized', before: A, after: B } });
+    const merged = mapDomainEvent(PullRequestEvents.merged, { action: 'closed', number: 5, pullRequest: pr, commitId: B, repository, sender: pusher }, ctx)!;
+    expect(merged.specs[0]).toMatchObject({ eventType: 'pull_request', payload: { action: 'closed', commit_id: B, pull_request: { merged: true } } });
+    const check = mapDomainEvent(PullRequestEvents.mergeabilityChanged, {
+      action: 'mergeability_changed', number: 5, pullRequest: pr, repository, sender: null,
+      mergeability: { status: 'conflict', conflictedFiles: ['a'], baseSha: A, headSha: B },
+    }, ctx)!;
+    expect(check.specs[0]).toMatchObject({ eventType: 'pull_request', action: 'mergeability_changed', payload: { mergeability: { status: 'conflict' } } });
+    expect(check.specs[0].branch).toBeUndefined();
+  });
+
+  it('ignores event types it does not know', () => {
+    expect(mapDomainEvent('repo.evt.star.added', {}, ctx)).toBeNull();
+    expect(Object.keys(EVENT_MAP)).toContain(RepoEvents.pushReceived);
+  });
+});
+
+describe('payload formats', () => {
+  const payload = { ref: 'refs/heads/main', commits: [], total_commits: 0, repository: { full_name: 'acme/app' } };
+
+  it('native types send Gitea JSON, indented', () => {
+    const r = renderPayload('gitea', 'push', payload, {}, 0)!;
+    expect(JSON.parse(r.body)).toEqual(payload);
+    expect(r.body).toContain('\n  "ref"');
+  });
+
+  it('chat types skip pushes without commits and render a message otherwise', () => {
+    expect(renderPayload('slack', 'push', payload, { channel: '#c' }, 0)).toBeNull();
+    const slack = JSON.parse(renderPayload('slack', 'create', { ref: 'x', ref_type: 'branch', repository: {} }, { channel: '#c' })!.body);
+    expect(slack.channel).toBe('#c');
+    expect(slack.text).toContain('branch x created');
+    expect(renderPayload('matrix', 'repository', { action: 'created', repository: {} }, {})!.method).toBe('PUT');
+    for (const t of ['discord', 'msteams', 'dingtalk', 'telegram', 'feishu', 'wechatwork', 'packagist']) {
+      expect(() => JSON.parse(renderPayload(t, 'issues', { action: 'opened', issue: { number: 1, title: 'T' } }, {})!.body)).not.toThrow();
+    }
+  });
+});

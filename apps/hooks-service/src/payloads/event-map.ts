@@ -1,0 +1,190 @@
+import {
+  IssueCommentEvents, IssueEvents, PullRequestEvents, RepoEvents, ZERO_SHA, type IssueCommentEventData,
+  type IssueEventData, type PullRequestEventData, type PushEventData, type RepoEventRepository,
+  type RepositoryEventData,
+} from '@cairn/contracts';
+import {
+  createPayload, deletePayload, pushPayload, repositoryJson, repositoryPayload, splitRef,
+} from './gitea-payloads.js';
+
+/** One webhook event derived from a domain event. */
+export interface HookEventSpec {
+  /** `X-Gitea-Event-Type` (see hook-events.ts). */
+  eventType: string;
+  /** Tells apart several specs of one domain event (part of the delivery's unique key). */
+  key: string;
+  action?: string;
+  /** Gitea's native payload. */
+  payload: Record<string, unknown>;
+  /** The short branch name, when `branch_filter` applies (push/create/delete of a branch). */
+  branch?: string;
+  /** Push commits in the payload (chat-style hooks skip pushes without commits, as Gitea). */
+  commitCount?: number;
+}
+
+/** What a domain event means for webhooks. */
+export interface MappedEvent {
+  repository: { id: number; ownerId: number };
+  specs: HookEventSpec[];
+  /** Side effect on hooks, applied before matching. */
+  effect?: 'copy-default-hooks' | 'delete-repository-hooks';
+  /** The repository's own hooks do not get it (they are gone with the repository). */
+  excludeRepositoryHooks?: boolean;
+}
+
+export interface MapContext {
+  rootUrl: string;
+}
+
+type Mapper = (data: never, ctx: MapContext) => MappedEvent;
+
+function repoRef(r: RepoEventRepository) {
+  return { id: r.id, ownerId: r.ownerId };
+}
+
+function repositoryEvent(action: 'created' | 'deleted') {
+  return (data: RepositoryEventData, ctx: MapContext): MappedEvent => ({
+    repository: repoRef(data.repository),
+    specs: [
+      {
+        eventType: 'repository',
+        key: `repository:${action}`,
+        action,
+        payload: repositoryPayload(action, repositoryJson(data.repository, ctx.rootUrl), data.sender),
+      },
+    ],
+    effect: action === 'created' ? 'copy-default-hooks' : 'delete-repository-hooks',
+    excludeRepositoryHooks: action === 'deleted',
+  });
+}
+
+/** A push: `create` for each new ref (and its push), `delete` for each deleted ref, `push` for each update. */
+function pushEvent(data: PushEventData, ctx: MapContext): MappedEvent {
+  const repository = repositoryJson(data.repository, ctx.rootUrl);
+  const fullName = data.repository.fullName || `${data.repository.ownerName}/${data.repository.name}`;
+  const specs: HookEventSpec[] = [];
+  for (const update of data.updates) {
+    const ref = splitRef(update.ref);
+    if (!ref) continue;
+    const branch = ref.refType === 'branch' ? ref.name : undefined;
+    if (update.new === ZERO_SHA) {
+      specs.push({
+        eventType: 'delete',
+        key: `delete:${update.ref}`,
+        payload: deletePayload(repository, data.pusher, ref.refType, ref.name),
+        branch,
+      });
+      continue;
+    }
+    if (update.old === ZERO_SHA) {
+      specs.push({
+        eventType: 'create',
+        key: `create:${update.ref}`,
+        payload: createPayload(repository, data.pusher, ref.refType, ref.name, update.new),
+        branch,
+      });
+    }
+    specs.push({
+      eventType: 'push',
+      key: `push:${update.ref}`,
+      payload: pushPayload({ repository, fullName, pusher: data.pusher, update, rootUrl: ctx.rootUrl }),
+      branch,
+      commitCount: update.commits.length,
+    });
+  }
+  return { repository: repoRef(data.repository), specs };
+}
+
+/** `repo.evt.issue.*` → Gitea's `IssuePayload` (`issues`); lock/unlock of a pull request → `pull_request`. */
+function issueEvent(data: IssueEventData, ctx: MapContext): MappedEvent {
+  const repository = repositoryJson(data.repository, ctx.rootUrl);
+  const base = { action: data.action, number: data.number, ...(data.changes ? { changes: data.changes } : {}) };
+  const spec: HookEventSpec = data.isPull
+    ? {
+        eventType: 'pull_request',
+        key: `pull_request:${data.action}`,
+        action: data.action,
+        payload: { ...base, pull_request: data.pullRequest ?? data.issue, repository, sender: data.sender, commit_id: '' },
+      }
+    : {
+        eventType: 'issues',
+        key: `issues:${data.action}`,
+        action: data.action,
+        payload: { ...base, issue: data.issue, repository, sender: data.sender, commit_id: '' },
+      };
+  return { repository: repoRef(data.repository), specs: [spec] };
+}
+
+/** `repo.evt.issue-comment.*` → Gitea's `IssueCommentPayload` (`issue_comment`, or `pull_request_comment`). */
+function commentEvent(data: IssueCommentEventData, ctx: MapContext): MappedEvent {
+  const eventType = data.isPull ? 'pull_request_comment' : 'issue_comment';
+  return {
+    repository: repoRef(data.repository),
+    specs: [
+      {
+        eventType,
+        key: `${eventType}:${data.action}:${data.comment.id}`,
+        action: data.action,
+        payload: {
+          action: data.action,
+          issue: data.issue,
+          ...(data.pullRequest ? { pull_request: data.pullRequest } : {}),
+          comment: data.comment,
+          ...(data.changes ? { changes: data.changes } : {}),
+          repository: repositoryJson(data.repository, ctx.rootUrl),
+          sender: data.sender,
+          is_pull: data.isPull,
+        },
+      },
+    ],
+  };
+}
+
+/**
+ * `repo.evt.pull-request.*` → Gitea's `PullRequestPayload`: `pull_request` (merged = action `closed` with
+ * `pull_request.merged`), `pull_request_sync` for new head commits (action `synchronized`), and Cairn's
+ * `mergeability_changed` action when a mergeability check result is stored.
+ */
+function pullRequestEvent(data: PullRequestEventData, ctx: MapContext): MappedEvent {
+  const eventType = data.action === 'synchronized' ? 'pull_request_sync' : 'pull_request';
+  const suffix = data.action === 'synchronized' ? `:${data.after ?? ''}` : data.mergeability ? `:${data.mergeability.headSha}:${data.mergeability.status}` : '';
+  return {
+    repository: repoRef(data.repository),
+    specs: [
+      {
+        eventType,
+        key: `${eventType}:${data.action}${suffix}`,
+        action: data.action,
+        payload: {
+          action: data.action,
+          number: data.number,
+          ...(data.changes ? { changes: data.changes } : {}),
+          pull_request: data.pullRequest,
+          ...(data.before !== undefined ? { before: data.before } : {}),
+          ...(data.after !== undefined ? { after: data.after } : {}),
+          ...(data.mergeability ? { mergeability: data.mergeability } : {}),
+          repository: repositoryJson(data.repository, ctx.rootUrl),
+          sender: data.sender,
+          commit_id: data.commitId ?? '',
+        },
+      },
+    ],
+  };
+}
+
+/**
+ * Domain events → webhook events. Adding a type is one entry here. Types not listed are acknowledged and ignored.
+ */
+export const EVENT_MAP: Record<string, Mapper> = {
+  [RepoEvents.repositoryCreated]: repositoryEvent('created'),
+  [RepoEvents.repositoryDeleted]: repositoryEvent('deleted'),
+  [RepoEvents.pushReceived]: pushEvent,
+  ...Object.fromEntries(Object.values(IssueEvents).map((t) => [t, issueEvent])),
+  ...Object.fromEntries(Object.values(IssueCommentEvents).map((t) => [t, commentEvent])),
+  ...Object.fromEntries(Object.values(PullRequestEvents).map((t) => [t, pullRequestEvent])),
+};
+
+export function mapDomainEvent(type: string, data: unknown, ctx: MapContext): MappedEvent | null {
+  const mapper = EVENT_MAP[type];
+  return mapper ? mapper(data as never, ctx) : null;
+}

@@ -1,0 +1,26 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
+import pg from 'pg';
+
+/**
+ * Plain SQL for the delivery hot path (claim an attempt, record it, write an event's deliveries): one round trip
+ * each, without an ORM's per-query cost. Used only by repositories; tables are qualified with the `hooks` schema.
+ */
+@Injectable()
+export class SqlPool implements OnApplicationShutdown {
+  private readonly logger = new Logger('SqlPool');
+  readonly pool: pg.Pool;
+
+  constructor(@Inject(COMMON_SETTINGS) settings: CommonSettings) {
+    this.pool = new pg.Pool({ connectionString: settings.databaseUrl, max: 20 });
+    this.pool.on('error', (err) => this.logger.warn(`idle connection failed: ${err.message}`));
+  }
+
+  async query<R extends pg.QueryResultRow>(text: string, params: unknown[] = []): Promise<R[]> {
+    return (await this.pool.query<R>(text, params)).rows;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.pool.end().catch(() => undefined);
+  }
+}

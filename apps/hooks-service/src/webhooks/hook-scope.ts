@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import {
+  DomainError, ErrorCode, IdentitySubjects, accessAtLeast, type ActorDto, type HookScopeDto, type OrgMembershipReply,
+  type OwnerDto,
+} from '@cairn/contracts';
+import { RpcClient } from '@cairn/platform';
+import type { HookOwnerFilter } from './webhooks.repository.js';
+
+/** A scope the actor may manage, resolved to the rows it owns. */
+export interface ResolvedScope extends HookOwnerFilter {
+  level: 'admin' | 'org' | 'repo';
+}
+
+/**
+ * Who may manage which hooks (checked again here: messages can come from anywhere): site admins the admin hooks;
+ * repository admins (and site admins) a repository's; organization owners (and site admins) an organization's.
+ */
+@Injectable()
+export class HookScopeResolver {
+  constructor(private readonly rpc: RpcClient) {}
+
+  async resolve(actor: ActorDto | null, scope: HookScopeDto): Promise<ResolvedScope> {
+    switch (scope.level) {
+      case 'admin':
+        if (!actor) throw new DomainError(ErrorCode.UNAUTHENTICATED, 'token is required');
+        if (!actor.isAdmin) throw DomainError.forbidden('user should be the site admin');
+        return { level: 'admin', repoId: 0, ownerId: 0 };
+      case 'repo': {
+        if (!scope.repo || !scope.access) throw DomainError.invalid('repository scope without repository');
+        if (!actor?.isAdmin && !accessAtLeast(scope.access, 'admin')) {
+          if (!actor) throw new DomainError(ErrorCode.UNAUTHENTICATED, 'token is required');
+          throw DomainError.forbidden('user should be an owner or a collaborator with admin write of a repository');
+        }
+        return { level: 'repo', repoId: scope.repo.id, ownerId: 0 };
+      }
+      case 'org': {
+        if (!scope.org) throw DomainError.invalid('organization scope without organization');
+        const owner = await this.rpc.send<OwnerDto>(IdentitySubjects.ownerResolve, { name: scope.org });
+        if (owner.kind !== 'organization') throw DomainError.notFound('organization does not exist');
+        if (!actor) throw new DomainError(ErrorCode.UNAUTHENTICATED, 'token is required');
+        if (!actor.isAdmin) {
+          const m = await this.rpc.send<OrgMembershipReply>(IdentitySubjects.orgMembership, {
+            orgId: owner.id,
+            userId: actor.id,
+          });
+          if (!m.isOwner) {
+            if (!m.isMember && owner.visibility !== 'public') throw DomainError.notFound('organization does not exist');
+            throw DomainError.forbidden('Must be an organization owner');
+          }
+        }
+        return { level: 'org', repoId: 0, ownerId: owner.id };
+      }
+      default:
+        throw DomainError.invalid('unknown hook scope');
+    }
+  }
+}

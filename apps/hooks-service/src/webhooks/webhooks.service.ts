@@ -1,0 +1,169 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import {
+  DomainError, ErrorCode, IdentitySubjects, RepoSubjects, ZERO_SHA, toPaging, type ActorDto, type BranchDto,
+  type CreateHookBody,
+  type EditHookBody, type HookDeliveryDto, type HookDto, type HookScopeDto, type ListHooksQuery, type Paginated,
+  type PushedCommit, type RepositoryInitReply, type UserDto,
+} from '@cairn/contracts';
+import { COMMON_SETTINGS, RpcClient, type CommonSettings } from '@cairn/platform';
+import type { Prisma } from '../generated/prisma/client.js';
+import { SecretBox } from '@cairn/platform';
+import { DispatchService } from '../deliveries/dispatch.service.js';
+import { toDeliveryDto } from '../deliveries/delivery.mapper.js';
+import { pushPayload } from '../payloads/gitea-payloads.js';
+import { HookScopeResolver } from './hook-scope.js';
+import { checkCreateHook, checkEditHook } from './hook-options.js';
+import { hookMeta, toHookDto } from './webhook.mapper.js';
+import { WebhooksRepository } from './webhooks.repository.js';
+
+/** Hook management in the three scopes, default-hook copies, and test deliveries. */
+@Injectable()
+export class WebhooksService {
+  private readonly logger = new Logger('WebhooksService');
+
+  constructor(
+    private readonly hooks: WebhooksRepository,
+    private readonly scopes: HookScopeResolver,
+    private readonly box: SecretBox,
+    private readonly dispatch: DispatchService,
+    private readonly rpc: RpcClient,
+    @Inject(COMMON_SETTINGS) private readonly settings: CommonSettings,
+  ) {}
+
+  async list(actor: ActorDto | null, scope: HookScopeDto, query: ListHooksQuery = {}): Promise<Paginated<HookDto>> {
+    const owner = await this.scopes.resolve(actor, scope);
+    const paging = toPaging(query);
+    let filter: { isSystemWebhook?: boolean } = {};
+    if (owner.level === 'admin') {
+      const type = query.type ?? 'system';
+      filter = type === 'all' ? {} : { isSystemWebhook: type === 'system' };
+    }
+    const { items, total } = await this.hooks.list(owner, filter, paging.skip, paging.take);
+    return { items: items.map((h) => toHookDto(h, this.box)), total };
+  }
+
+  async get(actor: ActorDto | null, scope: HookScopeDto, hookId: number): Promise<HookDto> {
+    const owner = await this.scopes.resolve(actor, scope);
+    const hook = await this.hooks.find(owner, hookId);
+    if (!hook) throw DomainError.notFound('hook does not exist');
+    return toHookDto(hook, this.box);
+  }
+
+  async create(actor: ActorDto | null, scope: HookScopeDto, body: CreateHookBody): Promise<HookDto> {
+    const owner = await this.scopes.resolve(actor, scope);
+    const f = checkCreateHook(body, owner.level === 'admin');
+    const row = await this.hooks.create({
+      repoId: owner.repoId,
+      ownerId: owner.ownerId,
+      isSystemWebhook: f.isSystemWebhook,
+      type: f.type,
+      url: f.url,
+      contentType: f.contentType,
+      secretSealed: this.box.sealOptional(f.secret),
+      authorizationSealed: this.box.sealOptional(f.authorizationHeader),
+      events: f.events,
+      sendEverything: f.sendEverything,
+      branchFilter: f.branchFilter,
+      meta: f.meta,
+      isActive: f.isActive,
+    });
+    return toHookDto(row, this.box);
+  }
+
+  async edit(actor: ActorDto | null, scope: HookScopeDto, hookId: number, body: EditHookBody): Promise<HookDto> {
+    const owner = await this.scopes.resolve(actor, scope);
+    const current = await this.hooks.find(owner, hookId);
+    if (!current) throw DomainError.notFound('hook does not exist');
+    const c = checkEditHook(body, current.type, hookMeta(current));
+    const data: Prisma.WebhookUncheckedUpdateInput = {};
+    if (c.url !== undefined) data.url = c.url;
+    if (c.contentType !== undefined) data.contentType = c.contentType;
+    if (c.secret !== undefined) data.secretSealed = this.box.sealOptional(c.secret);
+    if (c.authorizationHeader !== undefined) data.authorizationSealed = this.box.sealOptional(c.authorizationHeader);
+    if (c.events !== undefined) data.events = c.events;
+    if (c.sendEverything !== undefined) data.sendEverything = c.sendEverything;
+    if (c.branchFilter !== undefined) data.branchFilter = c.branchFilter;
+    if (c.meta !== undefined) data.meta = c.meta;
+    if (c.isActive !== undefined) data.isActive = c.isActive;
+    const updated = Object.keys(data).length ? await this.hooks.update(owner, hookId, data) : current;
+    if (!updated) throw DomainError.notFound('hook does not exist');
+    return toHookDto(updated, this.box);
+  }
+
+  async delete(actor: ActorDto | null, scope: HookScopeDto, hookId: number): Promise<void> {
+    const owner = await this.scopes.resolve(actor, scope);
+    if (!(await this.hooks.delete(owner, hookId))) throw DomainError.notFound('hook does not exist');
+  }
+
+  /** Copies the default hooks into a new repository (idempotent; see the repository's unique constraint). */
+  async repositoryInit(repoId: number): Promise<RepositoryInitReply> {
+    return { copied: await this.hooks.copyDefaultHooks(repoId) };
+  }
+
+  /**
+   * Gitea's hook test: a push payload of the head commit of `ref` (default branch), delivered to this hook whatever
+   * its events, branch filter or active flag.
+   */
+  async test(actor: ActorDto | null, scope: HookScopeDto, hookId: number, ref?: string): Promise<HookDeliveryDto> {
+    const owner = await this.scopes.resolve(actor, scope);
+    if (owner.level !== 'repo' || !scope.repo) throw DomainError.notFound('hook tests exist for repository hooks only');
+    const hook = await this.hooks.find(owner, hookId);
+    if (!hook) throw DomainError.notFound('hook does not exist');
+    const repo = scope.repo;
+    const branch = ref || repo.defaultBranch;
+    const commit = await this.headCommit(actor, scope, branch);
+    const sender = await this.senderOf(actor);
+    const sha = commit?.id ?? ZERO_SHA;
+    const fullName = `${repo.ownerName}/${repo.name}`;
+    const htmlUrl = `${this.settings.rootUrl}${fullName}`;
+    const payload = pushPayload({
+      repository: {
+        id: repo.id,
+        owner: { id: repo.ownerId, login: repo.ownerName, username: repo.ownerName },
+        name: repo.name,
+        full_name: fullName,
+        private: repo.private ?? false,
+        empty: repo.empty ?? false,
+        html_url: htmlUrl,
+        url: `${this.settings.rootUrl}api/v1/repos/${fullName}`,
+        clone_url: `${htmlUrl}.git`,
+        default_branch: repo.defaultBranch,
+      },
+      fullName,
+      pusher: sender,
+      update: { ref: `refs/heads/${branch}`, old: sha, new: sha, commits: commit ? [commit] : [], totalCommits: commit ? 1 : 0 },
+      rootUrl: this.settings.rootUrl,
+    });
+    if (commit) payload.compare_url = `${this.settings.rootUrl}${fullName}/compare/${sha}...${sha}`;
+    const row = await this.dispatch.deliverNow(hook, { eventType: 'push', key: 'test', payload }, repo.id);
+    if (!row) throw DomainError.unprocessable('this hook type sends nothing for a push without commits');
+    return toDeliveryDto(row);
+  }
+
+  /** The branch's head commit (Gitea `PayloadCommit`), or null when the branch or repo-service is not there. */
+  private async headCommit(actor: ActorDto | null, scope: HookScopeDto, branch: string): Promise<PushedCommit | null> {
+    try {
+      const b = await this.rpc.send<BranchDto>(
+        RepoSubjects.branchGet,
+        { actor, repo: scope.repo, access: scope.access, branch },
+        { timeoutMs: 5_000 },
+      );
+      return b.commit ? (b.commit as unknown as PushedCommit) : null;
+    } catch (err) {
+      if (err instanceof DomainError && [ErrorCode.NOT_FOUND, ErrorCode.UNAVAILABLE, ErrorCode.TIMEOUT].includes(err.code)) {
+        this.logger.warn(`hook test without a commit: ${RepoSubjects.branchGet} answered ${err.code}`);
+        return null;
+      }
+      throw err;
+    }
+  }
+
+  private async senderOf(actor: ActorDto | null): Promise<UserDto | Record<string, unknown> | null> {
+    if (!actor) return null;
+    try {
+      return await this.rpc.send<UserDto>(IdentitySubjects.userGet, { actor, username: actor.login }, { timeoutMs: 3_000 });
+    } catch {
+      return { id: actor.id, login: actor.login, username: actor.login, is_admin: actor.isAdmin };
+    }
+  }
+}

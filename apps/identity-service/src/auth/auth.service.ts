@@ -1,0 +1,100 @@
+import { Injectable } from '@nestjs/common';
+import {
+  DomainError, ErrorCode, isWellFormedAccessToken,
+  type ActorDto, type ResolveCredentialsReply, type ResolveCredentialsRequest,
+} from '@cairn/contracts';
+import { assertCanSignIn } from '../common/sign-in.js';
+import { TokensRepository } from '../tokens/tokens.repository.js';
+import { hashAccessToken } from '../tokens/token-secret.js';
+import { TokenUsage } from '../tokens/token-usage.js';
+import { UsersRepository, type UserWithTwoFactor } from '../users/users.repository.js';
+import { UsersService } from '../users/users.service.js';
+import { PasswordHasher } from './password-hasher.js';
+import { TwoFactorService } from './two-factor.service.js';
+
+interface Principal {
+  user: UserWithTwoFactor;
+  via: 'token' | 'password';
+  scopes: string[];
+  tokenId?: number;
+}
+
+const unauthenticated = (message: string) => new DomainError(ErrorCode.UNAUTHENTICATED, message);
+
+/** Turns presented credentials into an actor (Gitea's `services/auth` basic + token methods, and sudo). */
+@Injectable()
+export class AuthService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly usersService: UsersService,
+    private readonly tokens: TokensRepository,
+    private readonly tokenUsage: TokenUsage,
+    private readonly hasher: PasswordHasher,
+    private readonly twoFactor: TwoFactorService,
+  ) {}
+
+  async resolve(req: ResolveCredentialsRequest): Promise<ResolveCredentialsReply> {
+    const principal = await this.principal(req);
+    let effective = principal.user;
+    if (req.sudo) {
+      if (!principal.user.isAdmin) throw DomainError.forbidden('Only administrators allowed to sudo.');
+      const target = await this.users.findUserByName(req.sudo);
+      if (!target) throw DomainError.notFound(`user "${req.sudo}" does not exist`);
+      effective = target;
+    }
+    const actor: ActorDto = {
+      id: effective.id,
+      login: effective.name,
+      isAdmin: effective.isAdmin,
+      scopes: principal.scopes,
+      hasTwoFactor: effective.twoFactor !== null,
+      via: principal.via,
+      ...(principal.tokenId !== undefined ? { tokenId: principal.tokenId } : {}),
+    };
+    return {
+      actor,
+      user: this.usersService.render(effective, actor),
+      mustChangePassword: effective.mustChangePassword,
+    };
+  }
+
+  private principal(req: ResolveCredentialsRequest): Promise<Principal> {
+    const { secret, username } = req;
+    if (req.kind === 'token') {
+      if (isWellFormedAccessToken(secret)) return this.byToken(secret);
+      // Basic auth whose password only looked like a token to the gateway: Gitea falls back to the password.
+      if (username) return this.byPassword(username, secret, req.otp);
+      throw unauthenticated('invalid token');
+    }
+    if (isWellFormedAccessToken(secret)) return this.byToken(secret);
+    if ((secret === '' || secret === 'x-oauth-basic') && username && isWellFormedAccessToken(username)) {
+      return this.byToken(username);
+    }
+    return this.byPassword(username ?? '', secret, req.otp);
+  }
+
+  private async byToken(token: string): Promise<Principal> {
+    const row = await this.tokens.findByHash(hashAccessToken(token));
+    if (!row) throw unauthenticated('invalid token');
+    assertCanSignIn(row.user);
+    this.tokenUsage.record(row.id);
+    return { user: row.user, via: 'token', scopes: row.scopes, tokenId: row.id };
+  }
+
+  private async byPassword(login: string, password: string, otp: string | undefined): Promise<Principal> {
+    const user = login ? await this.users.findUserForLogin(login) : null;
+    if (!user?.passwordHash) {
+      await this.hasher.burn(password);
+      throw unauthenticated('invalid username or password');
+    }
+    if (!(await this.hasher.verify(password, user.passwordHash))) throw unauthenticated('invalid username or password');
+    assertCanSignIn(user);
+    if (user.twoFactor) {
+      if (!otp) throw unauthenticated('two-factor authentication code required (X-Gitea-OTP)');
+      if (!(await this.twoFactor.verifyPasscode(user.id, otp))) {
+        throw unauthenticated('invalid two-factor authentication code (X-Gitea-OTP)');
+      }
+    }
+    return { user, via: 'password', scopes: ['all'] };
+  }
+}

@@ -1,0 +1,24 @@
+import { Injectable, Optional } from '@nestjs/common';
+import { newEvent, OutboxRelay } from '@cairn/platform';
+import type { Tx } from '../prisma/prisma.service.js';
+import { OutboxRepository } from './outbox.repository.js';
+
+/**
+ * Domain events through the transactional outbox: `record` inside the transaction that makes the change, `kick`
+ * after it committed. Without a relay (the admin CLI) rows wait for the running service's relay to publish them.
+ */
+@Injectable()
+export class EventPublisher {
+  constructor(
+    private readonly outbox: OutboxRepository,
+    @Optional() private readonly relay: OutboxRelay | null,
+  ) {}
+
+  async record<T>(tx: Tx, type: string, data: T): Promise<void> {
+    await this.outbox.add(tx, newEvent(type, data));
+  }
+
+  kick(): void {
+    this.relay?.kick();
+  }
+}

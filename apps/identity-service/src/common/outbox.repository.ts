@@ -1,0 +1,13 @@
+import { Injectable } from '@nestjs/common';
+import type { DomainEvent } from '@cairn/contracts';
+import { outboxRow } from '@cairn/platform';
+import type { Tx } from '../prisma/prisma.service.js';
+
+/** Writes domain events into the outbox table, inside the caller's transaction. */
+@Injectable()
+export class OutboxRepository {
+  async add(tx: Tx, event: DomainEvent): Promise<void> {
+    const row = outboxRow(event);
+    await tx.outboxEvent.create({ data: { id: row.id, subject: row.subject, payload: row.payload } });
+  }
+}

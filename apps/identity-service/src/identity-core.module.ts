@@ -1,0 +1,47 @@
+import { Module } from '@nestjs/common';
+import { AuthService } from './auth/auth.service.js';
+import { PasswordHasher } from './auth/password-hasher.js';
+import { TwoFactorRepository } from './auth/two-factor.repository.js';
+import { TwoFactorService } from './auth/two-factor.service.js';
+import { CLOCK, systemClock } from './common/clock.js';
+import { EventPublisher } from './common/event-publisher.js';
+import { OutboxRepository } from './common/outbox.repository.js';
+import { IDENTITY_SETTINGS, loadIdentitySettings, type IdentitySettings } from './config/identity-settings.js';
+import { KeyUsage } from './keys/key-usage.js';
+import { KeysRepository } from './keys/keys.repository.js';
+import { KeysService } from './keys/keys.service.js';
+import { OrgsRepository } from './orgs/orgs.repository.js';
+import { OrgsService } from './orgs/orgs.service.js';
+import { PrismaService } from './prisma/prisma.service.js';
+import { TokenUsage } from './tokens/token-usage.js';
+import { TokensRepository } from './tokens/tokens.repository.js';
+import { TokensService } from './tokens/tokens.service.js';
+import { UsersRepository } from './users/users.repository.js';
+import { UsersService } from './users/users.service.js';
+
+const services = [
+  PrismaService, OutboxRepository, EventPublisher,
+  UsersRepository, UsersService, OrgsRepository, OrgsService,
+  TokensRepository, TokensService, TokenUsage,
+  KeysRepository, KeysService, KeyUsage,
+  TwoFactorRepository, TwoFactorService, AuthService,
+];
+
+/**
+ * Everything identity-service does, without transport: the NATS app (AppModule) adds the handlers, the admin CLI
+ * uses it directly. Needs `COMMON_SETTINGS` (and optionally `OutboxRelay`) from a global module.
+ */
+@Module({
+  providers: [
+    { provide: IDENTITY_SETTINGS, useFactory: () => loadIdentitySettings() },
+    { provide: CLOCK, useValue: systemClock },
+    {
+      provide: PasswordHasher,
+      inject: [IDENTITY_SETTINGS],
+      useFactory: (s: IdentitySettings) => new PasswordHasher(s.passwordHashParams),
+    },
+    ...services,
+  ],
+  exports: [IDENTITY_SETTINGS, CLOCK, PasswordHasher, ...services],
+})
+export class IdentityCoreModule {}

@@ -1,0 +1,112 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  DomainError, ErrorCode, toPaging,
+  type ActorDto, type CreateKeyBody, type ListKeysQuery, type Paginated, type PublicKeyDto, type ResolveKeyReply,
+} from '@cairn/contracts';
+import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
+import { assertCanSignIn } from '../common/sign-in.js';
+import { canSeeUser } from '../common/visibility.js';
+import { IDENTITY_SETTINGS, minimumKeySizes, type IdentitySettings } from '../config/identity-settings.js';
+import { uniqueViolation } from '../prisma/prisma-errors.js';
+import { UsersRepository } from '../users/users.repository.js';
+import { toPublicKeyDto } from './key.mapper.js';
+import { keySizeProblem, parseAuthorizedKey, parseKeyBlob } from './key-rules.js';
+import { KeyUsage } from './key-usage.js';
+import { KeysRepository } from './keys.repository.js';
+
+@Injectable()
+export class KeysService {
+  private readonly minimums: Record<string, number>;
+
+  constructor(
+    private readonly keys: KeysRepository,
+    private readonly users: UsersRepository,
+    private readonly usage: KeyUsage,
+    @Inject(IDENTITY_SETTINGS) private readonly settings: IdentitySettings,
+    @Inject(COMMON_SETTINGS) private readonly common: CommonSettings,
+  ) {
+    this.minimums = minimumKeySizes(settings);
+  }
+
+  async create(actor: ActorDto, body: CreateKeyBody): Promise<PublicKeyDto> {
+    const parsed = parseAuthorizedKey(body.key);
+    if (!parsed) throw DomainError.unprocessable('invalid public key');
+    if (this.settings.minimumKeySizeCheck) {
+      const problem = keySizeProblem(parsed, this.minimums);
+      if (problem) throw DomainError.unprocessable(`invalid public key: ${problem}`);
+    }
+    const title = body.title.trim();
+    if (await this.keys.fingerprintExists(parsed.fingerprint)) throw DomainError.unprocessable('key already exists');
+    if (await this.keys.titleExists(actor.id, title)) throw DomainError.unprocessable('key title has been used already');
+    try {
+      const row = await this.keys.create({
+        userId: actor.id,
+        title,
+        content: parsed.content,
+        fingerprint: parsed.fingerprint,
+        algorithm: parsed.algorithm,
+        bits: parsed.bits,
+      });
+      return toPublicKeyDto(row, this.common.rootUrl, actor);
+    } catch (err) {
+      if (uniqueViolation(err)?.includes('fingerprint')) throw DomainError.unprocessable('key already exists');
+      throw err;
+    }
+  }
+
+  /** The actor's keys, or another user's (public information, as in Gitea). */
+  async list(actor: ActorDto | null, username: string | undefined, query: ListKeysQuery): Promise<Paginated<PublicKeyDto>> {
+    let userId: number;
+    if (username === undefined) {
+      if (!actor) throw new DomainError(ErrorCode.UNAUTHENTICATED, 'token is required');
+      userId = actor.id;
+    } else {
+      const user = await this.users.findUserByName(username);
+      if (!user || !canSeeUser(actor, user)) throw DomainError.notFound(`user "${username}" does not exist`);
+      userId = user.id;
+    }
+    const paging = toPaging(query);
+    const { rows, total } = await this.keys.list(userId, query.fingerprint || undefined, paging.skip, paging.take);
+    return { items: rows.map((r) => toPublicKeyDto(r, this.common.rootUrl, actor)), total };
+  }
+
+  /** One of the actor's own keys; anyone else's is NOT_FOUND. */
+  async get(actor: ActorDto, id: number): Promise<PublicKeyDto> {
+    const row = await this.keys.findById(id);
+    if (!row || row.userId !== actor.id) throw DomainError.notFound(`public key ${id} does not exist`);
+    return toPublicKeyDto(row, this.common.rootUrl, actor);
+  }
+
+  /** The owner deletes their key; a site admin any key; for anyone else it does not exist. */
+  async delete(actor: ActorDto, id: number): Promise<void> {
+    const row = await this.keys.findById(id);
+    if (!row || (row.userId !== actor.id && !actor.isAdmin)) throw DomainError.notFound(`public key ${id} does not exist`);
+    if (!(await this.keys.delete(id))) throw DomainError.notFound(`public key ${id} does not exist`);
+  }
+
+  /** SSH authentication: the key the client offered → its owner; records the use (throttled). */
+  async resolve(keyBlobBase64: string): Promise<ResolveKeyReply> {
+    const parsed = parseKeyBlob(keyBlobBase64);
+    if (!parsed) throw new DomainError(ErrorCode.UNAUTHENTICATED, 'invalid public key');
+    const row = await this.keys.findByFingerprint(parsed.fingerprint);
+    if (!row) throw new DomainError(ErrorCode.UNAUTHENTICATED, 'unknown public key');
+    assertCanSignIn(row.user);
+    this.usage.record(row.id);
+    return {
+      keyId: row.id,
+      fingerprint: row.fingerprint,
+      actor: {
+        id: row.user.id,
+        login: row.user.name,
+        isAdmin: row.user.isAdmin,
+        scopes: ['all'],
+        hasTwoFactor: row.user.twoFactor !== null,
+        via: 'ssh',
+      },
+    };
+  }
+
+  touch(keyId: number): void {
+    this.usage.record(keyId);
+  }
+}

@@ -1,0 +1,10 @@
+import 'reflect-metadata';
+import { bootstrapService } from '@cairn/platform';
+import { AppModule } from './app.module.js';
+import { loadIdentitySettings } from './config/identity-settings.js';
+
+await bootstrapService({
+  name: 'identity',
+  module: AppModule,
+  validateSettings: () => void loadIdentitySettings(),
+});

@@ -1,0 +1,29 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import {
+  CreateTokenRequest, DeleteTokenRequest, IdentitySubjects, ListTokensRequest,
+  type AccessTokenDto, type Paginated,
+} from '@cairn/contracts';
+import { requireActor, requireBody } from '../common/require-actor.js';
+import { TokensService } from './tokens.service.js';
+
+@Controller()
+export class TokensHandler {
+  constructor(private readonly tokens: TokensService) {}
+
+  @MessagePattern(IdentitySubjects.tokenCreate)
+  create(@Payload() req: CreateTokenRequest): Promise<AccessTokenDto> {
+    return this.tokens.create(requireActor(req.actor), req.username, requireBody(req.body));
+  }
+
+  @MessagePattern(IdentitySubjects.tokenList)
+  list(@Payload() req: ListTokensRequest): Promise<Paginated<AccessTokenDto>> {
+    return this.tokens.list(requireActor(req.actor), req.username, req.query ?? {});
+  }
+
+  @MessagePattern(IdentitySubjects.tokenDelete)
+  async delete(@Payload() req: DeleteTokenRequest): Promise<{ ok: true }> {
+    await this.tokens.delete(requireActor(req.actor), req.username, req.token);
+    return { ok: true };
+  }
+}

@@ -1,0 +1,65 @@
+import { createHash } from 'node:crypto';
+import type { ActorDto, OwnerDto, UserDto, Visibility } from '@cairn/contracts';
+import { EPOCH_TIME, toApiTime } from '../common/api-time.js';
+import type { UserRow } from './users.repository.js';
+
+/** What rendering a user depends on: the instance URL and who is looking. */
+export interface UserViewContext {
+  rootUrl: string;
+  viewer: ActorDto | null;
+}
+
+/** Gitea's avatar URL when no custom avatar is set: a stable URL derived from the e-mail (or name). */
+export function avatarUrl(rootUrl: string, row: Pick<UserRow, 'email' | 'lowerName'>): string {
+  const seed = (row.email || row.lowerName).trim().toLowerCase();
+  return `${rootUrl}avatars/${createHash('md5').update(seed).digest('hex')}`;
+}
+
+/** Gitea's placeholder e-mail (`<name>@noreply.<domain>`), shown instead of a hidden address. */
+export function placeholderEmail(rootUrl: string, lowerName: string): string {
+  return `${lowerName}@noreply.${new URL(rootUrl).hostname}`;
+}
+
+/**
+ * Gitea's `User` JSON. The e-mail and the account details (admin flag, login name, last login, language, active,
+ * prohibit_login) are only shown to the user themself and to site admins.
+ */
+export function toUserDto(row: UserRow, { rootUrl, viewer }: UserViewContext): UserDto {
+  const authed = viewer !== null && (viewer.isAdmin || viewer.id === row.id);
+  return {
+    id: row.id,
+    login: row.name,
+    login_name: authed ? row.loginName : '',
+    source_id: authed ? row.sourceId : 0,
+    full_name: row.fullName,
+    email: authed || row.type === 'organization' ? row.email : placeholderEmail(rootUrl, row.lowerName),
+    avatar_url: avatarUrl(rootUrl, row),
+    html_url: `${rootUrl}${row.name}`,
+    language: authed ? row.language : '',
+    is_admin: authed ? row.isAdmin : false,
+    last_login: authed && row.lastLoginAt ? toApiTime(row.lastLoginAt) : EPOCH_TIME,
+    created: toApiTime(row.createdAt),
+    restricted: row.restricted,
+    active: authed ? row.isActive : false,
+    prohibit_login: authed ? row.prohibitLogin : false,
+    location: row.location,
+    website: row.website,
+    description: row.description,
+    visibility: row.visibility as Visibility,
+    followers_count: 0,
+    following_count: 0,
+    starred_repos_count: 0,
+    username: row.name,
+  };
+}
+
+/** An owner as other services need it (rendered as an anonymous viewer sees it). */
+export function toOwnerDto(row: UserRow, rootUrl: string): OwnerDto {
+  return {
+    id: row.id,
+    login: row.name,
+    kind: row.type === 'organization' ? 'organization' : 'user',
+    visibility: row.visibility as Visibility,
+    user: toUserDto(row, { rootUrl, viewer: null }),
+  };
+}

@@ -1,0 +1,49 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import {
+  CreateUserRequest, EditUserRequest, IdentitySubjects, LookupUsersRequest, OwnerResolveRequest, SearchUsersRequest,
+  UsernameRequest, type LookupUsersReply, type OwnerDto, type Paginated, type UserDto,
+} from '@cairn/contracts';
+import { requireActor, requireBody } from '../common/require-actor.js';
+import { UsersService } from './users.service.js';
+
+@Controller()
+export class UsersHandler {
+  constructor(private readonly users: UsersService) {}
+
+  @MessagePattern(IdentitySubjects.userCreate)
+  create(@Payload() req: CreateUserRequest): Promise<UserDto> {
+    return this.users.create(requireActor(req.actor), requireBody(req.body));
+  }
+
+  @MessagePattern(IdentitySubjects.userEdit)
+  edit(@Payload() req: EditUserRequest): Promise<UserDto> {
+    return this.users.edit(requireActor(req.actor), req.username, req.body ?? {});
+  }
+
+  @MessagePattern(IdentitySubjects.userDelete)
+  async delete(@Payload() req: UsernameRequest): Promise<{ ok: true }> {
+    await this.users.delete(requireActor(req.actor), req.username);
+    return { ok: true };
+  }
+
+  @MessagePattern(IdentitySubjects.userGet)
+  get(@Payload() req: UsernameRequest): Promise<UserDto> {
+    return this.users.get(req.actor ?? null, req.username);
+  }
+
+  @MessagePattern(IdentitySubjects.userSearch)
+  search(@Payload() req: SearchUsersRequest): Promise<Paginated<UserDto>> {
+    return this.users.search(req.actor ?? null, req.query ?? {});
+  }
+
+  @MessagePattern(IdentitySubjects.userLookup)
+  lookup(@Payload() req: LookupUsersRequest): Promise<LookupUsersReply> {
+    return this.users.lookup(req);
+  }
+
+  @MessagePattern(IdentitySubjects.ownerResolve)
+  resolveOwner(@Payload() req: OwnerResolveRequest): Promise<OwnerDto> {
+    return this.users.resolveOwner(req.name);
+  }
+}

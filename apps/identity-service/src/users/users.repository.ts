@@ -1,0 +1,170 @@
+import { Injectable } from '@nestjs/common';
+import type { Prisma, User } from '../generated/prisma/client.js';
+import { PrismaService, type Db } from '../prisma/prisma.service.js';
+
+/** A `users` row: a user or an organization. */
+export type UserRow = User;
+/** A user row plus whether two-factor authentication is enrolled. */
+export type UserWithTwoFactor = User & { twoFactor: { id: number } | null };
+
+export type AccountType = 'user' | 'organization';
+
+export interface NewUser {
+  name: string;
+  email: string;
+  passwordHash: string;
+  fullName?: string;
+  loginName?: string;
+  sourceId?: number;
+  mustChangePassword: boolean;
+  isAdmin: boolean;
+  restricted?: boolean;
+  visibility?: string;
+  createdAt?: Date;
+}
+
+export interface UserChanges {
+  email?: string;
+  fullName?: string;
+  loginName?: string;
+  sourceId?: number;
+  passwordHash?: string;
+  mustChangePassword?: boolean;
+  website?: string;
+  location?: string;
+  description?: string;
+  isActive?: boolean;
+  isAdmin?: boolean;
+  allowGitHook?: boolean;
+  allowImportLocal?: boolean;
+  maxRepoCreation?: number;
+  prohibitLogin?: boolean;
+  allowCreateOrganization?: boolean;
+  restricted?: boolean;
+  visibility?: string;
+}
+
+export interface UserSearch {
+  q?: string;
+  uid?: number;
+  /** Visibilities anyone may see; rows of `selfId` are visible whatever their visibility. */
+  visibilities: string[];
+  selfId?: number;
+  /** Also match `q` against e-mail addresses (admins). */
+  matchEmail: boolean;
+  skip: number;
+  take: number;
+}
+
+const withTwoFactor = { twoFactor: { select: { id: true } } } as const;
+
+@Injectable()
+export class UsersRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  findById(id: number, db: Db = this.prisma): Promise<UserWithTwoFactor | null> {
+    return db.user.findUnique({ where: { id }, include: withTwoFactor });
+  }
+
+  /** A user or organization by name, case-insensitively. */
+  findByName(name: string, db: Db = this.prisma): Promise<UserWithTwoFactor | null> {
+    return db.user.findUnique({ where: { lowerName: name.toLowerCase() }, include: withTwoFactor });
+  }
+
+  /** A user (not an organization) by name. */
+  async findUserByName(name: string, db: Db = this.prisma): Promise<UserWithTwoFactor | null> {
+    const row = await this.findByName(name, db);
+    return row?.type === 'user' ? row : null;
+  }
+
+  /** A user by login name or primary e-mail (Gitea accepts both for sign-in). */
+  async findUserForLogin(login: string): Promise<UserWithTwoFactor | null> {
+    const lower = login.toLowerCase();
+    const row = lower.includes('@')
+      ? await this.prisma.user.findUnique({ where: { lowerEmail: lower }, include: withTwoFactor })
+      : await this.findByName(lower);
+    return row?.type === 'user' ? row : null;
+  }
+
+  async nameTaken(name: string, db: Db = this.prisma): Promise<boolean> {
+    return (await db.user.count({ where: { lowerName: name.toLowerCase() } })) > 0;
+  }
+
+  async emailTaken(email: string, exceptId?: number, db: Db = this.prisma): Promise<boolean> {
+    const where: Prisma.UserWhereInput = { lowerEmail: email.toLowerCase() };
+    if (exceptId !== undefined) where.id = { not: exceptId };
+    return (await db.user.count({ where })) > 0;
+  }
+
+  create(db: Db, u: NewUser): Promise<UserWithTwoFactor> {
+    return db.user.create({
+      data: {
+        type: 'user',
+        name: u.name,
+        lowerName: u.name.toLowerCase(),
+        email: u.email,
+        lowerEmail: u.email.toLowerCase(),
+        passwordHash: u.passwordHash,
+        fullName: u.fullName ?? '',
+        loginName: u.loginName ?? '',
+        sourceId: u.sourceId ?? 0,
+        mustChangePassword: u.mustChangePassword,
+        isAdmin: u.isAdmin,
+        restricted: u.restricted ?? false,
+        visibility: u.visibility ?? 'public',
+        ...(u.createdAt ? { createdAt: u.createdAt } : {}),
+      },
+      include: withTwoFactor,
+    });
+  }
+
+  update(db: Db, id: number, c: UserChanges): Promise<UserWithTwoFactor> {
+    const data: Prisma.UserUpdateInput = { ...c };
+    if (c.email !== undefined) data.lowerEmail = c.email.toLowerCase();
+    return db.user.update({ where: { id }, data, include: withTwoFactor });
+  }
+
+  async delete(db: Db, id: number): Promise<void> {
+    await db.user.delete({ where: { id } });
+  }
+
+  async countUsers(db: Db = this.prisma): Promise<number> {
+    return db.user.count({ where: { type: 'user' } });
+  }
+
+  async countAdmins(db: Db = this.prisma): Promise<number> {
+    return db.user.count({ where: { type: 'user', isAdmin: true } });
+  }
+
+  async search(s: UserSearch): Promise<{ rows: UserRow[]; total: number }> {
+    const visible: Prisma.UserWhereInput[] = [{ visibility: { in: s.visibilities } }];
+    if (s.selfId !== undefined) visible.push({ id: s.selfId });
+    const and: Prisma.UserWhereInput[] = [{ type: 'user' }, { OR: visible }];
+    if (s.uid !== undefined && s.uid > 0) and.push({ id: s.uid });
+    if (s.q) {
+      const q = s.q.toLowerCase();
+      const match: Prisma.UserWhereInput[] = [
+        { lowerName: { contains: q } },
+        { fullName: { contains: s.q, mode: 'insensitive' } },
+      ];
+      if (s.matchEmail) match.push({ lowerEmail: { contains: q } });
+      and.push({ OR: match });
+    }
+    const where: Prisma.UserWhereInput = { AND: and };
+    const [rows, total] = await Promise.all([
+      this.prisma.user.findMany({ where, orderBy: { id: 'asc' }, skip: s.skip, take: s.take }),
+      this.prisma.user.count({ where }),
+    ]);
+    return { rows, total };
+  }
+
+  /** Users and organizations by ids / logins, and users by e-mail. */
+  lookup(ids: number[], emails: string[], logins: string[]): Promise<UserRow[]> {
+    const or: Prisma.UserWhereInput[] = [];
+    if (ids.length) or.push({ id: { in: ids } });
+    if (emails.length) or.push({ lowerEmail: { in: emails.map((e) => e.toLowerCase()) } });
+    if (logins.length) or.push({ lowerName: { in: logins.map((l) => l.toLowerCase()) } });
+    if (!or.length) return Promise.resolve([]);
+    return this.prisma.user.findMany({ where: { OR: or }, orderBy: { id: 'asc' } });
+  }
+}

@@ -1,0 +1,70 @@
+import { availableParallelism } from 'node:os';
+import { loadSettings, parsers, type SettingsOf } from '@cairn/platform';
+
+/**
+ * merge-check-worker's settings (Gitea's `[repository.pull-request]` plus the worker's own `[merge-check]`), read once
+ * at start; a bad value refuses start with a message naming the setting.
+ */
+export const workerSettingsSpec = {
+  /**
+   * `[repository.pull-request] DELAY_CHECK_FOR_INACTIVE_DAYS`: after a push to a base branch, pull requests whose issue
+   * was not updated for this many days are not checked until someone looks (default 7; `0` delays all; `-1` — any
+   * negative value — never delays).
+   */
+  delayCheckForInactiveDays: {
+    section: 'repository.pull-request',
+    key: 'DELAY_CHECK_FOR_INACTIVE_DAYS',
+    default: 7,
+    parse: parsers.int(-1_000_000, 1_000_000),
+  },
+  /** `[repository.pull-request] CHECK_TIMEOUT`: a check running longer is killed and recorded as `error`. */
+  checkTimeoutMs: {
+    section: 'repository.pull-request',
+    key: 'CHECK_TIMEOUT',
+    default: 60_000,
+    parse: (raw: string) => {
+      const ms = parsers.durationMs(raw);
+      if (ms < 100 || ms > 3_600_000) throw new Error('expected a duration between 100ms and 1h');
+      return ms;
+    },
+  },
+  /** `[merge-check] CONCURRENCY`: checks one worker process runs at once (default: the number of CPUs). */
+  concurrency: {
+    section: 'merge-check',
+    key: 'CONCURRENCY',
+    default: Math.max(1, availableParallelism()),
+    parse: parsers.int(1, 256),
+  },
+  /**
+   * `[merge-check] STALLED_INTERVAL`: how often workers look for jobs whose worker died (their lock expired) and put
+   * them back in the queue.
+   */
+  stalledIntervalMs: {
+    section: 'merge-check',
+    key: 'STALLED_INTERVAL',
+    default: 30_000,
+    parse: (raw: string) => {
+      const ms = parsers.durationMs(raw);
+      if (ms < 1_000) throw new Error('expected a duration of at least 1s');
+      return ms;
+    },
+  },
+  /** `[merge-check] LOCK_DURATION`: a running job's lock; renewed while the worker lives, expires when it dies. */
+  lockDurationMs: {
+    section: 'merge-check',
+    key: 'LOCK_DURATION',
+    default: 30_000,
+    parse: (raw: string) => {
+      const ms = parsers.durationMs(raw);
+      if (ms < 1_000) throw new Error('expected a duration of at least 1s');
+      return ms;
+    },
+  },
+};
+
+export type WorkerSettings = SettingsOf<typeof workerSettingsSpec>;
+export const WORKER_SETTINGS = Symbol('WORKER_SETTINGS');
+
+export function loadWorkerSettings(env: NodeJS.ProcessEnv = process.env): WorkerSettings {
+  return loadSettings(workerSettingsSpec, env);
+}

@@ -1,0 +1,48 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Queues, type MergeCheckJobData } from '@cairn/contracts';
+import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
+import { Worker, type Job } from 'bullmq';
+import { WORKER_SETTINGS, type WorkerSettings } from '../config/worker-settings.js';
+import { MergeCheckService, type JobOutcome } from './merge-check.service.js';
+
+/**
+ * The BullMQ worker of the merge-check queue. Any number of processes may run it (they share the queue); a job
+ * whose process dies is found by BullMQ's stalled-job check when its lock expires and run again elsewhere. Jobs run
+ * highest priority (lowest number) first.
+ */
+@Injectable()
+export class MergeCheckProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('MergeCheckProcessor');
+  private worker?: Worker<MergeCheckJobData, JobOutcome>;
+
+  constructor(
+    private readonly checks: MergeCheckService,
+    @Inject(COMMON_SETTINGS) private readonly common: CommonSettings,
+    @Inject(WORKER_SETTINGS) private readonly settings: WorkerSettings,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.worker = new Worker<MergeCheckJobData, JobOutcome>(
+      Queues.mergeCheck,
+      (job: Job<MergeCheckJobData>) => this.checks.process(job.data),
+      {
+        connection: { url: this.common.redisUrl, maxRetriesPerRequest: null },
+        prefix: this.common.queuePrefix,
+        concurrency: this.settings.concurrency,
+        lockDuration: this.settings.lockDurationMs,
+        stalledInterval: this.settings.stalledIntervalMs,
+        maxStalledCount: 2,
+      },
+    );
+    this.worker.on('failed', (job, err) =>
+      this.logger.warn(`check ${job?.id ?? '?'} failed (attempt ${job?.attemptsMade ?? '?'}): ${err.message}`),
+    );
+    this.worker.on('error', (err) => this.logger.warn(`merge-check worker: ${err.message}`));
+    this.logger.log(`merge-check worker started (concurrency ${this.settings.concurrency})`);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    // Lets running checks finish; queued ones stay in Redis for the other replicas or the next start.
+    await this.worker?.close().catch(() => undefined);
+  }
+}

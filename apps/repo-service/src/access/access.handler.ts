@@ -1,0 +1,14 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { RepoAccessRequest, RepoSubjects, type RepoAccessReply } from '@cairn/contracts';
+import { AccessService } from './access.service.js';
+
+@Controller()
+export class AccessHandler {
+  constructor(private readonly access: AccessService) {}
+
+  @MessagePattern(RepoSubjects.accessResolve)
+  resolve(@Payload() req: RepoAccessRequest): Promise<RepoAccessReply> {
+    return this.access.resolve(req.actor ?? null, req.owner, req.repo);
+  }
+}

@@ -1,0 +1,28 @@
+import { Module } from '@nestjs/common';
+import { PlatformModule } from '@cairn/platform';
+import { AccessModule } from './access/access.module.js';
+import { CollaboratorsModule } from './collaborators/collaborators.module.js';
+import { IssueTrackerModule } from './issues/issue-tracker.module.js';
+import { RepoConfigModule } from './config/repo-settings.js';
+import { PrismaModule } from './prisma/prisma.module.js';
+import { RepositoriesModule } from './repositories/repositories.module.js';
+import { StorageModule } from './storage/storage.module.js';
+import { TransportModule } from './transport/transport.module.js';
+import { GitReadModule } from './git/git-read.module.js';
+
+/** repo-service: repositories, git storage and transport, issues, pull requests, packages. */
+@Module({
+  imports: [
+    PlatformModule.forService({ service: 'repo', schema: 'repo' }),
+    RepoConfigModule,
+    PrismaModule,
+    StorageModule,
+    AccessModule,
+    RepositoriesModule,
+    CollaboratorsModule,
+    TransportModule,
+    IssueTrackerModule,
+    GitReadModule,
+  ],
+})
+export class AppModule {}

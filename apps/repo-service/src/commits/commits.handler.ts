@@ -1,0 +1,22 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import {
+  GetCommitRequest, ListCommitsRequest, RepoSubjects, type CommitDto, type CommitListReply,
+} from '@cairn/contracts';
+import { CommitsService } from './commits.service.js';
+
+/** Commit list (with since/until) and single commits. */
+@Controller()
+export class CommitsHandler {
+  constructor(private readonly commits: CommitsService) {}
+
+  @MessagePattern(RepoSubjects.commitList)
+  list(@Payload() req: ListCommitsRequest): Promise<CommitListReply> {
+    return this.commits.list(req);
+  }
+
+  @MessagePattern(RepoSubjects.commitGet)
+  get(@Payload() req: GetCommitRequest): Promise<CommitDto> {
+    return this.commits.get(req);
+  }
+}

@@ -1,0 +1,120 @@
+import { Injectable } from '@nestjs/common';
+import {
+  DEFAULT_PAGE_SIZE, DomainError, MAX_PAGE_SIZE,
+  type CommitDto, type CommitListReply, type CommitOptions, type GetCommitRequest, type ListCommitsRequest,
+  type RepoRefDto,
+} from '@cairn/contracts';
+import { runGit } from '../git/git-command.js';
+import { GitReadContext } from '../git/git-read-context.js';
+import { countCommits, logPage, pathHasHistory, type HistoryFilter } from '../git/history.js';
+import type { LoggedCommit } from '../git/log-format.js';
+import { isValidRefOrSha } from '../git/ref-name.js';
+import { resolveRef } from '../git/refs.js';
+import { sanitizeTreePath } from '../git/tree-path.js';
+import { CommitUserDirectory } from './commit-users.js';
+import { toCommitDto } from './commits.mapper.js';
+import { parseRfc3339 } from './rfc3339.js';
+
+const EMPTY_REPOSITORY = 'Git Repository is empty.';
+
+/** Parses `since`/`until` (RFC 3339 only) or fails with Gitea's 422 message. */
+export function parseDateFilter(name: 'since' | 'until', value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const t = parseRfc3339(value);
+  if (!t) throw DomainError.unprocessable(`invalid '${name}' format, expected ISO 8601 (RFC3339)`);
+  // Commit dates are whole seconds: a lower bound with a fraction starts at the next second (inclusive bounds).
+  return name === 'since' && t.fractional ? t.seconds + 1 : t.seconds;
+}
+
+/**
+ * Gitea's commit list and single-commit APIs. A page is one `git log` process (custom NUL-separated format, with
+ * `--raw`/`--numstat` when files/stats are wanted) and its total is one `git rev-list --count` with exactly the
+ * same filters — `since`/`until` included (the corrected 1.27 counting) — run side by side; the users behind the
+ * page's e-mail addresses come from one identity-service call.
+ */
+@Injectable()
+export class CommitsService {
+  constructor(
+    private readonly git: GitReadContext,
+    private readonly users: CommitUserDirectory,
+  ) {}
+
+  async list(req: ListCommitsRequest): Promise<CommitListReply> {
+    const f = req.filter;
+    // Validated before anything else, the empty-repository check included (as Gitea).
+    let since = parseDateFilter('since', f.since);
+    const until = parseDateFilter('until', f.until);
+    if (req.repo.empty) throw DomainError.conflict(EMPTY_REPOSITORY);
+
+    const page = Math.max(1, Math.trunc(f.page ?? 1));
+    const limit = Math.max(1, Math.trunc(f.limit ?? DEFAULT_PAGE_SIZE));
+    const path = f.path ? sanitizeTreePath(f.path) : '';
+    const pageSize = path ? this.git.commitsRangeSize : Math.min(limit, MAX_PAGE_SIZE, this.git.commitsRangeSize);
+
+    const repoPath = this.git.pathOf(req.repo);
+    const start = await this.startCommit(req.repo, repoPath, f.sha);
+    if (path === null) throw DomainError.notFound('not found');
+    let not: string | undefined;
+    if (f.not) {
+      const resolved = isValidRefOrSha(f.not) ? await resolveRef(this.git.pool, repoPath, f.not) : null;
+      if (!resolved) throw DomainError.notFound(`ref "${f.not}" not found`);
+      not = resolved.commit;
+    }
+    if (since !== undefined && since <= 0) since = undefined;
+    const filter: HistoryFilter = { commit: start, not, path: path || undefined, sinceSeconds: since, untilSeconds: until };
+    const nothing = (until !== undefined && until < 0) || (since !== undefined && until !== undefined && since > until);
+
+    const [total, logged] = nothing
+      ? [0, [] as LoggedCommit[]]
+      : await Promise.all([
+          countCommits(repoPath, filter),
+          logPage(repoPath, filter, {
+            skip: (page - 1) * pageSize,
+            limit: pageSize,
+            files: req.options.files,
+            stat: req.options.stat,
+          }),
+        ]);
+    // A path without any history is 404; a path with history but none in the date range is an empty page.
+    if (path && total === 0 && !(await pathHasHistory(repoPath, start, path))) {
+      throw DomainError.notFound('not found');
+    }
+    return { items: await this.toDtos(req.repo, logged, req.options), total, page, pageSize };
+  }
+
+  async get(req: GetCommitRequest): Promise<CommitDto> {
+    if (!isValidRefOrSha(req.sha)) throw DomainError.unprocessable(`no valid ref or sha: ${req.sha}`);
+    const repoPath = this.git.pathOf(req.repo);
+    const resolved = req.repo.empty ? null : await resolveRef(this.git.pool, repoPath, req.sha);
+    if (!resolved) throw DomainError.notFound(`commit "${req.sha}" not found`);
+    const [commit] = await logPage(
+      repoPath,
+      { commit: resolved.commit },
+      { skip: 0, limit: 1, files: req.options.files, stat: req.options.stat },
+    );
+    if (!commit) throw DomainError.notFound(`commit "${req.sha}" not found`);
+    return (await this.toDtos(req.repo, [commit], req.options))[0];
+  }
+
+  /** The commit to list from: `sha` (branch, tag or commit; 404 when unknown) or the default branch. */
+  private async startCommit(repo: RepoRefDto, repoPath: string, sha: string | undefined): Promise<string> {
+    if (sha) {
+      const resolved = isValidRefOrSha(sha) ? await resolveRef(this.git.pool, repoPath, sha) : null;
+      if (!resolved) throw DomainError.notFound(`ref "${sha}" not found`);
+      return resolved.commit;
+    }
+    const resolved = await resolveRef(this.git.pool, repoPath, repo.defaultBranch);
+    if (resolved) return resolved.commit;
+    // No default branch: an empty repository (no branch at all) is 409, as Gitea; otherwise 404.
+    const { stdout } = await runGit(repoPath, ['for-each-ref', '--count=1', '--format=%(objectname)', 'refs/heads/']);
+    if (stdout.length === 0) throw DomainError.conflict(EMPTY_REPOSITORY);
+    throw DomainError.notFound(`default branch "${repo.defaultBranch}" not found`);
+  }
+
+  private async toDtos(repo: RepoRefDto, logged: LoggedCommit[], options: CommitOptions): Promise<CommitDto[]> {
+    if (logged.length === 0) return [];
+    const users = await this.users.byEmails(logged.flatMap((c) => [c.author.email, c.committer.email]));
+    const urls = { apiUrl: this.git.apiUrl(repo), htmlUrl: this.git.htmlUrl(repo) };
+    return logged.map((c) => toCommitDto(c, urls, users, options));
+  }
+}

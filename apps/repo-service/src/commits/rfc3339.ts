@@ -1,0 +1,39 @@
+/** A parsed RFC 3339 instant: whole unix seconds plus whether there was a non-zero fraction. */
+export interface Rfc3339Instant {
+  /** Unix seconds, rounded down. */
+  seconds: number;
+  /** True when the fractional part was not zero (so `seconds` is strictly before the instant). */
+  fractional: boolean;
+}
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|([+-])(\d{2}):(\d{2}))$/;
+
+function daysIn(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+/**
+ * Parses a timestamp the way Go's `time.Parse(time.RFC3339, …)` accepts it: `YYYY-MM-DDTHH:MM:SS`, optional
+ * fraction (1–9 digits), then `Z` or `±HH:MM`; every field in range (month 1–12, the month's days, hour < 24,
+ * minute and second < 60, offset hours < 24). Returns null for anything else (`2024-01-02`, `1700000000`,
+ * `yesterday`, `2024-13-01T00:00:00Z`).
+ */
+export function parseRfc3339(value: string): Rfc3339Instant | null {
+  const m = RFC3339.exec(value);
+  if (!m) return null;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
+  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return null;
+  if (hour > 23 || minute > 59 || second > 59) return null;
+  let offsetSeconds = 0;
+  if (m[8] !== 'Z') {
+    const oh = Number(m[10]);
+    const om = Number(m[11]);
+    if (oh > 23 || om > 59) return null;
+    offsetSeconds = (m[9] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
+  }
+  const d = new Date(0);
+  d.setUTCFullYear(year, month - 1, day);
+  d.setUTCHours(hour, minute, second, 0);
+  return { seconds: Math.floor(d.getTime() / 1000) - offsetSeconds, fractional: /[1-9]/.test(m[7] ?? '') };
+}

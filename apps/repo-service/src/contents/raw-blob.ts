@@ -1,0 +1,101 @@
+import type { ServerResponse } from 'node:http';
+import type { CatFilePool } from '../git/cat-file-pool.js';
+import { spawnGit } from '../git/git-command.js';
+import { resolveRef } from '../git/refs.js';
+import { isValidRefOrSha } from '../git/ref-name.js';
+import { sharedCatFilePool } from '../git/shared-pool.js';
+import { baseName, sanitizeTreePath } from '../git/tree-path.js';
+import { lookupPaths } from '../git/tree-reader.js';
+import { inlineDisposition, SNIFF_BYTES, sniffContentType } from './content-type.js';
+
+function plain(res: ServerResponse, status: number, message: string): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-cache' });
+  res.end(`${message}\n`);
+}
+
+/**
+ * Streams the raw bytes of `path` at `ref` (branch, tag or commit id — the gateway sends the commit id it got from
+ * `repo.raw.get`) into an HTTP response, for blobs too large for a bus message. Mount it on repo-service's
+ * internal HTTP server as `GET /internal/raw?owner=&repo=&ref=&path=` (after the internal-token check, with
+ * `repoPath = repoStoragePath(repoRoot, owner, repo)`). Answers 404 for anything that is not a file or symlink,
+ * 400 for an invalid ref or path. The lookup goes through the pooled cat-file process; the bytes come from a
+ * dedicated `git cat-file blob` so a long download never holds the pool. Content type, length, ETag (the blob
+ * id) and an inline disposition are set as Gitea does; nothing is buffered beyond the first KiB used for sniffing.
+ */
+export async function streamRawBlob(
+  repoPath: string,
+  ref: string,
+  path: string,
+  res: ServerResponse,
+  pool: CatFilePool = sharedCatFilePool(),
+): Promise<void> {
+  const clean = sanitizeTreePath(path);
+  if (!clean || !isValidRefOrSha(ref)) return plain(res, 400, 'invalid ref or path');
+  let resolved;
+  try {
+    resolved = await resolveRef(pool, repoPath, ref);
+  } catch {
+    return plain(res, 404, 'not found');
+  }
+  if (!resolved) return plain(res, 404, 'not found');
+  const [entry] = await lookupPaths(pool, repoPath, resolved.commit, [clean]);
+  if (!entry || (entry.kind !== 'file' && entry.kind !== 'symlink')) return plain(res, 404, 'not found');
+  const info = await pool.one(repoPath, { op: 'info', object: entry.oid });
+  if (!info) return plain(res, 404, 'not found');
+
+  const child = spawnGit(repoPath, ['cat-file', 'blob', entry.oid]);
+  child.stdin.end();
+  child.stderr.resume();
+  res.once('close', () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
+  const head: Buffer[] = [];
+  let headBytes = 0;
+  let started = false;
+  const start = () => {
+    if (started) return;
+    started = true;
+    const sample = Buffer.concat(head);
+    res.writeHead(200, {
+      'content-type': sniffContentType(sample),
+      'content-length': String(info.size),
+      'content-disposition': inlineDisposition(baseName(clean)),
+      'x-content-type-options': 'nosniff',
+      etag: `"${entry.oid}"`,
+      'cache-control': 'private, max-age=300',
+      'x-gitea-object-type': entry.kind,
+    });
+    if (sample.length) res.write(sample);
+  };
+  await new Promise<void>((resolve) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (started) {
+        if (!res.write(chunk)) {
+          child.stdout.pause();
+          res.once('drain', () => child.stdout.resume());
+        }
+        return;
+      }
+      head.push(chunk);
+      headBytes += chunk.length;
+      if (headBytes >= SNIFF_BYTES) start();
+    });
+    child.on('error', () => {
+      plain(res, 500, 'internal error');
+      resolve();
+    });
+    child.on('close', (code) => {
+      if (code !== 0) {
+        plain(res, 500, 'internal error');
+      } else {
+        start();
+        res.end();
+      }
+      resolve();
+    });
+  });
+}

@@ -1,0 +1,38 @@
+import { DomainError, type RepoRefDto } from '@cairn/contracts';
+import { repoStoragePath } from '../storage/repo-path.js';
+import type { CatFilePool } from './cat-file-pool.js';
+import { resolveRef, type ResolvedRef } from './refs.js';
+import { repoApiUrl, repoHtmlUrl } from './repo-urls.js';
+
+/** What the git read services share: the cat-file pool, where repositories live, and how to link to them. */
+export class GitReadContext {
+  constructor(
+    readonly pool: CatFilePool,
+    readonly repoRoot: string,
+    /** `[server] ROOT_URL`, ending with `/`. */
+    readonly rootUrl: string,
+    /** `[git] COMMITS_RANGE_SIZE`. */
+    readonly commitsRangeSize: number,
+  ) {}
+
+  /** The repository's directory (names validated; never outside the storage root). */
+  pathOf(repo: RepoRefDto): string {
+    return repoStoragePath(this.repoRoot, repo.ownerName, repo.name);
+  }
+
+  apiUrl(repo: RepoRefDto): string {
+    return repoApiUrl(this.rootUrl, repo);
+  }
+
+  htmlUrl(repo: RepoRefDto): string {
+    return repoHtmlUrl(this.rootUrl, repo);
+  }
+
+  /** Resolves `ref` (default branch when absent or blank) or fails with NOT_FOUND, as Gitea's `resolveRefCommit`. */
+  async resolveOrNotFound(repo: RepoRefDto, repoPath: string, ref: string | undefined): Promise<ResolvedRef> {
+    const input = ref?.trim() || repo.defaultBranch;
+    const resolved = await resolveRef(this.pool, repoPath, input);
+    if (!resolved) throw DomainError.notFound(`ref "${input}" not found`);
+    return resolved;
+  }
+}

@@ -1,0 +1,47 @@
+import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
+import { BranchesHandler } from '../branches/branches.handler.js';
+import { BranchesService } from '../branches/branches.service.js';
+import { CommitUserDirectory, RpcCommitUserDirectory } from '../commits/commit-users.js';
+import { CommitsHandler } from '../commits/commits.handler.js';
+import { CommitsService } from '../commits/commits.service.js';
+import { ContentsHandler } from '../contents/contents.handler.js';
+import { ContentsService } from '../contents/contents.service.js';
+import { CatFilePool } from './cat-file-pool.js';
+import { GIT_READ_SETTINGS, loadGitReadSettings, type GitReadSettings } from './git-read-settings.js';
+import { GitReadContext } from './git-read-context.js';
+import { closeSharedCatFilePool, sharedCatFilePool } from './shared-pool.js';
+
+/** Ends the pooled cat-file processes when the service stops. */
+class CatFilePoolShutdown implements OnApplicationShutdown {
+  onApplicationShutdown(): void {
+    closeSharedCatFilePool();
+  }
+}
+
+/**
+ * The git read APIs of repo-service: contents, raw, batch file contents, commits (since/until) and branches.
+ * Needs nothing but the platform (settings, RPC client) and the repository storage on disk.
+ */
+@Module({
+  controllers: [ContentsHandler, CommitsHandler, BranchesHandler],
+  providers: [
+    { provide: GIT_READ_SETTINGS, useFactory: () => loadGitReadSettings() },
+    { provide: CatFilePool, useFactory: () => sharedCatFilePool() },
+    {
+      provide: GitReadContext,
+      inject: [CatFilePool, COMMON_SETTINGS, GIT_READ_SETTINGS],
+      useFactory: (pool: CatFilePool, common: CommonSettings, s: GitReadSettings) =>
+        new GitReadContext(pool, common.repoRoot, common.rootUrl, s.commitsRangeSize),
+    },
+    { provide: CommitUserDirectory, useClass: RpcCommitUserDirectory },
+    { provide: CatFilePoolShutdown, useClass: CatFilePoolShutdown },
+    ContentsService,
+    CommitsService,
+    BranchesService,
+  ],
+  exports: [GitReadContext, CatFilePool, ContentsService, CommitsService, BranchesService],
+})
+export class GitReadModule {
+  constructor(@Inject(GIT_READ_SETTINGS) readonly settings: GitReadSettings) {}
+}

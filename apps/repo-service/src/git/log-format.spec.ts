@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { normalizeGitDate, parseCommitLog, WalkParser, type WalkedCommit } from './log-format.js';
+
+const A = 'a'.repeat(40);
+const B = 'b'.repeat(40);
+const C = 'c'.repeat(40);
+const T = 'f'.repeat(40);
+
+function header(sha: string, parents: string, message: string, date = '2024-01-02T15:04:05+00:00'): string {
+  return ['\x1e' + sha, T, parents, 'Ann Author', 'ann@example.com', date, 'Cy Committer', 'cy@example.com', date, message]
+    .map((f) => `${f}\0`)
+    .join('');
+}
+
+describe('parseCommitLog', () => {
+  it('parses headers, raw entries and numstat of several commits', () => {
+    const out =
+      header(A, B, 'second\n\nbody with \x1e and\ttabs\n') +
+      '\n:100644 100644 1234567 89abcde M\0src/a.txt\0' +
+      ':000000 100644 0000000 89abcde A\0new file\0' +
+      '3\t1\tsrc/a.txt\0' +
+      '-\t-\tnew file\0' +
+      header(B, '', 'first\n', '2024-01-01T10:00:00+02:00') +
+      '\n:000000 100644 0000000 1111111 A\0README.md\0' +
+      '1\t0\tREADME.md\0';
+    const commits = parseCommitLog(Buffer.from(out));
+    expect(commits).toHaveLength(2);
+    expect(commits[0]).toEqual({
+      sha: A,
+      tree: T,
+      parents: [B],
+      author: { name: 'Ann Author', email: 'ann@example.com', date: '2024-01-02T15:04:05Z' },
+      committer: { name: 'Cy Committer', email: 'cy@example.com', date: '2024-01-02T15:04:05Z' },
+      message: 'second\n\nbody with \x1e and\ttabs\n',
+      files: [
+        { path: 'src/a.txt', status: 'M' },
+        { path: 'new file', status: 'A' },
+      ],
+      stats: { additions: 3, deletions: 1 },
+    });
+    expect(commits[1].parents).toEqual([]);
+    expect(commits[1].committer.date).toBe('2024-01-01T10:00:00+02:00');
+    expect(commits[1].files).toEqual([{ path: 'README.md', status: 'A' }]);
+  });
+
+  it('never mistakes a file name for a commit header', () => {
+    const evil = `\x1e${C}`;
+    const out = header(A, `${B} ${C}`, 'merge\n') + `\n:100644 000000 1234567 0000000 D\0${evil}\0` + header(B, '', 'x\n');
+    const commits = parseCommitLog(out);
+    expect(commits.map((c) => c.sha)).toEqual([A, B]);
+    expect(commits[0].parents).toEqual([B, C]);
+    expect(commits[0].files).toEqual([{ path: evil, status: 'D' }]);
+  });
+
+  it('parses commits without diff output and empty messages', () => {
+    const commits = parseCommitLog(header(A, B, '') + header(B, '', 'x'));
+    expect(commits.map((c) => [c.sha, c.message, c.files, c.stats])).toEqual([
+      [A, '', undefined, undefined],
+      [B, 'x', undefined, undefined],
+    ]);
+  });
+
+  it('maps rename/copy scores to the bare status letter', () => {
+    const out = header(A, '', 'm\n') + '\n:100644 100644 1234567 89abcde R100\0x\0';
+    expect(parseCommitLog(out)[0].files).toEqual([{ path: 'x', status: 'R' }]);
+  });
+
+  it('rejects output it does not understand', () => {
+    expect(() => parseCommitLog('garbage\0')).toThrow();
+    expect(() => parseCommitLog(header(A, '', 'm') + 'what\0')).toThrow();
+    expect(() => parseCommitLog(`\x1e${A}\0${T}\0`)).toThrow();
+  });
+
+  it('parses nothing as no commits', () => {
+    expect(parseCommitLog(Buffer.alloc(0))).toEqual([]);
+  });
+});
+
+describe('normalizeGitDate', () => {
+  it('writes a zero offset as Z and keeps others', () => {
+    expect(normalizeGitDate('2024-01-02T15:04:05+00:00')).toBe('2024-01-02T15:04:05Z');
+    expect(normalizeGitDate('2024-01-02T15:04:05-07:00')).toBe('2024-01-02T15:04:05-07:00');
+  });
+});
+
+describe('WalkParser', () => {
+  it('reports each changed path with its commit, across arbitrary chunk boundaries', () => {
+    const out = Buffer.from(
+      `\x1e${A}\x002024-01-03T00:00:00+00:00\x002024-01-02T00:00:00+01:00\0` +
+        '\n::100644 100644 100644 1 2 3 MM\0dir/a.txt\0' +
+        `\x1e${B}\x002024-01-01T00:00:00+00:00\x002024-01-01T00:00:00+00:00\0\0` +
+        `\x1e${C}\x002023-12-31T00:00:00+00:00\x002023-12-31T00:00:00+00:00\0` +
+        '\n:000000 100644 0 1 A\0ü/b\0:000000 100644 0 1 A\0c\0',
+    );
+    for (const size of [1, 2, 3, 7, 64, out.length]) {
+      const seen: [string, string, string][] = [];
+      const p = new WalkParser((c: WalkedCommit, path) => seen.push([c.sha, path, c.authorDate]));
+      for (let i = 0; i < out.length; i += size) p.push(out.subarray(i, i + size));
+      p.end();
+      expect(seen).toEqual([
+        [A, 'dir/a.txt', '2024-01-02T00:00:00+01:00'],
+        [C, 'ü/b', '2023-12-31T00:00:00Z'],
+        [C, 'c', '2023-12-31T00:00:00Z'],
+      ]);
+    }
+  });
+});

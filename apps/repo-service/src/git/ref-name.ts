@@ -1,0 +1,31 @@
+/** A full or abbreviated object id: 4 to 64 hex digits (SHA-1 is 40, SHA-256 is 64). */
+export const HEX_OBJECT_ID = /^[0-9a-fA-F]{4,64}$/;
+/** A full object id. */
+export const FULL_OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/** Longest ref or revision input accepted. */
+export const MAX_REF_LENGTH = 1024;
+
+/**
+ * True when `name` may be used as a ref name (branch or tag, short or `refs/…`): the rules of
+ * `git check-ref-format` — no component starting with `.` or ending in `.lock`, no `..`, no control characters,
+ * space, `~ ^ : ? * [ \`, no leading, trailing or doubled `/`, no trailing `.`, no `@{`, not `@` — plus no leading
+ * `-`, so no input can ever be read as a git option.
+ */
+export function isValidRefName(name: unknown): name is string {
+  if (typeof name !== 'string' || name.length === 0 || name.length > MAX_REF_LENGTH) return false;
+  if (name === '@' || name.startsWith('-')) return false;
+  if (name.startsWith('/') || name.endsWith('/') || name.includes('//')) return false;
+  if (name.endsWith('.') || name.includes('..') || name.includes('@{')) return false;
+  // eslint-disable-next-line no-control-regex
+  if (/[\x00-\x20\x7f~^:?*[\\]/.test(name)) return false;
+  for (const component of name.split('/')) {
+    if (component.startsWith('.') || component.endsWith('.lock')) return false;
+  }
+  return true;
+}
+
+/** True for input that can name a commit: a valid ref name or a 4–64 digit hex object id. */
+export function isValidRefOrSha(input: unknown): input is string {
+  return typeof input === 'string' && (HEX_OBJECT_ID.test(input) || isValidRefName(input));
+}

@@ -1,0 +1,52 @@
+import { Module } from '@nestjs/common';
+import { AccessModule } from '../access/access.module.js';
+import { MergeHandler } from '../merge/merge.handler.js';
+import { MergeService } from '../merge/merge.service.js';
+import { MergeCheckQueue } from '../pulls/merge-check.queue.js';
+import { MergeabilityService } from '../pulls/mergeability.service.js';
+import { PULL_SETTINGS, loadPullSettings } from '../pulls/pull-settings.js';
+import { PullRenderer } from '../pulls/pull-renderer.js';
+import { PullsHandler } from '../pulls/pulls.handler.js';
+import { PullsRepository } from '../pulls/pulls.repository.js';
+import { PullsService } from '../pulls/pulls.service.js';
+import { RepositoriesModule } from '../repositories/repositories.module.js';
+import { CommentsService } from './comments.service.js';
+import { ISSUE_SETTINGS, loadIssueSettings } from './issue-settings.js';
+import { IssuesHandler } from './issues.handler.js';
+import { IssuesRepository } from './issues.repository.js';
+import { IssuesService } from './issues.service.js';
+import { RepoViews } from './repo-views.js';
+
+/**
+ * Issues, comments, pull requests, their mergeability state and merging (`issues/`, `pulls/`, `merge/`). Needs the
+ * global Prisma, storage and repo-settings modules of repo-service. Settings are read once when the module starts.
+ */
+@Module({
+  imports: [AccessModule, RepositoriesModule],
+  controllers: [IssuesHandler, PullsHandler, MergeHandler],
+  providers: [
+    { provide: ISSUE_SETTINGS, useFactory: () => loadIssueSettings() },
+    { provide: PULL_SETTINGS, useFactory: () => loadPullSettings() },
+    RepoViews,
+    IssuesRepository,
+    PullsRepository,
+    PullRenderer,
+    MergeCheckQueue,
+    MergeabilityService,
+    PullsService,
+    IssuesService,
+    CommentsService,
+    MergeService,
+  ],
+  exports: [MergeabilityService, PullsService, IssuesService],
+})
+export class IssueTrackerModule {}
+
+/**
+ * Validates this module's settings (`[repository.issue]`, `[repository.pull-request]`): for `bootstrapService`'s
+ * `validateSettings`, so a bad value refuses the start with a message naming the setting instead of a stack trace.
+ */
+export function validateIssueTrackerSettings(env: NodeJS.ProcessEnv = process.env): void {
+  loadIssueSettings(env);
+  loadPullSettings(env);
+}

@@ -1,0 +1,97 @@
+import type {
+  CommentDto, CommentType, IssueDto, IssueState, TimelineCommentDto, UserDto,
+} from '@cairn/contracts';
+import { placeholderUser, toApiTime } from '../repositories/repository.mapper.js';
+import type { CommentRow, IssueRow } from './issues.repository.js';
+
+/** What rendering issues needs besides the rows: where the repository is and who the users are. */
+export interface IssueRenderContext {
+  rootUrl: string;
+  repo: { id: number; ownerName: string; name: string };
+  users: Map<number, UserDto>;
+}
+
+/** A user by id, or Gitea's "Ghost" stand-in for a user that no longer exists. */
+export function userOf(ctx: Pick<IssueRenderContext, 'users' | 'rootUrl'>, id: number): UserDto {
+  return ctx.users.get(id) ?? placeholderUser(-1, 'Ghost', ctx.rootUrl);
+}
+
+/** `{root}{owner}/{repo}/issues/{n}` (or `/pulls/{n}` for pull requests), as Gitea's `Issue.HTMLURL`. */
+export function issueHtmlUrl(ctx: Pick<IssueRenderContext, 'rootUrl' | 'repo'>, index: number, isPull: boolean): string {
+  return `${ctx.rootUrl}${ctx.repo.ownerName}/${ctx.repo.name}/${isPull ? 'pulls' : 'issues'}/${index}`;
+}
+
+/** `{root}api/v1/repos/{owner}/{repo}/issues/{n}`. */
+export function issueApiUrl(ctx: Pick<IssueRenderContext, 'rootUrl' | 'repo'>, index: number): string {
+  return `${ctx.rootUrl}api/v1/repos/${ctx.repo.ownerName}/${ctx.repo.name}/issues/${index}`;
+}
+
+/** Times that may be unset: null rather than Gitea's epoch (the JSON has `closed_at: null` for open issues). */
+export function optionalTime(d: Date | null | undefined): string | null {
+  return d ? toApiTime(d) : null;
+}
+
+/** Gitea's `Issue` JSON, with GitHub's `locked`/`active_lock_reason`. */
+export function toIssueDto(row: IssueRow, ctx: IssueRenderContext): IssueDto {
+  const html = issueHtmlUrl(ctx, row.index, row.isPull);
+  const pr = row.pullRequest;
+  return {
+    id: row.id,
+    url: issueApiUrl(ctx, row.index),
+    html_url: html,
+    number: row.index,
+    user: userOf(ctx, row.posterId),
+    original_author: '',
+    original_author_id: 0,
+    title: row.title,
+    body: row.body,
+    ref: '',
+    assets: [],
+    labels: [],
+    milestone: null,
+    assignee: null,
+    assignees: null,
+    state: row.state as IssueState,
+    is_locked: row.isLocked,
+    locked: row.isLocked,
+    active_lock_reason: row.isLocked ? (row.lockReason ?? null) : null,
+    comments: row.numComments,
+    created_at: toApiTime(row.createdAt),
+    updated_at: toApiTime(row.updatedAt),
+    closed_at: optionalTime(row.closedAt),
+    due_date: null,
+    pull_request: row.isPull
+      ? { merged: pr?.merged ?? false, merged_at: optionalTime(pr?.mergedAt), draft: false, html_url: html }
+      : null,
+    repository: {
+      id: ctx.repo.id,
+      name: ctx.repo.name,
+      owner: ctx.repo.ownerName,
+      full_name: `${ctx.repo.ownerName}/${ctx.repo.name}`,
+    },
+    pin_order: 0,
+  };
+}
+
+/** Gitea's `Comment` JSON. */
+export function toCommentDto(row: CommentRow, issue: Pick<IssueRow, 'index' | 'isPull'>, ctx: IssueRenderContext): CommentDto {
+  const html = issueHtmlUrl(ctx, issue.index, issue.isPull);
+  return {
+    id: row.id,
+    html_url: `${html}#issuecomment-${row.id}`,
+    pull_request_url: issue.isPull ? html : '',
+    issue_url: issue.isPull ? '' : html,
+    user: userOf(ctx, row.posterId),
+    original_author: '',
+    original_author_id: 0,
+    body: row.body,
+    assets: [],
+    created_at: toApiTime(row.createdAt),
+    updated_at: toApiTime(row.updatedAt),
+  };
+}
+
+/** Gitea's `TimelineComment` JSON (the fields Cairn records). */
+export function toTimelineDto(row: CommentRow, issue: Pick<IssueRow, 'index' | 'isPull'>, ctx: IssueRenderContext): TimelineCommentDto {
+  return { ...toCommentDto(row, issue, ctx), type: row.type as CommentType };
+}

@@ -1,0 +1,225 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  DomainError, IssueEvents, accessAtLeast, toPaging,
+  type ActorDto, type CreateIssueRequest, type EditIssueBody, type EditIssueRequest, type IssueChanges, type IssueDto,
+  type IssueEventData, type IssueIndexRequest, type ListIssuesRequest, type LockIssueRequest, type Paginated,
+  type TimelineCommentDto,
+} from '@cairn/contracts';
+import { EventOutbox } from '../prisma/event-outbox.js';
+import { PrismaService } from '../prisma/prisma.service.js';
+import { PullsService } from '../pulls/pulls.service.js';
+import { ISSUE_SETTINGS, type IssueSettings } from './issue-settings.js';
+import { toIssueDto, toTimelineDto } from './issue.mapper.js';
+import { IssuesRepository, type IssueRow } from './issues.repository.js';
+import { canModify, requireActor } from './issue-permissions.js';
+import { checkLockReason } from './lock-reasons.js';
+import { RepoViews, type ViewScope } from './repo-views.js';
+import { inTx } from './tx.js';
+
+/**
+ * Issues: numbering shared with pull requests, editing, state changes, locking, and the timeline. Pull-request
+ * specific rules (reopening, events with the pull-request JSON) are delegated to {@link PullsService}.
+ */
+@Injectable()
+export class IssuesService {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly issues: IssuesRepository,
+    private readonly pulls: PullsService,
+    private readonly views: RepoViews,
+    private readonly outbox: EventOutbox,
+    @Inject(ISSUE_SETTINGS) private readonly settings: IssueSettings,
+  ) {}
+
+  /** The issue (or pull request) with this number, or NOT_FOUND. */
+  async load(repoId: number, index: number): Promise<IssueRow> {
+    const row = await this.issues.findByIndex(repoId, index);
+    if (!row) throw DomainError.notFound('issue not found');
+    return row;
+  }
+
+  async create(req: CreateIssueRequest): Promise<IssueDto> {
+    const actor = requireActor(req.actor);
+    const now = new Date();
+    const users = await this.views.users([actor.id, req.repo.ownerId]);
+    const repo = await this.views.repository(req.repo.id, req.access, users);
+    const ctx = { rootUrl: this.views.rootUrl, repo: req.repo, users };
+    const sender = await this.views.sender(actor, users);
+    const dto = await inTx(this.prisma, async (tx) => {
+      const index = await this.issues.allocateIndex(tx, req.repo.id);
+      const issue = await this.issues.insertIssue(tx, {
+        repoId: req.repo.id,
+        index,
+        isPull: false,
+        title: req.body.title.trim(),
+        body: req.body.body ?? '',
+        posterId: actor.id,
+        closed: req.body.closed === true,
+        now,
+      });
+      const out = toIssueDto({ ...issue, pullRequest: null }, ctx);
+      await this.outbox.record<IssueEventData>(tx, IssueEvents.opened, {
+        action: 'opened',
+        number: index,
+        issue: out,
+        isPull: false,
+        repository: repo.event,
+        sender,
+      });
+      return out;
+    });
+    this.outbox.kick();
+    return dto;
+  }
+
+  async list(req: ListIssuesRequest): Promise<Paginated<IssueDto>> {
+    const q = req.query ?? {};
+    const paging = toPaging(q);
+    const page = await this.issues.list(
+      req.repo.id,
+      {
+        state: q.state ?? 'open',
+        isPull: q.type === 'pulls' ? true : q.type === 'issues' ? false : undefined,
+        keyword: q.q?.trim() || undefined,
+      },
+      paging,
+    );
+    const ctx = await this.views.context(req, page.items.map((r) => r.posterId));
+    return { items: page.items.map((r) => toIssueDto(r, ctx)), total: page.total };
+  }
+
+  async get(req: IssueIndexRequest): Promise<IssueDto> {
+    const row = await this.load(req.repo.id, req.index);
+    return toIssueDto(row, await this.views.context(req, [row.posterId]));
+  }
+
+  /** `PATCH …/issues/{index}`: title, body and state, by the author or a writer (pull requests too). */
+  async edit(req: EditIssueRequest): Promise<IssueDto> {
+    const actor = requireActor(req.actor);
+    const row = await this.load(req.repo.id, req.index);
+    if (!canModify(req, row.posterId)) throw DomainError.forbidden('user should have permission to edit the issue');
+    if (row.isPull) {
+      const updated = await this.pulls.applyEdit(req, actor, row, req.body ?? {});
+      return toIssueDto(updated, await this.views.context(req, [updated.posterId]));
+    }
+    const updated = await this.applyEdit(req, actor, row, req.body ?? {});
+    return toIssueDto(updated, await this.views.context(req, [updated.posterId]));
+  }
+
+  /** Applies an edit to a plain issue in one transaction, with its timeline entries and events. */
+  private async applyEdit(scope: ViewScope & { repo: { ownerId: number } }, actor: ActorDto, row: IssueRow, body: EditIssueBody): Promise<IssueRow> {
+    const users = await this.views.users([actor.id, row.posterId, scope.repo.ownerId]);
+    const repo = await this.views.repository(scope.repo.id, scope.access, users);
+    const sender = await this.views.sender(actor, users);
+    const ctx = { rootUrl: this.views.rootUrl, repo: scope.repo, users };
+    const now = new Date();
+    const result = await inTx(this.prisma, async (tx) => {
+      await this.issues.lockRow(tx, row.id);
+      const current = (await this.issues.findById(scope.repo.id, row.id, tx))!;
+      const changes: IssueChanges = {};
+      const data: { title?: string; body?: string } = {};
+      if (body.title !== undefined && body.title.trim() !== current.title) {
+        changes.title = { from: current.title };
+        data.title = body.title.trim();
+      }
+      if (body.body !== undefined && body.body !== current.body) {
+        changes.body = { from: current.body };
+        data.body = body.body;
+      }
+      let updated = current;
+      if (Object.keys(data).length) {
+        updated = await this.issues.update(tx, current.id, { ...data, updatedAt: now });
+        await this.outbox.record<IssueEventData>(tx, IssueEvents.edited, {
+          action: 'edited',
+          number: updated.index,
+          issue: toIssueDto(updated, ctx),
+          isPull: false,
+          changes,
+          repository: repo.event,
+          sender,
+        });
+      }
+      if (body.state !== undefined && body.state !== updated.state) {
+        const changed = await this.issues.setState(tx, updated, body.state, now);
+        if (changed) {
+          await this.issues.addComment(tx, {
+            issueId: updated.id,
+            repoId: updated.repoId,
+            type: body.state === 'closed' ? 'close' : 'reopen',
+            posterId: actor.id,
+            body: '',
+            now,
+          });
+          updated = (await this.issues.findById(scope.repo.id, updated.id, tx))!;
+          const action = body.state === 'closed' ? 'closed' : 'reopened';
+          await this.outbox.record<IssueEventData>(tx, IssueEvents[action], {
+            action,
+            number: updated.index,
+            issue: toIssueDto(updated, ctx),
+            isPull: false,
+            repository: repo.event,
+            sender,
+          });
+        }
+      }
+      return updated;
+    });
+    this.outbox.kick();
+    return result;
+  }
+
+  /**
+   * Locks or unlocks an issue or pull request (write access or site admin). Repeats change nothing and add no
+   * timeline entry. The timeline entry is credited to the caller (Gitea credits the repository owner).
+   */
+  async setLock(req: LockIssueRequest | IssueIndexRequest, lock: boolean): Promise<void> {
+    const actor = requireActor(req.actor);
+    if (!accessAtLeast(req.access, 'write') && !actor.isAdmin) {
+      throw DomainError.forbidden(`no permission to ${lock ? 'lock' : 'unlock'} this issue: write access to the repository is required`);
+    }
+    let reason: string | null = null;
+    if (lock) {
+      const raw = (req as LockIssueRequest).body;
+      const given = raw && typeof raw === 'object' ? (raw as { lock_reason?: unknown }).lock_reason : undefined;
+      const check = checkLockReason(given, this.settings.lockReasons);
+      if (!check.ok) throw DomainError.unprocessable(check.message, check.accepted);
+      reason = check.reason;
+    }
+    const row = await this.load(req.repo.id, req.index);
+    const users = await this.views.users([actor.id, row.posterId, req.repo.ownerId]);
+    const repo = await this.views.repository(req.repo.id, req.access, users);
+    const sender = await this.views.sender(actor, users);
+    const ctx = { rootUrl: this.views.rootUrl, repo: req.repo, users };
+    const now = new Date();
+    const changed = await inTx(this.prisma, async (tx) => {
+      if (!(await this.issues.setLocked(tx, row.id, lock, reason, now))) return false;
+      await this.issues.addComment(tx, {
+        issueId: row.id,
+        repoId: row.repoId,
+        type: lock ? 'lock' : 'unlock',
+        posterId: actor.id,
+        body: lock ? (reason ?? '') : '',
+        now,
+      });
+      const updated = (await this.issues.findById(req.repo.id, row.id, tx))!;
+      await this.outbox.record<IssueEventData>(tx, lock ? IssueEvents.locked : IssueEvents.unlocked, {
+        action: lock ? 'locked' : 'unlocked',
+        number: updated.index,
+        issue: toIssueDto(updated, ctx),
+        isPull: updated.isPull,
+        repository: repo.event,
+        sender,
+      });
+      return true;
+    });
+    if (changed) this.outbox.kick();
+  }
+
+  /** The timeline: comments and events, oldest first. */
+  async timeline(req: IssueIndexRequest): Promise<Paginated<TimelineCommentDto>> {
+    const row = await this.load(req.repo.id, req.index);
+    const comments = await this.issues.listComments(row.id);
+    const ctx = await this.views.context(req, comments.map((c) => c.posterId));
+    return { items: comments.map((c) => toTimelineDto(c, row, ctx)), total: comments.length };
+  }
+}

@@ -1,0 +1,13 @@
+import type { PrismaService, Tx } from '../prisma/prisma.service.js';
+
+/**
+ * Transaction limits for issue and pull-request writes. Creations in one repository queue on its number counter's
+ * row lock, so under bursts a transaction may wait well beyond Prisma's defaults (2 s to start, 5 s to finish)
+ * without anything being wrong.
+ */
+export const TX_OPTIONS = { maxWait: 15_000, timeout: 30_000 } as const;
+
+/** `prisma.$transaction(fn)` with {@link TX_OPTIONS}. */
+export function inTx<T>(prisma: PrismaService, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return prisma.$transaction(fn, TX_OPTIONS);
+}

@@ -1,0 +1,20 @@
+import { bootstrapService } from '@cairn/platform';
+import { AppModule } from './app.module.js';
+import { startTransport } from './transport/git-transport.js';
+import { loadTransportSettings } from './transport/transport-settings.js';
+import { loadRepoSettings } from './config/repo-settings.js';
+import { loadGitReadSettings } from './git/git-read-settings.js';
+import { validateIssueTrackerSettings } from './issues/issue-tracker.module.js';
+
+void bootstrapService({
+  name: 'repo',
+  module: AppModule,
+  // Refuse to start with a clear message on any bad setting, before anything connects.
+  validateSettings: () => {
+    loadRepoSettings();
+    loadGitReadSettings();
+    validateIssueTrackerSettings();
+    loadTransportSettings();
+  },
+  afterStart: startTransport,
+});

@@ -1,0 +1,100 @@
+import {
+  commitTree, commitsToReplay, isAncestor, mergeTree, readCommit, replayCommits, treeOf, type GitIdentity,
+} from './git-plumbing.js';
+
+/** The outcome of computing a merge or an update (nothing is moved yet: the caller moves the ref). */
+export type StyleOutcome =
+  | { kind: 'ok'; newTip: string }
+  | { kind: 'up-to-date' }
+  | { kind: 'conflict'; files: string[] }
+  | { kind: 'not-possible'; message: string }
+  | { kind: 'error'; message: string };
+
+export interface MergeInput {
+  dir: string;
+  /** The base branch's commit and the head's commit (full ids). */
+  base: string;
+  head: string;
+  message: string;
+  /** Who merges (committer of every new commit; author of merge commits). */
+  merger: GitIdentity;
+  /** Author of a squash commit (the pull request's author). */
+  squashAuthor: GitIdentity;
+  timeoutMs?: number;
+}
+
+/**
+ * Computes the new tip of the base branch for a merge style, with plumbing only (no worktree, nothing moved):
+ * - `merge`: a merge commit with two parents (base, head) on `merge-tree`'s tree;
+ * - `squash`: one commit with one parent (base) holding the merged tree;
+ * - `rebase`: the head's commits replayed onto the base (just the head when the base is already its ancestor);
+ * - `rebase-merge`: the replayed commits, then a merge commit (base, replayed tip);
+ * - `fast-forward-only`: the head itself, only if the base is its ancestor.
+ */
+export async function computeMerge(style: string, i: MergeInput): Promise<StyleOutcome> {
+  switch (style) {
+    case 'merge':
+    case 'squash': {
+      const merged = await mergeTree(i.dir, i.base, i.head, { timeoutMs: i.timeoutMs });
+      if (merged.kind === 'conflict') return { kind: 'conflict', files: merged.files };
+      if (merged.kind === 'error') return merged;
+      if (style === 'merge') {
+        return { kind: 'ok', newTip: await commitTree(i.dir, merged.tree, [i.base, i.head], i.message, i.merger, i.merger) };
+      }
+      if (merged.tree === (await treeOf(i.dir, i.base))) {
+        return { kind: 'not-possible', message: 'there is nothing to squash: the head adds no changes to the base' };
+      }
+      return { kind: 'ok', newTip: await commitTree(i.dir, merged.tree, [i.base], i.message, i.squashAuthor, i.merger) };
+    }
+    case 'fast-forward-only':
+      if (!(await isAncestor(i.dir, i.base, i.head))) {
+        return { kind: 'not-possible', message: 'fast-forward-only merge is not possible: the base branch has commits the head does not have' };
+      }
+      return { kind: 'ok', newTip: i.head };
+    case 'rebase':
+    case 'rebase-merge': {
+      const rebased = await rebaseOnto(i.dir, i.base, i.head, i.merger, i.timeoutMs);
+      if (rebased.kind !== 'ok') return rebased;
+      if (style === 'rebase') return rebased;
+      if (rebased.newTip === i.base) return { kind: 'not-possible', message: 'there is nothing to merge: every commit is already in the base' };
+      const tree = await treeOf(i.dir, rebased.newTip);
+      return { kind: 'ok', newTip: await commitTree(i.dir, tree, [i.base, rebased.newTip], i.message, i.merger, i.merger) };
+    }
+    default:
+      return { kind: 'not-possible', message: `merge style "${style}" is not supported` };
+  }
+}
+
+/** The head's commits replayed onto `base` (the head itself when it already contains the base). */
+async function rebaseOnto(dir: string, base: string, head: string, committer: GitIdentity, timeoutMs?: number): Promise<StyleOutcome> {
+  if (await isAncestor(dir, base, head)) return { kind: 'ok', newTip: head };
+  const commits = await commitsToReplay(dir, base, head);
+  const replayed = await replayCommits(dir, base, commits, committer, timeoutMs);
+  if (replayed.kind === 'conflict') return { kind: 'conflict', files: replayed.files };
+  if (replayed.kind === 'error') return replayed;
+  return { kind: 'ok', newTip: replayed.tip };
+}
+
+/**
+ * Computes the new tip of the head branch for "update branch": `merge` makes a merge commit (head, base) — the
+ * head's history is kept; `rebase` replays the head's commits onto the base. `up-to-date` when the head already
+ * contains the base.
+ */
+export async function computeUpdate(
+  style: 'merge' | 'rebase',
+  i: { dir: string; base: string; head: string; baseBranch: string; headBranch: string; merger: GitIdentity; timeoutMs?: number },
+): Promise<StyleOutcome> {
+  if (await isAncestor(i.dir, i.base, i.head)) return { kind: 'up-to-date' };
+  if (style === 'rebase') return rebaseOnto(i.dir, i.base, i.head, i.merger, i.timeoutMs);
+  const merged = await mergeTree(i.dir, i.head, i.base, { timeoutMs: i.timeoutMs });
+  if (merged.kind === 'conflict') return { kind: 'conflict', files: merged.files };
+  if (merged.kind === 'error') return merged;
+  const message = `Merge branch '${i.baseBranch}' into ${i.headBranch}\n`;
+  return { kind: 'ok', newTip: await commitTree(i.dir, merged.tree, [i.head, i.base], message, i.merger, i.merger) };
+}
+
+/** The author of a commit (for squash commits when the pull request's author is unknown). */
+export async function authorOf(dir: string, commit: string): Promise<GitIdentity> {
+  const parts = await readCommit(dir, commit);
+  return { name: parts.author.name, email: parts.author.email };
+}

@@ -1,0 +1,20 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { MergePullRequest, PullSubjects, UpdatePullRequest } from '@cairn/contracts';
+import { MergeService } from './merge.service.js';
+
+/** Merging a pull request and updating its head branch. */
+@Controller()
+export class MergeHandler {
+  constructor(private readonly merges: MergeService) {}
+
+  @MessagePattern(PullSubjects.merge)
+  merge(@Payload() req: MergePullRequest): Promise<null> {
+    return this.merges.merge(req);
+  }
+
+  @MessagePattern(PullSubjects.update)
+  update(@Payload() req: UpdatePullRequest): Promise<null> {
+    return this.merges.update(req);
+  }
+}

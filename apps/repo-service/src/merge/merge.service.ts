@@ -1,0 +1,327 @@
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
+import {
+  DomainError, ErrorCode, MERGE_CHECK_URGENT_PRIORITY, PullRequestEvents, RepoEvents, accessAtLeast,
+  type ActorDto, type MergePullRequest, type MergeableState, type PullRequestEventData, type PushEventData,
+  type PushedCommit, type RefUpdate, type UpdatePullRequest, type UserDto,
+} from '@cairn/contracts';
+import { loadSettings } from '@cairn/platform';
+import { requireActor } from '../issues/issue-permissions.js';
+import { IssuesRepository } from '../issues/issues.repository.js';
+import { RepoViews, type ViewScope } from '../issues/repo-views.js';
+import { EventOutbox } from '../prisma/event-outbox.js';
+import { PrismaService, type Tx } from '../prisma/prisma.service.js';
+import { MergeabilityService } from '../pulls/mergeability.service.js';
+import { PullRenderer, type PullRendering } from '../pulls/pull-renderer.js';
+import { effectiveStatus, type PullIssueRow } from '../pulls/pull.mapper.js';
+import { PullsRepository } from '../pulls/pulls.repository.js';
+import { PullsService } from '../pulls/pulls.service.js';
+import { PULL_SETTINGS, type PullSettings } from '../pulls/pull-settings.js';
+import type { RepositoryRow } from '../repositories/repositories.repository.js';
+import { hostOf } from '../repositories/repository.mapper.js';
+import { RepoStorage } from '../storage/repo-storage.js';
+import { refCommits, type GitCommitInfo } from '../transport/push-commits.js';
+import { transportSettingsSpec } from '../transport/transport-settings.js';
+import {
+  branchRef, checkMergeability, deleteRef, pullHeadRef, resolveBranch, updateRef, type GitIdentity,
+} from './git-plumbing.js';
+import { computeMerge, computeUpdate } from './merge-styles.js';
+import { inTx } from '../issues/tx.js';
+
+/** Which repository setting allows each merge style (Gitea's `PullRequestsConfig.IsMergeStyleAllowed`). */
+const STYLE_ALLOWED: Record<string, (r: RepositoryRow) => boolean> = {
+  merge: (r) => r.allowMergeCommits,
+  rebase: (r) => r.allowRebase,
+  'rebase-merge': (r) => r.allowRebaseExplicit,
+  squash: (r) => r.allowSquashMerge,
+  'fast-forward-only': (r) => r.allowFastForwardOnlyMerge,
+  'manually-merged': (r) => r.allowManualMerge,
+};
+
+const notAllowed = (message: string) => new DomainError(ErrorCode.NOT_ALLOWED, message);
+
+/**
+ * Merging and updating pull requests with git plumbing on the bare repository: the new commits are written with
+ * `merge-tree`/`commit-tree`, and the branch moves with `update-ref <new> <expected old>`, so a concurrent push is
+ * never overwritten (the merge fails with 409 instead). A merge is a push to the base branch: its
+ * `repo.evt.push.received` event is written in the same transaction that marks the pull request merged.
+ */
+@Injectable()
+export class MergeService implements BeforeApplicationShutdown {
+  private readonly logger = new Logger('MergeService');
+  private readonly inflight = new Set<Promise<unknown>>();
+  private readonly pushMaxCommits: number;
+
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly issues: IssuesRepository,
+    private readonly pullsRepo: PullsRepository,
+    private readonly pulls: PullsService,
+    private readonly mergeability: MergeabilityService,
+    private readonly renderer: PullRenderer,
+    private readonly views: RepoViews,
+    private readonly storage: RepoStorage,
+    private readonly outbox: EventOutbox,
+    @Inject(PULL_SETTINGS) private readonly settings: PullSettings,
+  ) {
+    // The same cap as pushes over the wire, so merge pushes and real pushes look alike to webhook consumers.
+    this.pushMaxCommits = loadSettings({ pushMaxCommits: transportSettingsSpec.pushMaxCommits }).pushMaxCommits;
+  }
+
+  /** Work that must finish even when its caller has gone (updates): awaited before the service shuts down. */
+  private detach<T>(work: Promise<T>): Promise<T> {
+    this.inflight.add(work);
+    const done = () => this.inflight.delete(work);
+    work.then(done, done);
+    return work;
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await Promise.allSettled([...this.inflight]);
+  }
+
+  // ---- merge -------------------------------------------------------------------------------------------------
+
+  async merge(req: MergePullRequest): Promise<null> {
+    return this.detach(this.runMerge(req));
+  }
+
+  private async runMerge(req: MergePullRequest): Promise<null> {
+    const actor = requireActor(req.actor);
+    if (!accessAtLeast(req.access, 'write') && !actor.isAdmin) {
+      throw DomainError.forbidden('user should have permission to merge the pull request');
+    }
+    const row = await this.pulls.load(req.repo.id, req.index);
+    const pr = row.pullRequest;
+    if (pr.merged) throw notAllowed('the pull request has already been merged');
+    if (row.state !== 'open') throw notAllowed('the pull request is closed');
+    const style = req.body.Do;
+    const repoRow = await this.views.row(req.repo.id);
+    if (!STYLE_ALLOWED[style]?.(repoRow)) throw notAllowed(`the merge style "${style}" is not allowed in this repository`);
+    if (style === 'manually-merged') throw notAllowed('marking a pull request as manually merged is not supported');
+
+    const dir = this.storage.pathFor(req.repo);
+    const [base, head] = await Promise.all([resolveBranch(dir, pr.baseBranch), resolveBranch(dir, pr.headBranch)]);
+    if (!base) throw notAllowed(`the base branch "${pr.baseBranch}" no longer exists`);
+    if (!head) throw notAllowed(`the head branch "${pr.headBranch}" no longer exists`);
+    const wanted = req.body.head_commit_id?.toLowerCase();
+    if (wanted && !(wanted === head || (wanted.length >= 7 && head.startsWith(wanted)))) {
+      throw DomainError.conflict(`the head of the pull request moved: it is ${head}, not ${req.body.head_commit_id}`);
+    }
+
+    // Mergeability of exactly these commits: the stored result if it is for them, else the check runs now (a
+    // pending or delayed check is never an answer in itself).
+    const status = await this.statusFor(row, dir, base, head);
+    if (status.status === 'conflict') {
+      throw new DomainError(ErrorCode.CONFLICT, `merge conflict in ${status.files.length} file(s): ${status.files.slice(0, 20).join(', ')}`, status.files);
+    }
+    if (status.status === 'error') throw notAllowed(`the pull request cannot be merged: ${status.message}`);
+
+    const users = await this.views.users([actor.id, row.posterId, req.repo.ownerId]);
+    const merger = this.identityOf(users.get(actor.id), actor);
+    const poster = users.get(row.posterId);
+    const squashAuthor = poster ? this.identityOf(poster) : merger;
+    const title = req.body.MergeTitleField?.trim() || this.defaultTitle(style, row);
+    const bodyText = (req.body.MergeMessageField ?? req.body.merge_message_field ?? (style === 'squash' ? row.body : ''))?.trim();
+    const message = `${title}${bodyText ? `\n\n${bodyText}` : ''}\n`;
+
+    const outcome = await computeMerge(style, { dir, base, head, message, merger, squashAuthor, timeoutMs: this.settings.checkTimeoutMs });
+    if (outcome.kind === 'conflict') {
+      throw new DomainError(ErrorCode.CONFLICT, `merge conflict in ${outcome.files.length} file(s): ${outcome.files.slice(0, 20).join(', ')}`, outcome.files);
+    }
+    if (outcome.kind === 'not-possible' || outcome.kind === 'error') throw notAllowed(outcome.message);
+    if (outcome.kind === 'up-to-date') throw notAllowed('there is nothing to merge');
+    if (!(await updateRef(dir, branchRef(pr.baseBranch), outcome.newTip, base, `cairn: merge pull request #${row.index}`))) {
+      throw DomainError.conflict(`the base branch "${pr.baseBranch}" moved while merging; try again`);
+    }
+    this.logger.log(`merged pull ${pr.id} (#${row.index}) of repository ${req.repo.id} with ${style}: ${base} -> ${outcome.newTip}`);
+
+    const r = await this.renderer.prepare(req, [row], actor);
+    const baseUpdate = await this.refUpdate(dir, pr.baseBranch, base, outcome.newTip, req);
+    const now = new Date();
+    await inTx(this.prisma, async (tx) => {
+      await this.pullsRepo.markMerged(tx, pr.id, { mergedById: actor.id, mergeCommitSha: outcome.newTip, style, now });
+      await this.issues.setState(tx, row, 'closed', now);
+      await this.issues.addComment(tx, { issueId: row.id, repoId: row.repoId, type: 'merge_pull', posterId: actor.id, body: outcome.newTip, now });
+      await this.recordPush(tx, r, [baseUpdate]);
+      const merged = (await this.issues.findById(req.repo.id, row.id, tx)) as PullIssueRow;
+      await this.outbox.record<PullRequestEventData>(tx, PullRequestEvents.merged, {
+        action: 'closed',
+        number: merged.index,
+        pullRequest: r.pull(merged),
+        commitId: outcome.newTip,
+        repository: r.repository,
+        sender: r.sender,
+      });
+    });
+    this.outbox.kick();
+
+    if (req.body.delete_branch_after_merge) await this.deleteHeadBranch(req, row, head, dir, r);
+    return null;
+  }
+
+  private defaultTitle(style: string, row: PullIssueRow): string {
+    const pr = row.pullRequest;
+    if (style === 'squash') return `${row.title} (#${row.index})`;
+    return `Merge pull request '${row.title}' (#${row.index}) from ${pr.headBranch} into ${pr.baseBranch}`;
+  }
+
+  /** The stored result when it is for exactly these commits; otherwise the check, run now and recorded. */
+  private async statusFor(
+    row: PullIssueRow,
+    dir: string,
+    base: string,
+    head: string,
+  ): Promise<{ status: MergeableState; files: string[]; message: string }> {
+    const pr = row.pullRequest;
+    if (pr.baseSha === base && pr.headSha === head && effectiveStatus(pr) !== 'checking') {
+      return { status: pr.status as MergeableState, files: pr.conflictedFiles ?? [], message: pr.checkMessage ?? 'the check failed' };
+    }
+    const outcome = await checkMergeability(dir, base, head, this.settings.checkTimeoutMs);
+    const result =
+      outcome.kind === 'clean'
+        ? { status: 'mergeable' as const, files: [], message: '' }
+        : outcome.kind === 'conflict'
+          ? { status: 'conflict' as const, files: outcome.files, message: '' }
+          : { status: 'error' as const, files: [], message: outcome.message };
+    // Stored only if these are the pull request's current commits (else the push that moved them is on its way).
+    await this.mergeability
+      .report({ pullId: pr.id, status: result.status, conflicted_files: result.files, base_sha: base, head_sha: head, message: result.message || undefined })
+      .catch((err) => this.logger.warn(`storing the check of pull ${pr.id} failed: ${(err as Error).message}`));
+    return result;
+  }
+
+  private async deleteHeadBranch(
+    scope: ViewScope,
+    row: PullIssueRow,
+    head: string,
+    dir: string,
+    r: PullRendering,
+  ): Promise<void> {
+    const pr = row.pullRequest;
+    if (pr.headBranch === (await this.views.row(scope.repo.id)).defaultBranch) return;
+    if ((await this.pullsRepo.countOpenUsingBranch(scope.repo.id, pr.headBranch, pr.id)) > 0) return;
+    if (!(await deleteRef(dir, branchRef(pr.headBranch), head))) return;
+    const update = await this.refUpdate(dir, pr.headBranch, head, '0'.repeat(head.length), scope);
+    await inTx(this.prisma, (tx) => this.recordPush(tx, r, [update]));
+    this.outbox.kick();
+  }
+
+  // ---- update branch -----------------------------------------------------------------------------------------
+
+  /**
+   * `POST …/pulls/{index}/update`: runs to the end even if the caller stops waiting (the HTTP client disconnected or
+   * the RPC timed out) — the git work and the database write are not tied to the request; the reply is best-effort.
+   */
+  update(req: UpdatePullRequest): Promise<null> {
+    return this.detach(this.runUpdate(req));
+  }
+
+  private async runUpdate(req: UpdatePullRequest): Promise<null> {
+    const actor = requireActor(req.actor);
+    if (!accessAtLeast(req.access, 'write') && !actor.isAdmin) {
+      throw DomainError.forbidden('user should have permission to update the pull request branch');
+    }
+    const style = req.style ?? 'merge';
+    const row = await this.pulls.load(req.repo.id, req.index);
+    const pr = row.pullRequest;
+    if (pr.merged) throw DomainError.unprocessable('the pull request has already been merged');
+    if (row.state !== 'open') throw DomainError.unprocessable('the pull request is closed');
+    if (style === 'rebase' && !(await this.views.row(req.repo.id)).allowRebaseUpdate) {
+      throw DomainError.forbidden('updating the branch by rebase is not allowed in this repository');
+    }
+    const dir = this.storage.pathFor(req.repo);
+    const [base, head] = await Promise.all([resolveBranch(dir, pr.baseBranch), resolveBranch(dir, pr.headBranch)]);
+    if (!base || !head) throw DomainError.unprocessable(`branch "${!base ? pr.baseBranch : pr.headBranch}" no longer exists`);
+    const users = await this.views.users([actor.id, row.posterId, req.repo.ownerId]);
+    const merger = this.identityOf(users.get(actor.id), actor);
+    const outcome = await computeUpdate(style, {
+      dir, base, head, baseBranch: pr.baseBranch, headBranch: pr.headBranch, merger, timeoutMs: this.settings.checkTimeoutMs,
+    });
+    if (outcome.kind === 'up-to-date') return null;
+    if (outcome.kind === 'conflict') {
+      throw new DomainError(ErrorCode.CONFLICT, `merge failed because of conflict in: ${outcome.files.slice(0, 20).join(', ')}`, outcome.files);
+    }
+    if (outcome.kind !== 'ok') throw DomainError.unprocessable(outcome.message);
+    if (!(await updateRef(dir, branchRef(pr.headBranch), outcome.newTip, head, `cairn: update pull request #${row.index} (${style})`))) {
+      throw DomainError.conflict(`the head branch "${pr.headBranch}" moved while updating; try again`);
+    }
+    this.logger.log(`updated pull ${pr.id} (#${row.index}) with ${style}: ${head} -> ${outcome.newTip}`);
+
+    const r = await this.renderer.prepare(req, [row], actor);
+    const headUpdate = await this.refUpdate(dir, pr.headBranch, head, outcome.newTip, req);
+    const now = new Date();
+    await inTx(this.prisma, async (tx) => {
+      await this.pullsRepo.setCommits(tx, pr.id, { headSha: outcome.newTip, baseSha: base, mergeBase: base });
+      await this.issues.touch(tx, row.id, now);
+      await this.recordPush(tx, r, [headUpdate]);
+      const updated = (await this.issues.findById(req.repo.id, row.id, tx)) as PullIssueRow;
+      await this.outbox.record<PullRequestEventData>(tx, PullRequestEvents.synchronized, {
+        action: 'synchronized',
+        number: updated.index,
+        pullRequest: r.pull(updated),
+        before: head,
+        after: outcome.newTip,
+        repository: r.repository,
+        sender: r.sender,
+      });
+    });
+    this.outbox.kick();
+    await updateRef(dir, pullHeadRef(row.index), outcome.newTip, undefined, 'cairn: pull request head').catch(() => undefined);
+    await this.mergeability
+      .queueCheck({ id: pr.id, repoId: pr.repoId, baseSha: base, headSha: outcome.newTip }, MERGE_CHECK_URGENT_PRIORITY)
+      .catch((err) => this.logger.warn(`could not queue the check of pull ${pr.id}: ${(err as Error).message}`));
+    return null;
+  }
+
+  // ---- helpers -----------------------------------------------------------------------------------------------
+
+  /** A user's git identity: full name (else login) and e-mail (else a no-reply address, as Gitea). */
+  private identityOf(user: UserDto | undefined, actor?: ActorDto): GitIdentity {
+    const login = user?.login ?? actor?.login ?? 'cairn';
+    return {
+      name: user?.full_name?.trim() || login,
+      email: user?.email?.trim() || `${login}@noreply.${hostOf(this.views.rootUrl)}`,
+    };
+  }
+
+  /** A ref update as push events carry it, with its new commits (capped like real pushes). */
+  private async refUpdate(
+    dir: string,
+    branch: string,
+    oldSha: string,
+    newSha: string,
+    scope: ViewScope,
+  ): Promise<RefUpdate> {
+    const update = { ref: branchRef(branch), old: oldSha, new: newSha };
+    const computed = await refCommits(dir, update, this.pushMaxCommits).catch((err: Error) => {
+      this.logger.warn(`listing the commits of ${update.ref} failed: ${err.message}`);
+      return { commits: [], total: 0 };
+    });
+    const byEmail = await this.views
+      .usersByEmail(computed.commits.flatMap((c) => [c.authorEmail, c.committerEmail]))
+      .catch(() => new Map<string, UserDto>());
+    const htmlUrl = `${this.views.rootUrl}${scope.repo.ownerName}/${scope.repo.name}`;
+    const username = (email: string) => byEmail.get(email.toLowerCase())?.login ?? '';
+    return {
+      ...update,
+      commits: computed.commits.map((c: GitCommitInfo): PushedCommit => ({
+        id: c.id,
+        message: c.message,
+        url: `${htmlUrl}/commit/${c.id}`,
+        author: { name: c.authorName, email: c.authorEmail, username: username(c.authorEmail) },
+        committer: { name: c.committerName, email: c.committerEmail, username: username(c.committerEmail) },
+        timestamp: c.authorDate,
+        added: c.added,
+        removed: c.removed,
+        modified: c.modified,
+      })),
+      totalCommits: computed.total,
+    };
+  }
+
+  /** `repo.evt.push.received` for Cairn's own ref moves (merges, branch updates, deleting a merged head). */
+  private async recordPush(tx: Tx, r: PullRendering, updates: RefUpdate[]): Promise<void> {
+    const data: PushEventData = { repository: r.repository, pusher: r.sender, updates };
+    await this.outbox.record(tx, RepoEvents.pushReceived, data);
+  }
+}

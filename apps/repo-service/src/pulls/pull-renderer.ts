@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+import type {
+  ActorDto, IssueDto, PullRequestDto, RepoEventRepository, RepositoryDto, UserDto,
+} from '@cairn/contracts';
+import { toIssueDto, type IssueRenderContext } from '../issues/issue.mapper.js';
+import { RepoViews, type ViewScope } from '../issues/repo-views.js';
+import { toPullDto, type PullIssueRow, type PullRenderContext } from './pull.mapper.js';
+
+/** Everything needed to render pull requests and their events for one repository, loaded once. */
+export interface PullRendering {
+  ctx: PullRenderContext;
+  repoJson: RepositoryDto;
+  repository: RepoEventRepository;
+  sender: UserDto | null;
+  pull(row: PullIssueRow, stats?: PullRenderContext['stats']): PullRequestDto;
+  issue(row: PullIssueRow): IssueDto;
+}
+
+/** Renders pull requests: users of all rows and the repository in one identity call, whatever the row count. */
+@Injectable()
+export class PullRenderer {
+  constructor(private readonly views: RepoViews) {}
+
+  /**
+   * Rendering for system flows (no person behind the request: merge-check reports, branch moves from pushes):
+   * owner permissions, and users and the repository reused for a few seconds across a burst.
+   */
+  async prepareSystem(repoId: number, rows: PullIssueRow[], senderId: number | null = null): Promise<PullRendering> {
+    const repo = await this.views.repositoryCached(repoId);
+    const ids = new Set<number>([repo.row.ownerId]);
+    if (senderId) ids.add(senderId);
+    for (const r of rows) {
+      ids.add(r.posterId);
+      if (r.pullRequest.mergedById) ids.add(r.pullRequest.mergedById);
+    }
+    const users = await this.views.usersCached(ids);
+    const scopeRepo = { id: repo.row.id, ownerId: repo.row.ownerId, ownerName: repo.row.ownerName, name: repo.row.name };
+    const base: IssueRenderContext = { rootUrl: this.views.rootUrl, repo: scopeRepo, users };
+    const ctx: PullRenderContext = { ...base, repoJson: repo.json };
+    return {
+      ctx,
+      repoJson: repo.json,
+      repository: repo.event,
+      sender: senderId ? (users.get(senderId) ?? null) : null,
+      pull: (row, stats) => toPullDto(row, stats ? { ...ctx, stats } : ctx),
+      issue: (row) => toIssueDto(row, base),
+    };
+  }
+
+  async prepare(scope: ViewScope, rows: PullIssueRow[], actor: ActorDto | null = scope.actor, extraUserIds: number[] = []): Promise<PullRendering> {
+    const ids = new Set<number>([scope.repo.ownerId, ...extraUserIds]);
+    if (actor) ids.add(actor.id);
+    for (const r of rows) {
+      ids.add(r.posterId);
+      if (r.pullRequest.mergedById) ids.add(r.pullRequest.mergedById);
+    }
+    const users = await this.views.users(ids);
+    const repo = await this.views.repository(scope.repo.id, scope.access, users);
+    const sender = await this.views.sender(actor, users);
+    const base: IssueRenderContext = { rootUrl: this.views.rootUrl, repo: scope.repo, users };
+    const ctx: PullRenderContext = { ...base, repoJson: repo.json };
+    return {
+      ctx,
+      repoJson: repo.json,
+      repository: repo.event,
+      sender,
+      pull: (row, stats) => toPullDto(row, stats ? { ...ctx, stats } : ctx),
+      issue: (row) => toIssueDto(row, base),
+    };
+  }
+}

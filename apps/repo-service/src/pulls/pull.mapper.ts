@@ -1,0 +1,92 @@
+import type { MergeableState, PullRequestDto, RepositoryDto } from '@cairn/contracts';
+import { toApiTime } from '../repositories/repository.mapper.js';
+import { issueHtmlUrl, optionalTime, userOf, type IssueRenderContext } from '../issues/issue.mapper.js';
+import type { IssueRow } from '../issues/issues.repository.js';
+import type { PullRequest } from '../generated/prisma/client.js';
+
+/** An issue row that is a pull request (its `pullRequest` is set). */
+export type PullIssueRow = IssueRow & { pullRequest: PullRequest };
+
+/** Narrows an issue row to a pull request. */
+export function isPullRow(row: IssueRow | null | undefined): row is PullIssueRow {
+  return !!row && row.isPull && row.pullRequest !== null;
+}
+
+/** What rendering a pull request needs besides the issue context. */
+export interface PullRenderContext extends IssueRenderContext {
+  /** The repository's JSON (head and base are branches of the same repository). */
+  repoJson: RepositoryDto | null;
+  /** Diff statistics, on single-pull-request answers. */
+  stats?: { additions: number; deletions: number; changedFiles: number };
+}
+
+/**
+ * The stored status counts only for the commits it was computed for: if the base or head moved since (and nobody
+ * has marked it `checking` yet), it is `checking`.
+ */
+export function effectiveStatus(pr: PullRequest): MergeableState {
+  const status = pr.status as MergeableState;
+  if (status === 'checking') return 'checking';
+  if (pr.checkedBaseSha !== pr.baseSha || pr.checkedHeadSha !== pr.headSha) return 'checking';
+  return status;
+}
+
+/** Gitea's `PullRequest` JSON, plus `locked`/`active_lock_reason` and Cairn's `mergeable_state`/`conflicted_files`. */
+export function toPullDto(row: PullIssueRow, ctx: PullRenderContext): PullRequestDto {
+  const pr = row.pullRequest;
+  const html = issueHtmlUrl(ctx, row.index, true);
+  const status = effectiveStatus(pr);
+  const branch = (name: string, sha: string) => ({
+    label: name,
+    ref: name,
+    sha,
+    repo_id: ctx.repo.id,
+    repo: ctx.repoJson,
+  });
+  const dto: PullRequestDto = {
+    id: pr.id,
+    url: html,
+    number: row.index,
+    user: userOf(ctx, row.posterId),
+    title: row.title,
+    body: row.body,
+    labels: [],
+    milestone: null,
+    assignee: null,
+    assignees: null,
+    requested_reviewers: null,
+    requested_reviewers_teams: null,
+    state: row.state as 'open' | 'closed',
+    draft: false,
+    is_locked: row.isLocked,
+    locked: row.isLocked,
+    active_lock_reason: row.isLocked ? (row.lockReason ?? null) : null,
+    comments: row.numComments,
+    review_comments: 0,
+    html_url: html,
+    diff_url: `${html}.diff`,
+    patch_url: `${html}.patch`,
+    mergeable: status === 'mergeable' && !pr.merged && row.state === 'open',
+    merged: pr.merged,
+    merged_at: optionalTime(pr.mergedAt),
+    merge_commit_sha: pr.mergeCommitSha ?? null,
+    merged_by: pr.merged && pr.mergedById ? userOf(ctx, pr.mergedById) : null,
+    allow_maintainer_edit: false,
+    base: branch(pr.baseBranch, pr.baseSha),
+    head: branch(pr.headBranch, pr.headSha),
+    merge_base: pr.mergeBase,
+    due_date: null,
+    created_at: toApiTime(row.createdAt),
+    updated_at: toApiTime(row.updatedAt),
+    closed_at: optionalTime(row.closedAt),
+    pin_order: 0,
+    mergeable_state: status,
+    conflicted_files: status === 'conflict' ? (pr.conflictedFiles ?? []) : [],
+  };
+  if (ctx.stats) {
+    dto.additions = ctx.stats.additions;
+    dto.deletions = ctx.stats.deletions;
+    dto.changed_files = ctx.stats.changedFiles;
+  }
+  return dto;
+}

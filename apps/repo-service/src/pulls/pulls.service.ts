@@ -1,0 +1,336 @@
+import { Injectable, Logger } from '@nestjs/common';
+import {
+  DomainError, NOT_SIGNED_VERIFICATION, PullRequestEvents, isValidBranchName, toPaging,
+  type ActorDto, type ChangedFileDto, type CommitDto, type CreatePullRequest, type EditPullBody, type EditPullRequest,
+  type GetPullByBranchesRequest, type GetPullRequest, type IssueChanges, type ListPullsRequest, type Paginated,
+  type PullIndexRequest, type PullPageRequest, type PullRequestDto, type PullRequestEventData,
+} from '@cairn/contracts';
+import { canModify, requireActor } from '../issues/issue-permissions.js';
+import { IssuesRepository, type IssueRow } from '../issues/issues.repository.js';
+import { RepoViews, type ViewScope } from '../issues/repo-views.js';
+import {
+  diffFiles, diffStats, isAncestor, logRange, mergeBase, pullHeadRef, resolveBranch, updateRef,
+} from '../merge/git-plumbing.js';
+import { EventOutbox } from '../prisma/event-outbox.js';
+import { PrismaService, type Tx } from '../prisma/prisma.service.js';
+import { RepoStorage } from '../storage/repo-storage.js';
+import { MergeabilityService } from './mergeability.service.js';
+import { PullRenderer, type PullRendering } from './pull-renderer.js';
+import { isPullRow, type PullIssueRow } from './pull.mapper.js';
+import { PullsRepository } from './pulls.repository.js';
+import { inTx } from '../issues/tx.js';
+
+const FILE_STATUS: Record<string, string> = {
+  A: 'added',
+  D: 'deleted',
+  M: 'modified',
+  R: 'renamed',
+  C: 'copied',
+  T: 'changed',
+};
+
+/**
+ * Pull requests between two branches of one repository: creation (checked at once), reading (a view queues a
+ * delayed check), editing and reopening, commits and files. Merging and updating live in `merge/`.
+ */
+@Injectable()
+export class PullsService {
+  private readonly logger = new Logger('PullsService');
+
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly issues: IssuesRepository,
+    private readonly pulls: PullsRepository,
+    private readonly mergeability: MergeabilityService,
+    private readonly renderer: PullRenderer,
+    private readonly views: RepoViews,
+    private readonly storage: RepoStorage,
+    private readonly outbox: EventOutbox,
+  ) {}
+
+  /** The pull request with this number (a plain issue's number is NOT_FOUND, as Gitea). */
+  async load(repoId: number, index: number): Promise<PullIssueRow> {
+    const row = await this.issues.findByIndex(repoId, index);
+    if (!isPullRow(row)) throw DomainError.notFound('pull request not found');
+    return row;
+  }
+
+  /** `owner:branch` (this repository's owner) or `branch`; cross-repository pull requests are not supported. */
+  private headBranchOf(scope: ViewScope, head: string): string {
+    const colon = head.indexOf(':');
+    if (colon < 0) return head.trim();
+    const owner = head.slice(0, colon).trim();
+    if (owner.toLowerCase() !== scope.repo.ownerName.toLowerCase()) {
+      throw DomainError.unprocessable('head must be a branch of this repository (pull requests from forks are not supported)');
+    }
+    return head.slice(colon + 1).trim();
+  }
+
+  async create(req: CreatePullRequest): Promise<PullRequestDto> {
+    const actor = requireActor(req.actor);
+    const headBranch = this.headBranchOf(req, req.body.head);
+    const baseBranch = req.body.base.trim();
+    for (const [what, name] of [['head', headBranch], ['base', baseBranch]] as const) {
+      if (!isValidBranchName(name)) throw DomainError.unprocessable(`invalid ${what} branch name "${name.slice(0, 100)}"`);
+    }
+    if (headBranch === baseBranch) throw DomainError.unprocessable('head and base must be different branches');
+    const dir = this.storage.pathFor(req.repo);
+    const [baseSha, headSha] = await Promise.all([resolveBranch(dir, baseBranch), resolveBranch(dir, headBranch)]);
+    if (!baseSha) throw DomainError.notFound(`base branch "${baseBranch}" does not exist`);
+    if (!headSha) throw DomainError.notFound(`head branch "${headBranch}" does not exist`);
+    const base = await mergeBase(dir, baseSha, headSha);
+    if (!base) throw DomainError.unprocessable(`"${headBranch}" and "${baseBranch}" have no history in common`);
+    if (await isAncestor(dir, headSha, baseSha)) {
+      throw DomainError.unprocessable(`there are no changes between "${baseBranch}" and "${headBranch}"`);
+    }
+
+    const r = await this.renderer.prepare(req, [], actor);
+    const now = new Date();
+    const { row, dto } = await inTx(this.prisma, async (tx) => {
+      // Allocating the number locks the repository's counter row: creations in one repository run one at a time,
+      // so the duplicate check below cannot race.
+      const index = await this.issues.allocateIndex(tx, req.repo.id);
+      await this.refuseDuplicate(tx, req.repo.id, headBranch, baseBranch);
+      const issue = await this.issues.insertIssue(tx, {
+        repoId: req.repo.id,
+        index,
+        isPull: true,
+        title: req.body.title.trim(),
+        body: req.body.body ?? '',
+        posterId: actor.id,
+        closed: false,
+        now,
+      });
+      const pull = await this.pulls.insertPull(tx, {
+        issueId: issue.id,
+        repoId: req.repo.id,
+        headBranch,
+        baseBranch,
+        headSha,
+        baseSha,
+        mergeBase: base,
+      });
+      const created = { ...issue, pullRequest: pull } as PullIssueRow;
+      const out = r.pull(created);
+      await this.outbox.record<PullRequestEventData>(tx, PullRequestEvents.opened, {
+        action: 'opened',
+        number: index,
+        pullRequest: out,
+        repository: r.repository,
+        sender: r.sender,
+      });
+      return { row: created, dto: out };
+    });
+    this.outbox.kick();
+    await updateRef(dir, pullHeadRef(row.index), headSha, undefined, 'cairn: pull request head');
+    // Creation is never delayed: the check is queued at once.
+    await this.mergeability.queueCheck(row.pullRequest).catch((err) =>
+      this.logger.warn(`could not queue the check of new pull ${row.pullRequest.id}: ${(err as Error).message}`),
+    );
+    return dto;
+  }
+
+  private async refuseDuplicate(tx: Tx, repoId: number, headBranch: string, baseBranch: string, exceptId?: number) {
+    const existing = await this.pulls.findOpenByBranches(repoId, headBranch, baseBranch, tx);
+    if (existing && existing.pullRequest.id !== exceptId) {
+      const pr = existing.pullRequest;
+      throw DomainError.alreadyExists(
+        `pull request already exists for these targets [id: ${pr.id}, issue_id: ${existing.id}, number: ${existing.index}, ` +
+          `head_repo_id: ${repoId}, base_repo_id: ${repoId}, head_branch: ${headBranch}, base_branch: ${baseBranch}]`,
+      );
+    }
+  }
+
+  /** Lists pull requests; listing never triggers checks. */
+  async list(req: ListPullsRequest): Promise<Paginated<PullRequestDto>> {
+    const q = req.query ?? {};
+    const page = await this.pulls.list(
+      req.repo.id,
+      { state: q.state ?? 'open', baseBranch: q.base_branch || undefined },
+      q.sort,
+      toPaging(q),
+    );
+    const r = await this.renderer.prepare(req, page.items, null);
+    return { items: page.items.map((row) => r.pull(row)), total: page.total };
+  }
+
+  /** One pull request; a view (`view: true`) queues a delayed check at once (this answer may still say `checking`). */
+  async get(req: GetPullRequest): Promise<PullRequestDto> {
+    const row = await this.load(req.repo.id, req.index);
+    return this.present(req, row, req.view === true);
+  }
+
+  /** `GET …/pulls/{base}/{head}`: the pull request from `head` into `base` (the open one first); a view. */
+  async getByBranches(req: GetPullByBranchesRequest): Promise<PullRequestDto> {
+    const head = this.headBranchOf(req, req.head);
+    const row = await this.pulls.findLatestByBranches(req.repo.id, head, req.base.trim());
+    if (!row) throw DomainError.notFound('pull request not found');
+    return this.present(req, row, true);
+  }
+
+  private async present(scope: ViewScope, row: PullIssueRow, view: boolean): Promise<PullRequestDto> {
+    if (view) await this.mergeability.onView(row);
+    const pr = row.pullRequest;
+    const [r, stats] = await Promise.all([
+      this.renderer.prepare(scope, [row], null),
+      pr.mergeBase
+        ? diffStats(this.storage.pathFor(scope.repo), pr.mergeBase, pr.headSha).catch(() => undefined)
+        : Promise.resolve(undefined),
+    ]);
+    return r.pull(row, stats);
+  }
+
+  async edit(req: EditPullRequest): Promise<PullRequestDto> {
+    const actor = requireActor(req.actor);
+    const row = await this.load(req.repo.id, req.index);
+    if (!canModify(req, row.posterId)) throw DomainError.forbidden('user should have permission to edit the pull request');
+    const updated = await this.applyEdit(req, actor, row, req.body ?? {});
+    return this.present(req, updated as PullIssueRow, false);
+  }
+
+  /**
+   * Title, body and state of a pull request (also reached through `PATCH …/issues/{index}`). Closing publishes
+   * `closed`; reopening refreshes the commits from the branches, refuses a second open pull request for the same
+   * branches, and queues the check at once.
+   */
+  async applyEdit(scope: ViewScope, actor: ActorDto, issue: IssueRow, body: EditPullBody): Promise<IssueRow> {
+    const row = issue as PullIssueRow;
+    if (!isPullRow(row)) throw DomainError.notFound('pull request not found');
+    const pr = row.pullRequest;
+    const dir = this.storage.pathFor(scope.repo);
+    let reopenCommits: { baseSha: string; headSha: string; mergeBase: string } | undefined;
+    if (body.state !== undefined && body.state !== row.state) {
+      if (pr.merged) throw DomainError.conflict('cannot change the state of a merged pull request');
+      if (body.state === 'open') {
+        const [baseSha, headSha] = await Promise.all([resolveBranch(dir, pr.baseBranch), resolveBranch(dir, pr.headBranch)]);
+        if (!baseSha || !headSha) {
+          throw DomainError.conflict(`cannot reopen: branch "${!baseSha ? pr.baseBranch : pr.headBranch}" no longer exists`);
+        }
+        reopenCommits = { baseSha, headSha, mergeBase: (await mergeBase(dir, baseSha, headSha)) ?? '' };
+      }
+    }
+    const r: PullRendering = await this.renderer.prepare(scope, [row], actor);
+    const now = new Date();
+    const updated = await inTx(this.prisma, async (tx) => {
+      await this.issues.lockRow(tx, row.id);
+      let current = (await this.issues.findById(scope.repo.id, row.id, tx)) as PullIssueRow;
+      const changes: IssueChanges = {};
+      const data: { title?: string; body?: string } = {};
+      if (body.title !== undefined && body.title.trim() !== current.title) {
+        changes.title = { from: current.title };
+        data.title = body.title.trim();
+      }
+      if (body.body !== undefined && body.body !== current.body) {
+        changes.body = { from: current.body };
+        data.body = body.body;
+      }
+      if (Object.keys(data).length) {
+        current = (await this.issues.update(tx, current.id, { ...data, updatedAt: now })) as PullIssueRow;
+        await this.outbox.record<PullRequestEventData>(tx, PullRequestEvents.edited, {
+          action: 'edited',
+          number: current.index,
+          pullRequest: r.pull(current),
+          changes,
+          repository: r.repository,
+          sender: r.sender,
+        });
+      }
+      if (body.state !== undefined && body.state !== current.state && !current.pullRequest.merged) {
+        if (body.state === 'open') {
+          await this.refuseDuplicate(tx, current.repoId, current.pullRequest.headBranch, current.pullRequest.baseBranch, current.pullRequest.id);
+          await this.pulls.setCommits(tx, current.pullRequest.id, reopenCommits!);
+        }
+        if (await this.issues.setState(tx, current, body.state, now)) {
+          await this.issues.addComment(tx, {
+            issueId: current.id,
+            repoId: current.repoId,
+            type: body.state === 'closed' ? 'close' : 'reopen',
+            posterId: actor.id,
+            body: '',
+            now,
+          });
+          current = (await this.issues.findById(scope.repo.id, current.id, tx)) as PullIssueRow;
+          const action = body.state === 'closed' ? 'closed' : 'reopened';
+          await this.outbox.record<PullRequestEventData>(tx, PullRequestEvents[action], {
+            action,
+            number: current.index,
+            pullRequest: r.pull(current),
+            repository: r.repository,
+            sender: r.sender,
+          });
+        }
+      }
+      return current;
+    });
+    this.outbox.kick();
+    if (reopenCommits && updated.state === 'open') {
+      await updateRef(dir, pullHeadRef(updated.index), reopenCommits.headSha, undefined, 'cairn: pull request head').catch(() => undefined);
+      // Reopening is never delayed (as Gitea's reopen path).
+      await this.mergeability.queueCheck(updated.pullRequest).catch((err) =>
+        this.logger.warn(`could not queue the check of pull ${updated.pullRequest.id}: ${(err as Error).message}`),
+      );
+    }
+    return updated;
+  }
+
+  /** `GET …/pulls/{index}/merge`: whether it is merged. */
+  async isMerged(req: PullIndexRequest): Promise<boolean> {
+    return (await this.load(req.repo.id, req.index)).pullRequest.merged;
+  }
+
+  /** The commits of the pull request (merge base to head), newest first, as Gitea's `Commit`. */
+  async commits(req: PullPageRequest): Promise<Paginated<CommitDto>> {
+    const row = await this.load(req.repo.id, req.index);
+    const pr = row.pullRequest;
+    const paging = toPaging(req.query);
+    const dir = this.storage.pathFor(req.repo);
+    const { commits, total } = await logRange(dir, pr.mergeBase || pr.baseSha, pr.headSha, paging.skip, paging.take);
+    const users = await this.views.usersByEmail(commits.flatMap((c) => [c.authorEmail, c.committerEmail]));
+    const api = `${this.views.rootUrl}api/v1/repos/${req.repo.ownerName}/${req.repo.name}`;
+    const html = `${this.views.rootUrl}${req.repo.ownerName}/${req.repo.name}`;
+    const items = commits.map((c): CommitDto => ({
+      url: `${api}/git/commits/${c.sha}`,
+      sha: c.sha,
+      created: c.committerDate,
+      html_url: `${html}/commit/${c.sha}`,
+      commit: {
+        url: `${api}/git/commits/${c.sha}`,
+        author: { name: c.authorName, email: c.authorEmail, date: c.authorDate },
+        committer: { name: c.committerName, email: c.committerEmail, date: c.committerDate },
+        message: c.message,
+        tree: { url: `${api}/git/trees/${c.tree}`, sha: c.tree, created: c.committerDate },
+        verification: { ...NOT_SIGNED_VERIFICATION },
+      },
+      author: users.get(c.authorEmail.toLowerCase()) ?? null,
+      committer: users.get(c.committerEmail.toLowerCase()) ?? null,
+      parents: c.parents.map((p) => ({ url: `${api}/git/commits/${p}`, sha: p, created: c.committerDate })),
+      files: null,
+      stats: null,
+    }));
+    return { items, total };
+  }
+
+  /** The files the pull request changes (merge base to head), as Gitea's `ChangedFile`. */
+  async files(req: PullPageRequest): Promise<Paginated<ChangedFileDto>> {
+    const row = await this.load(req.repo.id, req.index);
+    const pr = row.pullRequest;
+    const paging = toPaging(req.query);
+    const dir = this.storage.pathFor(req.repo);
+    const all = await diffFiles(dir, pr.mergeBase || pr.baseSha, pr.headSha);
+    const api = `${this.views.rootUrl}api/v1/repos/${req.repo.ownerName}/${req.repo.name}`;
+    const html = `${this.views.rootUrl}${req.repo.ownerName}/${req.repo.name}`;
+    const enc = (p: string) => p.split('/').map(encodeURIComponent).join('/');
+    const items = all.slice(paging.skip, paging.skip + paging.take).map((f): ChangedFileDto => ({
+      filename: f.path,
+      ...(f.previousPath ? { previous_filename: f.previousPath } : {}),
+      status: FILE_STATUS[f.status] ?? 'changed',
+      additions: f.additions,
+      deletions: f.deletions,
+      changes: f.additions + f.deletions,
+      html_url: `${html}/src/commit/${pr.headSha}/${enc(f.path)}`,
+      contents_url: `${api}/contents/${enc(f.path)}?ref=${pr.headSha}`,
+      raw_url: `${html}/raw/commit/${pr.headSha}/${enc(f.path)}`,
+    }));
+    return { items, total: all.length };
+  }
+}

@@ -1,0 +1,158 @@
+import { Injectable } from '@nestjs/common';
+import type { Paging } from '@cairn/contracts';
+import type { Prisma, Repository } from '../generated/prisma/client.js';
+import { PrismaService, type Db, type Tx } from '../prisma/prisma.service.js';
+import type { ViewerScope } from '../access/viewer-scope.js';
+
+/** A stored repository (the Prisma row; only repo-service's own code sees it). */
+export type RepositoryRow = Repository;
+
+/** The columns a new repository needs; everything else takes the schema's defaults. */
+export interface NewRepository {
+  ownerId: number;
+  ownerName: string;
+  ownerKind: 'user' | 'organization';
+  name: string;
+  description: string;
+  isPrivate: boolean;
+  isEmpty: boolean;
+  isTemplate: boolean;
+  defaultBranch: string;
+}
+
+/** What may change on an existing repository. */
+export type RepositoryChanges = Partial<
+  Pick<
+    Repository,
+    | 'name' | 'description' | 'website' | 'isPrivate' | 'isTemplate' | 'defaultBranch' | 'isArchived' | 'archivedAt'
+    | 'hasIssues' | 'hasPullRequests' | 'hasReleases' | 'hasPackages' | 'hasActions' | 'ignoreWhitespaceConflicts'
+    | 'allowMergeCommits' | 'allowRebase' | 'allowRebaseExplicit' | 'allowSquashMerge' | 'allowFastForwardOnlyMerge'
+    | 'allowRebaseUpdate' | 'allowManualMerge' | 'autodetectManualMerge' | 'defaultDeleteBranchAfterMerge'
+    | 'defaultMergeStyle' | 'defaultAllowMaintainerEdit'
+  >
+>;
+
+/** Filters of a repository listing, combined with AND. */
+export interface RepositoryFilter {
+  /** Whose repositories may be returned at all. */
+  scope: ViewerScope;
+  /** Include private repositories (that the scope can see). */
+  includePrivate: boolean;
+  /** Only repositories of this owner. */
+  ownerId?: number;
+  /** Only repositories this user owns or (unless `exclusive`) collaborates on. */
+  relatedUserId?: number;
+  exclusive?: boolean;
+  /** Only repositories `relatedUserId` collaborates on but does not own. */
+  collaborativeOnly?: boolean;
+  /** Only what the scope's user owns or can reach as a collaborator, team member or organization member. */
+  reachableOnly?: boolean;
+  keyword?: string;
+  includeDescription?: boolean;
+  template?: boolean;
+}
+
+export type RepositoryOrder = 'alpha' | 'created' | 'updated' | 'size' | 'id';
+
+/** The only place repositories are read from and written to the database. */
+@Injectable()
+export class RepositoriesRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  insert(tx: Tx, repo: NewRepository): Promise<RepositoryRow> {
+    return tx.repository.create({
+      data: {
+        ...repo,
+        ownerLowerName: repo.ownerName.toLowerCase(),
+        lowerName: repo.name.toLowerCase(),
+      },
+    });
+  }
+
+  findById(id: number, db: Db = this.prisma): Promise<RepositoryRow | null> {
+    return db.repository.findUnique({ where: { id } });
+  }
+
+  async existsByName(ownerId: number, name: string, db: Db = this.prisma): Promise<boolean> {
+    const row = await db.repository.findUnique({
+      where: { ownerId_lowerName: { ownerId, lowerName: name.toLowerCase() } },
+      select: { id: true },
+    });
+    return row !== null;
+  }
+
+  update(tx: Tx, id: number, changes: RepositoryChanges): Promise<RepositoryRow> {
+    const data: Prisma.RepositoryUpdateInput = { ...changes };
+    if (changes.name !== undefined) data.lowerName = changes.name.toLowerCase();
+    return tx.repository.update({ where: { id }, data });
+  }
+
+  async delete(tx: Tx, id: number): Promise<void> {
+    await tx.repository.delete({ where: { id } });
+  }
+
+  /** One page of repositories matching `filter`, and the total. */
+  async list(filter: RepositoryFilter, paging: Paging, order: RepositoryOrder = 'id', desc = false) {
+    const where = this.where(filter);
+    const direction: Prisma.SortOrder = desc ? 'desc' : 'asc';
+    const orderBy: Prisma.RepositoryOrderByWithRelationInput[] = {
+      alpha: [{ lowerName: direction }, { ownerLowerName: direction }],
+      created: [{ createdAt: direction }],
+      updated: [{ updatedAt: direction }],
+      size: [{ size: direction }],
+      id: [],
+    }[order];
+    orderBy.push({ id: direction });
+    const [items, total] = await Promise.all([
+      this.prisma.repository.findMany({ where, orderBy, skip: paging.skip, take: paging.take }),
+      this.prisma.repository.count({ where }),
+    ]);
+    return { items, total };
+  }
+
+  private where(f: RepositoryFilter): Prisma.RepositoryWhereInput {
+    const and: Prisma.RepositoryWhereInput[] = [this.visible(f.scope, f.includePrivate)];
+    if (f.ownerId !== undefined) and.push({ ownerId: f.ownerId });
+    if (f.relatedUserId !== undefined) {
+      const uid = f.relatedUserId;
+      if (f.collaborativeOnly) and.push({ ownerId: { not: uid }, collaborations: { some: { userId: uid } } });
+      else if (f.exclusive) and.push({ ownerId: uid });
+      else and.push({ OR: [{ ownerId: uid }, { collaborations: { some: { userId: uid } } }] });
+    }
+    if (f.reachableOnly) and.push(this.reachable(f.scope));
+    if (f.keyword) {
+      const kw = f.keyword.toLowerCase();
+      and.push(
+        f.includeDescription
+          ? { OR: [{ lowerName: { contains: kw } }, { description: { contains: f.keyword, mode: 'insensitive' } }] }
+          : { lowerName: { contains: kw } },
+      );
+    }
+    if (f.template !== undefined) and.push({ isTemplate: f.template });
+    return { AND: and };
+  }
+
+  /** Repositories the scope may see: public ones, plus private ones it can reach (site admins: all). */
+  private visible(scope: ViewerScope, includePrivate: boolean): Prisma.RepositoryWhereInput {
+    if (!includePrivate || scope.userId === null) return { isPrivate: false };
+    if (scope.isAdmin) return {};
+    return { OR: [{ isPrivate: false }, this.reachable(scope)] };
+  }
+
+  /**
+   * Repositories the scope's user reaches by relation (Gitea's "collaborative" set of `GET /user/repos`): owned,
+   * collaborated on, in an organization they own or have an all-repositories team in, given to one of their teams,
+   * or public in an organization they belong to.
+   */
+  private reachable(scope: ViewerScope): Prisma.RepositoryWhereInput {
+    if (scope.userId === null) return { id: -1 };
+    const or: Prisma.RepositoryWhereInput[] = [
+      { ownerId: scope.userId },
+      { collaborations: { some: { userId: scope.userId } } },
+    ];
+    if (scope.fullOrgIds.length) or.push({ ownerId: { in: scope.fullOrgIds } });
+    if (scope.teamIds.length) or.push({ teamRepos: { some: { teamId: { in: scope.teamIds } } } });
+    if (scope.memberOrgIds.length) or.push({ ownerId: { in: scope.memberOrgIds }, isPrivate: false });
+    return { OR: or };
+  }
+}

@@ -1,0 +1,410 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import {
+  DomainError, ErrorCode, HooksSubjects, RepoEvents, accessAtLeast, checkRepoName, isValidBranchName, toPaging,
+  type ActorDto, type CreateRepositoryRequest, type EditRepositoryRequest, type ListRepositoriesRequest,
+  type OrgMembershipReply, type OwnerDto, type Paginated, type RepoScopedRequest, type RepositoryDto,
+  type RepositoryEventData, type SearchRepositoriesRequest, type UserDto,
+} from '@cairn/contracts';
+import { COMMON_SETTINGS, RpcClient, type CommonSettings } from '@cairn/platform';
+import { AccessService, subjectOf } from '../access/access.service.js';
+import { IdentityDirectory } from '../access/identity-directory.js';
+import { viewerScope } from '../access/viewer-scope.js';
+import { REPO_SETTINGS, type RepoSettings } from '../config/repo-settings.js';
+import { EventOutbox } from '../prisma/event-outbox.js';
+import { uniqueViolation } from '../prisma/prisma-errors.js';
+import { PrismaService } from '../prisma/prisma.service.js';
+import { RepoStorage } from '../storage/repo-storage.js';
+import {
+  RepositoriesRepository,
+  type RepositoryChanges, type RepositoryFilter, type RepositoryOrder, type RepositoryRow,
+} from './repositories.repository.js';
+import {
+  hostOf, placeholderUser, toEventRepository, toRepositoryDto, type RepoUrlSettings,
+} from './repository.mapper.js';
+
+const DUPLICATE = 'The repository with the same name already exists.';
+const SEARCH_MODES = ['', 'source', 'fork', 'mirror', 'collaborative'];
+const SEARCH_SORTS: RepositoryOrder[] = ['alpha', 'created', 'updated', 'size', 'id'];
+
+/** The README of `auto_init` (Gitea's "Default" template). */
+function defaultReadme(name: string, description: string): string {
+  return `# ${name}\n\n${description}\n`;
+}
+
+function nameProblem(name: string): DomainError | null {
+  const problem = checkRepoName(name);
+  return problem ? DomainError.unprocessable(problem.message) : null;
+}
+
+/** Repositories: creation (with storage), reading, editing (rename moves storage), deletion, listing, search. */
+@Injectable()
+export class RepositoriesService {
+  private readonly logger = new Logger('RepositoriesService');
+  private readonly urls: RepoUrlSettings;
+
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly repositories: RepositoriesRepository,
+    private readonly storage: RepoStorage,
+    private readonly outbox: EventOutbox,
+    private readonly identity: IdentityDirectory,
+    private readonly access: AccessService,
+    private readonly rpc: RpcClient,
+    @Inject(COMMON_SETTINGS) common: CommonSettings,
+    @Inject(REPO_SETTINGS) private readonly settings: RepoSettings,
+  ) {
+    this.urls = {
+      rootUrl: common.rootUrl,
+      sshUser: settings.sshUser,
+      sshHost: settings.sshDomain || hostOf(common.rootUrl),
+      sshPort: common.sshPort,
+    };
+  }
+
+  // ---- create ------------------------------------------------------------------------------------------------
+
+  async create(req: CreateRepositoryRequest): Promise<RepositoryDto> {
+    const { actor, body } = req;
+    const invalid = nameProblem(body.name);
+    if (invalid) throw invalid;
+    const branch = body.default_branch?.trim() || this.settings.defaultBranch;
+    if (!isValidBranchName(branch)) throw DomainError.unprocessable(`invalid default branch name "${branch}"`);
+    if (body.object_format_name === 'sha256') {
+      throw DomainError.unprocessable('object format "sha256" is not supported');
+    }
+
+    const [owner, doers] = await Promise.all([this.creationOwner(req), this.identity.usersById([actor.id])]);
+    const doer = doers.get(actor.id) ?? placeholderUser(actor.id, actor.login, this.urls.rootUrl);
+    if (await this.repositories.existsByName(owner.id, body.name)) throw DomainError.alreadyExists(DUPLICATE);
+
+    // Storage first (created exclusively), then the row and its event in one transaction; if anything after the
+    // storage fails, the storage goes again, so neither half outlives the other.
+    const location = { ownerName: owner.login, name: body.name };
+    await this.storage.init(location, branch);
+    let row: RepositoryRow;
+    try {
+      if (body.auto_init) {
+        await this.storage.commitFiles(
+          location,
+          branch,
+          [{ path: 'README.md', content: defaultReadme(body.name, body.description ?? '') }],
+          'Initial commit',
+          {
+            name: doer.full_name || doer.login,
+            email: doer.email || `${doer.login}@noreply.${hostOf(this.urls.rootUrl)}`,
+          },
+        );
+      }
+      row = await this.prisma.$transaction(async (tx) => {
+        const created = await this.repositories.insert(tx, {
+          ownerId: owner.id,
+          ownerName: owner.login,
+          ownerKind: owner.kind,
+          name: body.name,
+          description: body.description ?? '',
+          isPrivate: body.private ?? false,
+          isEmpty: !body.auto_init,
+          isTemplate: body.template ?? false,
+          defaultBranch: branch,
+        });
+        const data: RepositoryEventData = {
+          repository: toEventRepository(created, owner.user, this.urls),
+          sender: doer,
+        };
+        await this.outbox.record(tx, RepoEvents.repositoryCreated, data);
+        return created;
+      });
+    } catch (err) {
+      await this.storage.remove(location).catch((e: Error) =>
+        this.logger.error(`could not remove the storage of ${owner.login}/${body.name}: ${e.message}`),
+      );
+      if (uniqueViolation(err) !== null) throw DomainError.alreadyExists(DUPLICATE);
+      throw err;
+    }
+    this.outbox.kick();
+    await this.initHooks(row, owner.user);
+    return toRepositoryDto(row, owner.user, 'owner', this.urls);
+  }
+
+  /** The owner a creation request targets, after checking the actor may create repositories there. */
+  private async creationOwner(req: CreateRepositoryRequest): Promise<OwnerDto> {
+    const { actor } = req;
+    switch (req.target) {
+      case 'self': {
+        const owner = await this.identity.resolveOwner(actor.login);
+        if (owner.kind !== 'user') throw DomainError.unprocessable('not allowed creating repository for organization');
+        if (owner.id !== actor.id) throw DomainError.notFound(`user "${actor.login}" does not exist`);
+        return owner;
+      }
+      case 'org': {
+        if (!req.owner) throw DomainError.invalid('owner is required');
+        const org = await this.identity.resolveOwner(req.owner);
+        if (org.kind !== 'organization') throw DomainError.notFound(`organization "${req.owner}" does not exist`);
+        if (actor.isAdmin) return org;
+        const standing = await this.identity.membership(org.id, actor.id);
+        if (!standing.isMember && !standing.isOwner && org.visibility === 'private') {
+          throw DomainError.notFound(`organization "${req.owner}" does not exist`);
+        }
+        if (!standing.isOwner && !standing.teams.some((t) => t.canCreateOrgRepo)) {
+          throw DomainError.forbidden('Given user is not allowed to create repository in organization.');
+        }
+        return org;
+      }
+      case 'user': {
+        if (!actor.isAdmin) throw DomainError.forbidden('user should be the site admin');
+        if (!req.owner) throw DomainError.invalid('owner is required');
+        return this.identity.resolveOwner(req.owner);
+      }
+    }
+  }
+
+  /**
+   * Default hooks are copied before we answer 201 when hooks-service is there; if it is down or slow the
+   * `repository.created` event (already committed) lets it finish later, so this only logs.
+   */
+  private async initHooks(row: RepositoryRow, owner: UserDto): Promise<void> {
+    try {
+      await this.rpc.send(
+        HooksSubjects.repositoryInit,
+        { repository: toEventRepository(row, owner, this.urls) },
+        { timeoutMs: this.settings.hooksInitTimeoutMs },
+      );
+    } catch (err) {
+      const code = err instanceof DomainError ? err.code : 'ERROR';
+      this.logger.warn(
+        `default hooks of ${row.ownerName}/${row.name} not copied now (${code}: ${(err as Error).message}); ` +
+          'the repository.created event will complete it',
+      );
+    }
+  }
+
+  // ---- read --------------------------------------------------------------------------------------------------
+
+  async get(req: RepoScopedRequest): Promise<RepositoryDto> {
+    const row = await this.repositories.findById(req.repo.id);
+    if (!row) throw DomainError.notFound('repository not found');
+    return toRepositoryDto(row, await this.ownerOf(row), req.access, this.urls);
+  }
+
+  // ---- edit --------------------------------------------------------------------------------------------------
+
+  async edit(req: EditRepositoryRequest): Promise<RepositoryDto> {
+    if (!accessAtLeast(req.access, 'admin')) {
+      throw DomainError.forbidden('user should be an owner or a collaborator with admin write of a repository');
+    }
+    const row = await this.repositories.findById(req.repo.id);
+    if (!row) throw DomainError.notFound('repository not found');
+    const body = req.body ?? {};
+    const changes: RepositoryChanges = {};
+
+    let renamed = false;
+    if (body.name !== undefined && body.name !== row.name) {
+      if (body.name.toLowerCase() !== row.lowerName) {
+        const problem = checkRepoName(body.name);
+        if (problem) {
+          throw DomainError.unprocessable(
+            problem.problem === 'reserved'
+              ? `repo name is reserved [name: ${body.name}]`
+              : problem.problem === 'pattern'
+                ? `repo name's pattern is not allowed [name: ${body.name}]`
+                : problem.message,
+          );
+        }
+        if (await this.repositories.existsByName(row.ownerId, body.name)) {
+          throw DomainError.unprocessable(`repo name is already taken [name: ${body.name}]`);
+        }
+        renamed = true;
+      }
+      changes.name = body.name;
+    }
+    if (body.description !== undefined) changes.description = body.description;
+    if (body.website !== undefined) changes.website = body.website;
+    if (body.private !== undefined) changes.isPrivate = body.private;
+    if (body.template !== undefined) changes.isTemplate = body.template;
+    if (body.default_branch !== undefined && body.default_branch !== row.defaultBranch) {
+      if (!isValidBranchName(body.default_branch)) {
+        throw DomainError.unprocessable(`invalid default branch name "${body.default_branch}"`);
+      }
+      if (!row.isEmpty && !(await this.storage.branchExists(row, body.default_branch))) {
+        throw DomainError.unprocessable(`branch "${body.default_branch}" does not exist`);
+      }
+      changes.defaultBranch = body.default_branch;
+    }
+    if (body.archived !== undefined && body.archived !== row.isArchived) {
+      changes.isArchived = body.archived;
+      changes.archivedAt = body.archived ? new Date() : null;
+    }
+    const flags = {
+      has_issues: 'hasIssues',
+      has_pull_requests: 'hasPullRequests',
+      has_releases: 'hasReleases',
+      has_packages: 'hasPackages',
+      has_actions: 'hasActions',
+      ignore_whitespace_conflicts: 'ignoreWhitespaceConflicts',
+      allow_merge_commits: 'allowMergeCommits',
+      allow_rebase: 'allowRebase',
+      allow_rebase_explicit: 'allowRebaseExplicit',
+      allow_squash_merge: 'allowSquashMerge',
+      allow_fast_forward_only_merge: 'allowFastForwardOnlyMerge',
+      allow_rebase_update: 'allowRebaseUpdate',
+      allow_manual_merge: 'allowManualMerge',
+      autodetect_manual_merge: 'autodetectManualMerge',
+      default_delete_branch_after_merge: 'defaultDeleteBranchAfterMerge',
+      default_allow_maintainer_edit: 'defaultAllowMaintainerEdit',
+    } as const;
+    for (const [field, column] of Object.entries(flags) as [keyof typeof flags, (typeof flags)[keyof typeof flags]][]) {
+      const value = body[field];
+      if (value !== undefined) changes[column] = value;
+    }
+    if (body.default_merge_style !== undefined) changes.defaultMergeStyle = body.default_merge_style;
+
+    const from = { ownerName: row.ownerName, name: row.name };
+    const to = { ownerName: row.ownerName, name: changes.name ?? row.name };
+    if (renamed) await this.storage.rename(from, to);
+    let updated: RepositoryRow;
+    try {
+      updated = await this.prisma.$transaction((tx) => this.repositories.update(tx, row.id, changes));
+    } catch (err) {
+      if (renamed) {
+        await this.storage.rename(to, from).catch((e: Error) =>
+          this.logger.error(`could not move ${to.ownerName}/${to.name} back to ${from.name}: ${e.message}`),
+        );
+      }
+      if (uniqueViolation(err) !== null) {
+        throw DomainError.unprocessable(`repo name is already taken [name: ${body.name}]`);
+      }
+      throw err;
+    }
+    if (changes.defaultBranch !== undefined) {
+      await this.storage.setHead(to, changes.defaultBranch).catch((e: Error) =>
+        this.logger.error(
+          `could not point HEAD of ${updated.ownerName}/${updated.name} at ${changes.defaultBranch}: ${e.message}`,
+        ),
+      );
+    }
+    return toRepositoryDto(updated, await this.ownerOf(updated), req.access, this.urls);
+  }
+
+  // ---- delete ------------------------------------------------------------------------------------------------
+
+  async delete(req: RepoScopedRequest): Promise<void> {
+    if (!accessAtLeast(req.access, 'owner')) throw DomainError.forbidden('user should be the owner of the repo');
+    const row = await this.repositories.findById(req.repo.id);
+    if (!row) throw DomainError.notFound('repository not found');
+    const ids = req.actor ? [row.ownerId, req.actor.id] : [row.ownerId];
+    const users = await this.identity.usersById(ids);
+    const owner = users.get(row.ownerId) ?? placeholderUser(row.ownerId, row.ownerName, this.urls.rootUrl);
+    const sender = req.actor
+      ? (users.get(req.actor.id) ?? placeholderUser(req.actor.id, req.actor.login, this.urls.rootUrl))
+      : null;
+    await this.prisma.$transaction(async (tx) => {
+      await this.repositories.delete(tx, row.id);
+      const data: RepositoryEventData = { repository: toEventRepository(row, owner, this.urls), sender };
+      await this.outbox.record(tx, RepoEvents.repositoryDeleted, data);
+    });
+    this.outbox.kick();
+    // The row is gone, so the storage is unreachable; a failure here leaves only a stray directory behind.
+    await this.storage.remove(row).catch((e: Error) =>
+      this.logger.error(`repository ${row.ownerName}/${row.name} deleted but its storage was not: ${e.message}`),
+    );
+  }
+
+  // ---- lists -------------------------------------------------------------------------------------------------
+
+  async list(req: ListRepositoriesRequest): Promise<Paginated<RepositoryDto>> {
+    const actor = req.actor ?? null;
+    const paging = toPaging(req.query);
+    if (!req.owner) {
+      if (!actor) throw new DomainError(ErrorCode.UNAUTHENTICATED, 'token is required');
+      const standings = actor.isAdmin ? new Map<number, OrgMembershipReply>() : await this.identity.standings(actor);
+      const scope = viewerScope(actor, standings);
+      const page = await this.repositories.list({ scope, includePrivate: true, reachableOnly: true }, paging);
+      return this.render(page, actor, standings);
+    }
+    const owner = await this.identity.resolveOwner(req.owner);
+    if (req.ownerKind && owner.kind !== req.ownerKind) throw DomainError.notFound(`"${req.owner}" does not exist`);
+    const standing =
+      owner.kind === 'organization' && actor && !actor.isAdmin
+        ? await this.identity.membership(owner.id, actor.id)
+        : null;
+    if (!this.ownerVisible(actor, owner, standing)) throw DomainError.notFound(`"${req.owner}" does not exist`);
+    const standings = new Map<number, OrgMembershipReply>(standing ? [[owner.id, standing]] : []);
+    const scope = viewerScope(actor, standings);
+    const page = await this.repositories.list({ scope, includePrivate: actor !== null, ownerId: owner.id }, paging);
+    return this.render(page, actor, standings, new Map([[owner.id, owner.user]]));
+  }
+
+  async search(req: SearchRepositoriesRequest): Promise<Paginated<RepositoryDto>> {
+    const actor = req.actor ?? null;
+    const q = req.query ?? {};
+    const mode = q.mode ?? '';
+    if (!SEARCH_MODES.includes(mode)) throw DomainError.unprocessable(`Invalid search mode: "${mode}"`);
+    let order: RepositoryOrder = 'alpha';
+    let desc = false;
+    if (q.sort) {
+      const direction = q.order || 'asc';
+      if (direction !== 'asc' && direction !== 'desc') {
+        throw DomainError.unprocessable(`Invalid sort order: "${direction}"`);
+      }
+      if (!SEARCH_SORTS.includes(q.sort as RepositoryOrder)) {
+        throw DomainError.unprocessable(`Invalid sort mode: "${q.sort}"`);
+      }
+      order = q.sort as RepositoryOrder;
+      desc = direction === 'desc';
+    }
+    // Cairn has no forks or mirrors.
+    if (mode === 'fork' || mode === 'mirror') return { items: [], total: 0 };
+
+    const standings =
+      actor && !actor.isAdmin ? await this.identity.standings(actor) : new Map<number, OrgMembershipReply>();
+    const filter: RepositoryFilter = {
+      scope: viewerScope(actor, standings),
+      includePrivate: actor !== null && (q.private ?? true),
+      keyword: q.q?.trim() || undefined,
+      includeDescription: q.includeDesc ?? false,
+      template: q.template,
+    };
+    const related = q.uid || (mode === 'collaborative' ? actor?.id : undefined);
+    if (related) {
+      filter.relatedUserId = related;
+      filter.exclusive = q.exclusive ?? false;
+      filter.collaborativeOnly = mode === 'collaborative';
+    }
+    const page = await this.repositories.list(filter, toPaging(q), order, desc);
+    return this.render(page, actor, standings);
+  }
+
+  /**
+   * Renders a page: owners in one identity call, access in two queries. Rows whose owner the actor may not see
+   * (private or limited owners) are left out.
+   */
+  private async render(
+    page: { items: RepositoryRow[]; total: number },
+    actor: ActorDto | null,
+    standings: Map<number, OrgMembershipReply>,
+    knownOwners?: Map<number, UserDto>,
+  ): Promise<Paginated<RepositoryDto>> {
+    const owners = knownOwners ?? (await this.identity.usersById(page.items.map((r) => r.ownerId)));
+    const access = await this.access.accessOfMany(subjectOf(actor), page.items, owners, standings);
+    const items: RepositoryDto[] = [];
+    for (const row of page.items) {
+      const level = access.get(row.id) ?? 'none';
+      if (level === 'none') continue;
+      const owner = owners.get(row.ownerId) ?? placeholderUser(row.ownerId, row.ownerName, this.urls.rootUrl);
+      items.push(toRepositoryDto(row, owner, level, this.urls));
+    }
+    return { items, total: page.total - (page.items.length - items.length) };
+  }
+
+  private ownerVisible(actor: ActorDto | null, owner: OwnerDto, standing: OrgMembershipReply | null): boolean {
+    if (owner.visibility === 'public') return true;
+    if (!actor) return false;
+    if (owner.visibility === 'limited' || actor.isAdmin || actor.id === owner.id) return true;
+    return standing?.isMember ?? false;
+  }
+
+  private async ownerOf(row: RepositoryRow): Promise<UserDto> {
+    const users = await this.identity.usersById([row.ownerId]);
+    return users.get(row.ownerId) ?? placeholderUser(row.ownerId, row.ownerName, this.urls.rootUrl);
+  }
+}

@@ -1,0 +1,168 @@
+import {
+  accessAtLeast,
+  type AccessLevel, type RepoEventRepository, type RepositoryDto, type UserDto,
+} from '@cairn/contracts';
+import type { RepositoryRow } from './repositories.repository.js';
+
+/** Where a repository can be reached from outside: built from ROOT_URL and the SSH settings. */
+export interface RepoUrlSettings {
+  /** ROOT_URL, ending with `/`. */
+  rootUrl: string;
+  sshUser: string;
+  /** Host of `ssh_url` (SSH_DOMAIN, else ROOT_URL's host). */
+  sshHost: string;
+  sshPort: number;
+}
+
+/** Gitea's "never" (the Unix epoch) for unset times such as `archived_at`. */
+const EPOCH = '1970-01-01T00:00:00Z';
+
+/** RFC 3339 with second precision and `Z`, as Gitea writes times. */
+export function toApiTime(d: Date | null | undefined): string {
+  return d ? d.toISOString().replace(/\.\d{3}Z$/, 'Z') : EPOCH;
+}
+
+/** The host part of ROOT_URL (brackets kept for IPv6). */
+export function hostOf(rootUrl: string): string {
+  return new URL(rootUrl).hostname;
+}
+
+/**
+ * A stand-in for an owner identity-service did not return (deleted meanwhile): enough for clients to render the
+ * repository.
+ */
+export function placeholderUser(id: number, login: string, rootUrl: string): UserDto {
+  return {
+    id,
+    login,
+    login_name: '',
+    source_id: 0,
+    full_name: '',
+    email: '',
+    avatar_url: '',
+    html_url: `${rootUrl}${login}`,
+    language: '',
+    is_admin: false,
+    last_login: EPOCH,
+    created: EPOCH,
+    restricted: false,
+    active: false,
+    prohibit_login: false,
+    location: '',
+    website: '',
+    description: '',
+    visibility: 'public',
+    followers_count: 0,
+    following_count: 0,
+    starred_repos_count: 0,
+    username: login,
+  };
+}
+
+/** `ssh_url` as Gitea writes it: scp-like on port 22, an ssh:// URL otherwise. */
+export function sshUrl(urls: RepoUrlSettings, ownerName: string, name: string): string {
+  return urls.sshPort === 22
+    ? `${urls.sshUser}@${urls.sshHost}:${ownerName}/${name}.git`
+    : `ssh://${urls.sshUser}@${urls.sshHost}:${urls.sshPort}/${ownerName}/${name}.git`;
+}
+
+/** Gitea's `Repository` JSON, with the permissions of a caller whose access is `access`. */
+export function toRepositoryDto(
+  row: RepositoryRow,
+  owner: UserDto,
+  access: AccessLevel,
+  urls: RepoUrlSettings,
+): RepositoryDto {
+  const fullName = `${row.ownerName}/${row.name}`;
+  const apiUrl = `${urls.rootUrl}api/v1/repos/${fullName}`;
+  const pulls = row.hasPullRequests;
+  return {
+    id: row.id,
+    owner,
+    name: row.name,
+    full_name: fullName,
+    description: row.description,
+    empty: row.isEmpty,
+    private: row.isPrivate,
+    fork: false,
+    template: row.isTemplate,
+    parent: null,
+    mirror: false,
+    size: row.size,
+    language: '',
+    languages_url: `${apiUrl}/languages`,
+    html_url: `${urls.rootUrl}${fullName}`,
+    url: apiUrl,
+    link: '',
+    ssh_url: sshUrl(urls, row.ownerName, row.name),
+    clone_url: `${urls.rootUrl}${fullName}.git`,
+    original_url: '',
+    website: row.website,
+    stars_count: 0,
+    forks_count: 0,
+    watchers_count: 0,
+    open_issues_count: row.numIssues - row.numClosedIssues,
+    open_pr_counter: row.numPulls - row.numClosedPulls,
+    release_counter: 0,
+    default_branch: row.defaultBranch,
+    archived: row.isArchived,
+    created_at: toApiTime(row.createdAt),
+    updated_at: toApiTime(row.updatedAt),
+    archived_at: toApiTime(row.isArchived ? row.archivedAt : null),
+    permissions: {
+      admin: accessAtLeast(access, 'admin'),
+      push: accessAtLeast(access, 'write'),
+      pull: accessAtLeast(access, 'read'),
+    },
+    has_issues: row.hasIssues,
+    ...(row.hasIssues
+      ? {
+          internal_tracker: {
+            enable_time_tracker: true,
+            allow_only_contributors_to_track_time: true,
+            enable_issue_dependencies: true,
+          },
+        }
+      : {}),
+    has_wiki: false,
+    has_pull_requests: pulls,
+    has_projects: false,
+    has_releases: row.hasReleases,
+    has_packages: row.hasPackages,
+    has_actions: row.hasActions,
+    // Like Gitea, the pull request settings read as off while the unit is disabled.
+    ignore_whitespace_conflicts: pulls && row.ignoreWhitespaceConflicts,
+    allow_merge_commits: pulls && row.allowMergeCommits,
+    allow_rebase: pulls && row.allowRebase,
+    allow_rebase_explicit: pulls && row.allowRebaseExplicit,
+    allow_squash_merge: pulls && row.allowSquashMerge,
+    allow_fast_forward_only_merge: pulls && row.allowFastForwardOnlyMerge,
+    allow_rebase_update: pulls && row.allowRebaseUpdate,
+    allow_manual_merge: pulls && row.allowManualMerge,
+    autodetect_manual_merge: pulls && row.autodetectManualMerge,
+    default_delete_branch_after_merge: pulls && row.defaultDeleteBranchAfterMerge,
+    default_merge_style: pulls ? row.defaultMergeStyle : 'merge',
+    default_allow_maintainer_edit: pulls && row.defaultAllowMaintainerEdit,
+    avatar_url: '',
+    internal: false,
+    mirror_interval: '',
+    object_format_name: row.objectFormat === 'sha256' ? 'sha256' : 'sha1',
+    topics: [],
+    licenses: [],
+  };
+}
+
+/** The repository as events carry it (its JSON is rendered with owner permissions, as Gitea's webhooks do). */
+export function toEventRepository(row: RepositoryRow, owner: UserDto, urls: RepoUrlSettings): RepoEventRepository {
+  return {
+    id: row.id,
+    ownerId: row.ownerId,
+    ownerName: row.ownerName,
+    ownerKind: row.ownerKind === 'organization' ? 'organization' : 'user',
+    name: row.name,
+    fullName: `${row.ownerName}/${row.name}`,
+    private: row.isPrivate,
+    defaultBranch: row.defaultBranch,
+    json: toRepositoryDto(row, owner, 'owner', urls) as unknown as Record<string, unknown>,
+  };
+}

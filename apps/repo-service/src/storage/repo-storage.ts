@@ -1,0 +1,160 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { DomainError, isValidBranchName, type RepoRefDto } from '@cairn/contracts';
+import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
+import { runGit } from './git-command.js';
+import { repoStoragePath } from './repo-path.js';
+
+/** What locates a repository on disk: the owner's and the repository's names (a `RepoRefDto` will do). */
+export type RepoLocation = Pick<RepoRefDto, 'ownerName' | 'name'>;
+
+/** A git identity for commits that repo-service makes itself (the initial commit). */
+export interface GitSignature {
+  name: string;
+  email: string;
+}
+
+/** One file of a commit made with {@link RepoStorage.commitFiles}. */
+export interface CommitFile {
+  /** A plain file name at the root of the tree (no `/`). */
+  path: string;
+  content: string;
+}
+
+/** Names and e-mails reach git's headers: drop what would break them (`<`, `>`, newlines), as Gitea does. */
+function gitSafe(s: string): string {
+  return s.replace(/[<>\n\r\0]/g, '').trim();
+}
+
+/**
+ * Bare repositories on disk under `[repository] ROOT`. Every path comes from {@link repoStoragePath}, so no input
+ * can point outside the root, and every git command runs with an argument vector.
+ */
+@Injectable()
+export class RepoStorage {
+  private readonly logger = new Logger('RepoStorage');
+
+  constructor(@Inject(COMMON_SETTINGS) private readonly settings: CommonSettings) {}
+
+  /** The repository's git directory: `<ROOT>/<owner>/<name>.git`, lower-cased. */
+  pathFor(ref: RepoLocation): string {
+    return repoStoragePath(this.settings.repoRoot, ref.ownerName, ref.name);
+  }
+
+  /** True when the git directory exists. */
+  async exists(ref: RepoLocation): Promise<boolean> {
+    return stat(this.pathFor(ref)).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /**
+   * Creates an empty bare repository whose HEAD names `defaultBranch`. The directory is created exclusively: if it
+   * exists already (another creation won the race, or leftovers) this fails with ALREADY_EXISTS and touches nothing.
+   * On any other failure what was created is removed again.
+   */
+  async init(ref: RepoLocation, defaultBranch: string): Promise<string> {
+    if (!isValidBranchName(defaultBranch)) throw DomainError.unprocessable(`invalid branch name "${defaultBranch}"`);
+    const path = this.pathFor(ref);
+    await mkdir(dirname(path), { recursive: true });
+    try {
+      await mkdir(path);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
+        throw DomainError.alreadyExists('The repository with the same name already exists.');
+      }
+      throw err;
+    }
+    try {
+      await runGit(['init', '--quiet', '--bare', `--initial-branch=${defaultBranch}`, path]);
+    } catch (err) {
+      await this.removePath(path);
+      throw err;
+    }
+    return path;
+  }
+
+  /**
+   * Makes a root commit with the given files on `branch`, which must not exist yet (git plumbing only: no work tree).
+   * Returns the commit id.
+   */
+  async commitFiles(
+    ref: RepoLocation,
+    branch: string,
+    files: CommitFile[],
+    message: string,
+    signature: GitSignature,
+  ): Promise<string> {
+    if (!isValidBranchName(branch)) throw DomainError.unprocessable(`invalid branch name "${branch}"`);
+    const gitDir = `--git-dir=${this.pathFor(ref)}`;
+    const entries: string[] = [];
+    for (const file of [...files].sort((a, b) => (a.path < b.path ? -1 : 1))) {
+      if (!/^[^/\0\n\t]+$/.test(file.path) || file.path === '.' || file.path === '..' || file.path === '.git') {
+        throw new Error(`invalid file name for a commit: ${JSON.stringify(file.path)}`);
+      }
+      const blob = (await runGit([gitDir, 'hash-object', '-w', '--stdin'], { input: file.content })).stdout.trim();
+      entries.push(`100644 blob ${blob}\t${file.path}\n`);
+    }
+    const tree = (await runGit([gitDir, 'mktree'], { input: entries.join('') })).stdout.trim();
+    const name = gitSafe(signature.name) || 'Cairn';
+    const email = gitSafe(signature.email);
+    const env = {
+      GIT_AUTHOR_NAME: name,
+      GIT_AUTHOR_EMAIL: email,
+      GIT_COMMITTER_NAME: name,
+      GIT_COMMITTER_EMAIL: email,
+    };
+    const commit = (await runGit([gitDir, 'commit-tree', tree, '-m', message], { env })).stdout.trim();
+    // An empty old value makes update-ref refuse if the branch appeared meanwhile.
+    await runGit([gitDir, 'update-ref', `refs/heads/${branch}`, commit, '']);
+    return commit;
+  }
+
+  /** True when `refs/heads/<branch>` exists. */
+  async branchExists(ref: RepoLocation, branch: string): Promise<boolean> {
+    if (!isValidBranchName(branch)) return false;
+    const gitDir = `--git-dir=${this.pathFor(ref)}`;
+    const target = `refs/heads/${branch}^{commit}`;
+    const { code } = await runGit([gitDir, 'rev-parse', '--verify', '--quiet', '--end-of-options', target], {
+      okCodes: [1],
+    });
+    return code === 0;
+  }
+
+  /** Points HEAD at `refs/heads/<branch>` (what clones check out). */
+  async setHead(ref: RepoLocation, branch: string): Promise<void> {
+    if (!isValidBranchName(branch)) throw DomainError.unprocessable(`invalid branch name "${branch}"`);
+    await runGit([`--git-dir=${this.pathFor(ref)}`, 'symbolic-ref', 'HEAD', `refs/heads/${branch}`]);
+  }
+
+  /**
+   * Moves a repository's storage (rename, or a change of owner name). Fails with ALREADY_EXISTS when the target
+   * exists; creates the target owner's directory if needed.
+   */
+  async rename(from: RepoLocation, to: RepoLocation): Promise<void> {
+    const source = this.pathFor(from);
+    const target = this.pathFor(to);
+    if (source === target) return;
+    if (await stat(target).then(() => true, () => false)) {
+      throw DomainError.alreadyExists('The repository with the same name already exists.');
+    }
+    await mkdir(dirname(target), { recursive: true });
+    await rename(source, target);
+  }
+
+  /** Removes a repository's storage (no error if it is already gone). */
+  async remove(ref: RepoLocation): Promise<void> {
+    await this.removePath(this.pathFor(ref));
+  }
+
+  private async removePath(path: string): Promise<void> {
+    try {
+      await rm(path, { recursive: true, force: true });
+    } catch (err) {
+      this.logger.error(`could not remove ${path}: ${(err as Error).message}`);
+      throw err;
+    }
+  }
+}

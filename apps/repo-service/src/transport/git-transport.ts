@@ -1,0 +1,97 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Inject, Injectable, Logger, type INestApplicationContext } from '@nestjs/common';
+import { COMMON_SETTINGS, RpcClient, type CommonSettings } from '@cairn/platform';
+import { InternalGitHttpServer } from './internal-http.server.js';
+import type { GitTransportPaths } from './git-process.js';
+import { installHooks } from './push-log.js';
+import { PushRecorder } from './push-recorder.service.js';
+import { loadOrCreateHostKey } from './ssh-host-key.js';
+import { GitSshServer } from './ssh.server.js';
+import { hostKeyPath, serviceDataDir, TRANSPORT_SETTINGS, type TransportSettings } from './transport-settings.js';
+
+/** Where the transport listens once started (ports resolved, for logs and tests). */
+export interface StartedTransport {
+  httpPort: number | null;
+  sshPort: number | null;
+  stop: () => Promise<void>;
+}
+
+/** Overrides for tests: listen on other ports/addresses than the settings say. */
+export interface TransportListenOverrides {
+  httpPort?: number;
+  sshPort?: number;
+}
+
+/**
+ * Starts and stops repo-service's git transport: the internal smart-HTTP endpoint for the gateway and the built-in
+ * SSH server, both feeding every push into the {@link PushRecorder}.
+ */
+@Injectable()
+export class GitTransport {
+  private readonly logger = new Logger('GitTransport');
+
+  constructor(
+    @Inject(COMMON_SETTINGS) private readonly common: CommonSettings,
+    @Inject(TRANSPORT_SETTINGS) private readonly settings: TransportSettings,
+    private readonly rpc: RpcClient,
+    private readonly recorder: PushRecorder,
+  ) {}
+
+  async start(overrides: TransportListenOverrides = {}): Promise<StartedTransport> {
+    const paths: GitTransportPaths = {
+      hooksDir: join(serviceDataDir(this.common.repoRoot), 'git-hooks'),
+      pushLogDir: await mkdtemp(join(tmpdir(), 'cairn-push-')),
+    };
+    await installHooks(paths.hooksDir);
+    const stops: Array<() => Promise<void>> = [];
+    let httpPort: number | null = null;
+    let sshPort: number | null = null;
+    try {
+      if (this.settings.startInternalHttp) {
+        const http = new InternalGitHttpServer({
+          repoRoot: this.common.repoRoot,
+          internalToken: this.common.internalToken,
+          paths,
+          onPush: this.recorder.sink,
+        });
+        httpPort = await http.listen(overrides.httpPort ?? this.common.repoInternalPort, this.settings.internalHost);
+        stops.push(() => http.close());
+        this.logger.log(`internal git HTTP listening on ${this.settings.internalHost}:${httpPort}`);
+      }
+      if (this.settings.startSshServer) {
+        const ssh = new GitSshServer({
+          hostKey: await loadOrCreateHostKey(hostKeyPath(this.settings, this.common.repoRoot)),
+          serverUser: this.settings.sshServerUser,
+          repoRoot: this.common.repoRoot,
+          paths,
+          rpc: this.rpc,
+          twoFactorEnforced: this.settings.twoFactorAuth === 'enforced',
+          onPush: this.recorder.sink,
+        });
+        sshPort = await ssh.listen(overrides.sshPort ?? this.common.sshPort, this.settings.sshListenHost);
+        stops.push(() => ssh.close());
+        this.logger.log(`SSH server listening on ${this.settings.sshListenHost}:${sshPort}`);
+      }
+    } catch (err) {
+      await Promise.all(stops.map((s) => s().catch(() => undefined)));
+      await rm(paths.pushLogDir, { recursive: true, force: true });
+      throw err;
+    }
+    return {
+      httpPort,
+      sshPort,
+      stop: async () => {
+        await Promise.all(stops.map((s) => s().catch(() => undefined)));
+        await rm(paths.pushLogDir, { recursive: true, force: true });
+      },
+    };
+  }
+}
+
+/** `bootstrapService`'s `afterStart`: starts the git transport, returns its stopper. */
+export async function startTransport(app: INestApplicationContext): Promise<() => Promise<void>> {
+  const started = await app.get(GitTransport).start();
+  return started.stop;
+}

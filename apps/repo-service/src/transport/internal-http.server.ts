@@ -1,0 +1,268 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
+import { Logger } from '@nestjs/common';
+import { CORRELATION_HEADER, withCorrelationId } from '@cairn/platform';
+import { repoStoragePath } from '../storage/repo-path.js';
+import { sanitizeGitProtocol, type GitService } from './git-command.js';
+import { startGitService, type GitTransportPaths } from './git-process.js';
+import type { PushSink } from './push-sink.js';
+import { streamRawBlob } from '../contents/raw-blob.js';
+
+/** Headers the gateway sets on every internal git request. */
+export const INTERNAL_HEADERS = {
+  token: 'x-cairn-internal-token',
+  repoId: 'x-cairn-repo-id',
+  actorId: 'x-cairn-actor-id',
+  actorLogin: 'x-cairn-actor-login',
+} as const;
+
+/** The internal path prefix: `/internal/git/<owner>/<repo>/{info/refs,git-upload-pack,git-receive-pack}`. */
+export const INTERNAL_GIT_PREFIX = '/internal/git/';
+
+const ROUTE = /^\/internal\/git\/([^/]+)\/([^/]+)\/(info\/refs|git-upload-pack|git-receive-pack)$/;
+
+export interface InternalGitHttpOptions {
+  repoRoot: string;
+  internalToken: string;
+  paths: GitTransportPaths;
+  onPush: PushSink;
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+/** Compares a presented secret with the expected one in constant time (hashes first, so lengths do not leak). */
+export function internalTokenMatches(presented: string | string[] | undefined, expected: string): boolean {
+  if (typeof presented !== 'string' || !presented) return false;
+  return timingSafeEqual(digest(presented), digest(expected));
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function plain(res: ServerResponse, status: number, message: string): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-cache' });
+  res.end(`${message}\n`);
+}
+
+function noCache(contentType: string): Record<string, string> {
+  return {
+    'content-type': contentType,
+    expires: 'Fri, 01 Jan 1980 00:00:00 GMT',
+    pragma: 'no-cache',
+    'cache-control': 'no-cache, max-age=0, must-revalidate',
+  };
+}
+
+/** A pkt-line (`0000`-style length prefix) carrying one text line. */
+export function pktLine(text: string): string {
+  return (Buffer.byteLength(text) + 4).toString(16).padStart(4, '0') + text;
+}
+
+function parseId(value: string | undefined): number | null {
+  return value && /^[1-9]\d{0,15}$/.test(value) ? Number(value) : null;
+}
+
+/**
+ * repo-service's internal git smart-HTTP endpoint. Only the gateway calls it (shared token, constant-time check);
+ * the gateway has already authenticated the client and authorised the operation, and passes the resolved
+ * repository and actor in headers. It runs `git upload-pack|receive-pack --stateless-rpc` and streams both ways
+ * with backpressure; pack data is never buffered. After a receive-pack, the exact ref updates go to the push sink
+ * before the response ends, so a finished `git push` has its event in the outbox.
+ */
+export class InternalGitHttpServer {
+  private readonly logger = new Logger('InternalGitHttp');
+  private readonly server: Server;
+
+  constructor(private readonly options: InternalGitHttpOptions) {
+    this.server = createServer((req, res) => {
+      withCorrelationId(header(req, CORRELATION_HEADER), () => {
+        this.handle(req, res).catch((err: unknown) => {
+          this.logger.error(`internal git request failed: ${(err as Error).message}`);
+          plain(res, 500, 'internal error');
+        });
+      });
+    });
+    // Long pushes and clones: no request timeout; the gateway's client connection governs.
+    this.server.requestTimeout = 0;
+    this.server.headersTimeout = 60_000;
+    // Longer than the gateway keeps idle keep-alive sockets, so it rarely reuses one this side is closing.
+    this.server.keepAliveTimeout = 65_000;
+  }
+
+  async listen(port: number, host: string): Promise<number> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, host, () => {
+        this.server.off('error', reject);
+        resolve();
+      });
+    });
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  async close(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeIdleConnections();
+    const force = setTimeout(() => this.server.closeAllConnections(), 10_000);
+    force.unref();
+    await closed;
+    clearTimeout(force);
+  }
+
+  private async raw(url: URL, res: ServerResponse): Promise<void> {
+    const q = url.searchParams;
+    let dir: string;
+    try {
+      dir = repoStoragePath(this.options.repoRoot, q.get('owner') ?? '', q.get('repo') ?? '');
+    } catch {
+      return plain(res, 400, 'invalid repository path');
+    }
+    if (!(await stat(dir).then((s) => s.isDirectory(), () => false))) return plain(res, 404, 'repository not found');
+    await streamRawBlob(dir, q.get('ref') ?? '', q.get('path') ?? '', res);
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!internalTokenMatches(req.headers[INTERNAL_HEADERS.token], this.options.internalToken)) {
+      return plain(res, 401, 'internal token required');
+    }
+    const url = new URL(req.url ?? '/', 'http://internal');
+    // Blobs too large for a bus message: `GET /internal/raw?owner=&repo=&ref=&path=` streams their bytes.
+    if (url.pathname === '/internal/raw' && req.method === 'GET') return this.raw(url, res);
+    const m = ROUTE.exec(url.pathname);
+    if (!m) return plain(res, 404, 'not found');
+    let owner: string;
+    let repo: string;
+    try {
+      owner = decodeURIComponent(m[1]);
+      repo = decodeURIComponent(m[2]);
+    } catch {
+      return plain(res, 400, 'invalid repository path');
+    }
+    let dir: string;
+    try {
+      dir = repoStoragePath(this.options.repoRoot, owner, repo);
+    } catch {
+      return plain(res, 400, 'invalid repository path');
+    }
+    const info = await stat(dir).catch(() => null);
+    if (!info?.isDirectory()) return plain(res, 404, 'repository not found');
+
+    const gitProtocol = sanitizeGitProtocol(header(req, 'git-protocol'));
+    if (m[3] === 'info/refs') {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'method not allowed');
+      const service = url.searchParams.get('service');
+      if (service !== 'git-upload-pack' && service !== 'git-receive-pack') {
+        return plain(res, 403, 'dumb HTTP protocol is not supported: use a smart git client');
+      }
+      return this.advertise(res, service === 'git-upload-pack' ? 'upload-pack' : 'receive-pack', dir, gitProtocol);
+    }
+    if (req.method !== 'POST') return plain(res, 405, 'method not allowed');
+    const service: GitService = m[3] === 'git-upload-pack' ? 'upload-pack' : 'receive-pack';
+    const contentType = header(req, 'content-type')?.split(';')[0].trim().toLowerCase();
+    if (contentType !== `application/x-git-${service}-request`) return plain(res, 415, 'unsupported media type');
+    const encoding = header(req, 'content-encoding')?.trim().toLowerCase();
+    if (encoding && encoding !== 'gzip' && encoding !== 'x-gzip' && encoding !== 'identity') {
+      return plain(res, 415, `unsupported content encoding ${encoding}`);
+    }
+    const repoId = parseId(header(req, INTERNAL_HEADERS.repoId));
+    if (service === 'receive-pack' && repoId === null) return plain(res, 400, 'repository id header required');
+    return this.rpc(req, res, service, dir, gitProtocol, encoding === 'gzip' || encoding === 'x-gzip', {
+      repoId: repoId ?? 0,
+      pusherId: parseId(header(req, INTERNAL_HEADERS.actorId)),
+    });
+  }
+
+  private async advertise(
+    res: ServerResponse,
+    service: GitService,
+    dir: string,
+    gitProtocol: string | undefined,
+  ): Promise<void> {
+    const { child, finished } = startGitService(this.options.paths, {
+      service,
+      dir,
+      statelessRpc: true,
+      advertiseRefs: true,
+      gitProtocol,
+    });
+    child.stdin?.end();
+    const stderr = collect(child.stderr);
+    res.writeHead(200, noCache(`application/x-git-${service}-advertisement`));
+    // Protocol v2 has no service header (as git http-backend); receive-pack always speaks v0.
+    if (!(service === 'upload-pack' && gitProtocol?.includes('version=2'))) {
+      res.write(`${pktLine(`# service=git-${service}\n`)}0000`);
+    }
+    child.stdout!.pipe(res, { end: false });
+    res.once('close', () => {
+      if (!res.writableFinished) child.kill();
+    });
+    const result = await finished;
+    if (result.code !== 0) {
+      // Without a complete advertisement the client must not see a clean end of the response.
+      this.logger.warn(`git ${service} --advertise-refs exited with ${result.code ?? result.signal}: ${stderr()}`);
+      res.destroy();
+      return;
+    }
+    res.end();
+  }
+
+  private async rpc(
+    req: IncomingMessage,
+    res: ServerResponse,
+    service: GitService,
+    dir: string,
+    gitProtocol: string | undefined,
+    gzipped: boolean,
+    who: { repoId: number; pusherId: number | null },
+  ): Promise<void> {
+    const { child, finished } = startGitService(this.options.paths, { service, dir, statelessRpc: true, gitProtocol });
+    const stderr = collect(child.stderr);
+    const input = pipeline(gzipped ? [req, createGunzip(), child.stdin!] : [req, child.stdin!]).catch((err: Error) => {
+      // The client went away, or git stopped reading (it has said why on its output).
+      this.logger.debug?.(`git ${service} input ended early: ${err.message}`);
+      child.stdin?.destroy();
+    });
+    res.writeHead(200, noCache(`application/x-git-${service}-result`));
+    child.stdout!.pipe(res, { end: false });
+    res.once('close', () => {
+      // An abandoned fetch is stopped; a push is left to finish or fail on its own (refs may already be updated).
+      if (!res.writableFinished && service === 'upload-pack') child.kill();
+    });
+    const result = await finished;
+    await input;
+    if (result.code !== 0) {
+      this.logger.warn(`git ${service} exited with ${result.code ?? result.signal}: ${stderr()}`);
+    }
+    if (result.invalid.length) this.logger.error(`unparsable push log lines: ${JSON.stringify(result.invalid)}`);
+    if (service === 'receive-pack' && result.updates.length) {
+      try {
+        await this.options.onPush({ repoId: who.repoId, dir, pusherId: who.pusherId, via: 'http' }, result.updates);
+      } catch (err) {
+        this.logger.error(`recording push to repository ${who.repoId} failed: ${(err as Error).message}`);
+      }
+    }
+    // git reports its own failures in-band (ERR packets, report-status), so the response ends normally.
+    res.end();
+  }
+}
+
+/** Keeps the first few KB of a stream (git's stderr) for the log. */
+export function collect(stream: NodeJS.ReadableStream | null | undefined, limit = 4096): () => string {
+  let text = '';
+  stream?.on('data', (chunk: Buffer) => {
+    if (text.length < limit) text += chunk.toString('utf8');
+  });
+  return () => text.trim().slice(0, limit);
+}

@@ -1,0 +1,124 @@
+import { runGitIn } from './git-process.js';
+import type { RefUpdateLine } from './push-log.js';
+
+/** A commit of a push as git reports it (before user names and URLs are added). */
+export interface GitCommitInfo {
+  id: string;
+  authorName: string;
+  authorEmail: string;
+  /** Strict ISO 8601 with the author's offset (`%aI`), what Gitea's JSON shows. */
+  authorDate: string;
+  committerName: string;
+  committerEmail: string;
+  committerDate: string;
+  message: string;
+  added: string[];
+  removed: string[];
+  modified: string[];
+}
+
+export interface RefCommits {
+  /** Newest first, at most the cap. */
+  commits: GitCommitInfo[];
+  total: number;
+}
+
+const RECORD = '\x1e';
+const FIELDS = 8;
+// One record per commit: RS, then NUL-terminated fields; `-z --name-status` then adds `<status>\0<path>\0` pairs.
+const FORMAT = `--format=${RECORD}%H%x00%an%x00%ae%x00%aI%x00%cn%x00%ce%x00%cI%x00%B%x00`;
+const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+function isZero(oid: string): boolean {
+  return /^0+$/.test(oid);
+}
+
+/**
+ * The revision arguments for "commits new to this ref": `new ^old` for an update. For a created branch: `new` minus
+ * every branch as it was before this push — the branches now, except those this push changed (they already point at
+ * their new commits when this runs), plus the old tips of those it updated or deleted. Branch names cannot contain
+ * glob characters, so `--exclude` matches exactly one branch; object ids are checked before they get here.
+ */
+function rangeArgs(update: RefUpdateLine, push: RefUpdateLine[]): string[] {
+  if (!isZero(update.old)) return ['--end-of-options', update.new, `^${update.old}`];
+  const branches = push.filter((u) => u.ref.startsWith('refs/heads/'));
+  const excludes = branches.map((u) => `--exclude=${u.ref.slice('refs/heads/'.length)}`);
+  const oldTips = branches.filter((u) => !isZero(u.old) && OID.test(u.old)).map((u) => `^${u.old}`);
+  return ['--not', ...excludes, '--branches', '--not', '--end-of-options', update.new, ...oldTips];
+}
+
+/** Parses `git log -z --name-status` output in {@link FORMAT}. */
+export function parseCommitLog(output: string): GitCommitInfo[] {
+  const tokens = output.split('\0');
+  const commits: GitCommitInfo[] = [];
+  let current: GitCommitInfo | undefined;
+  let i = 0;
+  while (i < tokens.length) {
+    const token = tokens[i].replace(/^\n+/, '');
+    if (token.startsWith(RECORD)) {
+      const f = tokens.slice(i, i + FIELDS);
+      const id = f[0].replace(/^\n+/, '').slice(1);
+      if (f.length < FIELDS || !OID.test(id)) throw new Error('unexpected git log output');
+      current = {
+        id,
+        authorName: f[1],
+        authorEmail: f[2],
+        authorDate: f[3],
+        committerName: f[4],
+        committerEmail: f[5],
+        committerDate: f[6],
+        message: f[7],
+        added: [],
+        removed: [],
+        modified: [],
+      };
+      commits.push(current);
+      i += FIELDS;
+      continue;
+    }
+    if (current && /^[ACDMRTUX]\d*$/.test(token) && i + 1 < tokens.length) {
+      const path = tokens[i + 1];
+      if (token === 'A') current.added.push(path);
+      else if (token === 'D') current.removed.push(path);
+      else current.modified.push(path);
+      i += 2;
+      continue;
+    }
+    i += 1;
+  }
+  return commits;
+}
+
+/**
+ * The commits a ref update of `push` brought (Gitea's push payload): none for deletions and non-branch refs; otherwise at
+ * most `cap` commits newest first with added/removed/modified files (merges against their first parent, no rename
+ * detection), and the total count — one git process per update, a second only when the cap was reached.
+ */
+export async function refCommits(
+  dir: string,
+  update: RefUpdateLine,
+  cap: number,
+  push: RefUpdateLine[] = [update],
+): Promise<RefCommits> {
+  if (isZero(update.new) || !update.ref.startsWith('refs/heads/') || !OID.test(update.new)) {
+    return { commits: [], total: 0 };
+  }
+  if (!isZero(update.old) && !OID.test(update.old)) return { commits: [], total: 0 };
+  const range = rangeArgs(update, push);
+  const out = await runGitIn(dir, [
+    'log',
+    `--max-count=${cap}`,
+    '--no-renames',
+    '--diff-merges=first-parent',
+    '--name-status',
+    '-z',
+    FORMAT,
+    ...range,
+  ]);
+  const commits = parseCommitLog(out.toString('utf8'));
+  let total = commits.length;
+  if (commits.length >= cap) {
+    total = Number((await runGitIn(dir, ['rev-list', '--count', ...range])).toString('utf8').trim());
+  }
+  return { commits, total };
+}

@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** One ref update exactly as git's `post-receive` hook reports it. */
+export interface RefUpdateLine {
+  ref: string;
+  old: string;
+  new: string;
+}
+
+/** The environment variable naming the file the hook writes for one receive-pack run. */
+export const PUSH_LOG_ENV = 'CAIRN_PUSH_LOG';
+
+/**
+ * The `post-receive` hook: it copies its stdin — the `<old> <new> <ref>` lines of the refs this receive-pack
+ * actually updated — into the file named by `$CAIRN_PUSH_LOG`, which is unique to one receive-pack process. Nothing
+ * else happens inside git; repo-service reads the file after receive-pack exits, so concurrent pushes never mix.
+ */
+export const POST_RECEIVE_HOOK = `#!/bin/sh
+# Written by Cairn repo-service: records this push's ref updates for the push event.
+[ -n "$${PUSH_LOG_ENV}" ] || exit 0
+exec cat > "$${PUSH_LOG_ENV}"
+`;
+
+const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/**
+ * Parses the hook's stdin: one `<old-oid> <new-oid> <refname>` per line. Malformed lines are reported, never
+ * guessed at.
+ */
+export function parsePushLog(text: string): { updates: RefUpdateLine[]; invalid: string[] } {
+  const updates: RefUpdateLine[] = [];
+  const invalid: string[] = [];
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    const parts = line.split(' ');
+    if (parts.length !== 3) {
+      invalid.push(line);
+      continue;
+    }
+    const [oldOid, newOid, ref] = parts;
+    if (!OID.test(oldOid) || !OID.test(newOid) || oldOid.length !== newOid.length || !isRefName(ref)) {
+      invalid.push(line);
+      continue;
+    }
+    updates.push({ ref, old: oldOid, new: newOid });
+  }
+  return { updates, invalid };
+}
+
+/** A full ref name as git allows it (`git check-ref-format`, the rules that matter here). */
+export function isRefName(ref: string): boolean {
+  if (!ref.startsWith('refs/') || ref.length > 1024) return false;
+  // eslint-disable-next-line no-control-regex
+  if (/[\x00-\x20\x7f~^:?*[\\]/.test(ref)) return false;
+  if (ref.includes('..') || ref.includes('@{') || ref.includes('//') || ref.endsWith('/') || ref.endsWith('.')) {
+    return false;
+  }
+  return ref.split('/').every((part) => part !== '' && !part.startsWith('.') && !part.endsWith('.lock'));
+}
+
+/**
+ * Writes the hooks directory receive-pack runs with (`-c core.hooksPath=<dir>`), so the repositories' own `hooks/`
+ * folders are never used. The write is atomic (temp file + rename): replicas sharing the volume can do it together.
+ */
+export async function installHooks(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o755 });
+  const target = join(dir, 'post-receive');
+  const current = await readFile(target, 'utf8').catch(() => null);
+  if (current === POST_RECEIVE_HOOK) {
+    await chmod(target, 0o755);
+    return;
+  }
+  const tmp = join(dir, `.post-receive.${randomUUID()}`);
+  await writeFile(tmp, POST_RECEIVE_HOOK, { mode: 0o755 });
+  await chmod(tmp, 0o755);
+  await rename(tmp, target);
+}

@@ -1,0 +1,15 @@
+import type { RefUpdateLine } from './push-log.js';
+
+/** Who pushed where: what the transport knows when a receive-pack has finished. */
+export interface PushContext {
+  /** Repository id (as resolved by the gateway for HTTP, by `repo.access.resolve` for SSH). */
+  repoId: number;
+  /** The repository's storage directory. */
+  dir: string;
+  /** The pusher's user id (null only if a push were ever anonymous). */
+  pusherId: number | null;
+  via: 'http' | 'ssh';
+}
+
+/** Receives the exact ref updates of every successful push (the push recorder). */
+export type PushSink = (context: PushContext, updates: RefUpdateLine[]) => Promise<void>;

@@ -1,0 +1,274 @@
+import { stat } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import type { Writable } from 'node:stream';
+import { Logger } from '@nestjs/common';
+import ssh2 from 'ssh2';
+import type { AuthContext, Connection, ServerChannel } from 'ssh2';
+import {
+  DomainError, ErrorCode, IdentitySubjects, RepoSubjects, accessAtLeast, type RepoAccessReply, type ResolveKeyReply,
+} from '@cairn/contracts';
+import { withCorrelationId, type RpcClient } from '@cairn/platform';
+import { repoStoragePath } from '../storage/repo-path.js';
+import { parseSshGitCommand, sanitizeGitProtocol, type ParsedGitCommand } from './git-command.js';
+import { startGitService, type GitTransportPaths } from './git-process.js';
+import type { PushSink } from './push-sink.js';
+
+export interface GitSshServerOptions {
+  hostKey: Buffer;
+  /** The login name clients must use (`git@host`). */
+  serverUser: string;
+  repoRoot: string;
+  paths: GitTransportPaths;
+  rpc: RpcClient;
+  /** `[security] TWO_FACTOR_AUTH = enforced`. */
+  twoFactorEnforced: boolean;
+  onPush: PushSink;
+  /** Close connections that have not authenticated within this time (ms). */
+  authTimeoutMs?: number;
+}
+
+/** Raised to end an SSH git command with exit status 1 and a message on the client's stderr. */
+class SshRefusal extends Error {}
+
+/**
+ * The built-in SSH server for git. Public-key authentication only: every offered key is resolved by
+ * identity-service (`identity.key.resolve`) and accepted only once the client's signature over the session verifies
+ * against it. An exec request must be exactly `git-upload-pack|git-receive-pack '<owner>/<repo>(.git)'`; access is
+ * decided by `repo.access.resolve` plus the two-factor policy, then git runs with the channel as its stdio. After
+ * every successful operation the key's last use is recorded (`identity.key.touch`).
+ */
+export class GitSshServer {
+  private readonly logger = new Logger('GitSshServer');
+  private readonly server: ssh2.Server;
+  private readonly clients = new Set<Connection>();
+
+  constructor(private readonly options: GitSshServerOptions) {
+    this.server = new ssh2.Server({ hostKeys: [options.hostKey], ident: 'Cairn' }, (client) => this.onConnection(client));
+    this.server.on('error', (err: Error) => this.logger.warn(`ssh server: ${err.message}`));
+  }
+
+  async listen(port: number, host: string): Promise<number> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, host, () => {
+        this.server.off('error', reject);
+        resolve();
+      });
+    });
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  async close(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    const force = setTimeout(() => {
+      for (const c of this.clients) c.end();
+    }, 10_000);
+    force.unref();
+    await closed;
+    clearTimeout(force);
+  }
+
+  private onConnection(client: Connection): void {
+    this.clients.add(client);
+    let identity: ResolveKeyReply | undefined;
+    const resolved = new Map<string, Promise<ResolveKeyReply | null>>();
+    const authTimer = setTimeout(() => {
+      if (!identity) client.end();
+    }, this.options.authTimeoutMs ?? 60_000);
+    authTimer.unref();
+
+    client.on('error', (err: Error) => this.logger.debug?.(`ssh client: ${err.message}`));
+    client.on('close', () => {
+      clearTimeout(authTimer);
+      this.clients.delete(client);
+    });
+
+    client.on('authentication', (ctx: AuthContext) => {
+      if (ctx.method !== 'publickey' || ctx.username !== this.options.serverUser) {
+        ctx.reject(['publickey']);
+        return;
+      }
+      const parsed = ssh2.utils.parseKey(ctx.key.data);
+      if (parsed instanceof Error) {
+        ctx.reject(['publickey']);
+        return;
+      }
+      // The client proves it holds the private key by signing the session; without a signature it only asks
+      // whether the key would be acceptable (answered with PK_OK, which authenticates nothing).
+      if (ctx.signature && parsed.verify(ctx.blob!, ctx.signature, ctx.hashAlgo) !== true) {
+        ctx.reject(['publickey']);
+        return;
+      }
+      const blob = ctx.key.data.toString('base64');
+      let lookup = resolved.get(blob);
+      if (!lookup) {
+        lookup = this.resolveKey(blob);
+        resolved.set(blob, lookup);
+      }
+      void lookup.then((reply) => {
+        if (!reply) return ctx.reject(['publickey']);
+        if (ctx.signature) identity = reply;
+        ctx.accept();
+      });
+    });
+
+    client.on('ready', () => {
+      clearTimeout(authTimer);
+      const who = identity;
+      if (!who) {
+        client.end();
+        return;
+      }
+      client.on('session', (acceptSession) => {
+        const session = acceptSession();
+        let gitProtocol: string | undefined;
+        session.on('env', (accept, reject, info) => {
+          // Only GIT_PROTOCOL (`ssh -o SendEnv`, for protocol v2) is taken, validated; nothing else reaches git.
+          if (info.key !== 'GIT_PROTOCOL') return reject?.();
+          gitProtocol = sanitizeGitProtocol(info.val);
+          accept?.();
+        });
+        let pty = false;
+        session.on('pty', (accept) => {
+          pty = true;
+          accept?.();
+        });
+        session.on('window-change', (accept) => accept?.());
+        session.on('shell', (accept) => {
+          const channel = accept();
+          const greeting =
+            `Hi ${who.actor.login}! You've successfully authenticated with the key ${who.fingerprint}, ` +
+            `but Cairn does not provide shell access.`;
+          void this.finish(channel, 0, `${greeting}${pty ? '\r\n' : '\n'}`);
+        });
+        session.on('exec', (accept, _reject, info) => {
+          const channel = accept();
+          void withCorrelationId(undefined, () => this.exec(channel, who, info.command, gitProtocol));
+        });
+      });
+    });
+  }
+
+  private async resolveKey(keyBlobBase64: string): Promise<ResolveKeyReply | null> {
+    try {
+      return await this.options.rpc.send<ResolveKeyReply>(IdentitySubjects.keyResolve, { keyBlobBase64 });
+    } catch (err) {
+      if (!(err instanceof DomainError && err.code === ErrorCode.NOT_FOUND)) {
+        this.logger.warn(`ssh key lookup failed: ${(err as Error).message}`);
+      }
+      return null;
+    }
+  }
+
+  private async exec(channel: ServerChannel, who: ResolveKeyReply, command: string, gitProtocol?: string): Promise<void> {
+    try {
+      const parsed = parseSshGitCommand(command);
+      if ('error' in parsed) throw new SshRefusal(parsed.error);
+      const { repo, dir } = await this.authorise(who, parsed);
+      const code = await this.runGit(channel, who, parsed, repo.id, dir, gitProtocol);
+      if (code === 0) {
+        this.options.rpc.send(IdentitySubjects.keyTouch, { keyId: who.keyId }).catch((err: Error) => {
+          this.logger.warn(`recording use of key ${who.keyId} failed: ${err.message}`);
+        });
+      }
+      await this.finish(channel, code);
+    } catch (err) {
+      if (err instanceof SshRefusal) return this.finish(channel, 1, `Cairn: ${err.message}\n`);
+      this.logger.error(`ssh command failed: ${(err as Error).message}`);
+      await this.finish(channel, 1, 'Cairn: internal error\n');
+    }
+  }
+
+  /** The same rule as the gateway: `repo.access.resolve`, the two-factor policy, read to fetch, write to push. */
+  private async authorise(who: ResolveKeyReply, cmd: ParsedGitCommand): Promise<{ repo: RepoAccessReply['repo']; dir: string }> {
+    const notFound = `Repository ${cmd.owner}/${cmd.repo} does not exist or you do not have access to it`;
+    let reply: RepoAccessReply;
+    try {
+      reply = await this.options.rpc.send<RepoAccessReply>(RepoSubjects.accessResolve, {
+        actor: who.actor,
+        owner: cmd.owner,
+        repo: cmd.repo,
+      });
+    } catch (err) {
+      if (err instanceof DomainError && (err.code === ErrorCode.NOT_FOUND || err.code === ErrorCode.INVALID_ARGUMENT)) {
+        throw new SshRefusal(notFound);
+      }
+      if (err instanceof DomainError && (err.code === ErrorCode.UNAVAILABLE || err.code === ErrorCode.TIMEOUT)) {
+        throw new SshRefusal('the service is temporarily unavailable, please try again');
+      }
+      throw err;
+    }
+    if (this.options.twoFactorEnforced && !who.actor.hasTwoFactor) {
+      throw new SshRefusal('two-factor authentication is required to access repositories: enable it in your settings');
+    }
+    const need = cmd.service === 'upload-pack' ? 'read' : 'write';
+    if (!accessAtLeast(reply.access, 'read')) throw new SshRefusal(notFound);
+    if (!accessAtLeast(reply.access, need)) {
+      throw new SshRefusal(`User ${who.actor.login} is not allowed to push to ${reply.repo.ownerName}/${reply.repo.name}`);
+    }
+    let dir: string;
+    try {
+      dir = repoStoragePath(this.options.repoRoot, reply.repo.ownerName, reply.repo.name);
+    } catch {
+      throw new SshRefusal(notFound);
+    }
+    const info = await stat(dir).catch(() => null);
+    if (!info?.isDirectory()) throw new SshRefusal(notFound);
+    return { repo: reply.repo, dir };
+  }
+
+  private async runGit(
+    channel: ServerChannel,
+    who: ResolveKeyReply,
+    cmd: ParsedGitCommand,
+    repoId: number,
+    dir: string,
+    gitProtocol: string | undefined,
+  ): Promise<number> {
+    const { child, finished } = startGitService(this.options.paths, {
+      service: cmd.service,
+      dir,
+      statelessRpc: false,
+      gitProtocol,
+    });
+    channel.pipe(child.stdin!);
+    child.stdin!.on('error', () => undefined); // git may stop reading first (EPIPE): its exit code tells
+    child.stdout!.pipe(channel, { end: false });
+    child.stderr!.pipe(channel.stderr, { end: false });
+    channel.once('close', () => {
+      // A fetch nobody reads any more is stopped; a push is left to finish (refs may already be updated).
+      if (child.exitCode === null && cmd.service === 'upload-pack') child.kill();
+    });
+    const result = await finished;
+    if (result.invalid.length) this.logger.error(`unparsable push log lines: ${JSON.stringify(result.invalid)}`);
+    if (cmd.service === 'receive-pack' && result.updates.length) {
+      try {
+        await this.options.onPush({ repoId, dir, pusherId: who.actor.id, via: 'ssh' }, result.updates);
+      } catch (err) {
+        this.logger.error(`recording push to repository ${repoId} failed: ${(err as Error).message}`);
+      }
+    }
+    return result.code ?? 1;
+  }
+
+  /** Flushes what is queued on the channel, then sends the exit status and closes it. */
+  private async finish(channel: ServerChannel, code: number, stderr?: string): Promise<void> {
+    if (stderr) channel.stderr.write(stderr);
+    await Promise.all([flushed(channel, channel), flushed(channel, channel.stderr)]);
+    channel.exit(code);
+    channel.end();
+  }
+}
+
+/** Resolves once everything written so far has gone out (or the channel closed). */
+function flushed(channel: ServerChannel, stream: Writable): Promise<void> {
+  if (!stream.writable) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      channel.off('close', done);
+      resolve();
+    };
+    channel.once('close', done);
+    stream.write(Buffer.alloc(0), done);
+  });
+}

@@ -1,0 +1,58 @@
+import { dirname, join, resolve } from 'node:path';
+import { loadSettings, parsers, type SettingsOf } from '@cairn/platform';
+
+/**
+ * Git transport settings of repo-service (the common ones — `SSH_PORT`, `REPO_INTERNAL_PORT`, `INTERNAL_TOKEN`,
+ * `[repository] ROOT` — are in @cairn/platform). Read once at start; a bad value refuses the start.
+ */
+export const transportSettingsSpec = {
+  /** Run the built-in SSH server (`[server] START_SSH_SERVER`, as Gitea; on by default in Cairn). */
+  startSshServer: { section: 'server', key: 'START_SSH_SERVER', default: true, parse: parsers.bool },
+  /** Address the SSH server binds (`[server] SSH_LISTEN_HOST`). */
+  sshListenHost: { section: 'server', key: 'SSH_LISTEN_HOST', default: '0.0.0.0', parse: parsers.string },
+  /**
+   * The ed25519 host key (OpenSSH private key file). Empty means `<repository ROOT>/../ssh/host_ed25519`; the file
+   * is generated on first start when it does not exist.
+   */
+  sshHostKeyPath: { section: 'server', key: 'SSH_HOST_KEY_PATH', default: '', parse: parsers.string },
+  /** The only user name SSH clients may log in as (`git@host`), Gitea's `BUILTIN_SSH_SERVER_USER`. */
+  sshServerUser: {
+    section: 'server',
+    key: 'BUILTIN_SSH_SERVER_USER',
+    default: 'git',
+    parse: (raw: string) => {
+      if (!/^[A-Za-z0-9_.-]{1,64}$/.test(raw.trim())) throw new Error('expected a user name ([A-Za-z0-9_.-])');
+      return raw.trim();
+    },
+  },
+  /** Address the internal git HTTP endpoint binds (the gateway reaches it at `[cairn] REPO_INTERNAL_URL`). */
+  internalHost: { section: 'cairn', key: 'REPO_INTERNAL_HOST', default: '127.0.0.1', parse: parsers.string },
+  /** Run the internal git HTTP endpoint. */
+  startInternalHttp: { section: 'cairn', key: 'START_REPO_INTERNAL_HTTP', default: true, parse: parsers.bool },
+  /** `[security] TWO_FACTOR_AUTH = enforced`: SSH users without two-factor get no repository access. */
+  twoFactorAuth: {
+    section: 'security',
+    key: 'TWO_FACTOR_AUTH',
+    default: '' as '' | 'enforced',
+    parse: (raw: string) => parsers.oneOf('', 'enforced')(raw) as '' | 'enforced',
+  },
+  /** The most commits one ref update carries in a push event (the total is always reported). */
+  pushMaxCommits: { section: 'cairn', key: 'PUSH_EVENT_MAX_COMMITS', default: 20, parse: parsers.int(1, 1000) },
+};
+
+export type TransportSettings = SettingsOf<typeof transportSettingsSpec>;
+export const TRANSPORT_SETTINGS = Symbol('TRANSPORT_SETTINGS');
+
+export function loadTransportSettings(env: NodeJS.ProcessEnv = process.env): TransportSettings {
+  return loadSettings(transportSettingsSpec, env);
+}
+
+/** The directory beside the repository root where repo-service keeps its own files (SSH host key, git hooks). */
+export function serviceDataDir(repoRoot: string): string {
+  return dirname(resolve(repoRoot));
+}
+
+/** Where the SSH host key lives: the setting, or `<repository ROOT>/../ssh/host_ed25519`. */
+export function hostKeyPath(settings: TransportSettings, repoRoot: string): string {
+  return settings.sshHostKeyPath ? resolve(settings.sshHostKeyPath) : join(serviceDataDir(repoRoot), 'ssh', 'host_ed25519');
+}

@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { GitTransport } from './git-transport.js';
+import { PushRecorderRepository } from './push-recorder.repository.js';
+import { PushRecorder } from './push-recorder.service.js';
+import { loadTransportSettings, TRANSPORT_SETTINGS } from './transport-settings.js';
+
+/**
+ * Git over HTTP (internal endpoint behind the gateway) and SSH, and the push events they produce. Needs the global
+ * Prisma, storage and repo-settings modules of repo-service; started from `main.ts` (`afterStart`).
+ */
+@Module({
+  providers: [
+    { provide: TRANSPORT_SETTINGS, useFactory: () => loadTransportSettings() },
+    PushRecorderRepository,
+    PushRecorder,
+    GitTransport,
+  ],
+  exports: [GitTransport, PushRecorder],
+})
+export class TransportModule {}

@@ -1,0 +1,65 @@
+// Benchmark: batch file contents (30 files) through repo-service's ContentsService — pooled cat-file process,
+// one last-commit walk — against the floor: the same 30 `<commit>:<path>` lines piped through one
+// `git cat-file --batch` by hand. Run after `npx tsc -b tsconfig.build.json`: `node bench/file-contents.bench.mjs`.
+import 'reflect-metadata';
+import { CatFilePool } from '../apps/repo-service/dist/git/cat-file-pool.js';
+import { GitReadContext } from '../apps/repo-service/dist/git/git-read-context.js';
+import { gitSpawnStats } from '../apps/repo-service/dist/git/git-command.js';
+import { lastCommitCache } from '../apps/repo-service/dist/git/last-commits.js';
+import { ContentsService } from '../apps/repo-service/dist/contents/contents.service.js';
+import { fastImportRepo, measure, removeRoot, report, run, tempRoot } from './git-bench-support.mjs';
+
+const FILES = Array.from({ length: 200 }, (_, i) => `src/module${Math.floor(i / 20)}/file${i}.ts`);
+const COMMITS = Number(process.env.BENCH_COMMITS ?? 2000);
+const root = tempRoot('cairn-bench-fc-');
+try {
+  const bare = fastImportRepo({
+    root,
+    owner: 'bench',
+    name: 'files',
+    commits: COMMITS,
+    startSeconds: 1_700_000_000,
+    files: FILES,
+    content: (i, f) => `// ${f} at commit ${i}\n${'export const x = 1;\n'.repeat(200)}`,
+  });
+  // 30 files spread over the tree: their last commits are spread over the last ~200 commits.
+  const requested = Array.from({ length: 30 }, (_, i) => FILES[(i * 7) % FILES.length]);
+  const commit = (await run('git', [`--git-dir=${bare}`, 'rev-parse', 'main'])).toString().trim();
+
+  const pool = new CatFilePool({ maxProcesses: 8, idleTimeoutMs: 60_000 });
+  const service = new ContentsService(new GitReadContext(pool, root, 'http://localhost:3000/', 50));
+  const repo = { id: 1, ownerId: 1, ownerName: 'bench', name: 'files', defaultBranch: 'main' };
+  const request = {
+    actor: null,
+    repo,
+    access: 'read',
+    files: requested,
+    limits: { pagingNum: 30, maxBlobSize: 10 * 1024 * 1024, maxResponseSize: 100 * 1024 * 1024 },
+  };
+  const check = await service.fileContents(request);
+  if (check.items.filter(Boolean).length !== 30) throw new Error('expected 30 entries');
+
+  // Cold: no cached last commits (every request walks history once). Warm: the same files at the same commit again.
+  const before = { total: gitSpawnStats.total, catFile: gitSpawnStats.count('cat-file') };
+  const cold = await measure(() => {
+    lastCommitCache.clear();
+    return service.fileContents(request);
+  });
+  const spawnsPerRequest = (gitSpawnStats.total - before.total) / 45;
+  const catFileSpawned = gitSpawnStats.count('cat-file') - before.catFile;
+  const warm = await measure(() => service.fileContents(request));
+
+  const lines = requested.map((p) => `${commit}:${p}\n`).join('');
+  const floor = await measure(() => run('git', [`--git-dir=${bare}`, 'cat-file', '--batch'], lines));
+  // A stricter floor: the same lines through an already running cat-file process (pure object reads).
+  const warmFloor = await measure(() => pool.run(bare, requested.map((p) => ({ op: 'contents', object: `${commit}:${p}` }))));
+
+  console.log(`file-contents, 30 files, repository of ${COMMITS} commits / ${FILES.length} files`);
+  report('cold (history walk) vs one-shot `git cat-file --batch`', cold, floor);
+  report('warm (cached last commits) vs one-shot `git cat-file --batch`', warm, floor);
+  report('warm vs the same reads on a running cat-file', warm, warmFloor);
+  console.log(`git processes per cold request: ${spawnsPerRequest.toFixed(2)} (new cat-file processes: ${catFileSpawned})`);
+  pool.close();
+} finally {
+  removeRoot(root);
+}

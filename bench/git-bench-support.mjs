@@ -1,0 +1,83 @@
+// Shared helpers of the git read benchmarks: build a bare repository with `git fast-import` (fast, any size),
+// time a function, and report `ratio = ours / floor`. No assertions: numbers are printed, never checked.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+export function tempRoot(prefix) {
+  return mkdtempSync(path.join(tmpdir(), prefix));
+}
+
+export function removeRoot(dir) {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * Creates `<root>/<owner>/<name>.git` with `commits` commits on `main`, one minute apart from `startSeconds`
+ * (committer = author date). Commit i changes file `files[i % files.length]` (content from `content(i)`); the first
+ * commit adds every file.
+ */
+export function fastImportRepo({ root, owner, name, commits, startSeconds, files, content }) {
+  const bare = path.join(root, owner.toLowerCase(), `${name.toLowerCase()}.git`);
+  mkdirSync(path.dirname(bare), { recursive: true });
+  execFileSync('git', ['init', '-q', '--bare', '-b', 'main', bare]);
+  const chunks = [];
+  const data = (s) => {
+    const b = Buffer.from(s);
+    chunks.push(Buffer.from(`data ${b.length}\n`), b, Buffer.from('\n'));
+  };
+  for (let i = 0; i < commits; i++) {
+    const ts = startSeconds + i * 60;
+    chunks.push(Buffer.from(`commit refs/heads/main\nmark :${i + 1}\n`));
+    chunks.push(Buffer.from(`author Bench <bench${i % 7}@example.com> ${ts} +0000\n`));
+    chunks.push(Buffer.from(`committer Bench <bench${i % 7}@example.com> ${ts} +0000\n`));
+    data(`commit ${i}\n\nchanges ${i}\n`);
+    if (i > 0) chunks.push(Buffer.from(`from :${i}\n`));
+    const touched = i === 0 ? files : [files[i % files.length]];
+    for (const f of touched) {
+      chunks.push(Buffer.from(`M 100644 inline ${f}\n`));
+      data(content(i, f));
+    }
+    chunks.push(Buffer.from('\n'));
+  }
+  execFileSync('git', [`--git-dir=${bare}`, 'fast-import', '--quiet'], {
+    input: Buffer.concat(chunks),
+    maxBuffer: 1 << 30,
+  });
+  execFileSync('git', [`--git-dir=${bare}`, 'gc', '--quiet']);
+  return bare;
+}
+
+/** Runs `fn` `warmup` times, then `runs` times; returns the median and p90 in milliseconds. */
+export async function measure(fn, { warmup = 5, runs = 40 } = {}) {
+  for (let i = 0; i < warmup; i++) await fn();
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const t = process.hrtime.bigint();
+    await fn();
+    times.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  return { median: times[Math.floor(times.length / 2)], p90: times[Math.floor(times.length * 0.9)] };
+}
+
+/** Runs a command to completion with optional stdin; resolves with stdout bytes. */
+export function run(cmd, args, input) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'ignore'] });
+    const out = [];
+    child.stdout.on('data', (b) => out.push(b));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`${cmd} exited ${code}`))));
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(input ?? '');
+  });
+}
+
+export function report(label, ours, floor) {
+  const f = (n) => n.toFixed(2).padStart(8);
+  console.log(
+    `${label.padEnd(58)} ours ${f(ours.median)} ms (p90 ${f(ours.p90)})  floor ${f(floor.median)} ms (p90 ${f(floor.p90)})  ratio = ${(ours.median / floor.median).toFixed(2)}`,
+  );
+}

@@ -1,0 +1,329 @@
+// Mergeability checks at scale, through the real suite (gateway, repo-service, merge-check-worker processes from
+// dist/, NATS, Redis, PostgreSQL). Prints figures and ratios; nothing asserts on time.
+//
+//   npm run build && node bench/merge-check.bench.mjs [--pulls 2000] [--active 50] [--backlog 500] [--files 2000]
+//
+// 1. Base push: a repository with N open pull requests (default 2,000) of which K (default 50) were updated recently
+//    (the rest 30 days ago, DELAY_CHECK_FOR_INACTIVE_DAYS = 7). One real `git push` to the base over smart HTTP.
+//    Reports the number of checks that ran (BullMQ jobs for the new base commit: must be K, not N) and the time from
+//    the push to the K stored results; floor: the same K `git merge-tree` commands run by hand, one after another.
+// 2. Scale-out: a backlog of B checks (default 500) drained by 1 worker process vs 2 (each with concurrency 1: one
+//    check at a time per process), timed from queueing to the last stored result; ratio = t(1) / t(2).
+// 3. Per-check cost: the 1-process backlog time per check vs the same `git merge-tree --write-tree` run by hand on
+//    the same commit pairs, one after another (ratio = ours / by hand).
+//
+// Setup that is not measured (branches, commits and pull-request rows) is written directly: git fast-import into the
+// bare repository and one SQL statement for the rows, so the benchmark starts in seconds.
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { Queue } from 'bullmq';
+import pg from 'pg';
+import { APPS, REPO_ROOT, deployMigrations, freePort, startSuite, tcpReachable } from '../scripts/suite.mjs';
+
+const { values: opts } = parseArgs({
+  options: {
+    pulls: { type: 'string', default: process.env.BENCH_PULLS ?? '2000' },
+    active: { type: 'string', default: process.env.BENCH_ACTIVE ?? '50' },
+    backlog: { type: 'string', default: process.env.BENCH_BACKLOG ?? '500' },
+    files: { type: 'string', default: process.env.BENCH_FILES ?? '2000' },
+  },
+});
+const N = Number(opts.pulls);
+const K = Number(opts.active);
+const B = Math.min(Number(opts.backlog), N);
+const FILES = Number(opts.files);
+const QUEUE = 'merge-check'; // Queues.mergeCheck
+const WORKER = APPS.find((a) => a.name === 'merge-check-worker');
+const say = (line) => process.stderr.write(`bench: ${line}\n`);
+const GIT_ENV = {
+  PATH: process.env.PATH,
+  HOME: tmpdir(),
+  LANG: 'C',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_TERMINAL_PROMPT: '0',
+  GIT_AUTHOR_NAME: 'Bench',
+  GIT_AUTHOR_EMAIL: 'bench@example.com',
+  GIT_COMMITTER_NAME: 'Bench',
+  GIT_COMMITTER_EMAIL: 'bench@example.com',
+};
+
+function git(args, options = {}) {
+  const r = spawnSync('git', args, { env: { ...GIT_ENV, ...options.env }, cwd: options.cwd, input: options.input, maxBuffer: 1 << 30 });
+  if (r.status !== 0) throw new Error(`git ${args.slice(0, 3).join(' ')} failed: ${r.stderr}`);
+  return r.stdout.toString('utf8').trim();
+}
+
+/** One `git merge-tree --write-tree` by hand (what a check runs), resolving when it exits. */
+function mergeTreeByHand(dir, base, head) {
+  return new Promise((resolve, reject) => {
+    const c = spawn('git', ['--git-dir', dir, 'merge-tree', '--write-tree', '-z', '--name-only', '--no-messages', base, head], {
+      env: GIT_ENV,
+      stdio: ['ignore', 'ignore', 'ignore'],
+    });
+    c.once('error', reject);
+    c.once('exit', (code) => (code === 0 || code === 1 ? resolve(code) : reject(new Error(`merge-tree exited ${code}`))));
+  });
+}
+
+/** Generates the repository content with git fast-import: FILES files on main, then one branch per pull request. */
+function generate(dir, pulls) {
+  const lines = [];
+  const blob = (text) => `data ${Buffer.byteLength(text)}\n${text}\n`;
+  const content = (i, variant) =>
+    Array.from({ length: 60 }, (_, l) => `file ${i} line ${l} ${variant && l === 30 ? variant : 'base'} ${'.'.repeat(20)}`).join('\n') + '\n';
+  let mark = 1;
+  const ts = 1_700_000_000;
+  lines.push(`commit refs/heads/main\nmark :${mark}\ncommitter Bench <bench@example.com> ${ts} +0000\n${blob('generated base')}from refs/heads/main^0\n`);
+  for (let i = 0; i < FILES; i++) lines.push(`M 100644 inline d${i % 50}/f${i}.txt\n${blob(content(i))}`);
+  const baseMark = mark;
+  for (let p = 0; p < pulls; p++) {
+    mark++;
+    lines.push(
+      `commit refs/heads/pr/${p}\nmark :${mark}\ncommitter Bench <bench@example.com> ${ts + p + 1} +0000\n${blob(`change ${p}`)}from :${baseMark}\n` +
+        `M 100644 inline d${p % 50}/f${p % FILES}.txt\n${blob(content(p % FILES, `pr${p}`))}`,
+    );
+  }
+  git(['--git-dir', dir, 'fast-import', '--quiet'], { input: lines.join('') });
+}
+
+async function main() {
+  if (!existsSync(path.join(REPO_ROOT, WORKER.main))) throw new Error('run `npm run build` first');
+  const id = randomBytes(4).toString('hex');
+  const dataDir = mkdtempSync(path.join(tmpdir(), `cairn-bench-mc-${id}-`));
+  const cleanups = [];
+  const cleanup = async () => {
+    for (const fn of cleanups.reverse()) await Promise.resolve().then(fn).catch((e) => console.error(`cleanup: ${e.message}`));
+  };
+  process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  try {
+    const natsPort = await freePort();
+    const nats = spawn('/usr/sbin/nats-server', ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', path.join(dataDir, 'nats')], { stdio: 'ignore' });
+    cleanups.push(() => new Promise((r) => (nats.exitCode !== null ? r() : (nats.once('exit', r), nats.kill('SIGTERM')))));
+    for (let i = 0; i < 100 && !(await tcpReachable('127.0.0.1', natsPort, 300)); i++) await new Promise((r) => setTimeout(r, 100));
+    const server = new URL(process.env.CAIRN_TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres');
+    const dbName = `cairn_bench_mc_${id}`;
+    const admin = new pg.Client({ connectionString: server.toString() });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${dbName}"`);
+    await admin.end();
+    cleanups.push(async () => {
+      const c = new pg.Client({ connectionString: server.toString() });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+      await c.end();
+    });
+    const databaseUrl = Object.assign(new URL(server), { pathname: `/${dbName}` }).toString();
+    await deployMigrations(databaseUrl);
+    const queuePrefix = `cairn-bench-mc-${id}`;
+    const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+    const queue = new Queue(QUEUE, { connection: { url: redisUrl, maxRetriesPerRequest: null }, prefix: queuePrefix });
+    cleanups.push(async () => {
+      await queue.obliterate({ force: true }).catch(() => undefined);
+      await queue.close();
+    });
+
+    say('starting the suite (without merge-check-worker: its processes are started by the benchmark)');
+    const [httpPort, sshPort, repoInternalPort] = [await freePort(), await freePort(), await freePort()];
+    const suite = await startSuite({
+      databaseUrl,
+      natsUrl: `nats://127.0.0.1:${natsPort}`,
+      redisUrl,
+      httpPort,
+      sshPort,
+      repoInternalPort,
+      repoRoot: path.join(dataDir, 'repositories'),
+      queuePrefix,
+      apps: APPS.filter((a) => a.name !== 'merge-check-worker').map((a) => a.name),
+      output: 'silent',
+      logDir: path.join(dataDir, 'logs'),
+      env: {
+        RUN_MODE: 'prod',
+        CAIRN__SECURITY__SECRET_KEY: randomBytes(24).toString('hex'),
+        CAIRN__SECURITY__INTERNAL_TOKEN: randomBytes(24).toString('hex'),
+        CAIRN__SECURITY__PASSWORD_HASH_ALGO: 'scrypt$1024$8$1',
+        CAIRN__REPOSITORY_PULL_REQUEST__DELAY_CHECK_FOR_INACTIVE_DAYS: '7',
+      },
+    });
+    cleanups.push(() => suite.stop());
+
+    // ---- a user, a token, a repository with N pull requests ---------------------------------------------------
+    const adminName = `bench-admin-${id}`;
+    const adminPw = `Pw-${randomBytes(9).toString('hex')}`;
+    await runNode([path.join(REPO_ROOT, 'apps/identity-service/dist/cli/cairn-cli.js'), 'admin', 'user', 'create', '--username', adminName,
+      '--password', adminPw, '--email', `${adminName}@example.com`, '--admin', '--must-change-password=false'], { ...process.env, ...suite.env });
+    const basic = `Basic ${Buffer.from(`${adminName}:${adminPw}`).toString('base64')}`;
+    const { sha1: token } = await postJson(`${suite.baseUrl}/api/v1/users/${adminName}/tokens`, basic, { name: 'bench', scopes: ['all'] });
+    const repoName = `prs-${id}`;
+    const repo = await postJson(`${suite.baseUrl}/api/v1/user/repos`, `token ${token}`, { name: repoName, auto_init: true });
+    const bare = path.join(dataDir, 'repositories', adminName.toLowerCase(), `${repoName}.git`);
+    say(`generating ${FILES} files and ${N} pull-request branches with git fast-import`);
+    generate(bare, N);
+    const base0 = git(['--git-dir', bare, 'rev-parse', 'refs/heads/main']);
+    const heads = git(['--git-dir', bare, 'for-each-ref', '--format=%(refname:lstrip=3) %(objectname)', 'refs/heads/pr/'])
+      .split('\n')
+      .map((l) => l.split(' '))
+      .map(([i, sha]) => ({ i: Number(i), sha }))
+      .sort((a, b) => a.i - b.i);
+    const db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+    cleanups.push(() => db.end());
+    say(`writing ${N} pull requests (${K} updated now, ${N - K} 30 days ago), all checked against the current base`);
+    await db.query(
+      `WITH rows AS (SELECT * FROM unnest($2::int[], $3::text[]) AS t(i, head))
+       , ins AS (
+         INSERT INTO repo.issues (repo_id, index, is_pull, title, poster_id, updated_at)
+         SELECT $1, i + 1, true, 'pull ' || i, $5, CASE WHEN i < $6 THEN now() ELSE now() - interval '30 days' END FROM rows
+         RETURNING id, index)
+       INSERT INTO repo.pull_requests (issue_id, repo_id, head_branch, base_branch, head_sha, base_sha, merge_base, status,
+                                       checked_base_sha, checked_head_sha)
+       SELECT ins.id, $1, 'pr/' || rows.i, 'main', rows.head, $4, $4, 'mergeable', $4, rows.head
+         FROM ins JOIN rows ON rows.i + 1 = ins.index`,
+      [repo.id, heads.map((h) => h.i), heads.map((h) => h.sha), base0, repo.owner.id, K],
+    );
+    await db.query(`INSERT INTO repo.issue_index_counters (repo_id, last_index) VALUES ($1, $2)`, [repo.id, N]);
+    await db.query(`UPDATE repo.repositories SET num_pulls = $2 WHERE id = $1`, [repo.id, N]);
+
+    const workers = [];
+    const startWorkers = async (count, concurrency) => {
+      for (let w = 0; w < count; w++) {
+        const child = spawn(process.execPath, [WORKER.main], {
+          cwd: REPO_ROOT,
+          env: { ...process.env, ...suite.env, CAIRN__MERGE_CHECK__CONCURRENCY: String(concurrency) },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        workers.push(child);
+        await new Promise((resolve, reject) => {
+          let out = '';
+          const onData = (d) => {
+            out += d;
+            if (out.includes('merge-check-service ready')) resolve();
+          };
+          child.stdout.on('data', onData);
+          child.stderr.on('data', (d) => (out += d));
+          child.once('exit', (code) => reject(new Error(`worker exited (${code}): ${out.slice(-2000)}`)));
+        });
+      }
+    };
+    const stopWorkers = async () => {
+      await Promise.all(workers.splice(0).map((c) => new Promise((r) => (c.exitCode !== null ? r() : (c.once('exit', r), c.kill('SIGTERM'))))));
+    };
+    cleanups.push(stopWorkers);
+    const storedFor = async (baseSha, ids) =>
+      (await db.query(
+        `SELECT count(*)::int AS n FROM repo.pull_requests WHERE repo_id = $1 AND checked_base_sha = $2 AND status <> 'checking'
+           ${ids ? 'AND id = ANY($3::int[])' : ''}`,
+        ids ? [repo.id, baseSha, ids] : [repo.id, baseSha],
+      )).rows[0].n;
+    const idle = async () => {
+      const c = await queue.getJobCounts('waiting', 'active', 'prioritized', 'delayed');
+      return Object.values(c).every((n) => n === 0);
+    };
+
+    // ---- 1. a push to the base with N open pull requests, K active ----------------------------------------------
+    await startWorkers(1, 2);
+    const work = path.join(dataDir, 'work');
+    const cloneUrl = Object.assign(new URL(`${suite.baseUrl}/${adminName}/${repoName}.git`), { username: adminName, password: token }).toString();
+    git(['clone', '-q', '--single-branch', '--branch', 'main', cloneUrl, work]);
+    // Two pushes: the first warms every path up (Node's JIT, Prisma's statement caches, the pools), the second is
+    // the steady state. Both are reported.
+    const pushAndWait = async (label) => {
+      git(['commit', '-q', '--allow-empty', '-m', label], { cwd: work });
+      const wall0 = Date.now();
+      const t0 = performance.now();
+      git(['push', '-q', 'origin', 'main'], { cwd: work });
+      const pushMs = performance.now() - t0;
+      const base = git(['rev-parse', 'HEAD'], { cwd: work });
+      while ((await storedFor(base)) < K) await new Promise((r) => setTimeout(r, 20));
+      const allMs = performance.now() - t0;
+      while (!(await idle())) await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 1000));
+      const jobs = (await queue.getJobs(['completed', 'failed', 'active', 'waiting', 'prioritized'])).filter((j) => j?.data?.baseSha === base);
+      const queuedAt = jobs.map((j) => j.timestamp);
+      const checking = (await db.query(`SELECT count(*)::int AS n FROM repo.pull_requests WHERE repo_id = $1 AND status = 'checking'`, [repo.id])).rows[0].n;
+      return { base, pushMs, allMs, jobs: jobs.length, firstQueuedMs: Math.min(...queuedAt) - wall0, lastQueuedMs: Math.max(...queuedAt) - wall0, checking };
+    };
+    const cold = await pushAndWait('move the base (cold)');
+    const warm = await pushAndWait('move the base again (warm)');
+    const base1 = warm.base;
+    const activeRows = (await db.query(`SELECT pr.head_sha FROM repo.pull_requests pr JOIN repo.issues i ON i.id = pr.issue_id WHERE pr.repo_id = $1 AND i.index <= $2`, [repo.id, K])).rows;
+    const tHand0 = performance.now();
+    for (const r of activeRows) await mergeTreeByHand(bare, base1, r.head_sha);
+    const tHand = performance.now() - tHand0;
+    console.log(`1. base push with ${N} open pull requests, ${K} active (DELAY_CHECK_FOR_INACTIVE_DAYS = 7), 1 worker process (concurrency 2)`);
+    for (const [label, r] of [['cold', cold], ['warm', warm]]) {
+      console.log(`   ${label}: checks run for the new base ${r.jobs} (expected ${K}); delayed (checking, no job) ${r.checking} of ${N - K}`);
+      console.log(`         git push ${r.pushMs.toFixed(0)} ms; push start → first check queued ${r.firstQueuedMs} ms, → last queued ${r.lastQueuedMs} ms, → all ${K} results stored ${r.allMs.toFixed(0)} ms`);
+    }
+    console.log(`   floor: the same ${K} merge-trees by hand, one after another: ${tHand.toFixed(0)} ms   ratio (warm) = ${(warm.allMs / tHand).toFixed(2)}`);
+    await stopWorkers();
+
+    // ---- 2 + 3. a backlog of B checks: 1 worker process vs 2 ------------------------------------------------------
+    const backlogRows = (await db.query(
+      `SELECT pr.id, pr.head_sha FROM repo.pull_requests pr JOIN repo.issues i ON i.id = pr.issue_id
+        WHERE pr.repo_id = $1 AND pr.status = 'checking' ORDER BY i.index LIMIT $2`,
+      [repo.id, B],
+    )).rows;
+    const ids = backlogRows.map((r) => r.id);
+    const runBacklog = async (processes) => {
+      await queue.obliterate({ force: true });
+      await db.query(`UPDATE repo.pull_requests SET status = 'checking', checked_base_sha = NULL, checked_head_sha = NULL WHERE id = ANY($1::int[])`, [ids]);
+      await startWorkers(processes, 1);
+      const t = performance.now();
+      await queue.addBulk(
+        backlogRows.map((r, i) => ({
+          name: 'check',
+          data: { pullId: r.id, repoId: repo.id, baseSha: base1, headSha: r.head_sha },
+          opts: { jobId: `pr-${r.id}-${base1}-${r.head_sha}`, priority: 2 + i, attempts: 3, removeOnComplete: { age: 3600 } },
+        })),
+      );
+      while ((await storedFor(base1, ids)) < ids.length) await new Promise((r) => setTimeout(r, 20));
+      const elapsed = performance.now() - t;
+      await stopWorkers();
+      return elapsed;
+    };
+    say(`backlog of ${ids.length} checks with 1 worker process`);
+    const t1 = await runBacklog(1);
+    say(`backlog of ${ids.length} checks with 2 worker processes`);
+    const t2 = await runBacklog(2);
+    const tHandB0 = performance.now();
+    for (const r of backlogRows) await mergeTreeByHand(bare, base1, r.head_sha);
+    const tHandB = performance.now() - tHandB0;
+    console.log(`2. backlog of ${ids.length} checks (each worker process runs one check at a time)`);
+    console.log(`   1 worker process: ${t1.toFixed(0)} ms (${((ids.length * 1000) / t1).toFixed(1)} checks/s)`);
+    console.log(`   2 worker processes: ${t2.toFixed(0)} ms (${((ids.length * 1000) / t2).toFixed(1)} checks/s)   speed-up = ${(t1 / t2).toFixed(2)}× (target ≥ 1.7)`);
+    console.log(`3. per check: worker ${(t1 / ids.length).toFixed(1)} ms (queue → reload → merge-tree in a scratch object dir + merge-base → report → stored)`);
+    console.log(`   by hand: ${(tHandB / ids.length).toFixed(1)} ms (the same merge-tree, same pairs, one after another)   ratio = ${(t1 / tHandB).toFixed(2)}`);
+    console.log(JSON.stringify({
+      bench: 'merge-check', pulls: N, active: K, cold, warm, handMs: tHand,
+      backlog: ids.length, oneWorkerMs: t1, twoWorkersMs: t2, speedup: t1 / t2, perCheckMs: t1 / ids.length, perCheckByHandMs: tHandB / ids.length,
+    }));
+  } finally {
+    await cleanup();
+  }
+}
+
+function runNode(args, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.once('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${args[1]} ${args[2]} exited ${code}: ${out}`))));
+  });
+}
+
+async function postJson(url, authorization, body) {
+  const res = await fetch(url, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const text = await res.text();
+  if (res.status !== 201) throw new Error(`POST ${url} answered ${res.status}: ${text}`);
+  return JSON.parse(text);
+}
+
+await main();

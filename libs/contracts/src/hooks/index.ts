@@ -1,0 +1,3 @@
+export * from './hooks.subjects.js';
+export * from './hook.dto.js';
+export * from './delivery.dto.js';

@@ -1,0 +1,34 @@
+import { Type } from 'class-transformer';
+import { IsIn, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { ActorDto } from '../common/actor.js';
+import type { UserDto } from './user.dto.js';
+
+/** The kinds of credential the gateway (or the SSH server) presents for resolution. */
+export const CREDENTIAL_KINDS = ['token', 'password'] as const;
+
+/** `identity.auth.resolve`: exactly what the client presented; identity-service decides. */
+export class ResolveCredentialsRequest {
+  /** `token`: a bearer/`token`/query token or a token used as a Basic password; `password`: Basic user + password. */
+  @IsIn(CREDENTIAL_KINDS) kind: (typeof CREDENTIAL_KINDS)[number];
+  /** The token, or the password. */
+  @IsString() @MaxLength(1024) secret: string;
+  /** For Basic auth: the user name given (a token used as password may come with any user name). */
+  @IsOptional() @IsString() @MaxLength(255) username?: string;
+  /** For Basic auth with a password, when the user has two-factor enrolled: the `X-Gitea-OTP` passcode. */
+  @IsOptional() @IsString() @MaxLength(16) otp?: string;
+  /** `Sudo` target, already checked by nothing: identity-service enforces admin-only. */
+  @IsOptional() @IsString() @MaxLength(255) sudo?: string;
+}
+
+/** What `identity.auth.resolve` replies. */
+export interface ResolveCredentialsReply {
+  actor: ActorDto;
+  /** The effective user's Gitea `User` shape: `GET /user` is answered from it without a second call. */
+  user: UserDto;
+  /** The user must change their password before using the API (Gitea then answers 403 outside the web UI). */
+  mustChangePassword?: boolean;
+}
+
+export class ActorOnlyRequest {
+  @IsOptional() @ValidateNested() @Type(() => ActorDto) actor: ActorDto | null;
+}

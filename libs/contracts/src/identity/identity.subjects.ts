@@ -1,0 +1,87 @@
+/** NATS request-reply subjects served by identity-service (queue group `identity-service`). */
+export const IdentitySubjects = {
+  /** Resolve credentials (token, password, session, SSH key fingerprint) to an actor. */
+  authResolve: 'identity.auth.resolve',
+  /** Health check: replies `{ ok: true }` when the service and its database answer. */
+  health: 'identity.health.check',
+
+  /** Create a user (admin). */
+  userCreate: 'identity.user.create',
+  /** Edit a user (admin). */
+  userEdit: 'identity.user.edit',
+  /** Delete a user (admin). */
+  userDelete: 'identity.user.delete',
+  /** Get a user by login name. */
+  userGet: 'identity.user.get',
+  /** Search users. */
+  userSearch: 'identity.user.search',
+  /** Look up users by ids and/or e-mail addresses (commit authors, repository owners). */
+  userLookup: 'identity.user.lookup',
+  /** Verify a user's password (Basic auth); replies the actor. */
+  userVerifyPassword: 'identity.user.verify-password',
+
+  /** Resolve an owner name (user or organization) to its id and kind. */
+  ownerResolve: 'identity.owner.resolve',
+
+  /** Create an access token. */
+  tokenCreate: 'identity.token.create',
+  /** List a user's access tokens. */
+  tokenList: 'identity.token.list',
+  /** Delete an access token by id or name. */
+  tokenDelete: 'identity.token.delete',
+
+  /** Add a public key. */
+  keyCreate: 'identity.key.create',
+  /** List public keys (own or another user's). */
+  keyList: 'identity.key.list',
+  /** Get one of the caller's keys. */
+  keyGet: 'identity.key.get',
+  /** Delete one of the caller's keys. */
+  keyDelete: 'identity.key.delete',
+  /** Resolve an SSH public key (wire blob) to its owner, for SSH authentication; records `last_used_at`. */
+  keyResolve: 'identity.key.resolve',
+  /** Record that a key was used (throttled). */
+  keyTouch: 'identity.key.touch',
+
+  /** Create an organization. */
+  orgCreate: 'identity.org.create',
+  /** Get an organization. */
+  orgGet: 'identity.org.get',
+  /** List organizations (all, or those of a user). */
+  orgList: 'identity.org.list',
+  /** The caller's role in an organization (owner, member, team permissions) for access decisions. */
+  orgMembership: 'identity.org.membership',
+  /** A user's standing in every organization they belong to, in one reply (lists across owners). */
+  orgStandings: 'identity.org.standings',
+
+  /** List an organization's teams. */
+  teamList: 'identity.team.list',
+  /** Create a team. */
+  teamCreate: 'identity.team.create',
+  /** Get a team by id. */
+  teamGet: 'identity.team.get',
+  /** Add a member to a team. */
+  teamMemberAdd: 'identity.team.member-add',
+  /** Remove a member from a team. */
+  teamMemberRemove: 'identity.team.member-remove',
+  /** List a team's members. */
+  teamMemberList: 'identity.team.member-list',
+
+  /** List an organization's members. */
+  memberList: 'identity.member.list',
+  /** Is a user a member of an organization. */
+  memberCheck: 'identity.member.check',
+  /** Remove a user from an organization (all its teams). */
+  memberRemove: 'identity.member.remove',
+  /** List public members. */
+  publicMemberList: 'identity.public-member.list',
+  /** Is a member public. */
+  publicMemberCheck: 'identity.public-member.check',
+  /** Publicize or conceal a member. */
+  publicMemberSet: 'identity.public-member.set',
+
+  /** Enrol a user in TOTP two-factor authentication; replies the secret once. */
+  twoFactorEnroll: 'identity.two-factor.enroll',
+  /** Remove a user's two-factor enrolment. */
+  twoFactorDisable: 'identity.two-factor.disable',
+} as const;

@@ -1,0 +1,55 @@
+import { Type } from 'class-transformer';
+import { IsBoolean, IsInt, IsOptional, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { ListQuery } from '../common/pagination.js';
+import { ActorRequest, type UserDto } from './user.dto.js';
+
+/** Gitea's `PublicKey`. `user`, `read_only` and `key_type` only for the owner or an admin. */
+export interface PublicKeyDto {
+  id: number;
+  key: string;
+  url: string;
+  title: string;
+  fingerprint: string;
+  created_at: string;
+  last_used_at: string | null;
+  user?: UserDto;
+  read_only?: boolean;
+  key_type?: string;
+}
+
+/** `POST /user/keys` body (Gitea's `CreateKeyOption`). */
+export class CreateKeyBody {
+  @IsString() @MinLength(1) @MaxLength(255) title: string;
+  @IsString() @MinLength(1) @MaxLength(16384) key: string;
+  @IsOptional() @IsBoolean() read_only?: boolean;
+}
+
+export class ListKeysQuery extends ListQuery {
+  /** Only the key with this fingerprint (`SHA256:…`). */
+  @IsOptional() @IsString() @MaxLength(255) fingerprint?: string;
+}
+
+export class CreateKeyRequest extends ActorRequest {
+  @ValidateNested() @Type(() => CreateKeyBody) body: CreateKeyBody;
+}
+export class ListKeysRequest extends ActorRequest {
+  /** Whose keys; absent = the caller's. */
+  @IsOptional() @IsString() username?: string;
+  @ValidateNested() @Type(() => ListKeysQuery) query: ListKeysQuery;
+}
+export class KeyIdRequest extends ActorRequest {
+  @IsInt() id: number;
+}
+
+/** `identity.key.resolve`: the SSH server presents the key blob the client offered (base64 of the wire format). */
+export class ResolveKeyRequest {
+  @IsString() @MaxLength(16384) keyBlobBase64: string;
+}
+export interface ResolveKeyReply {
+  keyId: number;
+  fingerprint: string;
+  actor: import('../common/actor.js').ActorDto;
+}
+export class TouchKeyRequest {
+  @IsInt() keyId: number;
+}

@@ -1,0 +1,126 @@
+import { Type } from 'class-transformer';
+import {
+  IsBoolean, IsIn, IsInt, IsOptional, IsString, MaxLength, MinLength, ValidateNested, IsArray, ArrayMaxSize,
+} from 'class-validator';
+import { ListQuery } from '../common/pagination.js';
+import { ActorRequest, VISIBILITIES, type Visibility, type UserDto } from './user.dto.js';
+
+/** Gitea's `Organization`. */
+export interface OrganizationDto {
+  id: number;
+  name: string;
+  username: string;
+  full_name: string;
+  email: string;
+  avatar_url: string;
+  description: string;
+  website: string;
+  location: string;
+  visibility: Visibility;
+  repo_admin_change_team_access: boolean;
+}
+
+/** Team permission levels, as Gitea. */
+export const TEAM_PERMISSIONS = ['none', 'read', 'write', 'admin', 'owner'] as const;
+export type TeamPermission = (typeof TEAM_PERMISSIONS)[number];
+
+/** Gitea's `Team`. */
+export interface TeamDto {
+  id: number;
+  name: string;
+  description: string;
+  organization: OrganizationDto | null;
+  includes_all_repositories: boolean;
+  permission: TeamPermission;
+  units: string[];
+  units_map: Record<string, string>;
+  can_create_org_repo: boolean;
+}
+
+/** `POST /orgs` body (Gitea's `CreateOrgOption`). */
+export class CreateOrgBody {
+  @IsString() @MinLength(1) @MaxLength(40) username: string;
+  @IsOptional() @IsString() @MaxLength(255) full_name?: string;
+  @IsOptional() @IsString() @MaxLength(255) email?: string;
+  @IsOptional() @IsString() @MaxLength(255) description?: string;
+  @IsOptional() @IsString() @MaxLength(255) website?: string;
+  @IsOptional() @IsString() @MaxLength(255) location?: string;
+  @IsOptional() @IsIn(VISIBILITIES) visibility?: Visibility;
+  @IsOptional() @IsBoolean() repo_admin_change_team_access?: boolean;
+}
+
+/** Repository units a team may be given, as Gitea names them. */
+export const TEAM_UNITS = [
+  'repo.code', 'repo.issues', 'repo.ext_issues', 'repo.wiki', 'repo.ext_wiki', 'repo.pulls', 'repo.releases',
+  'repo.projects', 'repo.packages', 'repo.actions',
+] as const;
+
+/** `POST /orgs/{org}/teams` body (Gitea's `CreateTeamOption`). */
+export class CreateTeamBody {
+  @IsString() @MinLength(1) @MaxLength(255) name: string;
+  @IsOptional() @IsString() @MaxLength(255) description?: string;
+  @IsOptional() @IsBoolean() includes_all_repositories?: boolean;
+  /** `read`, `write` or `admin` (Gitea rejects `owner` and `none` here). */
+  @IsOptional() @IsIn(['read', 'write', 'admin']) permission?: 'read' | 'write' | 'admin';
+  @IsOptional() @IsArray() @ArrayMaxSize(32) @IsIn(TEAM_UNITS, { each: true }) units?: string[];
+  @IsOptional() @IsBoolean() can_create_org_repo?: boolean;
+}
+
+export class CreateOrgRequest extends ActorRequest {
+  /** `POST /admin/users/{username}/orgs`: the user who becomes the owner (admin only); absent = the actor. */
+  @IsOptional() @IsString() @MaxLength(255) username?: string;
+  @ValidateNested() @Type(() => CreateOrgBody) body: CreateOrgBody;
+}
+export class OrgRequest extends ActorRequest {
+  @IsString() @MaxLength(255) org: string;
+}
+export class OrgListRequest extends ActorRequest {
+  /** A user whose memberships to list; absent = all organizations visible to the actor. */
+  @IsOptional() @IsString() username?: string;
+  @ValidateNested() @Type(() => ListQuery) query: ListQuery;
+}
+export class OrgPagedRequest extends OrgRequest {
+  @ValidateNested() @Type(() => ListQuery) query: ListQuery;
+}
+export class CreateTeamRequest extends OrgRequest {
+  @ValidateNested() @Type(() => CreateTeamBody) body: CreateTeamBody;
+}
+export class TeamRequest extends ActorRequest {
+  @IsInt() teamId: number;
+}
+/** `identity.team.member-list`: a team plus paging. */
+export class TeamPagedRequest extends TeamRequest {
+  @IsOptional() @ValidateNested() @Type(() => ListQuery) query?: ListQuery;
+}
+export class TeamMemberRequest extends TeamRequest {
+  @IsString() @MaxLength(255) username: string;
+}
+export class OrgMemberRequest extends OrgRequest {
+  @IsString() @MaxLength(255) username: string;
+}
+export class SetPublicMemberRequest extends OrgMemberRequest {
+  @IsBoolean() public: boolean;
+}
+
+/** `identity.org.membership`: a user's standing in an organization, for access decisions in other services. */
+export class OrgMembershipRequest {
+  @IsInt() orgId: number;
+  @IsInt() userId: number;
+}
+export interface OrgMembershipReply {
+  isMember: boolean;
+  isOwner: boolean;
+  /** The teams the user is in, with what they grant. */
+  teams: Array<{ id: number; name: string; permission: TeamPermission; includesAllRepositories: boolean; canCreateOrgRepo: boolean }>;
+}
+
+/** `identity.org.standings`: every organization standing of one user. */
+export class OrgStandingsRequest {
+  @IsInt() userId: number;
+}
+export interface OrgStandingsReply {
+  /** One entry per organization the user is a member of. */
+  standings: Array<{ orgId: number } & OrgMembershipReply>;
+}
+
+export type { UserDto };

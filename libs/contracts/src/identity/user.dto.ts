@@ -1,0 +1,136 @@
+import { Type } from 'class-transformer';
+import {
+  IsBoolean, IsEmail, IsIn, IsInt, IsOptional, IsString, MaxLength, MinLength, ValidateNested, IsDateString, Min, Max,
+} from 'class-validator';
+import { MAX_INT32 } from '../common/pagination.js';
+import { ActorDto } from '../common/actor.js';
+import { ListQuery } from '../common/pagination.js';
+
+/** Account visibility, as Gitea. */
+export const VISIBILITIES = ['public', 'limited', 'private'] as const;
+export type Visibility = (typeof VISIBILITIES)[number];
+
+/** Gitea's `User`. */
+export interface UserDto {
+  id: number;
+  login: string;
+  login_name: string;
+  source_id: number;
+  full_name: string;
+  email: string;
+  avatar_url: string;
+  html_url: string;
+  language: string;
+  is_admin: boolean;
+  last_login: string;
+  created: string;
+  restricted: boolean;
+  active: boolean;
+  prohibit_login: boolean;
+  location: string;
+  website: string;
+  description: string;
+  visibility: Visibility;
+  followers_count: number;
+  following_count: number;
+  starred_repos_count: number;
+  username: string;
+}
+
+/** `POST /admin/users` body (Gitea's `CreateUserOption`). */
+export class CreateUserBody {
+  /** Login name. */
+  @IsString() @MinLength(1) @MaxLength(40) username: string;
+  /** Primary e-mail address. */
+  @IsEmail() @MaxLength(255) email: string;
+  /** Password (required: Cairn has no external auth sources). */
+  @IsString() @MinLength(1) @MaxLength(255) password: string;
+  @IsOptional() @IsString() @MaxLength(255) full_name?: string;
+  @IsOptional() @IsString() @MaxLength(255) login_name?: string;
+  @IsOptional() @IsInt() @Min(0) @Max(MAX_INT32) source_id?: number;
+  @IsOptional() @IsBoolean() must_change_password?: boolean;
+  @IsOptional() @IsBoolean() send_notify?: boolean;
+  @IsOptional() @IsBoolean() restricted?: boolean;
+  @IsOptional() @IsIn(VISIBILITIES) visibility?: Visibility;
+  @IsOptional() @IsDateString() created_at?: string;
+  /** Cairn extension used by the admin CLI: create a site administrator. */
+  @IsOptional() @IsBoolean() admin?: boolean;
+}
+
+/** `PATCH /admin/users/{username}` body (Gitea's `EditUserOption`; every field optional). */
+export class EditUserBody {
+  @IsOptional() @IsInt() @Min(0) @Max(MAX_INT32) source_id?: number;
+  @IsOptional() @IsString() @MaxLength(255) login_name?: string;
+  @IsOptional() @IsEmail() @MaxLength(255) email?: string;
+  @IsOptional() @IsString() @MaxLength(255) full_name?: string;
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(255) password?: string;
+  @IsOptional() @IsBoolean() must_change_password?: boolean;
+  @IsOptional() @IsString() @MaxLength(255) website?: string;
+  @IsOptional() @IsString() @MaxLength(255) location?: string;
+  @IsOptional() @IsString() @MaxLength(255) description?: string;
+  @IsOptional() @IsBoolean() active?: boolean;
+  @IsOptional() @IsBoolean() admin?: boolean;
+  @IsOptional() @IsBoolean() allow_git_hook?: boolean;
+  @IsOptional() @IsBoolean() allow_import_local?: boolean;
+  @IsOptional() @IsInt() @Min(-1) @Max(MAX_INT32) max_repo_creation?: number;
+  @IsOptional() @IsBoolean() prohibit_login?: boolean;
+  @IsOptional() @IsBoolean() allow_create_organization?: boolean;
+  @IsOptional() @IsBoolean() restricted?: boolean;
+  @IsOptional() @IsIn(VISIBILITIES) visibility?: Visibility;
+}
+
+/** `GET /users/search` query. */
+export class SearchUsersQuery extends ListQuery {
+  /** Keyword matched against login, full name and (for admins) e-mail. */
+  @IsOptional() @IsString() @MaxLength(255) q?: string;
+  /** Only this user id. */
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(MAX_INT32) uid?: number;
+}
+
+/** Request envelope: an actor plus a body. */
+export class ActorRequest {
+  @IsOptional() @ValidateNested() @Type(() => ActorDto) actor: ActorDto | null;
+}
+
+export class CreateUserRequest extends ActorRequest {
+  @ValidateNested() @Type(() => CreateUserBody) body: CreateUserBody;
+}
+export class EditUserRequest extends ActorRequest {
+  @IsString() username: string;
+  @ValidateNested() @Type(() => EditUserBody) body: EditUserBody;
+}
+export class UsernameRequest extends ActorRequest {
+  @IsString() @MaxLength(255) username: string;
+}
+export class SearchUsersRequest extends ActorRequest {
+  @ValidateNested() @Type(() => SearchUsersQuery) query: SearchUsersQuery;
+}
+/** Look users up by id and/or e-mail (used by other services to render users). */
+export class LookupUsersRequest {
+  @IsOptional() @IsInt({ each: true }) ids?: number[];
+  @IsOptional() @IsString({ each: true }) emails?: string[];
+  @IsOptional() @IsString({ each: true }) logins?: string[];
+}
+export interface LookupUsersReply {
+  users: UserDto[];
+  /** Lower-cased e-mail → user id, for the e-mails that matched. */
+  byEmail: Record<string, number>;
+  /**
+   * Ids of the returned users who are site administrators. `users` are rendered as an anonymous viewer sees them
+   * (`is_admin` false), so services that decide access (e.g. a collaborator's permission) read it here.
+   */
+  adminIds: number[];
+}
+
+/** An owner (user or organization) as other services need it. */
+export interface OwnerDto {
+  id: number;
+  login: string;
+  kind: 'user' | 'organization';
+  visibility: Visibility;
+  /** The Gitea `User` shape of the owner (organizations render as users in repository JSON). */
+  user: UserDto;
+}
+export class OwnerResolveRequest {
+  @IsString() @MaxLength(255) name: string;
+}

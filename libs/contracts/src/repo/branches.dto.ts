@@ -1,0 +1,52 @@
+import { Type } from 'class-transformer';
+import { IsString, MaxLength, ValidateNested } from 'class-validator';
+import { ListQuery } from '../common/pagination.js';
+import type { PayloadCommitVerificationDto } from './commits.dto.js';
+import { RepoScopedRequest } from './repo-access.dto.js';
+
+/** Gitea's `PayloadUser`: a commit's author or committer, with the login of the user owning that e-mail. */
+export interface PayloadUserDto {
+  name: string;
+  email: string;
+  /** The matching user's login, or `''`. */
+  username: string;
+}
+
+/** Gitea's `PayloadCommit` as branches carry it. */
+export interface PayloadCommitDto {
+  id: string;
+  message: string;
+  /** The commit's web page. */
+  url: string;
+  author: PayloadUserDto;
+  committer: PayloadUserDto;
+  verification: PayloadCommitVerificationDto | null;
+  /** Author date (RFC 3339). */
+  timestamp: string;
+  added: string[] | null;
+  removed: string[] | null;
+  modified: string[] | null;
+}
+
+/** Gitea's `Branch`. */
+export interface BranchDto {
+  name: string;
+  commit: PayloadCommitDto;
+  protected: boolean;
+  required_approvals: number;
+  enable_status_check: boolean;
+  status_check_contexts: string[];
+  user_can_push: boolean;
+  user_can_merge: boolean;
+  effective_branch_protection_name: string;
+}
+
+/** `repo.branch.list`: one page of branches (newest commit first, then by name, as Gitea). */
+export class ListBranchesRequest extends RepoScopedRequest {
+  @ValidateNested() @Type(() => ListQuery) query: ListQuery;
+}
+
+/** `repo.branch.get`: one branch by name (names may contain `/`). Replies {@link BranchDto}; unknown → NOT_FOUND. */
+export class GetBranchRequest extends RepoScopedRequest {
+  @IsString() @MaxLength(1024) branch: string;
+}

@@ -1,0 +1,118 @@
+import type { UserDto } from '../identity/user.dto.js';
+import type { CommentDto, IssueDto } from './issues.dto.js';
+import type { MergeableState, PullRequestDto } from './pulls.dto.js';
+import type { RepoEventRepository } from './repo-events.js';
+
+/**
+ * Issue, comment and pull-request events published by repo-service through its outbox (stream `CAIRN_EVENTS`).
+ * Payloads carry what Gitea's webhook payloads need (`IssuePayload`, `IssueCommentPayload`, `PullRequestPayload`):
+ * the issue / pull-request JSON at the time of the change, the repository (with its JSON) and the sender.
+ */
+export const IssueEvents = {
+  /** An issue was opened. */
+  opened: 'repo.evt.issue.opened',
+  /** An issue's title or body changed. */
+  edited: 'repo.evt.issue.edited',
+  /** An issue was closed. */
+  closed: 'repo.evt.issue.closed',
+  /** An issue was reopened. */
+  reopened: 'repo.evt.issue.reopened',
+  /** An issue or pull request was locked (`isPull` tells which). */
+  locked: 'repo.evt.issue.locked',
+  /** An issue or pull request was unlocked. */
+  unlocked: 'repo.evt.issue.unlocked',
+} as const;
+
+/** Comment events (on issues and on pull requests: `isPull` tells which). */
+export const IssueCommentEvents = {
+  /** A comment was created. */
+  created: 'repo.evt.issue-comment.created',
+  /** A comment's body changed. */
+  edited: 'repo.evt.issue-comment.edited',
+  /** A comment was deleted. */
+  deleted: 'repo.evt.issue-comment.deleted',
+} as const;
+
+/** Pull-request events. */
+export const PullRequestEvents = {
+  /** A pull request was opened. */
+  opened: 'repo.evt.pull-request.opened',
+  /** A pull request's title or body changed. */
+  edited: 'repo.evt.pull-request.edited',
+  /** A pull request was closed without merging. */
+  closed: 'repo.evt.pull-request.closed',
+  /** A closed pull request was reopened. */
+  reopened: 'repo.evt.pull-request.reopened',
+  /** A pull request was merged (Gitea sends the webhook action `closed` with `merged: true`). */
+  merged: 'repo.evt.pull-request.merged',
+  /** New commits on the head branch (webhook event `pull_request_sync`, action `synchronized`). */
+  synchronized: 'repo.evt.pull-request.synchronized',
+  /** A mergeability check result was stored (not a Gitea webhook; for the web page and consumers). */
+  mergeabilityChanged: 'repo.evt.pull-request.mergeability-changed',
+} as const;
+
+/** `{ from }` of a changed field (Gitea's `ChangesPayload`). */
+export interface ChangedFrom {
+  from: string;
+}
+
+/** What changed in an `edited` event. */
+export interface IssueChanges {
+  title?: ChangedFrom;
+  body?: ChangedFrom;
+}
+
+/** `repo.evt.issue.*`. */
+export interface IssueEventData {
+  /** The webhook action: `opened`, `edited`, `closed`, `reopened`, `locked`, `unlocked`. */
+  action: 'opened' | 'edited' | 'closed' | 'reopened' | 'locked' | 'unlocked';
+  /** The issue number. */
+  number: number;
+  issue: IssueDto;
+  /** True when the issue is a pull request (only lock/unlock are published as issue events for those). */
+  isPull: boolean;
+  /** Set on pull-request lock/unlock events. */
+  pullRequest?: PullRequestDto;
+  changes?: IssueChanges;
+  repository: RepoEventRepository;
+  sender: UserDto | null;
+}
+
+/** `repo.evt.issue-comment.*`. */
+export interface IssueCommentEventData {
+  action: 'created' | 'edited' | 'deleted';
+  issue: IssueDto;
+  /** Set when the issue is a pull request. */
+  pullRequest?: PullRequestDto;
+  comment: CommentDto;
+  isPull: boolean;
+  changes?: { body?: ChangedFrom };
+  repository: RepoEventRepository;
+  sender: UserDto | null;
+}
+
+/** `repo.evt.pull-request.*`. */
+export interface PullRequestEventData {
+  /**
+   * The webhook action: `opened`, `edited`, `closed` (also for `merged`, with `pullRequest.merged` true),
+   * `reopened`, `synchronized`; `mergeability_changed` for that Cairn event.
+   */
+  action: 'opened' | 'edited' | 'closed' | 'reopened' | 'synchronized' | 'mergeability_changed';
+  number: number;
+  pullRequest: PullRequestDto;
+  changes?: IssueChanges;
+  /** `synchronized`: the head before and after the push. */
+  before?: string;
+  after?: string;
+  /** `merged`: the merge commit (or the new base tip for fast-forward and rebase). */
+  commitId?: string;
+  /** `mergeability_changed`: the stored result. */
+  mergeability?: {
+    status: MergeableState;
+    conflictedFiles: string[];
+    baseSha: string;
+    headSha: string;
+  };
+  repository: RepoEventRepository;
+  sender: UserDto | null;
+}

@@ -1,0 +1,184 @@
+import { Type } from 'class-transformer';
+import {
+  IsBoolean, IsIn, IsInt, IsOptional, IsString, MaxLength, Min, MinLength, ValidateNested,
+} from 'class-validator';
+import { ListQuery } from '../common/pagination.js';
+import type { UserDto } from '../identity/user.dto.js';
+import { RepoScopedRequest } from './repo-access.dto.js';
+
+/** Issue (and pull request) states, as Gitea's `StateType`. */
+export const ISSUE_STATES = ['open', 'closed'] as const;
+export type IssueState = (typeof ISSUE_STATES)[number];
+
+/** Longest issue title Gitea accepts (`CreateIssueOption.title` has no explicit limit; the column is 255). */
+export const ISSUE_TITLE_MAX_LENGTH = 255;
+/** Longest issue or comment body accepted (bytes are not counted; characters are). */
+export const ISSUE_BODY_MAX_LENGTH = 256 * 1024;
+
+/** GitHub's lock reasons (`PUT …/issues/{n}/lock` `lock_reason`), always accepted besides `[repository.issue] LOCK_REASONS`. */
+export const GITHUB_LOCK_REASONS = ['off-topic', 'too heated', 'resolved', 'spam'] as const;
+
+/** Gitea's `PullRequestMeta`: set on an issue that is a pull request. */
+export interface PullRequestMetaDto {
+  merged: boolean;
+  merged_at: string | null;
+  draft: boolean;
+  html_url: string;
+}
+
+/** Gitea's `RepositoryMeta`: the repository of an issue. */
+export interface RepositoryMetaDto {
+  id: number;
+  name: string;
+  owner: string;
+  full_name: string;
+}
+
+/**
+ * Gitea's `Issue`, plus GitHub's `locked` and `active_lock_reason` (Octokit reads them). Labels, milestones and
+ * assignees are not implemented: they are always empty.
+ */
+export interface IssueDto {
+  id: number;
+  url: string;
+  html_url: string;
+  number: number;
+  user: UserDto;
+  original_author: string;
+  original_author_id: number;
+  title: string;
+  body: string;
+  ref: string;
+  assets: unknown[];
+  labels: unknown[];
+  milestone: null;
+  assignee: null;
+  assignees: null;
+  state: IssueState;
+  /** Gitea's lock flag. */
+  is_locked: boolean;
+  /** GitHub's lock flag (same value as `is_locked`). */
+  locked: boolean;
+  /** GitHub: the reason given when locking, or null. */
+  active_lock_reason: string | null;
+  comments: number;
+  created_at: string;
+  updated_at: string;
+  closed_at: string | null;
+  due_date: null;
+  pull_request: PullRequestMetaDto | null;
+  repository: RepositoryMetaDto;
+  pin_order: number;
+}
+
+/** Gitea's `Comment` (a plain issue comment, as `GET …/issues/{n}/comments` lists them). */
+export interface CommentDto {
+  id: number;
+  html_url: string;
+  pull_request_url: string;
+  issue_url: string;
+  user: UserDto;
+  original_author: string;
+  original_author_id: number;
+  body: string;
+  assets: unknown[];
+  created_at: string;
+  updated_at: string;
+}
+
+/** Kinds of timeline entries Cairn records (Gitea's `CommentType` names). */
+export const COMMENT_TYPES = ['comment', 'close', 'reopen', 'lock', 'unlock', 'merge_pull', 'pull_push'] as const;
+export type CommentType = (typeof COMMENT_TYPES)[number];
+
+/** Gitea's `TimelineComment` (the subset Cairn records): `GET …/issues/{n}/timeline`. */
+export interface TimelineCommentDto extends CommentDto {
+  /** `comment`, `lock`, `unlock`, `close`, `reopen`, `merge_pull`, `pull_push`. */
+  type: CommentType;
+}
+
+/** `POST /repos/{owner}/{repo}/issues` body (Gitea's `CreateIssueOption`; labels, milestones, assignees ignored). */
+export class CreateIssueBody {
+  @IsString() @MinLength(1) @MaxLength(ISSUE_TITLE_MAX_LENGTH) title: string;
+  @IsOptional() @IsString() @MaxLength(ISSUE_BODY_MAX_LENGTH) body?: string;
+  /** Create the issue closed. */
+  @IsOptional() @IsBoolean() closed?: boolean;
+}
+
+/** `PATCH /repos/{owner}/{repo}/issues/{index}` body (Gitea's `EditIssueOption`; every field optional). */
+export class EditIssueBody {
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(ISSUE_TITLE_MAX_LENGTH) title?: string;
+  @IsOptional() @IsString() @MaxLength(ISSUE_BODY_MAX_LENGTH) body?: string;
+  @IsOptional() @IsIn(ISSUE_STATES) state?: IssueState;
+}
+
+/** `GET /repos/{owner}/{repo}/issues` query (the part of Gitea's parameters Cairn supports). */
+export class ListIssuesQuery extends ListQuery {
+  /** `open` (default), `closed` or `all`. */
+  @IsOptional() @IsIn(['open', 'closed', 'all']) state?: 'open' | 'closed' | 'all';
+  /** `issues` or `pulls`; both when absent. */
+  @IsOptional() @IsIn(['issues', 'pulls']) type?: 'issues' | 'pulls';
+  /** Keyword matched against titles and bodies (case-insensitive). */
+  @IsOptional() @IsString() @MaxLength(255) q?: string;
+}
+
+/**
+ * `PUT …/issues/{index}/lock` body (Gitea's `LockIssueOption`, GitHub's lock body). The body may be absent or `null`;
+ * the reason is checked by repo-service against GitHub's reasons and `[repository.issue] LOCK_REASONS`.
+ */
+export class LockIssueBody {
+  /** A reason (case-insensitive); absent, null or empty means none. Type-checked by repo-service (422 otherwise). */
+  @IsOptional() lock_reason?: unknown;
+}
+
+/** `POST …/issues/{index}/comments` body (Gitea's `CreateIssueCommentOption`). */
+export class CreateIssueCommentBody {
+  @IsString() @MinLength(1) @MaxLength(ISSUE_BODY_MAX_LENGTH) body: string;
+}
+
+/** `PATCH …/issues/comments/{id}` body (Gitea's `EditIssueCommentOption`). */
+export class EditIssueCommentBody {
+  @IsString() @MaxLength(ISSUE_BODY_MAX_LENGTH) body: string;
+}
+
+// ---- messages (repo-service) ------------------------------------------------------------------------------------
+
+/** `repo.issue.create`. */
+export class CreateIssueRequest extends RepoScopedRequest {
+  @ValidateNested() @Type(() => CreateIssueBody) body: CreateIssueBody;
+}
+
+/** `repo.issue.list`: replies `Paginated<IssueDto>`. */
+export class ListIssuesRequest extends RepoScopedRequest {
+  @ValidateNested() @Type(() => ListIssuesQuery) query: ListIssuesQuery;
+}
+
+/** Every message about one issue (or pull request) of a repository, by its number. */
+export class IssueIndexRequest extends RepoScopedRequest {
+  /** The issue or pull-request number (not the database id). */
+  @Type(() => Number) @IsInt() @Min(1) index: number;
+}
+
+/** `repo.issue.edit`. */
+export class EditIssueRequest extends IssueIndexRequest {
+  @ValidateNested() @Type(() => EditIssueBody) body: EditIssueBody;
+}
+
+/** `repo.issue.lock`: replies `null`. */
+export class LockIssueRequest extends IssueIndexRequest {
+  @IsOptional() @ValidateNested() @Type(() => LockIssueBody) body?: LockIssueBody | null;
+}
+
+/** `repo.issue-comment.create`. */
+export class CreateIssueCommentRequest extends IssueIndexRequest {
+  @ValidateNested() @Type(() => CreateIssueCommentBody) body: CreateIssueCommentBody;
+}
+
+/** Every message about one comment of a repository, by its id. */
+export class IssueCommentIdRequest extends RepoScopedRequest {
+  @Type(() => Number) @IsInt() @Min(1) commentId: number;
+}
+
+/** `repo.issue-comment.edit`. */
+export class EditIssueCommentRequest extends IssueCommentIdRequest {
+  @ValidateNested() @Type(() => EditIssueCommentBody) body: EditIssueCommentBody;
+}

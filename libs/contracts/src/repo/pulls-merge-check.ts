@@ -1,0 +1,87 @@
+/**
+ * The merge-check queue's contract, shared by everything that queues checks (repo-service on creation and views,
+ * merge-check-worker on pushes) and by what runs them: job ids, job data, priorities, the delay rule, and what a
+ * check's `git merge-tree` output means. Pure functions, no I/O.
+ */
+
+/** The BullMQ job name of a mergeability check (queue `Queues.mergeCheck`). */
+export const MERGE_CHECK_JOB = 'check';
+
+/** What a merge-check job carries: ids and the commit pair it is for (the processor reloads everything else). */
+export interface MergeCheckJobData {
+  pullId: number;
+  repoId: number;
+  baseSha: string;
+  headSha: string;
+}
+
+/**
+ * One job per pull request and commit pair: adding the same id again (concurrent views, a redelivered push event)
+ * returns the existing job instead of queueing a second check. BullMQ forbids `:` in custom ids.
+ */
+export function mergeCheckJobId(pullId: number, baseSha: string, headSha: string): string {
+  return `pr-${pullId}-${baseSha}-${headSha}`;
+}
+
+/** BullMQ's largest priority (2^21 - 1); lower numbers run first. */
+export const MERGE_CHECK_MAX_PRIORITY = 2_097_151;
+/** The priority of a check someone is waiting for: a view, a new pull request, a push to its head. */
+export const MERGE_CHECK_URGENT_PRIORITY = 1;
+
+/**
+ * The priority of a check queued because its base moved: recently updated pull requests first (one step per hour
+ * since the issue's last update), and `rank` — the pull request's position among those queued by the same push,
+ * most recent first — added so that one repository's large batch spreads over many priority levels and a small
+ * batch from another repository queued later still runs early (fairness without per-repository queues).
+ */
+export function mergeCheckPriority(issueUpdatedAt: Date, now: Date, rank = 0): number {
+  const hours = Math.max(0, Math.floor((now.getTime() - issueUpdatedAt.getTime()) / 3_600_000));
+  const p = 2 + hours + Math.max(0, Math.floor(rank));
+  return Math.min(MERGE_CHECK_MAX_PRIORITY, Number.isFinite(p) ? p : MERGE_CHECK_MAX_PRIORITY);
+}
+
+/**
+ * `[repository.pull-request] DELAY_CHECK_FOR_INACTIVE_DAYS` applied to a pull request whose base moved: `-1` (any
+ * negative value) never delays; `0` always delays; `N ≥ 1` delays pull requests whose issue was last updated N days
+ * ago or earlier (`updated + N days <= now`, Gitea's rule). True means "check now".
+ */
+export function checkNowAfterBaseMove(issueUpdatedAt: Date, now: Date, delayDays: number): boolean {
+  if (delayDays < 0) return true;
+  if (delayDays === 0) return false;
+  return issueUpdatedAt.getTime() + delayDays * 86_400_000 > now.getTime();
+}
+
+/** What `git merge-tree --write-tree -z --name-only --no-messages <base> <head>` said. */
+export type MergeTreeOutcome =
+  | { kind: 'clean'; tree: string }
+  | { kind: 'conflict'; tree: string; files: string[] }
+  | { kind: 'error'; message: string };
+
+const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/**
+ * Interprets a `git merge-tree --write-tree -z --name-only --no-messages` run: exit 0 is a clean merge (the output is
+ * the tree id); exit 1 with a tree id first is a conflict, followed by the NUL-separated names of the conflicted
+ * files (each once, in git's order); anything else (git 2.39 also exits 1 for unknown commits, without a tree id)
+ * is an error carrying git's message.
+ */
+export function parseMergeTreeOutput(stdout: string, exitCode: number | null, stderr = ''): MergeTreeOutcome {
+  const fields = stdout.split('\0');
+  const tree = fields[0]?.trim() ?? '';
+  if (exitCode === 0 && OID.test(tree)) return { kind: 'clean', tree };
+  if (exitCode === 1 && OID.test(tree)) {
+    const files: string[] = [];
+    const seen = new Set<string>();
+    // The file list ends at the first empty field (the separator before the messages section, or the end).
+    for (const name of fields.slice(1)) {
+      if (name === '') break;
+      if (!seen.has(name)) {
+        seen.add(name);
+        files.push(name);
+      }
+    }
+    return { kind: 'conflict', tree, files };
+  }
+  const message = stderr.trim() || stdout.trim() || `git merge-tree exited with ${exitCode ?? 'a signal'}`;
+  return { kind: 'error', message: message.slice(0, 2000) };
+}

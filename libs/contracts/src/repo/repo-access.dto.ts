@@ -1,0 +1,54 @@
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { ActorDto } from '../common/actor.js';
+
+/** Access levels on a repository, weakest first (Gitea's `AccessMode`). */
+export const ACCESS_LEVELS = ['none', 'read', 'write', 'admin', 'owner'] as const;
+export type AccessLevel = (typeof ACCESS_LEVELS)[number];
+
+/** True when `have` is at least `need`. */
+export function accessAtLeast(have: AccessLevel, need: AccessLevel): boolean {
+  return ACCESS_LEVELS.indexOf(have) >= ACCESS_LEVELS.indexOf(need);
+}
+
+/**
+ * What every repository-scoped request carries once the gateway has resolved it: enough to locate the repository
+ * (ids and names; storage is derived from them by repo-service) and to render it in payloads.
+ */
+export class RepoRefDto {
+  /** Repository id. */
+  @IsInt() id: number;
+  /** Owner id (user or organization). */
+  @IsInt() ownerId: number;
+  /** Owner login, as stored (original case). */
+  @IsString() @MaxLength(255) ownerName: string;
+  /** Repository name, as stored. */
+  @IsString() @MaxLength(255) name: string;
+  /** The default branch name. */
+  @IsString() @MaxLength(255) defaultBranch: string;
+  /** Private repository. */
+  @IsOptional() private?: boolean;
+  /** No commits yet. */
+  @IsOptional() empty?: boolean;
+}
+
+/** `repo.access.resolve` request. */
+export class RepoAccessRequest {
+  @IsOptional() @ValidateNested() @Type(() => ActorDto) actor: ActorDto | null;
+  @IsString() @MaxLength(255) owner: string;
+  @IsString() @MaxLength(255) repo: string;
+}
+
+/** `repo.access.resolve` reply. */
+export interface RepoAccessReply {
+  repo: RepoRefDto;
+  /** The actor's access level (`none` only for public repositories read by someone without rights: then read). */
+  access: AccessLevel;
+}
+
+/** Every repository-scoped message: the actor, the resolved repository and the actor's access. */
+export class RepoScopedRequest {
+  @IsOptional() @ValidateNested() @Type(() => ActorDto) actor: ActorDto | null;
+  @ValidateNested() @Type(() => RepoRefDto) repo: RepoRefDto;
+  @IsIn(ACCESS_LEVELS) access: AccessLevel;
+}

@@ -1,0 +1,61 @@
+/**
+ * Repository and branch name rules, shared by every service that accepts such names (pure functions; the messages are
+ * Gitea's).
+ */
+
+/** Longest repository name Gitea accepts (`CreateRepoOption.name` `MaxSize(100)`). */
+export const REPO_NAME_MAX_LENGTH = 100;
+
+/** Gitea's `AlphaDashDot`: letters, digits, `-`, `_` and `.`. */
+const REPO_NAME_CHARS = /^[A-Za-z0-9_.-]+$/;
+
+/**
+ * Names that may not be used for repositories: Gitea's (`.`, `..`, `-`) plus path segments that would shadow
+ * routes under `/{owner}/`.
+ */
+export const RESERVED_REPO_NAMES: ReadonlySet<string> = new Set(['.', '..', '-', 'api', 'assets', 'wiki']);
+
+/** Suffixes Gitea reserves (`*.git`, `*.wiki`, `*.rss`, `*.atom`): they would clash with clone and feed URLs. */
+export const RESERVED_REPO_NAME_SUFFIXES: readonly string[] = ['.git', '.wiki', '.rss', '.atom'];
+
+/** The kind of problem with a repository name. */
+export type RepoNameProblem = 'invalid' | 'reserved' | 'pattern';
+
+/** Why a repository name cannot be used, with Gitea's message; null when it is fine. */
+export function checkRepoName(name: string): { problem: RepoNameProblem; message: string } | null {
+  if (name.length === 0 || name.length > REPO_NAME_MAX_LENGTH || !REPO_NAME_CHARS.test(name) || name.includes('..')) {
+    if (!RESERVED_REPO_NAMES.has(name)) {
+      return {
+        problem: 'invalid',
+        message: `name is invalid [${name}]: must be valid alpha or numeric or dash(-_) or dot characters`,
+      };
+    }
+  }
+  const lower = name.toLowerCase();
+  if (RESERVED_REPO_NAMES.has(lower)) return { problem: 'reserved', message: `name is reserved [name: ${name}]` };
+  const suffix = RESERVED_REPO_NAME_SUFFIXES.find((s) => lower.endsWith(s));
+  if (suffix) return { problem: 'pattern', message: `name pattern is not allowed [pattern: *${suffix}]` };
+  return null;
+}
+
+/** Longest branch name accepted (Gitea's `MaxSize(100)` on `default_branch`; git's own limit is much larger). */
+export const BRANCH_NAME_MAX_LENGTH = 100;
+
+/**
+ * True when `name` can be a branch: the rules of `git check-ref-format --branch` for `refs/heads/<name>` — no
+ * component starting with `.` or ending in `.lock`, no `..`, no control characters, space, `~ ^ : ? * [ \`, no leading,
+ * trailing or doubled `/`, no trailing `.`, no `@{`, not `@` — plus no leading `-` (it would read as an option) and
+ * not `HEAD`.
+ */
+export function isValidBranchName(name: string): boolean {
+  if (name.length === 0 || name.length > BRANCH_NAME_MAX_LENGTH) return false;
+  if (name === '@' || name === 'HEAD' || name.startsWith('-')) return false;
+  if (name.startsWith('/') || name.endsWith('/') || name.includes('//')) return false;
+  if (name.endsWith('.') || name.includes('..') || name.includes('@{')) return false;
+  // eslint-disable-next-line no-control-regex
+  if (/[\x00-\x20\x7f~^:?*[\\]/.test(name)) return false;
+  for (const component of name.split('/')) {
+    if (component.startsWith('.') || component.endsWith('.lock')) return false;
+  }
+  return true;
+}

@@ -1,0 +1,49 @@
+/** NATS request-reply subjects served by repo-service (queue group `repo-service`). Add new ones here. */
+export const RepoSubjects = {
+  /** Health check. */
+  health: 'repo.health.check',
+  /**
+   * Resolve `{owner}/{repo}` and the actor's access to it, once per request (the gateway's repository guard).
+   * Replies {@link RepoAccessReply}; a repository the actor cannot see is NOT_FOUND, never PERMISSION_DENIED.
+   */
+  accessResolve: 'repo.access.resolve',
+  /** Get one branch (Gitea `Branch`, with its head commit): `{actor, repo, access, branch}`. */
+  branchGet: 'repo.branch.get',
+
+  /** Create a repository: {@link CreateRepositoryRequest} → `RepositoryDto`. */
+  repositoryCreate: 'repo.repository.create',
+  /** Get a repository: `RepoScopedRequest` → `RepositoryDto` (permissions are the caller's). */
+  repositoryGet: 'repo.repository.get',
+  /** Edit a repository (repo admin): {@link EditRepositoryRequest} → `RepositoryDto`. */
+  repositoryEdit: 'repo.repository.edit',
+  /** Delete a repository and its storage (repo owner or site admin): `RepoScopedRequest` → `null`. */
+  repositoryDelete: 'repo.repository.delete',
+  /** List an owner's, or the caller's, repositories: {@link ListRepositoriesRequest} → `Paginated<RepositoryDto>`. */
+  repositoryList: 'repo.repository.list',
+  /** Search repositories visible to the caller: {@link SearchRepositoriesRequest} → `Paginated<RepositoryDto>`. */
+  repositorySearch: 'repo.repository.search',
+
+  /** List a repository's collaborators: {@link ListCollaboratorsRequest} → `Paginated<UserDto>`. */
+  collaboratorList: 'repo.collaborator.list',
+  /** Is a user a collaborator: {@link CollaboratorRequest} → `boolean`. */
+  collaboratorCheck: 'repo.collaborator.check',
+  /** Add or update a collaborator (repo admin): {@link AddCollaboratorRequest} → `null`. */
+  collaboratorAdd: 'repo.collaborator.add',
+  /** Remove a collaborator (repo admin): {@link CollaboratorRequest} → `null`. */
+  collaboratorRemove: 'repo.collaborator.remove',
+  /** A user's effective permission: {@link CollaboratorRequest} → `RepoCollaboratorPermissionDto`. */
+  collaboratorPermission: 'repo.collaborator.permission',
+
+  /** Contents of a path at a ref: {@link GetContentsRequest} → {@link GetContentsReply} (file with content, or dir). */
+  contentsGet: 'repo.contents.get',
+  /** Batch file contents (Gitea `/file-contents`): {@link GetFileContentsRequest} → {@link GetFileContentsReply}. */
+  fileContents: 'repo.file-contents.get',
+  /** Raw bytes of a file: {@link GetRawRequest} → {@link GetRawReply} (bytes inline only up to a cap). */
+  rawGet: 'repo.raw.get',
+  /** List commits (sha, path, not, since/until, paging): {@link ListCommitsRequest} → {@link CommitListReply}. */
+  commitList: 'repo.commit.list',
+  /** Get one commit by ref or sha: {@link GetCommitRequest} → `CommitDto`. */
+  commitGet: 'repo.commit.get',
+  /** List branches: {@link ListBranchesRequest} → `Paginated<BranchDto>`. */
+  branchList: 'repo.branch.list',
+} as const;

@@ -1,0 +1,225 @@
+import { Transform, Type } from 'class-transformer';
+import {
+  IsBoolean, IsIn, IsInt, IsOptional, IsString, MaxLength, Min, ValidateNested,
+} from 'class-validator';
+import { ActorDto } from '../common/actor.js';
+import { ListQuery } from '../common/pagination.js';
+import type { UserDto } from '../identity/user.dto.js';
+import { RepoScopedRequest } from './repo-access.dto.js';
+
+/** Gitea's `Permission`: what the caller may do with a repository. */
+export interface PermissionDto {
+  admin: boolean;
+  push: boolean;
+  pull: boolean;
+}
+
+/** Gitea's `InternalTracker` (rendered while the issues unit is enabled). */
+export interface InternalTrackerDto {
+  enable_time_tracker: boolean;
+  allow_only_contributors_to_track_time: boolean;
+  enable_issue_dependencies: boolean;
+}
+
+/** Gitea's `Repository`. */
+export interface RepositoryDto {
+  id: number;
+  owner: UserDto;
+  name: string;
+  full_name: string;
+  description: string;
+  empty: boolean;
+  private: boolean;
+  fork: boolean;
+  template: boolean;
+  parent: RepositoryDto | null;
+  mirror: boolean;
+  size: number;
+  language: string;
+  languages_url: string;
+  html_url: string;
+  url: string;
+  link: string;
+  ssh_url: string;
+  clone_url: string;
+  original_url: string;
+  website: string;
+  stars_count: number;
+  forks_count: number;
+  watchers_count: number;
+  open_issues_count: number;
+  open_pr_counter: number;
+  release_counter: number;
+  default_branch: string;
+  archived: boolean;
+  created_at: string;
+  updated_at: string;
+  archived_at: string;
+  permissions: PermissionDto;
+  has_issues: boolean;
+  internal_tracker?: InternalTrackerDto;
+  has_wiki: boolean;
+  has_pull_requests: boolean;
+  has_projects: boolean;
+  has_releases: boolean;
+  has_packages: boolean;
+  has_actions: boolean;
+  ignore_whitespace_conflicts: boolean;
+  allow_merge_commits: boolean;
+  allow_rebase: boolean;
+  allow_rebase_explicit: boolean;
+  allow_squash_merge: boolean;
+  allow_fast_forward_only_merge: boolean;
+  allow_rebase_update: boolean;
+  allow_manual_merge: boolean;
+  autodetect_manual_merge: boolean;
+  default_delete_branch_after_merge: boolean;
+  default_merge_style: string;
+  default_allow_maintainer_edit: boolean;
+  avatar_url: string;
+  internal: boolean;
+  mirror_interval: string;
+  object_format_name: 'sha1' | 'sha256';
+  topics: string[];
+  licenses: string[];
+}
+
+/** Merge styles a repository may default to (Gitea's `MergeStyle`). */
+export const MERGE_STYLES = ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only'] as const;
+export type MergeStyle = (typeof MERGE_STYLES)[number];
+
+/** `POST /user/repos`, `/orgs/{org}/repos`, `/admin/users/{username}/repos` body (Gitea's `CreateRepoOption`). */
+export class CreateRepoBody {
+  /** Repository name (alphanumerics, `-`, `_`, `.`; checked again by repo-service). */
+  @IsString() @MaxLength(100) name: string;
+  @IsOptional() @IsString() @MaxLength(2048) description?: string;
+  @IsOptional() @IsBoolean() private?: boolean;
+  /** Make an initial commit with a README. */
+  @IsOptional() @IsBoolean() auto_init?: boolean;
+  /** The branch to create (and the default branch); `[repository] DEFAULT_BRANCH` when absent. */
+  @IsOptional() @IsString() @MaxLength(100) default_branch?: string;
+  @IsOptional() @IsBoolean() template?: boolean;
+  /** Accepted for compatibility; only `sha1` is supported. */
+  @IsOptional() @IsIn(['sha1', 'sha256']) object_format_name?: 'sha1' | 'sha256';
+  /** Accepted for compatibility and ignored (no templates are installed). */
+  @IsOptional() @IsString() @MaxLength(255) gitignores?: string;
+  /** Accepted for compatibility and ignored. */
+  @IsOptional() @IsString() @MaxLength(255) issue_labels?: string;
+  /** Accepted for compatibility and ignored. */
+  @IsOptional() @IsString() @MaxLength(255) license?: string;
+  /** Accepted for compatibility; the README is always the default one. */
+  @IsOptional() @IsString() @MaxLength(255) readme?: string;
+  @IsOptional() @IsIn(['default', 'collaborator', 'committer', 'collaboratorcommitter']) trust_model?: string;
+}
+
+/** `PATCH /repos/{owner}/{repo}` body (Gitea's `EditRepoOption`; every field optional). */
+export class EditRepoBody {
+  @IsOptional() @IsString() @MaxLength(100) name?: string;
+  @IsOptional() @IsString() @MaxLength(2048) description?: string;
+  @IsOptional() @IsString() @MaxLength(2048) website?: string;
+  @IsOptional() @IsBoolean() private?: boolean;
+  @IsOptional() @IsBoolean() template?: boolean;
+  @IsOptional() @IsString() @MaxLength(100) default_branch?: string;
+  @IsOptional() @IsBoolean() archived?: boolean;
+  @IsOptional() @IsBoolean() has_issues?: boolean;
+  /** Accepted; Cairn has no wiki, so it stays false. */
+  @IsOptional() @IsBoolean() has_wiki?: boolean;
+  @IsOptional() @IsBoolean() has_pull_requests?: boolean;
+  /** Accepted; Cairn has no projects, so it stays false. */
+  @IsOptional() @IsBoolean() has_projects?: boolean;
+  @IsOptional() @IsBoolean() has_releases?: boolean;
+  @IsOptional() @IsBoolean() has_packages?: boolean;
+  @IsOptional() @IsBoolean() has_actions?: boolean;
+  @IsOptional() @IsBoolean() ignore_whitespace_conflicts?: boolean;
+  @IsOptional() @IsBoolean() allow_merge_commits?: boolean;
+  @IsOptional() @IsBoolean() allow_rebase?: boolean;
+  @IsOptional() @IsBoolean() allow_rebase_explicit?: boolean;
+  @IsOptional() @IsBoolean() allow_squash_merge?: boolean;
+  @IsOptional() @IsBoolean() allow_fast_forward_only_merge?: boolean;
+  @IsOptional() @IsBoolean() allow_rebase_update?: boolean;
+  @IsOptional() @IsBoolean() allow_manual_merge?: boolean;
+  @IsOptional() @IsBoolean() autodetect_manual_merge?: boolean;
+  @IsOptional() @IsBoolean() default_delete_branch_after_merge?: boolean;
+  @IsOptional() @IsIn(MERGE_STYLES) default_merge_style?: MergeStyle;
+  @IsOptional() @IsBoolean() default_allow_maintainer_edit?: boolean;
+}
+
+/** Gitea's query booleans (`strconv.ParseBool`): `1 t T TRUE true True` / `0 f F FALSE false False`. */
+function queryBool({ value }: { value: unknown }): unknown {
+  if (typeof value !== 'string') return value;
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) return false;
+  return value;
+}
+
+/** Sort keys of `GET /repos/search`. */
+export const REPO_SEARCH_SORTS = ['alpha', 'created', 'updated', 'size', 'id'] as const;
+
+/** `GET /repos/search` query (the part of Gitea's parameters Cairn supports). */
+export class SearchReposQuery extends ListQuery {
+  /** Keyword, matched against the name (and the description with `includeDesc`). */
+  @IsOptional() @IsString() @MaxLength(255) q?: string;
+  /** Only repositories this user owns or collaborates on. */
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) uid?: number;
+  /** Include private repositories the caller can see (default true for signed-in callers). */
+  @IsOptional() @Transform(queryBool) @IsBoolean() private?: boolean;
+  /** With `uid`: only repositories that user owns. */
+  @IsOptional() @Transform(queryBool) @IsBoolean() exclusive?: boolean;
+  /** Match the keyword against descriptions too. */
+  @IsOptional() @Transform(queryBool) @IsBoolean() includeDesc?: boolean;
+  /** Only template (true) or non-template (false) repositories. */
+  @IsOptional() @Transform(queryBool) @IsBoolean() template?: boolean;
+  /** `fork`, `source`, `mirror` or `collaborative`. */
+  @IsOptional() @IsString() @MaxLength(32) mode?: string;
+  /** `alpha` (default), `created`, `updated`, `size` or `id`. */
+  @IsOptional() @IsString() @MaxLength(32) sort?: string;
+  /** `asc` (default) or `desc`. */
+  @IsOptional() @IsString() @MaxLength(8) order?: string;
+}
+
+/** Gitea's `SearchResults`: the body of `GET /repos/search`. */
+export interface RepoSearchResultsDto {
+  ok: boolean;
+  data: RepositoryDto[];
+}
+
+/** Where `repo.repository.create` puts the new repository. */
+export const REPO_CREATE_TARGETS = ['self', 'org', 'user'] as const;
+export type RepoCreateTarget = (typeof REPO_CREATE_TARGETS)[number];
+
+/**
+ * `repo.repository.create`: `self` = the actor's own (`POST /user/repos`); `org` = the organization `owner`
+ * (`POST /orgs/{org}/repos`: org owners and teams that may create repositories); `user` = the user `owner`, by a site
+ * administrator (`POST /admin/users/{username}/repos`).
+ */
+export class CreateRepositoryRequest {
+  @ValidateNested() @Type(() => ActorDto) actor: ActorDto;
+  @IsIn(REPO_CREATE_TARGETS) target: RepoCreateTarget;
+  /** The organization or user name; required unless `target` is `self`. */
+  @IsOptional() @IsString() @MaxLength(255) owner?: string;
+  @ValidateNested() @Type(() => CreateRepoBody) body: CreateRepoBody;
+}
+
+/** `repo.repository.edit`. */
+export class EditRepositoryRequest extends RepoScopedRequest {
+  @ValidateNested() @Type(() => EditRepoBody) body: EditRepoBody;
+}
+
+/**
+ * `repo.repository.list`: the repositories of `owner` that the actor can see (`GET /users/{u}/repos`,
+ * `GET /orgs/{org}/repos` with `ownerKind: 'organization'`), or — without `owner` — the repositories the actor owns
+ * or can reach through collaboration, teams and organization ownership (`GET /user/repos`).
+ */
+export class ListRepositoriesRequest {
+  @IsOptional() @ValidateNested() @Type(() => ActorDto) actor: ActorDto | null;
+  @IsOptional() @IsString() @MaxLength(255) owner?: string;
+  /** When set, `owner` must be of this kind (else NOT_FOUND). */
+  @IsOptional() @IsIn(['user', 'organization']) ownerKind?: 'user' | 'organization';
+  @ValidateNested() @Type(() => ListQuery) query: ListQuery;
+}
+
+/** `repo.repository.search`: replies `Paginated<RepositoryDto>` (the gateway wraps it as `{ok, data}`). */
+export class SearchRepositoriesRequest {
+  @IsOptional() @ValidateNested() @Type(() => ActorDto) actor: ActorDto | null;
+  @ValidateNested() @Type(() => SearchReposQuery) query: SearchReposQuery;
+}

@@ -1,0 +1,10 @@
+/**
+ * Every NATS request-reply subject, grouped by the service that answers it. Subjects are `<service>.<resource>.<action>`
+ * (see docs/architecture.md). They are used only through these constants; each domain keeps its own list beside its
+ * messages, and this file is the one index of all of them.
+ */
+export { IdentitySubjects } from './identity/identity.subjects.js';
+export { RepoSubjects } from './repo/repo.subjects.js';
+export { HooksSubjects } from './hooks/hooks.subjects.js';
+export { IssueSubjects } from './repo/issues.subjects.js';
+export { PullSubjects } from './repo/pulls.subjects.js';

@@ -1,0 +1,93 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
+import type { INestApplicationContext, Type } from '@nestjs/common';
+import { commonSettings, ConfigError, loadSettings } from '../config/settings.js';
+import { JsonLogger } from '../logging/logger.js';
+import { DomainErrorFilter } from '../rpc/domain-error.filter.js';
+import { createRpcValidationPipe } from '../rpc/validation.js';
+import { RpcCorrelationInterceptor } from '../rpc/correlation.interceptor.js';
+import { RpcClient } from '../rpc/rpc-client.js';
+import { healthSubject } from '@cairn/contracts';
+
+/**
+ * `listen()` resolves once the subscriptions are sent, not once the NATS server has them: a request made right
+ * after could find no responder. One round trip to our own health subject proves they are live before "ready".
+ */
+async function untilSubscribed(app: INestApplicationContext, name: string): Promise<void> {
+  const rpc = app.get(RpcClient);
+  for (let i = 0; i < 100; i++) {
+    try {
+      await rpc.send(healthSubject(name), {}, { timeoutMs: 1_000 });
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+export interface BootstrapOptions {
+  /** Short service name (`identity`, `repo`, …); the NATS queue group is `<name>-service`. */
+  name: string;
+  module: Type<unknown>;
+  /** Validates the app's own settings before anything starts (throw ConfigError to refuse). */
+  validateSettings?: () => void;
+  /** Extra start-up after the app listens (e.g. an SSH server); returns a stopper. */
+  afterStart?: (app: INestApplicationContext) => Promise<(() => Promise<void>) | void>;
+}
+
+/**
+ * The one way a Cairn service starts: validate configuration (refuse to start with a message naming the bad
+ * setting), create the Nest microservice on NATS with the service's queue group so replicas share the load, install
+ * the global validation pipe, error filter and correlation interceptor, and shut down cleanly on SIGTERM/SIGINT.
+ */
+export async function bootstrapService(options: BootstrapOptions): Promise<void> {
+  const logger = new JsonLogger(options.name);
+  let settings;
+  try {
+    settings = loadSettings(commonSettings);
+    options.validateSettings?.();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${options.name}: ${err.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw err;
+  }
+
+  const app = await NestFactory.createMicroservice<MicroserviceOptions>(options.module, {
+    transport: Transport.NATS,
+    options: {
+      servers: settings.natsUrl.split(','),
+      queue: `${options.name}-service`,
+      name: `${options.name}-service`,
+      maxReconnectAttempts: -1,
+    },
+    logger,
+  });
+  app.useGlobalPipes(createRpcValidationPipe());
+  app.useGlobalFilters(new DomainErrorFilter());
+  app.useGlobalInterceptors(new RpcCorrelationInterceptor());
+
+  await app.listen();
+  await untilSubscribed(app, options.name);
+  const stopExtra = await options.afterStart?.(app);
+  logger.log(`${options.name}-service ready (queue group ${options.name}-service)`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.log(`${signal}: stopping ${options.name}-service`);
+    const force = setTimeout(() => process.exit(1), 15_000);
+    force.unref();
+    try {
+      if (stopExtra) await stopExtra();
+      await app.close();
+    } finally {
+      process.exit(0);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}

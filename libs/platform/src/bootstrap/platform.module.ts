@@ -1,0 +1,134 @@
+import {
+  Controller, Global, Inject, Module, type DynamicModule, type OnApplicationShutdown, type OnModuleInit,
+  type Provider,
+} from '@nestjs/common';
+import { MessagePattern } from '@nestjs/microservices';
+import { healthSubject, type HealthReply } from '@cairn/contracts';
+import type { NatsConnection } from '@nats-io/transport-node';
+import pg from 'pg';
+import { commonSettings, loadSettings, type CommonSettings } from '../config/settings.js';
+import { RpcClient } from '../rpc/rpc-client.js';
+import { connectNats } from '../events/jetstream.js';
+import { OutboxRelay } from '../events/outbox.js';
+
+/** Injection tokens provided by {@link PlatformModule}. */
+export const COMMON_SETTINGS = Symbol('COMMON_SETTINGS');
+export const NATS_CONNECTION = Symbol('NATS_CONNECTION');
+export const SERVICE_NAME = Symbol('SERVICE_NAME');
+export const HEALTH_CHECKS = Symbol('HEALTH_CHECKS');
+export const PG_POOL = Symbol('PG_POOL');
+
+/** A named dependency check reported by the health subject. */
+export interface HealthCheck {
+  name: string;
+  check: () => Promise<boolean>;
+}
+
+export interface PlatformOptions {
+  /** Short service name: `identity`, `repo`, `hooks`, `runners`, `merge-check`. */
+  service: string;
+  /** The service's own Postgres schema; set for data-owning services (enables the outbox relay and DB health). */
+  schema?: string;
+}
+
+/** Connects/closes the shared clients with the application's lifecycle, in the right order. */
+class PlatformLifecycle implements OnModuleInit, OnApplicationShutdown {
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly nc: NatsConnection,
+    private readonly relay: OutboxRelay | null,
+    private readonly pool: pg.Pool | null,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.rpc.connect();
+    await this.relay?.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.relay?.stop();
+    await this.rpc.close().catch(() => undefined);
+    await this.nc.drain().catch(() => undefined);
+    await this.pool?.end().catch(() => undefined);
+  }
+}
+
+function healthController(service: string) {
+  @Controller()
+  class HealthController {
+    constructor(@Inject(HEALTH_CHECKS) private readonly checks: HealthCheck[]) {}
+
+    @MessagePattern(healthSubject(service))
+    async health(): Promise<HealthReply> {
+      const results: Record<string, boolean> = {};
+      await Promise.all(
+        this.checks.map(async (c) => {
+          results[c.name] = await c.check().then(
+            (ok) => ok,
+            () => false,
+          );
+        }),
+      );
+      return { service, ok: Object.values(results).every(Boolean), checks: results };
+    }
+  }
+  return HealthController;
+}
+
+/**
+ * Everything a Cairn service shares: validated common settings, the RPC client for calling other services, a NATS
+ * connection for JetStream, the outbox relay (data-owning services), and the `<service>.health.check` responder.
+ */
+@Global()
+@Module({})
+export class PlatformModule {
+  static forService(options: PlatformOptions, extraHealthChecks: Provider[] = []): DynamicModule {
+    const providers: Provider[] = [
+      { provide: SERVICE_NAME, useValue: options.service },
+      { provide: COMMON_SETTINGS, useFactory: () => loadSettings(commonSettings) },
+      {
+        provide: RpcClient,
+        inject: [COMMON_SETTINGS],
+        useFactory: (s: CommonSettings) => new RpcClient(s.natsUrl, s.rpcTimeoutMs, `${options.service}-client`),
+      },
+      {
+        provide: NATS_CONNECTION,
+        inject: [COMMON_SETTINGS],
+        useFactory: (s: CommonSettings) => connectNats(s.natsUrl, `${options.service}-js`),
+      },
+      {
+        provide: PG_POOL,
+        inject: [COMMON_SETTINGS],
+        useFactory: (s: CommonSettings) =>
+          options.schema ? new pg.Pool({ connectionString: s.databaseUrl, max: 1 }) : null,
+      },
+      {
+        provide: OutboxRelay,
+        inject: [COMMON_SETTINGS, NATS_CONNECTION],
+        useFactory: (s: CommonSettings, nc: NatsConnection) =>
+          options.schema ? new OutboxRelay(s.databaseUrl, options.schema, nc) : null,
+      },
+      {
+        provide: PlatformLifecycle,
+        inject: [RpcClient, NATS_CONNECTION, OutboxRelay, PG_POOL],
+        useFactory: (rpc: RpcClient, nc: NatsConnection, relay: OutboxRelay | null, pool: pg.Pool | null) =>
+          new PlatformLifecycle(rpc, nc, relay, pool),
+      },
+      {
+        provide: HEALTH_CHECKS,
+        inject: [NATS_CONNECTION, PG_POOL],
+        useFactory: (nc: NatsConnection, pool: pg.Pool | null): HealthCheck[] => [
+          { name: 'nats', check: async () => !nc.isClosed() },
+          ...(pool ? [{ name: 'postgres', check: async () => (await pool.query('SELECT 1')).rowCount === 1 }] : []),
+        ],
+      },
+      ...extraHealthChecks,
+    ];
+    return {
+      module: PlatformModule,
+      controllers: [healthController(options.service)],
+      providers,
+      exports: [SERVICE_NAME, COMMON_SETTINGS, RpcClient, NATS_CONNECTION, OutboxRelay, HEALTH_CHECKS],
+    };
+  }
+}

@@ -1,0 +1,43 @@
+// `prebuild`: generates each service's Prisma client (gitignored) when it is missing or older than its schema, so
+// `npm run build` works on a fresh clone. Quiet when there is nothing to do; `--force` regenerates every client.
+// The work itself is `tools/migrate`'s `generate` (the same as `node tools/migrate/cli.mjs generate`).
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { generate, listServices } from '../tools/migrate/index.mjs';
+import { DEFAULT_PRISMA_DIR, readSchemaFiles, servicePaths } from '../tools/migrate/layout.mjs';
+
+const force = process.argv.includes('--force');
+const require = createRequire(import.meta.url);
+const prismaStamp = statSync(require.resolve('prisma/package.json')).mtimeMs;
+
+/** @param {string} service @returns {string | null} why the client must be (re)generated, or null */
+function staleness(service) {
+  const { schema } = servicePaths(DEFAULT_PRISMA_DIR, service);
+  const files = readSchemaFiles(schema);
+  /** @type {string | undefined} */
+  let output;
+  for (const f of files) {
+    const generator = /generator\s+\w+\s*\{([^}]*)\}/m.exec(f.content)?.[1];
+    const rel = generator && /^\s*output\s*=\s*"([^"]+)"/m.exec(generator)?.[1];
+    if (rel) output = path.resolve(path.dirname(f.path), rel);
+  }
+  if (!output) return 'no generator output configured';
+  if (!existsSync(output)) return 'not generated yet';
+  const generated = readdirSync(output, { withFileTypes: true }).filter((e) => e.isFile());
+  if (!generated.length) return 'not generated yet';
+  const oldestOutput = Math.min(...generated.map((e) => statSync(path.join(output, e.name)).mtimeMs));
+  const newestInput = Math.max(prismaStamp, ...files.map((f) => statSync(f.path).mtimeMs));
+  return newestInput > oldestOutput ? 'schema changed' : null;
+}
+
+try {
+  const todo = listServices().filter((s) => force || staleness(s) !== null);
+  for (const service of todo) {
+    await generate({ service });
+    process.stdout.write(`prisma client generated for ${service}\n`);
+  }
+} catch (err) {
+  process.stderr.write(`generate: ${/** @type {Error} */ (err).message}\n`);
+  process.exit(1);
+}

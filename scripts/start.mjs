@@ -1,0 +1,149 @@
+// `npm start` (after `npm run build`, which the `prestart` script runs): make sure PostgreSQL, NATS and Redis are
+// there (starting local ones from installed binaries if needed), apply migrations, start every app as its own
+// process, print the URL, and stop everything cleanly on Ctrl-C / SIGTERM.
+import path from 'node:path';
+import { DEFAULTS, REPO_ROOT, SuiteError, deployMigrations, ensureInfrastructure, redact, startSuite } from './suite.mjs';
+
+const say = (/** @type {string} */ line) => process.stdout.write(`cairn: ${line}\n`);
+
+/** Nest's start-up chatter (one line per module and route) stays in the log files unless CAIRN_VERBOSE is set. */
+const CHATTER = /"context":"(InstanceLoader|RouterExplorer|RoutesResolver|NestFactory|NestMicroservice|NestApplication)"/;
+const showLine = (/** @type {string} */ line) => Boolean(process.env.CAIRN_VERBOSE) || !CHATTER.test(line);
+
+/** Reads the same settings the apps read (environment over `CAIRN_CONFIG` app.ini over defaults). */
+async function readSettings() {
+  /** @type {typeof import('@cairn/platform')} */
+  let platform;
+  try {
+    platform = await import('@cairn/platform');
+  } catch (err) {
+    if (/** @type {any} */ (err)?.code === 'ERR_MODULE_NOT_FOUND') {
+      throw new SuiteError('the libraries are not built: run `npm run build` (npm start runs it first)');
+    }
+    throw err;
+  }
+  try {
+    return platform.loadSettings(platform.commonSettings);
+  } catch (err) {
+    if (err instanceof platform.ConfigError) throw new SuiteError(err.message);
+    throw err;
+  }
+}
+
+async function main() {
+  /** @type {Awaited<ReturnType<typeof ensureInfrastructure>> | null} */
+  let infra = null;
+  /** @type {Awaited<ReturnType<typeof startSuite>> | null} */
+  let suite = null;
+  let signals = 0;
+  let exitCode = 0;
+  const abort = new AbortController();
+  /** @type {() => void} */
+  let wake = () => undefined;
+  const stopRequested = new Promise((/** @type {(v?: unknown) => void} */ resolve) => (wake = resolve));
+
+  const onSignal = (/** @type {NodeJS.Signals} */ signal) => {
+    signals += 1;
+    if (signals === 1) {
+      say(`${signal}: stopping (press Ctrl-C again to kill at once)`);
+      abort.abort();
+      wake();
+    } else {
+      say('killing the remaining processes');
+      void suite?.stop({ timeoutMs: 0 });
+    }
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal);
+  // `kill <pid of npm>` makes npm signal only its `sh -c` child, which dies without passing it on: when our parent
+  // goes away we are re-parented, and stop just as for a signal.
+  const parent = process.ppid;
+  const watchParent = setInterval(() => {
+    if (process.ppid !== parent) {
+      clearInterval(watchParent);
+      onSignal(/** @type {NodeJS.Signals} */ ('SIGHUP'));
+    }
+  }, 500);
+  watchParent.unref();
+
+  try {
+    const s = await readSettings();
+    say('checking PostgreSQL, NATS and Redis');
+    infra = await ensureInfrastructure({
+      databaseUrl: s.databaseUrl,
+      natsUrl: s.natsUrl,
+      redisUrl: s.redisUrl,
+      dataDir: path.join(REPO_ROOT, '.cairn'),
+      log: say,
+    });
+    if (abort.signal.aborted) return;
+    say(`applying migrations to ${redact(s.databaseUrl)}`);
+    const { applied } = await deployMigrations(s.databaseUrl, (line) => say(`  ${line}`));
+    say(applied.length ? `applied ${applied.length} migration(s)` : 'database schema is up to date');
+    if (abort.signal.aborted) return;
+
+    say('starting the apps (logs also in .cairn/logs/)');
+    suite = await startSuite({
+      databaseUrl: s.databaseUrl,
+      natsUrl: s.natsUrl,
+      redisUrl: s.redisUrl,
+      httpPort: s.httpPort,
+      sshPort: s.sshPort,
+      rootUrl: s.rootUrl,
+      repoRoot: s.repoRoot ?? DEFAULTS.repoRoot,
+      repoInternalPort: s.repoInternalPort,
+      repoInternalUrl: s.repoInternalUrl,
+      queuePrefix: s.queuePrefix,
+      output: 'prefix',
+      outputFilter: showLine,
+      logDir: path.join(REPO_ROOT, '.cairn', 'logs'),
+      signal: abort.signal,
+      onUnexpectedExit: (app, code, signal) => {
+        say(`${app} stopped unexpectedly (${signal ?? `exit code ${code}`}): stopping the suite`);
+        exitCode = 1;
+        wake();
+      },
+    });
+
+    const root = s.rootUrl;
+    const host = new URL(root).hostname;
+    process.stdout.write(
+      [
+        '',
+        `Cairn is running at ${root}`,
+        `  API:          ${root}api/v1/version`,
+        `  Git (HTTP):   git clone ${root}<owner>/<repo>.git`,
+        `  Git (SSH):    git clone ssh://git@${host}:${s.sshPort}/<owner>/<repo>.git`,
+        'Create the first administrator with:',
+        '  npm run cairn -- admin user create --username <name> --password <password> --email <email> --admin',
+        'Press Ctrl-C to stop.',
+        '',
+      ].join('\n') + '\n',
+    );
+    await stopRequested;
+  } catch (err) {
+    if (err instanceof SuiteError && abort.signal.aborted) return;
+    throw err;
+  } finally {
+    if (suite) {
+      say('stopping the apps');
+      const { killed } = await suite.stop();
+      if (killed.length) say(`killed after the grace period: ${killed.join(', ')}`);
+    }
+    if (infra?.started.length) await infra.stop();
+    say(exitCode === 0 ? 'stopped' : 'stopped after a failure');
+    process.exitCode = exitCode;
+  }
+}
+
+main().then(
+  // Exit explicitly: a client library's stray timer must not keep `npm start` alive after everything stopped.
+  () => process.exit(process.exitCode ?? 0),
+  (err) => {
+    const e = /** @type {any} */ (err);
+    const plain = e instanceof SuiteError || e?.name === 'MigrateError';
+    process.stderr.write(`cairn: ${plain ? e.message : (e?.stack ?? e)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,164 @@
+// `npm test`: lint, type check + build, migration check, then the unit, integration and end-to-end tests, in that
+// order, stopping at the first failure. Ends with one plain line `N passed, M failed` totalling the Vitest tests.
+//
+//   node scripts/test.mjs                 every step
+//   node scripts/test.mjs unit e2e        only the named steps (lint, build, generated, migrations, unit, integration, e2e)
+//
+// The end-to-end tests run the built apps, so `e2e` alone builds first (`build` is added when missing).
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { REPO_ROOT } from './suite.mjs';
+
+const STEPS = ['lint', 'build', 'generated', 'migrations', 'unit', 'integration', 'e2e'];
+const requested = process.argv.slice(2);
+const unknown = requested.filter((s) => !STEPS.includes(s));
+if (unknown.length) {
+  process.stderr.write(`unknown step(s): ${unknown.join(', ')} (steps: ${STEPS.join(', ')})\n`);
+  process.exit(2);
+}
+const selected = new Set(requested.length ? requested : STEPS);
+if (selected.has('e2e') || selected.has('generated')) selected.add('build');
+
+const bin = (/** @type {string} */ name) => path.join(REPO_ROOT, 'node_modules', '.bin', name);
+const reportDir = mkdtempSync(path.join(tmpdir(), 'cairn-test-'));
+const totals = { passed: 0, failed: 0 };
+const started = Date.now();
+/** @type {{ step: string, seconds: number, ok: boolean }[]} */
+const timings = [];
+
+/**
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {NodeJS.ProcessEnv} [env]
+ * @returns {Promise<number>} exit code (signals count as failure)
+ */
+function run(cmd, args, env = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false', ...env },
+    });
+    child.once('error', (err) => {
+      process.stderr.write(`cannot run ${cmd}: ${err.message}\n`);
+      resolve(127);
+    });
+    child.once('close', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+  });
+}
+
+/** @param {string} title */
+function heading(title) {
+  process.stdout.write(`\n==== ${title} ${'='.repeat(Math.max(0, 100 - title.length))}\n`);
+}
+
+/** One Vitest project, counted from its JSON report. @param {string} project */
+async function vitest(project) {
+  const report = path.join(reportDir, `${project}.json`);
+  const code = await run(bin('vitest'), [
+    'run',
+    '--project', project,
+    '--passWithNoTests',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${report}`,
+  ]);
+  let passed = 0;
+  let failed = 0;
+  if (existsSync(report)) {
+    const r = JSON.parse(readFileSync(report, 'utf8'));
+    passed = r.numPassedTests ?? 0;
+    failed = r.numFailedTests ?? 0;
+    // A file that fails before its tests run (import error, failing beforeAll) has no failed test of its own:
+    // count it as one, so a broken file never reads as green.
+    for (const file of r.testResults ?? []) {
+      const own = (file.assertionResults ?? []).filter((/** @type {any} */ a) => a.status === 'failed').length;
+      if (file.status === 'failed' && own === 0) failed += 1;
+    }
+  } else if (code !== 0) {
+    failed += 1;
+  }
+  if (code !== 0 && failed === 0) failed = 1;
+  totals.passed += passed;
+  totals.failed += failed;
+  return code;
+}
+
+/** A scratch database: deploy every migration, then check that the schemas need no new one; always dropped. */
+async function migrationCheck() {
+  const { default: pg } = await import('pg');
+  const base = new URL(process.env.CAIRN_TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres');
+  const name = `cairn_check_${randomBytes(4).toString('hex')}`;
+  const admin = new URL(base);
+  admin.pathname = '/postgres';
+  const scratch = new URL(base);
+  scratch.pathname = `/${name}`;
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE "${name}"`);
+    const cli = path.join(REPO_ROOT, 'tools/migrate/cli.mjs');
+    let code = await run(process.execPath, [cli, 'deploy', '--database-url', scratch.toString()]);
+    if (code === 0) code = await run(process.execPath, [cli, 'check', '--database-url', scratch.toString()]);
+    return code;
+  } finally {
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined);
+    await client.end();
+  }
+}
+
+/** @type {Record<string, [string, () => Promise<number>]>} */
+const steps = {
+  lint: ['Lint (eslint .)', async () => {
+    // Type-aware rules need the generated Prisma clients.
+    const gen = await run(process.execPath, [path.join(REPO_ROOT, 'scripts/generate-clients.mjs')]);
+    return gen !== 0 ? gen : run(bin('eslint'), ['.']);
+  }],
+  build: ['Type check and build (tsc -b tsconfig.build.json)', async () => {
+    const gen = await run(process.execPath, [path.join(REPO_ROOT, 'scripts/generate-clients.mjs')]);
+    return gen !== 0 ? gen : run(bin('tsc'), ['-b', 'tsconfig.build.json']);
+  }],
+  generated: ['Generated files are current (OpenAPI description, subject catalogue, settings table)', async () => {
+    let code = await run(process.execPath, [path.join(REPO_ROOT, 'apps/gateway/dist/openapi/write-openapi.js'), '--check']);
+    if (code === 0) code = await run(process.execPath, [path.join(REPO_ROOT, 'scripts/subject-catalogue.mjs'), '--check']);
+    if (code === 0) code = await run(process.execPath, [path.join(REPO_ROOT, 'scripts/settings-table.mjs'), '--check']);
+    return code;
+  }],
+  migrations: ['Migrations cover every schema (tools/migrate check on a scratch database)', migrationCheck],
+  unit: ['Unit tests (vitest --project unit)', () => vitest('unit')],
+  integration: ['Integration tests (vitest --project integration: real Postgres, NATS, Redis)', () => vitest('integration')],
+  e2e: ['End-to-end tests (vitest --project e2e: the whole suite over HTTP)', () => vitest('e2e')],
+};
+
+let exitCode = 0;
+for (const step of STEPS) {
+  if (!selected.has(step)) continue;
+  const [title, fn] = steps[step];
+  heading(title);
+  const t0 = Date.now();
+  let code;
+  try {
+    code = await fn();
+  } catch (err) {
+    process.stderr.write(`${/** @type {Error} */ (err).stack ?? err}\n`);
+    code = 1;
+  }
+  const seconds = (Date.now() - t0) / 1000;
+  timings.push({ step, seconds, ok: code === 0 });
+  if (code !== 0) {
+    process.stdout.write(`\n${step}: FAILED (exit code ${code}) after ${seconds.toFixed(1)} s — stopping here.\n`);
+    exitCode = 1;
+    break;
+  }
+  process.stdout.write(`\n${step}: ok (${seconds.toFixed(1)} s)\n`);
+}
+
+rmSync(reportDir, { recursive: true, force: true });
+heading('Summary');
+for (const t of timings) process.stdout.write(`  ${t.ok ? 'ok    ' : 'FAILED'} ${t.step.padEnd(12)} ${t.seconds.toFixed(1)} s\n`);
+process.stdout.write(`  total ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+process.stdout.write(`${totals.passed} passed, ${totals.failed} failed\n`);
+process.exit(exitCode);

@@ -1,0 +1,244 @@
+/**
+ * Webhooks end to end (issue 5): admin hooks (system and default) over HTTP with their permission and validation
+ * rules, default hooks copied into a repository before its creation answers, repository and organization hooks, a
+ * real `git push` turned into signed `create`/`push` deliveries to a real receiver (verified with
+ * `@octokit/webhooks-methods`), the hook test route, and GitHub's deliveries API driven with `@octokit/rest`.
+ */
+import { createHmac } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Octokit } from '@octokit/rest';
+import { verify } from '@octokit/webhooks-methods';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertMatchesDefinition } from '../support/openapi-contract.js';
+import { createToken, createUser, http as httpClient, uniqueName, type Account, type HttpClient } from '../support/session.js';
+import { startTestSuite, type TestSuite } from '../support/suite.js';
+import { REPO_SUITE_APPS, commitAll, gitRunner, httpCloneUrl, workspace, type Git } from '../support/git.js';
+import { FAST_PASSWORD_HASH, expectApiError } from './identity-helpers.js';
+
+const SECRET = 'e2e-hook-secret';
+
+interface Received {
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  json: any;
+  signatureOk: boolean;
+}
+
+let suite: TestSuite;
+let api: HttpClient;
+let admin: Account;
+let alice: Account;
+let stranger: Account;
+let git: Git;
+const ws = workspace('cairn-e2e-hooks-');
+const received: Received[] = [];
+let receiver: http.Server;
+let receiverUrl: string;
+
+async function waitFor<T>(fn: () => T | Promise<T>, what: string, timeoutMs = 30_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+const at = (path: string) => received.filter((r) => r.path === path);
+
+beforeAll(async () => {
+  receiver = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const sig = String(req.headers['x-hub-signature-256'] ?? '');
+      const plain = createHmac('sha256', SECRET).update(body).digest('hex');
+      received.push({
+        path: req.url ?? '',
+        headers: req.headers,
+        body,
+        json: JSON.parse(body),
+        signatureOk: !!sig && (await verify(SECRET, body, sig)) && req.headers['x-gitea-signature'] === plain,
+      });
+      res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+
+  suite = await startTestSuite({
+    apps: REPO_SUITE_APPS,
+    env: { ...FAST_PASSWORD_HASH, CAIRN__WEBHOOK__ALLOWED_HOST_LIST: 'loopback', CAIRN__WEBHOOK__RETRY_BASE_DELAY: '100ms' },
+  });
+  api = httpClient(suite);
+  admin = await suite.createAdmin();
+  alice = await createUser(suite, admin, uniqueName('alice'));
+  stranger = await createUser(suite, admin, uniqueName('stranger'));
+  git = gitRunner(ws.dir('home'));
+}, 300_000);
+
+afterAll(async () => {
+  await suite?.stop();
+  receiver?.close();
+  ws.cleanup();
+});
+
+const hookBody = (path: string, extra: Record<string, unknown> = {}) => ({
+  type: 'gitea',
+  active: true,
+  config: { url: `${receiverUrl}${path}`, content_type: 'json', secret: SECRET },
+  ...extra,
+});
+
+describe('/admin/hooks', () => {
+  it('is for site administrators with an admin-scoped token', async () => {
+    expectApiError(await api.get('/admin/hooks'), 401);
+    expectApiError(await api.get('/admin/hooks', { basic: alice }), 403);
+    const repoToken = await createToken(suite, admin, ['read:repository']);
+    expectApiError(await api.get('/admin/hooks', { token: repoToken }), 403, /required=\[read:admin\]/);
+    const readAdmin = await createToken(suite, admin, ['read:admin']);
+    expect((await api.get('/admin/hooks', { token: readAdmin })).status).toBe(200);
+    expectApiError(await api.post('/admin/hooks', { token: readAdmin, body: hookBody('/x') }), 403, /write:admin/);
+  });
+
+  it('creates system and default hooks (trailing slash accepted), lists them by type, edits and deletes them', async () => {
+    const system = await api.post('/admin/hooks/', {
+      basic: admin,
+      body: hookBody('/system-unused', { config: { url: `${receiverUrl}/s`, content_type: 'json', is_system_webhook: 'true' }, active: false }),
+    });
+    expect(system.status, system.text).toBe(201);
+    assertMatchesDefinition('Hook', system.body);
+    expect(system.body).toMatchObject({ type: 'gitea', active: false, is_system_webhook: true, events: ['push'] });
+    expect(system.body.config.secret).toBeUndefined();
+
+    const dflt = await api.post('/admin/hooks', {
+      basic: admin,
+      body: hookBody('/default-unused', { active: false, config: { url: `${receiverUrl}/d`, content_type: 'form', is_system_webhook: false } }),
+    });
+    expect(dflt.status, dflt.text).toBe(201);
+
+    const systems = await api.get('/admin/hooks', { basic: admin });
+    expect(systems.status).toBe(200);
+    expect(systems.headers.get('x-total-count')).toBe(String(systems.body.length));
+    expect(systems.body.map((h: { id: number }) => h.id)).toContain(system.body.id);
+    expect(systems.body.map((h: { id: number }) => h.id)).not.toContain(dflt.body.id);
+    const defaults = await api.get('/admin/hooks?type=default', { basic: admin });
+    expect(defaults.body.map((h: { id: number }) => h.id)).toContain(dflt.body.id);
+    const all = await api.get('/admin/hooks?type=all', { basic: admin });
+    expect(all.body.length).toBe(systems.body.length + defaults.body.length);
+    expectApiError(await api.get('/admin/hooks?type=repository', { basic: admin }), 422, /system, default, all/);
+
+    const edited = await api.patch(`/admin/hooks/${system.body.id}`, { basic: admin, body: { branch_filter: 'main' } });
+    expect(edited.status, edited.text).toBe(200);
+    expect(edited.body).toMatchObject({ branch_filter: 'main', active: false, events: ['push'], is_system_webhook: true });
+    expect((await api.delete(`/admin/hooks/${system.body.id}`, { basic: admin })).status).toBe(204);
+    expectApiError(await api.get(`/admin/hooks/${system.body.id}`, { basic: admin }), 404);
+    expect((await api.delete(`/admin/hooks/${dflt.body.id}`, { basic: admin })).status).toBe(204);
+  });
+
+  it('refuses invalid hooks with 422 and a message', async () => {
+    const cases: Array<[unknown, RegExp]> = [
+      [{ type: 'jenkins', config: { url: 'https://e.com', content_type: 'json' } }, /Invalid hook type/],
+      [{ type: 'gitea', config: { content_type: 'json' } }, /Missing config option: url/],
+      [{ type: 'gitea', config: { url: 'https://e.com' } }, /Missing config option: content_type/],
+      [{ type: 'gitea', config: { url: 'ftp://e.com', content_type: 'json' } }, /Invalid url/],
+      [{ type: 'gitea', config: { url: 'https://e.com', content_type: 'json' }, branch_filter: '[main' }, /branch_filter/],
+      [{ type: 'gitea', config: { url: 'https://e.com', content_type: 'json' }, events: ['pushes'] }, /pushes/],
+      [{ type: 'gitea', config: { url: 'https://e.com', content_type: 'json', is_system_webhook: 'maybe' } }, /is_system_webhook/],
+      [{ config: { url: 'https://e.com', content_type: 'json' } }, /type/],
+    ];
+    for (const [body, message] of cases) expectApiError(await api.post('/admin/hooks', { basic: admin, body }), 422, message);
+    expectApiError(await api.get('/admin/hooks/abc', { basic: admin }), 400);
+  });
+});
+
+describe('repository hooks and deliveries', () => {
+  let repo: string;
+  let clone: string;
+
+  it('copies default hooks into a new repository before it answers 201; a push is delivered, signed', async () => {
+    const dflt = await api.post('/admin/hooks', { basic: admin, body: hookBody('/default', { events: ['push', 'create'] }) });
+    expect(dflt.status, dflt.text).toBe(201);
+    repo = uniqueName('hooked');
+    const created = await api.post('/user/repos', { basic: alice, body: { name: repo, auto_init: true } });
+    expect(created.status, created.text).toBe(201);
+    const hooks = await api.get(`/repos/${alice.username}/${repo}/hooks`, { basic: alice });
+    expect(hooks.status, hooks.text).toBe(200);
+    const copy = hooks.body.find((h: { config: { url: string } }) => h.config.url === `${receiverUrl}/default`);
+    expect(copy, hooks.text).toBeDefined();
+    expect(copy.id).not.toBe(dflt.body.id);
+    expect(copy.events.sort()).toEqual(['create', 'push']);
+    await api.delete(`/admin/hooks/${dflt.body.id}`, { basic: admin });
+
+    clone = ws.dir('clone');
+    await git.ok(['clone', '-q', httpCloneUrl(suite.baseUrl, alice.username, repo, { username: alice.username, secret: alice.password }), clone]);
+    await git.ok(['checkout', '-q', '-b', 'feature/x'], { cwd: clone });
+    const sha = await commitAll(git, clone, { 'x.txt': 'x\n' }, 'add x');
+    await git.ok(['push', '-q', 'origin', 'feature/x'], { cwd: clone });
+
+    const create = await waitFor(() => at('/default').find((r) => r.headers['x-gitea-event'] === 'create'), 'create delivery');
+    expect(create.signatureOk).toBe(true);
+    expect(create.json).toMatchObject({ ref: 'feature/x', ref_type: 'branch', sha });
+    const push = await waitFor(() => at('/default').find((r) => r.headers['x-gitea-event'] === 'push'), 'push delivery');
+    expect(push.signatureOk).toBe(true);
+    expect(push.headers['x-github-hook-id']).toBe(String(copy.id));
+    expect(push.json).toMatchObject({ ref: 'refs/heads/feature/x', after: sha, repository: { full_name: `${alice.username}/${repo}` } });
+    expect(push.json.head_commit.id).toBe(sha);
+  });
+
+  it('repository admins create hooks; the test route sends the default branch head; Octokit lists, reads and redelivers', async () => {
+    expectApiError(await api.get(`/repos/${alice.username}/${repo}/hooks`, { basic: stranger }), 403);
+    expectApiError(await api.get(`/repos/${alice.username}/${repo}/hooks`), 401);
+    const hook = await api.post(`/repos/${alice.username}/${repo}/hooks`, { basic: alice, body: hookBody('/repo', { events: ['issues'] }) });
+    expect(hook.status, hook.text).toBe(201);
+    assertMatchesDefinition('Hook', hook.body);
+
+    const test = await api.post(`/repos/${alice.username}/${repo}/hooks/${hook.body.id}/tests`, { basic: alice });
+    expect(test.status, test.text).toBe(204);
+    const tested = await waitFor(() => at('/repo')[0], 'test delivery');
+    const main = await api.get(`/repos/${alice.username}/${repo}/branches/main`, { basic: alice });
+    expect(tested.signatureOk).toBe(true);
+    expect(tested.json).toMatchObject({ ref: 'refs/heads/main', total_commits: 1 });
+    expect(tested.json.head_commit.id).toBe(main.body.commit.id);
+
+    const token = await createToken(suite, alice, ['write:repository']);
+    const octokit = new Octokit({ baseUrl: `${suite.rootUrl}api/v1`, auth: token });
+    const params = { owner: alice.username, repo, hook_id: hook.body.id };
+    const list = await waitFor(async () => {
+      const r = await octokit.repos.listWebhookDeliveries(params);
+      return r.data[0]?.status === 'OK' ? r : null;
+    }, 'the delivery to be recorded');
+    expect(list.data[0]).toMatchObject({ guid: tested.headers['x-github-delivery'], status_code: 200, event: 'push', redelivery: false });
+    const one = await octokit.repos.getWebhookDelivery({ ...params, delivery_id: list.data[0].id });
+    expect(one.data.request.headers).toMatchObject({ 'X-Gitea-Event': 'push' });
+    const again = await octokit.repos.redeliverWebhookDelivery({ ...params, delivery_id: list.data[0].id });
+    expect(again.status).toBe(202);
+    const second = await waitFor(() => at('/repo')[1], 'the redelivery');
+    expect(second.headers['x-github-delivery']).toBe(tested.headers['x-github-delivery']);
+    expect(second.body).toBe(tested.body);
+    const after = await waitFor(async () => {
+      const r = await octokit.repos.getWebhookDelivery({ ...params, delivery_id: list.data[0].id });
+      return r.data.redelivery && r.data.status === 'OK' ? r : null;
+    }, 'the redelivery to be recorded');
+    expect(after.data.guid).toBe(list.data[0].guid);
+  });
+});
+
+describe('/orgs/{org}/hooks', () => {
+  it('organization owners manage them; others may not', async () => {
+    const org = uniqueName('org');
+    expect((await api.post('/orgs', { basic: alice, body: { username: org } })).status).toBe(201);
+    const hook = await api.post(`/orgs/${org}/hooks`, { basic: alice, body: hookBody('/org') });
+    expect(hook.status, hook.text).toBe(201);
+    const list = await api.get(`/orgs/${org}/hooks`, { basic: alice });
+    expect(list.body.map((h: { id: number }) => h.id)).toEqual([hook.body.id]);
+    expect(list.headers.get('x-total-count')).toBe('1');
+    expectApiError(await api.get(`/orgs/${org}/hooks`, { basic: stranger }), 403);
+    expectApiError(await api.get(`/orgs/${org}/hooks`), 401);
+    expect((await api.get(`/orgs/${org}/hooks/${hook.body.id}`, { basic: admin })).status).toBe(200);
+    expect((await api.delete(`/orgs/${org}/hooks/${hook.body.id}`, { basic: alice })).status).toBe(204);
+  });
+});

@@ -1,0 +1,111 @@
+/**
+ * Small helpers over `fetch` for end-to-end tests: accounts, tokens and JSON requests against a running suite.
+ * Everything goes over HTTP, like any client would.
+ */
+import { randomBytes } from 'node:crypto';
+import { basicAuth, type Account, type TestSuite } from './suite.js';
+
+export type { Account } from './suite.js';
+
+type SuiteLike = Pick<TestSuite, 'api'>;
+
+export interface RequestOptions {
+  /** Access token: sent as `Authorization: token <t>`. */
+  token?: string;
+  /** Basic credentials: a ready `Basic …` header value, or an account. */
+  basic?: string | Pick<Account, 'basic'>;
+  /** JSON-encoded unless it is a string, a Buffer or a Uint8Array (then sent as is). */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface HttpResponse<T = any> {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON when the response is JSON, otherwise the text (empty string for no body). */
+  body: T;
+  text: string;
+}
+
+export interface HttpClient {
+  get<T = any>(path: string, options?: RequestOptions): Promise<HttpResponse<T>>;
+  post<T = any>(path: string, options?: RequestOptions): Promise<HttpResponse<T>>;
+  put<T = any>(path: string, options?: RequestOptions): Promise<HttpResponse<T>>;
+  patch<T = any>(path: string, options?: RequestOptions): Promise<HttpResponse<T>>;
+  delete<T = any>(path: string, options?: RequestOptions): Promise<HttpResponse<T>>;
+  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<HttpResponse<T>>;
+}
+
+/** An HTTP client for the suite's API: paths are relative to `/api/v1` unless absolute URLs. */
+export function http(suite: SuiteLike): HttpClient {
+  const request = async (method: string, path: string, options: RequestOptions = {}): Promise<HttpResponse> => {
+    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+    if (options.token) headers.authorization = `token ${options.token}`;
+    if (options.basic) headers.authorization = typeof options.basic === 'string' ? options.basic : options.basic.basic;
+    let body: string | Uint8Array | undefined;
+    if (options.body !== undefined) {
+      if (typeof options.body === 'string' || options.body instanceof Uint8Array) {
+        body = options.body;
+      } else {
+        body = JSON.stringify(options.body);
+        headers['content-type'] ??= 'application/json';
+      }
+    }
+    const res = await fetch(suite.api(path), { method, headers, body: body as RequestInit['body'] });
+    const text = await res.text();
+    const isJson = /\bjson\b/i.test(res.headers.get('content-type') ?? '') && text.length > 0;
+    let parsed: unknown = text;
+    if (isJson) {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = text;
+      }
+    }
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  };
+  return {
+    request,
+    get: (p, o) => request('GET', p, o),
+    post: (p, o) => request('POST', p, o),
+    put: (p, o) => request('PUT', p, o),
+    patch: (p, o) => request('PATCH', p, o),
+    delete: (p, o) => request('DELETE', p, o),
+  };
+}
+
+/** A unique, valid user name with a readable stem. */
+export function uniqueName(stem = 'user'): string {
+  return `${stem}-${randomBytes(3).toString('hex')}`;
+}
+
+/** Creates a user through `POST /admin/users` (no forced password change) and returns its credentials. */
+export async function createUser(
+  suite: SuiteLike,
+  adminBasic: string | Pick<Account, 'basic'>,
+  name: string,
+  extra: Record<string, unknown> = {},
+): Promise<Account> {
+  const password = `Pw-${randomBytes(12).toString('hex')}`;
+  const res = await http(suite).post('/admin/users', {
+    basic: adminBasic,
+    body: { username: name, email: `${name}@example.com`, password, must_change_password: false, ...extra },
+  });
+  if (res.status !== 201) throw new Error(`POST /admin/users ${name} answered ${res.status}: ${res.text}`);
+  return { username: name, password, basic: basicAuth(name, password) };
+}
+
+/** Creates an access token through `POST /users/{username}/tokens` (Basic auth) and returns the token itself. */
+export async function createToken(
+  suite: SuiteLike,
+  user: Pick<Account, 'username' | 'basic'>,
+  scopes: string[] = ['all'],
+  name = uniqueName('token'),
+): Promise<string> {
+  const res = await http(suite).post<{ sha1: string }>(`/users/${encodeURIComponent(user.username)}/tokens`, {
+    basic: user.basic,
+    body: { name, scopes },
+  });
+  if (res.status !== 201) throw new Error(`POST /users/${user.username}/tokens answered ${res.status}: ${res.text}`);
+  return res.body.sha1;
+}

@@ -1,0 +1,263 @@
+/**
+ * The whole Cairn suite for one end-to-end test file, started the way `npm start` starts it (every app its own
+ * process, from `dist/`) but isolated from everything else on the machine: its own NATS server (own port, own
+ * JetStream store), its own database on the shared PostgreSQL, its own Redis key/queue prefix, its own repository
+ * folder and free ports. `stop()` removes all of it again.
+ *
+ * Environment knobs: `CAIRN_E2E_LOGS=inherit` echoes every app's output live (prefixed); `CAIRN_E2E_KEEP=1` keeps
+ * the temporary folder (logs, repositories) and prints where it is; `CAIRN_E2E_ALLOW_STALE=1` runs even when a
+ * source file is newer than the last build. Base URLs: `CAIRN_TEST_DATABASE_URL` (default
+ * `postgresql://postgres@127.0.0.1:5432/postgres`, only its server and credentials are used), `REDIS_URL`.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { Redis } from 'ioredis';
+import {
+  APPS, REPO_ROOT, deployMigrations, freePort, startSuite, tcpReachable, type RunningSuite,
+} from '../../scripts/suite.mjs';
+
+export interface Account {
+  username: string;
+  password: string;
+  /** `Basic …`, ready for the Authorization header. */
+  basic: string;
+}
+
+export interface TestSuite {
+  /** `http://127.0.0.1:<port>` */
+  baseUrl: string;
+  /** The API URL of a path: `api('/user')` → `<baseUrl>/api/v1/user`. Absolute URLs are returned unchanged. */
+  api: (path: string) => string;
+  /** The public URL the apps were configured with (trailing slash). */
+  rootUrl: string;
+  sshPort: number;
+  databaseUrl: string;
+  /** The suite's environment (DATABASE_URL, NATS_URL, CAIRN__…), e.g. for running the CLI. */
+  env: Record<string, string>;
+  /** Where this suite keeps repositories and logs. */
+  dataDir: string;
+  /** Creates a site administrator with the real admin CLI. */
+  createAdmin: () => Promise<Account>;
+  /** Every app process of this suite (e.g. to stop one and watch the others degrade). */
+  apps: { name: string; pid: number | undefined }[];
+  /** The most recent output lines of an app (for assertion messages). */
+  lastLines: (app: string, lines?: number) => string[];
+  stop: () => Promise<void>;
+}
+
+export interface TestSuiteOptions {
+  /** Extra environment for every app (e.g. `CAIRN__SECURITY__TWO_FACTOR_AUTH: 'enforced'`). */
+  env?: Record<string, string>;
+  /** Only these apps (default: all). */
+  apps?: string[];
+}
+
+const NATS_SERVER = process.env.CAIRN_TEST_NATS_SERVER ?? '/usr/sbin/nats-server';
+
+export function basicAuth(username: string, password: string): string {
+  return `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+}
+
+/** Starts an isolated suite; always pair with `await suite.stop()` (e.g. in `afterAll`). */
+export async function startTestSuite(options: TestSuiteOptions = {}): Promise<TestSuite> {
+  assertBuilt();
+  const id = randomBytes(5).toString('hex');
+  const dataDir = mkdtempSync(path.join(tmpdir(), `cairn-e2e-${id}-`));
+  const cleanups: (() => Promise<void> | void)[] = [];
+  const cleanup = async () => {
+    for (const fn of cleanups.reverse()) {
+      try {
+        await fn();
+      } catch (err) {
+        process.stderr.write(`e2e cleanup: ${(err as Error).message}\n`);
+      }
+    }
+    cleanups.length = 0;
+  };
+  cleanups.push(() => {
+    if (process.env.CAIRN_E2E_KEEP) process.stderr.write(`e2e: kept ${dataDir}\n`);
+    else rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  try {
+    const natsUrl = await startNats(dataDir, cleanups);
+    const databaseUrl = await createDatabase(`cairn_e2e_${id}`, cleanups);
+    await deployMigrations(databaseUrl);
+    const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+    const queuePrefix = `cairn-e2e-${id}`;
+    cleanups.push(() => deleteRedisKeys(redisUrl, queuePrefix));
+
+    const [httpPort, sshPort, repoInternalPort] = await distinctFreePorts(3);
+    const suite: RunningSuite = await startSuite({
+      databaseUrl,
+      natsUrl,
+      redisUrl,
+      httpPort,
+      sshPort,
+      repoInternalPort,
+      repoRoot: path.join(dataDir, 'repositories'),
+      queuePrefix,
+      apps: options.apps,
+      env: {
+        RUN_MODE: 'test',
+        CAIRN__SERVER__SSH_LISTEN_HOST: '127.0.0.1',
+        CAIRN__SECURITY__INTERNAL_TOKEN: randomBytes(24).toString('hex'),
+        CAIRN__SECURITY__SECRET_KEY: randomBytes(24).toString('hex'),
+        ...options.env,
+      },
+      output: process.env.CAIRN_E2E_LOGS === 'inherit' ? 'prefix' : 'silent',
+      logDir: path.join(dataDir, 'logs'),
+    });
+    cleanups.push(async () => {
+      await suite.stop();
+    });
+
+    const api = (p: string) => (/^https?:\/\//.test(p) ? p : `${suite.baseUrl}/api/v1${p.startsWith('/') ? p : `/${p}`}`);
+    return {
+      baseUrl: suite.baseUrl,
+      api,
+      rootUrl: suite.rootUrl,
+      sshPort: suite.sshPort,
+      databaseUrl,
+      env: suite.env,
+      dataDir,
+      apps: suite.apps,
+      lastLines: suite.lastLines,
+      createAdmin: () => createAdminWithCli(suite.env),
+      stop: cleanup,
+    };
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+}
+
+/** Runs `cairn admin user create … --admin` (the real CLI) against the suite's database. */
+async function createAdminWithCli(env: Record<string, string>): Promise<Account> {
+  const username = `admin-${randomBytes(3).toString('hex')}`;
+  const password = `Pw-${randomBytes(12).toString('hex')}`;
+  const cli = path.join(REPO_ROOT, 'apps/identity-service/dist/cli/cairn-cli.js');
+  const args = [
+    cli, 'admin', 'user', 'create', '--username', username, '--password', password,
+    '--email', `${username}@example.com`, '--admin', '--must-change-password=false',
+  ];
+  const { code, output } = await run(process.execPath, args, { ...process.env, ...env });
+  if (code !== 0) throw new Error(`cairn admin user create failed (exit ${code}):\n${output}`);
+  return { username, password, basic: basicAuth(username, password) };
+}
+
+async function startNats(dataDir: string, cleanups: (() => Promise<void> | void)[]): Promise<string> {
+  if (!existsSync(NATS_SERVER)) throw new Error(`${NATS_SERVER} is missing: install nats-server (apt-get install nats-server)`);
+  const port = await freePort();
+  const child = spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', path.join(dataDir, 'nats')], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  cleanups.push(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
+  for (let i = 0; i < 100; i++) {
+    if (child.exitCode !== null) throw new Error(`nats-server exited with code ${child.exitCode}: ${stderr}`);
+    if (await tcpReachable('127.0.0.1', port, 500)) return `nats://127.0.0.1:${port}`;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`nats-server did not listen on ${port}: ${stderr}`);
+}
+
+async function createDatabase(name: string, cleanups: (() => Promise<void> | void)[]): Promise<string> {
+  const base = new URL(process.env.CAIRN_TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres');
+  const admin = new URL(base);
+  admin.pathname = '/postgres';
+  const target = new URL(base);
+  target.pathname = `/${name}`;
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await client.end();
+  }
+  cleanups.push(async () => {
+    const c = new pg.Client({ connectionString: admin.toString() });
+    await c.connect();
+    try {
+      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    } finally {
+      await c.end();
+    }
+  });
+  return target.toString();
+}
+
+async function deleteRedisKeys(redisUrl: string, prefix: string): Promise<void> {
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+      if (keys.length) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function distinctFreePorts(n: number): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < n) ports.add(await freePort());
+  return [...ports];
+}
+
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, output }));
+  });
+}
+
+/**
+ * End-to-end tests run the built apps (`dist/`); `npm test` builds first. Running Vitest directly after editing a
+ * source file would silently test old code, so refuse with the command to run instead.
+ */
+function assertBuilt(): void {
+  if (process.env.CAIRN_E2E_ALLOW_STALE) return;
+  const projects = [...APPS.map((a) => path.dirname(path.dirname(path.join(REPO_ROOT, a.main)))), ...['contracts', 'platform'].map((l) => path.join(REPO_ROOT, 'libs', l))];
+  for (const dir of projects) {
+    const stamp = path.join(dir, 'dist', '.tsbuildinfo');
+    if (!existsSync(stamp)) throw new Error(`${path.relative(REPO_ROOT, dir)} is not built: run \`npm run build\` before the e2e tests`);
+    const built = statSync(stamp).mtimeMs;
+    const newer = newestSource(path.join(dir, 'src'));
+    if (newer && newer.mtimeMs > built) {
+      throw new Error(
+        `${path.relative(REPO_ROOT, newer.file)} changed after the last build: run \`npm run build\` before the e2e tests`,
+      );
+    }
+  }
+}
+
+function newestSource(dir: string): { file: string; mtimeMs: number } | null {
+  if (!existsSync(dir)) return null;
+  let best: { file: string; mtimeMs: number } | null = null;
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.ts') || /\.(spec|int-spec)\.ts$/.test(entry.name)) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    const { mtimeMs } = statSync(file);
+    if (!best || mtimeMs > best.mtimeMs) best = { file, mtimeMs };
+  }
+  return best;
+}
