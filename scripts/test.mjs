@@ -28,6 +28,9 @@ const totals = { passed: 0, failed: 0 };
 const started = Date.now();
 /** @type {{ step: string, seconds: number, ok: boolean }[]} */
 const timings = [];
+/** Failed tests, named in the summary: CI shows only the tail of the output, so the names must be there. */
+/** @type {string[]} */
+const failures = [];
 
 /**
  * @param {string} cmd
@@ -75,8 +78,13 @@ async function vitest(project) {
     // A file that fails before its tests run (import error, failing beforeAll) has no failed test of its own:
     // count it as one, so a broken file never reads as green.
     for (const file of r.testResults ?? []) {
-      const own = (file.assertionResults ?? []).filter((/** @type {any} */ a) => a.status === 'failed').length;
-      if (file.status === 'failed' && own === 0) failed += 1;
+      const rel = path.relative(REPO_ROOT, file.name ?? '');
+      const own = (file.assertionResults ?? []).filter((/** @type {any} */ a) => a.status === 'failed');
+      for (const a of own) failures.push(`${project}: ${rel} > ${a.fullName ?? a.title}\n      ${firstLine(a.failureMessages?.[0])}`);
+      if (file.status === 'failed' && own.length === 0) {
+        failed += 1;
+        failures.push(`${project}: ${rel} (the file failed outside its tests)\n      ${firstLine(file.message)}`);
+      }
     }
   } else if (code !== 0) {
     failed += 1;
@@ -85,6 +93,12 @@ async function vitest(project) {
   totals.passed += passed;
   totals.failed += failed;
   return code;
+}
+
+/** @param {unknown} text */
+function firstLine(text) {
+  const line = String(text ?? '').split('\n').find((l) => l.trim()) ?? '';
+  return line.trim().slice(0, 300);
 }
 
 /** A scratch database: deploy every migration, then check that the schemas need no new one; always dropped. */
@@ -160,5 +174,10 @@ rmSync(reportDir, { recursive: true, force: true });
 heading('Summary');
 for (const t of timings) process.stdout.write(`  ${t.ok ? 'ok    ' : 'FAILED'} ${t.step.padEnd(12)} ${t.seconds.toFixed(1)} s\n`);
 process.stdout.write(`  total ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+if (failures.length) {
+  process.stdout.write('\nFailed:\n');
+  for (const f of failures.slice(0, 20)) process.stdout.write(`  ${f}\n`);
+  if (failures.length > 20) process.stdout.write(`  … and ${failures.length - 20} more\n`);
+}
 process.stdout.write(`${totals.passed} passed, ${totals.failed} failed\n`);
 process.exit(exitCode);
