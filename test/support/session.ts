@@ -75,6 +75,14 @@ export function http(suite: SuiteLike): HttpClient {
 }
 
 /** A unique, valid user name with a readable stem. */
+/**
+ * The same string with its last character changed — always to a different one. (Replacing it with a fixed character
+ * gives back the original whenever the string already ends with that character: a test that fails 1 run in 62.)
+ */
+export function withLastCharChanged(s: string): string {
+  return s.slice(0, -1) + (s.endsWith('A') ? 'B' : 'A');
+}
+
 export function uniqueName(stem = 'user'): string {
   return `${stem}-${randomBytes(3).toString('hex')}`;
 }

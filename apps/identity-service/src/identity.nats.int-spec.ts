@@ -4,6 +4,7 @@ import {
   type AccessTokenDto, type HealthReply, type ResolveCredentialsReply, type UserDto,
 } from '@cairn/contracts';
 import { actorOf, startIdentityTestEnv, type IdentityTestEnv } from '../test/identity-test-env.js';
+import { withLastCharChanged } from '../../../test/support/session.js';
 
 /** The message handlers over a real NATS connection: validation, error envelopes, replies. */
 describe('identity-service over NATS (integration)', () => {
@@ -42,7 +43,7 @@ describe('identity-service over NATS (integration)', () => {
     expect(resolved.actor).toMatchObject({ login: 'alice', scopes: ['read:user'], via: 'token', tokenId: token.id });
     expect(resolved.user.login).toBe('alice');
     await expect(
-      env.rpc.send(IdentitySubjects.authResolve, { kind: 'token', secret: `${token.sha1.slice(0, -1)}x` }),
+      env.rpc.send(IdentitySubjects.authResolve, { kind: 'token', secret: withLastCharChanged(token.sha1) }),
     ).rejects.toMatchObject({ code: ErrorCode.UNAUTHENTICATED, message: 'invalid token' });
     const deleted = await env.rpc.send(IdentitySubjects.tokenDelete, { actor: actorOf(user), username: 'alice', token: 'cli' });
     expect(deleted).toEqual({ ok: true });
