@@ -12,3 +12,4 @@ export * from './events/outbox.js';
 export * from './bootstrap/platform.module.js';
 export * from './bootstrap/bootstrap-service.js';
 export * from './crypto/secret-box.js';
+export * from './queues/unique-job.js';
