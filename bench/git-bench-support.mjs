@@ -62,6 +62,30 @@ export async function measure(fn, { warmup = 5, runs = 40 } = {}) {
   return { median: times[Math.floor(times.length / 2)], p90: times[Math.floor(times.length * 0.9)] };
 }
 
+/**
+ * Like {@link measure} for several functions at once, run in turns (a, b, c, a, b, c, …) so that each sees the same
+ * machine load — on a shared machine, load that changes between two separate `measure` calls skews their ratio.
+ * Returns the median and p90 of each, by name.
+ */
+export async function measureInTurns(fns, { warmup = 5, runs = 40 } = {}) {
+  const names = Object.keys(fns);
+  for (let i = 0; i < warmup; i++) for (const n of names) await fns[n]();
+  const times = Object.fromEntries(names.map((n) => [n, []]));
+  for (let i = 0; i < runs; i++) {
+    for (const n of names) {
+      const t = process.hrtime.bigint();
+      await fns[n]();
+      times[n].push(Number(process.hrtime.bigint() - t) / 1e6);
+    }
+  }
+  return Object.fromEntries(
+    names.map((n) => {
+      const sorted = times[n].sort((a, b) => a - b);
+      return [n, { median: sorted[Math.floor(sorted.length / 2)], p90: sorted[Math.floor(sorted.length * 0.9)] }];
+    }),
+  );
+}
+
 /** Runs a command to completion with optional stdin; resolves with stdout bytes. */
 export function run(cmd, args, input) {
   return new Promise((resolve, reject) => {

@@ -6,6 +6,7 @@ import {
 import { CatFilePool } from '../git/cat-file-pool.js';
 import { gitSpawnStats } from '../git/git-command.js';
 import { GitReadContext } from '../git/git-read-context.js';
+import { historyCountCache } from '../git/history.js';
 import { GitFixture, removeDir, tempDir } from '../git/testing/git-fixture.js';
 import { CommitUserDirectory } from './commit-users.js';
 import { CommitsService } from './commits.service.js';
@@ -141,15 +142,51 @@ describe('commit list with since/until and single commits (integration)', () => 
     expect(users.calls - before).toBe(1);
   });
 
-  it('uses one git log and one rev-list per page, never a process per commit', async () => {
+  it('walks the history once per page, never a process per commit', async () => {
     await list({}, ALL); // warm the repository's cat-file process
-    const log = gitSpawnStats.count('log');
-    const revList = gitSpawnStats.count('rev-list');
-    const total = gitSpawnStats.total;
+    const spawned = () => ({ log: gitSpawnStats.count('log'), revList: gitSpawnStats.count('rev-list'), total: gitSpawnStats.total });
+    const delta = (before: ReturnType<typeof spawned>) => {
+      const now = spawned();
+      return { log: now.log - before.log, revList: now.revList - before.revList, total: now.total - before.total };
+    };
+    historyCountCache.clear();
+    // Total not known yet: one rev-list walk (total + ids), one `git log --no-walk` for files and stats.
+    let before = spawned();
     await list({ since: '2024-01-01T00:00:00Z' }, ALL);
-    expect(gitSpawnStats.count('log') - log).toBe(1);
-    expect(gitSpawnStats.count('rev-list') - revList).toBe(1);
-    expect(gitSpawnStats.total - total).toBe(2);
+    expect(delta(before)).toEqual({ log: 1, revList: 1, total: 2 });
+    // Same filter again (cached total): one git log walk to the end of the page, nothing else.
+    before = spawned();
+    await list({ since: '2024-01-01T00:00:00Z', page: 2, limit: 2 }, ALL);
+    expect(delta(before)).toEqual({ log: 1, revList: 0, total: 1 });
+    // Without files and stats, a new filter is the walk alone; the commits come from cat-file.
+    before = spawned();
+    await list({ since: '2024-01-02T00:00:00Z' }, NONE);
+    expect(delta(before)).toEqual({ log: 0, revList: 1, total: 1 });
+  });
+
+  it('answers the same page and total whether or not the total was cached', async () => {
+    const filters: CommitListFilter[] = [
+      {},
+      { since: '2024-01-02T00:00:00Z', limit: 2, page: 2 },
+      { path: 'src/a.txt' },
+      { path: 'docs', until: '2024-01-04T00:00:00Z' },
+      { sha: 'side', not: c[2] },
+      { until: '2024-01-05T00:00:00Z', limit: 1, page: 3 },
+      { since: '2024-01-02T00:00:00Z', limit: 2, page: 4 }, // past the end: an empty page, not HEAD
+    ];
+    for (const filter of filters) {
+      for (const options of [ALL, NONE]) {
+        historyCountCache.clear();
+        const cold = await list(filter, options);
+        const warm = await list(filter, options);
+        expect(warm, JSON.stringify(filter)).toEqual(cold);
+        if (filter.page === 4) expect(cold).toMatchObject({ items: [], total: 5 });
+      }
+    }
+    // And the same commits as the unfiltered list renders them.
+    const all = await list({}, ALL);
+    const windowed = await list({ since: '2024-01-02T00:00:00Z', until: '2024-01-03T00:00:00Z' }, ALL);
+    expect(windowed.items).toEqual(all.items.filter((i) => i.sha === c[2] || i.sha === c[3]));
   });
 
   describe('since / until', () => {
@@ -250,6 +287,14 @@ describe('commit list with since/until and single commits (integration)', () => 
       expect((await get(c[3].slice(0, 8))).sha).toBe(c[3]);
       expect((await get('v1')).sha).toBe(c[3]);
       expect((await get('side')).sha).toBe(c[4]);
+    });
+
+    it('reads a commit without files or stats from cat-file alone', async () => {
+      await get(c[6], NONE); // warm the repository's cat-file process
+      const before = gitSpawnStats.total;
+      const one = await get(c[6], NONE);
+      expect(gitSpawnStats.total).toBe(before);
+      expect(one).toMatchObject({ sha: c[6], files: null, stats: null, commit: { message: 'six\n\nbody\n' } });
     });
 
     it('answers 422 for a malformed sha and 404 for an unknown one', async () => {

@@ -1,7 +1,7 @@
 import {
   NOT_SIGNED_VERIFICATION, type CommitAffectedFileDto, type CommitDto, type CommitOptions, type UserDto,
 } from '@cairn/contracts';
-import type { LoggedCommit } from '../git/log-format.js';
+import type { HistoryCommit } from '../git/history.js';
 
 /** Go's zero `time.Time` in JSON: what Gitea puts in `created` of parent entries. */
 const GO_ZERO_TIME = '0001-01-01T00:00:00Z';
@@ -14,7 +14,7 @@ function fileStatus(status: string): CommitAffectedFileDto['status'] {
 
 /** Gitea's `ToCommit`: the JSON of one commit, with the users whose e-mails match (or null). */
 export function toCommitDto(
-  c: LoggedCommit,
+  c: HistoryCommit,
   urls: { apiUrl: string; htmlUrl: string },
   users: Map<string, UserDto>,
   options: CommitOptions,

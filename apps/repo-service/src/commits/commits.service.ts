@@ -6,8 +6,10 @@ import {
 } from '@cairn/contracts';
 import { runGit } from '../git/git-command.js';
 import { GitReadContext } from '../git/git-read-context.js';
-import { countCommits, logPage, pathHasHistory, type HistoryFilter } from '../git/history.js';
-import type { LoggedCommit } from '../git/log-format.js';
+import {
+  historyCommits, historyCountCache, logDiffs, logPage, pathHasHistory, readCommitObjects, walkHistory,
+  type HistoryCommit, type HistoryFilter, type LogPageOptions,
+} from '../git/history.js';
 import { isValidRefOrSha } from '../git/ref-name.js';
 import { resolveRef } from '../git/refs.js';
 import { sanitizeTreePath } from '../git/tree-path.js';
@@ -27,10 +29,14 @@ export function parseDateFilter(name: 'since' | 'until', value: string | undefin
 }
 
 /**
- * Gitea's commit list and single-commit APIs. A page is one `git log` process (custom NUL-separated format, with
- * `--raw`/`--numstat` when files/stats are wanted) and its total is one `git rev-list --count` with exactly the
- * same filters — `since`/`until` included (the corrected 1.27 counting) — run side by side; the users behind the
- * page's e-mail addresses come from one identity-service call.
+ * Gitea's commit list and single-commit APIs. The total counts exactly the listed commits — `since`/`until`
+ * included (the corrected 1.27 counting) — and the history is walked once per page:
+ * - total not known yet: one `git rev-list` walk gives the total and the page's ids (and the total is cached: its
+ *   key — commit ids, path, timestamps — is immutable); files/stats come from one `git log --no-walk`, started
+ *   next to the walk and handed the ids when it has them;
+ * - total cached: one `git log` walk to the end of the page gives the ids (with files/stats when wanted).
+ * The commits themselves are read from the pooled cat-file process (as Gitea reads them, and as the branch API
+ * does), and the users behind the page's e-mail addresses come from one identity-service call.
  */
 @Injectable()
 export class CommitsService {
@@ -64,22 +70,38 @@ export class CommitsService {
     const filter: HistoryFilter = { commit: start, not, path: path || undefined, sinceSeconds: since, untilSeconds: until };
     const nothing = (until !== undefined && until < 0) || (since !== undefined && until !== undefined && since > until);
 
-    const [total, logged] = nothing
-      ? [0, [] as LoggedCommit[]]
-      : await Promise.all([
-          countCommits(repoPath, filter),
-          logPage(repoPath, filter, {
-            skip: (page - 1) * pageSize,
-            limit: pageSize,
-            files: req.options.files,
-            stat: req.options.stat,
-          }),
-        ]);
+    const [total, commits] = nothing
+      ? [0, [] as HistoryCommit[]]
+      : await this.page(repoPath, filter, { skip: (page - 1) * pageSize, limit: pageSize, ...req.options });
     // A path without any history is 404; a path with history but none in the date range is an empty page.
     if (path && total === 0 && !(await pathHasHistory(repoPath, start, path))) {
       throw DomainError.notFound('not found');
     }
-    return { items: await this.toDtos(req.repo, logged, req.options), total, page, pageSize };
+    return { items: await this.toDtos(req.repo, commits, req.options), total, page, pageSize };
+  }
+
+  /** The page's commits (with diff output when wanted) and the total of the filtered history. */
+  private async page(
+    repoPath: string,
+    filter: HistoryFilter,
+    page: LogPageOptions,
+  ): Promise<[number, HistoryCommit[]]> {
+    const cached = historyCountCache.get(repoPath, filter);
+    if (cached !== undefined) {
+      const listed = await logPage(repoPath, filter, page);
+      const objects = await readCommitObjects(this.git.pool, repoPath, listed.map((c) => c.sha));
+      return [cached, historyCommits(listed, objects)];
+    }
+    // The diff log and the commit objects wait for the walk's ids, side by side.
+    const walk = walkHistory(repoPath, filter, page);
+    const ids = walk.then((w) => w.ids);
+    const [walked, listed, objects] = await Promise.all([
+      walk,
+      logDiffs(repoPath, ids, page),
+      ids.then((list) => readCommitObjects(this.git.pool, repoPath, list)),
+    ]);
+    historyCountCache.set(repoPath, filter, walked.total);
+    return [walked.total, historyCommits(listed, objects)];
   }
 
   async get(req: GetCommitRequest): Promise<CommitDto> {
@@ -87,12 +109,11 @@ export class CommitsService {
     const repoPath = this.git.pathOf(req.repo);
     const resolved = req.repo.empty ? null : await resolveRef(this.git.pool, repoPath, req.sha);
     if (!resolved) throw DomainError.notFound(`commit "${req.sha}" not found`);
-    const [commit] = await logPage(
-      repoPath,
-      { commit: resolved.commit },
-      { skip: 0, limit: 1, files: req.options.files, stat: req.options.stat },
-    );
-    if (!commit) throw DomainError.notFound(`commit "${req.sha}" not found`);
+    const [listed, objects] = await Promise.all([
+      logDiffs(repoPath, [resolved.commit], req.options),
+      readCommitObjects(this.git.pool, repoPath, [resolved.commit]),
+    ]);
+    const [commit] = historyCommits(listed, objects);
     return (await this.toDtos(req.repo, [commit], req.options))[0];
   }
 
@@ -111,7 +132,7 @@ export class CommitsService {
     throw DomainError.notFound(`default branch "${repo.defaultBranch}" not found`);
   }
 
-  private async toDtos(repo: RepoRefDto, logged: LoggedCommit[], options: CommitOptions): Promise<CommitDto[]> {
+  private async toDtos(repo: RepoRefDto, logged: HistoryCommit[], options: CommitOptions): Promise<CommitDto[]> {
     if (logged.length === 0) return [];
     const users = await this.users.byEmails(logged.flatMap((c) => [c.author.email, c.committer.email]));
     const urls = { apiUrl: this.git.apiUrl(repo), htmlUrl: this.git.htmlUrl(repo) };

@@ -47,11 +47,18 @@ export function gitEnv(): NodeJS.ProcessEnv {
  * Starts `git --git-dir=<repoPath> <args…>` with an argument vector (never a shell). `repoPath` comes from
  * `repoStoragePath` (validated); callers put `--end-of-options` before any revision and `--` before paths.
  */
-export function spawnGit(repoPath: string, args: string[]): ChildProcessWithoutNullStreams {
+export function spawnGit(
+  repoPath: string,
+  args: string[],
+  extraEnv: Record<string, string> = {},
+): ChildProcessWithoutNullStreams {
   const subcommand = args[0] ?? '';
   gitSpawnStats.total += 1;
   gitSpawnStats.bySubcommand.set(subcommand, gitSpawnStats.count(subcommand) + 1);
-  return spawn('git', [`--git-dir=${repoPath}`, ...args], { env: gitEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  return spawn('git', [`--git-dir=${repoPath}`, ...args], {
+    env: { ...gitEnv(), ...extraEnv },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
 }
 
 export interface RunGitOptions {
@@ -61,6 +68,13 @@ export interface RunGitOptions {
   timeoutMs?: number;
   /** Refuse (kill git) when stdout grows past this many bytes. */
   maxStdoutBytes?: number;
+  /**
+   * How git is stopped on a timeout (default SIGKILL). Commands that write (e.g. `commit-graph write`) get SIGTERM,
+   * on which git removes its lock files; a killed writer would leave a stale lock that blocks every later write.
+   */
+  killSignal?: NodeJS.Signals;
+  /** Stops git (with `killSignal`) when aborted, e.g. at shutdown; the call then rejects. */
+  signal?: AbortSignal;
 }
 
 export interface RunGitResult {
@@ -70,7 +84,7 @@ export interface RunGitResult {
 
 /** Runs one git command to completion and returns its stdout as bytes. */
 export function runGit(repoPath: string, args: string[], options: RunGitOptions = {}): Promise<RunGitResult> {
-  const { timeoutMs = 60_000, maxStdoutBytes = 64 * 1024 * 1024 } = options;
+  const { timeoutMs = 60_000, maxStdoutBytes = 64 * 1024 * 1024, killSignal = 'SIGKILL' } = options;
   return new Promise((resolve, reject) => {
     const child = spawnGit(repoPath, args);
     const out: Buffer[] = [];
@@ -79,9 +93,15 @@ export function runGit(repoPath: string, args: string[], options: RunGitOptions 
     let failure: Error | null = null;
     const timer = setTimeout(() => {
       failure = new GitCommandError(args[0] ?? '', null, `timed out after ${timeoutMs} ms`);
-      child.kill('SIGKILL');
+      child.kill(killSignal);
     }, timeoutMs);
     timer.unref();
+    const onAbort = () => {
+      failure ??= new GitCommandError(args[0] ?? '', null, 'aborted');
+      child.kill(killSignal);
+    };
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener('abort', onAbort, { once: true });
     child.stdout.on('data', (b: Buffer) => {
       outBytes += b.length;
       if (outBytes > maxStdoutBytes) {
@@ -96,10 +116,12 @@ export function runGit(repoPath: string, args: string[], options: RunGitOptions 
     });
     child.on('error', (e) => {
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
       reject(e);
     });
     child.on('close', (code) => {
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
       if (failure) return reject(failure);
       if (code === 0 || (code !== null && options.okCodes?.includes(code))) {
         resolve({ code, stdout: Buffer.concat(out) });

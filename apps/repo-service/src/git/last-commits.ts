@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { spawnGit } from './git-command.js';
 import { LAST_COMMIT_LOG_FORMAT, WalkParser, type WalkedCommit } from './log-format.js';
+import { LruCache } from './lru-cache.js';
 import { parentOf } from './tree-path.js';
 
 /** The last commit that changed a path (Gitea's `last_commit_sha` and dates). */
@@ -13,31 +14,22 @@ export type LastCommit = WalkedCommit;
  * and then the files) then need no `git log` at all.
  */
 export class LastCommitCache {
-  private readonly entries = new Map<string, LastCommit>();
+  private readonly entries: LruCache<LastCommit>;
 
-  constructor(readonly maxEntries = 20_000) {}
+  constructor(readonly maxEntries = 20_000) {
+    this.entries = new LruCache(maxEntries);
+  }
 
   private key(repoPath: string, commit: string, path: string): string {
     return `${repoPath}\0${commit}\0${path}`;
   }
 
   get(repoPath: string, commit: string, path: string): LastCommit | undefined {
-    const k = this.key(repoPath, commit, path);
-    const hit = this.entries.get(k);
-    if (hit) {
-      this.entries.delete(k);
-      this.entries.set(k, hit);
-    }
-    return hit;
+    return this.entries.get(this.key(repoPath, commit, path));
   }
 
   set(repoPath: string, commit: string, path: string, value: LastCommit): void {
-    const k = this.key(repoPath, commit, path);
-    this.entries.delete(k);
-    this.entries.set(k, value);
-    while (this.entries.size > this.maxEntries) {
-      this.entries.delete(this.entries.keys().next().value as string);
-    }
+    this.entries.set(this.key(repoPath, commit, path), value);
   }
 
   clear(): void {

@@ -1,28 +1,23 @@
 /**
  * `git log -z` output formats and their parsers. Every commit record starts with a header whose fields are
- * NUL-separated (git forbids NUL in names, e-mails and messages, so the message — last — ends at the next NUL) and
- * whose first field is RS (0x1e) + the commit id. What follows, up to the next header, is the commit's diff output:
- * `--raw` entries (a `:`-token followed by exactly one path token, renames off) and `--numstat` entries
- * (`added TAB deleted TAB path` in one token). A path token is only ever read right after its `:`-token, so no file
- * name — whatever bytes it holds — can be mistaken for a header.
+ * NUL-separated and whose first field is RS (0x1e) + the commit id. What follows, up to the next header, is the
+ * commit's diff output: `--raw` entries (a `:`-token followed by exactly one path token, renames off) and
+ * `--numstat` entries (`added TAB deleted TAB path` in one token). A path token is only ever read right after its
+ * `:`-token, so no file name — whatever bytes it holds — can be mistaken for a header.
  */
 
 const RS = '\x1e';
 
-/** Header of the commit list: id, tree, parents, author name/e-mail/date, committer name/e-mail/date, message. */
-export const COMMIT_LOG_FORMAT = '%x1e%H%x00%T%x00%P%x00%an%x00%ae%x00%aI%x00%cn%x00%ce%x00%cI%x00%B';
-const COMMIT_FIELDS = 10;
+/**
+ * Header of the commit list's log: the id only. The commits themselves (tree, parents, people, message) are read
+ * from the pooled cat-file process and parsed by `parseCommitObject`, as the branch API does; git log supplies the
+ * order and the diffs.
+ */
+export const COMMIT_ID_LOG_FORMAT = '%x1e%H';
 
 /** Header of the last-commit walk: id, committer date, author date. */
 export const LAST_COMMIT_LOG_FORMAT = '%x1e%H%x00%cI%x00%aI';
 const LAST_COMMIT_FIELDS = 3;
-
-/** A person line of a commit. `date` is RFC 3339 with the commit's own offset (`Z` for UTC), as Gitea renders it. */
-export interface LogPerson {
-  name: string;
-  email: string;
-  date: string;
-}
 
 /** One changed path of a commit (raw status letter: A, D, M, T, …). */
 export interface LogFileChange {
@@ -30,14 +25,9 @@ export interface LogFileChange {
   status: string;
 }
 
-/** One commit parsed from {@link COMMIT_LOG_FORMAT} output. */
-export interface LoggedCommit {
+/** One commit of {@link COMMIT_ID_LOG_FORMAT} output, with what its diff output said. */
+export interface LoggedDiff {
   sha: string;
-  tree: string;
-  parents: string[];
-  author: LogPerson;
-  committer: LogPerson;
-  message: string;
   /** Present when the log ran with `--raw`. */
   files?: LogFileChange[];
   /** Present when the log ran with `--numstat` (binary files count 0). */
@@ -58,30 +48,22 @@ export function splitNul(out: Buffer | string): string[] {
 }
 
 const NUMSTAT = /^(\d+|-)\t(\d+|-)\t/;
+const COMMIT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
-/** Parses `git log -z --format=COMMIT_LOG_FORMAT [--raw] [--numstat]` output. Throws on anything unexpected. */
-export function parseCommitLog(out: Buffer | string): LoggedCommit[] {
+/** Parses `git log -z --format=COMMIT_ID_LOG_FORMAT [--raw] [--numstat]` output. Throws on anything unexpected. */
+export function parseDiffLog(out: Buffer | string): LoggedDiff[] {
   const tokens = splitNul(out);
-  const commits: LoggedCommit[] = [];
-  let current: LoggedCommit | null = null;
+  const commits: LoggedDiff[] = [];
+  let current: LoggedDiff | null = null;
   let i = 0;
   while (i < tokens.length) {
     let t = tokens[i];
     if (t.startsWith('\n')) t = t.slice(1);
     if (t.startsWith(RS)) {
-      if (i + COMMIT_FIELDS > tokens.length) throw new Error('truncated commit header in git log output');
-      const f = [t.slice(1), ...tokens.slice(i + 1, i + COMMIT_FIELDS)];
-      current = {
-        sha: f[0],
-        tree: f[1],
-        parents: f[2] ? f[2].split(' ') : [],
-        author: { name: f[3], email: f[4], date: normalizeGitDate(f[5]) },
-        committer: { name: f[6], email: f[7], date: normalizeGitDate(f[8]) },
-        message: f[9],
-      };
-      if (!/^[0-9a-f]{40,64}$/.test(current.sha)) throw new Error('malformed commit id in git log output');
+      current = { sha: t.slice(1) };
+      if (!COMMIT_ID.test(current.sha)) throw new Error('malformed commit id in git log output');
       commits.push(current);
-      i += COMMIT_FIELDS;
+      i += 1;
       continue;
     }
     if (!current) throw new Error('git log output does not start with a commit header');

@@ -5,6 +5,7 @@ import {
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, RpcClient, type CommonSettings } from '@cairn/platform';
 import { REPO_SETTINGS, type RepoSettings } from '../config/repo-settings.js';
+import { CommitGraphMaintainer } from '../git/commit-graph-maintainer.js';
 import { EventOutbox } from '../prisma/event-outbox.js';
 import { hostOf, placeholderUser, toEventRepository, type RepoUrlSettings } from '../repositories/repository.mapper.js';
 import { RepoStorage } from '../storage/repo-storage.js';
@@ -38,10 +39,20 @@ export class PushRecorder {
     @Inject(COMMON_SETTINGS) private readonly common: CommonSettings,
     @Inject(REPO_SETTINGS) private readonly repoSettings: RepoSettings,
     @Inject(TRANSPORT_SETTINGS) private readonly transport: TransportSettings,
+    private readonly commitGraphs: CommitGraphMaintainer,
   ) {}
 
-  /** The push sink handed to the HTTP and SSH transports. */
-  readonly sink = (context: PushContext, updates: RefUpdateLine[]): Promise<void> => this.record(context, updates);
+  /**
+   * The push sink handed to the HTTP and SSH transports. Once the push is recorded, the repository's commit-graph
+   * is brought up to date in the background (not awaited: the client's push is done).
+   */
+  readonly sink = async (context: PushContext, updates: RefUpdateLine[]): Promise<void> => {
+    try {
+      await this.record(context, updates);
+    } finally {
+      void this.commitGraphs.schedule(context.dir);
+    }
+  };
 
   async record(context: PushContext, lines: RefUpdateLine[]): Promise<void> {
     if (!lines.length) return;

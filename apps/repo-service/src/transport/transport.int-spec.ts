@@ -23,7 +23,10 @@ import {
 import { DomainErrorFilter, PlatformModule, RpcClient } from '@cairn/platform';
 import { RepoConfigModule } from '../config/repo-settings.js';
 import { PrismaModule } from '../prisma/prisma.module.js';
+import { CommitGraphMaintainer } from '../git/commit-graph-maintainer.js';
+import { commitGraphState } from '../git/commit-graph.js';
 import { PrismaService } from '../prisma/prisma.service.js';
+import { repoStoragePath } from '../storage/repo-path.js';
 import { RepoStorage } from '../storage/repo-storage.js';
 import { StorageModule } from '../storage/storage.module.js';
 import { GitTransport, type StartedTransport } from './git-transport.js';
@@ -660,5 +663,42 @@ describe('concurrent pushes', () => {
     }
     expect(new Set(events.map((e) => e.id)).size).toBe(branches.length);
     void base;
+  });
+});
+
+// ---- housekeeping after pushes -------------------------------------------------------------------------------------
+
+describe('commit-graph after pushes', () => {
+  /** How many commits `git log -- <path>` met without a changed-path Bloom filter (0: the graph covers them all). */
+  async function commitsWithoutFilter(bare: string, file: string): Promise<number> {
+    const trace = path.join(work, `trace-${randomUUID()}.json`);
+    await gitOk(undefined, [`--git-dir=${bare}`, 'log', '--format=%H', 'main', '--', file], { GIT_TRACE2_EVENT: trace });
+    const event = readFileSync(trace, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { category?: string; key?: string; value?: { filter_not_present?: number } })
+      .find((e) => e.category === 'bloom' && e.key === 'statistics');
+    rmSync(trace);
+    if (!event?.value) throw new Error('git used no commit-graph at all');
+    return event.value.filter_not_present ?? 0;
+  }
+
+  it('is written in the background after pushes over HTTP and SSH, Bloom filters included', async () => {
+    const id = await createRepo(people[0], 'graphed');
+    const bare = repoStoragePath(repoRoot, 'alice', 'graphed');
+    const maintainer = app.get(CommitGraphMaintainer);
+    const local = await localRepo('main', 3);
+    await gitOk(local, [...asGateway(id), 'push', '-q', httpUrl('alice', 'graphed'), 'main']);
+    await maintainer.idle();
+    expect(await commitGraphState(bare)).toBe('with-filters');
+    expect(await commitsWithoutFilter(bare, 'f2.txt')).toBe(0);
+
+    // A later push over SSH: its commits get a layer of their own.
+    writeFileSync(path.join(local, 'f2.txt'), 'changed\n');
+    await gitOk(local, ['commit', '-q', '-am', 'change f2']);
+    await gitOk(local, ['push', '-q', sshUrl('alice', 'graphed'), 'main'], sshEnv('alice'));
+    await maintainer.idle();
+    expect(await commitsWithoutFilter(bare, 'f2.txt')).toBe(0);
+    await gitOk(undefined, [`--git-dir=${bare}`, 'commit-graph', 'verify']);
   });
 });

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { GitMaintenanceModule } from '../git/git-maintenance.module.js';
 import { GitTransport } from './git-transport.js';
 import { PushRecorderRepository } from './push-recorder.repository.js';
 import { PushRecorder } from './push-recorder.service.js';
@@ -9,6 +10,7 @@ import { loadTransportSettings, TRANSPORT_SETTINGS } from './transport-settings.
  * Prisma, storage and repo-settings modules of repo-service; started from `main.ts` (`afterStart`).
  */
 @Module({
+  imports: [GitMaintenanceModule],
   providers: [
     { provide: TRANSPORT_SETTINGS, useFactory: () => loadTransportSettings() },
     PushRecorderRepository,
