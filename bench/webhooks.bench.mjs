@@ -4,16 +4,16 @@
 // deliveries per second per instance, publish → last delivery, the 2-vs-1 ratio, and a floor measured in the same
 // run (the same signed POSTs sent straight from one process, no queue, no database). No assertions.
 //
-//   node bench/webhooks.bench.mjs [--hooks 1000] [--concurrency 32] [--rounds 2]
+//   node bench/webhooks.bench.mjs [--hooks 1000] [--concurrency 64] [--rounds 2]
 //
 // Needs Postgres (127.0.0.1:5432, user postgres), Redis (127.0.0.1:6379) and /usr/sbin/nats-server; everything it
 // creates (a database, a NATS server with its own store, a Redis key prefix) is private to the run and removed.
 import { spawn } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -24,11 +24,12 @@ import pg from 'pg';
 import { deploy } from '../tools/migrate/index.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const MAIN = path.join(ROOT, 'apps/hooks-service/dist/main.js');
+// BENCH_MAIN: another build of hooks-service (e.g. a copy of an earlier dist/) to compare in the same conditions.
+const MAIN = path.resolve(process.env.BENCH_MAIN ?? path.join(ROOT, 'apps/hooks-service/dist/main.js'));
 const { values: args } = parseArgs({
   options: {
     hooks: { type: 'string', default: '1000' },
-    concurrency: { type: 'string', default: '32' },
+    concurrency: { type: 'string', default: '64' },
     rounds: { type: 'string', default: '2' },
   },
 });
@@ -59,6 +60,42 @@ async function waitFor(fn, what, timeoutMs = 120_000, everyMs = 20) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await sleep(everyMs);
   }
+}
+
+// ---- CPU accounting: on a shared machine wall time swings with the load; CPU time per delivery much less ---------
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+/** user + system CPU milliseconds of a process so far (0 when it is gone or /proc is absent). */
+function cpuMs(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return 0;
+  }
+}
+/** CPU of each process group of the run: the instances, the run's PostgreSQL backends, Redis, NATS, the receiver. */
+async function cpuSnapshot(infra, receiver, instances, sql) {
+  const { rows } = await sql.query(
+    'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+  );
+  const of = (pids) => new Map(pids.filter(Boolean).map((p) => [p, cpuMs(p)]));
+  return {
+    service: of(instances.map((p) => p.pid)),
+    postgres: of(rows.map((r) => r.pid)),
+    redis: of([infra.redisPid]),
+    nats: of([infra.natsPid]),
+    receiver: of([receiver.child.pid]),
+  };
+}
+/** CPU ms per group between two snapshots (a process that appeared in between counts from its start). */
+function cpuDelta(a, b) {
+  const out = {};
+  for (const k of Object.keys(b)) {
+    out[k] = 0;
+    for (const [pid, ms] of b[k]) out[k] += Math.max(0, ms - (a[k].get(pid) ?? 0));
+  }
+  return out;
 }
 
 // ---- the receiver: its own process, so that it does not share an event loop with the sender it measures ----------
@@ -110,11 +147,16 @@ async function startInfra() {
   const natsUrl = `nats://127.0.0.1:${natsPort}`;
   const nc = await waitFor(() => connect({ servers: natsUrl }), 'nats-server');
   const prefix = `cairn-bench-${id}`;
+  const probe = new Redis(REDIS);
+  const redisPid = Number(/process_id:(\d+)/.exec(await probe.info('server'))?.[1]) || 0;
+  probe.disconnect();
   return {
     databaseUrl,
     natsUrl,
     nc,
     prefix,
+    natsPid: nats.pid,
+    redisPid,
     async close() {
       await nc.drain().catch(() => {});
       nats.kill('SIGTERM');
@@ -172,7 +214,7 @@ function startInstance(infra, n) {
 }
 
 async function seedHooks(infra, url) {
-  const { SecretBox } = await import(path.join(ROOT, 'apps/hooks-service/dist/crypto/secret-box.js'));
+  const { SecretBox } = await import(path.join(ROOT, 'libs/platform/dist/index.js'));
   const sealed = new SecretBox(SECRET_KEY, 'webhook').seal(HOOK_SECRET);
   const c = new pg.Client({ connectionString: infra.databaseUrl, options: '-c search_path=hooks' });
   await c.connect();
@@ -211,10 +253,11 @@ function pushEvent() {
   };
 }
 
-async function round(infra, receiver, sql) {
+async function round(infra, receiver, instances, sql) {
   await receiver.reset();
   const js = jetstream(infra.nc);
   const event = pushEvent();
+  const cpu0 = await cpuSnapshot(infra, receiver, instances, sql);
   const t0 = Date.now();
   await js.publish(event.type, JSON.stringify(event), { msgID: event.id });
   const stats = await waitFor(async () => {
@@ -229,7 +272,9 @@ async function round(infra, receiver, sql) {
     return rows[0].n >= HOOKS;
   }, 'every delivery to be recorded');
   const tRecorded = Date.now();
+  const cpu = cpuDelta(cpu0, await cpuSnapshot(infra, receiver, instances, sql));
   return {
+    cpu,
     firstMs: stats.first - t0,
     lastMs: stats.last - t0,
     recordedMs: tRecorded - t0,
@@ -244,6 +289,8 @@ async function floor(receiver) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const body = Buffer.from(JSON.stringify(pushEvent().data, null, 2));
   let next = 0;
+  const receiverCpu0 = cpuMs(receiver.child.pid);
+  const cpu0 = process.cpuUsage();
   const t0 = Date.now();
   const worker = async () => {
     while (next < HOOKS) {
@@ -262,11 +309,18 @@ async function floor(receiver) {
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   const ms = Date.now() - t0;
+  const used = process.cpuUsage(cpu0);
   agent.destroy();
-  return { ms, rate: HOOKS / (ms / 1000) };
+  return { ms, rate: HOOKS / (ms / 1000), cpu: { sender: (used.user + used.system) / 1000, receiver: cpuMs(receiver.child.pid) - receiverCpu0 } };
 }
 
 const fmt = (n) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
+/** CPU milliseconds of a round per 1,000 deliveries. */
+const perK = (ms) => fmt((ms * 1000) / HOOKS);
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
 
 async function main() {
   const infra = await startInfra();
@@ -276,22 +330,32 @@ async function main() {
   try {
     const seeded = await seedHooks(infra, receiver.url);
     await sql.connect();
-    console.log(`webhook fan-out: ${HOOKS} hooks (${seeded.system} system + ${seeded.repository} repository), concurrency ${CONCURRENCY}/instance`);
+    console.log(
+      `webhook fan-out: ${HOOKS} hooks (${seeded.system} system + ${seeded.repository} repository), ` +
+        `concurrency ${CONCURRENCY}/instance; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+    );
     const fl = await floor(receiver);
     console.log(`floor (first run, warms the receiver): ${HOOKS} signed POSTs from one process in ${fl.ms} ms = ${fmt(fl.rate)}/s`);
 
     const results = {};
+    const medians = {};
     for (const n of process.env.BENCH_ONLY_ONE ? [1] : [1, 2]) {
       while (instances.length < n) instances.push(await startInstance(infra, instances.length + 1));
-      await round(infra, receiver, sql); // warm-up (JIT, pools, connections)
+      await round(infra, receiver, instances, sql); // warm-up (JIT, pools, connections)
       const runs = [];
       for (let r = 0; r < ROUNDS; r++) {
         // A floor right before each round: on a shared machine the load moves, and the ratio is what compares.
         const f = await floor(receiver);
-        runs.push({ ...(await round(infra, receiver, sql)), floor: f.rate });
+        runs.push({ ...(await round(infra, receiver, instances, sql)), floor: f.rate, floorCpu: f.cpu });
       }
       const best = runs.reduce((a, b) => (b.rate / b.floor > a.rate / a.floor ? b : a));
       results[n] = best;
+      medians[n] = {
+        rate: median(runs.map((x) => x.rate)),
+        lastMs: median(runs.map((x) => x.lastMs)),
+        cpu: median(runs.map((x) => x.cpu.service + x.cpu.postgres + x.cpu.redis + x.cpu.nats)),
+        service: median(runs.map((x) => x.cpu.service)),
+      };
       for (const [i, x] of runs.entries()) {
         console.log(
           `${n} instance${n > 1 ? 's' : ''}, round ${i + 1}: first delivery ${x.firstMs} ms, last ${x.lastMs} ms, ` +
@@ -299,7 +363,22 @@ async function main() {
             `(${fmt(x.rate / n)}/s per instance; floor ${fmt(x.floor)}/s, ratio ${(x.rate / x.floor).toFixed(2)}); ` +
             `${x.requests - HOOKS} repeated requests`,
         );
+        const c = x.cpu;
+        console.log(
+          `  CPU ms per 1,000 deliveries: hooks-service ${perK(c.service)}, postgres ${perK(c.postgres)}, redis ${perK(c.redis)}, ` +
+            `nats ${perK(c.nats)}, receiver ${perK(c.receiver)}; floor: sender ${perK(x.floorCpu.sender)}, receiver ${perK(x.floorCpu.receiver)}; ` +
+            `service+postgres+redis+nats / floor sender ${((c.service + c.postgres + c.redis + c.nats) / Math.max(1, x.floorCpu.sender)).toFixed(1)}`,
+        );
       }
+    }
+    console.log('');
+    console.log(`medians of the rounds (load average now ${loadavg().map((l) => l.toFixed(1)).join(' ')}):`);
+    for (const n of Object.keys(medians)) {
+      const m = medians[n];
+      console.log(
+        `${n} instance${n > 1 ? 's' : ' '}: ${fmt(m.rate)} deliveries/s (${fmt(m.rate / n)}/s per instance), publish → last delivery ` +
+          `${m.lastMs} ms; CPU ms per 1,000 deliveries: hooks-service ${perK(m.service)}, with postgres, redis and nats ${perK(m.cpu)}`,
+      );
     }
     if (!results[2]) return;
     const r1 = results[1].rate / results[1].floor;

@@ -1,5 +1,16 @@
 import { bootstrapService } from '@cairn/platform';
 import { AppModule } from './app.module.js';
 import { loadHooksSettings } from './config/hooks-settings.js';
+import { DeliveryAttemptService } from './deliveries/delivery-attempt.service.js';
 
-void bootstrapService({ name: 'hooks', module: AppModule, validateSettings: () => void loadHooksSettings() });
+void bootstrapService({
+  name: 'hooks',
+  module: AppModule,
+  validateSettings: () => void loadHooksSettings(),
+  // A stop (SIGTERM/SIGINT) starts no new delivery attempt from its first moment: the modules' own stop hooks run
+  // only after the NATS server side is closed.
+  afterStart: async (app) => {
+    const attempts = app.get(DeliveryAttemptService);
+    return async () => attempts.stopStarting();
+  },
+});

@@ -3,7 +3,10 @@
  * (BullMQ forbids `:` in custom job ids; queue names here use `-`.)
  */
 export const Queues = {
-  /** hooks-service: one job per webhook delivery attempt (`d<deliveryId>-a<attempt>`), data `{ deliveryId }`. */
+  /**
+   * hooks-service: the first attempts of an event's deliveries in groups (`e<eventId>-g<n>`, data `{ deliveryIds }`),
+   * every other attempt one job (`d<deliveryId>-a<attempt>`, data `{ deliveryId }`).
+   */
   webhookDelivery: 'hooks-webhook-delivery',
   /** merge-check-worker: one mergeability check per pull request and commit pair, data `MergeCheckJobData`. */
   mergeCheck: 'merge-check',

@@ -1,45 +1,75 @@
 /**
- * Coalesces calls made in the same turn of the event loop into one batch (DataLoader-style): `add` resolves with
- * the item's own result. Items added while a batch runs go into the next one; nothing waits for a timer, so a lone
- * call costs one `setImmediate`. The batch function returns one settled result per item, in order.
+ * Coalesces calls into batches (DataLoader-style): `add` resolves with the item's own result. Calls made in the same
+ * turn of the event loop share a batch; with `maxInFlight`, at most that many batches run at once and whatever
+ * arrives meanwhile waits for the next one — so under load a batch grows to what accumulated during one round trip,
+ * while a lone call still costs one `setImmediate` (nothing waits for a timer). The batch function returns one
+ * settled result per item, in order.
  */
 export type Settled<O> = { ok: true; value: O } | { ok: false; error: unknown };
+
+export interface MicroBatcherOptions {
+  /** Largest batch (more items wait for the next one). */
+  maxBatch?: number;
+  /** Batches running at once. */
+  maxInFlight?: number;
+}
 
 export class MicroBatcher<I, O> {
   private pending: Array<{ item: I; resolve: (v: O) => void; reject: (e: unknown) => void }> = [];
   private scheduled = false;
+  private inFlight = 0;
+  private readonly maxBatch: number;
+  private readonly maxInFlight: number;
 
   constructor(
     private readonly run: (items: I[]) => Promise<Settled<O>[]>,
-    private readonly maxBatch = 100,
-  ) {}
+    options: MicroBatcherOptions = {},
+  ) {
+    this.maxBatch = options.maxBatch ?? 100;
+    this.maxInFlight = options.maxInFlight ?? Number.POSITIVE_INFINITY;
+  }
 
   add(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
       this.pending.push({ item, resolve, reject });
       if (this.pending.length >= this.maxBatch) this.flush();
-      else if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => this.flush());
-      }
+      else this.schedule();
+    });
+  }
+
+  private schedule(): void {
+    if (this.scheduled || !this.pending.length || this.inFlight >= this.maxInFlight) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.flush();
     });
   }
 
   private flush(): void {
-    this.scheduled = false;
-    const batch = this.pending.splice(0, this.maxBatch);
-    if (this.pending.length && !this.scheduled) {
-      this.scheduled = true;
-      setImmediate(() => this.flush());
+    while (this.pending.length && this.inFlight < this.maxInFlight) {
+      const batch = this.pending.splice(0, this.maxBatch);
+      this.inFlight++;
+      let running: Promise<Settled<O>[]>;
+      try {
+        running = this.run(batch.map((b) => b.item));
+      } catch (err) {
+        running = Promise.reject(err);
+      }
+      void running
+        .then(
+          (results) => batch.forEach((b, i) => {
+            const r = results[i];
+            if (r?.ok) b.resolve(r.value);
+            else b.reject(r ? r.error : new Error('batch returned no result for an item'));
+          }),
+          (err: unknown) => batch.forEach((b) => b.reject(err)),
+        )
+        .finally(() => {
+          this.inFlight--;
+          this.schedule();
+        });
     }
-    if (!batch.length) return;
-    this.run(batch.map((b) => b.item)).then(
-      (results) => batch.forEach((b, i) => {
-        const r = results[i];
-        if (r?.ok) b.resolve(r.value);
-        else b.reject(r ? r.error : new Error('batch returned no result for an item'));
-      }),
-      (err: unknown) => batch.forEach((b) => b.reject(err)),
-    );
   }
 }
+

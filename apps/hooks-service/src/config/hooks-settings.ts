@@ -39,8 +39,8 @@ export const hooksSettingsSpec = {
   },
   /** Gitea `[webhook] SKIP_TLS_VERIFY`. */
   skipTlsVerify: { section: 'webhook', key: 'SKIP_TLS_VERIFY', default: false, parse: parsers.bool },
-  /** Deliveries in flight per hooks-service instance. */
-  deliverConcurrency: { section: 'webhook', key: 'DELIVER_CONCURRENCY', default: 32, parse: parsers.int(1, 1000) },
+  /** Deliveries in flight per hooks-service instance (and delivery jobs it holds at once). */
+  deliverConcurrency: { section: 'webhook', key: 'DELIVER_CONCURRENCY', default: 64, parse: parsers.int(1, 1000) },
   /** How often pending deliveries without a queued job are looked for (and enqueued). */
   sweepIntervalMs: { section: 'webhook', key: 'SWEEP_INTERVAL', default: 30_000, parse: positiveDuration(100, 3_600_000) },
   /** Run the delivery worker in this process (false: only write and enqueue deliveries). */

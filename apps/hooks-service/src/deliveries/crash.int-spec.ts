@@ -1,6 +1,8 @@
 // Crash safety: the built hooks-service runs as a child process, is SIGKILLed in the middle of a burst of ~200
 // deliveries, and is started again. Every delivery must arrive at least once (a repeat carries the same guid and
-// the same body) and end recorded as delivered — including one whose row was committed but never enqueued.
+// the same body) and end recorded as delivered — including ones whose rows were committed but never enqueued.
+// Then a graceful stop (SIGTERM) in the middle of a burst: only the requests under way finish, and the next
+// instance sends the rest, each delivery exactly once.
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,12 +68,17 @@ describe('a crash in the middle of a burst', () => {
     const beforeRestart = receiver.at('/slow').length;
     expect(beforeRestart).toBeLessThan(hooks.length);
 
-    // A delivery committed just before the crash, never enqueued: the sweeper must find it.
-    const orphanGuid = randomUUID();
+    // Deliveries committed just before the crash, never enqueued: the sweeper must find them — one outside any
+    // event (its own job) and one of an event (its first attempt goes in the event's group job).
     await infra.sql(
       `INSERT INTO hook_deliveries (guid, hook_id, repo_id, event, event_type, payload, updated_at)
        VALUES ($1, $2, $3, 'push', 'push', '{"orphan":true}', now())`,
-      [orphanGuid, hooks[0].id, REPO.id],
+      [randomUUID(), hooks[0].id, REPO.id],
+    );
+    await infra.sql(
+      `INSERT INTO hook_deliveries (guid, hook_id, repo_id, event_id, event_key, event, event_type, payload, updated_at)
+       VALUES ($1, $2, $3, $4, 'push', 'push', 'push', '{"orphan":"of an event"}', now())`,
+      [randomUUID(), hooks[1].id, REPO.id, randomUUID()],
     );
 
     child = await startChild(infra, CHILD_ENV);
@@ -79,7 +86,7 @@ describe('a crash in the middle of a burst', () => {
       const r = await infra.sql<{ guid: string; status: string; attempts: number; payload: string }>(
         'SELECT guid, status, attempts, payload FROM hook_deliveries ORDER BY id',
       );
-      return r.length === hooks.length + 1 && r.every((d) => d.status === 'delivered') ? r : null;
+      return r.length === hooks.length + 2 && r.every((d) => d.status === 'delivered') ? r : null;
     }, 'every delivery to be recorded delivered', 150_000, 250);
 
     const received = receiver.at('/slow');
@@ -103,5 +110,48 @@ describe('a crash in the middle of a burst', () => {
       `crash test: ${rows.length} deliveries, ${beforeRestart} requests before the kill, ` +
         `${received.length} requests in all (${repeats} repeated after the crash)`,
     );
+  }, 300_000);
+
+  it('a graceful stop starts nothing new: the next instance sends the rest, each delivery exactly once', async () => {
+    await infra.sql('UPDATE webhooks SET is_active = false');
+    const repo = { ...REPO, id: 901, name: 'repo901' };
+    receiver.on('/graceful', () => ({ status: 200, delayMs: 1_000 }));
+    child = await startChild(infra, CHILD_ENV);
+    const hooks: HookDto[] = [];
+    for (let i = 0; i < 200; i++) {
+      hooks.push(await rpc.send<HookDto>(HooksSubjects.webhookCreate, {
+        actor: admin,
+        scope: { level: 'repo', repo, access: 'admin' },
+        body: { type: 'gitea', active: true, config: { url: `${receiver.url}/graceful`, content_type: 'json', secret: SECRET } },
+      }));
+    }
+    const event = await infra.publish(RepoEvents.pushReceived, pushEventData({ repoId: repo.id, ownerId: repo.ownerId, name: repo.name }));
+    await waitFor(() => receiver.at('/graceful').length >= 24, 'the burst to be under way', 60_000);
+    const atStop = receiver.at('/graceful').length;
+    const stopping = child;
+    stopping.kill('SIGTERM');
+    await exited(stopping);
+    expect(stopping.exitCode).toBe(0);
+    // The instance held 8 jobs of 8 first attempts each (64 deliveries, ~56 of them waiting for a turn) when it was
+    // told to stop. Only attempts already under way may still reach the receiver: at most DELIVER_CONCURRENCY = 8,
+    // plus those that started in the moment between counting and the signal being handled (each takes a second) —
+    // far fewer than every delivery of the jobs it held.
+    const afterStop = receiver.at('/graceful').length - atStop;
+    expect(afterStop).toBeLessThanOrEqual(24);
+    expect(receiver.at('/graceful').length).toBeLessThan(hooks.length);
+
+    child = await startChild(infra, CHILD_ENV);
+    const rows = await waitFor(async () => {
+      const r = await infra.sql<{ guid: string; status: string; attempts: number }>(
+        'SELECT guid, status, attempts FROM hook_deliveries WHERE event_id = $1',
+        [event.id],
+      );
+      return r.length === hooks.length && r.every((d) => d.status === 'delivered') ? r : null;
+    }, 'every delivery to be recorded delivered', 150_000, 250);
+    const received = receiver.at('/graceful');
+    expect(received.every((req) => req.octokitValid && req.hmacValid)).toBe(true);
+    expect(received.map((req) => String(req.headers['x-gitea-delivery'])).sort()).toEqual(rows.map((r) => r.guid).sort());
+    expect(rows.every((r) => r.attempts === 1)).toBe(true);
+    console.log(`graceful stop: ${atStop} requests when stopped, ${afterStop} more before it exited, ${received.length} in all`);
   }, 300_000);
 });

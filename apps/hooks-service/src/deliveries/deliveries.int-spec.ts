@@ -93,7 +93,11 @@ describe('delivery', () => {
     expect(JSON.stringify(detail)).not.toContain('hook-token');
     expect((detail.request.payload as { ref: string }).ref).toBe('refs/heads/main');
     expect(detail.attempt_log).toHaveLength(1);
+    // The attempt records the exact body sent (the payload, copied from the delivery row by the database).
+    expect(detail.attempt_log[0].request.payload).toEqual(body);
     const [row] = await infra.sql('SELECT event_id FROM hook_deliveries WHERE id = $1', [d.id]);
+    const [stored] = await infra.sql('SELECT request_body FROM hook_delivery_attempts WHERE delivery_id = $1', [d.id]);
+    expect(stored.request_body).toBe(req.body);
     expect(row.event_id).toBe(event.id);
 
     // The same event again (a JetStream redelivery) makes no second delivery.
@@ -111,7 +115,9 @@ describe('delivery', () => {
     expect(req.headers['content-type']).toBe('application/x-www-form-urlencoded');
     expect(req.octokitValid && req.hmacValid).toBe(true);
     expect(JSON.parse(new URLSearchParams(req.body).get('payload')!).repository.id).toBe(110);
-    await settled(repoScope(110), h.id);
+    const [d] = await settled(repoScope(110), h.id);
+    const [stored] = await infra.sql('SELECT request_body FROM hook_delivery_attempts WHERE delivery_id = $1', [d.id]);
+    expect(stored.request_body).toBe(req.body);
   });
 
   it('branch_filter applies to push, create and delete of branches (not tags)', async () => {
@@ -171,6 +177,17 @@ describe('delivery', () => {
     ]);
     expect(detail.attempt_log[0].response.payload).toBe('boom');
     expect(detail.attempt_log[0].status).toBe('Invalid HTTP Response: 500');
+  });
+
+  it('records a response whose body has NUL bytes (PostgreSQL text cannot hold them: they become U+FFFD)', async () => {
+    receiver.on('/binary', () => ({ status: 200, headers: { 'content-type': 'application/octet-stream' }, body: 'ok\u0000bin' }));
+    const h = await hook(repoScope(132), '/binary');
+    await infra.publish(RepoEvents.pushReceived, pushEventData({ repoId: 132, ownerId: 3 }));
+    const [d] = await settled(repoScope(132), h.id);
+    expect(d).toMatchObject({ state: 'delivered', attempts: 1, status_code: 200 });
+    const [attempt] = (await delivery(repoScope(132), h.id, d.id)).attempt_log;
+    expect(attempt.response.payload).toBe('ok\uFFFDbin');
+    expect(receiver.at('/binary')).toHaveLength(1);
   });
 
   it('honours Retry-After on 429', async () => {

@@ -70,6 +70,7 @@ export interface AttemptRecord {
 /** A delivery that should have a job and may not (for the sweeper). */
 export interface StrandedDelivery {
   id: number;
+  eventId: string | null;
   attempt: number;
 }
 
@@ -133,6 +134,9 @@ interface ClaimRow {
   w_owner_id: number;
 }
 
+/** Claims (and results) of concurrent attempts: one statement in flight at a time, up to 200 rows each. */
+const BATCHING = { maxBatch: 200, maxInFlight: 1 };
+
 /** Timestamps are stored as UTC `timestamp(3)` (Prisma's convention); database time is the one clock. */
 const NOW = `(now() AT TIME ZONE 'UTC')`;
 
@@ -143,9 +147,13 @@ const NOW = `(now() AT TIME ZONE 'UTC')`;
  */
 @Injectable()
 export class DeliveriesRepository {
-  /** Claims and results of concurrent attempts share one statement per event-loop turn (one round trip for many). */
-  private readonly claims = new MicroBatcher<ClaimRequest, DeliveryClaim | null>((items) => this.claimBatch(items));
-  private readonly finishes = new MicroBatcher<FinishRequest, boolean>((items) => this.finishBatch(items));
+  /**
+   * Claims and results of concurrent attempts share statements: with one statement of each kind in flight, what
+   * arrives meanwhile goes into the next one, so batches grow with the load (a statement's cost is mostly per
+   * statement, not per row).
+   */
+  private readonly claims = new MicroBatcher<ClaimRequest, DeliveryClaim | null>((items) => this.claimBatch(items), BATCHING);
+  private readonly finishes = new MicroBatcher<FinishRequest, boolean>((items) => this.finishBatch(items), BATCHING);
 
   constructor(
     private readonly prisma: PrismaService,
@@ -154,22 +162,30 @@ export class DeliveriesRepository {
 
   /**
    * Writes the deliveries of one event in one statement; (event_id, hook_id, event_key) is unique, so a repeat
-   * of the event inserts nothing. Returns how many rows were new.
+   * of the event inserts nothing. Returns the ids of the rows that were new.
    */
-  async createMany(rows: NewDelivery[]): Promise<number> {
-    if (!rows.length) return 0;
+  async createMany(rows: NewDelivery[]): Promise<number[]> {
+    if (!rows.length) return [];
     const col = <K extends keyof NewDelivery>(k: K) => rows.map((r) => r[k]);
+    // Hooks of one format get the same body: each distinct payload is sent once and rows refer to it by position.
+    const payloads: string[] = [];
+    const position = new Map<string, number>();
+    const payloadOf = rows.map((r) => {
+      let n = position.get(r.payload);
+      if (n === undefined) position.set(r.payload, (n = payloads.push(r.payload)));
+      return n;
+    });
     const inserted = await this.sql.query<{ id: number }>(
       `INSERT INTO hooks.hook_deliveries
          (guid, hook_id, repo_id, event_id, event_key, event, event_type, action, payload, created_at, updated_at, next_attempt_at)
-       SELECT guid, hook_id, repo_id, event_id, event_key, event, event_type, action, payload, ${NOW}, ${NOW}, ${NOW}
-       FROM unnest($1::uuid[], $2::int[], $3::int[], $4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
-         AS t(guid, hook_id, repo_id, event_id, event_key, event, event_type, action, payload)
+       SELECT guid, hook_id, repo_id, event_id, event_key, event, event_type, action, ($10::text[])[payload_of], ${NOW}, ${NOW}, ${NOW}
+       FROM unnest($1::uuid[], $2::int[], $3::int[], $4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[], $9::int[])
+         AS t(guid, hook_id, repo_id, event_id, event_key, event, event_type, action, payload_of)
        ON CONFLICT DO NOTHING
        RETURNING id`,
-      [col('guid'), col('hookId'), col('repoId'), col('eventId'), col('eventKey'), col('event'), col('eventType'), col('action'), col('payload')],
+      [col('guid'), col('hookId'), col('repoId'), col('eventId'), col('eventKey'), col('event'), col('eventType'), col('action'), payloadOf, payloads],
     );
-    return inserted.length;
+    return inserted.map((r) => r.id);
   }
 
   async create(row: NewDelivery): Promise<DeliveryRow> {
@@ -239,15 +255,34 @@ export class DeliveriesRepository {
   }
 
   private async finishBatch(items: FinishRequest[]): Promise<Settled<boolean>[]> {
-    const col = <T>(f: (i: FinishRequest) => T) => items.map(f);
+    // One JSON parameter rather than an array per column: serialising it is native, pg's array literals are not.
+    const batch = items.map((i) => ({
+      id: i.claim.delivery.id,
+      token: i.claim.token,
+      status: i.next.status,
+      delay_ms: i.next.delayMs,
+      response_status: i.record.responseStatus,
+      error: i.record.error,
+      duration_ms: i.record.durationMs,
+      started_at: i.record.startedAt.toISOString(),
+      number: i.claim.attempt,
+      redelivery: i.record.redelivery,
+      url: i.record.url,
+      method: i.record.method,
+      request_headers: i.record.requestHeaders,
+      // The usual request body is the delivery's payload, already in the database: not sent again.
+      request_body: i.record.requestBody === i.claim.delivery.payload ? null : i.record.requestBody,
+      response_headers: i.record.responseHeaders,
+      response_body: i.record.responseBody,
+      outcome: i.record.outcome,
+    }));
     try {
       const rows = await this.sql.query<{ delivery_id: number; number: number }>(
         `WITH r AS (
-           SELECT * FROM unnest($1::int[], $2::uuid[], $3::text[], $4::float8[], $5::int[], $6::text[], $7::int[],
-                                $8::timestamptz[], $9::int[], $10::bool[], $11::text[], $12::text[], $13::text[], $14::text[],
-                                $15::text[], $16::text[], $17::text[])
-             AS r(id, token, status, delay_ms, response_status, error, duration_ms, started_at, number, redelivery, url,
-                  method, request_headers, request_body, response_headers, response_body, outcome)
+           SELECT * FROM json_to_recordset($1::json)
+             AS r(id int, token uuid, status text, delay_ms float8, response_status int, error text, duration_ms int,
+                  started_at timestamptz, number int, redelivery bool, url text, method text, request_headers jsonb,
+                  request_body text, response_headers jsonb, response_body text, outcome text)
          ),
          d AS (
            UPDATE hooks.hook_deliveries h
@@ -261,29 +296,13 @@ export class DeliveriesRepository {
          INSERT INTO hooks.hook_delivery_attempts
            (delivery_id, number, redelivery, url, method, request_headers, request_body, response_status,
             response_headers, response_body, error, outcome, duration_ms, started_at)
-         SELECT r.id, r.number, r.redelivery, r.url, r.method, r.request_headers::jsonb, r.request_body, r.response_status,
-                r.response_headers::jsonb, r.response_body, r.error, r.outcome, r.duration_ms, (r.started_at AT TIME ZONE 'UTC')
+         SELECT r.id, r.number, r.redelivery, r.url, r.method, r.request_headers, COALESCE(r.request_body, p.payload),
+                r.response_status, r.response_headers, r.response_body, r.error, r.outcome, r.duration_ms,
+                (r.started_at AT TIME ZONE 'UTC')
            FROM r JOIN d ON d.id = r.id AND d.token = r.token
+           LEFT JOIN hooks.hook_deliveries p ON r.request_body IS NULL AND p.id = r.id
          RETURNING delivery_id, number`,
-        [
-          col((i) => i.claim.delivery.id),
-          col((i) => i.claim.token),
-          col((i) => i.next.status),
-          col((i) => i.next.delayMs),
-          col((i) => i.record.responseStatus),
-          col((i) => i.record.error),
-          col((i) => i.record.durationMs),
-          col((i) => i.record.startedAt.toISOString()),
-          col((i) => i.claim.attempt),
-          col((i) => i.record.redelivery),
-          col((i) => i.record.url),
-          col((i) => i.record.method),
-          col((i) => JSON.stringify(i.record.requestHeaders)),
-          col((i) => i.record.requestBody),
-          col((i) => (i.record.responseHeaders ? JSON.stringify(i.record.responseHeaders) : null)),
-          col((i) => i.record.responseBody),
-          col((i) => i.record.outcome),
-        ],
+        [JSON.stringify(batch)],
       );
       const done = new Set(rows.map((r) => `${r.delivery_id}:${r.number}`));
       return items.map((i) => ({ ok: true, value: done.has(`${i.claim.delivery.id}:${i.claim.attempt}`) }));
@@ -331,8 +350,8 @@ export class DeliveriesRepository {
    * (their worker died). Their next job is `attempt` (pending/retrying: attempts + 1; expired claim: the same).
    */
   async stranded(graceMs: number, afterId: number, limit: number): Promise<StrandedDelivery[]> {
-    const rows = await this.sql.query<{ id: number; status: string; attempts: number }>(
-      `SELECT id, status, attempts FROM hooks.hook_deliveries
+    const rows = await this.sql.query<{ id: number; event_id: string | null; status: string; attempts: number }>(
+      `SELECT id, event_id, status, attempts FROM hooks.hook_deliveries
         WHERE id > $1
           AND ((status IN ('pending', 'retrying') AND next_attempt_at <= ${NOW} - make_interval(secs => $2::float8 / 1000))
             OR (status = 'delivering' AND lease_until < ${NOW}))
@@ -340,6 +359,6 @@ export class DeliveriesRepository {
         LIMIT $3`,
       [afterId, graceMs, limit],
     );
-    return rows.map((r) => ({ id: r.id, attempt: r.status === 'delivering' ? r.attempts : r.attempts + 1 }));
+    return rows.map((r) => ({ id: r.id, eventId: r.event_id, attempt: r.status === 'delivering' ? r.attempts : r.attempts + 1 }));
   }
 }

@@ -1,10 +1,12 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { SecretBox } from '@cairn/platform';
+import { Semaphore } from '../common/semaphore.js';
 import { HOOKS_SETTINGS, type HooksSettings } from '../config/hooks-settings.js';
 import { nextRetryDelayMs, parseRetryAfter } from './backoff.js';
 import { DeliveriesRepository, type DeliveryClaim } from './deliveries.repository.js';
 import { DeliveryQueue } from './delivery-queue.js';
 import { maskHeaders } from './header-mask.js';
+import { OpenedSecrets } from './opened-secrets.js';
 import { HttpSender, MAX_RECORDED_BODY, type SendResult } from './http-sender.js';
 import { judge } from './outcome.js';
 import { parseHostMatchList } from '../ssrf/host-matcher.js';
@@ -12,22 +14,50 @@ import { buildDeliveryRequest } from './request-builder.js';
 
 export const USER_AGENT = 'Cairn-Hookshot/1.0';
 
+/** The request of an attempt as it is recorded. */
+interface RecordedRequest {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** An attempt that has been claimed and sent (or could not be sent), waiting to be recorded. */
+interface SentAttempt {
+  claim: DeliveryClaim;
+  startedAt: Date;
+  request: RecordedRequest;
+  result: SendResult;
+}
+
+/** An attempt that was not started because the service is stopping: its job runs again (here or elsewhere). */
+export class AttemptNotStartedError extends Error {
+  constructor(deliveryId: number, attempt: number) {
+    super(`delivery ${deliveryId} attempt ${attempt} not started: hooks-service is stopping`);
+  }
+}
+
 /** How long a claim holds beyond the delivery timeout before another worker may take the attempt over. */
 const LEASE_MARGIN_MS = 10_000;
 
 /**
  * One attempt of one delivery: claim it, build and sign the request from the reloaded rows, send it, record the
- * attempt and the delivery's new state together, and schedule the next attempt for a transient failure.
+ * attempt and the delivery's new state together, and schedule the next attempt for a transient failure. At most
+ * `[webhook] DELIVER_CONCURRENCY` attempts of this process are between claim and response at once (a job may hold
+ * many attempts); an attempt waiting for its turn has claimed nothing yet, so no lease runs out while it waits.
  */
 @Injectable()
 export class DeliveryAttemptService implements OnApplicationShutdown {
   private readonly logger = new Logger('DeliveryAttempt');
   private readonly sender: HttpSender;
+  private readonly inFlight: Semaphore;
+  private readonly secrets: OpenedSecrets;
+  private stopping = false;
 
   constructor(
     private readonly deliveries: DeliveriesRepository,
     private readonly queue: DeliveryQueue,
-    private readonly box: SecretBox,
+    box: SecretBox,
     @Inject(HOOKS_SETTINGS) private readonly settings: HooksSettings,
   ) {
     this.sender = new HttpSender({
@@ -36,12 +66,37 @@ export class DeliveryAttemptService implements OnApplicationShutdown {
       skipTlsVerify: settings.skipTlsVerify,
       maxSockets: settings.deliverConcurrency,
     });
+    this.inFlight = new Semaphore(settings.deliverConcurrency);
+    this.secrets = new OpenedSecrets(box);
   }
 
-  /** Runs attempt `attempt` of a delivery; returns what happened (`skipped` when it is not this job's turn). */
+  /**
+   * Runs attempt `attempt` of a delivery; returns what happened (`skipped` when it is not this job's turn). Rejects
+   * with {@link AttemptNotStartedError} when the service began stopping before the attempt got its turn.
+   */
   async run(deliveryId: number, attempt: number): Promise<'skipped' | 'delivered' | 'retry' | 'failed'> {
+    const release = await this.inFlight.acquire();
+    let sent: SentAttempt | null;
+    try {
+      if (this.stopping) throw new AttemptNotStartedError(deliveryId, attempt);
+      sent = await this.claimAndSend(deliveryId, attempt);
+    } finally {
+      release();
+    }
+    return sent ? this.record(sent) : 'skipped';
+  }
+
+  /**
+   * From now on attempts that have not claimed their delivery yet are not started (see {@link run}), so that
+   * stopping waits for the requests in flight only, not for every attempt of the jobs this process holds.
+   */
+  stopStarting(): void {
+    this.stopping = true;
+  }
+
+  private async claimAndSend(deliveryId: number, attempt: number): Promise<SentAttempt | null> {
     const claim = await this.deliveries.claim(deliveryId, attempt, this.settings.deliverTimeoutMs + LEASE_MARGIN_MS);
-    if (!claim) return 'skipped';
+    if (!claim) return null;
     const { delivery } = claim;
     const hook = delivery.hook;
     const startedAt = new Date();
@@ -49,16 +104,20 @@ export class DeliveryAttemptService implements OnApplicationShutdown {
     let secret: string;
     let authorization: string;
     try {
-      secret = this.box.openOptional(hook.secretSealed);
-      authorization = this.box.openOptional(hook.authorizationSealed);
+      secret = this.secrets.open(hook.secretSealed);
+      authorization = this.secrets.open(hook.authorizationSealed);
     } catch {
       this.logger.error(`hook ${hook.id}: its secret cannot be decrypted (was [security] SECRET_KEY changed?)`);
-      await this.record(claim, startedAt, { url: hook.url, method: 'POST', headers: {}, body: '' }, {
-        error: 'the hook secret cannot be decrypted with the current [security] SECRET_KEY',
-        errorKind: 'invalid',
-        durationMs: 0,
-      });
-      return 'failed';
+      return {
+        claim,
+        startedAt,
+        request: { url: hook.url, method: 'POST', headers: {}, body: '' },
+        result: {
+          error: 'the hook secret cannot be decrypted with the current [security] SECRET_KEY',
+          errorKind: 'invalid',
+          durationMs: 0,
+        },
+      };
     }
 
     const request = buildDeliveryRequest({
@@ -77,20 +136,15 @@ export class DeliveryAttemptService implements OnApplicationShutdown {
       userAgent: USER_AGENT,
     });
     const result = await this.sender.send(request);
-    return this.record(
+    return {
       claim,
       startedAt,
-      { url: request.url, method: request.method, headers: request.headers, body: request.body.toString('utf8') },
+      request: { url: request.url, method: request.method, headers: request.headers, body: request.body.toString('utf8') },
       result,
-    );
+    };
   }
 
-  private async record(
-    claim: DeliveryClaim,
-    startedAt: Date,
-    request: { url: string; method: string; headers: Record<string, string>; body: string },
-    result: SendResult,
-  ): Promise<'skipped' | 'delivered' | 'retry' | 'failed'> {
+  private async record({ claim, startedAt, request, result }: SentAttempt): Promise<'skipped' | 'delivered' | 'retry' | 'failed'> {
     const { delivery, attempt } = claim;
     const verdict = judge(result);
     const inRound = attempt - delivery.roundStart;

@@ -4,20 +4,89 @@ import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
 import { Queue, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 
-/** The job data: ids only; the worker reloads everything. */
-export interface DeliveryJobData {
-  deliveryId: number;
+/**
+ * The job data: ids only; the worker reloads everything. A job is either one attempt of one delivery or the first
+ * attempts of a group of an event's deliveries.
+ */
+export type DeliveryJobData = { deliveryId: number } | { deliveryIds: number[] };
+
+/**
+ * First attempts of an event's deliveries go in groups: delivery `id` belongs to group `floor(id / size)` of its
+ * event. A fan-out of 1,000 hooks is then ~125 jobs instead of 1,000 (BullMQ's Redis work is per job), still
+ * spread over every instance's worker (a worker holds at most DELIVER_CONCURRENCY jobs, so small groups keep one
+ * instance from taking a whole fan-out), and the group is found again from any one of its rows (the sweeper's case).
+ */
+export const FIRST_ATTEMPTS_PER_JOB = 8;
+
+/** What one job runs: attempt `attempt` of each delivery. */
+export interface DeliveryJob {
+  jobId: string;
+  deliveryIds: number[];
+  attempt: number;
 }
 
-/** BullMQ job id of one attempt (`:` is not allowed in custom ids). */
+/** One attempt to enqueue (a delay for retries). */
+export interface AttemptToEnqueue {
+  deliveryId: number;
+  attempt: number;
+  delayMs?: number;
+}
+
+/** BullMQ job id of one attempt of one delivery (`:` is not allowed in custom ids). */
 export function deliveryJobId(deliveryId: number, attempt: number): string {
   return `d${deliveryId}-a${attempt}`;
 }
 
-/** Parses {@link deliveryJobId}. */
-export function parseDeliveryJobId(jobId: string | undefined): { deliveryId: number; attempt: number } | null {
-  const m = /^d(\d+)-a(\d+)$/.exec(jobId ?? '');
-  return m ? { deliveryId: Number(m[1]), attempt: Number(m[2]) } : null;
+/** BullMQ job id of the first attempts of an event's deliveries in group `group`. */
+export function firstAttemptsJobId(eventId: string, group: number): string {
+  return `e${eventId}-g${group}`;
+}
+
+/** The job an attempt belongs to: the event's group for a first attempt of an event's delivery, else its own. */
+export function jobIdOf(delivery: { id: number; eventId: string | null }, attempt: number): string {
+  return attempt === 1 && delivery.eventId
+    ? firstAttemptsJobId(delivery.eventId, Math.floor(delivery.id / FIRST_ATTEMPTS_PER_JOB))
+    : deliveryJobId(delivery.id, attempt);
+}
+
+/** A job to add: its id, its data and, for a retry, its delay. */
+export interface PlannedJob {
+  jobId: string;
+  data: DeliveryJobData;
+  delayMs?: number;
+}
+
+/** The jobs that run these attempts (first attempts of an event's deliveries grouped, the others one each). */
+export function planJobs(attempts: Array<{ id: number; eventId: string | null; attempt: number }>): PlannedJob[] {
+  const grouped = new Map<string, number[]>();
+  const jobs: PlannedJob[] = [];
+  for (const a of attempts) {
+    const jobId = jobIdOf(a, a.attempt);
+    if (a.attempt !== 1 || !a.eventId) {
+      jobs.push({ jobId, data: { deliveryId: a.id } });
+      continue;
+    }
+    const ids = grouped.get(jobId);
+    if (ids) ids.push(a.id);
+    else grouped.set(jobId, [a.id]);
+  }
+  for (const [jobId, deliveryIds] of grouped) jobs.push({ jobId, data: { deliveryIds } });
+  return jobs;
+}
+
+/** Reads a job back (its id and data must agree); null for anything else. */
+export function parseDeliveryJob(jobId: string | undefined, data: unknown): DeliveryJob | null {
+  const single = /^d(\d+)-a(\d+)$/.exec(jobId ?? '');
+  if (single) {
+    const deliveryId = Number(single[1]);
+    return (data as { deliveryId?: unknown } | null)?.deliveryId === deliveryId
+      ? { jobId: jobId!, deliveryIds: [deliveryId], attempt: Number(single[2]) }
+      : null;
+  }
+  if (!/^e[0-9a-f-]{36}-g\d+$/.test(jobId ?? '')) return null;
+  const ids = (data as { deliveryIds?: unknown } | null)?.deliveryIds;
+  if (!Array.isArray(ids) || !ids.length || !ids.every((id) => Number.isSafeInteger(id) && (id as number) > 0)) return null;
+  return { jobId: jobId!, deliveryIds: ids as number[], attempt: 1 };
 }
 
 const JOB_OPTIONS: JobsOptions = {
@@ -28,12 +97,15 @@ const JOB_OPTIONS: JobsOptions = {
   removeOnFail: { age: 7 * 24 * 3_600 },
 };
 
+/** Jobs per `addBulk` call (one Redis transaction each). */
+const ADD_CHUNK = 500;
+
 /** Creates the Redis connection BullMQ needs (workers require `maxRetriesPerRequest: null`). */
 export function bullConnection(redisUrl: string): Redis {
   return new Redis(redisUrl, { maxRetriesPerRequest: null });
 }
 
-/** The delivery queue: one job per attempt, id `d<delivery>-a<attempt>`, so enqueueing twice is harmless. */
+/** The delivery queue. Job ids are derived from what they run, so enqueueing twice is harmless. */
 @Injectable()
 export class DeliveryQueue implements OnApplicationShutdown {
   private readonly logger = new Logger('DeliveryQueue');
@@ -49,35 +121,48 @@ export class DeliveryQueue implements OnApplicationShutdown {
     });
   }
 
-  /** Enqueues attempts (a delay for retries). */
-  async enqueue(items: Array<{ deliveryId: number; attempt: number; delayMs?: number }>): Promise<void> {
-    if (!items.length) return;
-    for (let i = 0; i < items.length; i += 500) {
+  /** Enqueues single attempts (a delay for retries). */
+  async enqueue(items: AttemptToEnqueue[]): Promise<void> {
+    await this.add(
+      items.map((it) => ({
+        jobId: deliveryJobId(it.deliveryId, it.attempt),
+        data: { deliveryId: it.deliveryId },
+        delayMs: it.delayMs,
+      })),
+    );
+  }
+
+  /** Enqueues the first attempts of an event's deliveries, in their groups. */
+  async enqueueFirstAttempts(eventId: string, deliveryIds: number[]): Promise<void> {
+    await this.add(planJobs(deliveryIds.map((id) => ({ id, eventId, attempt: 1 }))));
+  }
+
+  private async add(jobs: PlannedJob[]): Promise<void> {
+    for (let i = 0; i < jobs.length; i += ADD_CHUNK) {
       await this.queue.addBulk(
-        items.slice(i, i + 500).map((it) => ({
+        jobs.slice(i, i + ADD_CHUNK).map((j) => ({
           name: 'deliver',
-          data: { deliveryId: it.deliveryId },
-          opts: { jobId: deliveryJobId(it.deliveryId, it.attempt), delay: it.delayMs && it.delayMs > 0 ? it.delayMs : undefined },
+          data: j.data,
+          opts: { jobId: j.jobId, delay: j.delayMs && j.delayMs > 0 ? j.delayMs : undefined },
         })),
       );
     }
   }
 
   /**
-   * Makes sure the attempt's job exists and will run: adds it when missing; replaces it when it already ended
-   * (completed or failed) while the delivery still waits. The worker's claim makes a spare run harmless.
+   * Makes sure a job exists and will run: adds it when missing; replaces it when it already ended (completed or
+   * failed) while a delivery of it still waits. The worker's claim makes a spare run harmless.
    */
-  async ensure(deliveryId: number, attempt: number): Promise<'exists' | 'added' | 'replaced'> {
-    const id = deliveryJobId(deliveryId, attempt);
-    const job = await this.queue.getJob(id);
-    if (job) {
-      const state = await job.getState();
+  async ensure(job: PlannedJob): Promise<'exists' | 'added' | 'replaced'> {
+    const existing = await this.queue.getJob(job.jobId);
+    if (existing) {
+      const state = await existing.getState();
       if (state !== 'completed' && state !== 'failed' && state !== 'unknown') return 'exists';
-      await job.remove().catch((err: Error) => this.logger.warn(`cannot remove ended job ${id}: ${err.message}`));
-      await this.enqueue([{ deliveryId, attempt }]);
+      await existing.remove().catch((err: Error) => this.logger.warn(`cannot remove ended job ${job.jobId}: ${err.message}`));
+      await this.add([job]);
       return 'replaced';
     }
-    await this.enqueue([{ deliveryId, attempt }]);
+    await this.add([job]);
     return 'added';
   }
 

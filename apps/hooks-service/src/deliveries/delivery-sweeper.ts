@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { HOOKS_SETTINGS, type HooksSettings } from '../config/hooks-settings.js';
-import { DeliveriesRepository } from './deliveries.repository.js';
-import { DeliveryQueue } from './delivery-queue.js';
+import { DeliveriesRepository, type StrandedDelivery } from './deliveries.repository.js';
+import { DeliveryQueue, planJobs } from './delivery-queue.js';
 
 /**
  * Nothing is lost between a committed delivery row and its job: at start (no grace) and then periodically (with
@@ -39,15 +39,18 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy 
   }
 
   private async doSweep(graceMs: number): Promise<number> {
-    let fixed = 0;
+    // All pages first: one group of first attempts may span two pages, and its job must carry all of them.
+    const stranded: StrandedDelivery[] = [];
     let after = 0;
     for (;;) {
       const batch = await this.deliveries.stranded(graceMs, after, 500);
-      for (const d of batch) if ((await this.queue.ensure(d.id, d.attempt)) !== 'exists') fixed++;
+      stranded.push(...batch);
       if (batch.length < 500) break;
       after = batch[batch.length - 1].id;
     }
-    if (fixed) this.logger.log(`enqueued ${fixed} stranded deliver${fixed === 1 ? 'y' : 'ies'}`);
+    let fixed = 0;
+    for (const job of planJobs(stranded)) if ((await this.queue.ensure(job)) !== 'exists') fixed++;
+    if (fixed) this.logger.log(`enqueued ${fixed} job${fixed === 1 ? '' : 's'} of stranded deliveries`);
     return fixed;
   }
 

@@ -5,11 +5,13 @@ import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { HOOKS_SETTINGS, type HooksSettings } from '../config/hooks-settings.js';
 import { DeliveryAttemptService } from './delivery-attempt.service.js';
-import { bullConnection, parseDeliveryJobId, type DeliveryJobData } from './delivery-queue.js';
+import { bullConnection, parseDeliveryJob, type DeliveryJobData } from './delivery-queue.js';
 
 /**
- * The BullMQ worker of the delivery queue. A job is one attempt (`d<id>-a<n>`); a crashed worker's active jobs
- * come back after their lock expires (stalled-job check) and the expired claim lets the attempt run again.
+ * The BullMQ worker of the delivery queue. A job is one attempt (`d<id>-a<n>`) or the first attempts of a group of
+ * an event's deliveries (`e<event>-g<n>`), run side by side within `[webhook] DELIVER_CONCURRENCY`; a crashed
+ * worker's active jobs come back after their lock expires (stalled-job check) and the expired claims let their
+ * attempts run again.
  */
 @Injectable()
 export class DeliveryProcessor implements OnApplicationBootstrap, OnModuleDestroy {
@@ -39,12 +41,20 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnModuleDestro
   }
 
   private async process(job: Job<DeliveryJobData>): Promise<string> {
-    const parsed = parseDeliveryJobId(job.id);
-    if (!parsed || parsed.deliveryId !== job.data.deliveryId) return 'ignored';
-    return this.attempts.run(parsed.deliveryId, parsed.attempt);
+    const parsed = parseDeliveryJob(job.id, job.data);
+    if (!parsed) return 'ignored';
+    const outcomes = await Promise.allSettled(parsed.deliveryIds.map((id) => this.attempts.run(id, parsed.attempt)));
+    // An infrastructure failure (database down) fails the job, so BullMQ runs it again; what was done is skipped then.
+    const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (failed) throw failed.reason instanceof Error ? failed.reason : new Error(String(failed.reason));
+    const counts = new Map<string, number>();
+    for (const o of outcomes as PromiseFulfilledResult<string>[]) counts.set(o.value, (counts.get(o.value) ?? 0) + 1);
+    return [...counts].map(([outcome, n]) => (n > 1 ? `${outcome} ×${n}` : outcome)).join(', ');
   }
 
   async onModuleDestroy(): Promise<void> {
+    // Attempts still waiting for their turn are not started; their jobs fail and BullMQ runs them again elsewhere.
+    this.attempts.stopStarting();
     await this.worker?.close().catch(() => undefined);
     this.connection?.disconnect();
   }

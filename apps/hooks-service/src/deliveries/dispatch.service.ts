@@ -13,7 +13,8 @@ import { DeliveryQueue } from './delivery-queue.js';
 
 /**
  * Turns domain events into deliveries: the matching hooks (the repository's, its owner's, every system hook; by
- * event type and branch filter), one row per hook and webhook event written in one statement, then one job each.
+ * event type and branch filter), one row per hook and webhook event written in one statement, then their first
+ * attempts enqueued in groups.
  * Idempotent per event: a redelivered event writes nothing new and re-enqueues what has not started yet.
  */
 @Injectable()
@@ -53,10 +54,11 @@ export class DispatchService {
         rows.push(this.row(hook, spec, body.body, repository.id, event.id));
       }
     }
-    const written = await this.deliveries.createMany(rows);
-    const waiting = await this.deliveries.awaitingFirstAttempt(event.id);
-    await this.queue.enqueue(waiting.map((deliveryId) => ({ deliveryId, attempt: 1 })));
-    return { deliveries: written };
+    const inserted = await this.deliveries.createMany(rows);
+    // All new: none has been attempted yet. Otherwise (the event again) those still waiting are enqueued again.
+    const waiting = inserted.length === rows.length ? inserted : await this.deliveries.awaitingFirstAttempt(event.id);
+    await this.queue.enqueueFirstAttempts(event.id, waiting);
+    return { deliveries: inserted.length };
   }
 
   /** A delivery outside any event (hook tests): written, then enqueued. */

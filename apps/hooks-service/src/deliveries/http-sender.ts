@@ -125,7 +125,7 @@ export class HttpSender {
             size += c.length;
           });
           res.on('end', () =>
-            finish({ status: res.statusCode, headers: flattenHeaders(res.headers), body: Buffer.concat(chunks).toString('utf8') }),
+            finish({ status: res.statusCode, headers: flattenHeaders(res.headers), body: recordableText(Buffer.concat(chunks)) }),
           );
           res.on('error', (err) => finish(errorResult(err, this.options.timeoutMs)));
         },
@@ -150,6 +150,12 @@ function errorResult(err: Error & { code?: string }, timeoutMs: number): Omit<Se
     return { error: `timed out after ${timeoutMs} ms ([webhook] DELIVER_TIMEOUT)`, errorKind: 'timeout' };
   }
   return { error: `connection failed: ${err.code ? `${err.code} ` : ''}${err.message}`.trim(), errorKind: 'network' };
+}
+
+/** A response body as text PostgreSQL can store: NUL bytes (binary answers) become U+FFFD. */
+function recordableText(body: Buffer): string {
+  const text = body.toString('utf8');
+  return text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text;
 }
 
 function flattenHeaders(h: http.IncomingHttpHeaders): Record<string, string> {
