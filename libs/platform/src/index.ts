@@ -12,4 +12,5 @@ export * from './events/outbox.js';
 export * from './bootstrap/platform.module.js';
 export * from './bootstrap/bootstrap-service.js';
 export * from './crypto/secret-box.js';
+export * from './common/micro-batcher.js';
 export * from './queues/unique-job.js';

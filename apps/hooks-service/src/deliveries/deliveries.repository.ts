@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { HookDelivery, HookDeliveryAttempt } from '../generated/prisma/client.js';
-import { MicroBatcher, type Settled } from '../common/micro-batcher.js';
+import { MicroBatcher, type Settled } from '@cairn/platform';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { SqlPool } from '../prisma/sql-pool.js';
 

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { parseMergeTreeOutput, type MergeTreeOutcome } from '@cairn/contracts';
+import { gitEnvironment } from './git-process.js';
 
 const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const SAFE_NAME = /^[A-Za-z0-9_.-]{1,100}$/;
@@ -30,20 +31,10 @@ interface Run {
   timedOut: boolean;
 }
 
-function run(dir: string, args: string[], env: Record<string, string>, timeoutMs: number): Promise<Run> {
+/** Runs one git command to its end (argument vector, minimal environment), killed after `timeoutMs`. */
+export function runGit(dir: string, args: string[], env: Record<string, string>, timeoutMs: number): Promise<Run> {
   return new Promise((resolveRun, reject) => {
-    const child = spawn('git', ['--git-dir', dir, ...args], {
-      env: {
-        PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
-        HOME: process.env.HOME ?? '/',
-        LANG: 'C.UTF-8',
-        GIT_TERMINAL_PROMPT: '0',
-        GIT_CONFIG_NOSYSTEM: '1',
-        GIT_CONFIG_GLOBAL: '/dev/null',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn('git', ['--git-dir', dir, ...args], { env: gitEnvironment(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     let timedOut = false;
@@ -68,6 +59,13 @@ function run(dir: string, args: string[], env: Record<string, string>, timeoutMs
   });
 }
 
+/** `git merge-base` as its own process: the merge base, or undefined when there is none or git failed. */
+export async function mergeBaseByProcess(dir: string, base: string, head: string, timeoutMs: number): Promise<string | undefined> {
+  const mb = await runGit(dir, ['merge-base', '--end-of-options', base, head], {}, timeoutMs);
+  const oid = mb.stdout.trim();
+  return mb.code === 0 && OID.test(oid) ? oid : undefined;
+}
+
 /** A check's result as repo-service stores it. */
 export interface CheckResult {
   status: 'mergeable' | 'conflict' | 'error';
@@ -77,30 +75,33 @@ export interface CheckResult {
   outcome: MergeTreeOutcome['kind'];
 }
 
+/** A check's result from what merge-tree said and the merge base. */
+export function toCheckResult(outcome: MergeTreeOutcome, mergeBase: string | undefined): CheckResult {
+  if (outcome.kind === 'error') return { status: 'error', conflictedFiles: [], message: outcome.message, outcome: 'error' };
+  return outcome.kind === 'clean'
+    ? { status: 'mergeable', conflictedFiles: [], mergeBase, outcome: 'clean' }
+    : { status: 'conflict', conflictedFiles: outcome.files, mergeBase, outcome: 'conflict' };
+}
+
 /**
- * One mergeability check, read-only on the repository: `git merge-tree --write-tree` with its objects written to a
- * throw-away object directory (the repository's objects reached as an alternate) and removed afterwards, plus the
- * merge base. A check running longer than `timeoutMs` is killed and reported as `error`.
+ * One mergeability check with processes of its own (what the worker falls back to where a long-lived merge-tree
+ * cannot answer request by request): `git merge-tree --write-tree` with its objects written to a throw-away object
+ * directory (the repository's objects reached as an alternate) and removed afterwards, plus `git merge-base` side by
+ * side. A check running longer than `timeoutMs` is killed and reported as `error`.
  */
 export async function runCheck(dir: string, base: string, head: string, timeoutMs: number): Promise<CheckResult> {
   if (!OID.test(base) || !OID.test(head)) throw new Error('base and head must be full object ids');
   const scratch = await mkdtemp(join(tmpdir(), 'cairn-merge-check-'));
   try {
     const env = { GIT_OBJECT_DIRECTORY: scratch, GIT_ALTERNATE_OBJECT_DIRECTORIES: join(dir, 'objects') };
-    // merge-tree and merge-base side by side: the merge base is shown in the pull request's JSON.
-    const [mt, mb] = await Promise.all([
-      run(dir, ['merge-tree', '--write-tree', '-z', '--name-only', '--no-messages', '--end-of-options', base, head], env, timeoutMs),
-      run(dir, ['merge-base', '--end-of-options', base, head], env, timeoutMs),
+    const [mt, mergeBase] = await Promise.all([
+      runGit(dir, ['merge-tree', '--write-tree', '-z', '--name-only', '--no-messages', '--end-of-options', base, head], env, timeoutMs),
+      mergeBaseByProcess(dir, base, head, timeoutMs),
     ]);
     if (mt.timedOut) {
       return { status: 'error', conflictedFiles: [], message: `the check exceeded its time limit of ${timeoutMs} ms`, outcome: 'error' };
     }
-    const outcome = parseMergeTreeOutput(mt.stdout, mt.code, mt.stderr);
-    if (outcome.kind === 'error') return { status: 'error', conflictedFiles: [], message: outcome.message, outcome: 'error' };
-    const mergeBase = mb.code === 0 && OID.test(mb.stdout.trim()) ? mb.stdout.trim() : undefined;
-    return outcome.kind === 'clean'
-      ? { status: 'mergeable', conflictedFiles: [], mergeBase, outcome: 'clean' }
-      : { status: 'conflict', conflictedFiles: outcome.files, mergeBase, outcome: 'conflict' };
+    return toCheckResult(parseMergeTreeOutput(mt.stdout, mt.code, mt.stderr), mergeBase);
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }

@@ -6,13 +6,21 @@ import {
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, RpcClient, type CommonSettings } from '@cairn/platform';
 import { WORKER_SETTINGS, type WorkerSettings } from '../config/worker-settings.js';
-import { repositoryPath, runCheck } from './git-check.js';
+import { repositoryPath, type CheckResult } from './git-check.js';
+import { GitChecker } from './git-checker.js';
 import { MergeCheckQueue } from './merge-check.queue.js';
+import { RepositoryPaths } from './repository-paths.js';
 
 /** What one job did (the job's return value, kept in Redis with the finished job). */
 export type JobOutcome =
   | { ran: true; status: 'mergeable' | 'conflict' | 'error'; applied: boolean; ms: number }
   | { ran: false; reason: 'gone' | 'stale' };
+
+/** Where a check runs: a repository path, or why there is none (a name the storage rule refuses). */
+interface Location {
+  dir: string;
+  refused?: string;
+}
 
 /** What one push event led to. */
 export interface PushOutcome {
@@ -37,6 +45,8 @@ export class MergeCheckService {
   constructor(
     private readonly rpc: RpcClient,
     private readonly queue: MergeCheckQueue,
+    private readonly git: GitChecker,
+    private readonly paths: RepositoryPaths,
     @Inject(WORKER_SETTINGS) private readonly settings: WorkerSettings,
     @Inject(COMMON_SETTINGS) private readonly common: CommonSettings,
   ) {}
@@ -89,22 +99,25 @@ export class MergeCheckService {
   }
 
   /**
-   * Runs one check job: reloads the pull request (jobs carry ids only), skips it if its commits moved on (a newer job
-   * exists), runs `merge-tree` read-only and reports. Failures to reach repo-service throw (BullMQ retries); a git
-   * failure or timeout is a result (`error`), never retried.
+   * Runs one check job: `merge-tree` read-only on the repository, then one report; repo-service stores the result
+   * only if the commits are still the pull request's current ones, so a job whose pull request moved on or closed
+   * meanwhile is merely not applied. Where the repository lives is asked once per repository and remembered
+   * ({@link RepositoryPaths}); a check that fails in a remembered place runs once more with the place asked again
+   * and new git processes (a rename, or a repack under a long-lived process). Failures to reach repo-service throw
+   * (BullMQ retries); a git failure or timeout is a result (`error`), never retried by BullMQ.
    */
   async process(data: MergeCheckJobData): Promise<JobOutcome> {
-    const target = await this.rpc.send<CheckTargetReply | null>(PullSubjects.checkTarget, { pullId: data.pullId });
-    if (!target) return { ran: false, reason: 'gone' };
-    if (target.baseSha !== data.baseSha || target.headSha !== data.headSha) return { ran: false, reason: 'stale' };
+    const remembered = this.paths.get(data.repoId);
+    const where = remembered ? { dir: remembered } : await this.locate(data);
+    if (!('dir' in where)) return where;
     const started = Date.now();
-    let result;
-    try {
-      const dir = repositoryPath(this.common.repoRoot, target.ownerName, target.repoName);
-      this.checksRun += 1;
-      result = await runCheck(dir, data.baseSha, data.headSha, this.settings.checkTimeoutMs);
-    } catch (err) {
-      result = { status: 'error' as const, conflictedFiles: [], message: (err as Error).message, outcome: 'error' as const };
+    this.checksRun += 1;
+    let result = await this.run(where, data);
+    if (result.status === 'error' && remembered && Date.now() - started < this.settings.checkTimeoutMs) {
+      this.paths.forget(data.repoId);
+      const again = await this.locate(data);
+      if (!('dir' in again)) return again;
+      result = await this.run(again, data, true);
     }
     const reply = await this.rpc.send<ReportMergeabilityReply>(PullSubjects.reportMergeability, {
       pullId: data.pullId,
@@ -116,5 +129,32 @@ export class MergeCheckService {
       ...(result.message ? { message: result.message.slice(0, 2000) } : {}),
     });
     return { ran: true, status: result.status, applied: reply.applied, ms: Date.now() - started };
+  }
+
+  /**
+   * Asks repo-service where the pull request's repository lives (remembered for the next checks), or finds that the
+   * job has nothing to do. A name the storage rule refuses gives a path that fails the check (stored as `error`).
+   */
+  private async locate(data: MergeCheckJobData): Promise<Location | JobOutcome> {
+    const target = await this.rpc.send<CheckTargetReply | null>(PullSubjects.checkTarget, { pullId: data.pullId });
+    if (!target) return { ran: false, reason: 'gone' };
+    if (target.baseSha !== data.baseSha || target.headSha !== data.headSha) return { ran: false, reason: 'stale' };
+    let dir: string;
+    try {
+      dir = repositoryPath(this.common.repoRoot, target.ownerName, target.repoName);
+    } catch (err) {
+      return { dir: '', refused: (err as Error).message };
+    }
+    this.paths.set(target.repoId, dir);
+    return { dir };
+  }
+
+  private async run(where: Location, data: MergeCheckJobData, fresh = false): Promise<CheckResult> {
+    try {
+      if (where.refused) throw new Error(where.refused);
+      return await this.git.check(where.dir, data.baseSha, data.headSha, this.settings.checkTimeoutMs, { fresh });
+    } catch (err) {
+      return { status: 'error', conflictedFiles: [], message: (err as Error).message, outcome: 'error' };
+    }
   }
 }

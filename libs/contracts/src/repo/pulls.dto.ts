@@ -249,7 +249,10 @@ export interface PullCheckCandidate {
   headSha: string;
 }
 
-/** `repo.pull-request.check-target`: what a check needs to run (the processor reloads state; jobs carry ids only). */
+/**
+ * `repo.pull-request.check-target`: what a check needs to run. The worker asks once per repository and remembers where
+ * it lives; the report is what decides whether a result is still current.
+ */
 export class CheckTargetRequest {
   @IsInt() @Min(1) pullId: number;
 }

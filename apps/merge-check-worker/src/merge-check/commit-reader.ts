@@ -1,0 +1,97 @@
+import type { ChildProcess } from 'node:child_process';
+import { collectStderr, spawnGitServer, stopGitServer } from './git-process.js';
+import { parseCommitLinks, type CommitLinks } from './merge-base.js';
+
+const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/**
+ * Commits already read, by object id. An object id names its content, so an entry is right in every repository
+ * that has the commit; bounded, emptied when full (a base push makes many checks walk the same base commits).
+ */
+const known = new Map<string, CommitLinks>();
+const KNOWN_MAX = 50_000;
+
+/**
+ * Reads commits of one repository through one long-lived `git cat-file --batch` (it answers each request as it
+ * comes: no process per check). Requests are answered in order; a missing object or a non-commit reads as null.
+ */
+export class CommitReader {
+  private buf: Buffer = Buffer.alloc(0);
+  private readonly waiting: { oid: string; resolve: (l: CommitLinks | null) => void; reject: (e: Error) => void }[] = [];
+  private exited = false;
+  private readonly stderr: () => string;
+  private readonly child: ChildProcess;
+
+  constructor(readonly dir: string) {
+    this.child = spawnGitServer(dir, ['cat-file', '--batch'], {}, false);
+    this.stderr = collectStderr(this.child);
+    this.child.stdin!.on('error', () => undefined);
+    this.child.stdout!.on('data', (chunk: Buffer) => this.onData(chunk));
+    this.child.once('error', (err) => this.onExit(err.message));
+    this.child.once('close', (code, signal) => this.onExit(`git cat-file exited with ${code ?? signal}`));
+  }
+
+  get alive(): boolean {
+    return !this.exited;
+  }
+
+  /** The commits' parents and times, in the order asked; rejects if the process ended. */
+  read = (oids: string[]): Promise<(CommitLinks | null)[]> =>
+    Promise.all(
+      oids.map((oid) => {
+        const hit = known.get(oid);
+        if (hit) return hit;
+        if (!OID.test(oid)) return null;
+        if (this.exited) return Promise.reject(new Error(this.stderr() || 'git cat-file has ended'));
+        return new Promise<CommitLinks | null>((resolve, reject) => {
+          this.waiting.push({ oid, resolve, reject });
+          this.child.stdin!.write(`${oid}\n`);
+        });
+      }),
+    );
+
+  close(): Promise<void> {
+    return stopGitServer(this.child);
+  }
+
+  /** Ends the process at once (a walk that ran out of time); the reader is dead from now on. */
+  kill(): void {
+    this.onExit('the walk ran out of time');
+    this.child.kill('SIGKILL');
+  }
+
+  private onData(chunk: Buffer): void {
+    this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
+    for (;;) {
+      const head = this.buf.indexOf(10);
+      if (head < 0) return;
+      const line = this.buf.toString('utf8', 0, head);
+      const [oid, type, sizeText] = line.split(' ');
+      const next = this.waiting[0];
+      if (type === 'missing' || type === 'ambiguous' || sizeText === undefined) {
+        this.buf = this.buf.subarray(head + 1);
+        this.waiting.shift();
+        next?.resolve(null);
+        continue;
+      }
+      const size = Number(sizeText);
+      if (this.buf.length < head + 1 + size + 1) return;
+      const body = this.buf.toString('utf8', head + 1, head + 1 + size);
+      this.buf = this.buf.subarray(head + 1 + size + 1);
+      this.waiting.shift();
+      const links = type === 'commit' ? parseCommitLinks(body) : null;
+      if (links && oid === next?.oid) {
+        if (known.size >= KNOWN_MAX) known.clear();
+        known.set(oid, links);
+      }
+      next?.resolve(oid === next?.oid ? links : null);
+    }
+  }
+
+  private onExit(reason: string): void {
+    if (this.exited) return;
+    this.exited = true;
+    const err = new Error(this.stderr() || reason);
+    for (const w of this.waiting.splice(0)) w.reject(err);
+  }
+}

@@ -1,0 +1,178 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { CommitReader } from './commit-reader.js';
+import { mergeBaseByProcess, runCheck, runGit, toCheckResult, type CheckResult } from './git-check.js';
+import { findMergeBase } from './merge-base.js';
+import { MergeTreeSession } from './merge-tree-session.js';
+
+const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/** A session is ended after this many merges: git keeps every object it parsed, and the scratch directory grows. */
+export const SESSION_MAX_MERGES = 1_000;
+/** A session unused for this long is ended (its processes and scratch directory go). */
+export const SESSION_IDLE_MS = 20_000;
+/** Idle sessions kept at most, over all repositories (each is two git processes). */
+const MAX_IDLE_SESSIONS = 16;
+/** Commits a merge-base walk may visit before `git merge-base` is asked instead. */
+const MAX_WALK = 5_000;
+/** The empty tree, which every git repository has without storing it. */
+const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
+/** Long-lived git processes of one repository, used by one check at a time. */
+interface Session {
+  dir: string;
+  tree: MergeTreeSession;
+  commits: CommitReader;
+}
+
+/**
+ * Runs mergeability checks with long-lived git processes per repository: a `git merge-tree --stdin` (objects into
+ * its own scratch directory) and a `git cat-file --batch` from which the merge base is walked — no process is
+ * started per check, which is most of what a check used to cost. A repository has one session per check running in
+ * it; idle sessions are reused, and ended after {@link SESSION_IDLE_MS} or {@link SESSION_MAX_MERGES} merges, or
+ * when one of their processes ended (git 2.39 ends `merge-tree --stdin` on a merge it cannot do).
+ *
+ * Where git cannot answer request by request (no coreutils `stdbuf`, a git without `merge-tree --stdin`; found
+ * out once, at the first check), every check runs its own processes as before ({@link runCheck}).
+ */
+@Injectable()
+export class GitChecker implements OnApplicationShutdown {
+  private readonly logger = new Logger('GitChecker');
+  /** Idle sessions, least recently used first. */
+  private idle: Session[] = [];
+  private readonly busy = new Set<Session>();
+  private persistent?: Promise<boolean>;
+  private closing = false;
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor() {
+    this.sweeper = setInterval(() => this.sweep(), SESSION_IDLE_MS / 2);
+    this.sweeper.unref();
+  }
+
+  /**
+   * Checks whether `head` merges cleanly into `base` in the repository at `dir` (a validated storage path), and finds
+   * their merge base. `fresh` skips idle sessions (a retry after an error that an old session may have caused, such
+   * as a repository renamed or repacked under it). A check running longer than `timeoutMs` is an `error` result.
+   */
+  async check(dir: string, base: string, head: string, timeoutMs: number, options: { fresh?: boolean } = {}): Promise<CheckResult> {
+    if (!OID.test(base) || !OID.test(head)) throw new Error('base and head must be full object ids');
+    if (!(await this.persistentMode())) return runCheck(dir, base, head, timeoutMs);
+    const session = await this.acquire(dir, options.fresh === true);
+    try {
+      const [outcome, mergeBase] = await Promise.all([
+        session.tree.merge(base, head, timeoutMs),
+        this.mergeBase(session, base, head, timeoutMs),
+      ]);
+      return toCheckResult(outcome, mergeBase);
+    } finally {
+      this.release(session);
+    }
+  }
+
+  /** Sessions alive now (tests and metrics). */
+  get sessions(): number {
+    return this.idle.length + this.busy.size;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.closing = true;
+    clearInterval(this.sweeper);
+    await Promise.all(this.idle.splice(0).map((s) => this.end(s)));
+  }
+
+  /** Whether long-lived merge-tree processes answer here, found once by merging a commit with itself. */
+  private persistentMode(): Promise<boolean> {
+    this.persistent ??= this.probe().then(
+      () => true,
+      (err: unknown) => {
+        this.logger.warn(`long-lived git merge-tree unavailable (${(err as Error).message}); one git process per check`);
+        return false;
+      },
+    );
+    return this.persistent;
+  }
+
+  private async probe(): Promise<void> {
+    const root = await mkdtemp(join(tmpdir(), 'cairn-merge-check-probe-'));
+    try {
+      const dir = join(root, 'probe.git');
+      const init = await runGit(dir, ['init', '--bare', '--quiet'], {}, 10_000);
+      if (init.code !== 0) throw new Error(init.stderr.trim() || 'git init failed');
+      const identity = { GIT_AUTHOR_NAME: 'Cairn', GIT_AUTHOR_EMAIL: 'cairn@localhost', GIT_COMMITTER_NAME: 'Cairn', GIT_COMMITTER_EMAIL: 'cairn@localhost' };
+      const made = await runGit(dir, ['commit-tree', '-m', 'probe', EMPTY_TREE], identity, 10_000);
+      const commit = made.stdout.trim();
+      if (made.code !== 0 || !OID.test(commit)) throw new Error(made.stderr.trim() || 'git commit-tree failed');
+      const session = await MergeTreeSession.open(dir, true);
+      try {
+        const outcome = await session.merge(commit, commit, 10_000);
+        if (outcome.kind !== 'clean') throw new Error(outcome.kind === 'error' ? outcome.message : 'unexpected answer');
+      } finally {
+        await session.close();
+      }
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  }
+
+  /**
+   * The merge base walked through the session's cat-file; `git merge-base` decides when the walk cannot (several
+   * best candidates, a very long history). Undefined when there is none or it could not be found in time.
+   */
+  private async mergeBase(session: Session, base: string, head: string, timeoutMs: number): Promise<string | undefined> {
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<'expired'>((resolve) => {
+      timer = setTimeout(() => resolve('expired'), timeoutMs);
+    });
+    try {
+      const answer = await Promise.race([findMergeBase(session.commits.read, base, head, MAX_WALK), expired]).catch(() => null);
+      if (answer === 'expired') {
+        session.commits.kill();
+        return undefined;
+      }
+      if (answer?.kind === 'found') return answer.oid;
+      if (answer?.kind === 'none') return undefined;
+      return await mergeBaseByProcess(session.dir, base, head, timeoutMs);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async acquire(dir: string, fresh: boolean): Promise<Session> {
+    const i = fresh ? -1 : this.idle.findLastIndex((s) => s.dir === dir);
+    let session: Session;
+    if (i >= 0) {
+      session = this.idle.splice(i, 1)[0];
+    } else {
+      session = { dir, tree: await MergeTreeSession.open(dir, true), commits: new CommitReader(dir) };
+    }
+    this.busy.add(session);
+    return session;
+  }
+
+  private release(session: Session): void {
+    this.busy.delete(session);
+    const reusable = !this.closing && session.tree.alive && session.commits.alive && session.tree.merges < SESSION_MAX_MERGES;
+    if (!reusable) {
+      void this.end(session);
+      return;
+    }
+    this.idle.push(session);
+    while (this.idle.length > MAX_IDLE_SESSIONS) void this.end(this.idle.shift()!);
+  }
+
+  private sweep(): void {
+    const cutoff = Date.now() - SESSION_IDLE_MS;
+    const [old, keep] = [this.idle.filter((s) => s.tree.lastUsedAt < cutoff), this.idle.filter((s) => s.tree.lastUsedAt >= cutoff)];
+    this.idle = keep;
+    for (const s of old) void this.end(s);
+  }
+
+  private async end(session: Session): Promise<void> {
+    await Promise.all([session.tree.close(), session.commits.close()]).catch((err: unknown) =>
+      this.logger.warn(`ending git processes of ${session.dir}: ${(err as Error).message}`),
+    );
+  }
+}

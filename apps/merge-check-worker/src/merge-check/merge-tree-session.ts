@@ -1,0 +1,153 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { MergeTreeOutcome } from '@cairn/contracts';
+import { collectStderr, spawnGitServer, stopGitServer } from './git-process.js';
+
+const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/**
+ * Reads one answer of `git merge-tree --write-tree --stdin -z --name-only --no-messages` from the start of `buf`:
+ * `<1 clean | 0 conflicted> NUL <tree> NUL (<conflicted path> NUL)* NUL`. Null while the answer is incomplete;
+ * otherwise the outcome and the number of bytes it took.
+ */
+export function readMergeAnswer(buf: Buffer): { outcome: MergeTreeOutcome; length: number } | null {
+  const statusEnd = buf.indexOf(0);
+  if (statusEnd < 0) return null;
+  const treeEnd = buf.indexOf(0, statusEnd + 1);
+  if (treeEnd < 0) return null;
+  const files: string[] = [];
+  let at = treeEnd + 1;
+  for (;;) {
+    if (at >= buf.length) return null;
+    if (buf[at] === 0) break;
+    const end = buf.indexOf(0, at);
+    if (end < 0) return null;
+    files.push(buf.toString('utf8', at, end));
+    at = end + 1;
+  }
+  const length = at + 1;
+  const status = buf.toString('utf8', 0, statusEnd);
+  const tree = buf.toString('utf8', statusEnd + 1, treeEnd);
+  if (!OID.test(tree) || (status !== '0' && status !== '1')) {
+    return { outcome: { kind: 'error', message: `unexpected merge-tree answer ${JSON.stringify(status).slice(0, 40)}` }, length };
+  }
+  if (status === '1') return { outcome: { kind: 'clean', tree }, length };
+  // git lists a path once per conflicted stage entry in some versions: each name once, in git's order.
+  return { outcome: { kind: 'conflict', tree, files: [...new Set(files)] }, length };
+}
+
+interface Pending {
+  resolve: (outcome: MergeTreeOutcome) => void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * One long-lived `git merge-tree --write-tree --stdin` on one repository, answering one merge at a time: no process
+ * start, repository discovery or pack index loading per check. Its merged trees are written to a scratch object
+ * directory of its own (the repository's objects reached as an alternate), so the repository is only read; the
+ * scratch directory lives as long as the process and is removed with it. git 2.39 ends the process on a merge it
+ * cannot do (an unknown commit, unrelated histories): that merge's answer is an error and the session is dead.
+ */
+export class MergeTreeSession {
+  /** Merges answered so far (the pool retires a session after a number of them). */
+  merges = 0;
+  lastUsedAt = Date.now();
+  private buf: Buffer = Buffer.alloc(0);
+  private pending?: Pending;
+  private exited = false;
+  private readonly stderr: () => string;
+
+  private constructor(
+    readonly dir: string,
+    readonly scratch: string,
+    private readonly child: ChildProcess,
+  ) {
+    this.stderr = collectStderr(child);
+    child.stdin!.on('error', () => undefined);
+    child.stdout!.on('data', (chunk: Buffer) => this.onData(chunk));
+    child.once('error', (err) => this.onExit(err.message));
+    child.once('close', (code, signal) => this.onExit(`git merge-tree exited with ${code ?? signal}`));
+  }
+
+  /** Starts a session on `dir` (a validated repository path) with a fresh scratch object directory. */
+  static async open(dir: string, unbuffered: boolean): Promise<MergeTreeSession> {
+    const scratch = await mkdtemp(join(tmpdir(), 'cairn-merge-check-'));
+    try {
+      const child = spawnGitServer(
+        dir,
+        ['merge-tree', '--write-tree', '--stdin', '-z', '--name-only', '--no-messages'],
+        { GIT_OBJECT_DIRECTORY: scratch, GIT_ALTERNATE_OBJECT_DIRECTORIES: join(dir, 'objects') },
+        unbuffered,
+      );
+      return new MergeTreeSession(dir, scratch, child);
+    } catch (err) {
+      await rm(scratch, { recursive: true, force: true });
+      throw err;
+    }
+  }
+
+  /** False once the process ended (after an error, a timeout or `close`). */
+  get alive(): boolean {
+    return !this.exited;
+  }
+
+  get busy(): boolean {
+    return this.pending !== undefined;
+  }
+
+  /**
+   * Merges two commits (full object ids, validated by the caller). A merge running longer than `timeoutMs` kills the
+   * process and answers an error saying so.
+   */
+  merge(base: string, head: string, timeoutMs: number): Promise<MergeTreeOutcome> {
+    if (!OID.test(base) || !OID.test(head)) throw new Error('base and head must be full object ids');
+    if (this.pending) throw new Error('a merge-tree session answers one merge at a time');
+    if (this.exited) return Promise.resolve({ kind: 'error', message: this.exitMessage('the merge-tree process has ended') });
+    this.lastUsedAt = Date.now();
+    this.merges += 1;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.finish({ kind: 'error', message: `the check exceeded its time limit of ${timeoutMs} ms` });
+        // Dead from now on, not only once the kill has taken effect: the session must not be handed out again.
+        this.exited = true;
+        this.child.kill('SIGKILL');
+      }, timeoutMs);
+      this.pending = { resolve, timer };
+      this.child.stdin!.write(`${base} ${head}\n`);
+    });
+  }
+
+  /** Ends the process and removes the scratch object directory with everything the merges wrote. */
+  async close(): Promise<void> {
+    await stopGitServer(this.child);
+    await rm(this.scratch, { recursive: true, force: true });
+  }
+
+  private onData(chunk: Buffer): void {
+    this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
+    const answer = readMergeAnswer(this.buf);
+    if (!answer) return;
+    this.buf = this.buf.subarray(answer.length);
+    this.finish(answer.outcome);
+  }
+
+  private onExit(reason: string): void {
+    if (this.exited) return;
+    this.exited = true;
+    this.finish({ kind: 'error', message: this.exitMessage(reason) });
+  }
+
+  private exitMessage(fallback: string): string {
+    return (this.stderr() || fallback).slice(0, 2000);
+  }
+
+  private finish(outcome: MergeTreeOutcome): void {
+    const p = this.pending;
+    if (!p) return;
+    this.pending = undefined;
+    clearTimeout(p.timer);
+    p.resolve(outcome);
+  }
+}
