@@ -20,13 +20,16 @@ import {
   DomainError, ErrorCode, HooksSubjects, IdentitySubjects, PullRequestEvents, PullSubjects, Queues, RepoEvents,
   RepoSubjects, mergeCheckJobId,
   type ActorDto, type ChangedFileDto, type CommitDto, type MergeCheckJobData, type Paginated, type PullRequestDto,
+  type PullRequestEventData, type PushEventData,
   type RepositoryDto, type UserDto,
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, DomainErrorFilter, OutboxRelay, RpcClient, createRpcValidationPipe } from '@cairn/platform';
 import { WORKER_SETTINGS, type WorkerSettings } from '../config/worker-settings.js';
 import { runCheck } from './git-check.js';
+import { GitChecker } from './git-checker.js';
 import { MergeCheckQueue } from './merge-check.queue.js';
 import { MergeCheckService } from './merge-check.service.js';
+import { RepositoryPaths } from './repository-paths.js';
 import { createScratchDatabase, startPrivateNats, type PrivateNats, type ScratchDatabase } from '../../../../test/support/integration.js';
 
 const ROOT_URL = 'http://cairn.test:3000/';
@@ -418,6 +421,66 @@ describe('pull requests', () => {
   });
 });
 
+describe('push events that arrive late or return to earlier commits', () => {
+  it('ignores a stale push event: a pull request never goes back to an older head or base', async () => {
+    const r = await newRepo();
+    commit(r, 'late', { 'l.txt': '1\n' }, 'l1');
+    await push(r, 'late');
+    const olderHead = tip(r, 'late');
+    commit(r, 'late', { 'l.txt': '2\n' }, 'l2');
+    await push(r, 'late');
+    const olderBase = tip(r, 'main');
+    commit(r, 'main', { 'm.txt': '1\n' }, 'm1');
+    await push(r, 'main');
+    const pr = await openPull(r, 'late');
+    const checked = await settled(pr.id);
+    expect([checked.base_sha, checked.head_sha]).toEqual([tip(r, 'main'), tip(r, 'late')]);
+    await waitFor('an idle queue', queueIdle);
+
+    // The first pushes' events, handled after the newer ones (as a failed event is, when it is retried).
+    const outcome = await workerApp.get(MergeCheckService).onPush({
+      repository: { id: r.id },
+      pusher: null,
+      updates: [
+        { ref: 'refs/heads/late', old: ZERO, new: olderHead },
+        { ref: 'refs/heads/main', old: ZERO, new: olderBase },
+      ],
+    } as unknown as PushEventData);
+    expect(outcome).toEqual({ baseMoved: 0, queuedForBase: 0, queuedForHead: 0 });
+    const after = await pullRow(pr.id);
+    expect(after).toMatchObject({
+      base_sha: checked.base_sha, head_sha: checked.head_sha, status: checked.status,
+      checked_base_sha: checked.base_sha, checked_head_sha: checked.head_sha,
+    });
+  });
+
+  it('checks a commit pair again when a branch comes back to it after its check finished', async () => {
+    const r = await newRepo();
+    commit(r, 'back', { 'b.txt': '1\n' }, 'b1');
+    await push(r, 'back');
+    const first = tip(r, 'back');
+    const pr = await openPull(r, 'back');
+    await settled(pr.id);
+    commit(r, 'back', { 'b.txt': '2\n' }, 'b2');
+    await push(r, 'back');
+    await waitFor('the second head checked', async () => ((await pullRow(pr.id)).checked_head_sha === tip(r, 'back') ? true : null));
+
+    // A force push back to the first commit: the job of (base, first) finished long ago and is still kept.
+    const jobId = mergeCheckJobId(pr.id, tip(r, 'main'), first);
+    expect(await queue.getJobState(jobId)).toBe('completed');
+    const ran = checks();
+    git(r.work, 'checkout', '-q', 'back');
+    git(r.work, 'reset', '-q', '--hard', first);
+    await push(r, 'back');
+    const row = await waitFor('the first head checked again', async () => {
+      const x = await pullRow(pr.id);
+      return x.head_sha === first && x.checked_head_sha === first && x.status !== 'checking' ? x : null;
+    });
+    expect(row.status).toBe('mergeable');
+    expect(checks()).toBeGreaterThan(ran);
+  });
+});
+
 describe('delayed checks after a base push', () => {
   it('runs exactly the checks of the active pull requests (K of N); the others stay checking without a job', async () => {
     const r = await newRepo();
@@ -518,13 +581,117 @@ describe('delayed checks after a base push', () => {
     expect(direct.message).toMatch(/time limit/);
 
     const settings = { ...workerApp.get<WorkerSettings>(WORKER_SETTINGS), checkTimeoutMs: 100 };
-    const service = new MergeCheckService(workerApp.get(RpcClient), workerApp.get(MergeCheckQueue), settings, workerApp.get(COMMON_SETTINGS));
+    const service = new MergeCheckService(
+      workerApp.get(RpcClient), workerApp.get(MergeCheckQueue), workerApp.get(GitChecker), new RepositoryPaths(), settings,
+      workerApp.get(COMMON_SETTINGS),
+    );
     await sql(`UPDATE repo.pull_requests SET status = 'checking', checked_base_sha = NULL WHERE id = $1`, [pr.id]);
     const outcome = await service.process({ pullId: pr.id, repoId: r.id, baseSha: base, headSha: head });
     expect(outcome).toMatchObject({ ran: true, status: 'error', applied: true });
     const row = await pullRow(pr.id);
     expect(row.status).toBe('error');
     expect(row.check_message).toMatch(/time limit/);
+  });
+});
+
+describe('reports', () => {
+  /** repo-service's own services (this test runs both apps in one process). */
+  async function repoServices() {
+    // eslint-disable-next-line cairn/boundaries
+    const { MergeabilityService } = await import('../../../repo-service/src/pulls/mergeability.service.js');
+    // eslint-disable-next-line cairn/boundaries
+    const { PullsRepository } = await import('../../../repo-service/src/pulls/pulls.repository.js');
+    // eslint-disable-next-line cairn/boundaries
+    const { PrismaService } = await import('../../../repo-service/src/prisma/prisma.service.js');
+    return { mergeability: repoApp.get(MergeabilityService), pulls: repoApp.get(PullsRepository), prisma: repoApp.get(PrismaService) };
+  }
+
+  const eventsOf = async (pullId: number) =>
+    (await sql<{ n: number }>(
+      `SELECT count(*)::int AS n FROM repo.outbox_events WHERE subject = $1 AND (payload->'data'->'pullRequest'->>'id')::int = $2`,
+      [PullRequestEvents.mergeabilityChanged, pullId],
+    ))[0].n;
+
+  it('reads a pull request for a report exactly as the ORM loads it', async () => {
+    const r = await newRepo();
+    commit(r, 'rd', { 'rd.txt': 'x\n' }, 'rd');
+    await push(r, 'rd');
+    const pr = await openPull(r, 'rd');
+    await settled(pr.id);
+    const { pulls, prisma } = await repoServices();
+    const viaOrm = await prisma.issue.findFirst({ where: { pullRequest: { id: pr.id } }, include: { pullRequest: true } });
+    expect(await pulls.findForReports([pr.id, 999_999])).toEqual([viaOrm]);
+  });
+
+  it('stores every result of a batch with one event each; a repeat and a stale result in the same batch are not applied', async () => {
+    const r = await newRepo();
+    const pulls: PullRequestDto[] = [];
+    for (let i = 0; i < 4; i++) {
+      commit(r, `b${i}`, { [`b${i}.txt`]: `${i}\n` }, `b${i}`);
+      await push(r, `b${i}`);
+      pulls.push(await openPull(r, `b${i}`));
+    }
+    for (const p of pulls) await settled(p.id);
+    await waitFor('an idle queue', queueIdle);
+    const ids = pulls.map((p) => p.id);
+    await sql(`UPDATE repo.pull_requests SET status = 'checking', checked_base_sha = NULL, checked_head_sha = NULL WHERE id = ANY($1::int[])`, [ids]);
+    const rows = await Promise.all(ids.map(pullRow));
+    const before = await Promise.all(ids.map(eventsOf));
+    const { mergeability } = await repoServices();
+    const report = (i: number, status: 'mergeable' | 'conflict', extra: Record<string, unknown> = {}) =>
+      mergeability.report({
+        pullId: ids[i], status, conflicted_files: status === 'conflict' ? [`f${i}.txt`, 'dir/g h.txt'] : [],
+        base_sha: rows[i].base_sha, head_sha: rows[i].head_sha, merge_base: rows[i].merge_base, ...extra,
+      } as never);
+    // All in one turn of the event loop: one batch.
+    const replies = await Promise.all([
+      report(0, 'mergeable'),
+      report(1, 'conflict'),
+      report(2, 'mergeable'),
+      report(3, 'conflict'),
+      report(1, 'conflict'),
+      report(2, 'conflict', { head_sha: 'a'.repeat(40) }),
+    ]);
+    expect(replies.map((x) => x.applied)).toEqual([true, true, true, true, false, false]);
+    const after = await Promise.all(ids.map(pullRow));
+    expect(after.map((x) => x.status)).toEqual(['mergeable', 'conflict', 'mergeable', 'conflict']);
+    expect(after[1].conflicted_files).toEqual(['f1.txt', 'dir/g h.txt']);
+    expect(after.every((x, i) => x.checked_base_sha === rows[i].base_sha && x.checked_head_sha === rows[i].head_sha)).toBe(true);
+    expect((await Promise.all(ids.map(eventsOf))).map((n, i) => n - before[i])).toEqual([1, 1, 1, 1]);
+    const [event] = await sql<{ payload: { data: PullRequestEventData } }>(
+      `SELECT payload FROM repo.outbox_events WHERE subject = $1 AND (payload->'data'->'pullRequest'->>'id')::int = $2
+        ORDER BY created_at DESC LIMIT 1`,
+      [PullRequestEvents.mergeabilityChanged, ids[3]],
+    );
+    expect(event.payload.data).toMatchObject({
+      action: 'mergeability_changed',
+      number: pulls[3].number,
+      pullRequest: { id: ids[3], mergeable_state: 'conflict', conflicted_files: ['f3.txt', 'dir/g h.txt'] },
+      mergeability: { status: 'conflict', baseSha: rows[3].base_sha, headSha: rows[3].head_sha },
+    });
+    // Reported again once stored: nothing changes, no event.
+    expect((await report(0, 'mergeable')).applied).toBe(false);
+    expect(await eventsOf(ids[0])).toBe(before[0] + 1);
+  });
+
+  it('finds a renamed repository again: a check in the remembered place fails, is asked again and succeeds', async () => {
+    const r = await newRepo();
+    commit(r, 'mv', { 'mv.txt': '1\n' }, 'mv');
+    await push(r, 'mv');
+    const pr = await openPull(r, 'mv');
+    await settled(pr.id);
+    const newName = `${r.name}-renamed`;
+    await rpc.send(RepoSubjects.repositoryEdit, { ...r.scope('alice', 'owner'), body: { name: newName } });
+    const moved: TestRepo = { ...r, name: newName, dir: path.join(repoRoot, 'alice', `${newName}.git`) };
+    git(r.work, 'remote', 'set-url', 'origin', moved.dir);
+    commit(moved, 'mv', { 'mv.txt': '2\n' }, 'mv2');
+    await push(moved, 'mv');
+    const head = tip(moved, 'mv');
+    const row = await waitFor('the new head checked', async () => {
+      const x = await pullRow(pr.id);
+      return x.head_sha === head && x.checked_head_sha === head && x.status !== 'checking' ? x : null;
+    });
+    expect(row.status).toBe('mergeable');
   });
 });
 

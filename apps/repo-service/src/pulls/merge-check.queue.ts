@@ -1,12 +1,9 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import {
-  MERGE_CHECK_JOB, MERGE_CHECK_URGENT_PRIORITY, Queues, mergeCheckJobId, type MergeCheckJobData,
+  MERGE_CHECK_JOB, MERGE_CHECK_URGENT_PRIORITY, Queues, mergeCheckJobOptions, type MergeCheckJobData,
 } from '@cairn/contracts';
-import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
+import { COMMON_SETTINGS, addUniqueJob, type CommonSettings } from '@cairn/platform';
 import { Queue } from 'bullmq';
-
-/** How long finished check jobs are kept: while kept, adding the same id again is a no-op (never twice). */
-export const MERGE_CHECK_KEEP_FINISHED_SECONDS = 24 * 3600;
 
 /**
  * repo-service's producer side of the merge-check queue. repo-service adds jobs itself (PR creation, views, merges,
@@ -32,24 +29,9 @@ export class MergeCheckQueue implements OnModuleDestroy {
    * commits checked before, or the job failed for good) is replaced, since someone needs a current answer.
    */
   async enqueue(data: MergeCheckJobData, priority = MERGE_CHECK_URGENT_PRIORITY): Promise<string> {
-    const jobId = mergeCheckJobId(data.pullId, data.baseSha, data.headSha);
-    const job = await this.add(jobId, data, priority);
-    if (job.finishedOn) {
-      await job.remove().catch(() => undefined);
-      await this.add(jobId, data, priority);
-    }
-    return jobId;
-  }
-
-  private add(jobId: string, data: MergeCheckJobData, priority: number) {
-    return this.queue.add(MERGE_CHECK_JOB, data, {
-      jobId,
-      priority,
-      attempts: 3,
-      backoff: { type: 'exponential', delay: 1_000 },
-      removeOnComplete: { age: MERGE_CHECK_KEEP_FINISHED_SECONDS },
-      removeOnFail: { age: MERGE_CHECK_KEEP_FINISHED_SECONDS },
-    });
+    const options = mergeCheckJobOptions(data, priority);
+    await addUniqueJob(this.queue, MERGE_CHECK_JOB, data, options);
+    return options.jobId;
   }
 
   /** The underlying queue (tests and the merge path inspect job states). */

@@ -4,16 +4,22 @@ import {
   type BaseMovedRequest, type CheckTargetReply, type HeadMovedRequest, type MergeableState, type PullCheckCandidate,
   type PullRequestEventData, type ReportMergeabilityReply, type ReportMergeabilityRequest,
 } from '@cairn/contracts';
-import { pullHeadRef, updateRef } from '../merge/git-plumbing.js';
-import { newEvent, outboxRow } from '@cairn/platform';
+import { pullHeadRef, resolveBranch, updateRef } from '../merge/git-plumbing.js';
+import { MicroBatcher, newEvent, outboxRow, type Settled } from '@cairn/platform';
 import { EventOutbox } from '../prisma/event-outbox.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { RepoStorage } from '../storage/repo-storage.js';
 import { MergeCheckQueue } from './merge-check.queue.js';
 import { PullRenderer } from './pull-renderer.js';
 import { effectiveStatus, type PullIssueRow } from './pull.mapper.js';
-import { PullsRepository, type CandidateRow } from './pulls.repository.js';
+import { PullsRepository, type CandidateRow, type StoredResult } from './pulls.repository.js';
 import { inTx } from '../issues/tx.js';
+import { RepoViews } from '../issues/repo-views.js';
+
+/** Report batches written at once (see `MergeabilityService.reports`). */
+const REPORT_BATCHES_IN_FLIGHT = 4;
+/** How long stored results' events wait for the relay, so that one relay pass publishes a burst of them. */
+const EVENTS_KICK_DELAY_MS = 20;
 
 function toCandidate(r: CandidateRow): PullCheckCandidate {
   return {
@@ -34,6 +40,15 @@ function toCandidate(r: CandidateRow): PullCheckCandidate {
 @Injectable()
 export class MergeabilityService {
   private readonly logger = new Logger('MergeabilityService');
+  /**
+   * Reports arriving together are stored together. Up to {@link REPORT_BATCHES_IN_FLIGHT} batches are written at
+   * once, so a lone report never waits for another's write; beyond that, what arrives meanwhile forms the next batch.
+   */
+  private readonly reports = new MicroBatcher<ReportMergeabilityRequest, ReportMergeabilityReply>(
+    (reqs) => this.storeReports(reqs),
+    { maxBatch: 200, maxInFlight: REPORT_BATCHES_IN_FLIGHT },
+  );
+  private kickTimer?: NodeJS.Timeout;
 
   constructor(
     private readonly prisma: PrismaService,
@@ -42,7 +57,22 @@ export class MergeabilityService {
     private readonly renderer: PullRenderer,
     private readonly storage: RepoStorage,
     private readonly outbox: EventOutbox,
+    private readonly views: RepoViews,
   ) {}
+
+  /**
+   * Push events arrive in order, but the API acts on newer commits before the worker gets to an event, and a failed
+   * event is retried after later ones. Acting on an event whose commit is no longer the branch's tip would move pull
+   * requests back to older commits — and then forward again to a commit pair already checked. So a stale event is
+   * skipped: the event of the current tip (always published, after this one) does the work. Read from git, not from a
+   * cache: a renamed repository must not make a current event look stale.
+   */
+  private async isBranchTip(repoId: number, branch: string, sha: string): Promise<boolean> {
+    const repo = await this.views.row(repoId);
+    const tip = await resolveBranch(this.storage.pathFor({ ownerName: repo.ownerName, name: repo.name }), branch);
+    if (tip !== sha) this.logger.log(`skipping a stale move of ${branch} in repository ${repoId} to ${sha} (tip: ${tip ?? 'none'})`);
+    return tip === sha;
+  }
 
   /** Queues the check of a pull request's current commits (one job per commit pair). */
   queueCheck(pr: { id: number; repoId: number; baseSha: string; headSha: string }, priority = MERGE_CHECK_URGENT_PRIORITY): Promise<string> {
@@ -63,6 +93,7 @@ export class MergeabilityService {
   /** `repo.pull-request.base-moved`: one statement marks them all `checking` and returns them. */
   async baseMoved(req: BaseMovedRequest): Promise<PullCheckCandidate[]> {
     if (req.newSha === ZERO_SHA) return [];
+    if (!(await this.isBranchTip(req.repoId, req.branch, req.newSha))) return [];
     return (await this.pulls.markBaseMoved(req.repoId, req.branch, req.newSha)).map(toCandidate);
   }
 
@@ -73,6 +104,7 @@ export class MergeabilityService {
    */
   async headMoved(req: HeadMovedRequest): Promise<PullCheckCandidate[]> {
     if (!/^[0-9a-f]{40}$|^[0-9a-f]{64}$/.test(req.newSha) || /^0+$/.test(req.newSha)) return [];
+    if (!(await this.isBranchTip(req.repoId, req.branch, req.newSha))) return [];
     // Users and the repository are loaded before the transaction (no remote calls while rows are locked).
     const preview = await inTx(this.prisma, (tx) => this.pulls.openFromHead(tx, req.repoId, req.branch));
     if (preview.length === 0) return [];
@@ -140,49 +172,116 @@ export class MergeabilityService {
 
   /**
    * `repo.pull-request.report-mergeability`: stored only if the commits are still the pull request's current ones
-   * (else ignored: a newer check is or will be queued), then `mergeability-changed` is published.
+   * (else ignored: a newer check is or will be queued), then `mergeability-changed` is published. Reports arriving
+   * together (several workers, a worker's concurrent checks) are stored together: one read and one write for all.
    */
-  async report(req: ReportMergeabilityRequest): Promise<ReportMergeabilityReply> {
-    const before = (await this.prisma.issue.findFirst({
-      where: { pullRequest: { id: req.pullId } },
-      include: { pullRequest: true },
-    })) as PullIssueRow | null;
-    const pr = before?.pullRequest;
-    // Stale (the commits moved on) or already merged: nothing to store, nothing to render.
-    if (!before || !pr || pr.merged || pr.baseSha !== req.base_sha || pr.headSha !== req.head_sha) return { applied: false };
+  report(req: ReportMergeabilityRequest): Promise<ReportMergeabilityReply> {
+    return this.reports.add(req);
+  }
+
+  /**
+   * Stores a batch of reports in rounds of distinct pull requests (one statement updates a row once; a second report
+   * for the same pull request, a retry or a stale one, goes into the next round).
+   */
+  private async storeReports(reqs: ReportMergeabilityRequest[]): Promise<Settled<ReportMergeabilityReply>[]> {
+    const out: Settled<ReportMergeabilityReply>[] = new Array(reqs.length);
+    let rest = reqs.map((req, i) => ({ req, i }));
+    while (rest.length) {
+      const round: typeof rest = [];
+      const later: typeof rest = [];
+      const seen = new Set<number>();
+      for (const x of rest) {
+        (seen.has(x.req.pullId) ? later : round).push(x);
+        seen.add(x.req.pullId);
+      }
+      const results = await this.storeRound(round.map((x) => x.req));
+      round.forEach((x, k) => (out[x.i] = results[k]));
+      rest = later;
+    }
+    return out;
+  }
+
+  /** Reports of distinct pull requests: one read of their rows, their events rendered, one statement storing all. */
+  private async storeRound(reqs: ReportMergeabilityRequest[]): Promise<Settled<ReportMergeabilityReply>[]> {
+    const rows = new Map((await this.pulls.findForReports(reqs.map((r) => r.pullId))).map((r) => [r.pullRequest.id, r]));
     const now = new Date();
-    const files = req.status === 'conflict' ? (req.conflicted_files ?? []) : [];
-    // The pull request as it will be once stored: the event carries it.
-    const after: PullIssueRow = {
-      ...before,
-      pullRequest: {
-        ...pr,
-        status: req.status,
-        conflictedFiles: files,
-        checkMessage: req.status === 'error' ? (req.message ?? 'the check failed') : null,
-        checkedBaseSha: req.base_sha,
-        checkedHeadSha: req.head_sha,
-        checkedAt: now,
-        mergeBase: req.merge_base || pr.mergeBase,
-      },
-    };
-    const r = await this.renderer.prepareSystem(before.repoId, [after]);
-    const event = newEvent<PullRequestEventData>(PullRequestEvents.mergeabilityChanged, {
-      action: 'mergeability_changed',
-      number: after.index,
-      pullRequest: r.pull(after),
-      mergeability: { status: req.status, conflictedFiles: files, baseSha: req.base_sha, headSha: req.head_sha },
-      repository: r.repository,
-      sender: null,
+    const out: Settled<ReportMergeabilityReply>[] = reqs.map(() => ({ ok: true, value: { applied: false } }));
+    // The pull requests as they will be once stored (their events carry them), by repository.
+    const byRepo = new Map<number, { k: number; req: ReportMergeabilityRequest; after: PullIssueRow; files: string[] }[]>();
+    reqs.forEach((req, k) => {
+      const before = rows.get(req.pullId);
+      const pr = before?.pullRequest;
+      // Stale (the commits moved on) or already merged: nothing to store, nothing to render.
+      if (!before || !pr || pr.merged || pr.baseSha !== req.base_sha || pr.headSha !== req.head_sha) return;
+      const files = req.status === 'conflict' ? (req.conflicted_files ?? []) : [];
+      const after: PullIssueRow = {
+        ...before,
+        pullRequest: {
+          ...pr,
+          status: req.status,
+          conflictedFiles: files,
+          checkMessage: req.status === 'error' ? (req.message ?? 'the check failed') : null,
+          checkedBaseSha: req.base_sha,
+          checkedHeadSha: req.head_sha,
+          checkedAt: now,
+          mergeBase: req.merge_base || pr.mergeBase,
+        },
+      };
+      const list = byRepo.get(before.repoId) ?? [];
+      list.push({ k, req, after, files });
+      byRepo.set(before.repoId, list);
     });
-    const row = outboxRow(event);
-    const applied = await this.pulls.storeResultWithEvent(
-      req.pullId,
-      { status: req.status, files, baseSha: req.base_sha, headSha: req.head_sha, mergeBase: req.merge_base, message: req.message },
-      now,
-      { id: row.id, subject: row.subject, payload: row.payload },
-    );
-    if (applied) this.outbox.kick();
-    return { applied };
+    const results: StoredResult[] = [];
+    const stored: number[] = [];
+    for (const [repoId, items] of byRepo) {
+      let r;
+      try {
+        r = await this.renderer.prepareSystem(repoId, items.map((i) => i.after));
+      } catch (error) {
+        for (const i of items) out[i.k] = { ok: false, error };
+        continue;
+      }
+      for (const { k, req, after, files } of items) {
+        const row = outboxRow(
+          newEvent<PullRequestEventData>(PullRequestEvents.mergeabilityChanged, {
+            action: 'mergeability_changed',
+            number: after.index,
+            pullRequest: r.pull(after),
+            mergeability: { status: req.status, conflictedFiles: files, baseSha: req.base_sha, headSha: req.head_sha },
+            repository: r.repository,
+            sender: null,
+          }),
+        );
+        results.push({
+          pullId: req.pullId,
+          status: req.status,
+          files,
+          baseSha: req.base_sha,
+          headSha: req.head_sha,
+          mergeBase: req.merge_base,
+          message: req.message,
+          event: { id: row.id, subject: row.subject, payload: row.payload },
+        });
+        stored.push(k);
+      }
+    }
+    const applied = await this.pulls.storeResultsWithEvents(results, now);
+    for (const k of stored) out[k] = { ok: true, value: { applied: applied.has(reqs[k].pullId) } };
+    if (applied.size) this.kickSoon();
+    return out;
+  }
+
+  /**
+   * Has the outbox relay publish stored results' events shortly: during a backlog results arrive every few
+   * milliseconds, and a relay pass per result (a transaction with a flushed commit each) cost as much as storing the
+   * result and slowed the next report down. A pass a few milliseconds later publishes them all.
+   */
+  private kickSoon(): void {
+    if (this.kickTimer) return;
+    this.kickTimer = setTimeout(() => {
+      this.kickTimer = undefined;
+      this.outbox.kick();
+    }, EVENTS_KICK_DELAY_MS);
+    this.kickTimer.unref();
   }
 }

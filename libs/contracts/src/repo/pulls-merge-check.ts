@@ -7,7 +7,7 @@
 /** The BullMQ job name of a mergeability check (queue `Queues.mergeCheck`). */
 export const MERGE_CHECK_JOB = 'check';
 
-/** What a merge-check job carries: ids and the commit pair it is for (the processor reloads everything else). */
+/** What a merge-check job carries: ids and the commit pair it is for (a result for another pair is never stored). */
 export interface MergeCheckJobData {
   pullId: number;
   repoId: number;
@@ -21,6 +21,27 @@ export interface MergeCheckJobData {
  */
 export function mergeCheckJobId(pullId: number, baseSha: string, headSha: string): string {
   return `pr-${pullId}-${baseSha}-${headSha}`;
+}
+
+/**
+ * How long finished check jobs are kept (for inspection, and so that the job of a pair that is still being asked
+ * for is found). A pair asked for again after its job finished gets a new job (see `addUniqueJob`).
+ */
+export const MERGE_CHECK_KEEP_FINISHED_SECONDS = 24 * 3600;
+
+/**
+ * The options of every merge-check job, whoever queues it (repo-service or the worker): id per pull request and
+ * commit pair, priority, three attempts for infrastructure failures (a git failure is a result, never retried).
+ */
+export function mergeCheckJobOptions(data: MergeCheckJobData, priority: number) {
+  return {
+    jobId: mergeCheckJobId(data.pullId, data.baseSha, data.headSha),
+    priority,
+    attempts: 3,
+    backoff: { type: 'exponential', delay: 1_000 },
+    removeOnComplete: { age: MERGE_CHECK_KEEP_FINISHED_SECONDS },
+    removeOnFail: { age: MERGE_CHECK_KEEP_FINISHED_SECONDS },
+  };
 }
 
 /** BullMQ's largest priority (2^21 - 1); lower numbers run first. */
