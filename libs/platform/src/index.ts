@@ -1,4 +1,4 @@
-/** @cairn/platform: what every Cairn app shares (configuration, logging, RPC, events, bootstrap). */
+/** @cairn/platform: what every Cairn app shares (configuration, logging, RPC, events, bootstrap, the git environment). */
 export * from './config/ini.js';
 export * from './config/settings.js';
 export * from './logging/correlation.js';
@@ -14,3 +14,4 @@ export * from './bootstrap/bootstrap-service.js';
 export * from './crypto/secret-box.js';
 export * from './common/micro-batcher.js';
 export * from './queues/unique-job.js';
+export * from './git/git-environment.js';

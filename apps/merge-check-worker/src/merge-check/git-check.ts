@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { parseMergeTreeOutput, type MergeTreeOutcome } from '@cairn/contracts';
-import { gitEnvironment } from './git-process.js';
+import { gitEnvironment } from '@cairn/platform';
 
 const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const SAFE_NAME = /^[A-Za-z0-9_.-]{1,100}$/;

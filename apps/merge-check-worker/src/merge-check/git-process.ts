@@ -1,25 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-
-/**
- * The environment every git process of the worker runs with: a minimal one, so the worker's secrets never reach git,
- * and neither the machine's nor the user's git configuration changes what a check computes.
- */
-export function gitEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
-    HOME: process.env.HOME ?? '/',
-    LANG: 'C.UTF-8',
-    GIT_TERMINAL_PROMPT: '0',
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_CONFIG_GLOBAL: '/dev/null',
-    ...extra,
-  };
-}
+import { gitEnvironment } from '@cairn/platform';
 
 /**
  * Starts a long-lived git command on a bare repository that answers requests written to its stdin. With `unbuffered`
  * it runs under coreutils' `stdbuf -o0` (an exec, not an extra process): `git merge-tree --stdin` writes its answers
- * through stdio and does not flush them per request, so without it an answer would sit in git's buffer.
+ * through stdio and does not flush them per request, so without it an answer would sit in git's buffer. It runs with
+ * the git environment of `@cairn/platform` (the worker's secrets never reach git), plus `env`.
  */
 export function spawnGitServer(dir: string, args: string[], env: Record<string, string>, unbuffered: boolean): ChildProcess {
   const argv = ['--git-dir', dir, ...args];

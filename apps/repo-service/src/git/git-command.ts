@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { gitEnvironment } from '@cairn/platform';
 
 /**
  * How many git processes this process has started, by subcommand. Exported so tests and benchmarks can check that
@@ -25,27 +26,10 @@ export class GitCommandError extends Error {
 }
 
 /**
- * The environment of every git process: nothing inherited that could point git elsewhere (no GIT_DIR & co.), no
- * system or global configuration, no prompts, stable English messages, and pathspecs taken literally so that a
- * user-supplied path can never be read as pathspec magic (`:(glob)…`).
- */
-export function gitEnv(): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: process.env.HOME ?? '/nonexistent',
-    LANG: 'C',
-    LC_ALL: 'C',
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_CONFIG_GLOBAL: '/dev/null',
-    GIT_TERMINAL_PROMPT: '0',
-    GIT_LITERAL_PATHSPECS: '1',
-    GIT_NO_REPLACE_OBJECTS: '1',
-  };
-}
-
-/**
- * Starts `git --git-dir=<repoPath> <args…>` with an argument vector (never a shell). `repoPath` comes from
- * `repoStoragePath` (validated); callers put `--end-of-options` before any revision and `--` before paths.
+ * Starts `git --git-dir=<repoPath> <args…>` with an argument vector (never a shell) and the git environment of
+ * `@cairn/platform` (pathspecs literal, so a user path can never be read as pathspec magic; replace refs ignored).
+ * `repoPath` comes from `repoStoragePath` (validated); callers put `--end-of-options` before any revision and `--`
+ * before paths.
  */
 export function spawnGit(
   repoPath: string,
@@ -56,7 +40,7 @@ export function spawnGit(
   gitSpawnStats.total += 1;
   gitSpawnStats.bySubcommand.set(subcommand, gitSpawnStats.count(subcommand) + 1);
   return spawn('git', [`--git-dir=${repoPath}`, ...args], {
-    env: { ...gitEnv(), ...extraEnv },
+    env: gitEnvironment(extraEnv),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
 }

@@ -1,3 +1,4 @@
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { CatFilePool } from './cat-file-pool.js';
 import { parseCommitObject, type ParsedCommitObject } from './commit-object.js';
 import { GitCommandError, runGit, spawnGit } from './git-command.js';
@@ -62,6 +63,31 @@ export class HistoryCountCache {
 /** The process-wide count cache. */
 export const historyCountCache = new HistoryCountCache();
 
+/**
+ * Calls `settle` once, when a git process of this module has gone: with null after a clean exit, else with why it
+ * ended — it could not start, or a {@link GitCommandError} with the start of git's stderr. git may exit before it has
+ * read its stdin; that write error (EPIPE) is not a separate failure, the exit says what happened.
+ */
+function onGitExit(
+  child: ChildProcessWithoutNullStreams,
+  subcommand: string,
+  settle: (error: Error | null) => void,
+): void {
+  let stderr = '';
+  let settled = false;
+  const once = (error: Error | null) => {
+    if (settled) return;
+    settled = true;
+    settle(error);
+  };
+  child.stderr.on('data', (b: Buffer) => {
+    if (stderr.length < 4096) stderr += b.toString('utf8');
+  });
+  child.stdin.on('error', () => undefined);
+  child.on('error', (err) => once(err));
+  child.on('close', (code) => once(code === 0 ? null : new GitCommandError(subcommand, code, stderr)));
+}
+
 /** A page of commit ids and the number of commits matching the filter, from one walk. */
 export interface WalkedHistory {
   total: number;
@@ -87,7 +113,6 @@ export function walkHistory(
     const child = spawnGit(repoPath, ['rev-list', ...filters, ...revisions], { GIT_FLUSH: '0' });
     const reader = new RevListPage(page.skip, page.limit);
     let failure: Error | null = null;
-    let stderr = '';
     const timer = setTimeout(() => {
       failure ??= new GitCommandError('rev-list', null, `timed out after ${timeoutMs} ms`);
       child.kill('SIGKILL');
@@ -102,17 +127,10 @@ export function walkHistory(
         child.kill('SIGKILL');
       }
     });
-    child.stderr.on('data', (b: Buffer) => {
-      if (stderr.length < 4096) stderr += b.toString('utf8');
-    });
-    child.on('error', (err) => {
+    onGitExit(child, 'rev-list', (exitError) => {
       clearTimeout(timer);
-      reject(err);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      if (failure) return reject(failure);
-      if (code !== 0) return reject(new GitCommandError('rev-list', code, stderr));
+      const error = failure ?? exitError;
+      if (error) return reject(error);
       try {
         reader.finish();
       } catch (err) {
@@ -120,7 +138,6 @@ export function walkHistory(
       }
       resolve({ total: reader.total, ids: reader.ids });
     });
-    child.stdin.on('error', () => undefined);
     child.stdin.end();
   });
 }
@@ -203,7 +220,6 @@ export function logDiffs(
   return new Promise((resolve, reject) => {
     const child = spawnGit(repoPath, args);
     const out: Buffer[] = [];
-    let stderr = '';
     let failure: Error | null = null;
     // With no ids git would fall back to HEAD: it is stopped and its output ignored.
     let nothingToAsk = false;
@@ -213,19 +229,11 @@ export function logDiffs(
       child.kill('SIGKILL');
     };
     child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => {
-      if (stderr.length < 4096) stderr += b.toString('utf8');
-    });
-    child.stdin.on('error', () => undefined);
-    child.on('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    child.on('close', (code) => {
+    onGitExit(child, 'log', (exitError) => {
       clearTimeout(timer);
       if (failure) return reject(failure);
       if (nothingToAsk) return resolve([]);
-      if (code !== 0) return reject(new GitCommandError('log', code, stderr));
+      if (exitError) return reject(exitError);
       try {
         resolve(parseDiffLog(Buffer.concat(out)));
       } catch (err) {

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { gitEnvironment } from '@cairn/platform';
 
 /** What one git process did. */
 export interface GitResult {
@@ -10,7 +11,10 @@ export interface GitResult {
 }
 
 export interface GitExecOptions {
-  /** Extra environment (identities, object directories); nothing else of the service's environment reaches git. */
+  /**
+   * Added to the git environment of `@cairn/platform` (identities, object directories); nothing else of the service's
+   * environment reaches git.
+   */
   env?: Record<string, string | undefined>;
   /** Written to git's stdin (then closed). */
   input?: string | Buffer;
@@ -18,22 +22,6 @@ export interface GitExecOptions {
   timeoutMs?: number;
   /** Refuse output beyond this many bytes. */
   maxBytes?: number;
-}
-
-/** The environment git runs with: a minimal one, so service secrets never reach git or its hooks. */
-export function gitEnvironment(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
-    HOME: process.env.HOME ?? '/',
-    LANG: 'C.UTF-8',
-    GIT_TERMINAL_PROMPT: '0',
-    // Neither the machine's nor the service user's git configuration (signing, hooks, identities) may change
-    // what Cairn's plumbing produces.
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_CONFIG_GLOBAL: '/dev/null',
-  };
-  for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
-  return env;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { gitEnvironment } from '@cairn/platform';
 
 export interface GitRunOptions {
   /** Bytes or text written to git's stdin. */
@@ -27,27 +28,10 @@ export class GitCommandError extends Error {
   }
 }
 
-/**
- * The environment of every git process: no system or global configuration (so nothing from the host changes what
- * git does), never a credential prompt, stable messages.
- */
-function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: process.env.HOME ?? '/nonexistent',
-    LANG: 'C',
-    LC_ALL: 'C',
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_CONFIG_GLOBAL: '/dev/null',
-    GIT_TERMINAL_PROMPT: '0',
-    ...extra,
-  };
-}
-
-/** Runs git with an argument vector (never a shell) and collects its output. */
+/** Runs git with an argument vector (never a shell) and the git environment of `@cairn/platform`; collects its output. */
 export function runGit(args: string[], options: GitRunOptions = {}): Promise<GitResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { env: gitEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('git', args, { env: gitEnvironment(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { gitEnvironment } from '@cairn/platform';
 import type { GitService } from './git-command.js';
 import { parsePushLog, PUSH_LOG_ENV, type RefUpdateLine } from './push-log.js';
 
@@ -41,25 +42,6 @@ export interface GitServiceOptions {
 }
 
 /**
- * The environment git runs with: only what it needs, no system or global git configuration (nothing from the host
- * changes what git does), never a prompt. The service's own environment (database URL, internal token…) never
- * reaches git or its hooks.
- */
-export function gitEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
-    HOME: process.env.HOME ?? '/nonexistent',
-    LANG: 'C',
-    LC_ALL: 'C',
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_CONFIG_GLOBAL: '/dev/null',
-    GIT_TERMINAL_PROMPT: '0',
-  };
-  for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
-  return env;
-}
-
-/**
  * Starts `git upload-pack` / `git receive-pack` on a repository with an argument vector (never a shell). The path is
  * absolute and comes after `--end-of-options`, so it can never be read as an option. receive-pack runs with Cairn's
  * hooks directory and a push-log file unique to this process: after it exits, the file holds exactly the ref updates
@@ -80,7 +62,9 @@ export function startGitService(paths: GitTransportPaths, options: GitServiceOpt
   args.push('--end-of-options', options.dir);
 
   const child = spawn('git', args, {
-    env: gitEnv({
+    // The git environment of `@cairn/platform`, so the service's own (database URL, internal token…) never reaches
+    // git or the hook. GIT_PROTOCOL (`version=2`) is what lets upload-pack speak protocol v2; receive-pack has no v2.
+    env: gitEnvironment({
       GIT_PROTOCOL: options.service === 'upload-pack' ? options.gitProtocol : undefined,
       [PUSH_LOG_ENV]: pushLog,
     }),
@@ -113,7 +97,7 @@ export function runGitIn(dir: string, args: string[], options: { maxBytes?: numb
   const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
   const what = `git ${args[0]}`;
   return new Promise((resolve, reject) => {
-    const child = spawn('git', ['--git-dir', dir, ...args], { env: gitEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('git', ['--git-dir', dir, ...args], { env: gitEnvironment(), stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     let size = 0;
     let err = '';
