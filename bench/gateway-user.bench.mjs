@@ -9,15 +9,17 @@
 // server, database, Redis prefix and ports; everything is removed again at the end.
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { APPS, REPO_ROOT, deployMigrations, freePort, startSuite, tcpReachable } from '../scripts/suite.mjs';
+import { APPS, REPO_ROOT, freePort } from '../scripts/suite.mjs';
+import {
+  basicAuth, benchRun, createSiteAdmin, postJson, say, scratchDatabase, startBenchSuite, startNatsServer, stopChild,
+} from './suite-bench-support.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 
@@ -203,64 +205,33 @@ async function main() {
       throw new Error(`${app.main} is missing: run \`npm run build\` first`);
     }
   }
-  const id = randomBytes(4).toString('hex');
-  const dataDir = mkdtempSync(path.join(tmpdir(), `cairn-bench-${id}-`));
-  const cleanups = [];
-  const cleanup = async () => {
-    for (const fn of cleanups.reverse()) await Promise.resolve().then(fn).catch((e) => console.error(`cleanup: ${e.message}`));
-  };
-  process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const run = benchRun('cairn-bench');
+  const { id } = run;
   try {
-    const say = (line) => process.stderr.write(`bench: ${line}\n`);
     // Infrastructure of our own: NATS server, database, Redis prefix, ports.
-    const natsPort = await freePort();
-    const nats = spawn('/usr/sbin/nats-server', ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', path.join(dataDir, 'nats')], { stdio: 'ignore' });
-    cleanups.push(() => new Promise((r) => (nats.exitCode !== null ? r() : (nats.once('exit', r), nats.kill('SIGTERM')))));
-    for (let i = 0; i < 100 && !(await tcpReachable('127.0.0.1', natsPort, 300)); i++) await new Promise((r) => setTimeout(r, 100));
-    const base = new URL(process.env.CAIRN_TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres');
-    const dbName = `cairn_bench_${id}`;
-    const adminDb = new pg.Client({ connectionString: base.toString() });
-    await adminDb.connect();
-    await adminDb.query(`CREATE DATABASE "${dbName}"`);
-    await adminDb.end();
-    cleanups.push(async () => {
-      const c = new pg.Client({ connectionString: base.toString() });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-      await c.end();
-    });
-    const databaseUrl = Object.assign(new URL(base), { pathname: `/${dbName}` }).toString();
-    await deployMigrations(databaseUrl);
-    const [httpPort, sshPort, repoInternalPort, barePort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const natsUrl = await startNatsServer(run);
+    const databaseUrl = await scratchDatabase(run, `cairn_bench_${id}`);
     say('starting the suite');
-    const suite = await startSuite({
+    const suite = await startBenchSuite(run, {
       databaseUrl,
-      natsUrl: `nats://127.0.0.1:${natsPort}`,
-      httpPort,
-      sshPort,
-      repoInternalPort,
-      repoRoot: path.join(dataDir, 'repositories'),
+      natsUrl,
       queuePrefix: `cairn-bench-${id}`,
       apps,
-      output: 'silent',
-      logDir: path.join(dataDir, 'logs'),
       env: { RUN_MODE: 'prod', CAIRN__SECURITY__SECRET_KEY: randomBytes(24).toString('hex'), CAIRN__SECURITY__INTERNAL_TOKEN: randomBytes(24).toString('hex') },
     });
-    cleanups.push(() => suite.stop());
+    const barePort = await freePort();
 
     // A site admin (the real CLI), a user, and a read:user token for that user.
     const adminName = `bench-admin-${id}`;
     const adminPw = `Pw-${randomBytes(9).toString('hex')}`;
-    await runNode([path.join(REPO_ROOT, 'apps/identity-service/dist/cli/cairn-cli.js'), 'admin', 'user', 'create', '--username', adminName,
-      '--password', adminPw, '--email', `${adminName}@example.com`, '--admin', '--must-change-password=false'], { ...process.env, ...suite.env });
-    const adminAuth = `Basic ${Buffer.from(`${adminName}:${adminPw}`).toString('base64')}`;
+    await createSiteAdmin(suite, adminName, adminPw);
+    const adminAuth = basicAuth(adminName, adminPw);
     const userName = `bench-user-${id}`;
     const userPw = `Pw-${randomBytes(9).toString('hex')}`;
     await postJson(`${suite.baseUrl}/api/v1/admin/users`, adminAuth, {
       username: userName, email: `${userName}@example.com`, password: userPw, must_change_password: false, full_name: 'Bench User',
     });
-    const created = await postJson(`${suite.baseUrl}/api/v1/users/${userName}/tokens`, `Basic ${Buffer.from(`${userName}:${userPw}`).toString('base64')}`, {
+    const created = await postJson(`${suite.baseUrl}/api/v1/users/${userName}/tokens`, basicAuth(userName, userPw), {
       name: 'bench', scopes: ['read:user'],
     });
     const headers = { authorization: `token ${created.sha1}` };
@@ -269,7 +240,7 @@ async function main() {
     const bare = spawn(process.execPath, [SELF, '--bare', '--port', String(barePort), '--database-url', databaseUrl, '--root-url', suite.rootUrl], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    cleanups.push(() => new Promise((r) => (bare.exitCode !== null ? r() : (bare.once('exit', r), bare.kill('SIGTERM')))));
+    run.defer(() => stopChild(bare));
     await new Promise((resolve, reject) => {
       bare.stdout.on('data', (d) => d.toString().includes('listening') && resolve());
       bare.once('exit', (code) => reject(new Error(`bare server exited (${code})`)));
@@ -277,7 +248,7 @@ async function main() {
 
     const cairn = await makeClient(suite.baseUrl, connections);
     const floor = await makeClient(`http://127.0.0.1:${barePort}`, connections);
-    cleanups.push(() => cairn.close(), () => floor.close());
+    run.defer(() => cairn.close(), () => floor.close());
     const a = JSON.parse((await cairn.get('/api/v1/user', headers)).text);
     const b = JSON.parse((await floor.get('/api/v1/user', headers)).text);
     if (a.login !== userName || b.login !== userName || JSON.stringify(Object.keys(a)) !== JSON.stringify(Object.keys(b))) {
@@ -303,23 +274,6 @@ async function main() {
     console.log(`ratio = bare_rps / cairn_rps = ${(f.rps / c.rps).toFixed(2)} (target ≤ 3)`);
     console.log(JSON.stringify({ bench: 'gateway-user', connections, seconds, cairn: c, bare: f, ratio: f.rps / c.rps }));
   } finally {
-    await cleanup();
+    await run.cleanup();
   }
-}
-
-function runNode(args, env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    child.once('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${args[1]} ${args[2]} exited ${code}: ${out}`))));
-  });
-}
-
-async function postJson(url, authorization, body) {
-  const res = await fetch(url, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const text = await res.text();
-  if (res.status !== 201) throw new Error(`POST ${url} answered ${res.status}: ${text}`);
-  return JSON.parse(text);
 }

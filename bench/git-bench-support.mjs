@@ -1,14 +1,34 @@
-// Shared helpers of the git read benchmarks: build a bare repository with `git fast-import` (fast, any size),
-// time a function, and report `ratio = ours / floor`. No assertions: numbers are printed, never checked.
+// Shared helpers of the git benchmarks: the environment of the git they run, build a bare repository with
+// `git fast-import` (fast, any size), time a function, and report `ratio = ours / floor`. No assertions: numbers are
+// printed, never checked. Needs a build (the git environment comes from libs/platform/dist).
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+// The module itself, not the package index: the index would load all of the platform (Nest, NATS…) for one function.
+import { gitEnvironment } from '../libs/platform/dist/git/git-environment.js';
 
+/**
+ * The environment of a git process a benchmark runs itself (floors, setup, clients): Cairn's own rule
+ * (`gitEnvironment` of `@cairn/platform`: no user or system configuration, no prompts, C locale), so that a floor
+ * runs git exactly as the service does, plus a fixed committer identity and `extra`.
+ */
+export function benchGitEnv(extra = {}) {
+  return gitEnvironment({
+    GIT_AUTHOR_NAME: 'Bench',
+    GIT_AUTHOR_EMAIL: 'bench@example.com',
+    GIT_COMMITTER_NAME: 'Bench',
+    GIT_COMMITTER_EMAIL: 'bench@example.com',
+    ...extra,
+  });
+}
+
+/** A new temporary folder whose name starts with `prefix`. */
 export function tempRoot(prefix) {
   return mkdtempSync(path.join(tmpdir(), prefix));
 }
 
+/** Removes a folder made by {@link tempRoot}, with everything in it. */
 export function removeRoot(dir) {
   rmSync(dir, { recursive: true, force: true });
 }
@@ -99,6 +119,7 @@ export function run(cmd, args, input) {
   });
 }
 
+/** Prints one result row: both medians and p90s, and `ratio = ours / floor` of the medians. */
 export function report(label, ours, floor) {
   const f = (n) => n.toFixed(2).padStart(8);
   console.log(

@@ -8,34 +8,22 @@
 // Knobs: BENCH_MB (default 50), BENCH_RUNS (default 5), CAIRN_BENCH_KEEP=1 keeps the temporary folder.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import { APPS, REPO_ROOT, deployMigrations, freePort, startSuite, tcpReachable } from '../scripts/suite.mjs';
+import { APPS } from '../scripts/suite.mjs';
+import { benchGitEnv } from './git-bench-support.mjs';
+import { basicAuth, benchRun, createSiteAdmin, postJson, scratchDatabase, startBenchSuite, startNatsServer } from './suite-bench-support.mjs';
 
 const MB = Number(process.env.BENCH_MB ?? 50);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const NATS_SERVER = process.env.CAIRN_TEST_NATS_SERVER ?? '/usr/sbin/nats-server';
-const BASE_DB = process.env.CAIRN_TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
 const say = (line) => process.stdout.write(`${line}\n`);
-const id = randomBytes(4).toString('hex');
-const root = mkdtempSync(path.join(tmpdir(), `cairn-bench-clone-${id}-`));
-const cleanups = [];
+const run = benchRun('cairn-bench-clone', { keep: Boolean(process.env.CAIRN_BENCH_KEEP) });
+const { id, dataDir: root } = run;
 
-/** git with no user or system configuration and no prompts. */
-const gitEnv = {
-  PATH: process.env.PATH,
-  HOME: root,
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_TERMINAL_PROMPT: '0',
-  GIT_AUTHOR_NAME: 'Bench',
-  GIT_AUTHOR_EMAIL: 'bench@example.com',
-  GIT_COMMITTER_NAME: 'Bench',
-  GIT_COMMITTER_EMAIL: 'bench@example.com',
-};
+/** The floor's git and the clients run git as the service does (the same environment rule). */
+const gitEnv = benchGitEnv();
 
 function git(args, options = {}) {
   return new Promise((resolve, reject) => {
@@ -76,51 +64,6 @@ function generateRepository(dir, mb) {
   const packDir = path.join(dir, 'objects', 'pack');
   const bytes = readdirSync(packDir).filter((f) => f.endsWith('.pack')).reduce((n, f) => n + statSync(path.join(packDir, f)).size, 0);
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-}
-
-async function startNats(dir) {
-  const port = await freePort();
-  const child = spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', path.join(dir, 'nats')], { stdio: 'ignore' });
-  cleanups.push(async () => {
-    if (child.exitCode === null) {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-    }
-  });
-  for (let i = 0; i < 100; i++) {
-    if (await tcpReachable('127.0.0.1', port, 500)) return `nats://127.0.0.1:${port}`;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('nats-server did not start');
-}
-
-async function createDatabase(name) {
-  const admin = new URL(BASE_DB);
-  admin.pathname = '/postgres';
-  const c = new pg.Client({ connectionString: admin.toString() });
-  await c.connect();
-  await c.query(`CREATE DATABASE "${name}"`);
-  await c.end();
-  cleanups.push(async () => {
-    const d = new pg.Client({ connectionString: admin.toString() });
-    await d.connect();
-    await d.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await d.end();
-  });
-  const target = new URL(BASE_DB);
-  target.pathname = `/${name}`;
-  return target.toString();
-}
-
-async function api(baseUrl, method, p, auth, body) {
-  const res = await fetch(`${baseUrl}/api/v1${p}`, {
-    method,
-    headers: { authorization: auth, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${p} answered ${res.status}: ${text}`);
-  return text ? JSON.parse(text) : null;
 }
 
 /** Milliseconds of one call. */
@@ -165,12 +108,8 @@ async function main() {
   const packSize = generateRepository(source, MB);
   say(`generated ${source} (pack ${packSize}) in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 
-  const natsUrl = await startNats(root);
-  const databaseUrl = await createDatabase(`cairn_bench_${id}`);
-  await deployMigrations(databaseUrl);
-  const ports = new Set();
-  while (ports.size < 3) ports.add(await freePort());
-  const [httpPort, sshPort, repoInternalPort] = [...ports];
+  const natsUrl = await startNatsServer(run);
+  const databaseUrl = await scratchDatabase(run, `cairn_bench_${id}`);
   const env = {
     RUN_MODE: 'test',
     CAIRN__SERVER__SSH_LISTEN_HOST: '127.0.0.1',
@@ -179,31 +118,20 @@ async function main() {
     CAIRN__SECURITY__PASSWORD_HASH_ALGO: 'scrypt$1024$8$1',
   };
   t = Date.now();
-  const suite = await startSuite({
+  const suite = await startBenchSuite(run, {
     databaseUrl,
     natsUrl,
-    httpPort,
-    sshPort,
-    repoInternalPort,
-    repoRoot: path.join(root, 'repositories'),
     queuePrefix: `cairn-bench-${id}`,
     // Everything the gateway's readiness needs; the merge-check worker plays no part in a clone.
     apps: APPS.map((a) => a.name).filter((n) => n !== 'merge-check-worker'),
     env,
-    output: 'silent',
-    logDir: path.join(root, 'logs'),
   });
-  cleanups.push(() => suite.stop());
   say(`suite ready in ${((Date.now() - t) / 1000).toFixed(1)} s at ${suite.baseUrl}`);
 
   const user = 'bench';
   const password = `Pw-${randomBytes(8).toString('hex')}`;
-  execFileSync(process.execPath, [
-    path.join(REPO_ROOT, 'apps/identity-service/dist/cli/cairn-cli.js'), 'admin', 'user', 'create', '--username', user,
-    '--password', password, '--email', 'bench@example.com', '--admin', '--must-change-password=false',
-  ], { cwd: REPO_ROOT, env: { ...process.env, ...suite.env }, stdio: 'ignore' });
-  const auth = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-  await api(suite.baseUrl, 'POST', '/user/repos', auth, { name: 'big', private: false });
+  await createSiteAdmin(suite, user, password);
+  await postJson(`${suite.baseUrl}/api/v1/user/repos`, basicAuth(user, password), { name: 'big', private: false });
 
   const pushUrl = new URL(`${suite.baseUrl}/${user}/big.git`);
   pushUrl.username = user;
@@ -247,7 +175,6 @@ try {
   process.exitCode = 1;
   say(`benchmark failed: ${err?.stack ?? err}`);
 } finally {
-  for (const fn of cleanups.reverse()) await Promise.resolve(fn()).catch(() => undefined);
+  await run.cleanup();
   if (process.env.CAIRN_BENCH_KEEP) say(`kept ${root}`);
-  else rmSync(root, { recursive: true, force: true });
 }

@@ -21,14 +21,18 @@
 // bare repository and one SQL statement for the rows, so the benchmark starts in seconds.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Queue } from 'bullmq';
 import pg from 'pg';
-import { APPS, REPO_ROOT, deployMigrations, freePort, startSuite, tcpReachable } from '../scripts/suite.mjs';
+import { APPS, REPO_ROOT } from '../scripts/suite.mjs';
+import { benchGitEnv } from './git-bench-support.mjs';
+import {
+  basicAuth, benchRun, createSiteAdmin, postJson, say, scratchDatabase, startBenchSuite, startNatsServer, stopChild,
+} from './suite-bench-support.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -49,22 +53,11 @@ const ROUNDS = Math.max(1, Number(opts.rounds));
 const CONCURRENCY = Math.max(1, Number(opts.concurrency));
 const QUEUE = 'merge-check'; // Queues.mergeCheck
 const WORKER = APPS.find((a) => a.name === 'merge-check-worker');
-const say = (line) => process.stderr.write(`bench: ${line}\n`);
-const GIT_ENV = {
-  PATH: process.env.PATH,
-  HOME: tmpdir(),
-  LANG: 'C',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_TERMINAL_PROMPT: '0',
-  GIT_AUTHOR_NAME: 'Bench',
-  GIT_AUTHOR_EMAIL: 'bench@example.com',
-  GIT_COMMITTER_NAME: 'Bench',
-  GIT_COMMITTER_EMAIL: 'bench@example.com',
-};
+/** The by-hand floor runs git as the worker does (the same environment rule). */
+const GIT_ENV = benchGitEnv();
 
 function git(args, options = {}) {
-  const r = spawnSync('git', args, { env: { ...GIT_ENV, ...options.env }, cwd: options.cwd, input: options.input, maxBuffer: 1 << 30 });
+  const r = spawnSync('git', args, { env: GIT_ENV, cwd: options.cwd, input: options.input, maxBuffer: 1 << 30 });
   if (r.status !== 0) throw new Error(`git ${args.slice(0, 3).join(' ')} failed: ${r.stderr}`);
   return r.stdout.toString('utf8').trim();
 }
@@ -104,55 +97,26 @@ function generate(dir, pulls) {
 
 async function main() {
   if (!existsSync(path.join(REPO_ROOT, WORKER.main))) throw new Error('run `npm run build` first');
-  const id = randomBytes(4).toString('hex');
-  const dataDir = mkdtempSync(path.join(tmpdir(), `cairn-bench-mc-${id}-`));
-  const cleanups = [];
-  const cleanup = async () => {
-    for (const fn of cleanups.reverse()) await Promise.resolve().then(fn).catch((e) => console.error(`cleanup: ${e.message}`));
-  };
-  process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const run = benchRun('cairn-bench-mc');
+  const { id, dataDir } = run;
   try {
-    const natsPort = await freePort();
-    const nats = spawn('/usr/sbin/nats-server', ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', path.join(dataDir, 'nats')], { stdio: 'ignore' });
-    cleanups.push(() => new Promise((r) => (nats.exitCode !== null ? r() : (nats.once('exit', r), nats.kill('SIGTERM')))));
-    for (let i = 0; i < 100 && !(await tcpReachable('127.0.0.1', natsPort, 300)); i++) await new Promise((r) => setTimeout(r, 100));
-    const server = new URL(process.env.CAIRN_TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres');
-    const dbName = `cairn_bench_mc_${id}`;
-    const admin = new pg.Client({ connectionString: server.toString() });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${dbName}"`);
-    await admin.end();
-    cleanups.push(async () => {
-      const c = new pg.Client({ connectionString: server.toString() });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-      await c.end();
-    });
-    const databaseUrl = Object.assign(new URL(server), { pathname: `/${dbName}` }).toString();
-    await deployMigrations(databaseUrl);
+    const natsUrl = await startNatsServer(run);
+    const databaseUrl = await scratchDatabase(run, `cairn_bench_mc_${id}`);
     const queuePrefix = `cairn-bench-mc-${id}`;
     const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
     const queue = new Queue(QUEUE, { connection: { url: redisUrl, maxRetriesPerRequest: null }, prefix: queuePrefix });
-    cleanups.push(async () => {
+    run.defer(async () => {
       await queue.obliterate({ force: true }).catch(() => undefined);
       await queue.close();
     });
 
     say('starting the suite (without merge-check-worker: its processes are started by the benchmark)');
-    const [httpPort, sshPort, repoInternalPort] = [await freePort(), await freePort(), await freePort()];
-    const suite = await startSuite({
+    const suite = await startBenchSuite(run, {
       databaseUrl,
-      natsUrl: `nats://127.0.0.1:${natsPort}`,
+      natsUrl,
       redisUrl,
-      httpPort,
-      sshPort,
-      repoInternalPort,
-      repoRoot: path.join(dataDir, 'repositories'),
       queuePrefix,
       apps: APPS.filter((a) => a.name !== 'merge-check-worker').map((a) => a.name),
-      output: 'silent',
-      logDir: path.join(dataDir, 'logs'),
       env: {
         RUN_MODE: 'prod',
         CAIRN__SECURITY__SECRET_KEY: randomBytes(24).toString('hex'),
@@ -161,15 +125,12 @@ async function main() {
         CAIRN__REPOSITORY_PULL_REQUEST__DELAY_CHECK_FOR_INACTIVE_DAYS: '7',
       },
     });
-    cleanups.push(() => suite.stop());
 
     // ---- a user, a token, a repository with N pull requests ---------------------------------------------------
     const adminName = `bench-admin-${id}`;
     const adminPw = `Pw-${randomBytes(9).toString('hex')}`;
-    await runNode([path.join(REPO_ROOT, 'apps/identity-service/dist/cli/cairn-cli.js'), 'admin', 'user', 'create', '--username', adminName,
-      '--password', adminPw, '--email', `${adminName}@example.com`, '--admin', '--must-change-password=false'], { ...process.env, ...suite.env });
-    const basic = `Basic ${Buffer.from(`${adminName}:${adminPw}`).toString('base64')}`;
-    const { sha1: token } = await postJson(`${suite.baseUrl}/api/v1/users/${adminName}/tokens`, basic, { name: 'bench', scopes: ['all'] });
+    await createSiteAdmin(suite, adminName, adminPw);
+    const { sha1: token } = await postJson(`${suite.baseUrl}/api/v1/users/${adminName}/tokens`, basicAuth(adminName, adminPw), { name: 'bench', scopes: ['all'] });
     const repoName = `prs-${id}`;
     const repo = await postJson(`${suite.baseUrl}/api/v1/user/repos`, `token ${token}`, { name: repoName, auto_init: true });
     const bare = path.join(dataDir, 'repositories', adminName.toLowerCase(), `${repoName}.git`);
@@ -183,7 +144,7 @@ async function main() {
       .sort((a, b) => a.i - b.i);
     const db = new pg.Client({ connectionString: databaseUrl });
     await db.connect();
-    cleanups.push(() => db.end());
+    run.defer(() => db.end());
     say(`writing ${N} pull requests (${K} updated now, ${N - K} 30 days ago), all checked against the current base`);
     await db.query(
       `WITH rows AS (SELECT * FROM unnest($2::int[], $3::text[]) AS t(i, head))
@@ -225,9 +186,9 @@ async function main() {
       }
     };
     const stopWorkers = async () => {
-      await Promise.all(workers.splice(0).map((c) => new Promise((r) => (c.exitCode !== null ? r() : (c.once('exit', r), c.kill('SIGTERM'))))));
+      await Promise.all(workers.splice(0).map(stopChild));
     };
-    cleanups.push(stopWorkers);
+    run.defer(stopWorkers);
     const storedFor = async (baseSha, ids) =>
       (await db.query(
         `SELECT count(*)::int AS n FROM repo.pull_requests WHERE repo_id = $1 AND checked_base_sha = $2 AND status <> 'checking'
@@ -344,7 +305,7 @@ async function main() {
       oneWorkerMs: t1, twoWorkersMs: t2, speedup: t1 / t2, perCheckMs: t1 / ids.length, perCheckByHandMs: tHandB / ids.length,
     }));
   } finally {
-    await cleanup();
+    await run.cleanup();
   }
 }
 
@@ -372,23 +333,6 @@ function cpuOf(pids) {
   };
   for (const pid of pids) visit(pid);
   return ticks * 10;
-}
-
-function runNode(args, env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    child.once('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${args[1]} ${args[2]} exited ${code}: ${out}`))));
-  });
-}
-
-async function postJson(url, authorization, body) {
-  const res = await fetch(url, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const text = await res.text();
-  if (res.status !== 201) throw new Error(`POST ${url} answered ${res.status}: ${text}`);
-  return JSON.parse(text);
 }
 
 await main();

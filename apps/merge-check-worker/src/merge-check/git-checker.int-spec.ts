@@ -5,21 +5,14 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { gitEnvironment } from '@cairn/platform';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCheck } from './git-check.js';
 import { GitChecker } from './git-checker.js';
 
-const GIT_ENV = {
-  PATH: process.env.PATH,
-  HOME: tmpdir(),
-  LANG: 'C',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_AUTHOR_NAME: 'T',
-  GIT_AUTHOR_EMAIL: 't@example.com',
-  GIT_COMMITTER_NAME: 'T',
-  GIT_COMMITTER_EMAIL: 't@example.com',
-};
+/** The test's own git (fixtures and the answers to compare with) runs under the checker's environment rule. */
+const IDENTITY = { GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@example.com' };
+const GIT_ENV = gitEnvironment(IDENTITY);
 
 let root: string;
 /** The checker's scratch object directories are created under os.tmpdir(): this file's own folder. */
@@ -45,7 +38,7 @@ afterAll(() => {
 });
 
 function git(dir: string, args: string[], input?: string, env: Record<string, string> = {}): string {
-  return execFileSync('git', ['--git-dir', dir, ...args], { env: { ...GIT_ENV, ...env }, input, encoding: 'utf8' }).trim();
+  return execFileSync('git', ['--git-dir', dir, ...args], { env: gitEnvironment({ ...IDENTITY, ...env }), input, encoding: 'utf8' }).trim();
 }
 
 let seq = 0;
