@@ -454,6 +454,20 @@ describe('push events that arrive late or return to earlier commits', () => {
     });
   });
 
+  it('passes over the push event of a repository deleted since (it must not fail and be retried for ever)', async () => {
+    const r = await newRepo();
+    commit(r, 'gone', { 'g.txt': '1\n' }, 'g1');
+    await push(r, 'gone');
+    const sha = tip(r, 'gone');
+    await rpc.send(RepoSubjects.repositoryDelete, r.scope());
+    const outcome = await workerApp.get(MergeCheckService).onPush({
+      repository: { id: r.id },
+      pusher: null,
+      updates: [{ ref: 'refs/heads/gone', old: ZERO, new: sha }],
+    } as unknown as PushEventData);
+    expect(outcome).toEqual({ baseMoved: 0, queuedForBase: 0, queuedForHead: 0 });
+  });
+
   it('checks a commit pair again when a branch comes back to it after its check finished', async () => {
     const r = await newRepo();
     commit(r, 'back', { 'b.txt': '1\n' }, 'b1');

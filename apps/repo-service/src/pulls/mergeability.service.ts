@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import {
-  MERGE_CHECK_URGENT_PRIORITY, PullRequestEvents, ZERO_SHA,
+  DomainError, ErrorCode, MERGE_CHECK_URGENT_PRIORITY, PullRequestEvents, ZERO_SHA,
   type BaseMovedRequest, type CheckTargetReply, type HeadMovedRequest, type MergeableState, type PullCheckCandidate,
   type PullRequestEventData, type ReportMergeabilityReply, type ReportMergeabilityRequest,
 } from '@cairn/contracts';
@@ -65,10 +65,15 @@ export class MergeabilityService {
    * event is retried after later ones. Acting on an event whose commit is no longer the branch's tip would move pull
    * requests back to older commits — and then forward again to a commit pair already checked. So a stale event is
    * skipped: the event of the current tip (always published, after this one) does the work. Read from git, not from a
-   * cache: a renamed repository must not make a current event look stale.
+   * cache: a renamed repository must not make a current event look stale. A repository deleted since has nothing
+   * to move (and its event must not fail, or it would be retried for ever).
    */
   private async isBranchTip(repoId: number, branch: string, sha: string): Promise<boolean> {
-    const repo = await this.views.row(repoId);
+    const repo = await this.views.row(repoId).catch((err: unknown) => {
+      if (err instanceof DomainError && err.code === ErrorCode.NOT_FOUND) return null;
+      throw err;
+    });
+    if (!repo) return false;
     const tip = await resolveBranch(this.storage.pathFor({ ownerName: repo.ownerName, name: repo.name }), branch);
     if (tip !== sha) this.logger.log(`skipping a stale move of ${branch} in repository ${repoId} to ${sha} (tip: ${tip ?? 'none'})`);
     return tip === sha;
