@@ -1,5 +1,6 @@
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { maintainCommitGraph } from './commit-graph.js';
+import { DEFAULT_WARM_MAX_ENTRIES, headRef, tipsToWarm, warmLastCommits, type PushedRef } from './last-commit-warmer.js';
 
 export interface CommitGraphMaintainerOptions {
   /** Repositories maintained at the same time (each run is one `git commit-graph write`). */
@@ -8,17 +9,23 @@ export interface CommitGraphMaintainerOptions {
   timeoutMs?: number;
   /** At shutdown, runs in progress get this long to finish before git is stopped (SIGTERM). */
   shutdownGraceMs?: number;
+  /** Pushed branches whose trees have more entries than this are not warmed; 0 turns the warm-up off. */
+  warmMaxEntries?: number;
+  /** One warm-up walk is stopped after this long (what it found is kept). */
+  warmTimeoutMs?: number;
 }
 
 interface Waiting {
   promise: Promise<void>;
   resolve: () => void;
+  /** Pushed ref → its newest value among the pushes this run serves. */
+  pushed: Map<string, string>;
 }
 
 function waiting(): Waiting {
   let resolve!: () => void;
   const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
+  return { promise, resolve, pushed: new Map() };
 }
 
 /**
@@ -30,12 +37,18 @@ function waiting(): Waiting {
  * added commits that run no longer sees). Failures are logged, never thrown — a missing or stale commit-graph only
  * makes reads slower, never wrong. At shutdown nothing new starts and runs in progress are awaited (and stopped
  * cleanly after a grace period).
+ *
+ * After the graph write, the run warms the last-commit cache for the new tips of the pushed branches (Gitea's
+ * `CacheRef`), so the first contents listing at a new tip needs no history walk; the walk comes after the graph
+ * write so that it uses the fresh graph. Warm-up failures are logged like graph failures.
  */
 export class CommitGraphMaintainer implements OnApplicationShutdown {
   private readonly logger = new Logger('CommitGraph');
   private readonly concurrency: number;
   private readonly timeoutMs: number;
   private readonly shutdownGraceMs: number;
+  private readonly warmMaxEntries: number;
+  private readonly warmTimeoutMs: number;
   /** Repository → the run waiting to start (at most one each), in request order. */
   private readonly waiting = new Map<string, Waiting>();
   /** Repository → the run in progress. */
@@ -48,13 +61,16 @@ export class CommitGraphMaintainer implements OnApplicationShutdown {
     this.concurrency = Math.max(1, options.concurrency ?? 1);
     this.timeoutMs = options.timeoutMs ?? 10 * 60_000;
     this.shutdownGraceMs = options.shutdownGraceMs ?? 5_000;
+    this.warmMaxEntries = options.warmMaxEntries ?? DEFAULT_WARM_MAX_ENTRIES;
+    this.warmTimeoutMs = options.warmTimeoutMs ?? 60_000;
   }
 
   /**
-   * Asks for the repository's commit-graph to be brought up to date. Resolves (never rejects) when a run that
-   * started after this call has ended, or at once after shutdown; callers on a request path do not await it.
+   * Asks for the repository's commit-graph to be brought up to date, then for the last commits at the new tips of
+   * `pushed` branches to be cached. Resolves (never rejects) when a run that started after this call has ended, or
+   * at once after shutdown; callers on a request path do not await it.
    */
-  schedule(repoPath: string): Promise<void> {
+  schedule(repoPath: string, pushed: readonly PushedRef[] = []): Promise<void> {
     if (this.closed) return Promise.resolve();
     let entry = this.waiting.get(repoPath);
     if (!entry) {
@@ -68,6 +84,11 @@ export class CommitGraphMaintainer implements OnApplicationShutdown {
           this.pump();
         });
       }
+    }
+    // Pushes joined into one run: a ref pushed twice is warmed at its latest value only.
+    for (const u of pushed) {
+      entry.pushed.delete(u.ref);
+      entry.pushed.set(u.ref, u.new);
     }
     return entry.promise;
   }
@@ -86,7 +107,7 @@ export class CommitGraphMaintainer implements OnApplicationShutdown {
       if (this.running.size >= this.concurrency) return;
       if (this.running.has(repoPath)) continue;
       this.waiting.delete(repoPath);
-      const run = this.runOnce(repoPath).finally(() => {
+      const run = this.runOnce(repoPath, entry.pushed).finally(() => {
         this.running.delete(repoPath);
         entry.resolve();
         this.pump();
@@ -95,13 +116,41 @@ export class CommitGraphMaintainer implements OnApplicationShutdown {
     }
   }
 
-  private async runOnce(repoPath: string): Promise<void> {
+  private async runOnce(repoPath: string, pushed: Map<string, string>): Promise<void> {
     try {
       const mode = await maintainCommitGraph(repoPath, { timeoutMs: this.timeoutMs, signal: this.abort.signal });
       if (mode === 'replace') this.logger.log(`wrote a commit-graph with Bloom filters for ${repoPath}`);
     } catch (err) {
       if (!this.abort.signal.aborted) {
         this.logger.warn(`commit-graph maintenance of ${repoPath} failed: ${(err as Error).message}`);
+      }
+    }
+    // Without a fresh graph the walk is only slower, so it runs even when the graph write failed.
+    if (pushed.size) await this.warm(repoPath, pushed);
+  }
+
+  /** Caches the last commits of every path at the new tips of the pushed branches (the default branch first). */
+  private async warm(repoPath: string, pushed: Map<string, string>): Promise<void> {
+    if (this.warmMaxEntries <= 0 || this.abort.signal.aborted) return;
+    try {
+      const refs = [...pushed].map(([ref, value]) => ({ ref, new: value }));
+      const tips = tipsToWarm(refs, await headRef(repoPath));
+      for (const tip of tips) {
+        if (this.abort.signal.aborted) return;
+        const outcome = await warmLastCommits(repoPath, tip, {
+          maxEntries: this.warmMaxEntries,
+          timeoutMs: this.warmTimeoutMs,
+          signal: this.abort.signal,
+        });
+        this.logger.debug(
+          outcome.kind === 'warmed'
+            ? `cached last commits of ${outcome.found}/${outcome.paths} paths at ${tip} in ${repoPath}`
+            : `not warming last commits at ${tip} in ${repoPath}: more than ${outcome.maxEntries} tree entries`,
+        );
+      }
+    } catch (err) {
+      if (!this.abort.signal.aborted) {
+        this.logger.warn(`warming last commits of ${repoPath} failed: ${(err as Error).message}`);
       }
     }
   }

@@ -18,6 +18,16 @@ export const gitReadSettingsSpec = {
     default: 60_000,
     parse: parsers.durationMs,
   },
+  /**
+   * After a push, the last commits of every path at the pushed branches' new tips are cached in the background
+   * (Gitea's `CacheRef`) unless the tree has more entries (files and directories) than this; 0 turns it off.
+   */
+  lastCommitWarmMaxEntries: {
+    section: 'cairn',
+    key: 'LAST_COMMIT_WARM_MAX_ENTRIES',
+    default: 2_000,
+    parse: parsers.int(0, 1_000_000),
+  },
 };
 
 export type GitReadSettings = SettingsOf<typeof gitReadSettingsSpec>;

@@ -68,14 +68,14 @@ function commonDirectory(paths: string[]): string {
  * history is simplified for the union of the paths, so in rare merge shapes (a path taken unchanged from one
  * parent, while the other parent changed it too) a commit from the other side can be reported.
  *
- * Paths never seen (shallow history, or the walk timed out) are absent from the result. Paths answered by the
- * cache cost nothing; the walk only looks for the others.
+ * Paths never seen (shallow history, or the walk timed out or was aborted) are absent from the result. Paths
+ * answered by the cache cost nothing; the walk only looks for the others.
  */
 export function lastCommitsForPaths(
   repoPath: string,
   commit: string,
   paths: string[],
-  options: { timeoutMs?: number; cache?: LastCommitCache | null } = {},
+  options: { timeoutMs?: number; cache?: LastCommitCache | null; signal?: AbortSignal } = {},
 ): Promise<Map<string, LastCommit>> {
   const cache = options.cache === undefined ? lastCommitCache : options.cache;
   const remaining = new Set<string>();
@@ -85,7 +85,7 @@ export function lastCommitsForPaths(
     if (hit) found.set(p, hit);
     else remaining.add(p);
   }
-  if (remaining.size === 0) return Promise.resolve(found);
+  if (remaining.size === 0 || options.signal?.aborted) return Promise.resolve(found);
   const unique = [...remaining];
   const pathspec = unique.length <= MAX_PATHSPECS ? unique : [commonDirectory(unique)].filter((d) => d !== '');
   const args = [
@@ -107,6 +107,7 @@ export function lastCommitsForPaths(
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
       if (child.exitCode === null) child.kill('SIGKILL');
       if (err) reject(err);
       else resolve(found);
@@ -116,6 +117,9 @@ export function lastCommitsForPaths(
       finish();
     }, options.timeoutMs ?? 30_000);
     timer.unref();
+    // Stopped (e.g. at shutdown) like a timeout: what was found so far is kept.
+    const onAbort = () => finish();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
     const parser = new WalkParser((c, changed) => {
       // The changed path and each of its parent directories may be a requested path.
       let p = changed;

@@ -44,13 +44,14 @@ export class PushRecorder {
 
   /**
    * The push sink handed to the HTTP and SSH transports. Once the push is recorded, the repository's commit-graph
-   * is brought up to date in the background (not awaited: the client's push is done).
+   * is brought up to date and the last commits at the pushed branches' new tips are cached, in the background (not
+   * awaited: the client's push is done).
    */
   readonly sink = async (context: PushContext, updates: RefUpdateLine[]): Promise<void> => {
     try {
       await this.record(context, updates);
     } finally {
-      void this.commitGraphs.schedule(context.dir);
+      void this.commitGraphs.schedule(context.dir, updates);
     }
   };
 

@@ -25,6 +25,7 @@ import { RepoConfigModule } from '../config/repo-settings.js';
 import { PrismaModule } from '../prisma/prisma.module.js';
 import { CommitGraphMaintainer } from '../git/commit-graph-maintainer.js';
 import { commitGraphState } from '../git/commit-graph.js';
+import { lastCommitCache, lastCommitsForPaths } from '../git/last-commits.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { repoStoragePath } from '../storage/repo-path.js';
 import { RepoStorage } from '../storage/repo-storage.js';
@@ -700,5 +701,23 @@ describe('commit-graph after pushes', () => {
     await maintainer.idle();
     expect(await commitsWithoutFilter(bare, 'f2.txt')).toBe(0);
     await gitOk(undefined, [`--git-dir=${bare}`, 'commit-graph', 'verify']);
+  });
+
+  it("caches the last commits of every path at a pushed branch's new tip", async () => {
+    await createRepo(people[0], 'warmed');
+    const bare = repoStoragePath(repoRoot, 'alice', 'warmed');
+    const maintainer = app.get(CommitGraphMaintainer);
+    const local = await localRepo('main', 3);
+    mkdirSync(path.join(local, 'docs'));
+    writeFileSync(path.join(local, 'docs', 'guide.md'), 'guide\n');
+    await gitOk(local, ['add', '.']);
+    await gitOk(local, ['commit', '-q', '-m', 'docs']);
+    const tip = (await gitOk(local, ['rev-parse', 'HEAD'])).trim();
+    await gitOk(local, ['push', '-q', sshUrl('alice', 'warmed'), 'main'], sshEnv('alice'));
+    await maintainer.idle();
+    const paths = ['f1.txt', 'f2.txt', 'f3.txt', 'docs', 'docs/guide.md'];
+    const expected = await lastCommitsForPaths(bare, tip, paths, { cache: null });
+    expect(expected.size).toBe(paths.length);
+    for (const p of paths) expect(lastCommitCache.get(bare, tip, p), p).toEqual(expected.get(p));
   });
 });
