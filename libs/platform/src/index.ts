@@ -13,5 +13,6 @@ export * from './bootstrap/platform.module.js';
 export * from './bootstrap/bootstrap-service.js';
 export * from './crypto/secret-box.js';
 export * from './common/micro-batcher.js';
+export * from './common/lru-cache.js';
 export * from './queues/unique-job.js';
 export * from './git/git-environment.js';

@@ -1,18 +1,20 @@
-import type { SecretBox } from '@cairn/platform';
+import { LruCache, type SecretBox } from '@cairn/platform';
 
 /**
  * Hook secrets and authorization headers opened once, not once per attempt: a fan-out opens the same few sealed
  * values hundreds of times (AES-GCM and four base64 decodings each). Keyed by the sealed text, so an edited hook
- * (new sealed value) is opened afresh; bounded, and emptied rather than evicted one by one when full. A value that
+ * (new sealed value) is opened afresh; bounded (least recently used values go first). A value that
  * cannot be opened is not remembered (the attempt fails and says why).
  */
 export class OpenedSecrets {
-  private readonly opened = new Map<string, string>();
+  private readonly opened: LruCache<string>;
 
   constructor(
     private readonly box: SecretBox,
-    private readonly max = 1_000,
-  ) {}
+    max = 1_000,
+  ) {
+    this.opened = new LruCache(max);
+  }
 
   /** The plaintext of a sealed value ('' for none); throws when it cannot be opened with the current key. */
   open(sealed: string | null | undefined): string {
@@ -20,7 +22,6 @@ export class OpenedSecrets {
     const known = this.opened.get(sealed);
     if (known !== undefined) return known;
     const plaintext = this.box.open(sealed);
-    if (this.opened.size >= this.max) this.opened.clear();
     this.opened.set(sealed, plaintext);
     return plaintext;
   }

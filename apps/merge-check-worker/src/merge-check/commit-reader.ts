@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { LruCache } from '@cairn/platform';
 import { collectStderr, spawnGitServer, stopGitServer } from './git-process.js';
 import { parseCommitLinks, type CommitLinks } from './merge-base.js';
 
@@ -6,10 +7,9 @@ const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /**
  * Commits already read, by object id. An object id names its content, so an entry is right in every repository
- * that has the commit; bounded, emptied when full (a base push makes many checks walk the same base commits).
+ * that has the commit; bounded (a base push makes many checks walk the same base commits).
  */
-const known = new Map<string, CommitLinks>();
-const KNOWN_MAX = 50_000;
+const known = new LruCache<CommitLinks>(50_000);
 
 /**
  * Reads commits of one repository through one long-lived `git cat-file --batch` (it answers each request as it
@@ -81,7 +81,6 @@ export class CommitReader {
       this.waiting.shift();
       const links = type === 'commit' ? parseCommitLinks(body) : null;
       if (links && oid === next?.oid) {
-        if (known.size >= KNOWN_MAX) known.clear();
         known.set(oid, links);
       }
       next?.resolve(oid === next?.oid ? links : null);

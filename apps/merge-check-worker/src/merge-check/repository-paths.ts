@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { LruCache } from '@cairn/platform';
 
 /** How long a repository's path is reused before it is asked again. */
 const KEEP_MS = 60_000;
@@ -12,7 +13,7 @@ const MAX_ENTRIES = 10_000;
  */
 @Injectable()
 export class RepositoryPaths {
-  private readonly paths = new Map<number, { dir: string; at: number }>();
+  private readonly paths = new LruCache<{ dir: string; at: number }, number>(MAX_ENTRIES);
 
   get(repoId: number, now = Date.now()): string | undefined {
     const hit = this.paths.get(repoId);
@@ -23,7 +24,6 @@ export class RepositoryPaths {
   }
 
   set(repoId: number, dir: string, now = Date.now()): void {
-    if (this.paths.size >= MAX_ENTRIES) this.paths.clear();
     this.paths.set(repoId, { dir, at: now });
   }
 

@@ -3,7 +3,7 @@ import type { CatFilePool } from './cat-file-pool.js';
 import { parseCommitObject, type ParsedCommitObject } from './commit-object.js';
 import { GitCommandError, runGit, spawnGit } from './git-command.js';
 import { COMMIT_ID_LOG_FORMAT, parseDiffLog, type LoggedDiff } from './log-format.js';
-import { LruCache } from './lru-cache.js';
+import { LruCache } from '@cairn/platform';
 import { isFullObjectId, RevListPage } from './rev-list-page.js';
 
 /** The revision range and filters shared by a page of commits and its count (so both always agree). */
