@@ -1,6 +1,7 @@
 // `npm start` (after `npm run build`, which the `prestart` script runs): make sure PostgreSQL, NATS and Redis are
 // there (starting local ones from installed binaries if needed), apply migrations, start every app as its own
 // process, print the URL, and stop everything cleanly on Ctrl-C / SIGTERM.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULTS, REPO_ROOT, SuiteError, deployMigrations, ensureInfrastructure, redact, startSuite } from './suite.mjs';
 
@@ -30,11 +31,51 @@ async function readSettings() {
   }
 }
 
+/**
+ * The folder of one installation's own files (its app logs): `.cairn/<namespace or "default">/`, so suites of
+ * different namespaces started from this checkout never write the same files. Refuses when another `npm start` of
+ * the same installation runs from here (it would answer the same NATS subjects); returns a function releasing it.
+ * @param {string} namespace
+ */
+function claimInstallationDir(namespace) {
+  const label = namespace || 'default';
+  const dir = path.join(REPO_ROOT, '.cairn', label);
+  const pidFile = path.join(dir, 'start.pid');
+  mkdirSync(dir, { recursive: true });
+  let other = NaN;
+  try {
+    other = Number(readFileSync(pidFile, 'utf8').trim());
+  } catch {
+    // nobody claimed it
+  }
+  if (Number.isInteger(other) && other > 0 && other !== process.pid && isAlive(other)) {
+    throw new SuiteError(
+      `another npm start (pid ${other}) runs the ${label === 'default' ? 'default installation' : `installation "${label}"`} ` +
+        'from this folder: stop it, or give this one its own namespace and ports ' +
+        '(CAIRN__NATS__NAMESPACE, CAIRN__SERVER__HTTP_PORT, …)',
+    );
+  }
+  writeFileSync(pidFile, `${process.pid}\n`);
+  return { dir, release: () => rmSync(pidFile, { force: true }) };
+}
+
+/** @param {number} pid */
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return /** @type {any} */ (err)?.code === 'EPERM';
+  }
+}
+
 async function main() {
   /** @type {Awaited<ReturnType<typeof ensureInfrastructure>> | null} */
   let infra = null;
   /** @type {Awaited<ReturnType<typeof startSuite>> | null} */
   let suite = null;
+  /** @type {ReturnType<typeof claimInstallationDir> | null} */
+  let installation = null;
   let signals = 0;
   let exitCode = 0;
   const abort = new AbortController();
@@ -69,6 +110,8 @@ async function main() {
 
   try {
     const s = await readSettings();
+    installation = claimInstallationDir(s.natsNamespace);
+    const logDir = path.join(installation.dir, 'logs');
     say('checking PostgreSQL, NATS and Redis');
     infra = await ensureInfrastructure({
       databaseUrl: s.databaseUrl,
@@ -83,7 +126,7 @@ async function main() {
     say(applied.length ? `applied ${applied.length} migration(s)` : 'database schema is up to date');
     if (abort.signal.aborted) return;
 
-    say('starting the apps (logs also in .cairn/logs/)');
+    say(`starting the apps (logs also in ${path.relative(REPO_ROOT, logDir)}/)`);
     suite = await startSuite({
       databaseUrl: s.databaseUrl,
       natsUrl: s.natsUrl,
@@ -95,9 +138,10 @@ async function main() {
       repoInternalPort: s.repoInternalPort,
       repoInternalUrl: s.repoInternalUrl,
       queuePrefix: s.queuePrefix,
+      natsNamespace: s.natsNamespace,
       output: 'prefix',
       outputFilter: showLine,
-      logDir: path.join(REPO_ROOT, '.cairn', 'logs'),
+      logDir,
       signal: abort.signal,
       onUnexpectedExit: (app, code, signal) => {
         say(`${app} stopped unexpectedly (${signal ?? `exit code ${code}`}): stopping the suite`);
@@ -132,6 +176,7 @@ async function main() {
       if (killed.length) say(`killed after the grace period: ${killed.join(', ')}`);
     }
     if (infra?.started.length) await infra.stop();
+    installation?.release();
     say(exitCode === 0 ? 'stopped' : 'stopped after a failure');
     process.exitCode = exitCode;
   }

@@ -40,6 +40,7 @@ export const DEFAULTS = Object.freeze({
   repoInternalPort: 3001,
   repoRoot: 'data/repositories',
   queuePrefix: 'cairn',
+  natsNamespace: '',
 });
 
 /** A start or infrastructure problem with a message meant for people (printed without a stack). */
@@ -59,6 +60,7 @@ export class SuiteError extends Error {
  * @property {number} [repoInternalPort] repo-service's internal HTTP port (git transport)
  * @property {string} [repoInternalUrl] where the gateway reaches it (default `http://127.0.0.1:<repoInternalPort>`)
  * @property {string} [queuePrefix]     BullMQ queue / Redis key prefix
+ * @property {string} [natsNamespace]   NATS namespace of the installation (`[nats] NAMESPACE`; '' = plain names)
  * @property {Record<string, string | undefined>} [env] extra environment (wins over everything above)
  */
 
@@ -83,6 +85,7 @@ export function suiteEnv(config = {}) {
     CAIRN__CAIRN__REPO_INTERNAL_PORT: String(internalPort),
     CAIRN__CAIRN__REPO_INTERNAL_URL: config.repoInternalUrl ?? `http://127.0.0.1:${internalPort}`,
     CAIRN__QUEUE__PREFIX: config.queuePrefix ?? DEFAULTS.queuePrefix,
+    CAIRN__NATS__NAMESPACE: config.natsNamespace ?? DEFAULTS.natsNamespace,
   };
   for (const [k, v] of Object.entries(config.env ?? {})) {
     if (v === undefined) delete env[k];
@@ -222,6 +225,7 @@ export async function startSuite(options = {}) {
     await waitReady({
       baseUrl,
       natsUrl: env.NATS_URL,
+      natsNamespace: env.CAIRN__NATS__NAMESPACE ?? '',
       services: selected.filter((a) => a.service).map((a) => /** @type {{name: string, service: string}} */ (a)),
       hasGateway: selected.some((a) => a.service === null),
       children,
@@ -279,12 +283,15 @@ function splitLines(stream, onLine) {
 }
 
 /**
- * @param {{ baseUrl: string, natsUrl: string, services: { name: string, service: string }[], hasGateway: boolean,
- *           children: Map<string, ChildState>, timeoutMs: number, signal?: AbortSignal }} o
+ * @param {{ baseUrl: string, natsUrl: string, natsNamespace: string, services: { name: string, service: string }[],
+ *           hasGateway: boolean, children: Map<string, ChildState>, timeoutMs: number, signal?: AbortSignal }} o
  */
 async function waitReady(o) {
   const deadline = Date.now() + o.timeoutMs;
   const { connect } = await import('@nats-io/transport-node');
+  // The apps are built by now: their own rule maps subjects into the installation's namespace.
+  const { NatsNamespace } = await import('@cairn/platform');
+  const namespace = new NatsNamespace(o.natsNamespace);
   /** @type {import('@nats-io/transport-node').NatsConnection | null} */
   let nc = null;
   /** @type {Map<string, string>} app → why it is not ready yet */
@@ -314,7 +321,7 @@ async function waitReady(o) {
       await Promise.all(
         [...pending.keys()].map(async (name) => {
           const svc = o.services.find((s) => s.name === name);
-          const why = svc ? await serviceHealth(nc, svc.service) : await gatewayReady(o.baseUrl);
+          const why = svc ? await serviceHealth(nc, namespace, svc.service) : await gatewayReady(o.baseUrl);
           if (why === null) pending.delete(name);
           else pending.set(name, why);
         }),
@@ -327,13 +334,14 @@ async function waitReady(o) {
 }
 
 /**
- * Asks a service's health subject the way Nest's NATS transport frames requests.
+ * Asks a service's health subject (in the installation's namespace) the way Nest's NATS transport frames requests.
  * @param {import('@nats-io/transport-node').NatsConnection | null} nc
+ * @param {import('@cairn/platform').NatsNamespace} namespace
  * @param {string} service
  * @returns {Promise<string | null>} null when healthy, else why not
  */
-async function serviceHealth(nc, service) {
-  const subject = `${service}.health.check`;
+async function serviceHealth(nc, namespace, service) {
+  const subject = namespace.subject(`${service}.health.check`);
   if (!nc) return 'NATS is not reachable';
   try {
     const msg = await nc.request(subject, JSON.stringify({ pattern: subject, data: {}, id: randomUUID() }), {

@@ -7,6 +7,8 @@ export * from './rpc/rpc-client.js';
 export * from './rpc/domain-error.filter.js';
 export * from './rpc/validation.js';
 export * from './rpc/correlation.interceptor.js';
+export * from './nats/nats-namespace.js';
+export * from './nats/namespaced-server-nats.js';
 export * from './events/jetstream.js';
 export * from './events/outbox.js';
 export * from './bootstrap/platform.module.js';

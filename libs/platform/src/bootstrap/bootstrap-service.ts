@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
+import type { MicroserviceOptions } from '@nestjs/microservices';
 import type { INestApplicationContext, Type } from '@nestjs/common';
 import { commonSettings, ConfigError, loadSettings } from '../config/settings.js';
 import { JsonLogger } from '../logging/logger.js';
@@ -8,6 +8,8 @@ import { DomainErrorFilter } from '../rpc/domain-error.filter.js';
 import { createRpcValidationPipe } from '../rpc/validation.js';
 import { RpcCorrelationInterceptor } from '../rpc/correlation.interceptor.js';
 import { RpcClient } from '../rpc/rpc-client.js';
+import { NatsNamespace } from '../nats/nats-namespace.js';
+import { NamespacedServerNats } from '../nats/namespaced-server-nats.js';
 import { healthSubject } from '@cairn/contracts';
 
 /**
@@ -27,7 +29,7 @@ async function untilSubscribed(app: INestApplicationContext, name: string): Prom
 }
 
 export interface BootstrapOptions {
-  /** Short service name (`identity`, `repo`, …); the NATS queue group is `<name>-service`. */
+  /** Short service name (`identity`, `repo`, …); the NATS queue group is `<name>-service` (in the namespace). */
   name: string;
   module: Type<unknown>;
   /** Validates the app's own settings before anything starts (throw ConfigError to refuse). */
@@ -38,8 +40,9 @@ export interface BootstrapOptions {
 
 /**
  * The one way a Cairn service starts: validate configuration (refuse to start with a message naming the bad
- * setting), create the Nest microservice on NATS with the service's queue group so replicas share the load, install
- * the global validation pipe, error filter and correlation interceptor, and shut down cleanly on SIGTERM/SIGINT.
+ * setting), create the Nest microservice on NATS with the service's queue group so replicas share the load (both
+ * in the installation's `[nats] NAMESPACE`), install the global validation pipe, error filter and correlation
+ * interceptor, and shut down cleanly on SIGTERM/SIGINT.
  */
 export async function bootstrapService(options: BootstrapOptions): Promise<void> {
   const logger = new JsonLogger(options.name);
@@ -55,14 +58,14 @@ export async function bootstrapService(options: BootstrapOptions): Promise<void>
     throw err;
   }
 
+  const namespace = new NatsNamespace(settings.natsNamespace);
   const app = await NestFactory.createMicroservice<MicroserviceOptions>(options.module, {
-    transport: Transport.NATS,
-    options: {
+    strategy: new NamespacedServerNats(namespace, {
       servers: settings.natsUrl.split(','),
       queue: `${options.name}-service`,
-      name: `${options.name}-service`,
+      name: namespace.name(`${options.name}-service`),
       maxReconnectAttempts: -1,
-    },
+    }),
     logger,
   });
   app.useGlobalPipes(createRpcValidationPipe());
@@ -72,7 +75,7 @@ export async function bootstrapService(options: BootstrapOptions): Promise<void>
   await app.listen();
   await untilSubscribed(app, options.name);
   const stopExtra = await options.afterStart?.(app);
-  logger.log(`${options.name}-service ready (queue group ${options.name}-service)`);
+  logger.log(`${options.name}-service ready (queue group ${namespace.name(`${options.name}-service`)})`);
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -10,6 +10,7 @@ import { commonSettings, loadSettings, type CommonSettings } from '../config/set
 import { RpcClient } from '../rpc/rpc-client.js';
 import { connectNats } from '../events/jetstream.js';
 import { OutboxRelay } from '../events/outbox.js';
+import { NatsNamespace } from '../nats/nats-namespace.js';
 
 /** Injection tokens provided by {@link PlatformModule}. */
 export const COMMON_SETTINGS = Symbol('COMMON_SETTINGS');
@@ -89,12 +90,14 @@ export class PlatformModule {
       {
         provide: RpcClient,
         inject: [COMMON_SETTINGS],
-        useFactory: (s: CommonSettings) => new RpcClient(s.natsUrl, s.rpcTimeoutMs, `${options.service}-client`),
+        useFactory: (s: CommonSettings) =>
+          new RpcClient(s.natsUrl, s.rpcTimeoutMs, `${options.service}-client`, new NatsNamespace(s.natsNamespace)),
       },
       {
         provide: NATS_CONNECTION,
         inject: [COMMON_SETTINGS],
-        useFactory: (s: CommonSettings) => connectNats(s.natsUrl, `${options.service}-js`),
+        useFactory: (s: CommonSettings) =>
+          connectNats(s.natsUrl, `${options.service}-js`, new NatsNamespace(s.natsNamespace)),
       },
       {
         provide: PG_POOL,

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseIni, type IniData } from './ini.js';
+import { parseNatsNamespace } from '../nats/nats-namespace.js';
 
 /**
  * Settings mirror Gitea's `[section] KEY`. Sources, later wins: the default, then `app.ini` (path in `CAIRN_CONFIG`),
@@ -142,6 +143,11 @@ export const commonSettings = {
     parse: parsers.url('postgres', 'postgresql'),
   },
   natsUrl: { key: 'NATS_URL', default: 'nats://127.0.0.1:4222', parse: parsers.string },
+  /**
+   * Namespace of this installation's NATS subjects, queue groups, stream and consumers, so several installations
+   * (or test runs) can share one NATS server; empty keeps the plain names. Letters, digits, `-`, `_`.
+   */
+  natsNamespace: { section: 'nats', key: 'NAMESPACE', default: '', parse: parseNatsNamespace },
   redisUrl: { key: 'REDIS_URL', default: 'redis://127.0.0.1:6379', parse: parsers.url('redis', 'rediss') },
   rootUrl: {
     section: 'server',

@@ -5,44 +5,74 @@ import {
 import { EVENTS_STREAM, EVENTS_STREAM_SUBJECTS, type DomainEvent } from '@cairn/contracts';
 import { Logger } from '@nestjs/common';
 import { withCorrelationId } from '../logging/correlation.js';
+import { NatsNamespace } from '../nats/nats-namespace.js';
 
 const NANOS_PER_MS = 1_000_000;
 
-/** A NATS connection for JetStream work (separate from Nest's request-reply transport). */
-export async function connectNats(servers: string, name: string): Promise<NatsConnection> {
-  return connect({ servers: servers.split(','), name, maxReconnectAttempts: -1 });
+/** The namespace each connection made by {@link connectNats} works in: it travels with the connection. */
+const namespaces = new WeakMap<NatsConnection, NatsNamespace>();
+
+/** The installation's namespace a connection works in (the default one for connections not made here). */
+export function namespaceOf(nc: NatsConnection): NatsNamespace {
+  return namespaces.get(nc) ?? NatsNamespace.none;
+}
+
+/**
+ * A NATS connection for JetStream work (separate from Nest's request-reply transport). The events stream, published
+ * subjects and consumers used through it are the ones of `namespace`.
+ */
+export async function connectNats(
+  servers: string,
+  name: string,
+  namespace: NatsNamespace = NatsNamespace.none,
+): Promise<NatsConnection> {
+  const nc = await connect({ servers: servers.split(','), name, maxReconnectAttempts: -1 });
+  namespaces.set(nc, namespace);
+  return nc;
 }
 
 /** Creates the events stream if missing (idempotent; every publisher and consumer calls it at start). */
 export async function ensureEventsStream(nc: NatsConnection): Promise<void> {
+  const ns = namespaceOf(nc);
+  const stream = ns.name(EVENTS_STREAM);
   const jsm = await jetstreamManager(nc);
   try {
-    await jsm.streams.info(EVENTS_STREAM);
+    await jsm.streams.info(stream);
   } catch {
     try {
       await jsm.streams.add({
-        name: EVENTS_STREAM,
-        subjects: EVENTS_STREAM_SUBJECTS,
+        name: stream,
+        subjects: EVENTS_STREAM_SUBJECTS.map((s) => ns.subject(s)),
         // De-duplicates re-publishes of the same outbox row (msgID = event id) after a crash.
         duplicate_window: 120_000 * NANOS_PER_MS,
         max_age: 7 * 24 * 3_600_000 * NANOS_PER_MS,
       });
     } catch (err) {
       // Another process created it at the same moment.
-      await jsm.streams.info(EVENTS_STREAM).catch(() => {
+      await jsm.streams.info(stream).catch(() => {
         throw err;
       });
     }
   }
 }
 
-/** Publishes one event to JetStream; `msgID` = event id so a repeat within the window is dropped by the server. */
-export async function publishEvent(js: JetStreamClient, event: DomainEvent): Promise<void> {
-  await js.publish(event.type, JSON.stringify(event), { msgID: event.id });
+/**
+ * Publishes one event to JetStream on its subject in `namespace`; `msgID` = event id so a repeat within the window
+ * is dropped by the server. The event itself (its `type`) keeps the plain subject.
+ */
+export async function publishEvent(
+  js: JetStreamClient,
+  event: DomainEvent,
+  namespace: NatsNamespace = NatsNamespace.none,
+): Promise<void> {
+  await js.publish(namespace.subject(event.type), JSON.stringify(event), { msgID: event.id });
 }
 
 export interface DurableConsumerOptions {
-  /** Durable consumer name: one per consuming service (replicas share it and split the messages). */
+  /**
+   * Durable consumer name: one per consuming service (replicas share it and split the messages). Give plain names
+   * and subjects: the connection's namespace is applied to them and to the stream.
+   */
   durable: string;
   /**
    * Event subjects to receive (wildcards allowed). NATS servers before 2.10 (Debian ships 2.9) accept only one
@@ -65,9 +95,12 @@ export async function consumeEvents(nc: NatsConnection, opts: DurableConsumerOpt
   const logger = new Logger(`consumer:${opts.durable}`);
   await ensureEventsStream(nc);
   const jsm = await jetstreamManager(nc);
-  const [filter] = opts.subjects;
+  const ns = namespaceOf(nc);
+  const stream = ns.name(EVENTS_STREAM);
+  const durable = ns.name(opts.durable);
+  const filter = ns.subject(opts.subjects[0]);
   const config = {
-    durable_name: opts.durable,
+    durable_name: durable,
     ack_policy: AckPolicy.Explicit,
     deliver_policy: DeliverPolicy.All,
     filter_subject: filter,
@@ -75,19 +108,19 @@ export async function consumeEvents(nc: NatsConnection, opts: DurableConsumerOpt
     max_ack_pending: 1000,
   };
   try {
-    await jsm.consumers.info(EVENTS_STREAM, opts.durable);
-    await jsm.consumers.update(EVENTS_STREAM, opts.durable, {
+    await jsm.consumers.info(stream, durable);
+    await jsm.consumers.update(stream, durable, {
       filter_subject: filter,
       ack_wait: config.ack_wait,
     });
   } catch {
-    await jsm.consumers.add(EVENTS_STREAM, config).catch(async (err) => {
-      await jsm.consumers.info(EVENTS_STREAM, opts.durable).catch(() => {
+    await jsm.consumers.add(stream, config).catch(async (err) => {
+      await jsm.consumers.info(stream, durable).catch(() => {
         throw err;
       });
     });
   }
-  const consumer = await jetstream(nc).consumers.get(EVENTS_STREAM, opts.durable);
+  const consumer = await jetstream(nc).consumers.get(stream, durable);
   const messages = await consumer.consume({ max_messages: 100 });
   let inFlight = Promise.resolve();
   const loop = (async () => {

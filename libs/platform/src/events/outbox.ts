@@ -4,7 +4,7 @@ import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
 import type { DomainEvent } from '@cairn/contracts';
 import { Logger } from '@nestjs/common';
 import pg from 'pg';
-import { ensureEventsStream, publishEvent } from './jetstream.js';
+import { ensureEventsStream, namespaceOf, publishEvent } from './jetstream.js';
 
 /**
  * The transactional outbox. Services insert the event row in the same transaction as the change (so an event is
@@ -85,7 +85,7 @@ export class OutboxRelay {
            ORDER BY created_at, id LIMIT 200 FOR UPDATE SKIP LOCKED`,
         );
         count = rows.length;
-        for (const row of rows) await publishEvent(this.js!, row.payload);
+        for (const row of rows) await publishEvent(this.js!, row.payload, namespaceOf(this.nc));
         if (rows.length) {
           await client.query(`UPDATE "${this.schema}".outbox_events SET published_at = now() WHERE id = ANY($1::uuid[])`, [
             rows.map((r) => r.id),

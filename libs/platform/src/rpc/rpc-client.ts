@@ -3,6 +3,7 @@ import { headers as natsHeaders } from '@nats-io/transport-node';
 import { DomainError, ErrorCode, isErrorEnvelope } from '@cairn/contracts';
 import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
 import { CORRELATION_HEADER, currentCorrelationId } from '../logging/correlation.js';
+import { NatsNamespace } from '../nats/nats-namespace.js';
 
 export interface RpcSendOptions {
   /** Give up after this long (ms) and fail with TIMEOUT. Defaults to the client's timeout. */
@@ -12,7 +13,8 @@ export interface RpcSendOptions {
 /**
  * The one way to call another service: typed request-reply over NATS with a timeout on every call, the correlation
  * id in a message header, and replies decoded so that every failure surfaces as a {@link DomainError}
- * (service error envelope → its code; nobody listening → UNAVAILABLE; no answer in time → TIMEOUT).
+ * (service error envelope → its code; nobody listening → UNAVAILABLE; no answer in time → TIMEOUT). Subjects are
+ * given plain and sent in the installation's `namespace`.
  */
 export class RpcClient {
   private readonly client: ClientProxy;
@@ -21,6 +23,7 @@ export class RpcClient {
     servers: string,
     private readonly defaultTimeoutMs = 10_000,
     name = 'cairn',
+    private readonly namespace: NatsNamespace = NatsNamespace.none,
   ) {
     this.client = ClientProxyFactory.create({
       transport: Transport.NATS,
@@ -43,7 +46,7 @@ export class RpcClient {
     const record = new NatsRecordBuilder(payload).setHeaders(h).build();
     const ms = options.timeoutMs ?? this.defaultTimeoutMs;
     try {
-      return await firstValueFrom(this.client.send<TReply>(subject, record).pipe(timeout(ms)));
+      return await firstValueFrom(this.client.send<TReply>(this.namespace.subject(subject), record).pipe(timeout(ms)));
     } catch (err) {
       throw toDomainError(err, subject, ms);
     }
@@ -51,7 +54,7 @@ export class RpcClient {
 
   /** Fire-and-forget notification (core NATS, not durable: use the outbox for domain events). */
   emit(subject: string, payload: unknown): void {
-    this.client.emit(subject, payload).subscribe({ error: () => undefined });
+    this.client.emit(this.namespace.subject(subject), payload).subscribe({ error: () => undefined });
   }
 }
 
