@@ -54,6 +54,11 @@ export interface TestSuiteOptions {
   env?: Record<string, string>;
   /** Only these apps (default: all). */
   apps?: string[];
+  /**
+   * Run on this NATS server, shared with other suites, in this `[nats] NAMESPACE` (default: a private server of
+   * its own, plain names).
+   */
+  nats?: { url: string; namespace: string };
 }
 
 const NATS_SERVER = process.env.CAIRN_TEST_NATS_SERVER ?? '/usr/sbin/nats-server';
@@ -84,7 +89,7 @@ export async function startTestSuite(options: TestSuiteOptions = {}): Promise<Te
   });
 
   try {
-    const natsUrl = await startNats(dataDir, cleanups);
+    const natsUrl = options.nats?.url ?? (await startNats(dataDir, cleanups));
     const databaseUrl = await createDatabase(`cairn_e2e_${id}`, cleanups);
     await deployMigrations(databaseUrl);
     const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -101,6 +106,7 @@ export async function startTestSuite(options: TestSuiteOptions = {}): Promise<Te
       repoInternalPort,
       repoRoot: path.join(dataDir, 'repositories'),
       queuePrefix,
+      natsNamespace: options.nats?.namespace,
       apps: options.apps,
       env: {
         RUN_MODE: 'test',
