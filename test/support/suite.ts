@@ -1,7 +1,7 @@
 /**
  * The whole Cairn suite for one end-to-end test file, started the way `npm start` starts it (every app its own
  * process, from `dist/`) but isolated from everything else on the machine: its own NATS server (own port, own
- * JetStream store), its own database on the shared PostgreSQL, its own Redis key/queue prefix, its own repository
+ * JetStream store; or a shared one in a namespace of its own, option `nats`), its own database on the shared PostgreSQL, its own Redis key/queue prefix, its own repository
  * folder and free ports. `stop()` removes all of it again.
  *
  * Environment knobs: `CAIRN_E2E_LOGS=inherit` echoes every app's output live (prefixed); `CAIRN_E2E_KEEP=1` keeps
