@@ -52,7 +52,7 @@ function claimInstallationDir(namespace) {
     throw new SuiteError(
       `another npm start (pid ${other}) runs the ${label === 'default' ? 'default installation' : `installation "${label}"`} ` +
         'from this folder: stop it, or give this one its own namespace and ports ' +
-        '(CAIRN__NATS__NAMESPACE, CAIRN__SERVER__HTTP_PORT, …)',
+        `(CAIRN__NATS__NAMESPACE, CAIRN__SERVER__HTTP_PORT, …); if that process is not Cairn, delete ${path.relative(REPO_ROOT, pidFile)}`,
     );
   }
   writeFileSync(pidFile, `${process.pid}\n`);
