@@ -2,6 +2,13 @@ import type { Schema } from './schema-from-class.js';
 
 type Props = Record<string, Schema>;
 const props = (s: Schema) => ((s.properties ??= {}) as Props);
+/**
+ * Fields Gitea encodes from Go nil pointers (`*time.Time`, unset strings): `null` in its real answers and in ours,
+ * though its description does not say so.
+ */
+const nullable = (s: Schema, fields: string[]) => {
+  for (const f of fields) if (props(s)[f]) props(s)[f] = { ...props(s)[f], 'x-nullable': true };
+};
 
 /**
  * Where Cairn deliberately differs from or extends Gitea's description — each entry says why. Keeping them in one
@@ -33,6 +40,7 @@ export const CAIRN_EXTENSIONS: {
     },
     // GitHub's lock fields beside Gitea's `is_locked`, so Octokit clients read them.
     Issue: (s) => {
+      nullable(s, ['closed_at', 'due_date']);
       props(s).locked = { type: 'boolean' };
       props(s).active_lock_reason = { type: 'string', 'x-nullable': true };
     },
@@ -48,6 +56,7 @@ export const CAIRN_EXTENSIONS: {
     },
     // Mergeability as a state, not only a boolean: clients can tell "still checking" from "conflict".
     PullRequest: (s) => {
+      nullable(s, ['closed_at', 'due_date', 'merged_at', 'merge_commit_sha']);
       props(s).mergeable_state = { type: 'string', enum: ['checking', 'mergeable', 'conflict', 'error'] };
       props(s).conflicted_files = { type: 'array', items: { type: 'string' } };
       props(s).locked = { type: 'boolean' };
