@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   assertMatchesContract, documentedOperations, documentedPath, documentedSuccess,
 } from '../support/openapi-contract.js';
-import { createToken, createUser, http as httpClient, uniqueName, type Account, type HttpClient, type HttpResponse, type RequestOptions } from '../support/session.js';
+import { createUser, http as httpClient, uniqueName, type Account, type HttpClient, type HttpResponse, type RequestOptions } from '../support/session.js';
 import { startTestSuite, type TestSuite } from '../support/suite.js';
 import { commitAll, generateSshKey, gitRunner, httpCloneUrl, workspace } from '../support/git.js';
 import { FAST_PASSWORD_HASH } from './identity-helpers.js';

@@ -140,7 +140,7 @@ function describeOwnRoute(route: ApiRoute, definitions: Record<string, Schema>):
   }));
   for (const name of implementedQuery(route)) {
     const prop = route.queryType ? ((schemaFromClass(route.queryType).schema.properties ?? {}) as Record<string, Schema>)[name] : undefined;
-    parameters.push({ name, in: 'query', ...(prop ?? { type: 'integer' }) });
+    parameters.push({ name, in: 'query', ...(prop ?? { type: name === 'page' || name === 'limit' ? 'integer' : 'string' }) });
   }
   if (route.bodyType && route.bodyType !== Object) {
     const defName = route.bodyType.name;
