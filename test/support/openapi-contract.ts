@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
+import { matchGiteaPath } from '../../apps/gateway/src/openapi/gitea-paths.js';
 
 /**
  * Checks real responses against the published API description (`apps/gateway/openapi/swagger.v1.json`, whose
@@ -34,6 +35,8 @@ function adapt(schema: unknown): unknown {
     }
   }
   for (const k of Object.keys(s)) if (k.startsWith('x-')) delete s[k];
+  // Swagger's `file` is a raw (non-JSON) body: nothing to validate as JSON.
+  if (s.type === 'file') delete s.type;
   if (s.format === 'date-time' || s.format === 'email' || s.format === 'int64' || s.format === 'uint64') delete s.format;
   return s;
 }
@@ -54,10 +57,32 @@ function validatorFor(schema: unknown): ValidateFunction {
   return fn;
 }
 
+/**
+ * The documented path template of a route: the template itself, or the one of the same shape (the description uses
+ * Gitea's parameter names, e.g. `{collaborator}` where the code says `:username`).
+ */
+export function documentedPath(method: string, path: string): string {
+  const found = matchGiteaPath(path, method.toLowerCase(), doc.paths);
+  if (!found) throw new Error(`${method} ${path} is not in the published API description`);
+  return found;
+}
+
+/** Every operation of the published description, as `METHOD /template`. */
+export function documentedOperations(): string[] {
+  return Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+}
+
+/** The one success status the description documents for an operation (the handler's). */
+export function documentedSuccess(method: string, path: string): number {
+  const op = doc.paths[documentedPath(method, path)][method.toLowerCase()];
+  const codes = Object.keys(op.responses ?? {}).filter((s) => s.startsWith('2'));
+  if (codes.length !== 1) throw new Error(`${method} ${path} documents ${codes.length} success statuses`);
+  return Number(codes[0]);
+}
+
 /** The documented schema of a response, or undefined when the operation documents no body for that status. */
 export function documentedSchema(method: string, path: string, status: number): unknown {
-  const op = doc.paths[path]?.[method.toLowerCase()];
-  if (!op) throw new Error(`${method} ${path} is not in the published API description`);
+  const op = doc.paths[documentedPath(method, path)][method.toLowerCase()];
   const res = op.responses?.[String(status)];
   if (!res) throw new Error(`status ${status} is not documented for ${method} ${path}`);
   const resolved = res.$ref ? doc.responses[res.$ref.replace('#/responses/', '')] : res;

@@ -8,6 +8,7 @@ import { ApiErrorFilter } from './http/api-error.filter.js';
 import { createEdgeValidationPipe } from './http/validation.js';
 import { PageInterceptor } from './http/paged.js';
 import { API_CONTROLLERS } from './routes/controllers.js';
+import { GiteaQueryGuard } from './openapi/gitea-query.guard.js';
 
 /**
  * The HTTP edge. Controllers are thin: authenticate (global AuthGuard), validate (global pipe), one RPC, map the
@@ -21,6 +22,8 @@ import { API_CONTROLLERS } from './routes/controllers.js';
     // Order matters: authenticate first, then resolve repository access.
     { provide: APP_GUARD, useClass: AuthGuard },
     { provide: APP_GUARD, useClass: RepoAccessGuard },
+    // Then refuse Gitea query parameters the route does not implement (422, never silently dropped).
+    { provide: APP_GUARD, useClass: GiteaQueryGuard },
     { provide: APP_PIPE, useFactory: createEdgeValidationPipe },
     { provide: APP_FILTER, useClass: ApiErrorFilter },
     { provide: APP_INTERCEPTOR, useClass: PageInterceptor },

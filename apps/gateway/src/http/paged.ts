@@ -8,7 +8,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { map, type Observable } from 'rxjs';
 import { sendPage } from './pagination.js';
 
-const PAGED = 'cairn:paged';
+/** Metadata key of {@link Paged} (the route table reads it too: such routes take `page` and `limit`). */
+export const PAGED = 'cairn:paged';
 
 /** How a paginated route answers: the page's items, or Gitea's search envelope `{ ok, data }`. */
 export type PageShape = 'items' | 'search';

@@ -2,14 +2,29 @@ import type { Schema } from './schema-from-class.js';
 
 type Props = Record<string, Schema>;
 const props = (s: Schema) => ((s.properties ??= {}) as Props);
+/**
+ * Fields Gitea encodes from Go nil pointers (`*time.Time`, unset strings): `null` in its real answers and in ours,
+ * though its description does not say so.
+ */
+const nullable = (s: Schema, fields: string[]) => {
+  for (const f of fields) if (props(s)[f]) props(s)[f] = { ...props(s)[f], 'x-nullable': true };
+};
 
 /**
  * Where Cairn deliberately differs from or extends Gitea's description — each entry says why. Keeping them in one
  * place makes every deviation reviewable.
  */
 export const CAIRN_EXTENSIONS: {
+  /** Patches to Gitea's definitions. */
   definitions: Record<string, (s: Schema) => void>;
+  /** Patches to operations, by `METHOD /cairn/path`. */
   operations: Record<string, (op: Record<string, unknown>) => void>;
+  /** Definitions Gitea does not have (what Cairn's additions answer). */
+  ownDefinitions: Record<string, Schema>;
+  /** The success body of each Cairn addition (routes Gitea lacks), by `METHOD /cairn/path`. */
+  responses: Record<string, Schema>;
+  /** Query values a handler reads outside its `@Query()` class, by `METHOD /cairn/path`. */
+  queryReadElsewhere: Record<string, string[]>;
 } = {
   definitions: {
     // `null` until first use (Gitea reports created_at), so clients can tell unused credentials apart.
@@ -25,6 +40,7 @@ export const CAIRN_EXTENSIONS: {
     },
     // GitHub's lock fields beside Gitea's `is_locked`, so Octokit clients read them.
     Issue: (s) => {
+      nullable(s, ['closed_at', 'due_date']);
       props(s).locked = { type: 'boolean' };
       props(s).active_lock_reason = { type: 'string', 'x-nullable': true };
     },
@@ -40,6 +56,7 @@ export const CAIRN_EXTENSIONS: {
     },
     // Mergeability as a state, not only a boolean: clients can tell "still checking" from "conflict".
     PullRequest: (s) => {
+      nullable(s, ['closed_at', 'due_date', 'merged_at', 'merge_commit_sha']);
       props(s).mergeable_state = { type: 'string', enum: ['checking', 'mergeable', 'conflict', 'error'] };
       props(s).conflicted_files = { type: 'array', items: { type: 'string' } };
       props(s).locked = { type: 'boolean' };
@@ -47,4 +64,71 @@ export const CAIRN_EXTENSIONS: {
     },
   },
   operations: {},
+  ownDefinitions: {
+    // GitHub's `hook-delivery-item` plus Cairn's state and attempts (libs/contracts hooks/delivery.dto.ts).
+    HookDelivery: {
+      type: 'object',
+      properties: {
+        id: { type: 'integer', format: 'int64' },
+        guid: { type: 'string' },
+        delivered_at: { type: 'string', format: 'date-time' },
+        redelivery: { type: 'boolean' },
+        duration: { type: 'number' },
+        status: { type: 'string' },
+        status_code: { type: 'integer' },
+        event: { type: 'string' },
+        action: { type: 'string', 'x-nullable': true },
+        installation_id: { type: 'integer', 'x-nullable': true },
+        repository_id: { type: 'integer', format: 'int64', 'x-nullable': true },
+        throttled_at: { type: 'string', format: 'date-time', 'x-nullable': true },
+        hook_id: { type: 'integer', format: 'int64' },
+        event_type: { type: 'string' },
+        state: { type: 'string' },
+        attempts: { type: 'integer' },
+        next_attempt_at: { type: 'string', format: 'date-time', 'x-nullable': true },
+      },
+      required: ['id', 'guid', 'delivered_at', 'redelivery', 'status', 'status_code', 'event', 'hook_id', 'state'],
+    },
+    HookDeliveryAttempt: {
+      type: 'object',
+      properties: {
+        number: { type: 'integer' },
+        redelivery: { type: 'boolean' },
+        delivered_at: { type: 'string', format: 'date-time' },
+        duration: { type: 'number' },
+        status: { type: 'string' },
+        status_code: { type: 'integer' },
+        outcome: { type: 'string', enum: ['delivered', 'retry', 'failed'] },
+        error: { type: 'string', 'x-nullable': true },
+        request: { type: 'object' },
+        response: { type: 'object' },
+      },
+      required: ['number', 'outcome'],
+    },
+    // GitHub's `hook-delivery`: the item plus what was sent and received, and every attempt.
+    HookDeliveryDetail: {
+      type: 'object',
+      allOf: [
+        { $ref: '#/definitions/HookDelivery' },
+        {
+          type: 'object',
+          properties: {
+            url: { type: 'string' },
+            request: { type: 'object' },
+            response: { type: 'object' },
+            attempt_log: { type: 'array', items: { $ref: '#/definitions/HookDeliveryAttempt' } },
+          },
+          required: ['url', 'request', 'response', 'attempt_log'],
+        },
+      ],
+    },
+  },
+  responses: Object.fromEntries(
+    ['/admin/hooks/{id}', '/orgs/{org}/hooks/{id}', '/repos/{owner}/{repo}/hooks/{id}'].flatMap((hook) => [
+      [`GET ${hook}/deliveries`, { type: 'array', items: { $ref: '#/definitions/HookDelivery' } }],
+      [`GET ${hook}/deliveries/{deliveryId}`, { $ref: '#/definitions/HookDeliveryDetail' }],
+      [`POST ${hook}/deliveries/{deliveryId}/attempts`, { $ref: '#/definitions/HookDelivery' }],
+    ]),
+  ),
+  queryReadElsewhere: {},
 };

@@ -2,24 +2,39 @@ import type { Type } from '@nestjs/common';
 import { collectRoutes, type ApiRoute } from './route-table.js';
 import { schemaFromClass, type Schema } from './schema-from-class.js';
 import { CAIRN_EXTENSIONS } from './cairn-extensions.js';
+import { matchGiteaPath } from './gitea-paths.js';
 import { CAIRN_VERSION } from '../version.js';
 
-/** The parts of Gitea's Swagger 2.0 description we reuse. */
-export interface GiteaDescription {
-  paths: Record<string, Record<string, Record<string, unknown>>>;
+type Operation = Record<string, unknown>;
+type Parameter = { name: string; in: string; [k: string]: unknown };
+
+/** The facts kept from Gitea's Swagger 2.0 description (`apps/gateway/openapi/gitea-facts.json`). */
+export interface GiteaFacts {
+  source?: Record<string, string>;
+  paths: Record<string, Record<string, Operation>>;
   definitions: Record<string, Schema>;
   responses: Record<string, Record<string, unknown>>;
   securityDefinitions?: Record<string, unknown>;
   security?: unknown[];
 }
 
+/** Marks a Gitea query parameter the operation does not implement: the gateway refuses it with 422. */
+export const UNIMPLEMENTED = 'x-cairn-unimplemented';
+
+const STATUS_TEXT: Record<string, string> = {
+  '200': 'OK', '201': 'Created', '202': 'Accepted', '204': 'No Content', '400': 'Bad Request', '401': 'Unauthorized',
+  '403': 'Forbidden', '404': 'Not Found', '409': 'Conflict', '413': 'Payload Too Large', '422': 'Unprocessable Entity',
+  '423': 'Locked',
+};
+
 /**
  * Builds `/swagger.v1.json` from the code: every route the controllers declare is listed. Where Gitea has the same
- * operation, its description (parameters, responses, schemas) is used so that names, types and status codes follow
- * Gitea; Cairn's additions to Gitea's objects are merged in from {@link CAIRN_EXTENSIONS}; routes Gitea lacks are
- * described from their contract classes.
+ * operation, its facts (operation id, tag, parameters, response schemas) are used so that names and types follow
+ * Gitea; the success status is the handler's own; Gitea query parameters the handler does not read are marked
+ * {@link UNIMPLEMENTED}. Cairn's additions to Gitea's objects are merged in from {@link CAIRN_EXTENSIONS}; routes
+ * Gitea lacks keep `cairn*` ids and are described from their contract classes and Cairn's response schemas.
  */
-export function buildOpenApiDocument(controllers: Type<unknown>[], gitea: GiteaDescription): Record<string, unknown> {
+export function buildOpenApiDocument(controllers: Type<unknown>[], gitea: GiteaFacts): Record<string, unknown> {
   const routes = collectRoutes(controllers);
   const paths: Record<string, Record<string, unknown>> = {};
   const definitions: Record<string, Schema> = {};
@@ -27,12 +42,13 @@ export function buildOpenApiDocument(controllers: Type<unknown>[], gitea: GiteaD
   const usedRefs = new Set<string>();
 
   for (const route of routes) {
-    const giteaOp = gitea.paths[route.path]?.[route.method];
-    const op = giteaOp ? structuredClone(giteaOp) : describeOwnRoute(route, definitions);
+    const giteaPath = matchGiteaPath(route.path, route.method, gitea.paths);
+    const giteaOp = giteaPath ? gitea.paths[giteaPath][route.method] : undefined;
+    const op = giteaOp ? describeGiteaRoute(route, structuredClone(giteaOp)) : describeOwnRoute(route, definitions);
     const extension = CAIRN_EXTENSIONS.operations[`${route.method.toUpperCase()} ${route.path}`];
     if (extension) extension(op);
     collectRefs(op, usedRefs);
-    (paths[route.path] ??= {})[route.method] = op;
+    (paths[giteaPath ?? route.path] ??= {})[route.method] = op;
   }
 
   // Pull in every Gitea definition and response the operations reference, transitively.
@@ -43,11 +59,12 @@ export function buildOpenApiDocument(controllers: Type<unknown>[], gitea: GiteaD
     if (done.has(ref)) continue;
     done.add(ref);
     const [, kind, name] = ref.split('/');
-    const source = kind === 'definitions' ? gitea.definitions[name] : gitea.responses[name];
-    if (!source) continue;
+    const source = kind === 'definitions' ? (CAIRN_EXTENSIONS.ownDefinitions[name] ?? gitea.definitions[name]) : gitea.responses[name];
+    if (!source) throw new Error(`${ref} is referenced but neither Gitea's facts nor Cairn's extensions define it`);
     const copy = structuredClone(source);
+    // Swagger 2.0 requires a description on every response; the facts keep none (they hold no prose).
     if (kind === 'definitions') definitions[name] = copy as Schema;
-    else responses[name] = copy;
+    else responses[name] = { description: name, ...copy };
     const more = new Set<string>();
     collectRefs(copy, more);
     queue.push(...more);
@@ -60,7 +77,9 @@ export function buildOpenApiDocument(controllers: Type<unknown>[], gitea: GiteaD
     swagger: '2.0',
     info: {
       title: 'Cairn API',
-      description: 'Gitea-compatible API of Cairn. Operations shared with Gitea keep its names, shapes and status codes.',
+      description:
+        'Gitea-compatible API of Cairn. Operations shared with Gitea keep its ids, parameters and shapes ' +
+        `(${gitea.source?.api ?? 'Gitea'}); routes Gitea lacks are marked x-cairn-extension.`,
       version: CAIRN_VERSION,
       license: { name: 'MIT' },
     },
@@ -76,32 +95,74 @@ export function buildOpenApiDocument(controllers: Type<unknown>[], gitea: GiteaD
   };
 }
 
-function describeOwnRoute(route: ApiRoute, definitions: Record<string, Schema>): Record<string, unknown> {
+/** Query parameter names the route's handler reads: its `@Query()` class's fields and its named `@Query('x')`s. */
+export function implementedQuery(route: ApiRoute): Set<string> {
+  const names = new Set(route.namedQuery);
+  if (route.queryType && route.queryType !== Object) {
+    for (const name of Object.keys(schemaFromClass(route.queryType).schema.properties as Schema)) names.add(name);
+  }
+  for (const name of CAIRN_EXTENSIONS.queryReadElsewhere[`${route.method.toUpperCase()} ${route.path}`] ?? []) {
+    names.add(name);
+  }
+  return names;
+}
+
+function describeGiteaRoute(route: ApiRoute, op: Operation): Operation {
+  const implemented = implementedQuery(route);
+  for (const p of (op.parameters ?? []) as Parameter[]) {
+    if (p.in === 'query' && !implemented.has(p.name)) p[UNIMPLEMENTED] = true;
+  }
+  const giteaResponses = (op.responses ?? {}) as Record<string, Record<string, unknown>>;
+  const success = String(route.successStatus);
+  const giteaSuccess = Object.keys(giteaResponses).filter((s) => s.startsWith('2'));
+  const own: Record<string, unknown> = {};
+  // Gitea's body for the success, under the status the handler really answers (one success status per route).
+  const body = giteaResponses[success] ?? giteaResponses[giteaSuccess[0]] ?? {};
+  own[success] = withDescription(success, body);
+  if (!giteaSuccess.includes(success)) op['x-cairn-differs'] = `Gitea answers ${giteaSuccess.join('/') || 'no success'}`;
+  for (const [status, res] of Object.entries(giteaResponses)) {
+    if (!status.startsWith('2')) own[status] = withDescription(status, res);
+  }
+  op.responses = own;
+  return op;
+}
+
+function withDescription(status: string, res: Record<string, unknown>): Record<string, unknown> {
+  return res.$ref ? res : { description: STATUS_TEXT[status] ?? status, ...res };
+}
+
+function describeOwnRoute(route: ApiRoute, definitions: Record<string, Schema>): Operation {
   const parameters: Record<string, unknown>[] = route.pathParams.map((name) => ({
-    type: /^(id|index|runner_id|delivery_id)$/.test(name) ? 'integer' : 'string',
+    type: /^(id|index|runner_id|delivery_id|deliveryId)$/.test(name) ? 'integer' : 'string',
     name,
     in: 'path',
     required: true,
   }));
-  if (route.queryType && route.queryType !== Object) {
-    const { schema } = schemaFromClass(route.queryType);
-    for (const [name, prop] of Object.entries((schema.properties ?? {}) as Record<string, Schema>)) {
-      parameters.push({ name, in: 'query', ...prop });
-    }
+  for (const name of implementedQuery(route)) {
+    const prop = route.queryType ? ((schemaFromClass(route.queryType).schema.properties ?? {}) as Record<string, Schema>)[name] : undefined;
+    parameters.push({ name, in: 'query', ...(prop ?? { type: name === 'page' || name === 'limit' ? 'integer' : 'string' }) });
   }
   if (route.bodyType && route.bodyType !== Object) {
     const defName = route.bodyType.name;
     definitions[defName] ??= schemaFromClass(route.bodyType).schema;
     parameters.push({ name: 'body', in: 'body', schema: { $ref: `#/definitions/${defName}` } });
   }
-  const status = route.method === 'post' ? '201' : route.method === 'delete' || route.method === 'put' ? '204' : '200';
+  const key = `${route.method.toUpperCase()} ${route.path}`;
+  const status = String(route.successStatus);
+  const schema = CAIRN_EXTENSIONS.responses[key];
+  if (schema === undefined && status !== '204') {
+    throw new Error(`${key} is a Cairn addition without a response schema: add one to CAIRN_EXTENSIONS.responses`);
+  }
   return {
     produces: ['application/json'],
     tags: [route.path.split('/')[1] ?? 'misc'],
     operationId: `cairn${route.controller.replace(/Controller$/, '')}${route.handler[0].toUpperCase()}${route.handler.slice(1)}`,
     'x-cairn-extension': true,
     ...(parameters.length ? { parameters } : {}),
-    responses: { [status]: { description: 'success' }, '404': { $ref: '#/responses/notFound' } },
+    responses: {
+      [status]: { description: STATUS_TEXT[status] ?? status, ...(schema ? { schema } : {}) },
+      '404': { $ref: '#/responses/notFound' },
+    },
   };
 }
 

@@ -1,6 +1,8 @@
 import { RequestMethod, type Type } from '@nestjs/common';
-/** Nest's metadata key for route-handler arguments (`ROUTE_ARGS_METADATA`). */
+import { PAGED } from '../http/paged.js';
+/** Nest's metadata keys for route-handler arguments and `@HttpCode()` (`ROUTE_ARGS_METADATA`, `HTTP_CODE_METADATA`). */
 const ROUTE_ARGS_METADATA = '__routeArguments__';
+const HTTP_CODE_METADATA = '__httpCode__';
 
 /** One API route as the code declares it. */
 export interface ApiRoute {
@@ -16,6 +18,12 @@ export interface ApiRoute {
   bodyType?: Type<unknown>;
   /** The class of the `@Query()` parameter, if any. */
   queryType?: Type<unknown>;
+  /** Query values the handler reads by name (`@Query('name')`, and `page`/`limit` of `@Paged()` routes). */
+  namedQuery: string[];
+  /** The status a successful call answers: `@HttpCode()`, else Nest's default (201 for POST, 200 otherwise). */
+  successStatus: number;
+  /** The handler function (what Nest's execution context names). */
+  fn: object;
 }
 
 const METHODS: Partial<Record<RequestMethod, string>> = {
@@ -80,15 +88,23 @@ export function collectRoutes(controllers: Type<unknown>[]): ApiRoute[] {
       const paramTypes = (Reflect.getMetadata('design:paramtypes', proto, name) ?? []) as Type<unknown>[];
       let bodyType: Type<unknown> | undefined;
       let queryType: Type<unknown> | undefined;
+      const namedQuery: string[] = [];
       for (const [key, arg] of Object.entries(args)) {
         const kind = Number(key.split(':')[0]);
         if (kind === BODY && !arg.data) bodyType = paramTypes[arg.index];
         if (kind === QUERY && !arg.data) queryType = paramTypes[arg.index];
+        if (kind === QUERY && typeof arg.data === 'string') namedQuery.push(arg.data);
       }
+      if (Reflect.getMetadata(PAGED, fn)) namedQuery.push('page', 'limit');
+      const code = Reflect.getMetadata(HTTP_CODE_METADATA, fn) as number | undefined;
+      const successStatus = code ?? (method === 'post' ? 201 : 200);
       for (const b of bases) {
         for (const s of Array.isArray(sub) ? sub : [sub]) {
           const { path, params } = toOpenApiPath(b, s);
-          routes.push({ method, path, controller: controller.name, handler: name, pathParams: params, bodyType, queryType });
+          routes.push({
+            method, path, controller: controller.name, handler: name, pathParams: params, bodyType, queryType,
+            namedQuery, successStatus, fn,
+          });
         }
       }
     }

@@ -1,26 +1,23 @@
 import 'reflect-metadata';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { API_CONTROLLERS } from '../routes/controllers.js';
-import { buildOpenApiDocument, type GiteaDescription } from './openapi-document.js';
+import { buildOpenApiDocument } from './openapi-document.js';
+import { compatibilityReport } from './compat-report.js';
+import { COMMITTED_DOCUMENT, readGiteaFacts } from './openapi-files.js';
 
 /**
  * `node apps/gateway/dist/openapi/write-openapi.js [--check]`: regenerates `apps/gateway/openapi/swagger.v1.json`
- * from the controllers and Gitea's description (`../shared/reference/gitea-openapi-subset.json`). With `--check` it
- * writes nothing and exits 1 when the committed copy is out of date (CI runs this).
+ * from the controllers and the Gitea facts committed beside it (`gitea-facts.json`, see
+ * scripts/extract-gitea-facts.mjs). Reads nothing outside the repository. With `--check` it writes nothing and exits
+ * 1 when the committed copy is out of date (CI runs this). Either way it ends with the compatibility report against a
+ * full Gitea description when `GITEA_OPENAPI` names one, and says so when it was not run.
  */
-const here = dirname(fileURLToPath(import.meta.url));
-const projectRoot = resolve(here, '../../../..');
-const committed = resolve(projectRoot, 'apps/gateway/openapi/swagger.v1.json');
-const giteaPath = process.env.GITEA_OPENAPI ?? resolve(projectRoot, '../shared/reference/gitea-openapi-subset.json');
-
-const gitea = JSON.parse(readFileSync(giteaPath, 'utf8')) as GiteaDescription;
-const text = `${JSON.stringify(buildOpenApiDocument(API_CONTROLLERS, gitea), null, 2)}\n`;
+const facts = readGiteaFacts();
+const text = `${JSON.stringify(buildOpenApiDocument(API_CONTROLLERS, facts), null, 2)}\n`;
 if (process.argv.includes('--check')) {
-  let current = '';
+  let current: string;
   try {
-    current = readFileSync(committed, 'utf8');
+    current = readFileSync(COMMITTED_DOCUMENT, 'utf8');
   } catch {
     current = '';
   }
@@ -32,6 +29,7 @@ if (process.argv.includes('--check')) {
   }
   process.stdout.write('OpenAPI description is up to date.\n');
 } else {
-  writeFileSync(committed, text);
-  process.stdout.write(`wrote ${committed}\n`);
+  writeFileSync(COMMITTED_DOCUMENT, text);
+  process.stdout.write(`wrote ${COMMITTED_DOCUMENT}\n`);
 }
+process.stdout.write(compatibilityReport(API_CONTROLLERS, process.env.GITEA_OPENAPI || undefined, facts));

@@ -753,6 +753,11 @@ describe('lists and search', () => {
     expect(names(await search(null, { q: 'shiny' }))).toEqual([]);
     expect(names(await search(null, { q: 'shiny', includeDesc: true }))).toEqual(['frank/frank-public']);
     expect(names(await search(null, { q: 'quiet' }))).toEqual([]); // hidden organization
+    expect(names(await search('frank', { q: 'frank', is_private: true }))).toEqual(['frank/frank-private', 'frank/frank-shared']);
+    expect(names(await search('frank', { q: 'frank', is_private: false }))).toEqual(['frank/frank-public']);
+    // Nothing here is archived: archived=false is every match, archived=true none.
+    expect(names(await search('frank', { q: 'frank', archived: false }))).toEqual(names(await search('frank', { q: 'frank' })));
+    expect(names(await search('frank', { q: 'frank', archived: true }))).toEqual([]);
   });
 
   it('orders search results and refuses unknown modes', async () => {

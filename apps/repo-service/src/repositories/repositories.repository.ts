@@ -50,6 +50,8 @@ export interface RepositoryFilter {
   keyword?: string;
   includeDescription?: boolean;
   template?: boolean;
+  archived?: boolean;
+  isPrivate?: boolean;
 }
 
 export type RepositoryOrder = 'alpha' | 'created' | 'updated' | 'size' | 'id';
@@ -129,6 +131,8 @@ export class RepositoriesRepository {
       );
     }
     if (f.template !== undefined) and.push({ isTemplate: f.template });
+    if (f.archived !== undefined) and.push({ isArchived: f.archived });
+    if (f.isPrivate !== undefined) and.push({ isPrivate: f.isPrivate });
     return { AND: and };
   }
 

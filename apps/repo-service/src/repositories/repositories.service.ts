@@ -363,6 +363,8 @@ export class RepositoriesService {
       keyword: q.q?.trim() || undefined,
       includeDescription: q.includeDesc ?? false,
       template: q.template,
+      archived: q.archived,
+      isPrivate: q.is_private,
     };
     const related = q.uid || (mode === 'collaborative' ? actor?.id : undefined);
     if (related) {

@@ -175,6 +175,10 @@ export class SearchReposQuery extends ListQuery {
   @IsOptional() @IsString() @MaxLength(32) sort?: string;
   /** `asc` (default) or `desc`. */
   @IsOptional() @IsString() @MaxLength(8) order?: string;
+  /** Only archived (true) or only unarchived (false) repositories; all when absent. */
+  @IsOptional() @Transform(queryBool) @IsBoolean() archived?: boolean;
+  /** Only private (true) or only public (false) repositories; all visible ones when absent. */
+  @IsOptional() @Transform(queryBool) @IsBoolean() is_private?: boolean;
 }
 
 /** Gitea's `SearchResults`: the body of `GET /repos/search`. */

@@ -1,0 +1,18 @@
+/** A path template's shape: parameter names do not matter (`/collaborators/{username}` = `/collaborators/{collaborator}`). */
+export function pathShape(template: string): string {
+  return template.replace(/\{[^}]+\}/g, '{}');
+}
+
+/**
+ * The path of Gitea's description that names the same operation as a Cairn route: the same template, else the same
+ * shape with another parameter name (Cairn's `*` wildcard becomes `{filepath}`, Gitea calls it `{branch}`…).
+ */
+export function matchGiteaPath(
+  routePath: string,
+  method: string,
+  paths: Record<string, Record<string, unknown>>,
+): string | undefined {
+  if (paths[routePath]?.[method]) return routePath;
+  const shape = pathShape(routePath);
+  return Object.keys(paths).find((p) => pathShape(p) === shape && paths[p][method] !== undefined);
+}

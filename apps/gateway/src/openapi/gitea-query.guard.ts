@@ -1,0 +1,47 @@
+import { Injectable, type CanActivate, type ExecutionContext, type Type } from '@nestjs/common';
+import { DomainError } from '@cairn/contracts';
+import type { FastifyRequest } from 'fastify';
+import { UNIMPLEMENTED } from './openapi-document.js';
+import { readCommittedDocument, type OpenApiDocument } from './openapi-files.js';
+import { matchGiteaPath } from './gitea-paths.js';
+import { collectRoutes } from './route-table.js';
+
+/**
+ * Global: a query parameter Gitea documents for the operation but Cairn does not implement is refused with 422 naming
+ * it, never silently dropped (a client asking `archived=true` must not get every repository). Which ones those are
+ * is read from the published description, where the generator marked them ({@link UNIMPLEMENTED}) from the handler's
+ * query class; parameters Gitea does not document are ignored, as Gitea does.
+ */
+@Injectable()
+export class GiteaQueryGuard implements CanActivate {
+  private readonly doc: OpenApiDocument = readCommittedDocument();
+  private readonly refusedByHandler = new Map<object, string[]>();
+  private readonly seenControllers = new Set<Type<unknown>>();
+
+  canActivate(context: ExecutionContext): boolean {
+    if (context.getType() !== 'http') return true;
+    const refused = this.refusedFor(context.getClass(), context.getHandler());
+    if (!refused.length) return true;
+    const query = (context.switchToHttp().getRequest<FastifyRequest>().query ?? {}) as Record<string, unknown>;
+    const sent = refused.filter((name) => Object.hasOwn(query, name));
+    if (sent.length) {
+      const errors = sent.map((name) => `query parameter ${name} is not implemented by Cairn`);
+      throw DomainError.unprocessable(errors.join('; '), errors);
+    }
+    return true;
+  }
+
+  /** The handler's refused parameters, worked out once per controller from its route metadata. */
+  private refusedFor(controller: Type<unknown>, handler: object): string[] {
+    if (!this.seenControllers.has(controller)) {
+      this.seenControllers.add(controller);
+      for (const route of collectRoutes([controller])) {
+        const path = matchGiteaPath(route.path, route.method, this.doc.paths);
+        const op = path ? this.doc.paths[path][route.method] : undefined;
+        const names = (op?.parameters ?? []).filter((p) => p.in === 'query' && p[UNIMPLEMENTED]).map((p) => p.name);
+        this.refusedByHandler.set(route.fn, [...(this.refusedByHandler.get(route.fn) ?? []), ...names]);
+      }
+    }
+    return this.refusedByHandler.get(handler) ?? [];
+  }
+}

@@ -1,0 +1,86 @@
+import { HTTP_CODE_METADATA, METHOD_METADATA } from '@nestjs/common/constants.js';
+import { RequestMethod } from '@nestjs/common';
+import { describe, expect, it } from 'vitest';
+import { API_CONTROLLERS } from '../routes/controllers.js';
+import { buildOpenApiDocument, UNIMPLEMENTED } from './openapi-document.js';
+import { readCommittedDocument, readGiteaFacts } from './openapi-files.js';
+import { matchGiteaPath } from './gitea-paths.js';
+import { collectRoutes } from './route-table.js';
+
+const doc = readCommittedDocument();
+const facts = readGiteaFacts();
+const routes = collectRoutes(API_CONTROLLERS);
+const opOf = (method: string, path: string) => {
+  const docPath = matchGiteaPath(path, method, doc.paths);
+  return docPath ? doc.paths[docPath][method] : undefined;
+};
+
+describe('the published API description (apps/gateway/openapi/swagger.v1.json)', () => {
+  it('is what the generator builds from the controllers and the committed Gitea facts', () => {
+    expect(JSON.parse(JSON.stringify(buildOpenApiDocument(API_CONTROLLERS, facts)))).toEqual(doc);
+  });
+
+  it('documents, for every route, exactly the success status its handler answers (Nest metadata)', () => {
+    expect(routes.length).toBeGreaterThan(100);
+    const wrong: string[] = [];
+    for (const route of routes) {
+      // Read Nest's own metadata here rather than the route table's reading of it.
+      const fn = route.fn as () => unknown;
+      const verb = Reflect.getMetadata(METHOD_METADATA, fn) as RequestMethod;
+      const status = (Reflect.getMetadata(HTTP_CODE_METADATA, fn) as number | undefined) ?? (verb === RequestMethod.POST ? 201 : 200);
+      const documented = Object.keys(opOf(route.method, route.path)?.responses ?? {}).filter((s) => /^2/.test(s));
+      if (documented.join() !== String(status)) wrong.push(`${route.method} ${route.path}: handler ${status}, documented ${documented.join('/')}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('documents the statuses that were wrong before: collaborator check and hook test 204, redeliveries 202', () => {
+    const success = (m: string, p: string) => Object.keys(doc.paths[p][m].responses).filter((s) => /^2/.test(s));
+    expect(success('get', '/repos/{owner}/{repo}/collaborators/{collaborator}')).toEqual(['204']);
+    expect(success('post', '/repos/{owner}/{repo}/hooks/{id}/tests')).toEqual(['204']);
+    for (const hook of ['/admin/hooks/{id}', '/orgs/{org}/hooks/{id}', '/repos/{owner}/{repo}/hooks/{id}']) {
+      expect(success('post', `${hook}/deliveries/{deliveryId}/attempts`)).toEqual(['202']);
+    }
+  });
+
+  it("uses Gitea's operation id and tag wherever Gitea has the operation; only Cairn's additions are cairn*", () => {
+    const wrong: string[] = [];
+    for (const route of routes) {
+      const op = opOf(route.method, route.path)!;
+      const giteaPath = matchGiteaPath(route.path, route.method, facts.paths);
+      const gitea = giteaPath ? facts.paths[giteaPath][route.method] : undefined;
+      if (gitea) {
+        if (op.operationId !== gitea.operationId || JSON.stringify(op.tags) !== JSON.stringify(gitea.tags)) {
+          wrong.push(`${route.method} ${route.path}: ${op.operationId}, Gitea ${String(gitea.operationId)}`);
+        }
+      } else if (!op.operationId.startsWith('cairn') || op['x-cairn-extension'] !== true) {
+        wrong.push(`${route.method} ${route.path}: a Cairn addition must be cairn* and x-cairn-extension`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('gives every operation answering a body a response schema', () => {
+    const missing: string[] = [];
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        for (const [status, res] of Object.entries(op.responses as Record<string, Record<string, unknown>>)) {
+          if (/^2/.test(status) && status !== '204' && !res.schema && !res.$ref) missing.push(`${method} ${path} ${status}`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('marks the Gitea query parameters a handler does not read (the gateway refuses them with 422)', () => {
+    const search = doc.paths['/repos/search'].get.parameters!;
+    const refused = search.filter((p) => p[UNIMPLEMENTED]).map((p) => p.name);
+    expect(refused).toContain('topic');
+    expect(refused).not.toContain('archived');
+    expect(refused).not.toContain('q');
+  });
+
+  it('records where the Gitea facts come from', () => {
+    expect(facts.source).toMatchObject({ api: 'Gitea 1.25', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+  });
+});

@@ -1,0 +1,306 @@
+/**
+ * The published API description holds for every operation Cairn implements: each one is called once, on the happy
+ * path, against a real suite; the status must be the documented success status and the body must validate against
+ * the documented schema (ajv). The last test fails when an operation of the description was not exercised here, so a
+ * new route cannot go without contract coverage.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  assertMatchesContract, documentedOperations, documentedPath, documentedSuccess,
+} from '../support/openapi-contract.js';
+import { createUser, http as httpClient, uniqueName, type Account, type HttpClient, type HttpResponse, type RequestOptions } from '../support/session.js';
+import { startTestSuite, type TestSuite } from '../support/suite.js';
+import { commitAll, generateSshKey, gitRunner, httpCloneUrl, workspace } from '../support/git.js';
+import { FAST_PASSWORD_HASH } from './identity-helpers.js';
+
+let suite: TestSuite;
+let api: HttpClient;
+let admin: Account;
+let alice: Account;
+let bob: Account;
+let receiver: http.Server;
+let receiverUrl: string;
+const deliveriesReceived: string[] = [];
+const ws = workspace('cairn-e2e-contract-');
+const covered = new Set<string>();
+/** Bodies that do not match their schema, gathered so that one run names all of them. */
+const mismatches: string[] = [];
+
+/**
+ * Calls one operation (`template` is its path in the description, `path` the concrete one), expects the documented
+ * success status and checks the body against the documented schema.
+ */
+async function call(method: string, template: string, path: string, options: RequestOptions = {}): Promise<HttpResponse> {
+  const res = await api.request(method, path, options);
+  const status = documentedSuccess(method, template);
+  expect(res.status, `${method} ${path}: ${res.text}`).toBe(status);
+  try {
+    assertMatchesContract(method, template, res.status, res.body);
+  } catch (err) {
+    mismatches.push((err as Error).message);
+  }
+  covered.add(`${method} ${documentedPath(method, template)}`);
+  return res;
+}
+
+async function waitFor<T>(fn: () => T | Promise<T>, what: string, timeoutMs = 30_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+beforeAll(async () => {
+  receiver = http.createServer((req, res) => {
+    deliveriesReceived.push(req.url ?? '');
+    req.resume();
+    req.on('end', () => res.writeHead(200).end('ok'));
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  // Every app: pull requests need the merge-check worker.
+  suite = await startTestSuite({
+    env: { ...FAST_PASSWORD_HASH, CAIRN__WEBHOOK__ALLOWED_HOST_LIST: 'loopback', CAIRN__WEBHOOK__RETRY_BASE_DELAY: '100ms' },
+  });
+  api = httpClient(suite);
+  admin = await suite.createAdmin();
+  alice = await createUser(suite, admin, uniqueName('alice'));
+  bob = await createUser(suite, admin, uniqueName('bob'));
+}, 300_000);
+
+afterAll(async () => {
+  await suite?.stop();
+  receiver?.close();
+  ws.cleanup();
+});
+
+const hook = (path: string, events: string[]) => ({
+  type: 'gitea',
+  active: true,
+  events,
+  config: { url: `${receiverUrl}${path}`, content_type: 'json' },
+});
+
+/** Waits for a hook's first delivery to be recorded, reads it, redelivers it. */
+async function deliveries(base: string, auth: RequestOptions): Promise<void> {
+  const list = await waitFor(async () => {
+    const r = await api.get(`${base}/deliveries`, auth);
+    return r.status === 200 && r.body[0]?.state !== 'pending' && r.body.length ? r : null;
+  }, `a delivery of ${base}`);
+  const hookTemplate = base.startsWith('/admin')
+    ? '/admin/hooks/{id}'
+    : base.startsWith('/orgs')
+      ? '/orgs/{org}/hooks/{id}'
+      : '/repos/{owner}/{repo}/hooks/{id}';
+  await call('GET', `${hookTemplate}/deliveries`, `${base}/deliveries`, auth);
+  await call('GET', `${hookTemplate}/deliveries/{deliveryId}`, `${base}/deliveries/${list.body[0].id}`, auth);
+  await call('POST', `${hookTemplate}/deliveries/{deliveryId}/attempts`, `${base}/deliveries/${list.body[0].id}/attempts`, auth);
+}
+
+describe('every operation answers what the published description says', () => {
+  it('server, users, tokens and keys', async () => {
+    await call('GET', '/version', '/version');
+    await call('GET', '/settings/api', '/settings/api');
+    await call('GET', '/user', '/user', { basic: alice });
+    await call('GET', '/users/search', `/users/search?q=${alice.username}`, { basic: alice });
+    await call('GET', '/users/{username}', `/users/${alice.username}`, { basic: alice });
+
+    const tokens = `/users/${alice.username}/tokens`;
+    const token = await call('POST', '/users/{username}/tokens', tokens, { basic: alice, body: { name: 'ci', scopes: ['read:user'] } });
+    await call('GET', '/users/{username}/tokens', tokens, { basic: alice });
+    await call('DELETE', '/users/{username}/tokens/{token}', `${tokens}/${token.body.id}`, { basic: alice });
+
+    const key = await generateSshKey(ws.dir('keys'));
+    const created = await call('POST', '/user/keys', '/user/keys', { basic: alice, body: { title: 'laptop', key: key.publicKey } });
+    await call('GET', '/user/keys', '/user/keys', { basic: alice });
+    await call('GET', '/user/keys/{id}', `/user/keys/${created.body.id}`, { basic: alice });
+    await call('GET', '/users/{username}/keys', `/users/${alice.username}/keys`, { basic: alice });
+    await call('DELETE', '/user/keys/{id}', `/user/keys/${created.body.id}`, { basic: alice });
+  });
+
+  it('administration of users', async () => {
+    const name = uniqueName('carol');
+    await call('POST', '/admin/users', '/admin/users', {
+      basic: admin,
+      body: { username: name, email: `${name}@example.com`, password: 'Pw-contract-1234', must_change_password: false },
+    });
+    await call('GET', '/admin/users', '/admin/users?limit=5', { basic: admin });
+    await call('PATCH', '/admin/users/{username}', `/admin/users/${name}`, { basic: admin, body: { full_name: 'Carol' } });
+    await call('POST', '/admin/users/{username}/repos', `/admin/users/${name}/repos`, { basic: admin, body: { name: 'made' } });
+    await call('POST', '/admin/users/{username}/orgs', `/admin/users/${name}/orgs`, { basic: admin, body: { username: uniqueName('carol-org') } });
+    const doomed = await createUser(suite, admin, uniqueName('doomed'));
+    await call('DELETE', '/admin/users/{username}', `/admin/users/${doomed.username}`, { basic: admin });
+  });
+
+  it('organizations, members and teams', async () => {
+    const org = uniqueName('org');
+    await call('POST', '/orgs', '/orgs', { basic: alice, body: { username: org } });
+    await call('GET', '/orgs', '/orgs', { basic: alice });
+    await call('GET', '/orgs/{org}', `/orgs/${org}`, { basic: alice });
+    await call('GET', '/user/orgs', '/user/orgs', { basic: alice });
+    await call('GET', '/users/{username}/orgs', `/users/${alice.username}/orgs`, { basic: alice });
+    await call('POST', '/orgs/{org}/repos', `/orgs/${org}/repos`, { basic: alice, body: { name: 'team-work' } });
+    await call('GET', '/orgs/{org}/repos', `/orgs/${org}/repos`, { basic: alice });
+
+    const team = await call('POST', '/orgs/{org}/teams', `/orgs/${org}/teams`, {
+      basic: alice,
+      body: { name: 'devs', permission: 'write', units: ['repo.code'] },
+    });
+    await call('GET', '/orgs/{org}/teams', `/orgs/${org}/teams`, { basic: alice });
+    await call('GET', '/teams/{id}', `/teams/${team.body.id}`, { basic: alice });
+    await call('PUT', '/teams/{id}/members/{username}', `/teams/${team.body.id}/members/${bob.username}`, { basic: alice });
+    await call('GET', '/teams/{id}/members', `/teams/${team.body.id}/members`, { basic: alice });
+
+    await call('GET', '/orgs/{org}/members', `/orgs/${org}/members`, { basic: alice });
+    await call('GET', '/orgs/{org}/members/{username}', `/orgs/${org}/members/${bob.username}`, { basic: alice });
+    await call('PUT', '/orgs/{org}/public_members/{username}', `/orgs/${org}/public_members/${bob.username}`, { basic: bob });
+    await call('GET', '/orgs/{org}/public_members', `/orgs/${org}/public_members`, { basic: alice });
+    await call('GET', '/orgs/{org}/public_members/{username}', `/orgs/${org}/public_members/${bob.username}`, { basic: alice });
+    await call('DELETE', '/orgs/{org}/public_members/{username}', `/orgs/${org}/public_members/${bob.username}`, { basic: bob });
+    await call('DELETE', '/teams/{id}/members/{username}', `/teams/${team.body.id}/members/${bob.username}`, { basic: alice });
+    await call('PUT', '/teams/{id}/members/{username}', `/teams/${team.body.id}/members/${bob.username}`, { basic: alice });
+    await call('DELETE', '/orgs/{org}/members/{username}', `/orgs/${org}/members/${bob.username}`, { basic: alice });
+
+    // Organization hooks: an issue in the organization's repository is delivered.
+    const created = await call('POST', '/orgs/{org}/hooks', `/orgs/${org}/hooks`, { basic: alice, body: hook('/org', ['issues']) });
+    const base = `/orgs/${org}/hooks/${created.body.id}`;
+    await call('GET', '/orgs/{org}/hooks', `/orgs/${org}/hooks`, { basic: alice });
+    await call('GET', '/orgs/{org}/hooks/{id}', base, { basic: alice });
+    await call('PATCH', '/orgs/{org}/hooks/{id}', base, { basic: alice, body: { active: true } });
+    expect((await api.post(`/repos/${org}/team-work/issues`, { basic: alice, body: { title: 'org event' } })).status).toBe(201);
+    await deliveries(base, { basic: alice });
+    await call('DELETE', '/orgs/{org}/hooks/{id}', base, { basic: alice });
+  });
+
+  it('repositories, content, issues, pull requests and hooks', async () => {
+    const repo = uniqueName('proj');
+    const r = `/repos/${alice.username}/${repo}`;
+    const sysHook = await call('POST', '/admin/hooks', '/admin/hooks', {
+      basic: admin,
+      body: { ...hook('/system', ['issues']), config: { url: `${receiverUrl}/system`, content_type: 'json', is_system_webhook: 'true' } },
+    });
+    await call('POST', '/user/repos', '/user/repos', { basic: alice, body: { name: repo, auto_init: true } });
+    await call('GET', '/user/repos', '/user/repos', { basic: alice });
+    await call('GET', '/users/{username}/repos', `/users/${alice.username}/repos`, { basic: alice });
+    await call('GET', '/repos/search', `/repos/search?q=${repo}&archived=false`, { basic: alice });
+    await call('GET', '/repos/{owner}/{repo}', r, { basic: alice });
+    await call('PATCH', '/repos/{owner}/{repo}', r, { basic: alice, body: { description: 'contract' } });
+
+    // Content: a second branch pushed over HTTP.
+    const git = gitRunner(ws.dir('home'));
+    const work = ws.dir('work');
+    await git.ok(['clone', '-q', httpCloneUrl(suite.baseUrl, alice.username, repo, { username: alice.username, secret: alice.password }), work]);
+    await git.ok(['checkout', '-q', '-b', 'feature/one'], { cwd: work });
+    const sha = await commitAll(git, work, { 'src/a.txt': 'a\n' }, 'add a');
+    await git.ok(['push', '-q', 'origin', 'feature/one'], { cwd: work });
+    await call('GET', '/repos/{owner}/{repo}/branches', `${r}/branches`, { basic: alice });
+    await call('GET', '/repos/{owner}/{repo}/branches/{branch}', `${r}/branches/feature/one`, { basic: alice });
+    await call('GET', '/repos/{owner}/{repo}/commits', `${r}/commits?sha=feature/one`, { basic: alice });
+    await call('GET', '/repos/{owner}/{repo}/git/commits/{sha}', `${r}/git/commits/${sha}`, { basic: alice });
+    await call('GET', '/repos/{owner}/{repo}/contents', `${r}/contents?ref=feature/one`, { basic: alice });
+    await call('GET', '/repos/{owner}/{repo}/contents/{filepath}', `${r}/contents/src/a.txt?ref=feature/one`, { basic: alice });
+    const files = encodeURIComponent(JSON.stringify({ files: ['README.md'] }));
+    await call('GET', '/repos/{owner}/{repo}/file-contents', `${r}/file-contents?body=${files}`, { basic: alice });
+    await call('POST', '/repos/{owner}/{repo}/file-contents', `${r}/file-contents`, { basic: alice, body: { files: ['README.md'] } });
+    await call('GET', '/repos/{owner}/{repo}/raw/{filepath}', `${r}/raw/README.md`, { basic: alice });
+
+    // Collaborators.
+    const collab = `${r}/collaborators/${bob.username}`;
+    await call('PUT', '/repos/{owner}/{repo}/collaborators/{collaborator}', collab, { basic: alice, body: { permission: 'write' } });
+    await call('GET', '/repos/{owner}/{repo}/collaborators', `${r}/collaborators`, { basic: alice });
+    await call('GET', '/repos/{owner}/{repo}/collaborators/{collaborator}', collab, { basic: alice });
+    await call('GET', '/repos/{owner}/{repo}/collaborators/{collaborator}/permission', `${collab}/permission`, { basic: alice });
+    await call('DELETE', '/repos/{owner}/{repo}/collaborators/{collaborator}', collab, { basic: alice });
+
+    // Repository hooks (with their test delivery).
+    const repoHook = await call('POST', '/repos/{owner}/{repo}/hooks', `${r}/hooks`, { basic: alice, body: hook('/repo', ['push']) });
+    const h = `${r}/hooks/${repoHook.body.id}`;
+    await call('GET', '/repos/{owner}/{repo}/hooks', `${r}/hooks`, { basic: alice });
+    await call('GET', '/repos/{owner}/{repo}/hooks/{id}', h, { basic: alice });
+    await call('PATCH', '/repos/{owner}/{repo}/hooks/{id}', h, { basic: alice, body: { events: ['push', 'issues'] } });
+    await call('POST', '/repos/{owner}/{repo}/hooks/{id}/tests', `${h}/tests`, { basic: alice });
+    await deliveries(h, { basic: alice });
+    await call('DELETE', '/repos/{owner}/{repo}/hooks/{id}', h, { basic: alice });
+
+    // Issues and comments (an issue event reaches the system hook).
+    const issue = await call('POST', '/repos/{owner}/{repo}/issues', `${r}/issues`, { basic: alice, body: { title: 'bug', body: 'b' } });
+    const i = `${r}/issues/${issue.body.number}`;
+    await call('GET', '/repos/{owner}/{repo}/issues', `${r}/issues?state=all`, { basic: alice });
+    await call('GET', '/repos/{owner}/{repo}/issues/{index}', i, { basic: alice });
+    await call('PATCH', '/repos/{owner}/{repo}/issues/{index}', i, { basic: alice, body: { title: 'a bug' } });
+    const comment = await call('POST', '/repos/{owner}/{repo}/issues/{index}/comments', `${i}/comments`, { basic: alice, body: { body: 'hi' } });
+    const c = `${r}/issues/comments/${comment.body.id}`;
+    await call('GET', '/repos/{owner}/{repo}/issues/{index}/comments', `${i}/comments`, { basic: alice });
+    await call('GET', '/repos/{owner}/{repo}/issues/comments/{id}', c, { basic: alice });
+    await call('PATCH', '/repos/{owner}/{repo}/issues/comments/{id}', c, { basic: alice, body: { body: 'hello' } });
+    await call('GET', '/repos/{owner}/{repo}/issues/{index}/timeline', `${i}/timeline`, { basic: alice });
+    await call('PUT', '/repos/{owner}/{repo}/issues/{index}/lock', `${i}/lock`, { basic: alice, body: { lock_reason: 'resolved' } });
+    await call('DELETE', '/repos/{owner}/{repo}/issues/{index}/lock', `${i}/lock`, { basic: alice });
+    await call('DELETE', '/repos/{owner}/{repo}/issues/comments/{id}', c, { basic: alice });
+
+    const sys = `/admin/hooks/${sysHook.body.id}`;
+    await call('GET', '/admin/hooks', '/admin/hooks', { basic: admin });
+    await call('GET', '/admin/hooks/{id}', sys, { basic: admin });
+    await call('PATCH', '/admin/hooks/{id}', sys, { basic: admin, body: { active: true } });
+    await deliveries(sys, { basic: admin });
+    await call('DELETE', '/admin/hooks/{id}', sys, { basic: admin });
+
+    // Pull requests: opened, brought up to date with a newer base, merged.
+    const pr = await call('POST', '/repos/{owner}/{repo}/pulls', `${r}/pulls`, {
+      basic: alice,
+      body: { head: 'feature/one', base: 'main', title: 'one' },
+    });
+    const p = `${r}/pulls/${pr.body.number}`;
+    await call('GET', '/repos/{owner}/{repo}/pulls', `${r}/pulls?state=all`, { basic: alice });
+    await call('GET', '/repos/{owner}/{repo}/pulls/{index}', p, { basic: alice });
+    await call('GET', '/repos/{owner}/{repo}/pulls/{base}/{head}', `${r}/pulls/main/feature/one`, { basic: alice });
+    await call('PATCH', '/repos/{owner}/{repo}/pulls/{index}', p, { basic: alice, body: { body: 'details' } });
+    await call('GET', '/repos/{owner}/{repo}/pulls/{index}/commits', `${p}/commits`, { basic: alice });
+    await call('GET', '/repos/{owner}/{repo}/pulls/{index}/files', `${p}/files`, { basic: alice });
+    await git.ok(['checkout', '-q', 'main'], { cwd: work });
+    await commitAll(git, work, { 'b.txt': 'b\n' }, 'add b');
+    await git.ok(['push', '-q', 'origin', 'main'], { cwd: work });
+    await waitFor(async () => (await api.get(p, { basic: alice })).body.mergeable_state !== 'checking', 'the merge check');
+    await call('POST', '/repos/{owner}/{repo}/pulls/{index}/update', `${p}/update`, { basic: alice });
+    await waitFor(async () => (await api.get(p, { basic: alice })).body.mergeable === true, 'a mergeable pull request');
+    await call('POST', '/repos/{owner}/{repo}/pulls/{index}/merge', `${p}/merge`, { basic: alice, body: { Do: 'merge' } });
+    await call('GET', '/repos/{owner}/{repo}/pulls/{index}/merge', `${p}/merge`, { basic: alice });
+
+    await call('DELETE', '/repos/{owner}/{repo}', r, { basic: alice });
+  });
+
+  it('leaves no operation of the description without a contract check', () => {
+    expect(mismatches).toEqual([]);
+    const missing = documentedOperations().filter((op) => !covered.has(op));
+    expect(missing).toEqual([]);
+    expect(covered.size).toBe(documentedOperations().length);
+  });
+});
+
+describe('Gitea query parameters', () => {
+  it('refuses one Cairn does not implement with 422 naming it; implemented ones work; unknown ones are ignored', async () => {
+    const refused = await api.get('/repos/search?topic=true&q=x', { basic: alice });
+    expect(refused.status, refused.text).toBe(422);
+    expect(refused.body.message).toMatch(/\btopic\b/);
+    const two = await api.get('/repos/search?team_id=1&starredBy=2', { basic: alice });
+    expect(two.status).toBe(422);
+    expect(two.body.errors.join(' ')).toMatch(/team_id.*starredBy|starredBy.*team_id/);
+    expect((await api.get('/repos/search?not_a_gitea_parameter=1', { basic: alice })).status).toBe(200);
+
+    const name = uniqueName('old');
+    expect((await api.post('/user/repos', { basic: alice, body: { name } })).status).toBe(201);
+    const names = async (q: string) =>
+      ((await api.get(`/repos/search?q=${name}${q}`, { basic: alice })).body.data as { name: string }[]).map((x) => x.name);
+    expect(await names('&archived=false')).toEqual([name]);
+    expect(await names('&archived=true')).toEqual([]);
+    expect((await api.patch(`/repos/${alice.username}/${name}`, { basic: alice, body: { archived: true } })).status).toBe(200);
+    expect(await names('&archived=true')).toEqual([name]);
+    expect(await names('&archived=false')).toEqual([]);
+    expect(await names('&is_private=true')).toEqual([]);
+  });
+});
