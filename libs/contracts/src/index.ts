@@ -10,3 +10,4 @@ export * from './queues.js';
 export * from './identity/index.js';
 export * from './repo/index.js';
 export * from './hooks/index.js';
+export * from './rpc-contract.js';
