@@ -4,6 +4,7 @@ export * from './config/settings.js';
 export * from './logging/correlation.js';
 export * from './logging/logger.js';
 export * from './rpc/rpc-client.js';
+export * from './rpc/rpc-handler.js';
 export * from './rpc/domain-error.filter.js';
 export * from './rpc/validation.js';
 export * from './rpc/correlation.interceptor.js';
