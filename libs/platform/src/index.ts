@@ -16,4 +16,5 @@ export * from './crypto/secret-box.js';
 export * from './common/micro-batcher.js';
 export * from './common/lru-cache.js';
 export * from './queues/unique-job.js';
+export * from './queues/typed-queue.js';
 export * from './git/git-environment.js';

@@ -4,13 +4,14 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Type-level test of the typed bus: a small program using RpcClient.send and @RpcHandler is type-checked with the
+ * Type-level test of the typed bus: a small program using RpcClient.send, @RpcHandler and the typed BullMQ queue
+ * helpers is type-checked with the
  * real sources, and the compiler must report exactly the lines marked `// ✗` (and nothing else). The fixture lives
  * in memory beside this file so that it resolves `@cairn/contracts` and the RPC modules like the code does.
  */
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '../../../..');
-const FIXTURE = path.join(HERE, 'rpc-typing.fixture.ts');
+const FIXTURE = path.join(HERE, 'bus-typing.fixture.ts');
 
 const SOURCE = `
 import { Payload } from '@nestjs/microservices';
@@ -19,6 +20,9 @@ import {
   ActorRequest, HookCreateRequest, HookRequest, OrgRequest, UsernameRequest,
   type HealthReply, type HookDto, type RepositoryDto, type RpcSubject, type UserDto,
 } from '@cairn/contracts';
+import { Queues } from '@cairn/contracts';
+import { createQueue, createWorker, jobNameOf, type TypedQueue } from '../queues/typed-queue.js';
+import { addUniqueJob } from '../queues/unique-job.js';
 import type { RpcClient } from './rpc-client.js';
 import { RpcHandler } from './rpc-handler.js';
 
@@ -68,6 +72,22 @@ export class Handlers {
   getRepo(@Payload() req: UsernameRequest): Promise<RepositoryDto> {
     return Promise.resolve(req as never);
   }
+}
+
+declare const checks: TypedQueue<typeof Queues.mergeCheck>;
+
+export async function producers(): Promise<void> {
+  const data = { pullId: 1, repoId: 2, baseSha: 'a', headSha: 'b' };
+  await checks.add(jobNameOf(Queues.mergeCheck), data);
+  await addUniqueJob(checks, jobNameOf(Queues.mergeCheck), data, { jobId: 'pr-1-a-b' });
+  await checks.add('deliver', data); // ✗ another queue's job name
+  await addUniqueJob(checks, 'deliver', data, { jobId: 'x' }); // ✗ another queue's job name
+  await checks.add(jobNameOf(Queues.mergeCheck), { deliveryId: 1 }); // ✗ another queue's job data
+  const deliveries = createQueue(Queues.webhookDelivery, { connection: {} });
+  await deliveries.add(jobNameOf(Queues.webhookDelivery), { deliveryIds: [1, 2] });
+  await deliveries.add(jobNameOf(Queues.webhookDelivery), { pullId: 1 }); // ✗ another queue's job data
+  createWorker(Queues.mergeCheck, (job) => Promise.resolve(job.data.headSha), { connection: {} });
+  createWorker(Queues.mergeCheck, (job) => Promise.resolve(job.data.deliveryId), { connection: {} }); // ✗ not its data
 }
 
 type ValueOf<T> = T[keyof T];
