@@ -1,6 +1,11 @@
 import type { Paginated } from '../common/pagination.js';
-import type { HookDeliveryDetailDto, HookDeliveryDto, HookDeliveryListRequest, HookDeliveryRequest } from './delivery.dto.js';
-import type { HookCreateRequest, HookDto, HookEditRequest, HookListRequest, HookRequest, HookTestRequest, RepositoryInitReply, RepositoryInitRequest } from './hook.dto.js';
+import type {
+  HookDeliveryDetailDto, HookDeliveryDto, HookDeliveryListRequest, HookDeliveryRequest,
+} from './delivery.dto.js';
+import type {
+  HookCreateRequest, HookDto, HookEditRequest, HookListRequest, HookRequest, HookTestRequest, RepositoryInitReply,
+  RepositoryInitRequest,
+} from './hook.dto.js';
 import type { RpcPair } from '../rpc-contract.js';
 import type { HooksSubjects } from './hooks.subjects.js';
 

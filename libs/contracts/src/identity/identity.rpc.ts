@@ -1,10 +1,19 @@
 import type { Paginated } from '../common/pagination.js';
 import type { ResolveCredentialsReply, ResolveCredentialsRequest } from './credentials.dto.js';
-import type { CreateKeyRequest, KeyIdRequest, ListKeysRequest, PublicKeyDto, ResolveKeyReply, ResolveKeyRequest, TouchKeyRequest } from './key.dto.js';
-import type { CreateOrgRequest, CreateTeamRequest, OrgListRequest, OrgMemberRequest, OrgMembershipReply, OrgMembershipRequest, OrgPagedRequest, OrgRequest, OrgStandingsReply, OrgStandingsRequest, OrganizationDto, SetPublicMemberRequest, TeamDto, TeamMemberRequest, TeamPagedRequest, TeamRequest } from './org.dto.js';
+import type {
+  CreateKeyRequest, KeyIdRequest, ListKeysRequest, PublicKeyDto, ResolveKeyReply, ResolveKeyRequest, TouchKeyRequest,
+} from './key.dto.js';
+import type {
+  CreateOrgRequest, CreateTeamRequest, OrgListRequest, OrgMemberRequest, OrgMembershipReply, OrgMembershipRequest,
+  OrgPagedRequest, OrgRequest, OrgStandingsReply, OrgStandingsRequest, OrganizationDto, SetPublicMemberRequest,
+  TeamDto, TeamMemberRequest, TeamPagedRequest, TeamRequest,
+} from './org.dto.js';
 import type { AccessTokenDto, CreateTokenRequest, DeleteTokenRequest, ListTokensRequest } from './token.dto.js';
 import type { TwoFactorEnrollReply, TwoFactorRequest } from './two-factor.dto.js';
-import type { CreateUserRequest, EditUserRequest, LookupUsersReply, LookupUsersRequest, OwnerDto, OwnerResolveRequest, SearchUsersRequest, UserDto, UsernameRequest } from './user.dto.js';
+import type {
+  CreateUserRequest, EditUserRequest, LookupUsersReply, LookupUsersRequest, OwnerDto, OwnerResolveRequest,
+  SearchUsersRequest, UserDto, UsernameRequest,
+} from './user.dto.js';
 import type { RpcPair } from '../rpc-contract.js';
 import type { IdentitySubjects } from './identity.subjects.js';
 

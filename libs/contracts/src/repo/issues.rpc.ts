@@ -1,5 +1,8 @@
 import type { Paginated } from '../common/pagination.js';
-import type { CommentDto, CreateIssueCommentRequest, CreateIssueRequest, EditIssueCommentRequest, EditIssueRequest, IssueCommentIdRequest, IssueDto, IssueIndexRequest, ListIssuesRequest, LockIssueRequest, TimelineCommentDto } from './issues.dto.js';
+import type {
+  CommentDto, CreateIssueCommentRequest, CreateIssueRequest, EditIssueCommentRequest, EditIssueRequest,
+  IssueCommentIdRequest, IssueDto, IssueIndexRequest, ListIssuesRequest, LockIssueRequest, TimelineCommentDto,
+} from './issues.dto.js';
 import type { RpcPair } from '../rpc-contract.js';
 import type { IssueSubjects } from './issues.subjects.js';
 

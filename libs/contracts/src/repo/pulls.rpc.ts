@@ -1,10 +1,18 @@
 import type { Paginated } from '../common/pagination.js';
 import type { CommitDto } from './commits.dto.js';
-import type { BaseMovedRequest, ChangedFileDto, CheckTargetReply, CheckTargetRequest, CreatePullRequest, EditPullRequest, GetPullByBranchesRequest, GetPullRequest, HeadMovedRequest, ListPullsRequest, MergePullRequest, PullCheckCandidate, PullIndexRequest, PullPageRequest, PullRequestDto, ReportMergeabilityReply, ReportMergeabilityRequest, UpdatePullRequest } from './pulls.dto.js';
+import type {
+  BaseMovedRequest, ChangedFileDto, CheckTargetReply, CheckTargetRequest, CreatePullRequest, EditPullRequest,
+  GetPullByBranchesRequest, GetPullRequest, HeadMovedRequest, ListPullsRequest, MergePullRequest, PullCheckCandidate,
+  PullIndexRequest, PullPageRequest, PullRequestDto, ReportMergeabilityReply, ReportMergeabilityRequest,
+  UpdatePullRequest,
+} from './pulls.dto.js';
 import type { RpcPair } from '../rpc-contract.js';
 import type { PullSubjects } from './pulls.subjects.js';
 
-/** The request and reply of every subject in {@link PullSubjects}, answered by repo-service (pull requests and mergeability). */
+/**
+ * The request and reply of every subject in {@link PullSubjects},
+ * answered by repo-service (pull requests and mergeability).
+ */
 export interface PullRpc {
   [PullSubjects.create]: RpcPair<CreatePullRequest, PullRequestDto>;
   [PullSubjects.list]: RpcPair<ListPullsRequest, Paginated<PullRequestDto>>;

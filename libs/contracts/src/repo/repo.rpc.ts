@@ -1,11 +1,17 @@
 import type { Paginated } from '../common/pagination.js';
 import type { UserDto } from '../identity/user.dto.js';
 import type { BranchDto, GetBranchRequest, ListBranchesRequest } from './branches.dto.js';
-import type { AddCollaboratorRequest, CollaboratorRequest, ListCollaboratorsRequest, RepoCollaboratorPermissionDto } from './collaborator.dto.js';
+import type {
+  AddCollaboratorRequest, CollaboratorRequest, ListCollaboratorsRequest, RepoCollaboratorPermissionDto,
+} from './collaborator.dto.js';
 import type { CommitDto, CommitListReply, GetCommitRequest, ListCommitsRequest } from './commits.dto.js';
-import type { GetContentsReply, GetContentsRequest, GetFileContentsReply, GetFileContentsRequest, GetRawReply, GetRawRequest } from './contents.dto.js';
+import type {
+  GetContentsReply, GetContentsRequest, GetFileContentsReply, GetFileContentsRequest, GetRawReply, GetRawRequest,
+} from './contents.dto.js';
 import type { RepoAccessReply, RepoAccessRequest, RepoScopedRequest } from './repo-access.dto.js';
-import type { CreateRepositoryRequest, EditRepositoryRequest, ListRepositoriesRequest, RepositoryDto, SearchRepositoriesRequest } from './repository.dto.js';
+import type {
+  CreateRepositoryRequest, EditRepositoryRequest, ListRepositoriesRequest, RepositoryDto, SearchRepositoriesRequest,
+} from './repository.dto.js';
 import type { RpcPair } from '../rpc-contract.js';
 import type { RepoSubjects } from './repo.subjects.js';
 
