@@ -46,6 +46,48 @@ function constantObjects(file) {
   return out;
 }
 
+/**
+ * The job names of `QueueJobNames` (`[Queues.x]: 'name'`), by queue constant (`Queues.x`).
+ * @param {string} file @returns {Map<string, string>}
+ */
+function jobNames(file) {
+  /** @type {Map<string, string>} */
+  const out = new Map();
+  for (const stmt of parseSource(file).statements) {
+    if (!ts.isVariableStatement(stmt)) continue;
+    for (const decl of stmt.declarationList.declarations) {
+      if (!ts.isIdentifier(decl.name) || decl.name.text !== 'QueueJobNames' || !decl.initializer) continue;
+      const init = unwrap(decl.initializer);
+      if (!ts.isObjectLiteralExpression(init)) continue;
+      for (const p of init.properties) {
+        if (!ts.isPropertyAssignment(p) || !ts.isComputedPropertyName(p.name)) continue;
+        const v = unwrap(p.initializer);
+        if (ts.isStringLiteralLike(v)) out.set(p.name.expression.getText(), v.text);
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The request and reply types of every pair (`[XSubjects.y]: RpcPair<Request, Reply>` in `*.rpc.ts`), by constant.
+ * @param {string} file @returns {Map<string, { request: string, reply: string }>}
+ */
+function rpcPairs(file) {
+  /** @type {Map<string, { request: string, reply: string }>} */
+  const out = new Map();
+  for (const stmt of parseSource(file).statements) {
+    if (!ts.isInterfaceDeclaration(stmt)) continue;
+    for (const m of stmt.members) {
+      if (!ts.isPropertySignature(m) || !m.name || !ts.isComputedPropertyName(m.name) || !m.type) continue;
+      if (!ts.isTypeReferenceNode(m.type) || m.type.typeArguments?.length !== 2) continue;
+      const [request, reply] = m.type.typeArguments.map((t) => t.getText().replace(/\s+/g, ' '));
+      out.set(m.name.expression.getText(), { request, reply });
+    }
+  }
+  return out;
+}
+
 /** @returns {string} */
 export function catalogue() {
   const files = sourceFiles(CONTRACTS);
@@ -59,6 +101,13 @@ export function catalogue() {
     .flatMap((o) => o.entries)
     .filter((e) => e.value.includes('.evt.'));
   const queues = queueFiles.flatMap(constantObjects).flatMap((o) => o.entries);
+  const jobs = new Map(queueFiles.flatMap((f) => [...jobNames(f)]));
+  const pairs = new Map(files.filter((f) => /\.rpc\.ts$/.test(f)).flatMap((f) => [...rpcPairs(f)]));
+  const pairOf = (/** @type {Entry} */ e) => {
+    // Every `<service>.health.check` shares one pair, declared once in RpcContract.
+    const p = e.value.endsWith('.health.check') ? { request: 'HealthRequest', reply: 'HealthReply' } : pairs.get(e.constant);
+    return p ? `\`${p.request}\` → \`${p.reply}\`` : '?';
+  };
   const stream = eventFiles.flatMap(constantObjects).find((o) => o.name === 'EVENTS_STREAM');
 
   const byValue = (/** @type {Entry} */ a, /** @type {Entry} */ b) => a.value.localeCompare(b.value);
@@ -71,9 +120,11 @@ export function catalogue() {
     'Served by the queue group `<service>-service` of the service named by the first token. Every service also',
     'answers `<service>.health.check` (`healthSubject(service)`).',
     '',
-    '| Subject | Constant | What it does |',
-    '|---|---|---|',
-    ...subjects.sort(byValue).map((e) => `| \`${e.value}\` | \`${e.constant}\` | ${e.doc} |`),
+    'Request and reply types are the pairs of `RpcContract` (`libs/contracts/src/**/*.rpc.ts`).',
+    '',
+    '| Subject | Constant | Request → reply | What it does |',
+    '|---|---|---|---|',
+    ...subjects.sort(byValue).map((e) => `| \`${e.value}\` | \`${e.constant}\` | ${pairOf(e)} | ${e.doc} |`),
     '',
     `### Domain events (${events.length})`,
     '',
@@ -90,7 +141,11 @@ export function catalogue() {
     '',
   );
   if (queues.length) {
-    lines.push('| Queue | Constant | Jobs |', '|---|---|---|', ...queues.sort(byValue).map((e) => `| \`${e.value}\` | \`${e.constant}\` | ${e.doc} |`));
+    lines.push(
+      '| Queue | Constant | Job name | Jobs |',
+      '|---|---|---|---|',
+      ...queues.sort(byValue).map((e) => `| \`${e.value}\` | \`${e.constant}\` | \`${jobs.get(e.constant) ?? '?'}\` | ${e.doc} |`),
+    );
   } else {
     lines.push('_None yet._');
   }

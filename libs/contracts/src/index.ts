@@ -7,6 +7,8 @@ export * from './common/health.js';
 export * from './subjects.js';
 export * from './events.js';
 export * from './queues.js';
+export * from './internal-http.js';
 export * from './identity/index.js';
 export * from './repo/index.js';
 export * from './hooks/index.js';
+export * from './rpc-contract.js';

@@ -80,7 +80,7 @@ export async function resolveRepoAccess(
   owner: string,
   repo: string,
 ): Promise<RepoContext> {
-  const reply = await rpc.send<RepoAccessReply>(RepoSubjects.accessResolve, { actor, owner, repo });
+  const reply = await rpc.send(RepoSubjects.accessResolve, { actor, owner, repo });
   let access = reply.access;
   if (settings.twoFactorAuth === 'enforced' && actor && !actor.hasTwoFactor && actor.via !== 'runner') {
     access = 'none';

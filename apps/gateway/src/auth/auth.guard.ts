@@ -1,7 +1,7 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import {
-  DomainError, ErrorCode, IdentitySubjects, type ResolveCredentialsReply, type ScopeCategory,
+  DomainError, ErrorCode, IdentitySubjects, type ScopeCategory,
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, RpcClient, type CommonSettings } from '@cairn/platform';
 import type { FastifyRequest } from 'fastify';
@@ -34,7 +34,7 @@ export class AuthGuard implements CanActivate {
       throw new DomainError(ErrorCode.UNAUTHENTICATED, 'malformed Authorization header');
     }
     if (presented.request) {
-      const reply = await this.rpc.send<ResolveCredentialsReply>(IdentitySubjects.authResolve, presented.request);
+      const reply = await this.rpc.send(IdentitySubjects.authResolve, presented.request);
       // Gitea refuses every API call of a user who must change their password first (the change happens on the web).
       if (reply.mustChangePassword) {
         throw DomainError.forbidden(`You must change your password. Change it at: ${this.common.rootUrl}user/change_password`);

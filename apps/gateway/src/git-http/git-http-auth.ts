@@ -1,5 +1,5 @@
 import {
-  DomainError, ErrorCode, IdentitySubjects, accessAtLeast, type ActorDto, type ResolveCredentialsReply,
+  DomainError, ErrorCode, IdentitySubjects, accessAtLeast, type ActorDto,
 } from '@cairn/contracts';
 import type { RpcClient } from '@cairn/platform';
 import type { FastifyRequest } from 'fastify';
@@ -30,7 +30,7 @@ async function authenticate(rpc: RpcClient, req: FastifyRequest): Promise<ActorD
   if (presented === 'malformed') throw ASK('malformed Authorization header');
   if (!presented.request) return null;
   try {
-    const reply = await rpc.send<ResolveCredentialsReply>(IdentitySubjects.authResolve, presented.request);
+    const reply = await rpc.send(IdentitySubjects.authResolve, presented.request);
     return reply.actor;
   } catch (err) {
     if (

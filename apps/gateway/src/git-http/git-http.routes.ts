@@ -2,7 +2,9 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type 
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { pipeline } from 'node:stream/promises';
 import { Logger, type INestApplicationContext } from '@nestjs/common';
-import { DomainError, ErrorCode, httpStatusForErrorCode } from '@cairn/contracts';
+import {
+  DomainError, ErrorCode, INTERNAL_HEADERS, httpStatusForErrorCode, internalGitPath, type InternalGitEndpoint,
+} from '@cairn/contracts';
 import { COMMON_SETTINGS, CORRELATION_HEADER, RpcClient, type CommonSettings } from '@cairn/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RepoContext } from '../access/repo-access.guard.js';
@@ -16,7 +18,7 @@ const FORWARDED_RESPONSE_HEADERS = ['content-type', 'cache-control', 'expires', 
 const GIT_REQUEST_TYPES = ['application/x-git-upload-pack-request', 'application/x-git-receive-pack-request'];
 
 type Params = { owner: string; repo: string };
-type Kind = 'info/refs' | 'git-upload-pack' | 'git-receive-pack';
+type Kind = InternalGitEndpoint;
 
 /** `repo.git` and `repo` name the same repository, as in Gitea. */
 function repoName(raw: string): string {
@@ -82,18 +84,18 @@ export class GitHttpProxy {
   }
 
   private forward(req: FastifyRequest, reply: FastifyReply, kind: Kind, service: GitHttpService, ctx: RepoContext): void {
-    const path = `internal/git/${encodeURIComponent(ctx.repo.ownerName)}/${encodeURIComponent(ctx.repo.name)}/${kind}`;
-    const target = new URL(path, this.base);
+    // Relative to the base URL, which may carry a path of its own.
+    const target = new URL(internalGitPath(ctx.repo.ownerName, ctx.repo.name, kind).replace(/^\//, ''), this.base);
     if (kind === 'info/refs') target.searchParams.set('service', `git-${service}`);
 
     const headers: OutgoingHttpHeaders = {
-      'x-cairn-internal-token': this.common.internalToken,
-      'x-cairn-repo-id': String(ctx.repo.id),
+      [INTERNAL_HEADERS.token]: this.common.internalToken,
+      [INTERNAL_HEADERS.repoId]: String(ctx.repo.id),
       [CORRELATION_HEADER]: String(req.id),
     };
     if (ctx.actor) {
-      headers['x-cairn-actor-id'] = String(ctx.actor.id);
-      headers['x-cairn-actor-login'] = ctx.actor.login;
+      headers[INTERNAL_HEADERS.actorId] = String(ctx.actor.id);
+      headers[INTERNAL_HEADERS.actorLogin] = ctx.actor.login;
     }
     for (const name of FORWARDED_REQUEST_HEADERS) {
       const value = req.headers[name];

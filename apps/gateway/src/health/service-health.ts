@@ -1,4 +1,4 @@
-import { healthSubject, type HealthReply } from '@cairn/contracts';
+import { healthSubject } from '@cairn/contracts';
 import type { RpcClient } from '@cairn/platform';
 
 /** The services the gateway needs before it can serve the API (`/readyz`). */
@@ -9,7 +9,7 @@ export async function checkServices(rpc: RpcClient, services: readonly string[] 
   const entries = await Promise.all(
     services.map(async (s) => {
       try {
-        const reply = await rpc.send<HealthReply>(healthSubject(s), {}, { timeoutMs: 2_000 });
+        const reply = await rpc.send(healthSubject(s), {}, { timeoutMs: 2_000 });
         return [s, reply.ok] as const;
       } catch {
         return [s, false] as const;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
 import {
   DomainError, ErrorCode, IdentitySubjects, PullSubjects, httpStatusForErrorCode,
-  type ActorDto, type PullRequestDto, type ResolveCredentialsReply,
+  type ActorDto, type PullRequestDto,
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -66,7 +66,7 @@ class PullPages {
         throw new DomainError(ErrorCode.UNAUTHENTICATED, 'sign in to view this page');
       }
       const ctx = await resolveRepoAccess(this.rpc, this.settings, actor, owner, repo);
-      const pr = await this.rpc.send<PullRequestDto>(PullSubjects.get, { ...ctx, index: Number(index), view: true });
+      const pr = await this.rpc.send(PullSubjects.get, { ...ctx, index: Number(index), view: true });
       await reply.type('text/html; charset=utf-8').send(render(pr, { owner: ctx.repo.ownerName, repo: ctx.repo.name, index }));
     } catch (err) {
       const status = err instanceof DomainError ? httpStatusForErrorCode(err.code) : 500;
@@ -83,7 +83,7 @@ class PullPages {
     const presented = readCredentials(req);
     if (presented === 'malformed') throw new DomainError(ErrorCode.UNAUTHENTICATED, 'malformed Authorization header');
     if (!presented.request) return null;
-    const reply = await this.rpc.send<ResolveCredentialsReply>(IdentitySubjects.authResolve, presented.request);
+    const reply = await this.rpc.send(IdentitySubjects.authResolve, presented.request);
     return reply.actor;
   }
 }

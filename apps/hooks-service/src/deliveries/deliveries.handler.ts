@@ -1,5 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
+import { RpcHandler } from '@cairn/platform';
 import {
   HookDeliveryListRequest, HookDeliveryRequest, HooksSubjects, type HookDeliveryDetailDto, type HookDeliveryDto,
   type Paginated,
@@ -11,17 +12,17 @@ import { DeliveriesService } from './deliveries.service.js';
 export class DeliveriesHandler {
   constructor(private readonly deliveries: DeliveriesService) {}
 
-  @MessagePattern(HooksSubjects.deliveryList)
+  @RpcHandler(HooksSubjects.deliveryList)
   list(@Payload() req: HookDeliveryListRequest): Promise<Paginated<HookDeliveryDto>> {
     return this.deliveries.list(req.actor, req.scope, req.hookId, req.query);
   }
 
-  @MessagePattern(HooksSubjects.deliveryGet)
+  @RpcHandler(HooksSubjects.deliveryGet)
   get(@Payload() req: HookDeliveryRequest): Promise<HookDeliveryDetailDto> {
     return this.deliveries.get(req.actor, req.scope, req.hookId, req.deliveryId);
   }
 
-  @MessagePattern(HooksSubjects.deliveryRedeliver)
+  @RpcHandler(HooksSubjects.deliveryRedeliver)
   redeliver(@Payload() req: HookDeliveryRequest): Promise<HookDeliveryDto> {
     return this.deliveries.redeliver(req.actor, req.scope, req.hookId, req.deliveryId);
   }

@@ -1,14 +1,8 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { Queues } from '@cairn/contracts';
-import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
-import { Queue, type JobsOptions } from 'bullmq';
+import { Queues, type DeliveryJobData } from '@cairn/contracts';
+import { COMMON_SETTINGS, createQueue, jobNameOf, type CommonSettings, type TypedQueue } from '@cairn/platform';
+import type { JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
-
-/**
- * The job data: ids only; the worker reloads everything. A job is either one attempt of one delivery or the first
- * attempts of a group of an event's deliveries.
- */
-export type DeliveryJobData = { deliveryId: number } | { deliveryIds: number[] };
 
 /**
  * First attempts of an event's deliveries go in groups: delivery `id` belongs to group `floor(id / size)` of its
@@ -109,12 +103,12 @@ export function bullConnection(redisUrl: string): Redis {
 @Injectable()
 export class DeliveryQueue implements OnApplicationShutdown {
   private readonly logger = new Logger('DeliveryQueue');
-  readonly queue: Queue<DeliveryJobData>;
+  readonly queue: TypedQueue<typeof Queues.webhookDelivery>;
   private readonly connection: Redis;
 
   constructor(@Inject(COMMON_SETTINGS) settings: CommonSettings) {
     this.connection = bullConnection(settings.redisUrl);
-    this.queue = new Queue<DeliveryJobData>(Queues.webhookDelivery, {
+    this.queue = createQueue(Queues.webhookDelivery, {
       connection: this.connection,
       prefix: settings.queuePrefix,
       defaultJobOptions: JOB_OPTIONS,
@@ -141,7 +135,7 @@ export class DeliveryQueue implements OnApplicationShutdown {
     for (let i = 0; i < jobs.length; i += ADD_CHUNK) {
       await this.queue.addBulk(
         jobs.slice(i, i + ADD_CHUNK).map((j) => ({
-          name: 'deliver',
+          name: jobNameOf(Queues.webhookDelivery),
           data: j.data,
           opts: { jobId: j.jobId, delay: j.delayMs && j.delayMs > 0 ? j.delayMs : undefined },
         })),

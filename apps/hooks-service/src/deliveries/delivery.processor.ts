@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { Queues } from '@cairn/contracts';
-import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
-import { Worker, type Job } from 'bullmq';
+import { Queues, type QueueJobData } from '@cairn/contracts';
+import { COMMON_SETTINGS, createWorker, type CommonSettings, type TypedWorker } from '@cairn/platform';
+import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { HOOKS_SETTINGS, type HooksSettings } from '../config/hooks-settings.js';
 import { DeliveryAttemptService } from './delivery-attempt.service.js';
-import { bullConnection, parseDeliveryJob, type DeliveryJobData } from './delivery-queue.js';
+import { bullConnection, parseDeliveryJob } from './delivery-queue.js';
 
 /**
  * The BullMQ worker of the delivery queue. A job is one attempt (`d<id>-a<n>`) or the first attempts of a group of
@@ -16,7 +16,7 @@ import { bullConnection, parseDeliveryJob, type DeliveryJobData } from './delive
 @Injectable()
 export class DeliveryProcessor implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('DeliveryProcessor');
-  private worker?: Worker<DeliveryJobData>;
+  private worker?: TypedWorker<typeof Queues.webhookDelivery, string>;
   private connection?: Redis;
 
   constructor(
@@ -28,7 +28,7 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnModuleDestro
   onApplicationBootstrap(): void {
     if (!this.settings.deliveryWorker) return;
     this.connection = bullConnection(this.common.redisUrl);
-    this.worker = new Worker<DeliveryJobData>(Queues.webhookDelivery, (job) => this.process(job), {
+    this.worker = createWorker(Queues.webhookDelivery, (job) => this.process(job), {
       connection: this.connection,
       prefix: this.common.queuePrefix,
       concurrency: this.settings.deliverConcurrency,
@@ -40,7 +40,7 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnModuleDestro
     this.worker.on('error', (err) => this.logger.warn(`worker: ${err.message}`));
   }
 
-  private async process(job: Job<DeliveryJobData>): Promise<string> {
+  private async process(job: Job<QueueJobData<typeof Queues.webhookDelivery>>): Promise<string> {
     const parsed = parseDeliveryJob(job.id, job.data);
     if (!parsed) return 'ignored';
     const outcomes = await Promise.allSettled(parsed.deliveryIds.map((id) => this.attempts.run(id, parsed.attempt)));

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
-  DomainError, ErrorCode, IdentitySubjects, accessAtLeast, type ActorDto, type HookScopeDto, type OrgMembershipReply,
-  type OwnerDto,
+  DomainError, ErrorCode, IdentitySubjects, accessAtLeast, type ActorDto, type HookScopeDto,
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
 import type { HookOwnerFilter } from './webhooks.repository.js';
@@ -35,11 +34,11 @@ export class HookScopeResolver {
       }
       case 'org': {
         if (!scope.org) throw DomainError.invalid('organization scope without organization');
-        const owner = await this.rpc.send<OwnerDto>(IdentitySubjects.ownerResolve, { name: scope.org });
+        const owner = await this.rpc.send(IdentitySubjects.ownerResolve, { name: scope.org });
         if (owner.kind !== 'organization') throw DomainError.notFound('organization does not exist');
         if (!actor) throw new DomainError(ErrorCode.UNAUTHENTICATED, 'token is required');
         if (!actor.isAdmin) {
-          const m = await this.rpc.send<OrgMembershipReply>(IdentitySubjects.orgMembership, {
+          const m = await this.rpc.send(IdentitySubjects.orgMembership, {
             orgId: owner.id,
             userId: actor.id,
           });

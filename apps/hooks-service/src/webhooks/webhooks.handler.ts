@@ -1,5 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
+import { RpcHandler } from '@cairn/platform';
 import {
   HookCreateRequest, HookEditRequest, HookListRequest, HookRequest, HookTestRequest, HooksSubjects,
   RepositoryInitRequest, type HookDeliveryDto, type HookDto, type Paginated, type RepositoryInitReply,
@@ -11,38 +12,38 @@ import { WebhooksService } from './webhooks.service.js';
 export class WebhooksHandler {
   constructor(private readonly hooks: WebhooksService) {}
 
-  @MessagePattern(HooksSubjects.webhookList)
+  @RpcHandler(HooksSubjects.webhookList)
   list(@Payload() req: HookListRequest): Promise<Paginated<HookDto>> {
     return this.hooks.list(req.actor, req.scope, req.query);
   }
 
-  @MessagePattern(HooksSubjects.webhookGet)
+  @RpcHandler(HooksSubjects.webhookGet)
   get(@Payload() req: HookRequest): Promise<HookDto> {
     return this.hooks.get(req.actor, req.scope, req.hookId);
   }
 
-  @MessagePattern(HooksSubjects.webhookCreate)
+  @RpcHandler(HooksSubjects.webhookCreate)
   create(@Payload() req: HookCreateRequest): Promise<HookDto> {
     return this.hooks.create(req.actor, req.scope, req.body);
   }
 
-  @MessagePattern(HooksSubjects.webhookEdit)
+  @RpcHandler(HooksSubjects.webhookEdit)
   edit(@Payload() req: HookEditRequest): Promise<HookDto> {
     return this.hooks.edit(req.actor, req.scope, req.hookId, req.body);
   }
 
-  @MessagePattern(HooksSubjects.webhookDelete)
+  @RpcHandler(HooksSubjects.webhookDelete)
   async delete(@Payload() req: HookRequest): Promise<Record<string, never>> {
     await this.hooks.delete(req.actor, req.scope, req.hookId);
     return {};
   }
 
-  @MessagePattern(HooksSubjects.webhookTest)
+  @RpcHandler(HooksSubjects.webhookTest)
   test(@Payload() req: HookTestRequest): Promise<HookDeliveryDto> {
     return this.hooks.test(req.actor, req.scope, req.hookId, req.ref);
   }
 
-  @MessagePattern(HooksSubjects.repositoryInit)
+  @RpcHandler(HooksSubjects.repositoryInit)
   repositoryInit(@Payload() req: RepositoryInitRequest): Promise<RepositoryInitReply> {
     return this.hooks.repositoryInit(req.repository.id);
   }

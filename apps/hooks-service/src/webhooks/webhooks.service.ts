@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
-  DomainError, ErrorCode, IdentitySubjects, RepoSubjects, ZERO_SHA, toPaging, type ActorDto, type BranchDto,
+  DomainError, ErrorCode, IdentitySubjects, RepoSubjects, ZERO_SHA, toPaging, type ActorDto,
   type CreateHookBody,
   type EditHookBody, type HookDeliveryDto, type HookDto, type HookScopeDto, type ListHooksQuery, type Paginated,
-  type PushedCommit, type RepositoryInitReply, type UserDto,
+  type PushedCommit, type RepoRefDto, type RepositoryInitReply, type UserDto, type AccessLevel,
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, RpcClient, type CommonSettings } from '@cairn/platform';
 import type { Prisma } from '../generated/prisma/client.js';
@@ -106,12 +106,14 @@ export class WebhooksService {
    */
   async test(actor: ActorDto | null, scope: HookScopeDto, hookId: number, ref?: string): Promise<HookDeliveryDto> {
     const owner = await this.scopes.resolve(actor, scope);
-    if (owner.level !== 'repo' || !scope.repo) throw DomainError.notFound('hook tests exist for repository hooks only');
+    if (owner.level !== 'repo' || !scope.repo || !scope.access) {
+      throw DomainError.notFound('hook tests exist for repository hooks only');
+    }
     const hook = await this.hooks.find(owner, hookId);
     if (!hook) throw DomainError.notFound('hook does not exist');
     const repo = scope.repo;
     const branch = ref || repo.defaultBranch;
-    const commit = await this.headCommit(actor, scope, branch);
+    const commit = await this.headCommit(actor, repo, scope.access, branch);
     const sender = await this.senderOf(actor);
     const sha = commit?.id ?? ZERO_SHA;
     const fullName = `${repo.ownerName}/${repo.name}`;
@@ -141,11 +143,16 @@ export class WebhooksService {
   }
 
   /** The branch's head commit (Gitea `PayloadCommit`), or null when the branch or repo-service is not there. */
-  private async headCommit(actor: ActorDto | null, scope: HookScopeDto, branch: string): Promise<PushedCommit | null> {
+  private async headCommit(
+    actor: ActorDto | null,
+    repo: RepoRefDto,
+    access: AccessLevel,
+    branch: string,
+  ): Promise<PushedCommit | null> {
     try {
-      const b = await this.rpc.send<BranchDto>(
+      const b = await this.rpc.send(
         RepoSubjects.branchGet,
-        { actor, repo: scope.repo, access: scope.access, branch },
+        { actor, repo, access, branch },
         { timeoutMs: 5_000 },
       );
       return b.commit ? (b.commit as unknown as PushedCommit) : null;
@@ -161,7 +168,7 @@ export class WebhooksService {
   private async senderOf(actor: ActorDto | null): Promise<UserDto | Record<string, unknown> | null> {
     if (!actor) return null;
     try {
-      return await this.rpc.send<UserDto>(IdentitySubjects.userGet, { actor, username: actor.login }, { timeoutMs: 3_000 });
+      return await this.rpc.send(IdentitySubjects.userGet, { actor, username: actor.login }, { timeoutMs: 3_000 });
     } catch {
       return { id: actor.id, login: actor.login, username: actor.login, is_admin: actor.isAdmin };
     }

@@ -1,5 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
+import { RpcHandler } from '@cairn/platform';
 import {
   IdentitySubjects, ResolveCredentialsRequest, TwoFactorRequest,
   type ResolveCredentialsReply, type TwoFactorEnrollReply,
@@ -15,22 +16,22 @@ export class AuthHandler {
     private readonly twoFactor: TwoFactorService,
   ) {}
 
-  @MessagePattern(IdentitySubjects.authResolve)
+  @RpcHandler(IdentitySubjects.authResolve)
   resolve(@Payload() req: ResolveCredentialsRequest): Promise<ResolveCredentialsReply> {
     return this.auth.resolve(req);
   }
 
-  @MessagePattern(IdentitySubjects.userVerifyPassword)
+  @RpcHandler(IdentitySubjects.userVerifyPassword)
   verifyPassword(@Payload() req: ResolveCredentialsRequest): Promise<ResolveCredentialsReply> {
     return this.auth.resolve({ ...req, kind: 'password' });
   }
 
-  @MessagePattern(IdentitySubjects.twoFactorEnroll)
+  @RpcHandler(IdentitySubjects.twoFactorEnroll)
   enroll(@Payload() req: TwoFactorRequest): Promise<TwoFactorEnrollReply> {
     return this.twoFactor.enroll(requireActor(req.actor), req.username);
   }
 
-  @MessagePattern(IdentitySubjects.twoFactorDisable)
+  @RpcHandler(IdentitySubjects.twoFactorDisable)
   async disable(@Payload() req: TwoFactorRequest): Promise<{ ok: true }> {
     await this.twoFactor.disable(requireActor(req.actor), req.username);
     return { ok: true };

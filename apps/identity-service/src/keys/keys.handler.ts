@@ -1,5 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
+import { RpcHandler } from '@cairn/platform';
 import {
   CreateKeyRequest, IdentitySubjects, KeyIdRequest, ListKeysRequest, ResolveKeyRequest, TouchKeyRequest,
   type Paginated, type PublicKeyDto, type ResolveKeyReply,
@@ -11,33 +12,33 @@ import { KeysService } from './keys.service.js';
 export class KeysHandler {
   constructor(private readonly keys: KeysService) {}
 
-  @MessagePattern(IdentitySubjects.keyCreate)
+  @RpcHandler(IdentitySubjects.keyCreate)
   create(@Payload() req: CreateKeyRequest): Promise<PublicKeyDto> {
     return this.keys.create(requireActor(req.actor), requireBody(req.body));
   }
 
-  @MessagePattern(IdentitySubjects.keyList)
+  @RpcHandler(IdentitySubjects.keyList)
   list(@Payload() req: ListKeysRequest): Promise<Paginated<PublicKeyDto>> {
     return this.keys.list(req.actor ?? null, req.username, req.query ?? {});
   }
 
-  @MessagePattern(IdentitySubjects.keyGet)
+  @RpcHandler(IdentitySubjects.keyGet)
   get(@Payload() req: KeyIdRequest): Promise<PublicKeyDto> {
     return this.keys.get(requireActor(req.actor), req.id);
   }
 
-  @MessagePattern(IdentitySubjects.keyDelete)
+  @RpcHandler(IdentitySubjects.keyDelete)
   async delete(@Payload() req: KeyIdRequest): Promise<{ ok: true }> {
     await this.keys.delete(requireActor(req.actor), req.id);
     return { ok: true };
   }
 
-  @MessagePattern(IdentitySubjects.keyResolve)
+  @RpcHandler(IdentitySubjects.keyResolve)
   resolve(@Payload() req: ResolveKeyRequest): Promise<ResolveKeyReply> {
     return this.keys.resolve(req.keyBlobBase64);
   }
 
-  @MessagePattern(IdentitySubjects.keyTouch)
+  @RpcHandler(IdentitySubjects.keyTouch)
   touch(@Payload() req: TouchKeyRequest): { ok: true } {
     this.keys.touch(req.keyId);
     return { ok: true };

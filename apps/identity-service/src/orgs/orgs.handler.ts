@@ -1,5 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
+import { RpcHandler } from '@cairn/platform';
 import {
   CreateOrgRequest, CreateTeamRequest, IdentitySubjects, OrgListRequest, OrgMemberRequest, OrgMembershipRequest, OrgStandingsRequest, type OrgStandingsReply,
   OrgPagedRequest, OrgRequest, SetPublicMemberRequest, TeamMemberRequest, TeamPagedRequest, TeamRequest,
@@ -12,90 +13,90 @@ import { OrgsService } from './orgs.service.js';
 export class OrgsHandler {
   constructor(private readonly orgs: OrgsService) {}
 
-  @MessagePattern(IdentitySubjects.orgCreate)
+  @RpcHandler(IdentitySubjects.orgCreate)
   create(@Payload() req: CreateOrgRequest): Promise<OrganizationDto> {
     return this.orgs.create(requireActor(req.actor), requireBody(req.body), req.username);
   }
 
-  @MessagePattern(IdentitySubjects.orgGet)
+  @RpcHandler(IdentitySubjects.orgGet)
   get(@Payload() req: OrgRequest): Promise<OrganizationDto> {
     return this.orgs.get(req.actor ?? null, req.org);
   }
 
-  @MessagePattern(IdentitySubjects.orgList)
+  @RpcHandler(IdentitySubjects.orgList)
   list(@Payload() req: OrgListRequest): Promise<Paginated<OrganizationDto>> {
     return this.orgs.list(req.actor ?? null, req.username, req.query ?? {});
   }
 
-  @MessagePattern(IdentitySubjects.orgMembership)
+  @RpcHandler(IdentitySubjects.orgMembership)
   membership(@Payload() req: OrgMembershipRequest): Promise<OrgMembershipReply> {
     return this.orgs.membership(req.orgId, req.userId);
   }
 
-  @MessagePattern(IdentitySubjects.orgStandings)
+  @RpcHandler(IdentitySubjects.orgStandings)
   async standings(@Payload() req: OrgStandingsRequest): Promise<OrgStandingsReply> {
     return { standings: await this.orgs.standings(req.userId) };
   }
 
-  @MessagePattern(IdentitySubjects.teamList)
+  @RpcHandler(IdentitySubjects.teamList)
   listTeams(@Payload() req: OrgPagedRequest): Promise<Paginated<TeamDto>> {
     return this.orgs.listTeams(requireActor(req.actor), req.org, req.query ?? {});
   }
 
-  @MessagePattern(IdentitySubjects.teamCreate)
+  @RpcHandler(IdentitySubjects.teamCreate)
   createTeam(@Payload() req: CreateTeamRequest): Promise<TeamDto> {
     return this.orgs.createTeam(requireActor(req.actor), req.org, requireBody(req.body));
   }
 
-  @MessagePattern(IdentitySubjects.teamGet)
+  @RpcHandler(IdentitySubjects.teamGet)
   getTeam(@Payload() req: TeamRequest): Promise<TeamDto> {
     return this.orgs.getTeam(requireActor(req.actor), req.teamId);
   }
 
-  @MessagePattern(IdentitySubjects.teamMemberList)
+  @RpcHandler(IdentitySubjects.teamMemberList)
   listTeamMembers(@Payload() req: TeamPagedRequest): Promise<Paginated<UserDto>> {
     return this.orgs.listTeamMembers(requireActor(req.actor), req.teamId, req.query ?? {});
   }
 
-  @MessagePattern(IdentitySubjects.teamMemberAdd)
+  @RpcHandler(IdentitySubjects.teamMemberAdd)
   async addTeamMember(@Payload() req: TeamMemberRequest): Promise<{ ok: true }> {
     await this.orgs.addTeamMember(requireActor(req.actor), req.teamId, req.username);
     return { ok: true };
   }
 
-  @MessagePattern(IdentitySubjects.teamMemberRemove)
+  @RpcHandler(IdentitySubjects.teamMemberRemove)
   async removeTeamMember(@Payload() req: TeamMemberRequest): Promise<{ ok: true }> {
     await this.orgs.removeTeamMember(requireActor(req.actor), req.teamId, req.username);
     return { ok: true };
   }
 
-  @MessagePattern(IdentitySubjects.memberList)
+  @RpcHandler(IdentitySubjects.memberList)
   listMembers(@Payload() req: OrgPagedRequest): Promise<Paginated<UserDto>> {
     return this.orgs.listMembers(req.actor ?? null, req.org, req.query ?? {});
   }
 
-  @MessagePattern(IdentitySubjects.memberCheck)
+  @RpcHandler(IdentitySubjects.memberCheck)
   checkMember(@Payload() req: OrgMemberRequest): Promise<boolean> {
     return this.orgs.checkMember(req.actor ?? null, req.org, req.username);
   }
 
-  @MessagePattern(IdentitySubjects.memberRemove)
+  @RpcHandler(IdentitySubjects.memberRemove)
   async removeMember(@Payload() req: OrgMemberRequest): Promise<{ ok: true }> {
     await this.orgs.removeMember(requireActor(req.actor), req.org, req.username);
     return { ok: true };
   }
 
-  @MessagePattern(IdentitySubjects.publicMemberList)
+  @RpcHandler(IdentitySubjects.publicMemberList)
   listPublicMembers(@Payload() req: OrgPagedRequest): Promise<Paginated<UserDto>> {
     return this.orgs.listPublicMembers(req.actor ?? null, req.org, req.query ?? {});
   }
 
-  @MessagePattern(IdentitySubjects.publicMemberCheck)
+  @RpcHandler(IdentitySubjects.publicMemberCheck)
   checkPublicMember(@Payload() req: OrgMemberRequest): Promise<boolean> {
     return this.orgs.checkPublicMember(req.actor ?? null, req.org, req.username);
   }
 
-  @MessagePattern(IdentitySubjects.publicMemberSet)
+  @RpcHandler(IdentitySubjects.publicMemberSet)
   async setPublicMember(@Payload() req: SetPublicMemberRequest): Promise<{ ok: true }> {
     await this.orgs.setPublicMember(requireActor(req.actor), req.org, req.username, req.public);
     return { ok: true };

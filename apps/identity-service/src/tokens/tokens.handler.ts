@@ -1,5 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
+import { RpcHandler } from '@cairn/platform';
 import {
   CreateTokenRequest, DeleteTokenRequest, IdentitySubjects, ListTokensRequest,
   type AccessTokenDto, type Paginated,
@@ -11,17 +12,17 @@ import { TokensService } from './tokens.service.js';
 export class TokensHandler {
   constructor(private readonly tokens: TokensService) {}
 
-  @MessagePattern(IdentitySubjects.tokenCreate)
+  @RpcHandler(IdentitySubjects.tokenCreate)
   create(@Payload() req: CreateTokenRequest): Promise<AccessTokenDto> {
     return this.tokens.create(requireActor(req.actor), req.username, requireBody(req.body));
   }
 
-  @MessagePattern(IdentitySubjects.tokenList)
+  @RpcHandler(IdentitySubjects.tokenList)
   list(@Payload() req: ListTokensRequest): Promise<Paginated<AccessTokenDto>> {
     return this.tokens.list(requireActor(req.actor), req.username, req.query ?? {});
   }
 
-  @MessagePattern(IdentitySubjects.tokenDelete)
+  @RpcHandler(IdentitySubjects.tokenDelete)
   async delete(@Payload() req: DeleteTokenRequest): Promise<{ ok: true }> {
     await this.tokens.delete(requireActor(req.actor), req.username, req.token);
     return { ok: true };

@@ -1,5 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
+import { RpcHandler } from '@cairn/platform';
 import {
   CreateUserRequest, EditUserRequest, IdentitySubjects, LookupUsersRequest, OwnerResolveRequest, SearchUsersRequest,
   UsernameRequest, type LookupUsersReply, type OwnerDto, type Paginated, type UserDto,
@@ -11,38 +12,38 @@ import { UsersService } from './users.service.js';
 export class UsersHandler {
   constructor(private readonly users: UsersService) {}
 
-  @MessagePattern(IdentitySubjects.userCreate)
+  @RpcHandler(IdentitySubjects.userCreate)
   create(@Payload() req: CreateUserRequest): Promise<UserDto> {
     return this.users.create(requireActor(req.actor), requireBody(req.body));
   }
 
-  @MessagePattern(IdentitySubjects.userEdit)
+  @RpcHandler(IdentitySubjects.userEdit)
   edit(@Payload() req: EditUserRequest): Promise<UserDto> {
     return this.users.edit(requireActor(req.actor), req.username, req.body ?? {});
   }
 
-  @MessagePattern(IdentitySubjects.userDelete)
+  @RpcHandler(IdentitySubjects.userDelete)
   async delete(@Payload() req: UsernameRequest): Promise<{ ok: true }> {
     await this.users.delete(requireActor(req.actor), req.username);
     return { ok: true };
   }
 
-  @MessagePattern(IdentitySubjects.userGet)
+  @RpcHandler(IdentitySubjects.userGet)
   get(@Payload() req: UsernameRequest): Promise<UserDto> {
     return this.users.get(req.actor ?? null, req.username);
   }
 
-  @MessagePattern(IdentitySubjects.userSearch)
+  @RpcHandler(IdentitySubjects.userSearch)
   search(@Payload() req: SearchUsersRequest): Promise<Paginated<UserDto>> {
     return this.users.search(req.actor ?? null, req.query ?? {});
   }
 
-  @MessagePattern(IdentitySubjects.userLookup)
+  @RpcHandler(IdentitySubjects.userLookup)
   lookup(@Payload() req: LookupUsersRequest): Promise<LookupUsersReply> {
     return this.users.lookup(req);
   }
 
-  @MessagePattern(IdentitySubjects.ownerResolve)
+  @RpcHandler(IdentitySubjects.ownerResolve)
   resolveOwner(@Payload() req: OwnerResolveRequest): Promise<OwnerDto> {
     return this.users.resolveOwner(req.name);
   }

@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { Queues, type MergeCheckJobData } from '@cairn/contracts';
-import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
-import { Worker, type Job } from 'bullmq';
+import { Queues } from '@cairn/contracts';
+import { COMMON_SETTINGS, createWorker, type CommonSettings, type TypedWorker } from '@cairn/platform';
 import { WORKER_SETTINGS, type WorkerSettings } from '../config/worker-settings.js';
 import { MergeCheckService, type JobOutcome } from './merge-check.service.js';
 
@@ -13,7 +12,7 @@ import { MergeCheckService, type JobOutcome } from './merge-check.service.js';
 @Injectable()
 export class MergeCheckProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('MergeCheckProcessor');
-  private worker?: Worker<MergeCheckJobData, JobOutcome>;
+  private worker?: TypedWorker<typeof Queues.mergeCheck, JobOutcome>;
 
   constructor(
     private readonly checks: MergeCheckService,
@@ -22,9 +21,9 @@ export class MergeCheckProcessor implements OnApplicationBootstrap, OnApplicatio
   ) {}
 
   onApplicationBootstrap(): void {
-    this.worker = new Worker<MergeCheckJobData, JobOutcome>(
+    this.worker = createWorker(
       Queues.mergeCheck,
-      (job: Job<MergeCheckJobData>) => this.checks.process(job.data),
+      (job) => this.checks.process(job.data),
       {
         connection: { url: this.common.redisUrl, maxRetriesPerRequest: null },
         prefix: this.common.queuePrefix,

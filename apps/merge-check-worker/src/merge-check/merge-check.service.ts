@@ -1,8 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   MERGE_CHECK_URGENT_PRIORITY, PullSubjects, ZERO_SHA, checkNowAfterBaseMove, mergeCheckPriority,
-  type CheckTargetReply, type MergeCheckJobData, type PullCheckCandidate, type PushEventData,
-  type ReportMergeabilityReply,
+  type MergeCheckJobData, type PullCheckCandidate, type PushEventData,
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, RpcClient, type CommonSettings } from '@cairn/platform';
 import { WORKER_SETTINGS, type WorkerSettings } from '../config/worker-settings.js';
@@ -59,12 +58,12 @@ export class MergeCheckService {
       .map((u) => ({ branch: u.ref.slice('refs/heads/'.length), newSha: u.new }));
     const outcome: PushOutcome = { baseMoved: 0, queuedForBase: 0, queuedForHead: 0 };
     for (const b of branches) {
-      const moved = await this.rpc.send<PullCheckCandidate[]>(PullSubjects.baseMoved, { repoId, ...b }, { timeoutMs: 60_000 });
+      const moved = await this.rpc.send(PullSubjects.baseMoved, { repoId, ...b }, { timeoutMs: 60_000 });
       outcome.baseMoved += moved.length;
       outcome.queuedForBase += await this.queueActive(moved, now);
     }
     for (const b of branches) {
-      const moved = await this.rpc.send<PullCheckCandidate[]>(PullSubjects.headMoved, {
+      const moved = await this.rpc.send(PullSubjects.headMoved, {
         repoId,
         ...b,
         pusherId: data.pusher?.id ?? null,
@@ -119,7 +118,7 @@ export class MergeCheckService {
       if (!('dir' in again)) return again;
       result = await this.run(again, data, true);
     }
-    const reply = await this.rpc.send<ReportMergeabilityReply>(PullSubjects.reportMergeability, {
+    const reply = await this.rpc.send(PullSubjects.reportMergeability, {
       pullId: data.pullId,
       status: result.status,
       conflicted_files: result.conflictedFiles,
@@ -136,7 +135,7 @@ export class MergeCheckService {
    * job has nothing to do. A name the storage rule refuses gives a path that fails the check (stored as `error`).
    */
   private async locate(data: MergeCheckJobData): Promise<Location | JobOutcome> {
-    const target = await this.rpc.send<CheckTargetReply | null>(PullSubjects.checkTarget, { pullId: data.pullId });
+    const target = await this.rpc.send(PullSubjects.checkTarget, { pullId: data.pullId });
     if (!target) return { ran: false, reason: 'gone' };
     if (target.baseSha !== data.baseSha || target.headSha !== data.headSha) return { ran: false, reason: 'stale' };
     let dir: string;

@@ -1,5 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
+import { RpcHandler } from '@cairn/platform';
 import { RepoAccessRequest, RepoSubjects, type RepoAccessReply } from '@cairn/contracts';
 import { AccessService } from './access.service.js';
 
@@ -7,7 +8,7 @@ import { AccessService } from './access.service.js';
 export class AccessHandler {
   constructor(private readonly access: AccessService) {}
 
-  @MessagePattern(RepoSubjects.accessResolve)
+  @RpcHandler(RepoSubjects.accessResolve)
   resolve(@Payload() req: RepoAccessRequest): Promise<RepoAccessReply> {
     return this.access.resolve(req.actor ?? null, req.owner, req.repo);
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   IdentitySubjects,
-  type ActorDto, type LookupUsersReply, type OrgMembershipReply, type OrgStandingsReply, type OwnerDto,
+  type ActorDto, type OrgMembershipReply, type OwnerDto,
   type UserDto,
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
@@ -16,14 +16,14 @@ export class IdentityDirectory {
 
   /** A user or organization by name; NOT_FOUND when there is none. */
   resolveOwner(name: string): Promise<OwnerDto> {
-    return this.rpc.send<OwnerDto>(IdentitySubjects.ownerResolve, { name });
+    return this.rpc.send(IdentitySubjects.ownerResolve, { name });
   }
 
   /** Users (and organizations, rendered as users) by id, in one call. */
   async usersById(ids: Iterable<number>): Promise<Map<number, UserDto>> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return new Map();
-    const reply = await this.rpc.send<LookupUsersReply>(IdentitySubjects.userLookup, { ids: unique });
+    const reply = await this.rpc.send(IdentitySubjects.userLookup, { ids: unique });
     return new Map(reply.users.map((u) => [u.id, u]));
   }
 
@@ -34,19 +34,19 @@ export class IdentityDirectory {
 
   /** One user by login with whether they are a site administrator (which rendered users do not reveal). */
   async userWithRoleByLogin(login: string): Promise<{ user: UserDto; isSiteAdmin: boolean } | null> {
-    const reply = await this.rpc.send<LookupUsersReply>(IdentitySubjects.userLookup, { logins: [login] });
+    const reply = await this.rpc.send(IdentitySubjects.userLookup, { logins: [login] });
     const user = reply.users.find((u) => u.login.toLowerCase() === login.toLowerCase());
     return user ? { user, isSiteAdmin: (reply.adminIds ?? []).includes(user.id) } : null;
   }
 
   /** A user's standing in an organization. */
   membership(orgId: number, userId: number): Promise<OrgMembershipReply> {
-    return this.rpc.send<OrgMembershipReply>(IdentitySubjects.orgMembership, { orgId, userId });
+    return this.rpc.send(IdentitySubjects.orgMembership, { orgId, userId });
   }
 
   /** The actor's standing in every organization they belong to (lists across owners: `GET /user/repos`, search). */
   async standings(actor: ActorDto): Promise<Map<number, OrgMembershipReply>> {
-    const reply = await this.rpc.send<OrgStandingsReply>(IdentitySubjects.orgStandings, { userId: actor.id });
+    const reply = await this.rpc.send(IdentitySubjects.orgStandings, { userId: actor.id });
     return new Map(reply.standings.map(({ orgId, ...standing }) => [orgId, standing]));
   }
 }

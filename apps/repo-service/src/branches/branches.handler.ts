@@ -1,5 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
+import { RpcHandler } from '@cairn/platform';
 import {
   GetBranchRequest, ListBranchesRequest, RepoSubjects, type BranchDto, type Paginated,
 } from '@cairn/contracts';
@@ -10,12 +11,12 @@ import { BranchesService } from './branches.service.js';
 export class BranchesHandler {
   constructor(private readonly branches: BranchesService) {}
 
-  @MessagePattern(RepoSubjects.branchList)
+  @RpcHandler(RepoSubjects.branchList)
   list(@Payload() req: ListBranchesRequest): Promise<Paginated<BranchDto>> {
     return this.branches.list(req);
   }
 
-  @MessagePattern(RepoSubjects.branchGet)
+  @RpcHandler(RepoSubjects.branchGet)
   get(@Payload() req: GetBranchRequest): Promise<BranchDto> {
     return this.branches.get(req);
   }

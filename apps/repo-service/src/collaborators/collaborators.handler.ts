@@ -1,5 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
+import { RpcHandler } from '@cairn/platform';
 import {
   AddCollaboratorRequest, CollaboratorRequest, ListCollaboratorsRequest, RepoSubjects,
   type Paginated, type RepoCollaboratorPermissionDto, type UserDto,
@@ -10,29 +11,29 @@ import { CollaboratorsService } from './collaborators.service.js';
 export class CollaboratorsHandler {
   constructor(private readonly collaborators: CollaboratorsService) {}
 
-  @MessagePattern(RepoSubjects.collaboratorList)
+  @RpcHandler(RepoSubjects.collaboratorList)
   list(@Payload() req: ListCollaboratorsRequest): Promise<Paginated<UserDto>> {
     return this.collaborators.list(req);
   }
 
-  @MessagePattern(RepoSubjects.collaboratorCheck)
+  @RpcHandler(RepoSubjects.collaboratorCheck)
   check(@Payload() req: CollaboratorRequest): Promise<boolean> {
     return this.collaborators.isCollaborator(req);
   }
 
-  @MessagePattern(RepoSubjects.collaboratorAdd)
+  @RpcHandler(RepoSubjects.collaboratorAdd)
   async add(@Payload() req: AddCollaboratorRequest): Promise<null> {
     await this.collaborators.add(req);
     return null;
   }
 
-  @MessagePattern(RepoSubjects.collaboratorRemove)
+  @RpcHandler(RepoSubjects.collaboratorRemove)
   async remove(@Payload() req: CollaboratorRequest): Promise<null> {
     await this.collaborators.remove(req);
     return null;
   }
 
-  @MessagePattern(RepoSubjects.collaboratorPermission)
+  @RpcHandler(RepoSubjects.collaboratorPermission)
   permission(@Payload() req: CollaboratorRequest): Promise<RepoCollaboratorPermissionDto> {
     return this.collaborators.permission(req);
   }

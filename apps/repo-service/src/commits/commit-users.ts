@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { IdentitySubjects, type LookupUsersReply, type UserDto } from '@cairn/contracts';
+import { IdentitySubjects, type UserDto } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
 
 /** Finds the users owning commit e-mail addresses (Gitea's `GetUserByEmail`, batched). */
@@ -19,7 +19,7 @@ export class RpcCommitUserDirectory extends CommitUserDirectory {
     const unique = [...new Set(emails.map((e) => e.toLowerCase()).filter((e) => e.includes('@')))];
     const out = new Map<string, UserDto>();
     if (unique.length === 0) return out;
-    const reply = await this.rpc.send<LookupUsersReply>(IdentitySubjects.userLookup, { emails: unique });
+    const reply = await this.rpc.send(IdentitySubjects.userLookup, { emails: unique });
     const byId = new Map(reply.users.map((u) => [u.id, u]));
     for (const [email, id] of Object.entries(reply.byEmail ?? {})) {
       const user = byId.get(id);

@@ -1,5 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
+import { RpcHandler } from '@cairn/platform';
 import {
   GetCommitRequest, ListCommitsRequest, RepoSubjects, type CommitDto, type CommitListReply,
 } from '@cairn/contracts';
@@ -10,12 +11,12 @@ import { CommitsService } from './commits.service.js';
 export class CommitsHandler {
   constructor(private readonly commits: CommitsService) {}
 
-  @MessagePattern(RepoSubjects.commitList)
+  @RpcHandler(RepoSubjects.commitList)
   list(@Payload() req: ListCommitsRequest): Promise<CommitListReply> {
     return this.commits.list(req);
   }
 
-  @MessagePattern(RepoSubjects.commitGet)
+  @RpcHandler(RepoSubjects.commitGet)
   get(@Payload() req: GetCommitRequest): Promise<CommitDto> {
     return this.commits.get(req);
   }

@@ -1,5 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
+import { RpcHandler } from '@cairn/platform';
 import {
   GetContentsRequest, GetFileContentsRequest, GetRawRequest, RepoSubjects,
   type GetContentsReply, type GetFileContentsReply, type GetRawReply,
@@ -11,17 +12,17 @@ import { ContentsService } from './contents.service.js';
 export class ContentsHandler {
   constructor(private readonly contents: ContentsService) {}
 
-  @MessagePattern(RepoSubjects.contentsGet)
+  @RpcHandler(RepoSubjects.contentsGet)
   get(@Payload() req: GetContentsRequest): Promise<GetContentsReply> {
     return this.contents.get(req);
   }
 
-  @MessagePattern(RepoSubjects.fileContents)
+  @RpcHandler(RepoSubjects.fileContents)
   fileContents(@Payload() req: GetFileContentsRequest): Promise<GetFileContentsReply> {
     return this.contents.fileContents(req);
   }
 
-  @MessagePattern(RepoSubjects.rawGet)
+  @RpcHandler(RepoSubjects.rawGet)
   raw(@Payload() req: GetRawRequest): Promise<GetRawReply> {
     return this.contents.raw(req);
   }

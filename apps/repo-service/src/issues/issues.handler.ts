@@ -1,5 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
+import { RpcHandler } from '@cairn/platform';
 import {
   CreateIssueCommentRequest, CreateIssueRequest, EditIssueCommentRequest, EditIssueRequest, IssueCommentIdRequest,
   IssueIndexRequest, IssueSubjects, ListIssuesRequest, LockIssueRequest,
@@ -16,64 +17,64 @@ export class IssuesHandler {
     private readonly commentsService: CommentsService,
   ) {}
 
-  @MessagePattern(IssueSubjects.create)
+  @RpcHandler(IssueSubjects.create)
   create(@Payload() req: CreateIssueRequest): Promise<IssueDto> {
     return this.issues.create(req);
   }
 
-  @MessagePattern(IssueSubjects.list)
+  @RpcHandler(IssueSubjects.list)
   list(@Payload() req: ListIssuesRequest): Promise<Paginated<IssueDto>> {
     return this.issues.list(req);
   }
 
-  @MessagePattern(IssueSubjects.get)
+  @RpcHandler(IssueSubjects.get)
   get(@Payload() req: IssueIndexRequest): Promise<IssueDto> {
     return this.issues.get(req);
   }
 
-  @MessagePattern(IssueSubjects.edit)
+  @RpcHandler(IssueSubjects.edit)
   edit(@Payload() req: EditIssueRequest): Promise<IssueDto> {
     return this.issues.edit(req);
   }
 
-  @MessagePattern(IssueSubjects.lock)
+  @RpcHandler(IssueSubjects.lock)
   async lock(@Payload() req: LockIssueRequest): Promise<null> {
     await this.issues.setLock(req, true);
     return null;
   }
 
-  @MessagePattern(IssueSubjects.unlock)
+  @RpcHandler(IssueSubjects.unlock)
   async unlock(@Payload() req: IssueIndexRequest): Promise<null> {
     await this.issues.setLock(req, false);
     return null;
   }
 
-  @MessagePattern(IssueSubjects.timeline)
+  @RpcHandler(IssueSubjects.timeline)
   timeline(@Payload() req: IssueIndexRequest): Promise<Paginated<TimelineCommentDto>> {
     return this.issues.timeline(req);
   }
 
-  @MessagePattern(IssueSubjects.commentList)
+  @RpcHandler(IssueSubjects.commentList)
   comments(@Payload() req: IssueIndexRequest): Promise<Paginated<CommentDto>> {
     return this.commentsService.list(req);
   }
 
-  @MessagePattern(IssueSubjects.commentCreate)
+  @RpcHandler(IssueSubjects.commentCreate)
   comment(@Payload() req: CreateIssueCommentRequest): Promise<CommentDto> {
     return this.commentsService.create(req);
   }
 
-  @MessagePattern(IssueSubjects.commentGet)
+  @RpcHandler(IssueSubjects.commentGet)
   getComment(@Payload() req: IssueCommentIdRequest): Promise<CommentDto> {
     return this.commentsService.get(req);
   }
 
-  @MessagePattern(IssueSubjects.commentEdit)
+  @RpcHandler(IssueSubjects.commentEdit)
   editComment(@Payload() req: EditIssueCommentRequest): Promise<CommentDto> {
     return this.commentsService.edit(req);
   }
 
-  @MessagePattern(IssueSubjects.commentDelete)
+  @RpcHandler(IssueSubjects.commentDelete)
   async deleteComment(@Payload() req: IssueCommentIdRequest): Promise<null> {
     await this.commentsService.delete(req);
     return null;

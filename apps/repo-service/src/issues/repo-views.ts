@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  DomainError, IdentitySubjects, type AccessLevel, type LookupUsersReply, type ActorDto, type RepoEventRepository, type RepoRefDto, type RepositoryDto,
+  DomainError, IdentitySubjects, type AccessLevel, type ActorDto, type RepoEventRepository, type RepoRefDto, type RepositoryDto,
   type UserDto,
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, RpcClient, type CommonSettings } from '@cairn/platform';
@@ -61,7 +61,7 @@ export class RepoViews {
   async usersByEmail(emails: Iterable<string>): Promise<Map<string, UserDto>> {
     const unique = [...new Set([...emails].filter(Boolean).map((e) => e.toLowerCase()))];
     if (unique.length === 0) return new Map();
-    const reply = await this.rpc.send<LookupUsersReply>(IdentitySubjects.userLookup, { emails: unique });
+    const reply = await this.rpc.send(IdentitySubjects.userLookup, { emails: unique });
     const byId = new Map(reply.users.map((u) => [u.id, u]));
     const out = new Map<string, UserDto>();
     for (const [email, id] of Object.entries(reply.byEmail ?? {})) {

@@ -1,5 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
+import { RpcHandler } from '@cairn/platform';
 import { MergePullRequest, PullSubjects, UpdatePullRequest } from '@cairn/contracts';
 import { MergeService } from './merge.service.js';
 
@@ -8,12 +9,12 @@ import { MergeService } from './merge.service.js';
 export class MergeHandler {
   constructor(private readonly merges: MergeService) {}
 
-  @MessagePattern(PullSubjects.merge)
+  @RpcHandler(PullSubjects.merge)
   merge(@Payload() req: MergePullRequest): Promise<null> {
     return this.merges.merge(req);
   }
 
-  @MessagePattern(PullSubjects.update)
+  @RpcHandler(PullSubjects.update)
   update(@Payload() req: UpdatePullRequest): Promise<null> {
     return this.merges.update(req);
   }

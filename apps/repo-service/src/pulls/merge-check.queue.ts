@@ -1,9 +1,10 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import {
-  MERGE_CHECK_JOB, MERGE_CHECK_URGENT_PRIORITY, Queues, mergeCheckJobOptions, type MergeCheckJobData,
+  MERGE_CHECK_URGENT_PRIORITY, Queues, mergeCheckJobOptions, type MergeCheckJobData,
 } from '@cairn/contracts';
-import { COMMON_SETTINGS, addUniqueJob, type CommonSettings } from '@cairn/platform';
-import { Queue } from 'bullmq';
+import {
+  COMMON_SETTINGS, addUniqueJob, createQueue, jobNameOf, type CommonSettings, type TypedQueue,
+} from '@cairn/platform';
 
 /**
  * repo-service's producer side of the merge-check queue. repo-service adds jobs itself (PR creation, views, merges,
@@ -13,10 +14,10 @@ import { Queue } from 'bullmq';
 @Injectable()
 export class MergeCheckQueue implements OnModuleDestroy {
   private readonly logger = new Logger('MergeCheckQueue');
-  private readonly queue: Queue<MergeCheckJobData>;
+  private readonly queue: TypedQueue<typeof Queues.mergeCheck>;
 
   constructor(@Inject(COMMON_SETTINGS) settings: CommonSettings) {
-    this.queue = new Queue<MergeCheckJobData>(Queues.mergeCheck, {
+    this.queue = createQueue(Queues.mergeCheck, {
       connection: { url: settings.redisUrl, maxRetriesPerRequest: null },
       prefix: settings.queuePrefix,
     });
@@ -30,12 +31,12 @@ export class MergeCheckQueue implements OnModuleDestroy {
    */
   async enqueue(data: MergeCheckJobData, priority = MERGE_CHECK_URGENT_PRIORITY): Promise<string> {
     const options = mergeCheckJobOptions(data, priority);
-    await addUniqueJob(this.queue, MERGE_CHECK_JOB, data, options);
+    await addUniqueJob(this.queue, jobNameOf(Queues.mergeCheck), data, options);
     return options.jobId;
   }
 
   /** The underlying queue (tests and the merge path inspect job states). */
-  get raw(): Queue<MergeCheckJobData> {
+  get raw(): TypedQueue<typeof Queues.mergeCheck> {
     return this.queue;
   }
 

@@ -1,5 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
+import { RpcHandler } from '@cairn/platform';
 import {
   BaseMovedRequest, CheckTargetRequest, CreatePullRequest, EditPullRequest, GetPullByBranchesRequest, GetPullRequest,
   HeadMovedRequest, ListPullsRequest, PullIndexRequest, PullPageRequest, PullSubjects, ReportMergeabilityRequest,
@@ -17,62 +18,62 @@ export class PullsHandler {
     private readonly mergeability: MergeabilityService,
   ) {}
 
-  @MessagePattern(PullSubjects.create)
+  @RpcHandler(PullSubjects.create)
   create(@Payload() req: CreatePullRequest): Promise<PullRequestDto> {
     return this.pulls.create(req);
   }
 
-  @MessagePattern(PullSubjects.list)
+  @RpcHandler(PullSubjects.list)
   list(@Payload() req: ListPullsRequest): Promise<Paginated<PullRequestDto>> {
     return this.pulls.list(req);
   }
 
-  @MessagePattern(PullSubjects.get)
+  @RpcHandler(PullSubjects.get)
   get(@Payload() req: GetPullRequest): Promise<PullRequestDto> {
     return this.pulls.get(req);
   }
 
-  @MessagePattern(PullSubjects.getByBranches)
+  @RpcHandler(PullSubjects.getByBranches)
   getByBranches(@Payload() req: GetPullByBranchesRequest): Promise<PullRequestDto> {
     return this.pulls.getByBranches(req);
   }
 
-  @MessagePattern(PullSubjects.edit)
+  @RpcHandler(PullSubjects.edit)
   edit(@Payload() req: EditPullRequest): Promise<PullRequestDto> {
     return this.pulls.edit(req);
   }
 
-  @MessagePattern(PullSubjects.commits)
+  @RpcHandler(PullSubjects.commits)
   commits(@Payload() req: PullPageRequest): Promise<Paginated<CommitDto>> {
     return this.pulls.commits(req);
   }
 
-  @MessagePattern(PullSubjects.files)
+  @RpcHandler(PullSubjects.files)
   files(@Payload() req: PullPageRequest): Promise<Paginated<ChangedFileDto>> {
     return this.pulls.files(req);
   }
 
-  @MessagePattern(PullSubjects.isMerged)
+  @RpcHandler(PullSubjects.isMerged)
   isMerged(@Payload() req: PullIndexRequest): Promise<boolean> {
     return this.pulls.isMerged(req);
   }
 
-  @MessagePattern(PullSubjects.baseMoved)
+  @RpcHandler(PullSubjects.baseMoved)
   baseMoved(@Payload() req: BaseMovedRequest): Promise<PullCheckCandidate[]> {
     return this.mergeability.baseMoved(req);
   }
 
-  @MessagePattern(PullSubjects.headMoved)
+  @RpcHandler(PullSubjects.headMoved)
   headMoved(@Payload() req: HeadMovedRequest): Promise<PullCheckCandidate[]> {
     return this.mergeability.headMoved(req);
   }
 
-  @MessagePattern(PullSubjects.checkTarget)
+  @RpcHandler(PullSubjects.checkTarget)
   checkTarget(@Payload() req: CheckTargetRequest): Promise<CheckTargetReply | null> {
     return this.mergeability.checkTarget(req.pullId);
   }
 
-  @MessagePattern(PullSubjects.reportMergeability)
+  @RpcHandler(PullSubjects.reportMergeability)
   report(@Payload() req: ReportMergeabilityRequest): Promise<ReportMergeabilityReply> {
     return this.mergeability.report(req);
   }

@@ -1,5 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
+import { RpcHandler } from '@cairn/platform';
 import {
   CreateRepositoryRequest, EditRepositoryRequest, ListRepositoriesRequest, RepoScopedRequest, RepoSubjects,
   SearchRepositoriesRequest,
@@ -11,33 +12,33 @@ import { RepositoriesService } from './repositories.service.js';
 export class RepositoriesHandler {
   constructor(private readonly repositories: RepositoriesService) {}
 
-  @MessagePattern(RepoSubjects.repositoryCreate)
+  @RpcHandler(RepoSubjects.repositoryCreate)
   create(@Payload() req: CreateRepositoryRequest): Promise<RepositoryDto> {
     return this.repositories.create(req);
   }
 
-  @MessagePattern(RepoSubjects.repositoryGet)
+  @RpcHandler(RepoSubjects.repositoryGet)
   get(@Payload() req: RepoScopedRequest): Promise<RepositoryDto> {
     return this.repositories.get(req);
   }
 
-  @MessagePattern(RepoSubjects.repositoryEdit)
+  @RpcHandler(RepoSubjects.repositoryEdit)
   edit(@Payload() req: EditRepositoryRequest): Promise<RepositoryDto> {
     return this.repositories.edit(req);
   }
 
-  @MessagePattern(RepoSubjects.repositoryDelete)
+  @RpcHandler(RepoSubjects.repositoryDelete)
   async delete(@Payload() req: RepoScopedRequest): Promise<null> {
     await this.repositories.delete(req);
     return null;
   }
 
-  @MessagePattern(RepoSubjects.repositoryList)
+  @RpcHandler(RepoSubjects.repositoryList)
   list(@Payload() req: ListRepositoriesRequest): Promise<Paginated<RepositoryDto>> {
     return this.repositories.list(req);
   }
 
-  @MessagePattern(RepoSubjects.repositorySearch)
+  @RpcHandler(RepoSubjects.repositorySearch)
   search(@Payload() req: SearchRepositoriesRequest): Promise<Paginated<RepositoryDto>> {
     return this.repositories.search(req);
   }

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { Logger } from '@nestjs/common';
+import { INTERNAL_GIT_ENDPOINTS, INTERNAL_GIT_PREFIX, INTERNAL_HEADERS, INTERNAL_RAW_PATH } from '@cairn/contracts';
 import { CORRELATION_HEADER, withCorrelationId } from '@cairn/platform';
 import { repoStoragePath } from '../storage/repo-path.js';
 import { sanitizeGitProtocol, type GitService } from './git-command.js';
@@ -12,18 +13,14 @@ import { startGitService, type GitTransportPaths } from './git-process.js';
 import type { PushSink } from './push-sink.js';
 import { streamRawBlob } from '../contents/raw-blob.js';
 
-/** Headers the gateway sets on every internal git request. */
-export const INTERNAL_HEADERS = {
-  token: 'x-cairn-internal-token',
-  repoId: 'x-cairn-repo-id',
-  actorId: 'x-cairn-actor-id',
-  actorLogin: 'x-cairn-actor-login',
-} as const;
+/** `<prefix><owner>/<repo>/<endpoint>` (paths and headers: @cairn/contracts `internal-http.ts`). */
+const ROUTE = new RegExp(
+  `^${escapeRegExp(INTERNAL_GIT_PREFIX)}([^/]+)/([^/]+)/(${INTERNAL_GIT_ENDPOINTS.map(escapeRegExp).join('|')})$`,
+);
 
-/** The internal path prefix: `/internal/git/<owner>/<repo>/{info/refs,git-upload-pack,git-receive-pack}`. */
-export const INTERNAL_GIT_PREFIX = '/internal/git/';
-
-const ROUTE = /^\/internal\/git\/([^/]+)\/([^/]+)\/(info\/refs|git-upload-pack|git-receive-pack)$/;
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
 
 export interface InternalGitHttpOptions {
   repoRoot: string;
@@ -139,7 +136,7 @@ export class InternalGitHttpServer {
     }
     const url = new URL(req.url ?? '/', 'http://internal');
     // Blobs too large for a bus message: `GET /internal/raw?owner=&repo=&ref=&path=` streams their bytes.
-    if (url.pathname === '/internal/raw' && req.method === 'GET') return this.raw(url, res);
+    if (url.pathname === INTERNAL_RAW_PATH && req.method === 'GET') return this.raw(url, res);
     const m = ROUTE.exec(url.pathname);
     if (!m) return plain(res, 404, 'not found');
     let owner: string;

@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
-  IdentitySubjects, RepoEvents,
-  type LookupUsersReply, type PushEventData, type PushedCommit, type RefUpdate, type UserDto,
+  IdentitySubjects, RepoEvents, type PushEventData, type PushedCommit, type RefUpdate, type UserDto,
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, RpcClient, type CommonSettings } from '@cairn/platform';
 import { REPO_SETTINGS, type RepoSettings } from '../config/repo-settings.js';
@@ -128,7 +127,7 @@ export class PushRecorder {
     }
     const ids = [...new Set([ownerId, ...(pusherId === null ? [] : [pusherId])])];
     try {
-      const reply = await this.rpc.send<LookupUsersReply>(IdentitySubjects.userLookup, {
+      const reply = await this.rpc.send(IdentitySubjects.userLookup, {
         ids,
         ...(emails.size ? { emails: [...emails] } : {}),
       });

@@ -151,7 +151,7 @@ export class GitSshServer {
 
   private async resolveKey(keyBlobBase64: string): Promise<ResolveKeyReply | null> {
     try {
-      return await this.options.rpc.send<ResolveKeyReply>(IdentitySubjects.keyResolve, { keyBlobBase64 });
+      return await this.options.rpc.send(IdentitySubjects.keyResolve, { keyBlobBase64 });
     } catch (err) {
       if (!(err instanceof DomainError && err.code === ErrorCode.NOT_FOUND)) {
         this.logger.warn(`ssh key lookup failed: ${(err as Error).message}`);
@@ -184,7 +184,7 @@ export class GitSshServer {
     const notFound = `Repository ${cmd.owner}/${cmd.repo} does not exist or you do not have access to it`;
     let reply: RepoAccessReply;
     try {
-      reply = await this.options.rpc.send<RepoAccessReply>(RepoSubjects.accessResolve, {
+      reply = await this.options.rpc.send(RepoSubjects.accessResolve, {
         actor: who.actor,
         owner: cmd.owner,
         repo: cmd.repo,

@@ -6,7 +6,10 @@ export interface HealthReply {
   checks: Record<string, boolean>;
 }
 
+/** What a health subject is sent: nothing. */
+export type HealthRequest = Record<string, never>;
+
 /** The health-check subject of a service (`<service>.health.check`). */
-export function healthSubject(service: string): string {
+export function healthSubject<S extends string>(service: S): `${S}.health.check` {
   return `${service}.health.check`;
 }

@@ -130,6 +130,3 @@ export interface GetRawReply {
   contentType: string | null;
   contentBase64: string | null;
 }
-
-/** The repo-service internal HTTP route that streams a blob (`?owner=&repo=&ref=&path=`). */
-export const INTERNAL_RAW_PATH = '/internal/raw';

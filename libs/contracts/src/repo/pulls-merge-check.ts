@@ -4,8 +4,10 @@
  * check's `git merge-tree` output means. Pure functions, no I/O.
  */
 
-/** The BullMQ job name of a mergeability check (queue `Queues.mergeCheck`). */
-export const MERGE_CHECK_JOB = 'check';
+import { QueueJobNames, Queues } from '../queues.js';
+
+/** The BullMQ job name of a mergeability check (queue `Queues.mergeCheck`; defined in `QueueJobNames`). */
+export const MERGE_CHECK_JOB = QueueJobNames[Queues.mergeCheck];
 
 /** What a merge-check job carries: ids and the commit pair it is for (a result for another pair is never stored). */
 export interface MergeCheckJobData {

@@ -13,9 +13,9 @@ import type { JobsOptions, Queue } from 'bullmq';
  * Two callers racing past a finished job may queue the work twice in the worst case; never zero times.
  * Returns whether a new job was added (`false`: the same work was already waiting or running).
  */
-export async function addUniqueJob<T>(
-  queue: Queue<T>,
-  name: string,
+export async function addUniqueJob<T, N extends string>(
+  queue: Queue<T, unknown, N>,
+  name: NoInfer<N>,
   data: T,
   opts: JobsOptions & { jobId: string },
 ): Promise<boolean> {

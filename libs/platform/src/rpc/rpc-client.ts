@@ -1,6 +1,6 @@
 import { ClientProxyFactory, NatsRecordBuilder, Transport, type ClientProxy } from '@nestjs/microservices';
 import { headers as natsHeaders } from '@nats-io/transport-node';
-import { DomainError, ErrorCode, isErrorEnvelope } from '@cairn/contracts';
+import { DomainError, ErrorCode, isErrorEnvelope, type RpcReply, type RpcRequest, type RpcSubject } from '@cairn/contracts';
 import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
 import { CORRELATION_HEADER, currentCorrelationId } from '../logging/correlation.js';
 import { NatsNamespace } from '../nats/nats-namespace.js';
@@ -15,6 +15,7 @@ export interface RpcSendOptions {
  * id in a message header, and replies decoded so that every failure surfaces as a {@link DomainError}
  * (service error envelope → its code; nobody listening → UNAVAILABLE; no answer in time → TIMEOUT). Subjects are
  * given plain and sent in the installation's `namespace`.
+ * `send` accepts only the subjects of `RpcContract` (@cairn/contracts), with that pair's request and reply types.
  */
 export class RpcClient {
   private readonly client: ClientProxy;
@@ -39,14 +40,18 @@ export class RpcClient {
     await this.client.close();
   }
 
-  async send<TReply>(subject: string, payload: unknown, options: RpcSendOptions = {}): Promise<TReply> {
+  async send<S extends RpcSubject>(
+    subject: S,
+    payload: RpcRequest<S>,
+    options: RpcSendOptions = {},
+  ): Promise<RpcReply<S>> {
     const h = natsHeaders();
     const rid = currentCorrelationId();
     if (rid) h.set(CORRELATION_HEADER, rid);
     const record = new NatsRecordBuilder(payload).setHeaders(h).build();
     const ms = options.timeoutMs ?? this.defaultTimeoutMs;
     try {
-      return await firstValueFrom(this.client.send<TReply>(this.namespace.subject(subject), record).pipe(timeout(ms)));
+      return await firstValueFrom(this.client.send<RpcReply<S>>(this.namespace.subject(subject), record).pipe(timeout(ms)));
     } catch (err) {
       throw toDomainError(err, subject, ms);
     }

@@ -21,7 +21,7 @@ export class AdminUsersController {
     @CurrentActor() actor: ActorDto,
     @Query() query: ListQuery,
   ): Promise<Paginated<UserDto>> {
-    return this.rpc.send<Paginated<UserDto>>(IdentitySubjects.userSearch, { actor, query });
+    return this.rpc.send(IdentitySubjects.userSearch, { actor, query });
   }
 
   @Post()
@@ -31,7 +31,7 @@ export class AdminUsersController {
 
   @Patch(':username')
   edit(@CurrentActor() actor: ActorDto, @Param('username') username: string, @Body() body: EditUserBody) {
-    return this.rpc.send<UserDto>(IdentitySubjects.userEdit, { actor, username, body: body ?? {} });
+    return this.rpc.send(IdentitySubjects.userEdit, { actor, username, body: body ?? {} });
   }
 
   @Delete(':username')

@@ -1,6 +1,6 @@
 import {
   HooksSubjects, type ActorDto, type CreateHookBody, type EditHookBody, type HookDeliveryDetailDto,
-  type HookDeliveryDto, type HookDto, type HookScopeDto, type ListDeliveriesQuery, type ListHooksQuery, type Paginated,
+  type HookDeliveryDto, type HookDto, type HookScopeDto, type ListDeliveriesQuery, type ListHooksQuery,
 } from '@cairn/contracts';
 import type { RpcClient } from '@cairn/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -17,7 +17,7 @@ export class HookRoutes {
   ) {}
 
   async list(actor: ActorDto | null, scope: HookScopeDto, query: ListHooksQuery, req: FastifyRequest, reply: FastifyReply) {
-    const page = await this.rpc.send<Paginated<HookDto>>(HooksSubjects.webhookList, { actor, scope, query });
+    const page = await this.rpc.send(HooksSubjects.webhookList, { actor, scope, query });
     return sendPage(req, reply, page, query, this.rootUrl);
   }
 
@@ -45,7 +45,7 @@ export class HookRoutes {
     req: FastifyRequest,
     reply: FastifyReply,
   ) {
-    const page = await this.rpc.send<Paginated<HookDeliveryDto>>(HooksSubjects.deliveryList, { actor, scope, hookId, query });
+    const page = await this.rpc.send(HooksSubjects.deliveryList, { actor, scope, hookId, query });
     return sendPage(req, reply, page, { page: query.page, limit: query.per_page ?? query.limit }, this.rootUrl);
   }
 

@@ -26,7 +26,7 @@ export class IssuesController {
     @CurrentRepo() ctx: RepoContext,
     @Query() query: ListIssuesQuery,
   ): Promise<Paginated<IssueDto>> {
-    return this.rpc.send<Paginated<IssueDto>>(IssueSubjects.list, { ...ctx, query });
+    return this.rpc.send(IssueSubjects.list, { ...ctx, query });
   }
 
   @Post()
@@ -117,7 +117,7 @@ export class IssuesController {
     @Param('index', PositiveIntPipe) index: number,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CommentDto[]> {
-    const page = await this.rpc.send<Paginated<CommentDto>>(IssueSubjects.commentList, { ...ctx, index });
+    const page = await this.rpc.send(IssueSubjects.commentList, { ...ctx, index });
     reply.header('x-total-count', String(page.total));
     return page.items;
   }
@@ -140,7 +140,7 @@ export class IssuesController {
     @Param('index', PositiveIntPipe) index: number,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<TimelineCommentDto[]> {
-    const page = await this.rpc.send<Paginated<TimelineCommentDto>>(IssueSubjects.timeline, { ...ctx, index });
+    const page = await this.rpc.send(IssueSubjects.timeline, { ...ctx, index });
     reply.header('x-total-count', String(page.total));
     return page.items;
   }

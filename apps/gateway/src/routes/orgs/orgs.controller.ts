@@ -48,7 +48,7 @@ export class OrgsController {
   @Post('orgs/:org/teams')
   @SignInRequired()
   createTeam(@CurrentActor() actor: ActorDto, @Param('org') org: string, @Body() body: CreateTeamBody) {
-    return this.rpc.send<TeamDto>(IdentitySubjects.teamCreate, { actor, org, body });
+    return this.rpc.send(IdentitySubjects.teamCreate, { actor, org, body });
   }
 
   @Get('teams/:id')
@@ -65,7 +65,7 @@ export class OrgsController {
     @Param('id', PositiveIntPipe) teamId: number,
     @Query() query: ListQuery,
   ): Promise<Paginated<UserDto>> {
-    return this.rpc.send<Paginated<UserDto>>(IdentitySubjects.teamMemberList, { actor, teamId, query });
+    return this.rpc.send(IdentitySubjects.teamMemberList, { actor, teamId, query });
   }
 
   @Put('teams/:id/members/:username')
@@ -107,7 +107,7 @@ export class OrgsController {
     @Param('org') org: string,
     @Param('username') username: string,
   ): Promise<void> {
-    const yes = await this.rpc.send<boolean>(IdentitySubjects.memberCheck, { actor, org, username });
+    const yes = await this.rpc.send(IdentitySubjects.memberCheck, { actor, org, username });
     if (!yes) throw DomainError.notFound(`user "${username}" is not a member of "${org}"`);
   }
 
@@ -129,7 +129,7 @@ export class OrgsController {
     @Param('org') org: string,
     @Query() query: ListQuery,
   ): Promise<Paginated<UserDto>> {
-    return this.rpc.send<Paginated<UserDto>>(IdentitySubjects.publicMemberList, { actor, org, query });
+    return this.rpc.send(IdentitySubjects.publicMemberList, { actor, org, query });
   }
 
   @Get('orgs/:org/public_members/:username')
@@ -139,7 +139,7 @@ export class OrgsController {
     @Param('org') org: string,
     @Param('username') username: string,
   ): Promise<void> {
-    const yes = await this.rpc.send<boolean>(IdentitySubjects.publicMemberCheck, { actor, org, username });
+    const yes = await this.rpc.send(IdentitySubjects.publicMemberCheck, { actor, org, username });
     if (!yes) throw DomainError.notFound(`user "${username}" is not a public member of "${org}"`);
   }
 

@@ -29,7 +29,7 @@ export class PullsController {
     @CurrentRepo() ctx: RepoContext,
     @Query() query: ListPullsQuery,
   ): Promise<Paginated<PullRequestDto>> {
-    return this.rpc.send<Paginated<PullRequestDto>>(PullSubjects.list, { ...ctx, query });
+    return this.rpc.send(PullSubjects.list, { ...ctx, query });
   }
 
   @Post()
@@ -67,7 +67,7 @@ export class PullsController {
     @Param('index', PositiveIntPipe) index: number,
     @Query() query: ListQuery,
   ): Promise<Paginated<CommitDto>> {
-    return this.rpc.send<Paginated<CommitDto>>(PullSubjects.commits, { ...ctx, index, query });
+    return this.rpc.send(PullSubjects.commits, { ...ctx, index, query });
   }
 
   @Get(':index/files')
@@ -78,7 +78,7 @@ export class PullsController {
     @Param('index', PositiveIntPipe) index: number,
     @Query() query: ListQuery,
   ): Promise<Paginated<ChangedFileDto>> {
-    return this.rpc.send<Paginated<ChangedFileDto>>(PullSubjects.files, { ...ctx, index, query });
+    return this.rpc.send(PullSubjects.files, { ...ctx, index, query });
   }
 
   /** 204 when merged, 404 otherwise (Gitea). */
@@ -86,7 +86,7 @@ export class PullsController {
   @RepoAccess('read')
   @HttpCode(204)
   async isMerged(@CurrentRepo() ctx: RepoContext, @Param('index', PositiveIntPipe) index: number): Promise<void> {
-    if (!(await this.rpc.send<boolean>(PullSubjects.isMerged, { ...ctx, index }))) {
+    if (!(await this.rpc.send(PullSubjects.isMerged, { ...ctx, index }))) {
       throw DomainError.notFound('pull request has not been merged');
     }
   }

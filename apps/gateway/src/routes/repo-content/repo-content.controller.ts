@@ -2,8 +2,7 @@ import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res }
 import {
   CommitFlagsQuery, DomainError, FileContentsQuery, GetFilesBody, ListCommitsQuery, ListQuery, RefQuery, RepoSubjects,
   parseGiteaBool,
-  type BranchDto, type CommitDto, type CommitListReply, type CommitOptions, type ContentsResponseDto,
-  type GetContentsReply, type GetFileContentsReply, type GetRawReply, type Paginated,
+  type BranchDto, type CommitDto, type CommitOptions, type ContentsResponseDto,
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, RpcClient, type CommonSettings } from '@cairn/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -83,7 +82,7 @@ export class RepoContentController {
     @Query() q: RefQuery,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const blob = await this.rpc.send<GetRawReply>(RepoSubjects.rawGet, {
+    const blob = await this.rpc.send(RepoSubjects.rawGet, {
       ...ctx,
       path: path ?? '',
       ref: q.ref,
@@ -133,7 +132,7 @@ export class RepoContentController {
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CommitDto[]> {
-    const page = await this.rpc.send<CommitListReply>(RepoSubjects.commitList, {
+    const page = await this.rpc.send(RepoSubjects.commitList, {
       ...ctx,
       filter: { sha: q.sha, path: q.path, not: q.not, since: q.since, until: q.until, page: q.page, limit: q.limit },
       options: commitOptions(q),
@@ -164,7 +163,7 @@ export class RepoContentController {
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<BranchDto[]> {
-    const page = await this.rpc.send<Paginated<BranchDto>>(RepoSubjects.branchList, { ...ctx, query });
+    const page = await this.rpc.send(RepoSubjects.branchList, { ...ctx, query });
     return sendPage(req, reply, page, query, this.common.rootUrl);
   }
 
@@ -179,7 +178,7 @@ export class RepoContentController {
     path: string,
     ref: string | undefined,
   ): Promise<ContentsResponseDto | ContentsResponseDto[]> {
-    const reply = await this.rpc.send<GetContentsReply>(RepoSubjects.contentsGet, {
+    const reply = await this.rpc.send(RepoSubjects.contentsGet, {
       ...ctx,
       path,
       ref,
@@ -196,7 +195,7 @@ export class RepoContentController {
     ref: string | undefined,
     files: string[],
   ): Promise<(ContentsResponseDto | null)[]> {
-    const reply = await this.rpc.send<GetFileContentsReply>(RepoSubjects.fileContents, {
+    const reply = await this.rpc.send(RepoSubjects.fileContents, {
       ...ctx,
       ref,
       files,

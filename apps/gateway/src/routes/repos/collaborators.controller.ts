@@ -22,14 +22,14 @@ export class CollaboratorsController {
     @CurrentRepo() ctx: RepoContext,
     @Query() query: ListQuery,
   ): Promise<Paginated<UserDto>> {
-    return this.rpc.send<Paginated<UserDto>>(RepoSubjects.collaboratorList, { ...ctx, query });
+    return this.rpc.send(RepoSubjects.collaboratorList, { ...ctx, query });
   }
 
   @Get(':username')
   @RepoAccess('read')
   @HttpCode(204)
   async check(@CurrentRepo() ctx: RepoContext, @Param('username') username: string): Promise<void> {
-    const yes = await this.rpc.send<boolean>(RepoSubjects.collaboratorCheck, { ...ctx, username });
+    const yes = await this.rpc.send(RepoSubjects.collaboratorCheck, { ...ctx, username });
     if (!yes) throw DomainError.notFound(`user "${username}" is not a collaborator`);
   }
 

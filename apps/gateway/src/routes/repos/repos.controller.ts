@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
   CreateRepoBody, EditRepoBody, ListQuery, RepoSubjects, SearchReposQuery,
-  type ActorDto, type Paginated, type RepositoryDto,
+  type ActorDto, type ListRepositoriesRequest, type Paginated, type RepositoryDto,
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
 import { CurrentRepo, RepoAccess, type RepoContext } from '../../access/repo-access.guard.js';
@@ -14,8 +14,8 @@ import { Paged } from '../../http/paged.js';
 export class ReposController {
   constructor(private readonly rpc: RpcClient) {}
 
-  private list(query: ListQuery, message: Record<string, unknown>): Promise<Paginated<RepositoryDto>> {
-    return this.rpc.send<Paginated<RepositoryDto>>(RepoSubjects.repositoryList, { ...message, query });
+  private list(query: ListQuery, message: Omit<ListRepositoriesRequest, 'query'>): Promise<Paginated<RepositoryDto>> {
+    return this.rpc.send(RepoSubjects.repositoryList, { ...message, query });
   }
 
   @Post('user/repos')
@@ -28,14 +28,14 @@ export class ReposController {
   @SignInRequired()
   @ScopeCategoryOf('organization')
   createInOrg(@CurrentActor() actor: ActorDto, @Param('org') org: string, @Body() body: CreateRepoBody) {
-    return this.rpc.send<RepositoryDto>(RepoSubjects.repositoryCreate, { actor, target: 'org', owner: org, body });
+    return this.rpc.send(RepoSubjects.repositoryCreate, { actor, target: 'org', owner: org, body });
   }
 
   @Post('admin/users/:username/repos')
   @SiteAdminOnly()
   @ScopeCategoryOf('admin')
   createForUser(@CurrentActor() actor: ActorDto, @Param('username') username: string, @Body() body: CreateRepoBody) {
-    return this.rpc.send<RepositoryDto>(RepoSubjects.repositoryCreate, { actor, target: 'user', owner: username, body });
+    return this.rpc.send(RepoSubjects.repositoryCreate, { actor, target: 'user', owner: username, body });
   }
 
   @Get('user/repos')
@@ -75,7 +75,7 @@ export class ReposController {
     @CurrentActor() actor: ActorDto | null,
     @Query() query: SearchReposQuery,
   ): Promise<Paginated<RepositoryDto>> {
-    return this.rpc.send<Paginated<RepositoryDto>>(RepoSubjects.repositorySearch, { actor, query });
+    return this.rpc.send(RepoSubjects.repositorySearch, { actor, query });
   }
 
   @Get('repos/:owner/:repo')

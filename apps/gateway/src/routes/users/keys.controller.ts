@@ -21,7 +21,7 @@ export class OwnKeysController {
     @CurrentActor() actor: ActorDto,
     @Query() query: ListKeysQuery,
   ): Promise<Paginated<PublicKeyDto>> {
-    return this.rpc.send<Paginated<PublicKeyDto>>(IdentitySubjects.keyList, { actor, query });
+    return this.rpc.send(IdentitySubjects.keyList, { actor, query });
   }
 
   @Post('keys')
@@ -47,7 +47,7 @@ export class OwnKeysController {
     @CurrentActor() actor: ActorDto,
     @Query() query: ListQuery,
   ): Promise<Paginated<OrganizationDto>> {
-    return this.rpc.send<Paginated<OrganizationDto>>(IdentitySubjects.orgList, {
+    return this.rpc.send(IdentitySubjects.orgList, {
       actor,
       username: actor.login,
       query,

@@ -28,7 +28,7 @@ export class UsersController {
     @CurrentActor() actor: ActorDto | null,
     @Query() query: SearchUsersQuery,
   ): Promise<Paginated<UserDto>> {
-    return this.rpc.send<Paginated<UserDto>>(IdentitySubjects.userSearch, { actor, query });
+    return this.rpc.send(IdentitySubjects.userSearch, { actor, query });
   }
 
   @Get('users/:username')
@@ -44,7 +44,7 @@ export class UsersController {
     @Param('username') username: string,
     @Query() query: ListQuery,
   ): Promise<Paginated<AccessTokenDto>> {
-    return this.rpc.send<Paginated<AccessTokenDto>>(IdentitySubjects.tokenList, { actor, username, query });
+    return this.rpc.send(IdentitySubjects.tokenList, { actor, username, query });
   }
 
   @Post('users/:username/tokens')
@@ -75,7 +75,7 @@ export class UsersController {
     @Param('username') username: string,
     @Query() query: ListKeysQuery,
   ): Promise<Paginated<PublicKeyDto>> {
-    return this.rpc.send<Paginated<PublicKeyDto>>(IdentitySubjects.keyList, { actor, username, query });
+    return this.rpc.send(IdentitySubjects.keyList, { actor, username, query });
   }
 
   @Get('users/:username/orgs')
@@ -85,6 +85,6 @@ export class UsersController {
     @Param('username') username: string,
     @Query() query: ListQuery,
   ): Promise<Paginated<OrganizationDto>> {
-    return this.rpc.send<Paginated<OrganizationDto>>(IdentitySubjects.orgList, { actor, username, query });
+    return this.rpc.send(IdentitySubjects.orgList, { actor, username, query });
   }
 }

@@ -1,0 +1,59 @@
+import type { Paginated } from '../common/pagination.js';
+import type { ResolveCredentialsReply, ResolveCredentialsRequest } from './credentials.dto.js';
+import type {
+  CreateKeyRequest, KeyIdRequest, ListKeysRequest, PublicKeyDto, ResolveKeyReply, ResolveKeyRequest, TouchKeyRequest,
+} from './key.dto.js';
+import type {
+  CreateOrgRequest, CreateTeamRequest, OrgListRequest, OrgMemberRequest, OrgMembershipReply, OrgMembershipRequest,
+  OrgPagedRequest, OrgRequest, OrgStandingsReply, OrgStandingsRequest, OrganizationDto, SetPublicMemberRequest,
+  TeamDto, TeamMemberRequest, TeamPagedRequest, TeamRequest,
+} from './org.dto.js';
+import type { AccessTokenDto, CreateTokenRequest, DeleteTokenRequest, ListTokensRequest } from './token.dto.js';
+import type { TwoFactorEnrollReply, TwoFactorRequest } from './two-factor.dto.js';
+import type {
+  CreateUserRequest, EditUserRequest, LookupUsersReply, LookupUsersRequest, OwnerDto, OwnerResolveRequest,
+  SearchUsersRequest, UserDto, UsernameRequest,
+} from './user.dto.js';
+import type { RpcPair } from '../rpc-contract.js';
+import type { IdentitySubjects } from './identity.subjects.js';
+
+/** The request and reply of every subject in {@link IdentitySubjects}, answered by identity-service. */
+export interface IdentityRpc {
+  [IdentitySubjects.authResolve]: RpcPair<ResolveCredentialsRequest, ResolveCredentialsReply>;
+  [IdentitySubjects.userCreate]: RpcPair<CreateUserRequest, UserDto>;
+  [IdentitySubjects.userEdit]: RpcPair<EditUserRequest, UserDto>;
+  [IdentitySubjects.userDelete]: RpcPair<UsernameRequest, { ok: true }>;
+  [IdentitySubjects.userGet]: RpcPair<UsernameRequest, UserDto>;
+  [IdentitySubjects.userSearch]: RpcPair<SearchUsersRequest, Paginated<UserDto>>;
+  [IdentitySubjects.userLookup]: RpcPair<LookupUsersRequest, LookupUsersReply>;
+  [IdentitySubjects.userVerifyPassword]: RpcPair<ResolveCredentialsRequest, ResolveCredentialsReply>;
+  [IdentitySubjects.ownerResolve]: RpcPair<OwnerResolveRequest, OwnerDto>;
+  [IdentitySubjects.tokenCreate]: RpcPair<CreateTokenRequest, AccessTokenDto>;
+  [IdentitySubjects.tokenList]: RpcPair<ListTokensRequest, Paginated<AccessTokenDto>>;
+  [IdentitySubjects.tokenDelete]: RpcPair<DeleteTokenRequest, { ok: true }>;
+  [IdentitySubjects.keyCreate]: RpcPair<CreateKeyRequest, PublicKeyDto>;
+  [IdentitySubjects.keyList]: RpcPair<ListKeysRequest, Paginated<PublicKeyDto>>;
+  [IdentitySubjects.keyGet]: RpcPair<KeyIdRequest, PublicKeyDto>;
+  [IdentitySubjects.keyDelete]: RpcPair<KeyIdRequest, { ok: true }>;
+  [IdentitySubjects.keyResolve]: RpcPair<ResolveKeyRequest, ResolveKeyReply>;
+  [IdentitySubjects.keyTouch]: RpcPair<TouchKeyRequest, { ok: true }>;
+  [IdentitySubjects.orgCreate]: RpcPair<CreateOrgRequest, OrganizationDto>;
+  [IdentitySubjects.orgGet]: RpcPair<OrgRequest, OrganizationDto>;
+  [IdentitySubjects.orgList]: RpcPair<OrgListRequest, Paginated<OrganizationDto>>;
+  [IdentitySubjects.orgMembership]: RpcPair<OrgMembershipRequest, OrgMembershipReply>;
+  [IdentitySubjects.orgStandings]: RpcPair<OrgStandingsRequest, OrgStandingsReply>;
+  [IdentitySubjects.teamList]: RpcPair<OrgPagedRequest, Paginated<TeamDto>>;
+  [IdentitySubjects.teamCreate]: RpcPair<CreateTeamRequest, TeamDto>;
+  [IdentitySubjects.teamGet]: RpcPair<TeamRequest, TeamDto>;
+  [IdentitySubjects.teamMemberAdd]: RpcPair<TeamMemberRequest, { ok: true }>;
+  [IdentitySubjects.teamMemberRemove]: RpcPair<TeamMemberRequest, { ok: true }>;
+  [IdentitySubjects.teamMemberList]: RpcPair<TeamPagedRequest, Paginated<UserDto>>;
+  [IdentitySubjects.memberList]: RpcPair<OrgPagedRequest, Paginated<UserDto>>;
+  [IdentitySubjects.memberCheck]: RpcPair<OrgMemberRequest, boolean>;
+  [IdentitySubjects.memberRemove]: RpcPair<OrgMemberRequest, { ok: true }>;
+  [IdentitySubjects.publicMemberList]: RpcPair<OrgPagedRequest, Paginated<UserDto>>;
+  [IdentitySubjects.publicMemberCheck]: RpcPair<OrgMemberRequest, boolean>;
+  [IdentitySubjects.publicMemberSet]: RpcPair<SetPublicMemberRequest, { ok: true }>;
+  [IdentitySubjects.twoFactorEnroll]: RpcPair<TwoFactorRequest, TwoFactorEnrollReply>;
+  [IdentitySubjects.twoFactorDisable]: RpcPair<TwoFactorRequest, { ok: true }>;
+}

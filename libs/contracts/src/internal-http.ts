@@ -1,0 +1,31 @@
+/**
+ * repo-service's internal HTTP endpoint: only the gateway calls it, with the shared internal token
+ * (`[server] INTERNAL_TOKEN`). Both sides take its paths and headers from here.
+ */
+
+/** Headers the gateway sets on internal requests (HTTP header names, lower case). */
+export const INTERNAL_HEADERS = {
+  /** The shared internal token; every internal request carries it. */
+  token: 'x-cairn-internal-token',
+  /** The resolved repository's id (git requests; required for a push). */
+  repoId: 'x-cairn-repo-id',
+  /** The authenticated actor's id, when there is one (git requests; the pusher of a push). */
+  actorId: 'x-cairn-actor-id',
+  /** The authenticated actor's login, when there is one (git requests). */
+  actorLogin: 'x-cairn-actor-login',
+} as const;
+
+/** The internal git smart-HTTP prefix: `/internal/git/<owner>/<repo>/<endpoint>`. */
+export const INTERNAL_GIT_PREFIX = '/internal/git/';
+
+/** The git smart-HTTP endpoints below a repository's internal path. */
+export const INTERNAL_GIT_ENDPOINTS = ['info/refs', 'git-upload-pack', 'git-receive-pack'] as const;
+export type InternalGitEndpoint = (typeof INTERNAL_GIT_ENDPOINTS)[number];
+
+/** The internal path of a repository's git endpoint (owner and name encoded as one path segment each). */
+export function internalGitPath(owner: string, repo: string, endpoint: InternalGitEndpoint): string {
+  return `${INTERNAL_GIT_PREFIX}${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/${endpoint}`;
+}
+
+/** The internal route that streams a blob too large for a bus message (`GET …?owner=&repo=&ref=&path=`). */
+export const INTERNAL_RAW_PATH = '/internal/raw';

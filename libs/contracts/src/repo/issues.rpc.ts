@@ -1,0 +1,23 @@
+import type { Paginated } from '../common/pagination.js';
+import type {
+  CommentDto, CreateIssueCommentRequest, CreateIssueRequest, EditIssueCommentRequest, EditIssueRequest,
+  IssueCommentIdRequest, IssueDto, IssueIndexRequest, ListIssuesRequest, LockIssueRequest, TimelineCommentDto,
+} from './issues.dto.js';
+import type { RpcPair } from '../rpc-contract.js';
+import type { IssueSubjects } from './issues.subjects.js';
+
+/** The request and reply of every subject in {@link IssueSubjects}, answered by repo-service (issues and comments). */
+export interface IssueRpc {
+  [IssueSubjects.create]: RpcPair<CreateIssueRequest, IssueDto>;
+  [IssueSubjects.list]: RpcPair<ListIssuesRequest, Paginated<IssueDto>>;
+  [IssueSubjects.get]: RpcPair<IssueIndexRequest, IssueDto>;
+  [IssueSubjects.edit]: RpcPair<EditIssueRequest, IssueDto>;
+  [IssueSubjects.lock]: RpcPair<LockIssueRequest, null>;
+  [IssueSubjects.unlock]: RpcPair<IssueIndexRequest, null>;
+  [IssueSubjects.timeline]: RpcPair<IssueIndexRequest, Paginated<TimelineCommentDto>>;
+  [IssueSubjects.commentList]: RpcPair<IssueIndexRequest, Paginated<CommentDto>>;
+  [IssueSubjects.commentCreate]: RpcPair<CreateIssueCommentRequest, CommentDto>;
+  [IssueSubjects.commentGet]: RpcPair<IssueCommentIdRequest, CommentDto>;
+  [IssueSubjects.commentEdit]: RpcPair<EditIssueCommentRequest, CommentDto>;
+  [IssueSubjects.commentDelete]: RpcPair<IssueCommentIdRequest, null>;
+}

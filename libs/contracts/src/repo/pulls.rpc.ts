@@ -1,0 +1,31 @@
+import type { Paginated } from '../common/pagination.js';
+import type { CommitDto } from './commits.dto.js';
+import type {
+  BaseMovedRequest, ChangedFileDto, CheckTargetReply, CheckTargetRequest, CreatePullRequest, EditPullRequest,
+  GetPullByBranchesRequest, GetPullRequest, HeadMovedRequest, ListPullsRequest, MergePullRequest, PullCheckCandidate,
+  PullIndexRequest, PullPageRequest, PullRequestDto, ReportMergeabilityReply, ReportMergeabilityRequest,
+  UpdatePullRequest,
+} from './pulls.dto.js';
+import type { RpcPair } from '../rpc-contract.js';
+import type { PullSubjects } from './pulls.subjects.js';
+
+/**
+ * The request and reply of every subject in {@link PullSubjects},
+ * answered by repo-service (pull requests and mergeability).
+ */
+export interface PullRpc {
+  [PullSubjects.create]: RpcPair<CreatePullRequest, PullRequestDto>;
+  [PullSubjects.list]: RpcPair<ListPullsRequest, Paginated<PullRequestDto>>;
+  [PullSubjects.get]: RpcPair<GetPullRequest, PullRequestDto>;
+  [PullSubjects.getByBranches]: RpcPair<GetPullByBranchesRequest, PullRequestDto>;
+  [PullSubjects.edit]: RpcPair<EditPullRequest, PullRequestDto>;
+  [PullSubjects.commits]: RpcPair<PullPageRequest, Paginated<CommitDto>>;
+  [PullSubjects.files]: RpcPair<PullPageRequest, Paginated<ChangedFileDto>>;
+  [PullSubjects.isMerged]: RpcPair<PullIndexRequest, boolean>;
+  [PullSubjects.merge]: RpcPair<MergePullRequest, null>;
+  [PullSubjects.update]: RpcPair<UpdatePullRequest, null>;
+  [PullSubjects.baseMoved]: RpcPair<BaseMovedRequest, PullCheckCandidate[]>;
+  [PullSubjects.headMoved]: RpcPair<HeadMovedRequest, PullCheckCandidate[]>;
+  [PullSubjects.checkTarget]: RpcPair<CheckTargetRequest, CheckTargetReply | null>;
+  [PullSubjects.reportMergeability]: RpcPair<ReportMergeabilityRequest, ReportMergeabilityReply>;
+}

@@ -1,0 +1,39 @@
+import type { Paginated } from '../common/pagination.js';
+import type { UserDto } from '../identity/user.dto.js';
+import type { BranchDto, GetBranchRequest, ListBranchesRequest } from './branches.dto.js';
+import type {
+  AddCollaboratorRequest, CollaboratorRequest, ListCollaboratorsRequest, RepoCollaboratorPermissionDto,
+} from './collaborator.dto.js';
+import type { CommitDto, CommitListReply, GetCommitRequest, ListCommitsRequest } from './commits.dto.js';
+import type {
+  GetContentsReply, GetContentsRequest, GetFileContentsReply, GetFileContentsRequest, GetRawReply, GetRawRequest,
+} from './contents.dto.js';
+import type { RepoAccessReply, RepoAccessRequest, RepoScopedRequest } from './repo-access.dto.js';
+import type {
+  CreateRepositoryRequest, EditRepositoryRequest, ListRepositoriesRequest, RepositoryDto, SearchRepositoriesRequest,
+} from './repository.dto.js';
+import type { RpcPair } from '../rpc-contract.js';
+import type { RepoSubjects } from './repo.subjects.js';
+
+/** The request and reply of every subject in {@link RepoSubjects}, answered by repo-service. */
+export interface RepoRpc {
+  [RepoSubjects.accessResolve]: RpcPair<RepoAccessRequest, RepoAccessReply>;
+  [RepoSubjects.branchGet]: RpcPair<GetBranchRequest, BranchDto>;
+  [RepoSubjects.repositoryCreate]: RpcPair<CreateRepositoryRequest, RepositoryDto>;
+  [RepoSubjects.repositoryGet]: RpcPair<RepoScopedRequest, RepositoryDto>;
+  [RepoSubjects.repositoryEdit]: RpcPair<EditRepositoryRequest, RepositoryDto>;
+  [RepoSubjects.repositoryDelete]: RpcPair<RepoScopedRequest, null>;
+  [RepoSubjects.repositoryList]: RpcPair<ListRepositoriesRequest, Paginated<RepositoryDto>>;
+  [RepoSubjects.repositorySearch]: RpcPair<SearchRepositoriesRequest, Paginated<RepositoryDto>>;
+  [RepoSubjects.collaboratorList]: RpcPair<ListCollaboratorsRequest, Paginated<UserDto>>;
+  [RepoSubjects.collaboratorCheck]: RpcPair<CollaboratorRequest, boolean>;
+  [RepoSubjects.collaboratorAdd]: RpcPair<AddCollaboratorRequest, null>;
+  [RepoSubjects.collaboratorRemove]: RpcPair<CollaboratorRequest, null>;
+  [RepoSubjects.collaboratorPermission]: RpcPair<CollaboratorRequest, RepoCollaboratorPermissionDto>;
+  [RepoSubjects.contentsGet]: RpcPair<GetContentsRequest, GetContentsReply>;
+  [RepoSubjects.fileContents]: RpcPair<GetFileContentsRequest, GetFileContentsReply>;
+  [RepoSubjects.rawGet]: RpcPair<GetRawRequest, GetRawReply>;
+  [RepoSubjects.commitList]: RpcPair<ListCommitsRequest, CommitListReply>;
+  [RepoSubjects.commitGet]: RpcPair<GetCommitRequest, CommitDto>;
+  [RepoSubjects.branchList]: RpcPair<ListBranchesRequest, Paginated<BranchDto>>;
+}

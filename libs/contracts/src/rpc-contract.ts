@@ -1,0 +1,33 @@
+import type { HealthReply, HealthRequest } from './common/health.js';
+import type { HooksRpc } from './hooks/hooks.rpc.js';
+import type { IdentityRpc } from './identity/identity.rpc.js';
+import type { IssueRpc } from './repo/issues.rpc.js';
+import type { PullRpc } from './repo/pulls.rpc.js';
+import type { RepoRpc } from './repo/repo.rpc.js';
+
+/**
+ * One request-reply pair of the bus: what the caller sends (the class the answering service validates with, so the
+ * caller is held to the same shape) and what it gets back. Only a type: nothing of it exists at run time.
+ */
+export interface RpcPair<Request, Reply> {
+  request: Request;
+  reply: Reply;
+}
+
+/**
+ * Every request-reply subject of the bus and its pair, keyed by the subject string. Each domain declares its pairs
+ * beside its subject constants (`<domain>.rpc.ts`, keyed by those constants); this interface joins them.
+ * `RpcClient.send` and the `@RpcHandler` decorator accept only subjects named here, so a payload or reply of the
+ * wrong shape is a compile error on both sides. See docs/architecture.md, "The typed bus".
+ */
+export interface RpcContract extends IdentityRpc, RepoRpc, IssueRpc, PullRpc, HooksRpc {
+  /** Every service's `<service>.health.check` ({@link healthSubject}). */
+  [subject: `${string}.health.check`]: RpcPair<HealthRequest, HealthReply>;
+}
+
+/** A subject that has a request-reply pair. */
+export type RpcSubject = keyof RpcContract & string;
+/** What a caller sends on `S`. */
+export type RpcRequest<S extends RpcSubject> = RpcContract[S]['request'];
+/** What the service behind `S` replies. */
+export type RpcReply<S extends RpcSubject> = RpcContract[S]['reply'];

@@ -1,0 +1,140 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Type-level test of the typed bus: a small program using RpcClient.send, @RpcHandler and the typed BullMQ queue
+ * helpers is type-checked with the
+ * real sources, and the compiler must report exactly the lines marked `// ✗` (and nothing else). The fixture lives
+ * in memory beside this file so that it resolves `@cairn/contracts` and the RPC modules like the code does.
+ */
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, '../../../..');
+const FIXTURE = path.join(HERE, 'bus-typing.fixture.ts');
+
+const SOURCE = `
+import { Payload } from '@nestjs/microservices';
+import {
+  HooksSubjects, IdentitySubjects, IssueSubjects, PullSubjects, RepoSubjects, healthSubject,
+  ActorRequest, HookCreateRequest, HookRequest, OrgRequest, UsernameRequest,
+  type HealthReply, type HookDto, type RepositoryDto, type RpcSubject, type UserDto,
+} from '@cairn/contracts';
+import { Queues } from '@cairn/contracts';
+import { createQueue, createWorker, jobNameOf, type TypedQueue } from '../queues/typed-queue.js';
+import { addUniqueJob } from '../queues/unique-job.js';
+import type { RpcClient } from './rpc-client.js';
+import { RpcHandler } from './rpc-handler.js';
+
+declare const rpc: RpcClient;
+
+export async function callers(): Promise<void> {
+  const user: UserDto = await rpc.send(IdentitySubjects.userGet, { actor: null, username: 'alice' });
+  const health: HealthReply = await rpc.send(healthSubject('repo'), {});
+  await rpc.send(IdentitySubjects.userGet, { actor: null, username: 'alice' }, { timeoutMs: 5 });
+  await rpc.send(IdentitySubjects.userGet, { actor: null, name: 'alice' }); // ✗ unknown payload field
+  await rpc.send(IdentitySubjects.userGet, { actor: null }); // ✗ missing payload field
+  await rpc.send(IdentitySubjects.userGet, { actor: null, username: 42 }); // ✗ payload field of the wrong type
+  const repo: RepositoryDto = await rpc.send(IdentitySubjects.userGet, { actor: null, username: 'a' }); // ✗ reply
+  await rpc.send<UserDto>(IdentitySubjects.userGet, { actor: null, username: 'alice' }); // ✗ hand-written reply type
+  await rpc.send('identity.user.frobnicate', {}); // ✗ a subject without a pair
+  await rpc.send(healthSubject('repo'), { deep: true }); // ✗ health takes nothing
+  void [user, health, repo];
+}
+
+export class Handlers {
+  @RpcHandler(IdentitySubjects.userGet)
+  get(@Payload() req: UsernameRequest): Promise<UserDto> {
+    return Promise.resolve(req as never);
+  }
+
+  @RpcHandler(IdentitySubjects.userGet) // ✗ payload class of another pair
+  getByOrg(@Payload() req: OrgRequest): Promise<UserDto> {
+    return Promise.resolve(req as never);
+  }
+
+  @RpcHandler(HooksSubjects.webhookCreate) // ✗ payload class of another pair
+  createWithoutBody(@Payload() req: HookRequest): Promise<HookDto> {
+    return Promise.resolve(req as never);
+  }
+
+  @RpcHandler(IdentitySubjects.userGet) // ✗ a wider class: validation would strip \`username\`
+  getWider(@Payload() req: ActorRequest): Promise<UserDto> {
+    return Promise.resolve(req as never);
+  }
+
+  @RpcHandler(HooksSubjects.webhookCreate)
+  create(@Payload() req: HookCreateRequest): Promise<HookDto> {
+    return Promise.resolve(req as never);
+  }
+
+  @RpcHandler(IdentitySubjects.userGet) // ✗ reply of another pair
+  getRepo(@Payload() req: UsernameRequest): Promise<RepositoryDto> {
+    return Promise.resolve(req as never);
+  }
+}
+
+declare const checks: TypedQueue<typeof Queues.mergeCheck>;
+
+export async function producers(): Promise<void> {
+  const data = { pullId: 1, repoId: 2, baseSha: 'a', headSha: 'b' };
+  await checks.add(jobNameOf(Queues.mergeCheck), data);
+  await addUniqueJob(checks, jobNameOf(Queues.mergeCheck), data, { jobId: 'pr-1-a-b' });
+  await checks.add('deliver', data); // ✗ another queue's job name
+  await addUniqueJob(checks, 'deliver', data, { jobId: 'x' }); // ✗ another queue's job name
+  await checks.add(jobNameOf(Queues.mergeCheck), { deliveryId: 1 }); // ✗ another queue's job data
+  const deliveries = createQueue(Queues.webhookDelivery, { connection: {} });
+  await deliveries.add(jobNameOf(Queues.webhookDelivery), { deliveryIds: [1, 2] });
+  await deliveries.add(jobNameOf(Queues.webhookDelivery), { pullId: 1 }); // ✗ another queue's job data
+  createWorker(Queues.mergeCheck, (job) => Promise.resolve(job.data.headSha), { connection: {} });
+  createWorker(Queues.mergeCheck, (job) => Promise.resolve(job.data.deliveryId), { connection: {} }); // ✗ not its data
+}
+
+type ValueOf<T> = T[keyof T];
+type DeclaredSubject = ValueOf<typeof IdentitySubjects> | ValueOf<typeof RepoSubjects> | ValueOf<typeof IssueSubjects>
+  | ValueOf<typeof PullSubjects> | ValueOf<typeof HooksSubjects>;
+/** Fails naming the subject when a subject constant has no request-reply pair. */
+export const everySubjectHasAPair: [Exclude<DeclaredSubject, RpcSubject>] extends [never] ? true : Exclude<DeclaredSubject, RpcSubject> = true;
+`;
+
+function diagnosticsOfFixture(): { line: number; message: string }[] {
+  const configFile = ts.readConfigFile(path.join(ROOT, 'tsconfig.base.json'), (f) => ts.sys.readFile(f));
+  const { options } = ts.parseJsonConfigFileContent(configFile.config, ts.sys, ROOT);
+  Object.assign(options, {
+    noEmit: true,
+    composite: false,
+    declaration: false,
+    incremental: false,
+    customConditions: ['cairn-source'],
+  } satisfies ts.CompilerOptions);
+  const host = ts.createCompilerHost(options, true);
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (file, languageVersion, ...rest) =>
+    path.resolve(file) === FIXTURE
+      ? ts.createSourceFile(file, SOURCE, languageVersion, true)
+      : getSourceFile(file, languageVersion, ...rest);
+  const fileExists = host.fileExists.bind(host);
+  host.fileExists = (file) => path.resolve(file) === FIXTURE || fileExists(file);
+  const program = ts.createProgram([FIXTURE], options, host);
+  const sf = program.getSourceFile(FIXTURE)!;
+  return [...program.getSyntacticDiagnostics(sf), ...program.getSemanticDiagnostics(sf)].map((d) => ({
+    line: sf.getLineAndCharacterOfPosition(d.start ?? 0).line + 1,
+    message: ts.flattenDiagnosticMessageText(d.messageText, '\n'),
+  }));
+}
+
+/** A decorator's error is reported on the decorator's line; a marked line is the line the compiler must flag. */
+function markedLines(): number[] {
+  return SOURCE.split('\n')
+    .map((text, i) => (text.includes('// ✗') ? i + 1 : 0))
+    .filter((n) => n > 0);
+}
+
+describe('the typed bus (compile time)', () => {
+  it('rejects a wrong subject, payload or reply on both sides and accepts every defined pair', () => {
+    const diagnostics = diagnosticsOfFixture();
+    const flagged = [...new Set(diagnostics.map((d) => d.line))].sort((a, b) => a - b);
+    expect(markedLines().length).toBeGreaterThan(0);
+    expect(flagged, JSON.stringify(diagnostics, null, 2)).toEqual(markedLines());
+  }, 120_000);
+});
