@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccessModule } from '../access/access.module.js';
+import { GitMaintenanceModule } from '../git/git-maintenance.module.js';
 import { MergeHandler } from '../merge/merge.handler.js';
 import { MergeService } from '../merge/merge.service.js';
 import { MergeCheckQueue } from '../pulls/merge-check.queue.js';
@@ -9,6 +10,8 @@ import { PullRenderer } from '../pulls/pull-renderer.js';
 import { PullsHandler } from '../pulls/pulls.handler.js';
 import { PullsRepository } from '../pulls/pulls.repository.js';
 import { PullsService } from '../pulls/pulls.service.js';
+import { PendingChecks } from '../ref-updates/pending-checks.js';
+import { RefUpdates } from '../ref-updates/ref-updates.service.js';
 import { RepositoriesModule } from '../repositories/repositories.module.js';
 import { CommentsService } from './comments.service.js';
 import { ISSUE_SETTINGS, loadIssueSettings } from './issue-settings.js';
@@ -18,11 +21,12 @@ import { IssuesService } from './issues.service.js';
 import { RepoViews } from './repo-views.js';
 
 /**
- * Issues, comments, pull requests, their mergeability state and merging (`issues/`, `pulls/`, `merge/`). Needs the
- * global Prisma, storage and repo-settings modules of repo-service. Settings are read once when the module starts.
+ * Issues, comments, pull requests, their mergeability state, merging and what moved branches do to them (`issues/`,
+ * `pulls/`, `merge/`, `ref-updates/`). Needs the global Prisma, storage and repo-settings modules of repo-service.
+ * Settings are read once when the module starts.
  */
 @Module({
-  imports: [AccessModule, RepositoriesModule],
+  imports: [AccessModule, RepositoriesModule, GitMaintenanceModule],
   controllers: [IssuesHandler, PullsHandler, MergeHandler],
   providers: [
     { provide: ISSUE_SETTINGS, useFactory: () => loadIssueSettings() },
@@ -33,12 +37,14 @@ import { RepoViews } from './repo-views.js';
     PullRenderer,
     MergeCheckQueue,
     MergeabilityService,
+    RefUpdates,
+    PendingChecks,
     PullsService,
     IssuesService,
     CommentsService,
     MergeService,
   ],
-  exports: [MergeabilityService, PullsService, IssuesService],
+  exports: [MergeabilityService, PullsService, IssuesService, RefUpdates],
 })
 export class IssueTrackerModule {}
 

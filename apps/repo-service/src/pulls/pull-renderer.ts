@@ -21,6 +21,11 @@ export interface PullRendering {
 export class PullRenderer {
   constructor(private readonly views: RepoViews) {}
 
+  /** The site's root URL (trailing slash). */
+  get rootUrl(): string {
+    return this.views.rootUrl;
+  }
+
   /**
    * Rendering for system flows (no person behind the request: merge-check reports, branch moves from pushes):
    * owner permissions, and users and the repository reused for a few seconds across a burst.

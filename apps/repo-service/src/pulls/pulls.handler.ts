@@ -1,10 +1,10 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
-  BaseMovedRequest, CheckTargetRequest, CreatePullRequest, EditPullRequest, GetPullByBranchesRequest, GetPullRequest,
-  HeadMovedRequest, ListPullsRequest, PullIndexRequest, PullPageRequest, PullSubjects, ReportMergeabilityRequest,
-  type ChangedFileDto, type CheckTargetReply, type CommitDto, type Paginated, type PullCheckCandidate,
-  type PullRequestDto, type ReportMergeabilityReply,
+  CheckTargetRequest, CreatePullRequest, EditPullRequest, GetPullByBranchesRequest, GetPullRequest,
+  ListPullsRequest, PullIndexRequest, PullPageRequest, PullSubjects, ReportMergeabilityRequest,
+  type ChangedFileDto, type CheckTargetReply, type CommitDto, type Paginated, type PullRequestDto,
+  type ReportMergeabilityReply,
 } from '@cairn/contracts';
 import { MergeabilityService } from './mergeability.service.js';
 import { PullsService } from './pulls.service.js';
@@ -55,16 +55,6 @@ export class PullsHandler {
   @MessagePattern(PullSubjects.isMerged)
   isMerged(@Payload() req: PullIndexRequest): Promise<boolean> {
     return this.pulls.isMerged(req);
-  }
-
-  @MessagePattern(PullSubjects.baseMoved)
-  baseMoved(@Payload() req: BaseMovedRequest): Promise<PullCheckCandidate[]> {
-    return this.mergeability.baseMoved(req);
-  }
-
-  @MessagePattern(PullSubjects.headMoved)
-  headMoved(@Payload() req: HeadMovedRequest): Promise<PullCheckCandidate[]> {
-    return this.mergeability.headMoved(req);
   }
 
   @MessagePattern(PullSubjects.checkTarget)

@@ -24,10 +24,6 @@ export const PullSubjects = {
   /** Bring the head branch up to date with the base (write access): `UpdatePullRequest` → `null`. */
   update: 'repo.pull-request.update',
 
-  /** A branch moved: mark the pull requests into it `checking` (one statement): `BaseMovedRequest` → `PullCheckCandidate[]`. */
-  baseMoved: 'repo.pull-request.base-moved',
-  /** A branch moved: update the pull requests from it: `HeadMovedRequest` → `PullCheckCandidate[]`. */
-  headMoved: 'repo.pull-request.head-moved',
   /** What a check of one pull request needs: `CheckTargetRequest` → `CheckTargetReply | null`. */
   checkTarget: 'repo.pull-request.check-target',
   /** A check's result (stale ones are ignored): `ReportMergeabilityRequest` → `ReportMergeabilityReply`. */
