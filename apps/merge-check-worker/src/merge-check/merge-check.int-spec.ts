@@ -135,7 +135,7 @@ beforeAll(async () => {
   repoApp.useGlobalFilters(new DomainErrorFilter());
   await repoApp.listen();
   // eslint-disable-next-line cairn/boundaries
-  const { PushRecorder } = await import('../../../repo-service/src/transport/push-recorder.service.js');
+  const { PushRecorder } = await import('../../../repo-service/src/ref-updates/push-recorder.service.js');
   const recorder = repoApp.get(PushRecorder);
   const relay = repoApp.get(OutboxRelay);
   recordPush = async (repoId, dir, updates) => {

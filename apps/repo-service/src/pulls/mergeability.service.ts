@@ -8,7 +8,7 @@ import { MicroBatcher, newEvent, outboxRow, type Settled } from '@cairn/platform
 import { EventOutbox } from '../prisma/event-outbox.js';
 import { MergeCheckQueue } from './merge-check.queue.js';
 import { PullRenderer } from './pull-renderer.js';
-import { effectiveStatus, type PullIssueRow } from './pull.mapper.js';
+import { effectiveStatus, type PullIssueRow } from '../tracker/pull.mapper.js';
 import { PullsRepository, type StoredResult } from './pulls.repository.js';
 
 /** Report batches written at once (see `MergeabilityService.reports`). */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { MergeableState, Paging, PullSort } from '@cairn/contracts';
 import type { Prisma, PullRequest } from '../generated/prisma/client.js';
 import { PrismaService, type Db, type Tx } from '../prisma/prisma.service.js';
-import type { PullIssueRow } from './pull.mapper.js';
+import type { PullIssueRow } from '../tracker/pull.mapper.js';
 
 /** A pull request returned to be checked (see `PullCheckCandidate`). */
 export interface CandidateRow {

@@ -25,7 +25,7 @@ import {
 } from '@cairn/contracts';
 import { DomainErrorFilter, OutboxRelay, RpcClient, createRpcValidationPipe } from '@cairn/platform';
 import { PendingChecks } from './pending-checks.js';
-import { PushRecorder } from '../transport/push-recorder.service.js';
+import { PushRecorder } from './push-recorder.service.js';
 import { createScratchDatabase, startPrivateNats, type PrivateNats, type ScratchDatabase } from '../../../../test/support/integration.js';
 
 const ROOT_URL = 'http://cairn.test:3000/';

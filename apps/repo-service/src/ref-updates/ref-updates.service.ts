@@ -12,7 +12,7 @@ import type { Tx } from '../prisma/prisma.service.js';
 import { MergeCheckQueue } from '../pulls/merge-check.queue.js';
 import { PullRenderer, type PullRendering } from '../pulls/pull-renderer.js';
 import { PULL_SETTINGS, type PullSettings } from '../pulls/pull-settings.js';
-import { effectiveStatus, type PullIssueRow } from '../pulls/pull.mapper.js';
+import { effectiveStatus, type PullIssueRow } from '../tracker/pull.mapper.js';
 import { PullsRepository, type CandidateRow } from '../pulls/pulls.repository.js';
 import type { RefUpdateLine } from '../transport/push-log.js';
 import { transportSettingsSpec } from '../transport/transport-settings.js';

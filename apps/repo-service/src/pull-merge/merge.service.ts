@@ -4,14 +4,14 @@ import {
   type ActorDto, type MergePullRequest, type MergeableState, type PullRequestEventData, type UpdatePullRequest,
   type UserDto,
 } from '@cairn/contracts';
-import { requireActor } from '../issues/issue-permissions.js';
-import { IssuesRepository } from '../issues/issues.repository.js';
-import { RepoViews, type ViewScope } from '../issues/repo-views.js';
+import { requireActor } from '../tracker/issue-permissions.js';
+import { IssuesRepository } from '../tracker/issues.repository.js';
+import { RepoViews, type ViewScope } from '../tracker/repo-views.js';
 import { EventOutbox } from '../prisma/event-outbox.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { MergeabilityService } from '../pulls/mergeability.service.js';
 import { PullRenderer, type PullRendering } from '../pulls/pull-renderer.js';
-import { effectiveStatus, type PullIssueRow } from '../pulls/pull.mapper.js';
+import { effectiveStatus, type PullIssueRow } from '../tracker/pull.mapper.js';
 import { PullsRepository } from '../pulls/pulls.repository.js';
 import { PullsService } from '../pulls/pulls.service.js';
 import { PULL_SETTINGS, type PullSettings } from '../pulls/pull-settings.js';
@@ -19,9 +19,9 @@ import type { RepositoryRow } from '../repositories/repositories.repository.js';
 import { hostOf } from '../repositories/repository.mapper.js';
 import { RefUpdates, type PreparedRefUpdates } from '../ref-updates/ref-updates.service.js';
 import { RepoStorage } from '../storage/repo-storage.js';
-import { branchRef, checkMergeability, deleteRef, resolveBranch, updateRef, type GitIdentity } from './git-plumbing.js';
-import { computeMerge, computeUpdate } from './merge-styles.js';
-import { inTx } from '../issues/tx.js';
+import { branchRef, checkMergeability, deleteRef, resolveBranch, updateRef, type GitIdentity } from '../merge/git-plumbing.js';
+import { computeMerge, computeUpdate } from '../merge/merge-styles.js';
+import { inTx } from '../tracker/tx.js';
 
 /** Which repository setting allows each merge style (Gitea's `PullRequestsConfig.IsMergeStyleAllowed`). */
 const STYLE_ALLOWED: Record<string, (r: RepositoryRow) => boolean> = {

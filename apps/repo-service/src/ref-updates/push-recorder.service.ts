@@ -1,12 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
 import { REPO_SETTINGS, type RepoSettings } from '../config/repo-settings.js';
-import { RefUpdates } from '../ref-updates/ref-updates.service.js';
+import { RefUpdates } from './ref-updates.service.js';
 import { hostOf, placeholderUser, toEventRepository, type RepoUrlSettings } from '../repositories/repository.mapper.js';
 import { RepoStorage } from '../storage/repo-storage.js';
-import type { RefUpdateLine } from './push-log.js';
+import type { RefUpdateLine } from '../transport/push-log.js';
 import { PushRecorderRepository } from './push-recorder.repository.js';
-import type { PushContext } from './push-sink.js';
+import type { PushContext } from '../transport/push-sink.js';
 
 function isZero(oid: string): boolean {
   return /^0+$/.test(oid);
