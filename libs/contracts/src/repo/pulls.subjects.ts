@@ -1,6 +1,7 @@
 /**
  * NATS request-reply subjects for pull requests and their mergeability, served by repo-service (queue group
- * `repo-service`). API messages are `RepoScopedRequest`s; the mergeability ones come from merge-check-worker.
+ * `repo-service`). API messages are `RepoScopedRequest`s; the mergeability ones (`check-target`,
+ * `report-mergeability`) come from merge-check-worker.
  */
 export const PullSubjects = {
   /** Open a pull request (checked at once): `CreatePullRequest` → `PullRequestDto`. */
