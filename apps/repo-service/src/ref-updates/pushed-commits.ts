@@ -3,7 +3,7 @@ import { refCommits, type GitCommitInfo } from '../transport/push-commits.js';
 import type { RefUpdateLine } from '../transport/push-log.js';
 
 /** At most this many distinct commit e-mails are resolved to user names per push. */
-export const MAX_EMAIL_LOOKUPS = 100;
+const MAX_EMAIL_LOOKUPS = 100;
 
 /** Users by id and commit e-mail → user id, as one identity lookup answers them. */
 export interface PushPeople {
