@@ -42,8 +42,10 @@ export interface TestSuite {
   dataDir: string;
   /** Creates a site administrator with the real admin CLI. */
   createAdmin: () => Promise<Account>;
-  /** Every app process of this suite (e.g. to stop one and watch the others degrade). */
+  /** Every app process of this suite (e.g. to stop one and watch the others degrade); `startApp` adds to it. */
   apps: { name: string; pid: number | undefined }[];
+  /** Starts an app left out with `without` (same environment as the others); resolves once it answers. */
+  startApp: (name: string) => Promise<void>;
   /** The most recent output lines of an app (for assertion messages). */
   lastLines: (app: string, lines?: number) => string[];
   stop: () => Promise<void>;
@@ -59,6 +61,8 @@ export interface TestSuiteOptions {
    * its own, plain names).
    */
   nats?: { url: string; namespace: string };
+  /** Apps not started with the others (e.g. `['merge-check-worker']`); `suite.startApp(name)` starts one later. */
+  without?: string[];
 }
 
 const NATS_SERVER = process.env.CAIRN_TEST_NATS_SERVER ?? '/usr/sbin/nats-server';
@@ -97,7 +101,8 @@ export async function startTestSuite(options: TestSuiteOptions = {}): Promise<Te
     cleanups.push(() => deleteRedisKeys(redisUrl, queuePrefix));
 
     const [httpPort, sshPort, repoInternalPort] = await distinctFreePorts(3);
-    const suite: RunningSuite = await startSuite({
+    const selected = (options.apps ?? APPS.map((a) => a.name)).filter((name) => !options.without?.includes(name));
+    const startOptions = {
       databaseUrl,
       natsUrl,
       redisUrl,
@@ -107,7 +112,6 @@ export async function startTestSuite(options: TestSuiteOptions = {}): Promise<Te
       repoRoot: path.join(dataDir, 'repositories'),
       queuePrefix,
       natsNamespace: options.nats?.namespace,
-      apps: options.apps,
       env: {
         RUN_MODE: 'test',
         CAIRN__SERVER__SSH_LISTEN_HOST: '127.0.0.1',
@@ -115,12 +119,25 @@ export async function startTestSuite(options: TestSuiteOptions = {}): Promise<Te
         CAIRN__SECURITY__SECRET_KEY: randomBytes(24).toString('hex'),
         ...options.env,
       },
-      output: process.env.CAIRN_E2E_LOGS === 'inherit' ? 'prefix' : 'silent',
+      output: process.env.CAIRN_E2E_LOGS === 'inherit' ? ('prefix' as const) : ('silent' as const),
       logDir: path.join(dataDir, 'logs'),
-    });
+    };
+    const suite: RunningSuite = await startSuite({ ...startOptions, apps: selected });
     cleanups.push(async () => {
       await suite.stop();
     });
+    const later = new Map<string, RunningSuite>();
+    const apps = [...suite.apps];
+    const startApp = async (name: string) => {
+      if (!options.without?.includes(name)) throw new Error(`${name} is not an app left out with \`without\``);
+      if (later.has(name)) throw new Error(`${name} is already started`);
+      const started = await startSuite({ ...startOptions, apps: [name] });
+      later.set(name, started);
+      apps.push(...started.apps);
+      cleanups.push(async () => {
+        await started.stop();
+      });
+    };
 
     const api = (p: string) => (/^https?:\/\//.test(p) ? p : `${suite.baseUrl}/api/v1${p.startsWith('/') ? p : `/${p}`}`);
     return {
@@ -131,8 +148,9 @@ export async function startTestSuite(options: TestSuiteOptions = {}): Promise<Te
       databaseUrl,
       env: suite.env,
       dataDir,
-      apps: suite.apps,
-      lastLines: suite.lastLines,
+      apps,
+      startApp,
+      lastLines: (app, lines) => (later.get(app) ?? suite).lastLines(app, lines),
       createAdmin: () => createAdminWithCli(suite.env),
       stop: cleanup,
     };

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { PlatformModule } from '@cairn/platform';
 import { AccessModule } from './access/access.module.js';
 import { CollaboratorsModule } from './collaborators/collaborators.module.js';
-import { IssueTrackerModule } from './issues/issue-tracker.module.js';
+import { IssueTrackerModule } from './issue-tracker.module.js';
 import { RepoConfigModule } from './config/repo-settings.js';
 import { PrismaModule } from './prisma/prisma.module.js';
 import { RepositoriesModule } from './repositories/repositories.module.js';

@@ -4,7 +4,7 @@ import { startTransport } from './transport/git-transport.js';
 import { loadTransportSettings } from './transport/transport-settings.js';
 import { loadRepoSettings } from './config/repo-settings.js';
 import { loadGitReadSettings } from './git/git-read-settings.js';
-import { validateIssueTrackerSettings } from './issues/issue-tracker.module.js';
+import { validateIssueTrackerSettings } from './issue-tracker.module.js';
 
 void bootstrapService({
   name: 'repo',

@@ -11,7 +11,10 @@ export const Queues = {
    * `{ deliveryIds }`), every other attempt one job (`d<deliveryId>-a<attempt>`, data `{ deliveryId }`).
    */
   webhookDelivery: 'hooks-webhook-delivery',
-  /** merge-check-worker: one mergeability check per pull request and commit pair, data `MergeCheckJobData`. */
+  /**
+   * Queued by repo-service only (its `MergeCheckQueue`), run by merge-check-worker: one mergeability check per pull
+   * request and commit pair, data `MergeCheckJobData`.
+   */
   mergeCheck: 'merge-check',
 } as const;
 

@@ -6,17 +6,6 @@ import { loadSettings, parsers, type SettingsOf } from '@cairn/platform';
  * at start; a bad value refuses start with a message naming the setting.
  */
 export const workerSettingsSpec = {
-  /**
-   * `[repository.pull-request] DELAY_CHECK_FOR_INACTIVE_DAYS`: after a push to a base branch, pull requests whose issue
-   * was not updated for this many days are not checked until someone looks (default 7; `0` delays all; `-1` — any
-   * negative value — never delays).
-   */
-  delayCheckForInactiveDays: {
-    section: 'repository.pull-request',
-    key: 'DELAY_CHECK_FOR_INACTIVE_DAYS',
-    default: 7,
-    parse: parsers.int(-1_000_000, 1_000_000),
-  },
   /** `[repository.pull-request] CHECK_TIMEOUT`: a check running longer is killed and recorded as `error`. */
   checkTimeoutMs: {
     section: 'repository.pull-request',

@@ -1,5 +1,6 @@
 // Integration tests for pull requests and their mergeability: repo-service's real module graph and the real
-// merge-check-worker module, on a private NATS server (with JetStream), a database of their own, Redis with a queue
+// merge-check-worker module (what moved branches do without a worker is tested in repo-service's
+// ref-updates.int-spec.ts), on a private NATS server (with JetStream), a database of their own, Redis with a queue
 // prefix of their own, and real git repositories. Pushes are made with the git command into the bare repositories
 // and recorded by repo-service's own push recorder, exactly as the transport does after a receive-pack.
 // identity-service and hooks-service are stood in for by small responders.
@@ -20,14 +21,13 @@ import {
   DomainError, ErrorCode, HooksSubjects, IdentitySubjects, PullRequestEvents, PullSubjects, Queues, RepoEvents,
   RepoSubjects, mergeCheckJobId,
   type ActorDto, type ChangedFileDto, type CommitDto, type MergeCheckJobData, type Paginated, type PullRequestDto,
-  type PullRequestEventData, type PushEventData,
+  type PullRequestEventData,
   type RepositoryDto, type UserDto,
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, DomainErrorFilter, OutboxRelay, RpcClient, createRpcValidationPipe } from '@cairn/platform';
 import { WORKER_SETTINGS, type WorkerSettings } from '../config/worker-settings.js';
 import { runCheck } from './git-check.js';
 import { GitChecker } from './git-checker.js';
-import { MergeCheckQueue } from './merge-check.queue.js';
 import { MergeCheckService } from './merge-check.service.js';
 import { RepositoryPaths } from './repository-paths.js';
 import { createScratchDatabase, startPrivateNats, type PrivateNats, type ScratchDatabase } from '../../../../test/support/integration.js';
@@ -135,7 +135,7 @@ beforeAll(async () => {
   repoApp.useGlobalFilters(new DomainErrorFilter());
   await repoApp.listen();
   // eslint-disable-next-line cairn/boundaries
-  const { PushRecorder } = await import('../../../repo-service/src/transport/push-recorder.service.js');
+  const { PushRecorder } = await import('../../../repo-service/src/ref-updates/push-recorder.service.js');
   const recorder = repoApp.get(PushRecorder);
   const relay = repoApp.get(OutboxRelay);
   recordPush = async (repoId, dir, updates) => {
@@ -421,53 +421,7 @@ describe('pull requests', () => {
   });
 });
 
-describe('push events that arrive late or return to earlier commits', () => {
-  it('ignores a stale push event: a pull request never goes back to an older head or base', async () => {
-    const r = await newRepo();
-    commit(r, 'late', { 'l.txt': '1\n' }, 'l1');
-    await push(r, 'late');
-    const olderHead = tip(r, 'late');
-    commit(r, 'late', { 'l.txt': '2\n' }, 'l2');
-    await push(r, 'late');
-    const olderBase = tip(r, 'main');
-    commit(r, 'main', { 'm.txt': '1\n' }, 'm1');
-    await push(r, 'main');
-    const pr = await openPull(r, 'late');
-    const checked = await settled(pr.id);
-    expect([checked.base_sha, checked.head_sha]).toEqual([tip(r, 'main'), tip(r, 'late')]);
-    await waitFor('an idle queue', queueIdle);
-
-    // The first pushes' events, handled after the newer ones (as a failed event is, when it is retried).
-    const outcome = await workerApp.get(MergeCheckService).onPush({
-      repository: { id: r.id },
-      pusher: null,
-      updates: [
-        { ref: 'refs/heads/late', old: ZERO, new: olderHead },
-        { ref: 'refs/heads/main', old: ZERO, new: olderBase },
-      ],
-    } as unknown as PushEventData);
-    expect(outcome).toEqual({ baseMoved: 0, queuedForBase: 0, queuedForHead: 0 });
-    const after = await pullRow(pr.id);
-    expect(after).toMatchObject({
-      base_sha: checked.base_sha, head_sha: checked.head_sha, status: checked.status,
-      checked_base_sha: checked.base_sha, checked_head_sha: checked.head_sha,
-    });
-  });
-
-  it('passes over the push event of a repository deleted since (it must not fail and be retried for ever)', async () => {
-    const r = await newRepo();
-    commit(r, 'gone', { 'g.txt': '1\n' }, 'g1');
-    await push(r, 'gone');
-    const sha = tip(r, 'gone');
-    await rpc.send(RepoSubjects.repositoryDelete, r.scope());
-    const outcome = await workerApp.get(MergeCheckService).onPush({
-      repository: { id: r.id },
-      pusher: null,
-      updates: [{ ref: 'refs/heads/gone', old: ZERO, new: sha }],
-    } as unknown as PushEventData);
-    expect(outcome).toEqual({ baseMoved: 0, queuedForBase: 0, queuedForHead: 0 });
-  });
-
+describe('branches that return to earlier commits', () => {
   it('checks a commit pair again when a branch comes back to it after its check finished', async () => {
     const r = await newRepo();
     commit(r, 'back', { 'b.txt': '1\n' }, 'b1');
@@ -596,7 +550,7 @@ describe('delayed checks after a base push', () => {
 
     const settings = { ...workerApp.get<WorkerSettings>(WORKER_SETTINGS), checkTimeoutMs: 100 };
     const service = new MergeCheckService(
-      workerApp.get(RpcClient), workerApp.get(MergeCheckQueue), workerApp.get(GitChecker), new RepositoryPaths(), settings,
+      workerApp.get(RpcClient), workerApp.get(GitChecker), new RepositoryPaths(), settings,
       workerApp.get(COMMON_SETTINGS),
     );
     await sql(`UPDATE repo.pull_requests SET status = 'checking', checked_base_sha = NULL WHERE id = $1`, [pr.id]);

@@ -7,12 +7,12 @@ import {
 } from '@cairn/contracts';
 import { EventOutbox } from '../prisma/event-outbox.js';
 import { PrismaService } from '../prisma/prisma.service.js';
-import { isPullRow, toPullDto } from '../pulls/pull.mapper.js';
-import { toCommentDto, toIssueDto, type IssueRenderContext } from './issue.mapper.js';
-import { IssuesRepository, type CommentRow, type IssueRow } from './issues.repository.js';
-import { canModify, requireActor } from './issue-permissions.js';
-import { RepoViews, type ViewScope } from './repo-views.js';
-import { inTx } from './tx.js';
+import { isPullRow, toPullDto } from '../tracker/pull.mapper.js';
+import { toCommentDto, toIssueDto, type IssueRenderContext } from '../tracker/issue.mapper.js';
+import { IssuesRepository, type CommentRow, type IssueRow } from '../tracker/issues.repository.js';
+import { canModify, requireActor } from '../tracker/issue-permissions.js';
+import { RepoViews, type ViewScope } from '../tracker/repo-views.js';
+import { inTx } from '../tracker/tx.js';
 
 /**
  * Comments on issues and pull requests. Anyone who can read the repository may comment once signed in; while an

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '@cairn/platform';
-import { validateIssueTrackerSettings } from './issue-tracker.module.js';
+import { validateIssueTrackerSettings } from '../issue-tracker.module.js';
 import { loadIssueSettings } from './issue-settings.js';
 import { loadPullSettings } from '../pulls/pull-settings.js';
 

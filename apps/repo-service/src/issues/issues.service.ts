@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   DomainError, IssueEvents, accessAtLeast, toPaging,
-  type ActorDto, type CreateIssueRequest, type EditIssueBody, type EditIssueRequest, type IssueChanges, type IssueDto,
+  type ActorDto, type CreateIssueRequest, type EditIssueBody, type EditIssueRequest, type IssueDto,
   type IssueEventData, type IssueIndexRequest, type ListIssuesRequest, type LockIssueRequest, type Paginated,
   type TimelineCommentDto,
 } from '@cairn/contracts';
@@ -9,12 +9,13 @@ import { EventOutbox } from '../prisma/event-outbox.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { PullsService } from '../pulls/pulls.service.js';
 import { ISSUE_SETTINGS, type IssueSettings } from './issue-settings.js';
-import { toIssueDto, toTimelineDto } from './issue.mapper.js';
-import { IssuesRepository, type IssueRow } from './issues.repository.js';
-import { canModify, requireActor } from './issue-permissions.js';
+import { toIssueDto, toTimelineDto } from '../tracker/issue.mapper.js';
+import { IssuesRepository, type IssueRow } from '../tracker/issues.repository.js';
+import { canModify, requireActor } from '../tracker/issue-permissions.js';
 import { checkLockReason } from './lock-reasons.js';
-import { RepoViews, type ViewScope } from './repo-views.js';
-import { inTx } from './tx.js';
+import { RepoViews, type ViewScope } from '../tracker/repo-views.js';
+import { applyIssueEdit } from '../tracker/issue-edit.js';
+import { inTx } from '../tracker/tx.js';
 
 /**
  * Issues: numbering shared with pull requests, editing, state changes, locking, and the timeline. Pull-request
@@ -113,57 +114,30 @@ export class IssuesService {
     const sender = await this.views.sender(actor, users);
     const ctx = { rootUrl: this.views.rootUrl, repo: scope.repo, users };
     const now = new Date();
-    const result = await inTx(this.prisma, async (tx) => {
-      await this.issues.lockRow(tx, row.id);
-      const current = (await this.issues.findById(scope.repo.id, row.id, tx))!;
-      const changes: IssueChanges = {};
-      const data: { title?: string; body?: string } = {};
-      if (body.title !== undefined && body.title.trim() !== current.title) {
-        changes.title = { from: current.title };
-        data.title = body.title.trim();
-      }
-      if (body.body !== undefined && body.body !== current.body) {
-        changes.body = { from: current.body };
-        data.body = body.body;
-      }
-      let updated = current;
-      if (Object.keys(data).length) {
-        updated = await this.issues.update(tx, current.id, { ...data, updatedAt: now });
-        await this.outbox.record<IssueEventData>(tx, IssueEvents.edited, {
-          action: 'edited',
-          number: updated.index,
-          issue: toIssueDto(updated, ctx),
-          isPull: false,
-          changes,
-          repository: repo.event,
-          sender,
-        });
-      }
-      if (body.state !== undefined && body.state !== updated.state) {
-        const changed = await this.issues.setState(tx, updated, body.state, now);
-        if (changed) {
-          await this.issues.addComment(tx, {
-            issueId: updated.id,
-            repoId: updated.repoId,
-            type: body.state === 'closed' ? 'close' : 'reopen',
-            posterId: actor.id,
-            body: '',
-            now,
-          });
-          updated = (await this.issues.findById(scope.repo.id, updated.id, tx))!;
-          const action = body.state === 'closed' ? 'closed' : 'reopened';
-          await this.outbox.record<IssueEventData>(tx, IssueEvents[action], {
+    const result = await inTx(this.prisma, (tx) =>
+      applyIssueEdit(tx, this.issues, row.id, actor.id, body, now, {
+        reload: async (t, id) => (await this.issues.findById(scope.repo.id, id, t))!,
+        edited: (t, updated, changes) =>
+          this.outbox.record<IssueEventData>(t, IssueEvents.edited, {
+            action: 'edited',
+            number: updated.index,
+            issue: toIssueDto(updated, ctx),
+            isPull: false,
+            changes,
+            repository: repo.event,
+            sender,
+          }),
+        stateChanged: (t, updated, action) =>
+          this.outbox.record<IssueEventData>(t, IssueEvents[action], {
             action,
             number: updated.index,
             issue: toIssueDto(updated, ctx),
             isPull: false,
             repository: repo.event,
             sender,
-          });
-        }
-      }
-      return updated;
-    });
+          }),
+      }),
+    );
     this.outbox.kick();
     return result;
   }

@@ -1,41 +1,25 @@
 import { Injectable, Logger } from '@nestjs/common';
 import {
-  DomainError, ErrorCode, MERGE_CHECK_URGENT_PRIORITY, PullRequestEvents, ZERO_SHA,
-  type BaseMovedRequest, type CheckTargetReply, type HeadMovedRequest, type MergeableState, type PullCheckCandidate,
-  type PullRequestEventData, type ReportMergeabilityReply, type ReportMergeabilityRequest,
+  MERGE_CHECK_URGENT_PRIORITY, PullRequestEvents,
+  type CheckTargetReply, type MergeableState, type PullRequestEventData, type ReportMergeabilityReply,
+  type ReportMergeabilityRequest,
 } from '@cairn/contracts';
-import { pullHeadRef, resolveBranch, updateRef } from '../merge/git-plumbing.js';
 import { MicroBatcher, newEvent, outboxRow, type Settled } from '@cairn/platform';
 import { EventOutbox } from '../prisma/event-outbox.js';
-import { PrismaService } from '../prisma/prisma.service.js';
-import { RepoStorage } from '../storage/repo-storage.js';
 import { MergeCheckQueue } from './merge-check.queue.js';
 import { PullRenderer } from './pull-renderer.js';
-import { effectiveStatus, type PullIssueRow } from './pull.mapper.js';
-import { PullsRepository, type CandidateRow, type StoredResult } from './pulls.repository.js';
-import { inTx } from '../issues/tx.js';
-import { RepoViews } from '../issues/repo-views.js';
+import { effectiveStatus, type PullIssueRow } from '../tracker/pull.mapper.js';
+import { PullsRepository, type StoredResult } from './pulls.repository.js';
 
 /** Report batches written at once (see `MergeabilityService.reports`). */
 const REPORT_BATCHES_IN_FLIGHT = 4;
 /** How long stored results' events wait for the relay, so that one relay pass publishes a burst of them. */
 const EVENTS_KICK_DELAY_MS = 20;
 
-function toCandidate(r: CandidateRow): PullCheckCandidate {
-  return {
-    id: r.id,
-    repoId: r.repoId,
-    index: r.index,
-    issueUpdatedAt: r.issueUpdatedAt.toISOString(),
-    baseSha: r.baseSha,
-    headSha: r.headSha,
-  };
-}
-
 /**
- * repo-service's side of mergeability: it owns the state (`checking`, results and the commits they are for),
- * answers the worker about moved branches, stores results that are still current, and queues the checks someone is
- * waiting for (creation, views, merges).
+ * repo-service's side of mergeability: it owns the state (`checking`, results and the commits they are for), stores
+ * results that are still current, and queues the checks someone is waiting for (creation, views, merges). Moved
+ * branches are `RefUpdates`' part.
  */
 @Injectable()
 export class MergeabilityService {
@@ -51,33 +35,11 @@ export class MergeabilityService {
   private kickTimer?: NodeJS.Timeout;
 
   constructor(
-    private readonly prisma: PrismaService,
     private readonly pulls: PullsRepository,
     private readonly queue: MergeCheckQueue,
     private readonly renderer: PullRenderer,
-    private readonly storage: RepoStorage,
     private readonly outbox: EventOutbox,
-    private readonly views: RepoViews,
   ) {}
-
-  /**
-   * Push events arrive in order, but the API acts on newer commits before the worker gets to an event, and a failed
-   * event is retried after later ones. Acting on an event whose commit is no longer the branch's tip would move pull
-   * requests back to older commits — and then forward again to a commit pair already checked. So a stale event is
-   * skipped: the event of the current tip (always published, after this one) does the work. Read from git, not from a
-   * cache: a renamed repository must not make a current event look stale. A repository deleted since has nothing
-   * to move (and its event must not fail, or it would be retried for ever).
-   */
-  private async isBranchTip(repoId: number, branch: string, sha: string): Promise<boolean> {
-    const repo = await this.views.row(repoId).catch((err: unknown) => {
-      if (err instanceof DomainError && err.code === ErrorCode.NOT_FOUND) return null;
-      throw err;
-    });
-    if (!repo) return false;
-    const tip = await resolveBranch(this.storage.pathFor({ ownerName: repo.ownerName, name: repo.name }), branch);
-    if (tip !== sha) this.logger.log(`skipping a stale move of ${branch} in repository ${repoId} to ${sha} (tip: ${tip ?? 'none'})`);
-    return tip === sha;
-  }
 
   /** Queues the check of a pull request's current commits (one job per commit pair). */
   queueCheck(pr: { id: number; repoId: number; baseSha: string; headSha: string }, priority = MERGE_CHECK_URGENT_PRIORITY): Promise<string> {
@@ -93,71 +55,6 @@ export class MergeabilityService {
     const pr = row.pullRequest;
     if (row.state !== 'open' || pr.merged || effectiveStatus(pr) !== 'checking') return;
     await this.queueCheck(pr).catch((err) => this.logger.warn(`could not queue the check of pull ${pr.id}: ${(err as Error).message}`));
-  }
-
-  /** `repo.pull-request.base-moved`: one statement marks them all `checking` and returns them. */
-  async baseMoved(req: BaseMovedRequest): Promise<PullCheckCandidate[]> {
-    if (req.newSha === ZERO_SHA) return [];
-    if (!(await this.isBranchTip(req.repoId, req.branch, req.newSha))) return [];
-    return (await this.pulls.markBaseMoved(req.repoId, req.branch, req.newSha)).map(toCandidate);
-  }
-
-  /**
-   * `repo.pull-request.head-moved`: the pull requests from the branch get the new head (and `refs/pull/N/head`),
-   * become `checking`, and get a `synchronized` event; all of them (also those already at the new head but still
-   * `checking`, for redelivered events) are returned to be checked at once.
-   */
-  async headMoved(req: HeadMovedRequest): Promise<PullCheckCandidate[]> {
-    if (!/^[0-9a-f]{40}$|^[0-9a-f]{64}$/.test(req.newSha) || /^0+$/.test(req.newSha)) return [];
-    if (!(await this.isBranchTip(req.repoId, req.branch, req.newSha))) return [];
-    // Users and the repository are loaded before the transaction (no remote calls while rows are locked).
-    const preview = await inTx(this.prisma, (tx) => this.pulls.openFromHead(tx, req.repoId, req.branch));
-    if (preview.length === 0) return [];
-    const r = await this.renderer.prepareSystem(req.repoId, preview, req.pusherId ?? null);
-    const now = new Date();
-    const result = await inTx(this.prisma, async (tx) => {
-      const rows = await this.pulls.openFromHead(tx, req.repoId, req.branch);
-      const out: CandidateRow[] = [];
-      const moved: { row: PullIssueRow; before: string }[] = [];
-      for (const row of rows) {
-        const pr = row.pullRequest;
-        if (pr.headSha !== req.newSha) {
-          await this.pulls.setCommits(tx, pr.id, { headSha: req.newSha });
-          await tx.issue.update({ where: { id: row.id }, data: { updatedAt: now } });
-          moved.push({ row, before: pr.headSha });
-        } else if (effectiveStatus(pr) !== 'checking') {
-          continue;
-        }
-        out.push({ id: pr.id, repoId: pr.repoId, index: row.index, issueUpdatedAt: now, baseSha: pr.baseSha, headSha: req.newSha });
-      }
-      if (moved.length) {
-        const fresh = (await tx.issue.findMany({
-          where: { id: { in: moved.map((m) => m.row.id) } },
-          include: { pullRequest: true },
-        })) as PullIssueRow[];
-        for (const m of moved) {
-          const row = fresh.find((f) => f.id === m.row.id)!;
-          await this.outbox.record<PullRequestEventData>(tx, PullRequestEvents.synchronized, {
-            action: 'synchronized',
-            number: row.index,
-            pullRequest: r.pull(row),
-            before: m.before,
-            after: req.newSha,
-            repository: r.repository,
-            sender: r.sender,
-          });
-        }
-      }
-      return { out, moved };
-    });
-    if (result.moved.length) this.outbox.kick();
-    const dir = this.storage.pathFor(r.ctx.repo);
-    for (const m of result.moved) {
-      await updateRef(dir, pullHeadRef(m.row.index), req.newSha, undefined, 'cairn: pull request head').catch((err) =>
-        this.logger.warn(`refs/pull/${m.row.index}/head: ${(err as Error).message}`),
-      );
-    }
-    return result.out.map(toCandidate);
   }
 
   /** `repo.pull-request.check-target`. */

@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import type {
   ActorDto, IssueDto, PullRequestDto, RepoEventRepository, RepositoryDto, UserDto,
 } from '@cairn/contracts';
-import { toIssueDto, type IssueRenderContext } from '../issues/issue.mapper.js';
-import { RepoViews, type ViewScope } from '../issues/repo-views.js';
-import { toPullDto, type PullIssueRow, type PullRenderContext } from './pull.mapper.js';
+import { toIssueDto, type IssueRenderContext } from '../tracker/issue.mapper.js';
+import { RepoViews, type ViewScope } from '../tracker/repo-views.js';
+import { toPullDto, type PullIssueRow, type PullRenderContext } from '../tracker/pull.mapper.js';
 
 /** Everything needed to render pull requests and their events for one repository, loaded once. */
 export interface PullRendering {
@@ -20,6 +20,11 @@ export interface PullRendering {
 @Injectable()
 export class PullRenderer {
   constructor(private readonly views: RepoViews) {}
+
+  /** The site's root URL (trailing slash). */
+  get rootUrl(): string {
+    return this.views.rootUrl;
+  }
 
   /**
    * Rendering for system flows (no person behind the request: merge-check reports, branch moves from pushes):

@@ -2,10 +2,10 @@ import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { RpcHandler } from '@cairn/platform';
 import {
-  BaseMovedRequest, CheckTargetRequest, CreatePullRequest, EditPullRequest, GetPullByBranchesRequest, GetPullRequest,
-  HeadMovedRequest, ListPullsRequest, PullIndexRequest, PullPageRequest, PullSubjects, ReportMergeabilityRequest,
-  type ChangedFileDto, type CheckTargetReply, type CommitDto, type Paginated, type PullCheckCandidate,
-  type PullRequestDto, type ReportMergeabilityReply,
+  CheckTargetRequest, CreatePullRequest, EditPullRequest, GetPullByBranchesRequest, GetPullRequest,
+  ListPullsRequest, PullIndexRequest, PullPageRequest, PullSubjects, ReportMergeabilityRequest,
+  type ChangedFileDto, type CheckTargetReply, type CommitDto, type Paginated, type PullRequestDto,
+  type ReportMergeabilityReply,
 } from '@cairn/contracts';
 import { MergeabilityService } from './mergeability.service.js';
 import { PullsService } from './pulls.service.js';
@@ -56,16 +56,6 @@ export class PullsHandler {
   @RpcHandler(PullSubjects.isMerged)
   isMerged(@Payload() req: PullIndexRequest): Promise<boolean> {
     return this.pulls.isMerged(req);
-  }
-
-  @RpcHandler(PullSubjects.baseMoved)
-  baseMoved(@Payload() req: BaseMovedRequest): Promise<PullCheckCandidate[]> {
-    return this.mergeability.baseMoved(req);
-  }
-
-  @RpcHandler(PullSubjects.headMoved)
-  headMoved(@Payload() req: HeadMovedRequest): Promise<PullCheckCandidate[]> {
-    return this.mergeability.headMoved(req);
   }
 
   @RpcHandler(PullSubjects.checkTarget)

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { MergeableState, Paging, PullSort } from '@cairn/contracts';
 import type { Prisma, PullRequest } from '../generated/prisma/client.js';
 import { PrismaService, type Db, type Tx } from '../prisma/prisma.service.js';
-import type { PullIssueRow } from './pull.mapper.js';
+import type { PullIssueRow } from '../tracker/pull.mapper.js';
 
 /** A pull request returned to be checked (see `PullCheckCandidate`). */
 export interface CandidateRow {
@@ -120,6 +120,49 @@ export class PullsRepository {
          AND NOT pr.merged
          AND (pr.base_sha <> ${newSha} OR pr.status = 'checking')
    RETURNING pr.id, pr.repo_id, i.index, i.updated_at, pr.base_sha, pr.head_sha`;
+    return rows.map((r) => ({
+      id: r.id,
+      repoId: r.repo_id,
+      index: r.index,
+      issueUpdatedAt: r.updated_at,
+      baseSha: r.base_sha,
+      headSha: r.head_sha,
+    }));
+  }
+
+  /** Open pull requests from any of these branches, unlocked (what a recording will render, looked up before it). */
+  findOpenFromHeads(repoId: number, branches: string[], db: Db = this.prisma): Promise<PullIssueRow[]> {
+    return db.issue.findMany({
+      where: { repoId, isPull: true, state: 'open', pullRequest: { headBranch: { in: branches }, merged: false } },
+      include: { pullRequest: true },
+    }) as Promise<PullIssueRow[]>;
+  }
+
+  /** Which of these branches an open pull request uses as head or base (one statement). */
+  async branchesInUse(db: Db, repoId: number, branches: string[]): Promise<Set<string>> {
+    const rows = await db.$queryRaw<{ branch: string }[]>`
+      SELECT DISTINCT b.branch FROM unnest(${branches}::text[]) AS b(branch)
+       WHERE EXISTS (
+         SELECT 1 FROM "repo".pull_requests pr JOIN "repo".issues i ON i.id = pr.issue_id
+          WHERE pr.repo_id = ${repoId}::int AND i.state = 'open' AND NOT pr.merged
+            AND (pr.head_branch = b.branch OR pr.base_branch = b.branch))`;
+    return new Set(rows.map((r) => r.branch));
+  }
+
+  /**
+   * Open pull requests left `checking`, most recently updated first, whose issue was updated since `since` (null:
+   * any): what a restart queues again (see `PendingChecks`).
+   */
+  async pendingChecks(since: Date | null, limit: number, db: Db = this.prisma): Promise<CandidateRow[]> {
+    const rows = await db.$queryRaw<
+      { id: number; repo_id: number; index: number; updated_at: Date; base_sha: string; head_sha: string }[]
+    >`
+      SELECT pr.id, pr.repo_id, i.index, i.updated_at, pr.base_sha, pr.head_sha
+        FROM "repo".pull_requests pr JOIN "repo".issues i ON i.id = pr.issue_id
+       WHERE pr.status = 'checking' AND i.state = 'open' AND NOT pr.merged
+         AND (${since}::timestamptz IS NULL OR i.updated_at > ${since}::timestamptz)
+       ORDER BY i.updated_at DESC
+       LIMIT ${limit}::int`;
     return rows.map((r) => ({
       id: r.id,
       repoId: r.repo_id,

@@ -2,12 +2,12 @@ import { Injectable, Logger } from '@nestjs/common';
 import {
   DomainError, NOT_SIGNED_VERIFICATION, PullRequestEvents, isValidBranchName, toPaging,
   type ActorDto, type ChangedFileDto, type CommitDto, type CreatePullRequest, type EditPullBody, type EditPullRequest,
-  type GetPullByBranchesRequest, type GetPullRequest, type IssueChanges, type ListPullsRequest, type Paginated,
+  type GetPullByBranchesRequest, type GetPullRequest, type ListPullsRequest, type Paginated,
   type PullIndexRequest, type PullPageRequest, type PullRequestDto, type PullRequestEventData,
 } from '@cairn/contracts';
-import { canModify, requireActor } from '../issues/issue-permissions.js';
-import { IssuesRepository, type IssueRow } from '../issues/issues.repository.js';
-import { RepoViews, type ViewScope } from '../issues/repo-views.js';
+import { canModify, requireActor } from '../tracker/issue-permissions.js';
+import { IssuesRepository, type IssueRow } from '../tracker/issues.repository.js';
+import { RepoViews, type ViewScope } from '../tracker/repo-views.js';
 import {
   diffFiles, diffStats, isAncestor, logRange, mergeBase, pullHeadRef, resolveBranch, updateRef,
 } from '../merge/git-plumbing.js';
@@ -16,9 +16,10 @@ import { PrismaService, type Tx } from '../prisma/prisma.service.js';
 import { RepoStorage } from '../storage/repo-storage.js';
 import { MergeabilityService } from './mergeability.service.js';
 import { PullRenderer, type PullRendering } from './pull-renderer.js';
-import { isPullRow, type PullIssueRow } from './pull.mapper.js';
+import { isPullRow, type PullIssueRow } from '../tracker/pull.mapper.js';
 import { PullsRepository } from './pulls.repository.js';
-import { inTx } from '../issues/tx.js';
+import { applyIssueEdit } from '../tracker/issue-edit.js';
+import { inTx } from '../tracker/tx.js';
 
 const FILE_STATUS: Record<string, string> = {
   A: 'added',
@@ -211,57 +212,36 @@ export class PullsService {
     }
     const r: PullRendering = await this.renderer.prepare(scope, [row], actor);
     const now = new Date();
-    const updated = await inTx(this.prisma, async (tx) => {
-      await this.issues.lockRow(tx, row.id);
-      let current = (await this.issues.findById(scope.repo.id, row.id, tx)) as PullIssueRow;
-      const changes: IssueChanges = {};
-      const data: { title?: string; body?: string } = {};
-      if (body.title !== undefined && body.title.trim() !== current.title) {
-        changes.title = { from: current.title };
-        data.title = body.title.trim();
-      }
-      if (body.body !== undefined && body.body !== current.body) {
-        changes.body = { from: current.body };
-        data.body = body.body;
-      }
-      if (Object.keys(data).length) {
-        current = (await this.issues.update(tx, current.id, { ...data, updatedAt: now })) as PullIssueRow;
-        await this.outbox.record<PullRequestEventData>(tx, PullRequestEvents.edited, {
-          action: 'edited',
-          number: current.index,
-          pullRequest: r.pull(current),
-          changes,
-          repository: r.repository,
-          sender: r.sender,
-        });
-      }
-      if (body.state !== undefined && body.state !== current.state && !current.pullRequest.merged) {
-        if (body.state === 'open') {
-          await this.refuseDuplicate(tx, current.repoId, current.pullRequest.headBranch, current.pullRequest.baseBranch, current.pullRequest.id);
-          await this.pulls.setCommits(tx, current.pullRequest.id, reopenCommits!);
-        }
-        if (await this.issues.setState(tx, current, body.state, now)) {
-          await this.issues.addComment(tx, {
-            issueId: current.id,
-            repoId: current.repoId,
-            type: body.state === 'closed' ? 'close' : 'reopen',
-            posterId: actor.id,
-            body: '',
-            now,
-          });
-          current = (await this.issues.findById(scope.repo.id, current.id, tx)) as PullIssueRow;
-          const action = body.state === 'closed' ? 'closed' : 'reopened';
-          await this.outbox.record<PullRequestEventData>(tx, PullRequestEvents[action], {
+    const updated = await inTx(this.prisma, (tx) =>
+      applyIssueEdit(tx, this.issues, row.id, actor.id, body, now, {
+        reload: async (t, id) => (await this.issues.findById(scope.repo.id, id, t)) as PullIssueRow,
+        edited: (t, current, changes) =>
+          this.outbox.record<PullRequestEventData>(t, PullRequestEvents.edited, {
+            action: 'edited',
+            number: current.index,
+            pullRequest: r.pull(current),
+            changes,
+            repository: r.repository,
+            sender: r.sender,
+          }),
+        beforeStateChange: async (t, current, state) => {
+          if (current.pullRequest.merged) return false;
+          if (state === 'open') {
+            await this.refuseDuplicate(t, current.repoId, current.pullRequest.headBranch, current.pullRequest.baseBranch, current.pullRequest.id);
+            await this.pulls.setCommits(t, current.pullRequest.id, reopenCommits!);
+          }
+          return true;
+        },
+        stateChanged: (t, current, action) =>
+          this.outbox.record<PullRequestEventData>(t, PullRequestEvents[action], {
             action,
             number: current.index,
             pullRequest: r.pull(current),
             repository: r.repository,
             sender: r.sender,
-          });
-        }
-      }
-      return current;
-    });
+          }),
+      }),
+    );
     this.outbox.kick();
     if (reopenCommits && updated.state === 'open') {
       await updateRef(dir, pullHeadRef(updated.index), reopenCommits.headSha, undefined, 'cairn: pull request head').catch(() => undefined);

@@ -6,7 +6,7 @@ import { COMMON_SETTINGS, RpcClient, type CommonSettings } from '@cairn/platform
 import { InternalGitHttpServer } from './internal-http.server.js';
 import type { GitTransportPaths } from './git-process.js';
 import { installHooks } from './push-log.js';
-import { PushRecorder } from './push-recorder.service.js';
+import { PUSH_SINK, type PushSink } from './push-sink.js';
 import { loadOrCreateHostKey } from './ssh-host-key.js';
 import { GitSshServer } from './ssh.server.js';
 import { hostKeyPath, serviceDataDir, TRANSPORT_SETTINGS, type TransportSettings } from './transport-settings.js';
@@ -26,7 +26,7 @@ export interface TransportListenOverrides {
 
 /**
  * Starts and stops repo-service's git transport: the internal smart-HTTP endpoint for the gateway and the built-in
- * SSH server, both feeding every push into the {@link PushRecorder}.
+ * SSH server, both feeding every push into the push sink (`PUSH_SINK`: repo-service's push recorder).
  */
 @Injectable()
 export class GitTransport {
@@ -36,7 +36,7 @@ export class GitTransport {
     @Inject(COMMON_SETTINGS) private readonly common: CommonSettings,
     @Inject(TRANSPORT_SETTINGS) private readonly settings: TransportSettings,
     private readonly rpc: RpcClient,
-    private readonly recorder: PushRecorder,
+    @Inject(PUSH_SINK) private readonly onPush: PushSink,
   ) {}
 
   async start(overrides: TransportListenOverrides = {}): Promise<StartedTransport> {
@@ -54,7 +54,7 @@ export class GitTransport {
           repoRoot: this.common.repoRoot,
           internalToken: this.common.internalToken,
           paths,
-          onPush: this.recorder.sink,
+          onPush: this.onPush,
         });
         httpPort = await http.listen(overrides.httpPort ?? this.common.repoInternalPort, this.settings.internalHost);
         stops.push(() => http.close());
@@ -68,7 +68,7 @@ export class GitTransport {
           paths,
           rpc: this.rpc,
           twoFactorEnforced: this.settings.twoFactorAuth === 'enforced',
-          onPush: this.recorder.sink,
+          onPush: this.onPush,
         });
         sshPort = await ssh.listen(overrides.sshPort ?? this.common.sshPort, this.settings.sshListenHost);
         stops.push(() => ssh.close());

@@ -13,3 +13,6 @@ export interface PushContext {
 
 /** Receives the exact ref updates of every successful push (the push recorder). */
 export type PushSink = (context: PushContext, updates: RefUpdateLine[]) => Promise<void>;
+
+/** The injection token of the {@link PushSink} the transports feed (repo-service's push recorder). */
+export const PUSH_SINK = Symbol('PUSH_SINK');

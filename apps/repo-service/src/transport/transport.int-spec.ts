@@ -31,7 +31,7 @@ import { repoStoragePath } from '../storage/repo-path.js';
 import { RepoStorage } from '../storage/repo-storage.js';
 import { StorageModule } from '../storage/storage.module.js';
 import { GitTransport, type StartedTransport } from './git-transport.js';
-import { PushRecorder } from './push-recorder.service.js';
+import { PushRecorder } from '../ref-updates/push-recorder.service.js';
 import { GitSshServer } from './ssh.server.js';
 import { loadOrCreateHostKey } from './ssh-host-key.js';
 import { TransportModule } from './transport.module.js';

@@ -1,22 +1,16 @@
 import { Module } from '@nestjs/common';
-import { GitMaintenanceModule } from '../git/git-maintenance.module.js';
+import { IssueTrackerModule } from '../issue-tracker.module.js';
 import { GitTransport } from './git-transport.js';
-import { PushRecorderRepository } from './push-recorder.repository.js';
-import { PushRecorder } from './push-recorder.service.js';
 import { loadTransportSettings, TRANSPORT_SETTINGS } from './transport-settings.js';
 
 /**
- * Git over HTTP (internal endpoint behind the gateway) and SSH, and the push events they produce. Needs the global
- * Prisma, storage and repo-settings modules of repo-service; started from `main.ts` (`afterStart`).
+ * Git over HTTP (internal endpoint behind the gateway) and SSH. Pushes go to the push sink (`PUSH_SINK`) the issue
+ * tracker's module provides (`ref-updates/`). Needs the global Prisma, storage and repo-settings modules of
+ * repo-service; started from `main.ts` (`afterStart`).
  */
 @Module({
-  imports: [GitMaintenanceModule],
-  providers: [
-    { provide: TRANSPORT_SETTINGS, useFactory: () => loadTransportSettings() },
-    PushRecorderRepository,
-    PushRecorder,
-    GitTransport,
-  ],
-  exports: [GitTransport, PushRecorder],
+  imports: [IssueTrackerModule],
+  providers: [{ provide: TRANSPORT_SETTINGS, useFactory: () => loadTransportSettings() }, GitTransport],
+  exports: [GitTransport],
 })
 export class TransportModule {}

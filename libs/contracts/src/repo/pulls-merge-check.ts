@@ -1,13 +1,8 @@
 /**
- * The merge-check queue's contract, shared by everything that queues checks (repo-service on creation and views,
- * merge-check-worker on pushes) and by what runs them: job ids, job data, priorities, the delay rule, and what a
- * check's `git merge-tree` output means. Pure functions, no I/O.
+ * The merge-check queue's contract, shared by its one producer (repo-service: creation, views, moved branches,
+ * merges) and by what runs the checks (merge-check-worker): job ids, job data, priorities, the delay rule, and what
+ * a check's `git merge-tree` output means. Pure functions, no I/O.
  */
-
-import { QueueJobNames, Queues } from '../queues.js';
-
-/** The BullMQ job name of a mergeability check (queue `Queues.mergeCheck`; defined in `QueueJobNames`). */
-export const MERGE_CHECK_JOB = QueueJobNames[Queues.mergeCheck];
 
 /** What a merge-check job carries: ids and the commit pair it is for (a result for another pair is never stored). */
 export interface MergeCheckJobData {
@@ -32,8 +27,8 @@ export function mergeCheckJobId(pullId: number, baseSha: string, headSha: string
 export const MERGE_CHECK_KEEP_FINISHED_SECONDS = 24 * 3600;
 
 /**
- * The options of every merge-check job, whoever queues it (repo-service or the worker): id per pull request and
- * commit pair, priority, three attempts for infrastructure failures (a git failure is a result, never retried).
+ * The options of every merge-check job (repo-service queues them all): id per pull request and commit pair,
+ * priority, three attempts for infrastructure failures (a git failure is a result, never retried).
  */
 export function mergeCheckJobOptions(data: MergeCheckJobData, priority: number) {
   return {

@@ -213,43 +213,6 @@ export class PullPageRequest extends PullIndexRequest {
 // ---- mergeability (merge-check-worker ⇄ repo-service) -------------------------------------------------------------
 
 /**
- * `repo.pull-request.base-moved`: a branch moved; every open pull request into it is marked `checking` in one
- * statement, and those are returned (the worker decides which to queue). Idempotent: a pull request whose check for
- * this base already reported is not marked again.
- */
-export class BaseMovedRequest {
-  @IsInt() @Min(1) repoId: number;
-  @IsString() @MaxLength(255) branch: string;
-  @Matches(OBJECT_ID_PATTERN) newSha: string;
-}
-
-/**
- * `repo.pull-request.head-moved`: a branch moved; every open pull request from it gets the new head (its
- * `refs/pull/N/head` too), is marked `checking`, and is returned to be checked at once. A deleted branch
- * (`newSha` all zeros) marks nothing.
- */
-export class HeadMovedRequest {
-  @IsInt() @Min(1) repoId: number;
-  @IsString() @MaxLength(255) branch: string;
-  @IsString() @MaxLength(64) newSha: string;
-  /** Who pushed (for the `synchronized` event's sender). */
-  @IsOptional() @IsInt() pusherId?: number | null;
-}
-
-/** One pull request to be checked, as repo-service returns them to the worker. */
-export interface PullCheckCandidate {
-  /** Pull request id. */
-  id: number;
-  repoId: number;
-  /** Its number. */
-  index: number;
-  /** When its issue was last updated (RFC 3339): the delay rule and the priority use it. */
-  issueUpdatedAt: string;
-  baseSha: string;
-  headSha: string;
-}
-
-/**
  * `repo.pull-request.check-target`: what a check needs to run. The worker asks once per repository and remembers where
  * it lives; the report is what decides whether a result is still current.
  */

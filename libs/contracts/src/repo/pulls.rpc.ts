@@ -1,8 +1,8 @@
 import type { Paginated } from '../common/pagination.js';
 import type { CommitDto } from './commits.dto.js';
 import type {
-  BaseMovedRequest, ChangedFileDto, CheckTargetReply, CheckTargetRequest, CreatePullRequest, EditPullRequest,
-  GetPullByBranchesRequest, GetPullRequest, HeadMovedRequest, ListPullsRequest, MergePullRequest, PullCheckCandidate,
+  ChangedFileDto, CheckTargetReply, CheckTargetRequest, CreatePullRequest, EditPullRequest,
+  GetPullByBranchesRequest, GetPullRequest, ListPullsRequest, MergePullRequest,
   PullIndexRequest, PullPageRequest, PullRequestDto, ReportMergeabilityReply, ReportMergeabilityRequest,
   UpdatePullRequest,
 } from './pulls.dto.js';
@@ -24,8 +24,6 @@ export interface PullRpc {
   [PullSubjects.isMerged]: RpcPair<PullIndexRequest, boolean>;
   [PullSubjects.merge]: RpcPair<MergePullRequest, null>;
   [PullSubjects.update]: RpcPair<UpdatePullRequest, null>;
-  [PullSubjects.baseMoved]: RpcPair<BaseMovedRequest, PullCheckCandidate[]>;
-  [PullSubjects.headMoved]: RpcPair<HeadMovedRequest, PullCheckCandidate[]>;
   [PullSubjects.checkTarget]: RpcPair<CheckTargetRequest, CheckTargetReply | null>;
   [PullSubjects.reportMergeability]: RpcPair<ReportMergeabilityRequest, ReportMergeabilityReply>;
 }

@@ -1,6 +1,7 @@
 /**
  * NATS request-reply subjects for pull requests and their mergeability, served by repo-service (queue group
- * `repo-service`). API messages are `RepoScopedRequest`s; the mergeability ones come from merge-check-worker.
+ * `repo-service`). API messages are `RepoScopedRequest`s; the mergeability ones (`check-target`,
+ * `report-mergeability`) come from merge-check-worker.
  */
 export const PullSubjects = {
   /** Open a pull request (checked at once): `CreatePullRequest` → `PullRequestDto`. */
@@ -24,10 +25,6 @@ export const PullSubjects = {
   /** Bring the head branch up to date with the base (write access): `UpdatePullRequest` → `null`. */
   update: 'repo.pull-request.update',
 
-  /** A branch moved: mark the pull requests into it `checking` (one statement): `BaseMovedRequest` → `PullCheckCandidate[]`. */
-  baseMoved: 'repo.pull-request.base-moved',
-  /** A branch moved: update the pull requests from it: `HeadMovedRequest` → `PullCheckCandidate[]`. */
-  headMoved: 'repo.pull-request.head-moved',
   /** What a check of one pull request needs: `CheckTargetRequest` → `CheckTargetReply | null`. */
   checkTarget: 'repo.pull-request.check-target',
   /** A check's result (stale ones are ignored): `ReportMergeabilityRequest` → `ReportMergeabilityReply`. */

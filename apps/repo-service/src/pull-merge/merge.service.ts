@@ -1,31 +1,27 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import {
-  DomainError, ErrorCode, MERGE_CHECK_URGENT_PRIORITY, PullRequestEvents, RepoEvents, accessAtLeast,
-  type ActorDto, type MergePullRequest, type MergeableState, type PullRequestEventData, type PushEventData,
-  type PushedCommit, type RefUpdate, type UpdatePullRequest, type UserDto,
+  DomainError, ErrorCode, PullRequestEvents, accessAtLeast,
+  type ActorDto, type MergePullRequest, type MergeableState, type PullRequestEventData, type UpdatePullRequest,
+  type UserDto,
 } from '@cairn/contracts';
-import { loadSettings } from '@cairn/platform';
-import { requireActor } from '../issues/issue-permissions.js';
-import { IssuesRepository } from '../issues/issues.repository.js';
-import { RepoViews, type ViewScope } from '../issues/repo-views.js';
+import { requireActor } from '../tracker/issue-permissions.js';
+import { IssuesRepository } from '../tracker/issues.repository.js';
+import { RepoViews, type ViewScope } from '../tracker/repo-views.js';
 import { EventOutbox } from '../prisma/event-outbox.js';
-import { PrismaService, type Tx } from '../prisma/prisma.service.js';
+import { PrismaService } from '../prisma/prisma.service.js';
 import { MergeabilityService } from '../pulls/mergeability.service.js';
 import { PullRenderer, type PullRendering } from '../pulls/pull-renderer.js';
-import { effectiveStatus, type PullIssueRow } from '../pulls/pull.mapper.js';
+import { effectiveStatus, type PullIssueRow } from '../tracker/pull.mapper.js';
 import { PullsRepository } from '../pulls/pulls.repository.js';
 import { PullsService } from '../pulls/pulls.service.js';
 import { PULL_SETTINGS, type PullSettings } from '../pulls/pull-settings.js';
 import type { RepositoryRow } from '../repositories/repositories.repository.js';
 import { hostOf } from '../repositories/repository.mapper.js';
+import { RefUpdates, type PreparedRefUpdates } from '../ref-updates/ref-updates.service.js';
 import { RepoStorage } from '../storage/repo-storage.js';
-import { refCommits, type GitCommitInfo } from '../transport/push-commits.js';
-import { transportSettingsSpec } from '../transport/transport-settings.js';
-import {
-  branchRef, checkMergeability, deleteRef, pullHeadRef, resolveBranch, updateRef, type GitIdentity,
-} from './git-plumbing.js';
-import { computeMerge, computeUpdate } from './merge-styles.js';
-import { inTx } from '../issues/tx.js';
+import { branchRef, checkMergeability, deleteRef, resolveBranch, updateRef, type GitIdentity } from '../merge/git-plumbing.js';
+import { computeMerge, computeUpdate } from '../merge/merge-styles.js';
+import { inTx } from '../tracker/tx.js';
 
 /** Which repository setting allows each merge style (Gitea's `PullRequestsConfig.IsMergeStyleAllowed`). */
 const STYLE_ALLOWED: Record<string, (r: RepositoryRow) => boolean> = {
@@ -42,14 +38,13 @@ const notAllowed = (message: string) => new DomainError(ErrorCode.NOT_ALLOWED, m
 /**
  * Merging and updating pull requests with git plumbing on the bare repository: the new commits are written with
  * `merge-tree`/`commit-tree`, and the branch moves with `update-ref <new> <expected old>`, so a concurrent push is
- * never overwritten (the merge fails with 409 instead). A merge is a push to the base branch: its
- * `repo.evt.push.received` event is written in the same transaction that marks the pull request merged.
+ * never overwritten (the merge fails with 409 instead). A merge or update moves a branch like a push, and is recorded
+ * like one ({@link RefUpdates}) in the same transaction that marks the pull request merged or updated.
  */
 @Injectable()
 export class MergeService implements BeforeApplicationShutdown {
   private readonly logger = new Logger('MergeService');
   private readonly inflight = new Set<Promise<unknown>>();
-  private readonly pushMaxCommits: number;
 
   constructor(
     private readonly prisma: PrismaService,
@@ -61,11 +56,9 @@ export class MergeService implements BeforeApplicationShutdown {
     private readonly views: RepoViews,
     private readonly storage: RepoStorage,
     private readonly outbox: EventOutbox,
+    private readonly refUpdates: RefUpdates,
     @Inject(PULL_SETTINGS) private readonly settings: PullSettings,
-  ) {
-    // The same cap as pushes over the wire, so merge pushes and real pushes look alike to webhook consumers.
-    this.pushMaxCommits = loadSettings({ pushMaxCommits: transportSettingsSpec.pushMaxCommits }).pushMaxCommits;
-  }
+  ) {}
 
   /** Work that must finish even when its caller has gone (updates): awaited before the service shuts down. */
   private detach<T>(work: Promise<T>): Promise<T> {
@@ -136,13 +129,14 @@ export class MergeService implements BeforeApplicationShutdown {
     this.logger.log(`merged pull ${pr.id} (#${row.index}) of repository ${req.repo.id} with ${style}: ${base} -> ${outcome.newTip}`);
 
     const r = await this.renderer.prepare(req, [row], actor);
-    const baseUpdate = await this.refUpdate(dir, pr.baseBranch, base, outcome.newTip, req);
+    const moved = await this.prepareMove(req, actor, dir, pr.baseBranch, base, outcome.newTip);
     const now = new Date();
-    await inTx(this.prisma, async (tx) => {
+    const recorded = await inTx(this.prisma, async (tx) => {
+      await this.refUpdates.lockBranches(tx, moved);
       await this.pullsRepo.markMerged(tx, pr.id, { mergedById: actor.id, mergeCommitSha: outcome.newTip, style, now });
       await this.issues.setState(tx, row, 'closed', now);
       await this.issues.addComment(tx, { issueId: row.id, repoId: row.repoId, type: 'merge_pull', posterId: actor.id, body: outcome.newTip, now });
-      await this.recordPush(tx, r, [baseUpdate]);
+      const rec = await this.refUpdates.recordRefUpdates(tx, moved, r.repository);
       const merged = (await this.issues.findById(req.repo.id, row.id, tx)) as PullIssueRow;
       await this.outbox.record<PullRequestEventData>(tx, PullRequestEvents.merged, {
         action: 'closed',
@@ -152,10 +146,11 @@ export class MergeService implements BeforeApplicationShutdown {
         repository: r.repository,
         sender: r.sender,
       });
+      return rec;
     });
-    this.outbox.kick();
+    await this.refUpdates.afterCommit(recorded);
 
-    if (req.body.delete_branch_after_merge) await this.deleteHeadBranch(req, row, head, dir, r);
+    if (req.body.delete_branch_after_merge) await this.deleteHeadBranch(req, actor, row, head, dir, r);
     return null;
   }
 
@@ -192,6 +187,7 @@ export class MergeService implements BeforeApplicationShutdown {
 
   private async deleteHeadBranch(
     scope: ViewScope,
+    actor: ActorDto,
     row: PullIssueRow,
     head: string,
     dir: string,
@@ -201,9 +197,9 @@ export class MergeService implements BeforeApplicationShutdown {
     if (pr.headBranch === (await this.views.row(scope.repo.id)).defaultBranch) return;
     if ((await this.pullsRepo.countOpenUsingBranch(scope.repo.id, pr.headBranch, pr.id)) > 0) return;
     if (!(await deleteRef(dir, branchRef(pr.headBranch), head))) return;
-    const update = await this.refUpdate(dir, pr.headBranch, head, '0'.repeat(head.length), scope);
-    await inTx(this.prisma, (tx) => this.recordPush(tx, r, [update]));
-    this.outbox.kick();
+    const moved = await this.prepareMove(scope, actor, dir, pr.headBranch, head, '0'.repeat(head.length));
+    const recorded = await inTx(this.prisma, (tx) => this.refUpdates.recordRefUpdates(tx, moved, r.repository));
+    await this.refUpdates.afterCommit(recorded);
   }
 
   // ---- update branch -----------------------------------------------------------------------------------------
@@ -247,29 +243,16 @@ export class MergeService implements BeforeApplicationShutdown {
     }
     this.logger.log(`updated pull ${pr.id} (#${row.index}) with ${style}: ${head} -> ${outcome.newTip}`);
 
+    // The base the branch was updated from is the pull request's base from now on; the head move itself (new head,
+    // `synchronized` event, `refs/pull/N/head`, the check) is recorded like a push's.
     const r = await this.renderer.prepare(req, [row], actor);
-    const headUpdate = await this.refUpdate(dir, pr.headBranch, head, outcome.newTip, req);
-    const now = new Date();
-    await inTx(this.prisma, async (tx) => {
-      await this.pullsRepo.setCommits(tx, pr.id, { headSha: outcome.newTip, baseSha: base, mergeBase: base });
-      await this.issues.touch(tx, row.id, now);
-      await this.recordPush(tx, r, [headUpdate]);
-      const updated = (await this.issues.findById(req.repo.id, row.id, tx)) as PullIssueRow;
-      await this.outbox.record<PullRequestEventData>(tx, PullRequestEvents.synchronized, {
-        action: 'synchronized',
-        number: updated.index,
-        pullRequest: r.pull(updated),
-        before: head,
-        after: outcome.newTip,
-        repository: r.repository,
-        sender: r.sender,
-      });
+    const moved = await this.prepareMove(req, actor, dir, pr.headBranch, head, outcome.newTip);
+    const recorded = await inTx(this.prisma, async (tx) => {
+      await this.refUpdates.lockBranches(tx, moved);
+      await this.pullsRepo.setCommits(tx, pr.id, { baseSha: base, mergeBase: base });
+      return this.refUpdates.recordRefUpdates(tx, moved, r.repository);
     });
-    this.outbox.kick();
-    await updateRef(dir, pullHeadRef(row.index), outcome.newTip, undefined, 'cairn: pull request head').catch(() => undefined);
-    await this.mergeability
-      .queueCheck({ id: pr.id, repoId: pr.repoId, baseSha: base, headSha: outcome.newTip }, MERGE_CHECK_URGENT_PRIORITY)
-      .catch((err) => this.logger.warn(`could not queue the check of pull ${pr.id}: ${(err as Error).message}`));
+    await this.refUpdates.afterCommit(recorded);
     return null;
   }
 
@@ -284,44 +267,16 @@ export class MergeService implements BeforeApplicationShutdown {
     };
   }
 
-  /** A ref update as push events carry it, with its new commits (capped like real pushes). */
-  private async refUpdate(
-    dir: string,
-    branch: string,
-    oldSha: string,
-    newSha: string,
-    scope: ViewScope,
-  ): Promise<RefUpdate> {
-    const update = { ref: branchRef(branch), old: oldSha, new: newSha };
-    const computed = await refCommits(dir, update, this.pushMaxCommits).catch((err: Error) => {
-      this.logger.warn(`listing the commits of ${update.ref} failed: ${err.message}`);
-      return { commits: [], total: 0 };
+  /** A move of one branch by `actor`, ready to be recorded ({@link RefUpdates.prepare}). */
+  private prepareMove(scope: ViewScope, actor: ActorDto, dir: string, branch: string, oldSha: string, newSha: string): Promise<PreparedRefUpdates> {
+    return this.refUpdates.prepare({
+      repoId: scope.repo.id,
+      dir,
+      ownerId: scope.repo.ownerId,
+      ownerName: scope.repo.ownerName,
+      name: scope.repo.name,
+      lines: [{ ref: branchRef(branch), old: oldSha, new: newSha }],
+      pusherId: actor.id,
     });
-    const byEmail = await this.views
-      .usersByEmail(computed.commits.flatMap((c) => [c.authorEmail, c.committerEmail]))
-      .catch(() => new Map<string, UserDto>());
-    const htmlUrl = `${this.views.rootUrl}${scope.repo.ownerName}/${scope.repo.name}`;
-    const username = (email: string) => byEmail.get(email.toLowerCase())?.login ?? '';
-    return {
-      ...update,
-      commits: computed.commits.map((c: GitCommitInfo): PushedCommit => ({
-        id: c.id,
-        message: c.message,
-        url: `${htmlUrl}/commit/${c.id}`,
-        author: { name: c.authorName, email: c.authorEmail, username: username(c.authorEmail) },
-        committer: { name: c.committerName, email: c.committerEmail, username: username(c.committerEmail) },
-        timestamp: c.authorDate,
-        added: c.added,
-        removed: c.removed,
-        modified: c.modified,
-      })),
-      totalCommits: computed.total,
-    };
-  }
-
-  /** `repo.evt.push.received` for Cairn's own ref moves (merges, branch updates, deleting a merged head). */
-  private async recordPush(tx: Tx, r: PullRendering, updates: RefUpdate[]): Promise<void> {
-    const data: PushEventData = { repository: r.repository, pusher: r.sender, updates };
-    await this.outbox.record(tx, RepoEvents.pushReceived, data);
   }
 }

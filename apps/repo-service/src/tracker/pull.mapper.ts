@@ -1,7 +1,7 @@
 import type { MergeableState, PullRequestDto, RepositoryDto } from '@cairn/contracts';
 import { toApiTime } from '../repositories/repository.mapper.js';
-import { issueHtmlUrl, optionalTime, userOf, type IssueRenderContext } from '../issues/issue.mapper.js';
-import type { IssueRow } from '../issues/issues.repository.js';
+import { issueHtmlUrl, optionalTime, userOf, type IssueRenderContext } from './issue.mapper.js';
+import type { IssueRow } from './issues.repository.js';
 import type { PullRequest } from '../generated/prisma/client.js';
 
 /** An issue row that is a pull request (its `pullRequest` is set). */

@@ -1,0 +1,64 @@
+import { Module } from '@nestjs/common';
+import { AccessModule } from './access/access.module.js';
+import { GitMaintenanceModule } from './git/git-maintenance.module.js';
+import { MergeHandler } from './pull-merge/merge.handler.js';
+import { MergeService } from './pull-merge/merge.service.js';
+import { MergeCheckQueue } from './pulls/merge-check.queue.js';
+import { MergeabilityService } from './pulls/mergeability.service.js';
+import { PULL_SETTINGS, loadPullSettings } from './pulls/pull-settings.js';
+import { PullRenderer } from './pulls/pull-renderer.js';
+import { PullsHandler } from './pulls/pulls.handler.js';
+import { PullsRepository } from './pulls/pulls.repository.js';
+import { PullsService } from './pulls/pulls.service.js';
+import { PendingChecks } from './ref-updates/pending-checks.js';
+import { PushRecorderRepository } from './ref-updates/push-recorder.repository.js';
+import { PushRecorder } from './ref-updates/push-recorder.service.js';
+import { RefUpdates } from './ref-updates/ref-updates.service.js';
+import { RepositoriesModule } from './repositories/repositories.module.js';
+import { PUSH_SINK } from './transport/push-sink.js';
+import { CommentsService } from './issues/comments.service.js';
+import { ISSUE_SETTINGS, loadIssueSettings } from './issues/issue-settings.js';
+import { IssuesHandler } from './issues/issues.handler.js';
+import { IssuesRepository } from './tracker/issues.repository.js';
+import { IssuesService } from './issues/issues.service.js';
+import { RepoViews } from './tracker/repo-views.js';
+
+/**
+ * Issues, comments, pull requests, their mergeability state, merging and what moved branches do to them (`issues/`,
+ * `pulls/`, `merge/`, `ref-updates/`). Needs the global Prisma, storage and repo-settings modules of repo-service.
+ * Settings are read once when the module starts.
+ */
+@Module({
+  imports: [AccessModule, RepositoriesModule, GitMaintenanceModule],
+  controllers: [IssuesHandler, PullsHandler, MergeHandler],
+  providers: [
+    { provide: ISSUE_SETTINGS, useFactory: () => loadIssueSettings() },
+    { provide: PULL_SETTINGS, useFactory: () => loadPullSettings() },
+    RepoViews,
+    IssuesRepository,
+    PullsRepository,
+    PullRenderer,
+    MergeCheckQueue,
+    MergeabilityService,
+    RefUpdates,
+    PendingChecks,
+    PushRecorderRepository,
+    PushRecorder,
+    { provide: PUSH_SINK, useFactory: (recorder: PushRecorder) => recorder.sink, inject: [PushRecorder] },
+    PullsService,
+    IssuesService,
+    CommentsService,
+    MergeService,
+  ],
+  exports: [MergeabilityService, PullsService, IssuesService, RefUpdates, PUSH_SINK],
+})
+export class IssueTrackerModule {}
+
+/**
+ * Validates this module's settings (`[repository.issue]`, `[repository.pull-request]`): for `bootstrapService`'s
+ * `validateSettings`, so a bad value refuses the start with a message naming the setting instead of a stack trace.
+ */
+export function validateIssueTrackerSettings(env: NodeJS.ProcessEnv = process.env): void {
+  loadIssueSettings(env);
+  loadPullSettings(env);
+}

@@ -1,0 +1,46 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { mergeCheckPriority } from '@cairn/contracts';
+import { MergeCheckQueue } from '../pulls/merge-check.queue.js';
+import { PULL_SETTINGS, type PullSettings } from '../pulls/pull-settings.js';
+import { PullsRepository } from '../pulls/pulls.repository.js';
+
+/** At most this many checks are queued again at one start (most recently updated first; views cover the rest). */
+const MAX_REQUEUED = 1_000;
+
+/**
+ * At start, queues again the checks of open pull requests left `checking` that the delay rule would check now: a
+ * check queued after its transaction committed (`RefUpdates.afterCommit`) is lost if the process died in between.
+ * Jobs are unique per commit pair, so checks that are still queued are not duplicated. Pull requests outside the
+ * window (and all with `DELAY_CHECK_FOR_INACTIVE_DAYS = 0`) wait for a view, as delayed checks always do.
+ */
+@Injectable()
+export class PendingChecks implements OnApplicationBootstrap {
+  private readonly logger = new Logger('PendingChecks');
+
+  constructor(
+    private readonly pulls: PullsRepository,
+    private readonly queue: MergeCheckQueue,
+    @Inject(PULL_SETTINGS) private readonly settings: PullSettings,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    void this.requeue().catch((err: Error) => this.logger.warn(`re-queueing pending checks failed: ${err.message}`));
+  }
+
+  /** Returns how many checks were queued (again). */
+  async requeue(now = new Date()): Promise<number> {
+    const days = this.settings.delayCheckForInactiveDays;
+    if (days === 0) return 0;
+    const since = days < 0 ? null : new Date(now.getTime() - days * 86_400_000);
+    const pending = await this.pulls.pendingChecks(since, MAX_REQUEUED);
+    let rank = 0;
+    for (const c of pending) {
+      await this.queue.enqueue(
+        { pullId: c.id, repoId: c.repoId, baseSha: c.baseSha, headSha: c.headSha },
+        mergeCheckPriority(c.issueUpdatedAt, now, rank++),
+      );
+    }
+    if (pending.length) this.logger.log(`queued ${pending.length} pending check(s) again`);
+    return pending.length;
+  }
+}

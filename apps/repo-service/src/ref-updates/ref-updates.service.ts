@@ -1,0 +1,270 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import {
+  IdentitySubjects, MERGE_CHECK_URGENT_PRIORITY, PullRequestEvents, RepoEvents, checkNowAfterBaseMove, mergeCheckPriority,
+  type MergeCheckJobData, type PullRequestEventData, type PushEventData, type RefUpdate,
+  type RepoEventRepository, type UserDto,
+} from '@cairn/contracts';
+import { RpcClient, loadSettings } from '@cairn/platform';
+import { CommitGraphMaintainer } from '../git/commit-graph-maintainer.js';
+import { pullHeadRef, resolveBranch, updateRef } from '../merge/git-plumbing.js';
+import { EventOutbox } from '../prisma/event-outbox.js';
+import type { Tx } from '../prisma/prisma.service.js';
+import { MergeCheckQueue } from '../pulls/merge-check.queue.js';
+import { PullRenderer, type PullRendering } from '../pulls/pull-renderer.js';
+import { PULL_SETTINGS, type PullSettings } from '../pulls/pull-settings.js';
+import { effectiveStatus, type PullIssueRow } from '../tracker/pull.mapper.js';
+import { PullsRepository, type CandidateRow } from '../pulls/pulls.repository.js';
+import type { RefUpdateLine } from '../transport/push-log.js';
+import { transportSettingsSpec } from '../transport/transport-settings.js';
+import { commitEmails, listRefCommits, toRefUpdate, type PushPeople } from './pushed-commits.js';
+
+/** What moved where, and who did it. */
+export interface RefUpdatesInput {
+  repoId: number;
+  /** The repository's storage directory. */
+  dir: string;
+  /** Its owner (looked up with the pusher and the commit authors) and names (for commit URLs). */
+  ownerId: number;
+  ownerName: string;
+  name: string;
+  /** The exact ref updates, as git applied them. */
+  lines: RefUpdateLine[];
+  /** Who moved the refs (a pusher, or the user who merged or updated); null if nobody known. */
+  pusherId: number | null;
+}
+
+/** Everything {@link RefUpdates.recordRefUpdates} needs, loaded before the transaction (no remote calls under locks). */
+export interface PreparedRefUpdates {
+  input: RefUpdatesInput;
+  /** The ref updates as the push event carries them. */
+  updates: RefUpdate[];
+  /** Users found by the one identity lookup (pusher, owner, commit authors). */
+  people: PushPeople;
+  pusher: UserDto | null;
+  /** Rendering for pull-request events (null when no open pull request comes from a pushed branch). */
+  rendering: PullRendering | null;
+}
+
+/** What a recording did, for the work after its commit. */
+export interface RecordedRefUpdates {
+  prepared: PreparedRefUpdates;
+  /** `refs/pull/N/head` to move. */
+  pullHeads: { index: number; sha: string }[];
+  /** Checks to queue, at their priorities. */
+  checks: { data: MergeCheckJobData; priority: number }[];
+  /** Pull requests whose base moved but that stay delayed until viewed. */
+  delayed: number;
+}
+
+const isZero = (oid: string) => /^0+$/.test(oid);
+
+/** The branch updates that leave a commit behind (deletions and other refs move no pull request). */
+function movedBranches(lines: RefUpdateLine[]): { branch: string; sha: string }[] {
+  return lines
+    .filter((l) => l.ref.startsWith('refs/heads/') && !isZero(l.new))
+    .map((l) => ({ branch: l.ref.slice('refs/heads/'.length), sha: l.new }))
+    .sort((a, b) => (a.branch < b.branch ? -1 : a.branch > b.branch ? 1 : 0));
+}
+
+/**
+ * The one home of "a branch moved" — for pushes over HTTP and SSH and for repo-service's own merges, branch updates
+ * and branch deletions alike. Used in three steps:
+ *
+ * 1. {@link prepare}, before the transaction: the commits of each update, the people named in the event, the
+ *    rendering of the pull requests that may move.
+ * 2. {@link recordRefUpdates}, inside the caller's transaction: the `repo.evt.push.received` event, pull-request
+ *    heads and bases moved (only while the update's commit is still the branch's tip) and their `synchronized`
+ *    events, all through the outbox.
+ * 3. {@link afterCommit}: `refs/pull/N/head`, the commit-graph and last-commit warm-up, and the checks queued with
+ *    the delay rules (head moved: at once, urgent; base moved: only pull requests active within
+ *    `DELAY_CHECK_FOR_INACTIVE_DAYS`, most recent first; the others stay `checking` until viewed).
+ *
+ * Nothing needs merge-check-worker to run: pull requests follow their branches while every worker is down, and the
+ * queued checks wait in Redis.
+ */
+@Injectable()
+export class RefUpdates {
+  private readonly logger = new Logger('RefUpdates');
+  private readonly pushMaxCommits: number;
+
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly pulls: PullsRepository,
+    private readonly renderer: PullRenderer,
+    private readonly outbox: EventOutbox,
+    private readonly queue: MergeCheckQueue,
+    private readonly commitGraphs: CommitGraphMaintainer,
+    @Inject(PULL_SETTINGS) private readonly settings: PullSettings,
+  ) {
+    // The same cap for pushes over the wire and Cairn's own moves, so both look alike to webhook consumers.
+    this.pushMaxCommits = loadSettings({ pushMaxCommits: transportSettingsSpec.pushMaxCommits }).pushMaxCommits;
+  }
+
+  /** Step 1 (before the transaction). */
+  async prepare(input: RefUpdatesInput): Promise<PreparedRefUpdates> {
+    const listed = await listRefCommits(input.dir, input.lines, this.pushMaxCommits, (line, err) =>
+      this.logger.error(`listing commits of ${line.ref} in repository ${input.repoId} failed: ${err.message}`),
+    );
+    const people = await this.lookupPeople(input, commitEmails(listed.flatMap((l) => l.commits)));
+    const htmlUrl = `${this.renderer.rootUrl}${input.ownerName}/${input.name}`;
+    const updates = input.lines.map((line, i) => toRefUpdate(line, listed[i], htmlUrl, people));
+    const heads = movedBranches(input.lines).map((b) => b.branch);
+    const preview = heads.length ? await this.pulls.findOpenFromHeads(input.repoId, heads) : [];
+    const rendering = preview.length ? await this.renderer.prepareSystem(input.repoId, preview, input.pusherId) : null;
+    const pusher = input.pusherId === null ? null : (people.users.get(input.pusherId) ?? null);
+    return { input, updates, people, pusher, rendering };
+  }
+
+  /**
+   * Serialises recordings of the same branches (transaction-scoped advisory locks, in name order), so that the tip
+   * read in {@link recordRefUpdates} is the newest and a slower recording of an older move never moves a pull
+   * request back. A caller that changes pull-request rows before recording (a merge, a branch update) takes these
+   * locks first, so that every transaction takes branch locks before row locks (no deadlock with a push).
+   */
+  async lockBranches(tx: Tx, prepared: PreparedRefUpdates): Promise<void> {
+    for (const { branch } of movedBranches(prepared.input.lines)) {
+      await tx.$queryRaw`SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(${prepared.input.repoId}::int, hashtext(${branch}))) AS l`;
+    }
+  }
+
+  /**
+   * Step 2 (inside the caller's transaction). `repository` is the repository as the event carries it (a push may
+   * have changed the row in the same transaction); `sender` overrides the pusher of the pull-request events.
+   */
+  async recordRefUpdates(tx: Tx, prepared: PreparedRefUpdates, repository: RepoEventRepository): Promise<RecordedRefUpdates> {
+    const { input } = prepared;
+    const push: PushEventData = { repository, pusher: prepared.pusher, updates: prepared.updates };
+    await this.outbox.record(tx, RepoEvents.pushReceived, push);
+    const recorded: RecordedRefUpdates = { prepared, pullHeads: [], checks: [], delayed: 0 };
+    const branches = movedBranches(input.lines);
+    if (!branches.length) return recorded;
+    const inUse = await this.pulls.branchesInUse(tx, input.repoId, branches.map((b) => b.branch));
+    if (!inUse.size) return recorded;
+    await this.lockBranches(tx, prepared);
+    const current: typeof branches = [];
+    for (const b of branches.filter((x) => inUse.has(x.branch))) {
+      if (await this.isTip(input.dir, b.branch, b.sha)) current.push(b);
+    }
+    const checks = new Map<number, { data: MergeCheckJobData; priority: number }>();
+    const now = new Date();
+    // Bases first: a push may move both branches of a pull request, and its head check is for the new base.
+    for (const b of current) {
+      const moved = await this.pulls.markBaseMoved(input.repoId, b.branch, b.sha, tx);
+      const active = moved
+        .filter((c) => checkNowAfterBaseMove(c.issueUpdatedAt, now, this.settings.delayCheckForInactiveDays))
+        .sort((x, y) => y.issueUpdatedAt.getTime() - x.issueUpdatedAt.getTime());
+      active.forEach((c, rank) => checks.set(c.id, { data: jobData(c), priority: mergeCheckPriority(c.issueUpdatedAt, now, rank) }));
+      recorded.delayed += moved.length - active.length;
+    }
+    for (const b of current) {
+      for (const c of await this.moveHeads(tx, prepared, b.branch, b.sha, recorded, now)) {
+        checks.set(c.id, { data: jobData(c), priority: MERGE_CHECK_URGENT_PRIORITY });
+      }
+    }
+    recorded.checks = [...checks.values()];
+    return recorded;
+  }
+
+  /**
+   * Step 3 (after the commit). Failures are logged, never thrown: the refs moved and the events are stored.
+   *
+   * A check queued here is lost if the process dies between the commit and the queueing. The pull request stays
+   * `checking` in the database, and that state is what brings the check back: every view queues the check of a
+   * pull request still `checking` (`MergeabilityService.onView`), a merge runs the check itself, and at start
+   * repo-service queues the checks of the pull requests left `checking` that the delay rule would check now
+   * (`PendingChecks`).
+   */
+  async afterCommit(recorded: RecordedRefUpdates): Promise<void> {
+    const { input } = recorded.prepared;
+    this.outbox.kick();
+    for (const h of recorded.pullHeads) {
+      await updateRef(input.dir, pullHeadRef(h.index), h.sha, undefined, 'cairn: pull request head').catch((err: Error) =>
+        this.logger.warn(`refs/pull/${h.index}/head in repository ${input.repoId}: ${err.message}`),
+      );
+    }
+    void this.commitGraphs.schedule(input.dir, input.lines);
+    for (const c of recorded.checks) {
+      await this.queue.enqueue(c.data, c.priority).catch((err: Error) =>
+        this.logger.warn(`could not queue the check of pull ${c.data.pullId}: ${err.message}`),
+      );
+    }
+    if (recorded.checks.length || recorded.delayed) {
+      this.logger.log(
+        `ref updates in repository ${input.repoId}: ${recorded.checks.length} check(s) queued, ${recorded.delayed} delayed until viewed`,
+      );
+    }
+  }
+
+  /**
+   * The pull requests from `branch` get the new head and a `synchronized` event; they are returned to be checked,
+   * with those already at that head but still `checking`.
+   */
+  private async moveHeads(
+    tx: Tx,
+    prepared: PreparedRefUpdates,
+    branch: string,
+    sha: string,
+    recorded: RecordedRefUpdates,
+    now: Date,
+  ): Promise<CandidateRow[]> {
+    const rows = await this.pulls.openFromHead(tx, prepared.input.repoId, branch);
+    const out: CandidateRow[] = [];
+    for (const row of rows) {
+      const pr = row.pullRequest;
+      if (pr.headSha !== sha) {
+        await this.pulls.setCommits(tx, pr.id, { headSha: sha });
+        await tx.issue.update({ where: { id: row.id }, data: { updatedAt: now } });
+        const fresh = (await tx.issue.findUniqueOrThrow({ where: { id: row.id }, include: { pullRequest: true } })) as PullIssueRow;
+        // A pull request opened after `prepare` looked (rare): rendered now.
+        const r = prepared.rendering ?? (prepared.rendering = await this.renderer.prepareSystem(prepared.input.repoId, [fresh], prepared.input.pusherId));
+        await this.outbox.record<PullRequestEventData>(tx, PullRequestEvents.synchronized, {
+          action: 'synchronized',
+          number: fresh.index,
+          pullRequest: r.pull(fresh),
+          before: pr.headSha,
+          after: sha,
+          repository: r.repository,
+          sender: r.sender,
+        });
+        recorded.pullHeads.push({ index: row.index, sha });
+      } else if (effectiveStatus(pr) !== 'checking') {
+        continue;
+      }
+      out.push({ id: pr.id, repoId: pr.repoId, index: row.index, issueUpdatedAt: now, baseSha: pr.baseSha, headSha: sha });
+    }
+    return out;
+  }
+
+  /**
+   * Only a move to the branch's current tip moves pull requests: a slower recording of an older move (a push
+   * recorded after a later one, or after the API acted on newer commits) would move them back. Read from git.
+   */
+  private async isTip(dir: string, branch: string, sha: string): Promise<boolean> {
+    const tip = await resolveBranch(dir, branch).catch(() => null);
+    if (tip !== sha) this.logger.log(`not moving pull requests of ${branch} to ${sha}: the tip is ${tip ?? 'gone'}`);
+    return tip === sha;
+  }
+
+  /** One identity call for the pusher, the owner and the commit authors/committers (by e-mail). */
+  private async lookupPeople(input: RefUpdatesInput, emails: string[]): Promise<PushPeople> {
+    const ids = [...new Set([input.ownerId, ...(input.pusherId === null ? [] : [input.pusherId])])];
+    try {
+      const reply = await this.rpc.send(IdentitySubjects.userLookup, {
+        ids,
+        ...(emails.length ? { emails } : {}),
+      });
+      return {
+        users: new Map(reply.users.map((u) => [u.id, u])),
+        byEmail: new Map(Object.entries(reply.byEmail ?? {}).map(([e, id]) => [e.toLowerCase(), id])),
+      };
+    } catch (err) {
+      // The refs moved: record it even if names cannot be resolved right now.
+      this.logger.warn(`user lookup for a push event failed: ${(err as Error).message}`);
+      return { users: new Map(), byEmail: new Map() };
+    }
+  }
+}
+
+function jobData(c: CandidateRow): MergeCheckJobData {
+  return { pullId: c.id, repoId: c.repoId, baseSha: c.baseSha, headSha: c.headSha };
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+// Folder-level import cycles inside one app: every first-level folder of `<app>/src` is a node, and a relative
+// import from a file in folder A of a file in folder B (A ≠ B) an edge A → B. Test files (`*.spec.ts`,
+// `*.int-spec.ts`) are left out: tests may reach across. Prints each cycle (a strongly connected set of folders) and
+// exits 1 when there is one among the folders checked.
+//
+//   node tools/folder-cycles/folder-cycles.mjs apps/repo-service/src [folder …]   (folders: only cycles among these count)
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"](\.{1,2}\/[^'"]+)['"]/gm;
+
+/** Folder → the folders its (non-test) files import, for the first-level folders of `srcDir`. */
+export function folderGraph(srcDir) {
+  const graph = new Map();
+  for (const entry of readdirSync(srcDir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.ts') || /\.(int-)?spec\.ts$/.test(entry.name)) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    const from = path.relative(srcDir, file).split(path.sep);
+    if (from.length < 2 || from[0] === 'generated') continue;
+    const edges = graph.get(from[0]) ?? new Set();
+    graph.set(from[0], edges);
+    for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+      const target = path.relative(srcDir, path.resolve(path.dirname(file), m[1])).split(path.sep);
+      if (target.length >= 2 && target[0] !== '..' && target[0] !== from[0]) edges.add(target[0]);
+    }
+  }
+  return graph;
+}
+
+/** The strongly connected sets of more than one folder (Tarjan), each sorted. */
+export function cycles(graph, only = null) {
+  const keep = (n) => !only || only.includes(n);
+  let index = 0;
+  const idx = new Map();
+  const low = new Map();
+  const stack = [];
+  const on = new Set();
+  const out = [];
+  const visit = (v) => {
+    idx.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    on.add(v);
+    for (const w of [...(graph.get(v) ?? [])].filter(keep)) {
+      if (!idx.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
+    }
+    if (low.get(v) === idx.get(v)) {
+      const set = [];
+      let w;
+      do {
+        w = stack.pop();
+        on.delete(w);
+        set.push(w);
+      } while (w !== v);
+      if (set.length > 1) out.push(set.sort());
+    }
+  };
+  for (const v of [...graph.keys()].filter(keep)) if (!idx.has(v)) visit(v);
+  return out;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const [srcDir, ...only] = process.argv.slice(2);
+  if (!srcDir) {
+    console.error('usage: node tools/folder-cycles/folder-cycles.mjs <app>/src [folder …]');
+    process.exit(2);
+  }
+  const graph = folderGraph(srcDir);
+  const found = cycles(graph, only.length ? only : null);
+  for (const set of found) {
+    console.log(`cycle: ${set.join(' ↔ ')}`);
+    for (const a of set) console.log(`  ${a} → ${[...graph.get(a)].filter((b) => set.includes(b)).join(', ')}`);
+  }
+  if (!found.length) console.log(`no folder cycles in ${srcDir}${only.length ? ` among ${only.join(', ')}` : ''}`);
+  process.exit(found.length ? 1 : 0);
+}
