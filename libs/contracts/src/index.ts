@@ -10,3 +10,5 @@ export * from './queues.js';
 export * from './identity/index.js';
 export * from './repo/index.js';
 export * from './hooks/index.js';
+export * from './git/object-id.js';
+export * from './git/ref-name.js';

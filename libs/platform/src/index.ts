@@ -1,4 +1,4 @@
-/** @cairn/platform: what every Cairn app shares (configuration, logging, RPC, events, bootstrap, the git environment). */
+/** @cairn/platform: what every Cairn app shares (configuration, logging, RPC, events, bootstrap, spawning git and the storage path). */
 export * from './config/ini.js';
 export * from './config/settings.js';
 export * from './logging/correlation.js';
@@ -16,3 +16,5 @@ export * from './common/micro-batcher.js';
 export * from './common/lru-cache.js';
 export * from './queues/unique-job.js';
 export * from './git/git-environment.js';
+export * from './git/git-process.js';
+export * from './git/repo-storage-path.js';

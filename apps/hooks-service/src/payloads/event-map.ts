@@ -1,5 +1,5 @@
 import {
-  IssueCommentEvents, IssueEvents, PullRequestEvents, RepoEvents, ZERO_SHA, type IssueCommentEventData,
+  IssueCommentEvents, IssueEvents, PullRequestEvents, RepoEvents, isZeroId, type IssueCommentEventData,
   type IssueEventData, type PullRequestEventData, type PushEventData, type RepoEventRepository,
   type RepositoryEventData,
 } from '@cairn/contracts';
@@ -67,7 +67,7 @@ function pushEvent(data: PushEventData, ctx: MapContext): MappedEvent {
     const ref = splitRef(update.ref);
     if (!ref) continue;
     const branch = ref.refType === 'branch' ? ref.name : undefined;
-    if (update.new === ZERO_SHA) {
+    if (isZeroId(update.new)) {
       specs.push({
         eventType: 'delete',
         key: `delete:${update.ref}`,
@@ -76,7 +76,7 @@ function pushEvent(data: PushEventData, ctx: MapContext): MappedEvent {
       });
       continue;
     }
-    if (update.old === ZERO_SHA) {
+    if (isZeroId(update.old)) {
       specs.push({
         eventType: 'create',
         key: `create:${update.ref}`,

@@ -1,4 +1,4 @@
-import { ZERO_SHA, type PushedCommit, type RefUpdate, type RepoEventRepository, type UserDto } from '@cairn/contracts';
+import { isZeroId, type PushedCommit, type RefUpdate, type RepoEventRepository, type UserDto } from '@cairn/contracts';
 
 /** Gitea's `Repository` JSON of an event (what repo-service sent), or a minimal one built from the ids and names. */
 export function repositoryJson(repo: RepoEventRepository, rootUrl: string): Record<string, unknown> {
@@ -53,7 +53,7 @@ export function pushPayload(input: PushPayloadInput): Record<string, unknown> {
   const { update } = input;
   const commits = [...update.commits].reverse().map(payloadCommit);
   const compare =
-    update.old !== ZERO_SHA && update.new !== ZERO_SHA
+    !isZeroId(update.old) && !isZeroId(update.new)
       ? `${input.rootUrl}${input.fullName}/compare/${update.old}...${update.new}`
       : '';
   return {

@@ -1,12 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
-  MERGE_CHECK_URGENT_PRIORITY, PullSubjects, ZERO_SHA, checkNowAfterBaseMove, mergeCheckPriority,
+  MERGE_CHECK_URGENT_PRIORITY, PullSubjects, checkNowAfterBaseMove, isZeroId, mergeCheckPriority,
   type CheckTargetReply, type MergeCheckJobData, type PullCheckCandidate, type PushEventData,
   type ReportMergeabilityReply,
 } from '@cairn/contracts';
-import { COMMON_SETTINGS, RpcClient, type CommonSettings } from '@cairn/platform';
+import { COMMON_SETTINGS, repoStoragePath, RpcClient, type CommonSettings } from '@cairn/platform';
 import { WORKER_SETTINGS, type WorkerSettings } from '../config/worker-settings.js';
-import { repositoryPath, type CheckResult } from './git-check.js';
+import type { CheckResult } from './git-check.js';
 import { GitChecker } from './git-checker.js';
 import { MergeCheckQueue } from './merge-check.queue.js';
 import { RepositoryPaths } from './repository-paths.js';
@@ -55,7 +55,7 @@ export class MergeCheckService {
   async onPush(data: PushEventData, now = new Date()): Promise<PushOutcome> {
     const repoId = data.repository.id;
     const branches = data.updates
-      .filter((u) => u.ref.startsWith('refs/heads/') && u.new !== ZERO_SHA && !/^0+$/.test(u.new))
+      .filter((u) => u.ref.startsWith('refs/heads/') && !isZeroId(u.new))
       .map((u) => ({ branch: u.ref.slice('refs/heads/'.length), newSha: u.new }));
     const outcome: PushOutcome = { baseMoved: 0, queuedForBase: 0, queuedForHead: 0 };
     for (const b of branches) {
@@ -141,7 +141,7 @@ export class MergeCheckService {
     if (target.baseSha !== data.baseSha || target.headSha !== data.headSha) return { ran: false, reason: 'stale' };
     let dir: string;
     try {
-      dir = repositoryPath(this.common.repoRoot, target.ownerName, target.repoName);
+      dir = repoStoragePath(this.common.repoRoot, target.ownerName, target.repoName);
     } catch (err) {
       return { dir: '', refused: (err as Error).message };
     }

@@ -1,8 +1,8 @@
 import { DomainError, type RepoRefDto } from '@cairn/contracts';
-import { repoStoragePath } from '../storage/repo-path.js';
 import type { CatFilePool } from './cat-file-pool.js';
 import { resolveRef, type ResolvedRef } from './refs.js';
 import { repoApiUrl, repoHtmlUrl } from './repo-urls.js';
+import { repoStoragePath } from '@cairn/platform';
 
 /** What the git read services share: the cat-file pool, where repositories live, and how to link to them. */
 export class GitReadContext {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import {
-  DomainError, ErrorCode, MERGE_CHECK_URGENT_PRIORITY, PullRequestEvents, RepoEvents, accessAtLeast,
+  DomainError, ErrorCode, MERGE_CHECK_URGENT_PRIORITY, PullRequestEvents, RepoEvents, accessAtLeast, zeroIdLike,
   type ActorDto, type MergePullRequest, type MergeableState, type PullRequestEventData, type PushEventData,
   type PushedCommit, type RefUpdate, type UpdatePullRequest, type UserDto,
 } from '@cairn/contracts';
@@ -201,7 +201,7 @@ export class MergeService implements BeforeApplicationShutdown {
     if (pr.headBranch === (await this.views.row(scope.repo.id)).defaultBranch) return;
     if ((await this.pullsRepo.countOpenUsingBranch(scope.repo.id, pr.headBranch, pr.id)) > 0) return;
     if (!(await deleteRef(dir, branchRef(pr.headBranch), head))) return;
-    const update = await this.refUpdate(dir, pr.headBranch, head, '0'.repeat(head.length), scope);
+    const update = await this.refUpdate(dir, pr.headBranch, head, zeroIdLike(head), scope);
     await inTx(this.prisma, (tx) => this.recordPush(tx, r, [update]));
     this.outbox.kick();
   }

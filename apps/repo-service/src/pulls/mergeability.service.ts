@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import {
-  DomainError, ErrorCode, MERGE_CHECK_URGENT_PRIORITY, PullRequestEvents, ZERO_SHA,
+  DomainError, ErrorCode, MERGE_CHECK_URGENT_PRIORITY, PullRequestEvents, isObjectId, isZeroId,
   type BaseMovedRequest, type CheckTargetReply, type HeadMovedRequest, type MergeableState, type PullCheckCandidate,
   type PullRequestEventData, type ReportMergeabilityReply, type ReportMergeabilityRequest,
 } from '@cairn/contracts';
@@ -97,7 +97,7 @@ export class MergeabilityService {
 
   /** `repo.pull-request.base-moved`: one statement marks them all `checking` and returns them. */
   async baseMoved(req: BaseMovedRequest): Promise<PullCheckCandidate[]> {
-    if (req.newSha === ZERO_SHA) return [];
+    if (isZeroId(req.newSha)) return [];
     if (!(await this.isBranchTip(req.repoId, req.branch, req.newSha))) return [];
     return (await this.pulls.markBaseMoved(req.repoId, req.branch, req.newSha)).map(toCandidate);
   }
@@ -108,7 +108,7 @@ export class MergeabilityService {
    * `checking`, for redelivered events) are returned to be checked at once.
    */
   async headMoved(req: HeadMovedRequest): Promise<PullCheckCandidate[]> {
-    if (!/^[0-9a-f]{40}$|^[0-9a-f]{64}$/.test(req.newSha) || /^0+$/.test(req.newSha)) return [];
+    if (!isObjectId(req.newSha) || isZeroId(req.newSha)) return [];
     if (!(await this.isBranchTip(req.repoId, req.branch, req.newSha))) return [];
     // Users and the repository are loaded before the transaction (no remote calls while rows are locked).
     const preview = await inTx(this.prisma, (tx) => this.pulls.openFromHead(tx, req.repoId, req.branch));

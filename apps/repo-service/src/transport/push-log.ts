@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isObjectId } from '@cairn/contracts';
 
 /** One ref update exactly as git's `post-receive` hook reports it. */
 export interface RefUpdateLine {
@@ -23,7 +24,6 @@ export const POST_RECEIVE_HOOK = `#!/bin/sh
 exec cat > "$${PUSH_LOG_ENV}"
 `;
 
-const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /**
  * Parses the hook's stdin: one `<old-oid> <new-oid> <refname>` per line. Malformed lines are reported, never
@@ -40,7 +40,7 @@ export function parsePushLog(text: string): { updates: RefUpdateLine[]; invalid:
       continue;
     }
     const [oldOid, newOid, ref] = parts;
-    if (!OID.test(oldOid) || !OID.test(newOid) || oldOid.length !== newOid.length || !isRefName(ref)) {
+    if (!isObjectId(oldOid) || !isObjectId(newOid) || oldOid.length !== newOid.length || !isRefName(ref)) {
       invalid.push(line);
       continue;
     }

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
-  IdentitySubjects, RepoEvents,
+  IdentitySubjects, RepoEvents, isZeroId,
   type LookupUsersReply, type PushEventData, type PushedCommit, type RefUpdate, type UserDto,
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, RpcClient, type CommonSettings } from '@cairn/platform';
@@ -17,10 +17,6 @@ import { TRANSPORT_SETTINGS, type TransportSettings } from './transport-settings
 
 /** At most this many distinct commit e-mails are resolved to user names per push. */
 const MAX_EMAIL_LOOKUPS = 100;
-
-function isZero(oid: string): boolean {
-  return /^0+$/.test(oid);
-}
 
 /**
  * Turns the exact ref updates of one push into exactly one `repo.evt.push.received` event: the commits of each update
@@ -74,7 +70,7 @@ export class PushRecorder {
     const people = await this.lookupPeople(context.pusherId, current.ownerId, computed);
     const urls = this.urls();
     const pushedBranches = lines
-      .filter((l) => l.ref.startsWith('refs/heads/') && !isZero(l.new))
+      .filter((l) => l.ref.startsWith('refs/heads/') && !isZeroId(l.new))
       .map((l) => l.ref.slice('refs/heads/'.length));
 
     const done = await this.store.inTransaction(context.repoId, pushedBranches, async (tx, change) => {

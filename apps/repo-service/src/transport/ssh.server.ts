@@ -7,8 +7,7 @@ import type { AuthContext, Connection, ServerChannel } from 'ssh2';
 import {
   DomainError, ErrorCode, IdentitySubjects, RepoSubjects, accessAtLeast, type RepoAccessReply, type ResolveKeyReply,
 } from '@cairn/contracts';
-import { withCorrelationId, type RpcClient } from '@cairn/platform';
-import { repoStoragePath } from '../storage/repo-path.js';
+import { repoStoragePath, withCorrelationId, type RpcClient } from '@cairn/platform';
 import { parseSshGitCommand, sanitizeGitProtocol, type ParsedGitCommand } from './git-command.js';
 import { startGitService, type GitTransportPaths } from './git-process.js';
 import type { PushSink } from './push-sink.js';
