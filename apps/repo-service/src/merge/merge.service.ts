@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import {
-  DomainError, ErrorCode, MERGE_CHECK_URGENT_PRIORITY, PullRequestEvents, RepoEvents, accessAtLeast, zeroIdLike,
+  DomainError, ErrorCode, MERGE_CHECK_URGENT_PRIORITY, PullRequestEvents, RepoEvents, accessAtLeast, repoUrls, zeroIdLike,
   type ActorDto, type MergePullRequest, type MergeableState, type PullRequestEventData, type PushEventData,
   type PushedCommit, type RefUpdate, type UpdatePullRequest, type UserDto,
 } from '@cairn/contracts';
@@ -300,7 +300,7 @@ export class MergeService implements BeforeApplicationShutdown {
     const byEmail = await this.views
       .usersByEmail(computed.commits.flatMap((c) => [c.authorEmail, c.committerEmail]))
       .catch(() => new Map<string, UserDto>());
-    const htmlUrl = `${this.views.rootUrl}${scope.repo.ownerName}/${scope.repo.name}`;
+    const htmlUrl = repoUrls(this.views.rootUrl, scope.repo).html;
     const username = (email: string) => byEmail.get(email.toLowerCase())?.login ?? '';
     return {
       ...update,

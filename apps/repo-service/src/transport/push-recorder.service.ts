@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
-  IdentitySubjects, RepoEvents, isZeroId,
+  IdentitySubjects, RepoEvents, isZeroId, repoUrls,
   type LookupUsersReply, type PushEventData, type PushedCommit, type RefUpdate, type UserDto,
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, RpcClient, type CommonSettings } from '@cairn/platform';
@@ -76,7 +76,7 @@ export class PushRecorder {
     const done = await this.store.inTransaction(context.repoId, pushedBranches, async (tx, change) => {
       const repo = change.repository;
       const owner = people.users.get(repo.ownerId) ?? placeholderUser(repo.ownerId, repo.ownerName, urls.rootUrl);
-      const htmlUrl = `${urls.rootUrl}${repo.ownerName}/${repo.name}`;
+      const htmlUrl = repoUrls(urls.rootUrl, repo).html;
       const updates: RefUpdate[] = lines.map((line, i) => ({
         ref: line.ref,
         old: line.old,

@@ -600,7 +600,7 @@ describe('SSH server', () => {
       repoRoot,
       paths: { hooksDir: path.join(work, 'data', 'git-hooks'), pushLogDir: work },
       rpc: app.get(RpcClient),
-      twoFactorEnforced: true,
+      twoFactorPolicy: 'enforced',
       onPush: app.get(PushRecorder).sink,
     });
     const port = await enforced.listen(0, '127.0.0.1');
