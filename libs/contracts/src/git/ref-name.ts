@@ -22,6 +22,11 @@ export function isValidRefName(name: unknown): name is string {
   return true;
 }
 
+/** True for a full ref name (`refs/…`) that {@link isValidRefName} accepts, as git reports them (e.g. in a push). */
+export function isFullRefName(name: unknown): name is string {
+  return typeof name === 'string' && name.startsWith('refs/') && isValidRefName(name);
+}
+
 /** True for input that can name a commit: a valid ref name or a 4–64 digit hex object id. */
 export function isValidRefOrSha(input: unknown): input is string {
   return typeof input === 'string' && (ABBREVIATED_OBJECT_ID_PATTERN.test(input) || isValidRefName(input));
