@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { spawnGit } from '@cairn/platform';
-import type { GitService } from './git-command.js';
+import type { GitService } from './git-service-request.js';
 import { parsePushLog, PUSH_LOG_ENV, type RefUpdateLine } from './push-log.js';
 
 /** Where the git transport keeps its hooks and per-push logs (prepared once at start). */

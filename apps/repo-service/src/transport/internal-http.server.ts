@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { Logger } from '@nestjs/common';
 import { CORRELATION_HEADER, repoStoragePath, withCorrelationId } from '@cairn/platform';
-import { sanitizeGitProtocol, type GitService } from './git-command.js';
+import { sanitizeGitProtocol, type GitService } from './git-service-request.js';
 import { startGitService, type GitTransportPaths } from './git-process.js';
 import type { PushSink } from './push-sink.js';
 import { streamRawBlob } from '../contents/raw-blob.js';

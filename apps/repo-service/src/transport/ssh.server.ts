@@ -9,7 +9,7 @@ import {
   type RepoAccessReply, type ResolveKeyReply, type TwoFactorPolicy,
 } from '@cairn/contracts';
 import { repoStoragePath, withCorrelationId, type RpcClient } from '@cairn/platform';
-import { parseSshGitCommand, sanitizeGitProtocol, type ParsedGitCommand } from './git-command.js';
+import { parseSshGitCommand, sanitizeGitProtocol, type ParsedGitCommand } from './git-service-request.js';
 import { startGitService, type GitTransportPaths } from './git-process.js';
 import type { PushSink } from './push-sink.js';
 
