@@ -1,4 +1,4 @@
-/** @cairn/platform: what every Cairn app shares (configuration, logging, RPC, events, bootstrap, the git environment). */
+/** @cairn/platform: what every Cairn app shares (configuration, logging, RPC, events, bootstrap, spawning git and the storage path). */
 export * from './config/ini.js';
 export * from './config/settings.js';
 export * from './logging/correlation.js';
@@ -20,3 +20,5 @@ export * from './common/lru-cache.js';
 export * from './queues/unique-job.js';
 export * from './queues/typed-queue.js';
 export * from './git/git-environment.js';
+export * from './git/git-process.js';
+export * from './git/repo-storage-path.js';

@@ -3,7 +3,8 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import {
-  DomainError, ErrorCode, RepoSubjects, accessAtLeast, type AccessLevel, type ActorDto, type RepoAccessReply,
+  DomainError, ErrorCode, RepoSubjects, accessAtLeast, twoFactorDeniesRepoAccess,
+  type AccessLevel, type ActorDto, type RepoAccessReply,
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
 import type { FastifyRequest } from 'fastify';
@@ -69,9 +70,8 @@ export class RepoAccessGuard implements CanActivate {
 }
 
 /**
- * Resolves a repository for an actor, applying instance policy: `[security] TWO_FACTOR_AUTH = enforced` takes all
- * repository access from signed-in users without two-factor (404, as Gitea — site admins included). Shared by the
- * API guard and git over HTTP.
+ * Resolves a repository for an actor, applying the two-factor repository policy (`twoFactorDeniesRepoAccess`: a 404,
+ * as Gitea). Shared by the API guard, the web pages and git over HTTP.
  */
 export async function resolveRepoAccess(
   rpc: RpcClient,
@@ -81,10 +81,8 @@ export async function resolveRepoAccess(
   repo: string,
 ): Promise<RepoContext> {
   const reply = await rpc.send(RepoSubjects.accessResolve, { actor, owner, repo });
-  let access = reply.access;
-  if (settings.twoFactorAuth === 'enforced' && actor && !actor.hasTwoFactor && actor.via !== 'runner') {
-    access = 'none';
+  if (reply.access === 'none' || twoFactorDeniesRepoAccess(settings.twoFactorAuth, actor)) {
+    throw DomainError.notFound('not found');
   }
-  if (access === 'none') throw DomainError.notFound('not found');
-  return { actor, repo: reply.repo, access };
+  return { actor, repo: reply.repo, access: reply.access };
 }

@@ -1,5 +1,5 @@
 import {
-  IssueCommentEvents, IssueEvents, PullRequestEvents, RepoEvents, ZERO_SHA, type IssueCommentEventData,
+  IssueCommentEvents, IssueEvents, PullRequestEvents, RepoEvents, isZeroId, repoUrls, type IssueCommentEventData,
   type IssueEventData, type PullRequestEventData, type PushEventData, type RepoEventRepository,
   type RepositoryEventData,
 } from '@cairn/contracts';
@@ -61,13 +61,12 @@ function repositoryEvent(action: 'created' | 'deleted') {
 /** A push: `create` for each new ref (and its push), `delete` for each deleted ref, `push` for each update. */
 function pushEvent(data: PushEventData, ctx: MapContext): MappedEvent {
   const repository = repositoryJson(data.repository, ctx.rootUrl);
-  const fullName = data.repository.fullName || `${data.repository.ownerName}/${data.repository.name}`;
   const specs: HookEventSpec[] = [];
   for (const update of data.updates) {
     const ref = splitRef(update.ref);
     if (!ref) continue;
     const branch = ref.refType === 'branch' ? ref.name : undefined;
-    if (update.new === ZERO_SHA) {
+    if (isZeroId(update.new)) {
       specs.push({
         eventType: 'delete',
         key: `delete:${update.ref}`,
@@ -76,7 +75,7 @@ function pushEvent(data: PushEventData, ctx: MapContext): MappedEvent {
       });
       continue;
     }
-    if (update.old === ZERO_SHA) {
+    if (isZeroId(update.old)) {
       specs.push({
         eventType: 'create',
         key: `create:${update.ref}`,
@@ -87,7 +86,7 @@ function pushEvent(data: PushEventData, ctx: MapContext): MappedEvent {
     specs.push({
       eventType: 'push',
       key: `push:${update.ref}`,
-      payload: pushPayload({ repository, fullName, pusher: data.pusher, update, rootUrl: ctx.rootUrl }),
+      payload: pushPayload({ repository, pusher: data.pusher, update, urls: repoUrls(ctx.rootUrl, data.repository) }),
       branch,
       commitCount: update.commits.length,
     });

@@ -1,18 +1,20 @@
-import { ZERO_SHA, type PushedCommit, type RefUpdate, type RepoEventRepository, type UserDto } from '@cairn/contracts';
+import {
+  isZeroId, repoUrls, type PushedCommit, type RefUpdate, type RepoEventRepository, type RepoUrls, type UserDto,
+} from '@cairn/contracts';
 
 /** Gitea's `Repository` JSON of an event (what repo-service sent), or a minimal one built from the ids and names. */
 export function repositoryJson(repo: RepoEventRepository, rootUrl: string): Record<string, unknown> {
   if (repo.json && Object.keys(repo.json).length) return repo.json;
-  const htmlUrl = `${rootUrl}${repo.ownerName}/${repo.name}`;
+  const links = repoUrls(rootUrl, repo);
   return {
     id: repo.id,
     owner: { id: repo.ownerId, login: repo.ownerName, username: repo.ownerName },
     name: repo.name,
     full_name: repo.fullName || `${repo.ownerName}/${repo.name}`,
     private: repo.private,
-    html_url: htmlUrl,
-    url: `${rootUrl}api/v1/repos/${repo.ownerName}/${repo.name}`,
-    clone_url: `${htmlUrl}.git`,
+    html_url: links.html,
+    url: links.api,
+    clone_url: links.clone,
     default_branch: repo.defaultBranch,
   };
 }
@@ -42,10 +44,10 @@ function payloadCommit(c: PushedCommit & { verification?: unknown }): Record<str
 
 export interface PushPayloadInput {
   repository: Record<string, unknown>;
-  fullName: string;
   pusher: UserDto | Record<string, unknown> | null;
   update: RefUpdate;
-  rootUrl: string;
+  /** The repository's URLs (for `compare_url`). */
+  urls: RepoUrls;
 }
 
 /** Gitea's `PushPayload`: commits oldest first, `head_commit` the newest. */
@@ -53,8 +55,8 @@ export function pushPayload(input: PushPayloadInput): Record<string, unknown> {
   const { update } = input;
   const commits = [...update.commits].reverse().map(payloadCommit);
   const compare =
-    update.old !== ZERO_SHA && update.new !== ZERO_SHA
-      ? `${input.rootUrl}${input.fullName}/compare/${update.old}...${update.new}`
+    !isZeroId(update.old) && !isZeroId(update.new)
+      ? input.urls.compare(update.old, update.new)
       : '';
   return {
     ref: update.ref,

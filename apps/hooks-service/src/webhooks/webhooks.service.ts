@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
-  DomainError, ErrorCode, IdentitySubjects, RepoSubjects, ZERO_SHA, toPaging, type ActorDto,
+  DomainError, ErrorCode, IdentitySubjects, RepoSubjects, ZERO_SHA, repoUrls, toPaging, type ActorDto,
   type CreateHookBody,
   type EditHookBody, type HookDeliveryDto, type HookDto, type HookScopeDto, type ListHooksQuery, type Paginated,
   type PushedCommit, type RepoRefDto, type RepositoryInitReply, type UserDto, type AccessLevel,
@@ -117,7 +117,7 @@ export class WebhooksService {
     const sender = await this.senderOf(actor);
     const sha = commit?.id ?? ZERO_SHA;
     const fullName = `${repo.ownerName}/${repo.name}`;
-    const htmlUrl = `${this.settings.rootUrl}${fullName}`;
+    const links = repoUrls(this.settings.rootUrl, repo);
     const payload = pushPayload({
       repository: {
         id: repo.id,
@@ -126,17 +126,16 @@ export class WebhooksService {
         full_name: fullName,
         private: repo.private ?? false,
         empty: repo.empty ?? false,
-        html_url: htmlUrl,
-        url: `${this.settings.rootUrl}api/v1/repos/${fullName}`,
-        clone_url: `${htmlUrl}.git`,
+        html_url: links.html,
+        url: links.api,
+        clone_url: links.clone,
         default_branch: repo.defaultBranch,
       },
-      fullName,
       pusher: sender,
       update: { ref: `refs/heads/${branch}`, old: sha, new: sha, commits: commit ? [commit] : [], totalCommits: commit ? 1 : 0 },
-      rootUrl: this.settings.rootUrl,
+      urls: links,
     });
-    if (commit) payload.compare_url = `${this.settings.rootUrl}${fullName}/compare/${sha}...${sha}`;
+    if (commit) payload.compare_url = links.compare(sha, sha);
     const row = await this.dispatch.deliverNow(hook, { eventType: 'push', key: 'test', payload }, repo.id);
     if (!row) throw DomainError.unprocessable('this hook type sends nothing for a push without commits');
     return toDeliveryDto(row);

@@ -7,8 +7,6 @@ export type UserRow = User;
 /** A user row plus whether two-factor authentication is enrolled. */
 export type UserWithTwoFactor = User & { twoFactor: { id: number } | null };
 
-export type AccountType = 'user' | 'organization';
-
 export interface NewUser {
   name: string;
   email: string;

@@ -1,9 +1,8 @@
-import type { ChildProcess } from 'node:child_process';
-import { LruCache } from '@cairn/platform';
-import { collectStderr, spawnGitServer, stopGitServer } from './git-process.js';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { isObjectId } from '@cairn/contracts';
+import { collectStderr, LruCache, spawnGit, stopGit } from '@cairn/platform';
 import { parseCommitLinks, type CommitLinks } from './merge-base.js';
 
-const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /**
  * Commits already read, by object id. An object id names its content, so an entry is right in every repository
@@ -20,13 +19,12 @@ export class CommitReader {
   private readonly waiting: { oid: string; resolve: (l: CommitLinks | null) => void; reject: (e: Error) => void }[] = [];
   private exited = false;
   private readonly stderr: () => string;
-  private readonly child: ChildProcess;
+  private readonly child: ChildProcessWithoutNullStreams;
 
   constructor(readonly dir: string) {
-    this.child = spawnGitServer(dir, ['cat-file', '--batch'], {}, false);
-    this.stderr = collectStderr(this.child);
-    this.child.stdin!.on('error', () => undefined);
-    this.child.stdout!.on('data', (chunk: Buffer) => this.onData(chunk));
+    this.child = spawnGit(dir, ['cat-file', '--batch']);
+    this.stderr = collectStderr(this.child, { keep: 'last' });
+    this.child.stdout.on('data', (chunk: Buffer) => this.onData(chunk));
     this.child.once('error', (err) => this.onExit(err.message));
     this.child.once('close', (code, signal) => this.onExit(`git cat-file exited with ${code ?? signal}`));
   }
@@ -41,17 +39,17 @@ export class CommitReader {
       oids.map((oid) => {
         const hit = known.get(oid);
         if (hit) return hit;
-        if (!OID.test(oid)) return null;
+        if (!isObjectId(oid)) return null;
         if (this.exited) return Promise.reject(new Error(this.stderr() || 'git cat-file has ended'));
         return new Promise<CommitLinks | null>((resolve, reject) => {
           this.waiting.push({ oid, resolve, reject });
-          this.child.stdin!.write(`${oid}\n`);
+          this.child.stdin.write(`${oid}\n`);
         });
       }),
     );
 
   close(): Promise<void> {
-    return stopGitServer(this.child);
+    return stopGit(this.child);
   }
 
   /** Ends the process at once (a walk that ran out of time); the reader is dead from now on. */

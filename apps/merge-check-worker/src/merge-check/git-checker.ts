@@ -2,12 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { isObjectId } from '@cairn/contracts';
+import { runGit } from '@cairn/platform';
 import { CommitReader } from './commit-reader.js';
-import { mergeBaseByProcess, runCheck, runGit, toCheckResult, type CheckResult } from './git-check.js';
+import { mergeBaseByProcess, runCheck, toCheckResult, type CheckResult } from './git-check.js';
 import { findMergeBase } from './merge-base.js';
 import { MergeTreeSession } from './merge-tree-session.js';
 
-const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /** A session is ended after this many merges: git keeps every object it parsed, and the scratch directory grows. */
 export const SESSION_MAX_MERGES = 1_000;
@@ -58,7 +59,7 @@ export class GitChecker implements OnApplicationShutdown {
    * as a repository renamed or repacked under it). A check running longer than `timeoutMs` is an `error` result.
    */
   async check(dir: string, base: string, head: string, timeoutMs: number, options: { fresh?: boolean } = {}): Promise<CheckResult> {
-    if (!OID.test(base) || !OID.test(head)) throw new Error('base and head must be full object ids');
+    if (!isObjectId(base) || !isObjectId(head)) throw new Error('base and head must be full object ids');
     if (!(await this.persistentMode())) return runCheck(dir, base, head, timeoutMs);
     const session = await this.acquire(dir, options.fresh === true);
     try {
@@ -99,12 +100,12 @@ export class GitChecker implements OnApplicationShutdown {
     const root = await mkdtemp(join(tmpdir(), 'cairn-merge-check-probe-'));
     try {
       const dir = join(root, 'probe.git');
-      const init = await runGit(dir, ['init', '--bare', '--quiet'], {}, 10_000);
-      if (init.code !== 0) throw new Error(init.stderr.trim() || 'git init failed');
+      const init = await runGit(null, ['init', '--bare', '--quiet', '--', dir], { timeoutMs: 10_000 });
+      if (init.code !== 0) throw new Error(init.stderr || 'git init failed');
       const identity = { GIT_AUTHOR_NAME: 'Cairn', GIT_AUTHOR_EMAIL: 'cairn@localhost', GIT_COMMITTER_NAME: 'Cairn', GIT_COMMITTER_EMAIL: 'cairn@localhost' };
-      const made = await runGit(dir, ['commit-tree', '-m', 'probe', EMPTY_TREE], identity, 10_000);
-      const commit = made.stdout.trim();
-      if (made.code !== 0 || !OID.test(commit)) throw new Error(made.stderr.trim() || 'git commit-tree failed');
+      const made = await runGit(dir, ['commit-tree', '-m', 'probe', EMPTY_TREE], { env: identity, timeoutMs: 10_000 });
+      const commit = made.stdout.toString('utf8').trim();
+      if (made.code !== 0 || !isObjectId(commit)) throw new Error(made.stderr || 'git commit-tree failed');
       const session = await MergeTreeSession.open(dir, true);
       try {
         const outcome = await session.merge(commit, commit, 10_000);

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PullSubjects, type MergeCheckJobData } from '@cairn/contracts';
-import { COMMON_SETTINGS, RpcClient, type CommonSettings } from '@cairn/platform';
+import { COMMON_SETTINGS, repoStoragePath, RpcClient, type CommonSettings } from '@cairn/platform';
 import { WORKER_SETTINGS, type WorkerSettings } from '../config/worker-settings.js';
-import { repositoryPath, type CheckResult } from './git-check.js';
+import type { CheckResult } from './git-check.js';
 import { GitChecker } from './git-checker.js';
 import { RepositoryPaths } from './repository-paths.js';
 
@@ -77,7 +77,7 @@ export class MergeCheckService {
     if (target.baseSha !== data.baseSha || target.headSha !== data.headSha) return { ran: false, reason: 'stale' };
     let dir: string;
     try {
-      dir = repositoryPath(this.common.repoRoot, target.ownerName, target.repoName);
+      dir = repoStoragePath(this.common.repoRoot, target.ownerName, target.repoName);
     } catch (err) {
       return { dir: '', refused: (err as Error).message };
     }

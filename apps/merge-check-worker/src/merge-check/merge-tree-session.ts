@@ -1,11 +1,10 @@
-import type { ChildProcess } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { MergeTreeOutcome } from '@cairn/contracts';
-import { collectStderr, spawnGitServer, stopGitServer } from './git-process.js';
+import { isObjectId, type MergeTreeOutcome } from '@cairn/contracts';
+import { collectStderr, spawnGit, stopGit } from '@cairn/platform';
 
-const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /**
  * Reads one answer of `git merge-tree --write-tree --stdin -z --name-only --no-messages` from the start of `buf`:
@@ -30,7 +29,7 @@ export function readMergeAnswer(buf: Buffer): { outcome: MergeTreeOutcome; lengt
   const length = at + 1;
   const status = buf.toString('utf8', 0, statusEnd);
   const tree = buf.toString('utf8', statusEnd + 1, treeEnd);
-  if (!OID.test(tree) || (status !== '0' && status !== '1')) {
+  if (!isObjectId(tree) || (status !== '0' && status !== '1')) {
     return { outcome: { kind: 'error', message: `unexpected merge-tree answer ${JSON.stringify(status).slice(0, 40)}` }, length };
   }
   if (status === '1') return { outcome: { kind: 'clean', tree }, length };
@@ -62,11 +61,10 @@ export class MergeTreeSession {
   private constructor(
     readonly dir: string,
     readonly scratch: string,
-    private readonly child: ChildProcess,
+    private readonly child: ChildProcessWithoutNullStreams,
   ) {
-    this.stderr = collectStderr(child);
-    child.stdin!.on('error', () => undefined);
-    child.stdout!.on('data', (chunk: Buffer) => this.onData(chunk));
+    this.stderr = collectStderr(child, { keep: 'last' });
+    child.stdout.on('data', (chunk: Buffer) => this.onData(chunk));
     child.once('error', (err) => this.onExit(err.message));
     child.once('close', (code, signal) => this.onExit(`git merge-tree exited with ${code ?? signal}`));
   }
@@ -75,12 +73,10 @@ export class MergeTreeSession {
   static async open(dir: string, unbuffered: boolean): Promise<MergeTreeSession> {
     const scratch = await mkdtemp(join(tmpdir(), 'cairn-merge-check-'));
     try {
-      const child = spawnGitServer(
-        dir,
-        ['merge-tree', '--write-tree', '--stdin', '-z', '--name-only', '--no-messages'],
-        { GIT_OBJECT_DIRECTORY: scratch, GIT_ALTERNATE_OBJECT_DIRECTORIES: join(dir, 'objects') },
+      const child = spawnGit(dir, ['merge-tree', '--write-tree', '--stdin', '-z', '--name-only', '--no-messages'], {
+        env: { GIT_OBJECT_DIRECTORY: scratch, GIT_ALTERNATE_OBJECT_DIRECTORIES: join(dir, 'objects') },
         unbuffered,
-      );
+      });
       return new MergeTreeSession(dir, scratch, child);
     } catch (err) {
       await rm(scratch, { recursive: true, force: true });
@@ -102,7 +98,7 @@ export class MergeTreeSession {
    * process and answers an error saying so.
    */
   merge(base: string, head: string, timeoutMs: number): Promise<MergeTreeOutcome> {
-    if (!OID.test(base) || !OID.test(head)) throw new Error('base and head must be full object ids');
+    if (!isObjectId(base) || !isObjectId(head)) throw new Error('base and head must be full object ids');
     if (this.pending) throw new Error('a merge-tree session answers one merge at a time');
     if (this.exited) return Promise.resolve({ kind: 'error', message: this.exitMessage('the merge-tree process has ended') });
     this.lastUsedAt = Date.now();
@@ -115,13 +111,13 @@ export class MergeTreeSession {
         this.child.kill('SIGKILL');
       }, timeoutMs);
       this.pending = { resolve, timer };
-      this.child.stdin!.write(`${base} ${head}\n`);
+      this.child.stdin.write(`${base} ${head}\n`);
     });
   }
 
   /** Ends the process and removes the scratch object directory with everything the merges wrote. */
   async close(): Promise<void> {
-    await stopGitServer(this.child);
+    await stopGit(this.child);
     await rm(this.scratch, { recursive: true, force: true });
   }
 

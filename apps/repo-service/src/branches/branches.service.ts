@@ -1,14 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import {
-  DomainError, accessAtLeast, toPaging,
-  type BranchDto, type GetBranchRequest, type ListBranchesRequest, type Paginated, type RepoScopedRequest,
+  accessAtLeast, DomainError, isValidRefName, toPaging, type BranchDto, type GetBranchRequest, type ListBranchesRequest, type Paginated, type RepoScopedRequest,
 } from '@cairn/contracts';
 import { CommitUserDirectory } from '../commits/commit-users.js';
 import { parseCommitObject, type ParsedCommitObject } from '../git/commit-object.js';
-import { runGit } from '../git/git-command.js';
 import { GitReadContext } from '../git/git-read-context.js';
-import { isValidRefName } from '../git/ref-name.js';
 import { toBranchDto } from './branches.mapper.js';
+import { runGitChecked } from '@cairn/platform';
 
 /**
  * Branches (Gitea's `Branch`): the list comes from one `git for-each-ref` (newest commit first, then by name, as
@@ -25,7 +23,7 @@ export class BranchesService {
   async list(req: ListBranchesRequest): Promise<Paginated<BranchDto>> {
     if (req.repo.empty) return { items: [], total: 0 };
     const repoPath = this.git.pathOf(req.repo);
-    const { stdout } = await runGit(repoPath, [
+    const { stdout } = await runGitChecked(repoPath, [
       'for-each-ref',
       '--sort=refname',
       '--sort=-committerdate',

@@ -1,21 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import {
-  DEFAULT_PAGE_SIZE, DomainError, MAX_PAGE_SIZE,
-  type CommitDto, type CommitListReply, type CommitOptions, type GetCommitRequest, type ListCommitsRequest,
-  type RepoRefDto,
+  DEFAULT_PAGE_SIZE, DomainError, isValidRefOrSha, MAX_PAGE_SIZE, type CommitDto, type CommitListReply, type CommitOptions, type GetCommitRequest, type ListCommitsRequest, type RepoRefDto,
 } from '@cairn/contracts';
-import { runGit } from '../git/git-command.js';
 import { GitReadContext } from '../git/git-read-context.js';
 import {
   historyCommits, historyCountCache, logDiffs, logPage, pathHasHistory, readCommitObjects, walkHistory,
   type HistoryCommit, type HistoryFilter, type LogPageOptions,
 } from '../git/history.js';
-import { isValidRefOrSha } from '../git/ref-name.js';
 import { resolveRef } from '../git/refs.js';
 import { sanitizeTreePath } from '../git/tree-path.js';
 import { CommitUserDirectory } from './commit-users.js';
 import { toCommitDto } from './commits.mapper.js';
 import { parseRfc3339 } from './rfc3339.js';
+import { runGitChecked } from '@cairn/platform';
 
 const EMPTY_REPOSITORY = 'Git Repository is empty.';
 
@@ -127,7 +124,7 @@ export class CommitsService {
     const resolved = await resolveRef(this.git.pool, repoPath, repo.defaultBranch);
     if (resolved) return resolved.commit;
     // No default branch: an empty repository (no branch at all) is 409, as Gitea; otherwise 404.
-    const { stdout } = await runGit(repoPath, ['for-each-ref', '--count=1', '--format=%(objectname)', 'refs/heads/']);
+    const { stdout } = await runGitChecked(repoPath, ['for-each-ref', '--count=1', '--format=%(objectname)', 'refs/heads/']);
     if (stdout.length === 0) throw DomainError.conflict(EMPTY_REPOSITORY);
     throw DomainError.notFound(`default branch "${repo.defaultBranch}" not found`);
   }

@@ -1,12 +1,12 @@
 import type { ServerResponse } from 'node:http';
 import type { CatFilePool } from '../git/cat-file-pool.js';
-import { spawnGit } from '../git/git-command.js';
 import { resolveRef } from '../git/refs.js';
-import { isValidRefOrSha } from '../git/ref-name.js';
 import { sharedCatFilePool } from '../git/shared-pool.js';
 import { baseName, sanitizeTreePath } from '../git/tree-path.js';
 import { lookupPaths } from '../git/tree-reader.js';
 import { inlineDisposition, SNIFF_BYTES, sniffContentType } from './content-type.js';
+import { spawnGit } from '@cairn/platform';
+import { isValidRefOrSha } from '@cairn/contracts';
 
 function plain(res: ServerResponse, status: number, message: string): void {
   if (res.headersSent) {

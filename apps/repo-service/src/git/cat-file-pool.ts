@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { Logger } from '@nestjs/common';
 import { DomainError } from '@cairn/contracts';
-import { spawnGit } from './git-command.js';
+import { spawnGit } from '@cairn/platform';
+import { isObjectId } from '@cairn/contracts';
 
 /** Git object types. */
 export type GitObjectType = 'blob' | 'tree' | 'commit' | 'tag';
@@ -31,7 +32,7 @@ export class CatFileCrashError extends Error {
   }
 }
 
-const FOUND = /^([0-9a-f]{40}|[0-9a-f]{64}) (blob|tree|commit|tag) (\d+)$/;
+const FOUND = /^(\S+) (blob|tree|commit|tag) (\d+)$/;
 
 interface Pending {
   commands: CatFileCommand[];
@@ -173,7 +174,7 @@ export class CatFileProcess {
     const op = this.currentOp();
     if (!op) return this.protocolError('output without a request');
     const m = FOUND.exec(line);
-    if (!m) {
+    if (!m || !isObjectId(m[1])) {
       if (line.endsWith(' missing') || line.endsWith(' ambiguous')) return this.answer(null);
       return this.protocolError(`unexpected line ${JSON.stringify(line.slice(0, 80))}`);
     }

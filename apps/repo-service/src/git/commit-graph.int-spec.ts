@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CommitGraphMaintainer } from './commit-graph-maintainer.js';
 import { commitGraphState, maintainCommitGraph } from './commit-graph.js';
-import { gitSpawnStats } from './git-command.js';
 import { GitFixture, removeDir, tempDir } from './testing/git-fixture.js';
+import { gitSpawnStats } from '@cairn/platform';
 
 /** Runs git in a bare repository without any host configuration. */
 function git(bare: string, args: string[], env: Record<string, string> = {}): string {

@@ -1,6 +1,7 @@
 import { open, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { runGit } from './git-command.js';
+import { runGitChecked } from '@cairn/platform';
+import { isObjectId } from '@cairn/contracts';
 
 /**
  * What a repository's commit-graph offers: none at all, one without changed-path Bloom filters (what `git gc`
@@ -45,7 +46,7 @@ export async function commitGraphState(repoPath: string): Promise<CommitGraphSta
   const single = await graphFileHasFilters(path.join(info, 'commit-graph'));
   if (single !== null) return single ? 'with-filters' : 'without-filters';
   const chain = await readFile(path.join(info, 'commit-graphs', 'commit-graph-chain'), 'utf8').catch(() => '');
-  const layers = chain.split('\n').filter((l) => /^[0-9a-f]{40,64}$/.test(l));
+  const layers = chain.split('\n').filter((l) => isObjectId(l));
   if (layers.length === 0) return 'missing';
   for (const layer of layers) {
     const file = path.join(info, 'commit-graphs', `graph-${layer}.graph`);
@@ -78,7 +79,7 @@ export async function maintainCommitGraph(
   options: CommitGraphWriteOptions = {},
 ): Promise<'split' | 'replace'> {
   const mode = (await commitGraphState(repoPath)) === 'without-filters' ? 'replace' : 'split';
-  await runGit(
+  await runGitChecked(
     repoPath,
     [
       'commit-graph',

@@ -1,8 +1,7 @@
-import { DomainError, type RepoRefDto } from '@cairn/contracts';
-import { repoStoragePath } from '../storage/repo-path.js';
+import { DomainError, repoUrls, type RepoRefDto } from '@cairn/contracts';
+import { repoStoragePath } from '@cairn/platform';
 import type { CatFilePool } from './cat-file-pool.js';
 import { resolveRef, type ResolvedRef } from './refs.js';
-import { repoApiUrl, repoHtmlUrl } from './repo-urls.js';
 
 /** What the git read services share: the cat-file pool, where repositories live, and how to link to them. */
 export class GitReadContext {
@@ -21,11 +20,11 @@ export class GitReadContext {
   }
 
   apiUrl(repo: RepoRefDto): string {
-    return repoApiUrl(this.rootUrl, repo);
+    return repoUrls(this.rootUrl, repo).api;
   }
 
   htmlUrl(repo: RepoRefDto): string {
-    return repoHtmlUrl(this.rootUrl, repo);
+    return repoUrls(this.rootUrl, repo).html;
   }
 
   /** Resolves `ref` (default branch when absent or blank) or fails with NOT_FOUND, as Gitea's `resolveRefCommit`. */

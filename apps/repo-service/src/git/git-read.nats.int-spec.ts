@@ -7,8 +7,7 @@ import {
   type ActorDto, type BranchDto, type CommitListReply, type GetContentsReply, type GetFileContentsReply,
   type LookupUsersReply, type Paginated, type RepoRefDto, type UserDto,
 } from '@cairn/contracts';
-import { DomainErrorFilter, PlatformModule, RpcClient, createRpcValidationPipe } from '@cairn/platform';
-import { gitSpawnStats } from './git-command.js';
+import { createRpcValidationPipe, DomainErrorFilter, gitSpawnStats, PlatformModule, RpcClient } from '@cairn/platform';
 import { GitReadModule } from './git-read.module.js';
 import { closeSharedCatFilePool } from './shared-pool.js';
 import { GitFixture, removeDir, tempDir } from './testing/git-fixture.js';

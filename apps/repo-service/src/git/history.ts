@@ -1,10 +1,9 @@
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { isObjectId } from '@cairn/contracts';
+import { GitCommandError, LruCache, runGitChecked, spawnGit, watchGitExit } from '@cairn/platform';
 import type { CatFilePool } from './cat-file-pool.js';
 import { parseCommitObject, type ParsedCommitObject } from './commit-object.js';
-import { GitCommandError, runGit, spawnGit } from './git-command.js';
 import { COMMIT_ID_LOG_FORMAT, parseDiffLog, type LoggedDiff } from './log-format.js';
-import { LruCache } from '@cairn/platform';
-import { isFullObjectId, RevListPage } from './rev-list-page.js';
+import { RevListPage } from './rev-list-page.js';
 
 /** The revision range and filters shared by a page of commits and its count (so both always agree). */
 export interface HistoryFilter {
@@ -63,31 +62,6 @@ export class HistoryCountCache {
 /** The process-wide count cache. */
 export const historyCountCache = new HistoryCountCache();
 
-/**
- * Calls `settle` once, when a git process of this module has gone: with null after a clean exit, else with why it
- * ended — it could not start, or a {@link GitCommandError} with the start of git's stderr. git may exit before it has
- * read its stdin; that write error (EPIPE) is not a separate failure, the exit says what happened.
- */
-function onGitExit(
-  child: ChildProcessWithoutNullStreams,
-  subcommand: string,
-  settle: (error: Error | null) => void,
-): void {
-  let stderr = '';
-  let settled = false;
-  const once = (error: Error | null) => {
-    if (settled) return;
-    settled = true;
-    settle(error);
-  };
-  child.stderr.on('data', (b: Buffer) => {
-    if (stderr.length < 4096) stderr += b.toString('utf8');
-  });
-  child.stdin.on('error', () => undefined);
-  child.on('error', (err) => once(err));
-  child.on('close', (code) => once(code === 0 ? null : new GitCommandError(subcommand, code, stderr)));
-}
-
 /** A page of commit ids and the number of commits matching the filter, from one walk. */
 export interface WalkedHistory {
   total: number;
@@ -110,7 +84,7 @@ export function walkHistory(
   const { options: filters, revisions } = filterArgs(f);
   const timeoutMs = options.timeoutMs ?? 60_000;
   return new Promise((resolve, reject) => {
-    const child = spawnGit(repoPath, ['rev-list', ...filters, ...revisions], { GIT_FLUSH: '0' });
+    const child = spawnGit(repoPath, ['rev-list', ...filters, ...revisions], { env: { GIT_FLUSH: '0' } });
     const reader = new RevListPage(page.skip, page.limit);
     let failure: Error | null = null;
     const timer = setTimeout(() => {
@@ -127,7 +101,7 @@ export function walkHistory(
         child.kill('SIGKILL');
       }
     });
-    onGitExit(child, 'rev-list', (exitError) => {
+    watchGitExit(child, (exitError) => {
       clearTimeout(timer);
       const error = failure ?? exitError;
       if (error) return reject(error);
@@ -144,7 +118,7 @@ export function walkHistory(
 
 /** True when at least one commit reachable from `commit` touched `path` (no date filters). */
 export async function pathHasHistory(repoPath: string, commit: string, path: string): Promise<boolean> {
-  const { stdout } = await runGit(repoPath, ['rev-list', '--max-count=1', '--end-of-options', commit, '--', path]);
+  const { stdout } = await runGitChecked(repoPath, ['rev-list', '--max-count=1', '--end-of-options', commit, '--', path]);
   return stdout.length > 0;
 }
 
@@ -189,7 +163,7 @@ export async function logPage(repoPath: string, f: HistoryFilter, page: LogPageO
     ...options,
     ...revisions,
   ];
-  const { stdout } = await runGit(repoPath, args);
+  const { stdout } = await runGitChecked(repoPath, args);
   return parseDiffLog(stdout);
 }
 
@@ -229,7 +203,7 @@ export function logDiffs(
       child.kill('SIGKILL');
     };
     child.stdout.on('data', (b: Buffer) => out.push(b));
-    onGitExit(child, 'log', (exitError) => {
+    watchGitExit(child, (exitError) => {
       clearTimeout(timer);
       if (failure) return reject(failure);
       if (nothingToAsk) return resolve([]);
@@ -246,7 +220,7 @@ export function logDiffs(
           nothingToAsk = true;
           return stop(null);
         }
-        const bad = list.find((id) => !isFullObjectId(id));
+        const bad = list.find((id) => !isObjectId(id));
         if (bad !== undefined) return stop(new Error(`not a full commit id: ${bad}`));
         // Timed from here: until now git was only waiting (for a walk that has its own time limit).
         timer = setTimeout(() => {

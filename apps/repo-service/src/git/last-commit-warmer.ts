@@ -1,5 +1,6 @@
-import { runGit, spawnGit } from './git-command.js';
 import { lastCommitsForPaths, type LastCommitCache } from './last-commits.js';
+import { isZeroId } from '@cairn/contracts';
+import { runGitChecked, spawnGit, watchGitExit } from '@cairn/platform';
 
 /**
  * Trees with more entries (files and directories, all levels) than this are not warmed after a push: one walk
@@ -18,13 +19,9 @@ export interface PushedRef {
   new: string;
 }
 
-function isZeroOid(oid: string): boolean {
-  return /^0+$/.test(oid);
-}
-
 /** The branch HEAD points at (`refs/heads/…`), or null when HEAD is detached or unreadable. */
 export async function headRef(repoPath: string): Promise<string | null> {
-  const { code, stdout } = await runGit(repoPath, ['symbolic-ref', '-q', 'HEAD'], { okCodes: [1], timeoutMs: 10_000 });
+  const { code, stdout } = await runGitChecked(repoPath, ['symbolic-ref', '-q', 'HEAD'], { okCodes: [1], timeoutMs: 10_000 });
   const ref = stdout.toString('utf8').trim();
   return code === 0 && ref.startsWith('refs/heads/') ? ref : null;
 }
@@ -34,7 +31,7 @@ export async function headRef(repoPath: string): Promise<string | null> {
  * HEAD points at first — its listings are what visitors open — then the others in push order, each commit once.
  */
 export function tipsToWarm(pushed: Iterable<PushedRef>, headRef: string | null, limit = MAX_WARMED_TIPS): string[] {
-  const branches = [...pushed].filter((u) => u.ref.startsWith('refs/heads/') && !isZeroOid(u.new));
+  const branches = [...pushed].filter((u) => u.ref.startsWith('refs/heads/') && !isZeroId(u.new));
   branches.sort((a, b) => Number(b.ref === headRef) - Number(a.ref === headRef));
   return [...new Set(branches.map((u) => u.new))].slice(0, limit);
 }
@@ -52,7 +49,6 @@ export function treePaths(repoPath: string, commit: string, maxEntries: number, 
     const child = spawnGit(repoPath, ['ls-tree', '-r', '-t', '-z', '--name-only', '--end-of-options', commit]);
     const chunks: Buffer[] = [];
     let entries = 0;
-    let stderr = '';
     let settled = false;
     const finish = (result: string[] | null, err?: Error) => {
       if (settled) return;
@@ -70,13 +66,9 @@ export function treePaths(repoPath: string, commit: string, maxEntries: number, 
       if (entries > maxEntries) return finish(null);
       chunks.push(chunk);
     });
-    child.stderr.on('data', (chunk: Buffer) => {
-      if (stderr.length < 1_000) stderr += chunk.toString('utf8');
-    });
     child.stdin.end();
-    child.on('error', (err) => finish(null, err));
-    child.on('close', (code) => {
-      if (code !== 0) return finish(null, new Error(`git ls-tree failed (exit ${code}): ${stderr.trim().slice(0, 300)}`));
+    watchGitExit(child, (err) => {
+      if (err) return finish(null, err);
       const out = Buffer.concat(chunks).toString('utf8');
       finish(out.split('\0').filter((p) => p !== ''));
     });

@@ -1,7 +1,6 @@
 import { Logger } from '@nestjs/common';
-import { spawnGit } from './git-command.js';
 import { LAST_COMMIT_LOG_FORMAT, WalkParser, type WalkedCommit } from './log-format.js';
-import { LruCache } from '@cairn/platform';
+import { LruCache, spawnGit } from '@cairn/platform';
 import { parentOf } from './tree-path.js';
 
 /** The last commit that changed a path (Gitea's `last_commit_sha` and dates). */

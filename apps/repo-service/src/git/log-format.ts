@@ -1,3 +1,4 @@
+import { isObjectId } from '@cairn/contracts';
 /**
  * `git log -z` output formats and their parsers. Every commit record starts with a header whose fields are
  * NUL-separated and whose first field is RS (0x1e) + the commit id. What follows, up to the next header, is the
@@ -48,8 +49,6 @@ export function splitNul(out: Buffer | string): string[] {
 }
 
 const NUMSTAT = /^(\d+|-)\t(\d+|-)\t/;
-const COMMIT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
-
 /** Parses `git log -z --format=COMMIT_ID_LOG_FORMAT [--raw] [--numstat]` output. Throws on anything unexpected. */
 export function parseDiffLog(out: Buffer | string): LoggedDiff[] {
   const tokens = splitNul(out);
@@ -61,7 +60,7 @@ export function parseDiffLog(out: Buffer | string): LoggedDiff[] {
     if (t.startsWith('\n')) t = t.slice(1);
     if (t.startsWith(RS)) {
       current = { sha: t.slice(1) };
-      if (!COMMIT_ID.test(current.sha)) throw new Error('malformed commit id in git log output');
+      if (!isObjectId(current.sha)) throw new Error('malformed commit id in git log output');
       commits.push(current);
       i += 1;
       continue;

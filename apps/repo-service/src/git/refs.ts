@@ -1,5 +1,5 @@
 import type { CatFileCommand, CatFilePool } from './cat-file-pool.js';
-import { HEX_OBJECT_ID, isValidRefName } from './ref-name.js';
+import { ABBREVIATED_OBJECT_ID_PATTERN, isValidRefName } from '@cairn/contracts';
 
 /** What a ref input resolved to (Gitea's `RefName` kinds). */
 export interface ResolvedRef {
@@ -30,7 +30,7 @@ function candidates(input: string): { kind: ResolvedRef['kind']; name: string; c
     out.push({ kind: 'branch', name: input, command: info(`refs/heads/${input}`) });
     out.push({ kind: 'tag', name: input, command: info(`refs/tags/${input}`) });
   }
-  if (HEX_OBJECT_ID.test(input)) out.push({ kind: 'commit', name: input, command: info(input.toLowerCase()) });
+  if (ABBREVIATED_OBJECT_ID_PATTERN.test(input)) out.push({ kind: 'commit', name: input, command: info(input.toLowerCase()) });
   return out;
 }
 
@@ -77,7 +77,7 @@ export async function resolveRefPrefix(
       tries.push({ kind, name, rest: segments.slice(i).join('/'), command: { op: 'info', object } });
     }
   }
-  if (segments.length > 1 && HEX_OBJECT_ID.test(segments[0]) && segments[0].length >= 7) {
+  if (segments.length > 1 && ABBREVIATED_OBJECT_ID_PATTERN.test(segments[0]) && segments[0].length >= 7) {
     const name = segments[0];
     const object = `${name.toLowerCase()}^{commit}`;
     tries.push({ kind: 'commit', name, rest: segments.slice(1).join('/'), command: { op: 'info', object } });

@@ -1,9 +1,4 @@
-const OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
-
-/** True for a full SHA-1 or SHA-256 object id in lower case. */
-export function isFullObjectId(s: string): boolean {
-  return OBJECT_ID.test(s);
-}
+import { isObjectId } from '@cairn/contracts';
 
 /**
  * Incremental reader of `git rev-list` output (one commit id per line): counts every line and keeps only the ids
@@ -36,7 +31,7 @@ export class RevListPage {
     for (let nl = chunk.indexOf(10, start); nl >= 0; nl = chunk.indexOf(10, start)) {
       if (this.inPage()) {
         const id = this.partial + chunk.toString('latin1', start, nl);
-        if (!isFullObjectId(id)) throw new Error('unexpected line in git rev-list output');
+        if (!isObjectId(id)) throw new Error('unexpected line in git rev-list output');
         this.ids.push(id);
       }
       this.partial = '';

@@ -1,15 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isValidBranchName, parseMergeTreeOutput, type MergeTreeOutcome } from '@cairn/contracts';
-import { execGit, gitText } from './git-exec.js';
-
-/** A full object id. */
-const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+import { isObjectId, isValidBranchName, parseMergeTreeOutput, zeroIdLike, type MergeTreeOutcome } from '@cairn/contracts';
+import { runGit, runGitText } from '@cairn/platform';
 
 /** Throws unless `oid` is a full lower-case object id (the only revisions this module hands to git). */
 export function assertOid(oid: string): string {
-  if (!OID.test(oid)) throw new Error(`not an object id: ${JSON.stringify(oid).slice(0, 80)}`);
+  if (!isObjectId(oid)) throw new Error(`not an object id: ${JSON.stringify(oid).slice(0, 80)}`);
   return oid;
 }
 
@@ -51,23 +48,23 @@ function identityEnv(author: GitIdentity, committer: GitIdentity): Record<string
 
 /** The commit a branch points at, or null when the branch does not exist. */
 export async function resolveBranch(dir: string, branch: string): Promise<string | null> {
-  const r = await execGit(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${branchRef(branch)}^{commit}`]);
+  const r = await runGit(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${branchRef(branch)}^{commit}`]);
   if (r.code !== 0) return null;
   const oid = r.stdout.toString('utf8').trim();
-  return OID.test(oid) ? oid : null;
+  return isObjectId(oid) ? oid : null;
 }
 
 /** The best common ancestor of two commits, or null when they share no history. */
 export async function mergeBase(dir: string, a: string, b: string): Promise<string | null> {
-  const r = await execGit(dir, ['merge-base', '--end-of-options', assertOid(a), assertOid(b)]);
+  const r = await runGit(dir, ['merge-base', '--end-of-options', assertOid(a), assertOid(b)]);
   if (r.code !== 0) return null;
   const oid = r.stdout.toString('utf8').trim();
-  return OID.test(oid) ? oid : null;
+  return isObjectId(oid) ? oid : null;
 }
 
 /** Whether `ancestor` is reachable from `descendant` (a commit is its own ancestor). */
 export async function isAncestor(dir: string, ancestor: string, descendant: string): Promise<boolean> {
-  const r = await execGit(dir, ['merge-base', '--is-ancestor', '--end-of-options', assertOid(ancestor), assertOid(descendant)]);
+  const r = await runGit(dir, ['merge-base', '--is-ancestor', '--end-of-options', assertOid(ancestor), assertOid(descendant)]);
   if (r.code === 0) return true;
   if (r.code === 1) return false;
   throw new Error(`git merge-base --is-ancestor failed: ${r.stderr.trim()}`);
@@ -87,7 +84,7 @@ export async function mergeTree(dir: string, ours: string, theirs: string, optio
   const env = options.objectDirectory
     ? { GIT_OBJECT_DIRECTORY: options.objectDirectory, GIT_ALTERNATE_OBJECT_DIRECTORIES: join(dir, 'objects') }
     : {};
-  const r = await execGit(
+  const r = await runGit(
     dir,
     ['merge-tree', '--write-tree', '-z', '--name-only', '--no-messages', '--end-of-options', assertOid(ours), assertOid(theirs)],
     { env, timeoutMs: options.timeoutMs },
@@ -111,7 +108,7 @@ export async function checkMergeability(dir: string, base: string, head: string,
 
 /** The tree of a commit. */
 export async function treeOf(dir: string, commit: string): Promise<string> {
-  return assertOid((await gitText(dir, ['rev-parse', '--verify', '--end-of-options', `${assertOid(commit)}^{tree}`])).trim());
+  return assertOid((await runGitText(dir, ['rev-parse', '--verify', '--end-of-options', `${assertOid(commit)}^{tree}`])).trim());
 }
 
 /** A commit's parts that replaying it needs. */
@@ -143,7 +140,7 @@ export function parseCommitObject(raw: Buffer): CommitParts {
 }
 
 export async function readCommit(dir: string, commit: string): Promise<CommitParts> {
-  const r = await execGit(dir, ['cat-file', 'commit', assertOid(commit)]);
+  const r = await runGit(dir, ['cat-file', 'commit', assertOid(commit)]);
   if (r.code !== 0) throw new Error(`git cat-file commit ${commit} failed: ${r.stderr.trim()}`);
   return parseCommitObject(r.stdout);
 }
@@ -160,7 +157,7 @@ export async function commitTree(
   const args = ['commit-tree', assertOid(tree)];
   for (const p of parents) args.push('-p', assertOid(p));
   args.push('-F', '-');
-  const out = await gitText(dir, args, { input: message, env: identityEnv(author, committer) });
+  const out = await runGitText(dir, args, { input: message, env: identityEnv(author, committer) });
   return assertOid(out.trim());
 }
 
@@ -177,8 +174,8 @@ export async function updateRef(
   reason = 'cairn',
 ): Promise<boolean> {
   const args = ['update-ref', '-m', reason, '--end-of-options', ref, assertOid(newOid)];
-  if (expectedOld !== undefined) args.push(expectedOld === null ? '0'.repeat(newOid.length) : assertOid(expectedOld));
-  const r = await execGit(dir, args);
+  if (expectedOld !== undefined) args.push(expectedOld === null ? zeroIdLike(newOid) : assertOid(expectedOld));
+  const r = await runGit(dir, args);
   if (r.code === 0) return true;
   if (/cannot lock ref|but expected|reference already exists|is at/i.test(r.stderr)) return false;
   throw new Error(`git update-ref ${ref} failed: ${r.stderr.trim()}`);
@@ -186,7 +183,7 @@ export async function updateRef(
 
 /** Deletes a ref if it is still at `expectedOld`; false otherwise. */
 export async function deleteRef(dir: string, ref: string, expectedOld: string): Promise<boolean> {
-  const r = await execGit(dir, ['update-ref', '-d', '--end-of-options', ref, assertOid(expectedOld)]);
+  const r = await runGit(dir, ['update-ref', '-d', '--end-of-options', ref, assertOid(expectedOld)]);
   if (r.code === 0) return true;
   if (/cannot lock ref|but expected|is at/i.test(r.stderr)) return false;
   throw new Error(`git update-ref -d ${ref} failed: ${r.stderr.trim()}`);
@@ -194,10 +191,10 @@ export async function deleteRef(dir: string, ref: string, expectedOld: string): 
 
 /** The commits of `head` not in `base`, oldest first, without merge commits (what a rebase replays). */
 export async function commitsToReplay(dir: string, base: string, head: string): Promise<string[]> {
-  const out = await gitText(dir, [
+  const out = await runGitText(dir, [
     'rev-list', '--reverse', '--topo-order', '--no-merges', '--end-of-options', assertOid(head), `^${assertOid(base)}`,
   ]);
-  return out.split('\n').map((s) => s.trim()).filter((s) => OID.test(s));
+  return out.split('\n').map((s) => s.trim()).filter((s) => isObjectId(s));
 }
 
 /** Outcome of replaying commits. */
@@ -298,8 +295,8 @@ export function parseNameStatus(raw: string): Map<string, string> {
 export async function diffFiles(dir: string, from: string, to: string): Promise<(NumstatEntry & { status: string })[]> {
   const range = ['--end-of-options', assertOid(from), assertOid(to)];
   const [numstat, names] = await Promise.all([
-    gitText(dir, ['diff', '--numstat', '-z', '-M', '--no-ext-diff', '--no-textconv', ...range]),
-    gitText(dir, ['diff', '--name-status', '-z', '-M', '--no-ext-diff', ...range]),
+    runGitText(dir, ['diff', '--numstat', '-z', '-M', '--no-ext-diff', '--no-textconv', ...range]),
+    runGitText(dir, ['diff', '--name-status', '-z', '-M', '--no-ext-diff', ...range]),
   ]);
   const statuses = parseNameStatus(names);
   return parseNumstat(numstat).map((e) => ({ ...e, status: statuses.get(e.path) ?? 'M' }));
@@ -331,13 +328,13 @@ export async function logRange(
 ): Promise<{ commits: LoggedCommit[]; total: number }> {
   const range = ['--end-of-options', assertOid(head), `^${assertOid(base)}`];
   const [out, count] = await Promise.all([
-    gitText(dir, ['log', `--skip=${Math.max(0, skip)}`, `--max-count=${Math.max(0, take)}`, LOG_FORMAT, ...range]),
-    gitText(dir, ['rev-list', '--count', ...range]),
+    runGitText(dir, ['log', `--skip=${Math.max(0, skip)}`, `--max-count=${Math.max(0, take)}`, LOG_FORMAT, ...range]),
+    runGitText(dir, ['rev-list', '--count', ...range]),
   ]);
   const commits: LoggedCommit[] = [];
   for (const record of out.split('\x1e')) {
     const f = record.replace(/^\n/, '').split('\0');
-    if (f.length < 10 || !OID.test(f[0])) continue;
+    if (f.length < 10 || !isObjectId(f[0])) continue;
     commits.push({
       sha: f[0],
       tree: f[1],
@@ -356,7 +353,7 @@ export async function logRange(
 
 /** Line and file counts of the diff between two commits (one git process). */
 export async function diffStats(dir: string, from: string, to: string): Promise<{ additions: number; deletions: number; changedFiles: number }> {
-  const out = await gitText(dir, ['diff', '--numstat', '-z', '-M', '--no-ext-diff', '--no-textconv', '--end-of-options', assertOid(from), assertOid(to)]);
+  const out = await runGitText(dir, ['diff', '--numstat', '-z', '-M', '--no-ext-diff', '--no-textconv', '--end-of-options', assertOid(from), assertOid(to)]);
   const entries = parseNumstat(out);
   return {
     additions: entries.reduce((n, e) => n + e.additions, 0),

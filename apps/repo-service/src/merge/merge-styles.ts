@@ -1,5 +1,5 @@
 import {
-  commitTree, commitsToReplay, isAncestor, mergeTree, readCommit, replayCommits, treeOf, type GitIdentity,
+  commitTree, commitsToReplay, isAncestor, mergeTree, replayCommits, treeOf, type GitIdentity,
 } from './git-plumbing.js';
 
 /** The outcome of computing a merge or an update (nothing is moved yet: the caller moves the ref). */
@@ -91,10 +91,4 @@ export async function computeUpdate(
   if (merged.kind === 'error') return merged;
   const message = `Merge branch '${i.baseBranch}' into ${i.headBranch}\n`;
   return { kind: 'ok', newTip: await commitTree(i.dir, merged.tree, [i.head, i.base], message, i.merger, i.merger) };
-}
-
-/** The author of a commit (for squash commits when the pull request's author is unknown). */
-export async function authorOf(dir: string, commit: string): Promise<GitIdentity> {
-  const parts = await readCommit(dir, commit);
-  return { name: parts.author.name, email: parts.author.email };
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import {
-  DomainError, ErrorCode, PullRequestEvents, accessAtLeast,
+  DomainError, ErrorCode, PullRequestEvents, accessAtLeast, zeroIdLike,
   type ActorDto, type MergePullRequest, type MergeableState, type PullRequestEventData, type UpdatePullRequest,
   type UserDto,
 } from '@cairn/contracts';
@@ -197,7 +197,7 @@ export class MergeService implements BeforeApplicationShutdown {
     if (pr.headBranch === (await this.views.row(scope.repo.id)).defaultBranch) return;
     if ((await this.pullsRepo.countOpenUsingBranch(scope.repo.id, pr.headBranch, pr.id)) > 0) return;
     if (!(await deleteRef(dir, branchRef(pr.headBranch), head))) return;
-    const moved = await this.prepareMove(scope, actor, dir, pr.headBranch, head, '0'.repeat(head.length));
+    const moved = await this.prepareMove(scope, actor, dir, pr.headBranch, head, zeroIdLike(head));
     const recorded = await inTx(this.prisma, (tx) => this.refUpdates.recordRefUpdates(tx, moved, r.repository));
     await this.refUpdates.afterCommit(recorded);
   }

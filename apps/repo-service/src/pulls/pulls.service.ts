@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import {
-  DomainError, NOT_SIGNED_VERIFICATION, PullRequestEvents, isValidBranchName, toPaging,
+  DomainError, NOT_SIGNED_VERIFICATION, PullRequestEvents, encodePathSegments, isValidBranchName, repoUrls, toPaging,
   type ActorDto, type ChangedFileDto, type CommitDto, type CreatePullRequest, type EditPullBody, type EditPullRequest,
   type GetPullByBranchesRequest, type GetPullRequest, type ListPullsRequest, type Paginated,
   type PullIndexRequest, type PullPageRequest, type PullRequestDto, type PullRequestEventData,
@@ -266,13 +266,13 @@ export class PullsService {
     const dir = this.storage.pathFor(req.repo);
     const { commits, total } = await logRange(dir, pr.mergeBase || pr.baseSha, pr.headSha, paging.skip, paging.take);
     const users = await this.views.usersByEmail(commits.flatMap((c) => [c.authorEmail, c.committerEmail]));
-    const api = `${this.views.rootUrl}api/v1/repos/${req.repo.ownerName}/${req.repo.name}`;
-    const html = `${this.views.rootUrl}${req.repo.ownerName}/${req.repo.name}`;
+    const links = repoUrls(this.views.rootUrl, req.repo);
+    const api = links.api;
     const items = commits.map((c): CommitDto => ({
       url: `${api}/git/commits/${c.sha}`,
       sha: c.sha,
       created: c.committerDate,
-      html_url: `${html}/commit/${c.sha}`,
+      html_url: links.commit(c.sha),
       commit: {
         url: `${api}/git/commits/${c.sha}`,
         author: { name: c.authorName, email: c.authorEmail, date: c.authorDate },
@@ -297,9 +297,7 @@ export class PullsService {
     const paging = toPaging(req.query);
     const dir = this.storage.pathFor(req.repo);
     const all = await diffFiles(dir, pr.mergeBase || pr.baseSha, pr.headSha);
-    const api = `${this.views.rootUrl}api/v1/repos/${req.repo.ownerName}/${req.repo.name}`;
-    const html = `${this.views.rootUrl}${req.repo.ownerName}/${req.repo.name}`;
-    const enc = (p: string) => p.split('/').map(encodeURIComponent).join('/');
+    const links = repoUrls(this.views.rootUrl, req.repo);
     const items = all.slice(paging.skip, paging.skip + paging.take).map((f): ChangedFileDto => ({
       filename: f.path,
       ...(f.previousPath ? { previous_filename: f.previousPath } : {}),
@@ -307,9 +305,9 @@ export class PullsService {
       additions: f.additions,
       deletions: f.deletions,
       changes: f.additions + f.deletions,
-      html_url: `${html}/src/commit/${pr.headSha}/${enc(f.path)}`,
-      contents_url: `${api}/contents/${enc(f.path)}?ref=${pr.headSha}`,
-      raw_url: `${html}/raw/commit/${pr.headSha}/${enc(f.path)}`,
+      html_url: links.src('commit', pr.headSha, f.path),
+      contents_url: `${links.api}/contents/${encodePathSegments(f.path)}?ref=${pr.headSha}`,
+      raw_url: links.raw('commit', pr.headSha, f.path),
     }));
     return { items, total: all.length };
   }

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { isZeroId } from '@cairn/contracts';
 import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
 import { REPO_SETTINGS, type RepoSettings } from '../config/repo-settings.js';
 import { RefUpdates } from './ref-updates.service.js';
@@ -7,10 +8,6 @@ import { RepoStorage } from '../storage/repo-storage.js';
 import type { RefUpdateLine } from '../transport/push-log.js';
 import { PushRecorderRepository } from './push-recorder.repository.js';
 import type { PushContext } from '../transport/push-sink.js';
-
-function isZero(oid: string): boolean {
-  return /^0+$/.test(oid);
-}
 
 /**
  * Records the exact ref updates of one push: one transaction marks a first push (non-empty, default branch) and
@@ -50,7 +47,7 @@ export class PushRecorder {
     });
     const urls = this.urls();
     const pushedBranches = lines
-      .filter((l) => l.ref.startsWith('refs/heads/') && !isZero(l.new))
+      .filter((l) => l.ref.startsWith('refs/heads/') && !isZeroId(l.new))
       .map((l) => l.ref.slice('refs/heads/'.length));
 
     const done = await this.store.inTransaction(context.repoId, pushedBranches, async (tx, change) => {

@@ -1,4 +1,4 @@
-import type { PushedCommit, RefUpdate, UserDto } from '@cairn/contracts';
+import type { PushedCommit, RefUpdate, RepoUrls, UserDto } from '@cairn/contracts';
 import { refCommits, type GitCommitInfo } from '../transport/push-commits.js';
 import type { RefUpdateLine } from '../transport/push-log.js';
 
@@ -45,7 +45,7 @@ export function commitEmails(commits: GitCommitInfo[]): string[] {
 export function toRefUpdate(
   line: RefUpdateLine,
   listed: { commits: GitCommitInfo[]; total: number },
-  htmlUrl: string,
+  urls: RepoUrls,
   people: PushPeople,
 ): RefUpdate {
   const username = (email: string) => {
@@ -59,7 +59,7 @@ export function toRefUpdate(
     commits: listed.commits.map((c): PushedCommit => ({
       id: c.id,
       message: c.message,
-      url: `${htmlUrl}/commit/${c.id}`,
+      url: urls.commit(c.id),
       author: { name: c.authorName, email: c.authorEmail, username: username(c.authorEmail) },
       committer: { name: c.committerName, email: c.committerEmail, username: username(c.committerEmail) },
       timestamp: c.authorDate,

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
-  IdentitySubjects, MERGE_CHECK_URGENT_PRIORITY, PullRequestEvents, RepoEvents, checkNowAfterBaseMove, mergeCheckPriority,
+  IdentitySubjects, MERGE_CHECK_URGENT_PRIORITY, PullRequestEvents, RepoEvents, checkNowAfterBaseMove, isZeroId,
+  mergeCheckPriority, repoUrls,
   type MergeCheckJobData, type PullRequestEventData, type PushEventData, type RefUpdate,
   type RepoEventRepository, type UserDto,
 } from '@cairn/contracts';
@@ -56,12 +57,11 @@ export interface RecordedRefUpdates {
   delayed: number;
 }
 
-const isZero = (oid: string) => /^0+$/.test(oid);
 
 /** The branch updates that leave a commit behind (deletions and other refs move no pull request). */
 function movedBranches(lines: RefUpdateLine[]): { branch: string; sha: string }[] {
   return lines
-    .filter((l) => l.ref.startsWith('refs/heads/') && !isZero(l.new))
+    .filter((l) => l.ref.startsWith('refs/heads/') && !isZeroId(l.new))
     .map((l) => ({ branch: l.ref.slice('refs/heads/'.length), sha: l.new }))
     .sort((a, b) => (a.branch < b.branch ? -1 : a.branch > b.branch ? 1 : 0));
 }
@@ -106,8 +106,8 @@ export class RefUpdates {
       this.logger.error(`listing commits of ${line.ref} in repository ${input.repoId} failed: ${err.message}`),
     );
     const people = await this.lookupPeople(input, commitEmails(listed.flatMap((l) => l.commits)));
-    const htmlUrl = `${this.renderer.rootUrl}${input.ownerName}/${input.name}`;
-    const updates = input.lines.map((line, i) => toRefUpdate(line, listed[i], htmlUrl, people));
+    const urls = repoUrls(this.renderer.rootUrl, input);
+    const updates = input.lines.map((line, i) => toRefUpdate(line, listed[i], urls, people));
     const heads = movedBranches(input.lines).map((b) => b.branch);
     const preview = heads.length ? await this.pulls.findOpenFromHeads(input.repoId, heads) : [];
     const rendering = preview.length ? await this.renderer.prepareSystem(input.repoId, preview, input.pusherId) : null;

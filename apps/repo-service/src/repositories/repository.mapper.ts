@@ -1,17 +1,13 @@
 import {
-  accessAtLeast,
-  type AccessLevel, type RepoEventRepository, type RepositoryDto, type UserDto,
+  accessAtLeast, repoUrls,
+  type AccessLevel, type SshUrlSettings, type RepoEventRepository, type RepositoryDto, type UserDto,
 } from '@cairn/contracts';
 import type { RepositoryRow } from './repositories.repository.js';
 
 /** Where a repository can be reached from outside: built from ROOT_URL and the SSH settings. */
-export interface RepoUrlSettings {
+export interface RepoUrlSettings extends SshUrlSettings {
   /** ROOT_URL, ending with `/`. */
   rootUrl: string;
-  sshUser: string;
-  /** Host of `ssh_url` (SSH_DOMAIN, else ROOT_URL's host). */
-  sshHost: string;
-  sshPort: number;
 }
 
 /** Gitea's "never" (the Unix epoch) for unset times such as `archived_at`. */
@@ -59,13 +55,6 @@ export function placeholderUser(id: number, login: string, rootUrl: string): Use
   };
 }
 
-/** `ssh_url` as Gitea writes it: scp-like on port 22, an ssh:// URL otherwise. */
-export function sshUrl(urls: RepoUrlSettings, ownerName: string, name: string): string {
-  return urls.sshPort === 22
-    ? `${urls.sshUser}@${urls.sshHost}:${ownerName}/${name}.git`
-    : `ssh://${urls.sshUser}@${urls.sshHost}:${urls.sshPort}/${ownerName}/${name}.git`;
-}
-
 /** Gitea's `Repository` JSON, with the permissions of a caller whose access is `access`. */
 export function toRepositoryDto(
   row: RepositoryRow,
@@ -74,7 +63,8 @@ export function toRepositoryDto(
   urls: RepoUrlSettings,
 ): RepositoryDto {
   const fullName = `${row.ownerName}/${row.name}`;
-  const apiUrl = `${urls.rootUrl}api/v1/repos/${fullName}`;
+  const links = repoUrls(urls.rootUrl, row);
+  const apiUrl = links.api;
   const pulls = row.hasPullRequests;
   return {
     id: row.id,
@@ -91,11 +81,11 @@ export function toRepositoryDto(
     size: row.size,
     language: '',
     languages_url: `${apiUrl}/languages`,
-    html_url: `${urls.rootUrl}${fullName}`,
+    html_url: links.html,
     url: apiUrl,
     link: '',
-    ssh_url: sshUrl(urls, row.ownerName, row.name),
-    clone_url: `${urls.rootUrl}${fullName}.git`,
+    ssh_url: links.ssh(urls),
+    clone_url: links.clone,
     original_url: '',
     website: row.website,
     stars_count: 0,

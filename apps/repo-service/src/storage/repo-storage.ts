@@ -2,9 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { DomainError, isValidBranchName, type RepoRefDto } from '@cairn/contracts';
-import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
-import { runGit } from './git-command.js';
-import { repoStoragePath } from './repo-path.js';
+import { COMMON_SETTINGS, repoStoragePath, runGitChecked, type CommonSettings } from '@cairn/platform';
 
 /** What locates a repository on disk: the owner's and the repository's names (a `RepoRefDto` will do). */
 export type RepoLocation = Pick<RepoRefDto, 'ownerName' | 'name'>;
@@ -68,7 +66,7 @@ export class RepoStorage {
       throw err;
     }
     try {
-      await runGit(['init', '--quiet', '--bare', `--initial-branch=${defaultBranch}`, path]);
+      await runGitChecked(null, ['init', '--quiet', '--bare', `--initial-branch=${defaultBranch}`, '--', path]);
     } catch (err) {
       await this.removePath(path);
       throw err;
@@ -88,16 +86,16 @@ export class RepoStorage {
     signature: GitSignature,
   ): Promise<string> {
     if (!isValidBranchName(branch)) throw DomainError.unprocessable(`invalid branch name "${branch}"`);
-    const gitDir = `--git-dir=${this.pathFor(ref)}`;
+    const gitDir = this.pathFor(ref);
     const entries: string[] = [];
     for (const file of [...files].sort((a, b) => (a.path < b.path ? -1 : 1))) {
       if (!/^[^/\0\n\t]+$/.test(file.path) || file.path === '.' || file.path === '..' || file.path === '.git') {
         throw new Error(`invalid file name for a commit: ${JSON.stringify(file.path)}`);
       }
-      const blob = (await runGit([gitDir, 'hash-object', '-w', '--stdin'], { input: file.content })).stdout.trim();
+      const blob = (await runGitChecked(gitDir, ['hash-object', '-w', '--stdin'], { input: file.content })).stdout.toString('utf8').trim();
       entries.push(`100644 blob ${blob}\t${file.path}\n`);
     }
-    const tree = (await runGit([gitDir, 'mktree'], { input: entries.join('') })).stdout.trim();
+    const tree = (await runGitChecked(gitDir, ['mktree'], { input: entries.join('') })).stdout.toString('utf8').trim();
     const name = gitSafe(signature.name) || 'Cairn';
     const email = gitSafe(signature.email);
     const env = {
@@ -106,18 +104,18 @@ export class RepoStorage {
       GIT_COMMITTER_NAME: name,
       GIT_COMMITTER_EMAIL: email,
     };
-    const commit = (await runGit([gitDir, 'commit-tree', tree, '-m', message], { env })).stdout.trim();
+    const commit = (await runGitChecked(gitDir, ['commit-tree', tree, '-m', message], { env })).stdout.toString('utf8').trim();
     // An empty old value makes update-ref refuse if the branch appeared meanwhile.
-    await runGit([gitDir, 'update-ref', `refs/heads/${branch}`, commit, '']);
+    await runGitChecked(gitDir, ['update-ref', `refs/heads/${branch}`, commit, '']);
     return commit;
   }
 
   /** True when `refs/heads/<branch>` exists. */
   async branchExists(ref: RepoLocation, branch: string): Promise<boolean> {
     if (!isValidBranchName(branch)) return false;
-    const gitDir = `--git-dir=${this.pathFor(ref)}`;
+    const gitDir = this.pathFor(ref);
     const target = `refs/heads/${branch}^{commit}`;
-    const { code } = await runGit([gitDir, 'rev-parse', '--verify', '--quiet', '--end-of-options', target], {
+    const { code } = await runGitChecked(gitDir, ['rev-parse', '--verify', '--quiet', '--end-of-options', target], {
       okCodes: [1],
     });
     return code === 0;
@@ -126,7 +124,7 @@ export class RepoStorage {
   /** Points HEAD at `refs/heads/<branch>` (what clones check out). */
   async setHead(ref: RepoLocation, branch: string): Promise<void> {
     if (!isValidBranchName(branch)) throw DomainError.unprocessable(`invalid branch name "${branch}"`);
-    await runGit([`--git-dir=${this.pathFor(ref)}`, 'symbolic-ref', 'HEAD', `refs/heads/${branch}`]);
+    await runGitChecked(this.pathFor(ref), ['symbolic-ref', 'HEAD', `refs/heads/${branch}`]);
   }
 
   /**

@@ -1,5 +1,5 @@
-import type {
-  CommentDto, CommentType, IssueDto, IssueState, TimelineCommentDto, UserDto,
+import {
+  repoUrls, type CommentDto, type CommentType, type IssueDto, type IssueState, type TimelineCommentDto, type UserDto,
 } from '@cairn/contracts';
 import { placeholderUser, toApiTime } from '../repositories/repository.mapper.js';
 import type { CommentRow, IssueRow } from './issues.repository.js';
@@ -18,12 +18,12 @@ export function userOf(ctx: Pick<IssueRenderContext, 'users' | 'rootUrl'>, id: n
 
 /** `{root}{owner}/{repo}/issues/{n}` (or `/pulls/{n}` for pull requests), as Gitea's `Issue.HTMLURL`. */
 export function issueHtmlUrl(ctx: Pick<IssueRenderContext, 'rootUrl' | 'repo'>, index: number, isPull: boolean): string {
-  return `${ctx.rootUrl}${ctx.repo.ownerName}/${ctx.repo.name}/${isPull ? 'pulls' : 'issues'}/${index}`;
+  return repoUrls(ctx.rootUrl, ctx.repo).issue(index, isPull);
 }
 
 /** `{root}api/v1/repos/{owner}/{repo}/issues/{n}`. */
 export function issueApiUrl(ctx: Pick<IssueRenderContext, 'rootUrl' | 'repo'>, index: number): string {
-  return `${ctx.rootUrl}api/v1/repos/${ctx.repo.ownerName}/${ctx.repo.name}/issues/${index}`;
+  return repoUrls(ctx.rootUrl, ctx.repo).issueApi(index);
 }
 
 /** Times that may be unset: null rather than Gitea's epoch (the JSON has `closed_at: null` for open issues). */

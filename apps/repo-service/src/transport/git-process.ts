@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { gitEnvironment } from '@cairn/platform';
-import type { GitService } from './git-command.js';
+import { spawnGit } from '@cairn/platform';
+import type { GitService } from './git-service-request.js';
 import { parsePushLog, PUSH_LOG_ENV, type RefUpdateLine } from './push-log.js';
 
 /** Where the git transport keeps its hooks and per-push logs (prepared once at start). */
@@ -15,7 +15,7 @@ export interface GitTransportPaths {
 }
 
 export interface GitServiceRun {
-  child: ChildProcess;
+  child: ChildProcessWithoutNullStreams;
   /** Resolves when the process has exited and its stdio closed; for receive-pack, with the exact ref updates. */
   finished: Promise<GitServiceResult>;
 }
@@ -61,14 +61,13 @@ export function startGitService(paths: GitTransportPaths, options: GitServiceOpt
   if (options.advertiseRefs) args.push('--advertise-refs');
   args.push('--end-of-options', options.dir);
 
-  const child = spawn('git', args, {
-    // The git environment of `@cairn/platform`, so the service's own (database URL, internal token…) never reaches
-    // git or the hook. GIT_PROTOCOL (`version=2`) is what lets upload-pack speak protocol v2; receive-pack has no v2.
-    env: gitEnvironment({
+  // No --git-dir: the repository is the operand. GIT_PROTOCOL (`version=2`) is what lets upload-pack speak protocol
+  // v2; receive-pack has no v2.
+  const child = spawnGit(null, args, {
+    env: {
       GIT_PROTOCOL: options.service === 'upload-pack' ? options.gitProtocol : undefined,
       [PUSH_LOG_ENV]: pushLog,
-    }),
-    stdio: ['pipe', 'pipe', 'pipe'],
+    },
   });
 
   const finished = new Promise<GitServiceResult>((resolve) => {
@@ -90,33 +89,4 @@ export function startGitService(paths: GitTransportPaths, options: GitServiceOpt
     });
   });
   return { child, finished };
-}
-
-/** Runs a short git command in a bare repository and collects its output (bounded). Rejects on a non-zero exit. */
-export function runGitIn(dir: string, args: string[], options: { maxBytes?: number } = {}): Promise<Buffer> {
-  const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
-  const what = `git ${args[0]}`;
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', ['--git-dir', dir, ...args], { env: gitEnvironment(), stdio: ['ignore', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    let size = 0;
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        child.kill('SIGKILL');
-        return;
-      }
-      out.push(chunk);
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      if (err.length < 4096) err += chunk.toString('utf8');
-    });
-    child.once('error', reject);
-    child.once('close', (code) => {
-      if (size > maxBytes) return reject(new Error(`${what}: output exceeds ${maxBytes} bytes`));
-      if (code !== 0) return reject(new Error(`${what} exited with ${code}: ${err.trim()}`));
-      resolve(Buffer.concat(out));
-    });
-  });
 }

@@ -67,7 +67,7 @@ export class GitTransport {
           repoRoot: this.common.repoRoot,
           paths,
           rpc: this.rpc,
-          twoFactorEnforced: this.settings.twoFactorAuth === 'enforced',
+          twoFactorPolicy: this.settings.twoFactorAuth,
           onPush: this.onPush,
         });
         sshPort = await ssh.listen(overrides.sshPort ?? this.common.sshPort, this.settings.sshListenHost);

@@ -1,4 +1,5 @@
-import { runGitIn } from './git-process.js';
+import { isObjectId, isZeroId } from '@cairn/contracts';
+import { runGitChecked } from '@cairn/platform';
 import type { RefUpdateLine } from './push-log.js';
 
 /** A commit of a push as git reports it (before user names and URLs are added). */
@@ -27,11 +28,6 @@ const RECORD = '\x1e';
 const FIELDS = 8;
 // One record per commit: RS, then NUL-terminated fields; `-z --name-status` then adds `<status>\0<path>\0` pairs.
 const FORMAT = `--format=${RECORD}%H%x00%an%x00%ae%x00%aI%x00%cn%x00%ce%x00%cI%x00%B%x00`;
-const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
-
-function isZero(oid: string): boolean {
-  return /^0+$/.test(oid);
-}
 
 /**
  * The revision arguments for "commits new to this ref": `new ^old` for an update. For a created branch: `new` minus
@@ -40,10 +36,10 @@ function isZero(oid: string): boolean {
  * glob characters, so `--exclude` matches exactly one branch; object ids are checked before they get here.
  */
 function rangeArgs(update: RefUpdateLine, push: RefUpdateLine[]): string[] {
-  if (!isZero(update.old)) return ['--end-of-options', update.new, `^${update.old}`];
+  if (!isZeroId(update.old)) return ['--end-of-options', update.new, `^${update.old}`];
   const branches = push.filter((u) => u.ref.startsWith('refs/heads/'));
   const excludes = branches.map((u) => `--exclude=${u.ref.slice('refs/heads/'.length)}`);
-  const oldTips = branches.filter((u) => !isZero(u.old) && OID.test(u.old)).map((u) => `^${u.old}`);
+  const oldTips = branches.filter((u) => !isZeroId(u.old) && isObjectId(u.old)).map((u) => `^${u.old}`);
   return ['--not', ...excludes, '--branches', '--not', '--end-of-options', update.new, ...oldTips];
 }
 
@@ -58,7 +54,7 @@ export function parseCommitLog(output: string): GitCommitInfo[] {
     if (token.startsWith(RECORD)) {
       const f = tokens.slice(i, i + FIELDS);
       const id = f[0].replace(/^\n+/, '').slice(1);
-      if (f.length < FIELDS || !OID.test(id)) throw new Error('unexpected git log output');
+      if (f.length < FIELDS || !isObjectId(id)) throw new Error('unexpected git log output');
       current = {
         id,
         authorName: f[1],
@@ -100,12 +96,12 @@ export async function refCommits(
   cap: number,
   push: RefUpdateLine[] = [update],
 ): Promise<RefCommits> {
-  if (isZero(update.new) || !update.ref.startsWith('refs/heads/') || !OID.test(update.new)) {
+  if (isZeroId(update.new) || !update.ref.startsWith('refs/heads/') || !isObjectId(update.new)) {
     return { commits: [], total: 0 };
   }
-  if (!isZero(update.old) && !OID.test(update.old)) return { commits: [], total: 0 };
+  if (!isZeroId(update.old) && !isObjectId(update.old)) return { commits: [], total: 0 };
   const range = rangeArgs(update, push);
-  const out = await runGitIn(dir, [
+  const { stdout: out } = await runGitChecked(dir, [
     'log',
     `--max-count=${cap}`,
     '--no-renames',
@@ -118,7 +114,7 @@ export async function refCommits(
   const commits = parseCommitLog(out.toString('utf8'));
   let total = commits.length;
   if (commits.length >= cap) {
-    total = Number((await runGitIn(dir, ['rev-list', '--count', ...range])).toString('utf8').trim());
+    total = Number((await runGitChecked(dir, ['rev-list', '--count', ...range])).stdout.toString('utf8').trim());
   }
   return { commits, total };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isRefName, parsePushLog, POST_RECEIVE_HOOK } from './push-log.js';
+import { isFullRefName } from '@cairn/contracts';
+import { parsePushLog, POST_RECEIVE_HOOK } from './push-log.js';
 
 const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);
@@ -46,9 +47,9 @@ describe('parsePushLog', () => {
   });
 });
 
-describe('isRefName', () => {
+describe('isFullRefName (push log refs)', () => {
   it.each(['refs/heads/main', 'refs/heads/feature/x-1.2', 'refs/tags/v1.0', 'refs/pull/1/head'])('accepts %s', (r) => {
-    expect(isRefName(r)).toBe(true);
+    expect(isFullRefName(r)).toBe(true);
   });
   it.each([
     'main',
@@ -65,7 +66,7 @@ describe('isRefName', () => {
     'refs/heads/a@{1}',
     'refs/heads//a',
   ])('rejects %s', (r) => {
-    expect(isRefName(r)).toBe(false);
+    expect(isFullRefName(r)).toBe(false);
   });
 });
 

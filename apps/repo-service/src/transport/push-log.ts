@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isFullRefName, isObjectId } from '@cairn/contracts';
 
 /** One ref update exactly as git's `post-receive` hook reports it. */
 export interface RefUpdateLine {
@@ -23,7 +24,6 @@ export const POST_RECEIVE_HOOK = `#!/bin/sh
 exec cat > "$${PUSH_LOG_ENV}"
 `;
 
-const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /**
  * Parses the hook's stdin: one `<old-oid> <new-oid> <refname>` per line. Malformed lines are reported, never
@@ -40,24 +40,13 @@ export function parsePushLog(text: string): { updates: RefUpdateLine[]; invalid:
       continue;
     }
     const [oldOid, newOid, ref] = parts;
-    if (!OID.test(oldOid) || !OID.test(newOid) || oldOid.length !== newOid.length || !isRefName(ref)) {
+    if (!isObjectId(oldOid) || !isObjectId(newOid) || oldOid.length !== newOid.length || !isFullRefName(ref)) {
       invalid.push(line);
       continue;
     }
     updates.push({ ref, old: oldOid, new: newOid });
   }
   return { updates, invalid };
-}
-
-/** A full ref name as git allows it (`git check-ref-format`, the rules that matter here). */
-export function isRefName(ref: string): boolean {
-  if (!ref.startsWith('refs/') || ref.length > 1024) return false;
-  // eslint-disable-next-line no-control-regex
-  if (/[\x00-\x20\x7f~^:?*[\\]/.test(ref)) return false;
-  if (ref.includes('..') || ref.includes('@{') || ref.includes('//') || ref.endsWith('/') || ref.endsWith('.')) {
-    return false;
-  }
-  return ref.split('/').every((part) => part !== '' && !part.startsWith('.') && !part.endsWith('.lock'));
 }
 
 /**

@@ -5,11 +5,11 @@ import { Logger } from '@nestjs/common';
 import ssh2 from 'ssh2';
 import type { AuthContext, Connection, ServerChannel } from 'ssh2';
 import {
-  DomainError, ErrorCode, IdentitySubjects, RepoSubjects, accessAtLeast, type RepoAccessReply, type ResolveKeyReply,
+  DomainError, ErrorCode, IdentitySubjects, RepoSubjects, accessAtLeast, twoFactorDeniesRepoAccess,
+  type RepoAccessReply, type ResolveKeyReply, type TwoFactorPolicy,
 } from '@cairn/contracts';
-import { withCorrelationId, type RpcClient } from '@cairn/platform';
-import { repoStoragePath } from '../storage/repo-path.js';
-import { parseSshGitCommand, sanitizeGitProtocol, type ParsedGitCommand } from './git-command.js';
+import { repoStoragePath, withCorrelationId, type RpcClient } from '@cairn/platform';
+import { parseSshGitCommand, sanitizeGitProtocol, type ParsedGitCommand } from './git-service-request.js';
 import { startGitService, type GitTransportPaths } from './git-process.js';
 import type { PushSink } from './push-sink.js';
 
@@ -20,8 +20,8 @@ export interface GitSshServerOptions {
   repoRoot: string;
   paths: GitTransportPaths;
   rpc: RpcClient;
-  /** `[security] TWO_FACTOR_AUTH = enforced`. */
-  twoFactorEnforced: boolean;
+  /** `[security] TWO_FACTOR_AUTH`. */
+  twoFactorPolicy: TwoFactorPolicy;
   onPush: PushSink;
   /** Close connections that have not authenticated within this time (ms). */
   authTimeoutMs?: number;
@@ -198,7 +198,7 @@ export class GitSshServer {
       }
       throw err;
     }
-    if (this.options.twoFactorEnforced && !who.actor.hasTwoFactor) {
+    if (twoFactorDeniesRepoAccess(this.options.twoFactorPolicy, who.actor)) {
       throw new SshRefusal('two-factor authentication is required to access repositories: enable it in your settings');
     }
     const need = cmd.service === 'upload-pack' ? 'read' : 'write';

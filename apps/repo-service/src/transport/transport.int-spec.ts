@@ -20,14 +20,13 @@ import {
   type AccessLevel, type ActorDto, type DomainEvent, type PushEventData, type RepoAccessReply, type ResolveKeyReply,
   type UserDto,
 } from '@cairn/contracts';
-import { DomainErrorFilter, PlatformModule, RpcClient } from '@cairn/platform';
+import { DomainErrorFilter, PlatformModule, repoStoragePath, RpcClient } from '@cairn/platform';
 import { RepoConfigModule } from '../config/repo-settings.js';
 import { PrismaModule } from '../prisma/prisma.module.js';
 import { CommitGraphMaintainer } from '../git/commit-graph-maintainer.js';
 import { commitGraphState } from '../git/commit-graph.js';
 import { lastCommitCache, lastCommitsForPaths } from '../git/last-commits.js';
 import { PrismaService } from '../prisma/prisma.service.js';
-import { repoStoragePath } from '../storage/repo-path.js';
 import { RepoStorage } from '../storage/repo-storage.js';
 import { StorageModule } from '../storage/storage.module.js';
 import { GitTransport, type StartedTransport } from './git-transport.js';
@@ -601,7 +600,7 @@ describe('SSH server', () => {
       repoRoot,
       paths: { hooksDir: path.join(work, 'data', 'git-hooks'), pushLogDir: work },
       rpc: app.get(RpcClient),
-      twoFactorEnforced: true,
+      twoFactorPolicy: 'enforced',
       onPush: app.get(PushRecorder).sink,
     });
     const port = await enforced.listen(0, '127.0.0.1');

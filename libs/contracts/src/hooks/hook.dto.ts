@@ -15,7 +15,6 @@ export type HookType = (typeof HOOK_TYPES)[number];
 
 /** `config.content_type` values. */
 export const HOOK_CONTENT_TYPES = ['json', 'form'] as const;
-export type HookContentType = (typeof HOOK_CONTENT_TYPES)[number];
 
 /** Where a hook lives: the admin level (system and default hooks), an organization, or a repository. */
 export const HOOK_SCOPE_LEVELS = ['admin', 'org', 'repo'] as const;

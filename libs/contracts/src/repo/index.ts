@@ -13,3 +13,5 @@ export * from './pulls.dto.js';
 export * from './pulls.subjects.js';
 export * from './pulls-merge-check.js';
 export * from './issue-events.js';
+export * from './repo-urls.js';
+export * from './two-factor-policy.js';

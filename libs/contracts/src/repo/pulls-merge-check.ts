@@ -3,6 +3,7 @@
  * merges) and by what runs the checks (merge-check-worker): job ids, job data, priorities, the delay rule, and what
  * a check's `git merge-tree` output means. Pure functions, no I/O.
  */
+import { isObjectId } from '../git/object-id.js';
 
 /** What a merge-check job carries: ids and the commit pair it is for (a result for another pair is never stored). */
 export interface MergeCheckJobData {
@@ -75,7 +76,6 @@ export type MergeTreeOutcome =
   | { kind: 'conflict'; tree: string; files: string[] }
   | { kind: 'error'; message: string };
 
-const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /**
  * Interprets a `git merge-tree --write-tree -z --name-only --no-messages` run: exit 0 is a clean merge (the output is
@@ -86,8 +86,8 @@ const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 export function parseMergeTreeOutput(stdout: string, exitCode: number | null, stderr = ''): MergeTreeOutcome {
   const fields = stdout.split('\0');
   const tree = fields[0]?.trim() ?? '';
-  if (exitCode === 0 && OID.test(tree)) return { kind: 'clean', tree };
-  if (exitCode === 1 && OID.test(tree)) {
+  if (exitCode === 0 && isObjectId(tree)) return { kind: 'clean', tree };
+  if (exitCode === 1 && isObjectId(tree)) {
     const files: string[] = [];
     const seen = new Set<string>();
     // The file list ends at the first empty field (the separator before the messages section, or the end).

@@ -3,6 +3,7 @@ import {
   ArrayMaxSize, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, Min, MinLength, ValidateNested,
 } from 'class-validator';
 import { ListQuery } from '../common/pagination.js';
+import { OBJECT_ID_PATTERN } from '../git/object-id.js';
 import type { UserDto } from '../identity/user.dto.js';
 import { RepoScopedRequest } from './repo-access.dto.js';
 import type { RepositoryDto } from './repository.dto.js';
@@ -33,8 +34,6 @@ export const PULL_SORTS = [
 ] as const;
 export type PullSort = (typeof PULL_SORTS)[number];
 
-/** A full object id (SHA-1 or SHA-256), lower-case hex. */
-export const OBJECT_ID_PATTERN = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /** Gitea's `PRBranchInfo`. */
 export interface PRBranchInfoDto {

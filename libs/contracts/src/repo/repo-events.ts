@@ -62,5 +62,3 @@ export interface PushEventData {
   updates: RefUpdate[];
 }
 
-/** The all-zero object id (SHA-1) that marks a created or deleted ref. */
-export const ZERO_SHA = '0000000000000000000000000000000000000000';

@@ -2,6 +2,7 @@
  * Repository and branch name rules, shared by every service that accepts such names (pure functions; the messages are
  * Gitea's).
  */
+import { isValidRefName } from '../git/ref-name.js';
 
 /** Longest repository name Gitea accepts (`CreateRepoOption.name` `MaxSize(100)`). */
 export const REPO_NAME_MAX_LENGTH = 100;
@@ -42,20 +43,9 @@ export function checkRepoName(name: string): { problem: RepoNameProblem; message
 export const BRANCH_NAME_MAX_LENGTH = 100;
 
 /**
- * True when `name` can be a branch: the rules of `git check-ref-format --branch` for `refs/heads/<name>` — no
- * component starting with `.` or ending in `.lock`, no `..`, no control characters, space, `~ ^ : ? * [ \`, no leading,
- * trailing or doubled `/`, no trailing `.`, no `@{`, not `@` — plus no leading `-` (it would read as an option) and
- * not `HEAD`.
+ * True when `name` can be a branch: a valid ref name for `refs/heads/<name>` ({@link isValidRefName}: the rules of
+ * `git check-ref-format`, no leading `-`), at most {@link BRANCH_NAME_MAX_LENGTH} characters, and not `HEAD`.
  */
 export function isValidBranchName(name: string): boolean {
-  if (name.length === 0 || name.length > BRANCH_NAME_MAX_LENGTH) return false;
-  if (name === '@' || name === 'HEAD' || name.startsWith('-')) return false;
-  if (name.startsWith('/') || name.endsWith('/') || name.includes('//')) return false;
-  if (name.endsWith('.') || name.includes('..') || name.includes('@{')) return false;
-  // eslint-disable-next-line no-control-regex
-  if (/[\x00-\x20\x7f~^:?*[\\]/.test(name)) return false;
-  for (const component of name.split('/')) {
-    if (component.startsWith('.') || component.endsWith('.lock')) return false;
-  }
-  return true;
+  return name.length <= BRANCH_NAME_MAX_LENGTH && name !== 'HEAD' && isValidRefName(name);
 }

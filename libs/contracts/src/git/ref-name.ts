@@ -1,7 +1,4 @@
-/** A full or abbreviated object id: 4 to 64 hex digits (SHA-1 is 40, SHA-256 is 64). */
-export const HEX_OBJECT_ID = /^[0-9a-fA-F]{4,64}$/;
-/** A full object id. */
-export const FULL_OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+import { ABBREVIATED_OBJECT_ID_PATTERN } from './object-id.js';
 
 /** Longest ref or revision input accepted. */
 export const MAX_REF_LENGTH = 1024;
@@ -25,7 +22,12 @@ export function isValidRefName(name: unknown): name is string {
   return true;
 }
 
+/** True for a full ref name (`refs/…`) that {@link isValidRefName} accepts, as git reports them (e.g. in a push). */
+export function isFullRefName(name: unknown): name is string {
+  return typeof name === 'string' && name.startsWith('refs/') && isValidRefName(name);
+}
+
 /** True for input that can name a commit: a valid ref name or a 4–64 digit hex object id. */
 export function isValidRefOrSha(input: unknown): input is string {
-  return typeof input === 'string' && (HEX_OBJECT_ID.test(input) || isValidRefName(input));
+  return typeof input === 'string' && (ABBREVIATED_OBJECT_ID_PATTERN.test(input) || isValidRefName(input));
 }

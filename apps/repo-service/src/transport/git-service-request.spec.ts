@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSshGitCommand, sanitizeGitProtocol } from './git-command.js';
+import { parseSshGitCommand, sanitizeGitProtocol } from './git-service-request.js';
 
 describe('parseSshGitCommand', () => {
   it.each([
