@@ -2,7 +2,7 @@
 # Build: docker build -t cairn .
 
 # ---- build: install everything, generate the Prisma clients, compile, then drop the dev dependencies ----------
-FROM node:20-bookworm AS build
+FROM node:24-bookworm AS build
 WORKDIR /app
 ENV NX_DAEMON=false NX_NO_CLOUD=true CI=true
 # Manifests first, so the dependency layer is cached until a package.json or the lockfile changes.
@@ -15,14 +15,13 @@ COPY apps/runners-service/package.json apps/runners-service/
 COPY apps/merge-check-worker/package.json apps/merge-check-worker/
 COPY libs/contracts/package.json libs/contracts/
 COPY libs/platform/package.json libs/platform/
-# `npm install`, not `npm ci`: the lockfile is written against a registry mirror without other platforms' optional
-# binaries (see DEVELOPMENT.md).
-RUN npm install --no-audit --no-fund
+# `npm ci`: exactly the committed lockfile (it carries every platform's optional binaries).
+RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 # ---- runtime: node + git (repo-service, merge-check-worker) + ssh-keygen ----------------------------------------
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 RUN apt-get update \
  && apt-get install -y --no-install-recommends git openssh-client ca-certificates tini \
  && rm -rf /var/lib/apt/lists/*
