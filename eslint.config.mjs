@@ -115,6 +115,7 @@ export default tseslint.config(
       '**/generated/**',
       '**/coverage/**',
       '.cairn/**',
+      '.nx/**',
       'data/**',
       'tmp/**',
       '**/*.d.ts',
