@@ -62,9 +62,13 @@ function heading(title) {
   process.stdout.write(`\n==== ${title} ${'='.repeat(Math.max(0, 100 - title.length))}\n`);
 }
 
-/** Runs an Nx target on every project (two at a time: two cores). @param {string} target */
-function nxRunMany(target) {
-  return run(bin('nx'), ['run-many', '-t', target, '--parallel=2', '--outputStyle=stream']);
+/**
+ * Runs an Nx target on every project, `parallel` projects at a time (two cores; integration tests run one project at
+ * a time, each with Vitest's two workers, so no more databases and NATS servers are in flight than before).
+ * @param {string} target @param {number} [parallel]
+ */
+function nxRunMany(target, parallel = 2) {
+  return run(bin('nx'), ['run-many', '-t', target, `--parallel=${parallel}`, '--outputStyle=stream']);
 }
 
 /**
@@ -93,12 +97,13 @@ function countReport(label, report) {
 /**
  * One kind of tests through Nx: each project's `target` writes `test-results/<kind>.json`; stale reports are removed
  * first, so only this run's (or the cache's) count. @param {string} target @param {'unit' | 'integration'} kind
+ * @param {number} [parallel]
  */
-async function nxVitest(target, kind) {
+async function nxVitest(target, kind, parallel = 2) {
   const reports = readProjects(REPO_ROOT).map((p) => ({ label: `${kind} ${p.name}`, file: path.join(REPO_ROOT, p.root, 'test-results', `${kind}.json`) }));
   for (const r of reports) rmSync(r.file, { force: true });
   const failedBefore = totals.failed;
-  const code = await nxRunMany(target);
+  const code = await nxRunMany(target, parallel);
   for (const r of reports) countReport(r.label, r.file);
   if (code !== 0 && totals.failed === failedBefore) totals.failed += 1;
   return code;
@@ -154,17 +159,18 @@ async function migrationCheck() {
 const steps = {
   lint: ['Lint (nx run-many -t lint: eslint per project, cached)', () => nxRunMany('lint')],
   build: ['Type check and build (nx run-many -t build: Prisma clients, then tsc -b per project, cached)', () => nxRunMany('build')],
-  generated: ['Generated files are current (OpenAPI description, subject catalogue, settings table)', async () => {
+  generated: ['Generated files are current (OpenAPI description, subject catalogue, settings table, Nx graph)', async () => {
     let code = await run(process.execPath, [path.join(REPO_ROOT, 'apps/gateway/dist/openapi/write-openapi.js'), '--check']);
     if (code === 0) code = await run(process.execPath, [path.join(REPO_ROOT, 'scripts/subject-catalogue.mjs'), '--check']);
     if (code === 0) code = await run(process.execPath, [path.join(REPO_ROOT, 'scripts/settings-table.mjs'), '--check']);
+    if (code === 0) code = await run(process.execPath, [path.join(REPO_ROOT, 'scripts/nx-graph.mjs'), '--check']);
     return code;
   }],
   migrations: ['Migrations cover every schema (tools/migrate check on a scratch database)', migrationCheck],
   unit: ['Unit tests (nx run-many -t test: vitest --project unit per project, cached)', () => nxVitest('test', 'unit')],
   integration: [
     'Integration tests (nx run-many -t integration: vitest --project integration per project, real Postgres, NATS, Redis)',
-    () => nxVitest('integration', 'integration'),
+    () => nxVitest('integration', 'integration', 1),
   ],
   e2e: ['End-to-end tests (vitest --project e2e: the whole suite over HTTP)', () => vitest('e2e')],
 };
