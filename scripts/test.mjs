@@ -14,7 +14,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from './suite.mjs';
-import { readProjects } from '../tools/eslint/module-boundaries.mjs';
+import { readProjects } from './lib/nx-projects.mjs';
 
 const STEPS = ['lint', 'build', 'generated', 'migrations', 'unit', 'integration', 'e2e'];
 const requested = process.argv.slice(2);

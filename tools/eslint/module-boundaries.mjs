@@ -9,52 +9,14 @@
 //   - any other package: refused when it matches the importer's `bannedExternalImports`;
 //   - a test-only path (`testOnlyPaths`, e.g. tools/migrate, test/support): only test code may import it;
 //   - projects tagged with one of `relativeImportsFrom` may reach other projects' files by relative path.
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { readProjects } from '../../scripts/lib/nx-projects.mjs';
 
 /**
- * @typedef {{ name: string, root: string, tags: string[], packageName?: string }} Project
+ * @typedef {import('../../scripts/lib/nx-projects.mjs').Project} Project
  * @typedef {{ sourceTag: string, onlyDependOnLibsWithTags?: string[], bannedExternalImports?: string[] }} DepConstraint
  * @typedef {{ depConstraints: DepConstraint[], testOnlyPaths?: string[], relativeImportsFrom?: string[] }} Options
  */
-
-/** @param {string} file */
-function readJson(file) {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    return null;
-  }
-}
-
-/**
- * The Nx projects of the workspace: every `project.json`, and every workspace package.json (the root's
- * `workspaces` globs, `dir/*` form), as Nx reads them. Paths are relative to `workspaceRoot`, `/`-separated.
- * @param {string} workspaceRoot
- * @returns {Project[]}
- */
-export function readProjects(workspaceRoot) {
-  /** @type {Map<string, Project>} */
-  const byRoot = new Map();
-  /** @param {string} root */
-  const add = (root) => {
-    const pkg = readJson(path.join(workspaceRoot, root, 'package.json'));
-    const pj = readJson(path.join(workspaceRoot, root, 'project.json'));
-    if (!pkg && !pj) return;
-    const tags = [...(pkg?.nx?.tags ?? []), ...(pj?.tags ?? [])];
-    byRoot.set(root, { name: pj?.name ?? pkg?.name ?? root, root, tags, packageName: pkg?.name });
-  };
-  const rootPkg = readJson(path.join(workspaceRoot, 'package.json')) ?? {};
-  if (existsSync(path.join(workspaceRoot, 'project.json'))) add('.');
-  for (const glob of rootPkg.workspaces ?? []) {
-    const dir = String(glob).replace(/\/\*$/, '');
-    if (!existsSync(path.join(workspaceRoot, dir))) continue;
-    for (const e of readdirSync(path.join(workspaceRoot, dir), { withFileTypes: true })) {
-      if (e.isDirectory()) add(`${dir}/${e.name}`);
-    }
-  }
-  return [...byRoot.values()];
-}
 
 /** The project holding `rel` (the one with the longest root that contains it). @param {Project[]} projects @param {string} rel */
 function projectOfPath(projects, rel) {
