@@ -63,12 +63,11 @@ function heading(title) {
 }
 
 /**
- * Runs an Nx target on every project, `parallel` projects at a time (two cores; integration tests run one project at
- * a time, each with Vitest's two workers, so no more databases and NATS servers are in flight than before).
- * @param {string} target @param {number} [parallel]
+ * Runs an Nx target on every project, two at a time (two cores). `extra` is forwarded to every task's command.
+ * @param {string} target @param {string[]} [extra]
  */
-function nxRunMany(target, parallel = 2) {
-  return run(bin('nx'), ['run-many', '-t', target, `--parallel=${parallel}`, '--outputStyle=stream']);
+function nxRunMany(target, extra = []) {
+  return run(bin('nx'), ['run-many', '-t', target, '--parallel=2', '--outputStyle=stream', ...extra]);
 }
 
 /**
@@ -97,13 +96,13 @@ function countReport(label, report) {
 /**
  * One kind of tests through Nx: each project's `target` writes `test-results/<kind>.json`; stale reports are removed
  * first, so only this run's (or the cache's) count. @param {string} target @param {'unit' | 'integration'} kind
- * @param {number} [parallel]
+ * @param {string[]} [extra]
  */
-async function nxVitest(target, kind, parallel = 2) {
+async function nxVitest(target, kind, extra = []) {
   const reports = readProjects(REPO_ROOT).map((p) => ({ label: `${kind} ${p.name}`, file: path.join(REPO_ROOT, p.root, 'test-results', `${kind}.json`) }));
   for (const r of reports) rmSync(r.file, { force: true });
   const failedBefore = totals.failed;
-  const code = await nxRunMany(target, parallel);
+  const code = await nxRunMany(target, extra);
   for (const r of reports) countReport(r.label, r.file);
   if (code !== 0 && totals.failed === failedBefore) totals.failed += 1;
   return code;
@@ -170,7 +169,9 @@ const steps = {
   unit: ['Unit tests (nx run-many -t test: vitest --project unit per project, cached)', () => nxVitest('test', 'unit')],
   integration: [
     'Integration tests (nx run-many -t integration: vitest --project integration per project, real Postgres, NATS, Redis)',
-    () => nxVitest('integration', 'integration', 1),
+    // Two projects at a time with one Vitest worker each: as many databases, NATS servers and git processes in
+    // flight as the single Vitest run had (maxWorkers 2), without one project's long tail idling the other core.
+    () => nxVitest('integration', 'integration', ['--maxWorkers=1']),
   ],
   e2e: ['End-to-end tests (vitest --project e2e: the whole suite over HTTP)', () => vitest('e2e')],
 };
