@@ -1,28 +1,16 @@
 // ESLint flat config: typescript-eslint's recommended rules, type-aware promise rules for the compiled sources, and
 // Cairn's module boundaries (ARCHITECTURE.md / STYLE.md §1: apps depend on libs only through their package roots;
-// contracts depend on nothing but class-validator/class-transformer). Without Nx plugins, the boundaries are
-// `no-restricted-imports` for package names plus a small local rule for relative paths that leave their project.
+// contracts depend on nothing but class-validator/class-transformer). The boundaries are `cairn/module-boundaries`
+// (tools/eslint/module-boundaries.mjs): @nx/enforce-module-boundaries' check driven by the Nx projects' tags, written
+// here because no @nx/eslint-plugin exists for Nx 24.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { builtinRules } from 'eslint/use-at-your-own-risk';
 import tseslint from 'typescript-eslint';
+import { createModuleBoundariesRule } from './tools/eslint/module-boundaries.mjs';
 
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
-
-/** The project a file belongs to: `apps/<x>`, `libs/<x>`, `tools/<x>`, or the top-level folder (`test`, `scripts`). */
-function projectOf(file) {
-  const rel = path.relative(ROOT, file).split(path.sep);
-  if (rel[0] === '..') return null;
-  if (['apps', 'libs', 'tools'].includes(rel[0]) && rel.length > 2) return `${rel[0]}/${rel[1]}`;
-  return rel[0];
-}
-
-/** Test code: specs and test helpers (`test/`, `testing/` folders). */
-function isTestCode(file) {
-  const parts = path.relative(ROOT, file).split(path.sep);
-  return /\.(spec|int-spec|e2e-spec)\.ts$/.test(file) || parts.includes('test') || parts.includes('testing');
-}
 
 /**
  * The files each app/library compiles (its tsconfig `include`/`exclude`): type-aware rules run on exactly these,
@@ -51,36 +39,33 @@ function compiledSources() {
 }
 const compiled = compiledSources();
 
-const boundaries = {
-  meta: {
-    type: 'problem',
-    docs: { description: 'relative imports stay inside their own app or library' },
-    schema: [],
-    messages: {
-      crossProject:
-        '{{from}} may not import files of {{to}} by relative path: apps talk through @cairn/contracts messages, ' +
-        'libraries are imported by package name (@cairn/contracts, @cairn/platform).',
+const moduleBoundaries = createModuleBoundariesRule(ROOT);
+
+/**
+ * Module boundaries by Nx tags (`nx show projects`; tags in each project's package.json `nx` key / project.json).
+ * Read like `@nx/enforce-module-boundaries`' depConstraints: a project with `sourceTag` may only depend on projects
+ * carrying one of `onlyDependOnLibsWithTags`, and never import `bannedExternalImports`.
+ */
+const boundaryOptions = {
+  depConstraints: [
+    // Apps talk to each other through @cairn/contracts messages over NATS, never by importing each other.
+    { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
+    // Contracts are plain TypeScript + class-validator: no framework, no persistence, no platform.
+    {
+      sourceTag: 'lib:contracts',
+      onlyDependOnLibsWithTags: [],
+      bannedExternalImports: ['@nestjs/*', '@prisma/*', 'prisma', 'pg', 'ioredis', 'bullmq', '@nats-io/*'],
     },
-  },
-  create(context) {
-    const file = context.filename;
-    const from = projectOf(file);
-    if (!from || !/^(apps|libs)\//.test(from)) return {};
-    const check = (source) => {
-      if (!source || typeof source.value !== 'string' || !source.value.startsWith('.')) return;
-      const to = projectOf(path.resolve(path.dirname(file), source.value));
-      if (to === from) return;
-      if (isTestCode(file) && (to === 'tools/migrate' || to === 'test')) return;
-      // Test code that boots another app in-process is reported too, but only as a warning (see the test block).
-      context.report({ node: source, messageId: 'crossProject', data: { from, to: to ?? 'outside the repository' } });
-    };
-    return {
-      ImportDeclaration: (node) => check(node.source),
-      ExportAllDeclaration: (node) => check(node.source),
-      ExportNamedDeclaration: (node) => check(node.source),
-      ImportExpression: (node) => check(node.source),
-    };
-  },
+    { sourceTag: 'lib:platform', onlyDependOnLibsWithTags: ['lib:contracts'] },
+    // The gateway holds no data: it asks a service over NATS.
+    { sourceTag: 'scope:gateway', bannedExternalImports: ['@prisma/*', 'prisma', 'pg'] },
+    // Scripts, tools and the e2e harness drive the apps from outside; they may use the libraries.
+    { sourceTag: 'type:workspace', onlyDependOnLibsWithTags: ['type:lib'] },
+  ],
+  // Test support that production code must not reach (the migration tool, the shared test helpers).
+  testOnlyPaths: ['tools/migrate', 'test/support'],
+  // The workspace project (scripts, benchmarks, the e2e harness) runs the apps from outside and may reach their files.
+  relativeImportsFrom: ['type:workspace'],
 };
 
 /** `eslint:recommended` (the `@eslint/js` package is not installed; the rules themselves ship with ESLint). */
@@ -102,10 +87,6 @@ const deepImport = {
   group: ['@cairn/*/*'],
   message: 'Import @cairn packages only from their root (@cairn/contracts, @cairn/platform): deep paths are private.',
 };
-const appPackages = {
-  group: ['@cairn/gateway', '@cairn/*-service', '@cairn/merge-check-worker'],
-  message: 'Apps are not libraries: share code through @cairn/contracts (messages) or @cairn/platform.',
-};
 
 export default tseslint.config(
   {
@@ -115,6 +96,7 @@ export default tseslint.config(
       '**/generated/**',
       '**/coverage/**',
       '.cairn/**',
+      '.nx/**',
       'data/**',
       'tmp/**',
       '**/*.d.ts',
@@ -126,9 +108,9 @@ export default tseslint.config(
   },
   ...tseslint.configs.recommended,
   {
-    plugins: { cairn: { rules: { boundaries } } },
+    plugins: { cairn: { rules: { 'module-boundaries': moduleBoundaries } } },
     rules: {
-      'cairn/boundaries': 'error',
+      'cairn/module-boundaries': ['error', boundaryOptions],
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
@@ -136,42 +118,7 @@ export default tseslint.config(
       '@typescript-eslint/ban-ts-comment': ['error', { 'ts-ignore': 'allow-with-description' }],
       // Flags `let x = ''; try { x = … } catch { x = … }` and similar; warn until the existing code is cleaned up.
       'no-useless-assignment': 'warn',
-      'no-restricted-imports': ['error', { patterns: [deepImport, appPackages] }],
-    },
-  },
-  // Contracts are plain TypeScript + class-validator: no framework, no persistence, no platform.
-  {
-    files: ['libs/contracts/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            deepImport,
-            appPackages,
-            {
-              group: ['@nestjs/*', '@prisma/*', '@cairn/platform', 'pg', 'ioredis', 'bullmq', '@nats-io/*'],
-              message: 'libs/contracts depends only on class-validator and class-transformer.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  // The gateway holds no data: no Prisma there.
-  {
-    files: ['apps/gateway/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            deepImport,
-            appPackages,
-            { group: ['@prisma/*', '**/generated/prisma/**'], message: 'The gateway owns no data: ask a service over NATS.' },
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', { patterns: [deepImport] }],
     },
   },
   // Type-aware rules for the compiled sources (those in the projects' tsconfig files; tests are not in them). They
@@ -196,6 +143,6 @@ export default tseslint.config(
   // in-process couples to that app's internals: allowed for now, but flagged (prefer a stand-in or an e2e test).
   {
     files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', 'test/**/*.ts', 'apps/*/test/**/*.ts', '**/testing/**/*.ts'],
-    rules: { '@typescript-eslint/no-explicit-any': 'off', 'cairn/boundaries': 'warn' },
+    rules: { '@typescript-eslint/no-explicit-any': 'off', 'cairn/module-boundaries': ['warn', boundaryOptions] },
   },
 );

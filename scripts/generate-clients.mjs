@@ -1,6 +1,8 @@
 // `prebuild`: generates each service's Prisma client (gitignored) when it is missing or older than its schema, so
 // `npm run build` works on a fresh clone. Quiet when there is nothing to do; `--force` regenerates every client.
 // The work itself is `tools/migrate`'s `generate` (the same as `node tools/migrate/cli.mjs generate`).
+//
+//   node scripts/generate-clients.mjs [--force] [service…]   only the named services (the Nx `prisma` targets)
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -8,6 +10,7 @@ import { generate, listServices } from '../tools/migrate/index.mjs';
 import { DEFAULT_PRISMA_DIR, readSchemaFiles, servicePaths } from '../tools/migrate/layout.mjs';
 
 const force = process.argv.includes('--force');
+const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const require = createRequire(import.meta.url);
 const prismaStamp = statSync(require.resolve('prisma/package.json')).mtimeMs;
 
@@ -32,7 +35,10 @@ function staleness(service) {
 }
 
 try {
-  const todo = listServices().filter((s) => force || staleness(s) !== null);
+  const services = listServices();
+  const unknown = only.filter((s) => !services.includes(s));
+  if (unknown.length) throw new Error(`unknown service(s): ${unknown.join(', ')} (services: ${services.join(', ')})`);
+  const todo = services.filter((s) => (!only.length || only.includes(s)) && (force || staleness(s) !== null));
   for (const service of todo) {
     await generate({ service });
     process.stdout.write(`prisma client generated for ${service}\n`);

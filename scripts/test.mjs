@@ -4,6 +4,9 @@
 //   node scripts/test.mjs                 every step
 //   node scripts/test.mjs unit e2e        only the named steps (lint, build, generated, migrations, unit, integration, e2e)
 //
+// lint, build, unit and integration run as Nx targets of every project (`nx run-many -t <target>`), so unchanged
+// projects come from the Nx cache (.nx/cache). Each project's `test`/`integration` target writes a Vitest JSON
+// report to `<project>/test-results/<kind>.json` (restored from the cache on a hit); this script adds them up.
 // The end-to-end tests run the built apps, so `e2e` alone builds first (`build` is added when missing).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -11,6 +14,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from './suite.mjs';
+import { readProjects } from './lib/nx-projects.mjs';
 
 const STEPS = ['lint', 'build', 'generated', 'migrations', 'unit', 'integration', 'e2e'];
 const requested = process.argv.slice(2);
@@ -58,7 +62,53 @@ function heading(title) {
   process.stdout.write(`\n==== ${title} ${'='.repeat(Math.max(0, 100 - title.length))}\n`);
 }
 
-/** One Vitest project, counted from its JSON report. @param {string} project */
+/**
+ * Runs an Nx target on every project, two at a time (two cores). `extra` is forwarded to every task's command.
+ * @param {string} target @param {string[]} [extra]
+ */
+function nxRunMany(target, extra = []) {
+  return run(bin('nx'), ['run-many', '-t', target, '--parallel=2', '--outputStyle=stream', ...extra]);
+}
+
+/**
+ * Adds one Vitest JSON report to the totals and names its failures. @param {string} label @param {string} report
+ * @returns {boolean} whether the report exists
+ */
+function countReport(label, report) {
+  if (!existsSync(report)) return false;
+  const r = JSON.parse(readFileSync(report, 'utf8'));
+  totals.passed += r.numPassedTests ?? 0;
+  totals.failed += r.numFailedTests ?? 0;
+  // A file that fails before its tests run (import error, failing beforeAll) has no failed test of its own:
+  // count it as one, so a broken file never reads as green.
+  for (const file of r.testResults ?? []) {
+    const rel = path.relative(REPO_ROOT, file.name ?? '');
+    const own = (file.assertionResults ?? []).filter((/** @type {any} */ a) => a.status === 'failed');
+    for (const a of own) failures.push(`${label}: ${rel} > ${a.fullName ?? a.title}\n      ${firstLine(a.failureMessages?.[0])}`);
+    if (file.status === 'failed' && own.length === 0) {
+      totals.failed += 1;
+      failures.push(`${label}: ${rel} (the file failed outside its tests)\n      ${firstLine(file.message)}`);
+    }
+  }
+  return true;
+}
+
+/**
+ * One kind of tests through Nx: each project's `target` writes `test-results/<kind>.json`; stale reports are removed
+ * first, so only this run's (or the cache's) count. @param {string} target @param {'unit' | 'integration'} kind
+ * @param {string[]} [extra]
+ */
+async function nxVitest(target, kind, extra = []) {
+  const reports = readProjects(REPO_ROOT).map((p) => ({ label: `${kind} ${p.name}`, file: path.join(REPO_ROOT, p.root, 'test-results', `${kind}.json`) }));
+  for (const r of reports) rmSync(r.file, { force: true });
+  const failedBefore = totals.failed;
+  const code = await nxRunMany(target, extra);
+  for (const r of reports) countReport(r.label, r.file);
+  if (code !== 0 && totals.failed === failedBefore) totals.failed += 1;
+  return code;
+}
+
+/** One Vitest project run directly (e2e), counted from its JSON report. @param {string} project */
 async function vitest(project) {
   const report = path.join(reportDir, `${project}.json`);
   const code = await run(bin('vitest'), [
@@ -69,29 +119,9 @@ async function vitest(project) {
     '--reporter=json',
     `--outputFile.json=${report}`,
   ]);
-  let passed = 0;
-  let failed = 0;
-  if (existsSync(report)) {
-    const r = JSON.parse(readFileSync(report, 'utf8'));
-    passed = r.numPassedTests ?? 0;
-    failed = r.numFailedTests ?? 0;
-    // A file that fails before its tests run (import error, failing beforeAll) has no failed test of its own:
-    // count it as one, so a broken file never reads as green.
-    for (const file of r.testResults ?? []) {
-      const rel = path.relative(REPO_ROOT, file.name ?? '');
-      const own = (file.assertionResults ?? []).filter((/** @type {any} */ a) => a.status === 'failed');
-      for (const a of own) failures.push(`${project}: ${rel} > ${a.fullName ?? a.title}\n      ${firstLine(a.failureMessages?.[0])}`);
-      if (file.status === 'failed' && own.length === 0) {
-        failed += 1;
-        failures.push(`${project}: ${rel} (the file failed outside its tests)\n      ${firstLine(file.message)}`);
-      }
-    }
-  } else if (code !== 0) {
-    failed += 1;
-  }
-  if (code !== 0 && failed === 0) failed = 1;
-  totals.passed += passed;
-  totals.failed += failed;
+  const failedBefore = totals.failed;
+  if (!countReport(project, report) && code !== 0) totals.failed += 1;
+  if (code !== 0 && totals.failed === failedBefore) totals.failed += 1;
   return code;
 }
 
@@ -126,24 +156,23 @@ async function migrationCheck() {
 
 /** @type {Record<string, [string, () => Promise<number>]>} */
 const steps = {
-  lint: ['Lint (eslint .)', async () => {
-    // Type-aware rules need the generated Prisma clients.
-    const gen = await run(process.execPath, [path.join(REPO_ROOT, 'scripts/generate-clients.mjs')]);
-    return gen !== 0 ? gen : run(bin('eslint'), ['.']);
-  }],
-  build: ['Type check and build (tsc -b tsconfig.build.json)', async () => {
-    const gen = await run(process.execPath, [path.join(REPO_ROOT, 'scripts/generate-clients.mjs')]);
-    return gen !== 0 ? gen : run(bin('tsc'), ['-b', 'tsconfig.build.json']);
-  }],
-  generated: ['Generated files are current (OpenAPI description, subject catalogue, settings table)', async () => {
+  lint: ['Lint (nx run-many -t lint: eslint per project, cached)', () => nxRunMany('lint')],
+  build: ['Type check and build (nx run-many -t build: Prisma clients, then tsc -b per project, cached)', () => nxRunMany('build')],
+  generated: ['Generated files are current (OpenAPI description, subject catalogue, settings table, Nx graph)', async () => {
     let code = await run(process.execPath, [path.join(REPO_ROOT, 'apps/gateway/dist/openapi/write-openapi.js'), '--check']);
     if (code === 0) code = await run(process.execPath, [path.join(REPO_ROOT, 'scripts/subject-catalogue.mjs'), '--check']);
     if (code === 0) code = await run(process.execPath, [path.join(REPO_ROOT, 'scripts/settings-table.mjs'), '--check']);
+    if (code === 0) code = await run(process.execPath, [path.join(REPO_ROOT, 'scripts/nx-graph.mjs'), '--check']);
     return code;
   }],
   migrations: ['Migrations cover every schema (tools/migrate check on a scratch database)', migrationCheck],
-  unit: ['Unit tests (vitest --project unit)', () => vitest('unit')],
-  integration: ['Integration tests (vitest --project integration: real Postgres, NATS, Redis)', () => vitest('integration')],
+  unit: ['Unit tests (nx run-many -t test: vitest --project unit per project, cached)', () => nxVitest('test', 'unit')],
+  integration: [
+    'Integration tests (nx run-many -t integration: vitest --project integration per project, real Postgres, NATS, Redis)',
+    // Two projects at a time with one Vitest worker each: as many databases, NATS servers and git processes in
+    // flight as the single Vitest run had (maxWorkers 2), without one project's long tail idling the other core.
+    () => nxVitest('integration', 'integration', ['--maxWorkers=1']),
+  ],
   e2e: ['End-to-end tests (vitest --project e2e: the whole suite over HTTP)', () => vitest('e2e')],
 };
 

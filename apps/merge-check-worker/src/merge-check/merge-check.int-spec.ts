@@ -128,13 +128,13 @@ beforeAll(async () => {
   await fakeApp.listen();
 
   // This test runs the two apps together in one process: the worker's counterpart is repo-service itself.
-  // eslint-disable-next-line cairn/boundaries
+  // eslint-disable-next-line cairn/module-boundaries
   const repoModule = await import('../../../repo-service/src/app.module.js');
   repoApp = await NestFactory.createMicroservice<MicroserviceOptions>(repoModule.AppModule, { ...options('repo-service'), logger: ['error'] });
   repoApp.useGlobalPipes(createRpcValidationPipe());
   repoApp.useGlobalFilters(new DomainErrorFilter());
   await repoApp.listen();
-  // eslint-disable-next-line cairn/boundaries
+  // eslint-disable-next-line cairn/module-boundaries
   const { PushRecorder } = await import('../../../repo-service/src/ref-updates/push-recorder.service.js');
   const recorder = repoApp.get(PushRecorder);
   const relay = repoApp.get(OutboxRelay);
@@ -565,11 +565,11 @@ describe('delayed checks after a base push', () => {
 describe('reports', () => {
   /** repo-service's own services (this test runs both apps in one process). */
   async function repoServices() {
-    // eslint-disable-next-line cairn/boundaries
+    // eslint-disable-next-line cairn/module-boundaries
     const { MergeabilityService } = await import('../../../repo-service/src/pulls/mergeability.service.js');
-    // eslint-disable-next-line cairn/boundaries
+    // eslint-disable-next-line cairn/module-boundaries
     const { PullsRepository } = await import('../../../repo-service/src/pulls/pulls.repository.js');
-    // eslint-disable-next-line cairn/boundaries
+    // eslint-disable-next-line cairn/module-boundaries
     const { PrismaService } = await import('../../../repo-service/src/prisma/prisma.service.js');
     return { mergeability: repoApp.get(MergeabilityService), pulls: repoApp.get(PullsRepository), prisma: repoApp.get(PrismaService) };
   }
