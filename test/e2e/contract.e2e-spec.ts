@@ -4,13 +4,13 @@
  * the documented schema (ajv). The last test fails when an operation of the description was not exercised here, so a
  * new route cannot go without contract coverage.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   assertMatchesContract, documentedOperations, documentedPath, documentedSuccess,
 } from '../support/openapi-contract.js';
 import { createUser, http as httpClient, uniqueName, type Account, type HttpClient, type HttpResponse, type RequestOptions } from '../support/session.js';
+import { waitFor } from '../support/wait.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { startTestSuite, type TestSuite } from '../support/suite.js';
 import { commitAll, generateSshKey, gitRunner, httpCloneUrl, workspace } from '../support/git.js';
 import { FAST_PASSWORD_HASH } from './identity-helpers.js';
@@ -20,9 +20,8 @@ let api: HttpClient;
 let admin: Account;
 let alice: Account;
 let bob: Account;
-let receiver: http.Server;
+let receiver: WebhookReceiver;
 let receiverUrl: string;
-const deliveriesReceived: string[] = [];
 const ws = workspace('cairn-e2e-contract-');
 const covered = new Set<string>();
 /** Bodies that do not match their schema, gathered so that one run names all of them. */
@@ -45,24 +44,10 @@ async function call(method: string, template: string, path: string, options: Req
   return res;
 }
 
-async function waitFor<T>(fn: () => T | Promise<T>, what: string, timeoutMs = 30_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 beforeAll(async () => {
-  receiver = http.createServer((req, res) => {
-    deliveriesReceived.push(req.url ?? '');
-    req.resume();
-    req.on('end', () => res.writeHead(200).end('ok'));
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiver = await startWebhookReceiver();
+  receiverUrl = `${receiver.url}`;
   // Every app: pull requests need the merge-check worker.
   suite = await startTestSuite({
     env: { ...FAST_PASSWORD_HASH, CAIRN__WEBHOOK__ALLOWED_HOST_LIST: 'loopback', CAIRN__WEBHOOK__RETRY_BASE_DELAY: '100ms' },
@@ -75,7 +60,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await suite?.stop();
-  receiver?.close();
+  await receiver?.close();
   ws.cleanup();
 });
 

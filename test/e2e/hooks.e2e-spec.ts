@@ -5,26 +5,18 @@
  * `@octokit/webhooks-methods`), the hook test route, and GitHub's deliveries API driven with `@octokit/rest`.
  */
 import { createHmac } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Octokit } from '@octokit/rest';
 import { verify } from '@octokit/webhooks-methods';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertMatchesDefinition } from '../support/openapi-contract.js';
 import { createToken, createUser, http as httpClient, uniqueName, type Account, type HttpClient } from '../support/session.js';
 import { startTestSuite, type TestSuite } from '../support/suite.js';
+import { waitFor } from '../support/wait.js';
+import { startWebhookReceiver, type ReceivedDelivery, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { REPO_SUITE_APPS, commitAll, gitRunner, httpCloneUrl, workspace, type Git } from '../support/git.js';
 import { FAST_PASSWORD_HASH, expectApiError } from './identity-helpers.js';
 
 const SECRET = 'e2e-hook-secret';
-
-interface Received {
-  path: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-  json: any;
-  signatureOk: boolean;
-}
 
 let suite: TestSuite;
 let api: HttpClient;
@@ -33,41 +25,20 @@ let alice: Account;
 let stranger: Account;
 let git: Git;
 const ws = workspace('cairn-e2e-hooks-');
-const received: Received[] = [];
-let receiver: http.Server;
+let receiver: WebhookReceiver;
 let receiverUrl: string;
 
-async function waitFor<T>(fn: () => T | Promise<T>, what: string, timeoutMs = 30_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+const at = (path: string) => receiver.received.filter((r) => r.path === path);
+/** Both signatures Gitea sends: `X-Hub-Signature-256` (checked with @octokit/webhooks-methods) and `X-Gitea-Signature`. */
+async function signatureOk(r: ReceivedDelivery): Promise<boolean> {
+  const sig = String(r.headers['x-hub-signature-256'] ?? '');
+  const plain = createHmac('sha256', SECRET).update(r.body).digest('hex');
+  return !!sig && (await verify(SECRET, r.body, sig)) && r.headers['x-gitea-signature'] === plain;
 }
-const at = (path: string) => received.filter((r) => r.path === path);
 
 beforeAll(async () => {
-  receiver = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      const sig = String(req.headers['x-hub-signature-256'] ?? '');
-      const plain = createHmac('sha256', SECRET).update(body).digest('hex');
-      received.push({
-        path: req.url ?? '',
-        headers: req.headers,
-        body,
-        json: JSON.parse(body),
-        signatureOk: !!sig && (await verify(SECRET, body, sig)) && req.headers['x-gitea-signature'] === plain,
-      });
-      res.writeHead(200).end('ok');
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiver = await startWebhookReceiver();
+  receiverUrl = receiver.url;
 
   suite = await startTestSuite({
     apps: REPO_SUITE_APPS,
@@ -82,7 +53,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await suite?.stop();
-  receiver?.close();
+  await receiver?.close();
   ws.cleanup();
 });
 
@@ -180,10 +151,10 @@ describe('repository hooks and deliveries', () => {
     await git.ok(['push', '-q', 'origin', 'feature/x'], { cwd: clone });
 
     const create = await waitFor(() => at('/default').find((r) => r.headers['x-gitea-event'] === 'create'), 'create delivery');
-    expect(create.signatureOk).toBe(true);
+    expect(await signatureOk(create)).toBe(true);
     expect(create.json).toMatchObject({ ref: 'feature/x', ref_type: 'branch', sha });
     const push = await waitFor(() => at('/default').find((r) => r.headers['x-gitea-event'] === 'push'), 'push delivery');
-    expect(push.signatureOk).toBe(true);
+    expect(await signatureOk(push)).toBe(true);
     expect(push.headers['x-github-hook-id']).toBe(String(copy.id));
     expect(push.json).toMatchObject({ ref: 'refs/heads/feature/x', after: sha, repository: { full_name: `${alice.username}/${repo}` } });
     expect(push.json.head_commit.id).toBe(sha);
@@ -200,7 +171,7 @@ describe('repository hooks and deliveries', () => {
     expect(test.status, test.text).toBe(204);
     const tested = await waitFor(() => at('/repo')[0], 'test delivery');
     const main = await api.get(`/repos/${alice.username}/${repo}/branches/main`, { basic: alice });
-    expect(tested.signatureOk).toBe(true);
+    expect(await signatureOk(tested)).toBe(true);
     expect(tested.json).toMatchObject({ ref: 'refs/heads/main', total_commits: 1 });
     expect(tested.json.head_commit.id).toBe(main.body.commit.id);
 

@@ -7,16 +7,15 @@
  * A's events away from A's.
  */
 import { randomBytes } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { EVENTS_STREAM, IssueEvents } from '@cairn/contracts';
 import { NatsNamespace, connectNats, ensureEventsStream } from '@cairn/platform';
 import { jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSuite, type RunningSuite } from '../../scripts/suite.mjs';
 import { startPrivateNats, type PrivateNats } from '../support/integration.js';
 import { createUser, http as httpClient, uniqueName, type Account, type HttpClient } from '../support/session.js';
+import { waitFor } from '../support/wait.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { startTestSuite, type TestSuite } from '../support/suite.js';
 import { REPO_SUITE_APPS } from '../support/git.js';
 import { FAST_PASSWORD_HASH } from './identity-helpers.js';
@@ -33,21 +32,9 @@ let nats: PrivateNats;
 let nc: NatsConnection;
 let a: Installation;
 let b: Installation;
-/** A's hooks-service started again after the test stopped the suite's own. */
-let hooksAgain: RunningSuite | undefined;
-const received: { path: string; event: string; json: any }[] = [];
-let receiver: http.Server;
+let receiver: WebhookReceiver;
 let receiverUrl: string;
 
-async function waitFor<T>(fn: () => T | Promise<T>, what: string, timeoutMs = 30_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function install(namespace: string): Promise<Installation> {
   const suite = await startTestSuite({
@@ -59,35 +46,9 @@ async function install(namespace: string): Promise<Installation> {
 }
 
 /** Stops one app of a suite (SIGTERM, as an orchestrator would) and waits until its process is gone. */
-async function stopApp(suite: TestSuite, app: string): Promise<void> {
-  const pid = suite.apps.find((x) => x.name === app)?.pid;
-  if (!pid) throw new Error(`${app} is not running`);
-  process.kill(pid, 'SIGTERM');
-  await waitFor(() => {
-    try {
-      process.kill(pid, 0);
-      return false;
-    } catch {
-      return true;
-    }
-  }, `${app} to exit`);
-}
-
 beforeAll(async () => {
-  receiver = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({
-        path: req.url ?? '',
-        event: String(req.headers['x-gitea-event'] ?? ''),
-        json: JSON.parse(Buffer.concat(chunks).toString('utf8')),
-      });
-      res.writeHead(200).end('ok');
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiver = await startWebhookReceiver();
+  receiverUrl = `${receiver.url}`;
 
   nats = await startPrivateNats();
   // A default installation's stream (`*.evt.>`) is already there: the namespaced streams must not overlap it.
@@ -98,12 +59,11 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await hooksAgain?.stop();
   await a?.suite.stop();
   await b?.suite.stop();
   await nc?.close();
   await nats?.stop();
-  await new Promise((r) => receiver?.close(r));
+  await receiver?.close();
 });
 
 describe('two installations on one NATS server', () => {
@@ -138,7 +98,7 @@ describe('two installations on one NATS server', () => {
     }
 
     // With A's hooks-service stopped, A's event waits in A's stream while B's hooks-service keeps consuming.
-    await stopApp(a.suite, 'hooks-service');
+    await a.suite.stopApp('hooks-service');
     const issue = await a.api.post(`/repos/${alice.username}/${repo}/issues`, { basic: alice, body: { title: 'only in A' } });
     expect(issue.status, issue.text).toBe(201);
     const jsm = await jetstreamManager(nc);
@@ -152,14 +112,14 @@ describe('two installations on one NATS server', () => {
     expect(stored.json<{ type: string }>().type).toBe(IssueEvents.opened);
 
     // A's hooks-service, started again, finds the event and delivers it: B's did not take it.
-    hooksAgain = await startSuite({ apps: ['hooks-service'], env: a.suite.env, output: 'silent' });
+    await a.suite.startApp('hooks-service');
     const delivery = await waitFor(
-      () => received.find((r) => r.path === '/a' && r.event === 'issues'),
+      () => receiver.received.find((r) => r.path === '/a' && r.event === 'issues'),
       "A's issues delivery",
     );
     expect(delivery.json).toMatchObject({ action: 'opened', issue: { title: 'only in A' } });
     expect(delivery.json.repository.full_name).toBe(`${alice.username}/${repo}`);
-    expect(received.filter((r) => r.path === '/b')).toEqual([]);
+    expect(receiver.received.filter((r) => r.path === '/b')).toEqual([]);
   });
 
   it("answer requests in their own installation only: with B's identity-service stopped, B's gateway gets 503", async () => {
@@ -167,7 +127,7 @@ describe('two installations on one NATS server', () => {
     expect((await a.api.get(`/users/${carol.username}`)).status).toBe(200);
     expect((await b.api.get(`/users/${carol.username}`)).status).toBe(404);
 
-    await stopApp(b.suite, 'identity-service');
+    await b.suite.stopApp('identity-service');
     const fromB = await b.api.get(`/users/${carol.username}`);
     expect(fromB.status, fromB.text).toBe(503);
     const fromA = await a.api.get(`/users/${carol.username}`);

@@ -4,23 +4,17 @@
  * `synchronized` webhook to a real receiver; once a worker starts, the check queued meanwhile runs and mergeability
  * settles.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PullRequestDto } from '@cairn/contracts';
 import { commitAll, gitRunner, httpCloneUrl, workspace, type Git } from '../support/git.js';
 import { createToken, createUser, http as httpClient, uniqueName, type Account, type HttpClient } from '../support/session.js';
+import { waitFor } from '../support/wait.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { startTestSuite, type TestSuite } from '../support/suite.js';
 import { FAST_PASSWORD_HASH } from './identity-helpers.js';
 
-interface Delivery {
-  event: string;
-  json: { action?: string; number?: number; pull_request?: PullRequestDto };
-}
-
 const ws = workspace('cairn-e2e-pulls-noworker-');
-const received: Delivery[] = [];
-let receiver: http.Server;
+let receiver: WebhookReceiver;
 let receiverUrl: string;
 let suite: TestSuite;
 let api: HttpClient;
@@ -28,28 +22,10 @@ let owner: Account;
 let token: string;
 let git: Git;
 
-/** Polls until `fn` returns a truthy value (a wait, never an assertion on time: the bound only ends a hung test). */
-async function waitFor<T>(what: string, fn: () => Promise<T | null | undefined | false>, limitMs = 60_000): Promise<T> {
-  const end = Date.now() + limitMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 beforeAll(async () => {
-  receiver = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ event: String(req.headers['x-gitea-event'] ?? ''), json: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
-      res.writeHead(200).end('ok');
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  receiver = await startWebhookReceiver();
+  receiverUrl = `${receiver.url}/hook`;
 
   suite = await startTestSuite({
     without: ['merge-check-worker'],
@@ -64,7 +40,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await suite?.stop();
-  receiver?.close();
+  await receiver?.close();
   ws.cleanup();
 });
 
@@ -94,25 +70,27 @@ describe('pull requests with merge-check-worker stopped', () => {
     const newHead = await commitAll(git, work, { 'topic.txt': 'two\n' }, 'second topic change');
     await git.ok(['push', '-q', 'origin', 'topic:topic'], { cwd: work });
 
-    const moved = await waitFor('the pull request head to move', async () => {
+    const moved = await waitFor(async () => {
       const res = await api.get(path(`/pulls/${number}`), { token });
       expect(res.status, res.text).toBe(200);
       return (res.body as PullRequestDto).head.sha === newHead ? (res.body as PullRequestDto) : null;
-    });
+    }, 'the pull request head to move', 60_000);
     expect(moved.mergeable_state).toBe('checking');
     const remote = await git.ok(['ls-remote', url, `refs/pull/${number}/head`]);
     expect(remote.split(/\s+/)[0]).toBe(newHead);
-    const sync = await waitFor('the synchronized webhook', async () =>
-      received.find((d) => d.event === 'pull_request' && d.json.action === 'synchronized' && d.json.number === number),
+    const sync = await waitFor(
+      () => receiver.received.find((d) => d.event === 'pull_request' && d.json.action === 'synchronized' && d.json.number === number),
+      'the synchronized webhook',
+      60_000,
     );
-    expect(sync.json.pull_request?.head.sha).toBe(newHead);
+    expect((sync.json.pull_request as PullRequestDto).head.sha).toBe(newHead);
 
     await suite.startApp('merge-check-worker');
-    const settled = await waitFor('the check to run', async () => {
+    const settled = await waitFor(async () => {
       const res = await api.get(path(`/pulls?state=open&limit=50`), { token });
       const p = (res.body as PullRequestDto[]).find((x) => x.number === number);
       return p && p.mergeable_state !== 'checking' ? p : null;
-    });
+    }, 'the check to run', 60_000);
     expect(settled).toMatchObject({ mergeable: true, mergeable_state: 'mergeable', head: { sha: newHead } });
   });
 });

@@ -19,6 +19,7 @@ import { Redis } from 'ioredis';
 import {
   APPS, REPO_ROOT, deployMigrations, freePort, startSuite, tcpReachable, type RunningSuite,
 } from '../../scripts/suite.mjs';
+import { waitFor } from './wait.js';
 
 export interface Account {
   username: string;
@@ -44,8 +45,10 @@ export interface TestSuite {
   createAdmin: () => Promise<Account>;
   /** Every app process of this suite (e.g. to stop one and watch the others degrade); `startApp` adds to it. */
   apps: { name: string; pid: number | undefined }[];
-  /** Starts an app left out with `without` (same environment as the others); resolves once it answers. */
+  /** Starts an app left out with `without`, or stopped with `stopApp` (same environment); resolves once it answers. */
   startApp: (name: string) => Promise<void>;
+  /** Stops one running app (SIGTERM, then waits for the process to exit); the others keep running. */
+  stopApp: (name: string) => Promise<void>;
   /** The most recent output lines of an app (for assertion messages). */
   lastLines: (app: string, lines?: number) => string[];
   stop: () => Promise<void>;
@@ -128,15 +131,25 @@ export async function startTestSuite(options: TestSuiteOptions = {}): Promise<Te
     });
     const later = new Map<string, RunningSuite>();
     const apps = [...suite.apps];
+    const stopped = new Set<string>(options.without ?? []);
     const startApp = async (name: string) => {
-      if (!options.without?.includes(name)) throw new Error(`${name} is not an app left out with \`without\``);
-      if (later.has(name)) throw new Error(`${name} is already started`);
+      if (!stopped.has(name)) throw new Error(`${name} is running, or not an app left out with \`without\``);
       const started = await startSuite({ ...startOptions, apps: [name] });
+      stopped.delete(name);
       later.set(name, started);
       apps.push(...started.apps);
       cleanups.push(async () => {
         await started.stop();
       });
+    };
+    const stopApp = async (name: string) => {
+      const index = apps.findIndex((a) => a.name === name);
+      const pid = apps[index]?.pid;
+      if (index < 0 || !pid) throw new Error(`${name} is not running`);
+      process.kill(pid, 'SIGTERM');
+      await waitFor(() => !processAlive(pid), `${name} to exit`);
+      apps.splice(index, 1);
+      stopped.add(name);
     };
 
     const api = (p: string) => (/^https?:\/\//.test(p) ? p : `${suite.baseUrl}/api/v1${p.startsWith('/') ? p : `/${p}`}`);
@@ -150,6 +163,7 @@ export async function startTestSuite(options: TestSuiteOptions = {}): Promise<Te
       dataDir,
       apps,
       startApp,
+      stopApp,
       lastLines: (app, lines) => (later.get(app) ?? suite).lastLines(app, lines),
       createAdmin: () => createAdminWithCli(suite.env),
       stop: cleanup,
@@ -284,4 +298,13 @@ function newestSource(dir: string): { file: string; mtimeMs: number } | null {
     if (!best || mtimeMs > best.mtimeMs) best = { file, mtimeMs };
   }
   return best;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -10,19 +10,18 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Controller, Module, type INestMicroservice } from '@nestjs/common';
+import type { INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { MessagePattern, Transport, type MicroserviceOptions } from '@nestjs/microservices';
+import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  DomainError, ErrorCode, HooksSubjects, IdentitySubjects, PullRequestEvents, PullSubjects, Queues, RepoEvents,
+  DomainError, ErrorCode, PullRequestEvents, PullSubjects, Queues, RepoEvents,
   RepoSubjects, mergeCheckJobId,
   type ActorDto, type ChangedFileDto, type CommitDto, type MergeCheckJobData, type Paginated, type PullRequestDto,
-  type PullRequestEventData,
-  type RepositoryDto, type UserDto,
+  type PullRequestEventData, type RepositoryDto,
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, DomainErrorFilter, OutboxRelay, RpcClient, createRpcValidationPipe } from '@cairn/platform';
 import { WORKER_SETTINGS, type WorkerSettings } from '../config/worker-settings.js';
@@ -31,53 +30,9 @@ import { GitChecker } from './git-checker.js';
 import { MergeCheckService } from './merge-check.service.js';
 import { RepositoryPaths } from './repository-paths.js';
 import { createScratchDatabase, startPrivateNats, type PrivateNats, type ScratchDatabase } from '../../../../test/support/integration.js';
+import { STAND_IN_ACCOUNTS, STAND_IN_ROOT_URL, StandInServicesModule } from '../../../../test/support/stand-in-services.js';
 
-const ROOT_URL = 'http://cairn.test:3000/';
-
-// ---- stand-ins for identity-service and hooks-service -------------------------------------------------------------
-
-const accounts = [
-  { id: 1, login: 'alice', name: 'Alice Liddell' },
-  { id: 2, login: 'bob', name: 'Bob Builder' },
-];
-function userDto(a: { id: number; login: string; name: string }): UserDto {
-  return {
-    id: a.id, login: a.login, login_name: '', source_id: 0, full_name: a.name, email: `${a.login}@example.com`,
-    avatar_url: '', html_url: `${ROOT_URL}${a.login}`, language: '', is_admin: false,
-    last_login: '1970-01-01T00:00:00Z', created: '2024-01-01T00:00:00Z', restricted: false, active: true,
-    prohibit_login: false, location: '', website: '', description: '', visibility: 'public', followers_count: 0,
-    following_count: 0, starred_repos_count: 0, username: a.login,
-  };
-}
-class FakeServices {
-  owner(req: { name: string }) {
-    const a = accounts.find((x) => x.login === req.name.toLowerCase());
-    if (!a) throw DomainError.notFound('no such owner');
-    return { id: a.id, login: a.login, kind: 'user', visibility: 'public', user: userDto(a) };
-  }
-  lookup(req: { ids?: number[]; emails?: string[] }) {
-    const users = accounts.filter((a) => req.ids?.includes(a.id) || req.emails?.includes(`${a.login}@example.com`));
-    return { users: users.map(userDto), byEmail: Object.fromEntries(users.map((u) => [`${u.login}@example.com`, u.id])), adminIds: [] };
-  }
-  membership() {
-    return { isMember: false, isOwner: false, teams: [] };
-  }
-  hooks() {
-    return { copied: 0 };
-  }
-}
-for (const [subject, method] of Object.entries({
-  [IdentitySubjects.ownerResolve]: 'owner',
-  [IdentitySubjects.userLookup]: 'lookup',
-  [IdentitySubjects.orgMembership]: 'membership',
-  [HooksSubjects.repositoryInit]: 'hooks',
-} as Record<string, keyof FakeServices>)) {
-  const proto = FakeServices.prototype;
-  MessagePattern(subject)(proto, method, Object.getOwnPropertyDescriptor(proto, method)!);
-}
-Controller()(FakeServices);
-class FakeModule {}
-Module({ controllers: [FakeServices] })(FakeModule);
+const ROOT_URL = STAND_IN_ROOT_URL;
 
 // ---- environment -------------------------------------------------------------------------------------------------
 
@@ -123,7 +78,7 @@ beforeAll(async () => {
   });
 
   const options = (q: string): MicroserviceOptions => ({ transport: Transport.NATS, options: { servers: [natsUrl], queue: q } });
-  fakeApp = await NestFactory.createMicroservice<MicroserviceOptions>(FakeModule, { ...options('fake'), logger: false });
+  fakeApp = await NestFactory.createMicroservice<MicroserviceOptions>(StandInServicesModule, { ...options('fake'), logger: false });
   fakeApp.useGlobalFilters(new DomainErrorFilter());
   await fakeApp.listen();
 
@@ -188,7 +143,7 @@ const GIT_ENV = {
 };
 
 function actor(login: string): ActorDto {
-  const a = accounts.find((x) => x.login === login)!;
+  const a = STAND_IN_ACCOUNTS.find((x) => x.login === login)!;
   return { id: a.id, login: a.login, isAdmin: false, scopes: ['all'], hasTwoFactor: false };
 }
 

@@ -42,6 +42,8 @@ export const repoSettingsSpec = {
   },
   /** How long repository creation waits for hooks-service to copy default hooks before answering anyway. */
   hooksInitTimeoutMs: { section: 'cairn', key: 'HOOKS_INIT_TIMEOUT', default: 2_000, parse: parsers.durationMs },
+  /** The most commits one ref update carries in a push event (the total is always reported). */
+  pushMaxCommits: { section: 'cairn', key: 'PUSH_EVENT_MAX_COMMITS', default: 20, parse: parsers.int(1, 1000) },
 };
 
 export type RepoSettings = SettingsOf<typeof repoSettingsSpec>;

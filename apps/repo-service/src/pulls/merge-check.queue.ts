@@ -6,6 +6,19 @@ import {
   COMMON_SETTINGS, addUniqueJob, createQueue, jobNameOf, type CommonSettings, type TypedQueue,
 } from '@cairn/platform';
 
+/** A pull request as the queue needs it: its id, repository and the commit pair to check. */
+export interface CheckablePull {
+  id: number;
+  repoId: number;
+  baseSha: string;
+  headSha: string;
+}
+
+/** The job of one check (the commit pair is the pull request's current one when queued). */
+export function checkJobData(pr: CheckablePull): MergeCheckJobData {
+  return { pullId: pr.id, repoId: pr.repoId, baseSha: pr.baseSha, headSha: pr.headSha };
+}
+
 /**
  * repo-service's producer side of the merge-check queue. repo-service adds jobs itself (PR creation, views, merges,
  * branch updates) rather than asking the worker over NATS: adding is one Redis round trip, works while every worker

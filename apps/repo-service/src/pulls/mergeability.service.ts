@@ -6,7 +6,7 @@ import {
 } from '@cairn/contracts';
 import { MicroBatcher, newEvent, outboxRow, type Settled } from '@cairn/platform';
 import { EventOutbox } from '../prisma/event-outbox.js';
-import { MergeCheckQueue } from './merge-check.queue.js';
+import { MergeCheckQueue, checkJobData, type CheckablePull } from './merge-check.queue.js';
 import { PullRenderer } from './pull-renderer.js';
 import { effectiveStatus, type PullIssueRow } from '../tracker/pull.mapper.js';
 import { PullsRepository, type StoredResult } from './pulls.repository.js';
@@ -42,8 +42,8 @@ export class MergeabilityService {
   ) {}
 
   /** Queues the check of a pull request's current commits (one job per commit pair). */
-  queueCheck(pr: { id: number; repoId: number; baseSha: string; headSha: string }, priority = MERGE_CHECK_URGENT_PRIORITY): Promise<string> {
-    return this.queue.enqueue({ pullId: pr.id, repoId: pr.repoId, baseSha: pr.baseSha, headSha: pr.headSha }, priority);
+  queueCheck(pr: CheckablePull, priority = MERGE_CHECK_URGENT_PRIORITY): Promise<string> {
+    return this.queue.enqueue(checkJobData(pr), priority);
   }
 
   /**

@@ -107,9 +107,7 @@ export class PullsRepository {
    * must not undo finished checks).
    */
   async markBaseMoved(repoId: number, branch: string, newSha: string, db: Db = this.prisma): Promise<CandidateRow[]> {
-    const rows = await db.$queryRaw<
-      { id: number; repo_id: number; index: number; updated_at: Date; base_sha: string; head_sha: string }[]
-    >`
+    const rows = await db.$queryRaw<CandidateSqlRow[]>`
       UPDATE "repo".pull_requests pr
          SET status = 'checking', base_sha = ${newSha}
         FROM "repo".issues i
@@ -120,14 +118,7 @@ export class PullsRepository {
          AND NOT pr.merged
          AND (pr.base_sha <> ${newSha} OR pr.status = 'checking')
    RETURNING pr.id, pr.repo_id, i.index, i.updated_at, pr.base_sha, pr.head_sha`;
-    return rows.map((r) => ({
-      id: r.id,
-      repoId: r.repo_id,
-      index: r.index,
-      issueUpdatedAt: r.updated_at,
-      baseSha: r.base_sha,
-      headSha: r.head_sha,
-    }));
+    return rows.map(toCandidateRow);
   }
 
   /** Open pull requests from any of these branches, unlocked (what a recording will render, looked up before it). */
@@ -154,23 +145,14 @@ export class PullsRepository {
    * any): what a restart queues again (see `PendingChecks`).
    */
   async pendingChecks(since: Date | null, limit: number, db: Db = this.prisma): Promise<CandidateRow[]> {
-    const rows = await db.$queryRaw<
-      { id: number; repo_id: number; index: number; updated_at: Date; base_sha: string; head_sha: string }[]
-    >`
+    const rows = await db.$queryRaw<CandidateSqlRow[]>`
       SELECT pr.id, pr.repo_id, i.index, i.updated_at, pr.base_sha, pr.head_sha
         FROM "repo".pull_requests pr JOIN "repo".issues i ON i.id = pr.issue_id
        WHERE pr.status = 'checking' AND i.state = 'open' AND NOT pr.merged
          AND (${since}::timestamptz IS NULL OR i.updated_at > ${since}::timestamptz)
        ORDER BY i.updated_at DESC
        LIMIT ${limit}::int`;
-    return rows.map((r) => ({
-      id: r.id,
-      repoId: r.repo_id,
-      index: r.index,
-      issueUpdatedAt: r.updated_at,
-      baseSha: r.base_sha,
-      headSha: r.head_sha,
-    }));
+    return rows.map(toCandidateRow);
   }
 
   /** Open pull requests from a branch, locked for the transaction. */
@@ -317,4 +299,18 @@ export class PullsRepository {
     });
     return changed.count === 1;
   }
+}
+
+/** The columns the candidate queries return (`RETURNING`/`SELECT pr.id, pr.repo_id, i.index, …`). */
+interface CandidateSqlRow {
+  id: number;
+  repo_id: number;
+  index: number;
+  updated_at: Date;
+  base_sha: string;
+  head_sha: string;
+}
+
+function toCandidateRow(r: CandidateSqlRow): CandidateRow {
+  return { id: r.id, repoId: r.repo_id, index: r.index, issueUpdatedAt: r.updated_at, baseSha: r.base_sha, headSha: r.head_sha };
 }

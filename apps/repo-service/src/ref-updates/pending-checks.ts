@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { mergeCheckPriority } from '@cairn/contracts';
-import { MergeCheckQueue } from '../pulls/merge-check.queue.js';
+import { MergeCheckQueue, checkJobData } from '../pulls/merge-check.queue.js';
 import { PULL_SETTINGS, type PullSettings } from '../pulls/pull-settings.js';
 import { PullsRepository } from '../pulls/pulls.repository.js';
 
@@ -35,10 +35,7 @@ export class PendingChecks implements OnApplicationBootstrap {
     const pending = await this.pulls.pendingChecks(since, MAX_REQUEUED);
     let rank = 0;
     for (const c of pending) {
-      await this.queue.enqueue(
-        { pullId: c.id, repoId: c.repoId, baseSha: c.baseSha, headSha: c.headSha },
-        mergeCheckPriority(c.issueUpdatedAt, now, rank++),
-      );
+      await this.queue.enqueue(checkJobData(c), mergeCheckPriority(c.issueUpdatedAt, now, rank++));
     }
     if (pending.length) this.logger.log(`queued ${pending.length} pending check(s) again`);
     return pending.length;

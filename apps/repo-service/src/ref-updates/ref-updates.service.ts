@@ -5,18 +5,18 @@ import {
   type MergeCheckJobData, type PullRequestEventData, type PushEventData, type RefUpdate,
   type RepoEventRepository, type UserDto,
 } from '@cairn/contracts';
-import { RpcClient, loadSettings } from '@cairn/platform';
+import { RpcClient } from '@cairn/platform';
+import { REPO_SETTINGS, type RepoSettings } from '../config/repo-settings.js';
 import { CommitGraphMaintainer } from '../git/commit-graph-maintainer.js';
 import { pullHeadRef, resolveBranch, updateRef } from '../merge/git-plumbing.js';
 import { EventOutbox } from '../prisma/event-outbox.js';
 import type { Tx } from '../prisma/prisma.service.js';
-import { MergeCheckQueue } from '../pulls/merge-check.queue.js';
+import { MergeCheckQueue, checkJobData } from '../pulls/merge-check.queue.js';
 import { PullRenderer, type PullRendering } from '../pulls/pull-renderer.js';
 import { PULL_SETTINGS, type PullSettings } from '../pulls/pull-settings.js';
 import { effectiveStatus, type PullIssueRow } from '../tracker/pull.mapper.js';
 import { PullsRepository, type CandidateRow } from '../pulls/pulls.repository.js';
 import type { RefUpdateLine } from '../transport/push-log.js';
-import { transportSettingsSpec } from '../transport/transport-settings.js';
 import { commitEmails, listRefCommits, toRefUpdate, type PushPeople } from './pushed-commits.js';
 
 /** What moved where, and who did it. */
@@ -85,7 +85,6 @@ function movedBranches(lines: RefUpdateLine[]): { branch: string; sha: string }[
 @Injectable()
 export class RefUpdates {
   private readonly logger = new Logger('RefUpdates');
-  private readonly pushMaxCommits: number;
 
   constructor(
     private readonly rpc: RpcClient,
@@ -95,14 +94,12 @@ export class RefUpdates {
     private readonly queue: MergeCheckQueue,
     private readonly commitGraphs: CommitGraphMaintainer,
     @Inject(PULL_SETTINGS) private readonly settings: PullSettings,
-  ) {
-    // The same cap for pushes over the wire and Cairn's own moves, so both look alike to webhook consumers.
-    this.pushMaxCommits = loadSettings({ pushMaxCommits: transportSettingsSpec.pushMaxCommits }).pushMaxCommits;
-  }
+    @Inject(REPO_SETTINGS) private readonly repoSettings: RepoSettings,
+  ) {}
 
   /** Step 1 (before the transaction). */
   async prepare(input: RefUpdatesInput): Promise<PreparedRefUpdates> {
-    const listed = await listRefCommits(input.dir, input.lines, this.pushMaxCommits, (line, err) =>
+    const listed = await listRefCommits(input.dir, input.lines, this.repoSettings.pushMaxCommits, (line, err) =>
       this.logger.error(`listing commits of ${line.ref} in repository ${input.repoId} failed: ${err.message}`),
     );
     const people = await this.lookupPeople(input, commitEmails(listed.flatMap((l) => l.commits)));
@@ -153,12 +150,12 @@ export class RefUpdates {
       const active = moved
         .filter((c) => checkNowAfterBaseMove(c.issueUpdatedAt, now, this.settings.delayCheckForInactiveDays))
         .sort((x, y) => y.issueUpdatedAt.getTime() - x.issueUpdatedAt.getTime());
-      active.forEach((c, rank) => checks.set(c.id, { data: jobData(c), priority: mergeCheckPriority(c.issueUpdatedAt, now, rank) }));
+      active.forEach((c, rank) => checks.set(c.id, { data: checkJobData(c), priority: mergeCheckPriority(c.issueUpdatedAt, now, rank) }));
       recorded.delayed += moved.length - active.length;
     }
     for (const b of current) {
       for (const c of await this.moveHeads(tx, prepared, b.branch, b.sha, recorded, now)) {
-        checks.set(c.id, { data: jobData(c), priority: MERGE_CHECK_URGENT_PRIORITY });
+        checks.set(c.id, { data: checkJobData(c), priority: MERGE_CHECK_URGENT_PRIORITY });
       }
     }
     recorded.checks = [...checks.values()];
@@ -263,8 +260,4 @@ export class RefUpdates {
       return { users: new Map(), byEmail: new Map() };
     }
   }
-}
-
-function jobData(c: CandidateRow): MergeCheckJobData {
-  return { pullId: c.id, repoId: c.repoId, baseSha: c.baseSha, headSha: c.headSha };
 }

@@ -36,8 +36,6 @@ export const transportSettingsSpec = {
     default: '' as '' | 'enforced',
     parse: (raw: string) => parsers.oneOf('', 'enforced')(raw) as '' | 'enforced',
   },
-  /** The most commits one ref update carries in a push event (the total is always reported). */
-  pushMaxCommits: { section: 'cairn', key: 'PUSH_EVENT_MAX_COMMITS', default: 20, parse: parsers.int(1, 1000) },
 };
 
 export type TransportSettings = SettingsOf<typeof transportSettingsSpec>;
