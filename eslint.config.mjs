@@ -62,8 +62,9 @@ const boundaryOptions = {
     // Scripts, tools and the e2e harness drive the apps from outside; they may use the libraries.
     { sourceTag: 'type:workspace', onlyDependOnLibsWithTags: ['type:lib'] },
   ],
-  // Test support that production code must not reach (the migration tool, the shared test helpers).
-  testOnlyPaths: ['tools/migrate', 'test/support'],
+  // Test support that production code must not reach (the migration tool, the shared test helpers; the suite's app
+  // list and the generated NATS accounts, which tests spawn and configure).
+  testOnlyPaths: ['tools/migrate', 'test/support', 'scripts/suite.mjs', 'scripts/nats-accounts.mjs'],
   // The workspace project (scripts, benchmarks, the e2e harness) runs the apps from outside and may reach their files.
   relativeImportsFrom: ['type:workspace'],
 };

@@ -189,6 +189,8 @@ function startInstance(infra, n) {
       RUN_MODE: 'prod',
       CAIRN__QUEUE__PREFIX: infra.prefix,
       CAIRN__SECURITY__SECRET_KEY: SECRET_KEY,
+      // Production mode refuses the public default (and an unset value).
+      CAIRN__SECURITY__INTERNAL_TOKEN: `bench-${randomUUID()}`,
       CAIRN__WEBHOOK__ALLOWED_HOST_LIST: 'loopback',
       CAIRN__WEBHOOK__DELIVER_CONCURRENCY: String(CONCURRENCY),
     },

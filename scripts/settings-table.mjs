@@ -17,7 +17,7 @@ const FALLBACK_DOCS = {
   DATABASE_URL: 'PostgreSQL database (each data-owning service uses its own schema in it).',
   NATS_URL: 'NATS server(s) with JetStream, comma-separated.',
   REDIS_URL: 'Redis for BullMQ queues, throttles and caches.',
-  RUN_MODE: '`dev`, `prod` or `test`; `prod` hides internal error messages and warns about development secrets.',
+  RUN_MODE: '`dev`, `prod` or `test`; `prod` hides internal error messages and refuses to start while a secret (`[security] INTERNAL_TOKEN`, `SECRET_KEY`) is unset or at its public development value.',
   CAIRN__SERVER__HTTP_PORT: 'Port the gateway listens on.',
   CAIRN__SERVER__ROOT_URL: 'Public URL of the instance (links, clone URLs, `Link` headers).',
   CAIRN__SERVER__SSH_PORT: 'Port of the built-in SSH server (git over SSH).',

@@ -1,17 +1,29 @@
 // `npm start` (after `npm run build`, which the `prestart` script runs): make sure PostgreSQL, NATS and Redis are
 // there (starting local ones from installed binaries if needed), apply migrations, start every app as its own
-// process, print the URL, and stop everything cleanly on Ctrl-C / SIGTERM.
+// process, print the URL, restart an app that crashes (with a capped back-off), and stop everything cleanly on
+// Ctrl-C / SIGTERM: each app gets SIGTERM and drains (bounded: SIGKILL after the grace period).
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULTS, REPO_ROOT, SuiteError, deployMigrations, ensureInfrastructure, redact, startSuite } from './suite.mjs';
+import { localSecrets } from './lib/local-secrets.mjs';
 
 const say = (/** @type {string} */ line) => process.stdout.write(`cairn: ${line}\n`);
+
+/** Signals closer together than this are one request to stop (see onSignal). */
+const SAME_STOP_MS = 1_000;
+/** How long the apps get to drain after SIGTERM before they are killed. */
+const STOP_GRACE_MS = 20_000;
+/** A crashed app is started again after 1 s, doubling per crash in a row up to 30 s; a minute up resets it. */
+const RESTART = { baseDelayMs: 1_000, maxDelayMs: 30_000, stableMs: 60_000 };
 
 /** Nest's start-up chatter (one line per module and route) stays in the log files unless CAIRN_VERBOSE is set. */
 const CHATTER = /"context":"(InstanceLoader|RouterExplorer|RoutesResolver|NestFactory|NestMicroservice|NestApplication)"/;
 const showLine = (/** @type {string} */ line) => Boolean(process.env.CAIRN_VERBOSE) || !CHATTER.test(line);
 
-/** Reads the same settings the apps read (environment over `CAIRN_CONFIG` app.ini over defaults). */
+/**
+ * Reads the same settings the apps read (environment over `CAIRN_CONFIG` app.ini over defaults), and which of the
+ * secrets production requires the operator has set (the others come from {@link localSecrets}).
+ */
 async function readSettings() {
   /** @type {typeof import('@cairn/platform')} */
   let platform;
@@ -24,7 +36,13 @@ async function readSettings() {
     throw err;
   }
   try {
-    return platform.loadSettings(platform.commonSettings);
+    const common = platform.loadSettings(platform.commonSettings);
+    const { secretKey } = platform.loadSettings({ secretKey: platform.secretKeySetting });
+    /** @type {Set<string>} */
+    const configuredSecrets = new Set();
+    if (common.internalToken !== platform.commonSettings.internalToken.default) configuredSecrets.add('internalToken');
+    if (secretKey !== platform.DEV_SECRET_KEY) configuredSecrets.add('secretKey');
+    return { ...common, configuredSecrets };
   } catch (err) {
     if (err instanceof platform.ConfigError) throw new SuiteError(err.message);
     throw err;
@@ -76,7 +94,7 @@ async function main() {
   let suite = null;
   /** @type {ReturnType<typeof claimInstallationDir> | null} */
   let installation = null;
-  let signals = 0;
+  let firstSignalAt = 0;
   let exitCode = 0;
   const abort = new AbortController();
   /** @type {() => void} */
@@ -84,15 +102,17 @@ async function main() {
   const stopRequested = new Promise((/** @type {(v?: unknown) => void} */ resolve) => (wake = resolve));
 
   const onSignal = (/** @type {NodeJS.Signals} */ signal) => {
-    signals += 1;
-    if (signals === 1) {
-      say(`${signal}: stopping (press Ctrl-C again to kill at once)`);
+    if (firstSignalAt === 0) {
+      firstSignalAt = Date.now();
+      say(`${signal}: stopping, the apps finish what they are doing (press Ctrl-C again to kill at once)`);
       abort.abort();
       wake();
-    } else {
+    } else if (Date.now() - firstSignalAt >= SAME_STOP_MS) {
       say('killing the remaining processes');
       void suite?.stop({ timeoutMs: 0 });
     }
+    // else: the same stop delivered twice — one Ctrl-C reaches us from the terminal and again from npm, which
+    // forwards the signals it gets — not a request to kill at once.
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -112,12 +132,15 @@ async function main() {
     const s = await readSettings();
     installation = claimInstallationDir(s.natsNamespace);
     const logDir = path.join(installation.dir, 'logs');
+    const secrets = localSecrets(installation.dir, s.configuredSecrets);
+    if (secrets.created.length) say(`generated ${secrets.created.join(' and ')} for this installation (kept in ${path.relative(REPO_ROOT, secrets.file)})`);
     say('checking PostgreSQL, NATS and Redis');
     infra = await ensureInfrastructure({
       databaseUrl: s.databaseUrl,
       natsUrl: s.natsUrl,
       redisUrl: s.redisUrl,
       dataDir: path.join(REPO_ROOT, '.cairn'),
+      env: { ...process.env, ...secrets.env },
       log: say,
     });
     if (abort.signal.aborted) return;
@@ -139,10 +162,15 @@ async function main() {
       repoInternalUrl: s.repoInternalUrl,
       queuePrefix: s.queuePrefix,
       natsNamespace: s.natsNamespace,
+      env: secrets.env,
       output: 'prefix',
       outputFilter: showLine,
       logDir,
       signal: abort.signal,
+      restart: process.env.CAIRN_START_NO_RESTART ? null : RESTART,
+      onRestart: (app, code, signal, delayMs) => {
+        say(`${app} stopped unexpectedly (${signal ?? `exit code ${code}`}): restarting it in ${Math.round(delayMs / 1000)} s`);
+      },
       onUnexpectedExit: (app, code, signal) => {
         say(`${app} stopped unexpectedly (${signal ?? `exit code ${code}`}): stopping the suite`);
         exitCode = 1;
@@ -172,7 +200,7 @@ async function main() {
   } finally {
     if (suite) {
       say('stopping the apps');
-      const { killed } = await suite.stop();
+      const { killed } = await suite.stop({ timeoutMs: STOP_GRACE_MS });
       if (killed.length) say(`killed after the grace period: ${killed.join(', ')}`);
     }
     if (infra?.started.length) await infra.stop();

@@ -5,6 +5,7 @@
 //   node scripts/subject-catalogue.mjs --write    update the generated section of docs/architecture.md
 //   node scripts/subject-catalogue.mjs --check    exit 1 when that section is out of date
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { REPO_ROOT } from './suite.mjs';
 import { docOf, parseSource, replaceSection, sourceFiles, ts, unwrap } from './lib/docs-sections.mjs';
 
@@ -88,8 +89,11 @@ function rpcPairs(file) {
   return out;
 }
 
-/** @returns {string} */
-export function catalogue() {
+/**
+ * Every request-reply subject, domain event and queue constant of libs/contracts (also read by
+ * scripts/nats-accounts.mjs to derive each service's NATS permissions).
+ */
+export function subjectCatalogue() {
   const files = sourceFiles(CONTRACTS);
   const subjectFiles = files.filter((f) => /subjects\.ts$/.test(f) && path.basename(f) !== 'subjects.ts');
   const eventFiles = files.filter((f) => /(^|[-/])events\.ts$/.test(f));
@@ -101,6 +105,13 @@ export function catalogue() {
     .flatMap((o) => o.entries)
     .filter((e) => e.value.includes('.evt.'));
   const queues = queueFiles.flatMap(constantObjects).flatMap((o) => o.entries);
+  const stream = eventFiles.flatMap(constantObjects).find((o) => o.name === 'EVENTS_STREAM');
+  return { files, subjects, events, queues, queueFiles, streamName: stream?.entries[0]?.value ?? 'CAIRN_EVENTS' };
+}
+
+/** @returns {string} */
+export function catalogue() {
+  const { files, subjects, events, queues, queueFiles, streamName } = subjectCatalogue();
   const jobs = new Map(queueFiles.flatMap((f) => [...jobNames(f)]));
   const pairs = new Map(files.filter((f) => /\.rpc\.ts$/.test(f)).flatMap((f) => [...rpcPairs(f)]));
   const pairOf = (/** @type {Entry} */ e) => {
@@ -108,7 +119,6 @@ export function catalogue() {
     const p = e.value.endsWith('.health.check') ? { request: 'HealthRequest', reply: 'HealthReply' } : pairs.get(e.constant);
     return p ? `\`${p.request}\` → \`${p.reply}\`` : '?';
   };
-  const stream = eventFiles.flatMap(constantObjects).find((o) => o.name === 'EVENTS_STREAM');
 
   const byValue = (/** @type {Entry} */ a, /** @type {Entry} */ b) => a.value.localeCompare(b.value);
   const lines = [];
@@ -128,7 +138,7 @@ export function catalogue() {
     '',
     `### Domain events (${events.length})`,
     '',
-    `Published through each service's outbox to the JetStream stream \`${stream?.entries[0]?.value ?? 'CAIRN_EVENTS'}\`` +
+    `Published through each service's outbox to the JetStream stream \`${streamName}\`` +
       ' (subjects `*.evt.>`); consumers are durable and de-duplicate on the event id.',
     '',
     '| Subject | Constant | Meaning |',
@@ -153,7 +163,10 @@ export function catalogue() {
 }
 
 const mode = process.argv[2];
-if (mode === '--write' || mode === '--check') {
+const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (!isMain) {
+  // imported for its catalogue
+} else if (mode === '--write' || mode === '--check') {
   const ok = replaceSection(DOC, 'subjects', catalogue(), { check: mode === '--check' });
   if (!ok) {
     process.stderr.write('docs/architecture.md: the subject catalogue is out of date: run `npm run docs`\n');

@@ -110,13 +110,19 @@ function withSlash(url) {
  *   readyTimeoutMs?: number,
  *   signal?: AbortSignal,
  *   onUnexpectedExit?: (app: string, code: number | null, signal: string | null) => void,
+ *   restart?: { baseDelayMs: number, maxDelayMs: number, stableMs: number } | null,
+ *   appEnv?: Record<string, Record<string, string>>,
+ *   onRestart?: (app: string, code: number | null, signal: string | null, delayMs: number) => void,
  * }} StartOptions
  * `apps`: a subset of {@link APPS} by name (default: all). `output`: `prefix` writes every line to stdout as
  * `[app] line` (only lines `outputFilter` accepts, if given); `silent` keeps only the last lines in memory (for
  * error messages). `logDir`: also append each app's
  * output to `<logDir>/<app>.log` (truncated at start). `readyTimeoutMs`: how long to wait for readiness (default
  * 90 s). `signal`: aborting it while waiting stops the apps again and rejects.
- * `onUnexpectedExit`: called when an app exits after the suite was ready and before `stop()`.
+ * `onUnexpectedExit`: called when an app exits after the suite was ready and before `stop()` (without `restart`).
+ * `appEnv`: extra environment of one app, by app name (e.g. its own NATS user).
+ * `restart`: restart an app that exits after the suite was ready, after `baseDelayMs` doubled per consecutive crash
+ * up to `maxDelayMs` (a run of `stableMs` or more starts the count over); `onRestart` is told each time.
  */
 
 /**
@@ -126,7 +132,7 @@ function withSlash(url) {
  * @property {number} httpPort
  * @property {number} sshPort
  * @property {Record<string, string>} env  the suite's own environment (without the caller's)
- * @property {{ name: string, pid: number | undefined }[]} apps
+ * @property {{ name: string, pid: number | undefined }[]} apps  the processes started first
  * @property {(app: string, lines?: number) => string[]} lastLines  the app's most recent output lines
  * @property {(options?: { timeoutMs?: number }) => Promise<{ killed: string[] }>} stop
  *   SIGTERM to every app, wait, SIGKILL whatever is left; resolves when every process is gone
@@ -164,18 +170,35 @@ export async function startSuite(options = {}) {
   /** @type {Map<string, ChildState>} */
   const children = new Map();
 
-  selected.forEach((app, i) => {
+  /** @type {Set<NodeJS.Timeout>} restarts waiting for their back-off */
+  const pendingRestarts = new Set();
+  const restart = options.restart ?? null;
+
+  /** Starts (or restarts) one app; its state replaces the previous one in `children`. */
+  const spawnApp = (/** @type {AppSpec} */ app, /** @type {number} */ i, /** @type {number} */ crashes) => {
     const child = spawn(process.execPath, [app.main], {
       cwd: REPO_ROOT,
-      env: { ...process.env, ...env },
+      env: { ...process.env, ...env, ...options.appEnv?.[app.name] },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const label = `[${app.name.padEnd(width)}]`;
     const prefix = color ? `\x1b[${COLORS[i % COLORS.length]}m${label}\x1b[0m ` : `${label} `;
-    const file = options.logDir ? createWriteStream(path.join(options.logDir, `${app.name}.log`)) : null;
+    const previous = children.get(app.name);
+    // A restarted app appends to its log file: the lines before the crash say why it crashed.
+    const file = options.logDir
+      ? createWriteStream(path.join(options.logDir, `${app.name}.log`), { flags: previous ? 'a' : 'w' })
+      : null;
     /** @type {ChildState} */
     // 'exit', not 'close': a lingering grandchild (a git process) holding the pipes must not make stop() hang.
-    const state = { app, child, lines: [], exit: null, exited: new Promise((r) => (child.once('exit', r), child.once('error', r))), file };
+    const state = {
+      app,
+      child,
+      lines: previous?.lines ?? [],
+      exit: null,
+      exited: new Promise((r) => (child.once('exit', r), child.once('error', r))),
+      file,
+      startedAt: Date.now(),
+    };
     const onLine = (/** @type {string} */ line) => {
       state.lines.push(line);
       if (state.lines.length > KEEP_LINES) state.lines.shift();
@@ -192,15 +215,32 @@ export async function startSuite(options = {}) {
     });
     child.once('exit', (code, signal) => {
       state.exit = { code, signal };
-      if (ready && !stopping) options.onUnexpectedExit?.(app.name, code, signal);
+      if (!ready || stopping) return;
+      if (!restart) {
+        options.onUnexpectedExit?.(app.name, code, signal);
+        return;
+      }
+      // Crash loop protection: the delay doubles per crash (capped) and starts over once an app ran for a while.
+      const ranMs = Date.now() - state.startedAt;
+      const n = ranMs >= restart.stableMs ? 0 : crashes + 1;
+      const delayMs = Math.min(restart.maxDelayMs, restart.baseDelayMs * 2 ** n);
+      options.onRestart?.(app.name, code, signal, delayMs);
+      const timer = setTimeout(() => {
+        pendingRestarts.delete(timer);
+        if (!stopping) spawnApp(app, i, n);
+      }, delayMs);
+      pendingRestarts.add(timer);
     });
     child.once('close', () => file?.end());
     children.set(app.name, state);
-  });
+  };
+  selected.forEach((app, i) => spawnApp(app, i, 0));
 
   /** @param {{ timeoutMs?: number }} [stopOptions] */
   const stop = async (stopOptions = {}) => {
     stopping = true;
+    for (const t of pendingRestarts) clearTimeout(t);
+    pendingRestarts.clear();
     const timeoutMs = stopOptions.timeoutMs ?? 20_000;
     const alive = [...children.values()].filter((s) => s.exit === null);
     for (const s of alive) s.child.kill('SIGTERM');
@@ -226,6 +266,7 @@ export async function startSuite(options = {}) {
       baseUrl,
       natsUrl: env.NATS_URL,
       natsNamespace: env.CAIRN__NATS__NAMESPACE ?? '',
+      env: { ...process.env, ...env },
       services: selected.filter((a) => a.service).map((a) => /** @type {{name: string, service: string}} */ (a)),
       hasGateway: selected.some((a) => a.service === null),
       children,
@@ -258,6 +299,7 @@ export async function startSuite(options = {}) {
  * @property {{ code: number | null, signal: string | null } | null} exit
  * @property {Promise<unknown>} exited
  * @property {import('node:fs').WriteStream | null} file
+ * @property {number} startedAt
  */
 
 /**
@@ -284,7 +326,7 @@ function splitLines(stream, onLine) {
 
 /**
  * @param {{ baseUrl: string, natsUrl: string, natsNamespace: string, services: { name: string, service: string }[],
- *           hasGateway: boolean, children: Map<string, ChildState>, timeoutMs: number, signal?: AbortSignal }} o
+ *           env: Record<string, string | undefined>, hasGateway: boolean, children: Map<string, ChildState>, timeoutMs: number, signal?: AbortSignal }} o
  */
 async function waitReady(o) {
   const deadline = Date.now() + o.timeoutMs;
@@ -316,7 +358,8 @@ async function waitReady(o) {
         throw new SuiteError(`the suite was not ready after ${Math.round(o.timeoutMs / 1000)} s:\n${lines.join('\n')}`);
       }
       if (!nc && o.services.length) {
-        nc = await connect({ servers: o.natsUrl.split(','), name: 'cairn-suite-probe', timeout: 2_000 }).catch(() => null);
+        const options = await probeNatsOptions(o.natsUrl, o.env);
+        nc = await connect({ ...options, name: 'cairn-suite-probe', timeout: 2_000 }).catch(() => null);
       }
       await Promise.all(
         [...pending.keys()].map(async (name) => {
@@ -375,11 +418,30 @@ function tail(s) {
 // ---- infrastructure ---------------------------------------------------------------------------------------------
 
 /**
+ * The NATS connection options the apps build from `env` (servers, `[nats]` credentials, TLS), for the suite's own
+ * probes: a server that requires credentials refuses a probe without them.
+ * @param {string} natsUrl
+ * @param {Record<string, string | undefined>} env
+ */
+async function probeNatsOptions(natsUrl, env) {
+  try {
+    const platform = await import('@cairn/platform');
+    const auth = platform.loadSettings(platform.natsAuthSettings, env);
+    // A per-service user (docs/nats-security.md) may receive replies on its own inbox prefix only.
+    return platform.natsConnectionOptions({ ...auth, natsUrl }, auth.natsUser || undefined);
+  } catch (err) {
+    if (/** @type {any} */ (err)?.code === 'ERR_MODULE_NOT_FOUND') return { servers: natsUrl.split(',') };
+    throw new SuiteError(/** @type {Error} */ (err).message);
+  }
+}
+
+/**
  * @typedef {object} InfrastructureOptions
  * @property {string} databaseUrl
  * @property {string} natsUrl
  * @property {string} redisUrl
  * @property {string} [dataDir]  where locally started servers keep their data and logs (default `<repo>/.cairn`)
+ * @property {Record<string, string | undefined>} [env]  the apps' environment (`[nats]` credentials for the probe)
  * @property {(line: string) => void} [log]
  */
 
@@ -401,7 +463,7 @@ export async function ensureInfrastructure(options) {
   try {
     const pgStop = await ensurePostgres(options.databaseUrl, dataDir, log);
     if (pgStop) started.push({ name: 'postgres', stop: pgStop });
-    const natsStop = await ensureNats(options.natsUrl, dataDir, log);
+    const natsStop = await ensureNats(options.natsUrl, dataDir, log, options.env ?? process.env);
     if (natsStop) started.push({ name: 'nats', stop: natsStop });
     const redisStop = await ensureRedis(options.redisUrl, dataDir, log);
     if (redisStop) started.push({ name: 'redis', stop: redisStop });
@@ -554,12 +616,14 @@ function findPostgresBinaries() {
 }
 
 /**
+ * Starts PostgreSQL at `databaseUrl` with its data under `<dataDir>/postgres` unless something answers there already
+ * (also used by the chaos suite to run — and restart — a server of its own).
  * @param {string} databaseUrl
  * @param {string} dataDir
  * @param {(line: string) => void} log
- * @returns {Promise<(() => Promise<void>) | null>}
+ * @returns {Promise<(() => Promise<void>) | null>} stops what was started (null: nothing was)
  */
-async function ensurePostgres(databaseUrl, dataDir, log) {
+export async function ensurePostgres(databaseUrl, dataDir, log) {
   let u;
   try {
     u = new URL(databaseUrl);
@@ -626,12 +690,14 @@ async function ensurePostgres(databaseUrl, dataDir, log) {
 // -- NATS
 
 /**
+ * Starts nats-server with JetStream at `natsUrl` (store `<dataDir>/nats`) unless one answers there already.
  * @param {string} natsUrl
  * @param {string} dataDir
  * @param {(line: string) => void} log
- * @returns {Promise<(() => Promise<void>) | null>}
+ * @param {Record<string, string | undefined>} env
+ * @returns {Promise<(() => Promise<void>) | null>} stops what was started (null: nothing was)
  */
-async function ensureNats(natsUrl, dataDir, log) {
+export async function ensureNats(natsUrl, dataDir, log, env) {
   const first = natsUrl.split(',')[0].trim();
   let u;
   try {
@@ -642,7 +708,7 @@ async function ensureNats(natsUrl, dataDir, log) {
   const host = u.hostname || '127.0.0.1';
   const port = Number(u.port || 4222);
   if (await tcpReachable(host, port)) {
-    await assertJetStream(natsUrl, `${host}:${port}`);
+    await assertJetStream(natsUrl, `${host}:${port}`, env);
     return null;
   }
   if (!isLocal(u.hostname)) {
@@ -670,13 +736,13 @@ async function ensureNats(natsUrl, dataDir, log) {
   };
 }
 
-/** @param {string} natsUrl @param {string} where */
-async function assertJetStream(natsUrl, where) {
+/** @param {string} natsUrl @param {string} where @param {Record<string, string | undefined>} env */
+async function assertJetStream(natsUrl, where, env) {
   const { connect } = await import('@nats-io/transport-node');
   const { jetstreamManager } = await import('@nats-io/jetstream');
   let nc;
   try {
-    nc = await connect({ servers: natsUrl.split(','), timeout: 3_000, name: 'cairn-infra-probe' });
+    nc = await connect({ ...(await probeNatsOptions(natsUrl, env)), timeout: 3_000, name: 'cairn-infra-probe' });
   } catch (err) {
     throw new SuiteError(`NATS at ${where} accepts TCP but not NATS connections: ${/** @type {Error} */ (err).message}`);
   }
@@ -716,12 +782,16 @@ function redisPing(host, port) {
 }
 
 /**
+ * Starts redis-server at `redisUrl` unless one answers there already. `persist`: keep an append-only file under
+ * `<dataDir>/redis`, fsynced on every write, so a restart keeps the queues (the chaos suite restarts Redis the way an
+ * operator restarts a durable one); without it, nothing survives a restart (a local development server).
  * @param {string} redisUrl
  * @param {string} dataDir
  * @param {(line: string) => void} log
- * @returns {Promise<(() => Promise<void>) | null>}
+ * @param {{ persist?: boolean }} [options]
+ * @returns {Promise<(() => Promise<void>) | null>} stops what was started (null: nothing was)
  */
-async function ensureRedis(redisUrl, dataDir, log) {
+export async function ensureRedis(redisUrl, dataDir, log, options = {}) {
   let u;
   try {
     u = new URL(redisUrl);
@@ -753,7 +823,10 @@ async function ensureRedis(redisUrl, dataDir, log) {
   const bind = host === 'localhost' ? '127.0.0.1' : host;
   const child = spawnServer(
     bin,
-    ['--bind', bind, '--port', String(port), '--save', '', '--appendonly', 'no', '--dir', dir],
+    [
+      '--bind', bind, '--port', String(port), '--save', '', '--dir', dir,
+      ...(options.persist ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']),
+    ],
     logFile,
   );
   if (!(await waitFor(() => redisPing(host, port), 15_000))) {

@@ -1,8 +1,9 @@
-// `npm test`: lint, type check + build, migration check, then the unit, integration and end-to-end tests, in that
+// `npm test`: lint, type check + build, type check of the test code, migration check, then the unit, integration and end-to-end tests, in that
 // order, stopping at the first failure. Ends with one plain line `N passed, M failed` totalling the Vitest tests.
 //
 //   node scripts/test.mjs                 every step
-//   node scripts/test.mjs unit e2e        only the named steps (lint, build, generated, migrations, unit, integration, e2e)
+//   node scripts/test.mjs unit e2e        only the named steps (lint, build, typecheck-tests, generated, migrations, unit,
+//                                         integration, e2e)
 //
 // lint, build, unit and integration run as Nx targets of every project (`nx run-many -t <target>`), so unchanged
 // projects come from the Nx cache (.nx/cache). Each project's `test`/`integration` target writes a Vitest JSON
@@ -16,7 +17,7 @@ import path from 'node:path';
 import { REPO_ROOT } from './suite.mjs';
 import { readProjects } from './lib/nx-projects.mjs';
 
-const STEPS = ['lint', 'build', 'generated', 'migrations', 'unit', 'integration', 'e2e'];
+const STEPS = ['lint', 'build', 'typecheck-tests', 'generated', 'migrations', 'unit', 'integration', 'e2e'];
 const requested = process.argv.slice(2);
 const unknown = requested.filter((s) => !STEPS.includes(s));
 if (unknown.length) {
@@ -175,9 +176,14 @@ const steps = {
     if (code === 0) markBuilt();
     return code;
   }],
-  generated: ['Generated files are current (OpenAPI description, subject catalogue, settings table, Nx graph)', async () => {
+  // Vitest strips types without checking them and the build leaves the tests out: this is where a test calling code
+  // with the wrong shape fails (tsconfig.spec.json; the root project's target, after every project's build).
+  'typecheck-tests': ['Type check of the test code (nx run cairn:typecheck-tests: tsc -p tsconfig.spec.json, cached)', () =>
+    run(bin('nx'), ['run', 'cairn:typecheck-tests', '--outputStyle=stream'])],
+  generated: ['Generated files are current (OpenAPI description, subject catalogue, NATS accounts, settings table, Nx graph)', async () => {
     let code = await run(process.execPath, [path.join(REPO_ROOT, 'apps/gateway/dist/openapi/write-openapi.js'), '--check']);
     if (code === 0) code = await run(process.execPath, [path.join(REPO_ROOT, 'scripts/subject-catalogue.mjs'), '--check']);
+    if (code === 0) code = await run(process.execPath, [path.join(REPO_ROOT, 'scripts/nats-accounts.mjs'), '--check']);
     if (code === 0) code = await run(process.execPath, [path.join(REPO_ROOT, 'scripts/settings-table.mjs'), '--check']);
     if (code === 0) code = await run(process.execPath, [path.join(REPO_ROOT, 'scripts/nx-graph.mjs'), '--check']);
     return code;
@@ -218,7 +224,7 @@ for (const step of STEPS) {
 
 rmSync(reportDir, { recursive: true, force: true });
 heading('Summary');
-for (const t of timings) process.stdout.write(`  ${t.ok ? 'ok    ' : 'FAILED'} ${t.step.padEnd(12)} ${t.seconds.toFixed(1)} s\n`);
+for (const t of timings) process.stdout.write(`  ${t.ok ? 'ok    ' : 'FAILED'} ${t.step.padEnd(16)} ${t.seconds.toFixed(1)} s\n`);
 process.stdout.write(`  total ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 if (failures.length) {
   process.stdout.write('\nFailed:\n');

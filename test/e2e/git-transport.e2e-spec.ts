@@ -3,7 +3,8 @@
  * (through the gateway; Basic with a password or a token, a token header, anonymous) and over SSH (public-key
  * authentication against the identity keys, whose `last_used_at` turns non-null), the permission matrix (anonymous,
  * stranger, reader, writer, admin collaborator, organization owner, site administrator) on a private and a public
- * repository, pushing into an empty repository (which sets its default branch), and hostile input — option-like
+ * repository, pushing into an empty repository (which sets its default branch), refused pushes to server-owned refs
+ * (`refs/pull/*`), and hostile input — option-like
  * commands, refs and paths, `../`, odd owner and repository names — which must end in clean refusals, never a 500.
  */
 import { existsSync } from 'node:fs';
@@ -174,6 +175,22 @@ describe.each(['http', 'ssh'] as const)('permission matrix over %s', (transport)
       }
       expect(await branchSha(org, repo, branch), `${what}: nothing may have changed`).toBeNull();
     }
+  });
+});
+
+describe.each(['http', 'ssh'] as const)('server-owned refs over %s', (transport) => {
+  it('a writer cannot push refs/pull/*: the push is refused with a remote: message; branches and tags still go', async () => {
+    const { url, env } = remote(transport, 'writer', open);
+    const bare = bareRepoPath(suite.dataDir, org, open);
+    const refused = await git.try(['push', url, `HEAD:refs/pull/1/head`], { cwd: work[open].dir, env });
+    expectRefused(refused, /remote: Cairn: refs\/pull\/1\/head is managed by the server and cannot be pushed to/, `${transport} push to refs/pull/1/head`);
+    expect(redact(refused.stderr)).toContain('(pre-receive hook declined)');
+    const listed = await git.ok(['--git-dir', bare, 'for-each-ref', 'refs/pull']);
+    expect(listed).toBe('');
+
+    const ok = await git.try(['push', '-q', url, `HEAD:refs/heads/owned-${transport}`, `HEAD:refs/tags/owned-${transport}`], { cwd: work[open].dir, env });
+    expect(ok.code, redact(ok.stderr)).toBe(0);
+    expect(await branchSha(org, open, `owned-${transport}`)).toBe(work[open].head);
   });
 });
 

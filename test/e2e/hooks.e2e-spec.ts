@@ -213,3 +213,106 @@ describe('/orgs/{org}/hooks', () => {
     expect((await api.delete(`/orgs/${org}/hooks/${hook.body.id}`, { basic: alice })).status).toBe(204);
   });
 });
+
+/**
+ * Issue 9, items 1 and 12: events that once stopped the pipeline. A 512 KB comment (and its edit) on a public
+ * repository by a user with no rights there, a push of 300 branches with long histories, and a branch named `-x`
+ * all still produce their deliveries, and the events after them are delivered too.
+ */
+describe('large and odd events still reach webhooks', () => {
+  let repo: string;
+  let clone: string;
+  const path = '/pipeline';
+  const deliveries = (event: string) => at(path).filter((r) => r.event === event);
+
+  beforeAll(async () => {
+    repo = uniqueName('pipeline');
+    const created = await api.post('/user/repos', { basic: alice, body: { name: repo, auto_init: true } });
+    expect(created.status, created.text).toBe(201);
+    const hook = await api.post(`/repos/${alice.username}/${repo}/hooks`, {
+      basic: alice,
+      body: hookBody(path, { events: ['push', 'create', 'delete', 'issues', 'issue_comment'] }),
+    });
+    expect(hook.status, hook.text).toBe(201);
+    clone = ws.dir('pipeline-clone');
+    await git.ok(['clone', '-q', httpCloneUrl(suite.baseUrl, alice.username, repo, { username: alice.username, secret: alice.password }), clone]);
+  });
+
+  it('a 512 KB comment by a stranger and its edit are delivered (bodies cut), and so is the next event', async () => {
+    const issue = await api.post(`/repos/${alice.username}/${repo}/issues`, { basic: alice, body: { title: 'big comments' } });
+    expect(issue.status, issue.text).toBe(201);
+    const body = 'é'.repeat(256 * 1024); // 512 KB of UTF-8
+    const comment = await api.post(`/repos/${alice.username}/${repo}/issues/${issue.body.number}/comments`, { basic: stranger, body: { body } });
+    expect(comment.status, comment.text).toBe(201);
+    const edited = await api.patch(`/repos/${alice.username}/${repo}/issues/comments/${comment.body.id}`, {
+      basic: stranger,
+      body: { body: 'ü'.repeat(256 * 1024) },
+    });
+    expect(edited.status, edited.text).toBe(200);
+    const closed = await api.patch(`/repos/${alice.username}/${repo}/issues/${issue.body.number}`, { basic: alice, body: { state: 'closed' } });
+    expect(closed.status, closed.text).toBe(201);
+
+    // The event after the big ones is delivered: nothing blocked the outbox.
+    await waitFor(() => deliveries('issues').find((r) => r.json?.action === 'closed'), 'issue closed delivery');
+    const created = await waitFor(() => deliveries('issue_comment').find((r) => r.json?.action === 'created'), 'comment created delivery');
+    expect(created.json.comment.body.startsWith('éééé')).toBe(true);
+    expect(created.json.comment.body.endsWith('… (cut)')).toBe(true);
+    const edit = await waitFor(() => deliveries('issue_comment').find((r) => r.json?.action === 'edited'), 'comment edited delivery');
+    expect(edit.json.comment.body.startsWith('üüüü')).toBe(true);
+    expect(edit.json.changes.body.from.startsWith('éééé')).toBe(true);
+    // The API still has the whole comment.
+    const read = await api.get(`/repos/${alice.username}/${repo}/issues/comments/${comment.body.id}`, { basic: alice });
+    expect(read.body.body).toBe('ü'.repeat(256 * 1024));
+  });
+
+  it('a push of 300 branches with long histories gets one push delivery per branch', async () => {
+    // fast-import: 300 branches of 10 commits each with long messages and several files (several MB of event data).
+    const base = await git.ok(['rev-parse', 'HEAD'], { cwd: clone });
+    const lines: string[] = [];
+    let mark = 0;
+    for (let b = 0; b < 300; b++) {
+      let parent = base;
+      for (let c = 0; c < 10; c++) {
+        const message = `branch ${b} commit ${c}\n\n${'a long explanation. '.repeat(40)}\n`;
+        lines.push(`commit refs/heads/bulk/${b}`, `mark :${++mark}`, 'committer Alice <alice@example.com> 1700000000 +0000');
+        lines.push(`data ${Buffer.byteLength(message)}`, message);
+        lines.push(`from ${parent}`);
+        for (let f = 0; f < 5; f++) {
+          const content = `${b}-${c}-${f}\n`;
+          lines.push(`M 100644 inline dir/file-${b}-${c}-${f}.txt`, `data ${content.length}`, content);
+        }
+        parent = `:${mark}`;
+      }
+    }
+    await git.ok(['fast-import', '--quiet'], { cwd: clone, input: `${lines.join('\n')}\n` });
+    await git.ok(['push', '-q', 'origin', 'refs/heads/bulk/*:refs/heads/bulk/*'], { cwd: clone, timeoutMs: 300_000 });
+
+    const pushes = await waitFor(() => {
+      const got = deliveries('push').filter((r) => String(r.json?.ref).startsWith('refs/heads/bulk/'));
+      return got.length >= 300 ? got : null;
+    }, '300 push deliveries', 240_000);
+    expect(new Set(pushes.map((r) => r.json.ref)).size).toBe(300);
+    const one = pushes.find((r) => r.json.ref === 'refs/heads/bulk/7')!;
+    expect(one.json.total_commits).toBe(10);
+    expect(one.json.commits.length).toBeGreaterThan(0);
+  }, 400_000);
+
+  it('a branch named -x gets its create and push deliveries', async () => {
+    const sha = await commitAll(git, clone, { 'dash.txt': 'dash\n' }, 'on a branch named -x');
+    await git.ok(['push', '-q', 'origin', `${sha}:refs/heads/-x`], { cwd: clone });
+    const push = await waitFor(() => deliveries('push').find((r) => r.json?.ref === 'refs/heads/-x'), 'push delivery of -x');
+    expect(push.json.after).toBe(sha);
+    expect(push.json.head_commit.id).toBe(sha);
+    const create = await waitFor(() => deliveries('create').find((r) => r.json?.ref === '-x'), 'create delivery of -x');
+    expect(create.json.sha).toBe(sha);
+    // The git helpers take it too: the branch and a file on it can be read.
+    const branch = await api.get(`/repos/${alice.username}/${repo}/branches/-x`, { basic: alice });
+    expect(branch.status, branch.text).toBe(200);
+    expect(branch.body).toMatchObject({ name: '-x', commit: { id: sha } });
+    const file = await api.get(`/repos/${alice.username}/${repo}/contents/dash.txt?ref=-x`, { basic: alice });
+    expect(file.status, file.text).toBe(200);
+    // Deleting it is a ref update like any other: its delete delivery arrives.
+    await git.ok(['push', '-q', 'origin', ':refs/heads/-x'], { cwd: clone });
+    await waitFor(() => deliveries('delete').find((r) => r.json?.ref === '-x'), 'delete delivery of -x');
+  });
+});

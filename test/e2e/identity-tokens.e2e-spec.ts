@@ -1,6 +1,6 @@
 /**
- * Access tokens end to end: creating (Basic auth only, secret shown once), listing, deleting by id or name, the
- * permission matrix, Gitea's scopes on every identity route group, and `last_used_at` — null until first use, then
+ * Access tokens end to end: creating (Basic auth with the password only, secret shown once), listing, deleting by id or
+ * name, the permission matrix (no token, whatever its scopes and however presented, manages tokens), Gitea's scopes on every identity route group, and `last_used_at` — null until first use, then
  * written at most once per token per `[security] TOKEN_LAST_USED_UPDATE_INTERVAL` (1 s in this suite), counted in the
  * suite's own database.
  */
@@ -11,6 +11,8 @@ import { basicAuth, startTestSuite, type TestSuite } from '../support/suite.js';
 import { FAST_PASSWORD_HASH, expectApiError, expectContract, scopeMessage } from './identity-helpers.js';
 
 const INTERVAL_MS = 1_000;
+/** The 401 of the token routes for anything but the account's password (the gateway's PASSWORD_REQUIRED_MESSAGE). */
+const PASSWORD_REQUIRED = /^auth required: use Basic authentication with your password/;
 
 let suite: TestSuite;
 let api: HttpClient;
@@ -61,22 +63,6 @@ describe('POST /users/{username}/tokens', () => {
     const again = listed.body.find((t: { id: number }) => t.id === res.body.id);
     expect(again).toMatchObject({ name: 'ci', sha1: '', token_last_eight: res.body.token_last_eight });
     expect(listed.text).not.toContain(res.body.sha1);
-  });
-
-  it('needs Basic auth (a password, or a token as the password)', async () => {
-    const token = await createToken(suite, alice, ['all']);
-    expectApiError(await api.post(tokensOf(alice), { token, body: { name: uniqueName('t'), scopes: ['all'] } }), 401, 'auth required');
-    expectApiError(
-      await api.post(`${tokensOf(alice)}?token=${token}`, { body: { name: uniqueName('t'), scopes: ['all'] } }),
-      401,
-      'auth required',
-    );
-    const viaBasicToken = await api.post(tokensOf(alice), {
-      basic: basicAuth(alice.username, token),
-      body: { name: uniqueName('t'), scopes: ['read:user'] },
-    });
-    expect(viaBasicToken.status).toBe(201);
-    expectApiError(await api.post(tokensOf(alice), { body: { name: 'x', scopes: ['all'] } }), 401);
   });
 
   it('is for the user themself or a site admin: 403 for anyone else, 404 for unknown users', async () => {
@@ -140,17 +126,84 @@ describe('GET /users/{username}/tokens', () => {
   it('answers 401 anonymous and for token headers, 403 another user, 200 a site admin', async () => {
     const token = await createToken(suite, alice, ['all']);
     expectApiError(await api.get(tokensOf(alice)), 401);
-    expectApiError(await api.get(tokensOf(alice), { token }), 401, 'auth required');
+    expectApiError(await api.get(tokensOf(alice), { token }), 401, PASSWORD_REQUIRED);
     expectApiError(await api.get(tokensOf(alice), { basic: bob }), 403, 'doer should be the site admin or be same as the contextUser');
     expect((await api.get(tokensOf(alice), { basic: admin })).status).toBe(200);
     expectApiError(await api.get('/users/no-such-user/tokens', { basic: admin }), 404);
-    // A token used as Basic password is still a token: its scopes apply.
-    const orgOnly = await createToken(suite, alice, ['read:organization']);
+  });
+});
+
+describe('managing tokens needs the password: no token escalates (issue 9, item 4)', () => {
+  /** Every way a client can present a token. */
+  const presentations: Array<[string, (token: string, user: Account) => { path?: string; basic?: string; token?: string }]> = [
+    ['Authorization: token', (token) => ({ token })],
+    ['?token=', (token) => ({ path: `?token=${token}` })],
+    ['?access_token=', (token) => ({ path: `?access_token=${token}` })],
+    ['Basic user:token', (token, user) => ({ basic: basicAuth(user.username, token) })],
+    ['Basic token:', (token) => ({ basic: basicAuth(token, '') })],
+    ['Basic other-name:token', (token) => ({ basic: basicAuth('anybody', token) })],
+  ];
+  const scopeSets = [['all'], ['write:user'], ['read:user'], ['write:user', 'read:organization']];
+
+  it.each(scopeSets.map((scopes) => [scopes]))('a token with %j is refused (401) on create, list and delete, however presented', async (scopes) => {
+    const user = await createUser(suite, admin, uniqueName('esc'));
+    const token = await createToken(suite, user, scopes, 'presented');
+    await createToken(suite, user, ['read:user'], 'victim');
+    for (const [how, present] of presentations) {
+      const p = present(token, user);
+      const opts = { ...(p.basic ? { basic: p.basic } : {}), ...(p.token ? { token: p.token } : {}) };
+      const q = p.path ?? '';
+      const created = await api.post(`${tokensOf(user)}${q}`, { ...opts, body: { name: uniqueName('esc'), scopes: ['all'] } });
+      expectApiError(created, 401, PASSWORD_REQUIRED);
+      expect(created.text, how).not.toMatch(/cairn_[0-9A-Za-z]{46}/);
+      expectApiError(await api.get(`${tokensOf(user)}${q}`, opts), 401, PASSWORD_REQUIRED);
+      expectApiError(await api.delete(`${tokensOf(user)}/victim${q}`, opts), 401, PASSWORD_REQUIRED);
+    }
+    // Nothing was created or deleted; the password still manages everything.
+    const listed = await api.get(tokensOf(user), { basic: user });
+    expect(listed.status).toBe(200);
+    expect(listed.body.map((t: { name: string }) => t.name).sort()).toEqual(['presented', 'victim']);
+    // The refused token itself keeps working for what its scopes allow.
+    if (scopes.some((s) => s === 'all' || s.endsWith(':user'))) {
+      expect((await api.get('/user', { token })).status).toBe(200);
+    }
+  });
+
+  it('an admin token cannot manage another user\'s tokens either; an admin password can, also through Sudo', async () => {
+    const user = await createUser(suite, admin, uniqueName('target'));
+    const adminAll = await createToken(suite, admin, ['all']);
     expectApiError(
-      await api.get(tokensOf(alice), { basic: basicAuth(alice.username, orgOnly) }),
-      403,
-      scopeMessage('read:user', ['read:organization']),
+      await api.post(tokensOf(user), { token: adminAll, body: { name: 'x', scopes: ['all'] } }),
+      401,
+      PASSWORD_REQUIRED,
     );
+    expectApiError(
+      await api.post(tokensOf(user), { basic: basicAuth(admin.username, adminAll), body: { name: 'x', scopes: ['all'] } }),
+      401,
+      PASSWORD_REQUIRED,
+    );
+    expectApiError(
+      await api.post(tokensOf(user), { token: adminAll, headers: { sudo: user.username }, body: { name: 'x', scopes: ['all'] } }),
+      401,
+      PASSWORD_REQUIRED,
+    );
+    const viaSudo = await api.post(tokensOf(user), {
+      basic: admin,
+      headers: { sudo: user.username },
+      body: { name: 'by-sudo', scopes: ['read:user'] },
+    });
+    expect(viaSudo.status, viaSudo.text).toBe(201);
+    expect((await api.get('/user', { token: viaSudo.body.sha1 })).body.login).toBe(user.username);
+  });
+
+  it('the password works for create (201), list (200) and delete (204); wrong passwords and anonymous callers get 401', async () => {
+    const user = await createUser(suite, admin, uniqueName('pw'));
+    const created = await api.post(tokensOf(user), { basic: user, body: { name: 'pw', scopes: ['all'] } });
+    expect(created.status).toBe(201);
+    expect((await api.get(tokensOf(user), { basic: user })).status).toBe(200);
+    expectApiError(await api.get(tokensOf(user), { basic: basicAuth(user.username, 'wrong-password') }), 401);
+    expectApiError(await api.post(tokensOf(user), { body: { name: 'anon', scopes: ['all'] } }), 401);
+    expect((await api.delete(`${tokensOf(user)}/pw`, { basic: user })).status).toBe(204);
   });
 });
 
@@ -180,7 +233,7 @@ describe('DELETE /users/{username}/tokens/{token}', () => {
     // Somebody else's token id under one's own name does not exist.
     expectApiError(await api.delete(`${tokensOf(bob)}/${token.body.id}`, { basic: bob }), 404);
     expectApiError(await api.delete(`${tokensOf(user)}/mine`), 401);
-    expectApiError(await api.delete(`${tokensOf(user)}/mine`, { token: token.body.sha1 }), 401, 'auth required');
+    expectApiError(await api.delete(`${tokensOf(user)}/mine`, { token: token.body.sha1 }), 401, PASSWORD_REQUIRED);
     expect((await api.get('/user', { token: token.body.sha1 })).status).toBe(200);
     expect((await api.delete(`${tokensOf(user)}/mine`, { basic: admin })).status).toBe(204);
     expectApiError(await api.get('/user', { token: token.body.sha1 }), 401);
@@ -247,6 +300,30 @@ describe('token scopes', () => {
       expectApiError(await api.request(method, path, { token: notAdminScope, ...opts }), 403, scopeMessage(needs, ['write:user', 'write:organization']));
       expectApiError(await api.request(method, path, { token: aliceAll, ...opts }), 403, 'user should be the site admin');
     }
+  });
+
+  it('creating an organization repository needs write:organization and write:repository (issue 9, item 14)', async () => {
+    const create = (auth: { token?: string; basic?: Account }) =>
+      api.post(`/orgs/${org}/repos`, { ...auth, body: { name: uniqueName('repo') } });
+    const cases: Array<[string[], number]> = [
+      [['write:organization'], 403],
+      [['write:repository'], 403],
+      [['read:organization', 'write:repository'], 403],
+      [['write:organization', 'read:repository'], 403],
+      [['write:organization', 'write:repository'], 201],
+      [['all'], 201],
+    ];
+    for (const [scopes, status] of cases) {
+      const res = await create({ token: await createToken(suite, alice, scopes) });
+      if (status === 403) {
+        expectApiError(res, 403, scopeMessage('write:organization write:repository', scopes));
+      } else {
+        expect(res.status, `${scopes.join(',')}: ${res.text}`).toBe(201);
+      }
+    }
+    expect((await create({ basic: alice })).status).toBe(201);
+    // Listing an organization's repositories is unchanged: read:organization.
+    expect((await api.get(`/orgs/${org}/repos`, { token: await createToken(suite, alice, ['read:organization']) })).status).toBe(200);
   });
 
   it('does not apply to password logins', async () => {

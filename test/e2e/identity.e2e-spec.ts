@@ -55,17 +55,6 @@ describe('instance endpoints', () => {
     expect(await ready.json()).toMatchObject({ status: 'ready', services: { identity: true } });
   });
 
-  it('exposes Prometheus metrics with request counts by route pattern', async () => {
-    await api.get('/version');
-    const res = await fetch(`${suite.baseUrl}/metrics`);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
-    const text = await res.text();
-    expect(text).toMatch(/^# TYPE cairn_http_requests_total counter$/m);
-    expect(text).toMatch(/cairn_http_requests_total\{method="GET",route="\/api\/v1\/version",status="200"\} \d+/);
-    expect(text).toContain('cairn_http_request_duration_seconds_bucket');
-  });
-
   it('tells its version and API settings without authentication', async () => {
     const version = await api.get('/version');
     expectContract('GET', '/version', version);

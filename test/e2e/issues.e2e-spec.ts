@@ -162,4 +162,26 @@ describe('issues and locking', () => {
     expect(foreign.status).toBe(403);
     expect((await api().delete(path(`/issues/comments/${again.body.id}`), { token: readerToken })).status).toBe(204);
   });
+
+  it('refuses a reader editing their own comment while the issue is locked (403); writers may; the reader may still delete it', async () => {
+    const issue = await newIssue();
+    const mine = await api().post(path(`/issues/${issue.number}/comments`), { token: readerToken, body: { body: 'before the lock' } });
+    expect(mine.status, mine.text).toBe(201);
+    const kept = await api().post(path(`/issues/${issue.number}/comments`), { token: readerToken, body: { body: 'second' } });
+    expect((await api().put(path(`/issues/${issue.number}/lock`), { token: writerToken })).status).toBe(204);
+
+    const edit = await api().patch(path(`/issues/comments/${mine.body.id}`), { token: readerToken, body: { body: 'rewritten' } });
+    expect(edit.status, edit.text).toBe(403);
+    expect(edit.body.message).toBe('the issue is locked: only users with write access to the repository can edit comments');
+    expect((await api().get(path(`/issues/comments/${mine.body.id}`))).body.body).toBe('before the lock');
+
+    const byWriter = await api().patch(path(`/issues/comments/${mine.body.id}`), { token: writerToken, body: { body: 'moderated' } });
+    expect(byWriter.status, byWriter.text).toBe(200);
+    // Deleting one's own comment adds nothing to the conversation: allowed while locked, as in Gitea.
+    expect((await api().delete(path(`/issues/comments/${kept.body.id}`), { token: readerToken })).status).toBe(204);
+
+    expect((await api().delete(path(`/issues/${issue.number}/lock`), { token: ownerToken })).status).toBe(204);
+    const after = await api().patch(path(`/issues/comments/${mine.body.id}`), { token: readerToken, body: { body: 'after the lock' } });
+    expect(after.status, after.text).toBe(200);
+  });
 });

@@ -5,11 +5,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { Redis } from 'ioredis';
 // @ts-ignore — plain ESM JavaScript without type declarations
 import { deploy } from '../../tools/migrate/index.mjs';
 
@@ -59,14 +60,19 @@ export interface PrivateNats {
 
 /**
  * Starts a nats-server (JetStream on, random port, store in a temporary folder) for one test file: parallel test
- * processes sharing one NATS would answer each other's requests and consume each other's events.
+ * processes sharing one NATS would answer each other's requests and consume each other's events. `config`: extra
+ * nats-server configuration text (e.g. an `authorization` block); address, port and store stay the test's own.
  */
-export async function startPrivateNats(): Promise<PrivateNats> {
+export async function startPrivateNats(options: { config?: string } = {}): Promise<PrivateNats> {
   const storeDir = mkdtempSync(path.join(tmpdir(), 'cairn-it-nats-'));
   const port = await freePort();
-  const child = spawn(NATS_SERVER_BINARY, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
-    stdio: 'ignore',
-  });
+  const args = ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir];
+  if (options.config !== undefined) {
+    const file = path.join(storeDir, 'nats-server.conf');
+    writeFileSync(file, options.config);
+    args.unshift('-c', file);
+  }
+  const child = spawn(NATS_SERVER_BINARY, args, { stdio: 'ignore' });
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((r) => child.once('exit', r));
@@ -138,4 +144,20 @@ export async function createScratchDatabase(
     sql: <R extends pg.QueryResultRow = Record<string, unknown>>(text: string, params: unknown[] = []) => sql<R>(url, text, params),
     drop,
   };
+}
+
+/** Deletes every Redis key under a prefix (a test run's queue prefix): what a suite or test environment leaves behind. */
+export async function deleteRedisKeys(redisUrl: string, prefix: string): Promise<void> {
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+      if (keys.length) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
 }

@@ -6,19 +6,21 @@
  *
  * Environment knobs: `CAIRN_E2E_LOGS=inherit` echoes every app's output live (prefixed); `CAIRN_E2E_KEEP=1` keeps
  * the temporary folder (logs, repositories) and prints where it is; `CAIRN_E2E_ALLOW_STALE=1` runs even when a
- * source file is newer than the last build. Base URLs: `CAIRN_TEST_DATABASE_URL` (default
+ * source file is newer than the last build; `CAIRN_E2E_NATS_AUTH=1` runs every suite on a NATS server that requires the
+ * per-service logins. Base URLs: `CAIRN_TEST_DATABASE_URL` (default
  * `postgresql://postgres@127.0.0.1:5432/postgres`, only its server and credentials are used), `REDIS_URL`.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { Redis } from 'ioredis';
 import {
   APPS, REPO_ROOT, deployMigrations, freePort, startSuite, tcpReachable, type RunningSuite,
 } from '../../scripts/suite.mjs';
+import { deleteRedisKeys } from './integration.js';
+import { NATS_SERVICES, accountsConfig } from '../../scripts/nats-accounts.mjs';
 import { waitFor } from './wait.js';
 
 export interface Account {
@@ -47,8 +49,11 @@ export interface TestSuite {
   apps: { name: string; pid: number | undefined }[];
   /** Starts an app left out with `without`, or stopped with `stopApp` (same environment); resolves once it answers. */
   startApp: (name: string) => Promise<void>;
-  /** Stops one running app (SIGTERM, then waits for the process to exit); the others keep running. */
-  stopApp: (name: string) => Promise<void>;
+  /**
+   * Stops one running app (SIGTERM, or `signal`: `SIGKILL` for a crash, then waits for the process to exit); the
+   * others keep running. Its git child processes are not signalled: as after a real crash, they run on by themselves.
+   */
+  stopApp: (name: string, options?: { signal?: 'SIGTERM' | 'SIGKILL' }) => Promise<void>;
   /** The most recent output lines of an app (for assertion messages). */
   lastLines: (app: string, lines?: number) => string[];
   stop: () => Promise<void>;
@@ -66,6 +71,18 @@ export interface TestSuiteOptions {
   nats?: { url: string; namespace: string };
   /** Apps not started with the others (e.g. `['merge-check-worker']`); `suite.startApp(name)` starts one later. */
   without?: string[];
+  /**
+   * The private NATS server requires logins: the generated per-service users of deploy/nats (random passwords),
+   * each app logging in as its service (docs/nats-security.md). Also on for every suite with `CAIRN_E2E_NATS_AUTH=1`.
+   */
+  natsAuth?: boolean;
+  /**
+   * The PostgreSQL server to create the suite's database on (only its server and credentials are used; default
+   * `CAIRN_TEST_DATABASE_URL` or the local one) — e.g. a server of the test's own that it may restart.
+   */
+  databaseUrl?: string;
+  /** The Redis server (default `REDIS_URL` or the local one). */
+  redisUrl?: string;
 }
 
 const NATS_SERVER = process.env.CAIRN_TEST_NATS_SERVER ?? '/usr/sbin/nats-server';
@@ -96,10 +113,17 @@ export async function startTestSuite(options: TestSuiteOptions = {}): Promise<Te
   });
 
   try {
-    const natsUrl = options.nats?.url ?? (await startNats(dataDir, cleanups));
-    const databaseUrl = await createDatabase(`cairn_e2e_${id}`, cleanups);
+    const natsAuth = !options.nats && (options.natsAuth ?? Boolean(process.env.CAIRN_E2E_NATS_AUTH));
+    const passwords = Object.fromEntries(NATS_SERVICES.map((s) => [s.user, randomBytes(12).toString('hex')]));
+    const natsUrl =
+      options.nats?.url ?? (await startNats(dataDir, cleanups, natsAuth ? accountsConfig({ passwords }) : undefined));
+    const login = (user: string) => ({ CAIRN__NATS__USER: user, CAIRN__NATS__PASSWORD: passwords[user] });
+    // The suite's own probes (and the CLI) use the gateway's login; each app its own.
+    const natsEnv = natsAuth ? login('gateway') : {};
+    const appEnv = natsAuth ? Object.fromEntries(NATS_SERVICES.map((s) => [s.app, login(s.user)])) : undefined;
+    const databaseUrl = await createDatabase(`cairn_e2e_${id}`, cleanups, options.databaseUrl);
     await deployMigrations(databaseUrl);
-    const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+    const redisUrl = options.redisUrl ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
     const queuePrefix = `cairn-e2e-${id}`;
     cleanups.push(() => deleteRedisKeys(redisUrl, queuePrefix));
 
@@ -120,8 +144,10 @@ export async function startTestSuite(options: TestSuiteOptions = {}): Promise<Te
         CAIRN__SERVER__SSH_LISTEN_HOST: '127.0.0.1',
         CAIRN__SECURITY__INTERNAL_TOKEN: randomBytes(24).toString('hex'),
         CAIRN__SECURITY__SECRET_KEY: randomBytes(24).toString('hex'),
+        ...natsEnv,
         ...options.env,
       },
+      appEnv,
       output: process.env.CAIRN_E2E_LOGS === 'inherit' ? ('prefix' as const) : ('silent' as const),
       logDir: path.join(dataDir, 'logs'),
     };
@@ -132,9 +158,12 @@ export async function startTestSuite(options: TestSuiteOptions = {}): Promise<Te
     const later = new Map<string, RunningSuite>();
     const apps = [...suite.apps];
     const stopped = new Set<string>(options.without ?? []);
+    let restarts = 0;
     const startApp = async (name: string) => {
       if (!stopped.has(name)) throw new Error(`${name} is running, or not an app left out with \`without\``);
-      const started = await startSuite({ ...startOptions, apps: [name] });
+      // A restarted app logs into `logs/restart-<n>/<app>.log`, which keeps what came before a crash.
+      restarts += 1;
+      const started = await startSuite({ ...startOptions, apps: [name], logDir: path.join(startOptions.logDir, `restart-${restarts}`) });
       stopped.delete(name);
       later.set(name, started);
       apps.push(...started.apps);
@@ -142,11 +171,11 @@ export async function startTestSuite(options: TestSuiteOptions = {}): Promise<Te
         await started.stop();
       });
     };
-    const stopApp = async (name: string) => {
+    const stopApp = async (name: string, stopOptions: { signal?: 'SIGTERM' | 'SIGKILL' } = {}) => {
       const index = apps.findIndex((a) => a.name === name);
       const pid = apps[index]?.pid;
       if (index < 0 || !pid) throw new Error(`${name} is not running`);
-      process.kill(pid, 'SIGTERM');
+      process.kill(pid, stopOptions.signal ?? 'SIGTERM');
       await waitFor(() => !processAlive(pid), `${name} to exit`);
       apps.splice(index, 1);
       stopped.add(name);
@@ -188,10 +217,16 @@ async function createAdminWithCli(env: Record<string, string>): Promise<Account>
   return { username, password, basic: basicAuth(username, password) };
 }
 
-async function startNats(dataDir: string, cleanups: (() => Promise<void> | void)[]): Promise<string> {
+async function startNats(dataDir: string, cleanups: (() => Promise<void> | void)[], config?: string): Promise<string> {
   if (!existsSync(NATS_SERVER)) throw new Error(`${NATS_SERVER} is missing: install nats-server (apt-get install nats-server)`);
   const port = await freePort();
-  const child = spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', path.join(dataDir, 'nats')], {
+  const args = ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', path.join(dataDir, 'nats')];
+  if (config !== undefined) {
+    const file = path.join(dataDir, 'nats-server.conf');
+    writeFileSync(file, config);
+    args.unshift('-c', file);
+  }
+  const child = spawn(NATS_SERVER, args, {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -211,8 +246,8 @@ async function startNats(dataDir: string, cleanups: (() => Promise<void> | void)
   throw new Error(`nats-server did not listen on ${port}: ${stderr}`);
 }
 
-async function createDatabase(name: string, cleanups: (() => Promise<void> | void)[]): Promise<string> {
-  const base = new URL(process.env.CAIRN_TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres');
+async function createDatabase(name: string, cleanups: (() => Promise<void> | void)[], server?: string): Promise<string> {
+  const base = new URL(server ?? process.env.CAIRN_TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres');
   const admin = new URL(base);
   admin.pathname = '/postgres';
   const target = new URL(base);
@@ -236,22 +271,7 @@ async function createDatabase(name: string, cleanups: (() => Promise<void> | voi
   return target.toString();
 }
 
-async function deleteRedisKeys(redisUrl: string, prefix: string): Promise<void> {
-  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  await redis.connect();
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-      if (keys.length) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-}
-
-async function distinctFreePorts(n: number): Promise<number[]> {
+export async function distinctFreePorts(n: number): Promise<number[]> {
   const ports = new Set<number>();
   while (ports.size < n) ports.add(await freePort());
   return [...ports];
@@ -300,7 +320,8 @@ function newestSource(dir: string): { file: string; mtimeMs: number } | null {
   return best;
 }
 
-function processAlive(pid: number): boolean {
+/** Whether a process with this pid is still running. */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

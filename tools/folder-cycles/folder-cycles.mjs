@@ -11,7 +11,10 @@ import { fileURLToPath } from 'node:url';
 
 const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"](\.{1,2}\/[^'"]+)['"]/gm;
 
-/** Folder → the folders its (non-test) files import, for the first-level folders of `srcDir`. */
+/**
+ * Folder → the folders its (non-test) files import, for the first-level folders of `srcDir`.
+ * @param {string} srcDir @returns {Map<string, Set<string>>}
+ */
 export function folderGraph(srcDir) {
   const graph = new Map();
   for (const entry of readdirSync(srcDir, { recursive: true, withFileTypes: true })) {
@@ -29,7 +32,10 @@ export function folderGraph(srcDir) {
   return graph;
 }
 
-/** The strongly connected sets of more than one folder (Tarjan), each sorted. */
+/**
+ * The strongly connected sets of more than one folder (Tarjan), each sorted.
+ * @param {Map<string, Set<string>>} graph @param {string[] | null} [only] @returns {string[][]}
+ */
 export function cycles(graph, only = null) {
   const keep = (n) => !only || only.includes(n);
   let index = 0;

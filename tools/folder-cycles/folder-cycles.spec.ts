@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error -- a plain ES module script without type declarations
 import { cycles, folderGraph } from './folder-cycles.mjs';
 
 const REPO_SERVICE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../apps/repo-service/src');
@@ -13,7 +12,7 @@ const REPO_SERVICE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 
 const TRACKER = ['tracker', 'issues', 'pulls', 'merge', 'ref-updates', 'pull-merge', 'transport'];
 
 describe('repo-service folder layers', () => {
-  const graph = folderGraph(REPO_SERVICE) as Map<string, Set<string>>;
+  const graph = folderGraph(REPO_SERVICE);
   const uses = (folder: string) => [...(graph.get(folder) ?? [])].filter((f) => TRACKER.includes(f)).sort();
 
   it('has no import cycle among the issue tracker, merge, ref-updates and transport folders', () => {

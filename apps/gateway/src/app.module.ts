@@ -7,6 +7,8 @@ import { GATEWAY_SETTINGS, loadGatewaySettings } from './config/gateway-settings
 import { ApiErrorFilter } from './http/api-error.filter.js';
 import { createEdgeValidationPipe } from './http/validation.js';
 import { PageInterceptor } from './http/paged.js';
+import { IdempotencyInterceptor } from './http/idempotency.interceptor.js';
+import { IdempotencyStore } from './http/idempotency.store.js';
 import { API_CONTROLLERS } from './routes/controllers.js';
 import { GiteaQueryGuard } from './openapi/gitea-query.guard.js';
 
@@ -26,6 +28,9 @@ import { GiteaQueryGuard } from './openapi/gitea-query.guard.js';
     { provide: APP_GUARD, useClass: GiteaQueryGuard },
     { provide: APP_PIPE, useFactory: createEdgeValidationPipe },
     { provide: APP_FILTER, useClass: ApiErrorFilter },
+    IdempotencyStore,
+    // Outermost: a replayed answer is the final one.
+    { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
     { provide: APP_INTERCEPTOR, useClass: PageInterceptor },
   ],
   exports: [GATEWAY_SETTINGS],

@@ -3,14 +3,14 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import {
   COMMON_SETTINGS, CORRELATION_HEADER, ConfigError, JsonLogger, RpcClient, commonSettings, loadSettings,
-  withCorrelationId, type CommonSettings,
+  natsConnectionOptions, requireProductionSecrets, withCorrelationId, type CommonSettings,
 } from '@cairn/platform';
 import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppModule } from './app.module.js';
-import { loadGatewaySettings } from './config/gateway-settings.js';
+import { gatewaySettingsSpec, loadGatewaySettings } from './config/gateway-settings.js';
 import { ApiErrorFilter } from './http/api-error.filter.js';
-import { registerJsonBodyParser } from './http/json-body.js';
+import { bodyLimits, registerJsonBodyParser } from './http/json-body.js';
 import { registerHealthRoutes } from './health/health.routes.js';
 import { instrument } from './health/metrics.js';
 import { registerOpenApiRoute } from './openapi/openapi.routes.js';
@@ -24,6 +24,8 @@ async function main(): Promise<void> {
   try {
     common = loadSettings(commonSettings);
     gatewaySettings = loadGatewaySettings();
+    requireProductionSecrets([commonSettings, gatewaySettingsSpec]);
+    natsConnectionOptions(common, 'gateway'); // contradictory or unreadable NATS credentials: refuse here (exit 78)
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`gateway: ${err.message}\n`);
@@ -41,36 +43,54 @@ async function main(): Promise<void> {
       const status = (error as { statusCode?: number }).statusCode ?? 400;
       void reply.status(status).send({ message: error.message, url: `${common.rootUrl}api/swagger` });
     },
+    // The default limit; the file-content routes get theirs from registerJsonBodyParser.
     bodyLimit: gatewaySettings.maxBodyBytes,
+    // The client's address behind trusted reverse proxies (X-Forwarded-For): identity-service throttles per address.
+    trustProxy: gatewaySettings.trustedProxies.includes('*') ? true : gatewaySettings.trustedProxies,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
       const given = req.headers[CORRELATION_HEADER];
       return typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
     },
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule, adapter, { logger });
+  // Nest's own body parsers (JSON, and form-encoded bodies a cross-site form could send) stay off: registerJsonBodyParser
+  // is the one place bodies are parsed.
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule, adapter, { logger, bodyParser: false });
   app.setGlobalPrefix('api/v1');
   app.enableShutdownHooks();
 
   const fastify = app.getHttpAdapter().getInstance();
-  registerJsonBodyParser(fastify, gatewaySettings.maxBodyBytes);
+  // Stops through Nest's shutdown hooks (SIGTERM/SIGINT): in-flight requests finish, then the clients close.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => logger.log(`${signal}: stopping gateway`));
+  fastify.addHook('onClose', (_instance, done) => {
+    logger.log('gateway stopped');
+    done();
+  });
   instrument(fastify);
   // Every request runs with its correlation id bound, and echoes it back.
   fastify.addHook('onRequest', (req, reply, done) => {
     reply.header(CORRELATION_HEADER, req.id);
     withCorrelationId(String(req.id), done);
   });
+  // After the correlation hook: a body refused at once (413/411) still carries its request id.
+  registerJsonBodyParser(fastify, bodyLimits(gatewaySettings));
   const errorFilter = new ApiErrorFilter(app.get(COMMON_SETTINGS));
   fastify.setErrorHandler((err, req, reply) => {
     const { status, body } = errorFilter.toResponse(err, req);
     void reply.status(status).send(body);
   });
-  registerHealthRoutes(fastify, app.get(RpcClient));
+  registerHealthRoutes(fastify, app.get(RpcClient), {
+    enabled: gatewaySettings.metricsEnabled,
+    token: gatewaySettings.metricsToken,
+  });
+  if (gatewaySettings.metricsEnabled && !gatewaySettings.metricsToken && gatewaySettings.httpAddr !== '127.0.0.1') {
+    logger.warn('/metrics is open to anyone who reaches the HTTP port: set [metrics] TOKEN');
+  }
   registerOpenApiRoute(fastify, common.rootUrl);
   registerGitHttpRoutes(fastify, app);
   registerWebRoutes(fastify, app);
 
-  await app.listen(common.httpPort, '0.0.0.0');
-  logger.log(`gateway listening on ${common.rootUrl} (port ${common.httpPort})`);
+  await app.listen(common.httpPort, gatewaySettings.httpAddr);
+  logger.log(`gateway listening on ${common.rootUrl} (${gatewaySettings.httpAddr}:${common.httpPort})`);
 }
 
 main().catch((err) => {

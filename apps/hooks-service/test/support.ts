@@ -13,20 +13,19 @@ import type { INestMicroservice } from '@nestjs/common';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
 import { verify } from '@octokit/webhooks-methods';
-import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { DomainEvent } from '@cairn/contracts';
 import {
   DomainErrorFilter, createRpcValidationPipe, ensureEventsStream, newEvent, publishEvent,
 } from '@cairn/platform';
-import { createScratchDatabase, startPrivateNats } from '../../../test/support/integration.js';
+import { createScratchDatabase, deleteRedisKeys, startPrivateNats } from '../../../test/support/integration.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const PG_SERVER = process.env.CAIRN_IT_PG ?? 'postgresql://postgres@127.0.0.1:5432';
 const REDIS_URL = process.env.CAIRN_IT_REDIS ?? 'redis://127.0.0.1:6379';
 
 /** Polls until `fn` returns a truthy value (a bounded wait for an eventual state, not a timing assertion). */
-export async function waitFor<T>(fn: () => Promise<T> | T, what: string, timeoutMs = 30_000, everyMs = 50): Promise<T> {
+export async function waitFor<T>(fn: () => Promise<T> | T, what: string, timeoutMs = 30_000, everyMs = 50): Promise<NonNullable<T>> {
   const until = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -98,14 +97,7 @@ export async function startInfra(area: string, extraEnv: Record<string, string> 
       await pool.end().catch(() => undefined);
       await nc.drain().catch(() => undefined);
       await nats.stop();
-      const redis = new Redis(REDIS_URL);
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${queuePrefix}:*`, 'COUNT', 1000);
-        cursor = next;
-        if (keys.length) await redis.del(...keys);
-      } while (cursor !== '0');
-      redis.disconnect();
+      await deleteRedisKeys(REDIS_URL, `${queuePrefix}:`);
       await db.drop();
     },
   };
@@ -162,6 +154,9 @@ export interface ReceivedRequest {
 /** What the receiver answers for the n-th request (0-based) of a path. */
 export type Responder = (n: number, req: ReceivedRequest) => { status: number; headers?: Record<string, string>; body?: string; delayMs?: number };
 
+/** The answer of a path without a responder. */
+const answerOk: Responder = () => ({ status: 200, body: 'ok' });
+
 /** A real HTTP receiver on 127.0.0.1 that verifies signatures and records every request. */
 export class Receiver {
   readonly requests: ReceivedRequest[] = [];
@@ -205,7 +200,7 @@ export class Receiver {
         this.requests.push(rec);
         const n = this.counts.get(rec.url) ?? 0;
         this.counts.set(rec.url, n + 1);
-        const answer = (this.responders.get(rec.url) ?? (() => ({ status: 200, body: 'ok' })))(n, rec);
+        const answer = (this.responders.get(rec.url) ?? answerOk)(n, rec);
         const send = () => {
           res.writeHead(answer.status, answer.headers ?? {});
           res.end(answer.body ?? '');

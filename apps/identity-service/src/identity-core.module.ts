@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuthService } from './auth/auth.service.js';
 import { PasswordHasher } from './auth/password-hasher.js';
+import { SignInThrottle } from './auth/sign-in-throttle.js';
 import { TwoFactorRepository } from './auth/two-factor.repository.js';
 import { TwoFactorService } from './auth/two-factor.service.js';
 import { CLOCK, systemClock } from './common/clock.js';
@@ -24,7 +25,7 @@ const services = [
   UsersRepository, UsersService, OrgsRepository, OrgsService,
   TokensRepository, TokensService, TokenUsage,
   KeysRepository, KeysService, KeyUsage,
-  TwoFactorRepository, TwoFactorService, AuthService,
+  TwoFactorRepository, TwoFactorService, SignInThrottle, AuthService,
 ];
 
 /**

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ErrorCode, IdentitySubjects, healthSubject,
-  type AccessTokenDto, type HealthReply, type ResolveCredentialsReply, type UserDto,
+  type ResolveCredentialsRequest, type UserDto,
 } from '@cairn/contracts';
 import { actorOf, startIdentityTestEnv, type IdentityTestEnv } from '../test/identity-test-env.js';
 import { withLastCharChanged } from '../../../test/support/session.js';
+import { base32Decode, totp } from './auth/totp.js';
 
 /** The message handlers over a real NATS connection: validation, error envelopes, replies. */
 describe('identity-service over NATS (integration)', () => {
@@ -20,23 +21,23 @@ describe('identity-service over NATS (integration)', () => {
   });
 
   it('answers the health check', async () => {
-    const reply = await env.rpc.send<HealthReply>(healthSubject('identity'), {});
+    const reply = await env.rpc.send(healthSubject('identity'), {});
     expect(reply).toMatchObject({ service: 'identity', ok: true, checks: { nats: true, postgres: true } });
   });
 
   it('creates a user, a token, and resolves it', async () => {
     const admin = actorOf(root);
-    const user = await env.rpc.send<UserDto>(IdentitySubjects.userCreate, {
+    const user = await env.rpc.send(IdentitySubjects.userCreate, {
       actor: admin,
       body: { username: 'alice', email: 'alice@example.com', password: 'password123', must_change_password: false },
     });
     expect(user.login).toBe('alice');
-    const token = await env.rpc.send<AccessTokenDto>(IdentitySubjects.tokenCreate, {
+    const token = await env.rpc.send(IdentitySubjects.tokenCreate, {
       actor: actorOf(user),
       username: 'alice',
       body: { name: 'cli', scopes: ['read:user'] },
     });
-    const resolved = await env.rpc.send<ResolveCredentialsReply>(IdentitySubjects.authResolve, {
+    const resolved = await env.rpc.send(IdentitySubjects.authResolve, {
       kind: 'token',
       secret: token.sha1,
     });
@@ -50,7 +51,8 @@ describe('identity-service over NATS (integration)', () => {
   });
 
   it('validates messages (INVALID_ARGUMENT) and maps domain errors to their codes', async () => {
-    await expect(env.rpc.send(IdentitySubjects.authResolve, { kind: 'magic', secret: 'x' })).rejects.toMatchObject({
+    // Deliberately invalid: an unknown credential kind.
+    await expect(env.rpc.send(IdentitySubjects.authResolve, { kind: 'magic', secret: 'x' } as unknown as ResolveCredentialsRequest)).rejects.toMatchObject({
       code: ErrorCode.INVALID_ARGUMENT,
     });
     await expect(
@@ -65,22 +67,28 @@ describe('identity-service over NATS (integration)', () => {
   });
 
   it('replies plain booleans for membership checks', async () => {
-    const alice = await env.rpc.send<UserDto>(IdentitySubjects.userGet, { actor: null, username: 'alice' });
+    const alice = await env.rpc.send(IdentitySubjects.userGet, { actor: null, username: 'alice' });
     await env.rpc.send(IdentitySubjects.orgCreate, { actor: actorOf(root), body: { username: 'acme' } });
-    expect(await env.rpc.send<boolean>(IdentitySubjects.memberCheck, { actor: actorOf(root), org: 'acme', username: 'root' })).toBe(true);
-    expect(await env.rpc.send<boolean>(IdentitySubjects.memberCheck, { actor: null, org: 'acme', username: 'alice' })).toBe(false);
-    expect(await env.rpc.send<boolean>(IdentitySubjects.publicMemberCheck, { actor: null, org: 'acme', username: 'root' })).toBe(false);
+    expect(await env.rpc.send(IdentitySubjects.memberCheck, { actor: actorOf(root), org: 'acme', username: 'root' })).toBe(true);
+    expect(await env.rpc.send(IdentitySubjects.memberCheck, { actor: null, org: 'acme', username: 'alice' })).toBe(false);
+    expect(await env.rpc.send(IdentitySubjects.publicMemberCheck, { actor: null, org: 'acme', username: 'root' })).toBe(false);
     await env.rpc.send(IdentitySubjects.publicMemberSet, { actor: actorOf(root), org: 'acme', username: 'root', public: true });
-    expect(await env.rpc.send<boolean>(IdentitySubjects.publicMemberCheck, { actor: null, org: 'acme', username: 'root' })).toBe(true);
+    expect(await env.rpc.send(IdentitySubjects.publicMemberCheck, { actor: null, org: 'acme', username: 'root' })).toBe(true);
     await expect(
       env.rpc.send(IdentitySubjects.publicMemberSet, { actor: actorOf(alice), org: 'acme', username: 'root', public: false }),
     ).rejects.toMatchObject({ code: ErrorCode.PERMISSION_DENIED });
   });
 
   it('enrols two-factor over NATS', async () => {
-    const alice = await env.rpc.send<UserDto>(IdentitySubjects.userGet, { actor: null, username: 'alice' });
-    const reply = await env.rpc.send<{ secret: string }>(IdentitySubjects.twoFactorEnroll, { actor: actorOf(alice) });
+    const alice = await env.rpc.send(IdentitySubjects.userGet, { actor: null, username: 'alice' });
+    const reply = await env.rpc.send(IdentitySubjects.twoFactorEnroll, { actor: actorOf(alice) });
     expect(reply.secret).toMatch(/^[A-Z2-7]+$/);
+    const passcode = totp(base32Decode(reply.secret), env.clock.now);
+    const confirmed = await env.rpc.send(IdentitySubjects.twoFactorConfirm, {
+      actor: actorOf(alice),
+      passcode,
+    });
+    expect(confirmed.scratch_token).toHaveLength(12);
     await expect(
       env.rpc.send(IdentitySubjects.authResolve, { kind: 'password', username: 'alice', secret: 'password123' }),
     ).rejects.toMatchObject({ code: ErrorCode.UNAUTHENTICATED, message: 'two-factor authentication code required (X-Gitea-OTP)' });

@@ -8,8 +8,9 @@ import type { INestMicroservice, Type } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { DomainErrorFilter, RpcClient, createRpcValidationPipe } from '@cairn/platform';
 import type { ActorDto, UserDto } from '@cairn/contracts';
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { createScratchDatabase, startPrivateNats } from '../../../test/support/integration.js';
+import { createScratchDatabase, deleteRedisKeys, startPrivateNats } from '../../../test/support/integration.js';
 import { AppModule } from '../src/app.module.js';
 import { CLOCK } from '../src/common/clock.js';
 import { UsersService } from '../src/users/users.service.js';
@@ -46,9 +47,13 @@ export async function startIdentityTestEnv(settings: Record<string, string> = {}
     throw err;
   });
   const natsUrl = nats.url;
+  // Its own Redis key prefix (the sign-in throttle's counters), removed afterwards.
+  const queuePrefix = settings.CAIRN__QUEUE__PREFIX ?? `cairn-it-identity-${randomUUID().slice(0, 8)}`;
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   const cleanupInfra = async () => {
     await nats.stop();
     await db.drop();
+    await deleteRedisKeys(redisUrl, queuePrefix);
   };
 
   try {
@@ -60,6 +65,7 @@ export async function startIdentityTestEnv(settings: Record<string, string> = {}
       CAIRN__SERVER__ROOT_URL: 'http://cairn.test:3000/',
       // Cheaper scrypt keeps the suite quick; the unit tests cover the production parameters' format.
       CAIRN__SECURITY__PASSWORD_HASH_ALGO: 'scrypt$4096$8$1',
+      CAIRN__QUEUE__PREFIX: queuePrefix,
       ...settings,
     });
 

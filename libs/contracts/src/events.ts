@@ -24,6 +24,24 @@ export const IdentityEvents = {
   memberRemoved: 'identity.evt.member.removed',
 } as const;
 
+/**
+ * The largest domain event, in bytes of its JSON (UTF-8): the one home of the limit. NATS refuses messages over its
+ * `max_payload` (1 MiB by default), and an event that cannot be published must never be written: `outboxRow` throws
+ * for a larger one. The margin leaves room for headers and the namespace prefix of the subject.
+ */
+export const EVENT_MAX_BYTES = 900 * 1024;
+
+/**
+ * The longest text one event field carries, in bytes of its JSON encoding (escapes counted): issue, comment and
+ * pull-request bodies, their `changes.body.from`, commit messages. Longer texts are cut (ending in
+ * {@link EVENT_TEXT_CUT_MARK}), so an event with a few bodies stays far below {@link EVENT_MAX_BYTES}; webhook
+ * payloads carry the cut text (the full text is one API call away at the item's URL).
+ */
+export const EVENT_TEXT_MAX_BYTES = 64 * 1024;
+
+/** Appended to a text cut to {@link EVENT_TEXT_MAX_BYTES}. */
+export const EVENT_TEXT_CUT_MARK = '\n\n… (cut)';
+
 /** The envelope of every domain event: `id` is unique and lets consumers de-duplicate. */
 export interface DomainEvent<T = unknown> {
   /** Unique event id (UUID); consumers de-duplicate on it. */

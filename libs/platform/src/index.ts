@@ -1,4 +1,6 @@
 /** @cairn/platform: what every Cairn app shares (configuration, logging, RPC, events, bootstrap, spawning git and the storage path). */
+// First: contracts' DTO decorators need Reflect's metadata API when their modules load.
+import 'reflect-metadata';
 export * from './config/ini.js';
 export * from './config/settings.js';
 export * from './logging/correlation.js';
@@ -8,10 +10,16 @@ export * from './rpc/rpc-handler.js';
 export * from './rpc/domain-error.filter.js';
 export * from './rpc/validation.js';
 export * from './rpc/correlation.interceptor.js';
+export * from './rpc/rpc-deadline.js';
+export * from './rpc/bus-transfer.js';
 export * from './nats/nats-namespace.js';
 export * from './nats/namespaced-server-nats.js';
+export * from './nats/nats-connection-options.js';
 export * from './events/jetstream.js';
 export * from './events/outbox.js';
+export * from './db/db-unavailable.js';
+export * from './db/pg-pool.js';
+export * from './redis/lazy-redis.js';
 export * from './bootstrap/platform.module.js';
 export * from './bootstrap/bootstrap-service.js';
 export * from './crypto/secret-box.js';
@@ -22,3 +30,5 @@ export * from './queues/typed-queue.js';
 export * from './git/git-environment.js';
 export * from './git/git-process.js';
 export * from './git/repo-storage-path.js';
+export * from './events/event-size.js';
+export * from './metrics/dead-letters.js';

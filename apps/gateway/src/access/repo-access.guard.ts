@@ -3,7 +3,7 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import {
-  DomainError, ErrorCode, RepoSubjects, accessAtLeast, twoFactorDeniesRepoAccess,
+  DomainError, ErrorCode, RepoSubjects, accessAtLeast, twoFactorDeniesRepoAccess, twoFactorRequiredMessage,
   type AccessLevel, type ActorDto, type RepoAccessReply,
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
@@ -71,7 +71,8 @@ export class RepoAccessGuard implements CanActivate {
 
 /**
  * Resolves a repository for an actor, applying the two-factor repository policy (`twoFactorDeniesRepoAccess`: a 404,
- * as Gitea). Shared by the API guard, the web pages and git over HTTP.
+ * as Gitea, whose message says how to enrol — decided before the lookup, so it is the same for every repository and
+ * tells nothing about which exist). Shared by the API guard, the web pages and git over HTTP.
  */
 export async function resolveRepoAccess(
   rpc: RpcClient,
@@ -80,9 +81,8 @@ export async function resolveRepoAccess(
   owner: string,
   repo: string,
 ): Promise<RepoContext> {
+  if (twoFactorDeniesRepoAccess(settings.twoFactorAuth, actor)) throw DomainError.notFound(twoFactorRequiredMessage());
   const reply = await rpc.send(RepoSubjects.accessResolve, { actor, owner, repo });
-  if (reply.access === 'none' || twoFactorDeniesRepoAccess(settings.twoFactorAuth, actor)) {
-    throw DomainError.notFound('not found');
-  }
+  if (reply.access === 'none') throw DomainError.notFound('not found');
   return { actor, repo: reply.repo, access: reply.access };
 }

@@ -1,22 +1,29 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import {
-  DomainError, ErrorCode, IdentitySubjects, type ScopeCategory,
+  DomainError, ErrorCode, twoFactorDeniesRepoAccess, twoFactorRequiredMessage, type ScopeCategory,
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, RpcClient, type CommonSettings } from '@cairn/platform';
 import type { FastifyRequest } from 'fastify';
 import { readCredentials } from './credentials.js';
 import { getAuthState, setAuthState } from './request-context.js';
 import {
-  BASIC_AUTH_ONLY, PUBLIC_ROUTE, SCOPE_CATEGORY, SIGN_IN_REQUIRED, SITE_ADMIN_ONLY,
+  PASSWORD_REQUIRED, PUBLIC_ROUTE, SCOPE_CATEGORY, SIGN_IN_REQUIRED, SITE_ADMIN_ONLY, TWO_FACTOR_REQUIRED,
+  type PasswordRequiredOptions,
 } from './policy.decorators.js';
+import { resolveCredentials } from './resolve-credentials.js';
 import { missingScopeMessage } from './scopes.js';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../config/gateway-settings.js';
 
+/** The 401 of a {@link PasswordRequired} route called with a token. */
+export const PASSWORD_REQUIRED_MESSAGE =
+  'auth required: use Basic authentication with your password (plus X-Gitea-OTP when two-factor is enrolled); an access token, even as the Basic password, is not accepted here';
+
 /**
  * Authenticates every API request with one identity-service call, then applies instance policy from route metadata:
- * sign-in required, site admin only, Basic-only, token scopes, and `REQUIRE_SIGNIN_VIEW`. Repository-level access is
- * decided later, per repository.
+ * sign-in required, site admin only, Basic-only, password-only, token scopes, `REQUIRE_SIGNIN_VIEW`, and the two-factor
+ * policy of routes outside one repository (admin routes and those marked `@TwoFactorRequired()`). Repository-level
+ * access is decided later, per repository.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
@@ -34,12 +41,12 @@ export class AuthGuard implements CanActivate {
       throw new DomainError(ErrorCode.UNAUTHENTICATED, 'malformed Authorization header');
     }
     if (presented.request) {
-      const reply = await this.rpc.send(IdentitySubjects.authResolve, presented.request);
+      const reply = await resolveCredentials(this.rpc, this.settings, presented.request);
       // Gitea refuses every API call of a user who must change their password first (the change happens on the web).
       if (reply.mustChangePassword) {
         throw DomainError.forbidden(`You must change your password. Change it at: ${this.common.rootUrl}user/change_password`);
       }
-      setAuthState(req, { actor: reply.actor, user: reply.user, method: presented.method });
+      setAuthState(req, { actor: reply.actor, user: reply.user, method: presented.method, sudoer: reply.sudoer });
     } else {
       setAuthState(req, { actor: null, user: null, method: 'none' });
     }
@@ -52,28 +59,41 @@ export class AuthGuard implements CanActivate {
   }
 
   private applyPolicy(context: ExecutionContext, req: FastifyRequest): void {
-    const { actor, method } = getAuthState(req);
+    const { actor, method, sudoer } = getAuthState(req);
     const siteAdminOnly = this.meta<boolean>(SITE_ADMIN_ONLY, context);
     const signInRequired =
       siteAdminOnly ||
       this.meta<boolean>(SIGN_IN_REQUIRED, context) ||
       (this.settings.requireSigninView === 'strict' && !this.meta<boolean>(PUBLIC_ROUTE, context));
     if (!actor) {
-      if (signInRequired || this.meta<boolean>(BASIC_AUTH_ONLY, context)) {
+      if (signInRequired || this.meta<PasswordRequiredOptions>(PASSWORD_REQUIRED, context)) {
         throw new DomainError(ErrorCode.UNAUTHENTICATED, 'token is required');
       }
       return;
     }
-    if (this.meta<boolean>(BASIC_AUTH_ONLY, context) && method !== 'basic-password' && method !== 'basic-token') {
-      throw new DomainError(ErrorCode.UNAUTHENTICATED, 'auth required');
+    // `via` is what identity-service checked: a Basic password that merely looked like a token is still a password.
+    const byPassword = (method === 'basic-password' || method === 'basic-token') && actor.via === 'password';
+    const passwordRequired = this.meta<PasswordRequiredOptions>(PASSWORD_REQUIRED, context);
+    if (passwordRequired && !byPassword) {
+      throw new DomainError(ErrorCode.UNAUTHENTICATED, PASSWORD_REQUIRED_MESSAGE);
     }
-    const category = this.meta<ScopeCategory>(SCOPE_CATEGORY, context);
-    if (category) {
-      const missing = missingScopeMessage(actor, category, req.method);
+    if (passwordRequired && !passwordRequired.sudo && sudoer) {
+      throw DomainError.forbidden('this route cannot be used with Sudo: the user must sign in themself');
+    }
+    const categories = this.meta<ScopeCategory[]>(SCOPE_CATEGORY, context);
+    if (categories) {
+      const missing = missingScopeMessage(actor, categories, req.method);
       if (missing) throw new DomainError(ErrorCode.PERMISSION_DENIED, missing);
     }
     if (siteAdminOnly && !actor.isAdmin) {
       throw new DomainError(ErrorCode.PERMISSION_DENIED, 'user should be the site admin');
+    }
+    // Admin routes reach every repository's data (and hooks of every repository): no site admin who must enrol.
+    if (
+      (siteAdminOnly || this.meta<boolean>(TWO_FACTOR_REQUIRED, context)) &&
+      twoFactorDeniesRepoAccess(this.settings.twoFactorAuth, actor)
+    ) {
+      throw DomainError.forbidden(twoFactorRequiredMessage(siteAdminOnly ? 'site administration' : 'this route'));
     }
   }
 }

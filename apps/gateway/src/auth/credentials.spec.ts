@@ -25,6 +25,11 @@ describe('readCredentials', () => {
     expect(readCredentials(req())).toEqual({ method: 'none', request: null });
   });
 
+  it('passes the client source address on, for the sign-in throttle', () => {
+    const withIp = { headers: { authorization: basic('alice', 'pw') }, query: {}, ip: '203.0.113.7' } as unknown as FastifyRequest;
+    expect(readCredentials(withIp)).toMatchObject({ method: 'basic-password', request: { clientAddress: '203.0.113.7' } });
+  });
+
   it('calls malformed what no client of ours sends', () => {
     for (const authorization of ['token', 'Basic bm9jb2xvbg==', 'Digest x', 'bearer   ']) {
       expect(readCredentials(req({ authorization }))).toBe('malformed');

@@ -36,7 +36,8 @@ export function readCredentials(req: FastifyRequest): PresentedCredentials | 'ma
   if ((otp?.length ?? 0) > L.otp || (sudo?.length ?? 0) > L.sudo) return 'malformed';
   // A NUL can be no part of a name or secret of ours (PostgreSQL text cannot even hold one).
   if ([secret, username, otp, sudo].some((v) => v?.includes('\0'))) return 'malformed';
-  return presented;
+  // identity-service throttles failed sign-ins per account and per source address: tell it the address.
+  return req.ip ? { ...presented, request: { ...presented.request, clientAddress: req.ip } } : presented;
 }
 
 function presentedCredentials(req: FastifyRequest): PresentedCredentials | 'malformed' {
@@ -82,6 +83,5 @@ function presentedCredentials(req: FastifyRequest): PresentedCredentials | 'malf
   if (typeof queryToken === 'string' && queryToken) {
     return { method: 'token', request: { kind: 'token', secret: queryToken, ...sudo } };
   }
-  if (sudoValue) return { method: 'none', request: null };
   return { method: 'none', request: null };
 }

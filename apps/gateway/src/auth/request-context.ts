@@ -1,4 +1,4 @@
-import type { ActorDto, UserDto } from '@cairn/contracts';
+import type { ActorDto, ResolveCredentialsReply, UserDto } from '@cairn/contracts';
 import type { FastifyRequest } from 'fastify';
 
 /** How the client presented credentials (decides e.g. Basic-only routes and whether token scopes apply). */
@@ -10,6 +10,8 @@ export interface AuthState {
   /** The effective user's Gitea `User` shape (from the same identity call). */
   user: UserDto | null;
   method: AuthMethod;
+  /** With `Sudo`: the administrator who really signed in (the actor is the user acted as). */
+  sudoer?: ResolveCredentialsReply['sudoer'];
 }
 
 const AUTH = Symbol('cairnAuth');

@@ -13,10 +13,17 @@ export function scopesGrant(scopes: readonly string[], needed: string): boolean 
   return level === 'read' && scopes.includes(`write:${category}`);
 }
 
-/** Scopes apply only to token authentication; password and session logins are not limited (as Gitea). */
-export function missingScopeMessage(actor: ActorDto, category: ScopeCategory, method: string): string | null {
+/**
+ * The 403 message for a token that lacks any of `needed` (every one is required, as Gitea's `HasScope`), or null.
+ * Scopes apply only to token authentication; password and session logins are not limited (as Gitea).
+ */
+export function missingScopesMessage(actor: ActorDto, needed: readonly string[]): string | null {
   if (actor.via !== 'token') return null;
-  const needed = requiredScope(category, method);
-  if (scopesGrant(actor.scopes, needed)) return null;
-  return `token does not have at least one of required scope(s), required=[${needed}], token scope=${actor.scopes.join(',')}`;
+  if (needed.every((scope) => scopesGrant(actor.scopes, scope))) return null;
+  return `token does not have at least one of required scope(s), required=[${needed.join(' ')}], token scope=${actor.scopes.join(',')}`;
+}
+
+/** {@link missingScopesMessage} for a route's categories at the level its HTTP method needs. */
+export function missingScopeMessage(actor: ActorDto, categories: readonly ScopeCategory[], method: string): string | null {
+  return missingScopesMessage(actor, categories.map((category) => requiredScope(category, method)));
 }

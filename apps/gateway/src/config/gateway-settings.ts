@@ -1,3 +1,4 @@
+import type { TwoFactorPolicy } from '@cairn/contracts';
 import { loadSettings, parsers, type SettingsOf } from '@cairn/platform';
 
 /** `[service] REQUIRE_SIGNIN_VIEW`: a boolean, or `expensive` (anonymous visitors may not open costly web pages). */
@@ -14,11 +15,27 @@ function parseRequireSigninView(raw: string): RequireSigninView {
 
 /** The gateway's own settings (the common ones are in @cairn/platform). Read once at start; bad values refuse start. */
 export const gatewaySettingsSpec = {
+  /**
+   * `enforced`: users without two-factor enrolled get no repository data — repository routes, web pages and git answer
+   * 404, lists and search leave private repositories out, admin routes, organization hooks and `Sudo` answer 403, each
+   * saying how to enrol (`POST /api/v1/user/2fa`, then `POST /api/v1/user/2fa/confirm`). Empty: two-factor is optional.
+   */
   twoFactorAuth: {
     section: 'security',
     key: 'TWO_FACTOR_AUTH',
-    default: '' as '' | 'enforced',
-    parse: (raw: string) => parsers.oneOf('', 'enforced')(raw) as '' | 'enforced',
+    default: '' as TwoFactorPolicy,
+    parse: (raw: string) => parsers.oneOf('', 'enforced')(raw) as TwoFactorPolicy,
+  },
+  /**
+   * `[security] REVERSE_PROXY_TRUSTED_PROXIES` (Gitea's name and default): addresses and networks of reverse proxies
+   * whose `X-Forwarded-For` names the client; `*` trusts any. The client address counts failed sign-ins per address,
+   * so behind a proxy not listed here every client shares the proxy's count.
+   */
+  trustedProxies: {
+    section: 'security',
+    key: 'REVERSE_PROXY_TRUSTED_PROXIES',
+    default: ['127.0.0.0/8', '::1/128'],
+    parse: parsers.list,
   },
   requireSigninView: {
     section: 'service',
@@ -47,8 +64,24 @@ export const gatewaySettingsSpec = {
     parse: parsers.int(0, Number.MAX_SAFE_INTEGER),
   },
   enableSwagger: { section: 'api', key: 'ENABLE_SWAGGER', default: true, parse: parsers.bool },
-  /** Largest request body accepted (bytes) for JSON API routes. */
-  maxBodyBytes: { section: 'server', key: 'MAX_BODY_SIZE', default: 32 * 1024 * 1024, parse: parsers.int(1024) },
+  /**
+   * Largest request body accepted (bytes) on API routes, and on every route for requests without credentials
+   * (checked before the body is read or parsed; larger → 413).
+   */
+  maxBodyBytes: { section: 'server', key: 'MAX_BODY_SIZE', default: 1024 * 1024, parse: parsers.int(1024) },
+  /**
+   * Largest file (MB) the contents routes accept from an authenticated caller: their body limit is this, base64
+   * encoded, plus `[server] MAX_BODY_SIZE`.
+   */
+  uploadFileMaxMb: { section: 'repository.upload', key: 'FILE_MAX_SIZE', default: 50, parse: parsers.int(1, 4096) },
+  /** Address the HTTP server binds (`0.0.0.0`: every interface; `127.0.0.1` behind a local reverse proxy). */
+  httpAddr: { section: 'server', key: 'HTTP_ADDR', default: '0.0.0.0', parse: parsers.string },
+  /** Serve Prometheus metrics at `/metrics` (off by default, as in Gitea). */
+  metricsEnabled: { section: 'metrics', key: 'ENABLED', default: false, parse: parsers.bool },
+  /** When set, `/metrics` requires `Authorization: Bearer <TOKEN>` (as in Gitea); empty: anyone who reaches it. */
+  metricsToken: { section: 'metrics', key: 'TOKEN', default: '', parse: parsers.string },
+  /** How long a completed request's answer is kept for replay under its `Idempotency-Key`. */
+  idempotencyTtlMs: { section: 'api', key: 'IDEMPOTENCY_TTL', default: 24 * 3600_000, parse: parsers.durationMs },
 };
 
 export type GatewaySettings = SettingsOf<typeof gatewaySettingsSpec>;

@@ -1,11 +1,12 @@
 import {
-  DomainError, ErrorCode, IdentitySubjects, accessAtLeast, type ActorDto,
+  DomainError, ErrorCode, accessAtLeast, twoFactorDeniesRepoAccess, twoFactorRequiredMessage, type ActorDto,
 } from '@cairn/contracts';
 import type { RpcClient } from '@cairn/platform';
 import type { FastifyRequest } from 'fastify';
 import { resolveRepoAccess, type RepoContext } from '../access/repo-access.guard.js';
 import { readCredentials } from '../auth/credentials.js';
-import { scopesGrant } from '../auth/scopes.js';
+import { resolveCredentials } from '../auth/resolve-credentials.js';
+import { missingScopesMessage } from '../auth/scopes.js';
 import type { GatewaySettings } from '../config/gateway-settings.js';
 
 /** The two git services of smart HTTP. */
@@ -25,12 +26,12 @@ export class GitHttpRefusal extends Error {
 
 const ASK = (message = 'Unauthorized') => new GitHttpRefusal(401, message);
 
-async function authenticate(rpc: RpcClient, req: FastifyRequest): Promise<ActorDto | null> {
+async function authenticate(rpc: RpcClient, settings: GatewaySettings, req: FastifyRequest): Promise<ActorDto | null> {
   const presented = readCredentials(req);
   if (presented === 'malformed') throw ASK('malformed Authorization header');
   if (!presented.request) return null;
   try {
-    const reply = await rpc.send(IdentitySubjects.authResolve, presented.request);
+    const reply = await resolveCredentials(rpc, settings, presented.request);
     return reply.actor;
   } catch (err) {
     if (
@@ -62,14 +63,12 @@ export async function authorizeGitHttp(
   service: GitHttpService,
 ): Promise<RepoContext> {
   const need = service === 'upload-pack' ? 'read' : 'write';
-  const actor = await authenticate(rpc, req);
-  if (actor?.via === 'token' && !scopesGrant(actor.scopes, `${need}:repository`)) {
-    throw new GitHttpRefusal(
-      403,
-      `token does not have at least one of required scope(s), required=[${need}:repository], token scope=${actor.scopes.join(',')}`,
-    );
-  }
+  const actor = await authenticate(rpc, settings, req);
+  const missingScope = actor && missingScopesMessage(actor, [`${need}:repository`]);
+  if (missingScope) throw new GitHttpRefusal(403, missingScope);
   if (!actor && (need === 'write' || settings.requireSigninView === 'strict')) throw ASK();
+  // Said in plain text, which git prints as `remote: …` before giving up.
+  if (twoFactorDeniesRepoAccess(settings.twoFactorAuth, actor)) throw new GitHttpRefusal(404, twoFactorRequiredMessage());
   let ctx: RepoContext;
   try {
     ctx = await resolveRepoAccess(rpc, settings, actor, owner, repo);

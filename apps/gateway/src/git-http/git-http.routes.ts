@@ -9,6 +9,7 @@ import { COMMON_SETTINGS, CORRELATION_HEADER, RpcClient, type CommonSettings } f
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RepoContext } from '../access/repo-access.guard.js';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../config/gateway-settings.js';
+import { setRetryAfter } from '../http/retry-after.js';
 import { authorizeGitHttp, GitHttpRefusal, type GitHttpService } from './git-http-auth.js';
 
 /** Request headers git sends that repo-service needs; nothing else (no credentials) is forwarded. */
@@ -77,6 +78,7 @@ export class GitHttpProxy {
     } else if (err instanceof DomainError && err.code !== ErrorCode.INTERNAL) {
       status = httpStatusForErrorCode(err.code);
       message = err.message;
+      setRetryAfter(reply, err);
     } else {
       this.logger.error(`git http authorisation failed: ${(err as Error)?.message ?? String(err)}`);
     }

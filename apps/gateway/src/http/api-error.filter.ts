@@ -3,6 +3,8 @@ import { DomainError, ErrorCode, httpStatusForErrorCode } from '@cairn/contracts
 import { COMMON_SETTINGS, CORRELATION_HEADER, type CommonSettings } from '@cairn/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import { describeBodyTooLarge } from './json-body.js';
+import { setRetryAfter } from './retry-after.js';
 
 /** Gitea's error body: `{ message, url }`, plus `errors` for field-level problems. */
 export interface ApiErrorBody {
@@ -29,6 +31,7 @@ export class ApiErrorFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     const req = http.getRequest<FastifyRequest>();
     const { status, body } = this.toResponse(exception, req);
+    setRetryAfter(reply, exception);
     if (status === 401 && !reply.hasHeader('www-authenticate') && req.url.includes('.git/')) {
       reply.header('www-authenticate', 'Basic realm="Cairn"');
     }
@@ -36,6 +39,9 @@ export class ApiErrorFilter implements ExceptionFilter {
   }
 
   toResponse(exception: unknown, req?: FastifyRequest): { status: number; body: ApiErrorBody } {
+    // Fastify's own 413 says neither the limit nor which one: say both (Nest hands it over wrapped, as the cause).
+    const fastifyCode = (exception as { code?: unknown })?.code ?? (exception as { cause?: { code?: unknown } })?.cause?.code;
+    if (fastifyCode === 'FST_ERR_CTP_BODY_TOO_LARGE') exception = describeBodyTooLarge(req);
     if (exception instanceof DomainError) {
       const status = httpStatusForErrorCode(exception.code);
       if (exception.code === ErrorCode.INTERNAL) return this.internal(exception, req, exception.errorId);

@@ -1,35 +1,135 @@
-import type { FastifyInstance } from 'fastify';
+import { HttpException, PayloadTooLargeException, UnsupportedMediaTypeException } from '@nestjs/common';
 import { DomainError } from '@cairn/contracts';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import { readCredentials } from '../auth/credentials.js';
+import type { GatewaySettings } from '../config/gateway-settings.js';
 
 const JSON_TYPE = /^application\/(.+\+)?json/i;
 
+/** Deeper JSON is refused before `JSON.parse` sees it (no API body nests more than a handful of levels). */
+const MAX_JSON_DEPTH = 64;
+
 /**
- * JSON bodies: an empty body is "no body" (clients send `Content-Type: application/json` on bodiless PUT/DELETE),
- * and an unparsable one answers 400 saying so.
+ * Routes whose bodies carry file contents (base64) and may be larger than `[server] MAX_BODY_SIZE`: up to
+ * `[repository.upload] FILE_MAX_SIZE`. Matched on Fastify's route pattern (with the `/api/v1` prefix).
  */
-export function registerJsonBodyParser(fastify: FastifyInstance, bodyLimit: number): void {
-  // Nest registers its own `application/json` parser at init (an exact type wins over the pattern below), and it
-  // refuses an empty body. A request that announces JSON but carries no bytes (Gitea's Go SDK sends
-  // `Content-Type: application/json` on bodiless PUT/DELETE) has no body to parse: drop the type before parsing.
+const FILE_CONTENT_ROUTES = /^\/api\/v1\/repos\/:owner\/:repo\/(contents|contents\/\*|file-contents)$/;
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The body limits of the gateway, in bytes. */
+export interface BodyLimits {
+  /** Every JSON route, and every anonymous request (`[server] MAX_BODY_SIZE`). */
+  json: number;
+  /** Authenticated requests to the file-content routes (from `[repository.upload] FILE_MAX_SIZE`). */
+  fileContent: number;
+}
+
+export function bodyLimits(settings: Pick<GatewaySettings, 'maxBodyBytes' | 'uploadFileMaxMb'>): BodyLimits {
+  // A file travels base64-encoded (4/3 of its size) inside a JSON object that may hold a normal body's worth more.
+  const file = Math.ceil((settings.uploadFileMaxMb * 1024 * 1024 * 4) / 3) + settings.maxBodyBytes;
+  return { json: settings.maxBodyBytes, fileContent: Math.max(file, settings.maxBodyBytes) };
+}
+
+/** True when arrays and objects in a JSON text nest deeper than `limit` (stops scanning as soon as they do). */
+export function jsonDepthExceeds(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c /* \ */) i++;
+      else if (c === 0x22 /* " */) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+function bodyTooLarge(limit: number, anonymous: boolean): PayloadTooLargeException {
+  return new PayloadTooLargeException(
+    `request body too large: the limit is ${limit} bytes${anonymous ? ' for requests without credentials' : ' for this route'}`,
+  );
+}
+
+/** The 413 for Fastify's own check (a chunked body that grew past the route's limit while being read). */
+export function describeBodyTooLarge(req: FastifyRequest | undefined): PayloadTooLargeException {
+  return bodyTooLarge(req?.routeOptions?.bodyLimit ?? 0, false);
+}
+
+/**
+ * True when the request presents credentials, read as the auth guard reads them (a malformed header counts: the guard
+ * answers it with 401). Presence only: the guard verifies them later.
+ */
+function carriesCredentials(req: FastifyRequest): boolean {
+  const presented = readCredentials(req);
+  return presented === 'malformed' || presented.request !== null;
+}
+
+/**
+ * Request bodies at the edge, before anything is parsed or authenticated:
+ * - only JSON is parsed (git smart HTTP registers its own types in its own scope); any other type is 415, so a
+ *   browser form (`application/x-www-form-urlencoded`, `text/plain`, `multipart/form-data` — what a cross-site page
+ *   can send without a CORS preflight) never reaches an API route (CSRF, issue 9 item 8);
+ * - a request without a body is fine whatever its `Content-Type` says (Gitea's Go SDK sends one on bodiless calls);
+ * - bodies are capped at `[server] MAX_BODY_SIZE` (413), except authenticated requests to the file-content routes;
+ * - JSON nested deeper than {@link MAX_JSON_DEPTH} is 400 before `JSON.parse` (which would otherwise recurse on it).
+ * Register before the routes are (an `onRoute` hook sets the per-route limits).
+ */
+export function registerJsonBodyParser(fastify: FastifyInstance, limits: BodyLimits): void {
+  fastify.addHook('onRoute', (route: RouteOptions) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (FILE_CONTENT_ROUTES.test(route.url) && methods.some((m) => BODY_METHODS.has(m))) {
+      route.bodyLimit = limits.fileContent;
+    }
+  });
+
   fastify.addHook('onRequest', (req, _reply, done) => {
-    const type = req.headers['content-type'];
-    if (type !== undefined && JSON_TYPE.test(type) && req.headers['transfer-encoding'] === undefined) {
-      const length = req.headers['content-length'];
-      if (length === undefined || length.trim() === '0') delete req.headers['content-type'];
+    const length = req.headers['content-length'];
+    const chunked = req.headers['transfer-encoding'] !== undefined;
+    // No bytes, no body: drop the type so no parser runs.
+    if (!chunked && (length === undefined || length.trim() === '0')) {
+      delete req.headers['content-type'];
+      return done();
+    }
+    // Refuse a declared oversize before reading a byte of it; anonymous callers get the normal limit everywhere.
+    const anonymous = !carriesCredentials(req);
+    const routeLimit = req.routeOptions.bodyLimit ?? limits.json;
+    const limit = anonymous ? limits.json : routeLimit;
+    if (length !== undefined && Number(length) > limit) return done(bodyTooLarge(limit, anonymous));
+    // Fastify enforces only the route's limit on a chunked body: an anonymous one must say its length up front.
+    if (length === undefined && anonymous && routeLimit > limit) {
+      return done(new HttpException('a request without credentials must send Content-Length on this route', 411));
     }
     done();
   });
-  fastify.removeContentTypeParser('application/json');
-  fastify.addContentTypeParser(
-    JSON_TYPE,
-    { parseAs: 'string', bodyLimit },
-    (_req, body: string, done) => {
-      if (body.trim() === '') return done(null, undefined);
-      try {
-        done(null, JSON.parse(body));
-      } catch (err) {
-        done(DomainError.invalid(`invalid JSON body: ${(err as Error).message}`), undefined);
-      }
-    },
-  );
+
+  // Fastify's own JSON parser refuses `__proto__` and `constructor.prototype` keys (prototype poisoning).
+  const parseJson = fastify.getDefaultJsonParser('error', 'error');
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser(JSON_TYPE, { parseAs: 'string' }, (req, body: string, done) => {
+    if (body.trim() === '') return done(null, undefined);
+    if (jsonDepthExceeds(body, MAX_JSON_DEPTH)) {
+      return done(DomainError.invalid(`invalid JSON body: nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
+    }
+    void parseJson(req, body, (err, parsed) => {
+      if (err) done(DomainError.invalid(`invalid JSON body: ${err.message}`), undefined);
+      else done(null, parsed);
+    });
+  });
+  fastify.addContentTypeParser('*', (req, _payload, done) => {
+    const type = req.headers['content-type'];
+    done(
+      new UnsupportedMediaTypeException(
+        type
+          ? `unsupported Content-Type "${type.slice(0, 100)}": request bodies must be JSON (Content-Type: application/json)`
+          : 'a request body needs Content-Type: application/json',
+      ),
+      undefined,
+    );
+  });
 }

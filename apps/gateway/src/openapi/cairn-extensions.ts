@@ -63,7 +63,26 @@ export const CAIRN_EXTENSIONS: {
       props(s).active_lock_reason = { type: 'string', 'x-nullable': true };
     },
   },
-  operations: {},
+  operations: {
+    // Two-factor enrolment: Gitea has only web pages; Cairn's refusals under `TWO_FACTOR_AUTH = enforced` point here.
+    'POST /user/2fa': (op) => {
+      op.summary = 'Start two-factor (TOTP) enrolment';
+      op.description =
+        'Basic authentication with the password only (no token, no Sudo). Answers a new secret and its otpauth:// URI, ' +
+        'shown once; nothing is active until POST /user/2fa/confirm. Starting again replaces a pending secret. 422 when ' +
+        'already enrolled. Open to users who must enrol under [security] TWO_FACTOR_AUTH = enforced.';
+    },
+    'POST /user/2fa/confirm': (op) => {
+      op.summary = 'Activate the pending two-factor enrolment with a current code';
+      op.description =
+        'Basic authentication with the password. Answers a one-time recovery code, shown once (stored hashed). From ' +
+        'then on, Basic authentication with the password needs X-Gitea-OTP. 422 for a wrong code or no pending enrolment.';
+    },
+    'DELETE /user/2fa': (op) => {
+      op.summary = 'Remove the two-factor enrolment (active or pending)';
+      op.description = 'Basic authentication with the password and, when enrolled, a current code in X-Gitea-OTP.';
+    },
+  },
   ownDefinitions: {
     // GitHub's `hook-delivery-item` plus Cairn's state and attempts (libs/contracts hooks/delivery.dto.ts).
     HookDelivery: {
@@ -105,6 +124,20 @@ export const CAIRN_EXTENSIONS: {
       },
       required: ['number', 'outcome'],
     },
+    // `POST /user/2fa` and `/user/2fa/confirm` (libs/contracts identity/two-factor.dto.ts).
+    TwoFactorEnrolment: {
+      type: 'object',
+      properties: {
+        secret: { type: 'string', description: 'TOTP secret, base32 without padding (shown once)' },
+        otpauth_url: { type: 'string', description: 'otpauth://totp/… URI for authenticator apps (shown once)' },
+      },
+      required: ['secret', 'otpauth_url'],
+    },
+    TwoFactorRecovery: {
+      type: 'object',
+      properties: { scratch_token: { type: 'string', description: 'one-time recovery code (shown once)' } },
+      required: ['scratch_token'],
+    },
     // GitHub's `hook-delivery`: the item plus what was sent and received, and every attempt.
     HookDeliveryDetail: {
       type: 'object',
@@ -123,12 +156,16 @@ export const CAIRN_EXTENSIONS: {
       ],
     },
   },
-  responses: Object.fromEntries(
-    ['/admin/hooks/{id}', '/orgs/{org}/hooks/{id}', '/repos/{owner}/{repo}/hooks/{id}'].flatMap((hook) => [
-      [`GET ${hook}/deliveries`, { type: 'array', items: { $ref: '#/definitions/HookDelivery' } }],
-      [`GET ${hook}/deliveries/{deliveryId}`, { $ref: '#/definitions/HookDeliveryDetail' }],
-      [`POST ${hook}/deliveries/{deliveryId}/attempts`, { $ref: '#/definitions/HookDelivery' }],
-    ]),
-  ),
+  responses: {
+    ...Object.fromEntries(
+      ['/admin/hooks/{id}', '/orgs/{org}/hooks/{id}', '/repos/{owner}/{repo}/hooks/{id}'].flatMap((hook) => [
+        [`GET ${hook}/deliveries`, { type: 'array', items: { $ref: '#/definitions/HookDelivery' } }],
+        [`GET ${hook}/deliveries/{deliveryId}`, { $ref: '#/definitions/HookDeliveryDetail' }],
+        [`POST ${hook}/deliveries/{deliveryId}/attempts`, { $ref: '#/definitions/HookDelivery' }],
+      ]),
+    ),
+    'POST /user/2fa': { $ref: '#/definitions/TwoFactorEnrolment' },
+    'POST /user/2fa/confirm': { $ref: '#/definitions/TwoFactorRecovery' },
+  },
   queryReadElsewhere: {},
 };

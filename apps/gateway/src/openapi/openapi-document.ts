@@ -59,6 +59,8 @@ export function buildOpenApiDocument(controllers: Type<unknown>[], gitea: GiteaF
     if (done.has(ref)) continue;
     done.add(ref);
     const [, kind, name] = ref.split('/');
+    // Body schemas of Cairn's additions, described from their contract classes above.
+    if (kind === 'definitions' && definitions[name]) continue;
     const source = kind === 'definitions' ? (CAIRN_EXTENSIONS.ownDefinitions[name] ?? gitea.definitions[name]) : gitea.responses[name];
     if (!source) throw new Error(`${ref} is referenced but neither Gitea's facts nor Cairn's extensions define it`);
     const copy = structuredClone(source);

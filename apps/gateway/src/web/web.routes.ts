@@ -1,14 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
 import {
-  DomainError, ErrorCode, IdentitySubjects, PullSubjects, httpStatusForErrorCode,
+  DomainError, ErrorCode, PullSubjects, httpStatusForErrorCode,
   type ActorDto, type PullRequestDto,
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { resolveRepoAccess } from '../access/repo-access.guard.js';
 import { readCredentials } from '../auth/credentials.js';
+import { resolveCredentials } from '../auth/resolve-credentials.js';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../config/gateway-settings.js';
+import { setRetryAfter } from '../http/retry-after.js';
 import { escapeHtml, renderMergeBox, renderPullPage } from './pull-page.js';
 
 interface PullParams {
@@ -21,7 +23,7 @@ interface PullParams {
  * The web pages the gateway serves outside `/api/v1`: a pull request's page and its merge-box fragment (Gitea's
  * `/{owner}/{repo}/pulls/{index}` and `…/merge_box`). Both are views: a delayed mergeability check is queued at once,
  * and the page's merge box reloads itself every 2 s while the check runs. Authentication is the API's (token,
- * Basic), with the same repository access and two-factor policy.
+ * Basic), with the same repository access and two-factor policy; a 401 never challenges for Basic credentials.
  */
 export function registerWebRoutes(fastify: FastifyInstance, app: INestApplicationContext): void {
   const rpc = app.get(RpcClient);
@@ -71,7 +73,9 @@ class PullPages {
     } catch (err) {
       const status = err instanceof DomainError ? httpStatusForErrorCode(err.code) : 500;
       const message = err instanceof DomainError && status < 500 ? err.message : 'internal server error';
-      if (status === 401) reply.header('www-authenticate', 'Basic realm="Cairn"');
+      // No `WWW-Authenticate: Basic` here: a browser would prompt and then send the cached password with every
+      // request to this site, cross-site ones included (CSRF). Only git's smart HTTP challenges.
+      setRetryAfter(reply, err);
       await reply
         .status(status === 400 ? 404 : status)
         .type('text/html; charset=utf-8')
@@ -83,7 +87,7 @@ class PullPages {
     const presented = readCredentials(req);
     if (presented === 'malformed') throw new DomainError(ErrorCode.UNAUTHENTICATED, 'malformed Authorization header');
     if (!presented.request) return null;
-    const reply = await this.rpc.send(IdentitySubjects.authResolve, presented.request);
+    const reply = await resolveCredentials(this.rpc, this.settings, presented.request);
     return reply.actor;
   }
 }

@@ -6,7 +6,7 @@
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HooksSubjects, RepoEvents, type ActorDto, type HookDto } from '@cairn/contracts';
+import { HooksSubjects, RepoEvents, type ActorDto, type HookDto, type HookScopeDto } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
 import { ROOT, Receiver, pushEventData, startChild, startInfra, waitFor, type Infra } from '../../test/support.js';
 
@@ -48,8 +48,8 @@ function exited(p: ChildProcess): Promise<void> {
 describe('a crash in the middle of a burst', () => {
   it('loses nothing: every delivery arrives at least once, with one guid per delivery, and is recorded delivered', async () => {
     child = await startChild(infra, CHILD_ENV);
-    const create = (scope: unknown, system: boolean) =>
-      rpc.send<HookDto>(HooksSubjects.webhookCreate, {
+    const create = (scope: HookScopeDto, system: boolean) =>
+      rpc.send(HooksSubjects.webhookCreate, {
         actor: admin,
         scope,
         body: {
@@ -119,7 +119,7 @@ describe('a crash in the middle of a burst', () => {
     child = await startChild(infra, CHILD_ENV);
     const hooks: HookDto[] = [];
     for (let i = 0; i < 200; i++) {
-      hooks.push(await rpc.send<HookDto>(HooksSubjects.webhookCreate, {
+      hooks.push(await rpc.send(HooksSubjects.webhookCreate, {
         actor: admin,
         scope: { level: 'repo', repo, access: 'admin' },
         body: { type: 'gitea', active: true, config: { url: `${receiver.url}/graceful`, content_type: 'json', secret: SECRET } },

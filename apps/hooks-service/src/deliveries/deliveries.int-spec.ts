@@ -3,17 +3,17 @@
 import type { INestMicroservice } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  DomainError, ErrorCode, HooksSubjects, IssueCommentEvents, IssueEvents, RepoEvents, ZERO_SHA, type ActorDto, type HookDeliveryDetailDto,
-  type HookDeliveryDto, type HookDto, type Paginated, type RepoRefDto,
+  DomainError, ErrorCode, HooksSubjects, IssueCommentEvents, IssueEvents, RepoEvents, ZERO_SHA, type ActorDto,
+  type HookDeliveryDto, type HookDto, type HookScopeDto, type RepoRefDto,
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
 import { Receiver, pushEventData, startInfra, startInProcess, waitFor, type Infra } from '../../test/support.js';
 
 const SECRET = 's3cret';
 const admin: ActorDto = { id: 1, login: 'root', isAdmin: true, scopes: ['all'], hasTwoFactor: false };
-const ADMIN = { level: 'admin' };
+const ADMIN: HookScopeDto = { level: 'admin' };
 const repoRef = (id: number): RepoRefDto => ({ id, ownerId: 3, ownerName: 'acme', name: `repo${id}`, defaultBranch: 'main' });
-const repoScope = (id: number) => ({ level: 'repo', repo: repoRef(id), access: 'admin' });
+const repoScope = (id: number): HookScopeDto => ({ level: 'repo', repo: repoRef(id), access: 'admin' });
 
 let infra: Infra;
 let app: INestMicroservice;
@@ -35,21 +35,21 @@ afterAll(async () => {
   await infra?.close();
 });
 
-async function hook(scope: unknown, path: string, extra: Record<string, unknown> = {}, host = receiver.url): Promise<HookDto> {
+async function hook(scope: HookScopeDto, path: string, extra: Record<string, unknown> = {}, host = receiver.url): Promise<HookDto> {
   const { config, ...rest } = extra as { config?: Record<string, unknown> };
-  return rpc.send<HookDto>(HooksSubjects.webhookCreate, {
+  return rpc.send(HooksSubjects.webhookCreate, {
     actor: admin,
     scope,
     body: { type: 'gitea', active: true, config: { url: `${host}${path}`, content_type: 'json', secret: SECRET, ...config }, ...rest },
   });
 }
 
-const deliveries = (scope: unknown, hookId: number) =>
-  rpc.send<Paginated<HookDeliveryDto>>(HooksSubjects.deliveryList, { actor: admin, scope, hookId, query: {} });
-const delivery = (scope: unknown, hookId: number, deliveryId: number) =>
-  rpc.send<HookDeliveryDetailDto>(HooksSubjects.deliveryGet, { actor: admin, scope, hookId, deliveryId });
+const deliveries = (scope: HookScopeDto, hookId: number) =>
+  rpc.send(HooksSubjects.deliveryList, { actor: admin, scope, hookId, query: {} });
+const delivery = (scope: HookScopeDto, hookId: number, deliveryId: number) =>
+  rpc.send(HooksSubjects.deliveryGet, { actor: admin, scope, hookId, deliveryId });
 
-async function settled(scope: unknown, hookId: number, count = 1): Promise<HookDeliveryDto[]> {
+async function settled(scope: HookScopeDto, hookId: number, count = 1): Promise<HookDeliveryDto[]> {
   return waitFor(async () => {
     const page = await deliveries(scope, hookId);
     const done = page.items.filter((d) => d.state === 'delivered' || d.state === 'failed');
@@ -118,6 +118,17 @@ describe('delivery', () => {
     const [d] = await settled(repoScope(110), h.id);
     const [stored] = await infra.sql('SELECT request_body FROM hook_delivery_attempts WHERE delivery_id = $1', [d.id]);
     expect(stored.request_body).toBe(req.body);
+  });
+
+  it('a URL with credentials authenticates the delivery; the delivery record shows them masked', async () => {
+    const h = await hook(repoScope(115), '/creds', {}, receiver.url.replace('http://', 'http://ci:pa55w0rd@'));
+    await infra.publish(RepoEvents.pushReceived, pushEventData({ repoId: 115, ownerId: 3 }));
+    const [req] = await waitFor(() => (receiver.at('/creds').length ? receiver.at('/creds') : null), 'delivery with credentials');
+    expect(req.headers.authorization).toBe(`Basic ${Buffer.from('ci:pa55w0rd').toString('base64')}`);
+    const [d] = await settled(repoScope(115), h.id);
+    const detail = await delivery(repoScope(115), h.id, d.id);
+    expect(detail.url).toBe(receiver.url.replace('http://', 'http://ci:********@') + '/creds');
+    expect(JSON.stringify(detail)).not.toContain('pa55w0rd');
   });
 
   it('branch_filter applies to push, create and delete of branches (not tags)', async () => {
@@ -209,7 +220,7 @@ describe('delivery', () => {
     expect(failed).toMatchObject({ state: 'failed', attempts: 1, status: 'Invalid HTTP Response: 400', status_code: 400 });
     expect(receiver.at('/rejecting')).toHaveLength(1);
 
-    const redelivered = await rpc.send<HookDeliveryDto>(HooksSubjects.deliveryRedeliver, {
+    const redelivered = await rpc.send(HooksSubjects.deliveryRedeliver, {
       actor: admin, scope: repoScope(140), hookId: h.id, deliveryId: failed.id,
     });
     expect(redelivered).toMatchObject({ id: failed.id, guid: failed.guid, redelivery: true, state: 'pending' });
@@ -243,7 +254,7 @@ describe('delivery', () => {
 
   it('the hook test sends a push of the default branch (repo-service absent: without a commit)', async () => {
     const h = await hook(repoScope(160), '/tested', { active: false, events: ['issues'] });
-    const d = await rpc.send<HookDeliveryDto>(HooksSubjects.webhookTest, { actor: admin, scope: repoScope(160), hookId: h.id });
+    const d = await rpc.send(HooksSubjects.webhookTest, { actor: admin, scope: repoScope(160), hookId: h.id });
     expect(d.event).toBe('push');
     const [req] = await waitFor(() => (receiver.at('/tested').length ? receiver.at('/tested') : null), 'test delivery');
     expect(JSON.parse(req.body)).toMatchObject({ ref: 'refs/heads/main', repository: { id: 160, full_name: 'acme/repo160' }, sender: { login: 'root' } });
@@ -255,7 +266,7 @@ describe('delivery', () => {
     for (let i = 0; i < 3; i++) await infra.publish(RepoEvents.pushReceived, pushEventData({ repoId: 170, ownerId: 3 }));
     const items = await settled(repoScope(170), h.id, 3);
     expect(items.map((d) => d.id)).toEqual([...items.map((d) => d.id)].sort((a, b) => b - a));
-    const page = await rpc.send<Paginated<HookDeliveryDto>>(HooksSubjects.deliveryList, {
+    const page = await rpc.send(HooksSubjects.deliveryList, {
       actor: admin, scope: repoScope(170), hookId: h.id, query: { per_page: 2 },
     });
     expect(page).toMatchObject({ total: 3 });
@@ -266,7 +277,7 @@ describe('delivery', () => {
 
   it('deleting a repository removes its hooks; owner and system hooks get the repository event', async () => {
     const own = await hook(repoScope(180), '/gone', { events: ['repository'] });
-    const org = await rpc.send<HookDto>(HooksSubjects.webhookCreate, {
+    const org = await rpc.send(HooksSubjects.webhookCreate, {
       actor: admin, scope: ADMIN, body: { type: 'gitea', active: true, events: ['repository'], config: { url: `${receiver.url}/sys-repo`, content_type: 'json', secret: SECRET, is_system_webhook: '1' } },
     });
     const data = pushEventData({ repoId: 180, ownerId: 3 });

@@ -4,6 +4,7 @@ import type {
 import { toApiTime } from '../common/api-time.js';
 import type { AttemptRow, DeliveryRow } from './deliveries.repository.js';
 import { judge } from './outcome.js';
+import { maskUrlCredentials } from './header-mask.js';
 
 function statusText(row: { lastStatusCode: number | null; lastError: string | null; attempts: number }): string {
   if (row.attempts === 0) return 'pending';
@@ -74,7 +75,7 @@ export function toDeliveryDetailDto(row: DeliveryRow & { attemptLog: AttemptRow[
   const last = row.attemptLog[row.attemptLog.length - 1];
   return {
     ...toDeliveryDto(row),
-    url: last?.url ?? hookUrl,
+    url: maskUrlCredentials(last?.url ?? hookUrl),
     request: { headers: last ? (last.requestHeaders as Record<string, string>) : null, payload: parsePayload(row.payload) },
     response: { headers: (last?.responseHeaders as Record<string, string> | null) ?? null, payload: last?.responseBody ?? null },
     attempt_log: row.attemptLog.map(toAttemptDto),

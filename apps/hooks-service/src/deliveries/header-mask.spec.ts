@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskCredential, maskHeaders } from './header-mask.js';
+import { isMaskOf, maskCredential, maskHeaders, maskUrlCredentials } from './header-mask.js';
 
 describe('header masking', () => {
   it('keeps the scheme and hides the credential', () => {
@@ -25,5 +25,18 @@ describe('header masking', () => {
       'Content-Type': 'application/json',
     });
     expect(JSON.stringify(masked)).not.toContain('dXNlcjpwYXNz');
+  });
+
+  it('masks the credentials of a URL (the password, or a lone user name: often a token)', () => {
+    expect(maskUrlCredentials('https://user:pa55@example.com/hook?x=1')).toBe('https://user:********@example.com/hook?x=1');
+    expect(maskUrlCredentials('https://tok3n@example.com/hook')).toBe('https://********@example.com/hook');
+    expect(maskUrlCredentials('http://example.com:8080/hook')).toBe('http://example.com:8080/hook');
+    expect(maskUrlCredentials('not a url')).toBe('not a url');
+  });
+
+  it('recognises a masked value sent back unchanged', () => {
+    expect(isMaskOf('Bearer ********', 'Bearer abc', maskCredential)).toBe(true);
+    expect(isMaskOf('Bearer new', 'Bearer abc', maskCredential)).toBe(false);
+    expect(isMaskOf('********', '', maskCredential)).toBe(false);
   });
 });

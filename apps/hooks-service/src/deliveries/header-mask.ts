@@ -1,6 +1,9 @@
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
 
-/** Masks one credential header value, keeping the scheme (`Bearer ********`) so the record stays useful. */
+/**
+ * Masks one credential header value, keeping the scheme (`Bearer ********`) so the record stays useful. Used for
+ * stored delivery headers and for a hook's `authorization_header` (write-only over the API; Gitea shows it in clear).
+ */
 export function maskCredential(value: string): string {
   const m = /^([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)\s+\S/.exec(value);
   return m ? `${m[1]} ********` : '********';
@@ -13,4 +16,26 @@ export function maskHeaders(headers: Record<string, string>): Record<string, str
     out[k] = SECRET_HEADERS.has(k.toLowerCase()) ? maskCredential(v) : v;
   }
   return out;
+}
+
+/**
+ * A URL with its credentials masked: `https://user:pass@host/p` → `https://user:********@host/p`; a user name alone
+ * (often a token) → `https://********@host/p`; a URL without credentials (or no URL at all) unchanged.
+ */
+export function maskUrlCredentials(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url;
+  }
+  if (parsed.username === '' && parsed.password === '') return url;
+  if (parsed.password !== '') parsed.password = '********';
+  else parsed.username = '********';
+  return parsed.toString();
+}
+
+/** True when a client sent back the masked form of a stored value (e.g. PATCH after GET): keep the stored value. */
+export function isMaskOf(sent: string, stored: string, mask: (v: string) => string): boolean {
+  return sent !== stored && stored !== '' && sent === mask(stored);
 }

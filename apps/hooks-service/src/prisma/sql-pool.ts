@@ -1,5 +1,5 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { COMMON_SETTINGS, createPgPool, type CommonSettings } from '@cairn/platform';
 import pg from 'pg';
 
 /**
@@ -8,12 +8,10 @@ import pg from 'pg';
  */
 @Injectable()
 export class SqlPool implements OnApplicationShutdown {
-  private readonly logger = new Logger('SqlPool');
   readonly pool: pg.Pool;
 
   constructor(@Inject(COMMON_SETTINGS) settings: CommonSettings) {
-    this.pool = new pg.Pool({ connectionString: settings.databaseUrl, max: 20 });
-    this.pool.on('error', (err) => this.logger.warn(`idle connection failed: ${err.message}`));
+    this.pool = createPgPool(settings.databaseUrl, { max: 20, name: 'SqlPool' });
   }
 
   async query<R extends pg.QueryResultRow>(text: string, params: unknown[] = []): Promise<R[]> {

@@ -2,6 +2,7 @@ import type { HookDto } from '@cairn/contracts';
 import { toApiTime } from '../common/api-time.js';
 import type { SecretBox } from '@cairn/platform';
 import { eventsForDto } from './hook-events.js';
+import { maskCredential, maskUrlCredentials } from '../deliveries/header-mask.js';
 import type { WebhookRow } from './webhooks.repository.js';
 
 /** The hook's type-specific settings as stored. */
@@ -11,7 +12,7 @@ export function hookMeta(row: { meta: unknown }): Record<string, string> {
 }
 
 /** A sealed value in clear text; empty when it cannot be opened (e.g. after `[security] SECRET_KEY` changed). */
-function openOrEmpty(box: SecretBox, sealed: string | null): string {
+export function openOrEmpty(box: SecretBox, sealed: string | null): string {
   try {
     return box.openOptional(sealed);
   } catch {
@@ -19,10 +20,13 @@ function openOrEmpty(box: SecretBox, sealed: string | null): string {
   }
 }
 
-/** Gitea's `Hook` JSON: never the secret; the authorization header in clear text (as Gitea returns it). */
+/**
+ * Gitea's `Hook` JSON: never the secret; unlike Gitea, the authorization header and URL credentials masked (see
+ * deliveries/header-mask.ts).
+ */
 export function toHookDto(row: WebhookRow, box: SecretBox): HookDto {
   const admin = row.repoId === 0 && row.ownerId === 0;
-  const config: Record<string, string> = { url: row.url, content_type: row.contentType, ...hookMeta(row) };
+  const config: Record<string, string> = { url: maskUrlCredentials(row.url), content_type: row.contentType, ...hookMeta(row) };
   if (admin) config.is_system_webhook = String(row.isSystemWebhook);
   const authorization = openOrEmpty(box, row.authorizationSealed);
   return {
@@ -31,7 +35,7 @@ export function toHookDto(row: WebhookRow, box: SecretBox): HookDto {
     branch_filter: row.branchFilter,
     config,
     events: eventsForDto(row),
-    authorization_header: authorization,
+    authorization_header: authorization && maskCredential(authorization),
     active: row.isActive,
     is_system_webhook: row.isSystemWebhook,
     updated_at: toApiTime(row.updatedAt),

@@ -3,18 +3,18 @@
 import type { INestMicroservice } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  DomainError, ErrorCode, HooksSubjects, IdentitySubjects, RepoEvents, type ActorDto, type HookDto, type Paginated,
-  type RepoRefDto,
+  DomainError, ErrorCode, HooksSubjects, IdentitySubjects, RepoEvents, type AccessLevel, type ActorDto, type CreateHookBody,
+  type HookDto, type HookScopeDto, type ListHooksQuery, type Paginated, type RepoRefDto, type RepositoryInitRequest,
 } from '@cairn/contracts';
-import { RpcClient } from '@cairn/platform';
+import { RpcClient, SecretBox } from '@cairn/platform';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Receiver, startInfra, startInProcess, waitFor, type Infra } from '../../test/support.js';
 
 const admin: ActorDto = { id: 1, login: 'root', isAdmin: true, scopes: ['all'], hasTwoFactor: false };
 const alice: ActorDto = { id: 5, login: 'alice', isAdmin: false, scopes: ['all'], hasTwoFactor: false };
-const ADMIN = { level: 'admin' };
+const ADMIN: HookScopeDto = { level: 'admin' };
 const repoRef = (id: number): RepoRefDto => ({ id, ownerId: 3, ownerName: 'acme', name: `r${id}`, defaultBranch: 'main' });
-const repoScope = (id: number, access = 'admin') => ({ level: 'repo', repo: repoRef(id), access });
+const repoScope = (id: number, access: AccessLevel = 'admin'): HookScopeDto => ({ level: 'repo', repo: repoRef(id), access });
 
 let infra: Infra;
 let app: INestMicroservice;
@@ -66,10 +66,10 @@ afterAll(async () => {
   await infra?.close();
 });
 
-const create = (actor: ActorDto | null, scope: unknown, body: unknown) =>
-  rpc.send<HookDto>(HooksSubjects.webhookCreate, { actor, scope, body });
-const list = (actor: ActorDto | null, scope: unknown, query: unknown = {}) =>
-  rpc.send<Paginated<HookDto>>(HooksSubjects.webhookList, { actor, scope, query });
+const create = (actor: ActorDto | null, scope: HookScopeDto, body: CreateHookBody) =>
+  rpc.send(HooksSubjects.webhookCreate, { actor, scope, body });
+const list = (actor: ActorDto | null, scope: HookScopeDto, query: ListHooksQuery = {}) =>
+  rpc.send(HooksSubjects.webhookList, { actor, scope, query });
 
 describe('admin hooks', () => {
   let systemId: number;
@@ -85,7 +85,8 @@ describe('admin hooks', () => {
     });
     systemId = hook.id;
     expect(hook).toMatchObject({
-      type: 'gitea', active: true, is_system_webhook: true, branch_filter: '', authorization_header: 'Bearer abc',
+      // The authorization header is write-only: shown masked (Gitea shows it in clear).
+      type: 'gitea', active: true, is_system_webhook: true, branch_filter: '', authorization_header: 'Bearer ********',
       config: { url: 'https://example.com/system', content_type: 'json', is_system_webhook: 'true' },
     });
     expect(hook.events).toEqual(['push', 'issues', 'issue_assign', 'issue_label', 'issue_milestone', 'issue_comment']);
@@ -117,21 +118,37 @@ describe('admin hooks', () => {
     const all = await list(admin, ADMIN, { type: 'all', limit: 2 });
     expect(all.total).toBe(3);
     expect(all.items).toHaveLength(2);
-    const err = await failure(list(admin, ADMIN, { type: 'foo' }));
+    // Deliberately invalid: a type the query does not allow.
+    const err = await failure(list(admin, ADMIN, { type: 'foo' } as unknown as ListHooksQuery));
     expect(err.code).toBe(ErrorCode.INVALID_ARGUMENT);
     expect(err.details?.join()).toMatch(/system, default, all/);
   });
 
   it('gets, edits only what is sent, deletes', async () => {
-    const got = await rpc.send<HookDto>(HooksSubjects.webhookGet, { actor: admin, scope: ADMIN, hookId: systemId });
+    const got = await rpc.send(HooksSubjects.webhookGet, { actor: admin, scope: ADMIN, hookId: systemId });
     expect(got.id).toBe(systemId);
-    const edited = await rpc.send<HookDto>(HooksSubjects.webhookEdit, {
+    const edited = await rpc.send(HooksSubjects.webhookEdit, {
       actor: admin, scope: ADMIN, hookId: systemId, body: { active: false, config: { url: 'https://example.com/v2' } },
     });
-    expect(edited).toMatchObject({ active: false, authorization_header: 'Bearer abc', branch_filter: '', is_system_webhook: true });
+    expect(edited).toMatchObject({ active: false, authorization_header: 'Bearer ********', branch_filter: '', is_system_webhook: true });
     expect(edited.config.url).toBe('https://example.com/v2');
     expect(edited.events).toEqual(got.events);
-    const again = await rpc.send<HookDto>(HooksSubjects.webhookEdit, {
+    // Credentials in the URL are masked too; sending back what GET showed keeps the stored values.
+    const withCreds = await rpc.send(HooksSubjects.webhookEdit, {
+      actor: admin, scope: ADMIN, hookId: systemId,
+      body: { config: { url: 'https://ci:pa55@example.com/v3' }, authorization_header: 'Bearer abc' },
+    });
+    expect(withCreds.config.url).toBe('https://ci:********@example.com/v3');
+    expect(JSON.stringify(withCreds)).not.toContain('pa55');
+    const roundTrip = await rpc.send(HooksSubjects.webhookEdit, {
+      actor: admin, scope: ADMIN, hookId: systemId,
+      body: { config: { url: withCreds.config.url }, authorization_header: withCreds.authorization_header },
+    });
+    expect(roundTrip).toMatchObject({ authorization_header: 'Bearer ********', config: { url: 'https://ci:********@example.com/v3' } });
+    const [stored] = await infra.sql('SELECT url, authorization_sealed FROM webhooks WHERE id = $1', [systemId]);
+    expect(stored.url).toBe('https://ci:pa55@example.com/v3');
+    expect(app.get(SecretBox).openOptional(stored.authorization_sealed)).toBe('Bearer abc');
+    const again = await rpc.send(HooksSubjects.webhookEdit, {
       actor: admin, scope: ADMIN, hookId: systemId, body: { events: ['create'], branch_filter: 'main', authorization_header: '' },
     });
     expect(again).toMatchObject({ events: ['create'], branch_filter: 'main', authorization_header: '', active: false });
@@ -152,7 +169,7 @@ describe('admin hooks', () => {
   });
 
   it('refuses invalid hooks with 422 and a message', async () => {
-    const cases: Array<[unknown, RegExp]> = [
+    const cases: Array<[CreateHookBody, RegExp]> = [
       [{ type: 'jenkins', config: { url: 'https://e.com', content_type: 'json' } }, /Invalid hook type: jenkins/],
       [{ type: 'gitea', config: { content_type: 'json' } }, /Missing config option: url/],
       [{ type: 'gitea', config: { url: 'https://e.com' } }, /Missing config option: content_type/],
@@ -166,7 +183,8 @@ describe('admin hooks', () => {
       expect(err.code, JSON.stringify(body)).toBe(ErrorCode.UNPROCESSABLE);
       expect(err.message).toMatch(message);
     }
-    const noConfig = await failure(create(admin, ADMIN, { type: 'gitea' }));
+    // Deliberately invalid: no config at all.
+    const noConfig = await failure(create(admin, ADMIN, { type: 'gitea' } as CreateHookBody));
     expect(noConfig.code).toBe(ErrorCode.INVALID_ARGUMENT);
   });
 
@@ -194,7 +212,7 @@ describe('repository and organization hooks', () => {
   });
 
   it('organization owners and site admins manage organization hooks; members get 403, users 404', async () => {
-    const scope = { level: 'org', org: 'acme' };
+    const scope: HookScopeDto = { level: 'org', org: 'acme' };
     const hook = await create(alice, scope, { type: 'gitea', config: { url: 'https://e.com/org', content_type: 'json' } });
     expect((await list(admin, scope)).items.map((h) => h.id)).toEqual([hook.id]);
     const member: ActorDto = { ...alice, id: 6, login: 'carol' };
@@ -217,8 +235,8 @@ describe('default hooks', () => {
     expect(defaults).toBeGreaterThan(1);
     const repository = { id: 70, ownerId: 3, ownerName: 'acme', ownerKind: 'organization', name: 'fresh', fullName: 'acme/fresh', private: false, defaultBranch: 'main', json: {} };
     const [first, second] = await Promise.all([
-      rpc.send<{ copied: number }>(HooksSubjects.repositoryInit, { repository }),
-      rpc.send<{ copied: number }>(HooksSubjects.repositoryInit, { repository }),
+      rpc.send(HooksSubjects.repositoryInit, { repository }),
+      rpc.send(HooksSubjects.repositoryInit, { repository }),
     ]);
     expect(first.copied + second.copied).toBe(defaults);
     // The durable event (as if repositoryInit had failed) finds the copy made and makes no second one.
@@ -248,7 +266,8 @@ describe('default hooks', () => {
   });
 
   it('repositoryInit validates its message', async () => {
-    const err = await failure(rpc.send(HooksSubjects.repositoryInit, { repository: { id: 'x' } }));
+    // Deliberately invalid: a string id.
+    const err = await failure(rpc.send(HooksSubjects.repositoryInit, { repository: { id: 'x' } } as unknown as RepositoryInitRequest));
     expect(err.code).toBe(ErrorCode.INVALID_ARGUMENT);
   });
 });

@@ -13,7 +13,8 @@ import { toDeliveryDto } from '../deliveries/delivery.mapper.js';
 import { pushPayload } from '../payloads/gitea-payloads.js';
 import { HookScopeResolver } from './hook-scope.js';
 import { checkCreateHook, checkEditHook } from './hook-options.js';
-import { hookMeta, toHookDto } from './webhook.mapper.js';
+import { hookMeta, openOrEmpty, toHookDto } from './webhook.mapper.js';
+import { isMaskOf, maskCredential, maskUrlCredentials } from '../deliveries/header-mask.js';
 import { WebhooksRepository } from './webhooks.repository.js';
 
 /** Hook management in the three scopes, default-hook copies, and test deliveries. */
@@ -75,6 +76,11 @@ export class WebhooksService {
     const current = await this.hooks.find(owner, hookId);
     if (!current) throw DomainError.notFound('hook does not exist');
     const c = checkEditHook(body, current.type, hookMeta(current));
+    // A client that PATCHes back what GET showed sends masked credentials: keep the stored ones.
+    if (c.url !== undefined && isMaskOf(c.url, current.url, maskUrlCredentials)) delete c.url;
+    if (c.authorizationHeader && isMaskOf(c.authorizationHeader, openOrEmpty(this.box, current.authorizationSealed), maskCredential)) {
+      delete c.authorizationHeader;
+    }
     const data: Prisma.WebhookUncheckedUpdateInput = {};
     if (c.url !== undefined) data.url = c.url;
     if (c.contentType !== undefined) data.contentType = c.contentType;

@@ -2,8 +2,8 @@ import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { RpcHandler } from '@cairn/platform';
 import {
-  IdentitySubjects, ResolveCredentialsRequest, TwoFactorRequest,
-  type ResolveCredentialsReply, type TwoFactorEnrollReply,
+  IdentitySubjects, ResolveCredentialsRequest, TwoFactorConfirmRequest, TwoFactorRequest,
+  type ResolveCredentialsReply, type TwoFactorConfirmReply, type TwoFactorEnrollReply,
 } from '@cairn/contracts';
 import { requireActor } from '../common/require-actor.js';
 import { AuthService } from './auth.service.js';
@@ -29,6 +29,11 @@ export class AuthHandler {
   @RpcHandler(IdentitySubjects.twoFactorEnroll)
   enroll(@Payload() req: TwoFactorRequest): Promise<TwoFactorEnrollReply> {
     return this.twoFactor.enroll(requireActor(req.actor), req.username);
+  }
+
+  @RpcHandler(IdentitySubjects.twoFactorConfirm)
+  confirm(@Payload() req: TwoFactorConfirmRequest): Promise<TwoFactorConfirmReply> {
+    return this.twoFactor.confirm(requireActor(req.actor), req.passcode);
   }
 
   @RpcHandler(IdentitySubjects.twoFactorDisable)

@@ -10,6 +10,7 @@ import { TokenUsage } from '../tokens/token-usage.js';
 import { UsersRepository, type UserWithTwoFactor } from '../users/users.repository.js';
 import { UsersService } from '../users/users.service.js';
 import { PasswordHasher } from './password-hasher.js';
+import { SignInThrottle } from './sign-in-throttle.js';
 import { TwoFactorService } from './two-factor.service.js';
 
 interface Principal {
@@ -31,6 +32,7 @@ export class AuthService {
     private readonly tokenUsage: TokenUsage,
     private readonly hasher: PasswordHasher,
     private readonly twoFactor: TwoFactorService,
+    private readonly throttle: SignInThrottle,
   ) {}
 
   async resolve(req: ResolveCredentialsRequest): Promise<ResolveCredentialsReply> {
@@ -55,6 +57,7 @@ export class AuthService {
       actor,
       user: this.usersService.render(effective, actor),
       mustChangePassword: effective.mustChangePassword,
+      ...(req.sudo ? { sudoer: { id: principal.user.id, login: principal.user.name, hasTwoFactor: principal.user.twoFactor !== null } } : {}),
     };
   }
 
@@ -63,14 +66,14 @@ export class AuthService {
     if (req.kind === 'token') {
       if (isWellFormedAccessToken(secret)) return this.byToken(secret);
       // Basic auth whose password only looked like a token to the gateway: Gitea falls back to the password.
-      if (username) return this.byPassword(username, secret, req.otp);
+      if (username) return this.byPassword(username, secret, req.otp, req.clientAddress);
       throw unauthenticated('invalid token');
     }
     if (isWellFormedAccessToken(secret)) return this.byToken(secret);
     if ((secret === '' || secret === 'x-oauth-basic') && username && isWellFormedAccessToken(username)) {
       return this.byToken(username);
     }
-    return this.byPassword(username ?? '', secret, req.otp);
+    return this.byPassword(username ?? '', secret, req.otp, req.clientAddress);
   }
 
   private async byToken(token: string): Promise<Principal> {
@@ -81,20 +84,30 @@ export class AuthService {
     return { user: row.user, via: 'token', scopes: row.scopes, tokenId: row.id };
   }
 
-  private async byPassword(login: string, password: string, otp: string | undefined): Promise<Principal> {
+  /**
+   * Password (and, when enrolled, TOTP) sign-in, behind the sign-in throttle: a wrong password or code stays counted
+   * against the account and the source address; a right password waiting for its code counts for nothing.
+   */
+  private async byPassword(login: string, password: string, otp: string | undefined, address?: string): Promise<Principal> {
     const user = login ? await this.users.findUserForLogin(login) : null;
+    // A user is counted by id (whatever name or email they sign in with); an unknown name by itself.
+    const attempt = await this.throttle.begin({ account: user ? `id:${user.id}` : `name:${login}`, address });
     if (!user?.passwordHash) {
       await this.hasher.burn(password);
       throw unauthenticated('invalid username or password');
     }
     if (!(await this.hasher.verify(password, user.passwordHash))) throw unauthenticated('invalid username or password');
-    assertCanSignIn(user);
-    if (user.twoFactor) {
-      if (!otp) throw unauthenticated('two-factor authentication code required (X-Gitea-OTP)');
-      if (!(await this.twoFactor.verifyPasscode(user.id, otp))) {
-        throw unauthenticated('invalid two-factor authentication code (X-Gitea-OTP)');
-      }
+    try {
+      assertCanSignIn(user);
+      if (user.twoFactor && !otp) throw unauthenticated('two-factor authentication code required (X-Gitea-OTP)');
+    } catch (err) {
+      await attempt.undecided();
+      throw err;
     }
+    if (user.twoFactor && !(await this.twoFactor.verifyPasscode(user.id, otp!))) {
+      throw unauthenticated('invalid (or already used) two-factor authentication code (X-Gitea-OTP)');
+    }
+    await attempt.succeeded();
     return { user, via: 'password', scopes: ['all'] };
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { base32Decode, base32Encode, hotp, otpauthUrl, totp, verifyTotp } from './totp.js';
+import { base32Decode, base32Encode, hotp, otpauthUrl, totp, totpStepOf, verifyTotp } from './totp.js';
 
 // RFC 6238 Appendix B: the seeds are the ASCII digits repeated to the hash's key size.
 const SEED_SHA1 = Buffer.from('12345678901234567890');
@@ -36,6 +36,20 @@ describe('TOTP (RFC 6238)', () => {
     expect(verifyTotp(SEED_SHA1, at(1), now)).toBe(true);
     expect(verifyTotp(SEED_SHA1, at(-2), now)).toBe(false);
     expect(verifyTotp(SEED_SHA1, at(2), now)).toBe(false);
+  });
+
+  it('names the step a code belongs to, and refuses steps up to the last one accepted', () => {
+    const now = 1_700_000_000_000;
+    const current = Math.floor(now / 30_000);
+    const at = (offsetSteps: number) => totp(SEED_SHA1, now + offsetSteps * 30_000);
+    expect(totpStepOf(SEED_SHA1, at(0), now)).toBe(current);
+    expect(totpStepOf(SEED_SHA1, at(-1), now)).toBe(current - 1);
+    expect(totpStepOf(SEED_SHA1, at(1), now)).toBe(current + 1);
+    expect(totpStepOf(SEED_SHA1, at(0), now, { after: current - 1 })).toBe(current);
+    // The code of the last accepted step, or of an earlier one, is not accepted again.
+    expect(totpStepOf(SEED_SHA1, at(0), now, { after: current })).toBeNull();
+    expect(totpStepOf(SEED_SHA1, at(-1), now, { after: current })).toBeNull();
+    expect(totpStepOf(SEED_SHA1, at(1), now, { after: current })).toBe(current + 1);
   });
 
   it('rejects malformed codes', () => {

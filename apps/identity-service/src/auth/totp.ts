@@ -64,21 +64,36 @@ export function totp(secret: Buffer, timeMs: number, opts: TotpOptions = {}): st
   return hotp(secret, Math.floor(timeMs / 1000 / step), opts.digits ?? 6, opts.algorithm ?? 'sha1');
 }
 
-/** True when `code` is the TOTP value of the current step or of one step either side (clock drift). */
-export function verifyTotp(secret: Buffer, code: string, timeMs: number, opts: TotpOptions & { window?: number } = {}): boolean {
+/**
+ * The time step (counter) whose TOTP value `code` is, among the current step and `window` steps either side (clock
+ * drift), or null. Only steps after `after` count: the caller passes the step of the last accepted code, so a code is
+ * good once and an older code cannot follow a newer one.
+ */
+export function totpStepOf(
+  secret: Buffer,
+  code: string,
+  timeMs: number,
+  opts: TotpOptions & { window?: number; after?: number } = {},
+): number | null {
   const digits = opts.digits ?? 6;
   const given = code.trim();
-  if (!new RegExp(`^\\d{${digits}}$`).test(given)) return false;
+  if (!new RegExp(`^\\d{${digits}}$`).test(given)) return null;
   const step = opts.step ?? 30;
   const counter = Math.floor(timeMs / 1000 / step);
   const window = opts.window ?? 1;
-  let ok = false;
+  let found: number | null = null;
   for (let i = -window; i <= window; i++) {
     const expected = hotp(secret, counter + i, digits, opts.algorithm ?? 'sha1');
     // No early exit: every candidate is compared.
-    if (timingSafeEqual(Buffer.from(expected), Buffer.from(given))) ok = true;
+    const same = timingSafeEqual(Buffer.from(expected), Buffer.from(given));
+    if (same && (opts.after === undefined || counter + i > opts.after)) found = counter + i;
   }
-  return ok;
+  return found;
+}
+
+/** True when `code` is the TOTP value of the current step or of one step either side (clock drift). */
+export function verifyTotp(secret: Buffer, code: string, timeMs: number, opts: TotpOptions & { window?: number } = {}): boolean {
+  return totpStepOf(secret, code, timeMs, opts) !== null;
 }
 
 /** The `otpauth://` URI authenticator apps scan. */

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { TwoFactor } from '../generated/prisma/client.js';
+import type { PendingTwoFactor, TwoFactor } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 
 export type TwoFactorRow = TwoFactor;
+export type PendingTwoFactorRow = PendingTwoFactor;
 
 @Injectable()
 export class TwoFactorRepository {
@@ -12,11 +13,54 @@ export class TwoFactorRepository {
     return this.prisma.twoFactor.findUnique({ where: { userId } });
   }
 
-  create(userId: number, secretEncrypted: string, scratchTokenHash: string): Promise<TwoFactorRow> {
-    return this.prisma.twoFactor.create({ data: { userId, secretEncrypted, scratchTokenHash } });
+  findPending(userId: number): Promise<PendingTwoFactorRow | null> {
+    return this.prisma.pendingTwoFactor.findUnique({ where: { userId } });
   }
 
+  /** Starts (or restarts, with a new secret) the user's pending enrolment. */
+  startPending(userId: number, secretEncrypted: string): Promise<PendingTwoFactorRow> {
+    return this.prisma.pendingTwoFactor.upsert({
+      where: { userId },
+      create: { userId, secretEncrypted },
+      update: { secretEncrypted, createdAt: new Date() },
+    });
+  }
+
+  /**
+   * Turns the pending enrolment into the active one, in one transaction: false when it is gone (confirmed or removed
+   * meanwhile). A unique violation means the user is already enrolled.
+   */
+  activate(pending: PendingTwoFactorRow, scratchTokenHash: string, lastUsedStep: number): Promise<boolean> {
+    return this.prisma.$transaction(async (tx) => {
+      const { count } = await tx.pendingTwoFactor.deleteMany({
+        where: { userId: pending.userId, secretEncrypted: pending.secretEncrypted },
+      });
+      if (count === 0) return false;
+      await tx.twoFactor.create({
+        data: { userId: pending.userId, secretEncrypted: pending.secretEncrypted, scratchTokenHash, lastUsedStep },
+      });
+      return true;
+    });
+  }
+
+  /**
+   * Records `step` as the user's last accepted TOTP step if it is later than the one recorded, in one conditional
+   * UPDATE: of two concurrent uses of the same code exactly one sees its row updated. True when this call won.
+   */
+  async claimStep(userId: number, step: number): Promise<boolean> {
+    const { count } = await this.prisma.twoFactor.updateMany({
+      where: { userId, OR: [{ lastUsedStep: null }, { lastUsedStep: { lt: step } }] },
+      data: { lastUsedStep: step },
+    });
+    return count === 1;
+  }
+
+  /** Removes the user's enrolment, active or pending; false when there was none. */
   async delete(userId: number): Promise<boolean> {
-    return (await this.prisma.twoFactor.deleteMany({ where: { userId } })).count > 0;
+    const [active, pending] = await this.prisma.$transaction([
+      this.prisma.twoFactor.deleteMany({ where: { userId } }),
+      this.prisma.pendingTwoFactor.deleteMany({ where: { userId } }),
+    ]);
+    return active.count + pending.count > 0;
   }
 }

@@ -1,18 +1,20 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { DomainError, type ActorDto, type TwoFactorEnrollReply } from '@cairn/contracts';
+import {
+  DomainError, TWO_FACTOR_ENROL_PATH, type ActorDto, type TwoFactorConfirmReply, type TwoFactorEnrollReply,
+} from '@cairn/contracts';
 import { COMMON_SETTINGS, createSecretBox, type CommonSettings, type SecretBox } from '@cairn/platform';
 import { CLOCK, type Clock } from '../common/clock.js';
 import { IDENTITY_SETTINGS, type IdentitySettings } from '../config/identity-settings.js';
 import { uniqueViolation } from '../prisma/prisma-errors.js';
 import { randomBase62 } from '../tokens/token-secret.js';
 import { UsersRepository } from '../users/users.repository.js';
-import { base32Decode, base32Encode, otpauthUrl, verifyTotp } from './totp.js';
+import { base32Decode, base32Encode, otpauthUrl, totpStepOf } from './totp.js';
 import { TwoFactorRepository } from './two-factor.repository.js';
 
 const ISSUER = 'Cairn';
 
-/** TOTP two-factor enrolment; seeds are stored encrypted, the scratch token hashed. */
+/** TOTP two-factor enrolment (started, then confirmed with a code); seeds are stored encrypted, the scratch token hashed. */
 @Injectable()
 export class TwoFactorService {
   private readonly logger = new Logger('TwoFactorService');
@@ -28,7 +30,11 @@ export class TwoFactorService {
     this.box = createSecretBox(settings.secretKey, 'two-factor', common.runMode, this.logger);
   }
 
-  /** Enrols the actor (users enrol only themselves); the secret is returned this once. */
+  /**
+   * Starts the actor's enrolment (users enrol only themselves): a new secret, returned this once, kept pending — the
+   * user is not enrolled, and sign-in is unchanged, until {@link confirm} sees a code from it. Starting again replaces
+   * a pending secret (a lost QR code), never an active one.
+   */
   async enroll(actor: ActorDto, username?: string): Promise<TwoFactorEnrollReply> {
     if (username !== undefined && username.toLowerCase() !== actor.login.toLowerCase()) {
       throw DomainError.forbidden('users can only enrol themselves in two-factor authentication');
@@ -37,17 +43,43 @@ export class TwoFactorService {
     if (!user || user.type !== 'user') throw DomainError.notFound('user does not exist');
     if (user.twoFactor) throw DomainError.unprocessable('two-factor authentication is already enrolled');
     const secret = base32Encode(randomBytes(20));
-    const scratch = randomBase62(12);
+    await this.repo.startPending(user.id, this.box.seal(secret));
+    return { secret, otpauth_url: otpauthUrl(ISSUER, user.name, secret) };
+  }
+
+  /** Activates the actor's pending enrolment with a current code of it; the recovery code is returned this once. */
+  async confirm(actor: ActorDto, passcode: string): Promise<TwoFactorConfirmReply> {
+    const pending = await this.repo.findPending(actor.id);
+    if (!pending) {
+      if (await this.repo.find(actor.id)) throw DomainError.unprocessable('two-factor authentication is already enrolled');
+      throw DomainError.unprocessable(`no two-factor enrolment to confirm: start one with POST ${TWO_FACTOR_ENROL_PATH}`);
+    }
+    let secret: Buffer;
     try {
-      await this.repo.create(user.id, this.box.seal(secret), hashScratch(scratch));
+      secret = base32Decode(this.box.open(pending.secretEncrypted));
+    } catch {
+      this.logger.error(`pending two-factor secret of user ${actor.id} cannot be decrypted (was [security] SECRET_KEY changed?)`);
+      throw DomainError.unprocessable(`the enrolment cannot be read any more: start again with POST ${TWO_FACTOR_ENROL_PATH}`);
+    }
+    // The confirming code counts as used: it cannot sign in afterwards.
+    const step = totpStepOf(secret, passcode, this.clock(), { window: 1 });
+    if (step === null) {
+      throw DomainError.unprocessable('invalid two-factor authentication code: enter the current code of your authenticator app');
+    }
+    const scratch = randomBase62(12);
+    let activated: boolean;
+    try {
+      activated = await this.repo.activate(pending, hashScratch(scratch), step);
     } catch (err) {
       if (uniqueViolation(err) !== null) throw DomainError.unprocessable('two-factor authentication is already enrolled');
       throw err;
     }
-    return { secret, otpauth_url: otpauthUrl(ISSUER, user.name, secret), scratch_token: scratch };
+    // Restarted or removed between reading and activating: the code was for a secret that no longer waits.
+    if (!activated) throw DomainError.unprocessable(`no two-factor enrolment to confirm: start one with POST ${TWO_FACTOR_ENROL_PATH}`);
+    return { scratch_token: scratch };
   }
 
-  /** Removes an enrolment: the user themself or a site admin. */
+  /** Removes an enrolment (active or pending): the user themself or a site admin. */
   async disable(actor: ActorDto, username?: string): Promise<void> {
     const target = username === undefined ? await this.users.findById(actor.id) : await this.users.findUserByName(username);
     if (!target || target.type !== 'user') throw DomainError.notFound(`user "${username ?? actor.login}" does not exist`);
@@ -57,7 +89,10 @@ export class TwoFactorService {
     if (!(await this.repo.delete(target.id))) throw DomainError.notFound('two-factor authentication is not enrolled');
   }
 
-  /** Checks a TOTP passcode (6 digits, ±1 step) for an enrolled user. */
+  /**
+   * Checks a TOTP passcode (6 digits, ±1 step) for an enrolled user. Each passcode is accepted once: its step must be
+   * later than the last accepted one, and claiming it is atomic (a replay, even a concurrent one, is refused).
+   */
   async verifyPasscode(userId: number, passcode: string): Promise<boolean> {
     const row = await this.repo.find(userId);
     if (!row) return false;
@@ -68,7 +103,8 @@ export class TwoFactorService {
       this.logger.error(`two-factor secret of user ${userId} cannot be decrypted (was [security] SECRET_KEY changed?)`);
       return false;
     }
-    return verifyTotp(secret, passcode, this.clock(), { window: 1 });
+    const step = totpStepOf(secret, passcode, this.clock(), { window: 1, after: row.lastUsedStep ?? undefined });
+    return step !== null && this.repo.claimStep(userId, step);
   }
 }
 

@@ -49,6 +49,30 @@ export const identitySettingsSpec = {
     default: DEFAULT_SCRYPT_PARAMS,
     parse: parsePasswordHashAlgo,
   },
+  /**
+   * Failed password or two-factor sign-ins allowed per account within `LOGIN_FAILURE_WINDOW`; the next attempt gets
+   * 429 with `Retry-After` until the window ends. 0 turns the per-account limit off.
+   */
+  loginMaxFailuresPerAccount: {
+    section: 'security',
+    key: 'LOGIN_MAX_FAILURES_PER_ACCOUNT',
+    default: 10,
+    parse: parsers.int(0, 1_000_000),
+  },
+  /** The same per client source address (higher: several people may share one address). 0 turns it off. */
+  loginMaxFailuresPerAddress: {
+    section: 'security',
+    key: 'LOGIN_MAX_FAILURES_PER_ADDRESS',
+    default: 100,
+    parse: parsers.int(0, 1_000_000),
+  },
+  /** The window failed sign-ins are counted in; it starts at the first failure. */
+  loginFailureWindowMs: {
+    section: 'security',
+    key: 'LOGIN_FAILURE_WINDOW',
+    default: 300_000,
+    parse: parsers.durationMs,
+  },
   /** `[ssh] MINIMUM_KEY_SIZE_CHECK`: enforce `[ssh.minimum_key_sizes]`. */
   minimumKeySizeCheck: { section: 'ssh', key: 'MINIMUM_KEY_SIZE_CHECK', default: true, parse: parsers.bool },
   /** Minimum sizes in bits; -1 refuses the key type altogether (Gitea's defaults; DSA is not allowed). */

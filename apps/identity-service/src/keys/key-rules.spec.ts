@@ -10,7 +10,8 @@ function rsaKey(bits: number): string {
   return sshpk.parseKey(publicKey.export({ type: 'spki', format: 'pem' }) as string, 'pem').toString('ssh');
 }
 function generated(type: 'ed25519' | 'ecdsa', comment = 'me@example.com'): string {
-  const key = sshpk.generatePrivateKey(type).toPublic();
+  // Narrowed per kind: the typings declare one overload each.
+  const key = (type === 'ecdsa' ? sshpk.generatePrivateKey(type) : sshpk.generatePrivateKey(type)).toPublic();
   key.comment = comment;
   return key.toString('ssh');
 }

@@ -20,8 +20,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DomainError, ErrorCode, PullRequestEvents, PullSubjects, Queues, RepoEvents,
   RepoSubjects, mergeCheckJobId,
-  type ActorDto, type ChangedFileDto, type CommitDto, type MergeCheckJobData, type Paginated, type PullRequestDto,
-  type PullRequestEventData, type RepositoryDto,
+  type AccessLevel, type ActorDto, type MergeCheckJobData, type MergePullBody, type PullRequestDto,
+  type PullRequestEventData, type RepoScopedRequest,
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, DomainErrorFilter, OutboxRelay, RpcClient, createRpcValidationPipe } from '@cairn/platform';
 import { WORKER_SETTINGS, type WorkerSettings } from '../config/worker-settings.js';
@@ -94,7 +94,7 @@ beforeAll(async () => {
   const recorder = repoApp.get(PushRecorder);
   const relay = repoApp.get(OutboxRelay);
   recordPush = async (repoId, dir, updates) => {
-    await recorder.record({ repoId, dir, pusherId: 1, via: 'http' }, updates);
+    await recorder.record({ repoId, dir, pusherId: 1, via: 'http', journalId: randomUUID() }, updates);
     await relay.flush();
   };
 
@@ -177,14 +177,14 @@ interface TestRepo {
   name: string;
   dir: string;
   work: string;
-  scope: (login?: string, access?: string) => Record<string, unknown>;
+  scope: (login?: string, access?: AccessLevel) => RepoScopedRequest;
 }
 
 let seq = 0;
 /** A repository of alice's with an initial commit, and a work clone of it. */
 async function newRepo(): Promise<TestRepo> {
   const name = `proj-${++seq}`;
-  const dto = await rpc.send<RepositoryDto>(RepoSubjects.repositoryCreate, { actor: actor('alice'), target: 'self', body: { name, auto_init: true } });
+  const dto = await rpc.send(RepoSubjects.repositoryCreate, { actor: actor('alice'), target: 'self', body: { name, auto_init: true } });
   const dir = path.join(repoRoot, 'alice', `${name}.git`);
   const work = path.join(workRoot, name);
   execFileSync('git', ['clone', '-q', dir, work], { env: GIT_ENV });
@@ -194,7 +194,7 @@ async function newRepo(): Promise<TestRepo> {
     name,
     dir,
     work,
-    scope: (login = 'alice', access = 'owner') => ({ actor: actor(login), repo, access }),
+    scope: (login = 'alice', access: AccessLevel = 'owner') => ({ actor: actor(login), repo, access }),
   };
 }
 
@@ -253,7 +253,7 @@ async function pullRow(id: number): Promise<PullRow> {
 }
 
 async function openPull(r: TestRepo, head: string, title = head): Promise<PullRequestDto> {
-  return rpc.send<PullRequestDto>(PullSubjects.create, { ...r.scope('bob', 'write'), body: { head, base: 'main', title } });
+  return rpc.send(PullSubjects.create, { ...r.scope('bob', 'write'), body: { head, base: 'main', title } });
 }
 
 /** Waits for a stored result for the pull request's current commits. */
@@ -308,7 +308,7 @@ describe('pull requests', () => {
 
     const row = await settled(pr.id);
     expect(row.status).toBe('mergeable');
-    const got = await rpc.send<PullRequestDto>(PullSubjects.get, { ...r.scope(), index: 1, view: true });
+    const got = await rpc.send(PullSubjects.get, { ...r.scope(), index: 1, view: true });
     expect(got).toMatchObject({ mergeable: true, mergeable_state: 'mergeable', conflicted_files: [], additions: 1, deletions: 0, changed_files: 1 });
     const events = await sql<{ n: number }>(
       `SELECT count(*)::int AS n FROM repo.outbox_events WHERE subject = $1 AND (payload->'data'->'pullRequest'->>'id')::int = $2`,
@@ -316,9 +316,9 @@ describe('pull requests', () => {
     );
     expect(events[0].n).toBe(1);
 
-    const files = await rpc.send<Paginated<ChangedFileDto>>(PullSubjects.files, { ...r.scope(), index: 1, query: {} });
+    const files = await rpc.send(PullSubjects.files, { ...r.scope(), index: 1, query: {} });
     expect(files.items).toMatchObject([{ filename: 'a.txt', status: 'added', additions: 1, deletions: 0, changes: 1 }]);
-    const commits = await rpc.send<Paginated<CommitDto>>(PullSubjects.commits, { ...r.scope(), index: 1, query: {} });
+    const commits = await rpc.send(PullSubjects.commits, { ...r.scope(), index: 1, query: {} });
     expect(commits).toMatchObject({ total: 1, items: [{ sha: tip(r, 'feature'), commit: { message: 'add a\n' }, author: { login: 'bob' } }] });
   });
 
@@ -348,7 +348,7 @@ describe('pull requests', () => {
     const row = await settled(pr.id);
     expect(row.status).toBe('conflict');
     expect([...row.conflicted_files].sort()).toEqual(['README.md', 'x.txt']);
-    const got = await rpc.send<PullRequestDto>(PullSubjects.get, { ...r.scope(), index: pr.number });
+    const got = await rpc.send(PullSubjects.get, { ...r.scope(), index: pr.number });
     expect(got).toMatchObject({ mergeable: false, mergeable_state: 'conflict' });
     expect([...got.conflicted_files].sort()).toEqual(['README.md', 'x.txt']);
   });
@@ -438,7 +438,7 @@ describe('delayed checks after a base push', () => {
       expect(await queue.getJob(mergeCheckJobId(id, newBase, x.head_sha))).toBeUndefined();
     }
     // Listing does not trigger checks.
-    const list = await rpc.send<Paginated<PullRequestDto>>(PullSubjects.list, { ...r.scope(), query: { limit: 50 } });
+    const list = await rpc.send(PullSubjects.list, { ...r.scope(), query: { limit: 50 } });
     expect(list.items.filter((p) => p.mergeable_state === 'checking')).toHaveLength(N - K);
     await waitFor('an idle queue', queueIdle);
     expect(checks() - before).toBe(K);
@@ -447,7 +447,7 @@ describe('delayed checks after a base push', () => {
     const viewed = inactive[0];
     const number = pulls.find((p) => p.id === viewed)!.number;
     const views = await Promise.all(
-      Array.from({ length: 8 }, () => rpc.send<PullRequestDto>(PullSubjects.get, { ...r.scope(), index: number, view: true })),
+      Array.from({ length: 8 }, () => rpc.send(PullSubjects.get, { ...r.scope(), index: number, view: true })),
     );
     expect(views[0].mergeable_state).toMatch(/checking|mergeable/);
     const row = await settled(viewed);
@@ -475,7 +475,7 @@ describe('delayed checks after a base push', () => {
       const x = await pullRow(pr.id);
       return x.head_sha !== first.head_sha && x.checked_head_sha === x.head_sha ? x : null;
     });
-    const reply = await rpc.send<{ applied: boolean }>(PullSubjects.reportMergeability, {
+    const reply = await rpc.send(PullSubjects.reportMergeability, {
       pullId: pr.id,
       status: 'conflict',
       conflicted_files: ['o.txt'],
@@ -634,7 +634,7 @@ describe('merging', () => {
     return { r, pr, base: tip(r, 'main'), head: tip(r, 'topic') };
   }
 
-  const merge = (r: TestRepo, number: number, body: Record<string, unknown>) =>
+  const merge = (r: TestRepo, number: number, body: MergePullBody) =>
     rpc.send(PullSubjects.merge, { ...r.scope('alice', 'owner'), index: number, body });
 
   it('merge: a merge commit with two parents (base, head), a push event for the base, the pull request merged', async () => {
@@ -646,7 +646,7 @@ describe('merging', () => {
     expect(bareGit(r, 'log', '-1', '--format=%an <%ae>', main)).toBe('Alice Liddell <alice@example.com>');
     const row = await pullRow(pr.id);
     expect(row).toMatchObject({ merged: true, merge_commit_sha: main });
-    const got = await rpc.send<PullRequestDto>(PullSubjects.get, { ...r.scope(), index: pr.number });
+    const got = await rpc.send(PullSubjects.get, { ...r.scope(), index: pr.number });
     expect(got).toMatchObject({ merged: true, state: 'closed', merge_commit_sha: main, merged_by: { login: 'alice' } });
     expect(await rpc.send(PullSubjects.isMerged, { ...r.scope(), index: pr.number })).toBe(true);
     const pushes = await sql<{ payload: { data: { updates: { ref: string; old: string; new: string; totalCommits: number }[] } } }>(

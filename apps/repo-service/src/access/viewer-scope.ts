@@ -1,4 +1,4 @@
-import type { ActorDto, OrgMembershipReply } from '@cairn/contracts';
+import { twoFactorDeniesRepoAccess, type ActorDto, type OrgMembershipReply, type TwoFactorPolicy } from '@cairn/contracts';
 
 /**
  * What a signed-in user can reach across organizations, flattened for queries: organizations where they see every
@@ -15,16 +15,26 @@ export interface ViewerScope {
   teamIds: number[];
   /** Organizations the user is a member of. */
   memberOrgIds: number[];
+  /**
+   * Signed in, but must enrol in two-factor first (`[security] TWO_FACTOR_AUTH = enforced`): sees no private
+   * repository at all — not even their own — only what the public may see.
+   */
+  mustEnrolTwoFactor: boolean;
 }
 
-/** The scope of an actor, given their standing in each organization. */
-export function viewerScope(actor: ActorDto | null, standings: Map<number, OrgMembershipReply> = new Map()): ViewerScope {
+/** The scope of an actor, given their standing in each organization and the instance's two-factor policy. */
+export function viewerScope(
+  actor: ActorDto | null,
+  standings: Map<number, OrgMembershipReply>,
+  twoFactorPolicy: TwoFactorPolicy,
+): ViewerScope {
   const scope: ViewerScope = {
     userId: actor?.id ?? null,
     isAdmin: actor?.isAdmin ?? false,
     fullOrgIds: [],
     teamIds: [],
     memberOrgIds: [],
+    mustEnrolTwoFactor: twoFactorDeniesRepoAccess(twoFactorPolicy, actor),
   };
   if (!actor) return scope;
   for (const [orgId, s] of standings) {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
-  accessAtLeast, DomainError, isValidRefName, toPaging, type BranchDto, type GetBranchRequest, type ListBranchesRequest, type Paginated, type RepoScopedRequest,
+  accessAtLeast, DomainError, isValidRefNameAfterPrefix, toPaging, type BranchDto, type GetBranchRequest, type ListBranchesRequest, type Paginated, type RepoScopedRequest,
 } from '@cairn/contracts';
 import { CommitUserDirectory } from '../commits/commit-users.js';
 import { parseCommitObject, type ParsedCommitObject } from '../git/commit-object.js';
@@ -45,7 +45,8 @@ export class BranchesService {
 
   async get(req: GetBranchRequest): Promise<BranchDto> {
     const notFound = () => DomainError.notFound(`branch does not exist [name: ${req.branch}]`);
-    if (!isValidRefName(req.branch) || req.repo.empty) throw notFound();
+    // Any branch git allows, `-x` included: the name only reaches git as `refs/heads/<name>` (cat-file's stdin).
+    if (!isValidRefNameAfterPrefix(req.branch) || req.repo.empty) throw notFound();
     const repoPath = this.git.pathOf(req.repo);
     const head = await this.git.pool.one(repoPath, { op: 'info', object: `refs/heads/${req.branch}^{commit}` });
     if (!head) throw notFound();

@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { isValidBranchName } from '@cairn/contracts';
+import { isValidBranchName, type TwoFactorPolicy } from '@cairn/contracts';
 import { loadSettings, parsers, type SettingsOf } from '@cairn/platform';
 
 /**
@@ -42,6 +42,16 @@ export const repoSettingsSpec = {
   },
   /** How long repository creation waits for hooks-service to copy default hooks before answering anyway. */
   hooksInitTimeoutMs: { section: 'cairn', key: 'HOOKS_INIT_TIMEOUT', default: 2_000, parse: parsers.durationMs },
+  /**
+   * `[security] TWO_FACTOR_AUTH = enforced`: here, lists and search leave private repositories out and git over SSH is
+   * refused for users without two-factor (the whole rule: `twoFactorDeniesRepoAccess` in @cairn/contracts).
+   */
+  twoFactorAuth: {
+    section: 'security',
+    key: 'TWO_FACTOR_AUTH',
+    default: '' as TwoFactorPolicy,
+    parse: (raw: string) => parsers.oneOf('', 'enforced')(raw) as TwoFactorPolicy,
+  },
   /** The most commits one ref update carries in a push event (the total is always reported). */
   pushMaxCommits: { section: 'cairn', key: 'PUSH_EVENT_MAX_COMMITS', default: 20, parse: parsers.int(1, 1000) },
 };

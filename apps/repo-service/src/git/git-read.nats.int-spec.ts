@@ -4,8 +4,7 @@ import { MessagePattern, Transport, type MicroserviceOptions } from '@nestjs/mic
 import { Test } from '@nestjs/testing';
 import {
   ErrorCode, IdentitySubjects, RepoSubjects,
-  type ActorDto, type BranchDto, type CommitListReply, type GetContentsReply, type GetFileContentsReply,
-  type LookupUsersReply, type Paginated, type RepoRefDto, type UserDto,
+  type ActorDto, type GetContentsRequest, type GetFileContentsRequest, type LookupUsersReply, type RepoRefDto, type UserDto,
 } from '@cairn/contracts';
 import { createRpcValidationPipe, DomainErrorFilter, gitSpawnStats, PlatformModule, RpcClient } from '@cairn/platform';
 import { GitReadModule } from './git-read.module.js';
@@ -102,10 +101,10 @@ describe('git read handlers over a private NATS (integration)', () => {
   const scoped = (actor: ActorDto | null = null, access: 'read' | 'write' = 'read') => ({ actor, repo, access });
 
   it('lists branches newest commit first, then by name, with paging totals', async () => {
-    const page = await rpc.send<Paginated<BranchDto>>(RepoSubjects.branchList, { ...scoped(), query: {} });
+    const page = await rpc.send(RepoSubjects.branchList, { ...scoped(), query: {} });
     expect(page.total).toBe(4);
     expect(page.items.map((b) => b.name)).toEqual(['feature/new', 'main', 'alpha', 'zeta']);
-    const second = await rpc.send<Paginated<BranchDto>>(RepoSubjects.branchList, {
+    const second = await rpc.send(RepoSubjects.branchList, {
       ...scoped(),
       query: { page: 2, limit: 3 },
     });
@@ -113,7 +112,7 @@ describe('git read handlers over a private NATS (integration)', () => {
   });
 
   it("answers one branch (names with slashes) in Gitea's Branch shape, usernames from identity-service", async () => {
-    const branch = await rpc.send<BranchDto>(RepoSubjects.branchGet, { ...scoped(writer, 'write'), branch: 'feature/new' });
+    const branch = await rpc.send(RepoSubjects.branchGet, { ...scoped(writer, 'write'), branch: 'feature/new' });
     expect(branch).toEqual({
       name: 'feature/new',
       commit: {
@@ -136,7 +135,7 @@ describe('git read handlers over a private NATS (integration)', () => {
       user_can_merge: true,
       effective_branch_protection_name: '',
     });
-    const anonymous = await rpc.send<BranchDto>(RepoSubjects.branchGet, { ...scoped(), branch: 'main' });
+    const anonymous = await rpc.send(RepoSubjects.branchGet, { ...scoped(), branch: 'main' });
     expect(anonymous).toMatchObject({ user_can_push: false, user_can_merge: false, commit: { id: c.b } });
     expect(anonymous.commit.author.username).toBe('');
     await expect(rpc.send(RepoSubjects.branchGet, { ...scoped(), branch: 'nope' })).rejects.toMatchObject({
@@ -148,7 +147,7 @@ describe('git read handlers over a private NATS (integration)', () => {
   });
 
   it('lists commits with since/until through the bus, users resolved in one lookup', async () => {
-    const reply = await rpc.send<CommitListReply>(RepoSubjects.commitList, {
+    const reply = await rpc.send(RepoSubjects.commitList, {
       ...scoped(),
       filter: { sha: 'feature/new', since: '2024-02-02T00:00:00Z' },
       options: { stat: true, verification: true, files: true },
@@ -171,7 +170,7 @@ describe('git read handlers over a private NATS (integration)', () => {
     const limits = { pagingNum: 30, maxBlobSize: 1024, maxResponseSize: 1 << 20 };
     await rpc.send(RepoSubjects.fileContents, { ...scoped(), files: ['x.txt'], limits });
     const catFile = gitSpawnStats.count('cat-file');
-    const reply = await rpc.send<GetFileContentsReply>(RepoSubjects.fileContents, {
+    const reply = await rpc.send(RepoSubjects.fileContents, {
       ...scoped(),
       ref: 'feature/new',
       files: ['z.txt', '../../etc/passwd', '.git/config', '/etc/passwd', 'x.txt'],
@@ -183,17 +182,18 @@ describe('git read handlers over a private NATS (integration)', () => {
   });
 
   it('answers contents and validates messages', async () => {
-    const root_ = await rpc.send<GetContentsReply>(RepoSubjects.contentsGet, { ...scoped(), path: '', maxBlobSize: 10 });
+    const root_ = await rpc.send(RepoSubjects.contentsGet, { ...scoped(), path: '', maxBlobSize: 10 });
     expect(root_.dir!.map((e) => e.name)).toEqual(['x.txt', 'y.txt']);
     expect(root_.dir![0].url).toBe('http://cairn.test:3000/api/v1/repos/Carol/Tools/contents/x.txt?ref=main');
     await expect(
       rpc.send(RepoSubjects.contentsGet, { ...scoped(), path: 'missing', maxBlobSize: 10 }),
     ).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
-    await expect(rpc.send(RepoSubjects.contentsGet, { actor: null, path: 'x.txt' })).rejects.toMatchObject({
+    // Deliberately invalid messages: no repository, then `files` not a list.
+    await expect(rpc.send(RepoSubjects.contentsGet, { actor: null, path: 'x.txt' } as unknown as GetContentsRequest)).rejects.toMatchObject({
       code: ErrorCode.INVALID_ARGUMENT,
     });
     await expect(
-      rpc.send(RepoSubjects.fileContents, { ...scoped(), files: 'x.txt', limits: { pagingNum: 1, maxBlobSize: 1, maxResponseSize: 1 } }),
+      rpc.send(RepoSubjects.fileContents, { ...scoped(), files: 'x.txt', limits: { pagingNum: 1, maxBlobSize: 1, maxResponseSize: 1 } } as unknown as GetFileContentsRequest),
     ).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENT });
   });
 });

@@ -1,5 +1,5 @@
 import { isObjectId } from '@cairn/contracts';
-import { GitCommandError, LruCache, runGitChecked, spawnGit, watchGitExit } from '@cairn/platform';
+import { GitCommandError, LruCache, rpcDeadlineSignal, runGitChecked, spawnGit, watchGitExit } from '@cairn/platform';
 import type { CatFilePool } from './cat-file-pool.js';
 import { parseCommitObject, type ParsedCommitObject } from './commit-object.js';
 import { COMMIT_ID_LOG_FORMAT, parseDiffLog, type LoggedDiff } from './log-format.js';
@@ -163,7 +163,8 @@ export async function logPage(repoPath: string, f: HistoryFilter, page: LogPageO
     ...options,
     ...revisions,
   ];
-  const { stdout } = await runGitChecked(repoPath, args);
+  // A long walk stops once the caller's deadline passed (a read: nothing is left half done).
+  const { stdout } = await runGitChecked(repoPath, args, { signal: rpcDeadlineSignal() });
   return parseDiffLog(stdout);
 }
 

@@ -1,5 +1,5 @@
 import type { CatFileCommand, CatFilePool } from './cat-file-pool.js';
-import { ABBREVIATED_OBJECT_ID_PATTERN, isValidRefName } from '@cairn/contracts';
+import { ABBREVIATED_OBJECT_ID_PATTERN, isValidRefNameAfterPrefix } from '@cairn/contracts';
 
 /** What a ref input resolved to (Gitea's `RefName` kinds). */
 export interface ResolvedRef {
@@ -17,16 +17,17 @@ function candidates(input: string): { kind: ResolvedRef['kind']; name: string; c
   const info = (object: string): CatFileCommand => ({ op: 'info', object: `${object}^{commit}` });
   if (input.startsWith('refs/heads/')) {
     const name = input.slice('refs/heads/'.length);
-    if (isValidRefName(name)) out.push({ kind: 'branch', name, command: info(input) });
+    if (isValidRefNameAfterPrefix(name)) out.push({ kind: 'branch', name, command: info(input) });
     return out;
   }
   if (input.startsWith('refs/tags/')) {
     const name = input.slice('refs/tags/'.length);
-    if (isValidRefName(name)) out.push({ kind: 'tag', name, command: info(input) });
+    if (isValidRefNameAfterPrefix(name)) out.push({ kind: 'tag', name, command: info(input) });
     return out;
   }
   if (input.startsWith('refs/')) return out; // other namespaces (pull, notes…) are never exposed
-  if (isValidRefName(input)) {
+  // Branch and tag names reach git only as full refs on cat-file's stdin: any name git allows (`-x` too) works.
+  if (isValidRefNameAfterPrefix(input)) {
     out.push({ kind: 'branch', name: input, command: info(`refs/heads/${input}`) });
     out.push({ kind: 'tag', name: input, command: info(`refs/tags/${input}`) });
   }
@@ -72,7 +73,7 @@ export async function resolveRefPrefix(
   for (const kind of ['branch', 'tag'] as const) {
     for (let i = 1; i <= limit; i++) {
       const name = segments.slice(0, i).join('/');
-      if (!isValidRefName(name) || name.startsWith('refs/')) continue;
+      if (!isValidRefNameAfterPrefix(name)) continue;
       const object = `refs/${kind === 'branch' ? 'heads' : 'tags'}/${name}^{commit}`;
       tries.push({ kind, name, rest: segments.slice(i).join('/'), command: { op: 'info', object } });
     }

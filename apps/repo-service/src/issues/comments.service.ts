@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
-  DomainError, IssueCommentEvents, accessAtLeast,
+  DomainError, IssueCommentEvents,
   type ActorDto, type CommentDto, type CreateIssueCommentRequest, type EditIssueCommentRequest,
   type IssueCommentEventData, type IssueCommentIdRequest, type IssueIndexRequest, type Paginated, type PullRequestDto,
   type RepositoryDto,
@@ -10,13 +10,14 @@ import { PrismaService } from '../prisma/prisma.service.js';
 import { isPullRow, toPullDto } from '../tracker/pull.mapper.js';
 import { toCommentDto, toIssueDto, type IssueRenderContext } from '../tracker/issue.mapper.js';
 import { IssuesRepository, type CommentRow, type IssueRow } from '../tracker/issues.repository.js';
-import { canModify, requireActor } from '../tracker/issue-permissions.js';
+import { assertMayComment, canModify, requireActor } from '../tracker/issue-permissions.js';
 import { RepoViews, type ViewScope } from '../tracker/repo-views.js';
 import { inTx } from '../tracker/tx.js';
 
 /**
  * Comments on issues and pull requests. Anyone who can read the repository may comment once signed in; while an
- * issue is locked only writers (and site admins) may. Authors edit and delete their own comments; writers any.
+ * issue is locked only writers (and site admins) may, and readers may no longer edit what they wrote (they may still
+ * delete it, as in Gitea). Authors edit and delete their own comments; writers any.
  */
 @Injectable()
 export class CommentsService {
@@ -57,9 +58,7 @@ export class CommentsService {
   async create(req: CreateIssueCommentRequest): Promise<CommentDto> {
     const actor = requireActor(req.actor);
     const issue = await this.issueOf(req.repo.id, req.index);
-    if (issue.isLocked && !accessAtLeast(req.access, 'write') && !actor.isAdmin) {
-      throw DomainError.forbidden('the issue is locked: only users with write access to the repository can comment');
-    }
+    assertMayComment(issue, req, actor, 'comment');
     const now = new Date();
     const event = await this.eventContext(req, actor, issue);
     const dto = await inTx(this.prisma, async (tx) => {
@@ -88,6 +87,7 @@ export class CommentsService {
     const actor = requireActor(req.actor);
     const { comment, issue } = await this.commentOf(req.repo.id, req.commentId);
     if (!canModify(req, comment.posterId)) throw DomainError.forbidden('user should have permission to edit the comment');
+    assertMayComment(issue, req, actor, 'edit comments');
     if (comment.body === req.body.body) {
       return toCommentDto(comment, issue, await this.views.context(req, [comment.posterId]));
     }

@@ -14,8 +14,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DomainError, ErrorCode, HooksSubjects, IdentitySubjects, IssueEvents, IssueSubjects, PullSubjects, RepoSubjects,
-  type AccessLevel, type ActorDto, type CommentDto, type IssueDto, type Paginated, type PullRequestDto,
-  type RepositoryDto, type TimelineCommentDto, type UserDto,
+  type AccessLevel, type ActorDto, type UserDto,
 } from '@cairn/contracts';
 import { DomainErrorFilter, RpcClient, createRpcValidationPipe } from '@cairn/platform';
 import { createScratchDatabase, startPrivateNats, type PrivateNats, type ScratchDatabase } from '../../../../test/support/integration.js';
@@ -160,7 +159,7 @@ async function failure(p: Promise<unknown>): Promise<DomainError> {
 let repoSeq = 0;
 /** A fresh repository of alice's with an initial commit; returns a scope builder (`as(login, access)`). */
 async function newRepo() {
-  const dto = await rpc.send<RepositoryDto>(RepoSubjects.repositoryCreate, {
+  const dto = await rpc.send(RepoSubjects.repositoryCreate, {
     actor: actor('alice'),
     target: 'self',
     body: { name: `tracker-${++repoSeq}`, auto_init: true },
@@ -177,7 +176,7 @@ async function newRepo() {
 describe('issues', () => {
   it('creates an issue with Gitea\'s JSON and an `opened` event in the outbox', async () => {
     const { as } = await newRepo();
-    const issue = await rpc.send<IssueDto>(IssueSubjects.create, { ...as('carol', 'read'), body: { title: ' Broken ', body: 'It breaks' } });
+    const issue = await rpc.send(IssueSubjects.create, { ...as('carol', 'read'), body: { title: ' Broken ', body: 'It breaks' } });
     expect(issue).toMatchObject({
       number: 1,
       title: 'Broken',
@@ -226,8 +225,8 @@ describe('issues', () => {
     for (let i = 0; i < 24; i++) {
       calls.push(
         i % 2 === 0
-          ? rpc.send<IssueDto>(IssueSubjects.create, { ...as('bob', 'write'), body: { title: `issue ${i}` } })
-          : rpc.send<PullRequestDto>(PullSubjects.create, {
+          ? rpc.send(IssueSubjects.create, { ...as('bob', 'write'), body: { title: `issue ${i}` } })
+          : rpc.send(PullSubjects.create, {
               ...as('bob', 'write'),
               body: { head: `b${(i - 1) / 2}`, base: 'main', title: `pull ${i}` },
             }),
@@ -235,9 +234,9 @@ describe('issues', () => {
     }
     const numbers = (await Promise.all(calls)).map((x) => x.number).sort((a, b) => a - b);
     expect(numbers).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
-    const all = await rpc.send<Paginated<IssueDto>>(IssueSubjects.list, { ...as('bob', 'write'), query: { state: 'all', limit: 50 } });
+    const all = await rpc.send(IssueSubjects.list, { ...as('bob', 'write'), query: { state: 'all', limit: 50 } });
     expect(all.total).toBe(24);
-    const pulls = await rpc.send<Paginated<IssueDto>>(IssueSubjects.list, { ...as('bob', 'write'), query: { type: 'pulls', limit: 50 } });
+    const pulls = await rpc.send(IssueSubjects.list, { ...as('bob', 'write'), query: { type: 'pulls', limit: 50 } });
     expect(pulls.total).toBe(12);
     expect(pulls.items.every((i) => i.pull_request !== null)).toBe(true);
     const [counts] = await sql<{ num_issues: number; num_pulls: number }>(
@@ -253,30 +252,30 @@ describe('issues', () => {
     await rpc.send(IssueSubjects.create, { ...w, body: { title: 'alpha bug' } });
     await rpc.send(IssueSubjects.create, { ...w, body: { title: 'beta', body: 'has a BUG inside' } });
     await rpc.send(IssueSubjects.create, { ...w, body: { title: 'gamma', closed: true } });
-    const open = await rpc.send<Paginated<IssueDto>>(IssueSubjects.list, { ...w, query: {} });
+    const open = await rpc.send(IssueSubjects.list, { ...w, query: {} });
     expect(open.items.map((i) => i.title)).toEqual(['beta', 'alpha bug']);
-    const closed = await rpc.send<Paginated<IssueDto>>(IssueSubjects.list, { ...w, query: { state: 'closed' } });
+    const closed = await rpc.send(IssueSubjects.list, { ...w, query: { state: 'closed' } });
     expect(closed.items.map((i) => i.title)).toEqual(['gamma']);
-    const bug = await rpc.send<Paginated<IssueDto>>(IssueSubjects.list, { ...w, query: { q: 'bug', state: 'all' } });
+    const bug = await rpc.send(IssueSubjects.list, { ...w, query: { q: 'bug', state: 'all' } });
     expect(bug.total).toBe(2);
-    const page = await rpc.send<Paginated<IssueDto>>(IssueSubjects.list, { ...w, query: { state: 'all', limit: 1, page: 2 } });
+    const page = await rpc.send(IssueSubjects.list, { ...w, query: { state: 'all', limit: 1, page: 2 } });
     expect(page).toMatchObject({ total: 3, items: [{ title: 'beta' }] });
   });
 
   it('lets the author and writers edit, not other readers; closing and reopening add timeline entries', async () => {
     const { as } = await newRepo();
-    const issue = await rpc.send<IssueDto>(IssueSubjects.create, { ...as('carol', 'read'), body: { title: 'Mine' } });
-    const edited = await rpc.send<IssueDto>(IssueSubjects.edit, { ...as('carol', 'read'), index: issue.number, body: { title: 'Mine, edited' } });
+    const issue = await rpc.send(IssueSubjects.create, { ...as('carol', 'read'), body: { title: 'Mine' } });
+    const edited = await rpc.send(IssueSubjects.edit, { ...as('carol', 'read'), index: issue.number, body: { title: 'Mine, edited' } });
     expect(edited.title).toBe('Mine, edited');
     const err = await failure(rpc.send(IssueSubjects.edit, { ...as('bob', 'read'), index: issue.number, body: { title: 'x' } }));
     expect(err.code).toBe(ErrorCode.PERMISSION_DENIED);
-    const closed = await rpc.send<IssueDto>(IssueSubjects.edit, { ...as('bob', 'write'), index: issue.number, body: { state: 'closed' } });
+    const closed = await rpc.send(IssueSubjects.edit, { ...as('bob', 'write'), index: issue.number, body: { state: 'closed' } });
     expect(closed.state).toBe('closed');
     expect(closed.closed_at).not.toBeNull();
     await rpc.send(IssueSubjects.edit, { ...as('bob', 'write'), index: issue.number, body: { state: 'closed' } });
-    const reopened = await rpc.send<IssueDto>(IssueSubjects.edit, { ...as('carol', 'read'), index: issue.number, body: { state: 'open' } });
+    const reopened = await rpc.send(IssueSubjects.edit, { ...as('carol', 'read'), index: issue.number, body: { state: 'open' } });
     expect(reopened).toMatchObject({ state: 'open', closed_at: null });
-    const timeline = await rpc.send<Paginated<TimelineCommentDto>>(IssueSubjects.timeline, { ...as(null, 'read'), index: issue.number });
+    const timeline = await rpc.send(IssueSubjects.timeline, { ...as(null, 'read'), index: issue.number });
     expect(timeline.items.map((t) => [t.type, t.user.login])).toEqual([['close', 'bob'], ['reopen', 'carol']]);
   });
 
@@ -290,19 +289,19 @@ describe('issues', () => {
 describe('locking', () => {
   it('locks and unlocks idempotently; each change adds one timeline entry credited to the caller', async () => {
     const { as } = await newRepo();
-    const issue = await rpc.send<IssueDto>(IssueSubjects.create, { ...as('carol', 'read'), body: { title: 'Heated' } });
+    const issue = await rpc.send(IssueSubjects.create, { ...as('carol', 'read'), body: { title: 'Heated' } });
     const bob = as('bob', 'write');
     await rpc.send(IssueSubjects.lock, { ...bob, index: issue.number, body: { lock_reason: 'Too Heated' } });
     await rpc.send(IssueSubjects.lock, { ...bob, index: issue.number, body: { lock_reason: 'spam' } });
-    const locked = await rpc.send<IssueDto>(IssueSubjects.get, { ...as(null, 'read'), index: issue.number });
+    const locked = await rpc.send(IssueSubjects.get, { ...as(null, 'read'), index: issue.number });
     expect(locked).toMatchObject({ is_locked: true, locked: true, active_lock_reason: 'too heated' });
 
     await rpc.send(IssueSubjects.unlock, { ...bob, index: issue.number });
     await rpc.send(IssueSubjects.unlock, { ...bob, index: issue.number });
-    const unlocked = await rpc.send<IssueDto>(IssueSubjects.get, { ...as(null, 'read'), index: issue.number });
+    const unlocked = await rpc.send(IssueSubjects.get, { ...as(null, 'read'), index: issue.number });
     expect(unlocked).toMatchObject({ is_locked: false, locked: false, active_lock_reason: null });
 
-    const timeline = await rpc.send<Paginated<TimelineCommentDto>>(IssueSubjects.timeline, { ...bob, index: issue.number });
+    const timeline = await rpc.send(IssueSubjects.timeline, { ...bob, index: issue.number });
     // Credited to bob (the caller), not alice (the repository owner, whom Gitea credits).
     expect(timeline.items.map((t) => [t.type, t.user.login, t.body])).toEqual([
       ['lock', 'bob', 'too heated'],
@@ -319,9 +318,9 @@ describe('locking', () => {
     const { as } = await newRepo();
     const w = as('alice', 'owner');
     for (const body of [undefined, null, { lock_reason: '' }, { lock_reason: null }, { lock_reason: 'DUPLICATE' }]) {
-      const issue = await rpc.send<IssueDto>(IssueSubjects.create, { ...w, body: { title: 't' } });
+      const issue = await rpc.send(IssueSubjects.create, { ...w, body: { title: 't' } });
       await rpc.send(IssueSubjects.lock, { ...w, index: issue.number, ...(body === undefined ? {} : { body }) });
-      const got = await rpc.send<IssueDto>(IssueSubjects.get, { ...w, index: issue.number });
+      const got = await rpc.send(IssueSubjects.get, { ...w, index: issue.number });
       expect(got.is_locked).toBe(true);
       expect(got.active_lock_reason).toBe(body && body.lock_reason === 'DUPLICATE' ? 'Duplicate' : null);
     }
@@ -329,7 +328,7 @@ describe('locking', () => {
 
   it('refuses unknown reasons with UNPROCESSABLE listing the accepted ones, readers with PERMISSION_DENIED, unknown issues with NOT_FOUND', async () => {
     const { as } = await newRepo();
-    const issue = await rpc.send<IssueDto>(IssueSubjects.create, { ...as('carol', 'read'), body: { title: 't' } });
+    const issue = await rpc.send(IssueSubjects.create, { ...as('carol', 'read'), body: { title: 't' } });
     const bad = await failure(rpc.send(IssueSubjects.lock, { ...as('bob', 'write'), index: issue.number, body: { lock_reason: 'boring' } }));
     expect(bad.code).toBe(ErrorCode.UNPROCESSABLE);
     expect(bad.details).toEqual(['off-topic', 'too heated', 'resolved', 'spam', 'Duplicate']);
@@ -337,13 +336,13 @@ describe('locking', () => {
     expect(reader.code).toBe(ErrorCode.PERMISSION_DENIED);
     const missing = await failure(rpc.send(IssueSubjects.unlock, { ...as('bob', 'write'), index: 4242 }));
     expect(missing.code).toBe(ErrorCode.NOT_FOUND);
-    const still = await rpc.send<IssueDto>(IssueSubjects.get, { ...as(null, 'read'), index: issue.number });
+    const still = await rpc.send(IssueSubjects.get, { ...as(null, 'read'), index: issue.number });
     expect(still.is_locked).toBe(false);
   });
 
   it('refuses comments from readers while locked (writers and site admins may), and accepts them again after unlocking', async () => {
     const { as } = await newRepo();
-    const issue = await rpc.send<IssueDto>(IssueSubjects.create, { ...as('carol', 'read'), body: { title: 't' } });
+    const issue = await rpc.send(IssueSubjects.create, { ...as('carol', 'read'), body: { title: 't' } });
     await rpc.send(IssueSubjects.lock, { ...as('bob', 'write'), index: issue.number });
     const err = await failure(rpc.send(IssueSubjects.commentCreate, { ...as('carol', 'read'), index: issue.number, body: { body: 'hi' } }));
     expect(err.code).toBe(ErrorCode.PERMISSION_DENIED);
@@ -352,9 +351,9 @@ describe('locking', () => {
     await rpc.send(IssueSubjects.commentCreate, { ...as('root', 'read'), index: issue.number, body: { body: 'admin' } });
     await rpc.send(IssueSubjects.unlock, { ...as('bob', 'write'), index: issue.number });
     await rpc.send(IssueSubjects.commentCreate, { ...as('carol', 'read'), index: issue.number, body: { body: 'reader' } });
-    const comments = await rpc.send<Paginated<CommentDto>>(IssueSubjects.commentList, { ...as(null, 'read'), index: issue.number });
+    const comments = await rpc.send(IssueSubjects.commentList, { ...as(null, 'read'), index: issue.number });
     expect(comments.items.map((c) => [c.user.login, c.body])).toEqual([['bob', 'writer'], ['root', 'admin'], ['carol', 'reader']]);
-    const got = await rpc.send<IssueDto>(IssueSubjects.get, { ...as(null, 'read'), index: issue.number });
+    const got = await rpc.send(IssueSubjects.get, { ...as(null, 'read'), index: issue.number });
     expect(got.comments).toBe(3);
   });
 });
@@ -363,10 +362,10 @@ describe('comments', () => {
   it('lets authors and writers edit and delete, refuses other readers, and scopes ids by repository', async () => {
     const a = await newRepo();
     const b = await newRepo();
-    const issue = await rpc.send<IssueDto>(IssueSubjects.create, { ...a.as('carol', 'read'), body: { title: 't' } });
-    const c = await rpc.send<CommentDto>(IssueSubjects.commentCreate, { ...a.as('carol', 'read'), index: issue.number, body: { body: 'first' } });
+    const issue = await rpc.send(IssueSubjects.create, { ...a.as('carol', 'read'), body: { title: 't' } });
+    const c = await rpc.send(IssueSubjects.commentCreate, { ...a.as('carol', 'read'), index: issue.number, body: { body: 'first' } });
     expect(c).toMatchObject({ body: 'first', user: { login: 'carol' }, issue_url: issue.html_url, pull_request_url: '' });
-    const edited = await rpc.send<CommentDto>(IssueSubjects.commentEdit, { ...a.as('carol', 'read'), commentId: c.id, body: { body: 'second' } });
+    const edited = await rpc.send(IssueSubjects.commentEdit, { ...a.as('carol', 'read'), commentId: c.id, body: { body: 'second' } });
     expect(edited.body).toBe('second');
     const denied = await failure(rpc.send(IssueSubjects.commentEdit, { ...a.as('bob', 'read'), commentId: c.id, body: { body: 'x' } }));
     expect(denied.code).toBe(ErrorCode.PERMISSION_DENIED);
@@ -375,7 +374,7 @@ describe('comments', () => {
     await rpc.send(IssueSubjects.commentDelete, { ...a.as('bob', 'write'), commentId: c.id });
     const gone = await failure(rpc.send(IssueSubjects.commentGet, { ...a.as('alice', 'owner'), commentId: c.id }));
     expect(gone.code).toBe(ErrorCode.NOT_FOUND);
-    const after = await rpc.send<IssueDto>(IssueSubjects.get, { ...a.as(null, 'read'), index: issue.number });
+    const after = await rpc.send(IssueSubjects.get, { ...a.as(null, 'read'), index: issue.number });
     expect(after.comments).toBe(0);
   });
 });

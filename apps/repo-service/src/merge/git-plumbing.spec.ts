@@ -32,7 +32,10 @@ describe('git output parsing', () => {
 describe('refs handed to git', () => {
   it('accepts branch names and refuses option-like or malformed ones', () => {
     expect(branchRef('feature/x')).toBe('refs/heads/feature/x');
-    expect(() => branchRef('--upload-pack=evil')).toThrow();
+    // Pushed branches may start with '-' (git allows refs/heads/-x); the full ref is never read as an option.
+    expect(branchRef('-x')).toBe('refs/heads/-x');
+    expect(branchRef('--upload-pack=evil')).toBe('refs/heads/--upload-pack=evil');
+    expect(() => branchRef('refs/heads/x')).toThrow();
     expect(() => branchRef('a..b')).toThrow();
     expect(() => branchRef('a b')).toThrow();
   });

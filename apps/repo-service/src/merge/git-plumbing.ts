@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isObjectId, isValidBranchName, parseMergeTreeOutput, zeroIdLike, type MergeTreeOutcome } from '@cairn/contracts';
-import { runGit, runGitText } from '@cairn/platform';
+import { isObjectId, isValidRefNameAfterPrefix, parseMergeTreeOutput, zeroIdLike, type MergeTreeOutcome } from '@cairn/contracts';
+import { rpcDeadlineSignal, runGit, runGitText } from '@cairn/platform';
 
 /** Throws unless `oid` is a full lower-case object id (the only revisions this module hands to git). */
 export function assertOid(oid: string): string {
@@ -10,9 +10,12 @@ export function assertOid(oid: string): string {
   return oid;
 }
 
-/** `refs/heads/<branch>` for a valid branch name; throws otherwise. */
+/**
+ * `refs/heads/<branch>` for any branch git allows (a pushed `-x` included: the full ref is never an option); throws
+ * otherwise.
+ */
 export function branchRef(branch: string): string {
-  if (!isValidBranchName(branch)) throw new Error(`invalid branch name: ${JSON.stringify(branch).slice(0, 120)}`);
+  if (!isValidRefNameAfterPrefix(branch)) throw new Error(`invalid branch name: ${JSON.stringify(branch).slice(0, 120)}`);
   return `refs/heads/${branch}`;
 }
 
@@ -294,9 +297,11 @@ export function parseNameStatus(raw: string): Map<string, string> {
 /** The files changed between two commits, with line counts and statuses. */
 export async function diffFiles(dir: string, from: string, to: string): Promise<(NumstatEntry & { status: string })[]> {
   const range = ['--end-of-options', assertOid(from), assertOid(to)];
+  // Reads: they stop once the caller's deadline passed.
+  const signal = rpcDeadlineSignal();
   const [numstat, names] = await Promise.all([
-    runGitText(dir, ['diff', '--numstat', '-z', '-M', '--no-ext-diff', '--no-textconv', ...range]),
-    runGitText(dir, ['diff', '--name-status', '-z', '-M', '--no-ext-diff', ...range]),
+    runGitText(dir, ['diff', '--numstat', '-z', '-M', '--no-ext-diff', '--no-textconv', ...range], { signal }),
+    runGitText(dir, ['diff', '--name-status', '-z', '-M', '--no-ext-diff', ...range], { signal }),
   ]);
   const statuses = parseNameStatus(names);
   return parseNumstat(numstat).map((e) => ({ ...e, status: statuses.get(e.path) ?? 'M' }));

@@ -13,8 +13,8 @@ export interface PushRowChange {
 
 /**
  * The push recorder's database work (the only transport file that touches Prisma): inside one transaction, mark the
- * repository non-empty on its first push (choosing the default branch) and bump its update time, then let the caller
- * write the event to the outbox in the same transaction.
+ * push's journal recorded (exactly once), mark the repository non-empty on its first push (choosing the default
+ * branch) and bump its update time, then let the caller write the event to the outbox in the same transaction.
  */
 @Injectable()
 export class PushRecorderRepository {
@@ -25,15 +25,23 @@ export class PushRecorderRepository {
     return this.prisma.repository.findUnique({ where: { id: repoId } });
   }
 
-  /** Runs `work` in a transaction after applying the push to the repository row; null if the repository is gone. */
+  /**
+   * Runs `work` in a transaction after marking the push's journal recorded and applying the push to the repository
+   * row. `'recorded-before'` when the journal was marked already (a replay of a recorded push: nothing is written),
+   * null if the repository is gone.
+   */
   async inTransaction<T>(
     repoId: number,
+    journalId: string,
     pushedBranches: string[],
     work: (tx: Tx, change: PushRowChange) => Promise<T>,
-  ): Promise<{ change: PushRowChange; result: T } | null> {
+  ): Promise<{ change: PushRowChange; result: T } | 'recorded-before' | null> {
     return this.prisma.$transaction(async (tx) => {
       const before = await tx.repository.findUnique({ where: { id: repoId } });
       if (!before) return null;
+      // First: a concurrent recording of the same journal waits here on the key, then finds it taken.
+      const marked = await tx.refUpdateJournal.createMany({ data: [{ id: journalId }], skipDuplicates: true });
+      if (marked.count === 0) return 'recorded-before';
       let initialBranch: string | null = null;
       if (before.isEmpty && pushedBranches.length) {
         const branch = pushedBranches.includes(before.defaultBranch) ? before.defaultBranch : pushedBranches[0];
@@ -51,5 +59,11 @@ export class PushRecorderRepository {
       const change = { repository, initialBranch };
       return { change, result: await work(tx, change) };
     });
+  }
+
+  /** Forgets journal marks older than `before` (their journals were removed long since); returns how many. */
+  async pruneJournalMarks(before: Date): Promise<number> {
+    const { count } = await this.prisma.refUpdateJournal.deleteMany({ where: { recordedAt: { lt: before } } });
+    return count;
   }
 }

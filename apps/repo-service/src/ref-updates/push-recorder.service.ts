@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { isZeroId } from '@cairn/contracts';
 import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
 import { REPO_SETTINGS, type RepoSettings } from '../config/repo-settings.js';
@@ -9,14 +9,19 @@ import type { RefUpdateLine } from '../transport/push-log.js';
 import { PushRecorderRepository } from './push-recorder.repository.js';
 import type { PushContext } from '../transport/push-sink.js';
 
+/** Journal marks are kept this long: far longer than a journal folder can outlive its recording. */
+const JOURNAL_MARK_DAYS = 7;
+
 /**
- * Records the exact ref updates of one push: one transaction marks a first push (non-empty, default branch) and
- * hands the updates to {@link RefUpdates} (the push event, pull requests following their branches); after the
- * commit, HEAD follows a first push and {@link RefUpdates.afterCommit} does the rest (refs, caches, checks).
+ * Records the exact ref updates of one push: one transaction marks the push's journal recorded (so a replayed
+ * journal is recorded once), marks a first push (non-empty, default branch) and hands the updates to
+ * {@link RefUpdates} (the push event, pull requests following their branches); after the commit, HEAD follows a
+ * first push and {@link RefUpdates.afterCommit} does the rest (refs, caches, checks).
  */
 @Injectable()
-export class PushRecorder {
+export class PushRecorder implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('PushRecorder');
+  private pruneTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly store: PushRecorderRepository,
@@ -26,7 +31,21 @@ export class PushRecorder {
     @Inject(REPO_SETTINGS) private readonly repoSettings: RepoSettings,
   ) {}
 
-  /** The push sink handed to the HTTP and SSH transports. */
+  onApplicationBootstrap(): void {
+    const prune = () =>
+      void this.store
+        .pruneJournalMarks(new Date(Date.now() - JOURNAL_MARK_DAYS * 86_400_000))
+        .catch((err: Error) => this.logger.warn(`pruning journal marks failed: ${err.message}`));
+    prune();
+    this.pruneTimer = setInterval(prune, 3_600_000);
+    this.pruneTimer.unref();
+  }
+
+  onModuleDestroy(): void {
+    if (this.pruneTimer) clearInterval(this.pruneTimer);
+  }
+
+  /** The push sink handed to the HTTP and SSH transports (and their journal replays). */
   readonly sink = (context: PushContext, updates: RefUpdateLine[]): Promise<void> => this.record(context, updates);
 
   async record(context: PushContext, lines: RefUpdateLine[]): Promise<void> {
@@ -50,13 +69,17 @@ export class PushRecorder {
       .filter((l) => l.ref.startsWith('refs/heads/') && !isZeroId(l.new))
       .map((l) => l.ref.slice('refs/heads/'.length));
 
-    const done = await this.store.inTransaction(context.repoId, pushedBranches, async (tx, change) => {
+    const done = await this.store.inTransaction(context.repoId, context.journalId, pushedBranches, async (tx, change) => {
       const repo = change.repository;
       const owner = prepared.people.users.get(repo.ownerId) ?? placeholderUser(repo.ownerId, repo.ownerName, urls.rootUrl);
       return this.refUpdates.recordRefUpdates(tx, prepared, toEventRepository(repo, owner, urls));
     });
     if (!done) {
       this.logger.warn(`push to repository ${context.repoId}, which was deleted meanwhile: no event`);
+      return;
+    }
+    if (done === 'recorded-before') {
+      this.logger.log(`push ${context.journalId} to repository ${context.repoId} was recorded before: nothing to do`);
       return;
     }
     const { initialBranch, repository } = done.change;

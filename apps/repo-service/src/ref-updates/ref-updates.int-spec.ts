@@ -20,8 +20,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   PullRequestEvents, PullSubjects, Queues, RepoEvents, RepoSubjects,
   mergeCheckJobId,
-  type ActorDto, type MergeCheckJobData, type PullRequestDto, type PullRequestEventData, type PushEventData,
-  type RepositoryDto,
+  type AccessLevel, type ActorDto, type MergeCheckJobData, type PullRequestDto, type PullRequestEventData, type PushEventData,
+  type RepoScopedRequest,
 } from '@cairn/contracts';
 import { DomainErrorFilter, OutboxRelay, RpcClient, createRpcValidationPipe } from '@cairn/platform';
 import { PendingChecks } from './pending-checks.js';
@@ -86,7 +86,7 @@ beforeAll(async () => {
   const recorder = repoApp.get(PushRecorder);
   const relay = repoApp.get(OutboxRelay);
   recordPush = async (repoId, dir, updates) => {
-    await recorder.record({ repoId, dir, pusherId: 1, via: 'http' }, updates);
+    await recorder.record({ repoId, dir, pusherId: 1, via: 'http', journalId: randomUUID() }, updates);
     await relay.flush();
   };
 
@@ -141,14 +141,14 @@ interface TestRepo {
   name: string;
   dir: string;
   work: string;
-  scope: (login?: string, access?: string) => Record<string, unknown>;
+  scope: (login?: string, access?: AccessLevel) => RepoScopedRequest;
 }
 
 let seq = 0;
 /** A repository of alice's with an initial commit, and a work clone of it. */
 async function newRepo(): Promise<TestRepo> {
   const name = `proj-${++seq}`;
-  const dto = await rpc.send<RepositoryDto>(RepoSubjects.repositoryCreate, { actor: actor('alice'), target: 'self', body: { name, auto_init: true } });
+  const dto = await rpc.send(RepoSubjects.repositoryCreate, { actor: actor('alice'), target: 'self', body: { name, auto_init: true } });
   const dir = path.join(repoRoot, 'alice', `${name}.git`);
   const work = path.join(workRoot, name);
   execFileSync('git', ['clone', '-q', dir, work], { env: GIT_ENV });
@@ -158,7 +158,7 @@ async function newRepo(): Promise<TestRepo> {
     name,
     dir,
     work,
-    scope: (login = 'alice', access = 'owner') => ({ actor: actor(login), repo, access }),
+    scope: (login = 'alice', access: AccessLevel = 'owner') => ({ actor: actor(login), repo, access }),
   };
 }
 
@@ -217,7 +217,7 @@ async function pullRow(id: number): Promise<PullRow> {
 }
 
 async function openPull(r: TestRepo, head: string, title = head): Promise<PullRequestDto> {
-  return rpc.send<PullRequestDto>(PullSubjects.create, { ...r.scope('bob', 'write'), body: { head, base: 'main', title } });
+  return rpc.send(PullSubjects.create, { ...r.scope('bob', 'write'), body: { head, base: 'main', title } });
 }
 
 async function backdate(issuePullIds: number[], days: number): Promise<void> {
@@ -350,7 +350,7 @@ describe('a push to a base branch (DELAY_CHECK_FOR_INACTIVE_DAYS = 7)', () => {
 
     // A view queues a delayed check at once, urgently.
     const viewed = pulls[K];
-    await rpc.send<PullRequestDto>(PullSubjects.get, { ...r.scope(), index: viewed.number, view: true });
+    await rpc.send(PullSubjects.get, { ...r.scope(), index: viewed.number, view: true });
     expect(await queuedCheck(viewed.id)).toMatchObject({ priority: 1 });
 
     // Checks lost between a commit and their queueing (a crash) come back at start, for the active ones only.

@@ -18,6 +18,7 @@ import { effectiveStatus, type PullIssueRow } from '../tracker/pull.mapper.js';
 import { PullsRepository, type CandidateRow } from '../pulls/pulls.repository.js';
 import type { RefUpdateLine } from '../transport/push-log.js';
 import { commitEmails, listRefCommits, toRefUpdate, type PushPeople } from './pushed-commits.js';
+import { pushEvents } from './push-event.js';
 
 /** What moved where, and who did it. */
 export interface RefUpdatesInput {
@@ -56,7 +57,6 @@ export interface RecordedRefUpdates {
   /** Pull requests whose base moved but that stay delayed until viewed. */
   delayed: number;
 }
-
 
 /** The branch updates that leave a commit behind (deletions and other refs move no pull request). */
 function movedBranches(lines: RefUpdateLine[]): { branch: string; sha: string }[] {
@@ -131,7 +131,8 @@ export class RefUpdates {
   async recordRefUpdates(tx: Tx, prepared: PreparedRefUpdates, repository: RepoEventRepository): Promise<RecordedRefUpdates> {
     const { input } = prepared;
     const push: PushEventData = { repository, pusher: prepared.pusher, updates: prepared.updates };
-    await this.outbox.record(tx, RepoEvents.pushReceived, push);
+    // Several events when one would be too large for NATS (hundreds of refs): see push-event.ts.
+    for (const part of pushEvents(push)) await this.outbox.record(tx, RepoEvents.pushReceived, part);
     const recorded: RecordedRefUpdates = { prepared, pullHeads: [], checks: [], delayed: 0 };
     const branches = movedBranches(input.lines);
     if (!branches.length) return recorded;

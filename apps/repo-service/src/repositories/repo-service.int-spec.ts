@@ -14,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DomainError, ErrorCode, HooksSubjects, IdentitySubjects, RepoEvents, RepoSubjects,
   type AccessLevel, type ActorDto, type OrgMembershipReply, type OrgStandingsReply, type OwnerDto, type Paginated,
-  type RepoAccessReply, type RepoCollaboratorPermissionDto, type RepositoryDto, type UserDto, type Visibility,
+  type AddCollaboratorRequest, type CreateRepoBody, type ListQuery, type ListRepositoriesRequest,
+  type RepoCreateTarget, type RepositoryDto, type UserDto, type Visibility,
 } from '@cairn/contracts';
 import { DomainErrorFilter, OutboxRelay, RpcClient, createRpcValidationPipe } from '@cairn/platform';
 import { createScratchDatabase, startPrivateNats, type PrivateNats, type ScratchDatabase } from '../../../../test/support/integration.js';
@@ -229,12 +230,12 @@ async function failure(p: Promise<unknown>): Promise<DomainError> {
   throw new Error('expected the call to fail');
 }
 
-function create(login: string, body: Record<string, unknown>, target = 'self', owner?: string) {
-  return rpc.send<RepositoryDto>(RepoSubjects.repositoryCreate, { actor: actor(login), target, owner, body });
+function create(login: string, body: CreateRepoBody, target: RepoCreateTarget = 'self', owner?: string) {
+  return rpc.send(RepoSubjects.repositoryCreate, { actor: actor(login), target, owner, body });
 }
 
 function resolve(login: string | null, owner: string, repo: string) {
-  return rpc.send<RepoAccessReply>(RepoSubjects.accessResolve, { actor: login ? actor(login) : null, owner, repo });
+  return rpc.send(RepoSubjects.accessResolve, { actor: login ? actor(login) : null, owner, repo });
 }
 
 /** What `login` gets on owner/repo: its access level, or `none` for NOT_FOUND. */
@@ -411,16 +412,16 @@ describe('creating repositories', () => {
 describe('reading, editing and deleting', () => {
   it('answers GET with the caller permissions', async () => {
     await create('alice', { name: 'readable' });
-    const asBob = await rpc.send<RepositoryDto>(RepoSubjects.repositoryGet, await scoped('bob', 'alice', 'readable'));
+    const asBob = await rpc.send(RepoSubjects.repositoryGet, await scoped('bob', 'alice', 'readable'));
     expect(asBob.permissions).toEqual({ admin: false, push: false, pull: true });
-    const anonymous = await rpc.send<RepositoryDto>(RepoSubjects.repositoryGet, await scoped(null, 'alice', 'readable'));
+    const anonymous = await rpc.send(RepoSubjects.repositoryGet, await scoped(null, 'alice', 'readable'));
     expect(anonymous.permissions).toEqual({ admin: false, push: false, pull: true });
   });
 
   it('renames a repository and moves its storage', async () => {
     await create('alice', { name: 'old-name', auto_init: true });
     const head = git(storagePath('alice', 'old-name'), 'rev-parse', 'main').trim();
-    const edited = await rpc.send<RepositoryDto>(RepoSubjects.repositoryEdit, {
+    const edited = await rpc.send(RepoSubjects.repositoryEdit, {
       ...(await scoped('alice', 'alice', 'old-name')),
       body: { name: 'New-Name' },
     });
@@ -448,7 +449,7 @@ describe('reading, editing and deleting', () => {
     git(dir, 'update-ref', 'refs/heads/dev', git(dir, 'rev-parse', 'main').trim());
     const ctx = await scoped('alice', 'alice', 'settings');
 
-    const edited = await rpc.send<RepositoryDto>(RepoSubjects.repositoryEdit, {
+    const edited = await rpc.send(RepoSubjects.repositoryEdit, {
       ...ctx,
       body: {
         description: 'new words',
@@ -473,7 +474,7 @@ describe('reading, editing and deleting', () => {
     expect(edited.archived_at).not.toBe('1970-01-01T00:00:00Z');
     expect(git(dir, 'symbolic-ref', 'HEAD').trim()).toBe('refs/heads/dev');
 
-    const noPulls = await rpc.send<RepositoryDto>(RepoSubjects.repositoryEdit, { ...ctx, body: { has_pull_requests: false } });
+    const noPulls = await rpc.send(RepoSubjects.repositoryEdit, { ...ctx, body: { has_pull_requests: false } });
     expect(noPulls).toMatchObject({ has_pull_requests: false, allow_merge_commits: false, allow_rebase: false });
 
     const missing = await failure(rpc.send(RepoSubjects.repositoryEdit, { ...ctx, body: { default_branch: 'nope' } }));
@@ -482,7 +483,7 @@ describe('reading, editing and deleting', () => {
 
   it('lets an empty repository take any valid default branch', async () => {
     await create('alice', { name: 'empty-edit' });
-    const edited = await rpc.send<RepositoryDto>(RepoSubjects.repositoryEdit, {
+    const edited = await rpc.send(RepoSubjects.repositoryEdit, {
       ...(await scoped('alice', 'alice', 'empty-edit')),
       body: { default_branch: 'develop' },
     });
@@ -549,20 +550,20 @@ describe('collaborators', () => {
 
     await rpc.send(RepoSubjects.collaboratorAdd, { ...ctx, username: 'bob', body: {} });
     expect(await accessOf('bob', 'carol', 'team-work')).toBe('write');
-    const perm = await rpc.send<RepoCollaboratorPermissionDto>(RepoSubjects.collaboratorPermission, { ...ctx, username: 'bob' });
+    const perm = await rpc.send(RepoSubjects.collaboratorPermission, { ...ctx, username: 'bob' });
     expect(perm).toMatchObject({ permission: 'write', role_name: 'write', user: { login: 'bob' } });
 
     await rpc.send(RepoSubjects.collaboratorAdd, { ...ctx, username: 'BOB', body: { permission: 'admin' } });
     expect(await accessOf('bob', 'carol', 'team-work')).toBe('admin');
 
-    const page = await rpc.send<Paginated<UserDto>>(RepoSubjects.collaboratorList, { ...ctx, query: {} });
+    const page = await rpc.send(RepoSubjects.collaboratorList, { ...ctx, query: {} });
     expect(page.total).toBe(1);
     expect(page.items.map((u) => u.login)).toEqual(['bob']);
-    expect(await rpc.send<boolean>(RepoSubjects.collaboratorCheck, { ...ctx, username: 'bob' })).toBe(true);
-    expect(await rpc.send<boolean>(RepoSubjects.collaboratorCheck, { ...ctx, username: 'alice' })).toBe(false);
+    expect(await rpc.send(RepoSubjects.collaboratorCheck, { ...ctx, username: 'bob' })).toBe(true);
+    expect(await rpc.send(RepoSubjects.collaboratorCheck, { ...ctx, username: 'alice' })).toBe(false);
 
     await rpc.send(RepoSubjects.collaboratorRemove, { ...ctx, username: 'bob' });
-    expect(await rpc.send<boolean>(RepoSubjects.collaboratorCheck, { ...ctx, username: 'bob' })).toBe(false);
+    expect(await rpc.send(RepoSubjects.collaboratorCheck, { ...ctx, username: 'bob' })).toBe(false);
     expect(await accessOf('bob', 'carol', 'team-work')).toBe('none');
   });
 
@@ -582,7 +583,8 @@ describe('collaborators', () => {
       ErrorCode.NOT_FOUND,
     );
     expect(
-      (await failure(rpc.send(RepoSubjects.collaboratorAdd, { ...ctx, username: 'bob', body: { permission: 'owner' } }))).code,
+      // Deliberately invalid: `owner` cannot be given to a collaborator.
+      (await failure(rpc.send(RepoSubjects.collaboratorAdd, { ...ctx, username: 'bob', body: { permission: 'owner' } } as unknown as AddCollaboratorRequest))).code,
     ).toBe(ErrorCode.INVALID_ARGUMENT);
   });
 
@@ -693,15 +695,15 @@ describe('lists and search', () => {
     });
   });
 
-  const list = (login: string | null, owner?: string, ownerKind?: string, query: Record<string, unknown> = {}) =>
-    rpc.send<Paginated<RepositoryDto>>(RepoSubjects.repositoryList, {
+  const list = (login: string | null, owner?: string, ownerKind?: ListRepositoriesRequest['ownerKind'], query: ListQuery = {}) =>
+    rpc.send(RepoSubjects.repositoryList, {
       actor: login ? actor(login) : null,
       owner,
       ownerKind,
       query,
     });
   const search = (login: string | null, query: Record<string, unknown>) =>
-    rpc.send<Paginated<RepositoryDto>>(RepoSubjects.repositorySearch, { actor: login ? actor(login) : null, query });
+    rpc.send(RepoSubjects.repositorySearch, { actor: login ? actor(login) : null, query });
   const names = (page: Paginated<RepositoryDto>) => page.items.map((r) => r.full_name).sort();
 
   it("lists a user's repositories as the caller may see them", async () => {

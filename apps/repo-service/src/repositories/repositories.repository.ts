@@ -138,7 +138,7 @@ export class RepositoriesRepository {
 
   /** Repositories the scope may see: public ones, plus private ones it can reach (site admins: all). */
   private visible(scope: ViewerScope, includePrivate: boolean): Prisma.RepositoryWhereInput {
-    if (!includePrivate || scope.userId === null) return { isPrivate: false };
+    if (!includePrivate || scope.userId === null || scope.mustEnrolTwoFactor) return { isPrivate: false };
     if (scope.isAdmin) return {};
     return { OR: [{ isPrivate: false }, this.reachable(scope)] };
   }

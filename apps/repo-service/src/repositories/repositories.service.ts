@@ -317,7 +317,7 @@ export class RepositoriesService {
     if (!req.owner) {
       if (!actor) throw new DomainError(ErrorCode.UNAUTHENTICATED, 'token is required');
       const standings = actor.isAdmin ? new Map<number, OrgMembershipReply>() : await this.identity.standings(actor);
-      const scope = viewerScope(actor, standings);
+      const scope = viewerScope(actor, standings, this.settings.twoFactorAuth);
       const page = await this.repositories.list({ scope, includePrivate: true, reachableOnly: true }, paging);
       return this.render(page, actor, standings);
     }
@@ -329,7 +329,7 @@ export class RepositoriesService {
         : null;
     if (!this.ownerVisible(actor, owner, standing)) throw DomainError.notFound(`"${req.owner}" does not exist`);
     const standings = new Map<number, OrgMembershipReply>(standing ? [[owner.id, standing]] : []);
-    const scope = viewerScope(actor, standings);
+    const scope = viewerScope(actor, standings, this.settings.twoFactorAuth);
     const page = await this.repositories.list({ scope, includePrivate: actor !== null, ownerId: owner.id }, paging);
     return this.render(page, actor, standings, new Map([[owner.id, owner.user]]));
   }
@@ -358,7 +358,7 @@ export class RepositoriesService {
     const standings =
       actor && !actor.isAdmin ? await this.identity.standings(actor) : new Map<number, OrgMembershipReply>();
     const filter: RepositoryFilter = {
-      scope: viewerScope(actor, standings),
+      scope: viewerScope(actor, standings, this.settings.twoFactorAuth),
       includePrivate: actor !== null && (q.private ?? true),
       keyword: q.q?.trim() || undefined,
       includeDescription: q.includeDesc ?? false,

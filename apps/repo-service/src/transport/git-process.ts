@@ -1,32 +1,27 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { readFile, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
-import { spawnGit } from '@cairn/platform';
+import { Logger } from '@nestjs/common';
+import { runGit, spawnGit } from '@cairn/platform';
 import type { GitService } from './git-service-request.js';
-import { parsePushLog, PUSH_LOG_ENV, type RefUpdateLine } from './push-log.js';
+import { PUSH_JOURNAL_ENV } from './push-log.js';
+import type { JournalContext, OpenJournal, PushJournals } from './push-journal.js';
 
-/** Where the git transport keeps its hooks and per-push logs (prepared once at start). */
+/** Where the git transport keeps its hooks and push journals (prepared once at start). */
 export interface GitTransportPaths {
-  /** `core.hooksPath` for receive-pack: holds Cairn's `post-receive`. */
+  /** `core.hooksPath` for receive-pack: holds Cairn's `pre-receive` and `reference-transaction`. */
   hooksDir: string;
-  /** A private directory for the per-process push logs. */
-  pushLogDir: string;
+  /** The push journals (every receive-pack that may update refs writes one). */
+  journals: PushJournals;
 }
 
 export interface GitServiceRun {
   child: ChildProcessWithoutNullStreams;
-  /** Resolves when the process has exited and its stdio closed; for receive-pack, with the exact ref updates. */
+  /** Resolves when the process has exited and its stdio closed. */
   finished: Promise<GitServiceResult>;
 }
 
 export interface GitServiceResult {
   code: number | null;
   signal: NodeJS.Signals | null;
-  /** The refs this receive-pack updated (empty for upload-pack and for pushes that changed nothing). */
-  updates: RefUpdateLine[];
-  /** Lines of the push log that did not parse (never expected; reported by the caller). */
-  invalid: string[];
 }
 
 export interface GitServiceOptions {
@@ -39,23 +34,25 @@ export interface GitServiceOptions {
   advertiseRefs?: boolean;
   /** Validated `GIT_PROTOCOL` (e.g. `version=2`). */
   gitProtocol?: string;
+  /** receive-pack that may update refs: the journal its hook writes to (opened by `startClientGitService`). */
+  journal?: OpenJournal;
 }
 
 /**
  * Starts `git upload-pack` / `git receive-pack` on a repository with an argument vector (never a shell). The path is
  * absolute and comes after `--end-of-options`, so it can never be read as an option. receive-pack runs with Cairn's
- * hooks directory and a push-log file unique to this process: after it exits, the file holds exactly the ref updates
- * of this push, whatever else runs on the repository at the same time.
+ * hooks directory and, when it may update refs, the journal of this push (`PushJournals`): its hook journals every
+ * ref update before git makes it, whatever else runs on the repository at the same time.
  */
 export function startGitService(paths: GitTransportPaths, options: GitServiceOptions): GitServiceRun {
   const args: string[] = [];
-  let pushLog: string | undefined;
   if (options.service === 'upload-pack') {
     // Partial clone support, as Gitea enables it.
     args.push('-c', 'uploadpack.allowFilter=true', '-c', 'uploadpack.allowAnySHA1InWant=true', 'upload-pack', '--strict');
   } else {
-    args.push('-c', `core.hooksPath=${paths.hooksDir}`, 'receive-pack');
-    if (!options.advertiseRefs) pushLog = join(paths.pushLogDir, `${randomUUID()}.log`);
+    // No automatic maintenance inside receive-pack: it would inherit the hooks and journal of the push, after the
+    // journal may be gone (see runAutoMaintenance).
+    args.push('-c', `core.hooksPath=${paths.hooksDir}`, '-c', 'receive.autogc=false', 'receive-pack');
   }
   if (options.statelessRpc) args.push('--stateless-rpc');
   if (options.advertiseRefs) args.push('--advertise-refs');
@@ -66,9 +63,10 @@ export function startGitService(paths: GitTransportPaths, options: GitServiceOpt
   const child = spawnGit(null, args, {
     env: {
       GIT_PROTOCOL: options.service === 'upload-pack' ? options.gitProtocol : undefined,
-      [PUSH_LOG_ENV]: pushLog,
+      [PUSH_JOURNAL_ENV]: options.service === 'receive-pack' ? options.journal?.path : undefined,
     },
   });
+  if (options.journal) paths.journals.notePid(options.journal, child.pid);
 
   const finished = new Promise<GitServiceResult>((resolve) => {
     let spawnError = false;
@@ -76,17 +74,46 @@ export function startGitService(paths: GitTransportPaths, options: GitServiceOpt
       spawnError = true;
     });
     child.once('close', (code, signal) => {
-      void (async () => {
-        let updates: RefUpdateLine[] = [];
-        let invalid: string[] = [];
-        if (pushLog) {
-          const text = await readFile(pushLog, 'utf8').catch(() => '');
-          await unlink(pushLog).catch(() => undefined);
-          ({ updates, invalid } = parsePushLog(text));
-        }
-        resolve({ code: spawnError ? (code ?? 127) : code, signal, updates, invalid });
-      })();
+      resolve({ code: spawnError ? (code ?? 127) : code, signal });
     });
   });
   return { child, finished };
+}
+
+/**
+ * The one path of a client's upload-pack/receive-pack, HTTP and SSH alike: a receive-pack's journal is opened (and
+ * synced) before git starts, so every ref update of the push is journaled before it happens; `finished` resolves
+ * only once the push is recorded from the journal (and, after a clean exit, maintenance is started), so a finished
+ * `git push` has its event in the outbox.
+ */
+export async function startClientGitService(
+  paths: GitTransportPaths,
+  options: Omit<GitServiceOptions, 'journal' | 'advertiseRefs'>,
+  pusher: JournalContext,
+): Promise<GitServiceRun> {
+  if (options.service !== 'receive-pack') return startGitService(paths, options);
+  const journal = await paths.journals.open(pusher);
+  const run = startGitService(paths, { ...options, journal });
+  const finished = run.finished.then(async (result) => {
+    await paths.journals.complete(journal);
+    if (result.code === 0) runAutoMaintenance(options.dir);
+    return result;
+  });
+  return { child: run.child, finished };
+}
+
+const maintenanceLogger = new Logger('GitMaintenance');
+
+/**
+ * What receive-pack does after a push by itself (`receive.autogc`: `git maintenance run --auto`, packing objects
+ * and refs when there are many), run once the push is recorded and without Cairn's hooks: run inside receive-pack,
+ * its `pack-refs` would journal every packed ref into the push's journal, or — detached, after the journal was
+ * removed — be refused by the hook. Not awaited; failures are logged.
+ */
+function runAutoMaintenance(dir: string): void {
+  void runGit(dir, ['maintenance', 'run', '--auto', '--quiet'], { timeoutMs: 30 * 60_000 })
+    .then((r) => {
+      if (r.code !== 0) maintenanceLogger.warn(`git maintenance in ${dir} exited with ${r.code}: ${r.stderr}`);
+    })
+    .catch((err: Error) => maintenanceLogger.warn(`git maintenance in ${dir} failed: ${err.message}`));
 }

@@ -1,11 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Inject, Injectable, Logger, type INestApplicationContext } from '@nestjs/common';
 import { COMMON_SETTINGS, RpcClient, type CommonSettings } from '@cairn/platform';
+import { REPO_SETTINGS, type RepoSettings } from '../config/repo-settings.js';
 import { InternalGitHttpServer } from './internal-http.server.js';
 import type { GitTransportPaths } from './git-process.js';
 import { installHooks } from './push-log.js';
+import { PushJournals } from './push-journal.js';
 import { PUSH_SINK, type PushSink } from './push-sink.js';
 import { loadOrCreateHostKey } from './ssh-host-key.js';
 import { GitSshServer } from './ssh.server.js';
@@ -26,7 +26,8 @@ export interface TransportListenOverrides {
 
 /**
  * Starts and stops repo-service's git transport: the internal smart-HTTP endpoint for the gateway and the built-in
- * SSH server, both feeding every push into the push sink (`PUSH_SINK`: repo-service's push recorder).
+ * SSH server, both journaling every push (`PushJournals`) and feeding it into the push sink (`PUSH_SINK`:
+ * repo-service's push recorder); the journals also replay pushes a crashed instance left unrecorded.
  */
 @Injectable()
 export class GitTransport {
@@ -35,17 +36,19 @@ export class GitTransport {
   constructor(
     @Inject(COMMON_SETTINGS) private readonly common: CommonSettings,
     @Inject(TRANSPORT_SETTINGS) private readonly settings: TransportSettings,
+    @Inject(REPO_SETTINGS) private readonly repoSettings: RepoSettings,
     private readonly rpc: RpcClient,
     @Inject(PUSH_SINK) private readonly onPush: PushSink,
   ) {}
 
   async start(overrides: TransportListenOverrides = {}): Promise<StartedTransport> {
-    const paths: GitTransportPaths = {
-      hooksDir: join(serviceDataDir(this.common.repoRoot), 'git-hooks'),
-      pushLogDir: await mkdtemp(join(tmpdir(), 'cairn-push-')),
-    };
+    const dataDir = serviceDataDir(this.common.repoRoot);
+    const journals = new PushJournals(join(dataDir, 'push-journal'), this.onPush);
+    const paths: GitTransportPaths = { hooksDir: join(dataDir, 'git-hooks'), journals };
     await installHooks(paths.hooksDir);
-    const stops: Array<() => Promise<void>> = [];
+    // Pushes a previous run (of any instance) left unrecorded are replayed from here on.
+    await journals.start();
+    const stops: Array<() => Promise<void>> = [() => journals.stop()];
     let httpPort: number | null = null;
     let sshPort: number | null = null;
     try {
@@ -54,7 +57,6 @@ export class GitTransport {
           repoRoot: this.common.repoRoot,
           internalToken: this.common.internalToken,
           paths,
-          onPush: this.onPush,
         });
         httpPort = await http.listen(overrides.httpPort ?? this.common.repoInternalPort, this.settings.internalHost);
         stops.push(() => http.close());
@@ -67,8 +69,7 @@ export class GitTransport {
           repoRoot: this.common.repoRoot,
           paths,
           rpc: this.rpc,
-          twoFactorPolicy: this.settings.twoFactorAuth,
-          onPush: this.onPush,
+          twoFactorPolicy: this.repoSettings.twoFactorAuth,
         });
         sshPort = await ssh.listen(overrides.sshPort ?? this.common.sshPort, this.settings.sshListenHost);
         stops.push(() => ssh.close());
@@ -76,7 +77,6 @@ export class GitTransport {
       }
     } catch (err) {
       await Promise.all(stops.map((s) => s().catch(() => undefined)));
-      await rm(paths.pushLogDir, { recursive: true, force: true });
       throw err;
     }
     return {
@@ -84,7 +84,6 @@ export class GitTransport {
       sshPort,
       stop: async () => {
         await Promise.all(stops.map((s) => s().catch(() => undefined)));
-        await rm(paths.pushLogDir, { recursive: true, force: true });
       },
     };
   }

@@ -8,8 +8,7 @@ import { Logger } from '@nestjs/common';
 import { INTERNAL_GIT_ENDPOINTS, INTERNAL_GIT_PREFIX, INTERNAL_HEADERS, INTERNAL_RAW_PATH } from '@cairn/contracts';
 import { CORRELATION_HEADER, repoStoragePath, withCorrelationId } from '@cairn/platform';
 import { sanitizeGitProtocol, type GitService } from './git-service-request.js';
-import { startGitService, type GitTransportPaths } from './git-process.js';
-import type { PushSink } from './push-sink.js';
+import { startClientGitService, startGitService, type GitTransportPaths } from './git-process.js';
 import { streamRawBlob } from '../contents/raw-blob.js';
 
 /** `<prefix><owner>/<repo>/<endpoint>` (paths and headers: @cairn/contracts `internal-http.ts`). */
@@ -25,7 +24,6 @@ export interface InternalGitHttpOptions {
   repoRoot: string;
   internalToken: string;
   paths: GitTransportPaths;
-  onPush: PushSink;
 }
 
 function digest(value: string): Buffer {
@@ -74,8 +72,9 @@ function parseId(value: string | undefined): number | null {
  * repo-service's internal git smart-HTTP endpoint. Only the gateway calls it (shared token, constant-time check);
  * the gateway has already authenticated the client and authorised the operation, and passes the resolved
  * repository and actor in headers. It runs `git upload-pack|receive-pack --stateless-rpc` and streams both ways
- * with backpressure; pack data is never buffered. After a receive-pack, the exact ref updates go to the push sink
- * before the response ends, so a finished `git push` has its event in the outbox.
+ * with backpressure; pack data is never buffered. A receive-pack's ref updates are journaled as git makes them
+ * (`PushJournals`) and recorded from the journal before the response ends, so a finished `git push` has its event
+ * in the outbox — and a push cut short by a crash is recorded by a replay.
  */
 export class InternalGitHttpServer {
   private readonly logger = new Logger('InternalGitHttp');
@@ -223,7 +222,11 @@ export class InternalGitHttpServer {
     gzipped: boolean,
     who: { repoId: number; pusherId: number | null },
   ): Promise<void> {
-    const { child, finished } = startGitService(this.options.paths, { service, dir, statelessRpc: true, gitProtocol });
+    const { child, finished } = await startClientGitService(
+      this.options.paths,
+      { service, dir, statelessRpc: true, gitProtocol },
+      { repoId: who.repoId, dir, pusherId: who.pusherId, via: 'http' },
+    );
     const stderr = collect(child.stderr);
     const input = pipeline(gzipped ? [req, createGunzip(), child.stdin!] : [req, child.stdin!]).catch((err: Error) => {
       // The client went away, or git stopped reading (it has said why on its output).
@@ -236,18 +239,11 @@ export class InternalGitHttpServer {
       // An abandoned fetch is stopped; a push is left to finish or fail on its own (refs may already be updated).
       if (!res.writableFinished && service === 'upload-pack') child.kill();
     });
+    // A push is recorded by then, before the response ends (startClientGitService).
     const result = await finished;
     await input;
     if (result.code !== 0) {
       this.logger.warn(`git ${service} exited with ${result.code ?? result.signal}: ${stderr()}`);
-    }
-    if (result.invalid.length) this.logger.error(`unparsable push log lines: ${JSON.stringify(result.invalid)}`);
-    if (service === 'receive-pack' && result.updates.length) {
-      try {
-        await this.options.onPush({ repoId: who.repoId, dir, pusherId: who.pusherId, via: 'http' }, result.updates);
-      } catch (err) {
-        this.logger.error(`recording push to repository ${who.repoId} failed: ${(err as Error).message}`);
-      }
     }
     // git reports its own failures in-band (ERR packets, report-status), so the response ends normally.
     res.end();

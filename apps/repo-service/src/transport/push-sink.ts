@@ -9,9 +9,14 @@ export interface PushContext {
   /** The pusher's user id (null only if a push were ever anonymous). */
   pusherId: number | null;
   via: 'http' | 'ssh';
+  /**
+   * The push's journal (`PushJournals`): the sink records a journal at most once (marked done in the transaction
+   * that writes its events), however often it is handed over — by its instance, or by a replay after a crash.
+   */
+  journalId: string;
 }
 
-/** Receives the exact ref updates of every successful push (the push recorder). */
+/** Receives the exact ref updates of every successful push (the push recorder); a rejection means "not recorded". */
 export type PushSink = (context: PushContext, updates: RefUpdateLine[]) => Promise<void>;
 
 /** The injection token of the {@link PushSink} the transports feed (repo-service's push recorder). */

@@ -5,13 +5,12 @@ import { Logger } from '@nestjs/common';
 import ssh2 from 'ssh2';
 import type { AuthContext, Connection, ServerChannel } from 'ssh2';
 import {
-  DomainError, ErrorCode, IdentitySubjects, RepoSubjects, accessAtLeast, twoFactorDeniesRepoAccess,
+  DomainError, ErrorCode, IdentitySubjects, RepoSubjects, accessAtLeast, twoFactorDeniesRepoAccess, twoFactorRequiredMessage,
   type RepoAccessReply, type ResolveKeyReply, type TwoFactorPolicy,
 } from '@cairn/contracts';
 import { repoStoragePath, withCorrelationId, type RpcClient } from '@cairn/platform';
 import { parseSshGitCommand, sanitizeGitProtocol, type ParsedGitCommand } from './git-service-request.js';
-import { startGitService, type GitTransportPaths } from './git-process.js';
-import type { PushSink } from './push-sink.js';
+import { startClientGitService, type GitTransportPaths } from './git-process.js';
 
 export interface GitSshServerOptions {
   hostKey: Buffer;
@@ -22,7 +21,6 @@ export interface GitSshServerOptions {
   rpc: RpcClient;
   /** `[security] TWO_FACTOR_AUTH`. */
   twoFactorPolicy: TwoFactorPolicy;
-  onPush: PushSink;
   /** Close connections that have not authenticated within this time (ms). */
   authTimeoutMs?: number;
 }
@@ -182,6 +180,8 @@ export class GitSshServer {
   /** The same rule as the gateway: `repo.access.resolve`, the two-factor policy, read to fetch, write to push. */
   private async authorise(who: ResolveKeyReply, cmd: ParsedGitCommand): Promise<{ repo: RepoAccessReply['repo']; dir: string }> {
     const notFound = `Repository ${cmd.owner}/${cmd.repo} does not exist or you do not have access to it`;
+    // Before the lookup: the same answer for every repository, existing or not.
+    if (twoFactorDeniesRepoAccess(this.options.twoFactorPolicy, who.actor)) throw new SshRefusal(twoFactorRequiredMessage());
     let reply: RepoAccessReply;
     try {
       reply = await this.options.rpc.send(RepoSubjects.accessResolve, {
@@ -197,9 +197,6 @@ export class GitSshServer {
         throw new SshRefusal('the service is temporarily unavailable, please try again');
       }
       throw err;
-    }
-    if (twoFactorDeniesRepoAccess(this.options.twoFactorPolicy, who.actor)) {
-      throw new SshRefusal('two-factor authentication is required to access repositories: enable it in your settings');
     }
     const need = cmd.service === 'upload-pack' ? 'read' : 'write';
     if (!accessAtLeast(reply.access, 'read')) throw new SshRefusal(notFound);
@@ -225,12 +222,11 @@ export class GitSshServer {
     dir: string,
     gitProtocol: string | undefined,
   ): Promise<number> {
-    const { child, finished } = startGitService(this.options.paths, {
-      service: cmd.service,
-      dir,
-      statelessRpc: false,
-      gitProtocol,
-    });
+    const { child, finished } = await startClientGitService(
+      this.options.paths,
+      { service: cmd.service, dir, statelessRpc: false, gitProtocol },
+      { repoId, dir, pusherId: who.actor.id, via: 'ssh' },
+    );
     channel.pipe(child.stdin!);
     child.stdin!.on('error', () => undefined); // git may stop reading first (EPIPE): its exit code tells
     child.stdout!.pipe(channel, { end: false });
@@ -239,15 +235,8 @@ export class GitSshServer {
       // A fetch nobody reads any more is stopped; a push is left to finish (refs may already be updated).
       if (child.exitCode === null && cmd.service === 'upload-pack') child.kill();
     });
+    // A push is recorded by then (startClientGitService).
     const result = await finished;
-    if (result.invalid.length) this.logger.error(`unparsable push log lines: ${JSON.stringify(result.invalid)}`);
-    if (cmd.service === 'receive-pack' && result.updates.length) {
-      try {
-        await this.options.onPush({ repoId, dir, pusherId: who.actor.id, via: 'ssh' }, result.updates);
-      } catch (err) {
-        this.logger.error(`recording push to repository ${repoId} failed: ${(err as Error).message}`);
-      }
-    }
     return result.code ?? 1;
   }
 

@@ -29,13 +29,6 @@ export const transportSettingsSpec = {
   internalHost: { section: 'cairn', key: 'REPO_INTERNAL_HOST', default: '127.0.0.1', parse: parsers.string },
   /** Run the internal git HTTP endpoint. */
   startInternalHttp: { section: 'cairn', key: 'START_REPO_INTERNAL_HTTP', default: true, parse: parsers.bool },
-  /** `[security] TWO_FACTOR_AUTH = enforced`: SSH users without two-factor get no repository access. */
-  twoFactorAuth: {
-    section: 'security',
-    key: 'TWO_FACTOR_AUTH',
-    default: '' as '' | 'enforced',
-    parse: (raw: string) => parsers.oneOf('', 'enforced')(raw) as '' | 'enforced',
-  },
 };
 
 export type TransportSettings = SettingsOf<typeof transportSettingsSpec>;

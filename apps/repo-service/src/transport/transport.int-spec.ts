@@ -7,7 +7,7 @@ import 'reflect-metadata';
 import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Controller, Module, type INestApplicationContext, type INestMicroservice } from '@nestjs/common';
@@ -16,7 +16,7 @@ import { MessagePattern, Transport, type MicroserviceOptions } from '@nestjs/mic
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  DomainError, IdentitySubjects, RepoEvents, RepoSubjects, ZERO_SHA,
+  DomainError, IdentitySubjects, RepoEvents, RepoSubjects, ZERO_SHA, twoFactorRequiredMessage,
   type AccessLevel, type ActorDto, type DomainEvent, type PushEventData, type RepoAccessReply, type ResolveKeyReply,
   type UserDto,
 } from '@cairn/contracts';
@@ -32,6 +32,9 @@ import { StorageModule } from '../storage/storage.module.js';
 import { GitTransport, type StartedTransport } from './git-transport.js';
 import { PushRecorder } from '../ref-updates/push-recorder.service.js';
 import { GitSshServer } from './ssh.server.js';
+import { PushJournals } from './push-journal.js';
+import { InternalGitHttpServer } from './internal-http.server.js';
+import { pullHeadRef, updateRef } from '../merge/git-plumbing.js';
 import { loadOrCreateHostKey } from './ssh-host-key.js';
 import { TransportModule } from './transport.module.js';
 import { createScratchDatabase, startPrivateNats, type PrivateNats, type ScratchDatabase } from '../../../../test/support/integration.js';
@@ -598,17 +601,22 @@ describe('SSH server', () => {
       hostKey: await loadOrCreateHostKey(path.join(work, 'ssh2', 'host_ed25519')),
       serverUser: 'git',
       repoRoot,
-      paths: { hooksDir: path.join(work, 'data', 'git-hooks'), pushLogDir: work },
+      paths: {
+        hooksDir: path.join(work, 'data', 'git-hooks'),
+        journals: new PushJournals(path.join(work, 'data', 'push-journal'), app.get(PushRecorder).sink),
+      },
       rpc: app.get(RpcClient),
       twoFactorPolicy: 'enforced',
-      onPush: app.get(PushRecorder).sink,
     });
     const port = await enforced.listen(0, '127.0.0.1');
     try {
       const url = `ssh://git@127.0.0.1:${port}/alice/two-factor.git`;
       const refused = await git(work, ['ls-remote', url], sshEnv('alice'));
       expect(refused.code).not.toBe(0);
-      expect(refused.stderr).toContain('two-factor authentication is required');
+      expect(refused.stderr).toContain(twoFactorRequiredMessage());
+      // The same answer for a repository that does not exist: nothing leaks about which exist.
+      const missing = await git(work, ['ls-remote', `ssh://git@127.0.0.1:${port}/alice/no-such-repo.git`], sshEnv('alice'));
+      expect(missing.stderr).toContain(twoFactorRequiredMessage());
       const allowed = await git(work, ['ls-remote', url], sshEnv('dora'));
       expect(allowed.code, allowed.stderr).toBe(0);
       expect(allowed.stdout).toContain('refs/heads/main');
@@ -718,5 +726,185 @@ describe('commit-graph after pushes', () => {
     const expected = await lastCommitsForPaths(bare, tip, paths, { cache: null });
     expect(expected.size).toBe(paths.length);
     for (const p of paths) expect(lastCommitCache.get(bare, tip, p), p).toEqual(expected.get(p));
+  });
+});
+
+// ---- server-owned refs (issue 9, item 13) ----------------------------------------------------------------------------
+
+describe('server-owned refs', () => {
+  it.each(['http', 'ssh'] as const)('refuses pushes to refs/pull/* (and other server refs) over %s, with a message', async (via) => {
+    const name = `owned-${via}`;
+    const id = await createRepo(people[0], name);
+    const local = await localRepo('main', 2);
+    const url = via === 'http' ? httpUrl('alice', name) : sshUrl('alice', name);
+    const pre = via === 'http' ? asGateway(id) : [];
+    const env = via === 'http' ? {} : sshEnv('alice');
+    await gitOk(local, [...pre, 'push', '-q', url, 'main'], env);
+    const bare = path.join(repoRoot, 'alice', `${name}.git`);
+    const refs = async () => gitOk(undefined, ['--git-dir', bare, 'for-each-ref', '--format=%(refname)']);
+    expect(await refs()).toBe('refs/heads/main');
+
+    for (const target of ['refs/pull/1/head', 'refs/cairn/x', 'refs/keep-around/abc']) {
+      const r = await git(local, [...pre, 'push', url, `main~1:${target}`, 'main~1:refs/heads/alongside'], env);
+      expect(r.code, `${target}: ${r.stderr}`).not.toBe(0);
+      expect(r.stderr).toContain(`remote: Cairn: ${target} is managed by the server and cannot be pushed to`);
+      expect(r.stderr).toMatch(new RegExp(`\\[remote rejected\\] +main~1 -> ${target.replace(/\//g, '\\/')} \\(pre-receive hook declined\\)`));
+    }
+    // Deleting a server ref is refused too (the server made it, below).
+    const head = await gitOk(local, ['rev-parse', 'main']);
+    await updateRef(bare, pullHeadRef(1), head, undefined, 'cairn: pull request head');
+    const deletion = await git(local, [...pre, 'push', url, ':refs/pull/1/head'], env);
+    expect(deletion.code).not.toBe(0);
+    expect(deletion.stderr).toContain('remote: Cairn: refs/pull/1/head is managed by the server');
+    // Nothing moved (the whole push was refused), nothing was recorded but the first push.
+    expect((await refs()).split('\n').sort()).toEqual(['refs/heads/main', 'refs/pull/1/head']);
+    expect(await pushEvents(id)).toHaveLength(1);
+
+    // Branches and tags still go through, and the pull ref the server set can be fetched.
+    await gitOk(local, ['tag', 'v1', 'main~1']);
+    await gitOk(local, [...pre, 'push', '-q', url, 'main~1:refs/heads/feature', 'v1'], env);
+    expect((await refs()).split('\n').sort()).toEqual(['refs/heads/feature', 'refs/heads/main', 'refs/pull/1/head', 'refs/tags/v1']);
+    expect((await pushEvents(id)).at(-1)!.data.updates.map((u) => u.ref).sort()).toEqual(['refs/heads/feature', 'refs/tags/v1']);
+    const listed = await gitOk(local, [...pre, 'ls-remote', url, 'refs/pull/1/head'], env);
+    expect(listed).toBe(`${head}\trefs/pull/1/head`);
+  });
+});
+
+// ---- the push journal (issue 9, item 3) -----------------------------------------------------------------------------
+
+describe('push journal', () => {
+  const now = { quietMs: 0, replayEveryMs: 3_600_000, touchEveryMs: 3_600_000 };
+  const journalRoot = () => path.join(work, `journal-${randomUUID()}`);
+
+  it('keeps a push whose recording failed, and replays it exactly once (concurrent replays, copies)', async () => {
+    const id = await createRepo(people[0], 'journal-failed');
+    const root = journalRoot();
+    const failing = new PushJournals(root, () => Promise.reject(new Error('database unavailable')), now);
+    await failing.start();
+    const server = new InternalGitHttpServer({
+      repoRoot,
+      internalToken: INTERNAL_TOKEN,
+      paths: { hooksDir: path.join(work, 'data', 'git-hooks'), journals: failing },
+    });
+    const port = await server.listen(0, '127.0.0.1');
+    try {
+      const local = await localRepo('main', 2);
+      await gitOk(local, ['branch', 'side']);
+      // The client's push succeeds: the refs moved; only the recording failed.
+      await gitOk(local, [...asGateway(id), 'push', '-q', `http://127.0.0.1:${port}/internal/git/alice/journal-failed`, 'main', 'side']);
+    } finally {
+      await server.close();
+      await failing.stop();
+    }
+    expect(await pushEvents(id)).toHaveLength(0);
+    const [entry] = readdirSync(root);
+    expect(readdirSync(root)).toHaveLength(1);
+    // A copy under the same id elsewhere: what a replay would find if the folder outlived its recording.
+    const copy = journalRoot();
+    cpSync(path.join(root, entry), path.join(copy, entry), { recursive: true });
+
+    const sink = app.get(PushRecorder).sink;
+    const a = new PushJournals(root, sink, now);
+    const b = new PushJournals(root, sink, now);
+    await Promise.all([a.replayQuiet(), b.replayQuiet()]);
+    expect(readdirSync(root)).toEqual([]);
+    await new PushJournals(copy, sink, now).replayQuiet();
+    expect(readdirSync(copy)).toEqual([]);
+
+    const events = await pushEvents(id);
+    expect(events).toHaveLength(1);
+    expect(events[0].data.updates.map((u) => u.ref).sort()).toEqual(['refs/heads/main', 'refs/heads/side']);
+    expect(events[0].data.pusher).toMatchObject({ id: 1 });
+    const [mark] = await sql<{ n: number }>('SELECT count(*)::int AS n FROM repo.ref_update_journal WHERE id = $1', [entry]);
+    expect(mark.n).toBe(1);
+  });
+
+  it('leaves a journal that is not quiet yet to its writer', async () => {
+    const id = await createRepo(people[0], 'journal-busy');
+    const root = journalRoot();
+    const writer = new PushJournals(root, app.get(PushRecorder).sink, now);
+    await writer.start();
+    const journal = await writer.open({ repoId: id, dir: path.join(repoRoot, 'alice', 'journal-busy.git'), pusherId: 1, via: 'ssh' });
+    const other = new PushJournals(root, app.get(PushRecorder).sink, { ...now, quietMs: 60_000 });
+    await other.replayQuiet();
+    expect(readdirSync(root)).toEqual([journal.id]);
+    await writer.complete(journal);
+    expect(readdirSync(root)).toEqual([]);
+    await writer.stop();
+  });
+
+  it('settles updates git prepared but never reported by reading the repository, and ignores maintenance lines', async () => {
+    const id = await createRepo(people[0], 'journal-settle');
+    const local = await localRepo('main', 2);
+    await gitOk(local, [...asGateway(id), 'push', '-q', httpUrl('alice', 'journal-settle'), 'main']);
+    const bare = path.join(repoRoot, 'alice', 'journal-settle.git');
+    const [first, second] = (await gitOk(local, ['rev-list', '--reverse', 'main'])).split('\n');
+    // What a receive-pack killed mid-push leaves: `landed` moved on disk before it died, `never` did not.
+    await updateRef(bare, 'refs/heads/landed', second);
+    const root = journalRoot();
+    const journalId = randomUUID();
+    mkdirSync(path.join(root, journalId), { recursive: true });
+    writeFileSync(path.join(root, journalId, 'context.json'), JSON.stringify({ repoId: id, dir: bare, pusherId: 3, via: 'http' }));
+    writeFileSync(path.join(root, journalId, 'pid'), '4242');
+    writeFileSync(path.join(root, journalId, 'refs'), [
+      `4242 prepared ${ZERO_SHA} ${first} refs/heads/done`,
+      `4242 committed ${ZERO_SHA} ${first} refs/heads/done`,
+      `4242 prepared ${ZERO_SHA} ${second} refs/heads/landed`,
+      `4242 prepared ${ZERO_SHA} ${first} refs/heads/aborted`,
+      `4242 aborted ${ZERO_SHA} ${first} refs/heads/aborted`,
+      `4243 committed ${ZERO_SHA} ${first} refs/heads/main`, // pack-refs of a gc receive-pack started
+      `4242 prepared ${ZERO_SHA} ${second} refs/heads/never`,
+      `4242 prepared ${ZERO_SHA} ${first} refs/heads/torn`, // cut short: no newline
+    ].join('\n'));
+    await new PushJournals(root, app.get(PushRecorder).sink, now).replayQuiet();
+    const events = await pushEvents(id);
+    expect(events).toHaveLength(2);
+    expect(events[1].data.updates.map((u) => [u.ref, u.new])).toEqual([['refs/heads/done', first], ['refs/heads/landed', second]]);
+    expect(readdirSync(root)).toEqual([]);
+  });
+
+  it('refuses ref updates once the journal is gone (a replay claimed it), so nothing moves unrecorded', async () => {
+    const id = await createRepo(people[0], 'journal-gone');
+    const local = await localRepo('main', 1);
+    const root = journalRoot();
+    const journals = new PushJournals(root, app.get(PushRecorder).sink, now);
+    await journals.start();
+    // A journal whose folder disappears between opening and the push's ref update.
+    const original = journals.open.bind(journals);
+    journals.open = async (context) => {
+      const j = await original(context);
+      rmSync(j.path, { recursive: true, force: true });
+      return j;
+    };
+    const server = new InternalGitHttpServer({
+      repoRoot,
+      internalToken: INTERNAL_TOKEN,
+      paths: { hooksDir: path.join(work, 'data', 'git-hooks'), journals },
+    });
+    const port = await server.listen(0, '127.0.0.1');
+    try {
+      const r = await git(local, [...asGateway(id), 'push', `http://127.0.0.1:${port}/internal/git/alice/journal-gone`, 'main']);
+      // git 2.39's receive-pack ends the push at the refused update ("ref updates aborted by hook").
+      expect(r.code, r.stderr).not.toBe(0);
+    } finally {
+      await server.close();
+      await journals.stop();
+    }
+    const bare = path.join(repoRoot, 'alice', 'journal-gone.git');
+    expect(await gitOk(undefined, ['--git-dir', bare, 'for-each-ref'])).toBe('');
+    expect(await pushEvents(id)).toHaveLength(0);
+  });
+});
+
+describe('push journal leftovers', () => {
+  it('removes a journal cut short before its receive-pack started, and sets aside one with refs but no context', async () => {
+    const root = path.join(work, `journal-${randomUUID()}`);
+    const [empty, broken] = [randomUUID(), randomUUID()];
+    mkdirSync(path.join(root, empty), { recursive: true });
+    mkdirSync(path.join(root, broken), { recursive: true });
+    writeFileSync(path.join(root, broken, 'context.json'), '{"repoId":');
+    writeFileSync(path.join(root, broken, 'refs'), `1 committed ${ZERO_SHA} ${'a'.repeat(40)} refs/heads/x\n`);
+    await new PushJournals(root, app.get(PushRecorder).sink, { quietMs: 0, replayEveryMs: 3_600_000, touchEveryMs: 3_600_000 }).replayQuiet();
+    expect(readdirSync(root)).toEqual([`${broken}.unreadable`]);
   });
 });

@@ -10,17 +10,20 @@ export class DomainError extends Error {
     message: string,
     readonly details?: string[],
     readonly errorId?: string,
+    /** RATE_LIMITED only: whole seconds until a new attempt may succeed. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'DomainError';
   }
 
   toEnvelope(): ErrorEnvelope {
-    return errorEnvelope(this.code, this.message, this.details, this.errorId);
+    return errorEnvelope(this.code, this.message, this.details, this.errorId, this.retryAfterSeconds);
   }
 
   static fromEnvelope(envelope: ErrorEnvelope): DomainError {
-    return new DomainError(envelope.code, envelope.message, envelope.details, envelope.errorId);
+    const retryAfter = typeof envelope.retryAfterSeconds === 'number' ? envelope.retryAfterSeconds : undefined;
+    return new DomainError(envelope.code, envelope.message, envelope.details, envelope.errorId, retryAfter);
   }
 
   static notFound(what = 'Not Found'): DomainError {
@@ -37,6 +40,10 @@ export class DomainError extends Error {
   }
   static conflict(message: string): DomainError {
     return new DomainError(ErrorCode.CONFLICT, message);
+  }
+  /** 429 with `Retry-After` (at least one second). */
+  static rateLimited(message: string, retryAfterSeconds: number): DomainError {
+    return new DomainError(ErrorCode.RATE_LIMITED, message, undefined, undefined, Math.max(1, Math.ceil(retryAfterSeconds)));
   }
   static invalid(message: string, details?: string[]): DomainError {
     return new DomainError(ErrorCode.INVALID_ARGUMENT, message, details);

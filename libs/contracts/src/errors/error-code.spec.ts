@@ -9,6 +9,7 @@ describe('error codes', () => {
     }
     expect(httpStatusForErrorCode(ErrorCode.UNPROCESSABLE)).toBe(422);
     expect(httpStatusForErrorCode(ErrorCode.TIMEOUT)).toBe(504);
+    expect(httpStatusForErrorCode(ErrorCode.RATE_LIMITED)).toBe(429);
   });
   it('round-trips a domain error through its envelope', () => {
     const env = new DomainError(ErrorCode.NOT_FOUND, 'no such user', ['username']).toEnvelope();
@@ -16,5 +17,7 @@ describe('error codes', () => {
     expect(isErrorEnvelope({ code: 'NOT_FOUND' })).toBe(false);
     const back = DomainError.fromEnvelope(JSON.parse(JSON.stringify(env)));
     expect(back).toMatchObject({ code: ErrorCode.NOT_FOUND, message: 'no such user', details: ['username'] });
+    const limited = DomainError.fromEnvelope(JSON.parse(JSON.stringify(DomainError.rateLimited('slow down', 12.2).toEnvelope())));
+    expect(limited).toMatchObject({ code: ErrorCode.RATE_LIMITED, message: 'slow down', retryAfterSeconds: 13 });
   });
 });

@@ -21,6 +21,8 @@ export enum ErrorCode {
   CONTENT_TOO_LARGE = 'CONTENT_TOO_LARGE',
   /** Well-formed but semantically invalid (unparsable key, unknown hook type, bad glob). */
   UNPROCESSABLE = 'UNPROCESSABLE',
+  /** Too many attempts (failed sign-ins): the envelope's `retryAfterSeconds` says when to try again. */
+  RATE_LIMITED = 'RATE_LIMITED',
   /** A bug or an unexpected failure; the message is never shown to HTTP clients. */
   INTERNAL = 'INTERNAL',
   /** A service that is needed does not answer (nobody subscribed). */
@@ -40,6 +42,7 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.NOT_ALLOWED]: 405,
   [ErrorCode.CONTENT_TOO_LARGE]: 413,
   [ErrorCode.UNPROCESSABLE]: 422,
+  [ErrorCode.RATE_LIMITED]: 429,
   [ErrorCode.INTERNAL]: 500,
   [ErrorCode.UNAVAILABLE]: 503,
   [ErrorCode.TIMEOUT]: 504,
@@ -60,6 +63,8 @@ export interface ErrorEnvelope {
   readonly details?: string[];
   /** Set for INTERNAL errors: the id under which the service logged the cause. */
   readonly errorId?: string;
+  /** Set for RATE_LIMITED: whole seconds until a new attempt may succeed (HTTP `Retry-After`). */
+  readonly retryAfterSeconds?: number;
 }
 
 /** True when a reply (or thrown value) is an {@link ErrorEnvelope}. */
@@ -73,6 +78,19 @@ export function isErrorEnvelope(value: unknown): value is ErrorEnvelope {
 }
 
 /** Builds an error envelope. */
-export function errorEnvelope(code: ErrorCode, message: string, details?: string[], errorId?: string): ErrorEnvelope {
-  return { cairnError: true, code, message, ...(details?.length ? { details } : {}), ...(errorId ? { errorId } : {}) };
+export function errorEnvelope(
+  code: ErrorCode,
+  message: string,
+  details?: string[],
+  errorId?: string,
+  retryAfterSeconds?: number,
+): ErrorEnvelope {
+  return {
+    cairnError: true,
+    code,
+    message,
+    ...(details?.length ? { details } : {}),
+    ...(errorId ? { errorId } : {}),
+    ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+  };
 }

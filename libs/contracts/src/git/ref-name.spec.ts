@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isValidRefName, isValidRefOrSha } from './ref-name.js';
+import { isValidRefName, isValidRefNameAfterPrefix, isValidRefOrSha } from './ref-name.js';
 
 describe('isValidRefName', () => {
   it.each(['main', 'feature/x', 'v1.0', 'refs/heads/main', 'release-2024.01', 'a@b', 'ünicode'])('accepts %j', (n) => {
@@ -49,5 +49,17 @@ describe('isValidRefOrSha', () => {
     expect(isValidRefOrSha('HEAD~1')).toBe(false);
     expect(isValidRefOrSha('main^{tree}')).toBe(false);
     expect(isValidRefOrSha(undefined)).toBe(false);
+  });
+});
+
+describe('isValidRefNameAfterPrefix', () => {
+  it('accepts every name git allows under refs/heads/, a leading dash included', () => {
+    for (const name of ['main', 'feature/x', '-x', '--x', 'a-b', 'x.y']) expect(isValidRefNameAfterPrefix(name), name).toBe(true);
+  });
+
+  it('rejects what git refuses, and full refs', () => {
+    for (const name of ['', 'a..b', 'a b', 'a:b', 'x.lock', '.x', 'x/', 'refs/heads/x', 'a@{1}', 'x\u0000']) {
+      expect(isValidRefNameAfterPrefix(name), JSON.stringify(name)).toBe(false);
+    }
   });
 });

@@ -18,6 +18,8 @@ export class ResolveCredentialsRequest {
   @IsOptional() @IsString() @MaxLength(16) otp?: string;
   /** `Sudo` target, already checked by nothing: identity-service enforces admin-only. */
   @IsOptional() @IsString() @MaxLength(255) sudo?: string;
+  /** The client's source address as the gateway saw it: failed sign-ins are also throttled per address. */
+  @IsOptional() @IsString() @MaxLength(64) clientAddress?: string;
 }
 
 /** What `identity.auth.resolve` replies. */
@@ -27,6 +29,11 @@ export interface ResolveCredentialsReply {
   user: UserDto;
   /** The user must change their password before using the API (Gitea then answers 403 outside the web UI). */
   mustChangePassword?: boolean;
+  /**
+   * With `Sudo`: the administrator who really signed in (the actor is the user acted as). The gateway holds the
+   * administrator to the two-factor policy too.
+   */
+  sudoer?: { id: number; login: string; hasTwoFactor: boolean };
 }
 
 export class ActorOnlyRequest {

@@ -9,7 +9,9 @@ import type {
   TeamDto, TeamMemberRequest, TeamPagedRequest, TeamRequest,
 } from './org.dto.js';
 import type { AccessTokenDto, CreateTokenRequest, DeleteTokenRequest, ListTokensRequest } from './token.dto.js';
-import type { TwoFactorEnrollReply, TwoFactorRequest } from './two-factor.dto.js';
+import type {
+  TwoFactorConfirmReply, TwoFactorConfirmRequest, TwoFactorEnrollReply, TwoFactorRequest,
+} from './two-factor.dto.js';
 import type {
   CreateUserRequest, EditUserRequest, LookupUsersReply, LookupUsersRequest, OwnerDto, OwnerResolveRequest,
   SearchUsersRequest, UserDto, UsernameRequest,
@@ -55,5 +57,6 @@ export interface IdentityRpc {
   [IdentitySubjects.publicMemberCheck]: RpcPair<OrgMemberRequest, boolean>;
   [IdentitySubjects.publicMemberSet]: RpcPair<SetPublicMemberRequest, { ok: true }>;
   [IdentitySubjects.twoFactorEnroll]: RpcPair<TwoFactorRequest, TwoFactorEnrollReply>;
+  [IdentitySubjects.twoFactorConfirm]: RpcPair<TwoFactorConfirmRequest, TwoFactorConfirmReply>;
   [IdentitySubjects.twoFactorDisable]: RpcPair<TwoFactorRequest, { ok: true }>;
 }

@@ -80,8 +80,10 @@ export const IdentitySubjects = {
   /** Publicize or conceal a member. */
   publicMemberSet: 'identity.public-member.set',
 
-  /** Enrol a user in TOTP two-factor authentication; replies the secret once. */
+  /** Start the actor's TOTP enrolment (pending until confirmed); replies the secret once. */
   twoFactorEnroll: 'identity.two-factor.enroll',
-  /** Remove a user's two-factor enrolment. */
+  /** Activate the actor's pending enrolment with a current code; replies the recovery code once. */
+  twoFactorConfirm: 'identity.two-factor.confirm',
+  /** Remove a user's two-factor enrolment (active or pending). */
   twoFactorDisable: 'identity.two-factor.disable',
 } as const;

@@ -3,7 +3,7 @@ import {
   ArrayMaxSize, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, Min, MinLength, ValidateNested,
 } from 'class-validator';
 import { ListQuery } from '../common/pagination.js';
-import { OBJECT_ID_PATTERN } from '../git/object-id.js';
+import { ABBREVIATED_OBJECT_ID_PATTERN, OBJECT_ID_PATTERN } from '../git/object-id.js';
 import type { UserDto } from '../identity/user.dto.js';
 import { RepoScopedRequest } from './repo-access.dto.js';
 import type { RepositoryDto } from './repository.dto.js';
@@ -33,7 +33,6 @@ export const PULL_SORTS = [
   'oldest', 'recentupdate', 'recentclose', 'leastupdate', 'mostcomment', 'leastcomment', 'priority',
 ] as const;
 export type PullSort = (typeof PULL_SORTS)[number];
-
 
 /** Gitea's `PRBranchInfo`. */
 export interface PRBranchInfoDto {
@@ -146,7 +145,7 @@ export class MergePullBody {
   @IsOptional() @IsString() @MaxLength(ISSUE_BODY_MAX_LENGTH) merge_message_field?: string;
   @IsOptional() @IsBoolean() delete_branch_after_merge?: boolean;
   /** Refuse (409) unless the head is still this commit. */
-  @IsOptional() @IsString() @Matches(/^[0-9a-fA-F]{4,64}$/) head_commit_id?: string;
+  @IsOptional() @IsString() @Matches(ABBREVIATED_OBJECT_ID_PATTERN) head_commit_id?: string;
   @IsOptional() @IsString() @MaxLength(64) MergeCommitID?: string;
   @IsOptional() @IsBoolean() force_merge?: boolean;
   @IsOptional() @IsBoolean() merge_when_checks_succeed?: boolean;

@@ -6,7 +6,10 @@ export const RepoEvents = {
   repositoryCreated: 'repo.evt.repository.created',
   /** A repository was deleted. */
   repositoryDeleted: 'repo.evt.repository.deleted',
-  /** A push updated one or more refs (one event per push, with every ref update). */
+  /**
+   * A push updated one or more refs: one event per push with every ref update, or several (the updates in order)
+   * when one would be over `EVENT_MAX_BYTES`. Consumers treat each ref update on its own.
+   */
   pushReceived: 'repo.evt.push.received',
 } as const;
 

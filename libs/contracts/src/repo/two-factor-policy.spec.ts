@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { twoFactorDeniesRepoAccess } from './two-factor-policy.js';
+import { TWO_FACTOR_ENROL_PATH, twoFactorDeniesRepoAccess, twoFactorRequiredMessage } from './two-factor-policy.js';
 
 const user = (hasTwoFactor: boolean, via?: 'token' | 'password' | 'session' | 'ssh' | 'runner') => ({ hasTwoFactor, via });
 
@@ -23,5 +23,15 @@ describe('two-factor repository policy', () => {
   it('denies nobody when two-factor is optional', () => {
     expect(twoFactorDeniesRepoAccess('', user(false, 'ssh'))).toBe(false);
     expect(twoFactorDeniesRepoAccess('', user(false, 'session'))).toBe(false);
+  });
+});
+
+describe('two-factor refusal message', () => {
+  it('says what was refused, why, and where to enrol', () => {
+    const message = twoFactorRequiredMessage('Sudo (by root)');
+    expect(message).toMatch(/^Sudo \(by root\) requires two-factor authentication/);
+    expect(message).toContain('TWO_FACTOR_AUTH = enforced');
+    expect(message).toContain(`POST ${TWO_FACTOR_ENROL_PATH}`);
+    expect(message).toContain(`POST ${TWO_FACTOR_ENROL_PATH}/confirm`);
   });
 });

@@ -1,15 +1,17 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { MicroserviceOptions } from '@nestjs/microservices';
-import type { INestApplicationContext, Type } from '@nestjs/common';
-import { commonSettings, ConfigError, loadSettings } from '../config/settings.js';
+import type { INestApplicationContext, INestMicroservice, Type } from '@nestjs/common';
+import { commonSettings, ConfigError, loadSettings, requireProductionSecrets, type SettingsSpec } from '../config/settings.js';
 import { JsonLogger } from '../logging/logger.js';
 import { DomainErrorFilter } from '../rpc/domain-error.filter.js';
 import { createRpcValidationPipe } from '../rpc/validation.js';
 import { RpcCorrelationInterceptor } from '../rpc/correlation.interceptor.js';
+import { RpcDeadlineInterceptor } from '../rpc/rpc-deadline.js';
 import { RpcClient } from '../rpc/rpc-client.js';
 import { NatsNamespace } from '../nats/nats-namespace.js';
 import { NamespacedServerNats } from '../nats/namespaced-server-nats.js';
+import { natsConnectionOptions, type NatsConnectOptions } from '../nats/nats-connection-options.js';
 import { healthSubject } from '@cairn/contracts';
 
 /**
@@ -28,12 +30,24 @@ async function untilSubscribed(app: INestApplicationContext, name: string): Prom
   }
 }
 
+/**
+ * What every service's message handlers run behind: the validation pipe, the error filter (every failure becomes an
+ * error envelope), the correlation id, and the caller's deadline (work whose deadline passed is refused, not started).
+ */
+export function installRpcPipeline(app: INestMicroservice): void {
+  app.useGlobalPipes(createRpcValidationPipe());
+  app.useGlobalFilters(new DomainErrorFilter());
+  app.useGlobalInterceptors(new RpcCorrelationInterceptor(), new RpcDeadlineInterceptor());
+}
+
 export interface BootstrapOptions {
   /** Short service name (`identity`, `repo`, …); the NATS queue group is `<name>-service` (in the namespace). */
   name: string;
   module: Type<unknown>;
   /** Validates the app's own settings before anything starts (throw ConfigError to refuse). */
   validateSettings?: () => void;
+  /** The app's own settings specs: their secret settings are required in `RUN_MODE=prod` (the common ones always). */
+  settingsSpecs?: SettingsSpec[];
   /** Extra start-up after the app listens (e.g. an SSH server); returns a stopper. */
   afterStart?: (app: INestApplicationContext) => Promise<(() => Promise<void>) | void>;
 }
@@ -47,9 +61,12 @@ export interface BootstrapOptions {
 export async function bootstrapService(options: BootstrapOptions): Promise<void> {
   const logger = new JsonLogger(options.name);
   let settings;
+  let nats: NatsConnectOptions;
   try {
     settings = loadSettings(commonSettings);
     options.validateSettings?.();
+    requireProductionSecrets([commonSettings, ...(options.settingsSpecs ?? [])]);
+    nats = natsConnectionOptions(settings, options.name);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${options.name}: ${err.message}\n`);
@@ -61,21 +78,18 @@ export async function bootstrapService(options: BootstrapOptions): Promise<void>
   const namespace = new NatsNamespace(settings.natsNamespace);
   const app = await NestFactory.createMicroservice<MicroserviceOptions>(options.module, {
     strategy: new NamespacedServerNats(namespace, {
-      servers: settings.natsUrl.split(','),
+      ...nats,
       queue: `${options.name}-service`,
       name: namespace.name(`${options.name}-service`),
       maxReconnectAttempts: -1,
-    }),
+    }, { maxMessageBytes: settings.rpcMaxMessageBytes, service: options.name }),
     logger,
   });
-  app.useGlobalPipes(createRpcValidationPipe());
-  app.useGlobalFilters(new DomainErrorFilter());
-  app.useGlobalInterceptors(new RpcCorrelationInterceptor());
+  installRpcPipeline(app);
 
   await app.listen();
   await untilSubscribed(app, options.name);
   const stopExtra = await options.afterStart?.(app);
-  logger.log(`${options.name}-service ready (queue group ${namespace.name(`${options.name}-service`)})`);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -87,10 +101,13 @@ export async function bootstrapService(options: BootstrapOptions): Promise<void>
     try {
       if (stopExtra) await stopExtra();
       await app.close();
+      logger.log(`${options.name}-service stopped`);
     } finally {
       process.exit(0);
     }
   };
+  // Before "ready": a supervisor may stop the app the moment it reads that line.
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  logger.log(`${options.name}-service ready (queue group ${namespace.name(`${options.name}-service`)})`);
 }

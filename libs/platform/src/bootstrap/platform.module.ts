@@ -10,7 +10,9 @@ import { commonSettings, loadSettings, type CommonSettings } from '../config/set
 import { RpcClient } from '../rpc/rpc-client.js';
 import { connectNats } from '../events/jetstream.js';
 import { OutboxRelay } from '../events/outbox.js';
+import { createPgPool } from '../db/pg-pool.js';
 import { NatsNamespace } from '../nats/nats-namespace.js';
+import { natsConnectionOptions } from '../nats/nats-connection-options.js';
 
 /** Injection tokens provided by {@link PlatformModule}. */
 export const COMMON_SETTINGS = Symbol('COMMON_SETTINGS');
@@ -91,19 +93,25 @@ export class PlatformModule {
         provide: RpcClient,
         inject: [COMMON_SETTINGS],
         useFactory: (s: CommonSettings) =>
-          new RpcClient(s.natsUrl, s.rpcTimeoutMs, `${options.service}-client`, new NatsNamespace(s.natsNamespace)),
+          new RpcClient(
+            natsConnectionOptions(s, options.service),
+            s.rpcTimeoutMs,
+            `${options.service}-client`,
+            new NatsNamespace(s.natsNamespace),
+            { maxMessageBytes: s.rpcMaxMessageBytes, service: options.service },
+          ),
       },
       {
         provide: NATS_CONNECTION,
         inject: [COMMON_SETTINGS],
         useFactory: (s: CommonSettings) =>
-          connectNats(s.natsUrl, `${options.service}-js`, new NatsNamespace(s.natsNamespace)),
+          connectNats(natsConnectionOptions(s, options.service), `${options.service}-js`, new NatsNamespace(s.natsNamespace)),
       },
       {
         provide: PG_POOL,
         inject: [COMMON_SETTINGS],
         useFactory: (s: CommonSettings) =>
-          options.schema ? new pg.Pool({ connectionString: s.databaseUrl, max: 1 }) : null,
+          options.schema ? createPgPool(s.databaseUrl, { max: 1, name: 'HealthPool' }) : null,
       },
       {
         provide: OutboxRelay,

@@ -15,6 +15,11 @@ export interface SettingSpec<T> {
   default: T;
   /** Turns the raw text into a value or throws an Error whose message says what is accepted. */
   parse: (raw: string) => T;
+  /**
+   * A secret whose default is a public development value: with `RUN_MODE=prod` the apps refuse to start (exit 78)
+   * unless it is set to something else (see {@link requireProductionSecrets}).
+   */
+  secret?: true;
 }
 
 export type SettingsSpec = Record<string, SettingSpec<unknown>>;
@@ -51,15 +56,20 @@ function readIni(env: NodeJS.ProcessEnv): IniData | undefined {
   return iniCache.data;
 }
 
+/** The raw text of a setting as given (environment over app.ini), or undefined when it is not set. */
+function rawValue(s: Pick<SettingSpec<unknown>, 'section' | 'key'>, env: NodeJS.ProcessEnv, ini: IniData | undefined) {
+  const fromEnv = env[envNameFor(s)];
+  const fromIni = s.section ? ini?.get(s.section.toLowerCase())?.get(s.key.toUpperCase()) : undefined;
+  return fromEnv ?? fromIni;
+}
+
 /** Reads and validates every setting of a spec; throws one {@link ConfigError} naming all invalid ones. */
 export function loadSettings<S extends SettingsSpec>(spec: S, env: NodeJS.ProcessEnv = process.env): SettingsOf<S> {
   const ini = readIni(env);
   const out: Record<string, unknown> = {};
   const problems: string[] = [];
   for (const [name, s] of Object.entries(spec)) {
-    const fromEnv = env[envNameFor(s)];
-    const fromIni = s.section ? ini?.get(s.section.toLowerCase())?.get(s.key.toUpperCase()) : undefined;
-    const raw = fromEnv ?? fromIni;
+    const raw = rawValue(s, env, ini);
     if (raw === undefined) {
       out[name] = s.default;
       continue;
@@ -135,8 +145,34 @@ export const parsers = {
   },
 };
 
+/**
+ * How every Cairn process authenticates to NATS (`[nats] …`). Pick one of: `USER` + `PASSWORD`, `TOKEN`,
+ * `CREDS_FILE` (a decentralised-auth `.creds` file: JWT + nkey seed) or `NKEY_SEED_FILE` (a bare nkey user); add
+ * `TLS_CA` (and `TLS_CERT` + `TLS_KEY` for client certificates) for TLS. All empty: no authentication (development).
+ * docs/nats-security.md describes the per-service accounts and their permissions.
+ */
+export const natsAuthSettings = {
+  /** NATS user name (with `[nats] PASSWORD`); in the per-service accounts of deploy/nats, the app's service name. */
+  natsUser: { section: 'nats', key: 'USER', default: '', parse: parsers.string },
+  /** NATS password of `[nats] USER`. */
+  natsPassword: { section: 'nats', key: 'PASSWORD', default: '', parse: parsers.string },
+  /** NATS authentication token (instead of a user). */
+  natsToken: { section: 'nats', key: 'TOKEN', default: '', parse: parsers.string },
+  /** Path of a NATS `.creds` file (JWT + nkey seed, decentralised authentication). */
+  natsCredsFile: { section: 'nats', key: 'CREDS_FILE', default: '', parse: parsers.string },
+  /** Path of a file holding an nkey user seed (`SU…`). */
+  natsNkeySeedFile: { section: 'nats', key: 'NKEY_SEED_FILE', default: '', parse: parsers.string },
+  /** CA bundle (PEM) the NATS server's certificate is checked against; setting it turns TLS on. */
+  natsTlsCa: { section: 'nats', key: 'TLS_CA', default: '', parse: parsers.string },
+  /** Client certificate (PEM) for servers that verify clients (`verify` / `verify_and_map`); needs TLS_KEY. */
+  natsTlsCert: { section: 'nats', key: 'TLS_CERT', default: '', parse: parsers.string },
+  /** Private key (PEM) of `[nats] TLS_CERT`. */
+  natsTlsKey: { section: 'nats', key: 'TLS_KEY', default: '', parse: parsers.string },
+};
+
 /** Settings every app reads. */
 export const commonSettings = {
+  ...natsAuthSettings,
   databaseUrl: {
     key: 'DATABASE_URL',
     default: 'postgresql://postgres@127.0.0.1:5432/cairn',
@@ -163,6 +199,17 @@ export const commonSettings = {
   repoRoot: { section: 'repository', key: 'ROOT', default: './data/repositories', parse: parsers.string },
   /** Request-reply timeout for calls between services. */
   rpcTimeoutMs: { section: 'cairn', key: 'RPC_TIMEOUT', default: 10_000, parse: parsers.durationMs },
+  /**
+   * The largest request or reply one call between services carries (bytes). Messages over NATS `max_payload` travel
+   * in chunks; a request over this limit is refused with 413 before it is forwarded. Each process holds at most twice
+   * this in messages waiting to be fetched.
+   */
+  rpcMaxMessageBytes: {
+    section: 'cairn',
+    key: 'RPC_MAX_MESSAGE_SIZE',
+    default: 128 * 1024 * 1024,
+    parse: parsers.int(64 * 1024, 2 ** 31),
+  },
   runMode: { section: '', key: 'RUN_MODE', default: 'prod', parse: parsers.oneOf('dev', 'prod', 'test') },
   /** Prefix of every BullMQ queue and Redis key, so several installations (or test runs) can share one Redis. */
   queuePrefix: { section: 'queue', key: 'PREFIX', default: 'cairn', parse: parsers.string },
@@ -177,12 +224,13 @@ export const commonSettings = {
   repoInternalPort: { section: 'cairn', key: 'REPO_INTERNAL_PORT', default: 3001, parse: parsers.int(0, 65535) },
   /**
    * Shared secret that internal HTTP endpoints require from the gateway (header `x-cairn-internal-token`). The
-   * default is for local development only; set it in production.
+   * default is public, for development only: with `RUN_MODE=prod` the apps refuse to start unless it is set.
    */
   internalToken: {
     section: 'security',
     key: 'INTERNAL_TOKEN',
     default: 'cairn-dev-internal-token',
+    secret: true,
     parse: (raw: string) => {
       if (raw.length < 16) throw new Error('expected at least 16 characters');
       return raw;
@@ -191,3 +239,37 @@ export const commonSettings = {
 } satisfies SettingsSpec;
 
 export type CommonSettings = SettingsOf<typeof commonSettings>;
+
+/**
+ * With `RUN_MODE=prod`, refuses (ConfigError naming each one) the secret settings of `specs` that are unset or still
+ * at their built-in value: that value is in the source code, so it protects nothing (anyone could forge internal
+ * calls with the default `[security] INTERNAL_TOKEN` or decrypt with the default `SECRET_KEY`). Other run modes
+ * accept the development defaults. Every app calls it at start, before connecting to anything.
+ */
+export function requireProductionSecrets(specs: SettingsSpec[], env: NodeJS.ProcessEnv = process.env): void {
+  const { runMode } = loadSettings({ runMode: commonSettings.runMode }, env);
+  if (runMode !== 'prod') return;
+  const ini = readIni(env);
+  const seen = new Set<string>();
+  const missing: string[] = [];
+  for (const spec of specs) {
+    for (const s of Object.values(spec)) {
+      const name = describeSetting(s);
+      if (!s.secret || seen.has(name)) continue;
+      seen.add(name);
+      const raw = rawValue(s, env, ini);
+      if (raw === undefined || raw.trim() === '' || raw.trim() === String(s.default)) missing.push(name);
+    }
+  }
+  if (missing.length) {
+    throw new ConfigError(
+      `RUN_MODE=prod refuses to start without these secrets (unset, or left at the public development value):\n` +
+        missing.map((m) => `  - ${m}`).join('\n') +
+        '\nSet each to a long random value (e.g. `openssl rand -hex 32`), the same in every app; ' +
+        'or use RUN_MODE=dev for development.',
+    );
+  }
+}
+
+/** `[cairn] RPC_MAX_MESSAGE_SIZE`'s default, for clients and servers constructed without settings (tests). */
+export const DEFAULT_RPC_MAX_MESSAGE_BYTES = commonSettings.rpcMaxMessageBytes.default;

@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
 import type { LoggerService } from '@nestjs/common';
 import type { SettingSpec } from '../config/settings.js';
 
-/** Used when `[security] SECRET_KEY` is not set: fine for development, never for production (warned at start). */
+/** Used when `[security] SECRET_KEY` is not set: fine for development; production refuses to start with it. */
 export const DEV_SECRET_KEY = 'cairn-insecure-development-secret-key-change-me';
 
 /** `[security] SECRET_KEY`: declare it in a service's settings spec as `secretKey: secretKeySetting`. */
@@ -10,6 +10,7 @@ export const secretKeySetting: SettingSpec<string> = {
   section: 'security',
   key: 'SECRET_KEY',
   default: DEV_SECRET_KEY,
+  secret: true,
   parse: (raw: string) => {
     if (raw.trim().length < 16) throw new Error('must be at least 16 characters');
     return raw.trim();

@@ -5,7 +5,9 @@ import {
 import { EVENTS_STREAM, EVENTS_STREAM_SUBJECTS, type DomainEvent } from '@cairn/contracts';
 import { Logger } from '@nestjs/common';
 import { withCorrelationId } from '../logging/correlation.js';
+import { recordDeadLetter } from '../metrics/dead-letters.js';
 import { NatsNamespace } from '../nats/nats-namespace.js';
+import type { NatsConnectOptions } from '../nats/nats-connection-options.js';
 
 const NANOS_PER_MS = 1_000_000;
 
@@ -19,14 +21,16 @@ export function namespaceOf(nc: NatsConnection): NatsNamespace {
 
 /**
  * A NATS connection for JetStream work (separate from Nest's request-reply transport). The events stream, published
- * subjects and consumers used through it are the ones of `namespace`.
+ * subjects and consumers used through it are the ones of `namespace`. `connection`: the server list
+ * (comma-separated) or full options from `natsConnectionOptions` (credentials, TLS).
  */
 export async function connectNats(
-  servers: string,
+  connection: string | NatsConnectOptions,
   name: string,
   namespace: NatsNamespace = NatsNamespace.none,
 ): Promise<NatsConnection> {
-  const nc = await connect({ servers: servers.split(','), name, maxReconnectAttempts: -1 });
+  const base = typeof connection === 'string' ? { servers: connection.split(',') } : connection;
+  const nc = await connect({ ...base, name, maxReconnectAttempts: -1 });
   namespaces.set(nc, namespace);
   return nc;
 }
@@ -83,13 +87,34 @@ export interface DurableConsumerOptions {
   handle: (event: DomainEvent) => Promise<void>;
   /** How long a message may be in processing before JetStream redelivers it. */
   ackWaitMs?: number;
-  /** Delay before a failed event is tried again. */
+  /** Delay before a failed event is tried again the first time; it doubles with every try, up to 5 minutes. */
   retryDelayMs?: number;
+  /**
+   * Deliveries of one event before it is given up on (JetStream `max_deliver`): the last failure dead-letters it
+   * (error log, `cairn_dead_letters_total{kind="event"}`, message terminated). Default {@link EVENT_MAX_DELIVER}.
+   */
+  maxDeliver?: number;
+}
+
+/**
+ * Deliveries of an event before a consumer gives up on it. With the doubling delay (2 s first, capped at
+ * {@link EVENT_MAX_RETRY_DELAY_MS}) 20 deliveries span about an hour and a half: an outage of a dependency is
+ * waited out, an event that can never be handled stops being retried.
+ */
+export const EVENT_MAX_DELIVER = 20;
+/** The longest delay between two deliveries of a failing event. */
+export const EVENT_MAX_RETRY_DELAY_MS = 300_000;
+
+/** The delay before delivery `n + 1` of an event whose delivery `n` failed. */
+export function eventRetryDelayMs(delivery: number, firstDelayMs = 2_000): number {
+  return Math.min(firstDelayMs * 2 ** Math.min(Math.max(delivery - 1, 0), 20), EVENT_MAX_RETRY_DELAY_MS);
 }
 
 /**
  * Consumes events durably: each is acknowledged only after its handler succeeded, so a crash means redelivery,
- * never loss. Returns a function that stops consuming (in-flight handlers finish first).
+ * never loss. A failing event is retried with a doubling delay, at most `maxDeliver` times, then dead-lettered
+ * ({@link recordDeadLetter}) so it never loops forever. Returns a function that stops consuming (in-flight handlers
+ * finish first).
  */
 export async function consumeEvents(nc: NatsConnection, opts: DurableConsumerOptions): Promise<() => Promise<void>> {
   const logger = new Logger(`consumer:${opts.durable}`);
@@ -106,12 +131,14 @@ export async function consumeEvents(nc: NatsConnection, opts: DurableConsumerOpt
     filter_subject: filter,
     ack_wait: (opts.ackWaitMs ?? 30_000) * NANOS_PER_MS,
     max_ack_pending: 1000,
+    max_deliver: opts.maxDeliver ?? EVENT_MAX_DELIVER,
   };
   try {
     await jsm.consumers.info(stream, durable);
     await jsm.consumers.update(stream, durable, {
       filter_subject: filter,
       ack_wait: config.ack_wait,
+      max_deliver: config.max_deliver,
     });
   } catch {
     await jsm.consumers.add(stream, config).catch(async (err) => {
@@ -142,15 +169,25 @@ async function handleOne(msg: JsMsg, opts: DurableConsumerOptions, logger: Logge
   try {
     event = msg.json<DomainEvent>();
   } catch {
-    logger.warn(`dropping unparsable message on ${msg.subject}`);
-    msg.term();
+    recordDeadLetter('event', opts.durable, `message ${msg.seq} on ${msg.subject}`, 'not JSON');
+    msg.ack();
     return;
   }
   try {
     await withCorrelationId(event.id, () => opts.handle(event));
     msg.ack();
   } catch (err) {
-    logger.warn(`event ${event.type} ${event.id} failed, will retry: ${(err as Error).message}`);
-    msg.nak(opts.retryDelayMs ?? 2_000);
+    const message = (err as Error).message;
+    const delivery = msg.info.deliveryCount;
+    if (delivery >= (opts.maxDeliver ?? EVENT_MAX_DELIVER)) {
+      recordDeadLetter('event', opts.durable, `event ${event.type} ${event.id} after ${delivery} deliveries`, message);
+      // Acknowledged once recorded (the event stays in the stream until its max_age): nats-server 2.9 keeps a
+      // terminated message counted as pending until its ack_wait ran out.
+      msg.ack();
+      return;
+    }
+    const delay = eventRetryDelayMs(delivery, opts.retryDelayMs);
+    logger.warn(`event ${event.type} ${event.id} failed (delivery ${delivery}), retrying in ${delay} ms: ${message}`);
+    msg.nak(delay);
   }
 }

@@ -4,6 +4,9 @@ import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
 import type { DomainEvent } from '@cairn/contracts';
 import { Logger } from '@nestjs/common';
 import pg from 'pg';
+import { createPgPool, withPgClient } from '../db/pg-pool.js';
+import { recordDeadLetter } from '../metrics/dead-letters.js';
+import { assertEventFits, boundEventTexts, jsonBytes } from './event-size.js';
 import { ensureEventsStream, namespaceOf, publishEvent } from './jetstream.js';
 
 /**
@@ -12,15 +15,69 @@ import { ensureEventsStream, namespaceOf, publishEvent } from './jetstream.js';
  * marks them. Every data-owning service has this table in its own Postgres schema:
  *
  *   model OutboxEvent { id String @id @db.Uuid; subject String; payload Json; createdAt DateTime @default(now())
- *                       @map("created_at"); publishedAt DateTime? @map("published_at"); @@map("outbox_events") }
+ *                       @map("created_at"); publishedAt DateTime? @map("published_at"); attempts Int @default(0);
+ *                       lastError String? @map("last_error"); failedAt DateTime? @map("failed_at");
+ *                       @@map("outbox_events") }
+ *
+ * A row that can never be published (too large for NATS, unreadable, or failing {@link OUTBOX_MAX_ATTEMPTS} times)
+ * is dead-lettered (`failed_at` set, `last_error` kept, counted in `cairn_dead_letters_total{kind="outbox"}`) and
+ * skipped: it never holds back the rows after it. NATS being unreachable is not the row's fault: those rows stay
+ * pending and the relay tries again with a growing delay (capped at {@link OUTBOX_MAX_RETRY_DELAY_MS}).
  */
 export function newEvent<T>(type: string, data: T): DomainEvent<T> {
-  return { id: randomUUID(), type, occurredAt: new Date().toISOString(), data };
+  // Texts are cut here, so no producer can make an event too large with a long body (see event-size.ts).
+  return { id: randomUUID(), type, occurredAt: new Date().toISOString(), data: boundEventTexts(data) };
 }
 
-/** The row to insert for an event (Prisma: `tx.outboxEvent.create({ data: outboxRow(event) })`). */
+/**
+ * The row to insert for an event (Prisma: `tx.outboxEvent.create({ data: outboxRow(event) })`). Throws
+ * {@link EventTooLargeError} for an event over `EVENT_MAX_BYTES`: it could never be published.
+ */
 export function outboxRow(event: DomainEvent) {
+  assertEventFits(event);
   return { id: event.id, subject: event.type, payload: event as unknown as object };
+}
+
+/** Publishing failures of one row after which it is dead-lettered (NATS outages are not counted). */
+export const OUTBOX_MAX_ATTEMPTS = 5;
+/** The longest wait between two tries while NATS is unreachable. */
+export const OUTBOX_MAX_RETRY_DELAY_MS = 30_000;
+/** Rows read per transaction. */
+const BATCH = 200;
+/** The largest message a NATS server accepts when it does not say (its default `max_payload`). */
+const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
+
+/** A publishing failure that is the row's own: retrying it as it is can never succeed. */
+class PoisonedRow extends Error {}
+
+/** Errors the NATS client raises for the message itself (too large, bad subject): dead-lettered at once. */
+function isPoisoned(err: unknown): boolean {
+  const name = (err as { name?: string } | null)?.name ?? '';
+  return err instanceof PoisonedRow || name === 'InvalidArgumentError' || name === 'InvalidSubjectError';
+}
+
+/** Failures of the connection or the server, not of the row: the row stays pending, untouched. */
+function isTransient(err: unknown): boolean {
+  const e = err as { name?: string; code?: string; message?: string } | null;
+  if (!e) return false;
+  const name = e.name ?? '';
+  return (
+    /^(ClosedConnectionError|DrainingConnectionError|ConnectionError|TimeoutError|NoRespondersError|RequestError)$/.test(name) ||
+    /^(503|408|TIMEOUT|CONNECTION_CLOSED|CONNECTION_DRAINING|CONNECTION_REFUSED|DISCONNECT)$/.test(String(e.code ?? ''))
+  );
+}
+
+/** What one batch did: rows read, the NATS outage that stopped it, and whether a row failed but stays pending. */
+interface BatchResult {
+  count: number;
+  transient?: Error;
+  retrying: boolean;
+}
+
+interface PendingRow {
+  id: string;
+  payload: unknown;
+  attempts: number;
 }
 
 export class OutboxRelay {
@@ -31,6 +88,9 @@ export class OutboxRelay {
   private running?: Promise<void>;
   private again = false;
   private stopped = false;
+  /** While NATS is unreachable: no try before this time (ms since epoch), and the current delay. */
+  private retryAt = 0;
+  private retryDelayMs = 0;
 
   constructor(
     databaseUrl: string,
@@ -38,7 +98,7 @@ export class OutboxRelay {
     private readonly nc: NatsConnection,
     private readonly pollMs = 1_000,
   ) {
-    this.pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+    this.pool = createPgPool(databaseUrl, { max: 2, name: 'OutboxRelay' });
   }
 
   async start(): Promise<void> {
@@ -67,39 +127,106 @@ export class OutboxRelay {
       });
   }
 
-  /** Resolves when everything committed so far has been published (used by tests and at shutdown). */
+  /**
+   * Resolves when everything committed so far has been published or dead-lettered (used by tests and at
+   * shutdown); while NATS is unreachable it resolves after one try.
+   */
   async flush(): Promise<void> {
+    this.retryAt = 0;
     this.kick();
     while (this.running) await this.running;
   }
 
   private async drain(): Promise<void> {
+    if (Date.now() < this.retryAt) return;
     for (;;) {
-      const client = await this.pool.connect();
-      let count = 0;
-      try {
-        await client.query('BEGIN');
-        // SKIP LOCKED lets several replicas relay side by side without publishing a row twice.
-        const { rows } = await client.query<{ id: string; payload: DomainEvent }>(
-          `SELECT id, payload FROM "${this.schema}".outbox_events WHERE published_at IS NULL
-           ORDER BY created_at, id LIMIT 200 FOR UPDATE SKIP LOCKED`,
-        );
-        count = rows.length;
-        for (const row of rows) await publishEvent(this.js!, row.payload, namespaceOf(this.nc));
-        if (rows.length) {
-          await client.query(`UPDATE "${this.schema}".outbox_events SET published_at = now() WHERE id = ANY($1::uuid[])`, [
-            rows.map((r) => r.id),
-          ]);
+      const { count, transient, retrying } = await this.relayBatch();
+      if (transient || retrying) {
+        // Backing off: NATS down, or a row failing for an unknown reason (its attempts must not run out in a burst).
+        this.retryDelayMs = Math.min(Math.max(this.retryDelayMs * 2, this.pollMs), OUTBOX_MAX_RETRY_DELAY_MS);
+        this.retryAt = Date.now() + this.retryDelayMs;
+        if (transient) {
+          this.logger.warn(`outbox relay (${this.schema}): NATS unavailable, trying again in ${this.retryDelayMs} ms: ${transient.message}`);
         }
-        await client.query('COMMIT');
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
-      } finally {
-        client.release();
+        return;
       }
-      if (count < 200) return;
+      this.retryDelayMs = 0;
+      if (count < BATCH) return;
     }
+  }
+
+  /**
+   * One transaction: the oldest pending rows, published one by one in order. Published rows are marked; a row that
+   * fails on its own gets its attempt counted (dead-lettered when it can never succeed); a NATS outage stops the
+   * batch, keeping what was published so far.
+   */
+  private async relayBatch(): Promise<BatchResult> {
+    const table = `"${this.schema}".outbox_events`;
+    return withPgClient(this.pool, (client) => this.relayRows(client, table), (err) =>
+      this.logger.warn(`outbox relay: PostgreSQL connection lost: ${err.message}`),
+    );
+  }
+
+  private async relayRows(client: pg.PoolClient, table: string): Promise<BatchResult> {
+    try {
+      await client.query('BEGIN');
+      // SKIP LOCKED lets several replicas relay side by side without publishing a row twice.
+      const { rows } = await client.query<PendingRow>(
+        `SELECT id, payload, attempts FROM ${table} WHERE published_at IS NULL AND failed_at IS NULL
+         ORDER BY created_at, id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
+      );
+      const published: string[] = [];
+      let transient: Error | undefined;
+      let retrying = false;
+      for (const row of rows) {
+        try {
+          await this.publishRow(row);
+          published.push(row.id);
+        } catch (err) {
+          if (isTransient(err)) {
+            transient = err as Error;
+            break;
+          }
+          if (!(await this.failRow(client, table, row, err as Error))) retrying = true;
+        }
+      }
+      if (published.length) {
+        await client.query(`UPDATE ${table} SET published_at = now() WHERE id = ANY($1::uuid[])`, [published]);
+      }
+      await client.query('COMMIT');
+      return { count: rows.length, transient, retrying };
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    }
+  }
+
+  private async publishRow(row: PendingRow): Promise<void> {
+    const event = row.payload as DomainEvent | null;
+    if (!event || typeof event !== 'object' || typeof event.id !== 'string' || typeof event.type !== 'string') {
+      throw new PoisonedRow('the payload is not a domain event (id and type missing)');
+    }
+    const maxPayload = this.nc.info?.max_payload ?? DEFAULT_MAX_PAYLOAD;
+    const bytes = jsonBytes(event);
+    if (bytes > maxPayload) throw new PoisonedRow(`the event is ${bytes} bytes, over NATS max_payload (${maxPayload})`);
+    await publishEvent(this.js!, event, namespaceOf(this.nc));
+  }
+
+  /**
+   * Counts a failed attempt; dead-letters the row when it can never be published or ran out of attempts (true
+   * then).
+   */
+  private async failRow(client: pg.PoolClient, table: string, row: PendingRow, err: Error): Promise<boolean> {
+    const attempts = row.attempts + 1;
+    const dead = isPoisoned(err) || attempts >= OUTBOX_MAX_ATTEMPTS;
+    const message = err.message.slice(0, 2_000);
+    await client.query(
+      `UPDATE ${table} SET attempts = $2, last_error = $3, failed_at = CASE WHEN $4::boolean THEN now() END WHERE id = $1`,
+      [row.id, attempts, message, dead],
+    );
+    if (dead) recordDeadLetter('outbox', this.schema, `outbox row ${row.id}`, message);
+    else this.logger.warn(`outbox row ${row.id} (${this.schema}) failed (attempt ${attempts}): ${message}`);
+    return dead;
   }
 
   async stop(): Promise<void> {

@@ -6,9 +6,11 @@ import { addUniqueJob } from './unique-job.js';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const connection = { url: REDIS_URL, maxRetriesPerRequest: null };
 const prefix = `cairn-test-${randomBytes(4).toString('hex')}`;
+/** A job's data; `fail` makes the worker fail it. */
+type WorkData = { n: number; fail?: boolean };
 
 describe('addUniqueJob (real Redis)', () => {
-  let queue: Queue<{ n: number }>;
+  let queue: Queue<WorkData>;
   let events: QueueEvents;
 
   beforeAll(async () => {
@@ -34,7 +36,7 @@ describe('addUniqueJob (real Redis)', () => {
 
   it('adds again once the kept job has finished, completed or failed — where a plain add is a no-op', async () => {
     const seen: number[] = [];
-    const worker = new Worker<{ n: number; fail?: boolean }>(
+    const worker = new Worker<WorkData>(
       'unique',
       async (job) => {
         seen.push(job.data.n);

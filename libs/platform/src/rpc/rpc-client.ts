@@ -1,43 +1,98 @@
-import { ClientProxyFactory, NatsRecordBuilder, Transport, type ClientProxy } from '@nestjs/microservices';
-import { headers as natsHeaders } from '@nats-io/transport-node';
+import { connect, headers as natsHeaders, type NatsConnection, type NodeConnectionOptions } from '@nats-io/transport-node';
 import { DomainError, ErrorCode, isErrorEnvelope, type RpcReply, type RpcRequest, type RpcSubject } from '@cairn/contracts';
-import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
+import { randomUUID } from 'node:crypto';
 import { CORRELATION_HEADER, currentCorrelationId } from '../logging/correlation.js';
+import { DEFAULT_RPC_MAX_MESSAGE_BYTES } from '../config/settings.js';
 import { NatsNamespace } from '../nats/nats-namespace.js';
+import {
+  BusTransfers, fetchTransfer, safeMessageBytes, transferTicketOf, withTransferTicket,
+  type TransferTicket,
+} from './bus-transfer.js';
+import { DEADLINE_HEADER, currentRpcDeadline } from './rpc-deadline.js';
 
 export interface RpcSendOptions {
   /** Give up after this long (ms) and fail with TIMEOUT. Defaults to the client's timeout. */
   timeoutMs?: number;
 }
 
+export interface RpcClientOptions {
+  /** The largest request or reply one call carries (bytes): `[cairn] RPC_MAX_MESSAGE_SIZE`. */
+  maxMessageBytes?: number;
+  /** The calling service (its NATS user), which names the subject its large requests are fetched from. */
+  service?: string;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** Nest's request-reply packet on NATS (what `ServerNats` reads and answers). */
+interface ReplyPacket {
+  id?: string;
+  response?: unknown;
+  err?: unknown;
+  isDisposed?: boolean;
+}
+
 /**
- * The one way to call another service: typed request-reply over NATS with a timeout on every call, the correlation
- * id in a message header, and replies decoded so that every failure surfaces as a {@link DomainError}
- * (service error envelope → its code; nobody listening → UNAVAILABLE; no answer in time → TIMEOUT). Subjects are
- * given plain and sent in the installation's `namespace`.
+ * The one way to call another service: typed request-reply over NATS with a deadline on every call, the correlation
+ * id and the deadline in message headers, and replies decoded so that every failure surfaces as a
+ * {@link DomainError} (service error envelope → its code; nobody listening → UNAVAILABLE; no answer in time →
+ * TIMEOUT). Subjects are given plain and sent in the installation's `namespace`.
+ *
+ * Speaks Nest's NATS packet format (`{pattern, data, id}` → `{id, response | err}`) directly, so that it can carry
+ * messages over the server's `max_payload`: a larger request is parked and fetched by the service, a larger reply is
+ * fetched from the service (see `bus-transfer.ts`); one over `maxMessageBytes` fails at once with CONTENT_TOO_LARGE
+ * before anything is sent. Inside a handler, a call inherits the handler's deadline when that is sooner.
  * `send` accepts only the subjects of `RpcContract` (@cairn/contracts), with that pair's request and reply types.
  */
 export class RpcClient {
-  private readonly client: ClientProxy;
+  private nc: NatsConnection | undefined;
+  private transfers: BusTransfers | undefined;
+  private connecting: Promise<void> | undefined;
+  private readonly maxMessageBytes: number;
+  private readonly service: string | undefined;
 
+  private readonly connectOptions: NodeConnectionOptions;
+
+  /** `connection`: the server list (comma-separated) or full connection options (credentials, TLS, inbox prefix). */
   constructor(
-    servers: string,
+    connection: string | NodeConnectionOptions,
     private readonly defaultTimeoutMs = 10_000,
-    name = 'cairn',
+    private readonly name = 'cairn',
     private readonly namespace: NatsNamespace = NatsNamespace.none,
+    options: RpcClientOptions = {},
   ) {
-    this.client = ClientProxyFactory.create({
-      transport: Transport.NATS,
-      options: { servers: servers.split(','), name, maxReconnectAttempts: -1 },
-    }) as ClientProxy;
+    this.connectOptions = typeof connection === 'string' ? { servers: connection.split(',') } : connection;
+    this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_RPC_MAX_MESSAGE_BYTES;
+    this.service = options.service;
+  }
+
+  /** Bytes of requests parked for services right now. */
+  get parkedBytes(): number {
+    return this.transfers?.parkedBytes ?? 0;
   }
 
   async connect(): Promise<void> {
-    await this.client.connect();
+    // Concurrent callers share one connection attempt.
+    this.connecting ??= connect({ ...this.connectOptions, name: this.name, maxReconnectAttempts: -1 }).then(
+      (nc) => {
+        this.nc = nc;
+        this.transfers = new BusTransfers(nc, this.namespace, { maxMessageBytes: this.maxMessageBytes, owner: this.service });
+      },
+      (err: unknown) => {
+        this.connecting = undefined;
+        throw err;
+      },
+    );
+    await this.connecting;
   }
 
   async close(): Promise<void> {
-    await this.client.close();
+    const nc = this.nc;
+    this.nc = undefined;
+    this.connecting = undefined;
+    this.transfers?.stop();
+    await nc?.close();
   }
 
   async send<S extends RpcSubject>(
@@ -45,34 +100,83 @@ export class RpcClient {
     payload: RpcRequest<S>,
     options: RpcSendOptions = {},
   ): Promise<RpcReply<S>> {
+    const ms = options.timeoutMs ?? this.defaultTimeoutMs;
+    const inherited = currentRpcDeadline();
+    const deadline = Math.min(Date.now() + ms, inherited ?? Infinity);
+    const left = deadline - Date.now();
+    if (left <= 0) throw new DomainError(ErrorCode.TIMEOUT, `no time left to call ${subject} (the request's deadline passed)`);
+    const { nc, transfers } = this.connected(subject);
+
     const h = natsHeaders();
     const rid = currentCorrelationId();
     if (rid) h.set(CORRELATION_HEADER, rid);
-    const record = new NatsRecordBuilder(payload).setHeaders(h).build();
-    const ms = options.timeoutMs ?? this.defaultTimeoutMs;
+    h.set(DEADLINE_HEADER, String(deadline));
+    const pattern = this.namespace.subject(subject);
+    const id = randomUUID();
+    let body = encoder.encode(JSON.stringify({ pattern, data: payload, id }));
+    let ticket: TransferTicket | undefined;
+    if (body.length > safeMessageBytes(nc)) {
+      // Refused here (CONTENT_TOO_LARGE → 413) before anything reaches a service.
+      ticket = transfers.park(body, `the request to ${subject}`, deadline);
+      withTransferTicket(ticket, h);
+      body = encoder.encode(JSON.stringify({ pattern, data: null, id }));
+    }
     try {
-      return await firstValueFrom(this.client.send<RpcReply<S>>(this.namespace.subject(subject), record).pipe(timeout(ms)));
+      const msg = await nc.request(pattern, body, { timeout: left, headers: h });
+      const replyTicket = transferTicketOf(msg.headers);
+      const bytes = replyTicket
+        ? await fetchTransfer(nc, replyTicket, { deadline, maxBytes: this.maxMessageBytes })
+        : msg.data;
+      return decodeReply<RpcReply<S>>(bytes, subject);
     } catch (err) {
-      throw toDomainError(err, subject, ms);
+      throw toDomainError(err, subject, left);
+    } finally {
+      if (ticket) transfers.drop(ticket.id);
     }
   }
 
   /** Fire-and-forget notification (core NATS, not durable: use the outbox for domain events). */
   emit(subject: string, payload: unknown): void {
-    this.client.emit(this.namespace.subject(subject), payload).subscribe({ error: () => undefined });
+    const nc = this.nc;
+    if (!nc) return;
+    try {
+      nc.publish(this.namespace.subject(subject), JSON.stringify({ pattern: this.namespace.subject(subject), data: payload }));
+    } catch {
+      // not durable by contract
+    }
+  }
+
+  private connected(subject: string): { nc: NatsConnection; transfers: BusTransfers } {
+    if (!this.nc || !this.transfers || this.nc.isClosed()) {
+      throw new DomainError(ErrorCode.UNAVAILABLE, `the message bus is not reachable (${subject})`);
+    }
+    return { nc: this.nc, transfers: this.transfers };
   }
 }
 
+/** Nest's reply packet → the result, or the DomainError it carries. */
+function decodeReply<R>(bytes: Uint8Array, subject: string): R {
+  if (bytes.length === 0) throw new DomainError(ErrorCode.UNAVAILABLE, `no service is answering ${subject}`);
+  const packet = JSON.parse(decoder.decode(bytes)) as ReplyPacket;
+  if (packet.err !== undefined && packet.err !== null) throw packet.err;
+  return packet.response as R;
+}
+
 function toDomainError(err: unknown, subject: string, ms: number): DomainError {
+  if (err instanceof DomainError) return err;
   if (isErrorEnvelope(err)) return DomainError.fromEnvelope(err);
-  if (err instanceof TimeoutError) {
+  const name = (err as { name?: unknown })?.name;
+  const message = err instanceof Error ? err.message : String((err as { message?: unknown })?.message ?? err);
+  if (name === 'TimeoutError' || /^timeout$/i.test(message)) {
     return new DomainError(ErrorCode.TIMEOUT, `the service behind ${subject} did not answer within ${ms} ms`);
   }
-  const message = err instanceof Error ? err.message : String((err as { message?: unknown })?.message ?? err);
-  if (/no subscribers|Empty response|503|NO_RESPONDERS/i.test(message)) {
+  const cause = (err as { cause?: unknown })?.cause;
+  const causeName = (cause as { name?: unknown })?.name;
+  if (name === 'NoRespondersError' || causeName === 'NoRespondersError' || /no responders|503|NO_RESPONDERS/i.test(message)) {
     return new DomainError(ErrorCode.UNAVAILABLE, `no service is answering ${subject}`);
   }
-  if (/CONNECTION_CLOSED|CONNECTION_REFUSED|disconnect|closed/i.test(message)) {
+  // `Connection lost. Trying to reconnect…`: the bus is down for now (503), not a failure of the call (500).
+  if (/CONNECTION_CLOSED|CONNECTION_REFUSED|disconnect|closed|connection lost|reconnect/i.test(message)) {
     return new DomainError(ErrorCode.UNAVAILABLE, `the message bus is not reachable (${subject})`);
   }
   return new DomainError(ErrorCode.INTERNAL, `call to ${subject} failed: ${message}`);

@@ -4,16 +4,22 @@ import {
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, RpcClient, type CommonSettings } from '@cairn/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CurrentActor, ScopeCategoryOf, SignInRequired } from '../../auth/policy.decorators.js';
+import {
+  CurrentActor, ScopeCategoryOf, SignInRequired, TwoFactorRequired,
+} from '../../auth/policy.decorators.js';
 import { PositiveIntPipe } from '../../http/params.js';
 import { HookRoutes } from './hook-routes.js';
 
 const scopeOf = (org: string): HookScopeDto => ({ level: 'org', org });
 
-/** `/orgs/{org}/hooks`: organization hooks (every repository of the organization) and their deliveries (owners). */
+/**
+ * `/orgs/{org}/hooks`: organization hooks (every repository of the organization) and their deliveries (owners). Their
+ * payloads carry private repositories' data, so an owner who must enrol in two-factor may not use them.
+ */
 @Controller('orgs/:org/hooks')
 @ScopeCategoryOf('organization')
 @SignInRequired()
+@TwoFactorRequired()
 export class OrgHooksController {
   private readonly hooks: HookRoutes;
 

@@ -144,10 +144,11 @@ describe('repository content routes of the gateway (integration)', () => {
     const gwRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
     gateway = gwRef.createNestApplication<NestFastifyApplication>(
       new FastifyAdapter({ routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true } }),
+      { bodyParser: false },
     );
     gateway.setGlobalPrefix('api/v1');
     const fastify = gateway.getHttpAdapter().getInstance();
-    registerJsonBodyParser(fastify, 1 << 20);
+    registerJsonBodyParser(fastify, { json: 1 << 20, fileContent: 1 << 20 });
     const errorFilter = new ApiErrorFilter(gateway.get(COMMON_SETTINGS));
     fastify.setErrorHandler((err, req, reply) => {
       const { status, body } = errorFilter.toResponse(err, req);

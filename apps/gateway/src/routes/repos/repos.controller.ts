@@ -26,7 +26,8 @@ export class ReposController {
 
   @Post('orgs/:org/repos')
   @SignInRequired()
-  @ScopeCategoryOf('organization')
+  // It makes a repository in an organization: a token needs both write:organization and write:repository.
+  @ScopeCategoryOf('organization', 'repository')
   createInOrg(@CurrentActor() actor: ActorDto, @Param('org') org: string, @Body() body: CreateRepoBody) {
     return this.rpc.send(RepoSubjects.repositoryCreate, { actor, target: 'org', owner: org, body });
   }

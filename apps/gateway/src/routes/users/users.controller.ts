@@ -5,7 +5,7 @@ import {
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
 import {
-  BasicAuthOnly, CurrentActor, CurrentUser, ScopeCategoryOf, SignInRequired,
+  PasswordRequired, CurrentActor, CurrentUser, ScopeCategoryOf, SignInRequired,
 } from '../../auth/policy.decorators.js';
 import { Paged } from '../../http/paged.js';
 
@@ -37,7 +37,7 @@ export class UsersController {
   }
 
   @Get('users/:username/tokens')
-  @BasicAuthOnly()
+  @PasswordRequired()
   @Paged()
   listTokens(
     @CurrentActor() actor: ActorDto,
@@ -48,7 +48,7 @@ export class UsersController {
   }
 
   @Post('users/:username/tokens')
-  @BasicAuthOnly()
+  @PasswordRequired()
   createToken(
     @CurrentActor() actor: ActorDto,
     @Param('username') username: string,
@@ -58,7 +58,7 @@ export class UsersController {
   }
 
   @Delete('users/:username/tokens/:token')
-  @BasicAuthOnly()
+  @PasswordRequired()
   @HttpCode(204)
   async deleteToken(
     @CurrentActor() actor: ActorDto,

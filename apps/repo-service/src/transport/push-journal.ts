@@ -1,0 +1,240 @@
+import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Logger } from '@nestjs/common';
+import { isZeroId } from '@cairn/contracts';
+import { runGitText } from '@cairn/platform';
+import { JOURNAL_REFS_FILE, journalOutcome, parseJournal, type RefUpdateLine } from './push-log.js';
+import type { PushContext, PushSink } from './push-sink.js';
+
+/** Who pushed where, as the journal keeps it (the journal's id completes it into a {@link PushContext}). */
+export type JournalContext = Omit<PushContext, 'journalId'>;
+
+/** A journal a receive-pack of this process writes to. */
+export interface OpenJournal {
+  id: string;
+  /** Its directory: what `CAIRN_PUSH_JOURNAL` names for the hook. */
+  path: string;
+  context: JournalContext;
+}
+
+export interface PushJournalTiming {
+  /** A journal nobody has written or touched for this long belongs to nobody alive: any instance replays it. */
+  quietMs: number;
+  /** How often this instance looks for such journals (and first at start). */
+  replayEveryMs: number;
+  /** How often this instance shows its journals are in use (must be well below `quietMs`). */
+  touchEveryMs: number;
+}
+
+export const DEFAULT_JOURNAL_TIMING: PushJournalTiming = { quietMs: 10_000, replayEveryMs: 5_000, touchEveryMs: 2_000 };
+
+const CONTEXT_FILE = 'context.json';
+const PID_FILE = 'pid';
+/** `<uuid>` (written by its receive-pack) or `<uuid>.<claim>` (claimed by a replay). */
+const ENTRY = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:\.([0-9a-f]{32}))?$/;
+
+/**
+ * The push journal: one directory per receive-pack run under `<data>/push-journal/` (beside the repositories, on the
+ * volume every replica shares), holding who pushed where (`context.json`, written and synced before git starts),
+ * receive-pack's pid, and the `refs` the `reference-transaction` hook appends to before each ref moves and after.
+ *
+ * Once receive-pack has exited, its instance records the push from the journal and removes it (`complete`). If that
+ * does not happen — the instance died (kill -9, OOM), or recording failed — the journal stays, and after it has been
+ * quiet for `quietMs` any instance replays it: it claims it by renaming (one rename wins; from then on the hook
+ * refuses further updates of that receive-pack, since its journal is gone), records it and removes it. Recording is
+ * exactly once: the push recorder marks the journal id done in the transaction that writes the events
+ * (`ref_update_journal`), and a journal already marked is only removed. Instances keep their own journals
+ * (including those they are recording) fresh every `touchEveryMs`, so they are never replayed from under them.
+ */
+export class PushJournals {
+  private readonly logger = new Logger('PushJournal');
+  /** Journals of this process still in use (receive-pack running, or being recorded). */
+  private readonly active = new Set<string>();
+  private timers: NodeJS.Timeout[] = [];
+  private replaying: Promise<void> | null = null;
+  private stopped = false;
+
+  constructor(
+    readonly root: string,
+    private readonly sink: PushSink,
+    private readonly timing: PushJournalTiming = DEFAULT_JOURNAL_TIMING,
+  ) {}
+
+  /** Creates the journal folder, then replays what is left over and keeps doing so (and touching its own). */
+  async start(): Promise<void> {
+    await mkdir(this.root, { recursive: true, mode: 0o700 });
+    const touch = setInterval(() => void this.touchActive(), this.timing.touchEveryMs);
+    const replay = setInterval(() => void this.replayQuiet(), this.timing.replayEveryMs);
+    touch.unref();
+    replay.unref();
+    this.timers = [touch, replay];
+    void this.replayQuiet();
+  }
+
+  /** Stops the timers and waits for a replay in progress. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const t of this.timers) clearInterval(t);
+    await this.replaying;
+  }
+
+  /** Opens the journal of a receive-pack about to start; its context is on disk (synced) when this resolves. */
+  async open(context: JournalContext): Promise<OpenJournal> {
+    const id = randomUUID();
+    const path = join(this.root, id);
+    await mkdir(path, { mode: 0o700 });
+    this.active.add(path);
+    const file = await open(join(path, CONTEXT_FILE), 'w', 0o600);
+    try {
+      await file.writeFile(JSON.stringify(context));
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    return { id, path, context };
+  }
+
+  /**
+   * Notes receive-pack's pid (right after spawning it, synchronously: its first ref update needs the client's
+   * commands and pack first). It tells receive-pack's own journal lines from those of maintenance it starts.
+   */
+  notePid(journal: OpenJournal, pid: number | undefined): void {
+    if (pid === undefined) return;
+    try {
+      writeFileSync(join(journal.path, PID_FILE), String(pid), { mode: 0o600 });
+    } catch (err) {
+      this.logger.warn(`journal ${journal.id}: could not note the pid: ${(err as Error).message}`);
+    }
+  }
+
+  /**
+   * After receive-pack exited: records the push from its journal and removes it. On failure the journal stays for a
+   * replay (by any instance, once quiet); the failure is logged, not thrown.
+   */
+  async complete(journal: OpenJournal): Promise<void> {
+    try {
+      await this.record(journal.id, journal.path, journal.context);
+    } catch (err) {
+      this.logger.error(`recording push ${journal.id} to repository ${journal.context.repoId} failed, it will be replayed: ${(err as Error).message}`);
+    } finally {
+      this.active.delete(journal.path);
+    }
+  }
+
+  /** One replay pass (also run by the timer): every journal quiet for `quietMs` that no one of this process uses. */
+  replayQuiet(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    this.replaying ??= this.replayPass().finally(() => {
+      this.replaying = null;
+    });
+    return this.replaying;
+  }
+
+  private async replayPass(): Promise<void> {
+    let names: string[];
+    try {
+      names = await readdir(this.root);
+    } catch (err) {
+      this.logger.warn(`reading the push journal failed: ${(err as Error).message}`);
+      return;
+    }
+    for (const name of names) {
+      if (this.stopped) return;
+      const m = ENTRY.exec(name);
+      const path = join(this.root, name);
+      if (!m || this.active.has(path)) continue;
+      try {
+        if (!(await this.isQuiet(path))) continue;
+        const claimed = join(this.root, `${m[1]}.${randomUUID().replaceAll('-', '')}`);
+        // The claim: of several replaying instances exactly one rename succeeds.
+        if (!(await rename(path, claimed).then(() => true, () => false))) continue;
+        this.active.add(claimed);
+        try {
+          const now = new Date();
+          await utimes(claimed, now, now);
+          const context = await readContext(claimed);
+          if (!context) {
+            await this.setAside(m[1], claimed);
+            continue;
+          }
+          this.logger.warn(`replaying push ${m[1]} to repository ${context.repoId}, left unrecorded`);
+          await this.record(m[1], claimed, context);
+        } finally {
+          this.active.delete(claimed);
+        }
+      } catch (err) {
+        this.logger.error(`replaying push journal ${name} failed: ${(err as Error).message}`);
+      }
+    }
+  }
+
+  /**
+   * A journal without a readable context: its receive-pack never started (the context is synced before), so with no
+   * refs written it is removed; with refs (never expected) it is renamed aside for an operator, out of the replay.
+   */
+  private async setAside(id: string, path: string): Promise<void> {
+    const refs = await stat(join(path, JOURNAL_REFS_FILE)).catch(() => null);
+    if (!refs) {
+      await rm(path, { recursive: true, force: true });
+      return;
+    }
+    const aside = join(this.root, `${id}.unreadable`);
+    await rename(path, aside);
+    this.logger.error(`push journal ${id} has ref updates but no readable context: kept as ${aside}`);
+  }
+
+  /** Quiet: neither the journal folder (created, touched, claimed) nor its refs file changed for `quietMs`. */
+  private async isQuiet(path: string): Promise<boolean> {
+    const dir = await stat(path);
+    const refs = await stat(join(path, JOURNAL_REFS_FILE)).catch(() => null);
+    const last = Math.max(dir.mtimeMs, dir.ctimeMs, refs?.mtimeMs ?? 0);
+    return Date.now() - last >= this.timing.quietMs;
+  }
+
+  private async touchActive(): Promise<void> {
+    const now = new Date();
+    for (const path of this.active) await utimes(path, now, now).catch(() => undefined);
+  }
+
+  /** Reads a journal, settles what git left unfinished, hands the updates to the sink, removes the journal. */
+  private async record(id: string, path: string, context: JournalContext): Promise<void> {
+    const text = await readFile(join(path, JOURNAL_REFS_FILE), 'utf8').catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return ''; // no ref was ever about to move
+      throw err;
+    });
+    const pidText = await readFile(join(path, PID_FILE), 'utf8').catch(() => '');
+    const { records, invalid } = parseJournal(text);
+    if (invalid.length) this.logger.error(`push journal ${id}: unparsable lines ${JSON.stringify(invalid.slice(0, 5))}`);
+    const outcome = journalOutcome(records, /^\d+$/.test(pidText) ? Number(pidText) : null);
+    const settled = outcome.unsettled.length ? await settle(context.dir, outcome.unsettled) : [];
+    const updates = [...outcome.committed, ...settled];
+    if (updates.length) await this.sink({ ...context, journalId: id }, updates);
+    await rm(path, { recursive: true, force: true });
+  }
+}
+
+/** The context of a journal; null when it is missing or unreadable (cut short before git started). */
+async function readContext(path: string): Promise<JournalContext | null> {
+  try {
+    const c = JSON.parse(await readFile(join(path, CONTEXT_FILE), 'utf8')) as JournalContext;
+    return Number.isSafeInteger(c.repoId) && typeof c.dir === 'string' && (c.via === 'http' || c.via === 'ssh') ? c : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Updates git prepared but whose outcome the journal lacks (git died between locking the ref and reporting): one
+ * happened exactly when the ref is now where the update took it (gone, for a deletion). Read once the writer is gone.
+ */
+export async function settle(dir: string, unsettled: RefUpdateLine[]): Promise<RefUpdateLine[]> {
+  const out = await runGitText(dir, ['for-each-ref', '--format=%(objectname) %(refname)', ...unsettled.map((u) => u.ref)]);
+  const current = new Map<string, string>();
+  for (const line of out.split('\n')) {
+    const space = line.indexOf(' ');
+    if (space > 0) current.set(line.slice(space + 1), line.slice(0, space));
+  }
+  return unsettled.filter((u) => (isZeroId(u.new) ? !current.has(u.ref) : current.get(u.ref) === u.new));
+}

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { isDatabaseUnavailable } from './db-unavailable.js';
+
+describe('isDatabaseUnavailable', () => {
+  it('recognises a restart, a refused connection and a full pool through the wrappers', () => {
+    const pgShutdown = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+    expect(isDatabaseUnavailable(pgShutdown)).toBe(true);
+    expect(isDatabaseUnavailable({ code: 'P2024', message: 'Timed out fetching a new connection' })).toBe(true);
+    expect(isDatabaseUnavailable(new Error('wrapped', { cause: Object.assign(new Error('x'), { code: 'ECONNREFUSED' }) }))).toBe(true);
+    expect(isDatabaseUnavailable({ code: 'P2010', meta: { driverAdapterError: new Error('Connection terminated unexpectedly') } })).toBe(true);
+  });
+
+  it('leaves real failures alone', () => {
+    expect(isDatabaseUnavailable({ code: 'P2002', message: 'Unique constraint failed' })).toBe(false);
+    expect(isDatabaseUnavailable(Object.assign(new Error('syntax error'), { code: '42601' }))).toBe(false);
+    expect(isDatabaseUnavailable(new TypeError('x is undefined'))).toBe(false);
+    expect(isDatabaseUnavailable(undefined)).toBe(false);
+  });
+});

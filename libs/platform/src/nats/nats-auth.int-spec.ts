@@ -1,0 +1,167 @@
+/**
+ * Finding 9: NATS with the generated per-service users (deploy/nats/accounts.conf's generator) on a nats-server of
+ * this test's own: (a) apps and clients connect with the credentials `natsConnectionOptions` builds from settings —
+ * a built app starts and answers, events flow through JetStream between two services; (b) a connection without (or
+ * with wrong) credentials is refused; (c) a service cannot publish outside its permissions (the gateway cannot
+ * publish events, hooks-service cannot call identity's two-factor subjects).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { jetstream } from '@nats-io/jetstream';
+import { IdentitySubjects, healthSubject, type DomainEvent } from '@cairn/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APPS, REPO_ROOT } from '../../../../scripts/suite.mjs';
+import { NATS_SERVICES, accountsConfig } from '../../../../scripts/nats-accounts.mjs';
+import { startPrivateNats, type PrivateNats } from '../../../../test/support/integration.js';
+import { loadSettings, natsAuthSettings } from '../config/settings.js';
+import { RpcClient } from '../rpc/rpc-client.js';
+import { connectNats, consumeEvents, ensureEventsStream, publishEvent } from '../events/jetstream.js';
+import { newEvent } from '../events/outbox.js';
+import { natsConnectionOptions } from './nats-connection-options.js';
+
+const passwords: Record<string, string> = Object.fromEntries(
+  NATS_SERVICES.map((s) => [s.user, randomBytes(12).toString('hex')]),
+);
+let nats: PrivateNats;
+const opened: NatsConnection[] = [];
+
+/** What an app with `[nats] USER = user` and its password builds (and hands to every NATS connection it makes). */
+function optionsFor(user: string) {
+  const env = { CAIRN__NATS__USER: user, CAIRN__NATS__PASSWORD: passwords[user] };
+  return natsConnectionOptions({ ...loadSettings(natsAuthSettings, env), natsUrl: nats.url }, user);
+}
+
+async function open(user: string): Promise<NatsConnection> {
+  const nc = await connect({ ...optionsFor(user), name: `test-${user}` });
+  opened.push(nc);
+  return nc;
+}
+
+beforeAll(async () => {
+  nats = await startPrivateNats({ config: accountsConfig({ passwords }) });
+});
+afterAll(async () => {
+  for (const nc of opened) await nc.close().catch(() => undefined);
+  await nats?.stop();
+});
+
+describe('connecting with credentials', () => {
+  it('a built app starts with [nats] USER/PASSWORD and the gateway account reaches it', async () => {
+    const runners = APPS.find((a) => a.name === 'runners-service')!;
+    const child: ChildProcess = spawn(process.execPath, [runners.main], {
+      cwd: REPO_ROOT,
+      env: {
+        PATH: process.env.PATH,
+        RUN_MODE: 'test',
+        NATS_URL: nats.url,
+        CAIRN__NATS__USER: 'runners',
+        CAIRN__NATS__PASSWORD: passwords.runners,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    try {
+      let output = '';
+      await new Promise<void>((resolve, reject) => {
+        const onData = (d: Buffer) => {
+          output += d;
+          if (output.includes('runners-service ready')) resolve();
+        };
+        child.stdout!.on('data', onData);
+        child.stderr!.on('data', onData);
+        void exited.then((code) => reject(new Error(`runners-service exited (${code}):\n${output}`)));
+      });
+      const rpc = new RpcClient(optionsFor('gateway'), 5_000, 'test-gateway');
+      await rpc.connect();
+      try {
+        const health = await rpc.send(healthSubject('runners'), {});
+        expect(health.ok).toBe(true);
+      } finally {
+        await rpc.close();
+      }
+    } finally {
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    }
+  });
+
+  it('events flow from identity-service to hooks-service through JetStream with their own accounts', async () => {
+    const identity = await connectNats(optionsFor('identity'), 'test-identity-js');
+    const hooks = await connectNats(optionsFor('hooks'), 'test-hooks-js');
+    opened.push(identity, hooks);
+    await ensureEventsStream(identity);
+    const event = newEvent('identity.evt.user.created', { id: 1 });
+    let stop: (() => Promise<void>) | undefined;
+    const received = new Promise<DomainEvent>((resolve) => {
+      void consumeEvents(hooks, {
+        durable: 'hooks-auth-test',
+        subjects: ['identity.evt.>'],
+        handle: async (e) => resolve(e),
+      }).then((s) => (stop = s));
+    });
+    await publishEvent(jetstream(identity), event);
+    expect((await received).id).toBe(event.id);
+    await stop?.();
+  });
+});
+
+describe('without credentials', () => {
+  it('a connection without credentials is refused', async () => {
+    await expect(connect({ servers: nats.url, reconnect: false })).rejects.toThrow(/Authorization/i);
+  });
+
+  it('a wrong password is refused', async () => {
+    await expect(
+      connect({ servers: nats.url, user: 'gateway', pass: passwords.identity, reconnect: false }),
+    ).rejects.toThrow(/Authorization/i);
+  });
+});
+
+describe('least privilege', () => {
+  it('the gateway account cannot publish events (core NATS or JetStream)', async () => {
+    const gateway = await open('gateway');
+    await expect(gateway.request('identity.evt.user.created', '{}', { timeout: 5_000 })).rejects.toThrow(
+      /Permissions Violation/i,
+    );
+    await expect(jetstream(gateway).publish('repo.evt.push', '{}')).rejects.toThrow(/Permissions Violation/i);
+  });
+
+  it("the hooks account cannot call identity's two-factor subjects", async () => {
+    const identity = await open('identity');
+    const seen: string[] = [];
+    for (const subject of [IdentitySubjects.twoFactorEnroll, IdentitySubjects.userGet]) {
+      identity.subscribe(subject, {
+        callback: (_err, msg) => {
+          seen.push(msg.subject);
+          msg.respond('ok');
+        },
+      });
+    }
+    await identity.flush();
+    const hooks = await open('hooks');
+    await expect(hooks.request(IdentitySubjects.twoFactorEnroll, '{}', { timeout: 5_000 })).rejects.toThrow(
+      /Permissions Violation for Publish/i,
+    );
+    // A call the gateway is allowed to make, sent after the refusal: identity-service receives it, and on its one
+    // connection the refused request would have arrived first — it never did.
+    const gateway = await open('gateway');
+    expect((await gateway.request(IdentitySubjects.userGet, '{}', { timeout: 5_000 })).string()).toBe('ok');
+    expect(seen).toEqual([IdentitySubjects.userGet]);
+  });
+
+  it("a service cannot read another service's replies", async () => {
+    const hooks = await open('hooks');
+    // Replies go to `_INBOX.<service>.…`: hooks may subscribe only under its own prefix.
+    const denied = new Promise<string>((resolve) => {
+      void (async () => {
+        for await (const s of hooks.status()) {
+          if (s.type === 'error') resolve(String((s as { error?: unknown }).error));
+        }
+      })();
+    });
+    hooks.subscribe('_INBOX.gateway.>');
+    await hooks.flush();
+    expect(await denied).toMatch(/Permissions Violation for Subscription/i);
+  });
+});

@@ -1,0 +1,165 @@
+// Generates the least-privilege NATS users of a Cairn installation (one per service) from the subject catalogue
+// (libs/contracts) and the services' sources: each service may subscribe only to the request subjects it serves,
+// publish only the requests it makes (found in its source), its own domain events and the JetStream API calls on
+// the events stream it needs, and receive replies only on its own inbox prefix `_INBOX.<service>.>` (set by
+// `natsConnectionOptions`). Answering requests goes through `allow_responses`.
+//
+//   node scripts/nats-accounts.mjs            print the nats-server `authorization` block
+//   node scripts/nats-accounts.mjs --write    update deploy/nats/accounts.conf
+//   node scripts/nats-accounts.mjs --check    exit 1 when deploy/nats/accounts.conf is out of date
+//   node scripts/nats-accounts.mjs --namespace <ns>   print it for an installation's `[nats] NAMESPACE` (after a build)
+//
+// Passwords are references to environment variables of the nats-server process (`$CAIRN_NATS_PASSWORD_<SERVICE>`),
+// never written here. See docs/nats-security.md.
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { REPO_ROOT } from './suite.mjs';
+import { sourceFiles } from './lib/docs-sections.mjs';
+import { subjectCatalogue } from './subject-catalogue.mjs';
+
+export const ACCOUNTS_FILE = path.join(REPO_ROOT, 'deploy/nats/accounts.conf');
+
+/** Every process that connects to NATS: its NATS user (= the service name of its subjects) and its app folder. */
+export const NATS_SERVICES = Object.freeze([
+  { user: 'identity', app: 'identity-service' },
+  { user: 'repo', app: 'repo-service' },
+  { user: 'hooks', app: 'hooks-service' },
+  { user: 'runners', app: 'runners-service' },
+  { user: 'merge-check', app: 'merge-check-worker' },
+  { user: 'gateway', app: 'gateway' },
+]);
+
+/** The environment variable holding a service's NATS password (on the nats-server and in that app as [nats] PASSWORD). */
+export const passwordVariable = (/** @type {string} */ user) => `CAIRN_NATS_PASSWORD_${user.replace(/-/g, '_').toUpperCase()}`;
+
+const first = (/** @type {string} */ subject) => subject.split('.')[0];
+
+/** The app's own source text (no tests, no generated code). @param {string} app */
+function appSource(app) {
+  return sourceFiles(path.join(REPO_ROOT, 'apps', app, 'src'))
+    .filter((f) => !/\.(int-)?spec\.ts$/.test(f) && !f.includes(`${path.sep}generated${path.sep}`))
+    .map((f) => readFileSync(f, 'utf8'))
+    .join('\n');
+}
+
+/**
+ * @typedef {{ user: string, app: string, serves: string[], calls: string[], events: string[], jetstream: boolean }} ServiceAccess
+ * @returns {ServiceAccess[]} what each service serves, calls and publishes (plain subjects, sorted)
+ */
+export function serviceAccess() {
+  const { subjects, events } = subjectCatalogue();
+  const byConstant = new Map(subjects.map((e) => [e.constant, e.value]));
+  const services = NATS_SERVICES.filter((s) => s.app !== 'gateway').map((s) => s.user);
+  const health = (/** @type {string} */ user) => `${user}.health.check`;
+  return NATS_SERVICES.map(({ user, app }) => {
+    const src = appSource(app);
+    const calls = new Set();
+    for (const m of src.matchAll(/\b([A-Z]\w*Subjects)\.(\w+)\b/g)) {
+      const value = byConstant.get(`${m[1]}.${m[2]}`);
+      if (value && first(value) !== user) calls.add(value);
+    }
+    // `healthSubject(s)` over every service (the gateway's /readyz); each service also asks its own at start.
+    if (/\bhealthSubject\(/.test(src)) for (const s of services) calls.add(health(s));
+    const serves = app === 'gateway' ? [] : [...subjects.filter((e) => first(e.value) === user).map((e) => e.value), health(user)];
+    if (app !== 'gateway') calls.add(health(user));
+    const own = events.filter((e) => first(e.value) === user).map((e) => e.value);
+    const consumes = /\bconsumeEvents\(/.test(src);
+    return {
+      user,
+      app,
+      serves: [...new Set(serves)].sort(),
+      calls: [...calls].sort(),
+      events: own.sort(),
+      jetstream: own.length > 0 || consumes,
+    };
+  });
+}
+
+/**
+ * The nats-server `authorization` block. `passwords`: literal passwords by user (tests); default: references to
+ * `$CAIRN_NATS_PASSWORD_<USER>` resolved by nats-server from its environment. `mapSubject` / `streamName` apply an
+ * installation's `[nats] NAMESPACE` (plain names by default).
+ * @param {{ passwords?: Record<string, string>, mapSubject?: (s: string) => string, streamName?: string }} [options]
+ */
+export function accountsConfig(options = {}) {
+  const map = options.mapSubject ?? ((/** @type {string} */ s) => s);
+  const stream = options.streamName ?? subjectCatalogue().streamName;
+  const q = (/** @type {string} */ s) => JSON.stringify(s);
+  const list = (/** @type {string[]} */ xs, /** @type {string} */ indent) =>
+    xs.length ? `[\n${xs.map((x) => `${indent}  ${q(x)}`).join(',\n')}\n${indent}]` : '[]';
+  const blocks = serviceAccess().map((s) => {
+    const jsApi = s.jetstream
+      ? [
+          '$JS.API.INFO',
+          `$JS.API.STREAM.INFO.${stream}`,
+          `$JS.API.STREAM.CREATE.${stream}`,
+          `$JS.API.CONSUMER.INFO.${stream}.>`,
+          `$JS.API.CONSUMER.CREATE.${stream}.>`,
+          `$JS.API.CONSUMER.DURABLE.CREATE.${stream}.>`,
+          `$JS.API.CONSUMER.MSG.NEXT.${stream}.>`,
+          `$JS.ACK.${stream}.>`,
+        ]
+      : [];
+    // Large messages travel as transfers (libs/platform/src/rpc/bus-transfer.ts): a process fetches chunks from any
+    // other's `cairn.transfer.<owner>.<id>` and serves its own, answering the fetches (allow_responses).
+    const publish = [...s.calls.map(map), ...s.events.map(map), map('cairn.transfer.>'), ...jsApi];
+    const subscribe = [...s.serves.map(map), map(`cairn.transfer.${s.user}.>`), `_INBOX.${s.user}.>`];
+    const password = options.passwords ? q(options.passwords[s.user] ?? '') : `$${passwordVariable(s.user)}`;
+    return [
+      `    # ${s.app}: serves ${s.serves.length} subject(s), calls ${s.calls.length}, publishes ${s.events.length} event subject(s)` +
+        (s.jetstream ? ', uses JetStream' : ''),
+      '    {',
+      `      user: ${q(s.user)}`,
+      `      password: ${password}`,
+      '      permissions: {',
+      `        publish: { allow: ${list(publish, '        ')} }`,
+      `        subscribe: { allow: ${list(subscribe, '        ')} }`,
+      '        # may answer the requests (and transfer fetches) it received, one reply to each',
+      '        allow_responses: true',
+      '      }',
+      '    }',
+    ].join('\n');
+  });
+  return [
+    '# Generated by `node scripts/nats-accounts.mjs --write` from libs/contracts and the apps\' sources; do not edit.',
+    '# One NATS user per Cairn service with least-privilege permissions (docs/nats-security.md). Include it from the',
+    '# nats-server configuration; each password comes from the server\'s environment ($CAIRN_NATS_PASSWORD_<SERVICE>).',
+    'authorization {',
+    '  users = [',
+    blocks.join('\n'),
+    '  ]',
+    '}',
+    '',
+  ].join('\n');
+}
+
+const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain) {
+  const mode = process.argv[2];
+  if (mode === '--namespace') {
+    // The apps' own rule (NatsNamespace) maps subjects and the stream name into the namespace.
+    const { NatsNamespace } = await import('@cairn/platform');
+    const ns = new NatsNamespace(process.argv[3] ?? '');
+    const stream = ns.name(subjectCatalogue().streamName);
+    process.stdout.write(accountsConfig({ mapSubject: (s) => ns.subject(s), streamName: stream }));
+  } else if (mode === '--write') {
+    writeFileSync(ACCOUNTS_FILE, accountsConfig());
+  } else if (mode === '--check') {
+    let current = '';
+    try {
+      current = readFileSync(ACCOUNTS_FILE, 'utf8');
+    } catch {
+      // missing: out of date
+    }
+    if (current !== accountsConfig()) {
+      process.stderr.write('deploy/nats/accounts.conf is out of date: run `npm run docs`\n');
+      process.exit(1);
+    }
+  } else if (mode) {
+    process.stderr.write('usage: node scripts/nats-accounts.mjs [--write | --check | --namespace <ns>]\n');
+    process.exit(2);
+  } else {
+    process.stdout.write(accountsConfig());
+  }
+}

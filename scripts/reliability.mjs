@@ -1,0 +1,42 @@
+// `npm run fuzz` / `npm run chaos`: the reliability suites (docs/reliability.md) in their long form. `npm test` runs
+// the same spec files in a short form (their defaults); these raise the bounds unless the caller set them, build
+// first (the suites run the built apps), and run the one spec file.
+//
+//   npm run fuzz               CAIRN_FUZZ_RUNS=40 (requests per operation and caller), CAIRN_FUZZ_SEED to replay
+//   npm run chaos              CAIRN_CHAOS_ROUNDS=3 (kill/restart rounds), CAIRN_CHAOS_WORKERS=4
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { REPO_ROOT } from './suite.mjs';
+
+const SUITES = {
+  fuzz: { spec: 'test/e2e/fuzz.e2e-spec.ts', env: { CAIRN_FUZZ_RUNS: '40' } },
+  chaos: {
+    spec: 'test/e2e/chaos.e2e-spec.ts',
+    env: { CAIRN_CHAOS_ROUNDS: '3', CAIRN_CHAOS_WORKERS: '4' },
+  },
+};
+
+const name = process.argv[2];
+const suite = SUITES[/** @type {keyof typeof SUITES} */ (name)];
+if (!suite) {
+  process.stderr.write(`usage: node scripts/reliability.mjs ${Object.keys(SUITES).join('|')}\n`);
+  process.exit(2);
+}
+
+/** @param {string} cmd @param {string[]} args @param {NodeJS.ProcessEnv} env @returns {Promise<number>} */
+function run(cmd, args, env) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: REPO_ROOT, stdio: 'inherit', env });
+    child.once('error', () => resolve(127));
+    child.once('close', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+  });
+}
+
+const env = { ...process.env };
+for (const [k, v] of Object.entries(suite.env)) env[k] ??= v;
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+let code = await run(npm, ['run', 'build'], env);
+if (code === 0) {
+  code = await run(path.join(REPO_ROOT, 'node_modules', '.bin', 'vitest'), ['run', '--project', 'e2e', suite.spec], env);
+}
+process.exit(code);

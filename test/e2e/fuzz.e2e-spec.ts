@@ -1,0 +1,247 @@
+/**
+ * Fuzz suite: every operation of the published API description (`apps/gateway/openapi/swagger.v1.json`) gets
+ * requests drawn from its documented parameters and body schema (test/support/openapi-fuzz.ts), as an anonymous
+ * caller, as a stranger (a signed-in user with no relation to anything) and as the owner of real fixtures (a
+ * repository with commits, an issue with a comment, a pull request, hooks, a key, a token, an organization with a
+ * team). Whatever the input: never a 5xx, never a hang (every request is bounded; running into the bound is a
+ * failure), and afterwards every app still runs and the gateway is ready.
+ *
+ *   CAIRN_FUZZ_RUNS   requests per operation and caller (default 4: ~1,300 requests, about a minute here)
+ *   CAIRN_FUZZ_SEED   the seed (printed at the start; the same seed draws the same requests)
+ *   `npm run fuzz`    a bigger run (CAIRN_FUZZ_RUNS=40 unless set)
+ *
+ * All findings are gathered and named together (caller, method, path, body, status, answer) so that one run lists
+ * every one of them.
+ */
+import { randomBytes } from 'node:crypto';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAST_PASSWORD_HASH } from './identity-helpers.js';
+import { commitAll, generateSshKey, gitRunner, httpCloneUrl, workspace } from '../support/git.js';
+import { fuzzOperations, loadDocument, requestArb, type FuzzRequest, type RealValues } from '../support/openapi-fuzz.js';
+import { createUser, http as httpClient, uniqueName, type Account, type HttpClient } from '../support/session.js';
+import { processAlive, startTestSuite, type TestSuite } from '../support/suite.js';
+
+const RUNS = Math.max(1, Number(process.env.CAIRN_FUZZ_RUNS ?? 4));
+const SEED = process.env.CAIRN_FUZZ_SEED ? Number(process.env.CAIRN_FUZZ_SEED) : randomBytes(4).readUInt32BE() >>> 1;
+/** A request unanswered after this long is a hang (the gateway's own RPC timeout is 10 s: a 504 comes well before). */
+const REQUEST_TIMEOUT_MS = 30_000;
+
+let suite: TestSuite;
+let api: HttpClient;
+let admin: Account;
+let owner: Account;
+let stranger: Account;
+const ws = workspace('cairn-e2e-fuzz-');
+
+/** The real objects requests may hit; rebuilt if a fuzzed request renames or deletes the repository. */
+interface Fixtures {
+  org: string;
+  repo: string;
+  publicRepo: string;
+  orgRepo: string;
+  sha: string;
+  issue: number;
+  pull: number;
+  commentId: number;
+  hookId: number;
+  orgHookId: number;
+  keyId: number;
+  teamId: number;
+  tokenId: number;
+  tokenName: string;
+}
+let fx: Fixtures;
+
+async function must(method: string, path: string, body: unknown, who: Account, status = 201): Promise<any> {
+  const res = await api.request(method, path, { basic: who, body });
+  if (res.status !== status) throw new Error(`fixture ${method} ${path} answered ${res.status}: ${res.text}`);
+  return res.body;
+}
+
+/** The owner's objects: a private repository with two branches, an issue with a comment, a pull request, hooks… */
+async function createFixtures(): Promise<Fixtures> {
+  const o = owner.username;
+  const org = uniqueName('fuzz-org');
+  await must('POST', '/orgs', { username: org }, owner);
+  const repo = uniqueName('fuzz-repo');
+  const publicRepo = uniqueName('fuzz-public');
+  const orgRepo = uniqueName('fuzz-org-repo');
+  await must('POST', '/user/repos', { name: repo, auto_init: true, private: true }, owner);
+  await must('POST', '/user/repos', { name: publicRepo, auto_init: true }, owner);
+  await must('POST', `/orgs/${org}/repos`, { name: orgRepo, auto_init: true }, owner);
+
+  const git = gitRunner(ws.dir('home'));
+  const work = ws.dir('work');
+  await git.ok(['clone', '-q', httpCloneUrl(suite.baseUrl, o, repo, { username: o, secret: owner.password }), work]);
+  await git.ok(['checkout', '-q', '-b', 'feature'], { cwd: work });
+  const sha = await commitAll(git, work, { 'src/a.txt': 'a\n' }, 'add a');
+  await git.ok(['push', '-q', 'origin', 'feature'], { cwd: work });
+
+  const r = `/repos/${o}/${repo}`;
+  const issue = await must('POST', `${r}/issues`, { title: 'fuzz target', body: 'x' }, owner);
+  const comment = await must('POST', `${r}/issues/${issue.number}/comments`, { body: 'c' }, owner);
+  const pull = await must('POST', `${r}/pulls`, { head: 'feature', base: 'main', title: 'p' }, owner);
+  const hookBody = { type: 'gitea', active: true, events: ['push', 'issues'], config: { url: 'http://127.0.0.1:9/', content_type: 'json' } };
+  const hook = await must('POST', `${r}/hooks`, hookBody, owner);
+  const orgHook = await must('POST', `/orgs/${org}/hooks`, hookBody, owner);
+  const key = await must('POST', '/user/keys', { title: uniqueName('k'), key: (await generateSshKey(ws.dir('keys'))).publicKey }, owner);
+  const team = await must('POST', `/orgs/${org}/teams`, { name: uniqueName('t'), permission: 'write', units: ['repo.code'] }, owner);
+  const tokenName = uniqueName('tok');
+  const token = await must('POST', `/users/${o}/tokens`, { name: tokenName, scopes: ['read:user'] }, owner);
+  return {
+    org, repo, publicRepo, orgRepo, sha, issue: issue.number, pull: pull.number, commentId: comment.id,
+    hookId: hook.id, orgHookId: orgHook.id, keyId: key.id, teamId: team.id, tokenId: token.id, tokenName,
+  };
+}
+
+/** Real values per path parameter: what makes a share of the requests land on existing objects. */
+const realValues: RealValues = (param) => {
+  const names = [owner.username, stranger.username, fx.org];
+  switch (param) {
+    case 'owner':
+      return [owner.username, fx.org];
+    case 'username':
+    case 'collaborator':
+      return names;
+    case 'org':
+      return [fx.org];
+    case 'repo':
+      return [fx.repo, fx.publicRepo, fx.orgRepo];
+    case 'index':
+      return [fx.issue, fx.pull];
+    case 'id':
+      return [fx.hookId, fx.orgHookId, fx.commentId, fx.keyId, fx.teamId];
+    case 'deliveryId':
+      return [1];
+    case 'sha':
+      return [fx.sha, 'main', 'feature'];
+    case 'branch':
+    case 'base':
+    case 'head':
+      return ['main', 'feature'];
+    case 'filepath':
+      return ['README.md', 'src/a.txt', 'src'];
+    case 'token':
+      return [fx.tokenId, fx.tokenName];
+    default:
+      return [];
+  }
+};
+
+interface Finding {
+  caller: string;
+  request: FuzzRequest;
+  outcome: string;
+}
+
+/** Answers by status class (`2xx`, `4xx`, …): shows how many requests got past validation to real objects. */
+const statusClasses = new Map<string, number>();
+let fixtureRebuilds = 0;
+
+/** Sends one generated request; returns what is wrong with the outcome, or null. */
+async function send(req: FuzzRequest, authorization: string | undefined): Promise<string | null> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (authorization) headers.authorization = authorization;
+  let body: string | undefined;
+  if (req.body) {
+    headers['content-type'] = 'application/json';
+    body = 'raw' in req.body ? req.body.raw : JSON.stringify(req.body.json);
+  }
+  try {
+    const res = await fetch(`${suite.baseUrl}/api/v1${req.path}`, {
+      method: req.method,
+      headers,
+      body,
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+    const text = await res.text();
+    const statusClass = `${String(res.status)[0]}xx`;
+    statusClasses.set(statusClass, (statusClasses.get(statusClass) ?? 0) + 1);
+    return res.status >= 500 ? `${res.status} ${text.slice(0, 300)}` : null;
+  } catch (err) {
+    const e = err as Error;
+    if (e.name === 'TimeoutError') return `no answer within ${REQUEST_TIMEOUT_MS / 1000} s (hang)`;
+    return `request failed: ${e.message} ${String((e as { cause?: Error }).cause?.message ?? '')}`;
+  }
+}
+
+/** Makes sure the fixture repository still exists under its name (a fuzzed PATCH may rename it, a DELETE delete it). */
+async function keepFixtures(): Promise<void> {
+  const ok = await Promise.all(
+    [fx.repo, fx.publicRepo].map(async (r) => (await api.get(`/repos/${owner.username}/${r}`, { basic: owner })).status === 200),
+  );
+  const orgOk = (await api.get(`/repos/${fx.org}/${fx.orgRepo}`, { basic: owner })).status === 200;
+  if (!ok.every(Boolean) || !orgOk) {
+    fixtureRebuilds++;
+    // A fresh organization too: a fuzzed DELETE may have removed the owner from the old one.
+    fx = await createFixtures();
+  }
+}
+
+beforeAll(async () => {
+  process.stdout.write(`fuzz: seed ${SEED} (CAIRN_FUZZ_SEED=${SEED} repeats this run), ${RUNS} run(s) per operation and caller\n`);
+  suite = await startTestSuite({ env: { ...FAST_PASSWORD_HASH, CAIRN__WEBHOOK__ALLOWED_HOST_LIST: 'loopback' } });
+  api = httpClient(suite);
+  admin = await suite.createAdmin();
+  owner = await createUser(suite, admin, uniqueName('owner'));
+  stranger = await createUser(suite, admin, uniqueName('stranger'));
+  fx = await createFixtures();
+}, 300_000);
+
+afterAll(async () => {
+  await suite?.stop();
+  ws.cleanup();
+});
+
+describe('fuzzing every documented operation', () => {
+  it(
+    'answers every generated request without a 5xx or a hang, and every app survives',
+    async () => {
+      const doc = loadDocument();
+      const operations = fuzzOperations(doc);
+      // Destructive operations last: fewer fixture rebuilds.
+      const order = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+      operations.sort((a, b) => order.indexOf(a.method) - order.indexOf(b.method));
+      const callers: [string, () => string | undefined][] = [
+        ['anonymous', () => undefined],
+        ['stranger', () => stranger.basic],
+        ['owner', () => owner.basic],
+      ];
+      const findings: Finding[] = [];
+      let requests = 0;
+      const started = Date.now();
+      for (const [index, op] of operations.entries()) {
+        for (const [c, [caller, auth]] of callers.entries()) {
+          // One seed per operation and caller: a finding replays without running everything before it.
+          const samples = fc.sample(requestArb(doc, op, realValues), { seed: SEED + index * 3 + c, numRuns: RUNS });
+          for (const req of samples) {
+            requests++;
+            const outcome = await send(req, auth());
+            if (outcome) findings.push({ caller, request: req, outcome });
+          }
+        }
+        await keepFixtures();
+      }
+      const seconds = (Date.now() - started) / 1000;
+      const routes = new Set(operations.map((o) => o.template)).size;
+      process.stdout.write(
+        `fuzz: ${requests} requests over ${operations.length} operations (${routes} paths), 3 callers, ` +
+          `seed ${SEED}, ${seconds.toFixed(0)} s, answers ${JSON.stringify(Object.fromEntries([...statusClasses].sort()))}, ` +
+          `${fixtureRebuilds} fixture rebuild(s), ${findings.length} finding(s)\n`,
+      );
+
+      // Every app is still running and the gateway is ready (every service answers its health check).
+      const dead = suite.apps.filter((a) => !a.pid || !processAlive(a.pid)).map((a) => a.name);
+      const ready = await fetch(`${suite.baseUrl}/readyz`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+      const report = findings.map(
+        (f) => `${f.caller} ${f.request.method} ${f.request.path.slice(0, 200)} body=${JSON.stringify(f.request.body ?? null)?.slice(0, 200)} → ${f.outcome}`,
+      );
+      expect(report, `seed ${SEED}`).toEqual([]);
+      expect(dead, `apps that died during the fuzz run (seed ${SEED})`).toEqual([]);
+      expect(ready.status, await ready.text()).toBe(200);
+    },
+    30 * 60_000,
+  );
+});
+

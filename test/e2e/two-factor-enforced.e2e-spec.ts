@@ -1,0 +1,283 @@
+/**
+ * `[security] TWO_FACTOR_AUTH = enforced` end to end (issue 9, item 5): a signed-in user without two-factor gets no
+ * repository data by any way — no private repository in `/user/repos`, `/repos/search`, `/users/{u}/repos`,
+ * `/orgs/{org}/repos`; no repository route, web page, or git over HTTP or SSH; no organization hooks (their deliveries
+ * carry private payloads); no admin routes; no `Sudo` by an administrator who did not enrol — and every refusal says
+ * how to enrol. Enrolment goes through the API (`POST /user/2fa`, `POST /user/2fa/confirm`), after which the same
+ * calls succeed; `DELETE /user/2fa` puts the user back where they started. Codes come from an independent RFC 6238
+ * generator (test/support/totp.ts).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { basicAuth, startTestSuite, type Account, type TestSuite } from '../support/suite.js';
+import { createToken, createUser, http, uniqueName, type HttpClient } from '../support/session.js';
+import {
+  REPO_SUITE_APPS, generateSshKey, gitRunner, gitSshCommand, httpCloneUrl, redact, sshCloneUrl, workspace,
+  type Git, type KeyPair, type RunResult,
+} from '../support/git.js';
+import { totpCode, totpStep, wrongTotpCode } from '../support/totp.js';
+import { FAST_PASSWORD_HASH, expectApiError, expectContract } from './identity-helpers.js';
+
+/** What every refusal under the policy must say: the cause and the enrolment route. */
+const ENROL_HINT = /requires two-factor authentication \(\[security\] TWO_FACTOR_AUTH = enforced\): enrol with POST \/api\/v1\/user\/2fa\b/;
+
+let suite: TestSuite;
+let api: HttpClient;
+const ws = workspace('cairn-e2e-2fa-');
+let git: Git;
+
+/** The setup administrator (enrolled first, so it can create users) and its token. */
+let root: Account;
+let rootToken: string;
+/** An administrator who does not enrol until late: admin routes and Sudo are refused to them. */
+let lazyAdmin: Account;
+let lazyToken: string;
+/** Owner of an organization and of private repositories; enrols in the middle of the file. */
+let alice: Account;
+let aliceToken: string;
+let aliceKey: KeyPair;
+/** Enrolled from the start; owns a private repository with a README. */
+let bob: Account;
+let bobToken: string;
+
+let org: string;
+const repos = { mine: '', shown: '', orgSecret: '', orgOpen: '', bobSecret: '' };
+
+/** Enrols an account through the API (Basic with the password) and returns the TOTP secret and recovery code. */
+async function enrol(account: Account): Promise<{ secret: string; scratch: string; step: number }> {
+  const started = await api.post('/user/2fa', { basic: account });
+  expectContract('POST', '/user/2fa', started, 201);
+  const secret: string = started.body.secret;
+  const step = totpStep();
+  const confirmed = await api.post('/user/2fa/confirm', { basic: account, body: { passcode: totpCode(secret, step) } });
+  expectContract('POST', '/user/2fa/confirm', confirmed, 200);
+  return { secret, scratch: confirmed.body.scratch_token, step };
+}
+
+const names = (res: { body: unknown }) => (res.body as { name: string }[]).map((r) => r.name);
+
+async function listsOf(token: string) {
+  const [mine, search, user, orgList] = await Promise.all([
+    api.get('/user/repos?limit=50', { token }),
+    api.get('/repos/search?limit=50', { token }),
+    api.get(`/users/${alice.username}/repos?limit=50`, { token }),
+    api.get(`/orgs/${org}/repos?limit=50`, { token }),
+  ]);
+  for (const res of [mine, search, user, orgList]) expect(res.status, res.text).toBe(200);
+  return {
+    '/user/repos': names(mine),
+    '/repos/search': (search.body as { data: { name: string }[] }).data.map((r) => r.name),
+    '/users/{u}/repos': names(user),
+    '/orgs/{org}/repos': names(orgList),
+  };
+}
+
+async function cloneHttp(account: Pick<Account, 'username'>, secret: string, owner: string, repo: string): Promise<RunResult> {
+  return git.try(['clone', '-q', httpCloneUrl(suite.baseUrl, owner, repo, { username: account.username, secret }), ws.dir('clone')]);
+}
+
+async function cloneSsh(key: KeyPair, owner: string, repo: string): Promise<RunResult> {
+  return git.try(['clone', '-q', sshCloneUrl(suite.sshPort, owner, repo), ws.dir('clone')], {
+    env: { GIT_SSH_COMMAND: gitSshCommand(key.privateKeyPath, suite.sshPort) },
+  });
+}
+
+function expectGitRefusedWithHint(r: RunResult, what: string): void {
+  expect(r.code, `${what} should fail:\n${redact(r.stderr)}`).not.toBe(0);
+  expect(redact(r.stderr), what).toMatch(ENROL_HINT);
+}
+
+const inactiveHook = { type: 'gitea', active: false, config: { url: 'http://127.0.0.1:9/hook', content_type: 'json' } };
+
+beforeAll(async () => {
+  suite = await startTestSuite({
+    apps: REPO_SUITE_APPS,
+    env: {
+      ...FAST_PASSWORD_HASH,
+      CAIRN__SECURITY__TWO_FACTOR_AUTH: 'enforced',
+      CAIRN__WEBHOOK__ALLOWED_HOST_LIST: 'loopback',
+    },
+  });
+  api = http(suite);
+  git = gitRunner(ws.dir('home'));
+
+  // Tokens first: they keep working after enrolment, so no test needs a second code within one time step.
+  root = await suite.createAdmin();
+  rootToken = await createToken(suite, root);
+  await enrol(root);
+  const rootAuth = basicAuth(root.username, rootToken);
+  [alice, bob] = await Promise.all([createUser(suite, rootAuth, uniqueName('alice')), createUser(suite, rootAuth, uniqueName('bob'))]);
+  lazyAdmin = await suite.createAdmin();
+  [aliceToken, bobToken, lazyToken] = await Promise.all([alice, bob, lazyAdmin].map((a) => createToken(suite, a)));
+  await enrol(bob);
+
+  org = uniqueName('org');
+  expect((await api.post('/orgs', { token: aliceToken, body: { username: org } })).status).toBe(201);
+  repos.mine = uniqueName('mine');
+  repos.shown = uniqueName('shown');
+  repos.orgSecret = uniqueName('org-secret');
+  repos.orgOpen = uniqueName('org-open');
+  repos.bobSecret = uniqueName('bob-secret');
+  const created = await Promise.all([
+    api.post('/user/repos', { token: aliceToken, body: { name: repos.mine, private: true, auto_init: true } }),
+    api.post('/user/repos', { token: aliceToken, body: { name: repos.shown, private: false, auto_init: true } }),
+    api.post(`/orgs/${org}/repos`, { token: aliceToken, body: { name: repos.orgSecret, private: true, auto_init: true } }),
+    api.post(`/orgs/${org}/repos`, { token: aliceToken, body: { name: repos.orgOpen, private: false } }),
+    api.post('/user/repos', { token: bobToken, body: { name: repos.bobSecret, private: true, auto_init: true } }),
+  ]);
+  for (const res of created) expect(res.status, res.text).toBe(201);
+
+  aliceKey = await generateSshKey(ws.dir('key-alice'), 'alice@e2e');
+  const key = await api.post('/user/keys', { token: aliceToken, body: { title: 'laptop', key: aliceKey.publicKey } });
+  expect(key.status, key.text).toBe(201);
+}, 300_000);
+
+afterAll(async () => {
+  await suite?.stop();
+  ws.cleanup();
+});
+
+describe('a user who must enrol', () => {
+  it('sees no private repository in any list, only public ones', async () => {
+    const lists = await listsOf(aliceToken);
+    for (const [route, listed] of Object.entries(lists)) {
+      expect(listed, route).not.toContain(repos.mine);
+      expect(listed, route).not.toContain(repos.orgSecret);
+      expect(listed, route).not.toContain(repos.bobSecret);
+    }
+    expect(lists['/user/repos']).toContain(repos.shown);
+    expect(lists['/users/{u}/repos']).toContain(repos.shown);
+    expect(lists['/orgs/{org}/repos']).toContain(repos.orgOpen);
+    expect(lists['/repos/search']).toEqual(expect.arrayContaining([repos.shown, repos.orgOpen]));
+    // An enrolled user still sees their own private repository.
+    expect(names(await api.get('/user/repos', { token: bobToken }))).toContain(repos.bobSecret);
+  });
+
+  it('gets a 404 that says how to enrol from repository routes and web pages, for every repository alike', async () => {
+    for (const path of [`/repos/${alice.username}/${repos.mine}`, `/repos/${alice.username}/${repos.shown}`, `/repos/${alice.username}/nope`]) {
+      expectApiError(await api.get(path, { token: aliceToken }), 404, ENROL_HINT);
+    }
+    expectApiError(await api.get(`/repos/${org}/${repos.orgSecret}/hooks`, { token: aliceToken }), 404, ENROL_HINT);
+    const page = await fetch(`${suite.baseUrl}/${alice.username}/${repos.mine}/pulls/1`, {
+      headers: { authorization: `token ${aliceToken}` },
+    });
+    expect(page.status).toBe(404);
+    expect(await page.text()).toMatch(ENROL_HINT);
+  });
+
+  it('cannot clone over HTTP or SSH, and git shows why', async () => {
+    expectGitRefusedWithHint(await cloneHttp(alice, alice.password, alice.username, repos.mine), 'HTTP clone with the password');
+    expectGitRefusedWithHint(await cloneHttp(alice, aliceToken, org, repos.orgSecret), 'HTTP clone with a token');
+    expectGitRefusedWithHint(await cloneSsh(aliceKey, alice.username, repos.mine), 'SSH clone');
+  });
+
+  it('cannot use organization hooks, whose deliveries carry private payloads', async () => {
+    expectApiError(await api.post(`/orgs/${org}/hooks`, { token: aliceToken, body: inactiveHook }), 403, ENROL_HINT);
+    expectApiError(await api.get(`/orgs/${org}/hooks`, { token: aliceToken }), 403, ENROL_HINT);
+  });
+
+  it('as a site administrator, may use neither admin routes nor Sudo', async () => {
+    expectApiError(await api.get('/admin/users', { token: lazyToken }), 403, ENROL_HINT);
+    expectApiError(await api.post('/admin/hooks', { token: lazyToken, body: inactiveHook }), 403, ENROL_HINT);
+    // Acting as an enrolled user must not bypass the administrator's own enrolment.
+    const sudo = await api.get(`/repos/${bob.username}/${repos.bobSecret}/contents/README.md`, {
+      token: lazyToken,
+      headers: { sudo: bob.username },
+    });
+    expectApiError(sudo, 403, /^Sudo \(by admin-[0-9a-f]+\) requires two-factor authentication/);
+    expectApiError(sudo, 403, ENROL_HINT);
+    // An enrolled administrator acting as a user who must enrol gets what that user gets.
+    const asAlice = await api.get(`/repos/${alice.username}/${repos.mine}`, { token: rootToken, headers: { sudo: alice.username } });
+    expectApiError(asAlice, 404, ENROL_HINT);
+    const asBob = await api.get(`/repos/${bob.username}/${repos.bobSecret}/contents/README.md`, {
+      token: rootToken,
+      headers: { sudo: bob.username },
+    });
+    expect(asBob.status, asBob.text).toBe(200);
+  });
+});
+
+describe('enrolling through the API', () => {
+  let aliceSecret: string;
+  let confirmedStep: number;
+
+  it('needs the password itself, not a token', async () => {
+    expectApiError(await api.post('/user/2fa', { token: aliceToken }), 401, /Basic authentication with your password/);
+    expectApiError(await api.post('/user/2fa'), 401);
+    expectApiError(await api.post('/user/2fa/confirm', { token: aliceToken, body: { passcode: '123456' } }), 401);
+  });
+
+  it('starts pending, is activated by a current code only, and then asks for codes at sign-in', async () => {
+    expectApiError(await api.post('/user/2fa/confirm', { basic: alice, body: { passcode: '123456' } }), 422, /POST \/api\/v1\/user\/2fa/);
+    const started = await api.post('/user/2fa', { basic: alice });
+    expectContract('POST', '/user/2fa', started, 201);
+    aliceSecret = started.body.secret;
+    expect(aliceSecret).toMatch(/^[A-Z2-7]{32}$/);
+    expect(started.body.otpauth_url).toBe(
+      `otpauth://totp/Cairn%3A${alice.username}?secret=${aliceSecret}&issuer=Cairn&algorithm=SHA1&digits=6&period=30`,
+    );
+    // Pending changes nothing yet: the password alone still signs in, and repository data stays out of reach.
+    expect((await api.get('/user', { basic: alice })).status).toBe(200);
+    expect(names(await api.get('/user/repos', { token: aliceToken }))).not.toContain(repos.mine);
+    expectApiError(await api.post('/user/2fa/confirm', { basic: alice, body: { passcode: 'abc' } }), 422, /6-digit/);
+    expectApiError(
+      await api.post('/user/2fa/confirm', { basic: alice, body: { passcode: wrongTotpCode(aliceSecret) } }),
+      422,
+      /invalid two-factor authentication code/,
+    );
+
+    confirmedStep = totpStep();
+    const confirmed = await api.post('/user/2fa/confirm', { basic: alice, body: { passcode: totpCode(aliceSecret, confirmedStep) } });
+    expectContract('POST', '/user/2fa/confirm', confirmed, 200);
+    expect(confirmed.body.scratch_token).toMatch(/^[A-Za-z0-9]{12}$/);
+
+    expectApiError(await api.get('/user', { basic: alice }), 401, /X-Gitea-OTP/);
+    expectApiError(await api.post('/user/2fa', { basic: alice }), 401, /X-Gitea-OTP/);
+  });
+
+  it('opens the same lists, routes, git transports and hooks', async () => {
+    const lists = await listsOf(aliceToken);
+    expect(lists['/user/repos']).toEqual(expect.arrayContaining([repos.mine, repos.orgSecret, repos.shown]));
+    expect(lists['/repos/search']).toEqual(expect.arrayContaining([repos.mine, repos.orgSecret]));
+    expect(lists['/users/{u}/repos']).toContain(repos.mine);
+    expect(lists['/orgs/{org}/repos']).toContain(repos.orgSecret);
+    expect(lists['/repos/search']).not.toContain(repos.bobSecret);
+
+    expect((await api.get(`/repos/${alice.username}/${repos.mine}`, { token: aliceToken })).status).toBe(200);
+    const missing = await api.get(`/repos/${alice.username}/nope`, { token: aliceToken });
+    expectApiError(missing, 404);
+    expect(missing.body.message).not.toMatch(/two-factor/);
+    const page = await fetch(`${suite.baseUrl}/${alice.username}/${repos.mine}/pulls/1`, {
+      headers: { authorization: `token ${aliceToken}` },
+    });
+    expect(page.status).toBe(404);
+    expect(await page.text()).not.toMatch(/two-factor/);
+
+    for (const r of [await cloneHttp(alice, aliceToken, alice.username, repos.mine), await cloneSsh(aliceKey, org, repos.orgSecret)]) {
+      expect(r.code, redact(r.stderr)).toBe(0);
+    }
+    const hook = await api.post(`/orgs/${org}/hooks`, { token: aliceToken, body: inactiveHook });
+    expect(hook.status, hook.text).toBe(201);
+  });
+
+  it('lets an administrator who enrolled use admin routes and Sudo', async () => {
+    await enrol(lazyAdmin);
+    expect((await api.get('/admin/users', { token: lazyToken })).status).toBe(200);
+    const sudo = await api.get(`/repos/${bob.username}/${repos.bobSecret}/contents/README.md`, {
+      token: lazyToken,
+      headers: { sudo: bob.username },
+    });
+    expect(sudo.status, sudo.text).toBe(200);
+    expect(sudo.body.path).toBe('README.md');
+  });
+
+  it('is removed with the password and a code, and the user must enrol again', async () => {
+    expectApiError(await api.delete('/user/2fa', { token: aliceToken }), 401);
+    // The next step's code (accepted within the ±1 window): a code is never presented twice in one step.
+    const code = totpCode(aliceSecret, Math.max(totpStep(), confirmedStep + 1));
+    const removed = await api.delete('/user/2fa', { basic: alice, headers: { 'x-gitea-otp': code } });
+    expect(removed.status, removed.text).toBe(204);
+    expect((await api.get('/user', { basic: alice })).status).toBe(200);
+    expectApiError(await api.get(`/repos/${alice.username}/${repos.mine}`, { token: aliceToken }), 404, ENROL_HINT);
+    expect(names(await api.get('/user/repos', { token: aliceToken }))).not.toContain(repos.mine);
+  });
+});
