@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError, ErrorCode } from '@cairn/contracts';
-import { MAX_ID, PositiveIntPipe } from './params.js';
+import { DomainError, ErrorCode, MAX_INT32 } from '@cairn/contracts';
+import { PositiveIntPipe } from './params.js';
 
 const pipe = new PositiveIntPipe();
 const meta = { type: 'param', data: 'id' } as const;
@@ -17,7 +17,7 @@ describe('PositiveIntPipe', () => {
   it('accepts positive integers given as text or already converted', () => {
     expect(pipe.transform('42', meta)).toBe(42);
     expect(pipe.transform(42, meta)).toBe(42);
-    expect(pipe.transform(String(MAX_ID), meta)).toBe(MAX_ID);
+    expect(pipe.transform(String(MAX_INT32), meta)).toBe(MAX_INT32);
   });
 
   it('answers INVALID_ARGUMENT for anything that is not a positive integer', () => {
@@ -25,6 +25,6 @@ describe('PositiveIntPipe', () => {
   });
 
   it('answers NOT_FOUND for ids beyond any row (not a database error)', () => {
-    for (const v of [String(MAX_ID + 1), '99999999999999999999', 1e20]) expect(codeOf(v)).toBe(ErrorCode.NOT_FOUND);
+    for (const v of [String(MAX_INT32 + 1), '99999999999999999999', 1e20]) expect(codeOf(v)).toBe(ErrorCode.NOT_FOUND);
   });
 });

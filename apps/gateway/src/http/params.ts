@@ -1,12 +1,9 @@
 import { Injectable, type PipeTransform, type ArgumentMetadata } from '@nestjs/common';
-import { DomainError } from '@cairn/contracts';
-
-/** The largest id any table has (PostgreSQL `integer` columns). */
-export const MAX_ID = 2_147_483_647;
+import { DomainError, MAX_INT32 } from '@cairn/contracts';
 
 /**
  * Parses a numeric path id (`/keys/{id}`), answering 400 with the parameter's name for anything else. A value beyond
- * {@link MAX_ID} names nothing that can exist: 404, as for any other id without a row.
+ * {@link MAX_INT32} names nothing that can exist: 404, as for any other id without a row.
  */
 @Injectable()
 export class PositiveIntPipe implements PipeTransform<string | number, number> {
@@ -15,7 +12,7 @@ export class PositiveIntPipe implements PipeTransform<string | number, number> {
     // The global validation pipe may already have turned the text into a number (NaN for non-digits).
     const n = typeof value === 'number' ? value : /^\d+$/.test(value) ? Number(value) : Number.NaN;
     if (!Number.isInteger(n) || n < 1) throw DomainError.invalid(`${name} must be a positive integer`);
-    if (n > MAX_ID) {
+    if (n > MAX_INT32) {
       const shown = typeof value === 'string' ? ` ${value}` : '';
       throw DomainError.notFound(`${name}${shown} does not exist`);
     }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
-  DomainError, IdentityEvents, TOKEN_SCOPES, toPaging,
+  DomainError, IdentityEvents, MAX_INT32, TOKEN_SCOPES, toPaging,
   type AccessTokenDto, type ActorDto, type CreateAccessTokenBody, type ListQuery, type Paginated,
 } from '@cairn/contracts';
 import { EventPublisher } from '../common/event-publisher.js';
@@ -82,6 +82,8 @@ export class TokensService {
   async delete(actor: ActorDto, username: string, token: string): Promise<void> {
     const user = await this.contextUser(actor, username);
     const asId = /^\d+$/.test(token.trim()) ? Number(token.trim()) : 0;
+    // Ids are 32-bit in the database: a larger number names no token (asking Prisma would fail, not miss).
+    if (asId > MAX_INT32) throw DomainError.notFound(`access token ${token.trim()} does not exist`);
     await this.prisma.$transaction(async (tx) => {
       let id: number;
       if (asId > 0) {
