@@ -8,6 +8,7 @@ import type {
   OrgPagedRequest, OrgRequest, OrgStandingsReply, OrgStandingsRequest, OrganizationDto, SetPublicMemberRequest,
   TeamDto, TeamMemberRequest, TeamPagedRequest, TeamRequest,
 } from './org.dto.js';
+import type { SigningKeysReply, SigningKeysRequest } from './signing-keys.dto.js';
 import type { AccessTokenDto, CreateTokenRequest, DeleteTokenRequest, ListTokensRequest } from './token.dto.js';
 import type {
   TwoFactorConfirmReply, TwoFactorConfirmRequest, TwoFactorEnrollReply, TwoFactorRequest,
@@ -38,6 +39,7 @@ export interface IdentityRpc {
   [IdentitySubjects.keyGet]: RpcPair<KeyIdRequest, PublicKeyDto>;
   [IdentitySubjects.keyDelete]: RpcPair<KeyIdRequest, { ok: true }>;
   [IdentitySubjects.keyResolve]: RpcPair<ResolveKeyRequest, ResolveKeyReply>;
+  [IdentitySubjects.signingKeys]: RpcPair<SigningKeysRequest, SigningKeysReply>;
   [IdentitySubjects.keyTouch]: RpcPair<TouchKeyRequest, { ok: true }>;
   [IdentitySubjects.orgCreate]: RpcPair<CreateOrgRequest, OrganizationDto>;
   [IdentitySubjects.orgGet]: RpcPair<OrgRequest, OrganizationDto>;

@@ -42,6 +42,8 @@ export const IdentitySubjects = {
   keyResolve: 'identity.key.resolve',
   /** Record that a key was used (throttled). */
   keyTouch: 'identity.key.touch',
+  /** The committers' accounts and signing keys (SSH, OpenPGP) for verifying commit signatures (repo-service). */
+  signingKeys: 'identity.signing.keys',
 
   /** Create an organization. */
   orgCreate: 'identity.org.create',

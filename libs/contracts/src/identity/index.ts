@@ -7,3 +7,4 @@ export * from './key.dto.js';
 export * from './org.dto.js';
 export * from './two-factor.dto.js';
 export * from './token-format.js';
+export * from './signing-keys.dto.js';
