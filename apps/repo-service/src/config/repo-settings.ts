@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { isValidBranchName, type TwoFactorPolicy } from '@cairn/contracts';
 import { loadSettings, parsers, type SettingsOf } from '@cairn/platform';
+import { signingSettingsSpec } from '../signing/signing-settings.js';
 
 /**
  * repo-service's own settings (Gitea names; `CAIRN__SECTION__KEY` overrides `app.ini`). The common ones
@@ -54,6 +55,7 @@ export const repoSettingsSpec = {
   },
   /** The most commits one ref update carries in a push event (the total is always reported). */
   pushMaxCommits: { section: 'cairn', key: 'PUSH_EVENT_MAX_COMMITS', default: 20, parse: parsers.int(1, 1000) },
+  ...signingSettingsSpec,
 };
 
 export type RepoSettings = SettingsOf<typeof repoSettingsSpec>;

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isObjectId, isValidRefNameAfterPrefix, parseMergeTreeOutput, zeroIdLike, type MergeTreeOutcome } from '@cairn/contracts';
 import { rpcDeadlineSignal, runGit, runGitText } from '@cairn/platform';
+import type { CommitSigning } from '../signing/commit-signer.js';
 
 /** Throws unless `oid` is a full lower-case object id (the only revisions this module hands to git). */
 export function assertOid(oid: string): string {
@@ -148,7 +149,7 @@ export async function readCommit(dir: string, commit: string): Promise<CommitPar
   return parseCommitObject(r.stdout);
 }
 
-/** Writes a commit object (`git commit-tree`), the message on stdin. */
+/** Writes a commit object (`git commit-tree`), the message on stdin; signed with `signing`'s key when given. */
 export async function commitTree(
   dir: string,
   tree: string,
@@ -156,9 +157,13 @@ export async function commitTree(
   message: string | Buffer,
   author: GitIdentity,
   committer: GitIdentity,
+  signing: CommitSigning | null = null,
 ): Promise<string> {
-  const args = ['commit-tree', assertOid(tree)];
+  const args = signing ? ['-c', `gpg.format=${signing.format}`] : [];
+  args.push('commit-tree', assertOid(tree));
   for (const p of parents) args.push('-p', assertOid(p));
+  // -S<key> in one argument: git reads a separate word as the next option.
+  if (signing) args.push(`-S${signing.key}`);
   args.push('-F', '-');
   const out = await runGitText(dir, args, { input: message, env: identityEnv(author, committer) });
   return assertOid(out.trim());

@@ -1,0 +1,62 @@
+import { parsers } from '@cairn/platform';
+
+/** When Cairn signs a commit it creates (Gitea's rule names; a list is "all must hold"). */
+export type SigningRule =
+  | 'always' | 'never' | 'pubkey' | 'twofa' | 'parentsigned' | 'basesigned' | 'headsigned' | 'commitssigned' | 'approved';
+export type SigningFormat = 'openpgp' | 'ssh';
+export type TrustModel = 'collaborator' | 'committer' | 'collaboratorcommitter';
+
+const rules =
+  (...allowed: SigningRule[]) =>
+  (raw: string): SigningRule[] => {
+    const out = parsers.list(raw.toLowerCase()) as SigningRule[];
+    const bad = out.filter((r) => !allowed.includes(r));
+    if (bad.length) throw new Error(`unknown rule(s) ${bad.join(', ')}; expected some of: ${allowed.join(', ')}`);
+    return out.length ? out : ['never'];
+  };
+
+/**
+ * `[repository.signing]` (Gitea's names and defaults): the instance key Cairn signs its own commits with, when it
+ * signs them, and how signatures are trusted.
+ */
+export const signingSettingsSpec = {
+  /** `none`, `default` (the server's git config), a GPG key id, or the path of an SSH public key (private key beside it). */
+  signingKey: { section: 'repository.signing', key: 'SIGNING_KEY', default: 'default', parse: (raw: string) => raw.trim() },
+  /** The instance key's name and e-mail: the committer of signed commits and the signer shown for instance signatures. */
+  signingName: { section: 'repository.signing', key: 'SIGNING_NAME', default: '', parse: (raw: string) => raw.trim() },
+  signingEmail: { section: 'repository.signing', key: 'SIGNING_EMAIL', default: '', parse: (raw: string) => raw.trim() },
+  /** `openpgp` or `ssh`: the format of the instance key (git's `gpg.format`). */
+  signingFormat: {
+    section: 'repository.signing',
+    key: 'SIGNING_FORMAT',
+    default: 'openpgp' as SigningFormat,
+    parse: parsers.oneOf<SigningFormat>('openpgp', 'ssh'),
+  },
+  initialCommit: {
+    section: 'repository.signing',
+    key: 'INITIAL_COMMIT',
+    default: ['always'] as SigningRule[],
+    parse: rules('always', 'never', 'pubkey', 'twofa'),
+  },
+  crudActions: {
+    section: 'repository.signing',
+    key: 'CRUD_ACTIONS',
+    default: ['pubkey', 'twofa', 'parentsigned'] as SigningRule[],
+    parse: rules('always', 'never', 'pubkey', 'twofa', 'parentsigned'),
+  },
+  merges: {
+    section: 'repository.signing',
+    key: 'MERGES',
+    default: ['pubkey', 'twofa', 'basesigned', 'commitssigned'] as SigningRule[],
+    parse: rules('always', 'never', 'pubkey', 'twofa', 'basesigned', 'headsigned', 'commitssigned', 'approved'),
+  },
+  /** The trust model of repositories whose own is `default`. */
+  defaultTrustModel: {
+    section: 'repository.signing',
+    key: 'DEFAULT_TRUST_MODEL',
+    default: 'collaborator' as TrustModel,
+    parse: parsers.oneOf<TrustModel>('collaborator', 'committer', 'collaboratorcommitter'),
+  },
+  /** Public keys (`ssh-ed25519 AAAA…`, comma-separated) trusted for every commit; the signer is SIGNING_NAME/EMAIL. */
+  trustedSshKeys: { section: 'repository.signing', key: 'TRUSTED_SSH_KEYS', default: [] as string[], parse: parsers.list },
+};
