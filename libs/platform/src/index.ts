@@ -23,6 +23,7 @@ export * from './redis/lazy-redis.js';
 export * from './bootstrap/platform.module.js';
 export * from './bootstrap/bootstrap-service.js';
 export * from './crypto/secret-box.js';
+export * from './crypto/sshsig.js';
 export * from './common/micro-batcher.js';
 export * from './common/lru-cache.js';
 export * from './queues/unique-job.js';

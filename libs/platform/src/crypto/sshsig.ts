@@ -1,0 +1,207 @@
+import { createHash } from 'node:crypto';
+import sshpk from 'sshpk';
+
+/**
+ * OpenSSH signatures (`ssh-keygen -Y sign`), per OpenSSH's PROTOCOL.sshsig: an armored envelope
+ * `-----BEGIN SSH SIGNATURE-----` holding
+ *   byte[6] "SSHSIG", uint32 version (1), string public key, string namespace, string reserved,
+ *   string hash algorithm (sha256 | sha512), string signature (SSH signature blob: string type, string blob)
+ * over the "signed data"
+ *   byte[6] "SSHSIG", string namespace, string reserved, string hash algorithm, string H(message).
+ * sshpk reads the key and the inner signature; the envelope is parsed here, with every length bounded.
+ */
+
+const MAGIC = Buffer.from('SSHSIG', 'ascii');
+const BEGIN = '-----BEGIN SSH SIGNATURE-----';
+const END = '-----END SSH SIGNATURE-----';
+/** The largest envelope accepted (armored text): an RSA-16384 key and signature fit with room to spare. */
+export const MAX_SSH_SIGNATURE_LENGTH = 16 * 1024;
+const HASH_ALGORITHMS = new Set(['sha256', 'sha512']);
+/** Signature types accepted per key type; `ssh-rsa` (SHA-1) is refused, as OpenSSH does for SSHSIG. */
+const SIGNATURE_TYPES: Record<string, readonly string[]> = {
+  'ssh-ed25519': ['ssh-ed25519'],
+  'ssh-rsa': ['rsa-sha2-256', 'rsa-sha2-512'],
+  'ecdsa-sha2-nistp256': ['ecdsa-sha2-nistp256'],
+  'ecdsa-sha2-nistp384': ['ecdsa-sha2-nistp384'],
+  'ecdsa-sha2-nistp521': ['ecdsa-sha2-nistp521'],
+};
+
+export class SshSignatureError extends Error {}
+
+export interface ParsedSshSignature {
+  /** The signer's public key. */
+  publicKey: sshpk.Key;
+  /** `type base64` (OpenSSH public key line without comment). */
+  publicKeyContent: string;
+  /** `SHA256:…`, as `ssh-keygen -l` prints it. */
+  fingerprint: string;
+  namespace: string;
+  /** sha256 | sha512: the hash of the message that was signed. */
+  hashAlgorithm: string;
+  /** The inner SSH signature (type, e.g. `rsa-sha2-512`, and blob). */
+  signature: sshpk.Signature;
+  signatureType: string;
+  /** The bytes the signature covers, minus the message hash (see `signedData`). */
+  reserved: Buffer;
+}
+
+export interface SshVerifyResult {
+  ok: boolean;
+  /** The signing key's `SHA256:…` fingerprint (empty when the envelope could not be read). */
+  fingerprint: string;
+  /** Why it failed (empty when ok). */
+  reason: string;
+}
+
+/** Reads SSH wire-format fields from a buffer, refusing any length that runs past the end. */
+class WireReader {
+  private offset = 0;
+  constructor(private readonly buf: Buffer) {}
+
+  bytes(n: number, what: string): Buffer {
+    if (n < 0 || this.offset + n > this.buf.length) throw new SshSignatureError(`truncated SSH signature (${what})`);
+    const out = this.buf.subarray(this.offset, this.offset + n);
+    this.offset += n;
+    return out;
+  }
+
+  uint32(what: string): number {
+    return this.bytes(4, what).readUInt32BE(0);
+  }
+
+  string(what: string): Buffer {
+    return this.bytes(this.uint32(what), what);
+  }
+
+  get done(): boolean {
+    return this.offset === this.buf.length;
+  }
+}
+
+function wireString(data: Buffer | string): Buffer {
+  const body = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(body.length, 0);
+  return Buffer.concat([len, body]);
+}
+
+/** Strips the armor and decodes the base64 body. */
+function dearmor(armored: string): Buffer {
+  if (typeof armored !== 'string') throw new SshSignatureError('the SSH signature must be text');
+  if (armored.length > MAX_SSH_SIGNATURE_LENGTH) {
+    throw new SshSignatureError(`the SSH signature is too large (at most ${MAX_SSH_SIGNATURE_LENGTH} characters)`);
+  }
+  const text = armored.trim();
+  const begin = text.indexOf(BEGIN);
+  const end = text.indexOf(END);
+  if (begin !== 0 || end < 0 || end + END.length !== text.length) {
+    throw new SshSignatureError(`not an armored SSH signature (expected ${BEGIN} … ${END})`);
+  }
+  const body = text.slice(BEGIN.length, end).replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(body) || body.length === 0) {
+    throw new SshSignatureError('the SSH signature is not valid base64');
+  }
+  return Buffer.from(body, 'base64');
+}
+
+/** Parses an armored SSH signature; throws `SshSignatureError` with a message saying what is wrong. */
+export function parseSshSignature(armored: string): ParsedSshSignature {
+  const reader = new WireReader(dearmor(armored));
+  if (!reader.bytes(MAGIC.length, 'magic').equals(MAGIC)) throw new SshSignatureError('not an SSH signature (bad magic)');
+  const version = reader.uint32('version');
+  if (version !== 1) throw new SshSignatureError(`unsupported SSH signature version ${version}`);
+  const keyBlob = reader.string('public key');
+  const namespace = reader.string('namespace').toString('utf8');
+  const reserved = reader.string('reserved');
+  const hashAlgorithm = reader.string('hash algorithm').toString('utf8');
+  const sigBlob = reader.string('signature');
+  if (!reader.done) throw new SshSignatureError('trailing data after the SSH signature');
+  if (!HASH_ALGORITHMS.has(hashAlgorithm)) throw new SshSignatureError(`unsupported hash algorithm "${hashAlgorithm}"`);
+
+  const keyType = new WireReader(keyBlob).string('key type').toString('utf8');
+  const allowedSigTypes = SIGNATURE_TYPES[keyType];
+  if (!allowedSigTypes) throw new SshSignatureError(`unsupported key type "${keyType}"`);
+  const sigReader = new WireReader(sigBlob);
+  const signatureType = sigReader.string('signature type').toString('utf8');
+  sigReader.string('signature blob');
+  if (!sigReader.done) throw new SshSignatureError('trailing data after the inner signature');
+  if (signatureType === 'ssh-rsa') throw new SshSignatureError('SHA-1 RSA signatures (ssh-rsa) are not accepted');
+  if (!allowedSigTypes.includes(signatureType)) {
+    throw new SshSignatureError(`signature type "${signatureType}" does not match key type "${keyType}"`);
+  }
+
+  let publicKey: sshpk.Key;
+  let signature: sshpk.Signature;
+  try {
+    publicKey = sshpk.parseKey(keyBlob, 'rfc4253');
+  } catch {
+    throw new SshSignatureError('the public key in the SSH signature cannot be read');
+  }
+  try {
+    signature = sshpk.parseSignature(sigBlob, publicKey.type as sshpk.AlgorithmType, 'ssh');
+  } catch {
+    throw new SshSignatureError('the inner signature cannot be read');
+  }
+  return {
+    publicKey,
+    publicKeyContent: `${keyType} ${publicKey.toBuffer('rfc4253').toString('base64')}`,
+    fingerprint: publicKey.fingerprint('sha256').toString(),
+    namespace,
+    hashAlgorithm,
+    signature,
+    signatureType,
+    reserved,
+  };
+}
+
+/** The bytes an SSHSIG signature covers for `message`. */
+export function signedData(parsed: Pick<ParsedSshSignature, 'namespace' | 'reserved' | 'hashAlgorithm'>, message: Buffer): Buffer {
+  const digest = createHash(parsed.hashAlgorithm).update(message).digest();
+  return Buffer.concat([
+    MAGIC,
+    wireString(parsed.namespace),
+    wireString(parsed.reserved),
+    wireString(parsed.hashAlgorithm),
+    wireString(digest),
+  ]);
+}
+
+/**
+ * Verifies an armored SSH signature over `message` in `namespace`. With `allowed` (OpenSSH public key lines or
+ * `SHA256:` fingerprints), the signing key must also be one of them. Never throws on hostile input.
+ */
+export function verifySshSignature(armored: string, message: Buffer, namespace: string, allowed?: readonly string[]): SshVerifyResult {
+  let parsed: ParsedSshSignature;
+  try {
+    parsed = parseSshSignature(armored);
+  } catch (err) {
+    return { ok: false, fingerprint: '', reason: err instanceof SshSignatureError ? err.message : 'the SSH signature cannot be read' };
+  }
+  const fingerprint = parsed.fingerprint;
+  if (parsed.namespace !== namespace) {
+    return { ok: false, fingerprint, reason: `wrong signature namespace "${parsed.namespace}" (expected "${namespace}")` };
+  }
+  if (allowed && !allowed.some((k) => sameKey(k, parsed))) {
+    return { ok: false, fingerprint, reason: 'the signature was made by a different key' };
+  }
+  let valid: boolean;
+  try {
+    const hashAlgo = parsed.signature.hashAlgorithm ?? parsed.publicKey.defaultHashAlgorithm();
+    const verifier = parsed.publicKey.createVerify(hashAlgo as sshpk.AlgorithmHashType);
+    verifier.update(signedData(parsed, message));
+    valid = verifier.verify(parsed.signature);
+  } catch {
+    valid = false;
+  }
+  return valid ? { ok: true, fingerprint, reason: '' } : { ok: false, fingerprint, reason: 'the signature does not match' };
+}
+
+function sameKey(allowed: string, parsed: ParsedSshSignature): boolean {
+  const text = allowed.trim();
+  if (text.startsWith('SHA256:')) return text === parsed.fingerprint;
+  try {
+    return sshpk.parseKey(text, 'ssh').fingerprint('sha256').toString() === parsed.fingerprint;
+  } catch {
+    return false;
+  }
+}
