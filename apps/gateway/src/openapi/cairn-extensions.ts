@@ -31,8 +31,10 @@ export const CAIRN_EXTENSIONS: {
     AccessToken: (s) => {
       props(s).last_used_at = { type: 'string', format: 'date-time', 'x-nullable': true };
     },
+    // `verified`: the owner proved they hold the key (POST /user/ssh_key_verify); only such keys verify commits.
     PublicKey: (s) => {
       props(s).last_used_at = { type: 'string', format: 'date-time', 'x-nullable': true };
+      props(s).verified = { type: 'boolean', description: 'The owner proved they hold the key (POST /user/ssh_key_verify)' };
     },
     // Gitea hides whether an admin hook is a system or a default hook.
     Hook: (s) => {
@@ -77,6 +79,21 @@ export const CAIRN_EXTENSIONS: {
       op.description =
         'Basic authentication with the password. Answers a one-time recovery code, shown once (stored hashed). From ' +
         'then on, Basic authentication with the password needs X-Gitea-OTP. 422 for a wrong code or no pending enrolment.';
+    },
+    // SSH key ownership: Gitea verifies SSH keys in its web UI only; the API routes mirror the GPG ones.
+    'GET /user/ssh_key_token': (op) => {
+      op.summary = 'Get a token to sign with an SSH key (the same token as GET /user/gpg_key_token)';
+      op.description =
+        'Plain text. Sign it with `ssh-keygen -Y sign -n gitea -f <key>` and send the armored signature to ' +
+        'POST /user/ssh_key_verify within about a minute (the token changes every minute; the previous one is accepted).';
+      op.produces = ['text/plain'];
+    },
+    'POST /user/ssh_key_verify': (op) => {
+      op.summary = 'Verify one of your SSH keys with a signature over the token';
+      op.description =
+        'Body `{key_id, signature}`: the key id of GET /user/keys and an armored `-----BEGIN SSH SIGNATURE-----` made ' +
+        'by that key in namespace `gitea` over the token. Answers the key with `verified: true`; only verified SSH keys ' +
+        'verify commit signatures. 404 for a key that is not yours, 422 for a signature that does not match.';
     },
     'DELETE /user/2fa': (op) => {
       op.summary = 'Remove the two-factor enrolment (active or pending)';
@@ -165,6 +182,8 @@ export const CAIRN_EXTENSIONS: {
       ]),
     ),
     'POST /user/2fa': { $ref: '#/definitions/TwoFactorEnrolment' },
+    'GET /user/ssh_key_token': { type: 'string' },
+    'POST /user/ssh_key_verify': { $ref: '#/definitions/PublicKey' },
     'POST /user/2fa/confirm': { $ref: '#/definitions/TwoFactorRecovery' },
   },
   queryReadElsewhere: {},
