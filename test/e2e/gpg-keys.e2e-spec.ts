@@ -160,7 +160,7 @@ describe('GPG keys', () => {
       expectClientError(await api.post('/user/gpg_keys', { basic: bob, body: { armored_public_key: armored } }), 422);
     }
     const secret = await gpg.exportSecret(aliceKey.fingerprint);
-    expectApiError(await api.post('/user/gpg_keys', { basic: bob, body: { armored_public_key: secret } }), 422);
+    expectApiError(await api.post('/user/gpg_keys', { basic: bob, body: { armored_public_key: secret } }), 422, /private key/);
     expectClientError(await api.post('/user/gpg_keys', { basic: bob, body: {} }), 422);
     expectClientError(await api.post('/user/gpg_keys', { basic: bob, body: { armored_public_key: 42 } }), 422);
     expectClientError(await api.post('/user/gpg_key_verify', { basic: bob, body: { key_id: 'zz', armored_signature: 'x' } }));

@@ -64,6 +64,9 @@ async function describe(k: openpgp.PublicKey | openpgp.Subkey, expiresAt: Date |
  */
 export async function parseArmoredGpgKeys(armored: string): Promise<ParsedGpgKey[]> {
   if (armored.length > MAX_ARMORED_GPG_KEY_LENGTH) throw new GpgKeyProblem('the key is too large');
+  if (armored.includes('-----BEGIN PGP PRIVATE KEY BLOCK-----')) {
+    throw new GpgKeyProblem('failed to parse gpg key: this is a private key; upload the public key');
+  }
   if (!armored.includes('-----BEGIN PGP PUBLIC KEY BLOCK-----')) {
     throw new GpgKeyProblem('failed to parse gpg key: not an armored public key block');
   }
