@@ -143,7 +143,7 @@ describe('GPG keys', () => {
 
     const signature = await gpg.detachSign(`${aliceKey.subkeyIds[1]}!`, token);
     const res = await api.post('/user/gpg_key_verify', { basic: alice, body: { key_id: `00${aliceKey.keyId}`, armored_signature: signature } });
-    expect(res.status, res.text).toBe(200);
+    expectContract('POST', '/user/gpg_key_verify', res);
     expect(res.body).toMatchObject({ key_id: aliceKey.keyId, verified: true });
     expect((await api.get(`/user/gpg_keys/${aliceKeyRowId}`, { basic: alice })).body.verified).toBe(true);
   });

@@ -80,6 +80,12 @@ export const CAIRN_EXTENSIONS: {
         'Basic authentication with the password. Answers a one-time recovery code, shown once (stored hashed). From ' +
         'then on, Basic authentication with the password needs X-Gitea-OTP. 422 for a wrong code or no pending enrolment.';
     },
+    // Gitea's description of this route lacks its body (`VerifyGPGKeyOption`) and says 201 where it answers 200.
+    'POST /user/gpg_key_verify': (op) => {
+      op.consumes = ['application/json'];
+      op.parameters = [{ name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/VerifyGPGKeyOption' } }];
+      op['x-cairn-differs'] = 'Gitea describes 201 but answers 200 (routers/api/v1/user/gpg_key.go), as Cairn does';
+    },
     // SSH key ownership: Gitea verifies SSH keys in its web UI only; the API routes mirror the GPG ones.
     'GET /user/ssh_key_token': (op) => {
       op.summary = 'Get a token to sign with an SSH key (the same token as GET /user/gpg_key_token)';
@@ -101,6 +107,15 @@ export const CAIRN_EXTENSIONS: {
     },
   },
   ownDefinitions: {
+    // Gitea's `VerifyGPGKeyOption` (modules/structs), missing from its description.
+    VerifyGPGKeyOption: {
+      type: 'object',
+      properties: {
+        key_id: { type: 'string', description: 'The id of the key to verify (16 hex digits; leading zeros optional)' },
+        armored_signature: { type: 'string', description: 'The armored detached signature over GET /user/gpg_key_token' },
+      },
+      required: ['key_id', 'armored_signature'],
+    },
     // GitHub's `hook-delivery-item` plus Cairn's state and attempts (libs/contracts hooks/delivery.dto.ts).
     HookDelivery: {
       type: 'object',
