@@ -153,7 +153,7 @@ describe('POST /repos/{owner}/{repo}/contents/{filepath} (create)', () => {
 
   it('refuses paths with `..`, `.git` or control characters before anything is written (422)', async () => {
     const before = await api.get(r('/branches/main'), { token: aliceToken });
-    for (const path of ['../x.txt', 'a/../../x.txt', '.git/config', 'a/.GIT/hooks/pre-receive', 'a\u0000b', 'a\nb', '/abs.txt', 'a//b', 'x'.repeat(4097)]) {
+    for (const path of ['../x.txt', 'a/../../x.txt', '.git/config', 'a/.GIT/hooks/pre-receive', 'a\u0000b', 'a\nb', '/abs.txt', 'a//b', 'x'.repeat(4097), 'GIT~1/config', '.git./x', 'a/.git /x', 'a\\b']) {
       const res = await api.post(r('/contents'), { token: aliceToken, body: { files: [{ operation: 'create', path, content: b64('x') }] } });
       expect(res.status, `${JSON.stringify(path).slice(0, 40)}: ${res.text.slice(0, 200)}`).toBe(422);
     }

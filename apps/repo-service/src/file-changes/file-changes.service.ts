@@ -40,10 +40,21 @@ function decodeBase64(text: string, path: string): Buffer {
   return Buffer.from(clean, 'base64');
 }
 
-/** A path given by the caller, as Gitea's `CleanGitTreePath` would accept it (422 otherwise). */
+/**
+ * Segments git itself refuses to write into an index (it ignores them silently, `core.protectNTFS`/`protectHFS`):
+ * `.git` with trailing dots or spaces, its short name `git~1`, and backslashes (a separator on Windows).
+ */
+function gitIgnoresSegment(segment: string): boolean {
+  const bare = segment.toLowerCase().replace(/[. ]+$/, '');
+  return bare === '.git' || bare === 'git~1' || segment.includes('\\');
+}
+
+/** A path given by the caller, as Gitea's `CleanGitTreePath` would accept it and git would write it (422 otherwise). */
 function treePath(raw: string): string {
   const clean = sanitizeTreePath(raw);
-  if (!clean) throw unprocessable(`path contains a malformed path component [path: ${raw}]`);
+  if (!clean || clean.split('/').some(gitIgnoresSegment)) {
+    throw unprocessable(`path contains a malformed path component [path: ${raw}]`);
+  }
   return clean;
 }
 

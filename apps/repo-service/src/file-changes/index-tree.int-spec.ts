@@ -50,6 +50,11 @@ describe('writeEditedTree (a throw-away index over the bare repository)', () => 
     expect(lsTree(tree)).toEqual([`100644 blob ${blob}\tfirst.txt`]);
   });
 
+  it('fails rather than leave out a path git refuses to write', async () => {
+    const blob = await writeBlob(fx.bare, Buffer.from('x\n'));
+    await expect(writeEditedTree(fx.bare, base, [{ path: 'GIT~1/config', mode: '100644', blob }])).rejects.toThrow(/Ignoring path/i);
+  });
+
   it('makes a commit that moves the branch only from the expected tip (a concurrent push is never overwritten)', async () => {
     const blob = await writeBlob(fx.bare, Buffer.from('race\n'));
     const tree = await writeEditedTree(fx.bare, base, [{ path: 'race.txt', mode: '100644', blob }]);

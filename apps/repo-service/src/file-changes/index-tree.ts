@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isObjectId, zeroIdLike } from '@cairn/contracts';
-import { runGitText } from '@cairn/platform';
+import { runGit, runGitText } from '@cairn/platform';
 import { assertOid } from '../merge/git-plumbing.js';
 
 /** One change to a tree: a blob written at `path` (with its mode), or `path` removed. */
@@ -29,7 +29,11 @@ export async function writeEditedTree(dir: string, base: string | null, edits: T
       if (!isObjectId(e.blob)) throw new Error(`not a blob id: ${e.blob}`);
       return `${e.mode} ${e.blob}\t${e.path}\0`;
     });
-    if (records.length) await runGitText(dir, ['update-index', '-z', '--index-info'], { env, input: records.join('') });
+    if (records.length) {
+      const r = await runGit(dir, ['update-index', '-z', '--index-info'], { env, input: records.join('') });
+      // git skips paths it will not write ("Ignoring path …") and still succeeds: a commit must never lose a file.
+      if (r.code !== 0 || /ignoring path/i.test(r.stderr)) throw new Error(`git update-index failed: ${r.stderr.trim()}`);
+    }
     return assertOid((await runGitText(dir, ['write-tree'], { env })).trim());
   } finally {
     await rm(scratch, { recursive: true, force: true });
