@@ -275,6 +275,29 @@ describe('POST /repos/{owner}/{repo}/contents (several files, one commit)', () =
   });
 });
 
+describe('concurrent writes to one branch', () => {
+  it('all land, one after the other: a write that loses the race to move the branch starts again from the new tip', async () => {
+    const names = ['c1', 'c2', 'c3', 'c4'].map((n) => `race/${n}.txt`);
+    const answers = await Promise.all(names.map((n) => api.post(r(`/contents/${n}`), { token: aliceToken, body: { content: b64(`${n}\n`) } })));
+    expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 201]);
+    const dir = await clone(repo);
+    expect(await git.ok(['ls-tree', '--name-only', 'HEAD', 'race/'], { cwd: dir })).toBe(names.join('\n'));
+    const shas = answers.map((a) => a.body.commit.sha);
+    const lastFour = (await git.ok(['rev-list', '--max-count=4', 'HEAD'], { cwd: dir })).split('\n');
+    expect([...lastFour].sort()).toEqual([...shas].sort());
+  });
+
+  it('a file changed by someone else meanwhile fails its sha check (422), never overwriting their change', async () => {
+    const made = await createFile('race/shared.txt', 'v1\n');
+    const both = await Promise.all(
+      ['mine\n', 'theirs\n'].map((t) => api.put(r('/contents/race/shared.txt'), { token: aliceToken, body: { content: b64(t), sha: made.content.sha } })),
+    );
+    expect(both.map((a) => a.status).sort()).toEqual([200, 422]);
+    const winner = both.find((a) => a.status === 200)!;
+    expect((await api.get(r('/contents/race/shared.txt'), { token: aliceToken })).body.sha).toBe(winner.body.content.sha);
+  });
+});
+
 describe('who may write', () => {
   it('anonymous 401, no write access 403, a private repository 404, a read-only token 403', async () => {
     const body = { content: b64('x') };

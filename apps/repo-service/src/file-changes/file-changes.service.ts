@@ -11,7 +11,7 @@ import { GitReadContext } from '../git/git-read-context.js';
 import type { TreeEntry } from '../git/git-objects.js';
 import { lookupPaths } from '../git/tree-reader.js';
 import { sanitizeTreePath } from '../git/tree-path.js';
-import { assertOid, branchRef, commitTree, resolveBranch, updateRef } from '../merge/git-plumbing.js';
+import { assertOid, branchRef, commitTree, resolveBranch, updateRef, type GitIdentity } from '../merge/git-plumbing.js';
 import { userGitIdentity } from '../merge/user-identity.js';
 import { CommitSigner } from '../signing/commit-signer.js';
 import { requireActor } from '../tracker/issue-permissions.js';
@@ -21,6 +21,9 @@ import { commitDates, commitIdentities, commitMessage, defaultCommitMessage } fr
 import { writeBlob, writeEditedTree, type TreeEdit } from './index-tree.js';
 
 const unprocessable = (message: string) => DomainError.unprocessable(message);
+
+/** Tries of one change before a branch that keeps moving is answered with 409. */
+const MAX_ATTEMPTS = 5;
 
 /** One file operation after its paths and content were checked. */
 interface PlannedFile {
@@ -102,49 +105,23 @@ export class FileChangesService {
     if ('invalid' in dates) throw unprocessable(`${dates.invalid} is not an RFC 3339 date`);
 
     const dir = this.git.pathOf(req.repo);
-    const base = await resolveBranch(dir, oldBranch);
-    if (!base && (!row.isEmpty || files.some((f) => f.operation === 'delete'))) {
-      throw DomainError.notFound(`branch does not exist [name: ${oldBranch}]`);
-    }
-    let expectedOld: string | null = base;
-    if (newBranch !== oldBranch) {
-      const existing = await resolveBranch(dir, newBranch);
-      if (existing && !body.force_push) throw unprocessable(`branch already exists [name: ${newBranch}]`);
-      expectedOld = existing;
-    }
-
-    const edits = base ? await this.check(dir, base, files) : this.editsOfEmpty(files);
-    let created = false;
-    const treeEdits: TreeEdit[] = [];
-    for (const e of edits) {
-      if (e.removeFrom) treeEdits.push({ path: e.removeFrom, remove: true });
-      if (e.write) {
-        const blob = e.write.content ? await writeBlob(dir, e.write.content) : e.write.blob!;
-        treeEdits.push({ path: e.write.path, mode: e.write.mode, blob });
-      }
-      created ||= e.created;
-    }
-    const tree = await writeEditedTree(dir, base, treeEdits);
-
     const users = await this.views.users([actor.id]);
     const doer = userGitIdentity(users.get(actor.id), actor.login, this.views.rootUrl);
     const people = commitIdentities(body.author, body.committer, doer);
     const message = commitMessage(body.message?.trim() || defaultCommitMessage(files), !!body.signoff, people.committer);
-    const signing = await this.signer.decide('crud', { gitDir: dir, actorId: actor.id, parentCommit: base });
-    const commit = await commitTree(
-      dir,
-      tree,
-      base ? [base] : [],
-      message,
-      { ...people.author, date: dates.author },
-      { ...people.committer, date: dates.committer },
-      signing,
-    );
-
+    const attempt: Attempt = {
+      dir, oldBranch, newBranch, files, message, repoEmpty: row.isEmpty, forcePush: !!body.force_push, actorId: actor.id,
+      author: { ...people.author, date: dates.author },
+      committer: { ...people.committer, date: dates.committer },
+    };
+    // A branch that moves under us (a push, another API write) means starting again from its new tip, where every
+    // check runs again: a file changed meanwhile then fails its sha check. Each lost race is someone else's win,
+    // so this many tries let that many concurrent writers through.
+    let done: Committed | null = null;
+    for (let i = 0; i < MAX_ATTEMPTS && !done; i++) done = await this.commitOnce(attempt);
+    if (!done) throw DomainError.conflict(`could not move the branch "${newBranch}": it kept moving while the files were being changed, or its name clashes with another branch`);
+    const { commit, expectedOld, created } = done;
     const ref = branchRef(newBranch);
-    if (!(await updateRef(dir, ref, commit, expectedOld, `cairn: ${files.length} file(s) changed through the API`))) {
-      throw DomainError.conflict(`the branch "${newBranch}" moved while the files were being changed; try again`);
-    }
     this.logger.log(`repository ${req.repo.id}: ${ref} ${expectedOld ?? 'created'} -> ${commit} (${files.length} file(s))`);
     await this.recordPush(
       { repoId: req.repo.id, dir, pusherId: actor.id, via: 'api', journalId: randomUUID() },
@@ -164,6 +141,38 @@ export class FileChangesService {
       deferred,
       created,
     };
+  }
+
+  /** One try: checks against the branch's tip, the commit, and the branch moved from that tip (null: it moved). */
+  private async commitOnce(a: Attempt): Promise<Committed | null> {
+    const base = await resolveBranch(a.dir, a.oldBranch);
+    if (!base && (!a.repoEmpty || a.files.some((f) => f.operation === 'delete'))) {
+      throw DomainError.notFound(`branch does not exist [name: ${a.oldBranch}]`);
+    }
+    let expectedOld: string | null = base;
+    if (a.newBranch !== a.oldBranch) {
+      const existing = await resolveBranch(a.dir, a.newBranch);
+      if (existing && !a.forcePush) throw unprocessable(`branch already exists [name: ${a.newBranch}]`);
+      expectedOld = existing;
+    }
+
+    const edits = base ? await this.check(a.dir, base, a.files) : this.editsOfEmpty(a.files);
+    let created = false;
+    const treeEdits: TreeEdit[] = [];
+    for (const e of edits) {
+      if (e.removeFrom) treeEdits.push({ path: e.removeFrom, remove: true });
+      if (e.write) {
+        const blob = e.write.content ? await writeBlob(a.dir, e.write.content) : e.write.blob!;
+        treeEdits.push({ path: e.write.path, mode: e.write.mode, blob });
+      }
+      created ||= e.created;
+    }
+    const tree = await writeEditedTree(a.dir, base, treeEdits);
+    const signing = await this.signer.decide('crud', { gitDir: a.dir, actorId: a.actorId, parentCommit: base });
+    const commit = await commitTree(a.dir, tree, base ? [base] : [], a.message, a.author, a.committer, signing);
+    const reason = `cairn: ${a.files.length} file(s) changed through the API`;
+    if (!(await updateRef(a.dir, branchRef(a.newBranch), commit, expectedOld, reason))) return null;
+    return { commit, expectedOld, created };
   }
 
   /** Paths cleaned and content decoded; 422 for anything unusable, before git is touched. */
@@ -268,6 +277,29 @@ export class FileChangesService {
       tree: { url: `${apiUrl}/git/trees/${sha}`, sha, created: cd },
     };
   }
+}
+
+/** What every try of one change needs. */
+interface Attempt {
+  dir: string;
+  oldBranch: string;
+  newBranch: string;
+  files: PlannedFile[];
+  message: string;
+  repoEmpty: boolean;
+  forcePush: boolean;
+  actorId: number;
+  author: GitIdentity;
+  committer: GitIdentity;
+}
+
+/** A commit that moved its branch. */
+interface Committed {
+  commit: string;
+  /** The branch's tip it replaced (null: the branch is new). */
+  expectedOld: string | null;
+  /** A file written without a sha did not exist before. */
+  created: boolean;
 }
 
 /** What one file does to the tree: a path removed (rename, delete) and/or a blob written. */
