@@ -313,6 +313,19 @@ describe('who may write', () => {
     expect((await api.post(r('/contents/mine.txt', secret), { token: aliceToken, body })).status).toBe(201);
   });
 
+  it('a collaborator with write access may write (the commit is theirs); one with read access may not (403)', async () => {
+    const name = uniqueName('shared');
+    expect((await api.post('/user/repos', { token: aliceToken, body: { name, auto_init: true } })).status).toBe(201);
+    const collaborator = (permission: string) =>
+      api.put(r(`/collaborators/${bob.username}`, name), { token: aliceToken, body: { permission } });
+    expect((await collaborator('read')).status).toBe(204);
+    expect((await api.post(r('/contents/bob.txt', name), { token: bobToken, body: { content: b64('b') } })).status).toBe(403);
+    expect((await collaborator('write')).status).toBe(204);
+    const res = await api.post(r('/contents/bob.txt', name), { token: bobToken, body: { content: b64('b') } });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.commit.author.name).toBe(bob.username);
+  });
+
   it('an archived repository is refused with 423', async () => {
     const name = uniqueName('archived');
     expect((await api.post('/user/repos', { token: aliceToken, body: { name, auto_init: true } })).status).toBe(201);
