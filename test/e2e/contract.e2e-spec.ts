@@ -223,6 +223,21 @@ describe('every operation answers what the published description says', () => {
     await call('GET', '/repos/{owner}/{repo}/file-contents', `${r}/file-contents?body=${files}`, { basic: alice });
     await call('POST', '/repos/{owner}/{repo}/file-contents', `${r}/file-contents`, { basic: alice, body: { files: ['README.md'] } });
     await call('GET', '/repos/{owner}/{repo}/raw/{filepath}', `${r}/raw/README.md`, { basic: alice });
+    // The contents write API (one commit each, on the pushed branch: main is pushed to again below).
+    const b64 = (t: string) => Buffer.from(t).toString('base64');
+    const made = await call('POST', '/repos/{owner}/{repo}/contents/{filepath}', `${r}/contents/docs/new.txt`, {
+      basic: alice, body: { content: b64('one\n'), branch: 'feature/one' },
+    });
+    const updated = await call('PUT', '/repos/{owner}/{repo}/contents/{filepath}', `${r}/contents/docs/new.txt`, {
+      basic: alice, body: { content: b64('two\n'), sha: made.body.content.sha, branch: 'feature/one' },
+    });
+    const changed = await call('POST', '/repos/{owner}/{repo}/contents', `${r}/contents`, {
+      basic: alice,
+      body: { branch: 'feature/one', files: [{ operation: 'create', path: 'docs/b.txt', content: b64('b\n') }, { operation: 'update', path: 'docs/new.txt', content: b64('three\n'), sha: updated.body.content.sha }] },
+    });
+    await call('DELETE', '/repos/{owner}/{repo}/contents/{filepath}', `${r}/contents/docs/new.txt`, {
+      basic: alice, body: { sha: changed.body.files[1].sha, branch: 'feature/one' },
+    });
 
     // Collaborators.
     const collab = `${r}/collaborators/${bob.username}`;

@@ -9,6 +9,7 @@ import { RepositoriesModule } from './repositories/repositories.module.js';
 import { StorageModule } from './storage/storage.module.js';
 import { TransportModule } from './transport/transport.module.js';
 import { GitReadModule } from './git/git-read.module.js';
+import { FileChangesModule } from './file-changes/file-changes.module.js';
 
 /** repo-service: repositories, git storage and transport, issues, pull requests, packages. */
 @Module({
@@ -23,6 +24,7 @@ import { GitReadModule } from './git/git-read.module.js';
     TransportModule,
     IssueTrackerModule,
     GitReadModule,
+    FileChangesModule,
   ],
 })
 export class AppModule {}

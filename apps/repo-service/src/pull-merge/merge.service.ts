@@ -16,11 +16,11 @@ import { PullsRepository } from '../pulls/pulls.repository.js';
 import { PullsService } from '../pulls/pulls.service.js';
 import { PULL_SETTINGS, type PullSettings } from '../pulls/pull-settings.js';
 import type { RepositoryRow } from '../repositories/repositories.repository.js';
-import { hostOf } from '../repositories/repository.mapper.js';
 import { RefUpdates, type PreparedRefUpdates } from '../ref-updates/ref-updates.service.js';
 import { RepoStorage } from '../storage/repo-storage.js';
 import { branchRef, checkMergeability, deleteRef, resolveBranch, updateRef, type GitIdentity } from '../merge/git-plumbing.js';
 import { computeMerge, computeUpdate } from '../merge/merge-styles.js';
+import { userGitIdentity } from '../merge/user-identity.js';
 import { inTx } from '../tracker/tx.js';
 
 /** Which repository setting allows each merge style (Gitea's `PullRequestsConfig.IsMergeStyleAllowed`). */
@@ -260,11 +260,7 @@ export class MergeService implements BeforeApplicationShutdown {
 
   /** A user's git identity: full name (else login) and e-mail (else a no-reply address, as Gitea). */
   private identityOf(user: UserDto | undefined, actor?: ActorDto): GitIdentity {
-    const login = user?.login ?? actor?.login ?? 'cairn';
-    return {
-      name: user?.full_name?.trim() || login,
-      email: user?.email?.trim() || `${login}@noreply.${hostOf(this.views.rootUrl)}`,
-    };
+    return userGitIdentity(user, actor?.login ?? 'cairn', this.views.rootUrl);
   }
 
   /** A move of one branch by `actor`, ready to be recorded ({@link RefUpdates.prepare}). */

@@ -5,6 +5,7 @@ export * from './repository.dto.js';
 export * from './collaborator.dto.js';
 export * from './repo-names.js';
 export * from './contents.dto.js';
+export * from './file-changes.dto.js';
 export * from './commits.dto.js';
 export * from './branches.dto.js';
 export * from './issues.dto.js';

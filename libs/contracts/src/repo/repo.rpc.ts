@@ -8,6 +8,7 @@ import type { CommitDto, CommitListReply, GetCommitRequest, ListCommitsRequest }
 import type {
   GetContentsReply, GetContentsRequest, GetFileContentsReply, GetFileContentsRequest, GetRawReply, GetRawRequest,
 } from './contents.dto.js';
+import type { ChangeFilesReply, ChangeFilesRequest } from './file-changes.dto.js';
 import type { RepoAccessReply, RepoAccessRequest, RepoScopedRequest } from './repo-access.dto.js';
 import type {
   CreateRepositoryRequest, EditRepositoryRequest, ListRepositoriesRequest, RepositoryDto, SearchRepositoriesRequest,
@@ -33,6 +34,7 @@ export interface RepoRpc {
   [RepoSubjects.contentsGet]: RpcPair<GetContentsRequest, GetContentsReply>;
   [RepoSubjects.fileContents]: RpcPair<GetFileContentsRequest, GetFileContentsReply>;
   [RepoSubjects.rawGet]: RpcPair<GetRawRequest, GetRawReply>;
+  [RepoSubjects.contentsChange]: RpcPair<ChangeFilesRequest, ChangeFilesReply>;
   [RepoSubjects.commitList]: RpcPair<ListCommitsRequest, CommitListReply>;
   [RepoSubjects.commitGet]: RpcPair<GetCommitRequest, CommitDto>;
   [RepoSubjects.branchList]: RpcPair<ListBranchesRequest, Paginated<BranchDto>>;
