@@ -122,7 +122,7 @@ export class MergeService implements BeforeApplicationShutdown {
     // Gitea's SignMerge: the rules look at the base and head as they are now (fast-forward makes no commit).
     const signing = style === 'fast-forward-only'
       ? null
-      : await this.signer.decide('merge', { gitDir: dir, actorId: actor.id, actor, baseCommit: base, headCommit: head });
+      : await this.signer.decide('merge', { gitDir: dir, repo: req.repo, actorId: actor.id, actor, baseCommit: base, headCommit: head });
     const outcome = await computeMerge(style, {
       dir, base, head, message, merger, squashAuthor, signing, timeoutMs: this.settings.checkTimeoutMs,
     });
@@ -240,7 +240,7 @@ export class MergeService implements BeforeApplicationShutdown {
     const merger = this.identityOf(users.get(actor.id), actor);
     // An update merges the base into the head: Gitea signs it as the merge of a reversed pull request.
     const signing = style === 'merge'
-      ? await this.signer.decide('merge', { gitDir: dir, actorId: actor.id, actor, baseCommit: head, headCommit: base })
+      ? await this.signer.decide('merge', { gitDir: dir, repo: req.repo, actorId: actor.id, actor, baseCommit: head, headCommit: base })
       : null;
     const outcome = await computeUpdate(style, {
       dir, base, head, baseBranch: pr.baseBranch, headBranch: pr.headBranch, merger, signing, timeoutMs: this.settings.checkTimeoutMs,

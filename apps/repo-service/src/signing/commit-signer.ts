@@ -1,4 +1,5 @@
-import type { ActorDto } from '@cairn/contracts';
+import type { ActorDto, RepoRefDto } from '@cairn/contracts';
+import type { TrustModel } from './signing-settings.js';
 
 /** The commits Cairn creates itself, each with its own `[repository.signing]` rule. */
 export type SigningAction = 'initial-commit' | 'crud' | 'merge';
@@ -7,6 +8,10 @@ export type SigningAction = 'initial-commit' | 'crud' | 'merge';
 export interface SigningContext {
   /** The repository's git directory. */
   gitDir: string;
+  /** The repository, when it exists already (what a signature verifier needs to judge its commits). */
+  repo?: RepoRefDto;
+  /** The repository's trust model; absent or `default`: `[repository.signing] DEFAULT_TRUST_MODEL`. */
+  trustModel?: TrustModel | 'default';
   /** The user making the change (null: Cairn itself). */
   actorId: number | null;
   /** The actor as authenticated, when the caller has it: `twofa` reads its `hasTwoFactor` instead of asking identity. */

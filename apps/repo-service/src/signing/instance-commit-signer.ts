@@ -4,9 +4,9 @@ import { RpcClient, runGitText } from '@cairn/platform';
 import { IdentityDirectory } from '../access/identity-directory.js';
 import { REPO_SETTINGS } from '../config/repo-settings.js';
 import { assertOid } from '../merge/git-plumbing.js';
+import { CommitSignatureCheck } from './commit-signature-check.js';
 import { CommitSigner, type CommitSigning, type SigningAction, type SigningContext } from './commit-signer.js';
 import { InstanceSigningKey, type SigningSettings } from './instance-key.js';
-import { commitSignedByKey } from './instance-signature.js';
 import { evaluateRules, type SigningFacts } from './signing-rules.js';
 import type { SigningRule } from './signing-settings.js';
 
@@ -24,6 +24,7 @@ export class InstanceCommitSigner extends CommitSigner {
     private readonly instanceKey: InstanceSigningKey,
     private readonly identity: IdentityDirectory,
     private readonly rpc: RpcClient,
+    private readonly signatures: CommitSignatureCheck,
     @Inject(REPO_SETTINGS) private readonly settings: SigningSettings,
   ) {
     super();
@@ -37,9 +38,10 @@ export class InstanceCommitSigner extends CommitSigner {
       this.logger.debug(`${action} commit left unsigned: rule ${verdict.reason}`);
       return null;
     }
+    const trustModel = !ctx.trustModel || ctx.trustModel === 'default' ? this.settings.defaultTrustModel : ctx.trustModel;
     return {
       ...key,
-      committerIsSigner: this.settings.defaultTrustModel !== 'collaborator',
+      committerIsSigner: trustModel !== 'collaborator',
       coAuthorTrailers: action === 'crud',
     };
   }
@@ -51,7 +53,7 @@ export class InstanceCommitSigner extends CommitSigner {
   }
 
   private facts(ctx: SigningContext): SigningFacts {
-    const verifies = (oid: string | null | undefined) => (oid ? this.commitVerifies(ctx.gitDir, oid) : Promise.resolve(false));
+    const verifies = (oid: string | null | undefined) => (oid ? this.signatures.allVerify(ctx, [oid]) : Promise.resolve(false));
     return {
       actorHasGpgKey: () => this.actorHasGpgKey(ctx.actorId),
       actorHasTwoFactor: () => Promise.resolve(ctx.actorId !== null && ctx.actor?.id === ctx.actorId && ctx.actor.hasTwoFactor),
@@ -84,16 +86,6 @@ export class InstanceCommitSigner extends CommitSigner {
     if (!ctx.baseCommit || !ctx.headCommit) return false;
     const out = await runGitText(ctx.gitDir, ['rev-list', '--end-of-options', assertOid(ctx.headCommit), `^${assertOid(ctx.baseCommit)}`]);
     const commits = new Set([ctx.headCommit, ...out.split('\n').map((s) => s.trim()).filter(isObjectId)]);
-    for (const oid of commits) if (!(await this.commitVerifies(ctx.gitDir, oid))) return false;
-    return true;
-  }
-
-  /**
-   * Whether a commit's signature verifies. Until the commit verifier (`signatures/`) is wired in, this accepts
-   * exactly the signatures of the instance key — the commits Cairn signed itself — and nothing else.
-   */
-  private async commitVerifies(dir: string, oid: string): Promise<boolean> {
-    const key = await this.instanceKey.publicKey(dir);
-    return key ? commitSignedByKey(dir, oid, key) : false;
+    return this.signatures.allVerify(ctx, [...commits]);
   }
 }

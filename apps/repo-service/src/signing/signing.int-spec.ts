@@ -13,6 +13,7 @@ import { ConfigError, loadSettings, type RpcClient } from '@cairn/platform';
 import type { IdentityDirectory } from '../access/identity-directory.js';
 import { commitTree, type GitIdentity } from '../merge/git-plumbing.js';
 import { removeDir, tempDir } from '../git/testing/git-fixture.js';
+import { InstanceKeySignatureCheck } from './commit-signature-check.js';
 import { InstanceCommitSigner } from './instance-commit-signer.js';
 import { InstanceSigningKey, validateInstanceSigningKey, type SigningSettings } from './instance-key.js';
 import { signingSettingsSpec } from './signing-settings.js';
@@ -52,7 +53,8 @@ function signerWith(s: SigningSettings, aliceHasGpgKey: boolean | null = false):
       });
     },
   } as unknown as RpcClient;
-  return new InstanceCommitSigner(new InstanceSigningKey(s), directory, rpc, s);
+  const key = new InstanceSigningKey(s);
+  return new InstanceCommitSigner(key, directory, rpc, new InstanceKeySignatureCheck(key), s);
 }
 
 function actor(hasTwoFactor: boolean): ActorDto {
@@ -221,6 +223,17 @@ describe('file changes (crud) with an SSH instance key', () => {
     expect(raw).toMatch(/^committer gitea <gitea@fake\.local> /m);
     expect(raw.endsWith('Update README.md\n\nCo-authored-by: Alice <alice@example.com>\nCo-committed-by: Alice <alice@example.com>\n')).toBe(true);
     expect(verifiesWithSsh(dir, oid)).toBe(true);
+  });
+
+  it("the repository's own trust model wins over DEFAULT_TRUST_MODEL; `default` means DEFAULT_TRUST_MODEL", async () => {
+    const dir = newRepo('crud-repo-trust');
+    const parent = await unsignedCommit(dir);
+    const signer = signerWith(sshSettings({ CRUD_ACTIONS: 'always', DEFAULT_TRUST_MODEL: 'collaborator' }));
+    const decide = (trustModel: 'default' | 'committer' | 'collaboratorcommitter' | 'collaborator') =>
+      signer.decide('crud', { gitDir: dir, actorId: ALICE_ID, parentCommit: parent, trustModel });
+    expect(await decide('collaboratorcommitter')).toMatchObject({ committerIsSigner: true });
+    expect(await decide('committer')).toMatchObject({ committerIsSigner: true });
+    expect(await decide('default')).toMatchObject({ committerIsSigner: false });
   });
 });
 

@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { AccessModule } from '../access/access.module.js';
+import { CommitSignatureCheck, InstanceKeySignatureCheck } from './commit-signature-check.js';
 import { CommitSigner } from './commit-signer.js';
 import { InstanceCommitSigner } from './instance-commit-signer.js';
 import { InstanceSigningKey } from './instance-key.js';
@@ -13,7 +14,11 @@ import { SigningKeyHandler } from './signing-key.handler.js';
 @Module({
   imports: [AccessModule],
   controllers: [SigningKeyHandler],
-  providers: [InstanceSigningKey, { provide: CommitSigner, useClass: InstanceCommitSigner }],
+  providers: [
+    InstanceSigningKey,
+    { provide: CommitSignatureCheck, useClass: InstanceKeySignatureCheck },
+    { provide: CommitSigner, useClass: InstanceCommitSigner },
+  ],
   exports: [CommitSigner, InstanceSigningKey],
 })
 export class SigningModule {}
