@@ -25,6 +25,7 @@ export interface PublicSigningKey {
 /** An OpenSSH public key line: `<type> <base64>[ comment]`. */
 const SSH_PUBLIC_KEY = /^(ssh-ed25519|ssh-rsa|ecdsa-sha2-nistp(256|384|521)|sk-ssh-ed25519@openssh\.com|sk-ecdsa-sha2-nistp256@openssh\.com) [A-Za-z0-9+/]+={0,3}( .*)?$/;
 /** What gpg accepts as a key specification here (id, fingerprint, e-mail, name): no option, no control character. */
+// eslint-disable-next-line no-control-regex
 const GPG_KEY_SPEC = /^[^\s-][^\x00-\x1f]*$/;
 
 /** SIGNING_KEY names the key itself (not `none` or `default`). */
