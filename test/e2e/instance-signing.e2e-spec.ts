@@ -172,6 +172,8 @@ describe('instance signing with an SSH key (SIGNING_FORMAT = ssh)', () => {
     // Trust model collaborator (the default): the user stays the committer.
     expect(initial.committerEmail.startsWith(`${alice.username}@`)).toBe(true);
 
+    // A branch from the initial commit, brought up to date after the merges below.
+    await w.pushBranch(alice, signedRepo.name, 'behind', { 'z.txt': 'z\n' });
     await w.pushBranch(alice, signedRepo.name, 'feature', { 'a.txt': 'a\n' });
     const merged = await w.merge(alice, signedRepo.name, 'feature');
     expect((await commitObject(w.git, signedRepo.bare, merged)).raw).toMatch(/^parent [0-9a-f]{40}\nparent [0-9a-f]{40}$/m);
@@ -181,6 +183,16 @@ describe('instance signing with an SSH key (SIGNING_FORMAT = ssh)', () => {
     const squashed = await w.merge(alice, signedRepo.name, 'squashed', 'squash');
     expect(await isInstanceSigned(signedRepo.bare, squashed)).toBe(true);
     signedRepo.tip = squashed;
+
+    // Update branch (merge style): the merge of main into the head is signed as a merge.
+    const p = `/repos/${alice.username}/${signedRepo.name}/pulls`;
+    const pr = await w.api.post(p, { token: alice.token, body: { head: 'behind', base: 'main', title: 'behind' } });
+    expect(pr.status, pr.text).toBe(201);
+    const updated = await w.api.post(`${p}/${pr.body.number}/update`, { token: alice.token });
+    expect(updated.status, updated.text).toBe(200);
+    const head = await w.git.ok(['--git-dir', signedRepo.bare, 'rev-parse', 'refs/heads/behind']);
+    expect((await commitObject(w.git, signedRepo.bare, head)).raw).toContain(`parent ${squashed}`);
+    expect(await isInstanceSigned(signedRepo.bare, head)).toBe(true);
   });
 
   it('INITIAL_COMMIT = never, MERGES = never: nothing is signed (unsigned merging)', async () => {
