@@ -14,7 +14,7 @@ import type { SigningRule } from './signing-settings.js';
  * The real {@link CommitSigner} (Gitea's `SignInitialCommit`, `SignCRUDAction`, `SignMerge`): no key → unsigned;
  * otherwise the action's rule list decides (a file change without a parent — the first commit of an empty
  * repository — follows INITIAL_COMMIT, as in Gitea). A rule whose fact cannot be learned (identity-service not
- * answering) counts as not holding: the commit is made unsigned rather than not at all.
+ * answering, an unreadable commit) counts as not holding: the commit is made unsigned rather than not at all.
  */
 @Injectable()
 export class InstanceCommitSigner extends CommitSigner {
@@ -31,6 +31,16 @@ export class InstanceCommitSigner extends CommitSigner {
   }
 
   async decide(action: SigningAction, ctx: SigningContext): Promise<CommitSigning | null> {
+    try {
+      return await this.decideOrThrow(action, ctx);
+    } catch (err) {
+      // As Gitea (whose callers ignore SignMerge's error): a rule that cannot be evaluated leaves the commit unsigned.
+      this.logger.warn(`${action} commit left unsigned: the signing rules could not be evaluated (${(err as Error).message})`);
+      return null;
+    }
+  }
+
+  private async decideOrThrow(action: SigningAction, ctx: SigningContext): Promise<CommitSigning | null> {
     const key = await this.instanceKey.resolve(ctx.gitDir);
     if (!key) return null;
     const verdict = await evaluateRules(this.rulesFor(action, ctx), this.facts(ctx));

@@ -260,6 +260,8 @@ describe('merges with an SSH instance key', () => {
     expect(await decide('never', signedBase, signedHead2)).toBeNull();
     // No pull request reviews in Cairn: approved never holds.
     expect(await decide('approved', signedBase, signedHead2)).toBeNull();
+    // A commit that is not there: the rule cannot be evaluated, the merge is unsigned (not failed).
+    expect(await decide('commitssigned', signedBase, 'f'.repeat(40))).toBeNull();
   });
 });
 
