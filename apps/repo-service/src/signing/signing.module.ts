@@ -1,10 +1,24 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
+import { AccessModule } from '../access/access.module.js';
+import { CommitSignatureCheck, InstanceKeySignatureCheck } from './commit-signature-check.js';
 import { CommitSigner } from './commit-signer.js';
-import { NeverSignCommitSigner } from './never-sign.js';
+import { InstanceCommitSigner } from './instance-commit-signer.js';
+import { InstanceSigningKey } from './instance-key.js';
+import { SigningKeyHandler } from './signing-key.handler.js';
 
-/** Provides the {@link CommitSigner} the commits repo-service creates ask whether and how to sign. */
+/**
+ * Signing the commits repo-service creates with the instance key ({@link CommitSigner}), and serving that key's
+ * public half (`repo.signing-key.get`). Global: repository creation, merges and file changes all sign.
+ */
+@Global()
 @Module({
-  providers: [{ provide: CommitSigner, useClass: NeverSignCommitSigner }],
-  exports: [CommitSigner],
+  imports: [AccessModule],
+  controllers: [SigningKeyHandler],
+  providers: [
+    InstanceSigningKey,
+    { provide: CommitSignatureCheck, useClass: InstanceKeySignatureCheck },
+    { provide: CommitSigner, useClass: InstanceCommitSigner },
+  ],
+  exports: [CommitSigner, InstanceSigningKey],
 })
 export class SigningModule {}

@@ -16,3 +16,4 @@ export * from './pulls-merge-check.js';
 export * from './issue-events.js';
 export * from './repo-urls.js';
 export * from './two-factor-policy.js';
+export * from './signing-key.dto.js';

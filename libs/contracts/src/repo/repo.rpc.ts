@@ -13,6 +13,7 @@ import type { RepoAccessReply, RepoAccessRequest, RepoScopedRequest } from './re
 import type {
   CreateRepositoryRequest, EditRepositoryRequest, ListRepositoriesRequest, RepositoryDto, SearchRepositoriesRequest,
 } from './repository.dto.js';
+import type { GetSigningKeyRequest, SigningKeyReply } from './signing-key.dto.js';
 import type { RpcPair } from '../rpc-contract.js';
 import type { RepoSubjects } from './repo.subjects.js';
 
@@ -38,4 +39,5 @@ export interface RepoRpc {
   [RepoSubjects.commitList]: RpcPair<ListCommitsRequest, CommitListReply>;
   [RepoSubjects.commitGet]: RpcPair<GetCommitRequest, CommitDto>;
   [RepoSubjects.branchList]: RpcPair<ListBranchesRequest, Paginated<BranchDto>>;
+  [RepoSubjects.signingKeyGet]: RpcPair<GetSigningKeyRequest, SigningKeyReply>;
 }

@@ -51,4 +51,6 @@ export const RepoSubjects = {
   commitGet: 'repo.commit.get',
   /** List branches: {@link ListBranchesRequest} → `Paginated<BranchDto>`. */
   branchList: 'repo.branch.list',
+  /** The instance signing key's public half: {@link GetSigningKeyRequest} → {@link SigningKeyReply}. */
+  signingKeyGet: 'repo.signing-key.get',
 } as const;
