@@ -1,4 +1,10 @@
 import { bootstrapService } from '@cairn/platform';
 import { AppModule } from './app.module.js';
+import { loadRunnersSettings, runnersSettingsSpec } from './config/runners-settings.js';
 
-void bootstrapService({ name: 'runners', module: AppModule });
+void bootstrapService({
+  name: 'runners',
+  module: AppModule,
+  validateSettings: () => void loadRunnersSettings(),
+  settingsSpecs: [runnersSettingsSpec],
+});
