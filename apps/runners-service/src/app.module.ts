@@ -1,12 +1,31 @@
 import { Module } from '@nestjs/common';
-import { PlatformModule } from '@cairn/platform';
+import { COMMON_SETTINGS, PlatformModule } from '@cairn/platform';
+import { ActionsScopeResolver } from './actions/actions-scope.js';
 import { RUNNERS_SETTINGS, loadRunnersSettings } from './config/runners-settings.js';
+import { EventsConsumer } from './events/events.consumer.js';
+import { ScopeCleanup } from './events/scope-cleanup.js';
 import { EventOutbox } from './prisma/event-outbox.js';
 import { PrismaService } from './prisma/prisma.service.js';
+import { ACTIONS_SECRET_BOX, actionsSecretBox } from './secrets/secret-box.js';
+import { SecretsHandler } from './secrets/secrets.handler.js';
+import { SecretsService } from './secrets/secrets.service.js';
+import { VariablesHandler } from './variables/variables.handler.js';
+import { VariablesService } from './variables/variables.service.js';
 
 /** runners-service: self-hosted runners, registration tokens, tasks, and Actions variables and secrets. */
 @Module({
   imports: [PlatformModule.forService({ service: 'runners', schema: 'runners' })],
-  providers: [{ provide: RUNNERS_SETTINGS, useFactory: () => loadRunnersSettings() }, PrismaService, EventOutbox],
+  controllers: [VariablesHandler, SecretsHandler],
+  providers: [
+    { provide: RUNNERS_SETTINGS, useFactory: () => loadRunnersSettings() },
+    { provide: ACTIONS_SECRET_BOX, inject: [RUNNERS_SETTINGS, COMMON_SETTINGS], useFactory: actionsSecretBox },
+    PrismaService,
+    EventOutbox,
+    ActionsScopeResolver,
+    VariablesService,
+    SecretsService,
+    ScopeCleanup,
+    EventsConsumer,
+  ],
 })
 export class AppModule {}

@@ -7,5 +7,6 @@
 export { IdentitySubjects } from './identity/identity.subjects.js';
 export { RepoSubjects } from './repo/repo.subjects.js';
 export { HooksSubjects } from './hooks/hooks.subjects.js';
+export { RunnersSubjects } from './runners/runners.subjects.js';
 export { IssueSubjects } from './repo/issues.subjects.js';
 export { PullSubjects } from './repo/pulls.subjects.js';

@@ -94,6 +94,12 @@ export const CAIRN_EXTENSIONS: {
         'POST /user/ssh_key_verify within about a minute (the token changes every minute; the previous one is accepted).';
       op.produces = ['text/plain'];
     },
+    // Gitea routes GET /user/actions/secrets (its `addActionsRoutes` is shared by the three levels) but documents only
+    // the organization and repository lists; Cairn answers it like them.
+    'GET /user/actions/secrets': (op) => {
+      op.summary = "List the caller's Actions secrets (names, descriptions and creation times; never values)";
+      op.description = 'Paged with `page` and `limit`; the total is in `X-Total-Count`, as at the other levels.';
+    },
     'POST /user/ssh_key_verify': (op) => {
       op.summary = 'Verify one of your SSH keys with a signature over the token';
       op.description =
@@ -198,6 +204,7 @@ export const CAIRN_EXTENSIONS: {
     ),
     'POST /user/2fa': { $ref: '#/definitions/TwoFactorEnrolment' },
     'GET /user/ssh_key_token': { type: 'string' },
+    'GET /user/actions/secrets': { type: 'array', items: { $ref: '#/definitions/Secret' } },
     'POST /user/ssh_key_verify': { $ref: '#/definitions/PublicKey' },
     'POST /user/2fa/confirm': { $ref: '#/definitions/TwoFactorRecovery' },
   },

@@ -119,8 +119,11 @@ function describeGiteaRoute(route: ApiRoute, op: Operation): Operation {
   const giteaSuccess = Object.keys(giteaResponses).filter((s) => s.startsWith('2'));
   const own: Record<string, unknown> = {};
   // Gitea's body for the success, under the status the handler really answers (one success status per route).
-  const body = giteaResponses[success] ?? giteaResponses[giteaSuccess[0]] ?? {};
-  own[success] = withDescription(success, body);
+  for (const status of [success, ...route.otherSuccessStatuses.map(String)]) {
+    const body = giteaResponses[status] ?? giteaResponses[giteaSuccess[0]] ?? {};
+    // Gitea documents no body (1.25's variable creation answers 201 without one): say so, as its `empty` response.
+    own[status] = status !== '204' && !body.schema && !body.$ref ? { $ref: '#/responses/empty' } : withDescription(status, body);
+  }
   if (!giteaSuccess.includes(success)) op['x-cairn-differs'] = `Gitea answers ${giteaSuccess.join('/') || 'no success'}`;
   for (const [status, res] of Object.entries(giteaResponses)) {
     if (!status.startsWith('2')) own[status] = withDescription(status, res);

@@ -1,4 +1,5 @@
 import { RequestMethod, type Type } from '@nestjs/common';
+import { ALSO_ANSWERS } from '../http/also-answers.js';
 import { PAGED } from '../http/paged.js';
 /** Nest's metadata keys for route-handler arguments and `@HttpCode()` (`ROUTE_ARGS_METADATA`, `HTTP_CODE_METADATA`). */
 const ROUTE_ARGS_METADATA = '__routeArguments__';
@@ -22,6 +23,8 @@ export interface ApiRoute {
   namedQuery: string[];
   /** The status a successful call answers: `@HttpCode()`, else Nest's default (201 for POST, 200 otherwise). */
   successStatus: number;
+  /** Other success statuses the handler sets itself depending on the outcome (`@AlsoAnswers()`). */
+  otherSuccessStatuses: number[];
   /** The handler function (what Nest's execution context names). */
   fn: object;
 }
@@ -98,12 +101,13 @@ export function collectRoutes(controllers: Type<unknown>[]): ApiRoute[] {
       if (Reflect.getMetadata(PAGED, fn)) namedQuery.push('page', 'limit');
       const code = Reflect.getMetadata(HTTP_CODE_METADATA, fn) as number | undefined;
       const successStatus = code ?? (method === 'post' ? 201 : 200);
+      const otherSuccessStatuses = (Reflect.getMetadata(ALSO_ANSWERS, fn) as number[] | undefined) ?? [];
       for (const b of bases) {
         for (const s of Array.isArray(sub) ? sub : [sub]) {
           const { path, params } = toOpenApiPath(b, s);
           routes.push({
             method, path, controller: controller.name, handler: name, pathParams: params, bodyType, queryType,
-            namedQuery, successStatus, fn,
+            namedQuery, successStatus, otherSuccessStatuses, fn,
           });
         }
       }

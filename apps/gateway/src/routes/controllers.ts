@@ -15,6 +15,9 @@ import { RepoContentController } from './repo-content/repo-content.controller.js
 import { AdminHooksController } from './hooks/admin-hooks.controller.js';
 import { OrgHooksController } from './hooks/org-hooks.controller.js';
 import { RepoHooksController } from './hooks/repo-hooks.controller.js';
+import { OrgActionsController } from './actions/org-actions.controller.js';
+import { RepoActionsController } from './actions/repo-actions.controller.js';
+import { UserActionsController } from './actions/user-actions.controller.js';
 
 /** Every API controller of the gateway, one line per route group (`routes/<group>/`). */
 export const API_CONTROLLERS: Type<unknown>[] = [
@@ -35,4 +38,7 @@ export const API_CONTROLLERS: Type<unknown>[] = [
   AdminHooksController,
   OrgHooksController,
   RepoHooksController,
+  UserActionsController,
+  OrgActionsController,
+  RepoActionsController,
 ];

@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+import {
+  DomainError, ErrorCode, IdentitySubjects, accessAtLeast, type ActionsScopeDto, type ActorDto,
+} from '@cairn/contracts';
+import { RpcClient } from '@cairn/platform';
+
+/** A scope resolved to Gitea's (owner_id, repo_id) pair: never both non-zero (see prisma/runners/schema.prisma). */
+export interface ScopeKey {
+  ownerId: number;
+  repoId: number;
+}
+
+/**
+ * Who may manage the Actions data of a scope, as Gitea's route guards (checked here again: messages can come from
+ * anywhere): the instance (`admin`) site admins only (`reqSiteAdmin`); `user` the caller's own; an organization its
+ * owners and site admins (`reqOrgOwnership`: members get 403 even for reads, a hidden organization 404); a
+ * repository its owner — the owning user, the owning organization's owners — and site admins (`reqOwner`: repository
+ * admins get 403).
+ */
+@Injectable()
+export class ActionsScopeResolver {
+  constructor(private readonly rpc: RpcClient) {}
+
+  async resolve(actor: ActorDto | null, scope: ActionsScopeDto): Promise<ScopeKey> {
+    if (!actor) throw new DomainError(ErrorCode.UNAUTHENTICATED, 'token is required');
+    switch (scope.level) {
+      case 'admin':
+        if (!actor.isAdmin) throw DomainError.forbidden('user should be the site admin');
+        return { ownerId: 0, repoId: 0 };
+      case 'user':
+        return { ownerId: actor.id, repoId: 0 };
+      case 'repo':
+        if (!scope.repo || !scope.access) throw DomainError.invalid('repository scope without repository');
+        if (!actor.isAdmin && !accessAtLeast(scope.access, 'owner')) {
+          throw DomainError.forbidden('user should be the owner of the repo');
+        }
+        return { ownerId: 0, repoId: scope.repo.id };
+      case 'org': {
+        if (!scope.org) throw DomainError.invalid('organization scope without organization');
+        const owner = await this.rpc.send(IdentitySubjects.ownerResolve, { name: scope.org });
+        if (owner.kind !== 'organization') throw DomainError.notFound('organization does not exist');
+        if (!actor.isAdmin) {
+          const m = await this.rpc.send(IdentitySubjects.orgMembership, { orgId: owner.id, userId: actor.id });
+          if (!m.isOwner) {
+            if (!m.isMember && owner.visibility !== 'public') throw DomainError.notFound('organization does not exist');
+            throw DomainError.forbidden('Must be an organization owner');
+          }
+        }
+        return { ownerId: owner.id, repoId: 0 };
+      }
+      default:
+        throw DomainError.invalid('unknown actions scope');
+    }
+  }
+}

@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { IdentityEvents, RepoEvents, type DomainEvent, type RepositoryEventData } from '@cairn/contracts';
+import type { ScopeKey } from '../actions/actions-scope.js';
+import { uniqueViolation } from '../prisma/prisma-errors.js';
+import { PrismaService, type Tx } from '../prisma/prisma.service.js';
+
+/** The scope whose Actions data a deletion event removes, or null for events this service does not act on. */
+export function deletedScope(event: DomainEvent): ScopeKey | null {
+  switch (event.type) {
+    case IdentityEvents.userDeleted: {
+      const id = (event.data as { id?: unknown }).id;
+      return typeof id === 'number' && id > 0 ? { ownerId: id, repoId: 0 } : null;
+    }
+    case RepoEvents.repositoryDeleted: {
+      const id = (event.data as Partial<RepositoryEventData>).repository?.id;
+      return typeof id === 'number' && id > 0 ? { ownerId: 0, repoId: id } : null;
+    }
+    default:
+      return null;
+  }
+}
+
+/** What one deletion removed. */
+export interface CleanupCounts {
+  runners: number;
+  registrationTokens: number;
+  variables: number;
+  secrets: number;
+}
+
+/**
+ * Removes everything of a deleted user, organization or repository — runners (with their tasks), registration
+ * tokens, variables and secrets — in one transaction with the event's id, so a redelivered event does nothing twice.
+ */
+@Injectable()
+export class ScopeCleanup {
+  constructor(private readonly prisma: PrismaService) {}
+
+  /** Null when the event was handled before (or is not a deletion this service acts on). */
+  async handle(event: DomainEvent): Promise<CleanupCounts | null> {
+    const scope = deletedScope(event);
+    if (!scope) return null;
+    try {
+      return await this.prisma.$transaction(async (tx) => {
+        await tx.consumedEvent.create({ data: { id: event.id, subject: event.type } });
+        return this.removeScope(tx, scope);
+      });
+    } catch (err) {
+      if (uniqueViolation(err) !== null) return null;
+      throw err;
+    }
+  }
+
+  private async removeScope(tx: Tx, where: ScopeKey): Promise<CleanupCounts> {
+    const runners = await tx.runner.deleteMany({ where });
+    const registrationTokens = await tx.runnerRegistrationToken.deleteMany({ where });
+    const variables = await tx.variable.deleteMany({ where });
+    const secrets = await tx.secret.deleteMany({ where });
+    return {
+      runners: runners.count,
+      registrationTokens: registrationTokens.count,
+      variables: variables.count,
+      secrets: secrets.count,
+    };
+  }
+}

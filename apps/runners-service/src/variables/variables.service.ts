@@ -1,0 +1,100 @@
+import { Injectable } from '@nestjs/common';
+import {
+  DomainError, toPaging, type ActionVariableDto, type ActionsScopeDto, type ActorDto, type CreateVariableBody,
+  type ListQuery, type Paginated, type UpdateVariableBody,
+} from '@cairn/contracts';
+import { ActionsScopeResolver } from '../actions/actions-scope.js';
+import { ACTIONS_DATA_MAX, actionsName, cutDescription, lookupName, storableText } from '../actions/actions-names.js';
+import type { Variable } from '../generated/prisma/client.js';
+import { uniqueViolation } from '../prisma/prisma-errors.js';
+import { PrismaService } from '../prisma/prisma.service.js';
+
+/** Gitea's `NormalizeStringEOL`: CRLF and lone CR become LF. */
+const normalizeEol = (s: string) => s.replace(/\r\n?/g, '\n');
+
+/** A value within Gitea's limit (65,536 characters, counted after the line endings were normalised). */
+function variableData(value: string): string {
+  const data = normalizeEol(storableText(value, 'value'));
+  if ([...data].length > ACTIONS_DATA_MAX) {
+    throw DomainError.invalid(`data too long: a variable's value is at most ${ACTIONS_DATA_MAX} characters`);
+  }
+  return data;
+}
+
+const toDto = (v: Variable): ActionVariableDto => ({
+  owner_id: v.ownerId,
+  repo_id: v.repoId,
+  name: v.name,
+  data: v.data,
+  description: v.description,
+});
+
+/** Actions variables of users, organizations and repositories (Gitea 1.25's API). */
+@Injectable()
+export class VariablesService {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly scopes: ActionsScopeResolver,
+  ) {}
+
+  async list(actor: ActorDto | null, scope: ActionsScopeDto, query?: ListQuery): Promise<Paginated<ActionVariableDto>> {
+    const key = await this.scopes.resolve(actor, scope);
+    const { skip, take } = toPaging(query);
+    const [rows, total] = await Promise.all([
+      this.prisma.variable.findMany({ where: key, orderBy: { name: 'asc' }, skip, take }),
+      this.prisma.variable.count({ where: key }),
+    ]);
+    return { items: rows.map(toDto), total };
+  }
+
+  async get(actor: ActorDto | null, scope: ActionsScopeDto, name: string): Promise<ActionVariableDto> {
+    return toDto(await this.find(await this.scopes.resolve(actor, scope), name));
+  }
+
+  async create(actor: ActorDto | null, scope: ActionsScopeDto, name: string, body: CreateVariableBody): Promise<void> {
+    const key = await this.scopes.resolve(actor, scope);
+    const stored = actionsName('variable', name);
+    const data = variableData(body.value);
+    try {
+      await this.prisma.variable.create({
+        data: { ...key, name: stored, data, description: cutDescription(body.description) },
+      });
+    } catch (err) {
+      if (uniqueViolation(err) !== null) throw DomainError.alreadyExists(`variable name ${name} already exists`);
+      throw err;
+    }
+  }
+
+  /** Changes the value and description (Gitea replaces both) and renames with a non-empty `body.name`. */
+  async update(actor: ActorDto | null, scope: ActionsScopeDto, name: string, body: UpdateVariableBody): Promise<void> {
+    const key = await this.scopes.resolve(actor, scope);
+    const current = await this.find(key, name);
+    const newName = body.name ? body.name : name;
+    const stored = actionsName('variable', newName);
+    const data = variableData(body.value);
+    try {
+      await this.prisma.variable.update({
+        where: { id: current.id },
+        data: { name: stored, data, description: cutDescription(body.description) },
+      });
+    } catch (err) {
+      if (uniqueViolation(err) !== null) throw DomainError.alreadyExists(`variable name ${newName} already exists`);
+      if ((err as { code?: string }).code === 'P2025') throw DomainError.notFound('variable not found');
+      throw err;
+    }
+  }
+
+  async delete(actor: ActorDto | null, scope: ActionsScopeDto, name: string): Promise<void> {
+    const key = await this.scopes.resolve(actor, scope);
+    const stored = lookupName(name);
+    const { count } = stored ? await this.prisma.variable.deleteMany({ where: { ...key, name: stored } }) : { count: 0 };
+    if (count === 0) throw DomainError.notFound('variable not found');
+  }
+
+  private async find(key: { ownerId: number; repoId: number }, name: string): Promise<Variable> {
+    const stored = lookupName(name);
+    const row = stored && (await this.prisma.variable.findUnique({ where: { ownerId_repoId_name: { ...key, name: stored } } }));
+    if (!row) throw DomainError.notFound('variable not found');
+    return row;
+  }
+}

@@ -1,0 +1,3 @@
+export * from './runners.subjects.js';
+export * from './actions-scope.dto.js';
+export * from './variable.dto.js';

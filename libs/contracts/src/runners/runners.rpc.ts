@@ -1,0 +1,19 @@
+import type { Paginated } from '../common/pagination.js';
+import type { RpcPair } from '../rpc-contract.js';
+import type { RunnersSubjects } from './runners.subjects.js';
+import type {
+  ActionVariableDto, SecretDto, SecretListRequest, SecretPutReply, SecretPutRequest, SecretRequest,
+  VariableCreateRequest, VariableListRequest, VariableRequest, VariableUpdateRequest,
+} from './variable.dto.js';
+
+/** The request and reply of every subject in {@link RunnersSubjects}, answered by runners-service. */
+export interface RunnersRpc {
+  [RunnersSubjects.variableList]: RpcPair<VariableListRequest, Paginated<ActionVariableDto>>;
+  [RunnersSubjects.variableGet]: RpcPair<VariableRequest, ActionVariableDto>;
+  [RunnersSubjects.variableCreate]: RpcPair<VariableCreateRequest, Record<string, never>>;
+  [RunnersSubjects.variableUpdate]: RpcPair<VariableUpdateRequest, Record<string, never>>;
+  [RunnersSubjects.variableDelete]: RpcPair<VariableRequest, Record<string, never>>;
+  [RunnersSubjects.secretList]: RpcPair<SecretListRequest, Paginated<SecretDto>>;
+  [RunnersSubjects.secretPut]: RpcPair<SecretPutRequest, SecretPutReply>;
+  [RunnersSubjects.secretDelete]: RpcPair<SecretRequest, Record<string, never>>;
+}
