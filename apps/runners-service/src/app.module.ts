@@ -6,6 +6,10 @@ import { EventsConsumer } from './events/events.consumer.js';
 import { ScopeCleanup } from './events/scope-cleanup.js';
 import { EventOutbox } from './prisma/event-outbox.js';
 import { PrismaService } from './prisma/prisma.service.js';
+import { REGISTRATION_TOKEN_BOX, registrationTokenBox } from './runners/registration-token-box.js';
+import { RegistrationTokensService } from './runners/registration-tokens.service.js';
+import { RunnersHandler } from './runners/runners.handler.js';
+import { RunnersService } from './runners/runners.service.js';
 import { ACTIONS_SECRET_BOX, actionsSecretBox } from './secrets/secret-box.js';
 import { SecretsHandler } from './secrets/secrets.handler.js';
 import { SecretsService } from './secrets/secrets.service.js';
@@ -15,15 +19,18 @@ import { VariablesService } from './variables/variables.service.js';
 /** runners-service: self-hosted runners, registration tokens, tasks, and Actions variables and secrets. */
 @Module({
   imports: [PlatformModule.forService({ service: 'runners', schema: 'runners' })],
-  controllers: [VariablesHandler, SecretsHandler],
+  controllers: [VariablesHandler, SecretsHandler, RunnersHandler],
   providers: [
     { provide: RUNNERS_SETTINGS, useFactory: () => loadRunnersSettings() },
     { provide: ACTIONS_SECRET_BOX, inject: [RUNNERS_SETTINGS, COMMON_SETTINGS], useFactory: actionsSecretBox },
+    { provide: REGISTRATION_TOKEN_BOX, inject: [RUNNERS_SETTINGS, COMMON_SETTINGS], useFactory: registrationTokenBox },
     PrismaService,
     EventOutbox,
     ActionsScopeResolver,
     VariablesService,
     SecretsService,
+    RegistrationTokensService,
+    RunnersService,
     ScopeCleanup,
     EventsConsumer,
   ],

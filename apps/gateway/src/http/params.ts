@@ -19,3 +19,15 @@ export class PositiveIntPipe implements PipeTransform<string | number, number> {
     return n;
   }
 }
+
+/**
+ * A runner id as Gitea parses `{runner_id}`: anything that is not a number (or is beyond {@link MAX_INT32}) becomes 0,
+ * which names no runner, so the call answers 404 "Runner not found" after the caller's rights were checked.
+ */
+@Injectable()
+export class RunnerIdPipe implements PipeTransform<string | number, number> {
+  transform(value: string | number): number {
+    const n = typeof value === 'number' ? value : /^\d{1,10}$/.test(value) ? Number(value) : 0;
+    return Number.isInteger(n) && n > 0 && n <= MAX_INT32 ? n : 0;
+  }
+}

@@ -10,6 +10,64 @@ const nullable = (s: Schema, fields: string[]) => {
   for (const f of fields) if (props(s)[f]) props(s)[f] = { ...props(s)[f], 'x-nullable': true };
 };
 
+/** The four levels of the runner management routes (admin's legacy token path differs: see RUNNER_LEGACY_TOKEN). */
+const RUNNER_BASES = ['/admin/actions/runners', '/user/actions/runners', '/orgs/{org}/actions/runners', '/repos/{owner}/{repo}/actions/runners'];
+const RUNNER_LEGACY_TOKEN = ['/admin/runners/registration-token', ...RUNNER_BASES.slice(1).map((b) => `${b}/registration-token`)];
+const RUNNER_LABELS = { $ref: '#/definitions/RunnerLabels' };
+const RUNNER_TOKEN = { $ref: '#/definitions/RunnerRegistrationToken' };
+
+/** Gitea declares the token as a response header; the real body is JSON `{"token": …}`, as Cairn documents. */
+const tokenBody = (op: Record<string, unknown>) => {
+  (op.responses as Record<string, unknown>)['200'] = { description: 'OK', schema: RUNNER_TOKEN };
+};
+
+/** Per-level patches of the runner operations (Gitea's) and the success bodies of Cairn's additions. */
+const runnerOperations = Object.fromEntries(
+  RUNNER_BASES.flatMap((base) => [
+    [`POST ${base}/registration-token`, tokenBody],
+    [
+      `GET ${base}`,
+      (op: Record<string, unknown>) => {
+        // Gitea reads `page` and `limit` here (utils.GetListOptions) but its description leaves them out.
+        op.parameters = [
+          ...((op.parameters as unknown[]) ?? []),
+          { name: 'page', in: 'query', type: 'integer', description: 'page number of results to return (1-based)' },
+          { name: 'limit', in: 'query', type: 'integer', description: 'page size of results (at most 50)' },
+        ];
+      },
+    ],
+    [
+      `POST ${base}/registration-token/reset`,
+      (op: Record<string, unknown>) => {
+        op.summary = 'Reset the registration token of this level';
+        op.description =
+          'Cairn addition (Gitea resets in its web UI only): answers a new token; the older tokens of the level stop ' +
+          'registering runners (runners already registered keep working).';
+      },
+    ],
+  ]).concat(
+    RUNNER_LEGACY_TOKEN.map((path) => [
+      `GET ${path}`,
+      (op: Record<string, unknown>) => {
+        op.deprecated = true;
+        op.description = 'Deprecated since Gitea 1.24 (removed in 1.26): use the POST form. Answers the same token.';
+        tokenBody(op);
+      },
+    ]),
+  ),
+) as Record<string, (op: Record<string, unknown>) => void>;
+
+const runnerResponses = Object.fromEntries(
+  RUNNER_BASES.flatMap((base) => [
+    [`POST ${base}/registration-token/reset`, RUNNER_TOKEN],
+    [`GET ${base}/{runner_id}/labels`, RUNNER_LABELS],
+    [`POST ${base}/{runner_id}/labels`, RUNNER_LABELS],
+    [`PUT ${base}/{runner_id}/labels`, RUNNER_LABELS],
+    [`DELETE ${base}/{runner_id}/labels`, RUNNER_LABELS],
+    [`DELETE ${base}/{runner_id}/labels/{name}`, RUNNER_LABELS],
+  ]),
+) as Record<string, Schema>;
+
 /**
  * Where Cairn deliberately differs from or extends Gitea's description — each entry says why. Keeping them in one
  * place makes every deviation reviewable.
@@ -27,6 +85,13 @@ export const CAIRN_EXTENSIONS: {
   queryReadElsewhere: Record<string, string[]>;
 } = {
   definitions: {
+    // When the runner last reported (null: never); Gitea keeps it to its web UI.
+    ActionRunner: (s) => {
+      props(s).last_online = {
+        type: 'string', format: 'date-time', 'x-nullable': true,
+        description: 'Cairn: when the runner last reported (null: never); online within [actions] RUNNER_OFFLINE_TIME',
+      };
+    },
     // `null` until first use (Gitea reports created_at), so clients can tell unused credentials apart.
     AccessToken: (s) => {
       props(s).last_used_at = { type: 'string', format: 'date-time', 'x-nullable': true };
@@ -66,6 +131,7 @@ export const CAIRN_EXTENSIONS: {
     },
   },
   operations: {
+    ...runnerOperations,
     // Two-factor enrolment: Gitea has only web pages; Cairn's refusals under `TWO_FACTOR_AUTH = enforced` point here.
     'POST /user/2fa': (op) => {
       op.summary = 'Start two-factor (TOTP) enrolment';
@@ -113,6 +179,21 @@ export const CAIRN_EXTENSIONS: {
     },
   },
   ownDefinitions: {
+    // `{"token": …}`: what Gitea's registration-token routes really answer (its description declares a header).
+    RunnerRegistrationToken: {
+      type: 'object',
+      properties: { token: { type: 'string', description: 'registers runners of this level until reset' } },
+      required: ['token'],
+    },
+    // GitHub's runner label list (`GET|POST|PUT|DELETE …/runners/{runner_id}/labels`), with Gitea's label objects.
+    RunnerLabels: {
+      type: 'object',
+      properties: {
+        total_count: { type: 'integer' },
+        labels: { type: 'array', items: { $ref: '#/definitions/ActionRunnerLabel' } },
+      },
+      required: ['total_count', 'labels'],
+    },
     // Gitea's `VerifyGPGKeyOption` (modules/structs), missing from its description.
     VerifyGPGKeyOption: {
       type: 'object',
@@ -195,6 +276,7 @@ export const CAIRN_EXTENSIONS: {
     },
   },
   responses: {
+    ...runnerResponses,
     ...Object.fromEntries(
       ['/admin/hooks/{id}', '/orgs/{org}/hooks/{id}', '/repos/{owner}/{repo}/hooks/{id}'].flatMap((hook) => [
         [`GET ${hook}/deliveries`, { type: 'array', items: { $ref: '#/definitions/HookDelivery' } }],

@@ -18,6 +18,10 @@ import { RepoHooksController } from './hooks/repo-hooks.controller.js';
 import { OrgActionsController } from './actions/org-actions.controller.js';
 import { RepoActionsController } from './actions/repo-actions.controller.js';
 import { UserActionsController } from './actions/user-actions.controller.js';
+import { AdminRunnersController } from './actions/admin-runners.controller.js';
+import { OrgRunnersController } from './actions/org-runners.controller.js';
+import { RepoRunnersController } from './actions/repo-runners.controller.js';
+import { UserRunnersController } from './actions/user-runners.controller.js';
 
 /** Every API controller of the gateway, one line per route group (`routes/<group>/`). */
 export const API_CONTROLLERS: Type<unknown>[] = [
@@ -41,4 +45,8 @@ export const API_CONTROLLERS: Type<unknown>[] = [
   UserActionsController,
   OrgActionsController,
   RepoActionsController,
+  AdminRunnersController,
+  UserRunnersController,
+  OrgRunnersController,
+  RepoRunnersController,
 ];

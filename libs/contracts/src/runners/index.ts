@@ -1,3 +1,5 @@
 export * from './runners.subjects.js';
+export * from './runners-events.js';
 export * from './actions-scope.dto.js';
 export * from './variable.dto.js';
+export * from './runner.dto.js';

@@ -5,6 +5,10 @@ import type {
   ActionVariableDto, SecretDto, SecretListRequest, SecretPutReply, SecretPutRequest, SecretRequest,
   VariableCreateRequest, VariableListRequest, VariableRequest, VariableUpdateRequest,
 } from './variable.dto.js';
+import type {
+  ActionRunnerDto, ActionRunnersResponseDto, RegistrationTokenDto, RegistrationTokenRequest, RunnerLabelRemoveRequest,
+  RunnerLabelsChangeRequest, RunnerLabelsDto, RunnerListRequest, RunnerRequest,
+} from './runner.dto.js';
 
 /** The request and reply of every subject in {@link RunnersSubjects}, answered by runners-service. */
 export interface RunnersRpc {
@@ -16,4 +20,13 @@ export interface RunnersRpc {
   [RunnersSubjects.secretList]: RpcPair<SecretListRequest, Paginated<SecretDto>>;
   [RunnersSubjects.secretPut]: RpcPair<SecretPutRequest, SecretPutReply>;
   [RunnersSubjects.secretDelete]: RpcPair<SecretRequest, Record<string, never>>;
+  [RunnersSubjects.registrationToken]: RpcPair<RegistrationTokenRequest, RegistrationTokenDto>;
+  [RunnersSubjects.runnerList]: RpcPair<RunnerListRequest, ActionRunnersResponseDto>;
+  [RunnersSubjects.runnerGet]: RpcPair<RunnerRequest, ActionRunnerDto>;
+  [RunnersSubjects.runnerDelete]: RpcPair<RunnerRequest, Record<string, never>>;
+  [RunnersSubjects.runnerLabels]: RpcPair<RunnerRequest, RunnerLabelsDto>;
+  [RunnersSubjects.runnerLabelsAdd]: RpcPair<RunnerLabelsChangeRequest, RunnerLabelsDto>;
+  [RunnersSubjects.runnerLabelsSet]: RpcPair<RunnerLabelsChangeRequest, RunnerLabelsDto>;
+  [RunnersSubjects.runnerLabelsClear]: RpcPair<RunnerRequest, RunnerLabelsDto>;
+  [RunnersSubjects.runnerLabelRemove]: RpcPair<RunnerLabelRemoveRequest, RunnerLabelsDto>;
 }

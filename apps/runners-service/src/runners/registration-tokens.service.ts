@@ -1,0 +1,43 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ActionsScopeDto, ActorDto, RegistrationTokenDto } from '@cairn/contracts';
+import type { SecretBox } from '@cairn/platform';
+import { ActionsScopeResolver, type ScopeKey } from '../actions/actions-scope.js';
+import { PrismaService, type Tx } from '../prisma/prisma.service.js';
+import { REGISTRATION_TOKEN_BOX } from './registration-token-box.js';
+import { hashRunnerToken, newRunnerToken } from './runner-token.js';
+
+/**
+ * Registration tokens, as Gitea hands them out: the newest token of the scope is answered unchanged while active;
+ * when there is none, or the newest is inactive, a new one is made and every older one of the scope deactivated.
+ * Registering a runner does not use a token up. `reset` (Cairn's; Gitea has it in its web UI) always makes a new one.
+ */
+@Injectable()
+export class RegistrationTokensService {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly scopes: ActionsScopeResolver,
+    @Inject(REGISTRATION_TOKEN_BOX) private readonly box: SecretBox,
+  ) {}
+
+  async get(actor: ActorDto | null, scope: ActionsScopeDto, reset = false): Promise<RegistrationTokenDto> {
+    const key = await this.scopes.resolve(actor, scope);
+    return this.prisma.$transaction(async (tx) => {
+      // One writer per scope at a time: two first calls must not make two tokens.
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('runner-registration-token'), hashtext(${`${key.ownerId}:${key.repoId}`}))`;
+      if (!reset) {
+        const newest = await tx.runnerRegistrationToken.findFirst({ where: key, orderBy: { id: 'desc' } });
+        if (newest?.isActive) return { token: this.box.open(newest.tokenSealed) };
+      }
+      return { token: await this.issue(tx, key) };
+    });
+  }
+
+  private async issue(tx: Tx, key: ScopeKey): Promise<string> {
+    const token = newRunnerToken();
+    await tx.runnerRegistrationToken.updateMany({ where: { ...key, isActive: true }, data: { isActive: false } });
+    await tx.runnerRegistrationToken.create({
+      data: { ...key, tokenHash: hashRunnerToken(token), tokenSealed: this.box.seal(token), isActive: true },
+    });
+    return token;
+  }
+}

@@ -1,0 +1,15 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/**
+ * SHA-256 (hex) of a runner token — registration tokens and runner credentials alike. The one home of the rule:
+ * the management API stores registration tokens under it and the runner protocol looks them up (and runners'
+ * credentials) with it. Tokens are random, so an unsalted fast hash is enough.
+ */
+export function hashRunnerToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** A new random token: 40 hex characters (160 bits), Gitea's length. */
+export function newRunnerToken(): string {
+  return randomBytes(20).toString('hex');
+}

@@ -1,0 +1,136 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  DomainError, MAX_INT32, RunnersEvents, toPaging, type ActionRunnerDto, type ActionRunnersResponseDto,
+  type ActionsScopeDto, type ActorDto, type ListQuery, type RunnerEventData, type RunnerLabelsDto,
+} from '@cairn/contracts';
+import { ActionsScopeResolver, type ScopeKey } from '../actions/actions-scope.js';
+import { RUNNERS_SETTINGS, type RunnersSettings } from '../config/runners-settings.js';
+import type { Prisma, Runner } from '../generated/prisma/client.js';
+import { EventOutbox } from '../prisma/event-outbox.js';
+import { PrismaService } from '../prisma/prisma.service.js';
+import { toLabelList, toRunnerJson } from './runner-json.js';
+
+/** Where a level's list looks: the instance sees every runner; the other levels only their own scope (exactly). */
+function listWhere(scope: ActionsScopeDto, key: ScopeKey): Prisma.RunnerWhereInput {
+  if (scope.level === 'admin') return { deletedAt: null };
+  return key.repoId > 0 ? { repoId: key.repoId, deletedAt: null } : { ownerId: key.ownerId, repoId: 0, deletedAt: null };
+}
+
+/** Gitea's "editable in context": the instance edits any runner, a user or organization its own, a repository its own. */
+function editableIn(scope: ActionsScopeDto, key: ScopeKey, r: Runner): boolean {
+  if (scope.level === 'admin') return true;
+  return key.repoId > 0 ? r.repoId === key.repoId : r.ownerId === key.ownerId && r.repoId === 0;
+}
+
+/**
+ * Runner management (Gitea 1.24's API, GitHub's label routes): list, get, soft delete and labels, each level seeing
+ * exactly its own runners. A runner deleted, missing or of another scope is 404, as in Gitea.
+ */
+@Injectable()
+export class RunnersService {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly scopes: ActionsScopeResolver,
+    private readonly outbox: EventOutbox,
+    @Inject(RUNNERS_SETTINGS) private readonly settings: RunnersSettings,
+  ) {}
+
+  async list(actor: ActorDto | null, scope: ActionsScopeDto, query?: ListQuery): Promise<ActionRunnersResponseDto> {
+    const where = listWhere(scope, await this.scopes.resolve(actor, scope));
+    const { skip, take } = toPaging(query);
+    const [rows, total] = await Promise.all([
+      this.prisma.runner.findMany({
+        where,
+        orderBy: [{ lastOnline: { sort: 'desc', nulls: 'last' } }, { id: 'desc' }],
+        skip,
+        take,
+      }),
+      this.prisma.runner.count({ where }),
+    ]);
+    const now = Date.now();
+    return { runners: rows.map((r) => toRunnerJson(r, this.settings, now)), total_count: total };
+  }
+
+  async get(actor: ActorDto | null, scope: ActionsScopeDto, runnerId: number): Promise<ActionRunnerDto> {
+    return toRunnerJson(await this.find(actor, scope, runnerId), this.settings);
+  }
+
+  /** Soft delete (the row stays for its tasks; the protocol refuses the runner), with the audit event. */
+  async delete(actor: ActorDto | null, scope: ActionsScopeDto, runnerId: number): Promise<void> {
+    const runner = await this.find(actor, scope, runnerId);
+    const deleted = await this.prisma.$transaction(async (tx) => {
+      const { count } = await tx.runner.updateMany({ where: { id: runner.id, deletedAt: null }, data: { deletedAt: new Date() } });
+      if (count === 0) return false;
+      const data: RunnerEventData = {
+        runner: {
+          id: runner.id, uuid: runner.uuid, name: runner.name, ownerId: runner.ownerId, repoId: runner.repoId,
+          ephemeral: runner.ephemeral,
+        },
+        actorId: actor?.id ?? null,
+      };
+      await this.outbox.record(tx, RunnersEvents.runnerDeleted, data);
+      return true;
+    });
+    // Deleted by a concurrent call between the read and the write: the same as already deleted.
+    if (!deleted) throw DomainError.notFound('Runner not found');
+    this.outbox.kick();
+  }
+
+  async labels(actor: ActorDto | null, scope: ActionsScopeDto, runnerId: number): Promise<RunnerLabelsDto> {
+    return toLabelList((await this.find(actor, scope, runnerId)).labels);
+  }
+
+  /** Adds the labels the runner does not have yet, after its own, in the given order. */
+  async addLabels(actor: ActorDto | null, scope: ActionsScopeDto, runnerId: number, labels: string[]): Promise<RunnerLabelsDto> {
+    return this.changeLabels(actor, scope, runnerId, (current) => unique([...current, ...labels]));
+  }
+
+  async setLabels(actor: ActorDto | null, scope: ActionsScopeDto, runnerId: number, labels: string[]): Promise<RunnerLabelsDto> {
+    return this.changeLabels(actor, scope, runnerId, () => unique(labels));
+  }
+
+  async clearLabels(actor: ActorDto | null, scope: ActionsScopeDto, runnerId: number): Promise<RunnerLabelsDto> {
+    return this.changeLabels(actor, scope, runnerId, () => []);
+  }
+
+  /** 404 when the runner has no such label (GitHub's answer). */
+  async removeLabel(actor: ActorDto | null, scope: ActionsScopeDto, runnerId: number, name: string): Promise<RunnerLabelsDto> {
+    return this.changeLabels(actor, scope, runnerId, (current) => {
+      if (!current.includes(name)) throw DomainError.notFound(`the runner has no label ${JSON.stringify(name)}`);
+      return current.filter((l) => l !== name);
+    });
+  }
+
+  private async changeLabels(
+    actor: ActorDto | null,
+    scope: ActionsScopeDto,
+    runnerId: number,
+    change: (current: string[]) => string[],
+  ): Promise<RunnerLabelsDto> {
+    const runner = await this.find(actor, scope, runnerId);
+    const labels = await this.prisma.$transaction(async (tx) => {
+      // The row lock orders concurrent changes (and a Declare of the runner protocol) on the same runner.
+      const [row] = await tx.$queryRaw<{ labels: string[] }[]>`
+        SELECT labels FROM runners.runners WHERE id = ${runner.id} AND deleted_at IS NULL FOR UPDATE`;
+      if (!row) throw DomainError.notFound('Runner not found');
+      const next = change(row.labels);
+      await tx.runner.update({ where: { id: runner.id }, data: { labels: next } });
+      return next;
+    });
+    return toLabelList(labels);
+  }
+
+  /** The runner, when it exists, is not deleted and may be edited in the scope; else 404 as Gitea. */
+  private async find(actor: ActorDto | null, scope: ActionsScopeDto, runnerId: number): Promise<Runner> {
+    const key = await this.scopes.resolve(actor, scope);
+    const runner =
+      runnerId > 0 && runnerId <= MAX_INT32 ? await this.prisma.runner.findFirst({ where: { id: runnerId, deletedAt: null } }) : null;
+    if (!runner) throw DomainError.notFound('Runner not found');
+    if (!editableIn(scope, key, runner)) throw DomainError.notFound('No permission to access this runner');
+    return runner;
+  }
+}
+
+function unique(labels: string[]): string[] {
+  return [...new Set(labels)];
+}
