@@ -10,9 +10,7 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -20,6 +18,8 @@ import { APPS, REPO_ROOT, freePort } from '../scripts/suite.mjs';
 import {
   basicAuth, benchRun, createSiteAdmin, postJson, say, scratchDatabase, startBenchSuite, startNatsServer, stopChild,
 } from './suite-bench-support.mjs';
+import { load, makeClient } from './http-load.mjs';
+import { TOKEN_SQL, TWO_FACTOR_SQL, USER_SQL } from './identity-floor-sql.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 
@@ -45,26 +45,6 @@ if (opts.bare) {
 }
 
 // ---- the floor: Fastify + pg, the same queries identity-service sends for a token ------------------------------
-
-/**
- * The statements identity-service's Prisma client sends to resolve a token (captured with `log_statement = all`):
- * the token by its SHA-256 hash, its user, the user's two-factor enrolment — then it renders Gitea's `User`.
- */
-const TOKEN_SQL = `SELECT "identity"."access_tokens"."id", "identity"."access_tokens"."user_id", "identity"."access_tokens"."name",
-  "identity"."access_tokens"."token_hash", "identity"."access_tokens"."token_last_eight", "identity"."access_tokens"."scopes",
-  "identity"."access_tokens"."created_at", "identity"."access_tokens"."last_used_at"
-  FROM "identity"."access_tokens" WHERE ("identity"."access_tokens"."token_hash" = $1 AND 1=1) LIMIT $2 OFFSET $3`;
-const USER_SQL = `SELECT "identity"."users"."id", "identity"."users"."type", "identity"."users"."name", "identity"."users"."lower_name",
-  "identity"."users"."full_name", "identity"."users"."email", "identity"."users"."lower_email", "identity"."users"."password_hash",
-  "identity"."users"."must_change_password", "identity"."users"."login_name", "identity"."users"."source_id",
-  "identity"."users"."is_admin", "identity"."users"."is_active", "identity"."users"."prohibit_login", "identity"."users"."restricted",
-  "identity"."users"."visibility", "identity"."users"."language", "identity"."users"."location", "identity"."users"."website",
-  "identity"."users"."description", "identity"."users"."allow_git_hook", "identity"."users"."allow_import_local",
-  "identity"."users"."allow_create_organization", "identity"."users"."max_repo_creation",
-  "identity"."users"."repo_admin_change_team_access", "identity"."users"."last_login_at", "identity"."users"."created_at",
-  "identity"."users"."updated_at" FROM "identity"."users" WHERE "identity"."users"."id" = $1 OFFSET $2`;
-const TWO_FACTOR_SQL = `SELECT "identity"."two_factors"."id", "identity"."two_factors"."user_id" FROM "identity"."two_factors"
-  WHERE "identity"."two_factors"."user_id" IN ($1) OFFSET $2`;
 
 async function runBareServer(port, databaseUrl, rootUrl) {
   const { default: Fastify } = await import('fastify');
@@ -124,72 +104,6 @@ async function runBareServer(port, databaseUrl, rootUrl) {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
-}
-
-// ---- the load loop ------------------------------------------------------------------------------------------------
-
-/** A keep-alive client with `connections` sockets: undici's Pool when it is installed, else node:http. */
-async function makeClient(origin, connections) {
-  try {
-    const { Pool } = await import('undici');
-    const pool = new Pool(origin, { connections, pipelining: 1, keepAliveTimeout: 60_000 });
-    return {
-      kind: 'undici Pool',
-      async get(pathname, headers) {
-        const res = await pool.request({ path: pathname, method: 'GET', headers });
-        const text = await res.body.text();
-        return { status: res.statusCode, text };
-      },
-      close: () => pool.close(),
-    };
-  } catch {
-    const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
-    return {
-      kind: 'node:http Agent',
-      get(pathname, headers) {
-        return new Promise((resolve, reject) => {
-          const req = http.get(`${origin}${pathname}`, { agent, headers }, (res) => {
-            let text = '';
-            res.setEncoding('utf8');
-            res.on('data', (c) => (text += c));
-            res.on('end', () => resolve({ status: res.statusCode, text }));
-          });
-          req.on('error', reject);
-        });
-      },
-      close: async () => agent.destroy(),
-    };
-  }
-}
-
-/** `connections` workers each issue one request after another until the time is up. */
-async function load(client, pathname, headers, { seconds, connections }) {
-  const latencies = [];
-  let errors = 0;
-  let firstError = '';
-  const start = performance.now();
-  const end = start + seconds * 1000;
-  const worker = async () => {
-    while (performance.now() < end) {
-      const t = performance.now();
-      try {
-        const res = await client.get(pathname, headers);
-        if (res.status !== 200) {
-          errors++;
-          firstError ||= `${res.status} ${res.text.slice(0, 200)}`;
-        }
-      } catch (err) {
-        errors++;
-        firstError ||= err.message;
-      }
-      latencies.push(performance.now() - t);
-    }
-  };
-  await Promise.all(Array.from({ length: connections }, worker));
-  const elapsed = (performance.now() - start) / 1000;
-  latencies.sort((a, b) => a - b);
-  const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? NaN;
-  return { requests: latencies.length, errors, firstError, rps: latencies.length / elapsed, p50: pct(0.5), p99: pct(0.99) };
 }
 
 // ---- orchestration --------------------------------------------------------------------------------------------------

@@ -17,6 +17,8 @@ import { Gpg, sshSign } from '../support/signing-tools.js';
 import { totpCode, totpStep } from '../support/totp.js';
 import { FAST_PASSWORD_HASH } from './identity-helpers.js';
 import { generateGpgKey } from '../support/signing.js';
+import { insertRunner } from '../support/runners.js';
+import pg from 'pg';
 
 let suite: TestSuite;
 let api: HttpClient;
@@ -359,6 +361,46 @@ describe('every operation answers what the published description says', () => {
       await call('PUT', ...secret, { basic: alice, body: { data: 'hidden-2', description: 'replaced' } }, 204);
       await call('GET', `${template}/actions/secrets`, `${base}/actions/secrets`, { basic: alice });
       await call('DELETE', ...secret, { basic: alice });
+    }
+  });
+
+  it('Actions runners at the admin, user, organization and repository levels', async () => {
+    const org = uniqueName('runners-org');
+    expect((await api.post('/orgs', { basic: alice, body: { username: org } })).status).toBe(201);
+    const repo = uniqueName('runners-repo');
+    const created = await api.post('/user/repos', { basic: alice, body: { name: repo } });
+    expect(created.status).toBe(201);
+    const db = new pg.Client({ connectionString: suite.databaseUrl });
+    await db.connect();
+    try {
+      const aliceId = (await api.get('/user', { basic: alice })).body.id as number;
+      const orgId = (await api.get(`/orgs/${org}`, { basic: alice })).body.id as number;
+      const levels = [
+        ['/admin/actions/runners', '/admin/actions/runners', admin, {}, '/admin/runners/registration-token'],
+        ['/user/actions/runners', '/user/actions/runners', alice, { ownerId: aliceId }, null],
+        ['/orgs/{org}/actions/runners', `/orgs/${org}/actions/runners`, alice, { ownerId: orgId }, null],
+        ['/repos/{owner}/{repo}/actions/runners', `/repos/${alice.username}/${repo}/actions/runners`, alice, { repoId: created.body.id }, null],
+      ] as const;
+      for (const [template, base, who, scope, legacy] of levels) {
+        const id = await insertRunner(db, { ...scope, labels: ['linux'], lastOnline: new Date() });
+        const legacyPath = legacy ?? `${base}/registration-token`;
+        const legacyTemplate = legacy ?? `${template}/registration-token`;
+        await call('POST', `${template}/registration-token`, `${base}/registration-token`, { basic: who });
+        await call('GET', legacyTemplate, legacyPath, { basic: who });
+        await call('POST', `${template}/registration-token/reset`, `${base}/registration-token/reset`, { basic: who });
+        await call('GET', template, base, { basic: who });
+        const one = [`${template}/{runner_id}`, `${base}/${id}`] as const;
+        await call('GET', ...one, { basic: who });
+        const labels = [`${template}/{runner_id}/labels`, `${base}/${id}/labels`] as const;
+        await call('GET', ...labels, { basic: who });
+        await call('POST', ...labels, { basic: who, body: { labels: ['gpu'] } });
+        await call('PUT', ...labels, { basic: who, body: { labels: ['gpu', 'x64'] } });
+        await call('DELETE', `${template}/{runner_id}/labels/{name}`, `${base}/${id}/labels/gpu`, { basic: who });
+        await call('DELETE', ...labels, { basic: who });
+        await call('DELETE', ...one, { basic: who });
+      }
+    } finally {
+      await db.end();
     }
   });
 
