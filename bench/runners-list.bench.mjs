@@ -104,12 +104,11 @@ async function main() {
   try {
     const natsUrl = await startNatsServer(run);
     const databaseUrl = await scratchDatabase(run, `cairn_bench_${id}`);
-    say('starting the suite (gateway, identity, runners)');
+    say('starting the suite');
     const suite = await startBenchSuite(run, {
       databaseUrl,
       natsUrl,
       queuePrefix: `cairn-bench-${id}`,
-      apps: ['gateway', 'identity-service', 'runners-service'],
       env: { RUN_MODE: 'prod', CAIRN__SECURITY__SECRET_KEY: randomBytes(24).toString('hex'), CAIRN__SECURITY__INTERNAL_TOKEN: randomBytes(24).toString('hex') },
     });
     const barePort = await freePort();
