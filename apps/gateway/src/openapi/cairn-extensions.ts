@@ -54,6 +54,23 @@ export const CAIRN_EXTENSIONS: {
     FileLinksResponse: (s) => {
       for (const f of ['git', 'html', 'self']) if (props(s)[f]) props(s)[f] = { ...props(s)[f], 'x-nullable': true };
     },
+    // The trust status Gitea computes for its web UI only, so API clients can tell a trusted signature from one that
+    // merely verifies (trust models: CreateRepoOption/EditRepoOption `trust_model`).
+    PayloadCommitVerification: (s) => {
+      props(s).trust_status = {
+        type: 'string',
+        enum: ['trusted', 'untrusted', 'unmatched', ''],
+        description: "Cairn: the verified signature's trust under the repository's trust model; empty when not verified",
+      };
+    },
+    // Gitea sets the trust model on creation and in its web settings only; Cairn also takes it here.
+    EditRepoOption: (s) => {
+      props(s).trust_model = {
+        type: 'string',
+        enum: ['default', 'collaborator', 'committer', 'collaboratorcommitter'],
+        description: 'Cairn: how signed commits are trusted (default: [repository.signing] DEFAULT_TRUST_MODEL)',
+      };
+    },
     // Mergeability as a state, not only a boolean: clients can tell "still checking" from "conflict".
     PullRequest: (s) => {
       nullable(s, ['closed_at', 'due_date', 'merged_at', 'merge_commit_sha']);

@@ -80,14 +80,14 @@ export const signingSettingsSpec = {
   sshAllowedKeyTypes: {
     section: 'repository.signing',
     key: 'SSH_ALLOWED_KEY_TYPES',
-    default: [...SSH_SIGNATURE_KEY_TYPES] as SshSignatureKeyType[],
+    default: ['ed25519', 'ecdsa', 'rsa'] as SshSignatureKeyType[],
     parse: subsetOf(SSH_SIGNATURE_KEY_TYPES),
   },
   /** Cairn: the SSHSIG message hash algorithms whose commit signatures verify. */
   sshAllowedHashAlgorithms: {
     section: 'repository.signing',
     key: 'SSH_ALLOWED_HASH_ALGORITHMS',
-    default: [...SSH_SIGNATURE_HASHES] as SshSignatureHash[],
+    default: ['sha256', 'sha512'] as SshSignatureHash[],
     parse: subsetOf(SSH_SIGNATURE_HASHES),
   },
 };
