@@ -105,7 +105,7 @@ export class InstanceSigningKeys {
   /** `gpg --export --armor -- <key>` with the service's GNUPGHOME (an argument vector, never a shell). */
   private exportGpgKey(key: string): Promise<string> {
     // git's minimal environment (PATH, HOME, C locale; none of the service's secrets) serves gpg as well.
-    const env = gitEnvironment({ GNUPGHOME: this.settings.gnupgHome || undefined });
+    const env = { ...gitEnvironment(), ...(this.settings.gnupgHome ? { GNUPGHOME: this.settings.gnupgHome } : {}) };
     return new Promise((resolve, reject) => {
       execFile(
         'gpg',
