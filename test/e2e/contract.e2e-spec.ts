@@ -13,6 +13,7 @@ import { waitFor } from '../support/wait.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { startTestSuite, type TestSuite } from '../support/suite.js';
 import { commitAll, generateSshKey, gitRunner, httpCloneUrl, workspace } from '../support/git.js';
+import { Gpg, sshSign } from '../support/signing-tools.js';
 import { totpCode, totpStep } from '../support/totp.js';
 import { FAST_PASSWORD_HASH } from './identity-helpers.js';
 
@@ -106,7 +107,26 @@ describe('every operation answers what the published description says', () => {
     await call('GET', '/user/keys', '/user/keys', { basic: alice });
     await call('GET', '/user/keys/{id}', `/user/keys/${created.body.id}`, { basic: alice });
     await call('GET', '/users/{username}/keys', `/users/${alice.username}/keys`, { basic: alice });
+    const sshToken = await call('GET', '/user/ssh_key_token', '/user/ssh_key_token', { basic: alice });
+    await call('POST', '/user/ssh_key_verify', '/user/ssh_key_verify', {
+      basic: alice,
+      body: { key_id: created.body.id, signature: await sshSign(key.privateKeyPath, sshToken.text) },
+    });
     await call('DELETE', '/user/keys/{id}', `/user/keys/${created.body.id}`, { basic: alice });
+
+    // OpenPGP keys, made by the real gpg.
+    const gpg = new Gpg(ws.dir('gnupg'));
+    const gpgKey = await gpg.generate(`Alice <${alice.username}@example.com>`, 'ed25519');
+    const added = await call('POST', '/user/gpg_keys', '/user/gpg_keys', { basic: alice, body: { armored_public_key: gpgKey.armoredPublic } });
+    await call('GET', '/user/gpg_keys', '/user/gpg_keys', { basic: alice });
+    await call('GET', '/user/gpg_keys/{id}', `/user/gpg_keys/${added.body.id}`, { basic: alice });
+    await call('GET', '/users/{username}/gpg_keys', `/users/${alice.username}/gpg_keys`);
+    const gpgToken = await call('GET', '/user/gpg_key_token', '/user/gpg_key_token', { basic: alice });
+    await call('POST', '/user/gpg_key_verify', '/user/gpg_key_verify', {
+      basic: alice,
+      body: { key_id: gpgKey.keyId, armored_signature: await gpg.detachSign(gpgKey.keyId, gpgToken.text) },
+    });
+    await call('DELETE', '/user/gpg_keys/{id}', `/user/gpg_keys/${added.body.id}`, { basic: alice });
 
     // Two-factor enrolment (a Cairn extension), by a user of their own so the others keep signing in with a password.
     const dora = await createUser(suite, admin, uniqueName('dora'));

@@ -8,12 +8,16 @@ import { CLOCK, systemClock } from './common/clock.js';
 import { EventPublisher } from './common/event-publisher.js';
 import { OutboxRepository } from './common/outbox.repository.js';
 import { IDENTITY_SETTINGS, loadIdentitySettings, type IdentitySettings } from './config/identity-settings.js';
+import { GpgKeysRepository } from './gpg/gpg-keys.repository.js';
+import { GpgKeysService } from './gpg/gpg-keys.service.js';
 import { KeyUsage } from './keys/key-usage.js';
 import { KeysRepository } from './keys/keys.repository.js';
 import { KeysService } from './keys/keys.service.js';
 import { OrgsRepository } from './orgs/orgs.repository.js';
 import { OrgsService } from './orgs/orgs.service.js';
 import { PrismaService } from './prisma/prisma.service.js';
+import { SigningKeysRepository } from './signing/signing-keys.repository.js';
+import { SigningKeysService } from './signing/signing-keys.service.js';
 import { TokenUsage } from './tokens/token-usage.js';
 import { TokensRepository } from './tokens/tokens.repository.js';
 import { TokensService } from './tokens/tokens.service.js';
@@ -25,6 +29,7 @@ const services = [
   UsersRepository, UsersService, OrgsRepository, OrgsService,
   TokensRepository, TokensService, TokenUsage,
   KeysRepository, KeysService, KeyUsage,
+  GpgKeysRepository, GpgKeysService, SigningKeysRepository, SigningKeysService,
   TwoFactorRepository, TwoFactorService, SignInThrottle, AuthService,
 ];
 

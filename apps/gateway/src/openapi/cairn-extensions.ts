@@ -31,8 +31,10 @@ export const CAIRN_EXTENSIONS: {
     AccessToken: (s) => {
       props(s).last_used_at = { type: 'string', format: 'date-time', 'x-nullable': true };
     },
+    // `verified`: the owner proved they hold the key (POST /user/ssh_key_verify); only such keys verify commits.
     PublicKey: (s) => {
       props(s).last_used_at = { type: 'string', format: 'date-time', 'x-nullable': true };
+      props(s).verified = { type: 'boolean', description: 'The owner proved they hold the key (POST /user/ssh_key_verify)' };
     },
     // Gitea hides whether an admin hook is a system or a default hook.
     Hook: (s) => {
@@ -95,12 +97,42 @@ export const CAIRN_EXTENSIONS: {
         'Basic authentication with the password. Answers a one-time recovery code, shown once (stored hashed). From ' +
         'then on, Basic authentication with the password needs X-Gitea-OTP. 422 for a wrong code or no pending enrolment.';
     },
+    // Gitea's description of this route lacks its body (`VerifyGPGKeyOption`) and says 201 where it answers 200.
+    'POST /user/gpg_key_verify': (op) => {
+      op.consumes = ['application/json'];
+      op.parameters = [{ name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/VerifyGPGKeyOption' } }];
+      op['x-cairn-differs'] = 'Gitea describes 201 but answers 200 (routers/api/v1/user/gpg_key.go), as Cairn does';
+    },
+    // SSH key ownership: Gitea verifies SSH keys in its web UI only; the API routes mirror the GPG ones.
+    'GET /user/ssh_key_token': (op) => {
+      op.summary = 'Get a token to sign with an SSH key (the same token as GET /user/gpg_key_token)';
+      op.description =
+        'Plain text. Sign it with `ssh-keygen -Y sign -n gitea -f <key>` and send the armored signature to ' +
+        'POST /user/ssh_key_verify within about a minute (the token changes every minute; the previous one is accepted).';
+      op.produces = ['text/plain'];
+    },
+    'POST /user/ssh_key_verify': (op) => {
+      op.summary = 'Verify one of your SSH keys with a signature over the token';
+      op.description =
+        'Body `{key_id, signature}`: the key id of GET /user/keys and an armored `-----BEGIN SSH SIGNATURE-----` made ' +
+        'by that key in namespace `gitea` over the token. Answers the key with `verified: true`; only verified SSH keys ' +
+        'verify commit signatures. 404 for a key that is not yours, 422 for a signature that does not match.';
+    },
     'DELETE /user/2fa': (op) => {
       op.summary = 'Remove the two-factor enrolment (active or pending)';
       op.description = 'Basic authentication with the password and, when enrolled, a current code in X-Gitea-OTP.';
     },
   },
   ownDefinitions: {
+    // Gitea's `VerifyGPGKeyOption` (modules/structs), missing from its description.
+    VerifyGPGKeyOption: {
+      type: 'object',
+      properties: {
+        key_id: { type: 'string', description: 'The id of the key to verify (16 hex digits; leading zeros optional)' },
+        armored_signature: { type: 'string', description: 'The armored detached signature over GET /user/gpg_key_token' },
+      },
+      required: ['key_id', 'armored_signature'],
+    },
     // GitHub's `hook-delivery-item` plus Cairn's state and attempts (libs/contracts hooks/delivery.dto.ts).
     HookDelivery: {
       type: 'object',
@@ -182,6 +214,8 @@ export const CAIRN_EXTENSIONS: {
       ]),
     ),
     'POST /user/2fa': { $ref: '#/definitions/TwoFactorEnrolment' },
+    'GET /user/ssh_key_token': { type: 'string' },
+    'POST /user/ssh_key_verify': { $ref: '#/definitions/PublicKey' },
     'POST /user/2fa/confirm': { $ref: '#/definitions/TwoFactorRecovery' },
   },
   queryReadElsewhere: {},

@@ -2,6 +2,7 @@ import type { Type } from '@nestjs/common';
 import { MiscController } from './misc/misc.controller.js';
 import { UsersController } from './users/users.controller.js';
 import { OwnKeysController } from './users/keys.controller.js';
+import { GpgKeysController } from './users/gpg-keys.controller.js';
 import { TwoFactorController } from './users/two-factor.controller.js';
 import { AdminUsersController } from './admin/admin-users.controller.js';
 import { OrgsController } from './orgs/orgs.controller.js';
@@ -19,6 +20,7 @@ export const API_CONTROLLERS: Type<unknown>[] = [
   MiscController,
   UsersController,
   OwnKeysController,
+  GpgKeysController,
   TwoFactorController,
   AdminUsersController,
   OrgsController,

@@ -13,6 +13,7 @@ export function toPublicKeyDto(row: KeyWithUser, rootUrl: string, viewer: ActorD
     fingerprint: row.fingerprint,
     created_at: toApiTime(row.createdAt),
     last_used_at: row.lastUsedAt ? toApiTime(row.lastUsedAt) : null,
+    verified: row.verified,
   };
   if (viewer && (viewer.isAdmin || viewer.id === row.userId)) {
     dto.user = toUserDto(row.user, { rootUrl, viewer });

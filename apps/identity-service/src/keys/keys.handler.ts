@@ -2,7 +2,7 @@ import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { RpcHandler } from '@cairn/platform';
 import {
-  CreateKeyRequest, IdentitySubjects, KeyIdRequest, ListKeysRequest, ResolveKeyRequest, TouchKeyRequest,
+  CreateKeyRequest, IdentitySubjects, KeyIdRequest, ListKeysRequest, ResolveKeyRequest, TouchKeyRequest, VerifySshKeyRequest,
   type Paginated, type PublicKeyDto, type ResolveKeyReply,
 } from '@cairn/contracts';
 import { requireActor, requireBody } from '../common/require-actor.js';
@@ -31,6 +31,11 @@ export class KeysHandler {
   async delete(@Payload() req: KeyIdRequest): Promise<{ ok: true }> {
     await this.keys.delete(requireActor(req.actor), req.id);
     return { ok: true };
+  }
+
+  @RpcHandler(IdentitySubjects.keyVerify)
+  verify(@Payload() req: VerifySshKeyRequest): Promise<PublicKeyDto> {
+    return this.keys.verify(requireActor(req.actor), requireBody(req.body));
   }
 
   @RpcHandler(IdentitySubjects.keyResolve)

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Prisma, type PublicKey } from '../generated/prisma/client.js';
-import { IDENTITY_SCHEMA, PrismaService } from '../prisma/prisma.service.js';
+import { IDENTITY_SCHEMA, PrismaService, type Db } from '../prisma/prisma.service.js';
 import type { UserRow, UserWithTwoFactor } from '../users/users.repository.js';
 
 export type KeyRow = PublicKey;
@@ -15,14 +15,35 @@ export interface NewKey {
   bits: number;
 }
 
+/**
+ * Every change to a user's signing keys (SSH or OpenPGP: added, deleted, verified) bumps `users.keys_version` in the
+ * same transaction: commit verification results are cached per keys version.
+ */
+export async function bumpKeysVersion(db: Db, userId: number): Promise<void> {
+  await db.user.update({ where: { id: userId }, data: { keysVersion: { increment: 1 } } });
+}
+
 const PUBLIC_KEYS = Prisma.raw(`"${IDENTITY_SCHEMA}"."public_keys"`);
 
 @Injectable()
 export class KeysRepository {
   constructor(private readonly prisma: PrismaService) {}
 
+  /** Adds a key and bumps the owner's keys version (see `User.keysVersion`) in one transaction. */
   create(k: NewKey): Promise<KeyWithUser> {
-    return this.prisma.publicKey.create({ data: k, include: { user: true } });
+    return this.prisma.$transaction(async (tx) => {
+      const row = await tx.publicKey.create({ data: k, include: { user: true } });
+      await bumpKeysVersion(tx, k.userId);
+      return row;
+    });
+  }
+
+  markVerified(id: number, userId: number): Promise<KeyWithUser> {
+    return this.prisma.$transaction(async (tx) => {
+      const row = await tx.publicKey.update({ where: { id }, data: { verified: true }, include: { user: true } });
+      await bumpKeysVersion(tx, userId);
+      return row;
+    });
   }
 
   async fingerprintExists(fingerprint: string): Promise<boolean> {
@@ -53,8 +74,12 @@ export class KeysRepository {
     return { rows, total };
   }
 
-  async delete(id: number): Promise<boolean> {
-    return (await this.prisma.publicKey.deleteMany({ where: { id } })).count > 0;
+  delete(id: number, userId: number): Promise<boolean> {
+    return this.prisma.$transaction(async (tx) => {
+      const n = (await tx.publicKey.deleteMany({ where: { id } })).count;
+      if (n > 0) await bumpKeysVersion(tx, userId);
+      return n > 0;
+    });
   }
 
   /** Same conditional write as tokens: at most one per window across replicas. */

@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   DomainError, ErrorCode, toPaging,
-  type ActorDto, type CreateKeyBody, type ListKeysQuery, type Paginated, type PublicKeyDto, type ResolveKeyReply,
+  type ActorDto, type CreateKeyBody, type VerifySshKeyBody, type ListKeysQuery, type Paginated, type PublicKeyDto, type ResolveKeyReply,
 } from '@cairn/contracts';
-import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
+import { COMMON_SETTINGS, verifySshSignature, type CommonSettings } from '@cairn/platform';
+import { CLOCK, type Clock } from '../common/clock.js';
 import { assertCanSignIn } from '../common/sign-in.js';
 import { canSeeUser } from '../common/visibility.js';
 import { IDENTITY_SETTINGS, minimumKeySizes, type IdentitySettings } from '../config/identity-settings.js';
@@ -13,6 +14,7 @@ import { toPublicKeyDto } from './key.mapper.js';
 import { keySizeProblem, parseAuthorizedKey, parseKeyBlob } from './key-rules.js';
 import { KeyUsage } from './key-usage.js';
 import { KeysRepository } from './keys.repository.js';
+import { acceptedVerificationTokens, tokenVariants } from './verification-token.js';
 
 @Injectable()
 export class KeysService {
@@ -24,6 +26,7 @@ export class KeysService {
     private readonly usage: KeyUsage,
     @Inject(IDENTITY_SETTINGS) private readonly settings: IdentitySettings,
     @Inject(COMMON_SETTINGS) private readonly common: CommonSettings,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {
     this.minimums = minimumKeySizes(settings);
   }
@@ -81,7 +84,7 @@ export class KeysService {
   async delete(actor: ActorDto, id: number): Promise<void> {
     const row = await this.keys.findById(id);
     if (!row || (row.userId !== actor.id && !actor.isAdmin)) throw DomainError.notFound(`public key ${id} does not exist`);
-    if (!(await this.keys.delete(id))) throw DomainError.notFound(`public key ${id} does not exist`);
+    if (!(await this.keys.delete(id, row.userId))) throw DomainError.notFound(`public key ${id} does not exist`);
   }
 
   /** SSH authentication: the key the client offered → its owner; records the use (throttled). */
@@ -104,6 +107,25 @@ export class KeysService {
         via: 'ssh',
       },
     };
+  }
+
+  /**
+   * Marks one of the actor's keys verified: `signature` is `ssh-keygen -Y sign -n gitea` over the current
+   * verification token (Gitea's `VerifySSHKey`, web only there), made by that key.
+   */
+  async verify(actor: ActorDto, body: VerifySshKeyBody): Promise<PublicKeyDto> {
+    const row = await this.keys.findById(body.key_id);
+    if (!row || row.userId !== actor.id) throw DomainError.notFound(`public key ${body.key_id} does not exist`);
+    const tokens = acceptedVerificationTokens(row.user, new Date(this.clock()));
+    const results = tokenVariants(tokens).map((t) => verifySshSignature(body.signature, Buffer.from(t), 'gitea', [row.content]));
+    if (!results.some((r) => r.ok)) {
+      const reason = results.find((r) => r.reason !== 'the signature does not match')?.reason;
+      throw DomainError.unprocessable(
+        `The provided SSH key, signature and token do not match or token is out of date${reason ? ` (${reason})` : ''}. ` +
+          `Provide a valid signature for the token: ${tokens[0]}`,
+      );
+    }
+    return toPublicKeyDto(await this.keys.markVerified(row.id, row.userId), this.common.rootUrl, actor);
   }
 
   touch(keyId: number): void {

@@ -20,6 +20,21 @@ export function placeholderEmail(rootUrl: string, lowerName: string): string {
   return `${lowerName}@noreply.${new URL(rootUrl).hostname}`;
 }
 
+/** The lower-cased user name a no-reply address (`<name>@noreply.<domain>`) stands for; null for other addresses. */
+export function noReplyLowerName(rootUrl: string, email: string): string | null {
+  const at = email.lastIndexOf('@');
+  if (at <= 0) return null;
+  return email.slice(at + 1).toLowerCase() === `noreply.${new URL(rootUrl).hostname}` ? email.slice(0, at).toLowerCase() : null;
+}
+
+/**
+ * A user's activated e-mail addresses, lower-cased (Gitea's `email_address` rows with `is_activated`): Cairn keeps one
+ * address per user, activated while the account is.
+ */
+export function activatedEmails(row: Pick<UserRow, 'lowerEmail' | 'isActive'>): string[] {
+  return row.lowerEmail && row.isActive ? [row.lowerEmail] : [];
+}
+
 /**
  * Gitea's `User` JSON. The e-mail and the account details (admin flag, login name, last login, language, active,
  * prohibit_login) are only shown to the user themself and to site admins.

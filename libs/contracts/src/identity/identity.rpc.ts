@@ -8,13 +8,16 @@ import type {
   OrgPagedRequest, OrgRequest, OrgStandingsReply, OrgStandingsRequest, OrganizationDto, SetPublicMemberRequest,
   TeamDto, TeamMemberRequest, TeamPagedRequest, TeamRequest,
 } from './org.dto.js';
+import type {
+  CreateGpgKeyRequest, GpgKeyDto, ListGpgKeysRequest, VerifyGpgKeyRequest, VerifySshKeyRequest,
+} from './gpg-key.dto.js';
 import type { SigningKeysReply, SigningKeysRequest } from './signing-keys.dto.js';
 import type { AccessTokenDto, CreateTokenRequest, DeleteTokenRequest, ListTokensRequest } from './token.dto.js';
 import type {
   TwoFactorConfirmReply, TwoFactorConfirmRequest, TwoFactorEnrollReply, TwoFactorRequest,
 } from './two-factor.dto.js';
 import type {
-  CreateUserRequest, EditUserRequest, LookupUsersReply, LookupUsersRequest, OwnerDto, OwnerResolveRequest,
+  ActorRequest, CreateUserRequest, EditUserRequest, LookupUsersReply, LookupUsersRequest, OwnerDto, OwnerResolveRequest,
   SearchUsersRequest, UserDto, UsernameRequest,
 } from './user.dto.js';
 import type { RpcPair } from '../rpc-contract.js';
@@ -39,6 +42,13 @@ export interface IdentityRpc {
   [IdentitySubjects.keyGet]: RpcPair<KeyIdRequest, PublicKeyDto>;
   [IdentitySubjects.keyDelete]: RpcPair<KeyIdRequest, { ok: true }>;
   [IdentitySubjects.keyResolve]: RpcPair<ResolveKeyRequest, ResolveKeyReply>;
+  [IdentitySubjects.keyVerify]: RpcPair<VerifySshKeyRequest, PublicKeyDto>;
+  [IdentitySubjects.keyVerificationToken]: RpcPair<ActorRequest, { token: string }>;
+  [IdentitySubjects.gpgKeyCreate]: RpcPair<CreateGpgKeyRequest, GpgKeyDto>;
+  [IdentitySubjects.gpgKeyList]: RpcPair<ListGpgKeysRequest, Paginated<GpgKeyDto>>;
+  [IdentitySubjects.gpgKeyGet]: RpcPair<KeyIdRequest, GpgKeyDto>;
+  [IdentitySubjects.gpgKeyDelete]: RpcPair<KeyIdRequest, { ok: true }>;
+  [IdentitySubjects.gpgKeyVerify]: RpcPair<VerifyGpgKeyRequest, GpgKeyDto>;
   [IdentitySubjects.signingKeys]: RpcPair<SigningKeysRequest, SigningKeysReply>;
   [IdentitySubjects.keyTouch]: RpcPair<TouchKeyRequest, { ok: true }>;
   [IdentitySubjects.orgCreate]: RpcPair<CreateOrgRequest, OrganizationDto>;

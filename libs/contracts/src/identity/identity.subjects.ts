@@ -42,6 +42,22 @@ export const IdentitySubjects = {
   keyResolve: 'identity.key.resolve',
   /** Record that a key was used (throttled). */
   keyTouch: 'identity.key.touch',
+  /** Verify one of the caller's SSH keys with an `ssh-keygen -Y sign -n gitea` signature over the token. */
+  keyVerify: 'identity.key.verify',
+  /** The caller's current key verification token (Gitea's `gpg_key_token`; also used for SSH keys). */
+  keyVerificationToken: 'identity.key.verification-token',
+
+  /** Add an OpenPGP key. */
+  gpgKeyCreate: 'identity.gpg-key.create',
+  /** List OpenPGP keys (own or another user's). */
+  gpgKeyList: 'identity.gpg-key.list',
+  /** Get one of the caller's OpenPGP keys. */
+  gpgKeyGet: 'identity.gpg-key.get',
+  /** Delete an OpenPGP key (owner or site admin). */
+  gpgKeyDelete: 'identity.gpg-key.delete',
+  /** Verify one of the caller's OpenPGP keys with a detached signature over the token. */
+  gpgKeyVerify: 'identity.gpg-key.verify',
+
   /** The committers' accounts and signing keys (SSH, OpenPGP) for verifying commit signatures (repo-service). */
   signingKeys: 'identity.signing.keys',
 

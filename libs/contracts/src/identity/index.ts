@@ -8,3 +8,4 @@ export * from './org.dto.js';
 export * from './two-factor.dto.js';
 export * from './token-format.js';
 export * from './signing-keys.dto.js';
+export * from './gpg-key.dto.js';

@@ -12,6 +12,8 @@ export interface PublicKeyDto {
   fingerprint: string;
   created_at: string;
   last_used_at: string | null;
+  /** Cairn: the owner proved they hold the key (`POST /user/ssh_key_verify`); only such keys verify commits. */
+  verified: boolean;
   user?: UserDto;
   read_only?: boolean;
   key_type?: string;

@@ -1,0 +1,29 @@
+import { createHash } from 'node:crypto';
+import type { UserRow } from '../users/users.repository.js';
+
+const WINDOW_MS = 60_000;
+
+/**
+ * Gitea's key verification token (`GET /user/gpg_key_token`): a digest of the user's identity and a one-minute time
+ * window. The token handed out names the *next* window; a signature is accepted over it or over the previous one
+ * (the current window), so a token stays good for one to two minutes. It proves nothing by itself — what counts
+ * is the signature over it, which only the key's holder can make.
+ */
+export function verificationToken(user: Pick<UserRow, 'id' | 'name' | 'email' | 'createdAt'>, now: Date, windowsAhead: 0 | 1): string {
+  const window = Math.floor(now.getTime() / WINDOW_MS) * WINDOW_MS + windowsAhead * WINDOW_MS;
+  const material = [new Date(window).toISOString(), user.createdAt.toISOString(), user.name, user.email, String(user.id)].join(':');
+  return createHash('sha256').update(material).digest('hex');
+}
+
+/** The tokens a signature may cover now: the one handed out, then the previous one. */
+export function acceptedVerificationTokens(user: Pick<UserRow, 'id' | 'name' | 'email' | 'createdAt'>, now: Date): [string, string] {
+  return [verificationToken(user, now, 1), verificationToken(user, now, 0)];
+}
+
+/**
+ * The texts a signature over the tokens may cover: each token as is, or with the line end a signing tool added
+ * (newline, CRLF, two newlines — the variants Gitea accepts for GPG and SSH keys).
+ */
+export function tokenVariants(tokens: string[]): string[] {
+  return tokens.flatMap((t) => [t, `${t}\n`, `${t}\r\n`, `${t}\n\n`]);
+}
