@@ -35,11 +35,13 @@ describe('commit signatures through the read APIs (integration: git, ssh-keygen,
   let fingerprint = '';
   let gpgArmored = '';
   let gpgKeyId = '';
+  let gnupgHome = '';
 
   beforeAll(() => {
     root = tempDir('cairn-it-signatures-');
     const keys = path.join(root, 'keys');
     const gnupg = path.join(root, 'gnupg');
+    gnupgHome = gnupg;
     mkdirSync(keys);
     mkdirSync(gnupg, { mode: 0o700 });
     const run = (cmd: string, args: string[], env: Record<string, string> = {}) =>
@@ -121,5 +123,30 @@ describe('commit signatures through the read APIs (integration: git, ssh-keygen,
     const byId = await s.verifier.verifyCommits(repo, [sha.ssh, sha.unsigned]);
     expect(byId.get(sha.ssh)).toEqual(one.commit.verification);
     expect(byId.get(sha.unsigned)).toMatchObject({ reason: 'gpg.error.not_signed_commit' });
+  });
+
+  it('verifies with the instance OpenPGP key, exported once from GNUPGHOME (SIGNING_FORMAT = openpgp)', async () => {
+    const instance = testCommitVerifier({
+      pool,
+      repoRoot: root,
+      env: { CAIRN__REPOSITORY_SIGNING__SIGNING_FORMAT: 'openpgp', CAIRN__REPOSITORY_SIGNING__SIGNING_KEY: gpgKeyId, GNUPGHOME: gnupgHome },
+    });
+    const byId = await instance.verifier.verifyCommits(repo, [sha.gpg, sha.ssh]);
+    expect(byId.get(sha.gpg)).toMatchObject({
+      verified: true,
+      reason: `Cairn / ${gpgKeyId}`,
+      signer: { name: 'Cairn', email: 'cairn@instance.test', username: '' },
+      // collaborator model: an instance signature is trusted
+      trust_status: 'trusted',
+    });
+    // The instance OpenPGP key never verifies SSH signatures.
+    expect(byId.get(sha.ssh)).toMatchObject({ verified: false, reason: 'gpg.error.no_gpg_keys_found' });
+    // A key gpg does not have: nothing exported, nothing verified.
+    const missing = testCommitVerifier({
+      pool,
+      repoRoot: root,
+      env: { CAIRN__REPOSITORY_SIGNING__SIGNING_FORMAT: 'openpgp', CAIRN__REPOSITORY_SIGNING__SIGNING_KEY: '0123456789ABCDEF', GNUPGHOME: gnupgHome },
+    });
+    expect((await missing.verifier.verifyCommits(repo, [sha.gpg])).get(sha.gpg)).toMatchObject({ verified: false, reason: 'gpg.error.no_gpg_keys_found' });
   });
 });
