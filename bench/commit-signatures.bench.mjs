@@ -108,7 +108,7 @@ try {
         await verifyByHand();
       },
     },
-    { warmup: 2, runs: 15 },
+    { warmup: 3, runs: Number(process.env.BENCH_RUNS ?? 25) },
   );
   report(`first request, ${PAGE} SSH-signed (target ≤ 2×)`, m.first, m.unsignedPlusByHand);
   report(`repeated request, ${PAGE} SSH-signed (target ≤ 1.2×)`, m.repeated, m.unsigned);

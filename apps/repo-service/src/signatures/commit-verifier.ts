@@ -34,8 +34,8 @@ type PageKeys = SigningKeysReply | null;
 export class CommitVerifier {
   private readonly logger = new Logger(CommitVerifier.name);
   private readonly outcomes = new VerificationCache();
-  /** Issuer key ids of OpenPGP signatures by commit id ('' when none or unreadable): needed before the keys call. */
-  private readonly pgpByCommit = new LruCache<Promise<PgpSignature | null>>(20_000);
+  /** OpenPGP signatures read, by commit id (null when unreadable): their issuer ids are needed before the keys call. */
+  private readonly pgpByCommit = new LruCache<Promise<PgpSignature | null>>(5_000);
 
   constructor(
     private readonly keys: SigningKeyDirectory,
@@ -158,7 +158,7 @@ export class CommitVerifier {
     return {
       verified: true,
       reason: verifiedReason(login, outcome.key),
-      signer: { name: login, email: user?.email ?? outcome.signer.email, username: login },
+      signer: { name: login, email: user?.email || outcome.signer.email, username: login },
       ...base,
     };
   }
@@ -197,7 +197,7 @@ export class CommitVerifier {
       const signer: TrustParty =
         o.signer.kind === 'instance'
           ? { id: 0, email: this.instance.signer.email }
-          : { id: o.signer.userId, email: owners.get(o.signer.userId)?.user.email ?? o.signer.email };
+          : { id: o.signer.userId, email: owners.get(o.signer.userId)?.user.email || o.signer.email };
       return trustStatus(resolved, signer, committer, (id) => members.has(id));
     };
   }
