@@ -97,6 +97,27 @@ describe('CommitVerifier', () => {
     expect(await status({ ...repo, trustModel: 'collaborator' })).toEqual(['untrusted', 'trusted']);
   });
 
+  it('trusts members of an organization\'s teams that have the repository (or all of them) and its owners', async () => {
+    const trust = new FixedTrust('collaborator', [], 100);
+    trust.ownerKind = 'organization';
+    trust.teamIds = [5];
+    const team = (id: number, includesAllRepositories: boolean) =>
+      ({ id, name: 't', permission: 'write', includesAllRepositories, canCreateOrgRepo: false }) as const;
+    const { verifier, keys } = setup({}, trust);
+    keys.owners.push(owner(7, 'alice', 'alice@example.com', { sshKeys: [sshKey(SSH_KEYS.alice_ed25519)] }));
+    const [c] = page(COMMITS.ssh_ed25519);
+    const status = async () => (await verifier.verify(repo, [c])).get(c.sha)!.trust_status;
+    expect(await status()).toBe('untrusted');
+    trust.standings.set(7, { isMember: true, isOwner: false, teams: [team(6, false)] });
+    expect(await status()).toBe('untrusted'); // a member, but not of a team with the repository
+    trust.standings.set(7, { isMember: true, isOwner: false, teams: [team(5, false)] });
+    expect(await status()).toBe('trusted');
+    trust.standings.set(7, { isMember: true, isOwner: false, teams: [team(6, true)] });
+    expect(await status()).toBe('trusted');
+    trust.standings.set(7, { isMember: true, isOwner: true, teams: [] });
+    expect(await status()).toBe('trusted');
+  });
+
   it('shows signatures unverified with a reason when identity-service cannot answer (the instance keys still verify)', async () => {
     const { verifier, keys } = setup({ CAIRN__REPOSITORY_SIGNING__TRUSTED_SSH_KEYS: SSH_KEYS.instance_ed25519.line });
     keys.lookup = () => Promise.reject(new Error('no responders'));

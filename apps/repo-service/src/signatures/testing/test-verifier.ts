@@ -7,9 +7,12 @@ import { SignatureChecker } from '../signature-checker.js';
 import { SignatureTrustSource, type TrustFacts } from '../signature-trust.repository.js';
 import { FixedSigningKeys } from './signing-owners.js';
 
-/** A repository's trust facts as its row would say them (counting reads); memberships: none. */
+/** A repository's trust facts as its row would say them (counting reads), and organization standings by user. */
 export class FixedTrust extends SignatureTrustSource {
   reads = 0;
+  ownerKind = 'user';
+  teamIds: number[] = [];
+  standings = new Map<number, OrgMembershipReply>();
   constructor(
     public trustModel = 'default',
     public collaborators: number[] = [],
@@ -23,14 +26,14 @@ export class FixedTrust extends SignatureTrustSource {
     return Promise.resolve({
       trustModel: this.trustModel,
       ownerId: this.ownerId,
-      ownerKind: 'user',
+      ownerKind: this.ownerKind,
       collaboratorIds: new Set(userIds.filter((id) => this.collaborators.includes(id))),
-      teamIds: new Set(),
+      teamIds: new Set(this.teamIds),
     });
   }
 
-  membership(): Promise<OrgMembershipReply> {
-    return Promise.resolve({ isMember: false, isOwner: false, teams: [] });
+  membership(_orgId: number, userId: number): Promise<OrgMembershipReply> {
+    return Promise.resolve(this.standings.get(userId) ?? { isMember: false, isOwner: false, teams: [] });
   }
 }
 
