@@ -20,10 +20,10 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
-# ---- runtime: node + git (repo-service, merge-check-worker) + ssh-keygen ----------------------------------------
+# ---- runtime: node + git (repo-service, merge-check-worker) + ssh-keygen + gpg (instance commit signing) ----------
 FROM node:24-bookworm-slim AS runtime
 RUN apt-get update \
- && apt-get install -y --no-install-recommends git openssh-client ca-certificates tini \
+ && apt-get install -y --no-install-recommends git openssh-client gnupg ca-certificates tini \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 ENV NODE_ENV=production \

@@ -2,14 +2,14 @@
 // the same spec files in a short form (their defaults); these raise the bounds unless the caller set them, build
 // first (the suites run the built apps), and run the one spec file.
 //
-//   npm run fuzz               CAIRN_FUZZ_RUNS=40 (requests per operation and caller), CAIRN_FUZZ_SEED to replay
+//   npm run fuzz               CAIRN_FUZZ_RUNS=40 (requests per operation and caller), a new seed (CAIRN_FUZZ_SEED=N replays)
 //   npm run chaos              CAIRN_CHAOS_ROUNDS=3 (kill/restart rounds), CAIRN_CHAOS_WORKERS=4
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { REPO_ROOT } from './suite.mjs';
 
 const SUITES = {
-  fuzz: { spec: 'test/e2e/fuzz.e2e-spec.ts', env: { CAIRN_FUZZ_RUNS: '40' } },
+  fuzz: { spec: 'test/e2e/fuzz.e2e-spec.ts', env: { CAIRN_FUZZ_RUNS: '40', CAIRN_FUZZ_SEED: 'random' } },
   chaos: {
     spec: 'test/e2e/chaos.e2e-spec.ts',
     env: { CAIRN_CHAOS_ROUNDS: '3', CAIRN_CHAOS_WORKERS: '4' },

@@ -16,6 +16,7 @@ import { commitAll, generateSshKey, gitRunner, httpCloneUrl, workspace } from '.
 import { Gpg, sshSign } from '../support/signing-tools.js';
 import { totpCode, totpStep } from '../support/totp.js';
 import { FAST_PASSWORD_HASH } from './identity-helpers.js';
+import { generateGpgKey } from '../support/signing.js';
 
 let suite: TestSuite;
 let api: HttpClient;
@@ -50,9 +51,17 @@ async function call(method: string, template: string, path: string, options: Req
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
   receiverUrl = `${receiver.url}`;
+  // An SSH instance signing key: /signing-key.pub answers 200 (the .gpg routes: after a restart with an OpenPGP key).
+  const signingKey = await generateSshKey(ws.dir('signing-key'), 'gitea');
   // Every app: pull requests need the merge-check worker.
   suite = await startTestSuite({
-    env: { ...FAST_PASSWORD_HASH, CAIRN__WEBHOOK__ALLOWED_HOST_LIST: 'loopback', CAIRN__WEBHOOK__RETRY_BASE_DELAY: '100ms' },
+    env: {
+      ...FAST_PASSWORD_HASH,
+      CAIRN__WEBHOOK__ALLOWED_HOST_LIST: 'loopback',
+      CAIRN__WEBHOOK__RETRY_BASE_DELAY: '100ms',
+      CAIRN__REPOSITORY_SIGNING__SIGNING_KEY: `${signingKey.privateKeyPath}.pub`,
+      CAIRN__REPOSITORY_SIGNING__SIGNING_FORMAT: 'ssh',
+    },
   });
   api = httpClient(suite);
   admin = await suite.createAdmin();
@@ -223,6 +232,21 @@ describe('every operation answers what the published description says', () => {
     await call('GET', '/repos/{owner}/{repo}/file-contents', `${r}/file-contents?body=${files}`, { basic: alice });
     await call('POST', '/repos/{owner}/{repo}/file-contents', `${r}/file-contents`, { basic: alice, body: { files: ['README.md'] } });
     await call('GET', '/repos/{owner}/{repo}/raw/{filepath}', `${r}/raw/README.md`, { basic: alice });
+    // The contents write API (one commit each, on the pushed branch: main is pushed to again below).
+    const b64 = (t: string) => Buffer.from(t).toString('base64');
+    const made = await call('POST', '/repos/{owner}/{repo}/contents/{filepath}', `${r}/contents/docs/new.txt`, {
+      basic: alice, body: { content: b64('one\n'), branch: 'feature/one' },
+    });
+    const updated = await call('PUT', '/repos/{owner}/{repo}/contents/{filepath}', `${r}/contents/docs/new.txt`, {
+      basic: alice, body: { content: b64('two\n'), sha: made.body.content.sha, branch: 'feature/one' },
+    });
+    const changed = await call('POST', '/repos/{owner}/{repo}/contents', `${r}/contents`, {
+      basic: alice,
+      body: { branch: 'feature/one', files: [{ operation: 'create', path: 'docs/b.txt', content: b64('b\n') }, { operation: 'update', path: 'docs/new.txt', content: b64('three\n'), sha: updated.body.content.sha }] },
+    });
+    await call('DELETE', '/repos/{owner}/{repo}/contents/{filepath}', `${r}/contents/docs/new.txt`, {
+      basic: alice, body: { sha: changed.body.files[1].sha, branch: 'feature/one' },
+    });
 
     // Collaborators.
     const collab = `${r}/collaborators/${bob.username}`;
@@ -287,6 +311,23 @@ describe('every operation answers what the published description says', () => {
     await call('GET', '/repos/{owner}/{repo}/pulls/{index}/merge', `${p}/merge`, { basic: alice });
 
     await call('DELETE', '/repos/{owner}/{repo}', r, { basic: alice });
+  });
+
+  it('signing keys: SSH, then OpenPGP after repo-service restarts with a gpg key', async () => {
+    const repo = uniqueName('keys');
+    await call('POST', '/user/repos', '/user/repos', { basic: alice, body: { name: repo } });
+    const r = `/repos/${alice.username}/${repo}`;
+    await call('GET', '/signing-key.pub', '/signing-key.pub');
+    await call('GET', '/repos/{owner}/{repo}/signing-key.pub', `${r}/signing-key.pub`, { basic: alice });
+    const gpg = await generateGpgKey(ws.dir('gnupg'));
+    await suite.stopApp('repo-service');
+    await suite.startApp('repo-service', {
+      GNUPGHOME: gpg.gnupgHome,
+      CAIRN__REPOSITORY_SIGNING__SIGNING_KEY: gpg.fingerprint,
+      CAIRN__REPOSITORY_SIGNING__SIGNING_FORMAT: 'openpgp',
+    });
+    await call('GET', '/signing-key.gpg', '/signing-key.gpg');
+    await call('GET', '/repos/{owner}/{repo}/signing-key.gpg', `${r}/signing-key.gpg`, { basic: alice });
   });
 
   it('leaves no operation of the description without a contract check', () => {

@@ -7,8 +7,8 @@
  * failure), and afterwards every app still runs and the gateway is ready.
  *
  *   CAIRN_FUZZ_RUNS   requests per operation and caller (default 4: ~1,300 requests, about a minute here)
- *   CAIRN_FUZZ_SEED   the seed (printed at the start; the same seed draws the same requests)
- *   `npm run fuzz`    a bigger run (CAIRN_FUZZ_RUNS=40 unless set)
+ *   CAIRN_FUZZ_SEED   the seed (printed at the start; the same seed draws the same requests); `random` for a new one
+ *   `npm run fuzz`    a bigger run with a new seed (CAIRN_FUZZ_RUNS=40, CAIRN_FUZZ_SEED=random unless set)
  *
  * All findings are gathered and named together (caller, method, path, body, status, answer) so that one run lists
  * every one of them.
@@ -23,7 +23,17 @@ import { createUser, http as httpClient, uniqueName, type Account, type HttpClie
 import { processAlive, startTestSuite, type TestSuite } from '../support/suite.js';
 
 const RUNS = Math.max(1, Number(process.env.CAIRN_FUZZ_RUNS ?? 4));
-const SEED = process.env.CAIRN_FUZZ_SEED ? Number(process.env.CAIRN_FUZZ_SEED) : randomBytes(4).readUInt32BE() >>> 1;
+/**
+ * `npm test` draws the same requests every time (a regression check must not fail on a seed nobody chose); `npm run
+ * fuzz` explores with a fresh seed each run (scripts/reliability.mjs sets CAIRN_FUZZ_SEED=random).
+ */
+const DEFAULT_SEED = 1515993151;
+const SEED =
+  process.env.CAIRN_FUZZ_SEED === 'random'
+    ? randomBytes(4).readUInt32BE() >>> 1
+    : process.env.CAIRN_FUZZ_SEED
+      ? Number(process.env.CAIRN_FUZZ_SEED)
+      : DEFAULT_SEED;
 /** A request unanswered after this long is a hang (the gateway's own RPC timeout is 10 s: a 504 comes well before). */
 const REQUEST_TIMEOUT_MS = 30_000;
 

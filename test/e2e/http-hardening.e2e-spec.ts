@@ -195,6 +195,19 @@ describe('bodies are limited before they are parsed', () => {
     const tooBig = JSON.stringify({ files: ['README.md'], padding: 'p'.repeat(3 * MIB) });
     expectApiError(await api.post(route, { token, body: tooBig, headers: { 'content-type': 'application/json' } }), 413);
   });
+
+  it('takes files up to FILE_MAX_SIZE through the contents write routes, and answers a larger one with 413', async () => {
+    const route = `/repos/${owner.username}/${repo}/contents/big.bin`;
+    // 1.2 MiB: over a bus message and over the inline content budget, so both travel out of band.
+    const bytes = Buffer.alloc(1.2 * MIB, 7);
+    const created = await api.post(route, { token, body: { content: bytes.toString('base64') } });
+    expect(created.status, created.text.slice(0, 300)).toBe(201);
+    expect(created.body.content.size).toBe(bytes.length);
+    expect(created.body.content.content).toBe(bytes.toString('base64'));
+    const tooBig = await api.put(route, { token, body: { content: Buffer.alloc(2 * MIB, 8).toString('base64'), sha: created.body.content.sha } });
+    expectApiError(tooBig, 413, /request body too large/);
+    expect((await api.get(route, { token })).body.sha).toBe(created.body.content.sha);
+  });
 });
 
 describe('Idempotency-Key on POST', () => {

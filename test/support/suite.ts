@@ -47,8 +47,11 @@ export interface TestSuite {
   createAdmin: () => Promise<Account>;
   /** Every app process of this suite (e.g. to stop one and watch the others degrade); `startApp` adds to it. */
   apps: { name: string; pid: number | undefined }[];
-  /** Starts an app left out with `without`, or stopped with `stopApp` (same environment); resolves once it answers. */
-  startApp: (name: string) => Promise<void>;
+  /**
+   * Starts an app left out with `without`, or stopped with `stopApp` (same environment, plus `env`: e.g. other
+   * settings for a restarted repo-service); resolves once it answers.
+   */
+  startApp: (name: string, env?: Record<string, string>) => Promise<void>;
   /**
    * Stops one running app (SIGTERM, or `signal`: `SIGKILL` for a crash, then waits for the process to exit); the
    * others keep running. Its git child processes are not signalled: as after a real crash, they run on by themselves.
@@ -159,11 +162,16 @@ export async function startTestSuite(options: TestSuiteOptions = {}): Promise<Te
     const apps = [...suite.apps];
     const stopped = new Set<string>(options.without ?? []);
     let restarts = 0;
-    const startApp = async (name: string) => {
+    const startApp = async (name: string, env: Record<string, string> = {}) => {
       if (!stopped.has(name)) throw new Error(`${name} is running, or not an app left out with \`without\``);
       // A restarted app logs into `logs/restart-<n>/<app>.log`, which keeps what came before a crash.
       restarts += 1;
-      const started = await startSuite({ ...startOptions, apps: [name], logDir: path.join(startOptions.logDir, `restart-${restarts}`) });
+      const started = await startSuite({
+        ...startOptions,
+        env: { ...startOptions.env, ...env },
+        apps: [name],
+        logDir: path.join(startOptions.logDir, `restart-${restarts}`),
+      });
       stopped.delete(name);
       later.set(name, started);
       apps.push(...started.apps);

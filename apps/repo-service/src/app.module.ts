@@ -9,6 +9,8 @@ import { RepositoriesModule } from './repositories/repositories.module.js';
 import { StorageModule } from './storage/storage.module.js';
 import { TransportModule } from './transport/transport.module.js';
 import { GitReadModule } from './git/git-read.module.js';
+import { FileChangesModule } from './file-changes/file-changes.module.js';
+import { SigningModule } from './signing/signing.module.js';
 
 /** repo-service: repositories, git storage and transport, issues, pull requests, packages. */
 @Module({
@@ -17,12 +19,14 @@ import { GitReadModule } from './git/git-read.module.js';
     RepoConfigModule,
     PrismaModule,
     StorageModule,
+    SigningModule,
     AccessModule,
     RepositoriesModule,
     CollaboratorsModule,
     TransportModule,
     IssueTrackerModule,
     GitReadModule,
+    FileChangesModule,
   ],
 })
 export class AppModule {}

@@ -51,7 +51,7 @@ import { RepoViews } from './tracker/repo-views.js';
     CommentsService,
     MergeService,
   ],
-  exports: [MergeabilityService, PullsService, IssuesService, RefUpdates, PUSH_SINK],
+  exports: [MergeabilityService, PullsService, IssuesService, RefUpdates, RepoViews, PUSH_SINK],
 })
 export class IssueTrackerModule {}
 

@@ -5,13 +5,14 @@ import { loadTransportSettings } from './transport/transport-settings.js';
 import { loadRepoSettings } from './config/repo-settings.js';
 import { loadGitReadSettings } from './git/git-read-settings.js';
 import { validateIssueTrackerSettings } from './issue-tracker.module.js';
+import { validateInstanceSigningKey } from './signing/instance-key.js';
 
 void bootstrapService({
   name: 'repo',
   module: AppModule,
   // Refuse to start with a clear message on any bad setting, before anything connects.
   validateSettings: () => {
-    loadRepoSettings();
+    validateInstanceSigningKey(loadRepoSettings());
     loadGitReadSettings();
     validateIssueTrackerSettings();
     loadTransportSettings();

@@ -1,5 +1,6 @@
 import type { Type } from '@nestjs/common';
 import { MiscController } from './misc/misc.controller.js';
+import { RepoSigningKeyController, SigningKeyController } from './misc/signing-key.controller.js';
 import { UsersController } from './users/users.controller.js';
 import { OwnKeysController } from './users/keys.controller.js';
 import { GpgKeysController } from './users/gpg-keys.controller.js';
@@ -18,6 +19,7 @@ import { RepoHooksController } from './hooks/repo-hooks.controller.js';
 /** Every API controller of the gateway, one line per route group (`routes/<group>/`). */
 export const API_CONTROLLERS: Type<unknown>[] = [
   MiscController,
+  SigningKeyController,
   UsersController,
   OwnKeysController,
   GpgKeysController,
@@ -29,6 +31,7 @@ export const API_CONTROLLERS: Type<unknown>[] = [
   IssuesController,
   PullsController,
   RepoContentController,
+  RepoSigningKeyController,
   AdminHooksController,
   OrgHooksController,
   RepoHooksController,

@@ -51,6 +51,7 @@ describe('identity.signing.keys (integration)', () => {
     expect(Object.keys(reply.byEmail).sort()).toEqual(['alice@example.com', 'alice@noreply.cairn.test']);
     expect(reply.byEmail['alice@example.com'].user).toMatchObject({ id: alice.id, login: 'alice', email: 'alice@example.com' });
     expect(reply.byEmail['alice@noreply.cairn.test'].user.id).toBe(alice.id);
+    expect(reply.byEmail['alice@example.com']).toMatchObject({ activatedEmails: ['alice@example.com'], noReplyEmail: 'alice@noreply.cairn.test' });
     expect(reply.byEmail['alice@example.com'].sshKeys).toEqual([]);
     expect(reply.byGpgKeyId).toEqual({});
   });
@@ -83,7 +84,13 @@ describe('identity.signing.keys (integration)', () => {
     await env.createUser('carol');
     const before = await versionOf('carol@noreply.cairn.test');
     await env.get(UsersService).edit(root, 'carol', { email: 'carol@elsewhere.test' });
-    expect(await versionOf('carol@noreply.cairn.test')).not.toBe(before);
+    const changed = await versionOf('carol@noreply.cairn.test');
+    expect(changed).not.toBe(before);
+    // Deactivating the account deactivates its address.
+    await env.get(UsersService).edit(root, 'carol', { active: false });
+    const inactive = (await ask(['carol@elsewhere.test'])).byEmail['carol@elsewhere.test'];
+    expect(inactive.activatedEmails).toEqual([]);
+    expect(inactive.keysVersion).not.toBe(changed);
   });
 
   it('returns OpenPGP keys with their subkeys, and owners by primary or subkey id', async () => {

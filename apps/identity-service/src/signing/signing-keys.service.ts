@@ -4,7 +4,7 @@ import type { SigningGpgKey, SigningKeyOwner, SigningKeysReply, SigningKeysReque
 import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
 import { ownerEmailsOfKey } from '../gpg/gpg-key.mapper.js';
 import type { GpgKeyWithSubkeys } from '../gpg/gpg-keys.repository.js';
-import { activatedEmails, noReplyLowerName, toUserDto } from '../users/user.mapper.js';
+import { activatedEmails, noReplyLowerName, placeholderEmail, toUserDto } from '../users/user.mapper.js';
 import type { UserRow } from '../users/users.repository.js';
 import { SigningKeysRepository } from './signing-keys.repository.js';
 
@@ -70,6 +70,8 @@ export class SigningKeysService {
         // The caller already knows the address it asked about (it came from a commit), as in `identity.user.lookup`.
         user: u.lowerEmail && requested.has(u.lowerEmail) ? { ...dto, email: u.email } : dto,
         keysVersion: keysVersion(u),
+        activatedEmails: activated,
+        noReplyEmail: placeholderEmail(this.common.rootUrl, u.lowerName).toLowerCase(),
         sshKeys: sshKeys.filter((k) => k.userId === u.id).map((k) => ({ id: k.id, fingerprint: k.fingerprint, content: k.content })),
         gpgKeys: gpgKeys.filter((k) => k.userId === u.id).map((k) => toSigningGpgKey(k, activated)),
       });

@@ -8,6 +8,7 @@ import {
   type GetFileContentsRequest,
   type GetRawReply,
   type GetRawRequest,
+  type RepoRefDto,
 } from '@cairn/contracts';
 import { GitReadContext } from '../git/git-read-context.js';
 import type { TreeEntry } from '../git/git-objects.js';
@@ -57,10 +58,37 @@ export class ContentsService {
     const ref = await this.git.resolveOrNotFound(req.repo, repoPath, req.ref);
     const [entry] = await lookupPaths(this.git.pool, repoPath, ref.commit, [path]);
     if (!entry) throw notFound();
-    const links = this.links(req, ref);
     if (entry.kind === 'dir') {
-      return { commit: ref.commit, dir: await this.listing(repoPath, ref, path, links) };
+      return { commit: ref.commit, dir: await this.listing(repoPath, ref, path, this.links(req, ref)) };
     }
+    const { file, deferred } = await this.entryResponse(req.repo, repoPath, ref, path, entry, req.maxBlobSize);
+    return { commit: ref.commit, file, ...(deferred ? { deferred } : {}) };
+  }
+
+  /**
+   * The `ContentsResponse` of the file, symlink or submodule at `path` in `ref` (null when there is none, or a
+   * directory); `deferred` when the content is too large for a bus message (see {@link GetContentsReply}).
+   */
+  async fileAt(
+    repo: RepoRefDto,
+    ref: ResolvedRef,
+    path: string,
+    maxBlobSize: number,
+  ): Promise<{ file: ContentsResponseDto; deferred: boolean } | null> {
+    const repoPath = this.git.pathOf(repo);
+    const [entry] = await lookupPaths(this.git.pool, repoPath, ref.commit, [path]);
+    if (!entry || entry.kind === 'dir') return null;
+    return this.entryResponse(repo, repoPath, ref, path, entry, maxBlobSize);
+  }
+
+  private async entryResponse(
+    repo: RepoRefDto,
+    repoPath: string,
+    ref: ResolvedRef,
+    path: string,
+    entry: TreeEntry,
+    maxBlobSize: number,
+  ): Promise<{ file: ContentsResponseDto; deferred: boolean }> {
     const [info, lastCommits] = await Promise.all([
       entry.kind === 'submodule' ? null : this.git.pool.one(repoPath, { op: 'info', object: entry.oid }),
       lastCommitsForPaths(repoPath, ref.commit, [path]),
@@ -74,7 +102,7 @@ export class ContentsService {
       lastCommit: lastCommits.get(path) ?? null,
     };
     let deferred = false;
-    if (entry.kind === 'file' && size <= req.maxBlobSize) {
+    if (entry.kind === 'file' && size <= maxBlobSize) {
       if (base64Length(size) > INLINE_CONTENT_BUDGET) {
         deferred = true;
       } else {
@@ -86,7 +114,7 @@ export class ContentsService {
     if (entry.kind === 'submodule') {
       facts.submoduleUrl = (await submoduleUrls(this.git.pool, repoPath, ref.commit)).get(path) ?? null;
     }
-    return { commit: ref.commit, file: toContentsResponse(links, facts), ...(deferred ? { deferred } : {}) };
+    return { file: toContentsResponse(this.links({ repo }, ref), facts), deferred };
   }
 
   /**

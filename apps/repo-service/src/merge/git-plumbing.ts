@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isObjectId, isValidRefNameAfterPrefix, parseMergeTreeOutput, zeroIdLike, type MergeTreeOutcome } from '@cairn/contracts';
 import { rpcDeadlineSignal, runGit, runGitText } from '@cairn/platform';
-import type { CommitSigning } from '../signing/commit-signer.js';
+import { signedCommitParts, type CommitSigning } from '../signing/commit-signer.js';
 
 /** Throws unless `oid` is a full lower-case object id (the only revisions this module hands to git). */
 export function assertOid(oid: string): string {
@@ -149,7 +149,12 @@ export async function readCommit(dir: string, commit: string): Promise<CommitPar
   return parseCommitObject(r.stdout);
 }
 
-/** Writes a commit object (`git commit-tree`), the message on stdin; signed with `signing`'s key when given. */
+/**
+ * Writes a commit object (`git commit-tree`), the message on stdin — the one writer of the commits Cairn creates.
+ * Signed with `signing`'s key when given (`-c gpg.format=<fmt> commit-tree -S<key>`; the committer becomes the signer
+ * under the committer trust models, {@link signedCommitParts}); `--no-gpg-sign` otherwise, whatever a configuration
+ * says.
+ */
 export async function commitTree(
   dir: string,
   tree: string,
@@ -163,9 +168,13 @@ export async function commitTree(
   args.push('commit-tree', assertOid(tree));
   for (const p of parents) args.push('-p', assertOid(p));
   // -S<key> in one argument: git reads a separate word as the next option.
-  if (signing) args.push(`-S${signing.key}`);
+  args.push(signing ? `-S${signing.key}` : '--no-gpg-sign');
   args.push('-F', '-');
-  const out = await runGitText(dir, args, { input: message, env: identityEnv(author, committer) });
+  const signed = signedCommitParts(signing, author, committer, message);
+  const out = await runGitText(dir, args, {
+    input: signed.message,
+    env: identityEnv(author, { ...signed.committer, date: committer.date }),
+  });
   return assertOid(out.trim());
 }
 

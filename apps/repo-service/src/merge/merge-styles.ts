@@ -1,3 +1,4 @@
+import type { CommitSigning } from '../signing/commit-signer.js';
 import {
   commitTree, commitsToReplay, isAncestor, mergeTree, replayCommits, treeOf, type GitIdentity,
 } from './git-plumbing.js';
@@ -20,6 +21,8 @@ export interface MergeInput {
   merger: GitIdentity;
   /** Author of a squash commit (the pull request's author). */
   squashAuthor: GitIdentity;
+  /** How the merge or squash commit is signed (`[repository.signing] MERGES`); replayed commits are never signed. */
+  signing?: CommitSigning | null;
   timeoutMs?: number;
 }
 
@@ -39,12 +42,12 @@ export async function computeMerge(style: string, i: MergeInput): Promise<StyleO
       if (merged.kind === 'conflict') return { kind: 'conflict', files: merged.files };
       if (merged.kind === 'error') return merged;
       if (style === 'merge') {
-        return { kind: 'ok', newTip: await commitTree(i.dir, merged.tree, [i.base, i.head], i.message, i.merger, i.merger) };
+        return { kind: 'ok', newTip: await commitTree(i.dir, merged.tree, [i.base, i.head], i.message, i.merger, i.merger, i.signing) };
       }
       if (merged.tree === (await treeOf(i.dir, i.base))) {
         return { kind: 'not-possible', message: 'there is nothing to squash: the head adds no changes to the base' };
       }
-      return { kind: 'ok', newTip: await commitTree(i.dir, merged.tree, [i.base], i.message, i.squashAuthor, i.merger) };
+      return { kind: 'ok', newTip: await commitTree(i.dir, merged.tree, [i.base], i.message, i.squashAuthor, i.merger, i.signing) };
     }
     case 'fast-forward-only':
       if (!(await isAncestor(i.dir, i.base, i.head))) {
@@ -58,7 +61,7 @@ export async function computeMerge(style: string, i: MergeInput): Promise<StyleO
       if (style === 'rebase') return rebased;
       if (rebased.newTip === i.base) return { kind: 'not-possible', message: 'there is nothing to merge: every commit is already in the base' };
       const tree = await treeOf(i.dir, rebased.newTip);
-      return { kind: 'ok', newTip: await commitTree(i.dir, tree, [i.base, rebased.newTip], i.message, i.merger, i.merger) };
+      return { kind: 'ok', newTip: await commitTree(i.dir, tree, [i.base, rebased.newTip], i.message, i.merger, i.merger, i.signing) };
     }
     default:
       return { kind: 'not-possible', message: `merge style "${style}" is not supported` };
@@ -82,7 +85,10 @@ async function rebaseOnto(dir: string, base: string, head: string, committer: Gi
  */
 export async function computeUpdate(
   style: 'merge' | 'rebase',
-  i: { dir: string; base: string; head: string; baseBranch: string; headBranch: string; merger: GitIdentity; timeoutMs?: number },
+  i: {
+    dir: string; base: string; head: string; baseBranch: string; headBranch: string; merger: GitIdentity;
+    signing?: CommitSigning | null; timeoutMs?: number;
+  },
 ): Promise<StyleOutcome> {
   if (await isAncestor(i.dir, i.base, i.head)) return { kind: 'up-to-date' };
   if (style === 'rebase') return rebaseOnto(i.dir, i.base, i.head, i.merger, i.timeoutMs);
@@ -90,5 +96,5 @@ export async function computeUpdate(
   if (merged.kind === 'conflict') return { kind: 'conflict', files: merged.files };
   if (merged.kind === 'error') return merged;
   const message = `Merge branch '${i.baseBranch}' into ${i.headBranch}\n`;
-  return { kind: 'ok', newTip: await commitTree(i.dir, merged.tree, [i.head, i.base], message, i.merger, i.merger) };
+  return { kind: 'ok', newTip: await commitTree(i.dir, merged.tree, [i.head, i.base], message, i.merger, i.merger, i.signing) };
 }

@@ -16,11 +16,12 @@ import { PullsRepository } from '../pulls/pulls.repository.js';
 import { PullsService } from '../pulls/pulls.service.js';
 import { PULL_SETTINGS, type PullSettings } from '../pulls/pull-settings.js';
 import type { RepositoryRow } from '../repositories/repositories.repository.js';
-import { hostOf } from '../repositories/repository.mapper.js';
 import { RefUpdates, type PreparedRefUpdates } from '../ref-updates/ref-updates.service.js';
 import { RepoStorage } from '../storage/repo-storage.js';
 import { branchRef, checkMergeability, deleteRef, resolveBranch, updateRef, type GitIdentity } from '../merge/git-plumbing.js';
 import { computeMerge, computeUpdate } from '../merge/merge-styles.js';
+import { userGitIdentity } from '../merge/user-identity.js';
+import { CommitSigner } from '../signing/commit-signer.js';
 import { inTx } from '../tracker/tx.js';
 
 /** Which repository setting allows each merge style (Gitea's `PullRequestsConfig.IsMergeStyleAllowed`). */
@@ -57,6 +58,7 @@ export class MergeService implements BeforeApplicationShutdown {
     private readonly storage: RepoStorage,
     private readonly outbox: EventOutbox,
     private readonly refUpdates: RefUpdates,
+    private readonly signer: CommitSigner,
     @Inject(PULL_SETTINGS) private readonly settings: PullSettings,
   ) {}
 
@@ -117,7 +119,13 @@ export class MergeService implements BeforeApplicationShutdown {
     const bodyText = (req.body.MergeMessageField ?? req.body.merge_message_field ?? (style === 'squash' ? row.body : ''))?.trim();
     const message = `${title}${bodyText ? `\n\n${bodyText}` : ''}\n`;
 
-    const outcome = await computeMerge(style, { dir, base, head, message, merger, squashAuthor, timeoutMs: this.settings.checkTimeoutMs });
+    // Gitea's SignMerge: the rules look at the base and head as they are now (fast-forward makes no commit).
+    const signing = style === 'fast-forward-only'
+      ? null
+      : await this.signer.decide('merge', { gitDir: dir, repo: req.repo, actorId: actor.id, actor, baseCommit: base, headCommit: head });
+    const outcome = await computeMerge(style, {
+      dir, base, head, message, merger, squashAuthor, signing, timeoutMs: this.settings.checkTimeoutMs,
+    });
     if (outcome.kind === 'conflict') {
       throw new DomainError(ErrorCode.CONFLICT, `merge conflict in ${outcome.files.length} file(s): ${outcome.files.slice(0, 20).join(', ')}`, outcome.files);
     }
@@ -230,8 +238,12 @@ export class MergeService implements BeforeApplicationShutdown {
     if (!base || !head) throw DomainError.unprocessable(`branch "${!base ? pr.baseBranch : pr.headBranch}" no longer exists`);
     const users = await this.views.users([actor.id, row.posterId, req.repo.ownerId]);
     const merger = this.identityOf(users.get(actor.id), actor);
+    // An update merges the base into the head: Gitea signs it as the merge of a reversed pull request.
+    const signing = style === 'merge'
+      ? await this.signer.decide('merge', { gitDir: dir, repo: req.repo, actorId: actor.id, actor, baseCommit: head, headCommit: base })
+      : null;
     const outcome = await computeUpdate(style, {
-      dir, base, head, baseBranch: pr.baseBranch, headBranch: pr.headBranch, merger, timeoutMs: this.settings.checkTimeoutMs,
+      dir, base, head, baseBranch: pr.baseBranch, headBranch: pr.headBranch, merger, signing, timeoutMs: this.settings.checkTimeoutMs,
     });
     if (outcome.kind === 'up-to-date') return null;
     if (outcome.kind === 'conflict') {
@@ -260,11 +272,7 @@ export class MergeService implements BeforeApplicationShutdown {
 
   /** A user's git identity: full name (else login) and e-mail (else a no-reply address, as Gitea). */
   private identityOf(user: UserDto | undefined, actor?: ActorDto): GitIdentity {
-    const login = user?.login ?? actor?.login ?? 'cairn';
-    return {
-      name: user?.full_name?.trim() || login,
-      email: user?.email?.trim() || `${login}@noreply.${hostOf(this.views.rootUrl)}`,
-    };
+    return userGitIdentity(user, actor?.login ?? 'cairn', this.views.rootUrl);
   }
 
   /** A move of one branch by `actor`, ready to be recorded ({@link RefUpdates.prepare}). */

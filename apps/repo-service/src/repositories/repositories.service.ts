@@ -13,6 +13,7 @@ import { REPO_SETTINGS, type RepoSettings } from '../config/repo-settings.js';
 import { EventOutbox } from '../prisma/event-outbox.js';
 import { uniqueViolation } from '../prisma/prisma-errors.js';
 import { PrismaService } from '../prisma/prisma.service.js';
+import { CommitSigner } from '../signing/commit-signer.js';
 import { RepoStorage } from '../storage/repo-storage.js';
 import {
   RepositoriesRepository,
@@ -50,6 +51,7 @@ export class RepositoriesService {
     private readonly identity: IdentityDirectory,
     private readonly access: AccessService,
     private readonly rpc: RpcClient,
+    private readonly signer: CommitSigner,
     @Inject(COMMON_SETTINGS) common: CommonSettings,
     @Inject(REPO_SETTINGS) private readonly settings: RepoSettings,
   ) {
@@ -84,6 +86,9 @@ export class RepositoriesService {
     let row: RepositoryRow;
     try {
       if (body.auto_init) {
+        const signing = await this.signer.decide('initial-commit', {
+          gitDir: this.storage.pathFor(location), actorId: actor.id, actor,
+        });
         await this.storage.commitFiles(
           location,
           branch,
@@ -93,6 +98,7 @@ export class RepositoriesService {
             name: doer.full_name || doer.login,
             email: doer.email || `${doer.login}@noreply.${hostOf(this.urls.rootUrl)}`,
           },
+          signing,
         );
       }
       row = await this.prisma.$transaction(async (tx) => {

@@ -35,10 +35,14 @@ const rules =
  * signs them, and how signatures are trusted.
  */
 export const signingSettingsSpec = {
-  /** `none`, `default` (the server's git config), a GPG key id, or the path of an SSH public key (private key beside it). */
+  /**
+   * `none`, `default` (the server's git config), a GPG key id (a secret key in repo-service's GNUPGHOME, else
+   * ~/.gnupg), or the absolute path of an SSH public key (private key beside it); checked at start.
+   */
   signingKey: { section: 'repository.signing', key: 'SIGNING_KEY', default: 'default', parse: (raw: string) => raw.trim() },
   /** The instance key's name and e-mail: the committer of signed commits and the signer shown for instance signatures. */
   signingName: { section: 'repository.signing', key: 'SIGNING_NAME', default: '', parse: (raw: string) => raw.trim() },
+  /** The instance key's e-mail (see SIGNING_NAME). */
   signingEmail: { section: 'repository.signing', key: 'SIGNING_EMAIL', default: '', parse: (raw: string) => raw.trim() },
   /** `openpgp` or `ssh`: the format of the instance key (git's `gpg.format`). */
   signingFormat: {
@@ -47,18 +51,24 @@ export const signingSettingsSpec = {
     default: 'openpgp' as SigningFormat,
     parse: parsers.oneOf<SigningFormat>('openpgp', 'ssh'),
   },
+  /** When `auto_init` commits are signed: `always`, `never`, `pubkey` (the user has a GPG key), `twofa` (two-factor enrolled); all must hold. */
   initialCommit: {
     section: 'repository.signing',
     key: 'INITIAL_COMMIT',
     default: ['always'] as SigningRule[],
     parse: rules('always', 'never', 'pubkey', 'twofa'),
   },
+  /** When file changes through the API are signed: the initial-commit rules plus `parentsigned` (the parent commit verifies). */
   crudActions: {
     section: 'repository.signing',
     key: 'CRUD_ACTIONS',
     default: ['pubkey', 'twofa', 'parentsigned'] as SigningRule[],
     parse: rules('always', 'never', 'pubkey', 'twofa', 'parentsigned'),
   },
+  /**
+   * When merges (merge, squash, rebase-merge commits; update-branch merges) are signed: the initial-commit rules plus
+   * `basesigned`, `headsigned`, `commitssigned` (the head and all its new commits verify), `approved`.
+   */
   merges: {
     section: 'repository.signing',
     key: 'MERGES',

@@ -3,6 +3,8 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { DomainError, isValidBranchName, type RepoRefDto } from '@cairn/contracts';
 import { COMMON_SETTINGS, repoStoragePath, runGitChecked, type CommonSettings } from '@cairn/platform';
+import { commitTree } from '../merge/git-plumbing.js';
+import type { CommitSigning } from '../signing/commit-signer.js';
 
 /** What locates a repository on disk: the owner's and the repository's names (a `RepoRefDto` will do). */
 export type RepoLocation = Pick<RepoRefDto, 'ownerName' | 'name'>;
@@ -75,8 +77,8 @@ export class RepoStorage {
   }
 
   /**
-   * Makes a root commit with the given files on `branch`, which must not exist yet (git plumbing only: no work tree).
-   * Returns the commit id.
+   * Makes a root commit with the given files on `branch`, which must not exist yet (git plumbing only: no work tree),
+   * signed as `signing` says. Returns the commit id.
    */
   async commitFiles(
     ref: RepoLocation,
@@ -84,6 +86,7 @@ export class RepoStorage {
     files: CommitFile[],
     message: string,
     signature: GitSignature,
+    signing: CommitSigning | null = null,
   ): Promise<string> {
     if (!isValidBranchName(branch)) throw DomainError.unprocessable(`invalid branch name "${branch}"`);
     const gitDir = this.pathFor(ref);
@@ -96,15 +99,8 @@ export class RepoStorage {
       entries.push(`100644 blob ${blob}\t${file.path}\n`);
     }
     const tree = (await runGitChecked(gitDir, ['mktree'], { input: entries.join('') })).stdout.toString('utf8').trim();
-    const name = gitSafe(signature.name) || 'Cairn';
-    const email = gitSafe(signature.email);
-    const env = {
-      GIT_AUTHOR_NAME: name,
-      GIT_AUTHOR_EMAIL: email,
-      GIT_COMMITTER_NAME: name,
-      GIT_COMMITTER_EMAIL: email,
-    };
-    const commit = (await runGitChecked(gitDir, ['commit-tree', tree, '-m', message], { env })).stdout.toString('utf8').trim();
+    const who = { name: gitSafe(signature.name) || 'Cairn', email: gitSafe(signature.email) };
+    const commit = await commitTree(gitDir, tree, [], `${message}\n`, who, who, signing);
     // An empty old value makes update-ref refuse if the branch appeared meanwhile.
     await runGitChecked(gitDir, ['update-ref', `refs/heads/${branch}`, commit, '']);
     return commit;

@@ -8,7 +8,8 @@ export interface PushContext {
   dir: string;
   /** The pusher's user id (null only if a push were ever anonymous). */
   pusherId: number | null;
-  via: 'http' | 'ssh';
+  /** `api`: repo-service's own commits (the contents write API), recorded like a push. */
+  via: 'http' | 'ssh' | 'api';
   /**
    * The push's journal (`PushJournals`): the sink records a journal at most once (marked done in the transaction
    * that writes its events), however often it is handed over — by its instance, or by a replay after a crash.

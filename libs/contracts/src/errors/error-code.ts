@@ -21,6 +21,8 @@ export enum ErrorCode {
   CONTENT_TOO_LARGE = 'CONTENT_TOO_LARGE',
   /** Well-formed but semantically invalid (unparsable key, unknown hook type, bad glob). */
   UNPROCESSABLE = 'UNPROCESSABLE',
+  /** The resource is read-only in its state (an archived repository: Gitea's 423). */
+  LOCKED = 'LOCKED',
   /** Too many attempts (failed sign-ins): the envelope's `retryAfterSeconds` says when to try again. */
   RATE_LIMITED = 'RATE_LIMITED',
   /** A bug or an unexpected failure; the message is never shown to HTTP clients. */
@@ -42,6 +44,7 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.NOT_ALLOWED]: 405,
   [ErrorCode.CONTENT_TOO_LARGE]: 413,
   [ErrorCode.UNPROCESSABLE]: 422,
+  [ErrorCode.LOCKED]: 423,
   [ErrorCode.RATE_LIMITED]: 429,
   [ErrorCode.INTERNAL]: 500,
   [ErrorCode.UNAVAILABLE]: 503,

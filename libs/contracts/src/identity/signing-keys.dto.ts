@@ -47,6 +47,13 @@ export interface SigningKeyOwner {
    * added, removed or activated): verification results are cached per (commit, owner id, keysVersion).
    */
   keysVersion: string;
+  /**
+   * The owner's activated e-mail addresses (lower case): with a verified key, a commit by any of them verifies
+   * (Gitea's `checkKeyEmails`). Added for the verifier; covered by `keysVersion`.
+   */
+  activatedEmails: string[];
+  /** The owner's no-reply address (`<name>@noreply.<domain>`, lower case), which also counts as theirs. */
+  noReplyEmail: string;
   sshKeys: SigningSshKey[];
   gpgKeys: SigningGpgKey[];
 }

@@ -8,10 +8,12 @@ import type { CommitDto, CommitListReply, GetCommitRequest, ListCommitsRequest }
 import type {
   GetContentsReply, GetContentsRequest, GetFileContentsReply, GetFileContentsRequest, GetRawReply, GetRawRequest,
 } from './contents.dto.js';
+import type { ChangeFilesReply, ChangeFilesRequest } from './file-changes.dto.js';
 import type { RepoAccessReply, RepoAccessRequest, RepoScopedRequest } from './repo-access.dto.js';
 import type {
   CreateRepositoryRequest, EditRepositoryRequest, ListRepositoriesRequest, RepositoryDto, SearchRepositoriesRequest,
 } from './repository.dto.js';
+import type { GetSigningKeyRequest, SigningKeyReply } from './signing-key.dto.js';
 import type { RpcPair } from '../rpc-contract.js';
 import type { RepoSubjects } from './repo.subjects.js';
 
@@ -33,7 +35,9 @@ export interface RepoRpc {
   [RepoSubjects.contentsGet]: RpcPair<GetContentsRequest, GetContentsReply>;
   [RepoSubjects.fileContents]: RpcPair<GetFileContentsRequest, GetFileContentsReply>;
   [RepoSubjects.rawGet]: RpcPair<GetRawRequest, GetRawReply>;
+  [RepoSubjects.contentsChange]: RpcPair<ChangeFilesRequest, ChangeFilesReply>;
   [RepoSubjects.commitList]: RpcPair<ListCommitsRequest, CommitListReply>;
   [RepoSubjects.commitGet]: RpcPair<GetCommitRequest, CommitDto>;
   [RepoSubjects.branchList]: RpcPair<ListBranchesRequest, Paginated<BranchDto>>;
+  [RepoSubjects.signingKeyGet]: RpcPair<GetSigningKeyRequest, SigningKeyReply>;
 }

@@ -40,10 +40,17 @@ export const RepoSubjects = {
   fileContents: 'repo.file-contents.get',
   /** Raw bytes of a file: {@link GetRawRequest} → {@link GetRawReply} (bytes inline only up to a cap). */
   rawGet: 'repo.raw.get',
+  /**
+   * Create, update, rename or delete files in one commit (every contents write route): {@link ChangeFilesRequest} →
+   * {@link ChangeFilesReply}. Recorded like a push (push event, pull requests following the branch).
+   */
+  contentsChange: 'repo.contents.change',
   /** List commits (sha, path, not, since/until, paging): {@link ListCommitsRequest} → {@link CommitListReply}. */
   commitList: 'repo.commit.list',
   /** Get one commit by ref or sha: {@link GetCommitRequest} → `CommitDto`. */
   commitGet: 'repo.commit.get',
   /** List branches: {@link ListBranchesRequest} → `Paginated<BranchDto>`. */
   branchList: 'repo.branch.list',
+  /** The instance signing key's public half: {@link GetSigningKeyRequest} → {@link SigningKeyReply}. */
+  signingKeyGet: 'repo.signing-key.get',
 } as const;

@@ -47,6 +47,19 @@ describe('gitEnvironment', () => {
     expect(env.HOME).toBe('/nonexistent');
   });
 
+  it("passes our GNUPGHOME through when set (the keyring of the gpg git signs with), and only then", () => {
+    const before = process.env.GNUPGHOME;
+    delete process.env.GNUPGHOME;
+    try {
+      expect('GNUPGHOME' in gitEnvironment()).toBe(false);
+      process.env.GNUPGHOME = '/var/lib/cairn/gnupg';
+      expect(gitEnvironment().GNUPGHOME).toBe('/var/lib/cairn/gnupg');
+    } finally {
+      if (before === undefined) delete process.env.GNUPGHOME;
+      else process.env.GNUPGHOME = before;
+    }
+  });
+
   it('adds what a call needs and leaves out undefined entries', () => {
     const env = gitEnvironment({
       GIT_PROTOCOL: 'version=2',

@@ -3,7 +3,8 @@
  * from scratch, never a copy of ours: the service's secrets (database URL, internal tokens…) must not reach git, its
  * hooks or anything they run, and nothing inherited (GIT_DIR, GIT_CONFIG_PARAMETERS…) may point git elsewhere.
  *
- * - PATH and HOME are the only values taken from our environment (git and the programs it runs must be found).
+ * - PATH and HOME are the only values taken from our environment (git and the programs it runs must be found), and
+ *   GNUPGHOME when it is set: the keyring of the gpg that git runs to sign with the instance's OpenPGP key.
  * - No system or global configuration: nothing on the host (signing, hooks, aliases, identities) changes what git
  *   does or produces.
  * - Never a prompt: a git that wants credentials fails instead of waiting for a terminal.
@@ -30,7 +31,7 @@ const FIXED = {
 } as const;
 
 /** The variables {@link gitEnvironment} always sets itself; `extra` may not change them. */
-export const GIT_ENVIRONMENT_FIXED_KEYS: readonly string[] = ['PATH', 'HOME', ...Object.keys(FIXED)];
+export const GIT_ENVIRONMENT_FIXED_KEYS: readonly string[] = ['PATH', 'HOME', 'GNUPGHOME', ...Object.keys(FIXED)];
 
 /**
  * The environment for one git process: the rule above, plus `extra` — what a particular call needs (identities and
@@ -45,6 +46,7 @@ export function gitEnvironment(extra: Readonly<Record<string, string | undefined
     // When we have none: a home where nothing can be found, the usual home of system users (two of the copies this
     // replaces used `/`, which is a real directory).
     HOME: process.env.HOME ?? '/nonexistent',
+    ...(process.env.GNUPGHOME ? { GNUPGHOME: process.env.GNUPGHOME } : {}),
     ...FIXED,
   };
   for (const [key, value] of Object.entries(extra)) {

@@ -1,8 +1,11 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import {
-  CommitFlagsQuery, DomainError, FileContentsQuery, GetFilesBody, ListCommitsQuery, ListQuery, RefQuery, RepoSubjects,
+  ChangeFilesBody, CommitFlagsQuery, CreateFileBody, DeleteFileBody, DomainError, FileContentsQuery, GetFilesBody,
+  ListCommitsQuery, ListQuery, RefQuery, RepoSubjects, UpdateFileBody,
   parseGiteaBool,
-  type BranchDto, type CommitDto, type CommitOptions, type ContentsResponseDto,
+  type BranchDto, type ChangeFileOperationBody, type ChangeFilesReply, type CommitDto, type CommitOptions,
+  type ContentsResponseDto, type FileDeleteResponseDto, type FileOptionsBody, type FileResponseDto,
+  type FilesResponseDto,
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, RpcClient, type CommonSettings } from '@cairn/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -124,6 +127,48 @@ export class RepoContentController {
     return this.fileContents(ctx, q.ref, body.files);
   }
 
+  /** Gitea's `repoChangeFiles`: several files created, updated, renamed or deleted in one commit. */
+  @Post('contents')
+  @RepoAccess('write')
+  @HttpCode(201)
+  async changeFiles(@CurrentRepo() ctx: RepoContext, @Body() body: ChangeFilesBody): Promise<FilesResponseDto> {
+    return (await this.changeContents(ctx, body, body.files)).response;
+  }
+
+  @Post('contents/*')
+  @RepoAccess('write')
+  @HttpCode(201)
+  async createFile(@CurrentRepo() ctx: RepoContext, @Param('*') path: string, @Body() body: CreateFileBody): Promise<FileResponseDto> {
+    const reply = await this.changeContents(ctx, body, [{ operation: 'create', path: path ?? '', content: body.content }]);
+    return { content: reply.response.files[0] ?? null, commit: reply.response.commit, verification: reply.response.verification };
+  }
+
+  /** With `sha`, an update (and a rename with `from_path`); without, the file is created (201), as Gitea 1.25. */
+  @Put('contents/*')
+  @RepoAccess('write')
+  async updateFile(
+    @CurrentRepo() ctx: RepoContext,
+    @Param('*') path: string,
+    @Body() body: UpdateFileBody,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<FileResponseDto> {
+    const file: ChangeFileOperationBody = body.sha
+      ? { operation: 'update', path: path ?? '', content: body.content, sha: body.sha, from_path: body.from_path }
+      : { operation: 'create', path: path ?? '', content: body.content, from_path: body.from_path };
+    if (!body.sha && body.from_path && body.from_path !== path) file.operation = 'rename';
+    const answer = await this.changeContents(ctx, body, [file]);
+    void reply.status(answer.created ? 201 : 200);
+    return { content: answer.response.files[0] ?? null, commit: answer.response.commit, verification: answer.response.verification };
+  }
+
+  @Delete('contents/*')
+  @RepoAccess('write')
+  @HttpCode(200)
+  async deleteFile(@CurrentRepo() ctx: RepoContext, @Param('*') path: string, @Body() body: DeleteFileBody): Promise<FileDeleteResponseDto> {
+    const answer = await this.changeContents(ctx, body, [{ operation: 'delete', path: path ?? '', sha: body.sha }]);
+    return { content: null, commit: answer.response.commit, verification: answer.response.verification };
+  }
+
   @Get('commits')
   @RepoAccess('read')
   async commits(
@@ -210,6 +255,21 @@ export class RepoContentController {
       if (entry) await this.fillContent(ctx, reply.commit, entry);
     }
     return reply.items;
+  }
+
+  /** One `repo.contents.change` call; large file contents come back deferred and are filled in here. */
+  private async changeContents(ctx: RepoContext, options: FileOptionsBody, files: ChangeFileOperationBody[]): Promise<ChangeFilesReply> {
+    const { message, branch, new_branch, author, committer, dates, signoff, force_push } = options;
+    const reply = await this.rpc.send(RepoSubjects.contentsChange, {
+      ...ctx,
+      body: { message, branch, new_branch, author, committer, dates, signoff, force_push, files },
+      maxBlobSize: this.settings.defaultMaxBlobSize,
+    });
+    for (const i of reply.deferred) {
+      const entry = reply.response.files[i];
+      if (entry) await this.fillContent(ctx, reply.response.commit.sha, entry);
+    }
+    return reply;
   }
 
   /** Puts the base64 content of a file that was too large for the bus into its entry. */

@@ -1,0 +1,86 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createMessage, readKey, readSignature, verify } from 'openpgp';
+import { runGit } from '@cairn/platform';
+import { assertOid } from '../merge/git-plumbing.js';
+import type { PublicSigningKey } from './instance-key.js';
+import { runSigningTool } from './signing-tools.js';
+
+/** A signed commit object split into what was signed and the signature. */
+export interface SignedCommit {
+  /** The armored signature (`-----BEGIN SSH SIGNATURE-----` or `-----BEGIN PGP SIGNATURE-----`). */
+  signature: string;
+  /** The commit object without its signature header: the bytes the signature covers. */
+  payload: Buffer;
+}
+
+/**
+ * Splits a raw commit object (`git cat-file commit`) into its signature (`gpgsig`, with its space-indented
+ * continuation lines) and the payload it signs; null when the commit is not signed.
+ */
+export function splitSignedCommit(raw: Buffer): SignedCommit | null {
+  const end = raw.indexOf('\n\n');
+  const headerEnd = end < 0 ? raw.length : end + 1;
+  const lines = raw.subarray(0, headerEnd).toString('utf8').split('\n');
+  const kept: string[] = [];
+  const sig: string[] = [];
+  let inSig = false;
+  for (const line of lines) {
+    if (inSig && line.startsWith(' ')) {
+      sig.push(line.slice(1));
+      continue;
+    }
+    inSig = false;
+    if (line.startsWith('gpgsig ') && sig.length === 0) {
+      inSig = true;
+      sig.push(line.slice('gpgsig '.length));
+      continue;
+    }
+    kept.push(line);
+  }
+  if (sig.length === 0) return null;
+  return { signature: `${sig.join('\n')}\n`, payload: Buffer.concat([Buffer.from(kept.join('\n'), 'utf8'), raw.subarray(headerEnd)]) };
+}
+
+/** Whether `signature` over `payload` was made by the (public) instance key. */
+export async function signedByKey(signed: SignedCommit, key: PublicSigningKey): Promise<boolean> {
+  if (key.format === 'ssh') {
+    if (!signed.signature.startsWith('-----BEGIN SSH SIGNATURE-----')) return false;
+    const dir = await mkdtemp(join(tmpdir(), 'cairn-sshsig-'));
+    try {
+      const publicKey = key.content.trim().split(/\s+/).slice(0, 2).join(' ');
+      await writeFile(join(dir, 'allowed'), `instance namespaces="git" ${publicKey}\n`);
+      await writeFile(join(dir, 'sig'), signed.signature);
+      const run = await runSigningTool(
+        'ssh-keygen',
+        ['-Y', 'verify', '-f', join(dir, 'allowed'), '-I', 'instance', '-n', 'git', '-s', join(dir, 'sig')],
+        signed.payload,
+      );
+      return run.code === 0;
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+  if (!signed.signature.startsWith('-----BEGIN PGP SIGNATURE-----')) return false;
+  try {
+    const result = await verify({
+      message: await createMessage({ binary: new Uint8Array(signed.payload) }),
+      signature: await readSignature({ armoredSignature: signed.signature }),
+      verificationKeys: await readKey({ armoredKey: key.content }),
+    });
+    if (result.signatures.length === 0) return false;
+    await result.signatures[0].verified; // rejects when the signature does not verify or names another key
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether the commit `oid` of the repository at `dir` carries a signature of the instance key. */
+export async function commitSignedByKey(dir: string, oid: string, key: PublicSigningKey): Promise<boolean> {
+  const run = await runGit(dir, ['cat-file', 'commit', assertOid(oid)]);
+  if (run.code !== 0) return false;
+  const signed = splitSignedCommit(run.stdout);
+  return signed ? signedByKey(signed, key) : false;
+}

@@ -1,0 +1,24 @@
+import { Global, Module } from '@nestjs/common';
+import { AccessModule } from '../access/access.module.js';
+import { CommitSignatureCheck, InstanceKeySignatureCheck } from './commit-signature-check.js';
+import { CommitSigner } from './commit-signer.js';
+import { InstanceCommitSigner } from './instance-commit-signer.js';
+import { InstanceSigningKey } from './instance-key.js';
+import { SigningKeyHandler } from './signing-key.handler.js';
+
+/**
+ * Signing the commits repo-service creates with the instance key ({@link CommitSigner}), and serving that key's
+ * public half (`repo.signing-key.get`). Global: repository creation, merges and file changes all sign.
+ */
+@Global()
+@Module({
+  imports: [AccessModule],
+  controllers: [SigningKeyHandler],
+  providers: [
+    InstanceSigningKey,
+    { provide: CommitSignatureCheck, useClass: InstanceKeySignatureCheck },
+    { provide: CommitSigner, useClass: InstanceCommitSigner },
+  ],
+  exports: [CommitSigner, InstanceSigningKey],
+})
+export class SigningModule {}
