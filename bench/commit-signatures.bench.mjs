@@ -78,6 +78,8 @@ try {
   const owner = {
     user: { id: 7, login: 'signer', email: EMAIL },
     keysVersion: '1',
+    activatedEmails: [EMAIL],
+    noReplyEmail: 'signer@noreply.localhost',
     sshKeys: [{ id: 1, fingerprint, content: publicKey.split(' ').slice(0, 2).join(' ') }],
     gpgKeys: [],
   };

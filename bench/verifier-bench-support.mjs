@@ -4,6 +4,7 @@
 import { loadRepoSettings } from '../apps/repo-service/dist/config/repo-settings.js';
 import { CommitVerifier } from '../apps/repo-service/dist/signatures/commit-verifier.js';
 import { InstanceSigningKeys } from '../apps/repo-service/dist/signatures/instance-keys.js';
+import { InstanceSigningKey } from '../apps/repo-service/dist/signing/instance-key.js';
 import { SignatureChecker } from '../apps/repo-service/dist/signatures/signature-checker.js';
 import { SignatureTrustSource } from '../apps/repo-service/dist/signatures/signature-trust.repository.js';
 import { SigningKeyDirectory } from '../apps/repo-service/dist/signatures/signing-key-directory.js';
@@ -35,7 +36,7 @@ class NoCollaborators extends SignatureTrustSource {
 /** `owners`: accounts with signing keys (`SigningKeyOwner`), found by their e-mail. */
 export function benchVerifier({ pool, root, owners = [], env = {} }) {
   const settings = loadRepoSettings({ CAIRN__REPOSITORY_SIGNING__SIGNING_KEY: 'none', ...env });
-  const instance = new InstanceSigningKeys(settings);
+  const instance = new InstanceSigningKeys(settings, new InstanceSigningKey(settings));
   return new CommitVerifier(
     new MemoryKeys(owners),
     new SignatureChecker(settings, instance),

@@ -9,6 +9,8 @@ import {
 import { createRpcValidationPipe, DomainErrorFilter, gitSpawnStats, PlatformModule, RpcClient } from '@cairn/platform';
 import { RepoConfigModule } from '../config/repo-settings.js';
 import { PrismaModule } from '../prisma/prisma.module.js';
+import { SigningModule } from '../signing/signing.module.js';
+import { StorageModule } from '../storage/storage.module.js';
 import { GitReadModule } from './git-read.module.js';
 import { closeSharedCatFilePool } from './shared-pool.js';
 import { GitFixture, removeDir, tempDir } from './testing/git-fixture.js';
@@ -70,8 +72,9 @@ describe('git read handlers over a private NATS (integration)', () => {
     });
 
     const moduleRef = await Test.createTestingModule({
-      // The signatures part of the read APIs reads repositories' trust facts: the settings and Prisma modules come along.
-      imports: [PlatformModule.forService({ service: 'repo' }), RepoConfigModule, PrismaModule, GitReadModule],
+      // The signatures part of the read APIs reads repositories' trust facts and the instance key: repo-service's
+      // settings, Prisma, storage and signing modules come along.
+      imports: [PlatformModule.forService({ service: 'repo' }), RepoConfigModule, PrismaModule, StorageModule, SigningModule, GitReadModule],
     }).compile();
     app = moduleRef.createNestMicroservice<MicroserviceOptions>({
       transport: Transport.NATS,

@@ -129,9 +129,11 @@ describe('commit signatures through the read APIs (integration: git, ssh-keygen,
     const instance = testCommitVerifier({
       pool,
       repoRoot: root,
-      env: { CAIRN__REPOSITORY_SIGNING__SIGNING_FORMAT: 'openpgp', CAIRN__REPOSITORY_SIGNING__SIGNING_KEY: gpgKeyId, GNUPGHOME: gnupgHome },
+      env: { CAIRN__REPOSITORY_SIGNING__SIGNING_FORMAT: 'openpgp', CAIRN__REPOSITORY_SIGNING__SIGNING_KEY: gpgKeyId },
     });
-    const byId = await instance.verifier.verifyCommits(repo, [sha.gpg, sha.ssh]);
+    // The signing side exports the key with the service's GNUPGHOME (git's environment takes it from ours).
+    process.env.GNUPGHOME = gnupgHome;
+    const byId = await instance.verifier.verifyCommits(repo, [sha.gpg, sha.ssh]).finally(() => delete process.env.GNUPGHOME);
     expect(byId.get(sha.gpg)).toMatchObject({
       verified: true,
       reason: `Cairn / ${gpgKeyId}`,
@@ -145,8 +147,10 @@ describe('commit signatures through the read APIs (integration: git, ssh-keygen,
     const missing = testCommitVerifier({
       pool,
       repoRoot: root,
-      env: { CAIRN__REPOSITORY_SIGNING__SIGNING_FORMAT: 'openpgp', CAIRN__REPOSITORY_SIGNING__SIGNING_KEY: '0123456789ABCDEF', GNUPGHOME: gnupgHome },
+      env: { CAIRN__REPOSITORY_SIGNING__SIGNING_FORMAT: 'openpgp', CAIRN__REPOSITORY_SIGNING__SIGNING_KEY: '0123456789ABCDEF' },
     });
-    expect((await missing.verifier.verifyCommits(repo, [sha.gpg])).get(sha.gpg)).toMatchObject({ verified: false, reason: 'gpg.error.no_gpg_keys_found' });
+    process.env.GNUPGHOME = gnupgHome;
+    const none = await missing.verifier.verifyCommits(repo, [sha.gpg]).finally(() => delete process.env.GNUPGHOME);
+    expect(none.get(sha.gpg)).toMatchObject({ verified: false, reason: 'gpg.error.no_gpg_keys_found' });
   });
 });

@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { gitEnvironment } from '@cairn/platform';
 import { REPO_SETTINGS, type RepoSettings } from '../config/repo-settings.js';
+import { InstanceSigningKey, isExplicitKey } from '../signing/instance-key.js';
 
 /** An SSH public key signatures may be checked against: `type base64`, without a comment. */
 export type SshKeyLine = string;
@@ -14,36 +12,32 @@ export function sshKeyLine(text: string): SshKeyLine | null {
   return `${type} ${blob}`;
 }
 
-/** An instance OpenPGP key: the configured id and the armored public key gpg exported. */
+/** An instance OpenPGP key: the key id it was configured by (when it is one) and its armored public key. */
 export interface InstanceGpgKey {
-  /** The configured id, upper case when it is a (long) key id or fingerprint. */
-  configured: string;
-  /** The 16-digit key id the configured value names, when it is one (or a fingerprint); else ''. */
+  /** The 16-digit key id SIGNING_KEY names, when it is one (or a fingerprint); else ''. */
   keyId: string;
   armored: string;
 }
 
-const SPECIAL_KEYS = new Set(['', 'default', 'none']);
-const GPG_TIMEOUT_MS = 10_000;
-
 /**
- * The instance's own signing identity (`[repository.signing]`): SIGNING_NAME/EMAIL, the TRUSTED_SSH_KEYS, and the
- * instance key — an SSH public key file (`SIGNING_FORMAT = ssh`) or an OpenPGP key id exported from GNUPGHOME
- * (`openpgp`). Keys are read once and kept: a changed key takes a restart, as changed settings do.
+ * What verification trusts beside the accounts' keys (`[repository.signing]`): SIGNING_NAME/EMAIL, the
+ * TRUSTED_SSH_KEYS, and the instance key SIGNING_KEY names — its public half read by the signing side
+ * ({@link InstanceSigningKey}: the SSH public key file, or `gpg --export` from GNUPGHOME), as Gitea verifies with
+ * the key it signs with. Only an explicit SIGNING_KEY counts (not `default` or `none`), as in Gitea.
  */
 @Injectable()
 export class InstanceSigningKeys {
   private readonly logger = new Logger(InstanceSigningKeys.name);
-  private readonly trusted: SshKeyLine[];
-  private ssh: Promise<SshKeyLine | null> | undefined;
-  private gpg: Promise<InstanceGpgKey | null> | undefined;
+  private readonly trusted: SshKeyLine[] = [];
 
-  constructor(@Inject(REPO_SETTINGS) private readonly settings: RepoSettings) {
-    this.trusted = [];
+  constructor(
+    @Inject(REPO_SETTINGS) private readonly settings: RepoSettings,
+    private readonly instanceKey: InstanceSigningKey,
+  ) {
     for (const entry of settings.trustedSshKeys) {
       const line = sshKeyLine(entry);
       if (line) this.trusted.push(line);
-      else this.logger.warn(`[repository.signing] TRUSTED_SSH_KEYS: ignoring an entry that is not an SSH public key`);
+      else this.logger.warn('[repository.signing] TRUSTED_SSH_KEYS: ignoring an entry that is not an SSH public key');
     }
   }
 
@@ -56,75 +50,41 @@ export class InstanceSigningKeys {
     return this.trusted;
   }
 
-  private get configuredKey(): string | null {
-    const key = this.settings.signingKey;
-    return SPECIAL_KEYS.has(key.toLowerCase()) ? null : key;
-  }
-
   /** The instance SSH key (`SIGNING_FORMAT = ssh`, SIGNING_KEY the public key's path), or null. */
-  instanceSshKey(): Promise<SshKeyLine | null> {
-    const path = this.configuredKey;
-    if (this.settings.signingFormat !== 'ssh' || !path) return Promise.resolve(null);
-    this.ssh ??= readFile(path, 'utf8').then(
-      (text) => {
-        const line = sshKeyLine(text);
-        if (!line) this.logger.error(`[repository.signing] SIGNING_KEY ${path} is not an SSH public key`);
-        return line;
-      },
-      (err: NodeJS.ErrnoException) => {
-        this.logger.error(`[repository.signing] cannot read SIGNING_KEY ${path}: ${err.code ?? err.message}`);
-        this.ssh = undefined; // a file that appears later is read then
-        return null;
-      },
-    );
-    return this.ssh;
+  async instanceSshKey(): Promise<SshKeyLine | null> {
+    if (this.settings.signingFormat !== 'ssh' || !isExplicitKey(this.settings)) return null;
+    const content = await this.publicKey();
+    return content === null ? null : sshKeyLine(content);
   }
 
   /** The key id of the instance OpenPGP key as configured (for the owner lookup), or '' when there is none. */
   instanceGpgKeyId(): string {
-    const key = this.configuredKey;
-    if (this.settings.signingFormat !== 'openpgp' || !key) return '';
-    return longKeyId(key);
+    if (this.settings.signingFormat !== 'openpgp' || !isExplicitKey(this.settings)) return '';
+    return longKeyId(this.settings.signingKey);
   }
 
-  /** The instance OpenPGP key (`SIGNING_FORMAT = openpgp`, SIGNING_KEY a key id), exported once, or null. */
-  instanceGpgKey(): Promise<InstanceGpgKey | null> {
-    const key = this.configuredKey;
-    if (this.settings.signingFormat !== 'openpgp' || !key) return Promise.resolve(null);
-    this.gpg ??= this.exportGpgKey(key).then(
-      (armored) => ({ configured: key, keyId: longKeyId(key), armored }),
-      (err: Error) => {
-        this.logger.error(`[repository.signing] cannot export the OpenPGP key ${key}: ${err.message}`);
-        this.gpg = undefined;
-        return null;
-      },
-    );
-    return this.gpg;
+  /** The instance OpenPGP key (`SIGNING_FORMAT = openpgp`, SIGNING_KEY a key id), or null. */
+  async instanceGpgKey(): Promise<InstanceGpgKey | null> {
+    if (this.settings.signingFormat !== 'openpgp' || !isExplicitKey(this.settings)) return null;
+    const armored = await this.publicKey();
+    return armored === null ? null : { keyId: this.instanceGpgKeyId(), armored };
   }
 
-  /** `gpg --export --armor -- <key>` with the service's GNUPGHOME (an argument vector, never a shell). */
-  private exportGpgKey(key: string): Promise<string> {
-    // git's minimal environment (PATH, HOME, C locale; none of the service's secrets) serves gpg as well.
-    const env = { ...gitEnvironment(), ...(this.settings.gnupgHome ? { GNUPGHOME: this.settings.gnupgHome } : {}) };
-    return new Promise((resolve, reject) => {
-      execFile(
-        'gpg',
-        ['--batch', '--no-tty', '--export', '--armor', '--', key],
-        { env, timeout: GPG_TIMEOUT_MS, maxBuffer: 1024 * 1024 },
-        (err, stdout, stderr) => {
-          if (err) return reject(new Error(stderr.trim() || err.message));
-          if (!stdout.includes('-----BEGIN PGP PUBLIC KEY BLOCK-----')) return reject(new Error('gpg exported no key'));
-          resolve(stdout);
-        },
-      );
-    });
+  private async publicKey(): Promise<string | null> {
+    try {
+      return (await this.instanceKey.publicKey(null))?.content ?? null;
+    } catch (err) {
+      this.logger.error(`[repository.signing] the instance key cannot be read: ${(err as Error).message}`);
+      return null;
+    }
   }
 }
 
-/** The 16-digit key id a configured key names (a long key id, or the tail of a fingerprint); '' otherwise. */
+/** The 16-digit key id a configured key names (a long key id, or the tail of a v4 fingerprint); '' otherwise. */
 function longKeyId(key: string): string {
   const hex = key.replace(/^0x/i, '').replace(/\s+/g, '').toUpperCase();
   if (/^[0-9A-F]{16}$/.test(hex)) return hex;
-  if (/^[0-9A-F]{40}$|^[0-9A-F]{64}$/.test(hex)) return hex.length === 40 ? hex.slice(24) : hex.slice(0, 16);
+  if (/^[0-9A-F]{40}$/.test(hex)) return hex.slice(24);
+  if (/^[0-9A-F]{64}$/.test(hex)) return hex.slice(0, 16);
   return '';
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SigningGpgKey, SigningKeyOwner } from '@cairn/contracts';
 import { loadRepoSettings } from '../config/repo-settings.js';
 import { parseCommitObject } from '../git/commit-object.js';
+import { InstanceSigningKey } from '../signing/instance-key.js';
 import { InstanceSigningKeys } from './instance-keys.js';
 import { readPgpSignature } from './openpgp-signature.js';
 import { SignatureChecker, type SignatureOutcome } from './signature-checker.js';
@@ -10,7 +11,7 @@ import { owner } from './testing/signing-owners.js';
 
 const checker = (env: Record<string, string> = {}) => {
   const settings = loadRepoSettings({ CAIRN__REPOSITORY_SIGNING__SIGNING_KEY: 'none', ...env });
-  return new SignatureChecker(settings, new InstanceSigningKeys(settings));
+  return new SignatureChecker(settings, new InstanceSigningKeys(settings, new InstanceSigningKey(settings)));
 };
 
 const sshKey = (k: { line: string; fingerprint: string }, id = 1) => ({
@@ -128,9 +129,19 @@ describe('OpenPGP commit signatures (made by gpg through git commit -S)', () => 
     // The key id is known but the key lists no address and is not verified: a probable bad signature.
     const unproven = owner(9, 'bob', 'bob@example.com', { gpgKeys: [gpgKey(GPG_KEYS.bob, { verified: false })] });
     expect(await check(checker(), COMMITS.gpg_bob, null, [unproven])).toEqual({ verified: false, reason: 'gpg.error.probable_bad_signature' });
+    // Verified but listing no address: the owner's activated address stands in.
+    const proven = owner(9, 'bob', 'bob@example.com', { gpgKeys: [gpgKey(GPG_KEYS.bob, { verified: true })], activatedEmails: ['bob@work.example'] });
+    expect(await check(checker(), COMMITS.gpg_bob, null, [proven])).toEqual({
+      verified: true,
+      signer: { kind: 'user', userId: 9, email: 'bob@work.example' },
+      key: GPG_KEYS.bob.keyId,
+    });
   });
 
   it('does not verify with an unverified key of the committer that lists another address, nor with no key', async () => {
+    // A verified key counts only while the committer's address is one of the committer's activated addresses.
+    const notActivated = alice({ gpgKeys: [gpgKey(GPG_KEYS.alice)], activatedEmails: ['alice@elsewhere.example'] });
+    expect(await check(checker(), COMMITS.gpg_alice, notActivated)).toEqual({ verified: false, reason: 'gpg.error.no_gpg_keys_found' });
     const keyOfOthers = alice({ gpgKeys: [gpgKey(GPG_KEYS.alice, { verified: false, emails: ['other@example.com'] })] });
     expect(await check(checker(), COMMITS.gpg_alice, keyOfOthers)).toEqual({ verified: false, reason: 'gpg.error.no_gpg_keys_found' });
     expect(await check(checker(), COMMITS.gpg_alice, null)).toEqual({ verified: false, reason: 'gpg.error.no_gpg_keys_found' });

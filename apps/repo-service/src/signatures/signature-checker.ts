@@ -111,11 +111,13 @@ export class SignatureChecker {
       defaultReason = byKeyId.reason;
     }
 
-    // 2. The committer's own keys: verified ones, or those listing the committer's address.
+    // 2. The committer's own keys: verified ones when the committer's address is one of their activated ones, or
+    //    those listing the committer's address.
     if (c.committer) {
       const email = c.committerEmail.toLowerCase();
+      const activated = c.committer.activatedEmails.includes(email);
       for (const key of c.committer.gpgKeys) {
-        if (!key.verified && !key.emails.includes(email)) continue;
+        if (!(key.verified && activated) && !key.emails.includes(email)) continue;
         const out = await this.tryKey(sig, c, key.armored, { kind: 'user', userId: c.committer.user.id, email: c.committerEmail });
         if (out) return out;
       }
@@ -184,13 +186,16 @@ export class SignatureChecker {
 }
 
 /**
- * Gitea's `checkKeyEmails`: the key's activated address that is `want` (any, when `want` is empty), else — for a
- * verified key — the owner's address that is. null when there is none.
+ * Gitea's `checkKeyEmails`: the key's activated address that is `want` (any, when `want` is empty); else, for a
+ * verified key, its owner's activated address that is, or the owner's no-reply address when that is `want`. null
+ * when there is none.
  */
 function keyEmail(key: SigningGpgKey, owner: SigningKeyOwner, want: string): string | null {
   const wanted = want.toLowerCase();
   const own = key.emails.find((e) => !wanted || e === wanted);
   if (own) return own;
-  if (key.verified && (!wanted || owner.user.email.toLowerCase() === wanted)) return owner.user.email;
-  return null;
+  if (!key.verified) return null;
+  const activated = owner.activatedEmails.find((e) => !wanted || e === wanted);
+  if (activated) return activated;
+  return wanted && owner.noReplyEmail === wanted ? owner.noReplyEmail : null;
 }

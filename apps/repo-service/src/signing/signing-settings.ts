@@ -84,8 +84,6 @@ export const signingSettingsSpec = {
   },
   /** Public keys (`ssh-ed25519 AAAA…`, comma-separated) trusted for every commit; the signer is SIGNING_NAME/EMAIL. */
   trustedSshKeys: { section: 'repository.signing', key: 'TRUSTED_SSH_KEYS', default: [] as string[], parse: parsers.list },
-  /** GnuPG's home directory (the keyring holding the instance OpenPGP key); empty: gpg's default, `~/.gnupg`. */
-  gnupgHome: { key: 'GNUPGHOME', default: '', parse: (raw: string) => raw.trim() },
   /** Cairn: the SSH key types whose commit signatures verify (a signature by another type is unverified). */
   sshAllowedKeyTypes: {
     section: 'repository.signing',

@@ -2,10 +2,17 @@ import type { SigningKeyOwner, SigningKeysReply, SigningKeysRequest, UserDto } f
 import { SigningKeyDirectory } from '../signing-key-directory.js';
 
 /** A user with signing keys, as identity-service would answer for them. */
-export function owner(id: number, login: string, email: string, keys: Partial<Pick<SigningKeyOwner, 'sshKeys' | 'gpgKeys' | 'keysVersion'>> = {}): SigningKeyOwner {
+export function owner(
+  id: number,
+  login: string,
+  email: string,
+  keys: Partial<Pick<SigningKeyOwner, 'sshKeys' | 'gpgKeys' | 'keysVersion' | 'activatedEmails'>> = {},
+): SigningKeyOwner {
   return {
     user: { id, login, email, full_name: '', username: login } as UserDto,
     keysVersion: keys.keysVersion ?? '1',
+    activatedEmails: keys.activatedEmails ?? [email.toLowerCase()],
+    noReplyEmail: `${login}@noreply.cairn.test`,
     sshKeys: keys.sshKeys ?? [],
     gpgKeys: keys.gpgKeys ?? [],
   };

@@ -2,6 +2,7 @@ import type { OrgMembershipReply } from '@cairn/contracts';
 import { loadRepoSettings } from '../../config/repo-settings.js';
 import type { CatFilePool } from '../../git/cat-file-pool.js';
 import { CommitVerifier } from '../commit-verifier.js';
+import { InstanceSigningKey } from '../../signing/instance-key.js';
 import { InstanceSigningKeys } from '../instance-keys.js';
 import { SignatureChecker } from '../signature-checker.js';
 import { SignatureTrustSource, type TrustFacts } from '../signature-trust.repository.js';
@@ -50,7 +51,7 @@ export function testCommitVerifier(
     CAIRN__REPOSITORY_SIGNING__SIGNING_EMAIL: 'cairn@instance.test',
     ...options.env,
   });
-  const instance = new InstanceSigningKeys(settings);
+  const instance = new InstanceSigningKeys(settings, new InstanceSigningKey(settings));
   const keys = new FixedSigningKeys();
   const trust = options.trust ?? new FixedTrust();
   const verifier = new CommitVerifier(
