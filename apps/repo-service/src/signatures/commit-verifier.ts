@@ -51,15 +51,21 @@ export class CommitVerifier {
 
   /** Reads the commits by id and verifies them (for callers without the objects: file operations, pull commits). */
   async verifyCommits(repo: RepoRefDto, shas: string[]): Promise<Map<string, PayloadCommitVerificationDto>> {
-    const unique = [...new Set(shas)];
-    if (unique.length === 0) return new Map();
-    const path = repoStoragePath(this.repoRoot, repo.ownerName, repo.name);
-    const objects = await this.pool.run(path, unique.map((sha) => ({ op: 'contents', object: sha })));
-    const commits: CommitToVerify[] = [];
-    objects.forEach((o, i) => {
-      if (o?.type === 'commit' && o.data) commits.push({ sha: unique[i], commit: parseCommitObject(o.data) });
-    });
+    const commits = await this.read(repoStoragePath(this.repoRoot, repo.ownerName, repo.name), shas);
     return this.verify(repo, commits);
+  }
+
+  /**
+   * Whether each commit's signature verifies (Gitea's `ParseCommitWithSignature(…).Verified`: any key source, no
+   * trust), for the signing rules (`parentsigned`, `basesigned`, `headsigned`, `commitssigned`). Unknown ids: false.
+   */
+  async verifiedAt(gitDir: string, shas: string[]): Promise<Map<string, boolean>> {
+    const out = new Map(shas.map((sha) => [sha, false]));
+    const signed = (await this.read(gitDir, shas)).filter((c) => c.commit.signature !== null);
+    if (signed.length === 0) return out;
+    const { outcomes } = await this.outcomesOf(signed);
+    signed.forEach((c, i) => out.set(c.sha, outcomes[i].verified));
+    return out;
   }
 
   /** The verification of each commit, by id. */
@@ -69,14 +75,31 @@ export class CommitVerifier {
     for (const c of commits) if (!c.commit.signature) out.set(c.sha, { ...NOT_SIGNED_VERIFICATION });
     if (signed.length === 0) return out;
 
-    const pgp = await Promise.all(signed.map((c) => this.pgpOf(c)));
-    const keys = await this.pageKeys(signed, pgp);
-    const byId = ownersById(keys);
-    const outcomes = await Promise.all(signed.map((c, i) => this.outcome(c, pgp[i], keys)));
-
+    const { keys, outcomes } = await this.outcomesOf(signed);
     const trust = await this.trustOf(repo, signed, outcomes, keys);
+    const byId = ownersById(keys);
     signed.forEach((c, i) => out.set(c.sha, this.render(c, outcomes[i], byId, trust(c, outcomes[i]))));
     return out;
+  }
+
+  /** The commit objects of `shas` that exist, from the pooled cat-file process. */
+  private async read(gitDir: string, shas: string[]): Promise<CommitToVerify[]> {
+    const unique = [...new Set(shas)];
+    if (unique.length === 0) return [];
+    const objects = await this.pool.run(gitDir, unique.map((sha) => ({ op: 'contents', object: sha })));
+    const commits: CommitToVerify[] = [];
+    objects.forEach((o, i) => {
+      if (o?.type === 'commit' && o.data) commits.push({ sha: unique[i], commit: parseCommitObject(o.data) });
+    });
+    return commits;
+  }
+
+  /** The page's keys (one call) and each signed commit's outcome (cached, or checked). */
+  private async outcomesOf(signed: CommitToVerify[]): Promise<{ keys: PageKeys; outcomes: SignatureOutcome[] }> {
+    const pgp = await Promise.all(signed.map((c) => this.pgpOf(c)));
+    const keys = await this.pageKeys(signed, pgp);
+    const outcomes = await Promise.all(signed.map((c, i) => this.outcome(c, pgp[i], keys)));
+    return { keys, outcomes };
   }
 
   /** The OpenPGP signature of a commit, read once per commit id (null for SSH, too large or unreadable ones). */

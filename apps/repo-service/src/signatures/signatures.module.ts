@@ -8,13 +8,18 @@ import { InstanceSigningKeys } from './instance-keys.js';
 import { SignatureChecker } from './signature-checker.js';
 import { SignatureTrustRepository, SignatureTrustSource } from './signature-trust.repository.js';
 import { RpcSigningKeyDirectory, SigningKeyDirectory } from './signing-key-directory.js';
+import { VerifiedCommitsCheck } from './verified-commits-check.js';
 
-/** Commit signature verification (`CommitVerifier`) for every API that shows a commit. */
+/**
+ * Commit signature verification (`CommitVerifier`) for every API that shows a commit, and for the signing rules
+ * (`VerifiedCommitsCheck`). The instance key comes from the global signing module.
+ */
 @Module({
   imports: [AccessModule],
   providers: [
     InstanceSigningKeys,
     SignatureChecker,
+    VerifiedCommitsCheck,
     { provide: SigningKeyDirectory, useClass: RpcSigningKeyDirectory },
     { provide: SignatureTrustSource, useClass: SignatureTrustRepository },
     {
@@ -30,6 +35,6 @@ import { RpcSigningKeyDirectory, SigningKeyDirectory } from './signing-key-direc
       ) => new CommitVerifier(keys, checker, instance, trust, sharedCatFilePool(), common.repoRoot, settings.defaultTrustModel),
     },
   ],
-  exports: [CommitVerifier, InstanceSigningKeys],
+  exports: [CommitVerifier, InstanceSigningKeys, VerifiedCommitsCheck],
 })
 export class SignaturesModule {}
