@@ -111,8 +111,9 @@ beforeAll(async () => {
       CAIRN__REPOSITORY_SIGNING__SIGNING_KEY: `${keys.instance.privateKeyPath}.pub`,
       CAIRN__REPOSITORY_SIGNING__SIGNING_NAME: INSTANCE.name,
       CAIRN__REPOSITORY_SIGNING__SIGNING_EMAIL: INSTANCE.email,
-      // Cairn's own commits stay unsigned here: only pushed signatures are under test.
+      // Cairn's initial commits stay unsigned; its file changes are signed with the instance key.
       CAIRN__REPOSITORY_SIGNING__INITIAL_COMMIT: 'never',
+      CAIRN__REPOSITORY_SIGNING__CRUD_ACTIONS: 'always',
     },
   });
   api = http(suite);
@@ -219,6 +220,22 @@ describe('the same verification everywhere a commit is shown', () => {
     expect(commits.body.map((c: { sha: string; commit: { verification: { verified: boolean } } }) => [c.sha, c.commit.verification.verified])).toEqual([
       [sha.topicSigned, true],
     ]);
+  });
+});
+
+describe('file operations', () => {
+  it('answer with the verification of the commit they made (signed by the instance key)', async () => {
+    const res = await api.post(`${base}/contents/notes/${uniqueName('f')}.txt`, {
+      basic: alice,
+      body: { content: Buffer.from('hello\n').toString('base64'), message: 'add a note', branch: 'base-for-pr', new_branch: uniqueName('notes') },
+    });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.verification).toMatchObject({
+      verified: true,
+      reason: `${INSTANCE.name} / ${fingerprint(keys.instance)}`,
+      signer: { name: INSTANCE.name, email: INSTANCE.email, username: '' },
+    });
+    expect(await verificationOf(res.body.commit.sha)).toEqual(res.body.verification);
   });
 });
 

@@ -95,7 +95,7 @@ describe('POST /repos/{owner}/{repo}/contents/{filepath} (create)', () => {
     const doer = { name: 'Alice Liddell', email: `${alice.username}@noreply.${new URL(body.content.url).hostname}` };
     expect(body.commit.author).toMatchObject(doer);
     expect(body.commit.committer).toMatchObject(doer);
-    expect(body.verification).toEqual({ verified: false, reason: 'gpg.error.not_signed_commit', signature: '', signer: null, payload: '' });
+    expect(body.verification).toEqual({ verified: false, reason: 'gpg.error.not_signed_commit', signature: '', signer: null, payload: '', trust_status: '' });
 
     const dir = await clone(repo);
     const head = await headCommit(dir);

@@ -13,6 +13,7 @@ import { lookupPaths } from '../git/tree-reader.js';
 import { sanitizeTreePath } from '../git/tree-path.js';
 import { assertOid, branchRef, commitTree, resolveBranch, updateRef, type GitIdentity } from '../merge/git-plumbing.js';
 import { userGitIdentity } from '../merge/user-identity.js';
+import { CommitVerifier } from '../signatures/commit-verifier.js';
 import { CommitSigner } from '../signing/commit-signer.js';
 import { requireActor } from '../tracker/issue-permissions.js';
 import { RepoViews } from '../tracker/repo-views.js';
@@ -84,6 +85,7 @@ export class FileChangesService {
     private readonly views: RepoViews,
     private readonly signer: CommitSigner,
     @Inject(PUSH_SINK) private readonly recordPush: PushSink,
+    private readonly verifier: CommitVerifier,
   ) {}
 
   async change(req: ChangeFilesRequest): Promise<ChangeFilesReply> {
@@ -137,7 +139,11 @@ export class FileChangesService {
       answers.push(entry?.file ?? null);
     }
     return {
-      response: { files: answers, commit: await this.commitResponse(req, dir, commit, message), verification: { ...NOT_SIGNED_VERIFICATION } },
+      response: {
+        files: answers,
+        commit: await this.commitResponse(req, dir, commit, message),
+        verification: (await this.verifier.verifyCommits(req.repo, [commit])).get(commit) ?? { ...NOT_SIGNED_VERIFICATION },
+      },
       deferred,
       created,
     };
