@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   DomainError, ErrorCode, NOT_SIGNED_VERIFICATION, accessAtLeast, isValidBranchName, zeroIdLike,
   type ChangeFileOperationBody, type ChangeFilesReply, type ChangeFilesRequest, type ContentsResponseDto,
-  type ActorDto, type FileCommitResponseDto, type FileOperation, type RepoRefDto,
+  type ActorDto, type FileCommitResponseDto, type FileOperation, type RepoRefDto, type RepoTrustModel,
 } from '@cairn/contracts';
 import { runGitText } from '@cairn/platform';
 import { ContentsService } from '../contents/contents.service.js';
@@ -112,7 +112,7 @@ export class FileChangesService {
     const people = commitIdentities(body.author, body.committer, doer);
     const message = commitMessage(body.message?.trim() || defaultCommitMessage(files), !!body.signoff, people.committer);
     const attempt: Attempt = {
-      dir, oldBranch, newBranch, files, message, repoEmpty: row.isEmpty, forcePush: !!body.force_push, actor, repo: req.repo,
+      dir, oldBranch, newBranch, files, message, repoEmpty: row.isEmpty, forcePush: !!body.force_push, actor, repo: req.repo, trustModel: row.trustModel as RepoTrustModel,
       author: { ...people.author, date: dates.author },
       committer: { ...people.committer, date: dates.committer },
     };
@@ -174,7 +174,7 @@ export class FileChangesService {
       created ||= e.created;
     }
     const tree = await writeEditedTree(a.dir, base, treeEdits);
-    const signing = await this.signer.decide('crud', { gitDir: a.dir, repo: a.repo, actorId: a.actor.id, actor: a.actor, parentCommit: base });
+    const signing = await this.signer.decide('crud', { gitDir: a.dir, repo: a.repo, trustModel: a.trustModel, actorId: a.actor.id, actor: a.actor, parentCommit: base });
     const commit = await commitTree(a.dir, tree, base ? [base] : [], a.message, a.author, a.committer, signing);
     const reason = `cairn: ${a.files.length} file(s) changed through the API`;
     if (!(await updateRef(a.dir, branchRef(a.newBranch), commit, expectedOld, reason))) return null;
@@ -296,6 +296,7 @@ interface Attempt {
   forcePush: boolean;
   actor: ActorDto;
   repo: RepoRefDto;
+  trustModel: RepoTrustModel;
   author: GitIdentity;
   committer: GitIdentity;
 }
