@@ -14,6 +14,14 @@ const nullable = (s: Schema, fields: string[]) => {
  * Where Cairn deliberately differs from or extends Gitea's description — each entry says why. Keeping them in one
  * place makes every deviation reviewable.
  */
+/** File writes: 409 for a stale `sha` or a branch that kept moving (see docs/architecture.md, contents write). */
+function staleShaConflict(op: Record<string, unknown>): void {
+  (op.responses as Record<string, unknown>)['409'] = {
+    description: 'the file changed since the given sha (an earlier version of it), or the branch kept moving',
+  };
+  op['x-cairn-differs'] = 'Gitea answers 422 for any sha mismatch; Cairn keeps 422 for a sha naming no blob of the repository';
+}
+
 export const CAIRN_EXTENSIONS: {
   /** Patches to Gitea's definitions. */
   definitions: Record<string, (s: Schema) => void>;
@@ -118,6 +126,10 @@ export const CAIRN_EXTENSIONS: {
         'by that key in namespace `gitea` over the token. Answers the key with `verified: true`; only verified SSH keys ' +
         'verify commit signatures. 404 for a key that is not yours, 422 for a signature that does not match.';
     },
+    // A stale sha (an earlier blob of the file) is 409, as GitHub answers; Gitea says 422 for any mismatch.
+    'PUT /repos/{owner}/{repo}/contents/{filepath}': staleShaConflict,
+    'DELETE /repos/{owner}/{repo}/contents/{filepath}': staleShaConflict,
+    'POST /repos/{owner}/{repo}/contents': staleShaConflict,
     'DELETE /user/2fa': (op) => {
       op.summary = 'Remove the two-factor enrolment (active or pending)';
       op.description = 'Basic authentication with the password and, when enrolled, a current code in X-Gitea-OTP.';

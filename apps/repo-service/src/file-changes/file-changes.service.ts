@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
-  DomainError, ErrorCode, NOT_SIGNED_VERIFICATION, accessAtLeast, isValidBranchName, zeroIdLike,
+  DomainError, ErrorCode, NOT_SIGNED_VERIFICATION, accessAtLeast, isObjectId, isValidBranchName, zeroIdLike,
   type ChangeFileOperationBody, type ChangeFilesReply, type ChangeFilesRequest, type ContentsResponseDto,
   type ActorDto, type FileCommitResponseDto, type FileOperation, type RepoRefDto, type RepoTrustModel,
 } from '@cairn/contracts';
@@ -195,6 +195,20 @@ export class FileChangesService {
     };
   }
 
+  /**
+   * The given shas that do not match their file but name a blob of this repository: an earlier version the caller
+   * read before someone else changed the file. That is a conflict (409, the issue's rule and GitHub's); a sha that
+   * names nothing here stays Gitea's 422 "sha does not match".
+   */
+  private async staleShas(dir: string, files: PlannedFile[], found: Map<string, TreeEntry | null>): Promise<Set<string>> {
+    const candidates = [
+      ...new Set(files.filter((f) => f.sha && isObjectId(f.sha) && f.sha !== found.get(f.fromPath)?.oid).map((f) => f.sha!)),
+    ];
+    if (candidates.length === 0) return new Set();
+    const infos = await this.git.pool.run(dir, candidates.map((object) => ({ op: 'info' as const, object })));
+    return new Set(candidates.filter((_, i) => infos[i]?.type === 'blob'));
+  }
+
   /** An empty repository: every file is new. */
   private editsOfEmpty(files: PlannedFile[]): FileEdit[] {
     const seen = new Set<string>();
@@ -222,6 +236,7 @@ export class FileChangesService {
     const found = new Map<string, TreeEntry | null>();
     (await lookupPaths(this.git.pool, dir, base, list)).forEach((e, i) => found.set(list[i], e));
 
+    const stale = await this.staleShas(dir, files, found);
     return files.map((f): FileEdit => {
       let from: TreeEntry | null = null;
       if (f.operation !== 'create') {
@@ -231,6 +246,9 @@ export class FileChangesService {
         }
         if (!from && f.operation !== 'upload') throw DomainError.notFound(`file does not exist [path: ${f.fromPath}]`);
         if (f.sha) {
+          if (f.sha !== from?.oid && stale.has(f.sha)) {
+            throw DomainError.conflict(`file has changed since sha ${f.sha} [path: ${f.fromPath}, current sha: ${from?.oid ?? ''}]`);
+          }
           if (f.sha !== from?.oid) throw unprocessable(`sha does not match [given: ${f.sha}, expected: ${from?.oid ?? ''}]`);
         } else if (f.operation !== 'upload') {
           throw unprocessable('a SHA or commit ID must be provided when updating a file');
