@@ -29,6 +29,7 @@ import { lastCommitCache, lastCommitsForPaths } from '../git/last-commits.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { RepoStorage } from '../storage/repo-storage.js';
 import { StorageModule } from '../storage/storage.module.js';
+import { SigningModule } from '../signing/signing.module.js';
 import { GitTransport, type StartedTransport } from './git-transport.js';
 import { PushRecorder } from '../ref-updates/push-recorder.service.js';
 import { GitSshServer } from './ssh.server.js';
@@ -129,6 +130,7 @@ Module({
     RepoConfigModule,
     PrismaModule,
     StorageModule,
+    SigningModule,
     TransportModule,
   ],
 })(TransportTestModule);
