@@ -37,7 +37,7 @@ const { values: opts } = parseArgs({
 if (opts.bare) await runBareServer(Number(opts.port), String(opts['database-url']));
 else await main();
 
-// ---- the floor: the statements runners-service's Prisma client sends for the list (page + count) ------------------
+// ---- the floor: the list's two statements (page + count) as runners-service's Prisma query asks for them ---------
 
 const PAGE_SQL = `SELECT "runners"."runners"."id", "runners"."runners"."uuid", "runners"."runners"."name", "runners"."runners"."owner_id",
   "runners"."runners"."repo_id", "runners"."runners"."description", "runners"."runners"."version", "runners"."runners"."labels",
