@@ -12,6 +12,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentRepo, RepoAccess, type RepoContext } from '../../access/repo-access.guard.js';
 import { ScopeCategoryOf } from '../../auth/policy.decorators.js';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../../config/gateway-settings.js';
+import { AlsoAnswers } from '../../http/also-answers.js';
 import { sendPage } from '../../http/pagination.js';
 import { InternalRawClient } from './internal-raw.client.js';
 
@@ -146,6 +147,7 @@ export class RepoContentController {
   /** With `sha`, an update (and a rename with `from_path`); without, the file is created (201), as Gitea 1.25. */
   @Put('contents/*')
   @RepoAccess('write')
+  @AlsoAnswers(201)
   async updateFile(
     @CurrentRepo() ctx: RepoContext,
     @Param('*') path: string,
