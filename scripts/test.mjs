@@ -186,6 +186,7 @@ const steps = {
     if (code === 0) code = await run(process.execPath, [path.join(REPO_ROOT, 'scripts/nats-accounts.mjs'), '--check']);
     if (code === 0) code = await run(process.execPath, [path.join(REPO_ROOT, 'scripts/settings-table.mjs'), '--check']);
     if (code === 0) code = await run(process.execPath, [path.join(REPO_ROOT, 'scripts/nx-graph.mjs'), '--check']);
+    if (code === 0) code = await run(process.execPath, [path.join(REPO_ROOT, 'scripts/runner-protocol-codegen.mjs'), '--check']);
     return code;
   }],
   migrations: ['Migrations cover every schema (tools/migrate check on a scratch database)', migrationCheck],
