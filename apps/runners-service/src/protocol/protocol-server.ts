@@ -1,0 +1,125 @@
+import { createServer as createHttp1Server, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttp2Server, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import { Logger, type INestApplicationContext } from '@nestjs/common';
+import { create } from '@bufbuild/protobuf';
+import type { ConnectRouter } from '@connectrpc/connect';
+import { connectNodeAdapter } from '@connectrpc/connect-node';
+import { INTERNAL_HEADERS, RUNNER_PROTOCOL_MAX_BODY_BYTES, RUNNER_PROTOCOL_PREFIX } from '@cairn/contracts';
+import { COMMON_SETTINGS, internalTokenMatches, type CommonSettings } from '@cairn/platform';
+import { RUNNERS_SETTINGS, type RunnersSettings } from '../config/runners-settings.js';
+import { PingResponseSchema } from './gen/ping/v1/messages_pb.js';
+import { PingService } from './gen/ping/v1/services_pb.js';
+import { RunnerService } from './gen/runner/v1/services_pb.js';
+import { RunnerProtocolService } from './runner-protocol.service.js';
+
+/** HTTP/2's connection preface: a connection starting with it speaks h2c (prior knowledge). */
+const H2_PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
+
+/** The Connect routes: Gitea's `ping.v1.PingService` and `runner.v1.RunnerService`. */
+export function runnerProtocolRoutes(service: RunnerProtocolService): (router: ConnectRouter) => void {
+  return (router) => {
+    router.service(PingService, {
+      ping: (req) => create(PingResponseSchema, { data: `Hello, ${req.data}!` }),
+    });
+    router.service(RunnerService, {
+      register: (req) => service.register(req),
+      declare: (req, ctx) => service.declare(req, ctx),
+      fetchTask: (req, ctx) => service.fetchTask(req, ctx),
+      updateTask: (req, ctx) => service.updateTask(req, ctx),
+      updateLog: (req, ctx) => service.updateLog(req, ctx),
+    });
+  };
+}
+
+type AnyRequest = IncomingMessage | Http2ServerRequest;
+type AnyResponse = ServerResponse | Http2ServerResponse;
+
+/**
+ * runners-service's internal endpoint for the runner protocol: Connect (JSON and binary protobuf) over HTTP/1.1 and
+ * h2c on one port — a connection opening with HTTP/2's preface goes to the HTTP/2 server, any other to the HTTP/1.1
+ * one. Only the gateway calls it (shared internal token, constant-time check); the runner authenticates itself to
+ * the handlers with its own headers.
+ */
+export class RunnerProtocolServer {
+  private readonly logger = new Logger('RunnerProtocolHttp');
+  private readonly http1;
+  private readonly http2;
+  private readonly server;
+  private readonly sockets = new Set<Socket>();
+
+  constructor(service: RunnerProtocolService, internalToken: string) {
+    const connect = connectNodeAdapter({
+      routes: runnerProtocolRoutes(service),
+      requestPathPrefix: RUNNER_PROTOCOL_PREFIX,
+      readMaxBytes: RUNNER_PROTOCOL_MAX_BODY_BYTES,
+      grpc: false,
+      grpcWeb: false,
+    });
+    const handle = (req: AnyRequest, res: AnyResponse) => {
+      if (!internalTokenMatches(req.headers[INTERNAL_HEADERS.token], internalToken)) {
+        const out = res as ServerResponse;
+        out.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' });
+        out.end('forbidden\n');
+        return;
+      }
+      connect(req as IncomingMessage, res as ServerResponse);
+    };
+    this.http1 = createHttp1Server(handle);
+    // Long-polls are bounded by the handler; headers must come promptly.
+    this.http1.requestTimeout = 0;
+    this.http1.headersTimeout = 60_000;
+    this.http1.keepAliveTimeout = 65_000;
+    this.http2 = createHttp2Server(handle);
+    this.server = createNetServer((socket) => {
+      this.sockets.add(socket);
+      socket.once('close', () => this.sockets.delete(socket));
+      socket.once('readable', () => this.dispatch(socket));
+    });
+  }
+
+  private dispatch(socket: Socket): void {
+    const head = (socket.read(H2_PREFACE.length) ?? socket.read()) as Buffer | null;
+    if (head === null) {
+      socket.once('readable', () => this.dispatch(socket));
+      return;
+    }
+    socket.unshift(head);
+    const n = Math.min(head.length, H2_PREFACE.length);
+    const h2 = head.subarray(0, n).equals(H2_PREFACE.subarray(0, n));
+    (h2 ? this.http2 : this.http1).emit('connection', socket);
+  }
+
+  async listen(port: number, host: string): Promise<number> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, host, () => {
+        this.server.off('error', reject);
+        resolve();
+      });
+    });
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  async close(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.http1.closeIdleConnections();
+    const force = setTimeout(() => {
+      for (const s of this.sockets) s.destroy();
+    }, 5_000);
+    force.unref();
+    await closed;
+    clearTimeout(force);
+    this.logger.log('runner protocol endpoint closed');
+  }
+}
+
+/** `bootstrapService`'s `afterStart`: serves the runner protocol on `[cairn] RUNNERS_INTERNAL_PORT`. */
+export async function startRunnerProtocol(app: INestApplicationContext): Promise<() => Promise<void>> {
+  const common = app.get<CommonSettings>(COMMON_SETTINGS);
+  const settings = app.get<RunnersSettings>(RUNNERS_SETTINGS);
+  const server = new RunnerProtocolServer(app.get(RunnerProtocolService), common.internalToken);
+  const port = await server.listen(common.runnersInternalPort, settings.internalHost);
+  new Logger('RunnerProtocolHttp').log(`runner protocol (HTTP/1.1, h2c) listening on ${settings.internalHost}:${port}`);
+  return () => server.close();
+}
