@@ -55,7 +55,9 @@ export class RunnerProtocolProxy {
   constructor(private readonly common: CommonSettings) {
     const url = common.runnersInternalUrl;
     this.base = new URL(url.endsWith('/') ? url : `${url}/`);
-    this.agent = this.base.protocol === 'https:' ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+    // No Nagle delay: requests go out as headers, then body chunks.
+    const options = { keepAlive: true, noDelay: true };
+    this.agent = this.base.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
   }
 
   handle(req: FastifyRequest, reply: FastifyReply): void {

@@ -71,7 +71,8 @@ export class RunnerProtocolServer {
     this.http1.headersTimeout = 60_000;
     this.http1.keepAliveTimeout = 65_000;
     this.http2 = createHttp2Server(handle);
-    this.server = createNetServer((socket) => {
+    // No Nagle delay: a Connect answer is written as headers, then body.
+    this.server = createNetServer({ noDelay: true, keepAlive: true }, (socket) => {
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
       socket.once('readable', () => this.dispatch(socket));

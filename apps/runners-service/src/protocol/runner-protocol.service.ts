@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { create } from '@bufbuild/protobuf';
-import { timestampDate, timestampFromDate, type Timestamp } from '@bufbuild/protobuf/wkt';
+import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { Code, ConnectError, type HandlerContext } from '@connectrpc/connect';
 import { RunnersEvents, type RunnerEventData } from '@cairn/contracts';
 import { RUNNERS_SETTINGS, type RunnersSettings } from '../config/runners-settings.js';
@@ -105,7 +105,6 @@ export class RunnerProtocolService implements OnModuleDestroy {
       throw new ConnectError('runner registration token has been invalidated, please use the latest one', Code.Unauthenticated);
     }
     // Runners older than Gitea 1.20 send their labels as agent_labels.
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- read for old runners, as Gitea does
     const labels = req.labels.length === 0 && req.agentLabels.length > 0 ? req.agentLabels : req.labels;
     const token = newRunnerToken();
     const runner = await this.prisma.$transaction(async (tx) => {
