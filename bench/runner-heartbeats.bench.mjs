@@ -2,11 +2,12 @@
 // through the gateway to one runners-service instance, for a bounded time on loopback. Prints heartbeats handled per
 // second, the CPU runners-service (and the gateway) spent per heartbeat, and the liveness writes the database took
 // (`n_tup_upd` of runners.runners) against the heartbeats — throttled, so far fewer than one write per poll.
-// Two phases, each on a freshly started suite over the same database and runners: the default long-poll wait
-// (`[actions] FETCH_TASK_WAIT` 2 s: what a fleet costs at rest) and no wait (the instance's capacity). Nothing
+// Phases, each on a freshly started suite over the same database and runners: the default long-poll wait
+// (`[actions] FETCH_TASK_WAIT` 2 s: what a fleet costs at rest), no wait (the instance saturated), and the default wait
+// with a liveness write on every poll (`RUNNER_LIVENESS_UPDATE_INTERVAL` 0 s: what the throttle saves). Nothing
 // asserts on time.
 //
-//   npm run build && node bench/runner-heartbeats.bench.mjs [--runners 1000] [--duration 15] [--warmup 3] [--waits 2s,0s]
+//   npm run build && node bench/runner-heartbeats.bench.mjs [--runners 1000] [--duration 15] [--warmup 6] [--phases 2s,0s,2s/0s] [--direct]
 import { randomBytes, createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -25,7 +26,8 @@ const { values: opts } = parseArgs({
     runners: { type: 'string', default: process.env.BENCH_RUNNERS ?? '1000' },
     duration: { type: 'string', default: process.env.BENCH_DURATION ?? '15' },
     warmup: { type: 'string', default: process.env.BENCH_WARMUP ?? '6' },
-    waits: { type: 'string', default: process.env.BENCH_WAITS ?? '2s,0s' },
+    // Phases: `<FETCH_TASK_WAIT>[/<RUNNER_LIVENESS_UPDATE_INTERVAL>]`; the last default phase writes on every poll.
+    phases: { type: 'string', default: process.env.BENCH_PHASES ?? '2s,0s,2s/0s' },
     // Poll runners-service's internal port directly instead of through the gateway (to see the gateway's share).
     direct: { type: 'boolean', default: false },
   },
@@ -67,8 +69,9 @@ async function main() {
     const secrets = { secretKey: randomBytes(24).toString('hex'), internalToken: randomBytes(24).toString('hex') };
     let runners = null;
     const results = [];
-    for (const wait of opts.waits.split(',')) {
-      say(`phase FETCH_TASK_WAIT=${wait}: starting the suite`);
+    for (const phase of opts.phases.split(',')) {
+      const [wait, interval] = phase.split('/');
+      say(`phase FETCH_TASK_WAIT=${wait}${interval ? ` RUNNER_LIVENESS_UPDATE_INTERVAL=${interval}` : ''}: starting the suite`);
       const suite = await startBenchSuite(run, {
         databaseUrl,
         natsUrl,
@@ -76,6 +79,7 @@ async function main() {
         env: {
           RUN_MODE: 'prod',
           CAIRN__ACTIONS__FETCH_TASK_WAIT: wait,
+          ...(interval ? { CAIRN__ACTIONS__RUNNER_LIVENESS_UPDATE_INTERVAL: interval } : {}),
           CAIRN__SECURITY__SECRET_KEY: secrets.secretKey,
           CAIRN__SECURITY__INTERNAL_TOKEN: secrets.internalToken,
         },
@@ -149,7 +153,7 @@ async function main() {
       await suite.stop();
 
       const row = {
-        wait,
+        phase,
         heartbeatsPerSecond: Math.round(handled / seconds),
         failed,
         serviceCpuMsPerHeartbeat: ((cpu1.service - cpu0.service) * 1000) / handled,
@@ -164,14 +168,14 @@ async function main() {
     }
 
     console.log(`\nrunner heartbeats — ${RUNNERS} runners, ${DURATION_MS / 1000} s per phase, one runners-service instance, loopback`);
-    console.log('wait  heartbeats/s  failed  service CPU ms/hb  service CPU (cores)  gateway CPU ms/hb  bench CPU (cores)  heartbeats  liveness writes');
+    console.log('phase (wait/liveness interval)  heartbeats/s  failed  service CPU ms/hb  service CPU (cores)  gateway CPU ms/hb  bench CPU (cores)  heartbeats  liveness writes');
     for (const r of results) {
       console.log(
-        `${r.wait.padEnd(5)} ${String(r.heartbeatsPerSecond).padStart(12)}  ${String(r.failed).padStart(6)}  ${r.serviceCpuMsPerHeartbeat.toFixed(3).padStart(17)}  ${r.serviceCpuLoad.toFixed(2).padStart(19)}  ${r.gatewayCpuMsPerHeartbeat.toFixed(3).padStart(17)}  ${r.benchCpuLoad.toFixed(2).padStart(17)}  ${String(r.heartbeats).padStart(10)}  ${String(r.livenessWrites).padStart(15)}`,
+        `${r.phase.padEnd(31)} ${String(r.heartbeatsPerSecond).padStart(12)}  ${String(r.failed).padStart(6)}  ${r.serviceCpuMsPerHeartbeat.toFixed(3).padStart(17)}  ${r.serviceCpuLoad.toFixed(2).padStart(19)}  ${r.gatewayCpuMsPerHeartbeat.toFixed(3).padStart(17)}  ${r.benchCpuLoad.toFixed(2).padStart(17)}  ${String(r.heartbeats).padStart(10)}  ${String(r.livenessWrites).padStart(15)}`,
       );
     }
     console.log('liveness writes: UPDATEs of runners.runners during the phase (pg_stat_user_tables.n_tup_upd); one per runner per');
-    console.log('[actions] RUNNER_LIVENESS_UPDATE_INTERVAL (10 s) at most, whatever the poll rate.');
+    console.log('[actions] RUNNER_LIVENESS_UPDATE_INTERVAL (10 s by default) at most, whatever the poll rate; `/0s` writes on every poll.');
   } finally {
     await run.cleanup();
   }

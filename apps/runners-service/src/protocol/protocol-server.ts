@@ -3,7 +3,7 @@ import { createServer as createHttp2Server, type Http2ServerRequest, type Http2S
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { Logger, type INestApplicationContext } from '@nestjs/common';
 import { create } from '@bufbuild/protobuf';
-import type { ConnectRouter } from '@connectrpc/connect';
+import { Code, ConnectError, type ConnectRouter, type Interceptor } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import { INTERNAL_HEADERS, RUNNER_PROTOCOL_MAX_BODY_BYTES, RUNNER_PROTOCOL_PREFIX } from '@cairn/contracts';
 import { COMMON_SETTINGS, internalTokenMatches, type CommonSettings } from '@cairn/platform';
@@ -15,6 +15,19 @@ import { RunnerProtocolService } from './runner-protocol.service.js';
 
 /** HTTP/2's connection preface: a connection starting with it speaks h2c (prior knowledge). */
 const H2_PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
+
+const logger = new Logger('RunnerProtocol');
+
+/** Failures that are not the protocol's own answers reach the runner as a bare `internal`, never their details. */
+const hideInternalErrors: Interceptor = (next) => async (req) => {
+  try {
+    return await next(req);
+  } catch (err) {
+    if (err instanceof ConnectError) throw err;
+    logger.error(`${req.method.name} failed: ${(err as Error)?.message ?? String(err)}`);
+    throw new ConnectError('internal error', Code.Internal);
+  }
+};
 
 /** The Connect routes: Gitea's `ping.v1.PingService` and `runner.v1.RunnerService`. */
 export function runnerProtocolRoutes(service: RunnerProtocolService): (router: ConnectRouter) => void {
@@ -53,6 +66,7 @@ export class RunnerProtocolServer {
       routes: runnerProtocolRoutes(service),
       requestPathPrefix: RUNNER_PROTOCOL_PREFIX,
       readMaxBytes: RUNNER_PROTOCOL_MAX_BODY_BYTES,
+      interceptors: [hideInternalErrors],
       grpc: false,
       grpcWeb: false,
     });
