@@ -331,6 +331,36 @@ describe('wire format', () => {
   });
 });
 
+describe('the gateway edge of /api/actions', () => {
+  const url = () => `${suite.baseUrl}/api/actions/runner.v1.RunnerService/UpdateLog`;
+
+  // A malformed binary message is @connectrpc/connect's own `internal` (gRPC's convention), not tested here.
+  it('answers a malformed JSON message with invalid_argument', async () => {
+    const res = await fetch(url(), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"taskId": ' });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { code: string }).code).toBe('invalid_argument');
+  });
+
+  it('bounds the request body, declared or streamed', async () => {
+    const tooLarge = Buffer.alloc(16 * 1024 * 1024 + 1);
+    const declared = await fetch(url(), { method: 'POST', headers: { 'content-type': 'application/proto' }, body: tooLarge });
+    expect(declared.status).toBe(413);
+
+    // Chunked, without a length: cut by the gateway's count (413) or refused by the service's read bound (Connect's
+    // resource_exhausted, 429), whichever notices first — never taken whole.
+    const chunks = (async function* () {
+      for (let i = 0; i < 17; i++) yield Buffer.alloc(1024 * 1024);
+    })();
+    const streamed = await fetch(url(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/proto' },
+      body: ReadableStream.from(chunks),
+      duplex: 'half',
+    } as RequestInit);
+    expect([413, 429]).toContain(streamed.status);
+  });
+});
+
 describe('runners-service internal endpoint', () => {
   const internal = () => `${suite.env.CAIRN__CAIRN__RUNNERS_INTERNAL_URL}/api/actions`;
 
