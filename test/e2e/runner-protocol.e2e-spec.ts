@@ -334,11 +334,12 @@ describe('wire format', () => {
 describe('the gateway edge of /api/actions', () => {
   const url = () => `${suite.baseUrl}/api/actions/runner.v1.RunnerService/UpdateLog`;
 
-  // A malformed binary message is @connectrpc/connect's own `internal` (gRPC's convention), not tested here.
-  it('answers a malformed JSON message with invalid_argument', async () => {
-    const res = await fetch(url(), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"taskId": ' });
-    expect(res.status).toBe(400);
-    expect(((await res.json()) as { code: string }).code).toBe('invalid_argument');
+  it('answers malformed messages with invalid_argument, in both encodings', async () => {
+    for (const [type, body] of [['application/proto', Buffer.from([0x0a, 0xff, 0xff])], ['application/json', '{"taskId": ']] as const) {
+      const res = await fetch(url(), { method: 'POST', headers: { 'content-type': type }, body });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { code: string }).code).toBe('invalid_argument');
+    }
   });
 
   it('bounds the request body, declared or streamed', async () => {

@@ -2,9 +2,12 @@ import { createServer as createHttp1Server, type IncomingMessage, type ServerRes
 import { createServer as createHttp2Server, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { Logger, type INestApplicationContext } from '@nestjs/common';
-import { create } from '@bufbuild/protobuf';
-import { Code, ConnectError, type ConnectRouter, type Interceptor } from '@connectrpc/connect';
-import { connectNodeAdapter } from '@connectrpc/connect-node';
+import { create, fromBinary } from '@bufbuild/protobuf';
+import { Code, ConnectError, createConnectRouter, type ConnectRouter, type Interceptor } from '@connectrpc/connect';
+import type { UniversalHandler, UniversalServerRequest } from '@connectrpc/connect/protocol';
+import {
+  compressionBrotli, compressionGzip, universalRequestFromNodeRequest, universalResponseToNodeResponse,
+} from '@connectrpc/connect-node';
 import { INTERNAL_HEADERS, RUNNER_PROTOCOL_MAX_BODY_BYTES, RUNNER_PROTOCOL_PREFIX } from '@cairn/contracts';
 import { COMMON_SETTINGS, internalTokenMatches, type CommonSettings } from '@cairn/platform';
 import { RUNNERS_SETTINGS, type RunnersSettings } from '../config/runners-settings.js';
@@ -48,11 +51,34 @@ export function runnerProtocolRoutes(service: RunnerProtocolService): (router: C
 type AnyRequest = IncomingMessage | Http2ServerRequest;
 type AnyResponse = ServerResponse | Http2ServerResponse;
 
+/** A Connect error answer written directly (the body format of the Connect protocol's unary errors). */
+function connectErrorAnswer(res: ServerResponse, status: number, code: string, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ code, message }));
+}
+
+/**
+ * The whole body of a unary binary call, or null past `max` bytes. Connect reads it whole as well; here it is read
+ * first so that a malformed message is the runner's fault (`invalid_argument`, as Gitea's connect-go answers) and not
+ * @connectrpc/connect's `internal`.
+ */
+async function readBody(body: AsyncIterable<Uint8Array>, max: number): Promise<Uint8Array | null> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > max) return null;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
 /**
  * runners-service's internal endpoint for the runner protocol: Connect (JSON and binary protobuf) over HTTP/1.1 and
  * h2c on one port — a connection opening with HTTP/2's preface goes to the HTTP/2 server, any other to the HTTP/1.1
  * one. Only the gateway calls it (shared internal token, constant-time check); the runner authenticates itself to
- * the handlers with its own headers.
+ * the handlers with its own headers. Connect's universal handlers are mounted directly (what `connectNodeAdapter`
+ * does) so that a plain binary unary message can be decoded once before them (see {@link readBody}).
  */
 export class RunnerProtocolServer {
   private readonly logger = new Logger('RunnerProtocolHttp');
@@ -62,22 +88,34 @@ export class RunnerProtocolServer {
   private readonly sockets = new Set<Socket>();
 
   constructor(service: RunnerProtocolService, internalToken: string) {
-    const connect = connectNodeAdapter({
-      routes: runnerProtocolRoutes(service),
-      requestPathPrefix: RUNNER_PROTOCOL_PREFIX,
+    const router = createConnectRouter({
       readMaxBytes: RUNNER_PROTOCOL_MAX_BODY_BYTES,
       interceptors: [hideInternalErrors],
+      acceptCompression: [compressionGzip, compressionBrotli],
       grpc: false,
       grpcWeb: false,
     });
+    runnerProtocolRoutes(service)(router);
+    const handlers = new Map(router.handlers.map((h) => [`${RUNNER_PROTOCOL_PREFIX}${h.requestPath}`, h]));
     const handle = (req: AnyRequest, res: AnyResponse) => {
+      const out = res as ServerResponse;
       if (!internalTokenMatches(req.headers[INTERNAL_HEADERS.token], internalToken)) {
-        const out = res as ServerResponse;
         out.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' });
         out.end('forbidden\n');
         return;
       }
-      connect(req as IncomingMessage, res as ServerResponse);
+      const handler = handlers.get((req.url ?? '').split('?', 1)[0]);
+      if (!handler) {
+        out.writeHead(404);
+        out.end();
+        return;
+      }
+      this.serve(handler, req as IncomingMessage, out).catch((err: unknown) => {
+        if (ConnectError.from(err).code === Code.Aborted) return;
+        this.logger.error(`${handler.method.name} failed: ${(err as Error)?.message ?? String(err)}`);
+        if (!out.headersSent) connectErrorAnswer(out, 500, 'internal', 'internal error');
+        else out.destroy();
+      });
     };
     this.http1 = createHttp1Server(handle);
     // Long-polls are bounded by the handler; headers must come promptly.
@@ -91,6 +129,24 @@ export class RunnerProtocolServer {
       socket.once('close', () => this.sockets.delete(socket));
       socket.once('readable', () => this.dispatch(socket));
     });
+  }
+
+  private async serve(handler: UniversalHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let request: UniversalServerRequest = universalRequestFromNodeRequest(req, res, undefined, undefined);
+    const plainBinary = req.method === 'POST' && req.headers['content-type'] === 'application/proto' && !req.headers['content-encoding'];
+    if (plainBinary && handler.method.methodKind === 'unary') {
+      const bytes = await readBody(request.body as AsyncIterable<Uint8Array>, RUNNER_PROTOCOL_MAX_BODY_BYTES);
+      if (!bytes) {
+        return connectErrorAnswer(res, 429, 'resource_exhausted', `message larger than ${RUNNER_PROTOCOL_MAX_BODY_BYTES} bytes`);
+      }
+      try {
+        fromBinary(handler.method.input, bytes);
+      } catch (err) {
+        return connectErrorAnswer(res, 400, 'invalid_argument', `cannot decode ${handler.method.input.typeName}: ${(err as Error).message}`);
+      }
+      request = { ...request, body: (async function* () { yield bytes; })() };
+    }
+    await universalResponseToNodeResponse(await handler(request), res);
   }
 
   private dispatch(socket: Socket): void {
