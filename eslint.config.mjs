@@ -95,6 +95,8 @@ export default tseslint.config(
       '**/node_modules/**',
       '**/dist/**',
       '**/generated/**',
+      // Code generated from the runner protocol's .proto files (npm run generate:protocol).
+      'apps/runners-service/src/protocol/gen/**',
       '**/coverage/**',
       '.cairn/**',
       '.nx/**',

@@ -88,11 +88,12 @@ export async function freePorts(count) {
 export async function startBenchSuite(run, options) {
   // The prefix's keys are deleted at the end: never those of a real instance (`cairn`, the default).
   if (!options.queuePrefix?.startsWith('cairn-bench-')) throw new Error(`a benchmark's queuePrefix starts with cairn-bench-`);
-  const [httpPort, sshPort, repoInternalPort] = await freePorts(3);
+  const [httpPort, sshPort, repoInternalPort, runnersInternalPort] = await freePorts(4);
   const suite = await startSuite({
     httpPort,
     sshPort,
     repoInternalPort,
+    runnersInternalPort,
     repoRoot: path.join(run.dataDir, 'repositories'),
     output: 'silent',
     logDir: path.join(run.dataDir, 'logs'),

@@ -160,6 +160,8 @@ async function main() {
       repoRoot: s.repoRoot ?? DEFAULTS.repoRoot,
       repoInternalPort: s.repoInternalPort,
       repoInternalUrl: s.repoInternalUrl,
+      runnersInternalPort: s.runnersInternalPort,
+      runnersInternalUrl: s.runnersInternalUrl,
       queuePrefix: s.queuePrefix,
       natsNamespace: s.natsNamespace,
       env: secrets.env,

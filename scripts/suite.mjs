@@ -38,6 +38,7 @@ export const DEFAULTS = Object.freeze({
   httpPort: 3000,
   sshPort: 2222,
   repoInternalPort: 3001,
+  runnersInternalPort: 3002,
   repoRoot: 'data/repositories',
   queuePrefix: 'cairn',
   natsNamespace: '',
@@ -59,6 +60,8 @@ export class SuiteError extends Error {
  * @property {string} [repoRoot]        bare repositories (relative paths are relative to the repository root)
  * @property {number} [repoInternalPort] repo-service's internal HTTP port (git transport)
  * @property {string} [repoInternalUrl] where the gateway reaches it (default `http://127.0.0.1:<repoInternalPort>`)
+ * @property {number} [runnersInternalPort] runners-service's internal HTTP port (the Actions runner protocol)
+ * @property {string} [runnersInternalUrl] where the gateway reaches it (default `http://127.0.0.1:<runnersInternalPort>`)
  * @property {string} [queuePrefix]     BullMQ queue / Redis key prefix
  * @property {string} [natsNamespace]   NATS namespace of the installation (`[nats] NAMESPACE`; '' = plain names)
  * @property {Record<string, string | undefined>} [env] extra environment (wins over everything above)
@@ -72,6 +75,7 @@ export class SuiteError extends Error {
 export function suiteEnv(config = {}) {
   const httpPort = config.httpPort ?? DEFAULTS.httpPort;
   const internalPort = config.repoInternalPort ?? DEFAULTS.repoInternalPort;
+  const runnersPort = config.runnersInternalPort ?? DEFAULTS.runnersInternalPort;
   const rootUrl = withSlash(config.rootUrl ?? `http://localhost:${httpPort}/`);
   /** @type {Record<string, string>} */
   const env = {
@@ -84,6 +88,8 @@ export function suiteEnv(config = {}) {
     CAIRN__REPOSITORY__ROOT: path.resolve(REPO_ROOT, config.repoRoot ?? DEFAULTS.repoRoot),
     CAIRN__CAIRN__REPO_INTERNAL_PORT: String(internalPort),
     CAIRN__CAIRN__REPO_INTERNAL_URL: config.repoInternalUrl ?? `http://127.0.0.1:${internalPort}`,
+    CAIRN__CAIRN__RUNNERS_INTERNAL_PORT: String(runnersPort),
+    CAIRN__CAIRN__RUNNERS_INTERNAL_URL: config.runnersInternalUrl ?? `http://127.0.0.1:${runnersPort}`,
     CAIRN__QUEUE__PREFIX: config.queuePrefix ?? DEFAULTS.queuePrefix,
     CAIRN__NATS__NAMESPACE: config.natsNamespace ?? DEFAULTS.natsNamespace,
   };

@@ -180,12 +180,13 @@ const steps = {
   // with the wrong shape fails (tsconfig.spec.json; the root project's target, after every project's build).
   'typecheck-tests': ['Type check of the test code (nx run cairn:typecheck-tests: tsc -p tsconfig.spec.json, cached)', () =>
     run(bin('nx'), ['run', 'cairn:typecheck-tests', '--outputStyle=stream'])],
-  generated: ['Generated files are current (OpenAPI description, subject catalogue, NATS accounts, settings table, Nx graph)', async () => {
+  generated: ['Generated files are current (OpenAPI description, subject catalogue, NATS accounts, settings table, Nx graph, runner protocol code)', async () => {
     let code = await run(process.execPath, [path.join(REPO_ROOT, 'apps/gateway/dist/openapi/write-openapi.js'), '--check']);
     if (code === 0) code = await run(process.execPath, [path.join(REPO_ROOT, 'scripts/subject-catalogue.mjs'), '--check']);
     if (code === 0) code = await run(process.execPath, [path.join(REPO_ROOT, 'scripts/nats-accounts.mjs'), '--check']);
     if (code === 0) code = await run(process.execPath, [path.join(REPO_ROOT, 'scripts/settings-table.mjs'), '--check']);
     if (code === 0) code = await run(process.execPath, [path.join(REPO_ROOT, 'scripts/nx-graph.mjs'), '--check']);
+    if (code === 0) code = await run(process.execPath, [path.join(REPO_ROOT, 'scripts/runner-protocol-codegen.mjs'), '--check']);
     return code;
   }],
   migrations: ['Migrations cover every schema (tools/migrate check on a scratch database)', migrationCheck],

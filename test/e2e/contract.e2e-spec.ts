@@ -248,7 +248,11 @@ describe('every operation answers what the published description says', () => {
     });
     const updated = await call('PUT', '/repos/{owner}/{repo}/contents/{filepath}', `${r}/contents/docs/new.txt`, {
       basic: alice, body: { content: b64('two\n'), sha: made.body.content.sha, branch: 'feature/one' },
-    });
+    }, 200);
+    // Without a sha, PUT creates the file: its documented second success.
+    await call('PUT', '/repos/{owner}/{repo}/contents/{filepath}', `${r}/contents/docs/put-created.txt`, {
+      basic: alice, body: { content: b64('new\n'), branch: 'feature/one' },
+    }, 201);
     const changed = await call('POST', '/repos/{owner}/{repo}/contents', `${r}/contents`, {
       basic: alice,
       body: { branch: 'feature/one', files: [{ operation: 'create', path: 'docs/b.txt', content: b64('b\n') }, { operation: 'update', path: 'docs/new.txt', content: b64('three\n'), sha: updated.body.content.sha }] },

@@ -95,7 +95,7 @@ describe('npm start supervises its apps', () => {
   beforeAll(async () => {
     nats = await startPrivateNats();
     db = await createScratchDatabase('start');
-    const [httpPort, sshPort, internalPort] = [await freePort(), await freePort(), await freePort()];
+    const [httpPort, sshPort, internalPort, runnersPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
     child = spawn(process.execPath, ['scripts/start.mjs'], {
       cwd: REPO_ROOT,
       env: {
@@ -110,6 +110,7 @@ describe('npm start supervises its apps', () => {
         CAIRN__SERVER__SSH_PORT: String(sshPort),
         CAIRN__SERVER__SSH_LISTEN_HOST: '127.0.0.1',
         CAIRN__CAIRN__REPO_INTERNAL_PORT: String(internalPort),
+        CAIRN__CAIRN__RUNNERS_INTERNAL_PORT: String(runnersPort),
         CAIRN__REPOSITORY__ROOT: repoRoot,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

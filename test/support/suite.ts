@@ -130,7 +130,7 @@ export async function startTestSuite(options: TestSuiteOptions = {}): Promise<Te
     const queuePrefix = `cairn-e2e-${id}`;
     cleanups.push(() => deleteRedisKeys(redisUrl, queuePrefix));
 
-    const [httpPort, sshPort, repoInternalPort] = await distinctFreePorts(3);
+    const [httpPort, sshPort, repoInternalPort, runnersInternalPort] = await distinctFreePorts(4);
     const selected = (options.apps ?? APPS.map((a) => a.name)).filter((name) => !options.without?.includes(name));
     const startOptions = {
       databaseUrl,
@@ -139,6 +139,7 @@ export async function startTestSuite(options: TestSuiteOptions = {}): Promise<Te
       httpPort,
       sshPort,
       repoInternalPort,
+      runnersInternalPort,
       repoRoot: path.join(dataDir, 'repositories'),
       queuePrefix,
       natsNamespace: options.nats?.namespace,

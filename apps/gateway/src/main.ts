@@ -15,6 +15,7 @@ import { registerHealthRoutes } from './health/health.routes.js';
 import { instrument } from './health/metrics.js';
 import { registerOpenApiRoute } from './openapi/openapi.routes.js';
 import { registerGitHttpRoutes } from './git-http/git-http.routes.js';
+import { registerRunnerProtocolRoutes } from './runner-protocol/runner-protocol.proxy.js';
 import { registerWebRoutes } from './web/web.routes.js';
 
 async function main(): Promise<void> {
@@ -87,6 +88,7 @@ async function main(): Promise<void> {
   }
   registerOpenApiRoute(fastify, common.rootUrl);
   registerGitHttpRoutes(fastify, app);
+  registerRunnerProtocolRoutes(fastify, app);
   registerWebRoutes(fastify, app);
 
   await app.listen(common.httpPort, gatewaySettings.httpAddr);

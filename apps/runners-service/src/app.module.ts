@@ -4,6 +4,9 @@ import { ActionsScopeResolver } from './actions/actions-scope.js';
 import { RUNNERS_SETTINGS, loadRunnersSettings } from './config/runners-settings.js';
 import { EventsConsumer } from './events/events.consumer.js';
 import { ScopeCleanup } from './events/scope-cleanup.js';
+import { RunnerAuthenticator } from './protocol/runner-auth.js';
+import { RunnerLivenessRecorder } from './protocol/runner-liveness.js';
+import { RunnerProtocolService } from './protocol/runner-protocol.service.js';
 import { EventOutbox } from './prisma/event-outbox.js';
 import { PrismaService } from './prisma/prisma.service.js';
 import { REGISTRATION_TOKEN_BOX, registrationTokenBox } from './runners/registration-token-box.js';
@@ -16,7 +19,10 @@ import { SecretsService } from './secrets/secrets.service.js';
 import { VariablesHandler } from './variables/variables.handler.js';
 import { VariablesService } from './variables/variables.service.js';
 
-/** runners-service: self-hosted runners, registration tokens, tasks, and Actions variables and secrets. */
+/**
+ * runners-service: self-hosted runners, registration tokens, tasks, and Actions variables and secrets; the runner
+ * protocol is served on its internal HTTP port (`startRunnerProtocol`, after start).
+ */
 @Module({
   imports: [PlatformModule.forService({ service: 'runners', schema: 'runners' })],
   controllers: [VariablesHandler, SecretsHandler, RunnersHandler],
@@ -33,6 +39,9 @@ import { VariablesService } from './variables/variables.service.js';
     RunnersService,
     ScopeCleanup,
     EventsConsumer,
+    RunnerLivenessRecorder,
+    RunnerAuthenticator,
+    RunnerProtocolService,
   ],
 })
 export class AppModule {}

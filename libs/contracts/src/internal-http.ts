@@ -29,3 +29,20 @@ export function internalGitPath(owner: string, repo: string, endpoint: InternalG
 
 /** The internal route that streams a blob too large for a bus message (`GET …?owner=&repo=&ref=&path=`). */
 export const INTERNAL_RAW_PATH = '/internal/raw';
+
+/**
+ * Gitea's runner protocol (Connect RPC, `ping.v1.PingService`, `runner.v1.RunnerService`) below this public path. The
+ * gateway streams `/api/actions/*` unchanged to runners-service's internal endpoint (`[cairn] RUNNERS_INTERNAL_URL`),
+ * which serves it under the same prefix; the runner's own credentials travel in its headers.
+ */
+export const RUNNER_PROTOCOL_PREFIX = '/api/actions';
+
+/** Runner-protocol request headers the gateway forwards (Connect's, and the runner's credentials); nothing else. */
+export const RUNNER_PROTOCOL_REQUEST_HEADERS = [
+  'content-type', 'content-encoding', 'content-length', 'accept', 'accept-encoding', 'user-agent',
+  'connect-protocol-version', 'connect-timeout-ms', 'connect-content-encoding', 'connect-accept-encoding',
+  'x-runner-uuid', 'x-runner-token', 'x-runner-version',
+] as const;
+
+/** The largest runner-protocol request body (a batch of log rows is the big one): the gateway and the handlers' bound. */
+export const RUNNER_PROTOCOL_MAX_BODY_BYTES = 16 * 1024 * 1024;

@@ -1,6 +1,6 @@
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { Clock } from './clock.js';
-import { LastUsedThrottle, UsageRecorder } from './last-used-throttle.js';
+import { LastUsedThrottle, UsageRecorder } from '@cairn/platform';
 
 /**
  * The one shape of "record that a credential was used": a throttled, fire-and-forget `last_used_at` write (at most

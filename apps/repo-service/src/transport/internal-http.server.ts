@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -6,7 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { Logger } from '@nestjs/common';
 import { INTERNAL_GIT_ENDPOINTS, INTERNAL_GIT_PREFIX, INTERNAL_HEADERS, INTERNAL_RAW_PATH } from '@cairn/contracts';
-import { CORRELATION_HEADER, repoStoragePath, withCorrelationId } from '@cairn/platform';
+import { CORRELATION_HEADER, internalTokenMatches, repoStoragePath, withCorrelationId } from '@cairn/platform';
 import { sanitizeGitProtocol, type GitService } from './git-service-request.js';
 import { startClientGitService, startGitService, type GitTransportPaths } from './git-process.js';
 import { streamRawBlob } from '../contents/raw-blob.js';
@@ -26,15 +25,7 @@ export interface InternalGitHttpOptions {
   paths: GitTransportPaths;
 }
 
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
-}
-
-/** Compares a presented secret with the expected one in constant time (hashes first, so lengths do not leak). */
-export function internalTokenMatches(presented: string | string[] | undefined, expected: string): boolean {
-  if (typeof presented !== 'string' || !presented) return false;
-  return timingSafeEqual(digest(presented), digest(expected));
-}
+export { internalTokenMatches };
 
 function header(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * SHA-256 (hex) of a runner token — registration tokens and runner credentials alike. The one home of the rule:
@@ -12,4 +12,11 @@ export function hashRunnerToken(token: string): string {
 /** A new random token: 40 hex characters (160 bits), Gitea's length. */
 export function newRunnerToken(): string {
   return randomBytes(20).toString('hex');
+}
+
+/** Whether a presented token matches a stored hash, in constant time. */
+export function runnerTokenMatches(presented: string, storedHash: string): boolean {
+  const a = Buffer.from(hashRunnerToken(presented), 'hex');
+  const b = Buffer.from(storedHash, 'hex');
+  return a.length === b.length && timingSafeEqual(a, b);
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  DomainError, MAX_INT32, RunnersEvents, toPaging, type ActionRunnerDto, type ActionRunnersResponseDto,
-  type ActionsScopeDto, type ActorDto, type ListQuery, type RunnerEventData, type RunnerLabelsDto,
+  DomainError, MAX_INT32, RunnersEvents, runnerEventData, toPaging, type ActionRunnerDto, type ActionRunnersResponseDto,
+  type ActionsScopeDto, type ActorDto, type ListQuery, type RunnerLabelsDto,
 } from '@cairn/contracts';
 import { ActionsScopeResolver, type ScopeKey } from '../actions/actions-scope.js';
 import { RUNNERS_SETTINGS, type RunnersSettings } from '../config/runners-settings.js';
@@ -61,14 +61,7 @@ export class RunnersService {
     const deleted = await this.prisma.$transaction(async (tx) => {
       const { count } = await tx.runner.updateMany({ where: { id: runner.id, deletedAt: null }, data: { deletedAt: new Date() } });
       if (count === 0) return false;
-      const data: RunnerEventData = {
-        runner: {
-          id: runner.id, uuid: runner.uuid, name: runner.name, ownerId: runner.ownerId, repoId: runner.repoId,
-          ephemeral: runner.ephemeral,
-        },
-        actorId: actor?.id ?? null,
-      };
-      await this.outbox.record(tx, RunnersEvents.runnerDeleted, data);
+      await this.outbox.record(tx, RunnersEvents.runnerDeleted, runnerEventData(runner, actor?.id ?? null));
       return true;
     });
     // Deleted by a concurrent call between the read and the write: the same as already deleted.

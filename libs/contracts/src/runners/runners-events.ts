@@ -2,7 +2,7 @@
 export const RunnersEvents = {
   /** A runner registered over the runner protocol (`Register`). */
   runnerRegistered: 'runners.evt.runner.registered',
-  /** A runner was deleted through the API (soft delete). */
+  /** A runner was deleted (soft delete): through the API, or an ephemeral runner after its one task. */
   runnerDeleted: 'runners.evt.runner.deleted',
 } as const;
 
@@ -21,4 +21,10 @@ export interface RunnerEventData {
   runner: RunnerEventRunner;
   /** The user who deleted it (null for registrations: a runner registers with a token, not as a user). */
   actorId: number | null;
+}
+
+/** The event body for a runner (only the fields events carry; the credential hash never leaves the service). */
+export function runnerEventData(runner: RunnerEventRunner, actorId: number | null): RunnerEventData {
+  const { id, uuid, name, ownerId, repoId, ephemeral } = runner;
+  return { runner: { id, uuid, name, ownerId, repoId, ephemeral }, actorId };
 }

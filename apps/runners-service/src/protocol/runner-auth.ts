@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import { Code, ConnectError, type HandlerContext } from '@connectrpc/connect';
+import type { Runner } from '../generated/prisma/client.js';
+import { PrismaService } from '../prisma/prisma.service.js';
+import { runnerTokenMatches } from '../runners/runner-token.js';
+import { RunnerLivenessRecorder } from './runner-liveness.js';
+
+/** Gitea's runner credential headers (`routers/api/actions/runner/interceptor.go`). */
+export const RUNNER_UUID_HEADER = 'x-runner-uuid';
+export const RUNNER_TOKEN_HEADER = 'x-runner-token';
+
+/** How long after its deletion a runner may still report on its task (Gitea: an ephemeral runner finishing up). */
+export const DELETED_RUNNER_GRACE_MS = 10_000;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Calls that report on a task: a just-deleted runner may still make them (see {@link DELETED_RUNNER_GRACE_MS}). */
+export type RunnerCall = 'Declare' | 'FetchTask' | 'UpdateTask' | 'UpdateLog';
+
+/**
+ * Authenticates a runner's call from its uuid and credential token (every call but Register), as Gitea's interceptor
+ * does: an unknown uuid or a wrong token is `unauthenticated` "unregistered runner"; a deleted runner is refused
+ * (`unauthenticated`), except for task reports within {@link DELETED_RUNNER_GRACE_MS} of its deletion. Each
+ * accepted call is a heartbeat (throttled, see {@link RunnerLivenessRecorder}).
+ */
+@Injectable()
+export class RunnerAuthenticator {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly liveness: RunnerLivenessRecorder,
+  ) {}
+
+  async authenticate(ctx: HandlerContext, call: RunnerCall): Promise<Runner> {
+    const uuid = ctx.requestHeader.get(RUNNER_UUID_HEADER) ?? '';
+    const token = ctx.requestHeader.get(RUNNER_TOKEN_HEADER) ?? '';
+    const runner = UUID.test(uuid) ? await this.prisma.runner.findUnique({ where: { uuid } }) : null;
+    if (!runner || !token || !runnerTokenMatches(token, runner.tokenHash)) {
+      throw new ConnectError('unregistered runner', Code.Unauthenticated);
+    }
+    if (runner.deletedAt) {
+      const reporting = call === 'UpdateTask' || call === 'UpdateLog';
+      if (!reporting || Date.now() - runner.deletedAt.getTime() > DELETED_RUNNER_GRACE_MS) {
+        throw new ConnectError('runner is deleted', Code.Unauthenticated);
+      }
+    }
+    this.liveness.seen(runner.id);
+    return runner;
+  }
+}

@@ -1,0 +1,258 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { create } from '@bufbuild/protobuf';
+import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
+import { Code, ConnectError, type HandlerContext } from '@connectrpc/connect';
+import { RunnersEvents, runnerEventData } from '@cairn/contracts';
+import { RUNNERS_SETTINGS, type RunnersSettings } from '../config/runners-settings.js';
+import type { Runner, Task } from '../generated/prisma/client.js';
+import { EventOutbox } from '../prisma/event-outbox.js';
+import { PrismaService } from '../prisma/prisma.service.js';
+import { hashRunnerToken, newRunnerToken } from '../runners/runner-token.js';
+import {
+  type DeclareRequest, type DeclareResponse, DeclareResponseSchema, type FetchTaskRequest, type FetchTaskResponse,
+  FetchTaskResponseSchema, type LogRow, type RegisterRequest, type RegisterResponse, RegisterResponseSchema, Result,
+  type Runner as RunnerMessage, RunnerSchema, type TaskState, TaskStateSchema, type UpdateLogRequest,
+  type UpdateLogResponse, UpdateLogResponseSchema, type UpdateTaskRequest, type UpdateTaskResponse,
+  UpdateTaskResponseSchema,
+} from './gen/runner/v1/messages_pb.js';
+import { RunnerAuthenticator } from './runner-auth.js';
+import { RunnerLivenessRecorder } from './runner-liveness.js';
+
+/** Gitea cuts a runner's name at 255 bytes. */
+const RUNNER_NAME_MAX_BYTES = 255;
+/** Gitea's limits on one task output: longer keys or values are ignored (the runner resends nothing for them). */
+const OUTPUT_KEY_MAX_BYTES = 255;
+const OUTPUT_VALUE_MAX_BYTES = 1024 * 1024;
+const DONE = new Set(['success', 'failure', 'cancelled', 'skipped']);
+const RESULT_STATUS: Partial<Record<Result, string>> = {
+  [Result.SUCCESS]: 'success',
+  [Result.FAILURE]: 'failure',
+  [Result.CANCELLED]: 'cancelled',
+  [Result.SKIPPED]: 'skipped',
+};
+const STATUS_RESULT: Record<string, Result> = {
+  success: Result.SUCCESS,
+  failure: Result.FAILURE,
+  cancelled: Result.CANCELLED,
+  skipped: Result.SKIPPED,
+};
+
+/** Cuts a string at `max` UTF-8 bytes without splitting a character. */
+function cutBytes(text: string, max: number): string {
+  const buf = Buffer.from(text, 'utf8');
+  if (buf.length <= max) return text;
+  let end = max;
+  while (end > 0 && (buf[end] & 0xc0) === 0x80) end--;
+  return buf.subarray(0, end).toString('utf8');
+}
+
+function runnerMessage(runner: Runner, token = ''): RunnerMessage {
+  return create(RunnerSchema, {
+    id: BigInt(runner.id),
+    uuid: runner.uuid,
+    token,
+    name: runner.name,
+    version: runner.version,
+    labels: runner.labels,
+    ephemeral: runner.ephemeral,
+  });
+}
+
+function date(ts: Timestamp | undefined): Date | null {
+  return ts ? timestampDate(ts) : null;
+}
+
+function unknownTask(id: bigint): ConnectError {
+  return new ConnectError(`task with id ${id} not found`, Code.NotFound);
+}
+
+/**
+ * Gitea's runner protocol (`runner.v1.RunnerService`): registration with a registration token of a scope, the
+ * runner's declaration of its version and labels, the `FetchTask` long-poll (no task until workflows exist — but a
+ * heartbeat), and task reports (state, outputs, log rows) for the runner's own tasks.
+ */
+@Injectable()
+export class RunnerProtocolService implements OnModuleDestroy {
+  private readonly logger = new Logger('RunnerProtocol');
+  /** Aborted when the service stops: every waiting long-poll answers at once. */
+  private readonly stopping = new AbortController();
+
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly outbox: EventOutbox,
+    private readonly auth: RunnerAuthenticator,
+    private readonly liveness: RunnerLivenessRecorder,
+    @Inject(RUNNERS_SETTINGS) private readonly settings: RunnersSettings,
+  ) {}
+
+  onModuleDestroy(): void {
+    this.stopping.abort();
+  }
+
+  async register(req: RegisterRequest): Promise<RegisterResponse> {
+    if (!req.token || !req.name) throw new ConnectError('missing runner token, name', Code.InvalidArgument);
+    const registration = await this.prisma.runnerRegistrationToken.findUnique({
+      where: { tokenHash: hashRunnerToken(req.token) },
+    });
+    if (!registration) throw new ConnectError('runner registration token not found', Code.Unauthenticated);
+    if (!registration.isActive) {
+      throw new ConnectError('runner registration token has been invalidated, please use the latest one', Code.Unauthenticated);
+    }
+    // Runners older than Gitea 1.20 send their labels as agent_labels.
+    const labels = req.labels.length === 0 && req.agentLabels.length > 0 ? req.agentLabels : req.labels;
+    const token = newRunnerToken();
+    const runner = await this.prisma.$transaction(async (tx) => {
+      const created = await tx.runner.create({
+        data: {
+          uuid: randomUUID(),
+          name: cutBytes(req.name, RUNNER_NAME_MAX_BYTES),
+          ownerId: registration.ownerId,
+          repoId: registration.repoId,
+          version: req.version,
+          labels,
+          ephemeral: req.ephemeral,
+          tokenHash: hashRunnerToken(token),
+          registrationTokenId: registration.id,
+        },
+      });
+      await this.outbox.record(tx, RunnersEvents.runnerRegistered, runnerEventData(created, null));
+      return created;
+    });
+    this.outbox.kick();
+    this.logger.log(`runner ${runner.id} (${runner.name}) registered in scope owner=${runner.ownerId} repo=${runner.repoId}`);
+    return create(RegisterResponseSchema, { runner: runnerMessage(runner, token) });
+  }
+
+  async declare(req: DeclareRequest, ctx: HandlerContext): Promise<DeclareResponse> {
+    const runner = await this.auth.authenticate(ctx, 'Declare');
+    const updated = await this.prisma.runner.update({
+      where: { id: runner.id },
+      data: { version: req.version, labels: req.labels },
+    });
+    return create(DeclareResponseSchema, { runner: runnerMessage(updated) });
+  }
+
+  /**
+   * A long-poll: holds the call for `[actions] FETCH_TASK_WAIT` (less when the client's deadline or the service's
+   * shutdown comes first) and answers "no task" — there are no workflows to pick from yet.
+   */
+  async fetchTask(req: FetchTaskRequest, ctx: HandlerContext): Promise<FetchTaskResponse> {
+    await this.auth.authenticate(ctx, 'FetchTask');
+    const deadline = ctx.timeoutMs();
+    const wait = Math.max(0, Math.min(this.settings.fetchTaskWaitMs, deadline === undefined ? Infinity : deadline - 250));
+    await this.sleep(wait, ctx.signal);
+    return create(FetchTaskResponseSchema, { tasksVersion: req.tasksVersion });
+  }
+
+  async updateTask(req: UpdateTaskRequest, ctx: HandlerContext): Promise<UpdateTaskResponse> {
+    const runner = await this.auth.authenticate(ctx, 'UpdateTask');
+    const state: TaskState | undefined = req.state;
+    if (!state) throw new ConnectError('missing task state', Code.InvalidArgument);
+    const task = await this.ownTask(runner, state.id);
+    this.liveness.working(runner.id);
+
+    const updated = DONE.has(task.status) ? task : await this.applyState(task, state);
+    const outputs = Object.entries(req.outputs).filter(([key, value]) => {
+      const keep = Buffer.byteLength(key) <= OUTPUT_KEY_MAX_BYTES && Buffer.byteLength(value) <= OUTPUT_VALUE_MAX_BYTES;
+      if (!keep) this.logger.warn(`ignored an output of task ${task.id}: key or value too long`);
+      return keep;
+    });
+    if (outputs.length) {
+      await this.prisma.taskOutput.createMany({
+        data: outputs.map(([key, value]) => ({ taskId: task.id, key, value })),
+        skipDuplicates: true, // the first value of a key wins, as in Gitea
+      });
+    }
+    const sent = await this.prisma.taskOutput.findMany({ where: { taskId: task.id }, select: { key: true }, orderBy: { key: 'asc' } });
+
+    if (runner.ephemeral && DONE.has(updated.status) && !runner.deletedAt) await this.retireEphemeral(runner);
+    return create(UpdateTaskResponseSchema, {
+      state: create(TaskStateSchema, { id: state.id, result: STATUS_RESULT[updated.status] ?? Result.UNSPECIFIED }),
+      sentOutputs: sent.map((o) => o.key),
+    });
+  }
+
+  /**
+   * Appends log rows at the task's current length (Gitea's rule: rows before it are acknowledged again, a gap is
+   * answered with the current length so the runner resends from there). The length moves by a conditional UPDATE,
+   * so two concurrent uploads of the same rows store them once.
+   */
+  async updateLog(req: UpdateLogRequest, ctx: HandlerContext): Promise<UpdateLogResponse> {
+    const runner = await this.auth.authenticate(ctx, 'UpdateLog');
+    const task = await this.ownTask(runner, req.taskId);
+    this.liveness.working(runner.id);
+    const ack = BigInt(task.logLength);
+    const end = req.index + BigInt(req.rows.length);
+    if (req.rows.length === 0 || req.index > ack || end <= ack) {
+      return create(UpdateLogResponseSchema, { ackIndex: ack });
+    }
+    const rows: LogRow[] = req.rows.slice(Number(ack - req.index));
+    const size = rows.reduce((n, r) => n + Buffer.byteLength(r.content, 'utf8'), 0);
+    const length = await this.prisma.$transaction(async (tx) => {
+      const moved = await tx.task.updateMany({
+        where: { id: task.id, logLength: task.logLength },
+        data: { logLength: { increment: rows.length }, logSize: { increment: size } },
+      });
+      if (moved.count === 0) return null; // someone else appended first
+      await tx.taskLog.createMany({
+        data: rows.map((r, i) => ({
+          taskId: task.id,
+          index: task.logLength + i,
+          time: date(r.time) ?? new Date(),
+          content: r.content,
+        })),
+      });
+      return task.logLength + rows.length;
+    });
+    if (length === null) {
+      const now = await this.prisma.task.findUniqueOrThrow({ where: { id: task.id }, select: { logLength: true } });
+      return create(UpdateLogResponseSchema, { ackIndex: BigInt(now.logLength) });
+    }
+    return create(UpdateLogResponseSchema, { ackIndex: BigInt(length) });
+  }
+
+  /** The task, if it exists and is this runner's; anything else is `not_found` (no hint whose task it is). */
+  private async ownTask(runner: Runner, id: bigint): Promise<Task> {
+    const task = id > 0n && id <= 2_147_483_647n ? await this.prisma.task.findUnique({ where: { id: Number(id) } }) : null;
+    if (!task || task.runnerId !== runner.id) throw unknownTask(id);
+    return task;
+  }
+
+  /** Gitea's `UpdateTaskByState`: a result ends the task; without one it is running, started at the reported time. */
+  private async applyState(task: Task, state: TaskState): Promise<Task> {
+    const status = RESULT_STATUS[state.result];
+    const startedAt = task.startedAt ?? date(state.startedAt) ?? new Date();
+    return this.prisma.task.update({
+      where: { id: task.id },
+      data: status
+        ? { status, startedAt, stoppedAt: date(state.stoppedAt) ?? new Date() }
+        : { status: 'running', startedAt },
+    });
+  }
+
+  /** An ephemeral runner is removed once its one task is done (Gitea 1.24); it may still report for a moment. */
+  private async retireEphemeral(runner: Runner): Promise<void> {
+    await this.prisma.$transaction(async (tx) => {
+      const { count } = await tx.runner.updateMany({ where: { id: runner.id, deletedAt: null }, data: { deletedAt: new Date() } });
+      if (count) await this.outbox.record(tx, RunnersEvents.runnerDeleted, runnerEventData(runner, null));
+    });
+    this.outbox.kick();
+  }
+
+  private sleep(ms: number, signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const signals = [signal, this.stopping.signal];
+      const done = () => {
+        clearTimeout(timer);
+        for (const s of signals) s.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      for (const s of signals) {
+        if (s.aborted) return done();
+        s.addEventListener('abort', done, { once: true });
+      }
+    });
+  }
+}
