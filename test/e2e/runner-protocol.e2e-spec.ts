@@ -22,7 +22,7 @@ import {
   LogRowSchema, RegisterRequestSchema, Result, TaskStateSchema,
 } from '../../apps/runners-service/src/protocol/gen/runner/v1/messages_pb.js';
 import { RunnerService } from '../../apps/runners-service/src/protocol/gen/runner/v1/services_pb.js';
-import { runnerState } from '../../apps/runners-service/src/runners/runner-status.js';
+import { http, type Account } from '../support/session.js';
 import { startTestSuite, type TestSuite } from '../support/suite.js';
 import { waitFor } from '../support/wait.js';
 
@@ -31,6 +31,7 @@ const OFFLINE_TIME_MS = 2_000;
 
 let suite: TestSuite;
 let db: pg.Client;
+let admin: Account;
 
 type Encoding = 'json' | 'binary';
 const ENCODINGS: Encoding[] = ['json', 'binary'];
@@ -104,14 +105,12 @@ async function runnerRow(id: number): Promise<RunnerRow> {
   return rows[0];
 }
 
-/** The runner's state as the management API derives it (Gitea's rules, the suite's RUNNER_OFFLINE_TIME). */
-async function liveness(id: number) {
-  const { rows } = await db.query<{ now: Date }>('SELECT now() AS now');
-  const row = await runnerRow(id);
-  return runnerState({ lastOnline: row.last_online, lastActive: row.last_active }, rows[0].now.getTime(), {
-    runnerOfflineTimeMs: OFFLINE_TIME_MS,
-    runnerIdleTimeMs: 10_000,
-  });
+/** The runner's state as the management API shows it (`GET /admin/actions/runners/{id}`): offline, busy or idle. */
+async function liveness(id: number): Promise<'offline' | 'active' | 'idle'> {
+  const res = await http(suite).get(`/admin/actions/runners/${id}`, { basic: admin });
+  expect(res.status, res.text).toBe(200);
+  if (res.body.status === 'offline') return 'offline';
+  return res.body.busy ? 'active' : 'idle';
 }
 
 async function insertTask(runnerId: number, status = 'waiting'): Promise<number> {
@@ -140,6 +139,7 @@ beforeAll(async () => {
   });
   db = new pg.Client({ connectionString: suite.databaseUrl });
   await db.connect();
+  admin = await suite.createAdmin();
 }, 180_000);
 
 afterAll(async () => {
@@ -268,7 +268,8 @@ describe.each(ENCODINGS)('runner protocol through the gateway (%s)', (encoding) 
     expect(none.code).toBe(Code.Unauthenticated);
 
     await r.client.fetchTask({}, r.auth);
-    await db.query('UPDATE runners.runners SET deleted_at = now() WHERE id = $1', [r.id]); // as DELETE …/runners/{id} does
+    const deleted = await http(suite).delete(`/admin/actions/runners/${r.id}`, { basic: admin });
+    expect(deleted.status, deleted.text).toBe(204);
     for (const call of [r.client.fetchTask({}, r.auth), r.client.declare({ version: 'x' }, r.auth)]) {
       expect((await refusal(call)).code).toBe(Code.Unauthenticated);
     }
