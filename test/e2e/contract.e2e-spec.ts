@@ -208,6 +208,11 @@ describe('every operation answers what the published description says', () => {
     expect((await api.post(`/repos/${org}/team-work/issues`, { basic: alice, body: { title: 'org event' } })).status).toBe(201);
     await deliveries(base, { basic: alice });
     await call('DELETE', '/orgs/{org}/hooks/{id}', base, { basic: alice });
+
+    // An organization without repositories can be deleted.
+    const empty = uniqueName('org-empty');
+    expect((await api.post('/orgs', { basic: alice, body: { username: empty } })).status).toBe(201);
+    await call('DELETE', '/orgs/{org}', `/orgs/${empty}`, { basic: alice });
   });
 
   it('repositories, content, issues, pull requests and hooks', async () => {
@@ -248,7 +253,7 @@ describe('every operation answers what the published description says', () => {
     });
     const updated = await call('PUT', '/repos/{owner}/{repo}/contents/{filepath}', `${r}/contents/docs/new.txt`, {
       basic: alice, body: { content: b64('two\n'), sha: made.body.content.sha, branch: 'feature/one' },
-    });
+    }, 200);
     const changed = await call('POST', '/repos/{owner}/{repo}/contents', `${r}/contents`, {
       basic: alice,
       body: { branch: 'feature/one', files: [{ operation: 'create', path: 'docs/b.txt', content: b64('b\n') }, { operation: 'update', path: 'docs/new.txt', content: b64('three\n'), sha: updated.body.content.sha }] },
