@@ -208,6 +208,11 @@ describe('every operation answers what the published description says', () => {
     expect((await api.post(`/repos/${org}/team-work/issues`, { basic: alice, body: { title: 'org event' } })).status).toBe(201);
     await deliveries(base, { basic: alice });
     await call('DELETE', '/orgs/{org}/hooks/{id}', base, { basic: alice });
+
+    // An organization without repositories can be deleted.
+    const empty = uniqueName('org-empty');
+    expect((await api.post('/orgs', { basic: alice, body: { username: empty } })).status).toBe(201);
+    await call('DELETE', '/orgs/{org}', `/orgs/${empty}`, { basic: alice });
   });
 
   it('repositories, content, issues, pull requests and hooks', async () => {

@@ -71,4 +71,24 @@ describe('a suite on NATS with per-service logins', () => {
       expect(suite.lastLines(app, 200).join('\n')).not.toMatch(/Permissions Violation/i);
     }
   });
+
+  it("deletes an organization: identity asks repo-service, hooks-service's owner consumer drops its hooks", async () => {
+    const org = uniqueName('org');
+    expect((await api.post('/orgs', { basic: alice, body: { username: org } })).status).toBe(201);
+    const hook = await api.post(`/orgs/${org}/hooks`, {
+      basic: alice,
+      body: { type: 'gitea', active: false, config: { url: `${receiver.url}/org`, content_type: 'json' } },
+    });
+    expect(hook.status).toBe(201);
+    const repo = uniqueName('repo');
+    expect((await api.post(`/orgs/${org}/repos`, { basic: alice, body: { name: repo } })).status).toBe(201);
+    // The 422 is repo-service's count, reached with identity's own login.
+    expect((await api.delete(`/orgs/${org}`, { basic: alice })).status).toBe(422);
+    expect((await api.delete(`/repos/${org}/${repo}`, { basic: alice })).status).toBe(204);
+    expect((await api.delete(`/orgs/${org}`, { basic: alice })).status).toBe(204);
+    await waitFor(() => suite.lastLines('hooks-service', 200).some((l) => l.includes('removed 1 hook(s) of owner')), 'the hook removal');
+    for (const app of REPO_SUITE_APPS) {
+      expect(suite.lastLines(app, 200).join('\n')).not.toMatch(/Permissions Violation/i);
+    }
+  });
 });

@@ -10,6 +10,7 @@ import { DeliveryQueue } from './deliveries/delivery-queue.js';
 import { DeliverySweeper } from './deliveries/delivery-sweeper.js';
 import { DispatchService } from './deliveries/dispatch.service.js';
 import { EventsConsumer } from './events/events.consumer.js';
+import { OwnerDeletionsConsumer } from './events/owner-deletions.consumer.js';
 import { PrismaService } from './prisma/prisma.service.js';
 import { SqlPool } from './prisma/sql-pool.js';
 import { HookScopeResolver } from './webhooks/hook-scope.js';
@@ -41,6 +42,7 @@ function secretBox(settings: HooksSettings, common: CommonSettings): SecretBox {
     DeliveryProcessor,
     DeliverySweeper,
     EventsConsumer,
+    OwnerDeletionsConsumer,
   ],
 })
 export class AppModule {}

@@ -12,7 +12,10 @@ export const EVENTS_STREAM_SUBJECTS = ['*.evt.>'];
 export const IdentityEvents = {
   /** A user was created. */
   userCreated: 'identity.evt.user.created',
-  /** A user was deleted. */
+  /**
+   * A user or an organization was deleted ({@link AccountDeletedData}): one event for "an owner is gone", as Gitea
+   * treats organizations as users, so every consumer keyed by owner id cleans up after both.
+   */
   userDeleted: 'identity.evt.user.deleted',
   /** An access token was deleted: gateways drop anything they cached for it. */
   tokenRevoked: 'identity.evt.token.revoked',
@@ -23,6 +26,14 @@ export const IdentityEvents = {
   /** A user left an organization. */
   memberRemoved: 'identity.evt.member.removed',
 } as const;
+
+/** The payload of {@link IdentityEvents.userDeleted}. */
+export interface AccountDeletedData {
+  /** The account's id: the owner id of everything it owned in other services. */
+  id: number;
+  login: string;
+  kind: 'user' | 'organization';
+}
 
 /**
  * The largest domain event, in bytes of its JSON (UTF-8): the one home of the limit. NATS refuses messages over its

@@ -124,4 +124,14 @@ export class WebhooksRepository {
     const { count } = await this.prisma.webhook.deleteMany({ where: { repoId } });
     return count;
   }
+
+  /**
+   * Deletes the hooks of a deleted user or organization (with their deliveries, by cascade). Idempotent: a
+   * redelivered deletion event finds nothing left.
+   */
+  async deleteOwnerHooks(ownerId: number): Promise<number> {
+    if (!ownerId) return 0;
+    const { count } = await this.prisma.webhook.deleteMany({ where: { ownerId, repoId: 0 } });
+    return count;
+  }
 }

@@ -1,8 +1,8 @@
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { RpcHandler } from '@cairn/platform';
+import { RpcClient, RpcHandler } from '@cairn/platform';
 import {
-  CreateOrgRequest, CreateTeamRequest, IdentitySubjects, OrgListRequest, OrgMemberRequest, OrgMembershipRequest, OrgStandingsRequest, type OrgStandingsReply,
+  CreateOrgRequest, CreateTeamRequest, IdentitySubjects, RepoSubjects, OrgListRequest, OrgMemberRequest, OrgMembershipRequest, OrgStandingsRequest, type OrgStandingsReply,
   OrgPagedRequest, OrgRequest, SetPublicMemberRequest, TeamMemberRequest, TeamPagedRequest, TeamRequest,
   type OrgMembershipReply, type OrganizationDto, type Paginated, type TeamDto, type UserDto,
 } from '@cairn/contracts';
@@ -11,7 +11,10 @@ import { OrgsService } from './orgs.service.js';
 
 @Controller()
 export class OrgsHandler {
-  constructor(private readonly orgs: OrgsService) {}
+  constructor(
+    private readonly orgs: OrgsService,
+    private readonly rpc: RpcClient,
+  ) {}
 
   @RpcHandler(IdentitySubjects.orgCreate)
   create(@Payload() req: CreateOrgRequest): Promise<OrganizationDto> {
@@ -21,6 +24,15 @@ export class OrgsHandler {
   @RpcHandler(IdentitySubjects.orgGet)
   get(@Payload() req: OrgRequest): Promise<OrganizationDto> {
     return this.orgs.get(req.actor ?? null, req.org);
+  }
+
+  @RpcHandler(IdentitySubjects.orgDelete)
+  async delete(@Payload() req: OrgRequest): Promise<null> {
+    await this.orgs.delete(requireActor(req.actor), req.org, async (ownerId) => {
+      const { count } = await this.rpc.send(RepoSubjects.repositoryOwnedCount, { ownerId });
+      return count;
+    });
+    return null;
   }
 
   @RpcHandler(IdentitySubjects.orgList)

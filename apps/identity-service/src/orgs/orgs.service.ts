@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   DomainError, IdentityEvents, TEAM_UNITS, invalidNameReason, toPaging,
-  type ActorDto, type CreateOrgBody, type CreateTeamBody, type ListQuery, type OrgMembershipReply, type OrganizationDto,
+  type AccountDeletedData, type ActorDto, type CreateOrgBody, type CreateTeamBody, type ListQuery, type OrgMembershipReply, type OrganizationDto,
   type Paginated, type TeamDto, type TeamPermission, type UserDto,
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
@@ -144,6 +144,31 @@ export class OrgsService {
 
   async get(actor: ActorDto | null, name: string): Promise<OrganizationDto> {
     return this.orgDto((await this.visibleOrg(actor, name)).org);
+  }
+
+  /**
+   * Deletes an organization (owners and site admins, Gitea's `reqOrgOwnership`) with its teams, team members and
+   * memberships (foreign-key cascades), in one transaction with `identity.evt.user.deleted` (`kind: 'organization'`):
+   * runners-service and hooks-service drop what the organization owned on that event. Refused while the organization
+   * owns repositories (Gitea's `ErrUserOwnRepos`); `countRepositories` asks repo-service, which this service cannot
+   * query in the same transaction, so a repository created in between is not seen (as in any cross-service check).
+   */
+  async delete(actor: ActorDto, name: string, countRepositories: (orgId: number) => Promise<number>): Promise<void> {
+    const { org } = await this.visibleOrg(actor, name);
+    await this.requireOwner(actor, org.id);
+    if ((await countRepositories(org.id)) > 0) {
+      throw DomainError.unprocessable(
+        `organization "${org.name}" still owns repositories: delete or transfer them first`,
+      );
+    }
+    await this.prisma.$transaction(async (tx) => {
+      // Type-checked delete: a concurrent deletion (or a rename into a user) leaves nothing to delete.
+      const { count } = await tx.user.deleteMany({ where: { id: org.id, type: 'organization' } });
+      if (count === 0) throw DomainError.notFound(`organization "${name}" does not exist`);
+      const data: AccountDeletedData = { id: org.id, login: org.name, kind: 'organization' };
+      await this.events.record(tx, IdentityEvents.userDeleted, data);
+    });
+    this.events.kick();
   }
 
   /** All organizations the actor may see, or those of a user (all for the user and admins, public ones for others). */

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   DomainError, IdentityEvents, invalidNameReason, toPaging,
-  type ActorDto, type CreateUserBody, type EditUserBody, type LookupUsersReply, type LookupUsersRequest, type OwnerDto,
+  type AccountDeletedData, type ActorDto, type CreateUserBody, type EditUserBody, type LookupUsersReply, type LookupUsersRequest, type OwnerDto,
   type Paginated, type SearchUsersQuery, type UserDto,
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
@@ -135,7 +135,8 @@ export class UsersService {
       for (const tokenId of tokenIds) {
         await this.events.record(tx, IdentityEvents.tokenRevoked, { tokenId, userId: target.id });
       }
-      await this.events.record(tx, IdentityEvents.userDeleted, { id: target.id, login: target.name });
+      const data: AccountDeletedData = { id: target.id, login: target.name, kind: 'user' };
+      await this.events.record(tx, IdentityEvents.userDeleted, data);
     });
     this.events.kick();
   }

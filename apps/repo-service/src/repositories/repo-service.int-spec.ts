@@ -759,6 +759,14 @@ describe('lists and search', () => {
     expect(names(await list('dave', 'hush', 'organization'))).toEqual(['hush/quiet']);
   });
 
+  it("counts an owner's repositories, private ones included, for refusing an owner's deletion", async () => {
+    const owned = await list('frank', 'frank');
+    expect(owned.total).toBeGreaterThanOrEqual(3);
+    expect(await rpc.send(RepoSubjects.repositoryOwnedCount, { ownerId: 6 })).toEqual({ count: owned.total });
+    expect(await rpc.send(RepoSubjects.repositoryOwnedCount, { ownerId: 10 })).toEqual({ count: 0 });
+    expect((await failure(rpc.send(RepoSubjects.repositoryOwnedCount, { ownerId: 0 }))).code).toBe(ErrorCode.INVALID_ARGUMENT);
+  });
+
   it('searches by keyword, visibility, owner and description', async () => {
     expect(names(await search(null, { q: 'frank' }))).toEqual(['frank/frank-public']);
     expect(names(await search('frank', { q: 'FRANK' }))).toEqual([

@@ -2,15 +2,19 @@ import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { RpcHandler } from '@cairn/platform';
 import {
-  CreateRepositoryRequest, EditRepositoryRequest, ListRepositoriesRequest, RepoScopedRequest, RepoSubjects,
-  SearchRepositoriesRequest,
-  type Paginated, type RepositoryDto,
+  CreateRepositoryRequest, EditRepositoryRequest, ListRepositoriesRequest, OwnedRepositoriesRequest, RepoScopedRequest,
+  RepoSubjects, SearchRepositoriesRequest,
+  type OwnedRepositoriesReply, type Paginated, type RepositoryDto,
 } from '@cairn/contracts';
+import { RepositoriesRepository } from './repositories.repository.js';
 import { RepositoriesService } from './repositories.service.js';
 
 @Controller()
 export class RepositoriesHandler {
-  constructor(private readonly repositories: RepositoriesService) {}
+  constructor(
+    private readonly repositories: RepositoriesService,
+    private readonly rows: RepositoriesRepository,
+  ) {}
 
   @RpcHandler(RepoSubjects.repositoryCreate)
   create(@Payload() req: CreateRepositoryRequest): Promise<RepositoryDto> {
@@ -41,5 +45,10 @@ export class RepositoriesHandler {
   @RpcHandler(RepoSubjects.repositorySearch)
   search(@Payload() req: SearchRepositoriesRequest): Promise<Paginated<RepositoryDto>> {
     return this.repositories.search(req);
+  }
+
+  @RpcHandler(RepoSubjects.repositoryOwnedCount)
+  async ownedCount(@Payload() req: OwnedRepositoriesRequest): Promise<OwnedRepositoriesReply> {
+    return { count: await this.rows.countByOwner(req.ownerId) };
   }
 }

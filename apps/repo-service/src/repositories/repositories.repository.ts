@@ -76,6 +76,11 @@ export class RepositoriesRepository {
     return db.repository.findUnique({ where: { id } });
   }
 
+  /** How many repositories an owner has (unique index on `owner_id, lower_name`). */
+  countByOwner(ownerId: number, db: Db = this.prisma): Promise<number> {
+    return db.repository.count({ where: { ownerId } });
+  }
+
   async existsByName(ownerId: number, name: string, db: Db = this.prisma): Promise<boolean> {
     const row = await db.repository.findUnique({
       where: { ownerId_lowerName: { ownerId, lowerName: name.toLowerCase() } },

@@ -53,6 +53,7 @@ export interface IdentityRpc {
   [IdentitySubjects.keyTouch]: RpcPair<TouchKeyRequest, { ok: true }>;
   [IdentitySubjects.orgCreate]: RpcPair<CreateOrgRequest, OrganizationDto>;
   [IdentitySubjects.orgGet]: RpcPair<OrgRequest, OrganizationDto>;
+  [IdentitySubjects.orgDelete]: RpcPair<OrgRequest, null>;
   [IdentitySubjects.orgList]: RpcPair<OrgListRequest, Paginated<OrganizationDto>>;
   [IdentitySubjects.orgMembership]: RpcPair<OrgMembershipRequest, OrgMembershipReply>;
   [IdentitySubjects.orgStandings]: RpcPair<OrgStandingsRequest, OrgStandingsReply>;

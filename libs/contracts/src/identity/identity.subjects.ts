@@ -71,6 +71,11 @@ export const IdentitySubjects = {
   orgMembership: 'identity.org.membership',
   /** A user's standing in every organization they belong to, in one reply (lists across owners). */
   orgStandings: 'identity.org.standings',
+  /**
+   * Delete an organization (owners and site admins; refused while it owns repositories) with its teams and
+   * memberships; records `identity.evt.user.deleted` (`kind: 'organization'`) so every owner-keyed consumer cleans up.
+   */
+  orgDelete: 'identity.org.delete',
 
   /** List an organization's teams. */
   teamList: 'identity.team.list',

@@ -11,7 +11,8 @@ import type {
 import type { ChangeFilesReply, ChangeFilesRequest } from './file-changes.dto.js';
 import type { RepoAccessReply, RepoAccessRequest, RepoScopedRequest } from './repo-access.dto.js';
 import type {
-  CreateRepositoryRequest, EditRepositoryRequest, ListRepositoriesRequest, RepositoryDto, SearchRepositoriesRequest,
+  CreateRepositoryRequest, EditRepositoryRequest, ListRepositoriesRequest, OwnedRepositoriesReply, OwnedRepositoriesRequest,
+  RepositoryDto, SearchRepositoriesRequest,
 } from './repository.dto.js';
 import type { GetSigningKeyRequest, SigningKeyReply } from './signing-key.dto.js';
 import type { RpcPair } from '../rpc-contract.js';
@@ -27,6 +28,7 @@ export interface RepoRpc {
   [RepoSubjects.repositoryDelete]: RpcPair<RepoScopedRequest, null>;
   [RepoSubjects.repositoryList]: RpcPair<ListRepositoriesRequest, Paginated<RepositoryDto>>;
   [RepoSubjects.repositorySearch]: RpcPair<SearchRepositoriesRequest, Paginated<RepositoryDto>>;
+  [RepoSubjects.repositoryOwnedCount]: RpcPair<OwnedRepositoriesRequest, OwnedRepositoriesReply>;
   [RepoSubjects.collaboratorList]: RpcPair<ListCollaboratorsRequest, Paginated<UserDto>>;
   [RepoSubjects.collaboratorCheck]: RpcPair<CollaboratorRequest, boolean>;
   [RepoSubjects.collaboratorAdd]: RpcPair<AddCollaboratorRequest, null>;

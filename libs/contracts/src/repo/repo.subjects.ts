@@ -22,6 +22,8 @@ export const RepoSubjects = {
   repositoryList: 'repo.repository.list',
   /** Search repositories visible to the caller: {@link SearchRepositoriesRequest} → `Paginated<RepositoryDto>`. */
   repositorySearch: 'repo.repository.search',
+  /** Count an owner's repositories (deleting an owner is refused while it has any): {@link OwnedRepositoriesRequest}. */
+  repositoryOwnedCount: 'repo.repository.owned-count',
 
   /** List a repository's collaborators: {@link ListCollaboratorsRequest} → `Paginated<UserDto>`. */
   collaboratorList: 'repo.collaborator.list',

@@ -230,3 +230,14 @@ export class SearchRepositoriesRequest {
   @IsOptional() @ValidateNested() @Type(() => ActorDto) actor: ActorDto | null;
   @ValidateNested() @Type(() => SearchReposQuery) query: SearchReposQuery;
 }
+
+/**
+ * `repo.repository.owned-count`: how many repositories an owner (user or organization, by identity id) has, for
+ * refusing to delete an owner that still has some (Gitea's `ErrUserOwnRepos`). One indexed count: bounded.
+ */
+export class OwnedRepositoriesRequest {
+  @IsInt() @Min(1) ownerId: number;
+}
+export interface OwnedRepositoriesReply {
+  count: number;
+}

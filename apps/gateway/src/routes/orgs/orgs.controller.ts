@@ -34,6 +34,13 @@ export class OrgsController {
     return this.rpc.send(IdentitySubjects.orgGet, { actor, org });
   }
 
+  @Delete('orgs/:org')
+  @SignInRequired()
+  @HttpCode(204)
+  async delete(@CurrentActor() actor: ActorDto, @Param('org') org: string): Promise<void> {
+    await this.rpc.send(IdentitySubjects.orgDelete, { actor, org });
+  }
+
   @Get('orgs/:org/teams')
   @SignInRequired()
   @Paged()
