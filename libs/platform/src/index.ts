@@ -19,6 +19,7 @@ export * from './events/jetstream.js';
 export * from './events/outbox.js';
 export * from './db/db-unavailable.js';
 export * from './db/pg-pool.js';
+export * from './db/prisma-errors.js';
 export * from './redis/lazy-redis.js';
 export * from './bootstrap/platform.module.js';
 export * from './bootstrap/bootstrap-service.js';

@@ -3,10 +3,9 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   DomainError, TWO_FACTOR_ENROL_PATH, type ActorDto, type TwoFactorConfirmReply, type TwoFactorEnrollReply,
 } from '@cairn/contracts';
-import { COMMON_SETTINGS, createSecretBox, type CommonSettings, type SecretBox } from '@cairn/platform';
+import { COMMON_SETTINGS, createSecretBox, type CommonSettings, type SecretBox, uniqueViolation } from '@cairn/platform';
 import { CLOCK, type Clock } from '../common/clock.js';
 import { IDENTITY_SETTINGS, type IdentitySettings } from '../config/identity-settings.js';
-import { uniqueViolation } from '../prisma/prisma-errors.js';
 import { randomBase62 } from '../tokens/token-secret.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { base32Decode, base32Encode, otpauthUrl, totpStepOf } from './totp.js';

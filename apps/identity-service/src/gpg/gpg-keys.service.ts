@@ -6,13 +6,13 @@ import {
 import { CLOCK, type Clock } from '../common/clock.js';
 import { canSeeUser } from '../common/visibility.js';
 import { PrismaService } from '../prisma/prisma.service.js';
-import { uniqueViolation } from '../prisma/prisma-errors.js';
 import { acceptedVerificationTokens, tokenVariants } from '../keys/verification-token.js';
 import { activatedEmails } from '../users/user.mapper.js';
 import { UsersRepository, type UserRow } from '../users/users.repository.js';
 import { toGpgKeyDto } from './gpg-key.mapper.js';
 import { GpgKeyProblem, normaliseKeyId, parseArmoredGpgKeys, verifyTokenSignature } from './gpg-key-rules.js';
 import { GpgKeysRepository } from './gpg-keys.repository.js';
+import { uniqueViolation } from '@cairn/platform';
 
 const KEY_ID_USED = 'A key with the same id already exists';
 

@@ -3,12 +3,11 @@ import {
   DomainError, ErrorCode, toPaging,
   type ActorDto, type CreateKeyBody, type VerifySshKeyBody, type ListKeysQuery, type Paginated, type PublicKeyDto, type ResolveKeyReply,
 } from '@cairn/contracts';
-import { COMMON_SETTINGS, verifySshSignature, type CommonSettings } from '@cairn/platform';
+import { COMMON_SETTINGS, verifySshSignature, type CommonSettings, uniqueViolation } from '@cairn/platform';
 import { CLOCK, type Clock } from '../common/clock.js';
 import { assertCanSignIn } from '../common/sign-in.js';
 import { canSeeUser } from '../common/visibility.js';
 import { IDENTITY_SETTINGS, minimumKeySizes, type IdentitySettings } from '../config/identity-settings.js';
-import { uniqueViolation } from '../prisma/prisma-errors.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { toPublicKeyDto } from './key.mapper.js';
 import { keySizeProblem, parseAuthorizedKey, parseKeyBlob } from './key-rules.js';

@@ -4,11 +4,10 @@ import {
   type AccountDeletedData, type ActorDto, type CreateOrgBody, type CreateTeamBody, type ListQuery, type OrgMembershipReply, type OrganizationDto,
   type Paginated, type TeamDto, type TeamPermission, type UserDto,
 } from '@cairn/contracts';
-import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
+import { COMMON_SETTINGS, type CommonSettings, uniqueViolation } from '@cairn/platform';
 import { EventPublisher } from '../common/event-publisher.js';
 import { canSeeOrg, canSeeUser, visibleToViewer } from '../common/visibility.js';
 import { PrismaService, type Tx } from '../prisma/prisma.service.js';
-import { uniqueViolation } from '../prisma/prisma-errors.js';
 import { toUserDto } from '../users/user.mapper.js';
 import { UsersRepository, type UserRow } from '../users/users.repository.js';
 import { duplicateAccountError } from '../users/users.service.js';

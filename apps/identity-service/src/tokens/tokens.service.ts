@@ -5,11 +5,11 @@ import {
 } from '@cairn/contracts';
 import { EventPublisher } from '../common/event-publisher.js';
 import { PrismaService } from '../prisma/prisma.service.js';
-import { uniqueViolation } from '../prisma/prisma-errors.js';
 import { UsersRepository, type UserRow } from '../users/users.repository.js';
 import { toAccessTokenDto } from './token.mapper.js';
 import { generateAccessToken, hashAccessToken } from './token-secret.js';
 import { TokensRepository } from './tokens.repository.js';
+import { uniqueViolation } from '@cairn/platform';
 
 const VALID_SCOPES = new Set(TOKEN_SCOPES);
 

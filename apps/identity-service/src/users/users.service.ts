@@ -4,12 +4,11 @@ import {
   type AccountDeletedData, type ActorDto, type CreateUserBody, type EditUserBody, type LookupUsersReply, type LookupUsersRequest, type OwnerDto,
   type Paginated, type SearchUsersQuery, type UserDto,
 } from '@cairn/contracts';
-import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
+import { COMMON_SETTINGS, type CommonSettings, uniqueViolation } from '@cairn/platform';
 import { PasswordHasher } from '../auth/password-hasher.js';
 import { EventPublisher } from '../common/event-publisher.js';
 import { canSeeOrg, canSeeUser, visibleToViewer } from '../common/visibility.js';
 import { PrismaService } from '../prisma/prisma.service.js';
-import { uniqueViolation } from '../prisma/prisma-errors.js';
 import { OrgsRepository } from '../orgs/orgs.repository.js';
 import { TokensRepository } from '../tokens/tokens.repository.js';
 import { toOwnerDto, toUserDto } from './user.mapper.js';

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { IdentityEvents, RepoEvents, type DomainEvent, type RepositoryEventData } from '@cairn/contracts';
 import type { ScopeKey } from '../actions/actions-scope.js';
-import { uniqueViolation } from '../prisma/prisma-errors.js';
 import { PrismaService, type Tx } from '../prisma/prisma.service.js';
+import { uniqueViolation } from '@cairn/platform';
 
 /** The scope whose Actions data a deletion event removes, or null for events this service does not act on. */
 export function deletedScope(event: DomainEvent): ScopeKey | null {

@@ -8,9 +8,9 @@ import { ActionsScopeResolver, type ScopeKey } from '../actions/actions-scope.js
 import { ACTIONS_DATA_MAX, actionsName, cutDescription, lookupName } from '../actions/actions-names.js';
 import { toApiTime } from '../actions/api-time.js';
 import type { Secret } from '../generated/prisma/client.js';
-import { uniqueViolation } from '../prisma/prisma-errors.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { ACTIONS_SECRET_BOX } from './secret-box.js';
+import { uniqueViolation } from '@cairn/platform';
 
 const toDto = (s: Secret): SecretDto => ({ name: s.name, description: s.description, created_at: toApiTime(s.createdAt) });
 

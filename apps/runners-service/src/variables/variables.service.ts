@@ -6,8 +6,8 @@ import {
 import { ActionsScopeResolver } from '../actions/actions-scope.js';
 import { ACTIONS_DATA_MAX, actionsName, cutDescription, lookupName, storableText } from '../actions/actions-names.js';
 import type { Variable } from '../generated/prisma/client.js';
-import { uniqueViolation } from '../prisma/prisma-errors.js';
 import { PrismaService } from '../prisma/prisma.service.js';
+import { uniqueViolation } from '@cairn/platform';
 
 /** Gitea's `NormalizeStringEOL`: CRLF and lone CR become LF. */
 const normalizeEol = (s: string) => s.replace(/\r\n?/g, '\n');
