@@ -117,6 +117,12 @@ describe('OutboxRelay', () => {
   it('dead-letters nothing while NATS is down, and publishes the pending rows once it is back', async () => {
     const deadBefore = await deadLetterCount('outbox', 'repo');
     const published = await streamMessages();
+    // Listen before the outage: a reconnect that happens while nats.start() is still returning must not be missed.
+    const reconnected = new Promise<void>((resolve) => {
+      void (async () => {
+        for await (const s of nc.status()) if (s.type === 'reconnect') return resolve();
+      })();
+    });
     await nats.stop();
     const waiting = Array.from({ length: 3 }, (_, i) => newEvent('repo.evt.probe.made', { waiting: i }));
     for (const e of waiting) await insert(e.id, e);
@@ -125,12 +131,8 @@ describe('OutboxRelay', () => {
     for (const e of waiting) expect(await row(e.id)).toMatchObject({ published: false, failed: false, attempts: 0 });
 
     await nats.start();
-    await new Promise<void>((resolve) => {
-      // The client reconnects on its own; wait for that status rather than for a time.
-      void (async () => {
-        for await (const s of nc.status()) if (s.type === 'reconnect') return resolve();
-      })();
-    });
+    // The client reconnects on its own; wait for that status rather than for a time.
+    await reconnected;
     await relay.flush();
     for (const e of waiting) expect(await row(e.id)).toMatchObject({ published: true, failed: false, attempts: 0 });
     expect(await streamMessages()).toBe(published + waiting.length);
