@@ -12,6 +12,7 @@ import { CommitsService } from '../apps/repo-service/dist/commits/commits.servic
 import { maintainCommitGraph } from '../apps/repo-service/dist/git/commit-graph.js';
 import { historyCountCache } from '../apps/repo-service/dist/git/history.js';
 import { fastImportRepo, measureInTurns, removeRoot, report, run, tempRoot } from './git-bench-support.mjs';
+import { benchVerifier } from './verifier-bench-support.mjs';
 
 const COMMITS = Number(process.env.BENCH_COMMITS ?? 20_000);
 const START = 1_700_000_000; // commits one minute apart from here
@@ -45,7 +46,7 @@ try {
   console.log(`commit-graph maintenance (${mode}) in ${Date.now() - t1} ms`);
 
   const pool = new CatFilePool({ maxProcesses: 8, idleTimeoutMs: 60_000 });
-  const service = new CommitsService(new GitReadContext(pool, root, 'http://localhost:3000/', 50), new NoUsers());
+  const service = new CommitsService(new GitReadContext(pool, root, 'http://localhost:3000/', 50), new NoUsers(), benchVerifier({ pool, root }));
   const repo = { id: 1, ownerId: 1, ownerName: 'bench', name: 'history', defaultBranch: 'main' };
 
   // A window of 1,000 commits in the middle of history, and one near the start (the walk goes deep).

@@ -95,7 +95,7 @@ describe('POST /repos/{owner}/{repo}/contents/{filepath} (create)', () => {
     const doer = { name: 'Alice Liddell', email: `${alice.username}@noreply.${new URL(body.content.url).hostname}` };
     expect(body.commit.author).toMatchObject(doer);
     expect(body.commit.committer).toMatchObject(doer);
-    expect(body.verification).toEqual({ verified: false, reason: 'gpg.error.not_signed_commit', signature: '', signer: null, payload: '' });
+    expect(body.verification).toEqual({ verified: false, reason: 'gpg.error.not_signed_commit', signature: '', signer: null, payload: '', trust_status: '' });
 
     const dir = await clone(repo);
     const head = await headCommit(dir);
@@ -194,13 +194,16 @@ describe('PUT /repos/{owner}/{repo}/contents/{filepath} (update)', () => {
     expect(stat).toMatch(/^R\d+\tup\/file.txt\trename\/up\/file.txt$/m);
   });
 
-  it('answers a wrong or stale sha with 422 (Gitea’s "sha does not match"), a missing file with 404', async () => {
+  it('answers a stale sha (an earlier version of the file) with 409, a wrong sha with 422 (Gitea’s "sha does not match"), a missing file with 404', async () => {
     const made = await createFile('stale.txt', 'v1\n');
     const v2 = await api.put(r('/contents/stale.txt'), { token: aliceToken, body: { content: b64('v2\n'), sha: made.content.sha } });
     expect(v2.status, v2.text).toBe(200);
     const stale = await api.put(r('/contents/stale.txt'), { token: aliceToken, body: { content: b64('v3\n'), sha: made.content.sha } });
-    expect(stale.status, stale.text).toBe(422);
-    expect(stale.body.message).toBe(`sha does not match [given: ${made.content.sha}, expected: ${v2.body.content.sha}]`);
+    expect(stale.status, stale.text).toBe(409);
+    expect(stale.body.message).toBe(`file has changed since sha ${made.content.sha} [path: stale.txt, current sha: ${v2.body.content.sha}]`);
+    // A well-formed sha that names no blob of the repository is not stale but wrong.
+    const unknown = await api.put(r('/contents/stale.txt'), { token: aliceToken, body: { content: b64('v3\n'), sha: 'f'.repeat(40) } });
+    expect(unknown.status, unknown.text).toBe(422);
     const wrong = await api.put(r('/contents/stale.txt'), { token: aliceToken, body: { content: b64('v3\n'), sha: 'badsha' } });
     expect(wrong.status, wrong.text).toBe(422);
     expect(wrong.body.message).toBe(`sha does not match [given: badsha, expected: ${v2.body.content.sha}]`);
@@ -287,12 +290,12 @@ describe('concurrent writes to one branch', () => {
     expect([...lastFour].sort()).toEqual([...shas].sort());
   });
 
-  it('a file changed by someone else meanwhile fails its sha check (422), never overwriting their change', async () => {
+  it('a file changed by someone else meanwhile fails its sha check (409, stale), never overwriting their change', async () => {
     const made = await createFile('race/shared.txt', 'v1\n');
     const both = await Promise.all(
       ['mine\n', 'theirs\n'].map((t) => api.put(r('/contents/race/shared.txt'), { token: aliceToken, body: { content: b64(t), sha: made.content.sha } })),
     );
-    expect(both.map((a) => a.status).sort()).toEqual([200, 422]);
+    expect(both.map((a) => a.status).sort()).toEqual([200, 409]);
     const winner = both.find((a) => a.status === 200)!;
     expect((await api.get(r('/contents/race/shared.txt'), { token: aliceToken })).body.sha).toBe(winner.body.content.sha);
   });

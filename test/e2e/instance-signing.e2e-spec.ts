@@ -4,7 +4,7 @@
  * INITIAL_COMMIT / MERGES rule, checked with the real git (`gpgsig` header, `git verify-commit` against the instance
  * key only, the committer). One suite with a fresh ed25519 SSH key (SIGNING_FORMAT = ssh), restarting repo-service
  * with other rules; one with a fresh OpenPGP key in its own GNUPGHOME. Plus the signing-key endpoints.
- * File changes (CRUD_ACTIONS) are covered by repo-service's signing.int-spec until the contents routes sign.
+ * File changes through the contents API follow CRUD_ACTIONS, and the API's `verification` agrees with git.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -202,6 +202,9 @@ describe('instance signing with an SSH key (SIGNING_FORMAT = ssh)', () => {
     await w.pushBranch(alice, repo.name, 'feature', { 'a.txt': 'a\n' });
     const merged = await w.merge(alice, repo.name, 'feature');
     expect((await commitObject(w.git, repo.bare, merged)).signed).toBe(false);
+    // Unsigned merging: the API shows an unverified head with no signature.
+    const head = await w.api.get(`/repos/${alice.username}/${repo.name}/branches/main`, { token: alice.token });
+    expect(head.body.commit.verification, head.text).toMatchObject({ verified: false, signature: '' });
   });
 
   it('INITIAL_COMMIT = pubkey: a user without GPG keys gets an unsigned initial commit; MERGES = basesigned follows the base', async () => {
@@ -235,12 +238,54 @@ describe('instance signing with an SSH key (SIGNING_FORMAT = ssh)', () => {
     const signedMerge = await w.merge(carol, repo.name, 'all-signed');
     expect(await isInstanceSigned(repo.bare, signedMerge)).toBe(true);
     expect((await commitObject(w.git, repo.bare, signedMerge)).committerEmail).toBe('gitea@fake.local');
+    // Gitea's matrix reads the head through the API: commits-signed merging gives a verified head.
+    const head = await w.api.get(`/repos/${carol.username}/${repo.name}/branches/main`, { token: carol.token });
+    expect(head.body.commit.verification, head.text).toMatchObject({ verified: true, signer: { email: 'gitea@fake.local' } });
 
     await w.pushBranch(carol, repo.name, 'one-unsigned', { 'c.txt': 'c\n' });
     const unsignedMerge = await w.merge(carol, repo.name, 'one-unsigned');
     const commit = await commitObject(w.git, repo.bare, unsignedMerge);
     expect(commit.signed).toBe(false);
     expect(commit.committerEmail.startsWith(`${carol.username}@`)).toBe(true);
+  });
+
+  it('CRUD_ACTIONS = never / always / parentsigned: file changes through the API, and the API reports what git sees', async () => {
+    const addFile = async (user: User, repo: string, file: string) => {
+      const res = await w.api.post(`/repos/${user.username}/${repo}/contents/${file}`, {
+        token: user.token,
+        body: { content: Buffer.from(`${file}\n`).toString('base64') },
+      });
+      expect(res.status, res.text).toBe(201);
+      return res.body as { commit: { sha: string }; verification: { verified: boolean; signature: string; signer: { email: string } | null } };
+    };
+    const branchVerification = async (user: User, repo: string) => {
+      const res = await w.api.get(`/repos/${user.username}/${repo}/branches/main`, { token: user.token });
+      expect(res.status, res.text).toBe(200);
+      return res.body.commit.verification as { verified: boolean; signer: { email: string } | null };
+    };
+
+    await w.restartRepoService(rules('always', 'always', { [`${SIGNING}CRUD_ACTIONS`]: 'never' }));
+    const repo = await w.autoInit(alice);
+    // The instance-signed initial commit, as the API shows it (Gitea: signer is SIGNING_NAME/SIGNING_EMAIL).
+    expect(await branchVerification(alice, repo.name)).toMatchObject({ verified: true, signer: { email: 'gitea@fake.local' } });
+    const unsigned = await addFile(alice, repo.name, 'never.txt');
+    expect(unsigned.verification).toMatchObject({ verified: false, signature: '' });
+    expect((await commitObject(w.git, repo.bare, unsigned.commit.sha)).signed).toBe(false);
+
+    await w.restartRepoService(rules('always', 'always', { [`${SIGNING}CRUD_ACTIONS`]: 'always' }));
+    const signed = await addFile(alice, repo.name, 'always.txt');
+    expect(signed.verification).toMatchObject({ verified: true, signer: { email: 'gitea@fake.local' } });
+    expect(await isInstanceSigned(repo.bare, signed.commit.sha)).toBe(true);
+    expect(await branchVerification(alice, repo.name)).toMatchObject({ verified: true, signer: { email: 'gitea@fake.local' } });
+
+    // parentsigned: the parent above is instance-signed → signed; on top of an unsigned parent → unsigned.
+    await w.restartRepoService(rules('never', 'always', { [`${SIGNING}CRUD_ACTIONS`]: 'parentsigned' }));
+    const onSigned = await addFile(alice, repo.name, 'parent-signed.txt');
+    expect(onSigned.verification.verified).toBe(true);
+    const unsignedRepo = await w.autoInit(alice);
+    expect(await branchVerification(alice, unsignedRepo.name)).toMatchObject({ verified: false });
+    const onUnsigned = await addFile(alice, unsignedRepo.name, 'parent-unsigned.txt');
+    expect(onUnsigned.verification).toMatchObject({ verified: false, signature: '' });
   });
 
   it('refuses to start with a clear message when the private key is not beside the public key', async () => {

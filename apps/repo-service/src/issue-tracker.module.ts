@@ -15,6 +15,7 @@ import { PushRecorderRepository } from './ref-updates/push-recorder.repository.j
 import { PushRecorder } from './ref-updates/push-recorder.service.js';
 import { RefUpdates } from './ref-updates/ref-updates.service.js';
 import { RepositoriesModule } from './repositories/repositories.module.js';
+import { SignaturesModule } from './signatures/signatures.module.js';
 import { PUSH_SINK } from './transport/push-sink.js';
 import { CommentsService } from './issues/comments.service.js';
 import { ISSUE_SETTINGS, loadIssueSettings } from './issues/issue-settings.js';
@@ -29,7 +30,7 @@ import { RepoViews } from './tracker/repo-views.js';
  * Settings are read once when the module starts.
  */
 @Module({
-  imports: [AccessModule, RepositoriesModule, GitMaintenanceModule],
+  imports: [AccessModule, RepositoriesModule, GitMaintenanceModule, SignaturesModule],
   controllers: [IssuesHandler, PullsHandler, MergeHandler],
   providers: [
     { provide: ISSUE_SETTINGS, useFactory: () => loadIssueSettings() },

@@ -14,6 +14,14 @@ const nullable = (s: Schema, fields: string[]) => {
  * Where Cairn deliberately differs from or extends Gitea's description — each entry says why. Keeping them in one
  * place makes every deviation reviewable.
  */
+/** File writes: 409 for a stale `sha` or a branch that kept moving (see docs/architecture.md, contents write). */
+function staleShaConflict(op: Record<string, unknown>): void {
+  (op.responses as Record<string, unknown>)['409'] = {
+    description: 'the file changed since the given sha (an earlier version of it), or the branch kept moving',
+  };
+  op['x-cairn-differs'] = 'Gitea answers 422 for any sha mismatch; Cairn keeps 422 for a sha naming no blob of the repository';
+}
+
 export const CAIRN_EXTENSIONS: {
   /** Patches to Gitea's definitions. */
   definitions: Record<string, (s: Schema) => void>;
@@ -55,6 +63,23 @@ export const CAIRN_EXTENSIONS: {
     },
     FileLinksResponse: (s) => {
       for (const f of ['git', 'html', 'self']) if (props(s)[f]) props(s)[f] = { ...props(s)[f], 'x-nullable': true };
+    },
+    // The trust status Gitea computes for its web UI only, so API clients can tell a trusted signature from one that
+    // merely verifies (trust models: CreateRepoOption/EditRepoOption `trust_model`).
+    PayloadCommitVerification: (s) => {
+      props(s).trust_status = {
+        type: 'string',
+        enum: ['trusted', 'untrusted', 'unmatched', ''],
+        description: "Cairn: the verified signature's trust under the repository's trust model; empty when not verified",
+      };
+    },
+    // Gitea sets the trust model on creation and in its web settings only; Cairn also takes it here.
+    EditRepoOption: (s) => {
+      props(s).trust_model = {
+        type: 'string',
+        enum: ['default', 'collaborator', 'committer', 'collaboratorcommitter'],
+        description: 'Cairn: how signed commits are trusted (default: [repository.signing] DEFAULT_TRUST_MODEL)',
+      };
     },
     // Mergeability as a state, not only a boolean: clients can tell "still checking" from "conflict".
     PullRequest: (s) => {
@@ -107,6 +132,10 @@ export const CAIRN_EXTENSIONS: {
         'by that key in namespace `gitea` over the token. Answers the key with `verified: true`; only verified SSH keys ' +
         'verify commit signatures. 404 for a key that is not yours, 422 for a signature that does not match.';
     },
+    // A stale sha (an earlier blob of the file) is 409, as GitHub answers; Gitea says 422 for any mismatch.
+    'PUT /repos/{owner}/{repo}/contents/{filepath}': staleShaConflict,
+    'DELETE /repos/{owner}/{repo}/contents/{filepath}': staleShaConflict,
+    'POST /repos/{owner}/{repo}/contents': staleShaConflict,
     'DELETE /user/2fa': (op) => {
       op.summary = 'Remove the two-factor enrolment (active or pending)';
       op.description = 'Basic authentication with the password and, when enrolled, a current code in X-Gitea-OTP.';

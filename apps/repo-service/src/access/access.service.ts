@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
-  DomainError, ErrorCode,
+  DomainError, ErrorCode, REPO_TRUST_MODELS, type RepoTrustModel,
   type AccessLevel, type ActorDto, type OrgMembershipReply, type RepoAccessReply, type RepoRefDto, type UserDto,
   type Visibility,
 } from '@cairn/contracts';
@@ -35,6 +35,7 @@ export function toRepoRef(row: AccessRow): RepoRefDto {
     defaultBranch: row.defaultBranch,
     private: row.isPrivate,
     empty: row.isEmpty,
+    trustModel: (REPO_TRUST_MODELS as readonly string[]).includes(row.trustModel) ? (row.trustModel as RepoTrustModel) : 'default',
   };
 }
 

@@ -1,4 +1,4 @@
-import { NOT_SIGNED_VERIFICATION, type BranchDto, type PayloadUserDto, type UserDto } from '@cairn/contracts';
+import type { BranchDto, PayloadCommitVerificationDto, PayloadUserDto, UserDto } from '@cairn/contracts';
 import type { CommitPerson, ParsedCommitObject } from '../git/commit-object.js';
 
 function payloadUser(p: CommitPerson, users: Map<string, UserDto>): PayloadUserDto {
@@ -13,6 +13,7 @@ export function toBranchDto(
   htmlUrl: string,
   users: Map<string, UserDto>,
   canWrite: boolean,
+  verification: PayloadCommitVerificationDto,
 ): BranchDto {
   return {
     name,
@@ -22,7 +23,7 @@ export function toBranchDto(
       url: `${htmlUrl}/commit/${sha}`,
       author: payloadUser(commit.author, users),
       committer: payloadUser(commit.committer, users),
-      verification: { ...NOT_SIGNED_VERIFICATION },
+      verification,
       timestamp: commit.author.date,
       added: null,
       removed: null,

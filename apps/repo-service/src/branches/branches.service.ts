@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import {
-  accessAtLeast, DomainError, isValidRefNameAfterPrefix, toPaging, type BranchDto, type GetBranchRequest, type ListBranchesRequest, type Paginated, type RepoScopedRequest,
+  accessAtLeast, DomainError, NOT_SIGNED_VERIFICATION, isValidRefNameAfterPrefix, toPaging, type BranchDto, type GetBranchRequest, type ListBranchesRequest, type Paginated, type RepoScopedRequest,
 } from '@cairn/contracts';
 import { CommitUserDirectory } from '../commits/commit-users.js';
 import { parseCommitObject, type ParsedCommitObject } from '../git/commit-object.js';
 import { GitReadContext } from '../git/git-read-context.js';
+import { CommitVerifier } from '../signatures/commit-verifier.js';
 import { toBranchDto } from './branches.mapper.js';
 import { runGitChecked } from '@cairn/platform';
 
@@ -18,6 +19,7 @@ export class BranchesService {
   constructor(
     private readonly git: GitReadContext,
     private readonly users: CommitUserDirectory,
+    private readonly verifier: CommitVerifier,
   ) {}
 
   async list(req: ListBranchesRequest): Promise<Paginated<BranchDto>> {
@@ -67,9 +69,14 @@ export class BranchesService {
       if (o?.type !== 'commit' || !o.data) throw DomainError.notFound('branch head is not a commit');
       return parseCommitObject(o.data);
     });
-    const users = await this.users.byEmails(commits.flatMap((c) => [c.author.email, c.committer.email]));
+    const [users, verifications] = await Promise.all([
+      this.users.byEmails(commits.flatMap((c) => [c.author.email, c.committer.email])),
+      this.verifier.verify(req.repo, branches.map((b, i) => ({ sha: b.sha, commit: commits[i] }))),
+    ]);
     const canWrite = req.actor !== null && req.actor !== undefined && accessAtLeast(req.access, 'write');
     const htmlUrl = this.git.htmlUrl(req.repo);
-    return branches.map((b, i) => toBranchDto(b.name, b.sha, commits[i], htmlUrl, users, canWrite));
+    return branches.map((b, i) =>
+      toBranchDto(b.name, b.sha, commits[i], htmlUrl, users, canWrite, verifications.get(b.sha) ?? { ...NOT_SIGNED_VERIFICATION }),
+    );
   }
 }

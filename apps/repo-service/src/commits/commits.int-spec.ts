@@ -7,6 +7,7 @@ import { CatFilePool } from '../git/cat-file-pool.js';
 import { GitReadContext } from '../git/git-read-context.js';
 import { historyCountCache } from '../git/history.js';
 import { GitFixture, removeDir, tempDir } from '../git/testing/git-fixture.js';
+import { testCommitVerifier } from '../signatures/testing/test-verifier.js';
 import { CommitUserDirectory } from './commit-users.js';
 import { CommitsService } from './commits.service.js';
 import { gitSpawnStats } from '@cairn/platform';
@@ -78,7 +79,7 @@ describe('commit list with since/until and single commits (integration)', () => 
     new GitFixture(root, 'bob', 'void');
     pool = new CatFilePool({ maxProcesses: 4, idleTimeoutMs: 60_000 });
     users = new FixedUsers();
-    svc = new CommitsService(new GitReadContext(pool, root, ROOT_URL, 50), users);
+    svc = new CommitsService(new GitReadContext(pool, root, ROOT_URL, 50), users, testCommitVerifier({ pool, repoRoot: root }).verifier);
   });
 
   afterAll(() => {
@@ -110,7 +111,7 @@ describe('commit list with since/until and single commits (integration)', () => 
         committer: { name: 'Ann', email: 'Ann@Example.com', date: '2024-01-01T00:00:00Z' },
         message: 'one\n',
         tree: { url: `${API}/git/trees/${c[1]}`, sha: c[1], created: '2024-01-01T00:00:00Z' },
-        verification: { verified: false, reason: 'gpg.error.not_signed_commit', signature: '', signer: null, payload: '' },
+        verification: { verified: false, reason: 'gpg.error.not_signed_commit', signature: '', signer: null, payload: '', trust_status: '' },
       },
       author: ann,
       committer: ann,

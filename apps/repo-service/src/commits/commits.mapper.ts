@@ -1,5 +1,5 @@
-import {
-  NOT_SIGNED_VERIFICATION, type CommitAffectedFileDto, type CommitDto, type CommitOptions, type UserDto,
+import type {
+  CommitAffectedFileDto, CommitDto, CommitOptions, PayloadCommitVerificationDto, UserDto,
 } from '@cairn/contracts';
 import type { HistoryCommit } from '../git/history.js';
 
@@ -12,12 +12,13 @@ function fileStatus(status: string): CommitAffectedFileDto['status'] {
   return 'modified';
 }
 
-/** Gitea's `ToCommit`: the JSON of one commit, with the users whose e-mails match (or null). */
+/** Gitea's `ToCommit`: the JSON of one commit, with the users whose e-mails match (or null) and its verification. */
 export function toCommitDto(
   c: HistoryCommit,
   urls: { apiUrl: string; htmlUrl: string },
   users: Map<string, UserDto>,
   options: CommitOptions,
+  verification: PayloadCommitVerificationDto | null,
 ): CommitDto {
   const commitUrl = `${urls.apiUrl}/git/commits/${c.sha}`;
   return {
@@ -32,7 +33,7 @@ export function toCommitDto(
       message: c.message,
       // Gitea fills `tree` with the commit's own id and the trees URL of the commit (the trees API takes either).
       tree: { url: `${urls.apiUrl}/git/trees/${c.sha}`, sha: c.sha, created: c.committer.date },
-      verification: options.verification ? { ...NOT_SIGNED_VERIFICATION } : null,
+      verification: options.verification ? verification : null,
     },
     author: users.get(c.author.email.toLowerCase()) ?? null,
     committer: users.get(c.committer.email.toLowerCase()) ?? null,

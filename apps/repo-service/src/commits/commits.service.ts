@@ -9,6 +9,7 @@ import {
 } from '../git/history.js';
 import { resolveRef } from '../git/refs.js';
 import { sanitizeTreePath } from '../git/tree-path.js';
+import { CommitVerifier } from '../signatures/commit-verifier.js';
 import { CommitUserDirectory } from './commit-users.js';
 import { toCommitDto } from './commits.mapper.js';
 import { parseRfc3339 } from './rfc3339.js';
@@ -40,6 +41,7 @@ export class CommitsService {
   constructor(
     private readonly git: GitReadContext,
     private readonly users: CommitUserDirectory,
+    private readonly verifier: CommitVerifier,
   ) {}
 
   async list(req: ListCommitsRequest): Promise<CommitListReply> {
@@ -131,8 +133,12 @@ export class CommitsService {
 
   private async toDtos(repo: RepoRefDto, logged: HistoryCommit[], options: CommitOptions): Promise<CommitDto[]> {
     if (logged.length === 0) return [];
-    const users = await this.users.byEmails(logged.flatMap((c) => [c.author.email, c.committer.email]));
+    // The users behind the e-mails and the signatures' keys: two identity calls, side by side.
+    const [users, verifications] = await Promise.all([
+      this.users.byEmails(logged.flatMap((c) => [c.author.email, c.committer.email])),
+      options.verification ? this.verifier.verify(repo, logged.map((c) => ({ sha: c.sha, commit: c }))) : null,
+    ]);
     const urls = { apiUrl: this.git.apiUrl(repo), htmlUrl: this.git.htmlUrl(repo) };
-    return logged.map((c) => toCommitDto(c, urls, users, options));
+    return logged.map((c) => toCommitDto(c, urls, users, options, verifications?.get(c.sha) ?? null));
   }
 }

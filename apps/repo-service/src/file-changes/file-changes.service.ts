@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
-  DomainError, ErrorCode, NOT_SIGNED_VERIFICATION, accessAtLeast, isValidBranchName, zeroIdLike,
+  DomainError, ErrorCode, NOT_SIGNED_VERIFICATION, accessAtLeast, isObjectId, isValidBranchName, zeroIdLike,
   type ChangeFileOperationBody, type ChangeFilesReply, type ChangeFilesRequest, type ContentsResponseDto,
-  type ActorDto, type FileCommitResponseDto, type FileOperation, type RepoRefDto,
+  type ActorDto, type FileCommitResponseDto, type FileOperation, type RepoRefDto, type RepoTrustModel,
 } from '@cairn/contracts';
 import { runGitText } from '@cairn/platform';
 import { ContentsService } from '../contents/contents.service.js';
@@ -13,6 +13,7 @@ import { lookupPaths } from '../git/tree-reader.js';
 import { sanitizeTreePath } from '../git/tree-path.js';
 import { assertOid, branchRef, commitTree, resolveBranch, updateRef, type GitIdentity } from '../merge/git-plumbing.js';
 import { userGitIdentity } from '../merge/user-identity.js';
+import { CommitVerifier } from '../signatures/commit-verifier.js';
 import { CommitSigner } from '../signing/commit-signer.js';
 import { requireActor } from '../tracker/issue-permissions.js';
 import { RepoViews } from '../tracker/repo-views.js';
@@ -84,6 +85,7 @@ export class FileChangesService {
     private readonly views: RepoViews,
     private readonly signer: CommitSigner,
     @Inject(PUSH_SINK) private readonly recordPush: PushSink,
+    private readonly verifier: CommitVerifier,
   ) {}
 
   async change(req: ChangeFilesRequest): Promise<ChangeFilesReply> {
@@ -110,7 +112,7 @@ export class FileChangesService {
     const people = commitIdentities(body.author, body.committer, doer);
     const message = commitMessage(body.message?.trim() || defaultCommitMessage(files), !!body.signoff, people.committer);
     const attempt: Attempt = {
-      dir, oldBranch, newBranch, files, message, repoEmpty: row.isEmpty, forcePush: !!body.force_push, actor, repo: req.repo,
+      dir, oldBranch, newBranch, files, message, repoEmpty: row.isEmpty, forcePush: !!body.force_push, actor, repo: req.repo, trustModel: row.trustModel as RepoTrustModel,
       author: { ...people.author, date: dates.author },
       committer: { ...people.committer, date: dates.committer },
     };
@@ -137,7 +139,11 @@ export class FileChangesService {
       answers.push(entry?.file ?? null);
     }
     return {
-      response: { files: answers, commit: await this.commitResponse(req, dir, commit, message), verification: { ...NOT_SIGNED_VERIFICATION } },
+      response: {
+        files: answers,
+        commit: await this.commitResponse(req, dir, commit, message),
+        verification: (await this.verifier.verifyCommits(req.repo, [commit])).get(commit) ?? { ...NOT_SIGNED_VERIFICATION },
+      },
       deferred,
       created,
     };
@@ -168,7 +174,7 @@ export class FileChangesService {
       created ||= e.created;
     }
     const tree = await writeEditedTree(a.dir, base, treeEdits);
-    const signing = await this.signer.decide('crud', { gitDir: a.dir, repo: a.repo, actorId: a.actor.id, actor: a.actor, parentCommit: base });
+    const signing = await this.signer.decide('crud', { gitDir: a.dir, repo: a.repo, trustModel: a.trustModel, actorId: a.actor.id, actor: a.actor, parentCommit: base });
     const commit = await commitTree(a.dir, tree, base ? [base] : [], a.message, a.author, a.committer, signing);
     const reason = `cairn: ${a.files.length} file(s) changed through the API`;
     if (!(await updateRef(a.dir, branchRef(a.newBranch), commit, expectedOld, reason))) return null;
@@ -187,6 +193,20 @@ export class FileChangesService {
       sha: f.sha?.trim() || undefined,
       content: needsContent ? decodeBase64(f.content ?? '', path) : null,
     };
+  }
+
+  /**
+   * The given shas that do not match their file but name a blob of this repository: an earlier version the caller
+   * read before someone else changed the file. That is a conflict (409, the issue's rule and GitHub's); a sha that
+   * names nothing here stays Gitea's 422 "sha does not match".
+   */
+  private async staleShas(dir: string, files: PlannedFile[], found: Map<string, TreeEntry | null>): Promise<Set<string>> {
+    const candidates = [
+      ...new Set(files.filter((f) => f.sha && isObjectId(f.sha) && f.sha !== found.get(f.fromPath)?.oid).map((f) => f.sha!)),
+    ];
+    if (candidates.length === 0) return new Set();
+    const infos = await this.git.pool.run(dir, candidates.map((object) => ({ op: 'info' as const, object })));
+    return new Set(candidates.filter((_, i) => infos[i]?.type === 'blob'));
   }
 
   /** An empty repository: every file is new. */
@@ -216,6 +236,7 @@ export class FileChangesService {
     const found = new Map<string, TreeEntry | null>();
     (await lookupPaths(this.git.pool, dir, base, list)).forEach((e, i) => found.set(list[i], e));
 
+    const stale = await this.staleShas(dir, files, found);
     return files.map((f): FileEdit => {
       let from: TreeEntry | null = null;
       if (f.operation !== 'create') {
@@ -225,6 +246,9 @@ export class FileChangesService {
         }
         if (!from && f.operation !== 'upload') throw DomainError.notFound(`file does not exist [path: ${f.fromPath}]`);
         if (f.sha) {
+          if (f.sha !== from?.oid && stale.has(f.sha)) {
+            throw DomainError.conflict(`file has changed since sha ${f.sha} [path: ${f.fromPath}, current sha: ${from?.oid ?? ''}]`);
+          }
           if (f.sha !== from?.oid) throw unprocessable(`sha does not match [given: ${f.sha}, expected: ${from?.oid ?? ''}]`);
         } else if (f.operation !== 'upload') {
           throw unprocessable('a SHA or commit ID must be provided when updating a file');
@@ -290,6 +314,7 @@ interface Attempt {
   forcePush: boolean;
   actor: ActorDto;
   repo: RepoRefDto;
+  trustModel: RepoTrustModel;
   author: GitIdentity;
   committer: GitIdentity;
 }

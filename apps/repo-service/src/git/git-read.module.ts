@@ -7,6 +7,7 @@ import { CommitsHandler } from '../commits/commits.handler.js';
 import { CommitsService } from '../commits/commits.service.js';
 import { ContentsHandler } from '../contents/contents.handler.js';
 import { ContentsService } from '../contents/contents.service.js';
+import { SignaturesModule } from '../signatures/signatures.module.js';
 import { CatFilePool } from './cat-file-pool.js';
 import { GIT_READ_SETTINGS, loadGitReadSettings, type GitReadSettings } from './git-read-settings.js';
 import { GitReadContext } from './git-read-context.js';
@@ -21,9 +22,11 @@ class CatFilePoolShutdown implements OnApplicationShutdown {
 
 /**
  * The git read APIs of repo-service: contents, raw, batch file contents, commits (since/until) and branches.
- * Needs nothing but the platform (settings, RPC client) and the repository storage on disk.
+ * Needs the platform (settings, RPC client), the repository storage on disk, and — for the trust of signed commits
+ * (`SignaturesModule`) — repo-service's settings and Prisma modules.
  */
 @Module({
+  imports: [SignaturesModule],
   controllers: [ContentsHandler, CommitsHandler, BranchesHandler],
   providers: [
     { provide: GIT_READ_SETTINGS, useFactory: () => loadGitReadSettings() },
@@ -40,7 +43,7 @@ class CatFilePoolShutdown implements OnApplicationShutdown {
     CommitsService,
     BranchesService,
   ],
-  exports: [GitReadContext, CatFilePool, ContentsService, CommitsService, BranchesService],
+  exports: [GitReadContext, CatFilePool, ContentsService, CommitsService, BranchesService, SignaturesModule],
 })
 export class GitReadModule {
   constructor(@Inject(GIT_READ_SETTINGS) readonly settings: GitReadSettings) {}

@@ -7,6 +7,10 @@ import {
   type ActorDto, type GetContentsRequest, type GetFileContentsRequest, type LookupUsersReply, type RepoRefDto, type UserDto,
 } from '@cairn/contracts';
 import { createRpcValidationPipe, DomainErrorFilter, gitSpawnStats, PlatformModule, RpcClient } from '@cairn/platform';
+import { RepoConfigModule } from '../config/repo-settings.js';
+import { PrismaModule } from '../prisma/prisma.module.js';
+import { SigningModule } from '../signing/signing.module.js';
+import { StorageModule } from '../storage/storage.module.js';
 import { GitReadModule } from './git-read.module.js';
 import { closeSharedCatFilePool } from './shared-pool.js';
 import { GitFixture, removeDir, tempDir } from './testing/git-fixture.js';
@@ -68,7 +72,9 @@ describe('git read handlers over a private NATS (integration)', () => {
     });
 
     const moduleRef = await Test.createTestingModule({
-      imports: [PlatformModule.forService({ service: 'repo' }), GitReadModule],
+      // The signatures part of the read APIs reads repositories' trust facts and the instance key: repo-service's
+      // settings, Prisma, storage and signing modules come along.
+      imports: [PlatformModule.forService({ service: 'repo' }), RepoConfigModule, PrismaModule, StorageModule, SigningModule, GitReadModule],
     }).compile();
     app = moduleRef.createNestMicroservice<MicroserviceOptions>({
       transport: Transport.NATS,
@@ -121,7 +127,7 @@ describe('git read handlers over a private NATS (integration)', () => {
         url: `http://cairn.test:3000/Carol/Tools/commit/${c.f}`,
         author: { name: 'Carol', email: 'carol@example.com', username: 'carol' },
         committer: { name: 'Carol', email: 'carol@example.com', username: 'carol' },
-        verification: { verified: false, reason: 'gpg.error.not_signed_commit', signature: '', signer: null, payload: '' },
+        verification: { verified: false, reason: 'gpg.error.not_signed_commit', signature: '', signer: null, payload: '', trust_status: '' },
         timestamp: '2024-02-03T00:00:00Z',
         added: null,
         removed: null,

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nes
 import {
   DomainError, ErrorCode, PullRequestEvents, accessAtLeast, zeroIdLike,
   type ActorDto, type MergePullRequest, type MergeableState, type PullRequestEventData, type UpdatePullRequest,
-  type UserDto,
+  type RepoTrustModel, type UserDto,
 } from '@cairn/contracts';
 import { requireActor } from '../tracker/issue-permissions.js';
 import { IssuesRepository } from '../tracker/issues.repository.js';
@@ -122,7 +122,9 @@ export class MergeService implements BeforeApplicationShutdown {
     // Gitea's SignMerge: the rules look at the base and head as they are now (fast-forward makes no commit).
     const signing = style === 'fast-forward-only'
       ? null
-      : await this.signer.decide('merge', { gitDir: dir, repo: req.repo, actorId: actor.id, actor, baseCommit: base, headCommit: head });
+      : await this.signer.decide('merge', {
+        gitDir: dir, repo: req.repo, trustModel: repoRow.trustModel as RepoTrustModel, actorId: actor.id, actor, baseCommit: base, headCommit: head,
+      });
     const outcome = await computeMerge(style, {
       dir, base, head, message, merger, squashAuthor, signing, timeoutMs: this.settings.checkTimeoutMs,
     });
@@ -230,7 +232,8 @@ export class MergeService implements BeforeApplicationShutdown {
     const pr = row.pullRequest;
     if (pr.merged) throw DomainError.unprocessable('the pull request has already been merged');
     if (row.state !== 'open') throw DomainError.unprocessable('the pull request is closed');
-    if (style === 'rebase' && !(await this.views.row(req.repo.id)).allowRebaseUpdate) {
+    const repoRow = await this.views.row(req.repo.id);
+    if (style === 'rebase' && !repoRow.allowRebaseUpdate) {
       throw DomainError.forbidden('updating the branch by rebase is not allowed in this repository');
     }
     const dir = this.storage.pathFor(req.repo);
@@ -240,7 +243,9 @@ export class MergeService implements BeforeApplicationShutdown {
     const merger = this.identityOf(users.get(actor.id), actor);
     // An update merges the base into the head: Gitea signs it as the merge of a reversed pull request.
     const signing = style === 'merge'
-      ? await this.signer.decide('merge', { gitDir: dir, repo: req.repo, actorId: actor.id, actor, baseCommit: head, headCommit: base })
+      ? await this.signer.decide('merge', {
+        gitDir: dir, repo: req.repo, trustModel: repoRow.trustModel as RepoTrustModel, actorId: actor.id, actor, baseCommit: head, headCommit: base,
+      })
       : null;
     const outcome = await computeUpdate(style, {
       dir, base, head, baseBranch: pr.baseBranch, headBranch: pr.headBranch, merger, signing, timeoutMs: this.settings.checkTimeoutMs,

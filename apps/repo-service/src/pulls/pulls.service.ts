@@ -14,6 +14,7 @@ import {
 import { EventOutbox } from '../prisma/event-outbox.js';
 import { PrismaService, type Tx } from '../prisma/prisma.service.js';
 import { RepoStorage } from '../storage/repo-storage.js';
+import { CommitVerifier } from '../signatures/commit-verifier.js';
 import { MergeabilityService } from './mergeability.service.js';
 import { PullRenderer, type PullRendering } from './pull-renderer.js';
 import { isPullRow, type PullIssueRow } from '../tracker/pull.mapper.js';
@@ -47,6 +48,7 @@ export class PullsService {
     private readonly views: RepoViews,
     private readonly storage: RepoStorage,
     private readonly outbox: EventOutbox,
+    private readonly verifier: CommitVerifier,
   ) {}
 
   /** The pull request with this number (a plain issue's number is NOT_FOUND, as Gitea). */
@@ -265,7 +267,10 @@ export class PullsService {
     const paging = toPaging(req.query);
     const dir = this.storage.pathFor(req.repo);
     const { commits, total } = await logRange(dir, pr.mergeBase || pr.baseSha, pr.headSha, paging.skip, paging.take);
-    const users = await this.views.usersByEmail(commits.flatMap((c) => [c.authorEmail, c.committerEmail]));
+    const [users, verifications] = await Promise.all([
+      this.views.usersByEmail(commits.flatMap((c) => [c.authorEmail, c.committerEmail])),
+      this.verifier.verifyCommits(req.repo, commits.map((c) => c.sha)),
+    ]);
     const links = repoUrls(this.views.rootUrl, req.repo);
     const api = links.api;
     const items = commits.map((c): CommitDto => ({
@@ -279,7 +284,7 @@ export class PullsService {
         committer: { name: c.committerName, email: c.committerEmail, date: c.committerDate },
         message: c.message,
         tree: { url: `${api}/git/trees/${c.tree}`, sha: c.tree, created: c.committerDate },
-        verification: { ...NOT_SIGNED_VERIFICATION },
+        verification: verifications.get(c.sha) ?? { ...NOT_SIGNED_VERIFICATION },
       },
       author: users.get(c.authorEmail.toLowerCase()) ?? null,
       committer: users.get(c.committerEmail.toLowerCase()) ?? null,

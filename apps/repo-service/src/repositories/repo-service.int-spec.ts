@@ -481,6 +481,21 @@ describe('reading, editing and deleting', () => {
     expect(missing.code).toBe(ErrorCode.UNPROCESSABLE);
   });
 
+  it('keeps the trust model given on creation, changes it on edit, and refuses unknown ones (422)', async () => {
+    await create('alice', { name: 'trusting', trust_model: 'committer' });
+    expect((await resolve('alice', 'alice', 'trusting')).repo.trustModel).toBe('committer');
+    await create('alice', { name: 'trusting-default' });
+    expect((await resolve('alice', 'alice', 'trusting-default')).repo.trustModel).toBe('default');
+    const ctx = await scoped('alice', 'alice', 'trusting');
+    await rpc.send(RepoSubjects.repositoryEdit, { ...ctx, body: { trust_model: 'collaboratorcommitter' } });
+    expect((await resolve('alice', 'alice', 'trusting')).repo.trustModel).toBe('collaboratorcommitter');
+    // Invalid on purpose: the service validates the message again.
+    const bad = await failure(rpc.send(RepoSubjects.repositoryEdit, { ...ctx, body: { trust_model: 'anyone' } } as never));
+    expect(bad.code).toBe(ErrorCode.INVALID_ARGUMENT);
+    const badCreate = await failure(create('alice', { name: 'trusting-bad', trust_model: 'everyone' } as never));
+    expect(badCreate.code).toBe(ErrorCode.INVALID_ARGUMENT);
+  });
+
   it('lets an empty repository take any valid default branch', async () => {
     await create('alice', { name: 'empty-edit' });
     const edited = await rpc.send(RepoSubjects.repositoryEdit, {

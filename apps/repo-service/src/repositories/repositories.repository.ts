@@ -18,6 +18,7 @@ export interface NewRepository {
   isEmpty: boolean;
   isTemplate: boolean;
   defaultBranch: string;
+  trustModel: string;
 }
 
 /** What may change on an existing repository. */
@@ -28,7 +29,7 @@ export type RepositoryChanges = Partial<
     | 'hasIssues' | 'hasPullRequests' | 'hasReleases' | 'hasPackages' | 'hasActions' | 'ignoreWhitespaceConflicts'
     | 'allowMergeCommits' | 'allowRebase' | 'allowRebaseExplicit' | 'allowSquashMerge' | 'allowFastForwardOnlyMerge'
     | 'allowRebaseUpdate' | 'allowManualMerge' | 'autodetectManualMerge' | 'defaultDeleteBranchAfterMerge'
-    | 'defaultMergeStyle' | 'defaultAllowMaintainerEdit'
+    | 'defaultMergeStyle' | 'defaultAllowMaintainerEdit' | 'trustModel'
   >
 >;
 

@@ -112,6 +112,7 @@ export class RepositoriesService {
           isEmpty: !body.auto_init,
           isTemplate: body.template ?? false,
           defaultBranch: branch,
+          trustModel: body.trust_model ?? 'default',
         });
         const data: RepositoryEventData = {
           repository: toEventRepository(created, owner.user, this.urls),
@@ -263,6 +264,7 @@ export class RepositoriesService {
       if (value !== undefined) changes[column] = value;
     }
     if (body.default_merge_style !== undefined) changes.defaultMergeStyle = body.default_merge_style;
+    if (body.trust_model !== undefined) changes.trustModel = body.trust_model;
 
     const from = { ownerName: row.ownerName, name: row.name };
     const to = { ownerName: row.ownerName, name: changes.name ?? row.name };

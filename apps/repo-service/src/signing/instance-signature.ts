@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMessage, readKey, readSignature, verify } from 'openpgp';
 import { runGit } from '@cairn/platform';
+import { splitCommitSignature } from '../git/commit-object.js';
 import { assertOid } from '../merge/git-plumbing.js';
 import type { PublicSigningKey } from './instance-key.js';
 import { runSigningTool } from './signing-tools.js';
@@ -16,31 +17,13 @@ export interface SignedCommit {
 }
 
 /**
- * Splits a raw commit object (`git cat-file commit`) into its signature (`gpgsig`, with its space-indented
- * continuation lines) and the payload it signs; null when the commit is not signed.
+ * Splits a raw commit object (`git cat-file commit`) into its signature and the payload it signs (the one rule:
+ * `splitCommitSignature` of the commit-object parser); null when the commit is not signed or its signature is over
+ * the size read.
  */
 export function splitSignedCommit(raw: Buffer): SignedCommit | null {
-  const end = raw.indexOf('\n\n');
-  const headerEnd = end < 0 ? raw.length : end + 1;
-  const lines = raw.subarray(0, headerEnd).toString('utf8').split('\n');
-  const kept: string[] = [];
-  const sig: string[] = [];
-  let inSig = false;
-  for (const line of lines) {
-    if (inSig && line.startsWith(' ')) {
-      sig.push(line.slice(1));
-      continue;
-    }
-    inSig = false;
-    if (line.startsWith('gpgsig ') && sig.length === 0) {
-      inSig = true;
-      sig.push(line.slice('gpgsig '.length));
-      continue;
-    }
-    kept.push(line);
-  }
-  if (sig.length === 0) return null;
-  return { signature: `${sig.join('\n')}\n`, payload: Buffer.concat([Buffer.from(kept.join('\n'), 'utf8'), raw.subarray(headerEnd)]) };
+  const split = splitCommitSignature(raw);
+  return split && !split.tooLarge ? { signature: split.armored, payload: split.payload } : null;
 }
 
 /** Whether `signature` over `payload` was made by the (public) instance key. */

@@ -5,6 +5,21 @@ export type SigningRule =
   | 'always' | 'never' | 'pubkey' | 'twofa' | 'parentsigned' | 'basesigned' | 'headsigned' | 'commitssigned' | 'approved';
 export type SigningFormat = 'openpgp' | 'ssh';
 export type TrustModel = 'collaborator' | 'committer' | 'collaboratorcommitter';
+/** SSH key types and SSHSIG hash algorithms signature verification may accept (Cairn additions). */
+export const SSH_SIGNATURE_KEY_TYPES = ['ed25519', 'ecdsa', 'rsa'] as const;
+export type SshSignatureKeyType = (typeof SSH_SIGNATURE_KEY_TYPES)[number];
+export const SSH_SIGNATURE_HASHES = ['sha256', 'sha512'] as const;
+export type SshSignatureHash = (typeof SSH_SIGNATURE_HASHES)[number];
+
+const subsetOf =
+  <T extends string>(allowed: readonly T[]) =>
+  (raw: string): T[] => {
+    const out = parsers.list(raw.toLowerCase()) as T[];
+    const bad = out.filter((v) => !allowed.includes(v));
+    if (bad.length) throw new Error(`unknown value(s) ${bad.join(', ')}; expected some of: ${allowed.join(', ')}`);
+    if (out.length === 0) throw new Error(`expected at least one of: ${allowed.join(', ')}`);
+    return out;
+  };
 
 const rules =
   (...allowed: SigningRule[]) =>
@@ -69,4 +84,18 @@ export const signingSettingsSpec = {
   },
   /** Public keys (`ssh-ed25519 AAAA…`, comma-separated) trusted for every commit; the signer is SIGNING_NAME/EMAIL. */
   trustedSshKeys: { section: 'repository.signing', key: 'TRUSTED_SSH_KEYS', default: [] as string[], parse: parsers.list },
+  /** Cairn: the SSH key types whose commit signatures verify (a signature by another type is unverified). */
+  sshAllowedKeyTypes: {
+    section: 'repository.signing',
+    key: 'SSH_ALLOWED_KEY_TYPES',
+    default: ['ed25519', 'ecdsa', 'rsa'] as SshSignatureKeyType[],
+    parse: subsetOf(SSH_SIGNATURE_KEY_TYPES),
+  },
+  /** Cairn: the SSHSIG message hash algorithms whose commit signatures verify. */
+  sshAllowedHashAlgorithms: {
+    section: 'repository.signing',
+    key: 'SSH_ALLOWED_HASH_ALGORITHMS',
+    default: ['sha256', 'sha512'] as SshSignatureHash[],
+    parse: subsetOf(SSH_SIGNATURE_HASHES),
+  },
 };

@@ -48,7 +48,9 @@ function signerWith(s: SigningSettings, aliceHasGpgKey: boolean | null = false):
       if (aliceHasGpgKey === null) return Promise.reject(new Error('no responders: identity.signing.keys'));
       const gpgKeys = aliceHasGpgKey ? [{ id: 1, keyId: 'ABCDEF0123456789', subkeyIds: [], armored: '', emails: [], canSign: true, verified: true }] : [];
       return Promise.resolve({
-        byEmail: { [alice.email]: { user: { id: ALICE_ID, login: 'alice' } as UserDto, keysVersion: '1', sshKeys: [], gpgKeys } },
+        byEmail: {
+          [alice.email]: { user: { id: ALICE_ID, login: 'alice' } as UserDto, keysVersion: '1', activatedEmails: [alice.email], noReplyEmail: '', sshKeys: [], gpgKeys },
+        },
         byGpgKeyId: {},
       });
     },

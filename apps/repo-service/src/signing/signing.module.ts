@@ -1,6 +1,8 @@
 import { Global, Module } from '@nestjs/common';
 import { AccessModule } from '../access/access.module.js';
-import { CommitSignatureCheck, InstanceKeySignatureCheck } from './commit-signature-check.js';
+import { SignaturesModule } from '../signatures/signatures.module.js';
+import { VerifiedCommitsCheck } from '../signatures/verified-commits-check.js';
+import { CommitSignatureCheck } from './commit-signature-check.js';
 import { CommitSigner } from './commit-signer.js';
 import { InstanceCommitSigner } from './instance-commit-signer.js';
 import { InstanceSigningKey } from './instance-key.js';
@@ -12,11 +14,12 @@ import { SigningKeyHandler } from './signing-key.handler.js';
  */
 @Global()
 @Module({
-  imports: [AccessModule],
+  imports: [AccessModule, SignaturesModule],
   controllers: [SigningKeyHandler],
   providers: [
     InstanceSigningKey,
-    { provide: CommitSignatureCheck, useClass: InstanceKeySignatureCheck },
+    // The signing rules ask the commit verifier whether commits verify (any key source, as Gitea).
+    { provide: CommitSignatureCheck, useExisting: VerifiedCommitsCheck },
     { provide: CommitSigner, useClass: InstanceCommitSigner },
   ],
   exports: [CommitSigner, InstanceSigningKey],

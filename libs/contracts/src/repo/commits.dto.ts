@@ -19,13 +19,24 @@ export interface CommitMetaDto {
   created: string;
 }
 
+/**
+ * How far a verified signature is trusted in its repository (Gitea's `CalculateTrustStatus`); empty when the commit
+ * is not verified.
+ */
+export type CommitTrustStatus = 'trusted' | 'untrusted' | 'unmatched' | '';
+
 /** Gitea's `PayloadCommitVerification`. */
 export interface PayloadCommitVerificationDto {
   verified: boolean;
+  /** Gitea's reason: an i18n key such as `gpg.error.not_signed_commit`, or `<signer> / <key id or fingerprint>`. */
   reason: string;
+  /** The armored signature (empty when unsigned). */
   signature: string;
   signer: PayloadUserDto | null;
+  /** The signed payload: the commit object without its signature. */
   payload: string;
+  /** Cairn addition: the trust status under the repository's trust model (Gitea shows it only in its web UI). */
+  trust_status?: CommitTrustStatus;
 }
 
 /** Gitea's `RepoCommit`. */
@@ -66,13 +77,14 @@ export interface CommitDto {
   stats: CommitStatsDto | null;
 }
 
-/** The verification object of a commit Cairn does not verify (yet): Gitea's "not signed". */
+/** The verification object of an unsigned commit: Gitea's "not signed". */
 export const NOT_SIGNED_VERIFICATION: Readonly<PayloadCommitVerificationDto> = Object.freeze({
   verified: false,
   reason: 'gpg.error.not_signed_commit',
   signature: '',
   signer: null,
   payload: '',
+  trust_status: '',
 });
 
 /**

@@ -11,6 +11,10 @@ export function accessAtLeast(have: AccessLevel, need: AccessLevel): boolean {
   return ACCESS_LEVELS.indexOf(have) >= ACCESS_LEVELS.indexOf(need);
 }
 
+/** A repository's trust model for commit signatures (Gitea's `TrustModelType`). */
+export const REPO_TRUST_MODELS = ['default', 'collaborator', 'committer', 'collaboratorcommitter'] as const;
+export type RepoTrustModel = (typeof REPO_TRUST_MODELS)[number];
+
 /**
  * What every repository-scoped request carries once the gateway has resolved it: enough to locate the repository
  * (ids and names; storage is derived from them by repo-service) and to render it in payloads.
@@ -30,6 +34,8 @@ export class RepoRefDto {
   @IsOptional() private?: boolean;
   /** No commits yet. */
   @IsOptional() empty?: boolean;
+  /** How signed commits are trusted (absent: read from the repository when needed). */
+  @IsOptional() @IsIn(REPO_TRUST_MODELS) trustModel?: RepoTrustModel;
 }
 
 /** `repo.access.resolve` request. */

@@ -5,7 +5,7 @@ import {
 import { ActorDto } from '../common/actor.js';
 import { ListQuery } from '../common/pagination.js';
 import type { UserDto } from '../identity/user.dto.js';
-import { RepoScopedRequest } from './repo-access.dto.js';
+import { REPO_TRUST_MODELS, RepoScopedRequest, type RepoTrustModel } from './repo-access.dto.js';
 
 /** Gitea's `Permission`: what the caller may do with a repository. */
 export interface PermissionDto {
@@ -109,7 +109,8 @@ export class CreateRepoBody {
   @IsOptional() @IsString() @MaxLength(255) license?: string;
   /** Accepted for compatibility; the README is always the default one. */
   @IsOptional() @IsString() @MaxLength(255) readme?: string;
-  @IsOptional() @IsIn(['default', 'collaborator', 'committer', 'collaboratorcommitter']) trust_model?: string;
+  /** How signed commits are trusted (`default`: `[repository.signing] DEFAULT_TRUST_MODEL`). */
+  @IsOptional() @IsIn(REPO_TRUST_MODELS) trust_model?: RepoTrustModel;
 }
 
 /** `PATCH /repos/{owner}/{repo}` body (Gitea's `EditRepoOption`; every field optional). */
@@ -142,6 +143,8 @@ export class EditRepoBody {
   @IsOptional() @IsBoolean() default_delete_branch_after_merge?: boolean;
   @IsOptional() @IsIn(MERGE_STYLES) default_merge_style?: MergeStyle;
   @IsOptional() @IsBoolean() default_allow_maintainer_edit?: boolean;
+  /** Cairn addition (Gitea changes it only in its web settings): how signed commits are trusted. */
+  @IsOptional() @IsIn(REPO_TRUST_MODELS) trust_model?: RepoTrustModel;
 }
 
 /** Gitea's query booleans (`strconv.ParseBool`): `1 t T TRUE true True` / `0 f F FALSE false False`. */

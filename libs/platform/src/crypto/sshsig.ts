@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createPublicKey, verify } from 'node:crypto';
 import sshpk from 'sshpk';
 
 /**
@@ -186,10 +186,13 @@ export function verifySshSignature(armored: string, message: Buffer, namespace: 
   }
   let valid: boolean;
   try {
-    const hashAlgo = parsed.signature.hashAlgorithm ?? parsed.publicKey.defaultHashAlgorithm();
-    const verifier = parsed.publicKey.createVerify(hashAlgo as sshpk.AlgorithmHashType);
-    verifier.update(signedData(parsed, message));
-    valid = verifier.verify(parsed.signature);
+    // node:crypto, not sshpk's verifier: sshpk checks ed25519 in pure JavaScript (~10 ms a signature, ~0.1 ms here),
+    // and a page of signed commits is checked signature by signature.
+    const type = parsed.publicKey.type;
+    const hashAlgo = type === 'ed25519' ? null : (parsed.signature.hashAlgorithm ?? parsed.publicKey.defaultHashAlgorithm());
+    const key = createPublicKey(parsed.publicKey.toString('pkcs8'));
+    const signature = parsed.signature.toBuffer(type === 'ecdsa' ? 'asn1' : 'raw');
+    valid = verify(hashAlgo, signedData(parsed, message), key, signature);
   } catch {
     valid = false;
   }

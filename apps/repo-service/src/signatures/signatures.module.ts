@@ -1,0 +1,40 @@
+import { Module } from '@nestjs/common';
+import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
+import { AccessModule } from '../access/access.module.js';
+import { REPO_SETTINGS, type RepoSettings } from '../config/repo-settings.js';
+import { sharedCatFilePool } from '../git/shared-pool.js';
+import { CommitVerifier } from './commit-verifier.js';
+import { InstanceSigningKeys } from './instance-keys.js';
+import { SignatureChecker } from './signature-checker.js';
+import { SignatureTrustRepository, SignatureTrustSource } from './signature-trust.repository.js';
+import { RpcSigningKeyDirectory, SigningKeyDirectory } from './signing-key-directory.js';
+import { VerifiedCommitsCheck } from './verified-commits-check.js';
+
+/**
+ * Commit signature verification (`CommitVerifier`) for every API that shows a commit, and for the signing rules
+ * (`VerifiedCommitsCheck`). The instance key comes from the global signing module.
+ */
+@Module({
+  imports: [AccessModule],
+  providers: [
+    InstanceSigningKeys,
+    SignatureChecker,
+    VerifiedCommitsCheck,
+    { provide: SigningKeyDirectory, useClass: RpcSigningKeyDirectory },
+    { provide: SignatureTrustSource, useClass: SignatureTrustRepository },
+    {
+      provide: CommitVerifier,
+      inject: [SigningKeyDirectory, SignatureChecker, InstanceSigningKeys, SignatureTrustSource, COMMON_SETTINGS, REPO_SETTINGS],
+      useFactory: (
+        keys: SigningKeyDirectory,
+        checker: SignatureChecker,
+        instance: InstanceSigningKeys,
+        trust: SignatureTrustSource,
+        common: CommonSettings,
+        settings: RepoSettings,
+      ) => new CommitVerifier(keys, checker, instance, trust, sharedCatFilePool(), common.repoRoot, settings.defaultTrustModel),
+    },
+  ],
+  exports: [CommitVerifier, InstanceSigningKeys, VerifiedCommitsCheck],
+})
+export class SignaturesModule {}
