@@ -14,7 +14,8 @@ const RESERVED_NAME = 'CI';
 export function actionsName(kind: 'variable' | 'secret', name: string): string {
   if (!NAME_PATTERN.test(name)) {
     throw DomainError.invalid(
-      `invalid ${kind} name "${name}": it must contain only letters, digits and underscores and must not start with a digit (^[a-zA-Z_][a-zA-Z0-9_]*$)`,
+      `invalid ${kind} name "${name}": it must contain only letters, digits and underscores and must not start ` +
+        'with a digit (^[a-zA-Z_][a-zA-Z0-9_]*$)',
     );
   }
   if (RESERVED_PREFIX.test(name)) {

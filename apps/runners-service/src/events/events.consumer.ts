@@ -1,21 +1,23 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { IdentityEvents, RepoEvents } from '@cairn/contracts';
 import { consumeEvents, NATS_CONNECTION } from '@cairn/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { ScopeCleanup } from './scope-cleanup.js';
 
-/** The durable consumer name of runners-service on `CAIRN_EVENTS` (replicas share it). */
-export const RUNNERS_DURABLE = 'runners-service';
 /**
- * What runners-service consumes: every deletion (`<service>.evt.<resource>.deleted`; one filter, since a durable
- * consumer takes one). {@link deletedScope} picks the user and repository deletions and ignores the rest.
+ * The durable consumers of runners-service on `CAIRN_EVENTS` (replicas share them), one per deletion it acts on: a
+ * durable consumer takes one filter subject, and exact ones keep every other event (its own included) away.
  */
-export const RUNNERS_EVENT_FILTER = '*.evt.*.deleted';
+export const RUNNERS_CONSUMERS = [
+  { durable: 'runners-service-users', subject: IdentityEvents.userDeleted },
+  { durable: 'runners-service-repositories', subject: RepoEvents.repositoryDeleted },
+] as const;
 
 /** Consumes deletions durably; an event is acknowledged once the deleted scope's Actions data is gone. */
 @Injectable()
 export class EventsConsumer implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('EventsConsumer');
-  private stop?: () => Promise<void>;
+  private readonly stops: (() => Promise<void>)[] = [];
 
   constructor(
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
@@ -23,22 +25,25 @@ export class EventsConsumer implements OnApplicationBootstrap, OnModuleDestroy {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    this.stop = await consumeEvents(this.nc, {
-      durable: RUNNERS_DURABLE,
-      subjects: [RUNNERS_EVENT_FILTER],
-      handle: async (event) => {
-        const removed = await this.cleanup.handle(event);
-        if (removed) {
-          this.logger.log(
-            `${event.type} ${event.id}: removed ${removed.runners} runner(s), ${removed.registrationTokens} registration ` +
-              `token(s), ${removed.variables} variable(s), ${removed.secrets} secret(s)`,
-          );
-        }
-      },
-    });
+    for (const { durable, subject } of RUNNERS_CONSUMERS) {
+      const stop = await consumeEvents(this.nc, {
+        durable,
+        subjects: [subject],
+        handle: async (event) => {
+          const removed = await this.cleanup.handle(event);
+          if (removed) {
+            this.logger.log(
+              `${event.type} ${event.id}: removed ${removed.runners} runner(s), ${removed.registrationTokens} ` +
+                `registration token(s), ${removed.variables} variable(s), ${removed.secrets} secret(s)`,
+            );
+          }
+        },
+      });
+      this.stops.push(stop);
+    }
   }
 
   async onModuleDestroy(): Promise<void> {
-    await this.stop?.();
+    await Promise.all(this.stops.map((stop) => stop()));
   }
 }

@@ -9,14 +9,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPS, REPO_ROOT } from '../../../../scripts/suite.mjs';
-import { startPrivateNats, type PrivateNats } from '../../../../test/support/integration.js';
+import {
+  createScratchDatabase, startPrivateNats, type PrivateNats, type ScratchDatabase,
+} from '../../../../test/support/integration.js';
 import { DEV_SECRET_KEY } from '../crypto/secret-box.js';
 import { commonSettings } from '../config/settings.js';
 
 const INTERNAL_TOKEN = 'CAIRN__SECURITY__INTERNAL_TOKEN';
 const SECRET_KEY = 'CAIRN__SECURITY__SECRET_KEY';
 /** The apps that seal data with SECRET_KEY (the others do not read it). */
-const READS_SECRET_KEY = new Set(['identity-service', 'hooks-service']);
+const READS_SECRET_KEY = new Set(['identity-service', 'hooks-service', 'runners-service']);
 
 /** A clean environment: nothing inherited from the caller's CAIRN__* settings. */
 function baseEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -89,18 +91,22 @@ describe('production refuses insecure secrets (built apps)', () => {
 
 describe('development mode keeps the development defaults', () => {
   let nats: PrivateNats;
+  // runners-service owns data: a database of its own, migrated.
+  let db: ScratchDatabase;
   beforeAll(async () => {
     nats = await startPrivateNats();
+    db = await createScratchDatabase('devsecrets', { services: ['runners'] });
   });
   afterAll(async () => {
     await nats?.stop();
+    await db?.drop();
   });
 
   it('starts without any secret and stops cleanly on SIGTERM', async () => {
     const runners = APPS.find((a) => a.name === 'runners-service')!;
     const child = spawn(process.execPath, [runners.main], {
       cwd: REPO_ROOT,
-      env: baseEnv({ RUN_MODE: 'dev', NATS_URL: nats.url }),
+      env: baseEnv({ RUN_MODE: 'dev', NATS_URL: nats.url, DATABASE_URL: db.url }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

@@ -13,7 +13,9 @@ import { IdentitySubjects, healthSubject, type DomainEvent } from '@cairn/contra
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPS, REPO_ROOT } from '../../../../scripts/suite.mjs';
 import { NATS_SERVICES, accountsConfig } from '../../../../scripts/nats-accounts.mjs';
-import { startPrivateNats, type PrivateNats } from '../../../../test/support/integration.js';
+import {
+  createScratchDatabase, startPrivateNats, type PrivateNats, type ScratchDatabase,
+} from '../../../../test/support/integration.js';
 import { loadSettings, natsAuthSettings } from '../config/settings.js';
 import { RpcClient } from '../rpc/rpc-client.js';
 import { connectNats, consumeEvents, ensureEventsStream, publishEvent } from '../events/jetstream.js';
@@ -38,12 +40,17 @@ async function open(user: string): Promise<NatsConnection> {
   return nc;
 }
 
+/** runners-service owns data: its database, migrated (its health check includes PostgreSQL). */
+let db: ScratchDatabase;
+
 beforeAll(async () => {
   nats = await startPrivateNats({ config: accountsConfig({ passwords }) });
+  db = await createScratchDatabase('natsauth', { services: ['runners'] });
 });
 afterAll(async () => {
   for (const nc of opened) await nc.close().catch(() => undefined);
   await nats?.stop();
+  await db?.drop();
 });
 
 describe('connecting with credentials', () => {
@@ -55,6 +62,7 @@ describe('connecting with credentials', () => {
         PATH: process.env.PATH,
         RUN_MODE: 'test',
         NATS_URL: nats.url,
+        DATABASE_URL: db.url,
         CAIRN__NATS__USER: 'runners',
         CAIRN__NATS__PASSWORD: passwords.runners,
       },

@@ -12,7 +12,10 @@ import { ActionsRoutes } from './actions-routes.js';
 
 const scopeOf = (org: string): ActionsScopeDto => ({ level: 'org', org });
 
-/** `/orgs/{org}/actions/{variables,secrets}`: an organization's Actions variables and secrets (its owners). */
+/**
+ * `/orgs/{org}/actions/{variables,secrets}`: an organization's Actions variables and secrets. Its owners and site
+ * admins only (Gitea's `reqOrgOwnership`, checked by runners-service): members get 403 even for reads.
+ */
 @Controller('orgs/:org/actions')
 @ScopeCategoryOf('organization')
 @SignInRequired()
@@ -25,24 +28,42 @@ export class OrgActionsController {
 
   @Get('variables')
   @Paged()
-  variables(@CurrentActor() actor: ActorDto, @Param('org') org: string, @Query() query: ListQuery): Promise<Paginated<ActionVariableDto>> {
+  variables(
+    @CurrentActor() actor: ActorDto,
+    @Param('org') org: string,
+    @Query() query: ListQuery,
+  ): Promise<Paginated<ActionVariableDto>> {
     return this.actions.variables(actor, scopeOf(org), query);
   }
 
   @Get('variables/:variablename')
-  variable(@CurrentActor() actor: ActorDto, @Param('org') org: string, @Param('variablename') name: string): Promise<ActionVariableDto> {
+  variable(
+    @CurrentActor() actor: ActorDto,
+    @Param('org') org: string,
+    @Param('variablename') name: string,
+  ): Promise<ActionVariableDto> {
     return this.actions.variable(actor, scopeOf(org), name);
   }
 
   @Post('variables/:variablename')
   @HttpCode(201)
-  createVariable(@CurrentActor() actor: ActorDto, @Param('org') org: string, @Param('variablename') name: string, @Body() body: CreateVariableBody) {
+  createVariable(
+    @CurrentActor() actor: ActorDto,
+    @Param('org') org: string,
+    @Param('variablename') name: string,
+    @Body() body: CreateVariableBody,
+  ) {
     return this.actions.createVariable(actor, scopeOf(org), name, body);
   }
 
   @Put('variables/:variablename')
   @HttpCode(204)
-  updateVariable(@CurrentActor() actor: ActorDto, @Param('org') org: string, @Param('variablename') name: string, @Body() body: UpdateVariableBody) {
+  updateVariable(
+    @CurrentActor() actor: ActorDto,
+    @Param('org') org: string,
+    @Param('variablename') name: string,
+    @Body() body: UpdateVariableBody,
+  ) {
     return this.actions.updateVariable(actor, scopeOf(org), name, body);
   }
 
@@ -54,7 +75,11 @@ export class OrgActionsController {
 
   @Get('secrets')
   @Paged()
-  secrets(@CurrentActor() actor: ActorDto, @Param('org') org: string, @Query() query: ListQuery): Promise<Paginated<SecretDto>> {
+  secrets(
+    @CurrentActor() actor: ActorDto,
+    @Param('org') org: string,
+    @Query() query: ListQuery,
+  ): Promise<Paginated<SecretDto>> {
     return this.actions.secrets(actor, scopeOf(org), query);
   }
 
@@ -63,7 +88,8 @@ export class OrgActionsController {
   @HttpCode(201)
   @AlsoAnswers(204)
   putSecret(
-    @CurrentActor() actor: ActorDto, @Param('org') org: string,
+    @CurrentActor() actor: ActorDto,
+    @Param('org') org: string,
     @Param('secretname') name: string,
     @Body() body: CreateOrUpdateSecretBody,
     @Res({ passthrough: true }) reply: FastifyReply,
