@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { COMMON_SETTINGS, PlatformModule } from '@cairn/platform';
+import { COMMON_SETTINGS, PlatformModule, EventOutbox } from '@cairn/platform';
 import { ActionsScopeResolver } from './actions/actions-scope.js';
 import { RUNNERS_SETTINGS, loadRunnersSettings } from './config/runners-settings.js';
 import { EventsConsumer } from './events/events.consumer.js';
@@ -7,7 +7,6 @@ import { ScopeCleanup } from './events/scope-cleanup.js';
 import { RunnerAuthenticator } from './protocol/runner-auth.js';
 import { RunnerLivenessRecorder } from './protocol/runner-liveness.js';
 import { RunnerProtocolService } from './protocol/runner-protocol.service.js';
-import { EventOutbox } from './prisma/event-outbox.js';
 import { PrismaService } from './prisma/prisma.service.js';
 import { REGISTRATION_TOKEN_BOX, registrationTokenBox } from './runners/registration-token-box.js';
 import { RegistrationTokensService } from './runners/registration-tokens.service.js';

@@ -5,7 +5,6 @@ import {
   type IssueCommentEventData, type IssueCommentIdRequest, type IssueIndexRequest, type Paginated, type PullRequestDto,
   type RepositoryDto,
 } from '@cairn/contracts';
-import { EventOutbox } from '../prisma/event-outbox.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { isPullRow, toPullDto } from '../tracker/pull.mapper.js';
 import { toCommentDto, toIssueDto, type IssueRenderContext } from '../tracker/issue.mapper.js';
@@ -13,6 +12,7 @@ import { IssuesRepository, type CommentRow, type IssueRow } from '../tracker/iss
 import { assertMayComment, canModify, requireActor } from '../tracker/issue-permissions.js';
 import { RepoViews, type ViewScope } from '../tracker/repo-views.js';
 import { inTx } from '../tracker/tx.js';
+import { EventOutbox } from '@cairn/platform';
 
 /**
  * Comments on issues and pull requests. Anyone who can read the repository may comment once signed in; while an

@@ -5,7 +5,6 @@ import {
   type IssueEventData, type IssueIndexRequest, type ListIssuesRequest, type LockIssueRequest, type Paginated,
   type TimelineCommentDto,
 } from '@cairn/contracts';
-import { EventOutbox } from '../prisma/event-outbox.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { PullsService } from '../pulls/pulls.service.js';
 import { ISSUE_SETTINGS, type IssueSettings } from './issue-settings.js';
@@ -16,6 +15,7 @@ import { checkLockReason } from './lock-reasons.js';
 import { RepoViews, type ViewScope } from '../tracker/repo-views.js';
 import { applyIssueEdit } from '../tracker/issue-edit.js';
 import { inTx } from '../tracker/tx.js';
+import { EventOutbox } from '@cairn/platform';
 
 /**
  * Issues: numbering shared with pull requests, editing, state changes, locking, and the timeline. Pull-request

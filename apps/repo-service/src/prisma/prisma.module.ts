@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
-import { EventOutbox } from './event-outbox.js';
 import { PrismaService } from './prisma.service.js';
+import { EventOutbox } from '@cairn/platform';
 
 /** The repo schema's Prisma client and the event outbox, for every module of repo-service. */
 @Global()

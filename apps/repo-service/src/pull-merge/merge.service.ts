@@ -7,7 +7,6 @@ import {
 import { requireActor } from '../tracker/issue-permissions.js';
 import { IssuesRepository } from '../tracker/issues.repository.js';
 import { RepoViews, type ViewScope } from '../tracker/repo-views.js';
-import { EventOutbox } from '../prisma/event-outbox.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { MergeabilityService } from '../pulls/mergeability.service.js';
 import { PullRenderer, type PullRendering } from '../pulls/pull-renderer.js';
@@ -23,6 +22,7 @@ import { computeMerge, computeUpdate } from '../merge/merge-styles.js';
 import { userGitIdentity } from '../merge/user-identity.js';
 import { CommitSigner } from '../signing/commit-signer.js';
 import { inTx } from '../tracker/tx.js';
+import { EventOutbox } from '@cairn/platform';
 
 /** Which repository setting allows each merge style (Gitea's `PullRequestsConfig.IsMergeStyleAllowed`). */
 const STYLE_ALLOWED: Record<string, (r: RepositoryRow) => boolean> = {

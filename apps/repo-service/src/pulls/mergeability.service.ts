@@ -4,8 +4,7 @@ import {
   type CheckTargetReply, type MergeableState, type PullRequestEventData, type ReportMergeabilityReply,
   type ReportMergeabilityRequest,
 } from '@cairn/contracts';
-import { MicroBatcher, newEvent, outboxRow, type Settled } from '@cairn/platform';
-import { EventOutbox } from '../prisma/event-outbox.js';
+import { MicroBatcher, newEvent, outboxRow, type Settled, EventOutbox } from '@cairn/platform';
 import { MergeCheckQueue, checkJobData, type CheckablePull } from './merge-check.queue.js';
 import { PullRenderer } from './pull-renderer.js';
 import { effectiveStatus, type PullIssueRow } from '../tracker/pull.mapper.js';

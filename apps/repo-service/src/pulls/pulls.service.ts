@@ -11,7 +11,6 @@ import { RepoViews, type ViewScope } from '../tracker/repo-views.js';
 import {
   diffFiles, diffStats, isAncestor, logRange, mergeBase, pullHeadRef, resolveBranch, updateRef,
 } from '../merge/git-plumbing.js';
-import { EventOutbox } from '../prisma/event-outbox.js';
 import { PrismaService, type Tx } from '../prisma/prisma.service.js';
 import { RepoStorage } from '../storage/repo-storage.js';
 import { CommitVerifier } from '../signatures/commit-verifier.js';
@@ -21,6 +20,7 @@ import { isPullRow, type PullIssueRow } from '../tracker/pull.mapper.js';
 import { PullsRepository } from './pulls.repository.js';
 import { applyIssueEdit } from '../tracker/issue-edit.js';
 import { inTx } from '../tracker/tx.js';
+import { EventOutbox } from '@cairn/platform';
 
 const FILE_STATUS: Record<string, string> = {
   A: 'added',

@@ -5,11 +5,10 @@ import {
   type MergeCheckJobData, type PullRequestEventData, type PushEventData, type RefUpdate,
   type RepoEventRepository, type UserDto,
 } from '@cairn/contracts';
-import { RpcClient } from '@cairn/platform';
+import { RpcClient, EventOutbox } from '@cairn/platform';
 import { REPO_SETTINGS, type RepoSettings } from '../config/repo-settings.js';
 import { CommitGraphMaintainer } from '../git/commit-graph-maintainer.js';
 import { pullHeadRef, resolveBranch, updateRef } from '../merge/git-plumbing.js';
-import { EventOutbox } from '../prisma/event-outbox.js';
 import type { Tx } from '../prisma/prisma.service.js';
 import { MergeCheckQueue, checkJobData } from '../pulls/merge-check.queue.js';
 import { PullRenderer, type PullRendering } from '../pulls/pull-renderer.js';

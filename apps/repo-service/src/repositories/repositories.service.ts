@@ -5,12 +5,11 @@ import {
   type OrgMembershipReply, type OwnerDto, type Paginated, type RepoScopedRequest, type RepositoryDto,
   type RepositoryEventData, type SearchRepositoriesRequest, type UserDto,
 } from '@cairn/contracts';
-import { COMMON_SETTINGS, RpcClient, type CommonSettings, uniqueViolation } from '@cairn/platform';
+import { COMMON_SETTINGS, RpcClient, type CommonSettings, uniqueViolation, EventOutbox } from '@cairn/platform';
 import { AccessService, subjectOf } from '../access/access.service.js';
 import { IdentityDirectory } from '../access/identity-directory.js';
 import { viewerScope } from '../access/viewer-scope.js';
 import { REPO_SETTINGS, type RepoSettings } from '../config/repo-settings.js';
-import { EventOutbox } from '../prisma/event-outbox.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { CommitSigner } from '../signing/commit-signer.js';
 import { RepoStorage } from '../storage/repo-storage.js';

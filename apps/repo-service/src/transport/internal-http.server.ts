@@ -1,11 +1,10 @@
 import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { Logger } from '@nestjs/common';
 import { INTERNAL_GIT_ENDPOINTS, INTERNAL_GIT_PREFIX, INTERNAL_HEADERS, INTERNAL_RAW_PATH } from '@cairn/contracts';
-import { CORRELATION_HEADER, internalTokenMatches, repoStoragePath, withCorrelationId } from '@cairn/platform';
+import { CORRELATION_HEADER, internalTokenMatches, repoStoragePath, withCorrelationId, listenOn } from '@cairn/platform';
 import { sanitizeGitProtocol, type GitService } from './git-service-request.js';
 import { startClientGitService, startGitService, type GitTransportPaths } from './git-process.js';
 import { streamRawBlob } from '../contents/raw-blob.js';
@@ -87,15 +86,8 @@ export class InternalGitHttpServer {
     this.server.keepAliveTimeout = 65_000;
   }
 
-  async listen(port: number, host: string): Promise<number> {
-    await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(port, host, () => {
-        this.server.off('error', reject);
-        resolve();
-      });
-    });
-    return (this.server.address() as AddressInfo).port;
+  listen(port: number, host: string): Promise<number> {
+    return listenOn(this.server, port, host);
   }
 
   async close(): Promise<void> {

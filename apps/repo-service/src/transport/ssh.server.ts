@@ -1,5 +1,4 @@
 import { stat } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import type { Writable } from 'node:stream';
 import { Logger } from '@nestjs/common';
 import ssh2 from 'ssh2';
@@ -8,7 +7,7 @@ import {
   DomainError, ErrorCode, IdentitySubjects, RepoSubjects, accessAtLeast, twoFactorDeniesRepoAccess, twoFactorRequiredMessage,
   type RepoAccessReply, type ResolveKeyReply, type TwoFactorPolicy,
 } from '@cairn/contracts';
-import { repoStoragePath, withCorrelationId, type RpcClient } from '@cairn/platform';
+import { repoStoragePath, withCorrelationId, type RpcClient, listenOn } from '@cairn/platform';
 import { parseSshGitCommand, sanitizeGitProtocol, type ParsedGitCommand } from './git-service-request.js';
 import { startClientGitService, type GitTransportPaths } from './git-process.js';
 
@@ -45,15 +44,8 @@ export class GitSshServer {
     this.server.on('error', (err: Error) => this.logger.warn(`ssh server: ${err.message}`));
   }
 
-  async listen(port: number, host: string): Promise<number> {
-    await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(port, host, () => {
-        this.server.off('error', reject);
-        resolve();
-      });
-    });
-    return (this.server.address() as AddressInfo).port;
+  listen(port: number, host: string): Promise<number> {
+    return listenOn(this.server, port, host);
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,6 @@
 import { createServer as createHttp1Server, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttp2Server, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
-import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import { createServer as createNetServer, type Socket } from 'node:net';
 import { Logger, type INestApplicationContext } from '@nestjs/common';
 import { create, fromBinary } from '@bufbuild/protobuf';
 import { Code, ConnectError, createConnectRouter, type ConnectRouter, type Interceptor } from '@connectrpc/connect';
@@ -9,7 +9,7 @@ import {
   compressionBrotli, compressionGzip, universalRequestFromNodeRequest, universalResponseToNodeResponse,
 } from '@connectrpc/connect-node';
 import { INTERNAL_HEADERS, RUNNER_PROTOCOL_MAX_BODY_BYTES, RUNNER_PROTOCOL_PREFIX } from '@cairn/contracts';
-import { COMMON_SETTINGS, internalTokenMatches, type CommonSettings } from '@cairn/platform';
+import { COMMON_SETTINGS, internalTokenMatches, type CommonSettings, listenOn } from '@cairn/platform';
 import { RUNNERS_SETTINGS, type RunnersSettings } from '../config/runners-settings.js';
 import { PingResponseSchema } from './gen/ping/v1/messages_pb.js';
 import { PingService } from './gen/ping/v1/services_pb.js';
@@ -161,15 +161,8 @@ export class RunnerProtocolServer {
     (h2 ? this.http2 : this.http1).emit('connection', socket);
   }
 
-  async listen(port: number, host: string): Promise<number> {
-    await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(port, host, () => {
-        this.server.off('error', reject);
-        resolve();
-      });
-    });
-    return (this.server.address() as AddressInfo).port;
+  listen(port: number, host: string): Promise<number> {
+    return listenOn(this.server, port, host);
   }
 
   async close(): Promise<void> {

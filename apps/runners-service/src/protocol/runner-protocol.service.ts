@@ -6,7 +6,6 @@ import { Code, ConnectError, type HandlerContext } from '@connectrpc/connect';
 import { RunnersEvents, runnerEventData } from '@cairn/contracts';
 import { RUNNERS_SETTINGS, type RunnersSettings } from '../config/runners-settings.js';
 import type { Runner, Task } from '../generated/prisma/client.js';
-import { EventOutbox } from '../prisma/event-outbox.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { hashRunnerToken, newRunnerToken } from '../runners/runner-token.js';
 import {
@@ -18,6 +17,7 @@ import {
 } from './gen/runner/v1/messages_pb.js';
 import { RunnerAuthenticator } from './runner-auth.js';
 import { RunnerLivenessRecorder } from './runner-liveness.js';
+import { EventOutbox } from '@cairn/platform';
 
 /** Gitea cuts a runner's name at 255 bytes. */
 const RUNNER_NAME_MAX_BYTES = 255;

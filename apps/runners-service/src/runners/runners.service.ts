@@ -6,9 +6,9 @@ import {
 import { ActionsScopeResolver, type ScopeKey } from '../actions/actions-scope.js';
 import { RUNNERS_SETTINGS, type RunnersSettings } from '../config/runners-settings.js';
 import type { Prisma, Runner } from '../generated/prisma/client.js';
-import { EventOutbox } from '../prisma/event-outbox.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { toLabelList, toRunnerJson } from './runner-json.js';
+import { EventOutbox } from '@cairn/platform';
 
 /** Where a level's list looks: the instance sees every runner; the other levels only their own scope (exactly). */
 function listWhere(scope: ActionsScopeDto, key: ScopeKey): Prisma.RunnerWhereInput {

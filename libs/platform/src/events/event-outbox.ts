@@ -1,6 +1,10 @@
 import { Injectable, Optional } from '@nestjs/common';
-import { newEvent, outboxRow, OutboxRelay } from '@cairn/platform';
-import type { Tx } from './prisma.service.js';
+import { newEvent, OutboxRelay, outboxRow } from './outbox.js';
+
+/** What {@link EventOutbox.record} needs of a service's Prisma transaction: its `outbox_events` model. */
+export interface OutboxTx {
+  outboxEvent: { create(args: { data: { id: string; subject: string; payload: object } }): PromiseLike<unknown> };
+}
 
 /**
  * Domain events through the transactional outbox: `record` inside the transaction that makes the change, `kick`
@@ -10,7 +14,7 @@ import type { Tx } from './prisma.service.js';
 export class EventOutbox {
   constructor(@Optional() private readonly relay: OutboxRelay | null) {}
 
-  async record<T>(tx: Tx, type: string, data: T): Promise<void> {
+  async record<T>(tx: OutboxTx, type: string, data: T): Promise<void> {
     const row = outboxRow(newEvent(type, data));
     await tx.outboxEvent.create({ data: { id: row.id, subject: row.subject, payload: row.payload } });
   }
