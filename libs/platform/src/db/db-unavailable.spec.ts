@@ -8,6 +8,14 @@ describe('isDatabaseUnavailable', () => {
     expect(isDatabaseUnavailable({ code: 'P2024', message: 'Timed out fetching a new connection' })).toBe(true);
     expect(isDatabaseUnavailable(new Error('wrapped', { cause: Object.assign(new Error('x'), { code: 'ECONNREFUSED' }) }))).toBe(true);
     expect(isDatabaseUnavailable({ code: 'P2010', meta: { driverAdapterError: new Error('Connection terminated unexpectedly') } })).toBe(true);
+    // pg's and pg-pool's own words for a connection lost mid-query or not made in time (no code attached).
+    for (const message of [
+      'Client has encountered a connection error and is not queryable',
+      'Client was closed and is not queryable',
+      'timeout exceeded when trying to connect',
+    ]) {
+      expect(isDatabaseUnavailable(new Error('wrapped', { cause: new Error(message) }))).toBe(true);
+    }
   });
 
   it('leaves real failures alone', () => {
