@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { REPO_ROOT, deployMigrations, freePort, startSuite, tcpReachable } from '../scripts/suite.mjs';
+import { APPS, REPO_ROOT, deployMigrations, freePort, startSuite, tcpReachable } from '../scripts/suite.mjs';
 
 const NATS_SERVER = process.env.CAIRN_TEST_NATS_SERVER ?? '/usr/sbin/nats-server';
 const SERVER_DB = process.env.CAIRN_TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -88,12 +88,13 @@ export async function freePorts(count) {
 export async function startBenchSuite(run, options) {
   // The prefix's keys are deleted at the end: never those of a real instance (`cairn`, the default).
   if (!options.queuePrefix?.startsWith('cairn-bench-')) throw new Error(`a benchmark's queuePrefix starts with cairn-bench-`);
-  const [httpPort, sshPort, repoInternalPort, runnersInternalPort] = await freePorts(4);
+  const [httpPort, sshPort, repoInternalPort, runnersInternalPort, ...opsPortList] = await freePorts(4 + APPS.length);
   const suite = await startSuite({
     httpPort,
     sshPort,
     repoInternalPort,
     runnersInternalPort,
+    opsPorts: Object.fromEntries(APPS.map((a, i) => [a.name, opsPortList[i]])),
     repoRoot: path.join(run.dataDir, 'repositories'),
     output: 'silent',
     logDir: path.join(run.dataDir, 'logs'),

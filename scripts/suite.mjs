@@ -18,16 +18,17 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
  * @property {string} name      the app's folder under apps/
  * @property {string} main      entry point, relative to the repository root
  * @property {string | null} service  the name in `<service>.health.check` (null: the gateway, checked over HTTP)
+ * @property {number} opsPort  its local default `[ops] PORT` (`/livez`, `/readyz`, `/metrics`; libs/platform OPS_DEFAULT_PORTS)
  */
 
 /** @type {readonly AppSpec[]} Every app of the suite; each runs as its own process, `node apps/<app>/dist/main.js`. */
 export const APPS = Object.freeze([
-  { name: 'identity-service', main: 'apps/identity-service/dist/main.js', service: 'identity' },
-  { name: 'repo-service', main: 'apps/repo-service/dist/main.js', service: 'repo' },
-  { name: 'hooks-service', main: 'apps/hooks-service/dist/main.js', service: 'hooks' },
-  { name: 'runners-service', main: 'apps/runners-service/dist/main.js', service: 'runners' },
-  { name: 'merge-check-worker', main: 'apps/merge-check-worker/dist/main.js', service: 'merge-check' },
-  { name: 'gateway', main: 'apps/gateway/dist/main.js', service: null },
+  { name: 'identity-service', main: 'apps/identity-service/dist/main.js', service: 'identity', opsPort: 9102 },
+  { name: 'repo-service', main: 'apps/repo-service/dist/main.js', service: 'repo', opsPort: 9103 },
+  { name: 'hooks-service', main: 'apps/hooks-service/dist/main.js', service: 'hooks', opsPort: 9104 },
+  { name: 'runners-service', main: 'apps/runners-service/dist/main.js', service: 'runners', opsPort: 9105 },
+  { name: 'merge-check-worker', main: 'apps/merge-check-worker/dist/main.js', service: 'merge-check', opsPort: 9107 },
+  { name: 'gateway', main: 'apps/gateway/dist/main.js', service: null, opsPort: 9101 },
 ]);
 
 /** Defaults, identical to the apps' own (libs/platform `commonSettings`). */
@@ -64,6 +65,7 @@ export class SuiteError extends Error {
  * @property {string} [runnersInternalUrl] where the gateway reaches it (default `http://127.0.0.1:<runnersInternalPort>`)
  * @property {string} [queuePrefix]     BullMQ queue / Redis key prefix
  * @property {string} [natsNamespace]   NATS namespace of the installation (`[nats] NAMESPACE`; '' = plain names)
+ * @property {Record<string, number>} [opsPorts] each app's ops port (`[ops] PORT`), by app name (default: its `opsPort`)
  * @property {Record<string, string | undefined>} [env] extra environment (wins over everything above)
  */
 
@@ -139,6 +141,7 @@ function withSlash(url) {
  * @property {number} sshPort
  * @property {Record<string, string>} env  the suite's own environment (without the caller's)
  * @property {{ name: string, pid: number | undefined }[]} apps  the processes started first
+ * @property {Record<string, string>} opsUrls  each started app's ops endpoint, `http://127.0.0.1:<port>`, by app name
  * @property {(app: string, lines?: number) => string[]} lastLines  the app's most recent output lines
  * @property {(options?: { timeoutMs?: number }) => Promise<{ killed: string[] }>} stop
  *   SIGTERM to every app, wait, SIGKILL whatever is left; resolves when every process is gone
@@ -176,6 +179,9 @@ export async function startSuite(options = {}) {
   /** @type {Map<string, ChildState>} */
   const children = new Map();
 
+  /** Each app its own ops port: every app of a suite runs on one machine. */
+  const opsPortOf = (/** @type {AppSpec} */ app) => options.opsPorts?.[app.name] ?? app.opsPort;
+
   /** @type {Set<NodeJS.Timeout>} restarts waiting for their back-off */
   const pendingRestarts = new Set();
   const restart = options.restart ?? null;
@@ -184,7 +190,7 @@ export async function startSuite(options = {}) {
   const spawnApp = (/** @type {AppSpec} */ app, /** @type {number} */ i, /** @type {number} */ crashes) => {
     const child = spawn(process.execPath, [app.main], {
       cwd: REPO_ROOT,
-      env: { ...process.env, ...env, ...options.appEnv?.[app.name] },
+      env: { ...process.env, ...env, CAIRN__OPS__PORT: String(opsPortOf(app)), ...options.appEnv?.[app.name] },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const label = `[${app.name.padEnd(width)}]`;
@@ -292,6 +298,7 @@ export async function startSuite(options = {}) {
     sshPort: Number(env.CAIRN__SERVER__SSH_PORT),
     env,
     apps: [...children.values()].map((s) => ({ name: s.app.name, pid: s.child.pid })),
+    opsUrls: Object.fromEntries(selected.map((a) => [a.name, `http://127.0.0.1:${opsPortOf(a)}`])),
     lastLines: (name, n = 40) => (children.get(name)?.lines ?? []).slice(-n),
     stop,
   };

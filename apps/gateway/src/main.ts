@@ -2,8 +2,8 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import {
-  COMMON_SETTINGS, CORRELATION_HEADER, ConfigError, JsonLogger, RpcClient, commonSettings, loadSettings,
-  natsConnectionOptions, requireProductionSecrets, withCorrelationId, type CommonSettings,
+  COMMON_SETTINGS, CORRELATION_HEADER, ConfigError, JsonLogger, RpcClient, commonSettings, loadOpsAddress, loadSettings,
+  natsConnectionOptions, requireProductionSecrets, startAppOps, withCorrelationId, type CommonSettings, type OpsAddress,
 } from '@cairn/platform';
 import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
@@ -12,7 +12,7 @@ import { gatewaySettingsSpec, loadGatewaySettings } from './config/gateway-setti
 import { ApiErrorFilter } from './http/api-error.filter.js';
 import { bodyLimits, registerJsonBodyParser } from './http/json-body.js';
 import { registerHealthRoutes } from './health/health.routes.js';
-import { instrument } from './health/metrics.js';
+import { instrument, metricsRegistry } from './health/metrics.js';
 import { registerOpenApiRoute } from './openapi/openapi.routes.js';
 import { registerGitHttpRoutes } from './git-http/git-http.routes.js';
 import { registerRunnerProtocolRoutes } from './runner-protocol/runner-protocol.proxy.js';
@@ -22,11 +22,13 @@ async function main(): Promise<void> {
   const logger = new JsonLogger('gateway');
   let gatewaySettings;
   let common: CommonSettings;
+  let ops: OpsAddress;
   try {
     common = loadSettings(commonSettings);
     gatewaySettings = loadGatewaySettings();
     requireProductionSecrets([commonSettings, gatewaySettingsSpec]);
     natsConnectionOptions(common, 'gateway'); // contradictory or unreadable NATS credentials: refuse here (exit 78)
+    ops = loadOpsAddress('gateway');
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`gateway: ${err.message}\n`);
@@ -59,12 +61,19 @@ async function main(): Promise<void> {
   app.setGlobalPrefix('api/v1');
   app.enableShutdownHooks();
 
+  // The probes' and Prometheus's own port; the public /healthz, /readyz and /metrics below stay as Gitea has them.
+  const opsServer = await startAppOps(app, 'gateway', ops, [], [metricsRegistry]);
   const fastify = app.getHttpAdapter().getInstance();
   // Stops through Nest's shutdown hooks (SIGTERM/SIGINT): in-flight requests finish, then the clients close.
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => logger.log(`${signal}: stopping gateway`));
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      opsServer.markStopping();
+      logger.log(`${signal}: stopping gateway`);
+    });
+  }
   fastify.addHook('onClose', (_instance, done) => {
     logger.log('gateway stopped');
-    done();
+    void opsServer.close().finally(done);
   });
   instrument(fastify);
   // Every request runs with its correlation id bound, and echoes it back.
@@ -92,7 +101,10 @@ async function main(): Promise<void> {
   registerWebRoutes(fastify, app);
 
   await app.listen(common.httpPort, gatewaySettings.httpAddr);
-  logger.log(`gateway listening on ${common.rootUrl} (${gatewaySettings.httpAddr}:${common.httpPort})`);
+  opsServer.markStarted();
+  logger.log(
+    `gateway listening on ${common.rootUrl} (${gatewaySettings.httpAddr}:${common.httpPort}; ops on ${ops.host}:${opsServer.port})`,
+  );
 }
 
 main().catch((err) => {

@@ -6,6 +6,7 @@ import { EVENTS_STREAM, EVENTS_STREAM_SUBJECTS, type DomainEvent } from '@cairn/
 import { Logger } from '@nestjs/common';
 import { withCorrelationId } from '../logging/correlation.js';
 import { recordDeadLetter } from '../metrics/dead-letters.js';
+import { watchConsumerLag } from './consumer-lag.js';
 import { NatsNamespace } from '../nats/nats-namespace.js';
 import type { NatsConnectOptions } from '../nats/nats-connection-options.js';
 
@@ -148,6 +149,7 @@ export async function consumeEvents(nc: NatsConnection, opts: DurableConsumerOpt
     });
   }
   const consumer = await jetstream(nc).consumers.get(stream, durable);
+  const stopLag = watchConsumerLag(opts.durable, () => jsm.consumers.info(stream, durable));
   const messages = await consumer.consume({ max_messages: 100 });
   let inFlight = Promise.resolve();
   const loop = (async () => {
@@ -158,6 +160,7 @@ export async function consumeEvents(nc: NatsConnection, opts: DurableConsumerOpt
     }
   })();
   return async () => {
+    stopLag();
     await messages.close();
     await loop.catch(() => undefined);
     await inFlight;

@@ -1,5 +1,8 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { gitEnvironment } from './git-environment.js';
+import {
+  gitProcessesFinished, gitProcessesRunning, gitProcessesSpawned, type GitProcessOutcome,
+} from '../metrics/cairn-metrics.js';
 
 /**
  * The one way Cairn starts git (the home of this rule; `gitEnvironment()` is its environment):
@@ -80,7 +83,23 @@ export function spawnGit(
   // git may exit before it has read its stdin; the exit says what happened, the write error (EPIPE) says nothing.
   child.stdin.on('error', () => undefined);
   subcommandOf.set(child, subcommand);
+  countGitProcess(child, subcommand);
   return child;
+}
+
+/** `cairn_git_processes_*`: started by subcommand, running now, and how each ended. */
+function countGitProcess(child: ChildProcessWithoutNullStreams, subcommand: string): void {
+  gitProcessesSpawned.inc({ subcommand });
+  gitProcessesRunning.inc();
+  let ended = false;
+  const end = (outcome: GitProcessOutcome) => {
+    if (ended) return;
+    ended = true;
+    gitProcessesRunning.dec();
+    gitProcessesFinished.inc({ outcome });
+  };
+  child.once('error', () => end('spawn_error'));
+  child.once('exit', (code) => end(code === 0 ? 'ok' : code === null ? 'killed' : 'exit_code'));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { QueueJobNames, type QueueJobData, type QueueJobName, type QueueName } from '@cairn/contracts';
 import { Queue, Worker, type Processor, type QueueOptions, type WorkerOptions } from 'bullmq';
 import { recordDeadLetter } from '../metrics/dead-letters.js';
+import { watchQueueDepth, watchWorker } from './queue-metrics.js';
 
 /** A queue of `QueueContract`: `add` takes only that queue's job name and job data. */
 export type TypedQueue<Q extends QueueName> = Queue<QueueJobData<Q>, unknown, QueueJobName<Q>>;
@@ -10,7 +11,9 @@ export type TypedWorker<Q extends QueueName, R = unknown> = Worker<QueueJobData<
 
 /** Opens producer side of queue `name`; job name and data types come from `QueueContract` (@cairn/contracts). */
 export function createQueue<Q extends QueueName>(name: Q, options: QueueOptions): TypedQueue<Q> {
-  return new Queue(name, options);
+  const queue: TypedQueue<Q> = new Queue(name, options);
+  watchQueueDepth(name, queue);
+  return queue;
 }
 
 /**
@@ -24,6 +27,7 @@ export function createWorker<Q extends QueueName, R>(
   options: WorkerOptions,
 ): TypedWorker<Q, R> {
   const worker: TypedWorker<Q, R> = new Worker(name, processor, options);
+  watchWorker(name, worker, options);
   worker.on('failed', (job, err) => {
     if (job && isFinalFailure(job.attemptsMade, job.opts.attempts)) {
       recordDeadLetter('job', name, `job ${job.id ?? '?'} after ${job.attemptsMade} attempt(s)`, err.message);

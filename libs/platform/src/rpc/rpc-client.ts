@@ -9,6 +9,8 @@ import {
   type TransferTicket,
 } from './bus-transfer.js';
 import { DEADLINE_HEADER, currentRpcDeadline } from './rpc-deadline.js';
+import { rpcClientDuration } from '../metrics/cairn-metrics.js';
+import { rpcOutcome } from './rpc-metrics.interceptor.js';
 
 export interface RpcSendOptions {
   /** Give up after this long (ms) and fail with TIMEOUT. Defaults to the client's timeout. */
@@ -95,11 +97,24 @@ export class RpcClient {
     await nc?.close();
   }
 
+  /** Calls `subject`, timed in `cairn_rpc_client_duration_seconds{subject,outcome}`. */
   async send<S extends RpcSubject>(
     subject: S,
     payload: RpcRequest<S>,
     options: RpcSendOptions = {},
   ): Promise<RpcReply<S>> {
+    const end = rpcClientDuration.startTimer({ subject });
+    try {
+      const reply = await this.call(subject, payload, options);
+      end({ outcome: 'ok' });
+      return reply;
+    } catch (err) {
+      end({ outcome: rpcOutcome(err) });
+      throw err;
+    }
+  }
+
+  private async call<S extends RpcSubject>(subject: S, payload: RpcRequest<S>, options: RpcSendOptions): Promise<RpcReply<S>> {
     const ms = options.timeoutMs ?? this.defaultTimeoutMs;
     const inherited = currentRpcDeadline();
     const deadline = Math.min(Date.now() + ms, inherited ?? Infinity);
