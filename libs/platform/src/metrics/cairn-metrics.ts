@@ -1,10 +1,10 @@
-import { Counter, Gauge, Histogram } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { platformMetrics } from './dead-letters.js';
 import { within } from '../common/within.js';
 
 /**
  * The one home of Cairn's metric names (beside `cairn_dead_letters_total` in dead-letters.ts, the gateway's HTTP
- * metrics and Node.js's default metrics): deploy/observability's rules and dashboard may reference only names
+ * metrics below and Node.js's default metrics): deploy/observability's rules and dashboard may reference only names
  * registered here (a test checks). Labels are bounded: subjects from the catalogue, queue and consumer names from
  * contracts, outcomes from fixed sets — never ids. Every series carries `service` (the registry's default label).
  */
@@ -134,4 +134,26 @@ export const readinessCheck = new Gauge({
   help: 'Result of each readiness check at the last /readyz (1: it answered, 0: it did not)',
   labelNames: ['check'],
   registers: [platformMetrics],
+});
+
+/**
+ * The gateway's HTTP metrics, in a registry of their own: the gateway's public `/metrics` (Gitea's `[metrics]` rules)
+ * serves this one, its ops endpoint serves it after the platform's.
+ */
+export const gatewayHttpMetrics = new Registry();
+
+/** HTTP requests by method, route pattern (never the raw URL) and status. */
+export const httpRequests = new Counter({
+  name: 'cairn_http_requests_total',
+  help: 'HTTP requests by method, route pattern and status',
+  labelNames: ['method', 'route', 'status'],
+  registers: [gatewayHttpMetrics],
+});
+
+export const httpRequestDuration = new Histogram({
+  name: 'cairn_http_request_duration_seconds',
+  help: 'HTTP request duration by method and route pattern',
+  labelNames: ['method', 'route'],
+  buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
+  registers: [gatewayHttpMetrics],
 });
