@@ -179,8 +179,11 @@ export async function startSuite(options = {}) {
   /** @type {Map<string, ChildState>} */
   const children = new Map();
 
-  /** Each app its own ops port: every app of a suite runs on one machine. */
-  const opsPortOf = (/** @type {AppSpec} */ app) => options.opsPorts?.[app.name] ?? app.opsPort;
+  // Each app its own ops port: every app of a suite runs on one machine. `CAIRN__OPS__PORT=0` in the environment
+  // lets every app pick a free one instead (a second installation on the machine; each app logs its port).
+  const inheritedOpsPort = env.CAIRN__OPS__PORT ?? process.env.CAIRN__OPS__PORT;
+  const opsPortOf = (/** @type {AppSpec} */ app) =>
+    options.opsPorts?.[app.name] ?? (inheritedOpsPort === '0' ? 0 : app.opsPort);
 
   /** @type {Set<NodeJS.Timeout>} restarts waiting for their back-off */
   const pendingRestarts = new Set();
