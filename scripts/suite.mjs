@@ -184,6 +184,8 @@ export async function startSuite(options = {}) {
   const inheritedOpsPort = env.CAIRN__OPS__PORT ?? process.env.CAIRN__OPS__PORT;
   const opsPortOf = (/** @type {AppSpec} */ app) =>
     options.opsPorts?.[app.name] ?? (inheritedOpsPort === '0' ? 0 : app.opsPort);
+  // No port known (an app listed without `opsPort`): it uses its own default.
+  const opsEnv = (/** @type {number | undefined} */ port) => (port === undefined ? {} : { CAIRN__OPS__PORT: String(port) });
 
   /** @type {Set<NodeJS.Timeout>} restarts waiting for their back-off */
   const pendingRestarts = new Set();
@@ -193,7 +195,7 @@ export async function startSuite(options = {}) {
   const spawnApp = (/** @type {AppSpec} */ app, /** @type {number} */ i, /** @type {number} */ crashes) => {
     const child = spawn(process.execPath, [app.main], {
       cwd: REPO_ROOT,
-      env: { ...process.env, ...env, CAIRN__OPS__PORT: String(opsPortOf(app)), ...options.appEnv?.[app.name] },
+      env: { ...process.env, ...env, ...opsEnv(opsPortOf(app)), ...options.appEnv?.[app.name] },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const label = `[${app.name.padEnd(width)}]`;
