@@ -1,33 +1,39 @@
 /**
- * deploy/observability's recording rules and Grafana dashboard reference only metrics the code registers (one home
- * for metric names: libs/platform/src/metrics), every Cairn metric is used there, and every `cairn:` series the
- * dashboard reads is recorded by the rules.
+ * deploy/observability's recording rules and Grafana dashboard parse as PromQL (Prometheus's own grammar), reference
+ * only metrics the code registers (one home for metric names: libs/platform/src/metrics), use every Cairn metric,
+ * and read only `cairn:` series the rules record.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Registry, collectDefaultMetrics, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 import { parse } from 'yaml';
+import { parser } from '@prometheus-io/lezer-promql';
 import { describe, expect, it } from 'vitest';
 import { platformMetrics } from './dead-letters.js';
 import { gatewayHttpMetrics } from './cairn-metrics.js';
 
 const DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../deploy/observability');
-const PROMQL_KEYWORDS = new Set(['by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'and', 'or', 'unless', 'bool', 'offset']);
 
-/** The series names a PromQL expression reads (metric names and recorded names; not functions, labels or keywords). */
-export function seriesIn(expr: string): Set<string> {
-  const bare = expr
-    .replace(/"(?:[^"\\]|\\.)*"/g, '""') // strings
-    .replace(/\{[^}]*\}/g, '') // label matchers (and Grafana variables in them)
-    .replace(/\b(by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)/g, '') // label lists
-    .replace(/\[[^\]]*\]/g, ''); // ranges
+/** Parses PromQL with Prometheus's own grammar; throws naming the expression when it does not parse. */
+function parsePromql(expr: string) {
+  const tree = parser.parse(expr);
+  tree.iterate({
+    enter: (n) => {
+      if (n.type.isError) throw new Error(`PromQL syntax error at ${n.from} in: ${expr}`);
+    },
+  });
+  return tree;
+}
+
+/** The series names a PromQL expression selects (metric names and recorded names). */
+function seriesIn(expr: string): Set<string> {
   const names = new Set<string>();
-  for (const m of bare.matchAll(/[A-Za-z_:][A-Za-z0-9_:]*(?=\s*(\(?))/g)) {
-    const name = m[0];
-    const isCall = bare.slice((m.index ?? 0) + name.length).trimStart().startsWith('(');
-    if (!isCall && !PROMQL_KEYWORDS.has(name)) names.add(name);
-  }
+  parsePromql(expr).iterate({
+    enter: (n) => {
+      if (n.type.name === 'Identifier' && n.node.parent?.type.name === 'VectorSelector') names.add(expr.slice(n.from, n.to));
+    },
+  });
   return names;
 }
 
@@ -56,10 +62,11 @@ const recorded = new Set(ruleList.flatMap((r) => (r.record ? [r.record] : [])));
 const dashboardExprs = dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => ({ panel: p.title, expr: t.expr })));
 
 describe('deploy/observability', () => {
-  it('reads series names out of PromQL (the check below can find a wrong name)', () => {
+  it('reads series names out of PromQL and refuses bad syntax (the checks below can fail)', () => {
     expect(seriesIn('histogram_quantile(0.95, sum by (service, le) (rate(cairn_x_bucket{a="b",c=~"$svc"}[5m])))'))
       .toEqual(new Set(['cairn_x_bucket']));
     expect(seriesIn('sum by (q) (a:b:c) / on (q) group_left max(cairn_y) > 0')).toEqual(new Set(['a:b:c', 'cairn_y']));
+    expect(() => seriesIn('sum by (q (rate(x[5m]))')).toThrow(/syntax error/);
   });
 
   it('references only metrics the code registers, or series the rules record', async () => {
