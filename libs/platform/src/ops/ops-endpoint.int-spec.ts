@@ -2,10 +2,11 @@
  * The ops endpoint of built apps against PostgreSQL, NATS and Redis servers of this test's own (stopped and started
  * again here; the machine's shared servers are never touched): `/readyz` answers 503 naming the dependency while it
  * is down and 200 again once it is back, `/livez` stays 200 throughout (a dependency outage is no reason to restart),
- * and `/metrics` carries the service's own figures.
+ * and `/metrics` carries the service's own figures (the outbox lag of an event NATS cannot take while it is down).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { RunnersEvents } from '@cairn/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPS, REPO_ROOT } from '../../../../scripts/suite.mjs';
 import { createScratchDatabase, type ScratchDatabase } from '../../../../test/support/integration.js';
@@ -26,6 +27,14 @@ async function probe(url: string): Promise<Probe | null> {
   } catch {
     return null; // not listening yet
   }
+}
+
+/** runners-service's `cairn_outbox_oldest_unpublished_age_seconds` as scraped now. */
+async function outboxLag(): Promise<number> {
+  const text = await (await fetch(`${runners}/metrics`)).text();
+  const m = /^cairn_outbox_oldest_unpublished_age_seconds\{schema="runners",service="runners"\} (\S+)$/m.exec(text);
+  if (!m) throw new Error(`no outbox lag in runners-service's metrics:\n${text.slice(0, 500)}`);
+  return Number(m[1]);
 }
 
 /** Waits until `path` answers `status` and returns that answer. */
@@ -102,7 +111,7 @@ describe('ops endpoint of built apps', () => {
     expect(workerMetrics).toMatch(/^cairn_queue_jobs\{queue="merge-check",state="wait",service="merge-check"\} 0$/m);
   });
 
-  it('answers 503 naming NATS while NATS is down, and 200 once it is back; liveness is unaffected', async () => {
+  it('answers 503 naming NATS while NATS is down, and 200 once it is back; liveness is unaffected; outbox lag shows', async () => {
     await infra.stop('nats');
     try {
       for (const base of [runners, worker]) {
@@ -110,11 +119,21 @@ describe('ops endpoint of built apps', () => {
         expect(down.body.checks).toMatchObject({ nats: false, 'nats-queue-group': false });
         expect((await probe(`${base}/livez`))?.status).toBe(200);
       }
+      // An event committed a minute ago that the relay cannot publish while NATS is down.
+      const id = randomUUID();
+      const event = { id, type: RunnersEvents.runnerDeleted, occurredAt: new Date().toISOString(), data: { runnerId: 0 } };
+      await db.sql(
+        `INSERT INTO runners.outbox_events (id, subject, payload, created_at) VALUES ($1, $2, $3, now() - interval '60 seconds')`,
+        [id, event.type, JSON.stringify(event)],
+      );
+      expect(await outboxLag()).toBeGreaterThanOrEqual(60);
     } finally {
       await infra.start('nats');
     }
     await until(runners, '/readyz', 200);
     await until(worker, '/readyz', 200);
+    // Published once NATS is back: nothing waits any more.
+    await waitFor(async () => (await outboxLag()) === 0, 'the outbox to drain', 60_000);
   });
 
   it("answers 503 naming Redis while Redis is down (the worker's queue), and PostgreSQL for a data-owning service", async () => {
