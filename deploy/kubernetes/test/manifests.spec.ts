@@ -20,7 +20,6 @@ const byKind = (objs: K8sObject[], kind: string) => objs.filter((o) => o.kind ==
 const podLabels = (d: K8sObject): Record<string, string> => d.spec.template.metadata.labels;
 const selects = (selector: Record<string, string>, labels: Record<string, string>) =>
   Object.entries(selector).every(([k, v]) => labels[k] === v);
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const appContainer = (d: K8sObject): any => d.spec.template.spec.containers.find((c: { name: string }) => c.name === 'app');
 const envValue = (d: K8sObject, name: string) =>
   appContainer(d).env?.find((e: { name: string }) => e.name === name);

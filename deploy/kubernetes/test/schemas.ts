@@ -21,12 +21,12 @@ export async function validateObject(obj: K8sObject): Promise<void> {
   try {
     const mod = (await import(modelModule(obj.apiVersion, obj.kind))) as Record<string, ModelClass>;
     model = mod[obj.kind]!;
-  } catch {
-    throw new Error(`${where}: no schema for ${obj.apiVersion} ${obj.kind}`);
+  } catch (err) {
+    throw new Error(`${where}: no schema for ${obj.apiVersion} ${obj.kind}`, { cause: err });
   }
   try {
     new model(obj).validate();
   } catch (err) {
-    throw new Error(`${where}: ${(err as Error).message}`);
+    throw new Error(`${where}: ${(err as Error).message}`, { cause: err });
   }
 }
