@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { RENDERINGS, REPO_ROOT, appNames, dataOwningServices, natsUsers, render, type K8sObject } from './render.js';
 import { validateObject } from './schemas.js';
 import { secretSettingNames } from './secret-settings.js';
+import { unknownFields } from './unknown-fields.js';
 
 /** Apps the manifests carry before their code lands on this branch (issue 11 adds packages-service). */
 const EXPECTED_APPS = ['packages-service'];
@@ -36,6 +37,11 @@ describe.each(RENDERINGS)('kustomize build %s', (dir) => {
     const errors: string[] = [];
     for (const obj of objs) await validateObject(obj).catch((err: Error) => errors.push(err.message));
     expect(errors).toEqual([]);
+  });
+
+  // The TypeScript checker loads the models' declarations: seconds, not milliseconds.
+  it('uses no field the Kubernetes (or KEDA) API does not know', { timeout: 60_000 }, () => {
+    expect(unknownFields(objs)).toEqual([]);
   });
 
   it('has one Deployment per app, each running its app from the one image', () => {
