@@ -180,6 +180,26 @@ describe.each(RENDERINGS)('kustomize build %s', (dir) => {
     }
   });
 
+  it('agrees with itself: the settings name the Services and ports the pods listen on', () => {
+    const settings = byKind(objs, 'ConfigMap').find((c) => c.metadata.name.startsWith('cairn-settings'))!.data as Record<string, string>;
+    const service = (name: string) => byKind(objs, 'Service').find((s) => s.metadata.name === name)!;
+    const containerPort = (app: string, port: string) =>
+      appContainer(deployments.find((d) => d.metadata.name === app)!).ports.find((p: { name: string }) => p.name === port)?.containerPort;
+    for (const [key, app] of [['REPO', 'repo-service'], ['RUNNERS', 'runners-service'], ['PACKAGES', 'packages-service']] as const) {
+      const url = new URL(settings[`CAIRN__CAIRN__${key}_INTERNAL_URL`]!);
+      const port = Number(settings[`CAIRN__CAIRN__${key}_INTERNAL_PORT`]);
+      expect(url.hostname, key).toBe(app);
+      expect(service(app).spec.ports.find((p: { name: string }) => p.name === 'internal')?.port, key).toBe(Number(url.port));
+      expect(containerPort(app, 'internal'), key).toBe(port);
+    }
+    expect(containerPort('gateway', 'http')).toBe(Number(settings.CAIRN__SERVER__HTTP_PORT));
+    // SSH_PORT is both the port repo-service binds and the one clone URLs show: the load balancer must expose it.
+    const sshPort = Number(settings.CAIRN__SERVER__SSH_PORT);
+    expect(containerPort('repo-service', 'ssh')).toBe(sshPort);
+    expect(service('ssh').spec.ports[0].port).toBe(sshPort);
+    expect(settings.CAIRN__REPOSITORY__ROOT).toMatch(/^\/data\//);
+  });
+
   it('autoscales the gateway with an HPA and merge-check-worker on queue depth down to zero', () => {
     const hpas = byKind(objs, 'HorizontalPodAutoscaler');
     expect(hpas.map((h) => h.spec.scaleTargetRef.name)).toEqual(['gateway']);
