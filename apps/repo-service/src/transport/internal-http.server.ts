@@ -4,7 +4,10 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { Logger } from '@nestjs/common';
 import { INTERNAL_GIT_ENDPOINTS, INTERNAL_GIT_PREFIX, INTERNAL_HEADERS, INTERNAL_RAW_PATH } from '@cairn/contracts';
-import { CORRELATION_HEADER, internalTokenMatches, repoStoragePath, withCorrelationId, listenOn } from '@cairn/platform';
+import {
+  CORRELATION_HEADER, internalTokenMatches, listenOn, repoStoragePath, traceHttpExchange, withCorrelationId,
+  withTraceContext,
+} from '@cairn/platform';
 import { sanitizeGitProtocol, type GitService } from './git-service-request.js';
 import { startClientGitService, startGitService, type GitTransportPaths } from './git-process.js';
 import { streamRawBlob } from '../contents/raw-blob.js';
@@ -72,12 +75,15 @@ export class InternalGitHttpServer {
 
   constructor(private readonly options: InternalGitHttpOptions) {
     this.server = createServer((req, res) => {
-      withCorrelationId(header(req, CORRELATION_HEADER), () => {
-        this.handle(req, res).catch((err: unknown) => {
-          this.logger.error(`internal git request failed: ${(err as Error).message}`);
-          plain(res, 500, 'internal error');
-        });
-      });
+      const span = traceHttpExchange(req, res);
+      withTraceContext(span?.context, () =>
+        withCorrelationId(header(req, CORRELATION_HEADER), () => {
+          this.handle(req, res).catch((err: unknown) => {
+            this.logger.error(`internal git request failed: ${(err as Error).message}`);
+            plain(res, 500, 'internal error');
+          });
+        }),
+      );
     });
     // Long pushes and clones: no request timeout; the gateway's client connection governs.
     this.server.requestTimeout = 0;
