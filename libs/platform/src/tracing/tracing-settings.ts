@@ -20,7 +20,7 @@ export const tracingSettings = {
   },
   /** Share of new traces recorded (0–1); a request that arrives with a sampled parent keeps its parent's decision. */
   tracingSamplerRatio: { section: 'tracing', key: 'SAMPLER_RATIO', default: 1, parse: ratio },
-  /** The `service.name` of this process's spans; empty: `cairn-<app>` (e.g. `cairn-gateway`). */
+  /** The `service.name` of this process's spans; empty: `cairn-<app>` (`cairn-gateway`, `cairn-repo`, `cairn-merge-check`, …). */
   tracingServiceName: { section: 'tracing', key: 'SERVICE_NAME', default: '', parse: parsers.string },
 };
 
