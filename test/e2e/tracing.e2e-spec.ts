@@ -73,6 +73,20 @@ async function pushBranch(branch: string, files: Record<string, string>, message
   return sha;
 }
 
+/** Adds a repository hook for pushes that delivers to the receiver under `path`, signed with `secret`. */
+async function addPushHook(path: string, secret: string): Promise<void> {
+  const hook = await api().post(repoPath('/hooks'), {
+    token,
+    body: { type: 'gitea', active: true, events: ['push'], config: { url: `${receiver.url}${path}`, content_type: 'json', secret } },
+  });
+  expect(hook.status, hook.text).toBe(201);
+}
+
+/** Waits until the receiver got the push delivery of commit `sha` under `path`. */
+function pushDelivered(path: string, sha: string) {
+  return waitFor(() => receiver.received.find((d) => d.path === path && d.json?.after === sha), `the push delivery to ${path}`, 60_000);
+}
+
 /** The span and its ancestors up to the root, as far as they have arrived; `complete` once the root is there. */
 function ancestry(span: ReceivedSpan): { chain: ReceivedSpan[]; complete: boolean } {
   const byId = new Map(otlp.spans.filter((s) => s.traceId === span.traceId).map((s) => [s.spanId, s]));
@@ -94,16 +108,12 @@ describe('tracing', () => {
     const opened = await api().post(repoPath('/pulls'), { token, body: { head: 'feature', base: 'main', title: 'Traced' } });
     expect(opened.status, opened.text).toBe(201);
     const pr = opened.body as PullRequestDto;
-    const hook = await api().post(repoPath('/hooks'), {
-      token,
-      body: { type: 'gitea', active: true, events: ['push'], config: { url: `${receiver.url}/push`, content_type: 'json', secret: WEBHOOK_SECRET } },
-    });
-    expect(hook.status, hook.text).toBe(201);
+    await addPushHook('/push', WEBHOOK_SECRET);
 
     const head = await pushBranch('feature', { 'feature.txt': 'two\n' }, 'second');
 
     // The delivery reached the receiver, and the pull request was checked at the new head.
-    await waitFor(() => receiver.received.find((d) => d.path === '/push' && d.json?.after === head), 'the push webhook delivery', 60_000);
+    await pushDelivered('/push', head);
     const checked = await waitFor(async () => {
       const res = await api().get(repoPath(`/pulls/${pr.number}`), { token });
       return res.body.head?.sha === head && res.body.mergeable_state !== 'checking' ? (res.body as PullRequestDto) : null;
@@ -186,16 +196,12 @@ describe('logs', () => {
     expect((await api().get(`/user?token=${userToken}0`)).status).toBe(401);
     expect((await api().get(`/user?access_token=${userToken}`)).status).toBe(200);
     const hookSecret = `${WEBHOOK_SECRET}-2`;
-    const hook = await api().post(repoPath('/hooks'), {
-      token,
-      body: { type: 'gitea', active: true, events: ['push'], config: { url: `${receiver.url}/second`, content_type: 'json', secret: hookSecret } },
-    });
-    expect(hook.status, hook.text).toBe(201);
-    const head = await pushBranch('main', { 'main.txt': 'secret-free\n' }, 'push with two hooks');
-    await waitFor(() => receiver.received.find((d) => d.path === '/second' && d.json?.after === head), 'the second hook\'s delivery', 60_000);
+    await addPushHook('/second', hookSecret);
+    const head = await pushBranch('logs', { 'logs.txt': 'secret-free\n' }, 'push with two hooks');
+    await pushDelivered('/second', head);
     // A push with a wrong token in the URL: refused, and that token is not logged either.
     const badUrl = httpCloneUrl(suite.baseUrl, owner.username, repo, { username: owner.username, secret: `${token}bad` });
-    expect((await git.try(['push', '-q', badUrl, 'main:refs/heads/refused'], { cwd: work })).code).not.toBe(0);
+    expect((await git.try(['push', '-q', badUrl, 'logs:refs/heads/refused'], { cwd: work })).code).not.toBe(0);
 
     const secrets: Record<string, string> = {
       'admin password': admin.password,
