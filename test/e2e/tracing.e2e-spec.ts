@@ -141,7 +141,7 @@ describe('tracing', () => {
     const checkServices = check.map((s) => s.service);
     expect(checkServices[0]).toBe('cairn-merge-check');
     expect(checkServices, describeChain(check)).toContain('cairn-repo');
-    expect(check.find((s) => s.service === 'cairn-repo')?.name, describeChain(check)).toMatch(/^HTTP POST/);
+    expect(check.find((s) => s.service === 'cairn-repo')?.name, describeChain(check)).toBe('POST /internal/git/:owner/:repo/git-receive-pack');
 
     // delivery: hooks job ← hooks consumer ← JetStream publish (repo-service's relay) ← … ← gateway request
     const names = delivery.map((s) => `${s.service}: ${s.name}`);

@@ -57,6 +57,14 @@ export function pktLine(text: string): string {
   return (Buffer.byteLength(text) + 4).toString(16).padStart(4, '0') + text;
 }
 
+/** The route of an internal request with the repository left out (span names stay few): `…/:owner/:repo/info/refs`. */
+function routeName(url: string | undefined): string | undefined {
+  const pathname = (url ?? '').split('?')[0];
+  if (pathname === INTERNAL_RAW_PATH) return pathname;
+  const m = ROUTE.exec(pathname);
+  return m ? `${INTERNAL_GIT_PREFIX}:owner/:repo/${m[3]}` : undefined;
+}
+
 function parseId(value: string | undefined): number | null {
   return value && /^[1-9]\d{0,15}$/.test(value) ? Number(value) : null;
 }
@@ -75,7 +83,7 @@ export class InternalGitHttpServer {
 
   constructor(private readonly options: InternalGitHttpOptions) {
     this.server = createServer((req, res) => {
-      const span = traceHttpExchange(req, res);
+      const span = traceHttpExchange(req, res, () => routeName(req.url));
       withTraceContext(span?.context, () =>
         withCorrelationId(header(req, CORRELATION_HEADER), () => {
           this.handle(req, res).catch((err: unknown) => {
