@@ -191,7 +191,11 @@ async function handleOne(msg: JsMsg, opts: DurableConsumerOptions, logger: Logge
     // A consumer span continuing the trace of the transaction that wrote the event (the publisher's headers).
     await inSpan(
       `consume ${event.type}`,
-      { kind: SpanKind.CONSUMER, parent: contextFrom(msg.headers), attributes: { ...eventSpanAttributes(event), 'cairn.consumer': opts.durable } },
+      {
+        kind: SpanKind.CONSUMER,
+        parent: contextFrom(msg.headers),
+        attributes: { ...eventSpanAttributes(event), 'cairn.consumer': opts.durable },
+      },
       () => withCorrelationId(event.id, () => opts.handle(event)),
     );
     msg.ack();

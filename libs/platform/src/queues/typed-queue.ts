@@ -45,7 +45,11 @@ export function createWorker<Q extends QueueName, R>(
   const traced: typeof processor = (job, token, signal) =>
     inSpan(
       `job ${name}`,
-      { kind: SpanKind.CONSUMER, parent: contextFrom(jobTraceparent(job.data)), attributes: { 'messaging.system': 'bullmq', 'messaging.destination.name': name, 'messaging.message.id': job.id ?? '' } },
+      {
+        kind: SpanKind.CONSUMER,
+        parent: contextFrom(jobTraceparent(job.data)),
+        attributes: { 'messaging.system': 'bullmq', 'messaging.destination.name': name, 'messaging.message.id': job.id ?? '' },
+      },
       () => processor(job, token, signal),
     );
   const worker: TypedWorker<Q, R> = new Worker(name, traced, options);
