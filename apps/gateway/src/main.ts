@@ -3,7 +3,8 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import {
   COMMON_SETTINGS, CORRELATION_HEADER, ConfigError, JsonLogger, RpcClient, commonSettings, loadSettings,
-  natsConnectionOptions, requireProductionSecrets, withCorrelationId, type CommonSettings,
+  natsConnectionOptions, requireProductionSecrets, startTracing, traceHttpExchange, withCorrelationId, withTraceContext,
+  type CommonSettings, type Tracing,
 } from '@cairn/platform';
 import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
@@ -22,8 +23,10 @@ async function main(): Promise<void> {
   const logger = new JsonLogger('gateway');
   let gatewaySettings;
   let common: CommonSettings;
+  let tracing: Tracing | undefined;
   try {
     common = loadSettings(commonSettings);
+    tracing = startTracing('gateway');
     gatewaySettings = loadGatewaySettings();
     requireProductionSecrets([commonSettings, gatewaySettingsSpec]);
     natsConnectionOptions(common, 'gateway'); // contradictory or unreadable NATS credentials: refuse here (exit 78)
@@ -62,15 +65,17 @@ async function main(): Promise<void> {
   const fastify = app.getHttpAdapter().getInstance();
   // Stops through Nest's shutdown hooks (SIGTERM/SIGINT): in-flight requests finish, then the clients close.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => logger.log(`${signal}: stopping gateway`));
-  fastify.addHook('onClose', (_instance, done) => {
+  fastify.addHook('onClose', async () => {
+    await tracing?.shutdown();
     logger.log('gateway stopped');
-    done();
   });
   instrument(fastify);
   // Every request runs with its correlation id bound, and echoes it back.
   fastify.addHook('onRequest', (req, reply, done) => {
     reply.header(CORRELATION_HEADER, req.id);
-    withCorrelationId(String(req.id), done);
+    // A server span per request (while tracing): RPC calls and internal HTTP made for it are its children.
+    const span = traceHttpExchange(req.raw, reply.raw, () => req.routeOptions.url);
+    withTraceContext(span?.context, () => withCorrelationId(String(req.id), done));
   });
   // After the correlation hook: a body refused at once (413/411) still carries its request id.
   registerJsonBodyParser(fastify, bodyLimits(gatewaySettings));

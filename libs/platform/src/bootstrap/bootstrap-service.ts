@@ -8,11 +8,13 @@ import { DomainErrorFilter } from '../rpc/domain-error.filter.js';
 import { createRpcValidationPipe } from '../rpc/validation.js';
 import { RpcCorrelationInterceptor } from '../rpc/correlation.interceptor.js';
 import { RpcDeadlineInterceptor } from '../rpc/rpc-deadline.js';
+import { RpcTracingInterceptor } from '../rpc/tracing.interceptor.js';
 import { RpcClient } from '../rpc/rpc-client.js';
 import { NatsNamespace } from '../nats/nats-namespace.js';
 import { NamespacedServerNats } from '../nats/namespaced-server-nats.js';
 import { natsConnectionOptions, type NatsConnectOptions } from '../nats/nats-connection-options.js';
 import { healthSubject } from '@cairn/contracts';
+import { startTracing, type Tracing } from '../tracing/tracing.js';
 
 /**
  * `listen()` resolves once the subscriptions are sent, not once the NATS server has them: a request made right
@@ -32,12 +34,12 @@ async function untilSubscribed(app: INestApplicationContext, name: string): Prom
 
 /**
  * What every service's message handlers run behind: the validation pipe, the error filter (every failure becomes an
- * error envelope), the correlation id, and the caller's deadline (work whose deadline passed is refused, not started).
+ * error envelope), the caller's trace (a span per handled message), the correlation id, and the caller's deadline (work whose deadline passed is refused, not started).
  */
 export function installRpcPipeline(app: INestMicroservice): void {
   app.useGlobalPipes(createRpcValidationPipe());
   app.useGlobalFilters(new DomainErrorFilter());
-  app.useGlobalInterceptors(new RpcCorrelationInterceptor(), new RpcDeadlineInterceptor());
+  app.useGlobalInterceptors(new RpcTracingInterceptor(), new RpcCorrelationInterceptor(), new RpcDeadlineInterceptor());
 }
 
 export interface BootstrapOptions {
@@ -62,8 +64,11 @@ export async function bootstrapService(options: BootstrapOptions): Promise<void>
   const logger = new JsonLogger(options.name);
   let settings;
   let nats: NatsConnectOptions;
+  let tracing: Tracing | undefined;
   try {
     settings = loadSettings(commonSettings);
+    // First: spans of everything after (Prisma's hook included) need the tracer in place.
+    tracing = startTracing(options.name);
     options.validateSettings?.();
     requireProductionSecrets([commonSettings, ...(options.settingsSpecs ?? [])]);
     nats = natsConnectionOptions(settings, options.name);
@@ -101,6 +106,7 @@ export async function bootstrapService(options: BootstrapOptions): Promise<void>
     try {
       if (stopExtra) await stopExtra();
       await app.close();
+      await tracing?.shutdown();
       logger.log(`${options.name}-service stopped`);
     } finally {
       process.exit(0);

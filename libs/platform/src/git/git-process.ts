@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { gitEnvironment } from './git-environment.js';
+import { SpanKind, endSpan, startSpan } from '../tracing/trace-context.js';
 
 /**
  * The one way Cairn starts git (the home of this rule; `gitEnvironment()` is its environment):
@@ -80,7 +81,28 @@ export function spawnGit(
   // git may exit before it has read its stdin; the exit says what happened, the write error (EPIPE) says nothing.
   child.stdin.on('error', () => undefined);
   subcommandOf.set(child, subcommand);
+  traceGitProcess(child, subcommand);
   return child;
+}
+
+/** A span per git process (while tracing), from its start to its exit, with its subcommand and exit code. */
+function traceGitProcess(child: ChildProcessWithoutNullStreams, subcommand: string): void {
+  const started = startSpan(`git ${subcommand}`, {
+    kind: SpanKind.INTERNAL,
+    attributes: { 'process.executable.name': 'git', 'cairn.git.subcommand': subcommand },
+  });
+  if (!started) return;
+  let ended = false;
+  const end = (error?: unknown) => {
+    if (ended) return;
+    ended = true;
+    endSpan(started, error);
+  };
+  child.once('error', end);
+  child.once('close', (code: number | null, signal: NodeJS.Signals | null) => {
+    started.span.setAttribute('process.exit.code', code ?? -1);
+    end(code === 0 ? undefined : `git ${subcommand} ended with ${code === null ? signal : `exit ${code}`}`);
+  });
 }
 
 /**

@@ -9,6 +9,8 @@ import {
   type TransferTicket,
 } from './bus-transfer.js';
 import { DEADLINE_HEADER, currentRpcDeadline } from './rpc-deadline.js';
+import { SpanKind, inSpan } from '../tracing/trace-context.js';
+import { injectTraceHeaders } from '../tracing/nats-trace.js';
 
 export interface RpcSendOptions {
   /** Give up after this long (ms) and fail with TIMEOUT. Defaults to the client's timeout. */
@@ -100,6 +102,14 @@ export class RpcClient {
     payload: RpcRequest<S>,
     options: RpcSendOptions = {},
   ): Promise<RpcReply<S>> {
+    return inSpan(
+      `rpc.send ${subject}`,
+      { kind: SpanKind.CLIENT, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': subject } },
+      () => this.request(subject, payload, options),
+    );
+  }
+
+  private async request<S extends RpcSubject>(subject: S, payload: RpcRequest<S>, options: RpcSendOptions): Promise<RpcReply<S>> {
     const ms = options.timeoutMs ?? this.defaultTimeoutMs;
     const inherited = currentRpcDeadline();
     const deadline = Math.min(Date.now() + ms, inherited ?? Infinity);
@@ -111,6 +121,7 @@ export class RpcClient {
     const rid = currentCorrelationId();
     if (rid) h.set(CORRELATION_HEADER, rid);
     h.set(DEADLINE_HEADER, String(deadline));
+    injectTraceHeaders(h);
     const pattern = this.namespace.subject(subject);
     const id = randomUUID();
     let body = encoder.encode(JSON.stringify({ pattern, data: payload, id }));
