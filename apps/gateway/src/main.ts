@@ -3,7 +3,8 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import {
   COMMON_SETTINGS, CORRELATION_HEADER, ConfigError, JsonLogger, RpcClient, commonSettings, loadOpsAddress, loadSettings,
-  natsConnectionOptions, requireProductionSecrets, startAppOps, withCorrelationId, type CommonSettings, type OpsAddress,
+  natsConnectionOptions, requireProductionSecrets, startAppOps, startTracing, traceHttpExchange, withCorrelationId,
+  withTraceContext, type CommonSettings, type OpsAddress, type Tracing,
 } from '@cairn/platform';
 import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
@@ -23,8 +24,10 @@ async function main(): Promise<void> {
   let gatewaySettings;
   let common: CommonSettings;
   let ops: OpsAddress;
+  let tracing: Tracing | undefined;
   try {
     common = loadSettings(commonSettings);
+    tracing = startTracing('gateway');
     gatewaySettings = loadGatewaySettings();
     requireProductionSecrets([commonSettings, gatewaySettingsSpec]);
     natsConnectionOptions(common, 'gateway'); // contradictory or unreadable NATS credentials: refuse here (exit 78)
@@ -71,15 +74,18 @@ async function main(): Promise<void> {
       logger.log(`${signal}: stopping gateway`);
     });
   }
-  fastify.addHook('onClose', (_instance, done) => {
+  fastify.addHook('onClose', async () => {
+    await opsServer.close();
+    await tracing?.shutdown();
     logger.log('gateway stopped');
-    void opsServer.close().finally(done);
   });
   instrument(fastify);
   // Every request runs with its correlation id bound, and echoes it back.
   fastify.addHook('onRequest', (req, reply, done) => {
     reply.header(CORRELATION_HEADER, req.id);
-    withCorrelationId(String(req.id), done);
+    // A server span per request (while tracing): RPC calls and internal HTTP made for it are its children.
+    const span = traceHttpExchange(req.raw, reply.raw, () => req.routeOptions.url);
+    withTraceContext(span?.context, () => withCorrelationId(String(req.id), done));
   });
   // After the correlation hook: a body refused at once (413/411) still carries its request id.
   registerJsonBodyParser(fastify, bodyLimits(gatewaySettings));

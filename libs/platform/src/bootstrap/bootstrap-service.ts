@@ -8,6 +8,7 @@ import { DomainErrorFilter } from '../rpc/domain-error.filter.js';
 import { createRpcValidationPipe } from '../rpc/validation.js';
 import { RpcCorrelationInterceptor } from '../rpc/correlation.interceptor.js';
 import { RpcDeadlineInterceptor } from '../rpc/rpc-deadline.js';
+import { RpcTracingInterceptor } from '../rpc/tracing.interceptor.js';
 import { RpcClient } from '../rpc/rpc-client.js';
 import { NatsNamespace } from '../nats/nats-namespace.js';
 import { NamespacedServerNats } from '../nats/namespaced-server-nats.js';
@@ -16,6 +17,7 @@ import { healthSubject } from '@cairn/contracts';
 import { loadOpsAddress, startAppOps } from '../ops/app-ops.js';
 import type { OpsAddress } from '../ops/ops-settings.js';
 import { RpcMetricsInterceptor } from '../rpc/rpc-metrics.interceptor.js';
+import { startTracing, type Tracing } from '../tracing/tracing.js';
 
 /**
  * `listen()` resolves once the subscriptions are sent, not once the NATS server has them: a request made right
@@ -35,13 +37,15 @@ async function untilSubscribed(app: INestApplicationContext, name: string): Prom
 
 /**
  * What every service's message handlers run behind: the validation pipe, the error filter (every failure becomes an
- * error envelope), timing per subject (outermost: refusals count too), the correlation id, and the caller's deadline
- * (work whose deadline passed is refused, not started).
+ * error envelope), timing per subject (outermost: refusals count too), the caller's trace (a span per handled
+ * message), the correlation id, and the caller's deadline (work whose deadline passed is refused, not started).
  */
 export function installRpcPipeline(app: INestMicroservice): void {
   app.useGlobalPipes(createRpcValidationPipe());
   app.useGlobalFilters(new DomainErrorFilter());
-  app.useGlobalInterceptors(new RpcMetricsInterceptor(), new RpcCorrelationInterceptor(), new RpcDeadlineInterceptor());
+  app.useGlobalInterceptors(
+    new RpcMetricsInterceptor(), new RpcTracingInterceptor(), new RpcCorrelationInterceptor(), new RpcDeadlineInterceptor(),
+  );
 }
 
 export interface BootstrapOptions {
@@ -67,8 +71,11 @@ export async function bootstrapService(options: BootstrapOptions): Promise<void>
   let settings;
   let nats: NatsConnectOptions;
   let ops: OpsAddress;
+  let tracing: Tracing | undefined;
   try {
     settings = loadSettings(commonSettings);
+    // First: spans of everything after (Prisma's hook included) need the tracer in place.
+    tracing = startTracing(options.name);
     options.validateSettings?.();
     requireProductionSecrets([commonSettings, ...(options.settingsSpecs ?? [])]);
     nats = natsConnectionOptions(settings, options.name);
@@ -112,6 +119,7 @@ export async function bootstrapService(options: BootstrapOptions): Promise<void>
       if (stopExtra) await stopExtra();
       await app.close();
       await opsServer.close();
+      await tracing?.shutdown();
       logger.log(`${options.name}-service stopped`);
     } finally {
       process.exit(0);

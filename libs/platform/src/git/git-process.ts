@@ -3,6 +3,7 @@ import { gitEnvironment } from './git-environment.js';
 import {
   gitProcessesFinished, gitProcessesRunning, gitProcessesSpawned, type GitProcessOutcome,
 } from '../metrics/cairn-metrics.js';
+import { SpanKind, endSpan, startSpan } from '../tracing/trace-context.js';
 
 /**
  * The one way Cairn starts git (the home of this rule; `gitEnvironment()` is its environment):
@@ -84,6 +85,7 @@ export function spawnGit(
   child.stdin.on('error', () => undefined);
   subcommandOf.set(child, subcommand);
   countGitProcess(child, subcommand);
+  traceGitProcess(child, subcommand);
   return child;
 }
 
@@ -100,6 +102,26 @@ function countGitProcess(child: ChildProcessWithoutNullStreams, subcommand: stri
   };
   child.once('error', () => end('spawn_error'));
   child.once('exit', (code) => end(code === 0 ? 'ok' : code === null ? 'killed' : 'exit_code'));
+}
+
+/** A span per git process (while tracing), from its start to its exit, with its subcommand and exit code. */
+function traceGitProcess(child: ChildProcessWithoutNullStreams, subcommand: string): void {
+  const started = startSpan(`git ${subcommand}`, {
+    kind: SpanKind.INTERNAL,
+    attributes: { 'process.executable.name': 'git', 'cairn.git.subcommand': subcommand },
+  });
+  if (!started) return;
+  let ended = false;
+  const end = (error?: unknown) => {
+    if (ended) return;
+    ended = true;
+    endSpan(started, error);
+  };
+  child.once('error', end);
+  child.once('close', (code: number | null, signal: NodeJS.Signals | null) => {
+    started.span.setAttribute('process.exit.code', code ?? -1);
+    end(code === 0 ? undefined : `git ${subcommand} ended with ${code === null ? signal : `exit ${code}`}`);
+  });
 }
 
 /**
