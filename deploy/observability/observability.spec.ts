@@ -1,19 +1,20 @@
 /**
  * deploy/observability's recording rules and Grafana dashboard parse as PromQL (Prometheus's own grammar), reference
  * only metrics the code registers (one home for metric names: libs/platform/src/metrics), use every Cairn metric,
- * and read only `cairn:` series the rules record.
+ * and read only `cairn:` series the rules record. The Prometheus queries of the Kubernetes manifests (KEDA's trigger
+ * for merge-check-worker) are held to the same names.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Registry, collectDefaultMetrics, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 import { parse } from 'yaml';
 import { parser } from '@prometheus-io/lezer-promql';
 import { describe, expect, it } from 'vitest';
-import { platformMetrics } from './dead-letters.js';
-import { gatewayHttpMetrics } from './cairn-metrics.js';
+import { platformMetrics } from '../../libs/platform/src/metrics/dead-letters.js';
+import { gatewayHttpMetrics } from '../../libs/platform/src/metrics/cairn-metrics.js';
+import { render } from '../kubernetes/test/render.js';
 
-const DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../deploy/observability');
+const DIR = import.meta.dirname;
 
 /** Parses PromQL with Prometheus's own grammar; throws naming the expression when it does not parse. */
 function parsePromql(expr: string) {
@@ -85,6 +86,17 @@ describe('deploy/observability', () => {
     expect(unknown).toEqual([]);
     expect(ruleList.length).toBeGreaterThan(10);
     expect(dashboardExprs.length).toBeGreaterThan(10);
+  });
+
+  it("holds the Kubernetes manifests' Prometheus queries (KEDA) to registered metrics", async () => {
+    const known = new Set([...(await exposedNames(platformMetrics)), ...recorded]);
+    const queries = render('base')
+      .filter((o) => o.kind === 'ScaledObject')
+      .flatMap((o) => (o.spec.triggers as { type: string; metadata: { query?: string } }[]))
+      .filter((t) => t.type === 'prometheus')
+      .map((t) => t.metadata.query ?? '');
+    expect(queries.length).toBeGreaterThan(0);
+    for (const q of queries) for (const s of seriesIn(q)) expect(known, q).toContain(s);
   });
 
   it('uses every Cairn metric and every recorded series somewhere', async () => {
