@@ -339,7 +339,7 @@ describe('package webhooks', () => {
 
   it('an organization package: created and deleted reach the organization and system hooks, signed', async () => {
     await upload(org, 'hooked', '1.0.0', 'x.bin', 'payload', writer.token);
-    await waitFor(() => at('/org').length >= 1 && at('/system').some((r) => r.json?.package?.owner?.login === org), { timeoutMs: 30_000 });
+    await waitFor(() => at('/org').length >= 1 && at('/system').some((r) => r.json?.package?.owner?.login === org), 'created deliveries');
     const [created] = at('/org');
     expect(signatureOk(created)).toBe(true);
     expect(created.json).toMatchObject({
@@ -352,7 +352,7 @@ describe('package webhooks', () => {
     expect(created.headers['x-gitea-event-type']).toBe('package');
 
     expect((await api.delete(`/packages/${org}/generic/hooked/1.0.0`, { token: orgOwner.token })).status).toBe(204);
-    await waitFor(() => at('/org').length >= 2, { timeoutMs: 30_000 });
+    await waitFor(() => at('/org').length >= 2, 'the deleted delivery');
     const deleted = at('/org')[1];
     expect(signatureOk(deleted)).toBe(true);
     expect(deleted.json).toMatchObject({ action: 'deleted', package: { name: 'hooked', version: '1.0.0' }, sender: { login: orgOwner.username } });
@@ -367,7 +367,7 @@ describe('package webhooks', () => {
     expect(repoHook.status, repoHook.text).toBe(201);
     expect((await api.post(`/packages/${linkedOwner.username}/generic/tool/-/link/${repoName}`, { token: linkedOwner.token })).status).toBe(201);
     await upload(linkedOwner.username, 'tool', '1.1.0', 't.bin', 'two', linkedOwner.token);
-    await waitFor(() => at('/repo').length >= 1, { timeoutMs: 30_000 });
+    await waitFor(() => at('/repo').length >= 1, 'the repository hook delivery');
     const [delivery] = at('/repo');
     expect(signatureOk(delivery)).toBe(true);
     expect(delivery.json).toMatchObject({ action: 'created', package: { name: 'tool', version: '1.1.0', repository: { id: repoId } } });
@@ -382,7 +382,7 @@ describe('cascades', () => {
     const count = async () => Number((await db.query('SELECT count(*) AS n FROM packages.package WHERE owner_id = $1', [id])).rows[0].n);
     expect(await count()).toBe(1);
     expect((await api.delete(`/admin/users/${gone.username}`, { basic: admin })).status).toBe(204);
-    await waitFor(async () => (await count()) === 0, { timeoutMs: 30_000 });
+    await waitFor(async () => (await count()) === 0, 'the packages of the deleted owner to go');
   });
 
   it("deleting an organization removes the organization's packages", async () => {
@@ -393,7 +393,7 @@ describe('cascades', () => {
     const count = async () => Number((await db.query('SELECT count(*) AS n FROM packages.package WHERE owner_id = $1', [id])).rows[0].n);
     expect(await count()).toBe(1);
     expect((await api.delete(`/orgs/${org}`, { basic: orgOwner })).status).toBe(204);
-    await waitFor(async () => (await count()) === 0, { timeoutMs: 30_000 });
+    await waitFor(async () => (await count()) === 0, 'the packages of the deleted owner to go');
   });
 
   it("deleting a repository unlinks its packages, which stay", async () => {
@@ -405,7 +405,7 @@ describe('cascades', () => {
     const linkedRepo = async () => (await db.query("SELECT repo_id FROM packages.package WHERE lower_name = 'kept' AND owner_id = $1", [await userId(owner.username)])).rows[0].repo_id;
     expect(await linkedRepo()).not.toBeNull();
     expect((await api.delete(`/repos/${owner.username}/${repo}`, { basic: owner })).status).toBe(204);
-    await waitFor(async () => (await linkedRepo()) === null, { timeoutMs: 30_000 });
+    await waitFor(async () => (await linkedRepo()) === null, 'the package to be unlinked');
     const res = await api.get(`/packages/${owner.username}/generic/kept/1.0.0`, { token: owner.token });
     expect(res.status).toBe(200);
     expect(res.body.repository).toBeNull();
