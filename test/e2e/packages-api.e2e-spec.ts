@@ -7,6 +7,7 @@
  * the cascades: a deleted owner's packages go, a deleted repository's packages are unlinked.
  */
 import { createHmac } from 'node:crypto';
+import { giteaApi } from 'gitea-js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertMatchesContract } from '../support/openapi-contract.js';
@@ -199,6 +200,23 @@ describe("Gitea's TestPackageAPI", () => {
     expectApiError(await api.get(`${base()}/generic/${name}/2.0.0`, { token: readToken }), 404);
     expectApiError(await api.delete(`${base()}/generic/${name}/2.0.0`, { token: user4.token }), 404);
     expect(versionsOf(await api.get(`${base()}/generic/${name}`, { token: readToken }))).toEqual([version]);
+  });
+});
+
+describe('gitea-js (a client generated from Gitea 1.23\'s description) against the packages API', () => {
+  it('lists, gets, lists files of and deletes a package version', async () => {
+    const owner = await createPackageUser(suite, admin, 'giteajs');
+    await upload(owner.username, 'js-client', '0.1.0', 'lib.js', 'export {};', owner.token);
+    const client = giteaApi(suite.baseUrl, { token: owner.token, customFetch: (...args: Parameters<typeof fetch>) => fetch(...args) });
+    const list = await client.packages.listPackages(owner.username, { type: 'generic' });
+    expect(list.data.map((p) => `${p.name}@${p.version}`)).toEqual(['js-client@0.1.0']);
+    const one = await client.packages.getPackage(owner.username, 'generic', 'js-client', '0.1.0');
+    expect(one.data).toMatchObject({ type: 'generic', creator: { login: owner.username } });
+    const files = await client.packages.listPackageFiles(owner.username, 'generic', 'js-client', '0.1.0');
+    // 1.24 renamed the size field to lower case; gitea-js 1.23 still types it `Size`.
+    expect(files.data).toEqual([expect.objectContaining({ name: 'lib.js', size: 10 })]);
+    expect((await client.packages.deletePackage(owner.username, 'generic', 'js-client', '0.1.0')).status).toBe(204);
+    await expect(client.packages.getPackage(owner.username, 'generic', 'js-client', '0.1.0')).rejects.toMatchObject({ status: 404 });
   });
 });
 
