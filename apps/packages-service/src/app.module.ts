@@ -2,7 +2,14 @@ import path from 'node:path';
 import { Module } from '@nestjs/common';
 import { PlatformModule, EventOutbox } from '@cairn/platform';
 import { PackageAccess } from './access/package-access.js';
+import { PackageViews } from './api/package-views.js';
+import { PackagesApiHandler } from './api/packages-api.handler.js';
+import { PackagesApiRepository } from './api/packages-api.repository.js';
+import { PackagesApiService } from './api/packages-api.service.js';
 import { PACKAGES_SETTINGS, loadPackagesSettings, type PackagesSettings } from './config/packages-settings.js';
+import { DeletionsConsumer } from './events/deletions.consumer.js';
+import { PackageDeletions } from './events/deletions.js';
+import { PackageEventRecorder } from './events/package-event-recorder.js';
 import { PrismaService } from './prisma/prisma.service.js';
 import { BLOB_STORE } from './storage/blob-lock.js';
 import { FsBlobStore } from './storage/blob-store.js';
@@ -14,7 +21,7 @@ import { PackageStore } from './store/package-store.js';
  */
 @Module({
   imports: [PlatformModule.forService({ service: 'packages', schema: 'packages' })],
-  controllers: [],
+  controllers: [PackagesApiHandler],
   providers: [
     { provide: PACKAGES_SETTINGS, useFactory: () => loadPackagesSettings() },
     {
@@ -25,7 +32,13 @@ import { PackageStore } from './store/package-store.js';
     PrismaService,
     EventOutbox,
     PackageAccess,
+    PackageViews,
+    PackagesApiRepository,
+    PackageEventRecorder,
     PackageStore,
+    PackagesApiService,
+    PackageDeletions,
+    DeletionsConsumer,
   ],
 })
 export class AppModule {}

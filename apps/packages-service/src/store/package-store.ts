@@ -6,6 +6,7 @@ import { PACKAGES_SETTINGS, type PackagesSettings } from '../config/packages-set
 import { PrismaService, type Db, type Tx } from '../prisma/prisma.service.js';
 import { BLOB_STORE, lockBlob } from '../storage/blob-lock.js';
 import type { FsBlobStore, StagedBlob } from '../storage/blob-store.js';
+import { PackageEventRecorder } from '../events/package-event-recorder.js';
 
 export type PackageRow = Prisma.PackageGetPayload<object>;
 export type VersionRow = Prisma.PackageVersionGetPayload<object>;
@@ -31,11 +32,17 @@ export class PackageStore {
     readonly prisma: PrismaService,
     @Inject(BLOB_STORE) readonly blobs: FsBlobStore,
     @Inject(PACKAGES_SETTINGS) private readonly settings: PackagesSettings,
+    private readonly events: PackageEventRecorder,
   ) {}
 
-  /** Runs `fn` in a transaction (long enough for a blob's rename and fsync). */
-  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.prisma.$transaction(fn, { timeout: 60_000, maxWait: 10_000 });
+  /**
+   * Runs `fn` in a transaction (long enough for a blob's rename and fsync); the `package` events it recorded are
+   * published once it committed.
+   */
+  async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    const result = await this.prisma.$transaction(fn, { timeout: 60_000, maxWait: 10_000 });
+    this.events.kick();
+    return result;
   }
 
   // ---- limits ------------------------------------------------------------------------------------------------
@@ -109,8 +116,9 @@ export class PackageStore {
     tx: Tx,
     v: { packageId: number; version: string; creatorId: number; metadata?: Prisma.InputJsonValue; isInternal?: boolean },
   ): Promise<VersionRow> {
+    let row: VersionRow;
     try {
-      return await tx.packageVersion.create({
+      row = await tx.packageVersion.create({
         data: {
           packageId: v.packageId,
           version: v.version,
@@ -124,6 +132,8 @@ export class PackageStore {
       if (uniqueViolation(err) !== null) throw DomainError.alreadyExists('package version already exists');
       throw err;
     }
+    await this.events.record(tx, 'created', row.id, v.creatorId || null);
+    return row;
   }
 
   /** The version, created when missing (for registries whose versions gather files one upload at a time). */
@@ -132,10 +142,12 @@ export class PackageStore {
     v: { packageId: number; version: string; creatorId: number; metadata?: Prisma.InputJsonValue },
   ): Promise<VersionRow> {
     const lowerVersion = v.version.toLowerCase();
-    await tx.$executeRaw`
+    const created = await tx.$queryRaw<Array<{ id: number }>>`
       INSERT INTO packages.package_version (package_id, version, lower_version, creator_id, metadata)
       VALUES (${v.packageId}, ${v.version}, ${lowerVersion}, ${v.creatorId}, ${JSON.stringify(v.metadata ?? {})}::jsonb)
-      ON CONFLICT (package_id, lower_version) DO NOTHING`;
+      ON CONFLICT (package_id, lower_version) DO NOTHING RETURNING id`;
+    // Only the upload that created the version makes the `package` event (Gitea's PackageCreate).
+    if (created.length) await this.events.record(tx, 'created', created[0].id, v.creatorId || null);
     return tx.packageVersion.findUniqueOrThrow({ where: { packageId_lowerVersion: { packageId: v.packageId, lowerVersion } } });
   }
 
@@ -198,8 +210,12 @@ export class PackageStore {
     await tx.packageFile.delete({ where: { id: fileId } });
   }
 
-  /** Deletes a version with its files and properties; deletes the package too when it was its last version. */
-  async deleteVersion(tx: Tx, version: VersionRow): Promise<void> {
+  /**
+   * Deletes a version with its files and properties; deletes the package too when it was its last version. Records
+   * the `package` event `deleted` (sent by `doerId`; null: unknown) before the rows go, as the payload shows them.
+   */
+  async deleteVersion(tx: Tx, version: VersionRow, doerId: number | null = null): Promise<void> {
+    await this.events.record(tx, 'deleted', version.id, doerId);
     const files = await tx.packageFile.findMany({ where: { versionId: version.id }, select: { id: true } });
     await tx.packageProperty.deleteMany({ where: { refType: 'file', refId: { in: files.map((f) => f.id) } } });
     await tx.packageProperty.deleteMany({ where: { refType: 'version', refId: version.id } });

@@ -134,7 +134,7 @@ class GenericRegistry {
       const file = pv && (await store.findFile(pv.id, req.params.filename, '', tx));
       if (!pv || !file) return false;
       // The last file takes its version with it (Gitea's rule).
-      if ((await store.countFiles(pv.id, tx)) === 1) await store.deleteVersion(tx, pv);
+      if ((await store.countFiles(pv.id, tx)) === 1) await store.deleteVersion(tx, pv, req.actor?.id ?? null);
       else await store.deleteFile(tx, file.id);
       return true;
     });
@@ -150,7 +150,7 @@ class GenericRegistry {
       const pkg = await store.findPackage(resolved.owner.id, 'generic', req.params.name, tx);
       const pv = pkg && (await store.findVersion(pkg.id, req.params.version, tx));
       if (!pv) return false;
-      await store.deleteVersion(tx, pv);
+      await store.deleteVersion(tx, pv, req.actor?.id ?? null);
       return true;
     });
     if (!deleted) return void (await plain(reply, 404, 'package does not exist'));
