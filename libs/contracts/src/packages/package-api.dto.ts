@@ -10,6 +10,7 @@ export const PACKAGE_TYPE_PATTERN = /^[a-z0-9]{1,32}$/;
 /** The longest package name, version or repository name a request may carry (Gitea's columns are 255 wide). */
 export const PACKAGE_TEXT_MAX_LENGTH = 255;
 /** No control characters (a NUL would fail in Postgres; none belongs in a name or version). */
+// eslint-disable-next-line no-control-regex -- the rule is about control characters
 export const PACKAGE_TEXT_PATTERN = /^[^\u0000-\u001f\u007f]+$/;
 
 /**
