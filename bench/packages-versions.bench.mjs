@@ -7,16 +7,12 @@
 // Nothing asserts on time.
 //
 //   npm run build && node bench/packages-versions.bench.mjs [--duration 10] [--warmup 3] [--connections 50] [--versions 10000]
-import { spawn } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { freePort } from '../scripts/suite.mjs';
-import {
-  basicAuth, benchRun, createSiteAdmin, postJson, say, scratchDatabase, startBenchSuite, startNatsServer, stopChild,
-} from './suite-bench-support.mjs';
-import { load, makeClient } from './http-load.mjs';
+import { benchRun, say, startBareFloor, startSuiteWithAdmin } from './suite-bench-support.mjs';
+import { compareToFloor, makeClient } from './http-load.mjs';
 import { TOKEN_SQL, USER_SQL } from './identity-floor-sql.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -108,27 +104,9 @@ async function main() {
   const connections = Number(opts.connections);
   const versions = Number(opts.versions);
   const run = benchRun('cairn-bench');
-  const { id } = run;
   try {
-    const natsUrl = await startNatsServer(run);
-    const databaseUrl = await scratchDatabase(run, `cairn_bench_${id}`);
-    say('starting the suite');
-    const suite = await startBenchSuite(run, {
-      databaseUrl,
-      natsUrl,
-      queuePrefix: `cairn-bench-${id}`,
-      env: { RUN_MODE: 'prod', CAIRN__SECURITY__SECRET_KEY: randomBytes(24).toString('hex'), CAIRN__SECURITY__INTERNAL_TOKEN: randomBytes(24).toString('hex') },
-    });
-    const barePort = await freePort();
-
-    // The owner: the CLI's first user (a site admin), with a read:package token.
-    const ownerName = `bench-owner-${id}`;
-    const password = `Pw-${randomBytes(9).toString('hex')}`;
-    await createSiteAdmin(suite, ownerName, password);
-    const created = await postJson(`${suite.baseUrl}/api/v1/users/${ownerName}/tokens`, basicAuth(ownerName, password), {
-      name: 'bench', scopes: ['read:package'],
-    });
-    const headers = { authorization: `token ${created.sha1}` };
+    // The owner: the CLI's site admin, with a read:package token.
+    const { suite, databaseUrl, adminName: ownerName, headers } = await startSuiteWithAdmin(run, ['read:package']);
 
     // One generic package with 10,000 versions, one a minute apart, as uploads leave them (files are not listed).
     const db = new pg.Client({ connectionString: databaseUrl });
@@ -146,20 +124,10 @@ async function main() {
     await db.end();
     say(`inserted ${versions} versions`);
 
-    const bare = spawn(
-      process.execPath,
-      [SELF, '--bare', '--port', String(barePort), '--database-url', databaseUrl, '--root-url', suite.env.CAIRN__SERVER__ROOT_URL ?? `${suite.baseUrl}/`],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    run.defer(() => stopChild(bare));
-    await new Promise((resolve, reject) => {
-      bare.stdout.on('data', (d) => d.toString().includes('listening') && resolve());
-      bare.once('exit', (code) => reject(new Error(`bare server exited (${code})`)));
-    });
-
+    const floorUrl = await startBareFloor(run, SELF, ['--database-url', databaseUrl, '--root-url', suite.env.CAIRN__SERVER__ROOT_URL ?? `${suite.baseUrl}/`]);
     const page = `/api/v1/packages/${ownerName}/generic/${PACKAGE}?limit=50`;
     const cairn = await makeClient(suite.baseUrl, connections);
-    const floor = await makeClient(`http://127.0.0.1:${barePort}`, connections);
+    const floor = await makeClient(floorUrl, connections);
     run.defer(() => cairn.close(), () => floor.close());
     const a = JSON.parse((await cairn.get(page, headers)).text);
     const b = JSON.parse((await floor.get(page, headers)).text);
@@ -167,22 +135,16 @@ async function main() {
     if (!Array.isArray(a) || a.length !== 50 || versionsOf(a) !== versionsOf(b) || a[0].version !== `1.0.${versions}`) {
       throw new Error(`the two servers disagree: ${versionsOf(a).slice(0, 300)} vs ${versionsOf(b).slice(0, 300)}`);
     }
-
-    const results = {};
-    for (const [name, client] of [['cairn', cairn], ['bare', floor]]) {
-      say(`${name}: warm-up ${warmup} s, then ${seconds} s at ${connections} connections (${client.kind})`);
-      await load(client, page, headers, { seconds: warmup, connections });
-      results[name] = await load(client, page, headers, { seconds, connections });
-    }
-    const c = results.cairn;
-    const f = results.bare;
-    const row = (label, r) =>
-      `${label.padEnd(56)} ${r.rps.toFixed(0).padStart(8)} req/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(7)} ms   ${r.requests} requests, ${r.errors} errors${r.firstError ? ` (${r.firstError})` : ''}`;
-    console.log(`GET /packages/{owner}/generic/{name}?limit=50 over ${versions} versions, ${connections} connections, ${seconds} s`);
-    console.log(row('cairn (gateway → NATS → identity + packages → pg)', c));
-    console.log(row('floor (bare Fastify + pg, same SQL)', f));
-    console.log(`ratio = bare_rps / cairn_rps = ${(f.rps / c.rps).toFixed(2)} (target ≤ 3)`);
-    console.log(JSON.stringify({ bench: 'packages-versions', versions, connections, seconds, cairn: c, bare: f, ratio: f.rps / c.rps }));
+    await compareToFloor(
+      [['cairn', cairn, 'cairn (gateway → NATS → identity + packages → pg)'], ['bare', floor, 'floor (bare Fastify + pg, same SQL)']],
+      page,
+      headers,
+      {
+        warmup, seconds, connections,
+        title: `GET /packages/{owner}/generic/{name}?limit=50 over ${versions} versions, ${connections} connections, ${seconds} s`,
+        summary: { bench: 'packages-versions', versions },
+      },
+    );
   } finally {
     await run.cleanup();
   }
