@@ -9,7 +9,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { benchRun, say, startBareFloor, startSuiteWithAdmin } from './suite-bench-support.mjs';
+import { benchRun, say, serveBareFloor, startBareFloor, startSuiteWithAdmin } from './suite-bench-support.mjs';
 import { compareToFloor, makeClient } from './http-load.mjs';
 import { TOKEN_SQL, USER_SQL } from './identity-floor-sql.mjs';
 
@@ -77,15 +77,7 @@ async function runBareServer(port, databaseUrl) {
       total_count: Number(count.rows[0]._count),
     };
   });
-  await app.listen({ port, host: '127.0.0.1' });
-  process.stdout.write('listening\n');
-  const stop = async () => {
-    await app.close();
-    await pool.end();
-    process.exit(0);
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+  await serveBareFloor(app, pool, port);
 }
 
 // ---- orchestration --------------------------------------------------------------------------------------------------

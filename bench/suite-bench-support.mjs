@@ -183,3 +183,19 @@ export async function startSuiteWithAdmin(run, scopes) {
   const created = await postJson(`${suite.baseUrl}/api/v1/users/${adminName}/tokens`, basicAuth(adminName, adminPw), { name: 'bench', scopes });
   return { suite, databaseUrl, adminName, headers: { authorization: `token ${created.sha1}` } };
 }
+
+/**
+ * The bare floor's side of {@link startBareFloor}: listens on loopback `port`, says `listening`, and on SIGTERM/SIGINT
+ * closes the server and its pg pool and exits.
+ */
+export async function serveBareFloor(app, pool, port) {
+  await app.listen({ port, host: '127.0.0.1' });
+  process.stdout.write('listening\n');
+  const stop = async () => {
+    await app.close();
+    await pool.end();
+    process.exit(0);
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
