@@ -11,6 +11,7 @@ import { DeletionsConsumer } from './events/deletions.consumer.js';
 import { PackageDeletions } from './events/deletions.js';
 import { PackageEventRecorder } from './events/package-event-recorder.js';
 import { PrismaService } from './prisma/prisma.service.js';
+import { BlobCleanup } from './storage/blob-cleanup.js';
 import { BLOB_STORE } from './storage/blob-lock.js';
 import { FsBlobStore } from './storage/blob-store.js';
 import { PackageStore } from './store/package-store.js';
@@ -39,6 +40,7 @@ import { PackageStore } from './store/package-store.js';
     PackagesApiService,
     PackageDeletions,
     DeletionsConsumer,
+    BlobCleanup,
   ],
 })
 export class AppModule {}
