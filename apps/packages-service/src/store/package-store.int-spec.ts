@@ -1,15 +1,25 @@
 // PackageStore and the blob cleanup against the real PostgreSQL (a scratch database with the packages migrations)
-// and a real temporary blob folder: versions and files with their conflicts, the owner quota, and the cleanup's
-// mark-then-sweep rule — including an upload that commits the same blob while the cleanup wants to delete it.
+// and a real temporary blob folder: versions and files with their conflicts, the owner quota, the `package` events
+// written in the same transaction, and the cleanup's mark-then-sweep rule — including an upload that commits the same
+// blob while the cleanup wants to delete it. The events render users through the identity stand-in on a private NATS.
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { ErrorCode, type DomainError } from '@cairn/contracts';
-import type { CommonSettings } from '@cairn/platform';
+import type { INestMicroservice } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
+import { ErrorCode, PackageEvents, type DomainError, type PackageEventData } from '@cairn/contracts';
+import { DomainErrorFilter, EventOutbox, RpcClient, type CommonSettings } from '@cairn/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScratchDatabase, type ScratchDatabase } from '../../../../test/support/integration.js';
+import {
+  createScratchDatabase, startPrivateNats, type PrivateNats, type ScratchDatabase,
+} from '../../../../test/support/integration.js';
+import { STAND_IN_ROOT_URL, StandInServicesModule } from '../../../../test/support/stand-in-services.js';
+import { PackageViews } from '../api/package-views.js';
+import { PackagesApiRepository } from '../api/packages-api.repository.js';
+import { PackageEventRecorder } from '../events/package-event-recorder.js';
 import type { PackagesSettings } from '../config/packages-settings.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { BlobCleanup } from '../storage/blob-cleanup.js';
@@ -23,10 +33,22 @@ let prisma: PrismaService;
 let blobs: FsBlobStore;
 let settings: PackagesSettings;
 let store: PackageStore;
+let events: PackageEventRecorder;
 let cleanup: BlobCleanup;
+let nats: PrivateNats;
+let standIn: INestMicroservice;
+let rpc: RpcClient;
 
 beforeAll(async () => {
   db = await createScratchDatabase('packages', { services: ['packages'] });
+  nats = await startPrivateNats();
+  standIn = await NestFactory.createMicroservice<MicroserviceOptions>(StandInServicesModule, {
+    transport: Transport.NATS, options: { servers: [nats.url], queue: 'stand-in' }, logger: false,
+  });
+  standIn.useGlobalFilters(new DomainErrorFilter());
+  await standIn.listen();
+  rpc = new RpcClient(nats.url, 10_000, 'pkgstore-it');
+  await rpc.connect();
   root = await mkdtemp(path.join(tmpdir(), 'cairn-pkgstore-'));
   prisma = new PrismaService({ databaseUrl: db.url } as CommonSettings);
   await prisma.$connect();
@@ -35,11 +57,16 @@ beforeAll(async () => {
     enabled: true, storagePath: root, limitTotalOwnerSize: -1, limitSizeGeneric: -1, limitSizeNpm: -1,
     limitSizeContainer: -1, cleanupGraceMs: GRACE, cleanupIntervalMs: GRACE, internalHost: '127.0.0.1', requireSigninView: false,
   };
-  store = new PackageStore(prisma, blobs, settings);
+  const common = { databaseUrl: db.url, rootUrl: STAND_IN_ROOT_URL } as CommonSettings;
+  events = new PackageEventRecorder(new PackagesApiRepository(prisma), new PackageViews(rpc, common), new EventOutbox(null), rpc);
+  store = new PackageStore(prisma, blobs, settings, events);
   cleanup = new BlobCleanup(prisma, blobs, settings);
 });
 
 afterAll(async () => {
+  await rpc?.close();
+  await standIn?.close();
+  await nats?.stop();
   await prisma?.$disconnect();
   await db?.drop();
   if (root) await rm(root, { recursive: true, force: true });
@@ -99,11 +126,37 @@ describe('PackageStore', () => {
   it('counts an owner\'s bytes and enforces LIMIT_TOTAL_OWNER_SIZE and the per-type limits', async () => {
     await upload(3, 'q', '1', 'x', randomBytes(1000));
     expect(await store.ownerTotalSize(3)).toBe(1000);
-    const limited = new PackageStore(prisma, blobs, { ...settings, limitTotalOwnerSize: 1500, limitSizeGeneric: 700 });
+    const limited = new PackageStore(prisma, blobs, { ...settings, limitTotalOwnerSize: 1500, limitSizeGeneric: 700 }, events);
     await expect(limited.checkOwnerQuota(3, 500)).resolves.toBeUndefined();
     expect((await failure(limited.checkOwnerQuota(3, 501))).code).toBe(ErrorCode.CONTENT_TOO_LARGE);
     expect(() => limited.checkFileSize('generic', 701)).toThrow(/LIMIT_SIZE_GENERIC/);
     expect(limited.maxFileBytes('npm')).toBe(-1);
+  });
+
+  it('writes package events in the transaction: created once per version, deleted with the doer; none when it rolls back', async () => {
+    const outbox = async (name: string) =>
+      (await prisma.outboxEvent.findMany({ orderBy: { createdAt: 'asc' } }))
+        .filter((e) => (e.payload as unknown as { data: PackageEventData }).data.package.name === name)
+        .map((e) => ({ subject: e.subject, data: (e.payload as unknown as { data: PackageEventData }).data }));
+    const { pv } = await upload(1, 'evented', '1.0.0', 'a', randomBytes(8));
+    await upload(1, 'evented', '1.0.0', 'b', randomBytes(8)); // a second file of the version: no second event
+    expect(await failure(upload(1, 'evented', '1.0.0', 'a', randomBytes(8)))).toMatchObject({ code: ErrorCode.ALREADY_EXISTS });
+    await store.transaction((tx) => store.deleteVersion(tx, pv, 2));
+    const rows = await outbox('evented');
+    expect(rows.map((r) => r.subject)).toEqual([PackageEvents.versionCreated, PackageEvents.versionDeleted]);
+    expect(rows[0].data).toMatchObject({
+      action: 'created', ownerId: 1, repository: null, sender: { login: 'alice' },
+      package: { id: pv.id, type: 'generic', name: 'evented', version: '1.0.0', owner: { login: 'alice' }, creator: { login: 'alice' } },
+    });
+    expect(rows[1].data).toMatchObject({ action: 'deleted', sender: { login: 'bob' }, package: { id: pv.id, version: '1.0.0' } });
+
+    // A version whose transaction fails leaves no event behind.
+    await failure(store.transaction(async (tx) => {
+      const pkg = await store.getOrCreatePackage(tx, { ownerId: 1, type: 'npm', name: 'rolled-back' });
+      await store.createVersion(tx, { packageId: pkg.id, version: '1.0.0', creatorId: 1 });
+      throw new Error('the upload failed');
+    }));
+    expect(await outbox('rolled-back')).toEqual([]);
   });
 
   it('deletes a version with its files, and the package with its last version', async () => {
