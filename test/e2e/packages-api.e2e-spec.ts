@@ -264,8 +264,10 @@ describe('access matrix', () => {
   const token = (role: Role) => (role === 'anonymous' ? undefined : role === 'admin' ? adminToken : people[role].token);
   let publicUser: PackageUser;
   let privateUser: PackageUser;
+  let limitedUser: PackageUser;
   let publicOrg: string;
   let privateOrg: string;
+  let limitedOrg: string;
 
   beforeAll(async () => {
     for (const role of ['stranger', 'member', 'reader', 'writer', 'orgOwner'] as const) {
@@ -273,9 +275,11 @@ describe('access matrix', () => {
     }
     publicUser = await createPackageUser(suite, admin, 'pub');
     privateUser = await createPackageUser(suite, admin, 'priv', ['write:package'], { visibility: 'private' });
+    limitedUser = await createPackageUser(suite, admin, 'lim', ['write:package'], { visibility: 'limited' });
     publicOrg = await createOrg(suite, people.orgOwner, 'public');
     privateOrg = await createOrg(suite, people.orgOwner, 'private');
-    for (const org of [publicOrg, privateOrg]) {
+    limitedOrg = await createOrg(suite, people.orgOwner, 'limited');
+    for (const org of [publicOrg, privateOrg, limitedOrg]) {
       await createTeam(suite, people.orgOwner, org, 'write', [people.member], ['repo.code']);
       await createTeam(suite, people.orgOwner, org, 'read', [people.reader]);
       await createTeam(suite, people.orgOwner, org, 'write', [people.writer]);
@@ -286,11 +290,15 @@ describe('access matrix', () => {
   const expected: Record<string, Partial<Record<Role, [number, number]>>> = {
     'public user': { anonymous: [401, 401], stranger: [200, 403], owner: [200, 204], admin: [200, 204] },
     'private user': { anonymous: [401, 401], stranger: [403, 403], owner: [200, 204], admin: [200, 204] },
+    'limited user': { anonymous: [401, 401], stranger: [200, 403], owner: [200, 204], admin: [200, 204] },
     'public organization': {
       anonymous: [401, 401], stranger: [200, 403], member: [200, 403], reader: [200, 403], writer: [200, 204], orgOwner: [200, 204], admin: [200, 204],
     },
     'private organization': {
       anonymous: [401, 401], stranger: [403, 403], member: [200, 403], reader: [200, 403], writer: [200, 204], orgOwner: [200, 204], admin: [200, 204],
+    },
+    'limited organization': {
+      anonymous: [401, 401], stranger: [200, 403], member: [200, 403], reader: [200, 403], writer: [200, 204], orgOwner: [200, 204], admin: [200, 204],
     },
   };
 
@@ -298,7 +306,9 @@ describe('access matrix', () => {
     switch (kind) {
       case 'public user': return { name: publicUser.username, uploader: publicUser.token };
       case 'private user': return { name: privateUser.username, uploader: privateUser.token };
+      case 'limited user': return { name: limitedUser.username, uploader: limitedUser.token };
       case 'public organization': return { name: publicOrg, uploader: people.orgOwner.token };
+      case 'limited organization': return { name: limitedOrg, uploader: people.orgOwner.token };
       default: return { name: privateOrg, uploader: people.orgOwner.token };
     }
   };
@@ -312,7 +322,8 @@ describe('access matrix', () => {
       const owners = (role: Role) => (role === 'owner' ? kind.endsWith('user') : true);
       for (const [role, [read, write]] of Object.entries(roles) as [Role, [number, number]][]) {
         if (!owners(role)) continue;
-        const t = role === 'owner' ? (kind === 'public user' ? publicUser.token : privateUser.token) : token(role);
+        const userOwners: Record<string, PackageUser> = { 'public user': publicUser, 'private user': privateUser, 'limited user': limitedUser };
+        const t = role === 'owner' ? userOwners[kind].token : token(role);
         const v = `1.0.0-${role}`;
         const base = `/packages/${owner}`;
         for (const path of [base, `${base}/generic/matrix`, `${base}/generic/matrix/-/latest`, `${base}/generic/matrix/${v}`, `${base}/generic/matrix/${v}/files`]) {
@@ -329,6 +340,28 @@ describe('access matrix', () => {
       }
     });
   }
+});
+
+describe('linking an organization package', () => {
+  it('needs write access to the repository to link and unlink, and an organization administrator to unlink', async () => {
+    const orgOwner = await createPackageUser(suite, admin, 'linkowner');
+    const writer = await createPackageUser(suite, admin, 'linkwriter');
+    const org = await createOrg(suite, orgOwner, 'public');
+    await createTeam(suite, orgOwner, org, 'write', [writer]);
+    await upload(org, 'linkable', '1.0.0', 'f.bin', 'bytes', orgOwner.token);
+    const repo = uniqueName('org-repo');
+    expect((await api.post(`/orgs/${org}/repos`, { basic: orgOwner, body: { name: repo } })).status).toBe(201);
+    const base = `/packages/${org}/generic/linkable`;
+
+    // The writer may write packages but not the repository (its team has no repository unit).
+    expectApiError(await api.post(`${base}/-/link/${repo}`, { token: writer.token }), 403, 'no permission to write to the repository');
+    expect((await api.post(`${base}/-/link/${repo}`, { token: orgOwner.token })).status).toBe(201);
+    const seen = await api.get(`${base}/1.0.0`, { token: writer.token });
+    expect(seen.body.repository?.name).toBe(repo);
+    expect(seen.body.repository?.permissions).toMatchObject({ push: false, pull: true });
+    expectApiError(await api.post(`${base}/-/unlink`, { token: writer.token }), 403);
+    expect((await api.post(`${base}/-/unlink`, { token: orgOwner.token })).status).toBe(204);
+  });
 });
 
 describe('package webhooks', () => {
