@@ -14,6 +14,7 @@ COPY apps/identity-service/package.json apps/identity-service/
 COPY apps/repo-service/package.json apps/repo-service/
 COPY apps/hooks-service/package.json apps/hooks-service/
 COPY apps/runners-service/package.json apps/runners-service/
+COPY apps/packages-service/package.json apps/packages-service/
 COPY apps/merge-check-worker/package.json apps/merge-check-worker/
 COPY libs/contracts/package.json libs/contracts/
 COPY libs/platform/package.json libs/platform/

@@ -132,7 +132,7 @@ export async function startTestSuite(options: TestSuiteOptions = {}): Promise<Te
     const queuePrefix = `cairn-e2e-${id}`;
     cleanups.push(() => deleteRedisKeys(redisUrl, queuePrefix));
 
-    const [httpPort, sshPort, repoInternalPort, runnersInternalPort, ...opsPortList] = await distinctFreePorts(4 + APPS.length);
+    const [httpPort, sshPort, repoInternalPort, runnersInternalPort, packagesInternalPort, ...opsPortList] = await distinctFreePorts(5 + APPS.length);
     const opsPorts = Object.fromEntries(APPS.map((a, i) => [a.name, opsPortList[i]]));
     const selected = (options.apps ?? APPS.map((a) => a.name)).filter((name) => !options.without?.includes(name));
     const startOptions = {
@@ -144,7 +144,9 @@ export async function startTestSuite(options: TestSuiteOptions = {}): Promise<Te
       repoInternalPort,
       runnersInternalPort,
       opsPorts,
+      packagesInternalPort,
       repoRoot: path.join(dataDir, 'repositories'),
+      packagesStoragePath: path.join(dataDir, 'packages'),
       queuePrefix,
       natsNamespace: options.nats?.namespace,
       env: {

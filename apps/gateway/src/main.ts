@@ -16,6 +16,7 @@ import { registerHealthRoutes } from './health/health.routes.js';
 import { instrument, metricsRegistry } from './health/metrics.js';
 import { registerOpenApiRoute } from './openapi/openapi.routes.js';
 import { registerGitHttpRoutes } from './git-http/git-http.routes.js';
+import { registerPackagesRoutes } from './packages/packages.proxy.js';
 import { registerRunnerProtocolRoutes } from './runner-protocol/runner-protocol.proxy.js';
 import { registerWebRoutes } from './web/web.routes.js';
 
@@ -104,6 +105,7 @@ async function main(): Promise<void> {
   registerOpenApiRoute(fastify, common.rootUrl);
   registerGitHttpRoutes(fastify, app);
   registerRunnerProtocolRoutes(fastify, app);
+  registerPackagesRoutes(fastify, app);
   registerWebRoutes(fastify, app);
 
   await app.listen(common.httpPort, gatewaySettings.httpAddr);
