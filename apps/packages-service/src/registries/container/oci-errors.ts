@@ -14,6 +14,7 @@ export const OCI_ERRORS = {
   NAME_UNKNOWN: { status: 404, message: 'repository name not known to registry' },
   SIZE_INVALID: { status: 400, message: 'provided length did not match content length' },
   RANGE_INVALID: { status: 416, message: 'invalid content range' },
+  PAGINATION_NUMBER_INVALID: { status: 400, message: 'invalid number of results requested' },
   UNAUTHORIZED: { status: 401, message: 'authentication required' },
   DENIED: { status: 403, message: 'requested access to the resource is denied' },
   UNSUPPORTED: { status: 405, message: 'the operation is unsupported' },

@@ -5,6 +5,7 @@
  * through a registry token. Short-lived: clients ask for a new one when it expires.
  */
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import type { ActorDto } from '@cairn/contracts';
 
 export const REGISTRY_TOKEN_TTL_SECONDS = 60 * 60;
 
@@ -12,6 +13,8 @@ export interface RegistryTokenClaims {
   /** User id; 0 for anonymous. */
   uid: number;
   login: string;
+  /** Site administrator when the token was issued (the token lives an hour at most). */
+  admin?: boolean;
   /** The access token's scopes when the caller authenticated with one; absent for a password (all scopes). */
   scopes?: string[];
   /** Seconds since the epoch. */
@@ -28,12 +31,13 @@ export function registryTokenKey(secretKey: string): Buffer {
 
 export function signRegistryToken(
   key: Buffer,
-  actor: { uid: number; login: string; scopes?: string[] },
+  actor: { uid: number; login: string; admin?: boolean; scopes?: string[] },
   nowSeconds = Math.floor(Date.now() / 1000),
 ): { token: string; claims: RegistryTokenClaims } {
   const claims: RegistryTokenClaims = {
     uid: actor.uid,
     login: actor.login,
+    ...(actor.admin ? { admin: true } : {}),
     ...(actor.scopes ? { scopes: actor.scopes } : {}),
     iat: nowSeconds,
     exp: nowSeconds + REGISTRY_TOKEN_TTL_SECONDS,
@@ -64,12 +68,31 @@ export function verifyRegistryToken(
   return claims;
 }
 
+/** The claims for a caller as the gateway authenticated it (null: anonymous). */
+export function claimsFor(actor: ActorDto | null): { uid: number; login: string; admin?: boolean; scopes?: string[] } {
+  if (!actor) return { uid: 0, login: '' };
+  return { uid: actor.id, login: actor.login, admin: actor.isAdmin, ...(actor.via === 'token' ? { scopes: actor.scopes } : {}) };
+}
+
+/** The caller a registry token stands for (null: anonymous), shaped as the gateway's actors are. */
+export function actorOf(claims: RegistryTokenClaims): ActorDto | null {
+  if (claims.uid === 0) return null;
+  return {
+    id: claims.uid,
+    login: claims.login,
+    isAdmin: claims.admin === true,
+    scopes: claims.scopes ?? ['all'],
+    hasTwoFactor: false,
+    via: claims.scopes ? 'token' : 'password',
+  };
+}
+
 function isClaims(v: unknown): v is RegistryTokenClaims {
   if (typeof v !== 'object' || v === null) return false;
   const c = v as Record<string, unknown>;
   return (
     Number.isSafeInteger(c.uid) && (c.uid as number) >= 0 && typeof c.login === 'string' &&
-    Number.isSafeInteger(c.iat) && Number.isSafeInteger(c.exp) &&
+    Number.isSafeInteger(c.iat) && Number.isSafeInteger(c.exp) && (c.admin === undefined || typeof c.admin === 'boolean') &&
     (c.scopes === undefined || (Array.isArray(c.scopes) && c.scopes.every((s) => typeof s === 'string')))
   );
 }
