@@ -1,0 +1,360 @@
+/**
+ * The container registry (OCI distribution at `/v2/…`, Gitea's `/v2/token` flow) end to end: the real `skopeo`
+ * pushes images built as OCI layouts on disk and pulls them back byte for byte (by tag, by digest, a two-platform
+ * index with `--all`), inspects them and lists tags; protocol-level checks with fetch cover chunked uploads, mounts,
+ * missing blobs, bad names and digests, and who may push and pull.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildImageLayout, buildIndexLayout, layoutEntry, readLayoutBlob, skopeo, skopeoAvailable, type BuiltImage,
+} from '../support/oci-layout.js';
+import { createToken, createUser, uniqueName, type Account } from '../support/session.js';
+import { basicAuth, startTestSuite, type TestSuite } from '../support/suite.js';
+import { FAST_PASSWORD_HASH } from './identity-helpers.js';
+
+const available = skopeoAvailable();
+if (!available) console.warn('\n!!! skopeo is not installed: the container registry e2e tests are SKIPPED (apt-get install skopeo)\n');
+
+const sha256 = (b: Buffer | string) => `sha256:${createHash('sha256').update(b).digest('hex')}`;
+
+describe.skipIf(!available)('container registry (OCI distribution) with skopeo', () => {
+  let suite: TestSuite;
+  let host: string;
+  let alice: Account;
+  let stranger: Account;
+  let hidden: Account;
+  let aliceReadToken: string;
+  const work = mkdtempSync(path.join(tmpdir(), 'cairn-oci-e2e-'));
+
+  /** Any request to the registry (paths absolute: `/v2/…`). */
+  const reg = (method: string, p: string, opts: { auth?: string; body?: Buffer | string; headers?: Record<string, string> } = {}) =>
+    fetch(`${suite.baseUrl}${p}`, {
+      method,
+      headers: { ...(opts.auth ? { authorization: opts.auth } : {}), ...opts.headers },
+      body: opts.body,
+    });
+
+  /** A registry bearer token for Basic credentials (or anonymous). */
+  const bearer = async (basic?: string): Promise<string> => {
+    const res = await reg('GET', '/v2/token', { auth: basic });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { token: string };
+    return `Bearer ${body.token}`;
+  };
+
+  const creds = (a: Account) => `${a.username}:${a.password}`;
+  const push = (src: string, ref: string, a: Account, extra: string[] = []) =>
+    skopeo(['copy', ...extra, '--dest-tls-verify=false', '--dest-creds', creds(a), src, `docker://${host}/${ref}`]);
+  const pull = (ref: string, dst: string, a?: Account, extra: string[] = []) =>
+    skopeo(['copy', ...extra, '--src-tls-verify=false', ...(a ? ['--src-creds', creds(a)] : ['--src-no-creds']), `docker://${host}/${ref}`, dst]);
+
+  function expectSameImage(dst: string, src: string, image: BuiltImage): void {
+    for (const d of [image.manifest, image.config, ...image.layers]) {
+      expect(readLayoutBlob(dst, d.digest).equals(readLayoutBlob(src, d.digest)), d.digest).toBe(true);
+    }
+  }
+
+  beforeAll(async () => {
+    suite = await startTestSuite({ env: { ...FAST_PASSWORD_HASH } });
+    host = new URL(suite.baseUrl).host;
+    const admin = await suite.createAdmin();
+    alice = await createUser(suite, admin, uniqueName('alice'));
+    stranger = await createUser(suite, admin, uniqueName('stranger'));
+    hidden = await createUser(suite, admin, uniqueName('hidden'), { visibility: 'private' });
+    aliceReadToken = await createToken(suite, alice, ['read:package']);
+  });
+
+  afterAll(async () => {
+    await suite?.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  describe('token flow', () => {
+    it('GET /v2/ asks for a bearer token from /v2/token; anonymous and signed-in tokens open it', async () => {
+      const res = await reg('GET', '/v2/');
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe(
+        `Bearer realm="${new URL(suite.rootUrl).origin}/v2/token",service="container_registry",scope="*"`,
+      );
+      expect(await res.json()).toEqual({ errors: [{ code: 'UNAUTHORIZED', message: expect.any(String) }] });
+      for (const token of [await bearer(), await bearer(alice.basic), await bearer(basicAuth(alice.username, aliceReadToken))]) {
+        const ok = await reg('GET', '/v2/', { auth: token });
+        expect(ok.status).toBe(200);
+        expect(ok.headers.get('docker-distribution-api-version')).toBe('registry/2.0');
+      }
+    });
+
+    it('refuses wrong credentials at /v2/token and forged or foreign bearer tokens', async () => {
+      expect((await reg('GET', '/v2/token', { auth: basicAuth(alice.username, 'wrong-password') })).status).toBe(401);
+      const token = await bearer(alice.basic);
+      const forged = `${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`;
+      expect((await reg('GET', '/v2/', { auth: forged })).status).toBe(401);
+    });
+  });
+
+  describe('skopeo', () => {
+    let image: BuiltImage;
+    let src: string;
+
+    it('pushes an image by tag and pulls it back byte for byte (by tag and by digest)', async () => {
+      src = path.join(work, 'app');
+      image = buildImageLayout(src, 'v1', 'app');
+      const pushed = await push(`oci:${src}:v1`, `${alice.username}/app:v1`, alice);
+      expect(pushed.code, pushed.stderr).toBe(0);
+
+      const byTag = path.join(work, 'app-by-tag');
+      const pulled = await pull(`${alice.username}/app:v1`, `oci:${byTag}:v1`, alice);
+      expect(pulled.code, pulled.stderr).toBe(0);
+      expect(layoutEntry(byTag, 'v1')?.digest).toBe(image.manifest.digest);
+      expectSameImage(byTag, src, image);
+
+      const byDigest = path.join(work, 'app-by-digest');
+      const pulled2 = await pull(`${alice.username}/app@${image.manifest.digest}`, `oci:${byDigest}:x`, alice);
+      expect(pulled2.code, pulled2.stderr).toBe(0);
+      expectSameImage(byDigest, src, image);
+    });
+
+    it('inspects (digest, tags) and lists tags', async () => {
+      expect((await push(`oci:${src}:v1`, `${alice.username}/app:v2`, alice)).code).toBe(0);
+      const inspect = await skopeo(['inspect', '--tls-verify=false', '--creds', creds(alice), `docker://${host}/${alice.username}/app:v1`]);
+      expect(inspect.code, inspect.stderr).toBe(0);
+      const info = JSON.parse(inspect.stdout) as { Digest: string; RepoTags: string[]; Layers: string[] };
+      expect(info.Digest).toBe(image.manifest.digest);
+      expect(info.RepoTags).toEqual(['v1', 'v2']);
+      expect(info.Layers).toEqual(image.layers.map((l) => l.digest));
+      const tags = await skopeo(['list-tags', '--tls-verify=false', '--creds', creds(alice), `docker://${host}/${alice.username}/app`]);
+      expect(tags.code, tags.stderr).toBe(0);
+      expect(JSON.parse(tags.stdout)).toEqual({ Repository: `${host}/${alice.username}/app`, Tags: ['v1', 'v2'] });
+    });
+
+    it('pushes a two-platform image index with --all and pulls it back whole', async () => {
+      const multiSrc = path.join(work, 'multi');
+      const built = buildIndexLayout(multiSrc, 'latest', 'multi');
+      const pushed = await push(`oci:${multiSrc}:latest`, `${alice.username}/multi:latest`, alice, ['--all']);
+      expect(pushed.code, pushed.stderr).toBe(0);
+      const raw = await skopeo(['inspect', '--raw', '--tls-verify=false', '--creds', creds(alice), `docker://${host}/${alice.username}/multi:latest`]);
+      expect(Buffer.from(raw.stdout).equals(built.indexBytes)).toBe(true);
+      const dst = path.join(work, 'multi-back');
+      const pulled = await pull(`${alice.username}/multi:latest`, `oci:${dst}:latest`, alice, ['--all']);
+      expect(pulled.code, pulled.stderr).toBe(0);
+      expect(layoutEntry(dst, 'latest')?.digest).toBe(built.index.digest);
+      for (const img of built.images) expectSameImage(dst, multiSrc, img);
+    });
+
+    it('anonymous pulls of a public user’s image work; pushes need credentials with write access', async () => {
+      const dst = path.join(work, 'anon');
+      const pulled = await pull(`${alice.username}/app:v1`, `oci:${dst}:v1`);
+      expect(pulled.code, pulled.stderr).toBe(0);
+      expectSameImage(dst, src, image);
+
+      const anon = await skopeo(['copy', '--dest-tls-verify=false', '--dest-no-creds', `oci:${src}:v1`, `docker://${host}/${alice.username}/app:anon`]);
+      expect(anon.code).not.toBe(0);
+      const denied = await push(`oci:${src}:v1`, `${alice.username}/app:stranger`, stranger);
+      expect(denied.code).not.toBe(0);
+      expect(denied.stderr).toMatch(/denied/i);
+    });
+
+    it('the stranger pulls a public image; a private user’s image is hidden from others', async () => {
+      const own = await push(`oci:${src}:v1`, `${hidden.username}/secret:v1`, hidden);
+      expect(own.code, own.stderr).toBe(0);
+      const strangerPull = await pull(`${alice.username}/app:v1`, `oci:${path.join(work, 'stranger')}:v1`, stranger);
+      expect(strangerPull.code, strangerPull.stderr).toBe(0);
+      expect((await pull(`${hidden.username}/secret:v1`, `oci:${path.join(work, 'hidden1')}:v1`, stranger)).code).not.toBe(0);
+      expect((await pull(`${hidden.username}/secret:v1`, `oci:${path.join(work, 'hidden2')}:v1`)).code).not.toBe(0);
+    });
+  });
+
+  describe('protocol', () => {
+    let token: string;
+    let base: string;
+    const content = Buffer.from('0123456789abcdefghij');
+    const digest = sha256(content);
+
+    beforeAll(async () => {
+      token = await bearer(alice.basic);
+      base = `/v2/${alice.username}/proto`;
+    });
+
+    it('chunked upload: 202 + Location, PATCH with Content-Range, status, 416 on a gap, PUT ?digest= finishes', async () => {
+      const start = await reg('POST', `${base}/blobs/uploads/`, { auth: token });
+      expect(start.status).toBe(202);
+      const location = start.headers.get('location')!;
+      expect(location).toMatch(new RegExp(`^/v2/${alice.username}/proto/blobs/uploads/[A-Za-z0-9_-]+$`));
+      expect(start.headers.get('range')).toBe('0-0');
+      expect(start.headers.get('docker-upload-uuid')).toBe(location.split('/').pop());
+
+      const first = await reg('PATCH', location, { auth: token, body: content.subarray(0, 8), headers: { 'content-range': '0-7' } });
+      expect(first.status).toBe(202);
+      expect(first.headers.get('range')).toBe('0-7');
+
+      const gap = await reg('PATCH', location, { auth: token, body: content.subarray(10), headers: { 'content-range': '10-19' } });
+      expect(gap.status).toBe(416);
+      expect((await gap.json()).errors[0].code).toBe('RANGE_INVALID');
+
+      const status = await reg('GET', location, { auth: token });
+      expect(status.status).toBe(204);
+      expect(status.headers.get('range')).toBe('0-7');
+
+      const wrong = await reg('PUT', `${location}?digest=${sha256('other')}`, { auth: token, body: content.subarray(8), headers: { 'content-range': '8-19' } });
+      expect(wrong.status).toBe(400);
+      expect((await wrong.json()).errors[0].code).toBe('DIGEST_INVALID');
+    });
+
+    it('chunked upload completed by the last PUT; the blob is then served (HEAD, GET)', async () => {
+      const start = await reg('POST', `${base}/blobs/uploads/`, { auth: token });
+      const location = start.headers.get('location')!;
+      expect((await reg('PATCH', location, { auth: token, body: content.subarray(0, 12), headers: { 'content-range': '0-11' } })).status).toBe(202);
+      const done = await reg('PUT', `${location}?digest=${digest}`, { auth: token, body: content.subarray(12), headers: { 'content-range': '12-19' } });
+      expect(done.status).toBe(201);
+      expect(done.headers.get('location')).toBe(`${base}/blobs/${digest}`);
+      expect(done.headers.get('docker-content-digest')).toBe(digest);
+      expect((await reg('GET', location, { auth: token })).status).toBe(404);
+
+      const head = await reg('HEAD', `${base}/blobs/${digest}`, { auth: token });
+      expect(head.status).toBe(200);
+      expect(head.headers.get('content-length')).toBe(String(content.length));
+      expect(head.headers.get('docker-content-digest')).toBe(digest);
+      const get = await reg('GET', `${base}/blobs/${digest}`, { auth: token });
+      expect(Buffer.from(await get.arrayBuffer()).equals(content)).toBe(true);
+    });
+
+    it('monolithic POST ?digest=, a cancelled session, a wrong digest', async () => {
+      const other = Buffer.from('monolithic blob');
+      const res = await reg('POST', `${base}/blobs/uploads/?digest=${sha256(other)}`, { auth: token, body: other });
+      expect(res.status).toBe(201);
+      expect(res.headers.get('docker-content-digest')).toBe(sha256(other));
+      const bad = await reg('POST', `${base}/blobs/uploads/?digest=${sha256('not it')}`, { auth: token, body: other });
+      expect(bad.status).toBe(400);
+      expect((await bad.json()).errors[0].code).toBe('DIGEST_INVALID');
+
+      const session = (await reg('POST', `${base}/blobs/uploads/`, { auth: token })).headers.get('location')!;
+      expect((await reg('DELETE', session, { auth: token })).status).toBe(204);
+      expect((await reg('PATCH', session, { auth: token, body: 'x' })).status).toBe(404);
+    });
+
+    it('mounts a blob from another image of the same owner, not from another owner', async () => {
+      const mounted = await reg('POST', `/v2/${alice.username}/mounted/blobs/uploads/?mount=${digest}&from=${alice.username}/proto`, { auth: token });
+      expect(mounted.status).toBe(201);
+      expect(mounted.headers.get('location')).toBe(`/v2/${alice.username}/mounted/blobs/${digest}`);
+      expect((await reg('HEAD', `/v2/${alice.username}/mounted/blobs/${digest}`, { auth: token })).status).toBe(200);
+
+      const hiddenToken = await bearer(hidden.basic);
+      const foreign = await reg('POST', `/v2/${hidden.username}/x/blobs/uploads/?mount=${digest}&from=${alice.username}/proto`, { auth: hiddenToken });
+      expect(foreign.status).toBe(202);
+      expect((await reg('HEAD', `/v2/${hidden.username}/x/blobs/${digest}`, { auth: hiddenToken })).status).toBe(404);
+    });
+
+    it('a manifest referencing a missing blob is MANIFEST_BLOB_UNKNOWN; one of the pushed blobs is stored', async () => {
+      const config = Buffer.from('{"architecture":"amd64","os":"linux"}');
+      expect((await reg('POST', `${base}/blobs/uploads/?digest=${sha256(config)}`, { auth: token, body: config })).status).toBe(201);
+      const manifest = (layer: string, size: number) => JSON.stringify({
+        schemaVersion: 2,
+        mediaType: 'application/vnd.oci.image.manifest.v1+json',
+        config: { mediaType: 'application/vnd.oci.image.config.v1+json', digest: sha256(config), size: config.length },
+        layers: [{ mediaType: 'application/vnd.oci.image.layer.v1.tar', digest: layer, size }],
+      });
+      const missing = await reg('PUT', `${base}/manifests/broken`, {
+        auth: token, body: manifest(`sha256:${'0'.repeat(64)}`, 1), headers: { 'content-type': 'application/vnd.oci.image.manifest.v1+json' },
+      });
+      expect(missing.status).toBe(404);
+      expect((await missing.json()).errors[0]).toMatchObject({ code: 'MANIFEST_BLOB_UNKNOWN' });
+      expect((await reg('GET', `${base}/manifests/broken`, { auth: token })).status).toBe(404);
+
+      const good = manifest(digest, content.length);
+      const put = await reg('PUT', `${base}/manifests/ok`, { auth: token, body: good, headers: { 'content-type': 'application/vnd.oci.image.manifest.v1+json' } });
+      expect(put.status).toBe(201);
+      expect(put.headers.get('docker-content-digest')).toBe(sha256(good));
+      const get = await reg('GET', `${base}/manifests/${sha256(good)}`, { auth: token });
+      expect(get.status).toBe(200);
+      expect(get.headers.get('content-type')).toBe('application/vnd.oci.image.manifest.v1+json');
+      expect(await get.text()).toBe(good);
+      const byDigestWrong = await reg('PUT', `${base}/manifests/${sha256('x')}`, { auth: token, body: good, headers: { 'content-type': 'application/vnd.oci.image.manifest.v1+json' } });
+      expect(byDigestWrong.status).toBe(400);
+      expect((await byDigestWrong.json()).errors[0].code).toBe('DIGEST_INVALID');
+      const invalid = await reg('PUT', `${base}/manifests/bad`, { auth: token, body: '{"schemaVersion":2', headers: { 'content-type': 'application/vnd.oci.image.manifest.v1+json' } });
+      expect(invalid.status).toBe(400);
+      expect((await invalid.json()).errors[0].code).toBe('MANIFEST_INVALID');
+
+      expect((await reg('DELETE', `${base}/manifests/ok`, { auth: token })).status).toBe(202);
+      expect((await reg('HEAD', `${base}/manifests/ok`, { auth: token })).status).toBe(404);
+    });
+
+    it('bad names and digests are refused before any lookup', async () => {
+      const upper = await reg('GET', `/v2/${alice.username}/UPPER/tags/list`, { auth: token });
+      expect(upper.status).toBe(400);
+      expect((await upper.json()).errors[0].code).toBe('NAME_INVALID');
+      expect((await reg('GET', `/v2/${alice.username}/a..b/tags/list`, { auth: token })).status).toBe(400);
+      const blob = await reg('GET', `${base}/blobs/sha256:nothex`, { auth: token });
+      expect(blob.status).toBe(404);
+      expect((await blob.json()).errors[0].code).toBe('BLOB_UNKNOWN');
+      const post = await reg('POST', `${base}/blobs/uploads/?digest=md5:abc`, { auth: token, body: 'x' });
+      expect(post.status).toBe(400);
+      expect((await post.json()).errors[0].code).toBe('DIGEST_INVALID');
+      const ref = await reg('GET', `${base}/manifests/-bad-tag`, { auth: token });
+      expect(ref.status).toBe(404);
+      expect((await ref.json()).errors[0].code).toBe('MANIFEST_UNKNOWN');
+    });
+
+    it('tags/list pages with n and last (Link to the next page)', async () => {
+      const appBase = `/v2/${alice.username}/app`;
+      const all = await reg('GET', `${appBase}/tags/list`, { auth: token });
+      expect(await all.json()).toEqual({ name: `${alice.username}/app`, tags: ['v1', 'v2'] });
+      const first = await reg('GET', `${appBase}/tags/list?n=1`, { auth: token });
+      expect(await first.json()).toEqual({ name: `${alice.username}/app`, tags: ['v1'] });
+      expect(first.headers.get('link')).toBe(`<${appBase}/tags/list?last=v1&n=1>; rel="next"`);
+      const next = await reg('GET', `${appBase}/tags/list?n=1&last=v1`, { auth: token });
+      expect((await next.json()).tags).toEqual(['v2']);
+      expect((await (await reg('GET', `${appBase}/tags/list?n=0`, { auth: token })).json()).tags).toEqual([]);
+      expect((await reg('GET', `${appBase}/tags/list?n=-1`, { auth: token })).status).toBe(400);
+      const unknown = await reg('GET', `/v2/${alice.username}/nothing-here/tags/list`, { auth: token });
+      expect(unknown.status).toBe(404);
+      expect((await unknown.json()).errors[0].code).toBe('NAME_UNKNOWN');
+    });
+
+    it('permissions: anonymous push 401, stranger push 403 DENIED, read:package token cannot push, reader pulls', async () => {
+      const blob = Buffer.from('perm');
+      const url = `${base}/blobs/uploads/?digest=${sha256(blob)}`;
+      const anon = await reg('POST', url, { auth: await bearer(), body: blob });
+      expect(anon.status).toBe(401);
+      expect(anon.headers.get('www-authenticate')).toMatch(/^Bearer realm=/);
+      const strangerRes = await reg('POST', url, { auth: await bearer(stranger.basic), body: blob });
+      expect(strangerRes.status).toBe(403);
+      expect((await strangerRes.json()).errors[0].code).toBe('DENIED');
+      const readOnly = await reg('POST', url, { auth: await bearer(basicAuth(alice.username, aliceReadToken)), body: blob });
+      expect(readOnly.status).toBe(403);
+      const reader = await reg('GET', `${base}/blobs/${digest}`, { auth: await bearer(stranger.basic) });
+      expect(reader.status).toBe(200);
+      const privateRead = await reg('GET', `/v2/${hidden.username}/secret/tags/list`, { auth: await bearer(stranger.basic) });
+      expect(privateRead.status).toBe(403);
+      const anonPrivate = await reg('GET', `/v2/${hidden.username}/secret/tags/list`, { auth: await bearer() });
+      expect(anonPrivate.status).toBe(401);
+      // Basic credentials work on /v2 directly too (Gitea accepts them).
+      expect((await reg('GET', `${base}/blobs/${digest}`, { auth: alice.basic })).status).toBe(200);
+    });
+  });
+
+  it('stores what Gitea stores: a package per image, a version per tag and per untagged digest, blobs once', async () => {
+    const db = new pg.Client({ connectionString: suite.databaseUrl });
+    await db.connect();
+    try {
+      const versions = await db.query<{ name: string; version: string; is_internal: boolean }>(
+        `SELECT p.name, v.version, v.is_internal FROM packages.package p JOIN packages.package_version v ON v.package_id = p.id
+         WHERE p.type = 'container' AND p.name IN ('app', 'multi') ORDER BY p.name, v.version`,
+      );
+      const names = versions.rows.filter((r) => !r.is_internal).map((r) => `${r.name}:${r.version}`);
+      // The index's two platform manifests were pushed by digest: untagged versions named by their digest.
+      expect(names.filter((n) => n.startsWith('multi:sha256:'))).toHaveLength(2);
+      expect(names).toEqual(expect.arrayContaining(['app:v1', 'app:v2', 'multi:latest']));
+      const dupes = await db.query('SELECT hash_sha256 FROM packages.package_blob GROUP BY hash_sha256 HAVING count(*) > 1');
+      expect(dupes.rows).toEqual([]);
+    } finally {
+      await db.end();
+    }
+  });
+});
+});
