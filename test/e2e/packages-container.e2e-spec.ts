@@ -357,4 +357,3 @@ describe.skipIf(!available)('container registry (OCI distribution) with skopeo',
     }
   });
 });
-});
