@@ -9,11 +9,9 @@ import { rm, stat, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, ErrorCode } from '@cairn/contracts';
-import { BLOB_STORE } from '../../storage/blob-lock.js';
 import { BlobTooLargeError, type FsBlobStore, type StagedBlob } from '../../storage/blob-store.js';
-import { PackageStore } from '../../store/package-store.js';
+import type { PackageStore } from '../../store/package-store.js';
 import type { Tx } from '../../prisma/prisma.service.js';
 import {
   CONTAINER, ContainerRepository, MANIFEST_FILENAME, Props, UPLOAD_VERSION, blobFileName, type BlobHit, type ManifestHit,
@@ -40,13 +38,15 @@ export interface StoredManifest {
   versionId: number;
 }
 
-@Injectable()
 export class ContainerRegistryService {
+  private readonly blobs: FsBlobStore;
+
   constructor(
     private readonly store: PackageStore,
     private readonly repo: ContainerRepository,
-    @Inject(BLOB_STORE) private readonly blobs: FsBlobStore,
-  ) {}
+  ) {
+    this.blobs = store.blobs;
+  }
 
   // ---- blobs ---------------------------------------------------------------------------------------------------
 
@@ -114,9 +114,15 @@ export class ContainerRegistryService {
    * Appends a chunk to the session's temporary file (streamed; the limit checked as bytes arrive; on any failure the
    * file is cut back to what was received before). Answers the new number of bytes received.
    */
-  async appendChunk(upload: UploadRow, body: Readable, range: ChunkRange | undefined, contentLength: number | undefined): Promise<number> {
+  async appendChunk(
+    upload: UploadRow,
+    body: Readable,
+    range: ChunkRange | undefined | 'end',
+    contentLength: number | undefined,
+  ): Promise<number> {
     const received = Number(upload.bytesReceived);
-    checkChunk(range, received, contentLength);
+    // 'end': the final chunk of a PUT, appended wherever the upload ends.
+    if (range !== 'end') checkChunk(range, received, contentLength);
     const file = this.uploadFile(upload);
     const limit = this.store.maxFileBytes(CONTAINER);
     const counter = new ByteCounter(limit < 0 ? -1 : limit - received);

@@ -4,9 +4,8 @@
  * `sha256_<hex>`, and blobs pushed before their manifest as files of the internal version `_upload`. Properties
  * carry the OCI facts (digest, media type, tagged, an index's manifest references).
  */
-import { Injectable } from '@nestjs/common';
 import type { Prisma } from '../../generated/prisma/client.js';
-import { PrismaService, type Db, type Tx } from '../../prisma/prisma.service.js';
+import type { PrismaService, Db, Tx } from '../../prisma/prisma.service.js';
 
 export const CONTAINER = 'container';
 /** Gitea's internal version holding blobs not yet referenced by a manifest. */
@@ -44,7 +43,6 @@ export type UploadRow = Prisma.PackageBlobUploadGetPayload<object>;
 /** Advisory-lock class of container images ("OCII"): manifest writes of one image serialise. */
 const IMAGE_LOCK_CLASS = 0x4f434949;
 
-@Injectable()
 export class ContainerRepository {
   constructor(readonly prisma: PrismaService) {}
 
