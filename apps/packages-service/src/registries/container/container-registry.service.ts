@@ -12,6 +12,7 @@ import { pipeline } from 'node:stream/promises';
 import { DomainError, ErrorCode } from '@cairn/contracts';
 import { BlobTooLargeError, type FsBlobStore, type StagedBlob } from '../../storage/blob-store.js';
 import type { PackageStore } from '../../store/package-store.js';
+import type { Prisma } from '../../generated/prisma/client.js';
 import type { Tx } from '../../prisma/prisma.service.js';
 import {
   CONTAINER, ContainerRepository, MANIFEST_FILENAME, Props, UPLOAD_VERSION, blobFileName, type BlobHit, type ManifestHit,
@@ -224,10 +225,10 @@ export class ContainerRegistryService {
         let versionId: number;
         if (existing) {
           await this.repo.clearVersion(tx, existing.id);
-          await tx.packageVersion.update({ where: { id: existing.id }, data: { metadata: { ...metadata }, creatorId, createdAt: new Date() } });
+          await tx.packageVersion.update({ where: { id: existing.id }, data: { metadata: asJson(metadata), creatorId, createdAt: new Date() } });
           versionId = existing.id;
         } else {
-          versionId = (await this.store.createVersion(tx, { packageId: pkg.id, version, creatorId, metadata: { ...metadata } })).id;
+          versionId = (await this.store.createVersion(tx, { packageId: pkg.id, version, creatorId, metadata: asJson(metadata) })).id;
         }
         const uploads = await this.store.findVersion(pkg.id, UPLOAD_VERSION, tx);
         for (const { descriptor, blobId } of files) {
@@ -378,6 +379,11 @@ class ByteCounter extends Transform {
     }
     done(null, chunk);
   }
+}
+
+/** Metadata is plain JSON (optional fields left out when absent). */
+function asJson(metadata: ContainerMetadata): Prisma.InputJsonValue {
+  return JSON.parse(JSON.stringify(metadata)) as Prisma.InputJsonValue;
 }
 
 /** The owner's total size limit is the package store's DomainError; the registry answers it in its own format. */

@@ -4,13 +4,13 @@
  * a registry bearer token it forwarded, and every error is the spec's `{ errors: [...] }` body.
  */
 import type { Readable } from 'node:stream';
-import { DomainError, ErrorCode, type ActorDto } from '@cairn/contracts';
+import { DomainError, ErrorCode, containerRegistryChallenge, type ActorDto } from '@cairn/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OwnerAccess } from '../../access/package-access.js';
 import type { PackageRegistry, RegistryDeps } from '../../http/registry.js';
 import { ContainerRegistryService, type ImageRef } from './container-registry.service.js';
 import { ContainerRepository } from './container.repository.js';
-import { API_VERSION_HEADER, registryChallenge } from './oci-challenge.js';
+import { API_VERSION_HEADER } from './oci-headers.js';
 import { OciError } from './oci-errors.js';
 import { MAX_MANIFEST_BYTES } from './oci-manifest.js';
 import { parseOciPath, type OciEndpoint } from './oci-path.js';
@@ -36,7 +36,7 @@ class ContainerRegistry {
   constructor(private readonly deps: RegistryDeps) {
     this.service = new ContainerRegistryService(deps.store, new ContainerRepository(deps.store.prisma));
     this.tokenKey = registryTokenKey(deps.settings.secretKey);
-    this.challenge = registryChallenge(deps.common.rootUrl);
+    this.challenge = containerRegistryChallenge(deps.common.rootUrl);
   }
 
   routes(app: FastifyInstance): void {
