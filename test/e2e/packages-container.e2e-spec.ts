@@ -327,14 +327,18 @@ describe.skipIf(!available)('container registry (OCI distribution) with skopeo',
       expect((await strangerRes.json()).errors[0].code).toBe('DENIED');
       const readOnly = await reg('POST', url, { auth: await bearer(basicAuth(alice.username, aliceReadToken)), body: blob });
       expect(readOnly.status).toBe(403);
-      const reader = await reg('GET', `${base}/blobs/${digest}`, { auth: await bearer(stranger.basic) });
+      expect((await reg('POST', url, { auth: token, body: blob })).status).toBe(201);
+      const reader = await reg('GET', `${base}/blobs/${sha256(blob)}`, { auth: await bearer(stranger.basic) });
       expect(reader.status).toBe(200);
+      expect(await reader.text()).toBe('perm');
       const privateRead = await reg('GET', `/v2/${hidden.username}/secret/tags/list`, { auth: await bearer(stranger.basic) });
       expect(privateRead.status).toBe(403);
       const anonPrivate = await reg('GET', `/v2/${hidden.username}/secret/tags/list`, { auth: await bearer() });
       expect(anonPrivate.status).toBe(401);
       // Basic credentials work on /v2 directly too (Gitea accepts them).
-      expect((await reg('GET', `${base}/blobs/${digest}`, { auth: alice.basic })).status).toBe(200);
+      expect((await reg('GET', `${base}/blobs/${sha256(blob)}`, { auth: alice.basic })).status).toBe(200);
+      // A blob whose only manifest was deleted is gone from the image (the deleted version held it).
+      expect((await reg('HEAD', `${base}/blobs/${digest}`, { auth: token })).status).toBe(404);
     });
   });
 
