@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildImageLayout, buildIndexLayout, layoutEntry, readLayoutBlob, skopeo, skopeoAvailable, type BuiltImage,
 } from '../support/oci-layout.js';
+import { createOrg, createTeam } from '../support/packages.js';
 import { createToken, createUser, uniqueName, type Account } from '../support/session.js';
 import { basicAuth, startTestSuite, type TestSuite } from '../support/suite.js';
 import { FAST_PASSWORD_HASH } from './identity-helpers.js';
@@ -20,6 +21,9 @@ import { FAST_PASSWORD_HASH } from './identity-helpers.js';
 const available = skopeoAvailable();
 if (!available) console.warn('\n!!! skopeo is not installed: the container registry e2e tests are SKIPPED (apt-get install skopeo)\n');
 
+const errors = async (res: Response) => ((await res.json()) as { errors: { code: string; message: string }[] }).errors;
+const errorCode = async (res: Response) => (await errors(res))[0].code;
+const tagList = async (res: Response) => (await res.json()) as { name: string; tags: string[] };
 const sha256 = (b: Buffer | string) => `sha256:${createHash('sha256').update(b).digest('hex')}`;
 
 describe.skipIf(!available)('container registry (OCI distribution) with skopeo', () => {
@@ -194,7 +198,7 @@ describe.skipIf(!available)('container registry (OCI distribution) with skopeo',
 
       const gap = await reg('PATCH', location, { auth: token, body: content.subarray(10), headers: { 'content-range': '10-19' } });
       expect(gap.status).toBe(416);
-      expect((await gap.json()).errors[0].code).toBe('RANGE_INVALID');
+      expect(await errorCode(gap)).toBe('RANGE_INVALID');
 
       const status = await reg('GET', location, { auth: token });
       expect(status.status).toBe(204);
@@ -202,7 +206,7 @@ describe.skipIf(!available)('container registry (OCI distribution) with skopeo',
 
       const wrong = await reg('PUT', `${location}?digest=${sha256('other')}`, { auth: token, body: content.subarray(8), headers: { 'content-range': '8-19' } });
       expect(wrong.status).toBe(400);
-      expect((await wrong.json()).errors[0].code).toBe('DIGEST_INVALID');
+      expect(await errorCode(wrong)).toBe('DIGEST_INVALID');
     });
 
     it('chunked upload completed by the last PUT; the blob is then served (HEAD, GET)', async () => {
@@ -230,7 +234,7 @@ describe.skipIf(!available)('container registry (OCI distribution) with skopeo',
       expect(res.headers.get('docker-content-digest')).toBe(sha256(other));
       const bad = await reg('POST', `${base}/blobs/uploads/?digest=${sha256('not it')}`, { auth: token, body: other });
       expect(bad.status).toBe(400);
-      expect((await bad.json()).errors[0].code).toBe('DIGEST_INVALID');
+      expect(await errorCode(bad)).toBe('DIGEST_INVALID');
 
       const session = (await reg('POST', `${base}/blobs/uploads/`, { auth: token })).headers.get('location')!;
       expect((await reg('DELETE', session, { auth: token })).status).toBe(204);
@@ -262,7 +266,7 @@ describe.skipIf(!available)('container registry (OCI distribution) with skopeo',
         auth: token, body: manifest(`sha256:${'0'.repeat(64)}`, 1), headers: { 'content-type': 'application/vnd.oci.image.manifest.v1+json' },
       });
       expect(missing.status).toBe(404);
-      expect((await missing.json()).errors[0]).toMatchObject({ code: 'MANIFEST_BLOB_UNKNOWN' });
+      expect((await errors(missing))[0]).toMatchObject({ code: 'MANIFEST_BLOB_UNKNOWN' });
       expect((await reg('GET', `${base}/manifests/broken`, { auth: token })).status).toBe(404);
 
       const good = manifest(digest, content.length);
@@ -275,10 +279,10 @@ describe.skipIf(!available)('container registry (OCI distribution) with skopeo',
       expect(await get.text()).toBe(good);
       const byDigestWrong = await reg('PUT', `${base}/manifests/${sha256('x')}`, { auth: token, body: good, headers: { 'content-type': 'application/vnd.oci.image.manifest.v1+json' } });
       expect(byDigestWrong.status).toBe(400);
-      expect((await byDigestWrong.json()).errors[0].code).toBe('DIGEST_INVALID');
+      expect(await errorCode(byDigestWrong)).toBe('DIGEST_INVALID');
       const invalid = await reg('PUT', `${base}/manifests/bad`, { auth: token, body: '{"schemaVersion":2', headers: { 'content-type': 'application/vnd.oci.image.manifest.v1+json' } });
       expect(invalid.status).toBe(400);
-      expect((await invalid.json()).errors[0].code).toBe('MANIFEST_INVALID');
+      expect(await errorCode(invalid)).toBe('MANIFEST_INVALID');
 
       expect((await reg('DELETE', `${base}/manifests/ok`, { auth: token })).status).toBe(202);
       expect((await reg('HEAD', `${base}/manifests/ok`, { auth: token })).status).toBe(404);
@@ -287,17 +291,17 @@ describe.skipIf(!available)('container registry (OCI distribution) with skopeo',
     it('bad names and digests are refused before any lookup', async () => {
       const upper = await reg('GET', `/v2/${alice.username}/UPPER/tags/list`, { auth: token });
       expect(upper.status).toBe(400);
-      expect((await upper.json()).errors[0].code).toBe('NAME_INVALID');
+      expect(await errorCode(upper)).toBe('NAME_INVALID');
       expect((await reg('GET', `/v2/${alice.username}/a..b/tags/list`, { auth: token })).status).toBe(400);
       const blob = await reg('GET', `${base}/blobs/sha256:nothex`, { auth: token });
       expect(blob.status).toBe(404);
-      expect((await blob.json()).errors[0].code).toBe('BLOB_UNKNOWN');
+      expect(await errorCode(blob)).toBe('BLOB_UNKNOWN');
       const post = await reg('POST', `${base}/blobs/uploads/?digest=md5:abc`, { auth: token, body: 'x' });
       expect(post.status).toBe(400);
-      expect((await post.json()).errors[0].code).toBe('DIGEST_INVALID');
+      expect(await errorCode(post)).toBe('DIGEST_INVALID');
       const ref = await reg('GET', `${base}/manifests/-bad-tag`, { auth: token });
       expect(ref.status).toBe(404);
-      expect((await ref.json()).errors[0].code).toBe('MANIFEST_UNKNOWN');
+      expect(await errorCode(ref)).toBe('MANIFEST_UNKNOWN');
     });
 
     it('tags/list pages with n and last (Link to the next page)', async () => {
@@ -308,12 +312,12 @@ describe.skipIf(!available)('container registry (OCI distribution) with skopeo',
       expect(await first.json()).toEqual({ name: `${alice.username}/app`, tags: ['v1'] });
       expect(first.headers.get('link')).toBe(`<${appBase}/tags/list?last=v1&n=1>; rel="next"`);
       const next = await reg('GET', `${appBase}/tags/list?n=1&last=v1`, { auth: token });
-      expect((await next.json()).tags).toEqual(['v2']);
-      expect((await (await reg('GET', `${appBase}/tags/list?n=0`, { auth: token })).json()).tags).toEqual([]);
+      expect((await tagList(next)).tags).toEqual(['v2']);
+      expect((await tagList(await reg('GET', `${appBase}/tags/list?n=0`, { auth: token }))).tags).toEqual([]);
       expect((await reg('GET', `${appBase}/tags/list?n=-1`, { auth: token })).status).toBe(400);
       const unknown = await reg('GET', `/v2/${alice.username}/nothing-here/tags/list`, { auth: token });
       expect(unknown.status).toBe(404);
-      expect((await unknown.json()).errors[0].code).toBe('NAME_UNKNOWN');
+      expect(await errorCode(unknown)).toBe('NAME_UNKNOWN');
     });
 
     it('permissions: anonymous push 401, stranger push 403 DENIED, read:package token cannot push, reader pulls', async () => {
@@ -324,7 +328,7 @@ describe.skipIf(!available)('container registry (OCI distribution) with skopeo',
       expect(anon.headers.get('www-authenticate')).toMatch(/^Bearer realm=/);
       const strangerRes = await reg('POST', url, { auth: await bearer(stranger.basic), body: blob });
       expect(strangerRes.status).toBe(403);
-      expect((await strangerRes.json()).errors[0].code).toBe('DENIED');
+      expect(await errorCode(strangerRes)).toBe('DENIED');
       const readOnly = await reg('POST', url, { auth: await bearer(basicAuth(alice.username, aliceReadToken)), body: blob });
       expect(readOnly.status).toBe(403);
       expect((await reg('POST', url, { auth: token, body: blob })).status).toBe(201);
@@ -340,6 +344,23 @@ describe.skipIf(!available)('container registry (OCI distribution) with skopeo',
       // A blob whose only manifest was deleted is gone from the image (the deleted version held it).
       expect((await reg('HEAD', `${base}/blobs/${digest}`, { auth: token })).status).toBe(404);
     });
+  });
+
+  it('organization images: a team with write on the packages unit pushes, a read team pulls only', async () => {
+    const writer = await createUser(suite, await suite.createAdmin(), uniqueName('writer'));
+    const reader = await createUser(suite, await suite.createAdmin(), uniqueName('reader'));
+    const org = await createOrg(suite, alice, 'private');
+    await createTeam(suite, alice, org, 'write', [writer]);
+    await createTeam(suite, alice, org, 'read', [reader]);
+    const blob = Buffer.from('org blob');
+    const url = `/v2/${org}/tool/blobs/uploads/?digest=${sha256(blob)}`;
+    expect((await reg('POST', url, { auth: await bearer(writer.basic), body: blob })).status).toBe(201);
+    const readerPush = await reg('POST', url, { auth: await bearer(reader.basic), body: blob });
+    expect(readerPush.status).toBe(403);
+    expect(await errorCode(readerPush)).toBe('DENIED');
+    const pulled = await reg('GET', `/v2/${org}/tool/blobs/${sha256(blob)}`, { auth: await bearer(reader.basic) });
+    expect(await pulled.text()).toBe('org blob');
+    expect((await reg('GET', `/v2/${org}/tool/blobs/${sha256(blob)}`, { auth: await bearer(stranger.basic) })).status).toBe(403);
   });
 
   it('stores what Gitea stores: a package per image, a version per tag and per untagged digest, blobs once', async () => {
@@ -359,5 +380,42 @@ describe.skipIf(!available)('container registry (OCI distribution) with skopeo',
     } finally {
       await db.end();
     }
+  });
+});
+
+describe.skipIf(!available)('container registry size limit ([packages] LIMIT_SIZE_CONTAINER)', () => {
+  let suite: TestSuite;
+  let token: string;
+  let base: string;
+  const reg = (method: string, p: string, body?: Buffer | string, headers: Record<string, string> = {}) =>
+    fetch(`${suite.baseUrl}${p}`, { method, headers: { authorization: token, ...headers }, body });
+
+  beforeAll(async () => {
+    suite = await startTestSuite({ env: { ...FAST_PASSWORD_HASH, CAIRN__PACKAGES__LIMIT_SIZE_CONTAINER: '16' } });
+    const user = await createUser(suite, await suite.createAdmin(), uniqueName('small'));
+    const res = await fetch(`${suite.baseUrl}/v2/token`, { headers: { authorization: user.basic } });
+    token = `Bearer ${((await res.json()) as { token: string }).token}`;
+    base = `/v2/${user.username}/small`;
+  });
+
+  afterAll(async () => {
+    await suite?.stop();
+  });
+
+  it('refuses a larger blob with 413, monolithic or chunked (the session keeps what it had)', async () => {
+    const big = Buffer.alloc(17, 'x');
+    const mono = await reg('POST', `${base}/blobs/uploads/?digest=${sha256(big)}`, big);
+    expect(mono.status).toBe(413);
+    expect((await errors(mono))[0]).toMatchObject({ code: 'SIZE_INVALID', message: expect.stringMatching(/16 bytes/) });
+
+    const location = (await reg('POST', `${base}/blobs/uploads/`)).headers.get('location')!;
+    expect((await reg('PATCH', location, big.subarray(0, 10), { 'content-range': '0-9' })).status).toBe(202);
+    const over = await reg('PATCH', location, big.subarray(10), { 'content-range': '10-16' });
+    expect(over.status).toBe(413);
+    const status = await reg('GET', location);
+    expect(status.headers.get('range')).toBe('0-9');
+    const fits = Buffer.alloc(16, 'x');
+    const done = await reg('PUT', `${location}?digest=${sha256(fits)}`, fits.subarray(10), { 'content-range': '10-15' });
+    expect(done.status).toBe(201);
   });
 });

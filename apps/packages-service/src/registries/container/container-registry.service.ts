@@ -20,7 +20,7 @@ import {
 } from './container.repository.js';
 import { imageMetadata, indexMetadata, MAX_CONFIG_BYTES_FOR_METADATA, type ContainerMetadata } from './image-metadata.js';
 import { OciError, sizeLimitExceeded } from './oci-errors.js';
-import { MAX_MANIFEST_BYTES, parseManifest, type Descriptor } from './oci-manifest.js';
+import { parseManifest, type Descriptor } from './oci-manifest.js';
 import { digestHex, digestOfHex, digestProblem, type ManifestReference } from './oci-reference.js';
 import { checkChunk, type ChunkRange } from './upload-range.js';
 
