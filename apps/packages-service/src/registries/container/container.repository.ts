@@ -4,7 +4,7 @@
  * `sha256_<hex>`, and blobs pushed before their manifest as files of the internal version `_upload`. Properties
  * carry the OCI facts (digest, media type, tagged, an index's manifest references).
  */
-import type { Prisma } from '../../generated/prisma/client.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import type { PrismaService, Db, Tx } from '../../prisma/prisma.service.js';
 
 export const CONTAINER = 'container';
@@ -76,28 +76,24 @@ export class ContainerRepository {
   }
 
   /** The manifest a tag names (a version that is not internal). */
-  async findManifestByTag(ownerId: number, image: string, tag: string, db: Db = this.prisma): Promise<ManifestHit | null> {
-    const rows = await db.$queryRaw<Array<{ version_id: number; file_id: number; blob_id: number; size: bigint; sha256: string }>>`
-      SELECT v.id AS version_id, f.id AS file_id, b.id AS blob_id, b.size, b.hash_sha256 AS sha256
-      FROM packages.package p
-      JOIN packages.package_version v ON v.package_id = p.id
-      JOIN packages.package_file f ON f.version_id = v.id AND f.is_lead
-      JOIN packages.package_blob b ON b.id = f.blob_id
-      WHERE p.owner_id = ${ownerId} AND p.type = ${CONTAINER} AND p.lower_name = ${image}
-        AND v.lower_version = ${tag.toLowerCase()} AND NOT v.is_internal
-      LIMIT 1`;
-    return this.manifestHit(rows[0], db);
+  findManifestByTag(ownerId: number, image: string, tag: string, db: Db = this.prisma): Promise<ManifestHit | null> {
+    return this.findManifest(ownerId, image, Prisma.sql`v.lower_version = ${tag.toLowerCase()} AND NOT v.is_internal`, db);
   }
 
   /** A manifest by its digest, in whichever version holds it. */
-  async findManifestByDigest(ownerId: number, image: string, sha256: string, db: Db = this.prisma): Promise<ManifestHit | null> {
+  findManifestByDigest(ownerId: number, image: string, sha256: string, db: Db = this.prisma): Promise<ManifestHit | null> {
+    return this.findManifest(ownerId, image, Prisma.sql`b.hash_sha256 = ${sha256}`, db);
+  }
+
+  /** The lead file (`manifest.json`) of the image's first version matching `condition`. */
+  private async findManifest(ownerId: number, image: string, condition: Prisma.Sql, db: Db): Promise<ManifestHit | null> {
     const rows = await db.$queryRaw<Array<{ version_id: number; file_id: number; blob_id: number; size: bigint; sha256: string }>>`
       SELECT v.id AS version_id, f.id AS file_id, b.id AS blob_id, b.size, b.hash_sha256 AS sha256
       FROM packages.package p
       JOIN packages.package_version v ON v.package_id = p.id
       JOIN packages.package_file f ON f.version_id = v.id AND f.is_lead
       JOIN packages.package_blob b ON b.id = f.blob_id
-      WHERE p.owner_id = ${ownerId} AND p.type = ${CONTAINER} AND p.lower_name = ${image} AND b.hash_sha256 = ${sha256}
+      WHERE p.owner_id = ${ownerId} AND p.type = ${CONTAINER} AND p.lower_name = ${image} AND ${condition}
       ORDER BY v.id LIMIT 1`;
     return this.manifestHit(rows[0], db);
   }
