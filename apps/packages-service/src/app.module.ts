@@ -4,6 +4,7 @@ import { PlatformModule, EventOutbox } from '@cairn/platform';
 import { PackageAccess } from './access/package-access.js';
 import { PACKAGES_SETTINGS, loadPackagesSettings, type PackagesSettings } from './config/packages-settings.js';
 import { PrismaService } from './prisma/prisma.service.js';
+import { BlobCleanup } from './storage/blob-cleanup.js';
 import { BLOB_STORE } from './storage/blob-lock.js';
 import { FsBlobStore } from './storage/blob-store.js';
 import { PackageStore } from './store/package-store.js';
@@ -26,6 +27,7 @@ import { PackageStore } from './store/package-store.js';
     EventOutbox,
     PackageAccess,
     PackageStore,
+    BlobCleanup,
   ],
 })
 export class AppModule {}

@@ -192,6 +192,22 @@ export class FsBlobStore implements BlobStore {
     }
   }
 
+  /** Every stored blob's sha256 whose file was last written before `olderThan` (walks `blobs/`). */
+  async *storedBefore(olderThan: Date): AsyncGenerator<string> {
+    for (const a of await listDir(this.blobsDir)) {
+      for (const b of await listDir(path.join(this.blobsDir, a))) {
+        for (const name of await listDir(path.join(this.blobsDir, a, b))) {
+          if (!SHA256.test(name)) continue;
+          try {
+            if ((await stat(path.join(this.blobsDir, a, b, name))).mtime < olderThan) yield name;
+          } catch (err) {
+            if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+          }
+        }
+      }
+    }
+  }
+
   async removeStaleTemp(olderThan: Date): Promise<number> {
     let names: string[];
     try {
@@ -213,6 +229,16 @@ export class FsBlobStore implements BlobStore {
       }
     }
     return removed;
+  }
+}
+
+/** A folder's entries; none when it does not exist. */
+async function listDir(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
   }
 }
 
