@@ -320,6 +320,24 @@ describe.skipIf(!available)('container registry (OCI distribution) with skopeo',
       expect(await errorCode(unknown)).toBe('NAME_UNKNOWN');
     });
 
+    it('_catalog lists the images whose owner the caller may see, in pages', async () => {
+      const catalog = async (auth: string, q = '') => {
+        const res = await reg('GET', `/v2/_catalog${q}`, { auth });
+        expect(res.status).toBe(200);
+        return { link: res.headers.get('link'), repositories: ((await res.json()) as { repositories: string[] }).repositories };
+      };
+      const publicImages = [`${alice.username}/app`, `${alice.username}/multi`];
+      // Images holding only blobs (no manifest yet) are not listed, as in Gitea.
+      expect((await catalog(await bearer(stranger.basic))).repositories).toEqual(publicImages);
+      expect((await catalog(await bearer())).repositories).toEqual(publicImages);
+      expect((await catalog(await bearer(hidden.basic))).repositories).toEqual([...publicImages, `${hidden.username}/secret`].sort());
+      const page = await catalog(await bearer(stranger.basic), '?n=1');
+      expect(page).toEqual({ repositories: [publicImages[0]], link: `</v2/_catalog?n=1&last=${encodeURIComponent(publicImages[0])}>; rel="next"` });
+      expect((await catalog(await bearer(stranger.basic), `?n=1&last=${publicImages[0]}`)).repositories).toEqual([publicImages[1]]);
+      expect((await reg('GET', '/v2/_catalog')).status).toBe(401);
+      expect((await reg('POST', '/v2/token')).status).toBe(404);
+    });
+
     it('permissions: anonymous push 401, stranger push 403 DENIED, read:package token cannot push, reader pulls', async () => {
       const blob = Buffer.from('perm');
       const url = `${base}/blobs/uploads/?digest=${sha256(blob)}`;

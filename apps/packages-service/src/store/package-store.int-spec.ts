@@ -34,6 +34,7 @@ beforeAll(async () => {
   settings = {
     enabled: true, storagePath: root, limitTotalOwnerSize: -1, limitSizeGeneric: -1, limitSizeNpm: -1,
     limitSizeContainer: -1, cleanupGraceMs: GRACE, cleanupIntervalMs: GRACE, internalHost: '127.0.0.1', requireSigninView: false,
+    secretKey: 'package-store-int-spec',
   };
   store = new PackageStore(prisma, blobs, settings);
   cleanup = new BlobCleanup(prisma, blobs, settings);

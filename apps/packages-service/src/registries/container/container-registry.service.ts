@@ -291,6 +291,11 @@ export class ContainerRegistryService {
     return n === 0 ? [] : this.repo.tags(pkg.id, last.toLowerCase(), n);
   }
 
+  /** Repository names for the catalog, in order after `last` (visibility is the caller's to filter). */
+  repositoryNames(last: string, limit: number): Promise<string[]> {
+    return this.repo.repositoryNames(last, limit);
+  }
+
   // ---- helpers ---------------------------------------------------------------------------------------------------
 
   private expectDigest(digest: string): string {

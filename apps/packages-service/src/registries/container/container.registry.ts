@@ -20,6 +20,9 @@ import {
 } from './registry-token.js';
 import { parseContentRange, uploadRangeHeader } from './upload-range.js';
 
+/** Gitea's page size limit of the catalog. */
+const CATALOG_MAX = 100;
+
 type ImageEndpoint = Exclude<OciEndpoint, { kind: 'base' | 'token' | 'catalog' }>;
 
 /** The caller of a `/v2` request: `presented` when any credentials (gateway actor or registry token) came with it. */
@@ -58,7 +61,8 @@ class ContainerRegistry {
         case 'token':
           return await this.token(req, reply, caller);
         case 'catalog':
-          throw new OciError('UNSUPPORTED', 'the catalog is not offered: list an owner’s packages through /api/v1/packages/{owner}');
+          if (!caller.presented) throw new OciError('UNAUTHORIZED');
+          return await this.catalog(req, reply, caller, url.searchParams);
         default:
           return await this.image(req, reply, caller, endpoint, url.searchParams);
       }
@@ -67,9 +71,50 @@ class ContainerRegistry {
     }
   }
 
+  /**
+   * `GET /v2/_catalog` (Gitea's): the images whose owner the caller may read, in order, `n` at most (1..100, default
+   * 100), after `last`; a `Link` to the next page when the page is full.
+   */
+  private async catalog(req: FastifyRequest, reply: FastifyReply, caller: Caller, query: URLSearchParams): Promise<void> {
+    if (req.method !== 'GET') throw new OciError('UNSUPPORTED');
+    const asked = Number(query.get('n') ?? '');
+    const n = Number.isInteger(asked) && asked > 0 && asked <= CATALOG_MAX ? asked : CATALOG_MAX;
+    const repositories: string[] = [];
+    const readable = new Map<string, boolean>();
+    let last = (query.get('last') ?? '').toLowerCase();
+    // Candidates come in batches; owners are checked once each (Gitea: owners the caller can see).
+    for (;;) {
+      const batch = await this.service.repositoryNames(last, CATALOG_MAX);
+      for (const name of batch) {
+        const owner = name.slice(0, name.indexOf('/'));
+        if (!readable.has(owner)) readable.set(owner, await this.mayRead(caller.actor, owner));
+        if (readable.get(owner)) repositories.push(name);
+        if (repositories.length === n) break;
+      }
+      if (repositories.length === n || batch.length < CATALOG_MAX) break;
+      last = batch[batch.length - 1];
+    }
+    if (repositories.length === n) {
+      const next = new URLSearchParams({ n: String(n), last: repositories[repositories.length - 1] });
+      void reply.header('link', `</v2/_catalog?${next.toString()}>; rel="next"`);
+    }
+    await this.send(reply.code(200).type('application/json'), { repositories });
+  }
+
+  private async mayRead(actor: ActorDto | null, owner: string): Promise<boolean> {
+    try {
+      await this.authorize(actor, owner, 'read');
+      return true;
+    } catch (err) {
+      if (err instanceof OciError) return false;
+      throw err;
+    }
+  }
+
   /** `GET /v2/token`: a registry bearer token for whoever the gateway authenticated (anonymous included, as Gitea). */
   private async token(req: FastifyRequest, reply: FastifyReply, caller: Caller): Promise<void> {
-    if (req.method !== 'GET') throw new OciError('UNSUPPORTED');
+    // Gitea answers the OAuth2 form (POST) with 404, so clients fall back to GET.
+    if (req.method !== 'GET') throw new OciError('UNSUPPORTED', 'only GET /v2/token is offered', undefined, 404);
     if (!caller.actor && this.deps.settings.requireSigninView) throw new OciError('UNAUTHORIZED');
     if (caller.actor?.via === 'token' && !caller.actor.scopes.some((s) => s === 'all' || s.endsWith(':package'))) {
       throw new OciError('UNAUTHORIZED', 'token does not have at least one of required scope(s): [read:package]');

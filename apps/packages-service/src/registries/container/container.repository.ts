@@ -137,13 +137,17 @@ export class ContainerRepository {
     return rows.map((r) => r.version);
   }
 
-  /** Images (`owner/image`) of the given owners, in order, after `last`, at most `n` (the catalog). */
-  async imageNames(ownerIds: number[], last: string, n: number, db: Db = this.prisma): Promise<string[]> {
+  /**
+   * Repository names (`owner/image`) after `last` in byte order, `limit` of them: images with at least one version
+   * that is not internal (the catalog's candidates; the caller keeps those whose owner it may see).
+   */
+  async repositoryNames(last: string, limit: number, db: Db = this.prisma): Promise<string[]> {
     const rows = await db.$queryRaw<Array<{ value: string }>>`
       SELECT pp.value FROM packages.package p
       JOIN packages.package_property pp ON pp.ref_type = 'package' AND pp.ref_id = p.id AND pp.name = ${Props.repository}
-      WHERE p.type = ${CONTAINER} AND p.owner_id = ANY(${ownerIds}) AND pp.value COLLATE "C" > ${last}
-      ORDER BY pp.value COLLATE "C" LIMIT ${n}`;
+      WHERE p.type = ${CONTAINER} AND pp.value COLLATE "C" > ${last}
+        AND EXISTS (SELECT 1 FROM packages.package_version v WHERE v.package_id = p.id AND NOT v.is_internal)
+      ORDER BY pp.value COLLATE "C" LIMIT ${limit}`;
     return rows.map((r) => r.value);
   }
 
