@@ -395,6 +395,18 @@ describe.skipIf(!available)('container registry (OCI distribution) with skopeo',
       expect(names).toEqual(expect.arrayContaining(['app:v1', 'app:v2', 'multi:latest']));
       const dupes = await db.query('SELECT hash_sha256 FROM packages.package_blob GROUP BY hash_sha256 HAVING count(*) > 1');
       expect(dupes.rows).toEqual([]);
+
+      // Pulls count as downloads of the version; pushing the tag again keeps the count (as Gitea).
+      const downloads = async () => Number((await db.query<{ download_count: string }>(
+        `SELECT v.download_count FROM packages.package p JOIN packages.package_version v ON v.package_id = p.id
+         JOIN packages.package_property pp ON pp.ref_type = 'package' AND pp.ref_id = p.id AND pp.name = 'container.repository'
+         WHERE pp.value = $1 AND v.version = 'v1'`, [`${alice.username}/app`],
+      )).rows[0].download_count);
+      const before = await downloads();
+      expect(before).toBeGreaterThan(0);
+      const again = await push(`oci:${path.join(work, 'app')}:v1`, `${alice.username}/app:v1`, alice);
+      expect(again.code, again.stderr).toBe(0);
+      expect(await downloads()).toBe(before);
     } finally {
       await db.end();
     }
