@@ -411,6 +411,14 @@ describe.skipIf(!available)('container registry (OCI distribution) with skopeo',
       await db.end();
     }
   });
+
+  it('answers 503 UNAVAILABLE in the registry’s format while identity-service is down (runs last: stops it)', async () => {
+    const token = await bearer(alice.basic);
+    await suite.stopApp('identity-service');
+    const res = await reg('GET', `/v2/${alice.username}/app/tags/list`, { auth: token });
+    expect(res.status).toBe(503);
+    expect(await errorCode(res)).toBe('UNAVAILABLE');
+  });
 });
 
 describe.skipIf(!available)('container registry size limit ([packages] LIMIT_SIZE_CONTAINER)', () => {

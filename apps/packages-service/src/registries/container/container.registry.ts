@@ -5,6 +5,7 @@
  */
 import type { Readable } from 'node:stream';
 import { DomainError, ErrorCode, containerRegistryChallenge, type ActorDto } from '@cairn/contracts';
+import { isDatabaseUnavailable } from '@cairn/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OwnerAccess } from '../../access/package-access.js';
 import type { PackageRegistry, RegistryDeps } from '../../http/registry.js';
@@ -295,8 +296,9 @@ class ContainerRegistry {
     return { actor: actorOf(claims), presented: true };
   }
 
-  private async fail(reply: FastifyReply, err: unknown): Promise<void> {
-    if (!(err instanceof OciError)) throw err;
+  private async fail(reply: FastifyReply, failure: unknown): Promise<void> {
+    const err = asOciError(failure);
+    if (!err) throw failure;
     if (reply.sent || reply.raw.headersSent) return void reply.raw.destroy();
     if (err.status === 401) void reply.header('www-authenticate', this.challenge);
     await this.send(reply.code(err.status).type('application/json'), err.body);
@@ -316,6 +318,15 @@ class ContainerRegistry {
   private async stream(reply: FastifyReply, headers: Record<string, string>, body: Readable): Promise<void> {
     await reply.code(200).headers({ ...API_VERSION_HEADER, ...headers }).send(body);
   }
+}
+
+/** The registry's own errors, and outages of what it depends on (503); anything else is a fault (500). */
+function asOciError(err: unknown): OciError | null {
+  if (err instanceof OciError) return err;
+  if ((err instanceof DomainError && err.code === ErrorCode.UNAVAILABLE) || isDatabaseUnavailable(err)) {
+    return new OciError('UNAVAILABLE');
+  }
+  return null;
 }
 
 function sessionHeaders(base: string, id: string, received: number): Record<string, string> {

@@ -19,6 +19,8 @@ export const OCI_ERRORS = {
   DENIED: { status: 403, message: 'requested access to the resource is denied' },
   UNSUPPORTED: { status: 405, message: 'the operation is unsupported' },
   TOOMANYREQUESTS: { status: 429, message: 'too many requests' },
+  /** Not in the spec's table: a dependency (database, identity-service) is down; the gateway uses it too. */
+  UNAVAILABLE: { status: 503, message: 'the registry is temporarily unavailable' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type OciErrorCode = keyof typeof OCI_ERRORS;
