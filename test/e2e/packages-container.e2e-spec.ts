@@ -95,6 +95,11 @@ describe.skipIf(!available)('container registry (OCI distribution) with skopeo',
 
     it('refuses wrong credentials at /v2/token and forged or foreign bearer tokens', async () => {
       expect((await reg('GET', '/v2/token', { auth: basicAuth(alice.username, 'wrong-password') })).status).toBe(401);
+      // An access token without a package scope gets no registry token (as Gitea).
+      const notifications = await createToken(suite, alice, ['read:notification']);
+      const noScope = await reg('GET', '/v2/token', { auth: basicAuth(alice.username, notifications) });
+      expect(noScope.status).toBe(401);
+      expect(noScope.headers.get('www-authenticate')).toMatch(/^Bearer realm=/);
       const token = await bearer(alice.basic);
       const forged = `${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`;
       expect((await reg('GET', '/v2/', { auth: forged })).status).toBe(401);
@@ -421,7 +426,7 @@ describe.skipIf(!available)('container registry (OCI distribution) with skopeo',
   });
 });
 
-describe.skipIf(!available)('container registry size limit ([packages] LIMIT_SIZE_CONTAINER)', () => {
+describe.skipIf(!available)('container registry with LIMIT_SIZE_CONTAINER and REQUIRE_SIGNIN_VIEW', () => {
   let suite: TestSuite;
   let token: string;
   let base: string;
@@ -429,7 +434,9 @@ describe.skipIf(!available)('container registry size limit ([packages] LIMIT_SIZ
     fetch(`${suite.baseUrl}${p}`, { method, headers: { authorization: token, ...headers }, body });
 
   beforeAll(async () => {
-    suite = await startTestSuite({ env: { ...FAST_PASSWORD_HASH, CAIRN__PACKAGES__LIMIT_SIZE_CONTAINER: '16' } });
+    suite = await startTestSuite({
+      env: { ...FAST_PASSWORD_HASH, CAIRN__PACKAGES__LIMIT_SIZE_CONTAINER: '16', CAIRN__SERVICE__REQUIRE_SIGNIN_VIEW: 'true' },
+    });
     const user = await createUser(suite, await suite.createAdmin(), uniqueName('small'));
     const res = await fetch(`${suite.baseUrl}/v2/token`, { headers: { authorization: user.basic } });
     token = `Bearer ${((await res.json()) as { token: string }).token}`;
@@ -438,6 +445,14 @@ describe.skipIf(!available)('container registry size limit ([packages] LIMIT_SIZ
 
   afterAll(async () => {
     await suite?.stop();
+  });
+
+  it('REQUIRE_SIGNIN_VIEW: no anonymous registry token, no anonymous /v2/', async () => {
+    const anon = await fetch(`${suite.baseUrl}/v2/token`);
+    expect(anon.status).toBe(401);
+    expect(await errorCode(anon)).toBe('UNAUTHORIZED');
+    expect((await fetch(`${suite.baseUrl}/v2/`)).status).toBe(401);
+    expect((await reg('GET', '/v2/')).status).toBe(200);
   });
 
   it('refuses a larger blob with 413, monolithic or chunked (the session keeps what it had)', async () => {
