@@ -230,6 +230,12 @@ describe.skipIf(!available)('container registry (OCI distribution) with skopeo',
       expect(head.headers.get('docker-content-digest')).toBe(digest);
       const get = await reg('GET', `${base}/blobs/${digest}`, { auth: token });
       expect(Buffer.from(await get.arrayBuffer()).equals(content)).toBe(true);
+      // A resumed download asks for the rest.
+      const rest = await reg('GET', `${base}/blobs/${digest}`, { auth: token, headers: { range: 'bytes=5-' } });
+      expect(rest.status).toBe(206);
+      expect(rest.headers.get('content-range')).toBe(`bytes 5-19/${content.length}`);
+      expect(Buffer.from(await rest.arrayBuffer()).equals(content.subarray(5))).toBe(true);
+      expect((await reg('GET', `${base}/blobs/${digest}`, { auth: token, headers: { range: 'bytes=99-' } })).status).toBe(416);
     });
 
     it('monolithic POST ?digest=, a cancelled session, a wrong digest', async () => {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DomainError, ErrorCode } from '@cairn/contracts';
-import { BlobTooLargeError, type FsBlobStore, type StagedBlob } from '../../storage/blob-store.js';
+import { BlobTooLargeError, type ByteRange, type FsBlobStore, type StagedBlob } from '../../storage/blob-store.js';
 import type { PackageStore } from '../../store/package-store.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { Tx } from '../../prisma/prisma.service.js';
@@ -59,8 +59,8 @@ export class ContainerRegistryService {
     return hit;
   }
 
-  async openBlob(sha256: string): Promise<Readable> {
-    const stream = await this.blobs.open(sha256);
+  async openBlob(sha256: string, range?: ByteRange): Promise<Readable> {
+    const stream = await this.blobs.open(sha256, range);
     if (!stream) throw new OciError('BLOB_UNKNOWN', 'blob content is missing from storage');
     return stream;
   }

@@ -9,6 +9,7 @@ import { isDatabaseUnavailable } from '@cairn/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OwnerAccess } from '../../access/package-access.js';
 import type { PackageRegistry, RegistryDeps } from '../../http/registry.js';
+import { parseRange } from '../../http/serve-blob.js';
 import { ContainerRegistryService, type ImageRef } from './container-registry.service.js';
 import { ContainerRepository } from './container.repository.js';
 import { API_VERSION_HEADER } from './oci-headers.js';
@@ -169,8 +170,20 @@ class ContainerRegistry {
           'docker-content-digest': endpoint.digest,
           etag: `"${endpoint.digest}"`,
         };
-        if (method === 'HEAD') return this.head(reply, 200, headers);
-        return this.stream(reply, headers, await this.service.openBlob(blob.sha256));
+        if (method === 'HEAD') return this.head(reply, 200, { ...headers, 'accept-ranges': 'bytes' });
+        // One byte range, so clients can resume a layer download.
+        const range = parseRange(header(req, 'range'), blob.size);
+        if (range === 'unsatisfiable') {
+          throw new OciError('RANGE_INVALID', `range ${truncate(header(req, 'range') ?? '', 40)} is outside the blob's ${blob.size} bytes`);
+        }
+        if (range) {
+          void reply.code(206);
+          Object.assign(headers, {
+            'content-range': `bytes ${range.start}-${range.end}/${blob.size}`,
+            'content-length': String(range.end - range.start + 1),
+          });
+        }
+        return this.stream(reply, headers, await this.service.openBlob(blob.sha256, range ?? undefined));
       }
 
       case 'manifest': {
@@ -316,7 +329,8 @@ class ContainerRegistry {
   }
 
   private async stream(reply: FastifyReply, headers: Record<string, string>, body: Readable): Promise<void> {
-    await reply.code(200).headers({ ...API_VERSION_HEADER, ...headers }).send(body);
+    if (reply.statusCode !== 206) void reply.code(200);
+    await reply.headers({ ...API_VERSION_HEADER, ...headers }).send(body);
   }
 }
 
