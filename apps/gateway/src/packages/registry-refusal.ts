@@ -1,4 +1,4 @@
-import { PACKAGES_HTTP_PREFIXES } from '@cairn/contracts';
+import { PACKAGES_HTTP_PREFIXES, containerRegistryChallenge } from '@cairn/contracts';
 
 /** A refusal written by the gateway in the format of the registry a path belongs to. */
 export interface RegistryRefusal {
@@ -22,7 +22,7 @@ export function registryRefusal(path: string, status: number, message: string, r
   switch (registryOf(path)) {
     case 'container':
       if (status === 401) {
-        challenge['www-authenticate'] = `Bearer realm="${rootUrl}v2/token",service="container_registry",scope="*"`;
+        challenge['www-authenticate'] = containerRegistryChallenge(rootUrl);
       }
       return {
         status,

@@ -1,4 +1,4 @@
-import { loadSettings, parsers, type SettingsOf } from '@cairn/platform';
+import { loadSettings, parsers, secretKeySetting, type SettingsOf } from '@cairn/platform';
 
 /** Gitea's size notation (`-1` = no limit; `100 MB`, `1 GiB`, `512KiB`, plain bytes) → bytes, or -1. */
 export function parseSizeLimit(raw: string): number {
@@ -49,6 +49,8 @@ export const packagesSettingsSpec = {
     default: false,
     parse: (raw: string) => raw.trim().toLowerCase() !== 'expensive' && parsers.bool(raw),
   },
+  /** `[security] SECRET_KEY`: the container registry signs its bearer tokens (`/v2/token`) with a key derived from it. */
+  secretKey: secretKeySetting,
   /** Address the internal HTTP endpoint binds (the gateway reaches it at `[cairn] PACKAGES_INTERNAL_URL`). */
   internalHost: { section: 'cairn', key: 'PACKAGES_INTERNAL_HOST', default: '127.0.0.1', parse: parsers.string },
 };

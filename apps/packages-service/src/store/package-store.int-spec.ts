@@ -56,6 +56,7 @@ beforeAll(async () => {
   settings = {
     enabled: true, storagePath: root, limitTotalOwnerSize: -1, limitSizeGeneric: -1, limitSizeNpm: -1,
     limitSizeContainer: -1, cleanupGraceMs: GRACE, cleanupIntervalMs: GRACE, internalHost: '127.0.0.1', requireSigninView: false,
+    secretKey: 'package-store-int-spec',
   };
   const common = { databaseUrl: db.url, rootUrl: STAND_IN_ROOT_URL } as CommonSettings;
   events = new PackageEventRecorder(new PackagesApiRepository(prisma), new PackageViews(rpc, common), new EventOutbox(null), rpc);

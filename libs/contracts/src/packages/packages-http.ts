@@ -44,3 +44,16 @@ export const PACKAGES_REQUEST_HEADERS = [
   'range', 'if-none-match', 'if-match', 'if-modified-since', 'npm-command', 'npm-session', 'npm-auth-type',
   'docker-content-digest', 'docker-distribution-api-version',
 ] as const;
+
+/** The container registry's token service name (Gitea's). */
+export const CONTAINER_REGISTRY_SERVICE = 'container_registry';
+
+/**
+ * The container registry's `WWW-Authenticate` challenge (Gitea's token flow): clients answer a 401 by asking
+ * `/v2/token` for a bearer token. `/v2` lives at the host's root whatever ROOT_URL's path (as in Gitea), so the realm
+ * is ROOT_URL's origin + `/v2/token`.
+ */
+export function containerRegistryChallenge(rootUrl: string): string {
+  const origin = new URL(rootUrl).origin;
+  return `Bearer realm="${origin}/v2/token",service="${CONTAINER_REGISTRY_SERVICE}",scope="*"`;
+}
