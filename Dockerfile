@@ -12,6 +12,7 @@ COPY apps/identity-service/package.json apps/identity-service/
 COPY apps/repo-service/package.json apps/repo-service/
 COPY apps/hooks-service/package.json apps/hooks-service/
 COPY apps/runners-service/package.json apps/runners-service/
+COPY apps/packages-service/package.json apps/packages-service/
 COPY apps/merge-check-worker/package.json apps/merge-check-worker/
 COPY libs/contracts/package.json libs/contracts/
 COPY libs/platform/package.json libs/platform/
@@ -35,7 +36,7 @@ COPY --from=build /app/apps ./apps
 COPY --from=build /app/prisma ./prisma
 COPY --from=build /app/tools ./tools
 COPY --from=build /app/scripts ./scripts
-RUN mkdir -p /data/repositories && chown -R node:node /data
+RUN mkdir -p /data/repositories /packages && chown -R node:node /data /packages
 USER node
 VOLUME ["/data"]
 EXPOSE 3000 2222

@@ -88,13 +88,15 @@ export async function freePorts(count) {
 export async function startBenchSuite(run, options) {
   // The prefix's keys are deleted at the end: never those of a real instance (`cairn`, the default).
   if (!options.queuePrefix?.startsWith('cairn-bench-')) throw new Error(`a benchmark's queuePrefix starts with cairn-bench-`);
-  const [httpPort, sshPort, repoInternalPort, runnersInternalPort] = await freePorts(4);
+  const [httpPort, sshPort, repoInternalPort, runnersInternalPort, packagesInternalPort] = await freePorts(5);
   const suite = await startSuite({
     httpPort,
     sshPort,
     repoInternalPort,
     runnersInternalPort,
+    packagesInternalPort,
     repoRoot: path.join(run.dataDir, 'repositories'),
+    packagesStoragePath: path.join(run.dataDir, 'packages'),
     output: 'silent',
     logDir: path.join(run.dataDir, 'logs'),
     ...options,

@@ -26,6 +26,7 @@ export const APPS = Object.freeze([
   { name: 'repo-service', main: 'apps/repo-service/dist/main.js', service: 'repo' },
   { name: 'hooks-service', main: 'apps/hooks-service/dist/main.js', service: 'hooks' },
   { name: 'runners-service', main: 'apps/runners-service/dist/main.js', service: 'runners' },
+  { name: 'packages-service', main: 'apps/packages-service/dist/main.js', service: 'packages' },
   { name: 'merge-check-worker', main: 'apps/merge-check-worker/dist/main.js', service: 'merge-check' },
   { name: 'gateway', main: 'apps/gateway/dist/main.js', service: null },
 ]);
@@ -39,7 +40,9 @@ export const DEFAULTS = Object.freeze({
   sshPort: 2222,
   repoInternalPort: 3001,
   runnersInternalPort: 3002,
+  packagesInternalPort: 3003,
   repoRoot: 'data/repositories',
+  packagesStoragePath: 'data/packages',
   queuePrefix: 'cairn',
   natsNamespace: '',
 });
@@ -62,6 +65,9 @@ export class SuiteError extends Error {
  * @property {string} [repoInternalUrl] where the gateway reaches it (default `http://127.0.0.1:<repoInternalPort>`)
  * @property {number} [runnersInternalPort] runners-service's internal HTTP port (the Actions runner protocol)
  * @property {string} [runnersInternalUrl] where the gateway reaches it (default `http://127.0.0.1:<runnersInternalPort>`)
+ * @property {number} [packagesInternalPort] packages-service's internal HTTP port (the package registries)
+ * @property {string} [packagesInternalUrl] where the gateway reaches it (default `http://127.0.0.1:<packagesInternalPort>`)
+ * @property {string} [packagesStoragePath] package blobs (`[packages] STORAGE_PATH`; relative paths are relative to the repository root)
  * @property {string} [queuePrefix]     BullMQ queue / Redis key prefix
  * @property {string} [natsNamespace]   NATS namespace of the installation (`[nats] NAMESPACE`; '' = plain names)
  * @property {Record<string, string | undefined>} [env] extra environment (wins over everything above)
@@ -76,6 +82,7 @@ export function suiteEnv(config = {}) {
   const httpPort = config.httpPort ?? DEFAULTS.httpPort;
   const internalPort = config.repoInternalPort ?? DEFAULTS.repoInternalPort;
   const runnersPort = config.runnersInternalPort ?? DEFAULTS.runnersInternalPort;
+  const packagesPort = config.packagesInternalPort ?? DEFAULTS.packagesInternalPort;
   const rootUrl = withSlash(config.rootUrl ?? `http://localhost:${httpPort}/`);
   /** @type {Record<string, string>} */
   const env = {
@@ -90,6 +97,9 @@ export function suiteEnv(config = {}) {
     CAIRN__CAIRN__REPO_INTERNAL_URL: config.repoInternalUrl ?? `http://127.0.0.1:${internalPort}`,
     CAIRN__CAIRN__RUNNERS_INTERNAL_PORT: String(runnersPort),
     CAIRN__CAIRN__RUNNERS_INTERNAL_URL: config.runnersInternalUrl ?? `http://127.0.0.1:${runnersPort}`,
+    CAIRN__CAIRN__PACKAGES_INTERNAL_PORT: String(packagesPort),
+    CAIRN__CAIRN__PACKAGES_INTERNAL_URL: config.packagesInternalUrl ?? `http://127.0.0.1:${packagesPort}`,
+    CAIRN__PACKAGES__STORAGE_PATH: path.resolve(REPO_ROOT, config.packagesStoragePath ?? DEFAULTS.packagesStoragePath),
     CAIRN__QUEUE__PREFIX: config.queuePrefix ?? DEFAULTS.queuePrefix,
     CAIRN__NATS__NAMESPACE: config.natsNamespace ?? DEFAULTS.natsNamespace,
   };

@@ -130,7 +130,7 @@ export async function startTestSuite(options: TestSuiteOptions = {}): Promise<Te
     const queuePrefix = `cairn-e2e-${id}`;
     cleanups.push(() => deleteRedisKeys(redisUrl, queuePrefix));
 
-    const [httpPort, sshPort, repoInternalPort, runnersInternalPort] = await distinctFreePorts(4);
+    const [httpPort, sshPort, repoInternalPort, runnersInternalPort, packagesInternalPort] = await distinctFreePorts(5);
     const selected = (options.apps ?? APPS.map((a) => a.name)).filter((name) => !options.without?.includes(name));
     const startOptions = {
       databaseUrl,
@@ -140,7 +140,9 @@ export async function startTestSuite(options: TestSuiteOptions = {}): Promise<Te
       sshPort,
       repoInternalPort,
       runnersInternalPort,
+      packagesInternalPort,
       repoRoot: path.join(dataDir, 'repositories'),
+      packagesStoragePath: path.join(dataDir, 'packages'),
       queuePrefix,
       natsNamespace: options.nats?.namespace,
       env: {

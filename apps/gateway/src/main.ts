@@ -15,6 +15,7 @@ import { registerHealthRoutes } from './health/health.routes.js';
 import { instrument } from './health/metrics.js';
 import { registerOpenApiRoute } from './openapi/openapi.routes.js';
 import { registerGitHttpRoutes } from './git-http/git-http.routes.js';
+import { registerPackagesRoutes } from './packages/packages.proxy.js';
 import { registerRunnerProtocolRoutes } from './runner-protocol/runner-protocol.proxy.js';
 import { registerWebRoutes } from './web/web.routes.js';
 
@@ -89,6 +90,7 @@ async function main(): Promise<void> {
   registerOpenApiRoute(fastify, common.rootUrl);
   registerGitHttpRoutes(fastify, app);
   registerRunnerProtocolRoutes(fastify, app);
+  registerPackagesRoutes(fastify, app);
   registerWebRoutes(fastify, app);
 
   await app.listen(common.httpPort, gatewaySettings.httpAddr);

@@ -15,3 +15,4 @@ export * from './runners/index.js';
 export * from './rpc-contract.js';
 export * from './git/object-id.js';
 export * from './git/ref-name.js';
+export * from './packages/index.js';

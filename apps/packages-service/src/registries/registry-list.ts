@@ -1,0 +1,7 @@
+import type { PackageRegistry } from '../http/registry.js';
+import { genericRegistry } from './generic/generic.registry.js';
+
+/** Every registry packages-service serves: one line each. */
+export const REGISTRIES: readonly PackageRegistry[] = [
+  genericRegistry,
+];

@@ -1,0 +1,75 @@
+/**
+ * End-to-end helpers for the package registries: the people of an access matrix (users, an organization with teams,
+ * tokens with package scopes) and the registries' public URLs. Everything goes over the public HTTP API.
+ */
+import { createToken, createUser, http, uniqueName, type Account } from './session.js';
+import type { TestSuite } from './suite.js';
+
+type SuiteLike = Pick<TestSuite, 'api' | 'baseUrl'>;
+
+/** The registries' base URLs below a suite. */
+export function registryUrls(suite: Pick<TestSuite, 'baseUrl'>, owner: string) {
+  const o = encodeURIComponent(owner);
+  return {
+    /** `…/api/packages/{owner}/generic` (then `/{name}/{version}/{filename}`). */
+    generic: `${suite.baseUrl}/api/packages/${o}/generic`,
+    /** The npm registry URL of an owner (`npm --registry`). */
+    npm: `${suite.baseUrl}/api/packages/${o}/npm/`,
+    /** The container registry host (`skopeo … docker://<host>/{owner}/{image}:{tag}`). */
+    containerHost: new URL(suite.baseUrl).host,
+    /** The OCI distribution API root. */
+    oci: `${suite.baseUrl}/v2`,
+  };
+}
+
+/** The URL of one generic package file. */
+export function genericFileUrl(suite: Pick<TestSuite, 'baseUrl'>, owner: string, name: string, version: string, filename: string): string {
+  const e = encodeURIComponent;
+  return `${registryUrls(suite, owner).generic}/${e(name)}/${e(version)}/${e(filename)}`;
+}
+
+/** A user with a token of the given scopes. */
+export interface PackageUser extends Account {
+  token: string;
+}
+
+export async function createPackageUser(
+  suite: SuiteLike,
+  admin: Account,
+  stem: string,
+  scopes: string[] = ['write:package'],
+  extra: Record<string, unknown> = {},
+): Promise<PackageUser> {
+  const user = await createUser(suite, admin, uniqueName(stem), extra);
+  return { ...user, token: await createToken(suite, user, scopes) };
+}
+
+/** Creates an organization owned by `owner` (visibility public, limited or private). */
+export async function createOrg(suite: SuiteLike, owner: Account, visibility: 'public' | 'limited' | 'private' = 'public'): Promise<string> {
+  const name = uniqueName('org');
+  const res = await http(suite).post('/orgs', { basic: owner, body: { username: name, visibility } });
+  if (res.status !== 201) throw new Error(`POST /orgs answered ${res.status}: ${res.text}`);
+  return name;
+}
+
+/** Creates a team in `org` with a permission on the given units, and adds `members` to it. */
+export async function createTeam(
+  suite: SuiteLike,
+  orgOwner: Account,
+  org: string,
+  permission: 'read' | 'write' | 'admin',
+  members: Account[],
+  units: string[] = ['repo.packages'],
+): Promise<number> {
+  const client = http(suite);
+  const res = await client.post<{ id: number }>(`/orgs/${org}/teams`, {
+    basic: orgOwner,
+    body: { name: uniqueName(`team-${permission}`), permission, units },
+  });
+  if (res.status !== 201) throw new Error(`POST /orgs/${org}/teams answered ${res.status}: ${res.text}`);
+  for (const m of members) {
+    const added = await client.put(`/teams/${res.body.id}/members/${m.username}`, { basic: orgOwner });
+    if (added.status !== 204) throw new Error(`adding ${m.username} to team ${res.body.id} answered ${added.status}: ${added.text}`);
+  }
+  return res.body.id;
+}
