@@ -7,7 +7,7 @@
  * the `-rev` routes) run as plain HTTP requests.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAST_PASSWORD_HASH } from './identity-helpers.js';
@@ -56,6 +56,12 @@ function filesBelow(dir: string, prefix = ''): Map<string, Buffer> {
     else files.set(`${prefix}${entry}`, readFileSync(full));
   }
   return files;
+}
+
+/** Temporary upload files of the suite's blob store: a refused publish leaves none. */
+function tempFiles(): string[] {
+  const tmp = path.join(suite.dataDir, 'packages', 'tmp');
+  return existsSync(tmp) ? readdirSync(tmp) : [];
 }
 
 function registryOf(owner: string): string {
@@ -169,13 +175,15 @@ describe('npm CLI against the npm registry', () => {
   it('refuses a stranger (403), anonymous callers (401) and a read-only token (403) on publish', async () => {
     const strangerRes = await publish(client(registryOf(alice.username), { token: stranger.token }), manifest('9.0.0'));
     expect(strangerRes.code).not.toBe(0);
-    expect(strangerRes.stderr).toMatch(/403|E403/);
+    expect(strangerRes.stderr).toMatch(/npm error code E403/);
+    expect(strangerRes.stderr).toContain('user should have specific permission or be a site admin');
     const anonymousRes = await publish(anonymousNpm, manifest('9.0.1'));
     expect(anonymousRes.code).not.toBe(0);
-    expect(anonymousRes.stderr).toMatch(/401|E401|ENEEDAUTH/);
+    expect(anonymousRes.stderr).toMatch(/npm error code (E401|ENEEDAUTH)/);
     const readerRes = await publish(client(registryOf(alice.username), { token: readOnly.token }), manifest('9.0.2'));
     expect(readerRes.code).not.toBe(0);
-    expect(readerRes.stderr).toMatch(/403|E403/);
+    expect(readerRes.stderr).toMatch(/npm error code E403/);
+    expect(readerRes.stderr).toContain('write:package');
     expect(await viewJson(anonymousNpm, 'versions')).not.toContain('9.0.0');
     // A stranger publishes to their own registry just fine: the scope is no owner.
     const own = await publish(client(registryOf(stranger.username), { token: stranger.token }), manifest('1.0.0'));
@@ -188,17 +196,19 @@ describe('npm CLI against the npm registry', () => {
     expect(await ownerNpm.run(['view', NAME, 'version'])).toMatchObject({ code: 0 });
     const anonymous = await client(registryOf(privateOwner.username)).run(['view', NAME, 'version'], { allowFailure: true });
     expect(anonymous.code).not.toBe(0);
-    expect(anonymous.stderr).toMatch(/E401|401/);
+    expect(anonymous.stderr).toMatch(/npm error code E401/);
     const other = await client(registryOf(privateOwner.username), { token: stranger.token }).run(['view', NAME, 'version'], { allowFailure: true });
     expect(other.code).not.toBe(0);
-    expect(other.stderr).toMatch(/E403|403/);
+    expect(other.stderr).toMatch(/npm error code E403/);
   });
 
   it('refuses a tarball over LIMIT_SIZE_NPM with 413 and records nothing', async () => {
     const res = await publish(aliceNpm, manifest('3.0.0'), { ...FILES, 'big.bin': randomBytes(LIMIT + 1024) });
     expect(res.code).not.toBe(0);
-    expect(res.stderr).toMatch(/413/);
+    expect(res.stderr).toMatch(/npm error code E413/);
+    expect(res.stderr).toContain('LIMIT_SIZE_NPM');
     expect(await viewJson(anonymousNpm, 'versions')).not.toContain('3.0.0');
+    expect(tempFiles()).toEqual([]);
   });
 
   it('unpublishes one version, then the whole package', async () => {
@@ -211,7 +221,7 @@ describe('npm CLI against the npm registry', () => {
     await aliceNpm.run(['unpublish', NAME, '--force']);
     expect((await fetch(`${registryOf(alice.username)}${encodeURIComponent(NAME)}`)).status).toBe(404);
     const view = await anonymousNpm.run(['view', NAME], { allowFailure: true });
-    expect(view.stderr).toMatch(/E404|404/);
+    expect(view.stderr).toMatch(/npm error code E404/);
   });
 });
 
@@ -267,6 +277,7 @@ describe('npm registry protocol (Gitea TestPackageNpm)', () => {
       expect(res.status, bad.slice(0, 80)).toBe(400);
       expect(((await res.json()) as { error: string }).error).toMatch(message);
     }
+    expect(tempFiles()).toEqual([]);
     const metadata = (await (await fetch(root())).json()) as any;
     expect(Object.keys(metadata.versions)).toEqual([version]);
     expect(metadata.versions[version].dist).toMatchObject({ integrity, shasum });

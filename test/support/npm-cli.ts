@@ -4,7 +4,7 @@
  * variables inherited from the test runner.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -29,7 +29,8 @@ export interface NpmClient {
   dispose(): void;
 }
 
-const NPM_CLI = path.join(path.dirname(process.execPath), 'npm');
+/** The `npm` next to the running node when it ships there, else the first on PATH (which then runs on that node). */
+const NPM_CLI = existsSync(path.join(path.dirname(process.execPath), 'npm')) ? path.join(path.dirname(process.execPath), 'npm') : 'npm';
 
 /** An npm client whose default registry is `registryUrl`, with the given credentials (or anonymous). */
 export function npmClient(registryUrl: string, credentials: NpmCredentials = {}): NpmClient {

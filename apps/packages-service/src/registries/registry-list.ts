@@ -1,7 +1,9 @@
 import type { PackageRegistry } from '../http/registry.js';
 import { genericRegistry } from './generic/generic.registry.js';
+import { npmRegistry } from './npm/npm.registry.js';
 
 /** Every registry packages-service serves: one line each. */
 export const REGISTRIES: readonly PackageRegistry[] = [
   genericRegistry,
+  npmRegistry,
 ];

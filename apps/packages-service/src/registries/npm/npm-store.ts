@@ -49,11 +49,13 @@ export class NpmStore {
   /** Points `tag` at `version` (moving it from whichever version of the package had it). */
   async setTag(tx: Tx, version: Pick<VersionRow, 'id' | 'packageId'>, tag: string): Promise<void> {
     await this.deleteTag(tx, version.packageId, tag);
+    // (deleteTag locked the package: concurrent tag moves cannot leave one tag on two versions)
     await tx.packageProperty.create({ data: { refType: 'version', refId: version.id, name: NPM_TAG_PROPERTY, value: tag } });
   }
 
   /** Removes `tag` from the package's versions (nothing when no version has it). */
   async deleteTag(tx: Tx, packageId: number, tag: string): Promise<void> {
+    await tx.$queryRaw`SELECT id FROM packages.package WHERE id = ${packageId} FOR UPDATE`;
     const versions = await tx.packageVersion.findMany({ where: { packageId }, select: { id: true } });
     await tx.packageProperty.deleteMany({
       where: { refType: 'version', refId: { in: versions.map((v) => v.id) }, name: NPM_TAG_PROPERTY, value: tag },

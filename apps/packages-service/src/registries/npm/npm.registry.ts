@@ -1,6 +1,7 @@
 import { DomainError, ErrorCode } from '@cairn/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OwnerAccess } from '../../access/package-access.js';
+import type { Prisma } from '../../generated/prisma/client.js';
 import type { PackageRegistry, RegistryDeps } from '../../http/registry.js';
 import { serveBlob } from '../../http/serve-blob.js';
 import { BlobTooLargeError, type StagedBlob } from '../../storage/blob-store.js';
@@ -154,14 +155,14 @@ class NpmRegistry {
   }
 
   private registryUrl(resolved: OwnerAccess): string {
-    return npmRegistryUrl(this.deps.common.rootUrl, resolved.owner.name);
+    return npmRegistryUrl(this.deps.common.rootUrl, resolved.owner.login);
   }
 
   private async packument(reply: FastifyReply, name: NpmPackageName, resolved: OwnerAccess): Promise<void> {
     const pkg = await this.npm.findPackage(resolved.owner.id, name.full);
     const records = pkg ? await this.npm.versionRecords(pkg.id) : [];
     if (!pkg || !records.length) return void (await npmError(reply, 404, 'package does not exist'));
-    await reply.type('application/json; charset=utf-8').send(buildPackument(this.registryUrl(resolved), resolved.owner.name, pkg.name, records));
+    await reply.type('application/json; charset=utf-8').send(buildPackument(this.registryUrl(resolved), resolved.owner.login, pkg.name, records));
   }
 
   private async publish(
@@ -188,7 +189,7 @@ class NpmRegistry {
           ownerId: resolved.owner.id, type: 'npm', name: publish.name.full, semverCompatible: true,
         });
         const pv = await store.createVersion(tx, {
-          packageId: pkg.id, version: publish.version, creatorId: req.actor?.id ?? 0, metadata: { ...publish.metadata },
+          packageId: pkg.id, version: publish.version, creatorId: req.actor?.id ?? 0, metadata: publish.metadata as Record<string, unknown> as Prisma.InputJsonObject,
         });
         const blob = await store.commitBlob(tx, staged);
         await store.addFile(tx, { versionId: pv.id, blobId: blob.id, name: publish.filename, isLead: true });
@@ -295,7 +296,7 @@ class NpmRegistry {
     const from = nonNegative(query.from, 0);
     const size = Math.min(nonNegative(query.size, SEARCH_DEFAULT_SIZE) || SEARCH_DEFAULT_SIZE, SEARCH_MAX_SIZE);
     const { hits, total } = await this.npm.search(resolved.owner.id, text, from, size);
-    await reply.send(buildSearchResponse(this.registryUrl(resolved), resolved.owner.name, hits, total));
+    await reply.send(buildSearchResponse(this.registryUrl(resolved), resolved.owner.login, hits, total));
   }
 }
 
