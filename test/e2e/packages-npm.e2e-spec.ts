@@ -11,7 +11,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAST_PASSWORD_HASH } from './identity-helpers.js';
-import { npmClient, writePackage, type NpmClient } from '../support/npm-cli.js';
+import { npmClient, writePackage, type NpmClient, type NpmCredentials, type NpmOptions } from '../support/npm-cli.js';
 import { createPackageUser, registryUrls, type PackageUser } from '../support/packages.js';
 import { startTestSuite, type TestSuite } from '../support/suite.js';
 
@@ -37,8 +37,8 @@ const FILES = {
   'README.md': '# hello\n',
 };
 
-function client(registry: string, credentials: Parameters<typeof npmClient>[1] = {}): NpmClient {
-  const c = npmClient(registry, credentials);
+function client(registry: string, credentials: NpmCredentials = {}, options: NpmOptions = {}): NpmClient {
+  const c = npmClient(registry, credentials, options);
   clients.push(c);
   return c;
 }
@@ -124,15 +124,16 @@ describe('npm CLI against the npm registry', () => {
     expect(Buffer.from(await byName.arrayBuffer()).equals(tarball)).toBe(true);
   });
 
-  it('installs the package in a fresh folder: the installed files are the published ones', async () => {
-    const project = writePackage(anonymousNpm.dir, { name: 'consumer', version: '1.0.0', private: true });
-    await anonymousNpm.run(['install', NAME], { cwd: project });
+  it('installs the package in a fresh folder through a scope mapping: the installed files are the published ones', async () => {
+    const scoped = client(registryOf(alice.username), {}, { scope: SCOPE });
+    const project = writePackage(scoped.dir, { name: 'consumer', version: '1.0.0', private: true });
+    await scoped.run(['install', NAME], { cwd: project });
     const installed = filesBelow(path.join(project, 'node_modules', SCOPE, 'hello'));
     for (const [name, content] of Object.entries(FILES)) {
       expect(installed.get(name)?.toString(), name).toBe(content);
     }
     expect(JSON.parse(installed.get('package.json')!.toString())).toMatchObject({ name: NAME, version: '1.0.0' });
-    const bin = await anonymousNpm.run(['exec', '--', 'hello'], { cwd: project });
+    const bin = await scoped.run(['exec', '--', 'hello'], { cwd: project });
     expect(bin.stdout.trim()).toBe('hello from cairn');
   });
 
@@ -180,6 +181,8 @@ describe('npm CLI against the npm registry', () => {
     const anonymousRes = await publish(anonymousNpm, manifest('9.0.1'));
     expect(anonymousRes.code).not.toBe(0);
     expect(anonymousRes.stderr).toMatch(/npm error code (E401|ENEEDAUTH)/);
+    const badToken = await publish(client(registryOf(alice.username), { token: 'cairn_not-a-real-token' }), manifest('9.0.3'));
+    expect(badToken.stderr).toMatch(/npm error code E401/);
     const readerRes = await publish(client(registryOf(alice.username), { token: readOnly.token }), manifest('9.0.2'));
     expect(readerRes.code).not.toBe(0);
     expect(readerRes.stderr).toMatch(/npm error code E403/);

@@ -14,6 +14,14 @@ export interface NpmResult {
   stderr: string;
 }
 
+export interface NpmOptions {
+  /**
+   * Map only this scope (`@scope:registry=`) to the registry; the default registry is then an address where nothing
+   * listens, so whatever npm installs must come through the scope's mapping.
+   */
+  scope?: string;
+}
+
 export interface NpmCredentials {
   /** Sent as `Authorization: Bearer <token>` (`.npmrc` `_authToken`). */
   token?: string;
@@ -33,13 +41,13 @@ export interface NpmClient {
 const NPM_CLI = existsSync(path.join(path.dirname(process.execPath), 'npm')) ? path.join(path.dirname(process.execPath), 'npm') : 'npm';
 
 /** An npm client whose default registry is `registryUrl`, with the given credentials (or anonymous). */
-export function npmClient(registryUrl: string, credentials: NpmCredentials = {}): NpmClient {
+export function npmClient(registryUrl: string, credentials: NpmCredentials = {}, options: NpmOptions = {}): NpmClient {
   const dir = mkdtempSync(path.join(tmpdir(), 'cairn-npm-'));
   const registry = registryUrl.endsWith('/') ? registryUrl : `${registryUrl}/`;
   // npm scopes credentials by the registry URL without its protocol ("nerf dart").
   const nerfDart = registry.replace(/^https?:/, '');
   const lines = [
-    `registry=${registry}`,
+    ...(options.scope ? [`${options.scope}:registry=${registry}`, 'registry=http://127.0.0.1:9/'] : [`registry=${registry}`]),
     'audit=false',
     'fund=false',
     'update-notifier=false',
