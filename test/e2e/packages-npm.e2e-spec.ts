@@ -289,6 +289,9 @@ describe('npm registry protocol (Gitea TestPackageNpm)', () => {
     const tarball = await fetch(`${root()}/-/${version}/test-package-${version}.tgz`);
     expect(Buffer.from(await tarball.arrayBuffer()).equals(Buffer.from(data, 'base64'))).toBe(true);
     expect((await fetch(`${registryOf(alice.username)}does-not-exist`)).status).toBe(404);
+    const noOwner = await fetch(`${registryOf('no-such-owner')}${encodeURIComponent(name)}`);
+    expect(noOwner.status).toBe(404);
+    expect(await noOwner.json()).toEqual({ error: 'owner does not exist' });
   });
 
   it('adds, lists and deletes dist-tags with Gitea\'s status codes', async () => {

@@ -1,10 +1,28 @@
 import type { Db, Tx } from '../../prisma/prisma.service.js';
-import type { PackageRow, PackageStore, VersionRow } from '../../store/package-store.js';
+import type { BlobRow, FileRow, PackageRow, PackageStore, VersionRow } from '../../store/package-store.js';
 import type { NpmVersionRecord } from './npm-packument.js';
 import type { NpmMetadata } from './npm-publish.js';
 
 /** Gitea's property name of an npm dist-tag (a version property whose value is the tag). */
 export const NPM_TAG_PROPERTY = 'npm.tag';
+
+/** A version row with its lead file, as the packument needs it; null for a version without its tarball. */
+function versionRecord(
+  v: VersionRow & { files: (FileRow & { blob: BlobRow })[] },
+  tags: string[],
+): NpmVersionRecord | null {
+  const file = v.files[0];
+  if (!file) return null;
+  return {
+    version: v.version,
+    created: v.createdAt,
+    metadata: v.metadata as NpmMetadata,
+    filename: file.name,
+    sha1: file.blob.hashSha1,
+    sha512: file.blob.hashSha512,
+    tags,
+  };
+}
 
 /** The npm registry's reads and writes beyond the shared package store: versions with their tarballs, dist-tags. */
 export class NpmStore {
@@ -21,17 +39,7 @@ export class NpmStore {
       include: { files: { where: { isLead: true }, include: { blob: true }, take: 1 } },
     });
     const tags = await this.tagsOf(versions.map((v) => v.id));
-    return versions
-      .filter((v) => v.files.length > 0)
-      .map((v) => ({
-        version: v.version,
-        created: v.createdAt,
-        metadata: v.metadata as NpmMetadata,
-        filename: v.files[0].name,
-        sha1: v.files[0].blob.hashSha1,
-        sha512: v.files[0].blob.hashSha512,
-        tags: tags.get(v.id) ?? [],
-      }));
+    return versions.flatMap((v) => versionRecord(v, tags.get(v.id) ?? []) ?? []);
   }
 
   /** The dist-tags of a package: tag → version. */
@@ -97,18 +105,8 @@ export class NpmStore {
       }),
     ]);
     const hits = packages.flatMap((p) => {
-      const v = p.versions[0];
-      if (!v?.files.length) return [];
-      const latest: NpmVersionRecord = {
-        version: v.version,
-        created: v.createdAt,
-        metadata: v.metadata as NpmMetadata,
-        filename: v.files[0].name,
-        sha1: v.files[0].blob.hashSha1,
-        sha512: v.files[0].blob.hashSha512,
-        tags: [],
-      };
-      return [{ name: p.name, latest }];
+      const latest = p.versions[0] && versionRecord(p.versions[0], []);
+      return latest ? [{ name: p.name, latest }] : [];
     });
     return { hits, total };
   }

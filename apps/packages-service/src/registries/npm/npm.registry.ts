@@ -1,5 +1,6 @@
 import { DomainError, ErrorCode } from '@cairn/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { checkOwnerAccess } from '../../access/owner-access-check.js';
 import type { OwnerAccess } from '../../access/package-access.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { PackageRegistry, RegistryDeps } from '../../http/registry.js';
@@ -132,26 +133,12 @@ class NpmRegistry {
 
   /** The owner and the caller's access to it; answers (401/403/404) and returns null when refused. */
   private async authorize(req: FastifyRequest<{ Params: Params }>, reply: FastifyReply, need: Need): Promise<OwnerAccess | null> {
-    let resolved: OwnerAccess;
-    try {
-      resolved = await this.deps.access.resolve(req.actor, req.params.owner);
-    } catch (err) {
-      if (err instanceof DomainError && (err.code === ErrorCode.NOT_FOUND || err.code === ErrorCode.INVALID_ARGUMENT)) {
-        await npmError(reply, 404, 'owner does not exist');
-        return null;
-      }
-      throw err;
-    }
-    const refusal = this.deps.access.refusal(req.actor, resolved.access, need);
-    if (refusal?.kind === 'unauthenticated') {
-      await npmError(reply.header('www-authenticate', 'Basic realm="Gitea Package API"'), 401, refusal.message);
-      return null;
-    }
-    if (refusal) {
-      await npmError(reply, 403, refusal.message);
-      return null;
-    }
-    return resolved;
+    const check = await checkOwnerAccess(this.deps.access, req.actor, req.params.owner, need);
+    if ('granted' in check) return check.granted;
+    const { kind, message } = check.refused;
+    if (kind === 'unauthenticated') void reply.header('www-authenticate', 'Basic realm="Gitea Package API"');
+    await npmError(reply, { 'no-owner': 404, unauthenticated: 401, forbidden: 403 }[kind], message);
+    return null;
   }
 
   private registryUrl(resolved: OwnerAccess): string {
