@@ -158,3 +158,13 @@ describe('readPublishBody', () => {
     await expect(readPublishBody(chunked(big, 1000), sink, 2048)).rejects.toMatchObject({ code: 'CONTENT_TOO_LARGE' });
   });
 });
+
+describe('readPublishBody with every slash escaped', () => {
+  it('decodes a large attachment whose slashes are all written as \\/ (as PHP and others encode JSON)', async () => {
+    const tarball = Buffer.alloc(300_000, 0xff); // base64 "////…"
+    const escaped = tarball.toString('base64').replaceAll('/', '\\/');
+    const { sink } = collectingSink();
+    const result = await readPublishBody(chunked(`{"_attachments":{"a":{"data":"${escaped}"}}}`, 65_536), sink, 1024);
+    expect(result.attachment?.stored.equals(tarball)).toBe(true);
+  });
+});

@@ -216,32 +216,36 @@ class PublishBodyScanner {
     const parts: Buffer[] = [];
     let i = start;
     let segment = i;
+    // The string ends at the first quote: an escaped one (`\"`) is no base64 and fails below anyway.
+    const quote = chunk.indexOf(QUOTE, start);
     const flush = (end: number) => {
       if (end > segment) parts.push(decoder.write(chunk.toString('latin1', segment, end)));
     };
     while (i < chunk.length) {
-      const byte = chunk[i];
       if (this.escaped) {
         this.escaped = false;
         // JSON writers may escape "/" and wrap long base64 lines; nothing else belongs in base64 text.
+        const byte = chunk[i];
         if (byte === 0x2f) parts.push(decoder.write('/'));
         else if (byte !== 0x6e && byte !== 0x72) throw invalidAttachment('it contains an escape that is not base64');
         segment = ++i;
         continue;
       }
-      if (byte === BACKSLASH) {
-        flush(i);
+      // Found natively rather than byte by byte: this string is the bulk of the body.
+      const backslash = chunk.indexOf(BACKSLASH, i);
+      if (backslash >= 0 && (quote < 0 || backslash < quote)) {
+        flush(backslash);
         this.escaped = true;
-        segment = ++i;
+        segment = i = backslash + 1;
         continue;
       }
-      if (byte === QUOTE) {
-        flush(i);
+      if (quote >= 0) {
+        flush(quote);
         decoder.end();
         this.decoder = null;
-        return { data: Buffer.concat(parts), next: i + 1 };
+        return { data: Buffer.concat(parts), next: quote + 1 };
       }
-      i++;
+      i = chunk.length;
     }
     flush(i);
     return { data: Buffer.concat(parts), next: i };
