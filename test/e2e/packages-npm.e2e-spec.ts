@@ -11,8 +11,9 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAST_PASSWORD_HASH } from './identity-helpers.js';
+import { createToken } from '../support/session.js';
 import { npmClient, writePackage, type NpmClient, type NpmCredentials, type NpmOptions } from '../support/npm-cli.js';
-import { createPackageUser, registryUrls, type PackageUser } from '../support/packages.js';
+import { createOrg, createPackageUser, createTeam, registryUrls, type PackageUser } from '../support/packages.js';
 import { startTestSuite, type TestSuite } from '../support/suite.js';
 
 const SCOPE = '@cairn-e2e';
@@ -203,6 +204,20 @@ describe('npm CLI against the npm registry', () => {
     const other = await client(registryOf(privateOwner.username), { token: stranger.token }).run(['view', NAME, 'version'], { allowFailure: true });
     expect(other.code).not.toBe(0);
     expect(other.stderr).toMatch(/npm error code E403/);
+  });
+
+  it("publishes to an organization's registry by its team permission on packages", async () => {
+    const org = await createOrg(suite, alice, 'private');
+    await createTeam(suite, alice, org, 'write', [stranger]);
+    await createTeam(suite, alice, org, 'read', [readOnly]);
+    const writer = await publish(client(registryOf(org), { token: stranger.token }), manifest('1.0.0'));
+    expect(writer.code, writer.stderr).toBe(0);
+    const readerNpm = client(registryOf(org), { token: (await createToken(suite, readOnly, ['write:package'])) });
+    const reader = await publish(readerNpm, manifest('1.0.1'));
+    expect(reader.stderr).toMatch(/npm error code E403/);
+    expect(await readerNpm.run(['view', NAME, 'version'])).toMatchObject({ code: 0, stdout: '1.0.0\n' });
+    const anonymous = await client(registryOf(org)).run(['view', NAME, 'version'], { allowFailure: true });
+    expect(anonymous.stderr).toMatch(/npm error code E401/);
   });
 
   it('refuses a tarball over LIMIT_SIZE_NPM with 413 and records nothing', async () => {
