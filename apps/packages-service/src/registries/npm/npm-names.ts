@@ -1,6 +1,9 @@
 import { DomainError } from '@cairn/contracts';
 import { parseSemver } from './npm-semver.js';
 
+/** npm's own limit on a version string. */
+const VERSION_MAX_LENGTH = 256;
+
 /** npm's package name rule as Gitea applies it: lower case, an optional `@scope/`, at most 214 characters. */
 const PACKAGE_NAME = /^(@[a-z0-9-][a-z0-9-._]*\/)?[a-z0-9-][a-z0-9-._]*$/;
 const PACKAGE_NAME_MAX_LENGTH = 214;
@@ -39,9 +42,9 @@ export function npmPackageNameFromPath(segments: string[]): NpmPackageName {
   return npmPackageName(segments.join('/'));
 }
 
-/** Checks a version as npm publishes it (strict semver); a 400 otherwise. */
+/** Checks a version as npm publishes it (strict semver, no leading `v`); a 400 otherwise. */
 export function npmVersion(version: unknown): string {
-  if (typeof version !== 'string' || !parseSemver(version)) {
+  if (typeof version !== 'string' || version.length > VERSION_MAX_LENGTH || version.startsWith('v') || !parseSemver(version)) {
     throw DomainError.invalid(`package version is invalid: "${printable(String(version))}" is no semantic version`);
   }
   return version;

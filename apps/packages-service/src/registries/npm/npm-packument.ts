@@ -1,5 +1,5 @@
 import type { NpmMetadata } from './npm-publish.js';
-import { compareSemver, parseSemver, type SemVer } from './npm-semver.js';
+import { compareSemver, parseSemver, type SemanticVersion } from './npm-semver.js';
 
 /** One stored version of a package, as the packument needs it. */
 export interface NpmVersionRecord {
@@ -207,7 +207,7 @@ export function buildSearchResponse(
 }
 
 /** Versions stored before a rule change could in principle fail to parse; they sort first rather than break reads. */
-const fallbackSemver: SemVer = { major: -1, minor: 0, patch: 0, prerelease: [] };
+const fallbackSemver: SemanticVersion = { core: [-1n, 0n, 0n], prerelease: [] };
 
 function withoutUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;

@@ -1,46 +1,44 @@
 /**
- * Semantic versions as npm publishes them (semver.org 2.0.0, no leading `v`, no loose forms): the version key of
- * a packument and the order of its versions.
+ * Semantic versions (semver.org 2.0.0): the order of a packument's versions. The same interface as the packages
+ * API's `version-order.ts` (h/pkg-api), so one of the two can serve both once they meet; npm's stricter rule for a
+ * published version (no leading `v`, at most 256 characters) lives in `npmVersion`.
  */
 const SEMVER =
-  /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
+  /^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+[0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*)?$/;
 
-/** npm's own limit on a version string. */
-export const NPM_VERSION_MAX_LENGTH = 256;
-
-export interface SemVer {
-  major: number;
-  minor: number;
-  patch: number;
-  prerelease: (string | number)[];
+/** The parts precedence depends on (build metadata does not count). */
+export interface SemanticVersion {
+  core: [bigint, bigint, bigint];
+  prerelease: (bigint | string)[];
 }
 
-/** The parsed version, or null when `text` is no strict semantic version. */
-export function parseSemver(text: string): SemVer | null {
-  if (text.length > NPM_VERSION_MAX_LENGTH) return null;
-  const m = SEMVER.exec(text);
+/** The parsed version, or null when `version` is no semantic version. */
+export function parseSemver(version: string): SemanticVersion | null {
+  const m = SEMVER.exec(version);
   if (!m) return null;
-  const numbers = [m[1], m[2], m[3]].map(Number);
-  if (numbers.some((n) => !Number.isSafeInteger(n))) return null;
-  const prerelease = m[4] ? m[4].split('.').map((id) => (/^\d+$/.test(id) ? Number(id) : id)) : [];
-  return { major: numbers[0], minor: numbers[1], patch: numbers[2], prerelease };
+  return {
+    core: [BigInt(m[1]), BigInt(m[2]), BigInt(m[3])],
+    prerelease: m[4] ? m[4].split('.').map((id) => (/^\d+$/.test(id) ? BigInt(id) : id)) : [],
+  };
 }
 
-/** semver.org §11 precedence (build metadata ignored); negative when `a` comes first. */
-export function compareSemver(a: SemVer, b: SemVer): number {
-  const core = a.major - b.major || a.minor - b.minor || a.patch - b.patch;
-  if (core !== 0) return Math.sign(core);
-  if (!a.prerelease.length || !b.prerelease.length) return Math.sign(b.prerelease.length - a.prerelease.length);
-  for (let i = 0; i < Math.max(a.prerelease.length, b.prerelease.length); i++) {
-    const x = a.prerelease[i];
-    const y = b.prerelease[i];
-    if (x === undefined) return -1;
-    if (y === undefined) return 1;
-    if (x === y) continue;
-    if (typeof x === 'number' && typeof y === 'number') return Math.sign(x - y);
-    if (typeof x === 'number') return -1;
-    if (typeof y === 'number') return 1;
-    return x < y ? -1 : 1;
+function compareIdentifiers(a: bigint | string, b: bigint | string): number {
+  if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'bigint') return -1; // numeric identifiers rank below alphanumeric ones
+  if (typeof b === 'bigint') return 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** semver.org §11 precedence; negative when `a` comes first. */
+export function compareSemver(a: SemanticVersion, b: SemanticVersion): number {
+  for (let i = 0; i < 3; i++) {
+    const c = compareIdentifiers(a.core[i], b.core[i]);
+    if (c) return c;
   }
-  return 0;
+  if (!a.prerelease.length || !b.prerelease.length) return b.prerelease.length - a.prerelease.length;
+  for (let i = 0; i < Math.min(a.prerelease.length, b.prerelease.length); i++) {
+    const c = compareIdentifiers(a.prerelease[i], b.prerelease[i]);
+    if (c) return c;
+  }
+  return a.prerelease.length - b.prerelease.length;
 }
