@@ -309,6 +309,16 @@ describe('npm registry protocol (Gitea TestPackageNpm)', () => {
     expect(await noOwner.json()).toEqual({ error: 'owner does not exist' });
   });
 
+  it('answers a refused large publish (403, 413) instead of resetting the connection', async () => {
+    const big = upload('5.0.0', { data: randomBytes(4 << 20).toString('base64') });
+    const refused = await put(root(), big, { authorization: `Bearer ${stranger.token}` });
+    expect(refused.status).toBe(403);
+    const tooLarge = await put(root(), big);
+    expect(tooLarge.status).toBe(413);
+    expect(((await tooLarge.json()) as { error: string }).error).toMatch(/LIMIT_SIZE_NPM/);
+    expect(tempFiles()).toEqual([]);
+  });
+
   it('adds, lists and deletes dist-tags with Gitea\'s status codes', async () => {
     const addTag = (tag: string, v: string) => put(`${tagsRoot()}/${tag}`, JSON.stringify(v));
     expect((await addTag('1.0', version)).status).toBe(400);

@@ -86,12 +86,7 @@ class NpmRegistry {
       if (!resolved) return;
       await this.handle(req, reply, path, name, resolved);
     } catch (err) {
-      if (!req.raw.readableEnded && !req.raw.destroyed) {
-        // Refused before the body ended (a limit, a bad attachment): drop the rest and close, so the client reads
-        // the answer instead of a reset connection.
-        void reply.header('connection', 'close');
-        req.raw.resume();
-      }
+      dropUnreadBody(req);
       if (err instanceof BlobTooLargeError) {
         return void (await npmError(reply, 413, `package file is too large: the npm limit (LIMIT_SIZE_NPM) is ${err.maxBytes} bytes`));
       }
@@ -136,6 +131,7 @@ class NpmRegistry {
     const check = await checkOwnerAccess(this.deps.access, req.actor, req.params.owner, need);
     if ('granted' in check) return check.granted;
     const { kind, message } = check.refused;
+    dropUnreadBody(req);
     if (kind === 'unauthenticated') void reply.header('www-authenticate', 'Basic realm="Gitea Package API"');
     await npmError(reply, { 'no-owner': 404, unauthenticated: 401, forbidden: 403 }[kind], message);
     return null;
@@ -285,6 +281,14 @@ class NpmRegistry {
     const { hits, total } = await this.npm.search(resolved.owner.id, text, from, size);
     await reply.send(buildSearchResponse(this.registryUrl(resolved), resolved.owner.login, hits, total));
   }
+}
+
+/**
+ * A request refused before its body was read (no access, a limit, a bad attachment): the rest of the body is read and
+ * dropped, so the sender (the gateway) finishes sending and reads the answer instead of a reset connection.
+ */
+function dropUnreadBody(req: FastifyRequest): void {
+  if (req.method === 'PUT' && !req.raw.readableEnded && !req.raw.destroyed) req.raw.resume();
 }
 
 /** `PUT …/dist-tags/{tag}` carries the version as a JSON string (`"1.0.0"`); Gitea also takes it bare. */
