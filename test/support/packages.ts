@@ -2,8 +2,63 @@
  * End-to-end helpers for the package registries: the people of an access matrix (users, an organization with teams,
  * tokens with package scopes) and the registries' public URLs. Everything goes over the public HTTP API.
  */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createToken, createUser, http, uniqueName, type Account } from './session.js';
 import type { TestSuite } from './suite.js';
+
+/**
+ * The apps the package registries' tests start: all but merge-check-worker (the gateway is ready only when identity,
+ * repo, hooks and runners answer; packages-service is not among those, so the API stays up without it).
+ */
+export const PACKAGES_SUITE_APPS = ['identity-service', 'repo-service', 'hooks-service', 'runners-service', 'packages-service', 'gateway'];
+
+/** What one `curl` call answered. */
+export interface CurlResult {
+  status: number;
+  /** Response headers, lower-case names (the last response's, after redirects). */
+  headers: Record<string, string>;
+  /** The response body (`-o` to a file, read back). */
+  body: Buffer;
+  stderr: string;
+}
+
+/**
+ * Runs the real `curl` (argument vector, no shell) with `args` plus its own `-sS -o <file> -D <file> -w %{http_code}`;
+ * resolves with the status, headers and body whatever the status (a transport failure rejects).
+ */
+export async function curl(args: string[]): Promise<CurlResult> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'cairn-curl-'));
+  const bodyFile = path.join(dir, 'body');
+  const headerFile = path.join(dir, 'headers');
+  try {
+    const { stdout, stderr } = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
+      execFile(
+        'curl',
+        ['-sS', '-o', bodyFile, '-D', headerFile, '-w', '%{http_code}', ...args],
+        { maxBuffer: 1024 * 1024, timeout: 300_000 },
+        (err, out, errOut) => (err ? reject(new Error(`curl ${args.join(' ')} failed: ${errOut || err.message}`)) : resolve({ stdout: out, stderr: errOut })),
+      );
+    });
+    const headers: Record<string, string> = {};
+    const blocks = readFileSync(headerFile, 'utf8').trim().split(/\r?\n\r?\n/);
+    for (const line of blocks[blocks.length - 1].split(/\r?\n/).slice(1)) {
+      const colon = line.indexOf(':');
+      if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+    }
+    let body = Buffer.alloc(0);
+    try {
+      body = readFileSync(bodyFile);
+    } catch {
+      // no body written (HEAD, 204)
+    }
+    return { status: Number(stdout.trim()), headers, body, stderr };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 type SuiteLike = Pick<TestSuite, 'api' | 'baseUrl'>;
 

@@ -2,7 +2,7 @@ import { healthSubject } from '@cairn/contracts';
 import type { RpcClient } from '@cairn/platform';
 
 /** The services the gateway needs before it can serve the API (`/readyz`). */
-export const REQUIRED_SERVICES = ['identity', 'repo', 'hooks', 'runners', 'packages'] as const;
+export const REQUIRED_SERVICES = ['identity', 'repo', 'hooks', 'runners'] as const;
 
 /** Asks every required service's health subject at once, each with a short timeout. */
 export async function checkServices(rpc: RpcClient, services: readonly string[] = REQUIRED_SERVICES) {

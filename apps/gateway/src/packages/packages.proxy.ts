@@ -76,10 +76,18 @@ export class PackagesProxy {
       const value = req.headers[name];
       if (value !== undefined) headers[name] = value;
     }
-    // The public path is kept as it is (the base URL may carry a path of its own).
-    const target = new URL(req.url.replace(/^\//, ''), this.base);
+    // The public path is passed on byte for byte, after the base URL's own path: never resolved as a URL, which
+    // would turn `..` and `%2e%2e` segments into another package's path (the registries refuse such names).
     const send = this.base.protocol === 'https:' ? httpsRequest : httpRequest;
-    const upstream = send(target, { method: req.method, headers, agent: this.agent });
+    const upstream = send({
+      protocol: this.base.protocol,
+      hostname: this.base.hostname,
+      port: this.base.port,
+      path: `${this.base.pathname.replace(/\/$/, '')}${req.url}`,
+      method: req.method,
+      headers,
+      agent: this.agent,
+    });
     upstream.on('response', (res: IncomingMessage) => {
       const out: OutgoingHttpHeaders = { [CORRELATION_HEADER]: String(req.id) };
       for (const [name, value] of Object.entries(res.headers)) {
