@@ -20,6 +20,7 @@ const SERVICE_OF: Record<string, string> = {
   'repo-service': 'repo',
   'hooks-service': 'hooks',
   'runners-service': 'runners',
+  'packages-service': 'packages',
   'merge-check-worker': 'merge-check',
 };
 
