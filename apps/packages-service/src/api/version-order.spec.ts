@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareSemver, parseSemver, sortBySemver } from './version-order.js';
+import { compareSemver, parseSemver } from '../store/semver.js';
+import { sortBySemver } from './version-order.js';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute));
 const v = (id: number, version: string, minute = id) => ({ id, version, createdAt: at(minute) });

@@ -267,8 +267,8 @@ export class ContainerRegistryService {
     return this.store.countDownload(versionId);
   }
 
-  /** Deletes the version a tag names, or every version holding a digest's manifest. */
-  async deleteManifest(ref: ImageRef, reference: ManifestReference): Promise<void> {
+  /** Deletes the version a tag names, or every version holding a digest's manifest (`doerId`: the `package` event's sender). */
+  async deleteManifest(ref: ImageRef, reference: ManifestReference, doerId: number | null): Promise<void> {
     await this.store.transaction(async (tx) => {
       await this.repo.lockImage(tx, ref.ownerId, ref.image);
       const pkg = await this.store.findPackage(ref.ownerId, CONTAINER, ref.image, tx);
@@ -278,7 +278,7 @@ export class ContainerRegistryService {
           ? [await this.store.findVersion(pkg.id, reference.tag, tx)].filter((v) => v !== null && !v.isInternal)
           : await this.repo.versionsWithManifest(tx, ref.ownerId, ref.image, digestHex(reference.digest));
       if (versions.length === 0) throw new OciError('MANIFEST_UNKNOWN');
-      for (const v of versions) if (v) await this.store.deleteVersion(tx, v);
+      for (const v of versions) if (v) await this.store.deleteVersion(tx, v, doerId);
     });
   }
 

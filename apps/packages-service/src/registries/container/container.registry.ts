@@ -199,7 +199,7 @@ class ContainerRegistry {
         }
         if (!reference) throw new OciError('MANIFEST_UNKNOWN', `"${truncate(endpoint.reference)}" is neither a tag nor a sha256 digest`);
         if (method === 'DELETE') {
-          await this.service.deleteManifest(ref, reference);
+          await this.service.deleteManifest(ref, reference, creatorId || null);
           return this.send(reply.code(202));
         }
         if (method !== 'GET' && method !== 'HEAD') throw new OciError('UNSUPPORTED');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { npmDistTag, npmPackageName, npmPackageNameFromPath, npmTarballFilename, npmVersion } from './npm-names.js';
-import { compareSemver, parseSemver } from './npm-semver.js';
+import { compareSemver, parseSemver } from '../../store/semver.js';
 
 describe('npm package names', () => {
   it('splits scoped and unscoped names', () => {

@@ -1,5 +1,5 @@
 import { DomainError } from '@cairn/contracts';
-import { parseSemver } from './npm-semver.js';
+import { parseSemver } from '../../store/semver.js';
 
 /** npm's own limit on a version string. */
 const VERSION_MAX_LENGTH = 256;

@@ -1,5 +1,5 @@
 import type { NpmMetadata } from './npm-publish.js';
-import { compareSemver, parseSemver, type SemanticVersion } from './npm-semver.js';
+import { compareSemver, parseSemver, type SemanticVersion } from '../../store/semver.js';
 
 /** One stored version of a package, as the packument needs it. */
 export interface NpmVersionRecord {

@@ -110,13 +110,13 @@ class NpmRegistry {
         return req.method === 'PUT' ? this.publish(req, reply, name!, resolved) : this.packument(reply, name!, resolved);
       case 'revision':
         // PUT …/-rev/{rev}: npm sends the packument without the version it is about to delete; nothing to do (Gitea).
-        return req.method === 'PUT' ? void (await reply.code(200).send({ ok: true })) : this.unpublishPackage(reply, ownerId, name!);
+        return req.method === 'PUT' ? void (await reply.code(200).send({ ok: true })) : this.unpublishPackage(reply, ownerId, name!, req.actor?.id ?? null);
       case 'file':
         return this.download(req, reply, ownerId, name!, path.version, path.filename);
       case 'file-by-name':
         return this.download(req, reply, ownerId, name!, null, path.filename);
       case 'file-revision':
-        return this.unpublishVersion(reply, ownerId, name!, path.version);
+        return this.unpublishVersion(reply, ownerId, name!, path.version, req.actor?.id ?? null);
       case 'dist-tags':
         return this.listTags(reply, ownerId, name!);
       case 'dist-tag':
@@ -214,26 +214,28 @@ class NpmRegistry {
     return versions.length === 1 ? versions[0] : null;
   }
 
-  private async unpublishVersion(reply: FastifyReply, ownerId: number, name: NpmPackageName, version: string): Promise<void> {
+  private async unpublishVersion(
+    reply: FastifyReply, ownerId: number, name: NpmPackageName, version: string, doerId: number | null,
+  ): Promise<void> {
     const { store } = this.deps;
     const deleted = await store.transaction(async (tx) => {
       const pkg = await this.npm.findPackage(ownerId, name.full, tx);
       const pv = pkg && (await store.findVersion(pkg.id, version, tx));
       if (!pv) return false;
-      await store.deleteVersion(tx, pv);
+      await store.deleteVersion(tx, pv, doerId);
       return true;
     });
     if (!deleted) return void (await npmError(reply, 404, 'package does not exist'));
     await reply.code(200).send({ ok: true });
   }
 
-  private async unpublishPackage(reply: FastifyReply, ownerId: number, name: NpmPackageName): Promise<void> {
+  private async unpublishPackage(reply: FastifyReply, ownerId: number, name: NpmPackageName, doerId: number | null): Promise<void> {
     const { store } = this.deps;
     const deleted = await store.transaction(async (tx) => {
       const pkg = await this.npm.findPackage(ownerId, name.full, tx);
       if (!pkg) return false;
       const versions = await tx.packageVersion.findMany({ where: { packageId: pkg.id } });
-      for (const pv of versions) await store.deleteVersion(tx, pv);
+      for (const pv of versions) await store.deleteVersion(tx, pv, doerId);
       return versions.length > 0;
     });
     if (!deleted) return void (await npmError(reply, 404, 'package does not exist'));

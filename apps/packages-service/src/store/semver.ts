@@ -1,18 +1,18 @@
-/**
- * Semantic versions (semver.org 2.0.0): the order of a packument's versions. The same interface as the packages
- * API's `version-order.ts` (h/pkg-api), so one of the two can serve both once they meet; npm's stricter rule for a
- * published version (no leading `v`, at most 256 characters) lives in `npmVersion`.
- */
-const SEMVER =
-  /^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+[0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*)?$/;
+// Semantic versions (SemVer 2.0.0): one home for parsing and precedence, used by the packages API's `sort=semver`
+// and the npm registry's packument order.
 
-/** The parts precedence depends on (build metadata does not count). */
+/** A parsed semantic version (SemVer 2.0.0): the parts precedence depends on (build metadata does not count). */
 export interface SemanticVersion {
   core: [bigint, bigint, bigint];
   prerelease: (bigint | string)[];
 }
 
-/** The parsed version, or null when `version` is no semantic version. */
+// SemVer 2.0.0's grammar: numbers without leading zeros, dot-separated pre-release and build identifiers. A leading
+// `v` is accepted, as npm and Go tags write versions.
+const SEMVER =
+  /^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*)(?:\.(?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*))*))?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
+
+/** The version as a semantic version, or null when it is not one. */
 export function parseSemver(version: string): SemanticVersion | null {
   const m = SEMVER.exec(version);
   if (!m) return null;
@@ -29,12 +29,13 @@ function compareIdentifiers(a: bigint | string, b: bigint | string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** semver.org §11 precedence; negative when `a` comes first. */
+/** SemVer 2.0.0 precedence: negative when `a` ranks below `b`. */
 export function compareSemver(a: SemanticVersion, b: SemanticVersion): number {
   for (let i = 0; i < 3; i++) {
     const c = compareIdentifiers(a.core[i], b.core[i]);
     if (c) return c;
   }
+  // A pre-release ranks below its release.
   if (!a.prerelease.length || !b.prerelease.length) return b.prerelease.length - a.prerelease.length;
   for (let i = 0; i < Math.min(a.prerelease.length, b.prerelease.length); i++) {
     const c = compareIdentifiers(a.prerelease[i], b.prerelease[i]);
