@@ -7,27 +7,18 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import type { INestMicroservice } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
 import { ErrorCode, PackageEvents, type DomainError, type PackageEventData } from '@cairn/contracts';
-import { DomainErrorFilter, EventOutbox, RpcClient, type CommonSettings } from '@cairn/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createScratchDatabase, startPrivateNats, type PrivateNats, type ScratchDatabase,
-} from '../../../../test/support/integration.js';
-import { STAND_IN_ROOT_URL, StandInServicesModule } from '../../../../test/support/stand-in-services.js';
-import { PackageViews } from '../api/package-views.js';
-import { PackagesApiRepository } from '../api/packages-api.repository.js';
-import { PackageEventRecorder } from '../events/package-event-recorder.js';
+import { startPackageStoreFixture, type PackageStoreFixture } from '../../../../test/support/package-store-fixture.js';
 import type { PackagesSettings } from '../config/packages-settings.js';
-import { PrismaService } from '../prisma/prisma.service.js';
+import type { PrismaService } from '../prisma/prisma.service.js';
 import { BlobCleanup } from '../storage/blob-cleanup.js';
-import { FsBlobStore } from '../storage/blob-store.js';
+import type { FsBlobStore } from '../storage/blob-store.js';
+import type { PackageEventRecorder } from '../events/package-event-recorder.js';
 import { PackageStore } from './package-store.js';
 
 const GRACE = 3_600_000;
-let db: ScratchDatabase;
+let fixture: PackageStoreFixture;
 let root: string;
 let prisma: PrismaService;
 let blobs: FsBlobStore;
@@ -35,42 +26,15 @@ let settings: PackagesSettings;
 let store: PackageStore;
 let events: PackageEventRecorder;
 let cleanup: BlobCleanup;
-let nats: PrivateNats;
-let standIn: INestMicroservice;
-let rpc: RpcClient;
 
 beforeAll(async () => {
-  db = await createScratchDatabase('packages', { services: ['packages'] });
-  nats = await startPrivateNats();
-  standIn = await NestFactory.createMicroservice<MicroserviceOptions>(StandInServicesModule, {
-    transport: Transport.NATS, options: { servers: [nats.url], queue: 'stand-in' }, logger: false,
-  });
-  standIn.useGlobalFilters(new DomainErrorFilter());
-  await standIn.listen();
-  rpc = new RpcClient(nats.url, 10_000, 'pkgstore-it');
-  await rpc.connect();
-  root = await mkdtemp(path.join(tmpdir(), 'cairn-pkgstore-'));
-  prisma = new PrismaService({ databaseUrl: db.url } as CommonSettings);
-  await prisma.$connect();
-  blobs = new FsBlobStore(root);
-  settings = {
-    enabled: true, storagePath: root, limitTotalOwnerSize: -1, limitSizeGeneric: -1, limitSizeNpm: -1,
-    limitSizeContainer: -1, cleanupGraceMs: GRACE, cleanupIntervalMs: GRACE, internalHost: '127.0.0.1', requireSigninView: false,
-    secretKey: 'package-store-int-spec',
-  };
-  const common = { databaseUrl: db.url, rootUrl: STAND_IN_ROOT_URL } as CommonSettings;
-  events = new PackageEventRecorder(new PackagesApiRepository(prisma), new PackageViews(rpc, common), new EventOutbox(null), rpc);
-  store = new PackageStore(prisma, blobs, settings, events);
+  fixture = await startPackageStoreFixture('pkgstore', { cleanupGraceMs: GRACE, cleanupIntervalMs: GRACE });
+  ({ root, prisma, blobs, settings, store, events } = fixture);
   cleanup = new BlobCleanup(prisma, blobs, settings);
 });
 
 afterAll(async () => {
-  await rpc?.close();
-  await standIn?.close();
-  await nats?.stop();
-  await prisma?.$disconnect();
-  await db?.drop();
-  if (root) await rm(root, { recursive: true, force: true });
+  await fixture?.close();
 });
 
 async function failure(p: Promise<unknown>): Promise<DomainError> {

@@ -3,23 +3,15 @@
 // are stored as Gitea stores them (files, properties), deletions by tag and digest, and a chunked upload that goes
 // over the size limit keeps what it had.
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Readable } from 'node:stream';
-import type { CommonSettings } from '@cairn/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScratchDatabase, type ScratchDatabase } from '../../../../../test/support/integration.js';
-import type { PackagesSettings } from '../../config/packages-settings.js';
-import { PrismaService } from '../../prisma/prisma.service.js';
-import { FsBlobStore } from '../../storage/blob-store.js';
-import { PackageStore } from '../../store/package-store.js';
+import { startPackageStoreFixture, type PackageStoreFixture } from '../../../../../test/support/package-store-fixture.js';
+import type { PrismaService } from '../../prisma/prisma.service.js';
 import { ContainerRegistryService, type ImageRef } from './container-registry.service.js';
 import { ContainerRepository, Props, UPLOAD_VERSION } from './container.repository.js';
 import { MediaTypes } from './oci-manifest.js';
 
-let db: ScratchDatabase;
-let root: string;
+let fixture: PackageStoreFixture;
 let prisma: PrismaService;
 let service: ContainerRegistryService;
 /** LIMIT_SIZE_CONTAINER of this test: manifests fit, the chunked upload below reaches it exactly. */
@@ -29,23 +21,13 @@ const hex = (b: Buffer | string) => createHash('sha256').update(b).digest('hex')
 const digest = (b: Buffer | string) => `sha256:${hex(b)}`;
 
 beforeAll(async () => {
-  db = await createScratchDatabase('packages', { services: ['packages'] });
-  root = await mkdtemp(path.join(tmpdir(), 'cairn-oci-int-'));
-  prisma = new PrismaService({ databaseUrl: db.url } as CommonSettings);
-  await prisma.$connect();
-  const settings = {
-    enabled: true, storagePath: root, limitTotalOwnerSize: -1, limitSizeGeneric: -1, limitSizeNpm: -1,
-    limitSizeContainer: LIMIT, cleanupGraceMs: 3_600_000, cleanupIntervalMs: 3_600_000, internalHost: '127.0.0.1',
-    requireSigninView: false, secretKey: 'int-spec',
-  } satisfies PackagesSettings;
-  const store = new PackageStore(prisma, new FsBlobStore(root), settings);
-  service = new ContainerRegistryService(store, new ContainerRepository(prisma));
+  fixture = await startPackageStoreFixture('oci', { limitSizeContainer: LIMIT });
+  prisma = fixture.prisma;
+  service = new ContainerRegistryService(fixture.store, new ContainerRepository(prisma));
 });
 
 afterAll(async () => {
-  await prisma?.$disconnect();
-  await db?.drop();
-  if (root) await rm(root, { recursive: true, force: true });
+  await fixture?.close();
 });
 
 const versionsOf = (image: string) =>
@@ -109,10 +91,10 @@ describe('container registry rules', () => {
     ]);
     expect((await service.manifest(ref, { kind: 'digest', digest: stored.digest })).versionId).toBe(multi.id);
 
-    await service.deleteManifest(ref, { kind: 'digest', digest: digest(manifest) });
+    await service.deleteManifest(ref, { kind: 'digest', digest: digest(manifest) }, null);
     expect((await versionsOf('tool')).map((v) => v.version)).toEqual(['multi']);
-    await expect(service.deleteManifest(ref, { kind: 'tag', tag: 'v1' })).rejects.toMatchObject({ code: 'MANIFEST_UNKNOWN' });
-    await service.deleteManifest(ref, { kind: 'tag', tag: 'multi' });
+    await expect(service.deleteManifest(ref, { kind: 'tag', tag: 'v1' }, null)).rejects.toMatchObject({ code: 'MANIFEST_UNKNOWN' });
+    await service.deleteManifest(ref, { kind: 'tag', tag: 'multi' }, null);
     expect(await versionsOf('tool')).toEqual([]);
   });
 
