@@ -3,9 +3,7 @@
 // written in the same transaction, and the cleanup's mark-then-sweep rule — including an upload that commits the same
 // blob while the cleanup wants to delete it. The events render users through the identity stand-in on a private NATS.
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { readdir } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { ErrorCode, PackageEvents, type DomainError, type PackageEventData } from '@cairn/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +17,6 @@ import { PackageStore } from './package-store.js';
 
 const GRACE = 3_600_000;
 let fixture: PackageStoreFixture;
-let root: string;
 let prisma: PrismaService;
 let blobs: FsBlobStore;
 let settings: PackagesSettings;
@@ -29,7 +26,7 @@ let cleanup: BlobCleanup;
 
 beforeAll(async () => {
   fixture = await startPackageStoreFixture('pkgstore', { cleanupGraceMs: GRACE, cleanupIntervalMs: GRACE });
-  ({ root, prisma, blobs, settings, store, events } = fixture);
+  ({ prisma, blobs, settings, store, events } = fixture);
   cleanup = new BlobCleanup(prisma, blobs, settings);
 });
 
