@@ -6,13 +6,16 @@
 import { readdirSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import path from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PACKAGES_SUITE_APPS, createPackageUser, curl, genericFileUrl, type PackageUser } from '../support/packages.js';
-import { startTestSuite, type TestSuite } from '../support/suite.js';
+import {
+  createPackageUser, curl, genericFileUrl, startPackagesSuite, type PackageUser, type PackagesTestBed,
+} from '../support/packages.js';
+import type { TestSuite } from '../support/suite.js';
 import { waitFor } from '../support/wait.js';
 import { FAST_PASSWORD_HASH } from './identity-helpers.js';
 
+let bed: PackagesTestBed;
 let suite: TestSuite;
 let db: pg.Client;
 let alice: PackageUser;
@@ -27,16 +30,13 @@ const partialBytes = () => {
 };
 
 beforeAll(async () => {
-  suite = await startTestSuite({ apps: PACKAGES_SUITE_APPS, env: { ...FAST_PASSWORD_HASH } });
-  const admin = await suite.createAdmin();
-  alice = await createPackageUser(suite, admin, 'alice');
-  db = new pg.Client({ connectionString: suite.databaseUrl });
-  await db.connect();
+  bed = await startPackagesSuite({ ...FAST_PASSWORD_HASH });
+  ({ suite, db } = bed);
+  alice = await createPackageUser(suite, bed.admin, 'alice');
 });
 
 afterAll(async () => {
-  await db?.end();
-  await suite?.stop();
+  await bed?.stop();
 });
 
 describe('packages-service killed during an upload', () => {
