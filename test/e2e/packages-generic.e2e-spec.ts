@@ -68,6 +68,10 @@ describe('upload, download, delete', () => {
     expect(range.body.equals(data.subarray(10, 20))).toBe(true);
     const cached = await curl(['-H', `If-None-Match: "${sha('sha256', data)}"`, url]);
     expect(cached.status).toBe(304);
+    const head = await curl(['--head', url]);
+    expect(head.status).toBe(200);
+    expect(head.headers['content-length']).toBe(String(data.length));
+    expect(head.headers.etag).toBe(`"${sha('sha256', data)}"`);
   });
 
   it('refuses the same file twice with 409, and adds another file to the version', async () => {
