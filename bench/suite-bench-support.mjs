@@ -122,6 +122,26 @@ async function deleteKeys(redisUrl, pattern) {
   }
 }
 
+/**
+ * The whole suite isolated for one run, as production runs it: its own NATS server and database, `RUN_MODE=prod`
+ * with random secrets, and a site admin; resolves with the suite and the admin's name and Basic credentials.
+ */
+export async function startProdBenchSuite(run) {
+  const natsUrl = await startNatsServer(run);
+  const databaseUrl = await scratchDatabase(run, `cairn_bench_${run.id}`);
+  say('starting the suite');
+  const suite = await startBenchSuite(run, {
+    databaseUrl,
+    natsUrl,
+    queuePrefix: `cairn-bench-${run.id}`,
+    env: { RUN_MODE: 'prod', CAIRN__SECURITY__SECRET_KEY: randomBytes(24).toString('hex'), CAIRN__SECURITY__INTERNAL_TOKEN: randomBytes(24).toString('hex') },
+  });
+  const adminName = `bench-admin-${run.id}`;
+  const adminPw = `Pw-${randomBytes(9).toString('hex')}`;
+  await createSiteAdmin(suite, adminName, adminPw);
+  return { suite, adminName, adminBasic: basicAuth(adminName, adminPw) };
+}
+
 /** Creates a site admin `username` (e-mail `<username>@example.com`) with the real CLI, as an operator would. */
 export function createSiteAdmin(suite, username, password) {
   const cli = path.join(REPO_ROOT, 'apps/identity-service/dist/cli/cairn-cli.js');

@@ -43,7 +43,6 @@ export const DEFAULTS = Object.freeze({
   runnersInternalPort: 3002,
   packagesInternalPort: 3003,
   repoRoot: 'data/repositories',
-  packagesStoragePath: 'data/packages',
   queuePrefix: 'cairn',
   natsNamespace: '',
 });
@@ -68,7 +67,7 @@ export class SuiteError extends Error {
  * @property {string} [runnersInternalUrl] where the gateway reaches it (default `http://127.0.0.1:<runnersInternalPort>`)
  * @property {number} [packagesInternalPort] packages-service's internal HTTP port (the package registries)
  * @property {string} [packagesInternalUrl] where the gateway reaches it (default `http://127.0.0.1:<packagesInternalPort>`)
- * @property {string} [packagesStoragePath] package blobs (`[packages] STORAGE_PATH`; relative paths are relative to the repository root)
+ * @property {string} [packagesStoragePath] package blobs (`[packages] STORAGE_PATH`; relative paths are relative to the repository root; default: the setting's own)
  * @property {string} [queuePrefix]     BullMQ queue / Redis key prefix
  * @property {string} [natsNamespace]   NATS namespace of the installation (`[nats] NAMESPACE`; '' = plain names)
  * @property {Record<string, number>} [opsPorts] each app's ops port (`[ops] PORT`), by app name (default: its `opsPort`)
@@ -101,10 +100,11 @@ export function suiteEnv(config = {}) {
     CAIRN__CAIRN__RUNNERS_INTERNAL_URL: config.runnersInternalUrl ?? `http://127.0.0.1:${runnersPort}`,
     CAIRN__CAIRN__PACKAGES_INTERNAL_PORT: String(packagesPort),
     CAIRN__CAIRN__PACKAGES_INTERNAL_URL: config.packagesInternalUrl ?? `http://127.0.0.1:${packagesPort}`,
-    CAIRN__PACKAGES__STORAGE_PATH: path.resolve(REPO_ROOT, config.packagesStoragePath ?? DEFAULTS.packagesStoragePath),
     CAIRN__QUEUE__PREFIX: config.queuePrefix ?? DEFAULTS.queuePrefix,
     CAIRN__NATS__NAMESPACE: config.natsNamespace ?? DEFAULTS.natsNamespace,
   };
+  // Only when asked: otherwise the installation's own setting (environment, app.ini) or the app's default applies.
+  if (config.packagesStoragePath) env.CAIRN__PACKAGES__STORAGE_PATH = path.resolve(REPO_ROOT, config.packagesStoragePath);
   for (const [k, v] of Object.entries(config.env ?? {})) {
     if (v === undefined) delete env[k];
     else env[k] = v;

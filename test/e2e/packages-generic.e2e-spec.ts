@@ -6,16 +6,18 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  PACKAGES_SUITE_APPS, createOrg, createPackageUser, createTeam, curl, genericFileUrl, registryUrls, type PackageUser,
+  createOrg, createPackageUser, createTeam, curl, genericFileUrl, registryUrls, startPackagesSuite, type PackageUser,
+  type PackagesTestBed,
 } from '../support/packages.js';
 import { createToken } from '../support/session.js';
-import { startTestSuite, type Account, type TestSuite } from '../support/suite.js';
+import type { Account, TestSuite } from '../support/suite.js';
 import { FAST_PASSWORD_HASH } from './identity-helpers.js';
 
 const MiB = 1024 * 1024;
+let bed: PackagesTestBed;
 let suite: TestSuite;
 let db: pg.Client;
 let admin: Account;
@@ -32,20 +34,16 @@ function fileOf(data: Buffer): string {
 const sha = (algo: string, data: Buffer) => createHash(algo).update(data).digest('hex');
 
 beforeAll(async () => {
-  suite = await startTestSuite({
-    apps: PACKAGES_SUITE_APPS,
-    env: { ...FAST_PASSWORD_HASH, CAIRN__PACKAGES__LIMIT_SIZE_GENERIC: '2 MiB', CAIRN__PACKAGES__LIMIT_TOTAL_OWNER_SIZE: '5 MiB' },
+  bed = await startPackagesSuite({
+    ...FAST_PASSWORD_HASH, CAIRN__PACKAGES__LIMIT_SIZE_GENERIC: '2 MiB', CAIRN__PACKAGES__LIMIT_TOTAL_OWNER_SIZE: '5 MiB',
   });
-  admin = await suite.createAdmin();
+  ({ suite, db, admin } = bed);
   adminToken = await createToken(suite, admin, ['write:package']);
   alice = await createPackageUser(suite, admin, 'alice');
-  db = new pg.Client({ connectionString: suite.databaseUrl });
-  await db.connect();
 });
 
 afterAll(async () => {
-  await db?.end();
-  await suite?.stop();
+  await bed?.stop();
 });
 
 describe('upload, download, delete', () => {
@@ -70,6 +68,10 @@ describe('upload, download, delete', () => {
     expect(range.body.equals(data.subarray(10, 20))).toBe(true);
     const cached = await curl(['-H', `If-None-Match: "${sha('sha256', data)}"`, url]);
     expect(cached.status).toBe(304);
+    const head = await curl(['--head', url]);
+    expect(head.status).toBe(200);
+    expect(head.headers['content-length']).toBe(String(data.length));
+    expect(head.headers.etag).toBe(`"${sha('sha256', data)}"`);
   });
 
   it('refuses the same file twice with 409, and adds another file to the version', async () => {

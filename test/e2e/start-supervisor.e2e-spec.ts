@@ -95,7 +95,9 @@ describe('npm start supervises its apps', () => {
   beforeAll(async () => {
     nats = await startPrivateNats();
     db = await createScratchDatabase('start');
-    const [httpPort, sshPort, internalPort, runnersPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const [httpPort, sshPort, internalPort, runnersPort, packagesPort] = [
+      await freePort(), await freePort(), await freePort(), await freePort(), await freePort(),
+    ];
     child = spawn(process.execPath, ['scripts/start.mjs'], {
       cwd: REPO_ROOT,
       env: {
@@ -112,7 +114,9 @@ describe('npm start supervises its apps', () => {
         CAIRN__CAIRN__REPO_INTERNAL_PORT: String(internalPort),
         CAIRN__CAIRN__RUNNERS_INTERNAL_PORT: String(runnersPort),
         CAIRN__OPS__PORT: '0',
+        CAIRN__CAIRN__PACKAGES_INTERNAL_PORT: String(packagesPort),
         CAIRN__REPOSITORY__ROOT: repoRoot,
+        CAIRN__PACKAGES__STORAGE_PATH: path.join(repoRoot, 'packages'),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

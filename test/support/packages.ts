@@ -6,14 +6,45 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { createToken, createUser, http, uniqueName, type Account } from './session.js';
-import type { TestSuite } from './suite.js';
+import { startTestSuite, type TestSuite } from './suite.js';
 
 /**
  * The apps the package registries' tests start: all but merge-check-worker (the gateway is ready only when identity,
  * repo, hooks and runners answer; packages-service is not among those, so the API stays up without it).
  */
 export const PACKAGES_SUITE_APPS = ['identity-service', 'repo-service', 'hooks-service', 'runners-service', 'packages-service', 'gateway'];
+
+/** A running suite for package tests: its site admin and a connection to its database (to check what was stored). */
+export interface PackagesTestBed {
+  suite: TestSuite;
+  admin: Account;
+  db: pg.Client;
+  stop: () => Promise<void>;
+}
+
+/** Starts {@link PACKAGES_SUITE_APPS} with `env`, creates the site admin and connects to the suite's database. */
+export async function startPackagesSuite(env: Record<string, string> = {}): Promise<PackagesTestBed> {
+  const suite = await startTestSuite({ apps: PACKAGES_SUITE_APPS, env });
+  const db = new pg.Client({ connectionString: suite.databaseUrl });
+  try {
+    const admin = await suite.createAdmin();
+    await db.connect();
+    return {
+      suite,
+      admin,
+      db,
+      stop: async () => {
+        await db.end().catch(() => undefined);
+        await suite.stop();
+      },
+    };
+  } catch (err) {
+    await suite.stop();
+    throw err;
+  }
+}
 
 /** What one `curl` call answered. */
 export interface CurlResult {

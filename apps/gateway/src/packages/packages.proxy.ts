@@ -46,10 +46,16 @@ export class PackagesProxy {
     const raw = reply.raw;
     reply.hijack();
     const path = req.url.split('?', 1)[0];
+    // An answer given before the whole request body arrived (a refusal, an upload the service cut short) closes the
+    // connection: the client would otherwise keep sending into a body nobody reads until keep-alive gives up.
+    const closeIfBodyUnread = () => {
+      if (!req.raw.complete) raw.once('finish', () => req.raw.socket?.destroy());
+    };
     const refuse = (status: number, message: string) => {
       if (raw.headersSent) return void raw.destroy();
       const r = registryRefusal(path, status, message, this.common.rootUrl);
-      raw.writeHead(r.status, { ...r.headers, [CORRELATION_HEADER]: String(req.id) });
+      closeIfBodyUnread();
+      raw.writeHead(r.status, { ...r.headers, [CORRELATION_HEADER]: String(req.id), ...(req.raw.complete ? {} : { connection: 'close' }) });
       raw.end(r.body);
     };
     let caller: Caller;
@@ -76,39 +82,46 @@ export class PackagesProxy {
       const value = req.headers[name];
       if (value !== undefined) headers[name] = value;
     }
-    // The public path is passed on byte for byte, after the base URL's own path: never resolved as a URL, which
-    // would turn `..` and `%2e%2e` segments into another package's path (the registries refuse such names).
-    const send = this.base.protocol === 'https:' ? httpsRequest : httpRequest;
-    const upstream = send({
-      protocol: this.base.protocol,
-      hostname: this.base.hostname,
-      port: this.base.port,
-      path: `${this.base.pathname.replace(/\/$/, '')}${req.url}`,
-      method: req.method,
-      headers,
-      agent: this.agent,
-    });
-    upstream.on('response', (res: IncomingMessage) => {
-      const out: OutgoingHttpHeaders = { [CORRELATION_HEADER]: String(req.id) };
-      for (const [name, value] of Object.entries(res.headers)) {
-        if (value !== undefined && !HOP_BY_HOP_HEADERS.has(name)) out[name] = value;
-      }
-      raw.writeHead(res.statusCode ?? 502, out);
-      pipeline(res, raw).catch(() => raw.destroy());
-    });
-    upstream.on('error', (err: Error) => {
-      if (!raw.headersSent) this.logger.error(`packages-service unreachable: ${err.message}`);
-      refuse(503, 'package registry unavailable');
-    });
-    // The client went away (an aborted upload or download): end the upstream call too.
-    raw.on('close', () => {
-      if (!raw.writableFinished) upstream.destroy();
-    });
-    if (req.method === 'GET' || req.method === 'HEAD') {
-      upstream.end();
-      return;
-    }
-    pipeline(req.raw, upstream).catch(() => upstream.destroy());
+    // The public path is passed on byte for byte (below), after the base URL's own path: never resolved as a URL,
+    // which would turn `..` and `%2e%2e` segments into another package's path (the registries refuse such names).
+    const bodiless = req.method === 'GET' || req.method === 'HEAD';
+    const forward = (attempt: number): void => {
+      const send = this.base.protocol === 'https:' ? httpsRequest : httpRequest;
+      const upstream = send({
+        protocol: this.base.protocol,
+        hostname: this.base.hostname,
+        port: this.base.port,
+        path: `${this.base.pathname.replace(/\/$/, '')}${req.url}`,
+        method: req.method,
+        headers,
+        agent: this.agent,
+      });
+      upstream.on('response', (res: IncomingMessage) => {
+        const out: OutgoingHttpHeaders = { [CORRELATION_HEADER]: String(req.id) };
+        for (const [name, value] of Object.entries(res.headers)) {
+          if (value !== undefined && !HOP_BY_HOP_HEADERS.has(name)) out[name] = value;
+        }
+        closeIfBodyUnread();
+        raw.writeHead(res.statusCode ?? 502, out);
+        pipeline(res, raw).catch(() => raw.destroy());
+      });
+      upstream.on('error', (err: NodeJS.ErrnoException) => {
+        // A kept-alive connection the service closed meanwhile (it restarted): a bodiless request is tried once more.
+        if (bodiless && attempt === 0 && upstream.reusedSocket && err.code === 'ECONNRESET' && !raw.headersSent) {
+          forward(1);
+          return;
+        }
+        if (!raw.headersSent) this.logger.error(`packages-service unreachable: ${err.message}`);
+        refuse(503, 'package registry unavailable');
+      });
+      // The client went away (an aborted upload or download): end the upstream call too.
+      raw.once('close', () => {
+        if (!raw.writableFinished) upstream.destroy();
+      });
+      if (bodiless) upstream.end();
+      else pipeline(req.raw, upstream).catch(() => upstream.destroy());
+    };
+    forward(0);
   }
 
   private async authenticate(req: FastifyRequest, path: string): Promise<Caller> {

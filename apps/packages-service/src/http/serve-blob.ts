@@ -62,11 +62,22 @@ export async function serveBlob(req: FastifyRequest, reply: FastifyReply, blobs:
     await reply.code(416).header('content-range', `bytes */${file.size}`).type('text/plain; charset=utf-8').send('range not satisfiable\n');
     return;
   }
+  const length = range ? range.end - range.start + 1 : file.size;
+  if (req.method === 'HEAD') {
+    // Headers only: no file is opened for a request that will not read it.
+    // Written directly: Fastify would set the length of the empty payload instead.
+    if (range) void reply.header('content-range', `bytes ${range.start}-${range.end}/${file.size}`);
+    const headers = { ...reply.getHeaders(), 'content-length': String(length) };
+    reply.hijack();
+    reply.raw.writeHead(range ? 206 : 200, headers as Record<string, string>);
+    reply.raw.end();
+    return;
+  }
   const stream = await blobs.open(file.sha256, range ?? undefined);
   if (!stream) throw new Error(`blob ${file.sha256} is recorded but missing from the blob store`);
   if (range) {
     void reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${file.size}`);
   }
-  void reply.header('content-length', String(range ? range.end - range.start + 1 : file.size));
+  void reply.header('content-length', String(length));
   await reply.send(stream);
 }
