@@ -4,6 +4,7 @@ import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
 import type { DomainEvent } from '@cairn/contracts';
 import { Logger } from '@nestjs/common';
 import pg from 'pg';
+import { PgListener } from '../db/pg-listener.js';
 import { createPgPool, withPgClient } from '../db/pg-pool.js';
 import { recordDeadLetter } from '../metrics/dead-letters.js';
 import { assertEventFits, boundEventTexts, jsonBytes } from './event-size.js';
@@ -23,6 +24,13 @@ import { ensureEventsStream, namespaceOf, publishEvent } from './jetstream.js';
  * is dead-lettered (`failed_at` set, `last_error` kept, counted in `cairn_dead_letters_total{kind="outbox"}`) and
  * skipped: it never holds back the rows after it. NATS being unreachable is not the row's fault: those rows stay
  * pending and the relay tries again with a growing delay (capped at {@link OUTBOX_MAX_RETRY_DELAY_MS}).
+ *
+ * Waking up: every service's migrations give `outbox_events` a statement trigger that runs
+ * `pg_notify('<schema>.outbox_events')` ({@link outboxChannel}). A notification is sent only when the inserting
+ * transaction commits, so the relay, listening on a connection of its own ({@link PgListener}), publishes within
+ * milliseconds of the commit — whichever process or replica wrote the rows. Polling every `pollMs` stays only as a
+ * fallback (a notification can be lost while the listening connection is being replaced; the listener also catches
+ * up by waking the relay whenever it starts listening again).
  */
 export function newEvent<T>(type: string, data: T): DomainEvent<T> {
   // Texts are cut here, so no producer can make an event too large with a long body (see event-size.ts).
@@ -42,6 +50,10 @@ export function outboxRow(event: DomainEvent) {
 export const OUTBOX_MAX_ATTEMPTS = 5;
 /** The longest wait between two tries while NATS is unreachable. */
 export const OUTBOX_MAX_RETRY_DELAY_MS = 30_000;
+/** How often the relay looks without being woken (a fallback: notifications wake it). */
+export const OUTBOX_POLL_MS = 10_000;
+/** The first wait before trying again while NATS is unreachable or a row keeps failing; it doubles from there. */
+const RETRY_FIRST_DELAY_MS = 1_000;
 /** Rows read per transaction. */
 const BATCH = 200;
 /** The largest message a NATS server accepts when it does not say (its default `max_payload`). */
@@ -67,6 +79,11 @@ function isTransient(err: unknown): boolean {
   );
 }
 
+/** The channel the outbox trigger of `schema` notifies (see the `outbox_notify` migrations). */
+export function outboxChannel(schema: string): string {
+  return `${schema}.outbox_events`;
+}
+
 /** What one batch did: rows read, the NATS outage that stopped it, and whether a row failed but stays pending. */
 interface BatchResult {
   count: number;
@@ -83,8 +100,10 @@ interface PendingRow {
 export class OutboxRelay {
   private readonly logger = new Logger('OutboxRelay');
   private readonly pool: pg.Pool;
+  private readonly listener: PgListener;
   private js?: JetStreamClient;
   private timer?: NodeJS.Timeout;
+  private retryTimer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private again = false;
   private stopped = false;
@@ -96,20 +115,47 @@ export class OutboxRelay {
     databaseUrl: string,
     private readonly schema: string,
     private readonly nc: NatsConnection,
-    private readonly pollMs = 1_000,
+    private readonly pollMs = OUTBOX_POLL_MS,
   ) {
     this.pool = createPgPool(databaseUrl, { max: 2, name: 'OutboxRelay' });
+    this.listener = new PgListener(databaseUrl, outboxChannel(schema), () => this.kick(), `OutboxRelay:${schema}`);
+  }
+
+  /** True while commits wake the relay (its listening connection is up). */
+  get listening(): boolean {
+    return this.listener.listening;
+  }
+
+  /** Listening connections opened so far (tests follow reconnects with it). */
+  get listenerConnections(): number {
+    return this.listener.connections;
   }
 
   async start(): Promise<void> {
     await ensureEventsStream(this.nc);
     this.js = jetstream(this.nc);
-    this.timer = setInterval(() => this.kick(), this.pollMs);
+    // Starting to listen wakes the relay: rows committed before are published then.
+    await this.listener.start();
+    this.timer = setInterval(() => {
+      void this.listener.check();
+      this.kick();
+    }, this.pollMs);
     this.timer.unref();
     this.kick();
   }
 
-  /** Publish now (call after committing a transaction that wrote events). */
+  /**
+   * A transaction of this process that wrote events committed. Its NOTIFY wakes the relay; only while the listening
+   * connection is down does this start a pass itself (no second, empty pass per commit otherwise).
+   */
+  committed(): void {
+    if (!this.listener.listening) this.kick();
+  }
+
+  /**
+   * Publish now. A call during a pass makes one more pass after it, so a row committed while a pass was reading
+   * is never left for the poll.
+   */
   kick(): void {
     if (this.stopped) return;
     if (this.running) {
@@ -143,8 +189,10 @@ export class OutboxRelay {
       const { count, transient, retrying } = await this.relayBatch();
       if (transient || retrying) {
         // Backing off: NATS down, or a row failing for an unknown reason (its attempts must not run out in a burst).
-        this.retryDelayMs = Math.min(Math.max(this.retryDelayMs * 2, this.pollMs), OUTBOX_MAX_RETRY_DELAY_MS);
+        // Wake-ups meanwhile return at once (above); the retry timer makes the next try.
+        this.retryDelayMs = Math.min(Math.max(this.retryDelayMs * 2, RETRY_FIRST_DELAY_MS), OUTBOX_MAX_RETRY_DELAY_MS);
         this.retryAt = Date.now() + this.retryDelayMs;
+        this.scheduleRetry(this.retryDelayMs);
         if (transient) {
           this.logger.warn(`outbox relay (${this.schema}): NATS unavailable, trying again in ${this.retryDelayMs} ms: ${transient.message}`);
         }
@@ -153,6 +201,12 @@ export class OutboxRelay {
       this.retryDelayMs = 0;
       if (count < BATCH) return;
     }
+  }
+
+  private scheduleRetry(delayMs: number): void {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.kick(), delayMs);
+    this.retryTimer.unref();
   }
 
   /**
@@ -233,6 +287,8 @@ export class OutboxRelay {
     await this.flush().catch(() => undefined);
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    clearTimeout(this.retryTimer);
+    await this.listener.stop();
     await this.pool.end();
   }
 }
