@@ -4,6 +4,8 @@ import pg from 'pg';
 /** The first wait before connecting again after the listening connection was lost; it doubles up to the max. */
 const RECONNECT_FIRST_MS = 100;
 const RECONNECT_MAX_MS = 5_000;
+/** A connection attempt that takes longer than this fails (and is tried again later). */
+const CONNECT_TIMEOUT_MS = 5_000;
 /** A check of the connection (see {@link PgListener.check}) that takes longer than this counts as a dead one. */
 const CHECK_TIMEOUT_MS = 5_000;
 
@@ -90,6 +92,8 @@ export class PgListener {
     const client = new pg.Client({
       connectionString: this.connectionString,
       keepAlive: true,
+      // An unreachable server must not hold the service's start (start() resolves after the first try).
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       application_name: listenerApplicationName(this.channel),
     });
     // Registered before connecting: an error event without a listener would end the process.
