@@ -3,7 +3,7 @@
  * the `outbox_notify` trigger's NOTIFY on commit wakes the relay, so with a poll interval far longer than any test
  * (10 minutes) rows are still published — by relays that never call flush() or kick(). Its listening connection is
  * killed with `pg_terminate_backend` and comes back by itself; concurrent writers with two relays (replicas) lose
- * no event and publish none twice.
+ * no event and publish none twice; without the trigger the relay polls every second.
  */
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import pg from 'pg';
@@ -36,6 +36,8 @@ async function startRelay(): Promise<OutboxRelay> {
   const relay = new OutboxRelay(db.url, 'repo', nc, NEVER_MS);
   relays.push(relay);
   await relay.start();
+  // The passes of the start are over: from here on only a wake-up (or the poll) can start one.
+  await relay.flush();
   return relay;
 }
 
@@ -156,5 +158,21 @@ describe('OutboxRelay wake-up', () => {
     await until(() => ids.every((id) => seen.has(id)));
     expect(ids.filter((id) => seen.get(id) !== 1)).toEqual([]);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('polls every second instead when the trigger is missing (migrations not deployed yet)', async () => {
+    await db.sql('DROP TRIGGER outbox_events_notify ON repo.outbox_events');
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      await startRelay();
+      // Committed after the relay's passes ended: only its poll can find it (nothing notifies, nobody kicks).
+      const [id] = await commitEvents(client, 1, 'unnotified');
+      await until(() => seen.has(id));
+      expect(seen.get(id)).toBe(1);
+    } finally {
+      await client.end();
+      await db.sql('CREATE TRIGGER outbox_events_notify AFTER INSERT ON repo.outbox_events FOR EACH STATEMENT EXECUTE FUNCTION repo.outbox_events_notify()');
+    }
   });
 });

@@ -52,6 +52,8 @@ export const OUTBOX_MAX_ATTEMPTS = 5;
 export const OUTBOX_MAX_RETRY_DELAY_MS = 30_000;
 /** How often the relay looks without being woken (a fallback: notifications wake it). */
 export const OUTBOX_POLL_MS = 10_000;
+/** The poll interval while the trigger is missing (what the relay polled at before it was woken by commits). */
+const UNNOTIFIED_POLL_MS = 1_000;
 /** The first wait before trying again while NATS is unreachable or a row keeps failing; it doubles from there. */
 const RETRY_FIRST_DELAY_MS = 1_000;
 /** Rows read per transaction. */
@@ -136,12 +138,30 @@ export class OutboxRelay {
     this.js = jetstream(this.nc);
     // Starting to listen wakes the relay: rows committed before are published then.
     await this.listener.start();
+    // Without the trigger (migrations not deployed yet) nothing notifies: poll as often as before it existed.
+    const pollMs = (await this.notifies()) ? this.pollMs : Math.min(this.pollMs, UNNOTIFIED_POLL_MS);
     this.timer = setInterval(() => {
       void this.listener.check();
       this.kick();
-    }, this.pollMs);
+    }, pollMs);
     this.timer.unref();
     this.kick();
+  }
+
+  /** Whether the `outbox_notify` trigger exists (false, with a warning, when it does not or cannot be checked). */
+  private async notifies(): Promise<boolean> {
+    try {
+      const { rows } = await this.pool.query<{ present: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'outbox_events_notify'
+           AND tgrelid = to_regclass($1)) AS present`,
+        [`"${this.schema}".outbox_events`],
+      );
+      if (rows[0]?.present) return true;
+      this.logger.warn(`outbox relay (${this.schema}): no outbox_notify trigger (migrations not deployed?), polling every ${UNNOTIFIED_POLL_MS} ms`);
+    } catch (err) {
+      this.logger.warn(`outbox relay (${this.schema}): cannot check the outbox_notify trigger, polling every ${UNNOTIFIED_POLL_MS} ms: ${(err as Error).message}`);
+    }
+    return false;
   }
 
   /**
