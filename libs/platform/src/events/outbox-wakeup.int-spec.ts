@@ -160,6 +160,21 @@ describe('OutboxRelay wake-up', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it('publishes a quick stream of commits completely: wake-ups during a pass or its spacing are never lost', async () => {
+    await startRelay();
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      const ids: string[] = [];
+      // One commit after the other, a few milliseconds apart: most land while a pass runs or waits its turn.
+      for (let i = 0; i < 60; i++) ids.push(...(await commitEvents(client, 1, 'stream')));
+      await until(() => ids.every((id) => seen.has(id)));
+      expect(ids.filter((id) => seen.get(id) !== 1)).toEqual([]);
+    } finally {
+      await client.end();
+    }
+  });
+
   it('polls every second instead when the trigger is missing (migrations not deployed yet)', async () => {
     await db.sql('DROP TRIGGER outbox_events_notify ON repo.outbox_events');
     const client = new pg.Client({ connectionString: db.url });

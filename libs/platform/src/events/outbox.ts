@@ -56,6 +56,8 @@ export const OUTBOX_POLL_MS = 10_000;
 const UNNOTIFIED_POLL_MS = 1_000;
 /** The first wait before trying again while NATS is unreachable or a row keeps failing; it doubles from there. */
 const RETRY_FIRST_DELAY_MS = 1_000;
+/** The shortest time between the starts of two passes (see {@link OutboxRelay.kick}). */
+const PASS_SPACING_MS = 20;
 /** Rows read per transaction. */
 const BATCH = 200;
 /** The largest message a NATS server accepts when it does not say (its default `max_payload`). */
@@ -106,6 +108,9 @@ export class OutboxRelay {
   private js?: JetStreamClient;
   private timer?: NodeJS.Timeout;
   private retryTimer?: NodeJS.Timeout;
+  /** A pass waiting for {@link PASS_SPACING_MS} since the last one started. */
+  private paceTimer?: NodeJS.Timeout;
+  private lastPassAt = 0;
   private running?: Promise<void>;
   private again = false;
   private stopped = false;
@@ -174,7 +179,9 @@ export class OutboxRelay {
 
   /**
    * Publish now. A call during a pass makes one more pass after it, so a row committed while a pass was reading
-   * is never left for the poll.
+   * is never left for the poll. Passes start at most every {@link PASS_SPACING_MS}: a wake-up after a quiet moment
+   * starts one at once, a stream of commits is published in passes that many milliseconds apart (one pass per
+   * commit would cost as much as the commits themselves).
    */
   kick(): void {
     if (this.stopped) return;
@@ -182,6 +189,22 @@ export class OutboxRelay {
       this.again = true;
       return;
     }
+    const wait = this.lastPassAt + PASS_SPACING_MS - Date.now();
+    if (wait > 0) {
+      if (!this.paceTimer) {
+        this.paceTimer = setTimeout(() => {
+          this.paceTimer = undefined;
+          this.kick();
+        }, wait);
+        this.paceTimer.unref();
+      }
+      return;
+    }
+    this.pass();
+  }
+
+  private pass(): void {
+    this.lastPassAt = Date.now();
     this.running = this.drain()
       .catch((err) => this.logger.warn(`outbox relay: ${(err as Error).message}`))
       .finally(() => {
@@ -200,7 +223,14 @@ export class OutboxRelay {
   async flush(): Promise<void> {
     this.retryAt = 0;
     this.kick();
-    while (this.running) await this.running;
+    for (;;) {
+      while (this.running) await this.running;
+      if (!this.paceTimer || this.stopped) return;
+      // A pass is due but paced: run it now.
+      clearTimeout(this.paceTimer);
+      this.paceTimer = undefined;
+      this.pass();
+    }
   }
 
   private async drain(): Promise<void> {
@@ -308,6 +338,7 @@ export class OutboxRelay {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     clearTimeout(this.retryTimer);
+    clearTimeout(this.paceTimer);
     await this.listener.stop();
     await this.pool.end();
   }
