@@ -1,4 +1,6 @@
-# One image for every Cairn app; docker-compose.yml picks the app with `command: node apps/<app>/dist/main.js`.
+# One image for every Cairn app, chosen by argument: `docker run cairn <app>` (scripts/cairn-app.mjs), e.g.
+# `docker run cairn repo-service`; docker-compose.yml and deploy/kubernetes pass it the same way. Migrations:
+# `docker run cairn migrate [--service <name>]`.
 # Build: docker build -t cairn .
 
 # ---- build: install everything, generate the Prisma clients, compile, then drop the dev dependencies ----------
@@ -12,6 +14,7 @@ COPY apps/identity-service/package.json apps/identity-service/
 COPY apps/repo-service/package.json apps/repo-service/
 COPY apps/hooks-service/package.json apps/hooks-service/
 COPY apps/runners-service/package.json apps/runners-service/
+COPY apps/packages-service/package.json apps/packages-service/
 COPY apps/merge-check-worker/package.json apps/merge-check-worker/
 COPY libs/contracts/package.json libs/contracts/
 COPY libs/platform/package.json libs/platform/
@@ -35,10 +38,11 @@ COPY --from=build /app/apps ./apps
 COPY --from=build /app/prisma ./prisma
 COPY --from=build /app/tools ./tools
 COPY --from=build /app/scripts ./scripts
-RUN mkdir -p /data/repositories && chown -R node:node /data
-USER node
+RUN mkdir -p /data/repositories /data/packages && chown -R node:node /data
+# Numeric, so Kubernetes can check runAsNonRoot against it (the `node` user is 1000).
+USER 1000:1000
 VOLUME ["/data"]
 EXPOSE 3000 2222
 # tini reaps git child processes and forwards SIGTERM, so every app shuts down cleanly.
-ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "apps/gateway/dist/main.js"]
+ENTRYPOINT ["/usr/bin/tini", "--", "node", "scripts/cairn-app.mjs"]
+CMD ["gateway"]

@@ -17,14 +17,14 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['apps/*/src/**/*.spec.ts', 'libs/*/src/**/*.spec.ts', 'tools/**/*.spec.ts'],
+          include: ['apps/*/src/**/*.spec.ts', 'libs/*/src/**/*.spec.ts', 'tools/**/*.spec.ts', 'deploy/**/*.spec.ts'],
         },
       },
       {
         extends: true,
         test: {
           name: 'integration',
-          include: ['apps/*/src/**/*.int-spec.ts', 'libs/*/src/**/*.int-spec.ts', 'tools/**/*.int-spec.ts'],
+          include: ['apps/*/src/**/*.int-spec.ts', 'libs/*/src/**/*.int-spec.ts', 'tools/**/*.int-spec.ts', 'deploy/**/*.int-spec.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // Two cores: keep the number of databases, NATS servers and git processes in flight modest.

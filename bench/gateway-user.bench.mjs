@@ -16,7 +16,8 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { APPS, REPO_ROOT, freePort } from '../scripts/suite.mjs';
 import {
-  basicAuth, benchRun, createSiteAdmin, postJson, say, scratchDatabase, startBenchSuite, startNatsServer, stopChild,
+  basicAuth, benchRun, createSiteAdmin, postJson, say, scratchDatabase, serveBareFloor, startBenchSuite, startNatsServer,
+  stopChild,
 } from './suite-bench-support.mjs';
 import { load, makeClient } from './http-load.mjs';
 import { TOKEN_SQL, TWO_FACTOR_SQL, USER_SQL } from './identity-floor-sql.mjs';
@@ -95,15 +96,7 @@ async function runBareServer(port, databaseUrl, rootUrl) {
       username: u.name,
     };
   });
-  await app.listen({ port, host: '127.0.0.1' });
-  process.stdout.write('listening\n');
-  const stop = async () => {
-    await app.close();
-    await pool.end();
-    process.exit(0);
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+  await serveBareFloor(app, pool, port);
 }
 
 // ---- orchestration --------------------------------------------------------------------------------------------------

@@ -67,3 +67,25 @@ export async function load(client, pathname, headers, { seconds, connections }) 
   return { requests: latencies.length, errors, firstError, rps: latencies.length / elapsed, p50: pct(0.5), p99: pct(0.99) };
 }
 
+
+/**
+ * The comparison every "route vs bare floor" benchmark makes: warm-up then a timed load of each target in turn (the
+ * same path and headers), a row per target, `ratio = bare_rps / cairn_rps`, and one JSON line with `summary` fields.
+ * `targets`: `[['cairn', client, label], ['bare', client, label]]`.
+ */
+export async function compareToFloor(targets, pathname, headers, { warmup, seconds, connections, title, summary }) {
+  const results = {};
+  for (const [name, client] of targets) {
+    process.stderr.write(`bench: ${name}: warm-up ${warmup} s, then ${seconds} s at ${connections} connections (${client.kind})\n`);
+    await load(client, pathname, headers, { seconds: warmup, connections });
+    results[name] = await load(client, pathname, headers, { seconds, connections });
+  }
+  const row = (label, r) =>
+    `${label.padEnd(56)} ${r.rps.toFixed(0).padStart(8)} req/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(7)} ms   ${r.requests} requests, ${r.errors} errors${r.firstError ? ` (${r.firstError})` : ''}`;
+  console.log(title);
+  for (const [name, , label] of targets) console.log(row(label, results[name]));
+  const ratio = results.bare.rps / results.cairn.rps;
+  console.log(`ratio = bare_rps / cairn_rps = ${ratio.toFixed(2)} (target ≤ 3)`);
+  console.log(JSON.stringify({ ...summary, connections, seconds, cairn: results.cairn, bare: results.bare, ratio }));
+  return results;
+}

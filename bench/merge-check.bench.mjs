@@ -172,7 +172,8 @@ async function main() {
       for (let w = 0; w < count; w++) {
         const child = spawn(process.execPath, [WORKER.main], {
           cwd: REPO_ROOT,
-          env: { ...process.env, ...suite.env, CAIRN__MERGE_CHECK__CONCURRENCY: String(concurrency) },
+          // Several workers at once: each a free ops port.
+          env: { ...process.env, ...suite.env, CAIRN__OPS__PORT: '0', CAIRN__MERGE_CHECK__CONCURRENCY: String(concurrency) },
           stdio: ['ignore', 'pipe', 'pipe'],
         });
         workers.push(child);

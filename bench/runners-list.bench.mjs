@@ -5,16 +5,12 @@
 // JSON. Prints req/s, p50 and p99 of both and `ratio = bare_rps / cairn_rps` (target ≤ 3). Nothing asserts on time.
 //
 //   npm run build && node bench/runners-list.bench.mjs [--duration 10] [--warmup 3] [--connections 50] [--runners 1000]
-import { spawn } from 'node:child_process';
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { freePort } from '../scripts/suite.mjs';
-import {
-  basicAuth, benchRun, createSiteAdmin, postJson, say, scratchDatabase, startBenchSuite, startNatsServer, stopChild,
-} from './suite-bench-support.mjs';
-import { load, makeClient } from './http-load.mjs';
+import { benchRun, say, serveBareFloor, startBareFloor, startSuiteWithAdmin } from './suite-bench-support.mjs';
+import { compareToFloor, makeClient } from './http-load.mjs';
 import { TOKEN_SQL, USER_SQL } from './identity-floor-sql.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -81,15 +77,7 @@ async function runBareServer(port, databaseUrl) {
       total_count: Number(count.rows[0]._count),
     };
   });
-  await app.listen({ port, host: '127.0.0.1' });
-  process.stdout.write('listening\n');
-  const stop = async () => {
-    await app.close();
-    await pool.end();
-    process.exit(0);
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+  await serveBareFloor(app, pool, port);
 }
 
 // ---- orchestration --------------------------------------------------------------------------------------------------
@@ -100,26 +88,8 @@ async function main() {
   const connections = Number(opts.connections);
   const runners = Number(opts.runners);
   const run = benchRun('cairn-bench');
-  const { id } = run;
   try {
-    const natsUrl = await startNatsServer(run);
-    const databaseUrl = await scratchDatabase(run, `cairn_bench_${id}`);
-    say('starting the suite');
-    const suite = await startBenchSuite(run, {
-      databaseUrl,
-      natsUrl,
-      queuePrefix: `cairn-bench-${id}`,
-      env: { RUN_MODE: 'prod', CAIRN__SECURITY__SECRET_KEY: randomBytes(24).toString('hex'), CAIRN__SECURITY__INTERNAL_TOKEN: randomBytes(24).toString('hex') },
-    });
-    const barePort = await freePort();
-
-    const adminName = `bench-admin-${id}`;
-    const adminPw = `Pw-${randomBytes(9).toString('hex')}`;
-    await createSiteAdmin(suite, adminName, adminPw);
-    const created = await postJson(`${suite.baseUrl}/api/v1/users/${adminName}/tokens`, basicAuth(adminName, adminPw), {
-      name: 'bench', scopes: ['read:admin'],
-    });
-    const headers = { authorization: `token ${created.sha1}` };
+    const { suite, databaseUrl, headers } = await startSuiteWithAdmin(run, ['read:admin']);
 
     // 1,000 runners of every level, half of them seen recently, as Register and the heartbeats leave them.
     const db = new pg.Client({ connectionString: databaseUrl });
@@ -141,17 +111,9 @@ async function main() {
     await db.end();
     say(`inserted ${runners} runners`);
 
-    const bare = spawn(process.execPath, [SELF, '--bare', '--port', String(barePort), '--database-url', databaseUrl], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    run.defer(() => stopChild(bare));
-    await new Promise((resolve, reject) => {
-      bare.stdout.on('data', (d) => d.toString().includes('listening') && resolve());
-      bare.once('exit', (code) => reject(new Error(`bare server exited (${code})`)));
-    });
-
+    const floorUrl = await startBareFloor(run, SELF, ['--database-url', databaseUrl]);
     const cairn = await makeClient(suite.baseUrl, connections);
-    const floor = await makeClient(`http://127.0.0.1:${barePort}`, connections);
+    const floor = await makeClient(floorUrl, connections);
     run.defer(() => cairn.close(), () => floor.close());
     const a = JSON.parse((await cairn.get(PAGE, headers)).text);
     const b = JSON.parse((await floor.get(PAGE, headers)).text);
@@ -160,21 +122,16 @@ async function main() {
       throw new Error(`the two servers disagree: ${JSON.stringify(a).slice(0, 300)} vs ${JSON.stringify(b).slice(0, 300)}`);
     }
 
-    const results = {};
-    for (const [name, client] of [['cairn', cairn], ['bare', floor]]) {
-      say(`${name}: warm-up ${warmup} s, then ${seconds} s at ${connections} connections (${client.kind})`);
-      await load(client, PAGE, headers, { seconds: warmup, connections });
-      results[name] = await load(client, PAGE, headers, { seconds, connections });
-    }
-    const c = results.cairn;
-    const f = results.bare;
-    const row = (label, r) =>
-      `${label.padEnd(52)} ${r.rps.toFixed(0).padStart(8)} req/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(7)} ms   ${r.requests} requests, ${r.errors} errors${r.firstError ? ` (${r.firstError})` : ''}`;
-    console.log(`GET /admin/actions/runners?limit=50 over ${runners} runners, ${connections} connections, ${seconds} s`);
-    console.log(row('cairn (gateway → NATS → identity + runners → pg)', c));
-    console.log(row('floor (bare Fastify + pg, same SQL)', f));
-    console.log(`ratio = bare_rps / cairn_rps = ${(f.rps / c.rps).toFixed(2)} (target ≤ 3)`);
-    console.log(JSON.stringify({ bench: 'runners-list', runners, connections, seconds, cairn: c, bare: f, ratio: f.rps / c.rps }));
+    await compareToFloor(
+      [['cairn', cairn, 'cairn (gateway → NATS → identity + runners → pg)'], ['bare', floor, 'floor (bare Fastify + pg, same SQL)']],
+      PAGE,
+      headers,
+      {
+        warmup, seconds, connections,
+        title: `GET /admin/actions/runners?limit=50 over ${runners} runners, ${connections} connections, ${seconds} s`,
+        summary: { bench: 'runners-list', runners },
+      },
+    );
   } finally {
     await run.cleanup();
   }

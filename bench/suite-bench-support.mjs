@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { REPO_ROOT, deployMigrations, freePort, startSuite, tcpReachable } from '../scripts/suite.mjs';
+import { APPS, REPO_ROOT, deployMigrations, freePort, startSuite, tcpReachable } from '../scripts/suite.mjs';
 
 const NATS_SERVER = process.env.CAIRN_TEST_NATS_SERVER ?? '/usr/sbin/nats-server';
 const SERVER_DB = process.env.CAIRN_TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -88,13 +88,16 @@ export async function freePorts(count) {
 export async function startBenchSuite(run, options) {
   // The prefix's keys are deleted at the end: never those of a real instance (`cairn`, the default).
   if (!options.queuePrefix?.startsWith('cairn-bench-')) throw new Error(`a benchmark's queuePrefix starts with cairn-bench-`);
-  const [httpPort, sshPort, repoInternalPort, runnersInternalPort] = await freePorts(4);
+  const [httpPort, sshPort, repoInternalPort, runnersInternalPort, packagesInternalPort, ...opsPortList] = await freePorts(5 + APPS.length);
   const suite = await startSuite({
     httpPort,
     sshPort,
     repoInternalPort,
     runnersInternalPort,
+    opsPorts: Object.fromEntries(APPS.map((a, i) => [a.name, opsPortList[i]])),
+    packagesInternalPort,
     repoRoot: path.join(run.dataDir, 'repositories'),
+    packagesStoragePath: path.join(run.dataDir, 'packages'),
     output: 'silent',
     logDir: path.join(run.dataDir, 'logs'),
     ...options,
@@ -144,4 +147,56 @@ export async function postJson(url, authorization, body) {
   const text = await res.text();
   if (res.status !== 201) throw new Error(`POST ${url} answered ${res.status}: ${text}`);
   return JSON.parse(text);
+}
+
+/**
+ * Starts the benchmark's own script (`self`) as its bare floor server — `--bare --port <free port> …args` — and
+ * resolves with its origin once it prints `listening`; stopped at the end of the run.
+ */
+export async function startBareFloor(run, self, args) {
+  const port = await freePort();
+  const bare = spawn(process.execPath, [self, '--bare', '--port', String(port), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  run.defer(() => stopChild(bare));
+  await new Promise((resolve, reject) => {
+    bare.stdout.on('data', (d) => d.toString().includes('listening') && resolve());
+    bare.once('exit', (code) => reject(new Error(`bare server exited (${code})`)));
+  });
+  return `http://127.0.0.1:${port}`;
+}
+
+/**
+ * The usual start of an API benchmark: a suite on infrastructure of its own (NATS server, database, Redis prefix;
+ * production mode, fresh secrets) and a site admin created with the real CLI, holding a token of `scopes`.
+ */
+export async function startSuiteWithAdmin(run, scopes) {
+  const natsUrl = await startNatsServer(run);
+  const databaseUrl = await scratchDatabase(run, `cairn_bench_${run.id}`);
+  say('starting the suite');
+  const suite = await startBenchSuite(run, {
+    databaseUrl,
+    natsUrl,
+    queuePrefix: `cairn-bench-${run.id}`,
+    env: { RUN_MODE: 'prod', CAIRN__SECURITY__SECRET_KEY: randomBytes(24).toString('hex'), CAIRN__SECURITY__INTERNAL_TOKEN: randomBytes(24).toString('hex') },
+  });
+  const adminName = `bench-admin-${run.id}`;
+  const adminPw = `Pw-${randomBytes(9).toString('hex')}`;
+  await createSiteAdmin(suite, adminName, adminPw);
+  const created = await postJson(`${suite.baseUrl}/api/v1/users/${adminName}/tokens`, basicAuth(adminName, adminPw), { name: 'bench', scopes });
+  return { suite, databaseUrl, adminName, headers: { authorization: `token ${created.sha1}` } };
+}
+
+/**
+ * The bare floor's side of {@link startBareFloor}: listens on loopback `port`, says `listening`, and on SIGTERM/SIGINT
+ * closes the server and its pg pool and exits.
+ */
+export async function serveBareFloor(app, pool, port) {
+  await app.listen({ port, host: '127.0.0.1' });
+  process.stdout.write('listening\n');
+  const stop = async () => {
+    await app.close();
+    await pool.end();
+    process.exit(0);
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
 }

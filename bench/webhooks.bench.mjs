@@ -191,6 +191,7 @@ function startInstance(infra, n) {
       NATS_URL: infra.natsUrl,
       REDIS_URL: REDIS,
       RUN_MODE: 'prod',
+      CAIRN__OPS__PORT: '0', // several instances at once
       CAIRN__QUEUE__PREFIX: infra.prefix,
       CAIRN__SECURITY__SECRET_KEY: SECRET_KEY,
       // Production mode refuses the public default (and an unset value).

@@ -26,6 +26,7 @@ export const NATS_SERVICES = Object.freeze([
   { user: 'repo', app: 'repo-service' },
   { user: 'hooks', app: 'hooks-service' },
   { user: 'runners', app: 'runners-service' },
+  { user: 'packages', app: 'packages-service' },
   { user: 'merge-check', app: 'merge-check-worker' },
   { user: 'gateway', app: 'gateway' },
 ]);

@@ -162,6 +162,8 @@ async function main() {
       repoInternalUrl: s.repoInternalUrl,
       runnersInternalPort: s.runnersInternalPort,
       runnersInternalUrl: s.runnersInternalUrl,
+      packagesInternalPort: s.packagesInternalPort,
+      packagesInternalUrl: s.packagesInternalUrl,
       queuePrefix: s.queuePrefix,
       natsNamespace: s.natsNamespace,
       env: secrets.env,

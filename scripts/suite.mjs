@@ -18,16 +18,18 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
  * @property {string} name      the app's folder under apps/
  * @property {string} main      entry point, relative to the repository root
  * @property {string | null} service  the name in `<service>.health.check` (null: the gateway, checked over HTTP)
+ * @property {number} opsPort  its local default `[ops] PORT` (`/livez`, `/readyz`, `/metrics`; libs/platform OPS_DEFAULT_PORTS)
  */
 
 /** @type {readonly AppSpec[]} Every app of the suite; each runs as its own process, `node apps/<app>/dist/main.js`. */
 export const APPS = Object.freeze([
-  { name: 'identity-service', main: 'apps/identity-service/dist/main.js', service: 'identity' },
-  { name: 'repo-service', main: 'apps/repo-service/dist/main.js', service: 'repo' },
-  { name: 'hooks-service', main: 'apps/hooks-service/dist/main.js', service: 'hooks' },
-  { name: 'runners-service', main: 'apps/runners-service/dist/main.js', service: 'runners' },
-  { name: 'merge-check-worker', main: 'apps/merge-check-worker/dist/main.js', service: 'merge-check' },
-  { name: 'gateway', main: 'apps/gateway/dist/main.js', service: null },
+  { name: 'identity-service', main: 'apps/identity-service/dist/main.js', service: 'identity', opsPort: 9102 },
+  { name: 'repo-service', main: 'apps/repo-service/dist/main.js', service: 'repo', opsPort: 9103 },
+  { name: 'hooks-service', main: 'apps/hooks-service/dist/main.js', service: 'hooks', opsPort: 9104 },
+  { name: 'runners-service', main: 'apps/runners-service/dist/main.js', service: 'runners', opsPort: 9105 },
+  { name: 'packages-service', main: 'apps/packages-service/dist/main.js', service: 'packages', opsPort: 9106 },
+  { name: 'merge-check-worker', main: 'apps/merge-check-worker/dist/main.js', service: 'merge-check', opsPort: 9107 },
+  { name: 'gateway', main: 'apps/gateway/dist/main.js', service: null, opsPort: 9101 },
 ]);
 
 /** Defaults, identical to the apps' own (libs/platform `commonSettings`). */
@@ -39,7 +41,9 @@ export const DEFAULTS = Object.freeze({
   sshPort: 2222,
   repoInternalPort: 3001,
   runnersInternalPort: 3002,
+  packagesInternalPort: 3003,
   repoRoot: 'data/repositories',
+  packagesStoragePath: 'data/packages',
   queuePrefix: 'cairn',
   natsNamespace: '',
 });
@@ -62,8 +66,12 @@ export class SuiteError extends Error {
  * @property {string} [repoInternalUrl] where the gateway reaches it (default `http://127.0.0.1:<repoInternalPort>`)
  * @property {number} [runnersInternalPort] runners-service's internal HTTP port (the Actions runner protocol)
  * @property {string} [runnersInternalUrl] where the gateway reaches it (default `http://127.0.0.1:<runnersInternalPort>`)
+ * @property {number} [packagesInternalPort] packages-service's internal HTTP port (the package registries)
+ * @property {string} [packagesInternalUrl] where the gateway reaches it (default `http://127.0.0.1:<packagesInternalPort>`)
+ * @property {string} [packagesStoragePath] package blobs (`[packages] STORAGE_PATH`; relative paths are relative to the repository root)
  * @property {string} [queuePrefix]     BullMQ queue / Redis key prefix
  * @property {string} [natsNamespace]   NATS namespace of the installation (`[nats] NAMESPACE`; '' = plain names)
+ * @property {Record<string, number>} [opsPorts] each app's ops port (`[ops] PORT`), by app name (default: its `opsPort`)
  * @property {Record<string, string | undefined>} [env] extra environment (wins over everything above)
  */
 
@@ -76,6 +84,7 @@ export function suiteEnv(config = {}) {
   const httpPort = config.httpPort ?? DEFAULTS.httpPort;
   const internalPort = config.repoInternalPort ?? DEFAULTS.repoInternalPort;
   const runnersPort = config.runnersInternalPort ?? DEFAULTS.runnersInternalPort;
+  const packagesPort = config.packagesInternalPort ?? DEFAULTS.packagesInternalPort;
   const rootUrl = withSlash(config.rootUrl ?? `http://localhost:${httpPort}/`);
   /** @type {Record<string, string>} */
   const env = {
@@ -90,6 +99,9 @@ export function suiteEnv(config = {}) {
     CAIRN__CAIRN__REPO_INTERNAL_URL: config.repoInternalUrl ?? `http://127.0.0.1:${internalPort}`,
     CAIRN__CAIRN__RUNNERS_INTERNAL_PORT: String(runnersPort),
     CAIRN__CAIRN__RUNNERS_INTERNAL_URL: config.runnersInternalUrl ?? `http://127.0.0.1:${runnersPort}`,
+    CAIRN__CAIRN__PACKAGES_INTERNAL_PORT: String(packagesPort),
+    CAIRN__CAIRN__PACKAGES_INTERNAL_URL: config.packagesInternalUrl ?? `http://127.0.0.1:${packagesPort}`,
+    CAIRN__PACKAGES__STORAGE_PATH: path.resolve(REPO_ROOT, config.packagesStoragePath ?? DEFAULTS.packagesStoragePath),
     CAIRN__QUEUE__PREFIX: config.queuePrefix ?? DEFAULTS.queuePrefix,
     CAIRN__NATS__NAMESPACE: config.natsNamespace ?? DEFAULTS.natsNamespace,
   };
@@ -139,6 +151,7 @@ function withSlash(url) {
  * @property {number} sshPort
  * @property {Record<string, string>} env  the suite's own environment (without the caller's)
  * @property {{ name: string, pid: number | undefined }[]} apps  the processes started first
+ * @property {Record<string, string>} opsUrls  each started app's ops endpoint, `http://127.0.0.1:<port>`, by app name
  * @property {(app: string, lines?: number) => string[]} lastLines  the app's most recent output lines
  * @property {(options?: { timeoutMs?: number }) => Promise<{ killed: string[] }>} stop
  *   SIGTERM to every app, wait, SIGKILL whatever is left; resolves when every process is gone
@@ -176,6 +189,14 @@ export async function startSuite(options = {}) {
   /** @type {Map<string, ChildState>} */
   const children = new Map();
 
+  // Each app its own ops port: every app of a suite runs on one machine. `CAIRN__OPS__PORT=0` in the environment
+  // lets every app pick a free one instead (a second installation on the machine; each app logs its port).
+  const inheritedOpsPort = env.CAIRN__OPS__PORT ?? process.env.CAIRN__OPS__PORT;
+  const opsPortOf = (/** @type {AppSpec} */ app) =>
+    options.opsPorts?.[app.name] ?? (inheritedOpsPort === '0' ? 0 : app.opsPort);
+  // No port known (an app listed without `opsPort`): it uses its own default.
+  const opsEnv = (/** @type {number | undefined} */ port) => (port === undefined ? {} : { CAIRN__OPS__PORT: String(port) });
+
   /** @type {Set<NodeJS.Timeout>} restarts waiting for their back-off */
   const pendingRestarts = new Set();
   const restart = options.restart ?? null;
@@ -184,7 +205,7 @@ export async function startSuite(options = {}) {
   const spawnApp = (/** @type {AppSpec} */ app, /** @type {number} */ i, /** @type {number} */ crashes) => {
     const child = spawn(process.execPath, [app.main], {
       cwd: REPO_ROOT,
-      env: { ...process.env, ...env, ...options.appEnv?.[app.name] },
+      env: { ...process.env, ...env, ...opsEnv(opsPortOf(app)), ...options.appEnv?.[app.name] },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const label = `[${app.name.padEnd(width)}]`;
@@ -292,6 +313,7 @@ export async function startSuite(options = {}) {
     sshPort: Number(env.CAIRN__SERVER__SSH_PORT),
     env,
     apps: [...children.values()].map((s) => ({ name: s.app.name, pid: s.child.pid })),
+    opsUrls: Object.fromEntries(selected.map((a) => [a.name, `http://127.0.0.1:${opsPortOf(a)}`])),
     lastLines: (name, n = 40) => (children.get(name)?.lines ?? []).slice(-n),
     stop,
   };

@@ -111,6 +111,7 @@ describe('npm start supervises its apps', () => {
         CAIRN__SERVER__SSH_LISTEN_HOST: '127.0.0.1',
         CAIRN__CAIRN__REPO_INTERNAL_PORT: String(internalPort),
         CAIRN__CAIRN__RUNNERS_INTERNAL_PORT: String(runnersPort),
+        CAIRN__OPS__PORT: '0',
         CAIRN__REPOSITORY__ROOT: repoRoot,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

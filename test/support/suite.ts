@@ -59,6 +59,8 @@ export interface TestSuite {
   stopApp: (name: string, options?: { signal?: 'SIGTERM' | 'SIGKILL' }) => Promise<void>;
   /** The most recent output lines of an app (for assertion messages). */
   lastLines: (app: string, lines?: number) => string[];
+  /** Each app's ops endpoint (`/livez`, `/readyz`, `/metrics`), `http://127.0.0.1:<port>`, by app name. */
+  opsUrls: Record<string, string>;
   stop: () => Promise<void>;
 }
 
@@ -130,7 +132,8 @@ export async function startTestSuite(options: TestSuiteOptions = {}): Promise<Te
     const queuePrefix = `cairn-e2e-${id}`;
     cleanups.push(() => deleteRedisKeys(redisUrl, queuePrefix));
 
-    const [httpPort, sshPort, repoInternalPort, runnersInternalPort] = await distinctFreePorts(4);
+    const [httpPort, sshPort, repoInternalPort, runnersInternalPort, packagesInternalPort, ...opsPortList] = await distinctFreePorts(5 + APPS.length);
+    const opsPorts = Object.fromEntries(APPS.map((a, i) => [a.name, opsPortList[i]]));
     const selected = (options.apps ?? APPS.map((a) => a.name)).filter((name) => !options.without?.includes(name));
     const startOptions = {
       databaseUrl,
@@ -140,7 +143,10 @@ export async function startTestSuite(options: TestSuiteOptions = {}): Promise<Te
       sshPort,
       repoInternalPort,
       runnersInternalPort,
+      opsPorts,
+      packagesInternalPort,
       repoRoot: path.join(dataDir, 'repositories'),
+      packagesStoragePath: path.join(dataDir, 'packages'),
       queuePrefix,
       natsNamespace: options.nats?.namespace,
       env: {
@@ -203,6 +209,7 @@ export async function startTestSuite(options: TestSuiteOptions = {}): Promise<Te
       startApp,
       stopApp,
       lastLines: (app, lines) => (later.get(app) ?? suite).lastLines(app, lines),
+      opsUrls: Object.fromEntries(APPS.map((a) => [a.name, `http://127.0.0.1:${opsPorts[a.name]}`])),
       createAdmin: () => createAdminWithCli(suite.env),
       stop: cleanup,
     };

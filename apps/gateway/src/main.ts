@@ -2,8 +2,9 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import {
-  COMMON_SETTINGS, CORRELATION_HEADER, ConfigError, JsonLogger, RpcClient, commonSettings, loadSettings,
-  natsConnectionOptions, requireProductionSecrets, withCorrelationId, type CommonSettings,
+  COMMON_SETTINGS, CORRELATION_HEADER, ConfigError, JsonLogger, RpcClient, commonSettings, loadOpsAddress, loadSettings,
+  natsConnectionOptions, requireProductionSecrets, startAppOps, startTracing, traceHttpExchange, withCorrelationId,
+  withTraceContext, type CommonSettings, type OpsAddress, type Tracing,
 } from '@cairn/platform';
 import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
@@ -12,9 +13,10 @@ import { gatewaySettingsSpec, loadGatewaySettings } from './config/gateway-setti
 import { ApiErrorFilter } from './http/api-error.filter.js';
 import { bodyLimits, registerJsonBodyParser } from './http/json-body.js';
 import { registerHealthRoutes } from './health/health.routes.js';
-import { instrument } from './health/metrics.js';
+import { instrument, metricsRegistry } from './health/metrics.js';
 import { registerOpenApiRoute } from './openapi/openapi.routes.js';
 import { registerGitHttpRoutes } from './git-http/git-http.routes.js';
+import { registerPackagesRoutes } from './packages/packages.proxy.js';
 import { registerRunnerProtocolRoutes } from './runner-protocol/runner-protocol.proxy.js';
 import { registerWebRoutes } from './web/web.routes.js';
 
@@ -22,11 +24,15 @@ async function main(): Promise<void> {
   const logger = new JsonLogger('gateway');
   let gatewaySettings;
   let common: CommonSettings;
+  let ops: OpsAddress;
+  let tracing: Tracing | undefined;
   try {
     common = loadSettings(commonSettings);
+    tracing = startTracing('gateway');
     gatewaySettings = loadGatewaySettings();
     requireProductionSecrets([commonSettings, gatewaySettingsSpec]);
     natsConnectionOptions(common, 'gateway'); // contradictory or unreadable NATS credentials: refuse here (exit 78)
+    ops = loadOpsAddress('gateway');
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`gateway: ${err.message}\n`);
@@ -59,18 +65,28 @@ async function main(): Promise<void> {
   app.setGlobalPrefix('api/v1');
   app.enableShutdownHooks();
 
+  // The probes' and Prometheus's own port; the public /healthz, /readyz and /metrics below stay as Gitea has them.
+  const opsServer = await startAppOps(app, 'gateway', ops, [], [metricsRegistry]);
   const fastify = app.getHttpAdapter().getInstance();
   // Stops through Nest's shutdown hooks (SIGTERM/SIGINT): in-flight requests finish, then the clients close.
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => logger.log(`${signal}: stopping gateway`));
-  fastify.addHook('onClose', (_instance, done) => {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      opsServer.markStopping();
+      logger.log(`${signal}: stopping gateway`);
+    });
+  }
+  fastify.addHook('onClose', async () => {
+    await opsServer.close();
+    await tracing?.shutdown();
     logger.log('gateway stopped');
-    done();
   });
   instrument(fastify);
   // Every request runs with its correlation id bound, and echoes it back.
   fastify.addHook('onRequest', (req, reply, done) => {
     reply.header(CORRELATION_HEADER, req.id);
-    withCorrelationId(String(req.id), done);
+    // A server span per request (while tracing): RPC calls and internal HTTP made for it are its children.
+    const span = traceHttpExchange(req.raw, reply.raw, () => req.routeOptions.url);
+    withTraceContext(span?.context, () => withCorrelationId(String(req.id), done));
   });
   // After the correlation hook: a body refused at once (413/411) still carries its request id.
   registerJsonBodyParser(fastify, bodyLimits(gatewaySettings));
@@ -89,10 +105,14 @@ async function main(): Promise<void> {
   registerOpenApiRoute(fastify, common.rootUrl);
   registerGitHttpRoutes(fastify, app);
   registerRunnerProtocolRoutes(fastify, app);
+  registerPackagesRoutes(fastify, app);
   registerWebRoutes(fastify, app);
 
   await app.listen(common.httpPort, gatewaySettings.httpAddr);
-  logger.log(`gateway listening on ${common.rootUrl} (${gatewaySettings.httpAddr}:${common.httpPort})`);
+  opsServer.markStarted();
+  logger.log(
+    `gateway listening on ${common.rootUrl} (${gatewaySettings.httpAddr}:${common.httpPort}; ops on ${ops.host}:${opsServer.port})`,
+  );
 }
 
 main().catch((err) => {

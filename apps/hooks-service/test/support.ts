@@ -122,7 +122,8 @@ export async function startInProcess(infra: Infra, env: Record<string, string> =
 export async function startChild(infra: Infra, env: Record<string, string> = {}): Promise<ChildProcess> {
   const child = spawn(process.execPath, [path.join(ROOT, 'apps/hooks-service/dist/main.js')], {
     cwd: ROOT,
-    env: { ...process.env, ...infra.env, ...env },
+    // A free ops port: several copies run at once.
+    env: { ...process.env, ...infra.env, CAIRN__OPS__PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -12,6 +12,7 @@ export * from './identity/index.js';
 export * from './repo/index.js';
 export * from './hooks/index.js';
 export * from './runners/index.js';
+export * from './packages/index.js';
 export * from './rpc-contract.js';
 export * from './git/object-id.js';
 export * from './git/ref-name.js';

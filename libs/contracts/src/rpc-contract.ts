@@ -5,6 +5,7 @@ import type { IssueRpc } from './repo/issues.rpc.js';
 import type { PullRpc } from './repo/pulls.rpc.js';
 import type { RepoRpc } from './repo/repo.rpc.js';
 import type { RunnersRpc } from './runners/runners.rpc.js';
+import type { PackageApiRpc } from './packages/package-api.rpc.js';
 
 /**
  * One request-reply pair of the bus: what the caller sends (the class the answering service validates with, so the
@@ -21,7 +22,7 @@ export interface RpcPair<Request, Reply> {
  * `RpcClient.send` and the `@RpcHandler` decorator accept only subjects named here, so a payload or reply of the
  * wrong shape is a compile error on both sides. See docs/architecture.md, "The typed bus".
  */
-export interface RpcContract extends IdentityRpc, RepoRpc, IssueRpc, PullRpc, HooksRpc, RunnersRpc {
+export interface RpcContract extends IdentityRpc, RepoRpc, IssueRpc, PullRpc, HooksRpc, RunnersRpc, PackageApiRpc {
   /** Every service's `<service>.health.check` ({@link healthSubject}). */
   [subject: `${string}.health.check`]: RpcPair<HealthRequest, HealthReply>;
 }

@@ -5,7 +5,7 @@ import { Logger, type INestApplicationContext } from '@nestjs/common';
 import {
   DomainError, ErrorCode, INTERNAL_HEADERS, httpStatusForErrorCode, internalGitPath, type InternalGitEndpoint,
 } from '@cairn/contracts';
-import { COMMON_SETTINGS, CORRELATION_HEADER, RpcClient, type CommonSettings } from '@cairn/platform';
+import { COMMON_SETTINGS, CORRELATION_HEADER, RpcClient, traceHeaders, type CommonSettings } from '@cairn/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RepoContext } from '../access/repo-access.guard.js';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../config/gateway-settings.js';
@@ -94,6 +94,7 @@ export class GitHttpProxy {
       [INTERNAL_HEADERS.token]: this.common.internalToken,
       [INTERNAL_HEADERS.repoId]: String(ctx.repo.id),
       [CORRELATION_HEADER]: String(req.id),
+      ...traceHeaders(),
     };
     if (ctx.actor) {
       headers[INTERNAL_HEADERS.actorId] = String(ctx.actor.id);

@@ -157,6 +157,25 @@ export const CAIRN_EXTENSIONS: {
   },
   operations: {
     ...runnerOperations,
+    // Semantic-version order of a package's versions, beside Gitea's newest first.
+    'GET /packages/{owner}/{type}/{name}': (op) => {
+      op.parameters = [
+        ...((op.parameters as unknown[]) ?? []),
+        {
+          name: 'sort', in: 'query', type: 'string', enum: ['created', 'semver'],
+          description: 'Cairn: `semver` orders by semantic version, highest first (other versions after, newest first); default newest first',
+        },
+      ];
+    },
+    'GET /packages/{owner}/{type}/{name}/-/latest': (op) => {
+      op.parameters = [
+        ...((op.parameters as unknown[]) ?? []),
+        {
+          name: 'semver', in: 'query', type: 'boolean',
+          description: 'Cairn: `true` answers the highest semantic version instead of the newest version',
+        },
+      ];
+    },
     // Two-factor enrolment: Gitea has only web pages; Cairn's refusals under `TWO_FACTOR_AUTH = enforced` point here.
     'POST /user/2fa': (op) => {
       op.summary = 'Start two-factor (TOTP) enrolment';

@@ -22,6 +22,7 @@ import { AdminRunnersController } from './actions/admin-runners.controller.js';
 import { OrgRunnersController } from './actions/org-runners.controller.js';
 import { RepoRunnersController } from './actions/repo-runners.controller.js';
 import { UserRunnersController } from './actions/user-runners.controller.js';
+import { PackagesController } from './packages/packages.controller.js';
 
 /** Every API controller of the gateway, one line per route group (`routes/<group>/`). */
 export const API_CONTROLLERS: Type<unknown>[] = [
@@ -49,4 +50,5 @@ export const API_CONTROLLERS: Type<unknown>[] = [
   UserRunnersController,
   OrgRunnersController,
   RepoRunnersController,
+  PackagesController,
 ];

@@ -8,9 +8,8 @@ import {
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, CORRELATION_HEADER, type CommonSettings } from '@cairn/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { HOP_BY_HOP_HEADERS } from '../http/hop-by-hop.js';
 
-/** Response headers never passed on (hop-by-hop, or the upstream's own connection handling). */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer']);
 
 /** Fails the stream once more than `max` bytes went through (the request body bound). */
 class ByteLimit extends Transform {
@@ -84,7 +83,7 @@ export class RunnerProtocolProxy {
     upstream.on('response', (res: IncomingMessage) => {
       const out: OutgoingHttpHeaders = { [CORRELATION_HEADER]: String(req.id) };
       for (const [name, value] of Object.entries(res.headers)) {
-        if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
+        if (value !== undefined && !HOP_BY_HOP_HEADERS.has(name)) out[name] = value;
       }
       raw.writeHead(res.statusCode ?? 502, out);
       pipeline(res, raw).catch(() => raw.destroy());

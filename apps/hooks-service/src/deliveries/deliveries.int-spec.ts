@@ -3,7 +3,7 @@
 import type { INestMicroservice } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  DomainError, ErrorCode, HooksSubjects, IssueCommentEvents, IssueEvents, RepoEvents, ZERO_SHA, type ActorDto,
+  DomainError, ErrorCode, HooksSubjects, IssueCommentEvents, IssueEvents, PackageEvents, RepoEvents, ZERO_SHA, type ActorDto,
   type HookDeliveryDto, type HookDto, type HookScopeDto, type RepoRefDto,
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
@@ -287,5 +287,25 @@ describe('delivery', () => {
     await settled(ADMIN, org.id);
     expect(receiver.at('/gone')).toHaveLength(0);
     expect(await infra.sql('SELECT id FROM webhooks WHERE id = $1', [own.id])).toEqual([]);
+  });
+
+  it('a package event outside any repository reaches system hooks, never default hooks (templates) nor repository hooks', async () => {
+    const cfg = (path: string, system: boolean) => ({
+      type: 'gitea', active: true, events: ['package'],
+      config: { url: `${receiver.url}${path}`, content_type: 'json', secret: SECRET, is_system_webhook: system },
+    });
+    const system = await rpc.send(HooksSubjects.webhookCreate, { actor: admin, scope: ADMIN, body: cfg('/pkg-system', true) });
+    await rpc.send(HooksSubjects.webhookCreate, { actor: admin, scope: ADMIN, body: cfg('/pkg-default', false) });
+    await hook(repoScope(190), '/pkg-repo', { events: ['package'] });
+    const pkg = { id: 5, type: 'generic', name: 'tool', version: '1.0.0', repository: null };
+    const sender = { id: 3, login: 'acme' };
+    await infra.publish(PackageEvents.versionCreated, { action: 'created', ownerId: 3, repository: null, package: pkg, sender });
+    const [req] = await waitFor(() => (receiver.at('/pkg-system').length ? receiver.at('/pkg-system') : null), 'package delivery');
+    expect(req.hmacValid).toBe(true);
+    expect(req.headers['x-gitea-event']).toBe('package');
+    expect(JSON.parse(req.body)).toEqual({ action: 'created', repository: null, package: pkg, organization: null, sender });
+    await settled(ADMIN, system.id);
+    expect(receiver.at('/pkg-default')).toHaveLength(0);
+    expect(receiver.at('/pkg-repo')).toHaveLength(0);
   });
 });

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { SecretBox } from '@cairn/platform';
+import { SecretBox, webhookDeliveries } from '@cairn/platform';
 import { Semaphore } from '../common/semaphore.js';
 import { HOOKS_SETTINGS, type HooksSettings } from '../config/hooks-settings.js';
 import { nextRetryDelayMs, parseRetryAfter } from './backoff.js';
@@ -182,6 +182,7 @@ export class DeliveryAttemptService implements OnApplicationShutdown {
       this.logger.warn(`delivery ${delivery.id} attempt ${attempt}: claim lost to another worker, result dropped`);
       return 'skipped';
     }
+    webhookDeliveries.inc({ outcome: outcome === 'retry' ? 'retrying' : outcome });
     if (retry) await this.queue.enqueue([{ deliveryId: delivery.id, attempt: attempt + 1, delayMs }]);
     if (outcome === 'failed') {
       this.logger.warn(`delivery ${delivery.id} (hook ${delivery.hookId}) failed after attempt ${attempt}: ${verdict.status}`);

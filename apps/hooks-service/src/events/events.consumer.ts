@@ -3,16 +3,25 @@ import { consumeEvents, NATS_CONNECTION } from '@cairn/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { DispatchService } from '../deliveries/dispatch.service.js';
 
-/** The durable consumer name of hooks-service on `CAIRN_EVENTS` (replicas share it). */
+/** The durable consumer name of hooks-service on `CAIRN_EVENTS` for repository events (replicas share it). */
 export const HOOKS_DURABLE = 'hooks-service';
-/** What hooks-service consumes. */
+/** What {@link HOOKS_DURABLE} consumes. */
 export const HOOKS_EVENT_FILTER = 'repo.evt.>';
 
-/** Consumes `repo.evt.>` durably; an event is acknowledged once its deliveries are written and enqueued. */
+/**
+ * The webhook-producing durable consumers: a durable consumer takes one filter subject, so repository events and
+ * package events (packages-service's `package` hooks) have one each. Replicas share them.
+ */
+export const HOOKS_EVENT_CONSUMERS = [
+  { durable: HOOKS_DURABLE, subject: HOOKS_EVENT_FILTER },
+  { durable: 'hooks-service-packages', subject: 'packages.evt.>' },
+] as const;
+
+/** Consumes the events hooks turn into deliveries; an event is acknowledged once its deliveries are written and enqueued. */
 @Injectable()
 export class EventsConsumer implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('EventsConsumer');
-  private stop?: () => Promise<void>;
+  private readonly stops: (() => Promise<void>)[] = [];
 
   constructor(
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
@@ -20,17 +29,20 @@ export class EventsConsumer implements OnApplicationBootstrap, OnModuleDestroy {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    this.stop = await consumeEvents(this.nc, {
-      durable: HOOKS_DURABLE,
-      subjects: [HOOKS_EVENT_FILTER],
-      handle: async (event) => {
-        const { deliveries } = await this.dispatch.handleEvent(event);
-        if (deliveries) this.logger.log(`${event.type} ${event.id}: ${deliveries} deliver${deliveries === 1 ? 'y' : 'ies'}`);
-      },
-    });
+    for (const { durable, subject } of HOOKS_EVENT_CONSUMERS) {
+      const stop = await consumeEvents(this.nc, {
+        durable,
+        subjects: [subject],
+        handle: async (event) => {
+          const { deliveries } = await this.dispatch.handleEvent(event);
+          if (deliveries) this.logger.log(`${event.type} ${event.id}: ${deliveries} deliver${deliveries === 1 ? 'y' : 'ies'}`);
+        },
+      });
+      this.stops.push(stop);
+    }
   }
 
   async onModuleDestroy(): Promise<void> {
-    await this.stop?.();
+    await Promise.all(this.stops.map((stop) => stop()));
   }
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  IssueCommentEvents, IssueEvents, PullRequestEvents, RepoEvents, ZERO_SHA, type PushEventData, type RepositoryEventData,
+  IssueCommentEvents, IssueEvents, PackageEvents, PullRequestEvents, RepoEvents, ZERO_SHA, type PackageEventData,
+  type PushEventData, type RepositoryEventData,
 } from '@cairn/contracts';
 import { EVENT_MAP, mapDomainEvent } from './event-map.js';
 import { renderPayload } from './formats.js';
@@ -20,6 +21,20 @@ const commit = (id: string, message: string) => ({
 const ctx = { rootUrl: 'http://cairn.test/' };
 
 describe('domain event → webhook events', () => {
+  it("a package version is Gitea's package payload, for the owner's hooks only when no repository is linked", () => {
+    const pkg = { id: 11, name: 'tool', version: '1.0.0', type: 'generic', repository: null } as never;
+    const data: PackageEventData = { action: 'created', ownerId: 3, repository: null, package: pkg, sender: pusher };
+    const m = mapDomainEvent(PackageEvents.versionCreated, data, ctx)!;
+    expect(m.repository).toEqual({ id: 0, ownerId: 3 });
+    expect(m.specs).toHaveLength(1);
+    expect(m.specs[0]).toMatchObject({ eventType: 'package', action: 'created', key: 'package:created' });
+    expect(m.specs[0].payload).toEqual({ action: 'created', repository: null, package: pkg, organization: null, sender: pusher });
+
+    const deleted = mapDomainEvent(PackageEvents.versionDeleted, { ...data, action: 'deleted', repository: { id: 7, ownerId: 3 } }, ctx)!;
+    expect(deleted.repository).toEqual({ id: 7, ownerId: 3 });
+    expect(deleted.specs[0]).toMatchObject({ eventType: 'package', action: 'deleted', key: 'package:deleted' });
+  });
+
   it('a push to an existing branch is one push with Gitea fields, commits oldest first', () => {
     const data: PushEventData = {
       repository, pusher,

@@ -1,7 +1,7 @@
 import {
-  IssueCommentEvents, IssueEvents, PullRequestEvents, RepoEvents, isZeroId, repoUrls, type IssueCommentEventData,
-  type IssueEventData, type PullRequestEventData, type PushEventData, type RepoEventRepository,
-  type RepositoryEventData,
+  IssueCommentEvents, IssueEvents, PackageEvents, PullRequestEvents, RepoEvents, isZeroId, repoUrls,
+  type IssueCommentEventData, type IssueEventData, type PackageEventData, type PullRequestEventData, type PushEventData,
+  type RepoEventRepository, type RepositoryEventData,
 } from '@cairn/contracts';
 import {
   createPayload, deletePayload, pushPayload, repositoryJson, repositoryPayload, splitRef,
@@ -24,6 +24,7 @@ export interface HookEventSpec {
 
 /** What a domain event means for webhooks. */
 export interface MappedEvent {
+  /** The event's repository and owner; `id` 0: an owner's event outside any repository (packages not linked). */
   repository: { id: number; ownerId: number };
   specs: HookEventSpec[];
   /** Side effect on hooks, applied before matching. */
@@ -172,6 +173,26 @@ function pullRequestEvent(data: PullRequestEventData, ctx: MapContext): MappedEv
 }
 
 /**
+ * `packages.evt.package.*` → Gitea's `PackagePayload` (`package`): the linked repository's hooks, the owner's (user or
+ * organization) and the system hooks get it; as Gitea 1.24, the payload's own `repository` and `organization` are
+ * null (the linked repository is inside `package`, when the sender may see it).
+ */
+function packageEvent(data: PackageEventData): MappedEvent {
+  const version = data.package;
+  return {
+    repository: { id: data.repository?.id ?? 0, ownerId: data.ownerId },
+    specs: [
+      {
+        eventType: 'package',
+        key: `package:${data.action}`,
+        action: data.action,
+        payload: { action: data.action, repository: null, package: version, organization: null, sender: data.sender },
+      },
+    ],
+  };
+}
+
+/**
  * Domain events → webhook events. Adding a type is one entry here. Types not listed are acknowledged and ignored.
  */
 export const EVENT_MAP: Record<string, Mapper> = {
@@ -181,6 +202,8 @@ export const EVENT_MAP: Record<string, Mapper> = {
   ...Object.fromEntries(Object.values(IssueEvents).map((t) => [t, issueEvent])),
   ...Object.fromEntries(Object.values(IssueCommentEvents).map((t) => [t, commentEvent])),
   ...Object.fromEntries(Object.values(PullRequestEvents).map((t) => [t, pullRequestEvent])),
+  [PackageEvents.versionCreated]: packageEvent,
+  [PackageEvents.versionDeleted]: packageEvent,
 };
 
 export function mapDomainEvent(type: string, data: unknown, ctx: MapContext): MappedEvent | null {

@@ -96,13 +96,16 @@ export class WebhooksRepository {
     return count;
   }
 
-  /** The active hooks an event of repository R owned by O goes to: R's, O's, and every system hook. */
+  /**
+   * The active hooks an event of repository R owned by O goes to: R's, O's, and every system hook. R = 0: an owner's
+   * event outside any repository (a package not linked), for O's and the system hooks only.
+   */
   async activeHooksFor(repoId: number, ownerId: number): Promise<MatchableHook[]> {
     const rows = await this.sql.query<{
       id: number; repo_id: number; type: string; events: string[]; send_everything: boolean; branch_filter: string; meta: unknown;
     }>(
       `SELECT id, repo_id, type, events, send_everything, branch_filter, meta FROM hooks.webhooks
-        WHERE is_active AND (repo_id = $1 OR (repo_id = 0 AND owner_id = 0 AND is_system_webhook)
+        WHERE is_active AND (($1 <> 0 AND repo_id = $1) OR (repo_id = 0 AND owner_id = 0 AND is_system_webhook)
                              OR ($2 <> 0 AND repo_id = 0 AND owner_id = $2))
         ORDER BY id`,
       [repoId, ownerId],

@@ -7,7 +7,6 @@ import type { Tx } from '../prisma/prisma.service.js';
 @Injectable()
 export class OutboxRepository {
   async add(tx: Tx, event: DomainEvent): Promise<void> {
-    const row = outboxRow(event);
-    await tx.outboxEvent.create({ data: { id: row.id, subject: row.subject, payload: row.payload } });
+    await tx.outboxEvent.create({ data: outboxRow(event) });
   }
 }

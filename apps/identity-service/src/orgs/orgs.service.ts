@@ -365,7 +365,9 @@ export class OrgsService {
   }
 }
 
-function standingFrom(teams: Array<{ id: number; name: string; permission: string; includesAllRepositories: boolean; canCreateOrgRepo: boolean }>): OrgMembershipReply {
+function standingFrom(
+  teams: Array<{ id: number; name: string; permission: string; includesAllRepositories: boolean; canCreateOrgRepo: boolean; units: string[] }>,
+): OrgMembershipReply {
   return {
     isMember: true,
     isOwner: teams.some((t) => t.permission === 'owner'),
@@ -375,6 +377,7 @@ function standingFrom(teams: Array<{ id: number; name: string; permission: strin
       permission: t.permission as TeamPermission,
       includesAllRepositories: t.includesAllRepositories,
       canCreateOrgRepo: t.canCreateOrgRepo,
+      units: t.units,
     })),
   };
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PullSubjects, type MergeCheckJobData } from '@cairn/contracts';
-import { COMMON_SETTINGS, repoStoragePath, RpcClient, type CommonSettings } from '@cairn/platform';
+import { COMMON_SETTINGS, mergeChecks, repoStoragePath, RpcClient, type CommonSettings } from '@cairn/platform';
 import { WORKER_SETTINGS, type WorkerSettings } from '../config/worker-settings.js';
 import type { CheckResult } from './git-check.js';
 import { GitChecker } from './git-checker.js';
@@ -64,6 +64,7 @@ export class MergeCheckService {
       ...(result.mergeBase ? { merge_base: result.mergeBase } : {}),
       ...(result.message ? { message: result.message.slice(0, 2000) } : {}),
     });
+    mergeChecks.inc({ result: result.status });
     return { ran: true, status: result.status, applied: reply.applied, ms: Date.now() - started };
   }
 

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  placeholderUser,
   DomainError, ErrorCode, accessAtLeast, toPaging,
   type AddCollaboratorRequest, type CollaboratorRequest, type ListCollaboratorsRequest, type OwnerDto,
   type Paginated, type RepoCollaboratorPermissionDto, type RepoScopedRequest, type UserDto,
@@ -7,7 +8,6 @@ import {
 import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
 import { AccessService } from '../access/access.service.js';
 import { IdentityDirectory } from '../access/identity-directory.js';
-import { placeholderUser } from '../repositories/repository.mapper.js';
 import { CollaboratorsRepository } from './collaborators.repository.js';
 
 const ADMIN_REQUIRED = 'user should be an owner or a collaborator with admin write of a repository';

@@ -158,7 +158,7 @@ export class MergeabilityService {
           headSha: req.head_sha,
           mergeBase: req.merge_base,
           message: req.message,
-          event: { id: row.id, subject: row.subject, payload: row.payload },
+          event: row,
         });
         stored.push(k);
       }

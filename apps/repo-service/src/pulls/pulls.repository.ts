@@ -23,7 +23,7 @@ export interface StoredResult {
   headSha: string;
   mergeBase?: string;
   message?: string;
-  event: { id: string; subject: string; payload: object };
+  event: { id: string; subject: string; payload: object; traceparent: string | null };
 }
 
 /** What a check needs: the pull request and where its repository lives. */
@@ -256,13 +256,14 @@ export class PullsRepository {
         event_id: r.event.id,
         subject: r.event.subject,
         payload: r.event.payload,
+        traceparent: r.event.traceparent,
       })),
     );
     const rows = await db.$queryRaw<{ pull_id: number }[]>`
       WITH x AS (
         SELECT * FROM jsonb_to_recordset(${input}::jsonb) AS x(
           pull_id int, status text, files text[], message text, base_sha text, head_sha text, merge_base text,
-          event_id uuid, subject text, payload jsonb)),
+          event_id uuid, subject text, payload jsonb, traceparent text)),
       upd AS (
         UPDATE "repo".pull_requests pr
            SET status = x.status, conflicted_files = x.files, check_message = x.message,
@@ -274,8 +275,8 @@ export class PullsRepository {
                 OR pr.checked_head_sha IS DISTINCT FROM x.head_sha)
      RETURNING pr.id),
       ins AS (
-        INSERT INTO "repo".outbox_events (id, subject, payload)
-        SELECT x.event_id, x.subject, x.payload FROM x JOIN upd ON upd.id = x.pull_id
+        INSERT INTO "repo".outbox_events (id, subject, payload, traceparent)
+        SELECT x.event_id, x.subject, x.payload, x.traceparent FROM x JOIN upd ON upd.id = x.pull_id
         RETURNING id)
       SELECT x.pull_id FROM x JOIN ins ON ins.id = x.event_id`;
     return new Set(rows.map((r) => r.pull_id));

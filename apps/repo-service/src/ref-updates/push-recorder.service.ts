@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { isZeroId } from '@cairn/contracts';
+import { isZeroId, placeholderUser } from '@cairn/contracts';
 import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
 import { REPO_SETTINGS, type RepoSettings } from '../config/repo-settings.js';
 import { RefUpdates } from './ref-updates.service.js';
-import { hostOf, placeholderUser, toEventRepository, type RepoUrlSettings } from '../repositories/repository.mapper.js';
+import { hostOf, toEventRepository, type RepoUrlSettings } from '../repositories/repository.mapper.js';
 import { RepoStorage } from '../storage/repo-storage.js';
 import type { RefUpdateLine } from '../transport/push-log.js';
 import { PushRecorderRepository } from './push-recorder.repository.js';

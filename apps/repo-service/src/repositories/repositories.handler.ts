@@ -3,7 +3,7 @@ import { Payload } from '@nestjs/microservices';
 import { RpcHandler } from '@cairn/platform';
 import {
   CreateRepositoryRequest, EditRepositoryRequest, ListRepositoriesRequest, OwnedRepositoriesRequest, RepoScopedRequest,
-  RepoSubjects, SearchRepositoriesRequest,
+  RepoSubjects, SearchRepositoriesRequest, VisibleRepositoriesRequest,
   type OwnedRepositoriesReply, type Paginated, type RepositoryDto,
 } from '@cairn/contracts';
 import { RepositoriesRepository } from './repositories.repository.js';
@@ -15,6 +15,11 @@ export class RepositoriesHandler {
     private readonly repositories: RepositoriesService,
     private readonly rows: RepositoriesRepository,
   ) {}
+
+  @RpcHandler(RepoSubjects.repositoryVisible)
+  visible(@Payload() req: VisibleRepositoriesRequest): Promise<RepositoryDto[]> {
+    return this.repositories.visible(req);
+  }
 
   @RpcHandler(RepoSubjects.repositoryCreate)
   create(@Payload() req: CreateRepositoryRequest): Promise<RepositoryDto> {

@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
-  DomainError, ErrorCode, HooksSubjects, RepoEvents, accessAtLeast, checkRepoName, isValidBranchName, toPaging,
+  DomainError, ErrorCode, HooksSubjects, placeholderUser, RepoEvents, accessAtLeast, checkRepoName, isValidBranchName, toPaging,
   type ActorDto, type CreateRepositoryRequest, type EditRepositoryRequest, type ListRepositoriesRequest,
   type OrgMembershipReply, type OwnerDto, type Paginated, type RepoScopedRequest, type RepositoryDto,
-  type RepositoryEventData, type SearchRepositoriesRequest, type UserDto,
+  type RepositoryEventData, type SearchRepositoriesRequest, type UserDto, type VisibleRepositoriesRequest,
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, RpcClient, type CommonSettings, uniqueViolation, EventOutbox } from '@cairn/platform';
 import { AccessService, subjectOf } from '../access/access.service.js';
@@ -18,7 +18,7 @@ import {
   type RepositoryChanges, type RepositoryFilter, type RepositoryOrder, type RepositoryRow,
 } from './repositories.repository.js';
 import {
-  hostOf, placeholderUser, toEventRepository, toRepositoryDto, type RepoUrlSettings,
+  hostOf, toEventRepository, toRepositoryDto, type RepoUrlSettings,
 } from './repository.mapper.js';
 
 const DUPLICATE = 'The repository with the same name already exists.';
@@ -189,6 +189,22 @@ export class RepositoriesService {
     const row = await this.repositories.findById(req.repo.id);
     if (!row) throw DomainError.notFound('repository not found');
     return toRepositoryDto(row, await this.ownerOf(row), req.access, this.urls);
+  }
+
+  /** `repo.repository.visible`: the repositories among `ids` the actor may see (missing ones are left out). */
+  async visible(req: VisibleRepositoriesRequest): Promise<RepositoryDto[]> {
+    const user = subjectOf(req.actor);
+    const out: RepositoryDto[] = [];
+    for (const id of new Set(req.ids)) {
+      const access = await this.access.accessById(user, id).catch((err: unknown) => {
+        if (err instanceof DomainError && err.code === ErrorCode.NOT_FOUND) return 'none' as const;
+        throw err;
+      });
+      if (access === 'none') continue;
+      const row = await this.repositories.findById(id);
+      if (row) out.push(toRepositoryDto(row, await this.ownerOf(row), access, this.urls));
+    }
+    return out;
   }
 
   // ---- edit --------------------------------------------------------------------------------------------------

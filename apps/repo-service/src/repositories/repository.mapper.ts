@@ -23,38 +23,6 @@ export function hostOf(rootUrl: string): string {
   return new URL(rootUrl).hostname;
 }
 
-/**
- * A stand-in for an owner identity-service did not return (deleted meanwhile): enough for clients to render the
- * repository.
- */
-export function placeholderUser(id: number, login: string, rootUrl: string): UserDto {
-  return {
-    id,
-    login,
-    login_name: '',
-    source_id: 0,
-    full_name: '',
-    email: '',
-    avatar_url: '',
-    html_url: `${rootUrl}${login}`,
-    language: '',
-    is_admin: false,
-    last_login: EPOCH,
-    created: EPOCH,
-    restricted: false,
-    active: false,
-    prohibit_login: false,
-    location: '',
-    website: '',
-    description: '',
-    visibility: 'public',
-    followers_count: 0,
-    following_count: 0,
-    starred_repos_count: 0,
-    username: login,
-  };
-}
-
 /** Gitea's `Repository` JSON, with the permissions of a caller whose access is `access`. */
 export function toRepositoryDto(
   row: RepositoryRow,

@@ -1,7 +1,8 @@
 import {
+  placeholderUser,
   repoUrls, type CommentDto, type CommentType, type IssueDto, type IssueState, type TimelineCommentDto, type UserDto,
 } from '@cairn/contracts';
-import { placeholderUser, toApiTime } from '../repositories/repository.mapper.js';
+import { toApiTime } from '../repositories/repository.mapper.js';
 import type { CommentRow, IssueRow } from './issues.repository.js';
 
 /** What rendering issues needs besides the rows: where the repository is and who the users are. */

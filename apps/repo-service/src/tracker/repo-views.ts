@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  placeholderUser,
   DomainError, IdentitySubjects, type AccessLevel, type ActorDto, type RepoEventRepository, type RepoRefDto, type RepositoryDto,
   type UserDto,
 } from '@cairn/contracts';
@@ -8,7 +9,7 @@ import { IdentityDirectory } from '../access/identity-directory.js';
 import { REPO_SETTINGS, type RepoSettings } from '../config/repo-settings.js';
 import { RepositoriesRepository, type RepositoryRow } from '../repositories/repositories.repository.js';
 import {
-  hostOf, placeholderUser, toEventRepository, toRepositoryDto, type RepoUrlSettings,
+  hostOf, toEventRepository, toRepositoryDto, type RepoUrlSettings,
 } from '../repositories/repository.mapper.js';
 import type { IssueRenderContext } from './issue.mapper.js';
 

@@ -4,7 +4,10 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { Logger } from '@nestjs/common';
 import { INTERNAL_GIT_ENDPOINTS, INTERNAL_GIT_PREFIX, INTERNAL_HEADERS, INTERNAL_RAW_PATH } from '@cairn/contracts';
-import { CORRELATION_HEADER, internalTokenMatches, repoStoragePath, withCorrelationId, listenOn } from '@cairn/platform';
+import {
+  CORRELATION_HEADER, internalTokenMatches, listenOn, repoStoragePath, traceHttpExchange, withCorrelationId,
+  withTraceContext,
+} from '@cairn/platform';
 import { sanitizeGitProtocol, type GitService } from './git-service-request.js';
 import { startClientGitService, startGitService, type GitTransportPaths } from './git-process.js';
 import { streamRawBlob } from '../contents/raw-blob.js';
@@ -54,6 +57,14 @@ export function pktLine(text: string): string {
   return (Buffer.byteLength(text) + 4).toString(16).padStart(4, '0') + text;
 }
 
+/** The route of an internal request with the repository left out (span names stay few): `…/:owner/:repo/info/refs`. */
+function routeName(url: string | undefined): string | undefined {
+  const pathname = (url ?? '').split('?')[0];
+  if (pathname === INTERNAL_RAW_PATH) return pathname;
+  const m = ROUTE.exec(pathname);
+  return m ? `${INTERNAL_GIT_PREFIX}:owner/:repo/${m[3]}` : undefined;
+}
+
 function parseId(value: string | undefined): number | null {
   return value && /^[1-9]\d{0,15}$/.test(value) ? Number(value) : null;
 }
@@ -72,12 +83,15 @@ export class InternalGitHttpServer {
 
   constructor(private readonly options: InternalGitHttpOptions) {
     this.server = createServer((req, res) => {
-      withCorrelationId(header(req, CORRELATION_HEADER), () => {
-        this.handle(req, res).catch((err: unknown) => {
-          this.logger.error(`internal git request failed: ${(err as Error).message}`);
-          plain(res, 500, 'internal error');
-        });
-      });
+      const span = traceHttpExchange(req, res, () => routeName(req.url));
+      withTraceContext(span?.context, () =>
+        withCorrelationId(header(req, CORRELATION_HEADER), () => {
+          this.handle(req, res).catch((err: unknown) => {
+            this.logger.error(`internal git request failed: ${(err as Error).message}`);
+            plain(res, 500, 'internal error');
+          });
+        }),
+      );
     });
     // Long pushes and clones: no request timeout; the gateway's client connection governs.
     this.server.requestTimeout = 0;

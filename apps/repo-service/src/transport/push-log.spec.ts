@@ -35,6 +35,17 @@ describe('parseJournal', () => {
     expect(parseJournal('')).toEqual({ records: [], invalid: [] });
   });
 
+  it('skips HEAD, the default branch update git also reports through the symbolic ref', () => {
+    const text = `7 prepared ${A} ${B} refs/heads/main\n7 prepared ${A} ${B} HEAD\n7 committed ${A} ${B} refs/heads/main\n7 committed ${A} ${B} HEAD\n`;
+    expect(parseJournal(text)).toEqual({
+      records: [
+        { pid: 7, state: 'prepared', ref: 'refs/heads/main', old: A, new: B },
+        { pid: 7, state: 'committed', ref: 'refs/heads/main', old: A, new: B },
+      ],
+      invalid: [],
+    });
+  });
+
   it('reports malformed lines instead of guessing', () => {
     const lines = [
       `committed ${A} ${B} refs/heads/main`,

@@ -95,6 +95,8 @@ export function parseJournal(text: string): { records: JournalRecord[]; invalid:
   for (const line of lines) {
     if (line === '') continue;
     const parts = line.split(' ');
+    // A push to the branch HEAD points at reports HEAD too: the same update seen through the symbolic ref.
+    if (parts.length === 5 && parts[4] === 'HEAD') continue;
     const [pid, state, oldOid, newOid, ref] = parts;
     if (
       parts.length !== 5 || !/^[1-9]\d{0,9}$/.test(pid) || !STATES.has(state) || !isObjectId(oldOid) ||

@@ -9,3 +9,4 @@ export * from './two-factor.dto.js';
 export * from './token-format.js';
 export * from './signing-keys.dto.js';
 export * from './gpg-key.dto.js';
+export * from './placeholder-user.js';

@@ -111,7 +111,11 @@ export interface OrgMembershipReply {
   isMember: boolean;
   isOwner: boolean;
   /** The teams the user is in, with what they grant. */
-  teams: Array<{ id: number; name: string; permission: TeamPermission; includesAllRepositories: boolean; canCreateOrgRepo: boolean }>;
+  teams: Array<{
+    id: number; name: string; permission: TeamPermission; includesAllRepositories: boolean; canCreateOrgRepo: boolean;
+    /** The units the team's permission applies to (Gitea's names, {@link TEAM_UNITS}); absent: none. */
+    units?: string[];
+  }>;
 }
 
 /** `identity.org.standings`: every organization standing of one user. */

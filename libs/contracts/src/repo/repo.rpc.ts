@@ -12,7 +12,7 @@ import type { ChangeFilesReply, ChangeFilesRequest } from './file-changes.dto.js
 import type { RepoAccessReply, RepoAccessRequest, RepoScopedRequest } from './repo-access.dto.js';
 import type {
   CreateRepositoryRequest, EditRepositoryRequest, ListRepositoriesRequest, OwnedRepositoriesReply, OwnedRepositoriesRequest,
-  RepositoryDto, SearchRepositoriesRequest,
+  RepositoryDto, SearchRepositoriesRequest, VisibleRepositoriesRequest,
 } from './repository.dto.js';
 import type { GetSigningKeyRequest, SigningKeyReply } from './signing-key.dto.js';
 import type { RpcPair } from '../rpc-contract.js';
@@ -29,6 +29,7 @@ export interface RepoRpc {
   [RepoSubjects.repositoryList]: RpcPair<ListRepositoriesRequest, Paginated<RepositoryDto>>;
   [RepoSubjects.repositorySearch]: RpcPair<SearchRepositoriesRequest, Paginated<RepositoryDto>>;
   [RepoSubjects.repositoryOwnedCount]: RpcPair<OwnedRepositoriesRequest, OwnedRepositoriesReply>;
+  [RepoSubjects.repositoryVisible]: RpcPair<VisibleRepositoriesRequest, RepositoryDto[]>;
   [RepoSubjects.collaboratorList]: RpcPair<ListCollaboratorsRequest, Paginated<UserDto>>;
   [RepoSubjects.collaboratorCheck]: RpcPair<CollaboratorRequest, boolean>;
   [RepoSubjects.collaboratorAdd]: RpcPair<AddCollaboratorRequest, null>;

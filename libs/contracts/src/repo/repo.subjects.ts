@@ -24,6 +24,11 @@ export const RepoSubjects = {
   repositorySearch: 'repo.repository.search',
   /** Count an owner's repositories (deleting an owner is refused while it has any): {@link OwnedRepositoriesRequest}. */
   repositoryOwnedCount: 'repo.repository.owned-count',
+  /**
+   * The repositories among some ids the actor may see, with the actor's permissions (packages-service renders linked
+   * repositories): {@link VisibleRepositoriesRequest} → `RepositoryDto[]`.
+   */
+  repositoryVisible: 'repo.repository.visible',
 
   /** List a repository's collaborators: {@link ListCollaboratorsRequest} → `Paginated<UserDto>`. */
   collaboratorList: 'repo.collaborator.list',

@@ -1,6 +1,6 @@
 import { Transform, Type } from 'class-transformer';
 import {
-  IsBoolean, IsIn, IsInt, IsOptional, IsString, MaxLength, Min, ValidateNested,
+  ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, MaxLength, Min, ValidateNested,
 } from 'class-validator';
 import { ActorDto } from '../common/actor.js';
 import { ListQuery } from '../common/pagination.js';
@@ -240,4 +240,17 @@ export class OwnedRepositoriesRequest {
 }
 export interface OwnedRepositoriesReply {
   count: number;
+}
+
+/** The most repositories one {@link VisibleRepositoriesRequest} names (a page of packages: at most 50). */
+export const VISIBLE_REPOSITORIES_MAX = 50;
+
+/**
+ * `repo.repository.visible`: which of these repositories (by id) the actor may see, as Gitea `Repository` JSON with
+ * the actor's permissions (packages render their linked repository only for callers who may see it). Ids of missing
+ * or invisible repositories are left out.
+ */
+export class VisibleRepositoriesRequest {
+  @IsOptional() @ValidateNested() @Type(() => ActorDto) actor: ActorDto | null;
+  @IsArray() @ArrayMaxSize(VISIBLE_REPOSITORIES_MAX) @IsInt({ each: true }) @Min(1, { each: true }) ids: number[];
 }

@@ -8,11 +8,16 @@ import { DomainErrorFilter } from '../rpc/domain-error.filter.js';
 import { createRpcValidationPipe } from '../rpc/validation.js';
 import { RpcCorrelationInterceptor } from '../rpc/correlation.interceptor.js';
 import { RpcDeadlineInterceptor } from '../rpc/rpc-deadline.js';
+import { RpcTracingInterceptor } from '../rpc/tracing.interceptor.js';
 import { RpcClient } from '../rpc/rpc-client.js';
 import { NatsNamespace } from '../nats/nats-namespace.js';
 import { NamespacedServerNats } from '../nats/namespaced-server-nats.js';
 import { natsConnectionOptions, type NatsConnectOptions } from '../nats/nats-connection-options.js';
 import { healthSubject } from '@cairn/contracts';
+import { loadOpsAddress, startAppOps } from '../ops/app-ops.js';
+import type { OpsAddress } from '../ops/ops-settings.js';
+import { RpcMetricsInterceptor } from '../rpc/rpc-metrics.interceptor.js';
+import { startTracing, type Tracing } from '../tracing/tracing.js';
 
 /**
  * `listen()` resolves once the subscriptions are sent, not once the NATS server has them: a request made right
@@ -32,12 +37,15 @@ async function untilSubscribed(app: INestApplicationContext, name: string): Prom
 
 /**
  * What every service's message handlers run behind: the validation pipe, the error filter (every failure becomes an
- * error envelope), the correlation id, and the caller's deadline (work whose deadline passed is refused, not started).
+ * error envelope), timing per subject (outermost: refusals count too), the caller's trace (a span per handled
+ * message), the correlation id, and the caller's deadline (work whose deadline passed is refused, not started).
  */
 export function installRpcPipeline(app: INestMicroservice): void {
   app.useGlobalPipes(createRpcValidationPipe());
   app.useGlobalFilters(new DomainErrorFilter());
-  app.useGlobalInterceptors(new RpcCorrelationInterceptor(), new RpcDeadlineInterceptor());
+  app.useGlobalInterceptors(
+    new RpcMetricsInterceptor(), new RpcTracingInterceptor(), new RpcCorrelationInterceptor(), new RpcDeadlineInterceptor(),
+  );
 }
 
 export interface BootstrapOptions {
@@ -62,11 +70,16 @@ export async function bootstrapService(options: BootstrapOptions): Promise<void>
   const logger = new JsonLogger(options.name);
   let settings;
   let nats: NatsConnectOptions;
+  let ops: OpsAddress;
+  let tracing: Tracing | undefined;
   try {
     settings = loadSettings(commonSettings);
+    // First: spans of everything after (Prisma's hook included) need the tracer in place.
+    tracing = startTracing(options.name);
     options.validateSettings?.();
     requireProductionSecrets([commonSettings, ...(options.settingsSpecs ?? [])]);
     nats = natsConnectionOptions(settings, options.name);
+    ops = loadOpsAddress(options.name);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${options.name}: ${err.message}\n`);
@@ -76,31 +89,37 @@ export async function bootstrapService(options: BootstrapOptions): Promise<void>
   }
 
   const namespace = new NatsNamespace(settings.natsNamespace);
-  const app = await NestFactory.createMicroservice<MicroserviceOptions>(options.module, {
-    strategy: new NamespacedServerNats(namespace, {
-      ...nats,
-      queue: `${options.name}-service`,
-      name: namespace.name(`${options.name}-service`),
-      maxReconnectAttempts: -1,
-    }, { maxMessageBytes: settings.rpcMaxMessageBytes, service: options.name }),
-    logger,
-  });
+  const server = new NamespacedServerNats(namespace, {
+    ...nats,
+    queue: `${options.name}-service`,
+    name: namespace.name(`${options.name}-service`),
+    maxReconnectAttempts: -1,
+  }, { maxMessageBytes: settings.rpcMaxMessageBytes, service: options.name });
+  const app = await NestFactory.createMicroservice<MicroserviceOptions>(options.module, { strategy: server, logger });
   installRpcPipeline(app);
 
+  // Up before the app listens: liveness answers during a slow start, readiness says "starting" until the end.
+  const opsServer = await startAppOps(app, options.name, ops, [
+    { name: 'nats-queue-group', check: () => server.answering() },
+  ]);
   await app.listen();
   await untilSubscribed(app, options.name);
   const stopExtra = await options.afterStart?.(app);
+  opsServer.markStarted();
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.log(`${signal}: stopping ${options.name}-service`);
+    opsServer.markStopping();
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
     try {
       if (stopExtra) await stopExtra();
       await app.close();
+      await opsServer.close();
+      await tracing?.shutdown();
       logger.log(`${options.name}-service stopped`);
     } finally {
       process.exit(0);
@@ -109,5 +128,7 @@ export async function bootstrapService(options: BootstrapOptions): Promise<void>
   // Before "ready": a supervisor may stop the app the moment it reads that line.
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
-  logger.log(`${options.name}-service ready (queue group ${namespace.name(`${options.name}-service`)})`);
+  logger.log(
+    `${options.name}-service ready (queue group ${namespace.name(`${options.name}-service`)}; ops on ${ops.host}:${opsServer.port})`,
+  );
 }

@@ -10,6 +10,7 @@ import { commonSettings, loadSettings, type CommonSettings } from '../config/set
 import { RpcClient } from '../rpc/rpc-client.js';
 import { connectNats } from '../events/jetstream.js';
 import { OutboxRelay } from '../events/outbox.js';
+import { watchOutboxLag } from '../events/outbox-lag.js';
 import { createPgPool } from '../db/pg-pool.js';
 import { NatsNamespace } from '../nats/nats-namespace.js';
 import { natsConnectionOptions } from '../nats/nats-connection-options.js';
@@ -36,19 +37,24 @@ export interface PlatformOptions {
 
 /** Connects/closes the shared clients with the application's lifecycle, in the right order. */
 class PlatformLifecycle implements OnModuleInit, OnApplicationShutdown {
+  private stopOutboxLag?: () => void;
+
   constructor(
     private readonly rpc: RpcClient,
     private readonly nc: NatsConnection,
     private readonly relay: OutboxRelay | null,
     private readonly pool: pg.Pool | null,
+    private readonly schema: string | undefined,
   ) {}
 
   async onModuleInit(): Promise<void> {
     await this.rpc.connect();
     await this.relay?.start();
+    if (this.schema && this.pool) this.stopOutboxLag = watchOutboxLag(this.schema, this.pool);
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.stopOutboxLag?.();
     await this.relay?.stop();
     await this.rpc.close().catch(() => undefined);
     await this.nc.drain().catch(() => undefined);
@@ -123,7 +129,7 @@ export class PlatformModule {
         provide: PlatformLifecycle,
         inject: [RpcClient, NATS_CONNECTION, OutboxRelay, PG_POOL],
         useFactory: (rpc: RpcClient, nc: NatsConnection, relay: OutboxRelay | null, pool: pg.Pool | null) =>
-          new PlatformLifecycle(rpc, nc, relay, pool),
+          new PlatformLifecycle(rpc, nc, relay, pool, options.schema),
       },
       {
         provide: HEALTH_CHECKS,

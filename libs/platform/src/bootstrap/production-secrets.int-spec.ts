@@ -106,7 +106,7 @@ describe('development mode keeps the development defaults', () => {
     const runners = APPS.find((a) => a.name === 'runners-service')!;
     const child = spawn(process.execPath, [runners.main], {
       cwd: REPO_ROOT,
-      env: baseEnv({ RUN_MODE: 'dev', NATS_URL: nats.url, DATABASE_URL: db.url }),
+      env: baseEnv({ RUN_MODE: 'dev', NATS_URL: nats.url, DATABASE_URL: db.url, CAIRN__OPS__PORT: '0' }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

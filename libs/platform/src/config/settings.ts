@@ -231,6 +231,15 @@ export const commonSettings = {
   },
   /** The port runners-service's internal HTTP endpoint (runner protocol, HTTP/1.1 and h2c) listens on. */
   runnersInternalPort: { section: 'cairn', key: 'RUNNERS_INTERNAL_PORT', default: 3002, parse: parsers.int(0, 65535) },
+  /** Where the gateway reaches packages-service's internal HTTP endpoint (package uploads and downloads); one URL per Service. */
+  packagesInternalUrl: {
+    section: 'cairn',
+    key: 'PACKAGES_INTERNAL_URL',
+    default: 'http://127.0.0.1:3003',
+    parse: parsers.url('http', 'https'),
+  },
+  /** The port packages-service's internal HTTP endpoint (the package registries) listens on. */
+  packagesInternalPort: { section: 'cairn', key: 'PACKAGES_INTERNAL_PORT', default: 3003, parse: parsers.int(0, 65535) },
   /**
    * Shared secret that internal HTTP endpoints require from the gateway (header `x-cairn-internal-token`). The
    * default is public, for development only: with `RUN_MODE=prod` the apps refuse to start unless it is set.

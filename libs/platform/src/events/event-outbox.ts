@@ -3,7 +3,9 @@ import { newEvent, OutboxRelay, outboxRow } from './outbox.js';
 
 /** What {@link EventOutbox.record} needs of a service's Prisma transaction: its `outbox_events` model. */
 export interface OutboxTx {
-  outboxEvent: { create(args: { data: { id: string; subject: string; payload: object } }): PromiseLike<unknown> };
+  outboxEvent: {
+    create(args: { data: { id: string; subject: string; payload: object; traceparent: string | null } }): PromiseLike<unknown>;
+  };
 }
 
 /**
@@ -17,7 +19,7 @@ export class EventOutbox {
 
   async record<T>(tx: OutboxTx, type: string, data: T): Promise<void> {
     const row = outboxRow(newEvent(type, data));
-    await tx.outboxEvent.create({ data: { id: row.id, subject: row.subject, payload: row.payload } });
+    await tx.outboxEvent.create({ data: row });
   }
 
   kick(): void {

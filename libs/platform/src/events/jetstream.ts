@@ -6,8 +6,11 @@ import { EVENTS_STREAM, EVENTS_STREAM_SUBJECTS, type DomainEvent } from '@cairn/
 import { Logger } from '@nestjs/common';
 import { withCorrelationId } from '../logging/correlation.js';
 import { recordDeadLetter } from '../metrics/dead-letters.js';
+import { watchConsumerLag } from './consumer-lag.js';
 import { NatsNamespace } from '../nats/nats-namespace.js';
 import type { NatsConnectOptions } from '../nats/nats-connection-options.js';
+import { SpanKind, contextFrom, inSpan } from '../tracing/trace-context.js';
+import { natsTraceHeaders } from '../tracing/nats-trace.js';
 
 const NANOS_PER_MS = 1_000_000;
 
@@ -62,14 +65,26 @@ export async function ensureEventsStream(nc: NatsConnection): Promise<void> {
 
 /**
  * Publishes one event to JetStream on its subject in `namespace`; `msgID` = event id so a repeat within the window
- * is dropped by the server. The event itself (its `type`) keeps the plain subject.
+ * is dropped by the server. The event itself (its `type`) keeps the plain subject. While tracing, a producer span
+ * continues `traceparent` (the trace of the transaction that wrote the event) and travels in the message headers.
  */
 export async function publishEvent(
   js: JetStreamClient,
   event: DomainEvent,
   namespace: NatsNamespace = NatsNamespace.none,
+  traceparent?: string | null,
 ): Promise<void> {
-  await js.publish(namespace.subject(event.type), JSON.stringify(event), { msgID: event.id });
+  await inSpan(
+    `publish ${event.type}`,
+    { kind: SpanKind.PRODUCER, parent: contextFrom(traceparent), attributes: eventSpanAttributes(event) },
+    async () => {
+      await js.publish(namespace.subject(event.type), JSON.stringify(event), { msgID: event.id, headers: natsTraceHeaders() });
+    },
+  );
+}
+
+function eventSpanAttributes(event: DomainEvent) {
+  return { 'messaging.system': 'nats', 'messaging.destination.name': event.type, 'messaging.message.id': event.id };
 }
 
 export interface DurableConsumerOptions {
@@ -148,6 +163,7 @@ export async function consumeEvents(nc: NatsConnection, opts: DurableConsumerOpt
     });
   }
   const consumer = await jetstream(nc).consumers.get(stream, durable);
+  const stopLag = watchConsumerLag(opts.durable, () => jsm.consumers.info(stream, durable));
   const messages = await consumer.consume({ max_messages: 100 });
   let inFlight = Promise.resolve();
   const loop = (async () => {
@@ -158,6 +174,7 @@ export async function consumeEvents(nc: NatsConnection, opts: DurableConsumerOpt
     }
   })();
   return async () => {
+    stopLag();
     await messages.close();
     await loop.catch(() => undefined);
     await inFlight;
@@ -174,7 +191,16 @@ async function handleOne(msg: JsMsg, opts: DurableConsumerOptions, logger: Logge
     return;
   }
   try {
-    await withCorrelationId(event.id, () => opts.handle(event));
+    // A consumer span continuing the trace of the transaction that wrote the event (the publisher's headers).
+    await inSpan(
+      `consume ${event.type}`,
+      {
+        kind: SpanKind.CONSUMER,
+        parent: contextFrom(msg.headers),
+        attributes: { ...eventSpanAttributes(event), 'cairn.consumer': opts.durable },
+      },
+      () => withCorrelationId(event.id, () => opts.handle(event)),
+    );
     msg.ack();
   } catch (err) {
     const message = (err as Error).message;

@@ -9,6 +9,7 @@ import { createPgPool, withPgClient } from '../db/pg-pool.js';
 import { recordDeadLetter } from '../metrics/dead-letters.js';
 import { assertEventFits, boundEventTexts, jsonBytes } from './event-size.js';
 import { ensureEventsStream, namespaceOf, publishEvent } from './jetstream.js';
+import { currentTraceparent } from '../tracing/trace-context.js';
 
 /**
  * The transactional outbox. Services insert the event row in the same transaction as the change (so an event is
@@ -18,7 +19,7 @@ import { ensureEventsStream, namespaceOf, publishEvent } from './jetstream.js';
  *   model OutboxEvent { id String @id @db.Uuid; subject String; payload Json; createdAt DateTime @default(now())
  *                       @map("created_at"); publishedAt DateTime? @map("published_at"); attempts Int @default(0);
  *                       lastError String? @map("last_error"); failedAt DateTime? @map("failed_at");
- *                       @@map("outbox_events") }
+ *                       traceparent String?; @@map("outbox_events") }
  *
  * A row that can never be published (too large for NATS, unreadable, or failing {@link OUTBOX_MAX_ATTEMPTS} times)
  * is dead-lettered (`failed_at` set, `last_error` kept, counted in `cairn_dead_letters_total{kind="outbox"}`) and
@@ -38,12 +39,13 @@ export function newEvent<T>(type: string, data: T): DomainEvent<T> {
 }
 
 /**
- * The row to insert for an event (Prisma: `tx.outboxEvent.create({ data: outboxRow(event) })`). Throws
+ * The row to insert for an event (Prisma: `tx.outboxEvent.create({ data: outboxRow(event) })`), with the trace
+ * context of the transaction writing it (null while tracing is off), which the event's consumers continue. Throws
  * {@link EventTooLargeError} for an event over `EVENT_MAX_BYTES`: it could never be published.
  */
 export function outboxRow(event: DomainEvent) {
   assertEventFits(event);
-  return { id: event.id, subject: event.type, payload: event as unknown as object };
+  return { id: event.id, subject: event.type, payload: event as unknown as object, traceparent: currentTraceparent() ?? null };
 }
 
 /** Publishing failures of one row after which it is dead-lettered (NATS outages are not counted). */
@@ -99,6 +101,7 @@ interface PendingRow {
   id: string;
   payload: unknown;
   attempts: number;
+  traceparent: string | null;
 }
 
 export class OutboxRelay {
@@ -276,7 +279,7 @@ export class OutboxRelay {
       await client.query('BEGIN');
       // SKIP LOCKED lets several replicas relay side by side without publishing a row twice.
       const { rows } = await client.query<PendingRow>(
-        `SELECT id, payload, attempts FROM ${table} WHERE published_at IS NULL AND failed_at IS NULL
+        `SELECT id, payload, attempts, traceparent FROM ${table} WHERE published_at IS NULL AND failed_at IS NULL
          ORDER BY created_at, id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
       );
       const published: string[] = [];
@@ -313,7 +316,7 @@ export class OutboxRelay {
     const maxPayload = this.nc.info?.max_payload ?? DEFAULT_MAX_PAYLOAD;
     const bytes = jsonBytes(event);
     if (bytes > maxPayload) throw new PoisonedRow(`the event is ${bytes} bytes, over NATS max_payload (${maxPayload})`);
-    await publishEvent(this.js!, event, namespaceOf(this.nc));
+    await publishEvent(this.js!, event, namespaceOf(this.nc), row.traceparent);
   }
 
   /**

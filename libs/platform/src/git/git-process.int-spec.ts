@@ -6,6 +6,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitCommandError, gitSpawnStats, runGit, runGitChecked, runGitText, spawnGit, stopGit } from './git-process.js';
+import { gitProcessesFinished, gitProcessesRunning, gitProcessesSpawned } from '../metrics/cairn-metrics.js';
+
+/** A metric's current value for exactly `labels` (0 when it has none yet). */
+async function valueOf(metric: { get(): Promise<{ values: { labels: object; value: number }[] }> }, labels: object = {}) {
+  const { values } = await metric.get();
+  return values.find((v) => JSON.stringify(v.labels) === JSON.stringify(labels))?.value ?? 0;
+}
 
 const identity = {
   GIT_AUTHOR_NAME: 'Cairn',
@@ -89,6 +96,24 @@ describe('git process (real git)', () => {
     const before = gitSpawnStats.count('rev-parse');
     await runGit(repo, ['-c', 'core.quotePath=false', 'rev-parse', 'HEAD']);
     expect(gitSpawnStats.count('rev-parse')).toBe(before + 1);
+  });
+
+  it('reports in Prometheus metrics what it started, how each ended, and that none is left running', async () => {
+    const before = {
+      spawned: await valueOf(gitProcessesSpawned, { subcommand: 'rev-parse' }),
+      ok: await valueOf(gitProcessesFinished, { outcome: 'ok' }),
+      exitCode: await valueOf(gitProcessesFinished, { outcome: 'exit_code' }),
+      killed: await valueOf(gitProcessesFinished, { outcome: 'killed' }),
+      running: await valueOf(gitProcessesRunning),
+    };
+    await runGit(repo, ['rev-parse', '--verify', '--end-of-options', 'main']);
+    await runGit(repo, ['rev-parse', '--verify', '--quiet', '--end-of-options', 'no-such-branch']);
+    expect((await runGit(null, neverEnding(), { timeoutMs: 200 })).timedOut).toBe(true);
+    expect(await valueOf(gitProcessesSpawned, { subcommand: 'rev-parse' })).toBe(before.spawned + 2);
+    expect(await valueOf(gitProcessesFinished, { outcome: 'ok' })).toBe(before.ok + 1);
+    expect(await valueOf(gitProcessesFinished, { outcome: 'exit_code' })).toBe(before.exitCode + 1);
+    expect(await valueOf(gitProcessesFinished, { outcome: 'killed' })).toBe(before.killed + 1);
+    expect(await valueOf(gitProcessesRunning)).toBe(before.running);
   });
 
   it('starts long-lived processes (unbuffered through stdbuf) and stops them', async () => {

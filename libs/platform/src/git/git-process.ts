@@ -1,5 +1,9 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { gitEnvironment } from './git-environment.js';
+import {
+  gitProcessesFinished, gitProcessesRunning, gitProcessesSpawned, type GitProcessOutcome,
+} from '../metrics/cairn-metrics.js';
+import { SpanKind, endSpan, startSpan } from '../tracing/trace-context.js';
 
 /**
  * The one way Cairn starts git (the home of this rule; `gitEnvironment()` is its environment):
@@ -80,7 +84,44 @@ export function spawnGit(
   // git may exit before it has read its stdin; the exit says what happened, the write error (EPIPE) says nothing.
   child.stdin.on('error', () => undefined);
   subcommandOf.set(child, subcommand);
+  countGitProcess(child, subcommand);
+  traceGitProcess(child, subcommand);
   return child;
+}
+
+/** `cairn_git_processes_*`: started by subcommand, running now, and how each ended. */
+function countGitProcess(child: ChildProcessWithoutNullStreams, subcommand: string): void {
+  gitProcessesSpawned.inc({ subcommand });
+  gitProcessesRunning.inc();
+  let ended = false;
+  const end = (outcome: GitProcessOutcome) => {
+    if (ended) return;
+    ended = true;
+    gitProcessesRunning.dec();
+    gitProcessesFinished.inc({ outcome });
+  };
+  child.once('error', () => end('spawn_error'));
+  child.once('exit', (code) => end(code === 0 ? 'ok' : code === null ? 'killed' : 'exit_code'));
+}
+
+/** A span per git process (while tracing), from its start to its exit, with its subcommand and exit code. */
+function traceGitProcess(child: ChildProcessWithoutNullStreams, subcommand: string): void {
+  const started = startSpan(`git ${subcommand}`, {
+    kind: SpanKind.INTERNAL,
+    attributes: { 'process.executable.name': 'git', 'cairn.git.subcommand': subcommand },
+  });
+  if (!started) return;
+  let ended = false;
+  const end = (error?: unknown) => {
+    if (ended) return;
+    ended = true;
+    endSpan(started, error);
+  };
+  child.once('error', end);
+  child.once('close', (code: number | null, signal: NodeJS.Signals | null) => {
+    started.span.setAttribute('process.exit.code', code ?? -1);
+    end(code === 0 ? undefined : `git ${subcommand} ended with ${code === null ? signal : `exit ${code}`}`);
+  });
 }
 
 /**

@@ -1,10 +1,12 @@
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import { currentCorrelationId } from './correlation.js';
+import { currentTraceIds } from '../tracing/trace-context.js';
 
 const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 
 /**
- * One-line JSON logs with the service name and the current correlation id. Never pass secrets to it: callers log
+ * One-line JSON logs with the service name, the current correlation id (`rid`) and, while tracing, the current
+ * span's `trace_id`/`span_id`. Never pass secrets to it: callers log
  * ids and names, not tokens, passwords or payloads.
  */
 export class JsonLogger implements LoggerService {
@@ -25,6 +27,7 @@ export class JsonLogger implements LoggerService {
       service: this.service,
       ...(context ? { context } : {}),
       ...(currentCorrelationId() ? { rid: currentCorrelationId() } : {}),
+      ...currentTraceIds(),
       msg: message instanceof Error ? message.message : message,
       ...extra,
     };

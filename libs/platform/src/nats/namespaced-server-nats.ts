@@ -141,6 +141,17 @@ export class NamespacedServerNats extends ServerNats {
     }
   }
 
+  /**
+   * True when the connection that holds the queue-group subscriptions reaches the server now (a round trip):
+   * while it is disconnected the subscriptions are not live, and they are renewed when it reconnects.
+   */
+  async answering(): Promise<boolean> {
+    const nc = this.natsConnection();
+    if (nc.isClosed()) return false;
+    await nc.flush();
+    return true;
+  }
+
   private natsConnection(): NatsConnection {
     return this.unwrap<NatsConnection>();
   }

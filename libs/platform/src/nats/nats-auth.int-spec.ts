@@ -65,6 +65,7 @@ describe('connecting with credentials', () => {
         DATABASE_URL: db.url,
         CAIRN__NATS__USER: 'runners',
         CAIRN__NATS__PASSWORD: passwords.runners,
+        CAIRN__OPS__PORT: '0',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

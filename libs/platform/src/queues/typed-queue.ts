@@ -1,6 +1,9 @@
 import { QueueJobNames, type QueueJobData, type QueueJobName, type QueueName } from '@cairn/contracts';
-import { Queue, Worker, type Processor, type QueueOptions, type WorkerOptions } from 'bullmq';
+import { Queue, Worker, type BulkJobOptions, type JobsOptions, type Processor, type QueueOptions, type WorkerOptions } from 'bullmq';
 import { recordDeadLetter } from '../metrics/dead-letters.js';
+import { watchQueueDepth, watchWorker } from './queue-metrics.js';
+import { SpanKind, contextFrom, inSpan } from '../tracing/trace-context.js';
+import { jobTraceparent, withJobTrace } from '../tracing/job-trace.js';
 
 /** A queue of `QueueContract`: `add` takes only that queue's job name and job data. */
 export type TypedQueue<Q extends QueueName> = Queue<QueueJobData<Q>, unknown, QueueJobName<Q>>;
@@ -8,13 +11,31 @@ export type TypedQueue<Q extends QueueName> = Queue<QueueJobData<Q>, unknown, Qu
 /** A worker of `QueueContract`: its jobs carry that queue's job name and job data. */
 export type TypedWorker<Q extends QueueName, R = unknown> = Worker<QueueJobData<Q>, R, QueueJobName<Q>>;
 
-/** Opens producer side of queue `name`; job name and data types come from `QueueContract` (@cairn/contracts). */
-export function createQueue<Q extends QueueName>(name: Q, options: QueueOptions): TypedQueue<Q> {
-  return new Queue(name, options);
+/** A queue whose jobs carry the producer's trace context in their data (see `job-trace.ts`). */
+class TracedQueue extends Queue {
+  override add(name: string, data: unknown, opts?: JobsOptions) {
+    return super.add(name, withJobTrace(data), opts);
+  }
+
+  override addBulk(jobs: { name: string; data: unknown; opts?: BulkJobOptions }[]) {
+    return super.addBulk(jobs.map((job) => ({ ...job, data: withJobTrace(job.data) })));
+  }
 }
 
 /**
- * Starts a worker of queue `name`; the processor sees that queue's job name and data types. Jobs are retried up
+ * Opens producer side of queue `name`; job name and data types come from `QueueContract` (@cairn/contracts). Jobs
+ * added while tracing carry the current trace, which the worker's span continues.
+ */
+export function createQueue<Q extends QueueName>(name: Q, options: QueueOptions): TypedQueue<Q> {
+  // The subclass only adds a field to the data: the queue's contract types stay those of `TypedQueue<Q>`.
+  const queue = new TracedQueue(name, options) as unknown as TypedQueue<Q>;
+  watchQueueDepth(name, queue);
+  return queue;
+}
+
+/**
+ * Starts a worker of queue `name`; the processor sees that queue's job name and data types, and runs in a span
+ * continuing the trace of the job's producer (while tracing). Jobs are retried up
  * to their `attempts` (every producer sets them); a job that failed its last attempt is a dead letter: logged and
  * counted (`cairn_dead_letters_total{kind="job"}`) here, and kept in BullMQ's failed set for inspection.
  */
@@ -23,7 +44,19 @@ export function createWorker<Q extends QueueName, R>(
   processor: Processor<QueueJobData<Q>, R, QueueJobName<Q>>,
   options: WorkerOptions,
 ): TypedWorker<Q, R> {
-  const worker: TypedWorker<Q, R> = new Worker(name, processor, options);
+  // A span per job run, continuing the trace of whoever queued it.
+  const traced: typeof processor = (job, token, signal) =>
+    inSpan(
+      `job ${name}`,
+      {
+        kind: SpanKind.CONSUMER,
+        parent: contextFrom(jobTraceparent(job.data)),
+        attributes: { 'messaging.system': 'bullmq', 'messaging.destination.name': name, 'messaging.message.id': job.id ?? '' },
+      },
+      () => processor(job, token, signal),
+    );
+  const worker: TypedWorker<Q, R> = new Worker(name, traced, options);
+  watchWorker(name, worker, options);
   worker.on('failed', (job, err) => {
     if (job && isFinalFailure(job.attemptsMade, job.opts.attempts)) {
       recordDeadLetter('job', name, `job ${job.id ?? '?'} after ${job.attemptsMade} attempt(s)`, err.message);

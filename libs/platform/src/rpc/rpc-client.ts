@@ -9,6 +9,10 @@ import {
   type TransferTicket,
 } from './bus-transfer.js';
 import { DEADLINE_HEADER, currentRpcDeadline } from './rpc-deadline.js';
+import { rpcClientDuration } from '../metrics/cairn-metrics.js';
+import { rpcOutcome } from './rpc-metrics.interceptor.js';
+import { SpanKind, inSpan } from '../tracing/trace-context.js';
+import { injectTraceHeaders } from '../tracing/nats-trace.js';
 
 export interface RpcSendOptions {
   /** Give up after this long (ms) and fail with TIMEOUT. Defaults to the client's timeout. */
@@ -95,11 +99,33 @@ export class RpcClient {
     await nc?.close();
   }
 
+  /** Calls `subject` in a client span, timed in `cairn_rpc_client_duration_seconds{subject,outcome}`. */
   async send<S extends RpcSubject>(
     subject: S,
     payload: RpcRequest<S>,
     options: RpcSendOptions = {},
   ): Promise<RpcReply<S>> {
+    return inSpan(
+      `rpc.send ${subject}`,
+      { kind: SpanKind.CLIENT, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': subject } },
+      () => this.timed(subject, payload, options),
+    );
+  }
+
+  /** {@link request}, timed in `cairn_rpc_client_duration_seconds{subject,outcome}`. */
+  private async timed<S extends RpcSubject>(subject: S, payload: RpcRequest<S>, options: RpcSendOptions): Promise<RpcReply<S>> {
+    const end = rpcClientDuration.startTimer({ subject });
+    try {
+      const reply = await this.request(subject, payload, options);
+      end({ outcome: 'ok' });
+      return reply;
+    } catch (err) {
+      end({ outcome: rpcOutcome(err) });
+      throw err;
+    }
+  }
+
+  private async request<S extends RpcSubject>(subject: S, payload: RpcRequest<S>, options: RpcSendOptions): Promise<RpcReply<S>> {
     const ms = options.timeoutMs ?? this.defaultTimeoutMs;
     const inherited = currentRpcDeadline();
     const deadline = Math.min(Date.now() + ms, inherited ?? Infinity);
@@ -111,6 +137,7 @@ export class RpcClient {
     const rid = currentCorrelationId();
     if (rid) h.set(CORRELATION_HEADER, rid);
     h.set(DEADLINE_HEADER, String(deadline));
+    injectTraceHeaders(h);
     const pattern = this.namespace.subject(subject);
     const id = randomUUID();
     let body = encoder.encode(JSON.stringify({ pattern, data: payload, id }));

@@ -2,7 +2,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { Logger } from '@nestjs/common';
 import { DomainError, ErrorCode, INTERNAL_HEADERS, INTERNAL_RAW_PATH, type RepoRefDto } from '@cairn/contracts';
-import { CORRELATION_HEADER, currentCorrelationId, type CommonSettings } from '@cairn/platform';
+import { CORRELATION_HEADER, currentCorrelationId, traceHeaders, type CommonSettings } from '@cairn/platform';
 
 /**
  * Fetches blob bytes that are too large for a bus message from repo-service's internal HTTP endpoint
@@ -26,7 +26,7 @@ export class InternalRawClient {
     target.search = new URLSearchParams({ owner: repo.ownerName, repo: repo.name, ref: commit, path }).toString();
     const send = this.base.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise((resolve, reject) => {
-      const headers: Record<string, string> = { [INTERNAL_HEADERS.token]: this.common.internalToken };
+      const headers: Record<string, string> = { [INTERNAL_HEADERS.token]: this.common.internalToken, ...traceHeaders() };
       const rid = currentCorrelationId();
       if (rid) headers[CORRELATION_HEADER] = rid;
       const req = send(target, { method: 'GET', headers, agent: this.agent }, (res) => {

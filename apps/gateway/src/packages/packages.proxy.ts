@@ -1,0 +1,149 @@
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { pipeline } from 'node:stream/promises';
+import { Logger, type INestApplicationContext } from '@nestjs/common';
+import {
+  DomainError, ErrorCode, INTERNAL_HEADERS, PACKAGES_ACTOR_HEADER, PACKAGES_HTTP_PREFIXES, PACKAGES_REQUEST_HEADERS,
+  encodeActorHeader, type ActorDto,
+} from '@cairn/contracts';
+import { COMMON_SETTINGS, CORRELATION_HEADER, RpcClient, type CommonSettings } from '@cairn/platform';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { looksLikeToken, readCredentials } from '../auth/credentials.js';
+import { resolveCredentials } from '../auth/resolve-credentials.js';
+import { GATEWAY_SETTINGS, type GatewaySettings } from '../config/gateway-settings.js';
+import { HOP_BY_HOP_HEADERS } from '../http/hop-by-hop.js';
+import { registryOf, registryRefusal } from './registry-refusal.js';
+
+/** Credential failures that mean "authenticate again" (401), not a service fault. */
+const CREDENTIAL_FAILURES = [ErrorCode.UNAUTHENTICATED, ErrorCode.NOT_FOUND, ErrorCode.PERMISSION_DENIED, ErrorCode.INVALID_ARGUMENT];
+
+/** Who is calling: an actor, anonymous, or a bearer token that is not Cairn's (the OCI registry's own, checked there). */
+type Caller = { actor: ActorDto | null; forwardAuthorization: boolean };
+
+/**
+ * The package registries at the edge (`/api/packages/*`, `/v2/*`): the caller's credentials are resolved here as the
+ * API resolves them (Basic with a password or token, `token`/`Bearer` headers, `?token=`), then the request is
+ * streamed to packages-service's internal endpoint with the internal token and the actor
+ * ({@link PACKAGES_ACTOR_HEADER}), request and response bodies never buffered. Access decisions are packages-service's.
+ */
+export class PackagesProxy {
+  private readonly logger = new Logger('PackagesProxy');
+  private readonly base: URL;
+  private readonly agent: HttpAgent;
+
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly settings: GatewaySettings,
+    private readonly common: CommonSettings,
+  ) {
+    const url = common.packagesInternalUrl;
+    this.base = new URL(url.endsWith('/') ? url : `${url}/`);
+    const options = { keepAlive: true, noDelay: true };
+    this.agent = this.base.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
+  }
+
+  async handle(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const raw = reply.raw;
+    reply.hijack();
+    const path = req.url.split('?', 1)[0];
+    const refuse = (status: number, message: string) => {
+      if (raw.headersSent) return void raw.destroy();
+      const r = registryRefusal(path, status, message, this.common.rootUrl);
+      raw.writeHead(r.status, { ...r.headers, [CORRELATION_HEADER]: String(req.id) });
+      raw.end(r.body);
+    };
+    let caller: Caller;
+    try {
+      caller = await this.authenticate(req, path);
+    } catch (err) {
+      if (err instanceof DomainError && CREDENTIAL_FAILURES.includes(err.code)) {
+        return refuse(401, err.code === ErrorCode.PERMISSION_DENIED ? err.message : 'invalid credentials');
+      }
+      if (err instanceof DomainError && err.code === ErrorCode.UNAVAILABLE) return refuse(503, 'identity service unavailable');
+      this.logger.error(`resolving package registry credentials failed: ${(err as Error)?.message ?? String(err)}`);
+      return refuse(500, 'internal error');
+    }
+
+    const headers: Record<string, string | string[]> = {
+      [INTERNAL_HEADERS.token]: this.common.internalToken,
+      [CORRELATION_HEADER]: String(req.id),
+      // The public address, for registries that build absolute URLs (OCI `Location`, npm tarball links).
+      'x-forwarded-host': req.headers.host ?? '',
+    };
+    if (caller.actor) headers[PACKAGES_ACTOR_HEADER] = encodeActorHeader(caller.actor);
+    if (caller.forwardAuthorization && req.headers.authorization) headers.authorization = req.headers.authorization;
+    for (const name of PACKAGES_REQUEST_HEADERS) {
+      const value = req.headers[name];
+      if (value !== undefined) headers[name] = value;
+    }
+    // The public path is passed on byte for byte, after the base URL's own path: never resolved as a URL, which
+    // would turn `..` and `%2e%2e` segments into another package's path (the registries refuse such names).
+    const send = this.base.protocol === 'https:' ? httpsRequest : httpRequest;
+    const upstream = send({
+      protocol: this.base.protocol,
+      hostname: this.base.hostname,
+      port: this.base.port,
+      path: `${this.base.pathname.replace(/\/$/, '')}${req.url}`,
+      method: req.method,
+      headers,
+      agent: this.agent,
+    });
+    upstream.on('response', (res: IncomingMessage) => {
+      const out: OutgoingHttpHeaders = { [CORRELATION_HEADER]: String(req.id) };
+      for (const [name, value] of Object.entries(res.headers)) {
+        if (value !== undefined && !HOP_BY_HOP_HEADERS.has(name)) out[name] = value;
+      }
+      raw.writeHead(res.statusCode ?? 502, out);
+      pipeline(res, raw).catch(() => raw.destroy());
+    });
+    upstream.on('error', (err: Error) => {
+      if (!raw.headersSent) this.logger.error(`packages-service unreachable: ${err.message}`);
+      refuse(503, 'package registry unavailable');
+    });
+    // The client went away (an aborted upload or download): end the upstream call too.
+    raw.on('close', () => {
+      if (!raw.writableFinished) upstream.destroy();
+    });
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      upstream.end();
+      return;
+    }
+    pipeline(req.raw, upstream).catch(() => upstream.destroy());
+  }
+
+  private async authenticate(req: FastifyRequest, path: string): Promise<Caller> {
+    const presented = readCredentials(req);
+    if (presented === 'malformed') throw new DomainError(ErrorCode.UNAUTHENTICATED, 'malformed credentials');
+    const request = presented.request;
+    if (!request) return { actor: null, forwardAuthorization: false };
+    // The container registry's own bearer tokens (from `/v2/token`) are no Cairn tokens: packages-service checks them.
+    if (registryOf(path) === 'container' && presented.method === 'token' && !looksLikeToken(request.secret)) {
+      return { actor: null, forwardAuthorization: Boolean(req.headers.authorization) };
+    }
+    const reply = await resolveCredentials(this.rpc, this.settings, request);
+    return { actor: reply.actor, forwardAuthorization: false };
+  }
+}
+
+/** Registers `/api/packages/*` and `/v2/*` (outside `/api/v1`), bodies left unparsed. */
+export function registerPackagesRoutes(fastify: FastifyInstance, app: INestApplicationContext): void {
+  mountPackagesRoutes(
+    fastify,
+    new PackagesProxy(app.get(RpcClient), app.get<GatewaySettings>(GATEWAY_SETTINGS), app.get<CommonSettings>(COMMON_SETTINGS)),
+  );
+}
+
+export function mountPackagesRoutes(fastify: FastifyInstance, proxy: PackagesProxy): void {
+  void fastify.register(async (scope) => {
+    // Package bodies (any content type) are streamed, never parsed here.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
+    const handle = (req: FastifyRequest, reply: FastifyReply) => proxy.handle(req, reply);
+    // No edge limit for signed-in callers: packages-service bounds uploads by its own limits (LIMIT_SIZE_*), with
+    // the registry's error; anonymous callers keep the gateway's default limit (they cannot upload anyway).
+    const options = { bodyLimit: Number.MAX_SAFE_INTEGER };
+    scope.all(`${PACKAGES_HTTP_PREFIXES.registries}/*`, options, handle);
+    scope.all(PACKAGES_HTTP_PREFIXES.oci, options, handle);
+    scope.all(`${PACKAGES_HTTP_PREFIXES.oci}/*`, options, handle);
+  });
+}

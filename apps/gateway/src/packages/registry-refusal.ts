@@ -1,0 +1,39 @@
+import { PACKAGES_HTTP_PREFIXES, containerRegistryChallenge } from '@cairn/contracts';
+
+/** A refusal written by the gateway in the format of the registry a path belongs to. */
+export interface RegistryRefusal {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Which registry a public path belongs to, for the error format. */
+export function registryOf(path: string): 'container' | 'npm' | 'other' {
+  if (path === PACKAGES_HTTP_PREFIXES.oci || path.startsWith(`${PACKAGES_HTTP_PREFIXES.oci}/`)) return 'container';
+  return /^\/api\/packages\/[^/]+\/npm(\/|$)/.test(path) ? 'npm' : 'other';
+}
+
+/**
+ * The answer to a request the gateway refuses before packages-service (failed credentials, an unreachable service),
+ * shaped as each registry answers: OCI's error list with its token-flow challenge, npm's `{ error }`, plain text.
+ */
+export function registryRefusal(path: string, status: number, message: string, rootUrl: string): RegistryRefusal {
+  const challenge: Record<string, string> = {};
+  switch (registryOf(path)) {
+    case 'container':
+      if (status === 401) {
+        challenge['www-authenticate'] = containerRegistryChallenge(rootUrl);
+      }
+      return {
+        status,
+        headers: { 'content-type': 'application/json', 'docker-distribution-api-version': 'registry/2.0', ...challenge },
+        body: JSON.stringify({ errors: [{ code: status === 401 ? 'UNAUTHORIZED' : 'UNAVAILABLE', message }] }),
+      };
+    case 'npm':
+      if (status === 401) challenge['www-authenticate'] = 'Basic realm="Gitea Package API"';
+      return { status, headers: { 'content-type': 'application/json', ...challenge }, body: JSON.stringify({ error: message }) };
+    case 'other':
+      if (status === 401) challenge['www-authenticate'] = 'Basic realm="Gitea Package API"';
+      return { status, headers: { 'content-type': 'text/plain; charset=utf-8', ...challenge }, body: `${message}\n` };
+  }
+}

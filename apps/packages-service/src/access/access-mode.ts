@@ -1,0 +1,53 @@
+import {
+  accessAtLeast, type AccessLevel, type ActorDto, type OrgMembershipReply, type OwnerDto,
+} from '@cairn/contracts';
+
+/** The team unit that governs an organization's packages. */
+export const PACKAGES_UNIT = 'repo.packages';
+
+/** What the access rule needs to know beyond the actor and the owner. */
+export interface AccessFacts {
+  /** `[service] REQUIRE_SIGNIN_VIEW = true`: anonymous callers get nothing. */
+  requireSignin: boolean;
+  /** The actor's standing in the owning organization (null: the owner is a user, or the caller is anonymous). */
+  membership: OrgMembershipReply | null;
+}
+
+const stronger = (a: AccessLevel, b: AccessLevel): AccessLevel => (accessAtLeast(a, b) ? a : b);
+
+/**
+ * Gitea's package access rule (`determineAccessMode`), the one every registry and the packages API use:
+ * - site admins: owner;
+ * - a user's packages: the user → owner; other signed-in users → read when the user is public or limited;
+ *   anonymous → read when the user is public;
+ * - an organization's packages: owners → owner; otherwise the strongest team permission on the packages unit (an
+ *   admin team covers every unit); anyone to whom the organization is visible (public: everyone, limited: signed-in
+ *   users, private: members) → at least read;
+ * - `REQUIRE_SIGNIN_VIEW = true`: nothing for anonymous callers.
+ */
+export function determineAccessMode(actor: ActorDto | null, owner: OwnerDto, facts: AccessFacts): AccessLevel {
+  if (!actor && facts.requireSignin) return 'none';
+  if (actor?.isAdmin) return 'owner';
+  if (owner.kind === 'user') {
+    if (actor && actor.id === owner.id) return 'owner';
+    if (owner.visibility === 'public') return 'read';
+    return actor && owner.visibility === 'limited' ? 'read' : 'none';
+  }
+  let mode: AccessLevel = 'none';
+  const membership = actor ? facts.membership : null;
+  if (membership?.isOwner) return 'owner';
+  for (const team of membership?.teams ?? []) {
+    if (team.permission === 'owner') return 'owner';
+    if (team.permission === 'admin' || team.units?.includes(PACKAGES_UNIT)) mode = stronger(mode, team.permission);
+  }
+  const visible =
+    owner.visibility === 'public' || (actor !== null && owner.visibility === 'limited') || membership?.isMember === true;
+  return visible ? stronger(mode, 'read') : mode;
+}
+
+/** Whether a token's scopes allow a package operation (`read:package` / `write:package`; `all` allows everything). */
+export function tokenScopeAllows(actor: ActorDto, need: 'read' | 'write'): boolean {
+  if (actor.via !== 'token') return true;
+  const s = actor.scopes;
+  return s.includes('all') || s.includes('write:package') || (need === 'read' && s.includes('read:package'));
+}

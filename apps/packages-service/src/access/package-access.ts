@@ -1,0 +1,55 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  IdentitySubjects, accessAtLeast, type AccessLevel, type ActorDto, type OwnerDto,
+} from '@cairn/contracts';
+import { RpcClient } from '@cairn/platform';
+import { PACKAGES_SETTINGS, type PackagesSettings } from '../config/packages-settings.js';
+import { determineAccessMode, tokenScopeAllows } from './access-mode.js';
+
+/** A package owner and what the caller may do with its packages. */
+export interface OwnerAccess {
+  owner: OwnerDto;
+  access: AccessLevel;
+}
+
+/** Why a package operation was refused: the registries answer in their own formats. */
+export type AccessRefusal =
+  | { kind: 'unauthenticated'; message: string }
+  | { kind: 'forbidden'; message: string };
+
+export const PERMISSION_MESSAGE = 'user should have specific permission or be a site admin';
+
+/**
+ * Resolves a package owner (identity-service) and the caller's access to its packages with
+ * {@link determineAccessMode}; asks for the organization membership only when the owner is an organization.
+ */
+@Injectable()
+export class PackageAccess {
+  constructor(
+    private readonly rpc: RpcClient,
+    @Inject(PACKAGES_SETTINGS) private readonly settings: PackagesSettings,
+  ) {}
+
+  /** The owner and the access; a missing owner is NOT_FOUND (DomainError from identity-service). */
+  async resolve(actor: ActorDto | null, ownerName: string): Promise<OwnerAccess> {
+    const owner = await this.rpc.send(IdentitySubjects.ownerResolve, { name: ownerName });
+    const membership =
+      actor && owner.kind === 'organization' && !actor.isAdmin
+        ? await this.rpc.send(IdentitySubjects.orgMembership, { orgId: owner.id, userId: actor.id })
+        : null;
+    const access = determineAccessMode(actor, owner, { requireSignin: this.settings.requireSigninView, membership });
+    return { owner, access };
+  }
+
+  /**
+   * Null when the caller may `need` (read: download, write: upload/delete), else why not: anonymous callers are
+   * asked to authenticate (401), signed-in ones are refused (403) — also when their token lacks the package scope.
+   */
+  refusal(actor: ActorDto | null, access: AccessLevel, need: 'read' | 'write'): AccessRefusal | null {
+    if (actor && !tokenScopeAllows(actor, need)) {
+      return { kind: 'forbidden', message: `token does not have at least one of required scope(s): [${need}:package]` };
+    }
+    if (accessAtLeast(access, need)) return null;
+    return actor ? { kind: 'forbidden', message: PERMISSION_MESSAGE } : { kind: 'unauthenticated', message: PERMISSION_MESSAGE };
+  }
+}

@@ -1,0 +1,72 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { BlobStore, ByteRange } from '../storage/blob-store.js';
+
+/** A stored file to send: its blob's address, size and digests, and how to present it. */
+export interface ServedFile {
+  sha256: string;
+  md5: string;
+  sha1: string;
+  sha512: string;
+  size: number;
+  filename: string;
+  lastModified: Date;
+  contentType?: string;
+}
+
+/** The single range of a `Range: bytes=…` header within `size` bytes: null (whole file) or 'unsatisfiable'. */
+export function parseRange(header: string | undefined, size: number): ByteRange | null | 'unsatisfiable' {
+  const m = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
+  if (!m || (!m[1] && !m[2])) return null; // absent, multi-range or foreign units: the whole file, as allowed
+  let start: number;
+  let end: number;
+  if (!m[1]) {
+    start = Math.max(0, size - Number(m[2]));
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] ? Math.min(Number(m[2]), size - 1) : size - 1;
+  }
+  if (start > end || start >= size) return 'unsatisfiable';
+  return { start, end };
+}
+
+/** RFC 6266 `Content-Disposition` with the file name (ASCII fallback plus the UTF-8 form). */
+function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+/**
+ * Streams a package file from the blob store, never buffering it: `Content-Length`, the blob's digests (`ETag` is
+ * the sha256, plus `X-Checksum-*` headers), `Last-Modified`, a single `Range`, and `If-None-Match` (304).
+ */
+export async function serveBlob(req: FastifyRequest, reply: FastifyReply, blobs: BlobStore, file: ServedFile): Promise<void> {
+  const etag = `"${file.sha256}"`;
+  void reply
+    .header('content-type', file.contentType ?? 'application/octet-stream')
+    .header('content-disposition', contentDisposition(file.filename))
+    .header('etag', etag)
+    .header('last-modified', file.lastModified.toUTCString())
+    .header('accept-ranges', 'bytes')
+    .header('cache-control', 'private, max-age=300')
+    .header('x-checksum-md5', file.md5)
+    .header('x-checksum-sha1', file.sha1)
+    .header('x-checksum-sha256', file.sha256)
+    .header('x-checksum-sha512', file.sha512);
+  if (req.headers['if-none-match'] === etag) {
+    await reply.code(304).send();
+    return;
+  }
+  const range = parseRange(req.headers.range, file.size);
+  if (range === 'unsatisfiable') {
+    await reply.code(416).header('content-range', `bytes */${file.size}`).type('text/plain; charset=utf-8').send('range not satisfiable\n');
+    return;
+  }
+  const stream = await blobs.open(file.sha256, range ?? undefined);
+  if (!stream) throw new Error(`blob ${file.sha256} is recorded but missing from the blob store`);
+  if (range) {
+    void reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${file.size}`);
+  }
+  void reply.header('content-length', String(range ? range.end - range.start + 1 : file.size));
+  await reply.send(stream);
+}

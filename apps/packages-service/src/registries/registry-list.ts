@@ -1,0 +1,11 @@
+import type { PackageRegistry } from '../http/registry.js';
+import { containerRegistry } from './container/container.registry.js';
+import { genericRegistry } from './generic/generic.registry.js';
+import { npmRegistry } from './npm/npm.registry.js';
+
+/** Every registry packages-service serves: one line each. */
+export const REGISTRIES: readonly PackageRegistry[] = [
+  genericRegistry,
+  containerRegistry,
+  npmRegistry,
+];

@@ -1,0 +1,100 @@
+// The filesystem blob store on a real temporary folder: streamed writes with their four digests, reads (whole and
+// ranged), the size limit, and what an interrupted or refused upload leaves behind (only a temporary file, or nothing).
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BlobTooLargeError, FsBlobStore } from './blob-store.js';
+
+let root: string;
+let store: FsBlobStore;
+
+beforeAll(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'cairn-blobs-'));
+  store = new FsBlobStore(root);
+});
+
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+const hex = (algo: string, data: Buffer) => createHash(algo).update(data).digest('hex');
+
+/** A stream of `data` in small chunks, as a network upload arrives. */
+const chunked = (data: Buffer) => Readable.from((function* () {
+  for (let i = 0; i < data.length; i += 65_536) yield data.subarray(i, i + 65_536);
+})());
+
+describe('FsBlobStore', () => {
+  it('stores streamed content once under its sha256 with all four digests, and reads it back', async () => {
+    const data = randomBytes(1024 * 1024 + 3);
+    const blob = await store.put(chunked(data), { maxBytes: -1 });
+    expect(blob).toEqual({
+      size: data.length, md5: hex('md5', data), sha1: hex('sha1', data), sha256: hex('sha256', data), sha512: hex('sha512', data),
+    });
+    expect(store.blobPath(blob.sha256)).toBe(path.join(root, 'blobs', blob.sha256.slice(0, 2), blob.sha256.slice(2, 4), blob.sha256));
+    expect((await readAll((await store.open(blob.sha256))!)).equals(data)).toBe(true);
+    expect(await store.size(blob.sha256)).toBe(data.length);
+    // The same content again: still one file.
+    await store.put(Readable.from([data]), { maxBytes: -1 });
+    expect(await readdir(path.dirname(store.blobPath(blob.sha256)))).toEqual([blob.sha256]);
+    expect(await readdir(store.tempDir)).toEqual([]);
+  });
+
+  it('reads a byte range', async () => {
+    const data = randomBytes(10_000);
+    const blob = await store.put(Readable.from([data]), { maxBytes: -1 });
+    const part = await readAll((await store.open(blob.sha256, { start: 100, end: 199 }))!);
+    expect(part.equals(data.subarray(100, 200))).toBe(true);
+  });
+
+  it('refuses content over the limit and keeps nothing of it', async () => {
+    const data = randomBytes(5000);
+    await expect(store.put(chunked(data), { maxBytes: 4999 })).rejects.toBeInstanceOf(BlobTooLargeError);
+    expect(await store.open(hex('sha256', data))).toBeNull();
+    expect(await readdir(store.tempDir)).toEqual([]);
+  });
+
+  it('keeps nothing of an upload whose stream fails midway', async () => {
+    const failing = new Readable({ read() {} });
+    failing.push(randomBytes(1000));
+    const staged = store.stage(failing, { maxBytes: -1 });
+    setImmediate(() => failing.destroy(new Error('client went away')));
+    await expect(staged).rejects.toThrow('client went away');
+    expect(await readdir(store.tempDir)).toEqual([]);
+  });
+
+  it('makes staged content visible only when committed', async () => {
+    const data = randomBytes(2048);
+    const staged = await store.stage(Readable.from([data]), { maxBytes: -1 });
+    expect(await store.open(staged.sha256)).toBeNull();
+    await store.commit(staged);
+    expect((await readAll((await store.open(staged.sha256))!)).equals(data)).toBe(true);
+    await store.remove(staged.sha256);
+    expect(await store.open(staged.sha256)).toBeNull();
+  });
+
+  it('refuses addresses that are not sha256 digests (no path from other input)', async () => {
+    await expect(store.open('../../etc/passwd')).rejects.toThrow(/not a sha256/);
+    expect(() => store.blobPath('A'.repeat(64))).toThrow(/not a sha256/);
+  });
+
+  it('removes temporary files older than a cut-off, and only those', async () => {
+    const old = path.join(await store.tempDir, 'old.part');
+    const fresh = path.join(store.tempDir, 'fresh.part');
+    await writeFile(old, 'x');
+    await writeFile(fresh, 'y');
+    const longAgo = new Date(Date.now() - 3 * 3600_000);
+    await utimes(old, longAgo, longAgo);
+    expect(await store.removeStaleTemp(new Date(Date.now() - 3600_000))).toBe(1);
+    expect(await readdir(store.tempDir)).toEqual(['fresh.part']);
+  });
+});

@@ -1,0 +1,17 @@
+import type pg from 'pg';
+import { onScrape, outboxLag } from '../metrics/cairn-metrics.js';
+
+/**
+ * Reports `cairn_outbox_oldest_unpublished_age_seconds{schema}` at each scrape: how long the oldest event committed
+ * in `<schema>.outbox_events` (see outbox.ts) has waited for the relay; 0 when none waits. Dead-lettered rows
+ * (`failed_at`) are counted by `cairn_dead_letters_total` instead. Returns a function that stops reporting.
+ */
+export function watchOutboxLag(schema: string, pool: pg.Pool): () => void {
+  return onScrape(outboxLag, async () => {
+    const { rows } = await pool.query<{ age: number | null }>(
+      `SELECT EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
+         FROM "${schema}".outbox_events WHERE published_at IS NULL AND failed_at IS NULL`,
+    );
+    outboxLag.set({ schema }, Math.max(0, rows[0]?.age ?? 0));
+  });
+}

@@ -1,0 +1,44 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { Registry } from 'prom-client';
+import { ConfigError } from '../config/settings.js';
+import { HEALTH_CHECKS, NATS_CONNECTION, type HealthCheck } from '../bootstrap/platform.module.js';
+import { opsAddress, type OpsAddress } from './ops-settings.js';
+import { startOpsServer, type OpsServer } from './ops-server.js';
+import type { ReadinessCheck } from './readiness.js';
+
+/** The ops endpoint's address for `service`, refusing a bad `[ops]` setting as a configuration error. */
+export function loadOpsAddress(service: string): OpsAddress {
+  try {
+    return opsAddress(service);
+  } catch (err) {
+    throw err instanceof ConfigError ? err : new ConfigError((err as Error).message);
+  }
+}
+
+/**
+ * Starts the ops endpoint of an app built on {@link PlatformModule}: ready when its platform health checks
+ * (Postgres for data-owning services), its JetStream/publishing NATS connection, and `extra` (the queue-group
+ * subscriptions) all answer, plus what parts registered for themselves (BullMQ queues and workers).
+ */
+export async function startAppOps(
+  app: INestApplicationContext,
+  service: string,
+  address: OpsAddress,
+  extra: ReadinessCheck[] = [],
+  registries: Registry[] = [],
+): Promise<OpsServer> {
+  const health = app.get<HealthCheck[]>(HEALTH_CHECKS);
+  const nc = app.get<NatsConnection>(NATS_CONNECTION);
+  const natsCheck: ReadinessCheck = {
+    name: 'nats',
+    check: async () => {
+      if (nc.isClosed()) return false;
+      await nc.flush();
+      return true;
+    },
+  };
+  // The platform's own `nats` health check only says the connection is not closed: the round trip replaces it.
+  const checks = [...health.filter((c) => c.name !== 'nats'), natsCheck, ...extra];
+  return startOpsServer({ service, address, checks: () => checks, registries });
+}

@@ -1,0 +1,36 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SpanKind, contextFrom, currentTraceCarrier, endSpan, startSpan, type StartedSpan, type TraceCarrier } from './trace-context.js';
+
+/**
+ * Starts the server span of one HTTP exchange, continuing the caller's trace from its `traceparent` header, and ends
+ * it when the response is done or cut off (also for hijacked, streamed replies). `route` names the matched route
+ * once known. Only the method, the path (never the query: it can hold a token) and the status are recorded.
+ */
+export function traceHttpExchange(
+  req: IncomingMessage,
+  res: ServerResponse,
+  route?: () => string | undefined,
+): StartedSpan | undefined {
+  const method = req.method ?? 'GET';
+  const started = startSpan(`HTTP ${method}`, {
+    kind: SpanKind.SERVER,
+    parent: contextFrom(req.headers as TraceCarrier),
+    attributes: { 'http.request.method': method, 'url.path': (req.url ?? '/').split('?')[0] },
+  });
+  if (!started) return undefined;
+  res.once('close', () => {
+    const matched = route?.();
+    if (matched) {
+      started.span.updateName(`${method} ${matched}`);
+      started.span.setAttribute('http.route', matched);
+    }
+    started.span.setAttribute('http.response.status_code', res.statusCode);
+    endSpan(started, res.statusCode >= 500 ? `HTTP ${res.statusCode}` : undefined);
+  });
+  return started;
+}
+
+/** Headers that pass the current trace on to an internal HTTP endpoint (none while tracing is off). */
+export function traceHeaders(): TraceCarrier {
+  return currentTraceCarrier() ?? {};
+}

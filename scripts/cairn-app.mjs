@@ -1,0 +1,30 @@
+#!/usr/bin/env node
+// The container image's entry point: `cairn-app.mjs <app>` runs one Cairn app (its built `apps/<app>/dist/main.js`)
+// in this process, so SIGTERM from the container runtime (through tini) reaches the app itself; `cairn-app.mjs migrate
+// [--service <name>]` applies pending migrations (tools/migrate `deploy`, which takes PostgreSQL's migration lock).
+//
+//   docker run cairn repo-service                    (Kubernetes: `args: ["repo-service"]`)
+//   docker run cairn migrate --service repo          (Kubernetes: the init container's `args`)
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const appsDir = path.resolve(import.meta.dirname, '..', 'apps');
+/** The apps this image carries: every apps/<name> with a build. */
+const apps = readdirSync(appsDir).filter((name) => existsSync(path.join(appsDir, name, 'dist', 'main.js'))).sort();
+const [app, ...rest] = process.argv.slice(2);
+
+if (app === 'migrate') {
+  // The migration CLI reads its command line when loaded.
+  const cli = path.resolve(import.meta.dirname, '..', 'tools', 'migrate', 'cli.mjs');
+  process.argv = [process.argv[0], cli, 'deploy', ...rest];
+  await import(pathToFileURL(cli).href);
+} else if (app && apps.includes(app) && rest.length === 0) {
+  await import(pathToFileURL(path.join(appsDir, app, 'dist', 'main.js')).href);
+} else {
+  process.stderr.write(
+    `usage: cairn-app.mjs <app> | cairn-app.mjs migrate [--service <name>]\n` +
+      `${app ? `unknown app or extra arguments: ${[app, ...rest].join(' ')}; ` : ''}apps: ${apps.join(', ')}\n`,
+  );
+  process.exit(64);
+}
