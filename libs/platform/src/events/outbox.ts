@@ -224,16 +224,16 @@ export class OutboxRelay {
    * shutdown); while NATS is unreachable it resolves after one try.
    */
   async flush(): Promise<void> {
+    // A pass under way may have read before the rows the caller waits for were committed, and may set a back-off
+    // when it fails: let it end, then make a pass of our own, now, whatever the back-off or spacing says.
+    while (this.running) await this.running;
+    if (this.stopped) return;
+    clearTimeout(this.paceTimer);
+    this.paceTimer = undefined;
     this.retryAt = 0;
-    this.kick();
-    for (;;) {
-      while (this.running) await this.running;
-      if (!this.paceTimer || this.stopped) return;
-      // A pass is due but paced: run it now.
-      clearTimeout(this.paceTimer);
-      this.paceTimer = undefined;
-      this.pass();
-    }
+    this.again = false;
+    this.pass();
+    while (this.running) await this.running;
   }
 
   private async drain(): Promise<void> {
