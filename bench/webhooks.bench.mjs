@@ -31,16 +31,20 @@ const { values: args } = parseArgs({
     hooks: { type: 'string', default: '1000' },
     concurrency: { type: 'string', default: '64' },
     rounds: { type: 'string', default: '2' },
+    samples: { type: 'string', default: '20' },
   },
 });
 const HOOKS = Number(args.hooks);
 const CONCURRENCY = Number(args.concurrency);
 const ROUNDS = Number(args.rounds);
+const SAMPLES = Number(args.samples);
 const PG = process.env.BENCH_PG ?? 'postgresql://postgres@127.0.0.1:5432';
 const REDIS = process.env.BENCH_REDIS ?? 'redis://127.0.0.1:6379';
 const SECRET_KEY = 'bench-secret-key-0123456789';
 const HOOK_SECRET = 'bench-hook-secret';
 const REPO_ID = 4242;
+/** The repository of the one hook the latency phase delivers to (no system hook exists yet then). */
+const QUIET_REPO_ID = 4343;
 const OWNER_ID = 7;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -216,9 +220,25 @@ function startInstance(infra, n) {
   });
 }
 
-async function seedHooks(infra, url) {
+async function sealedSecret() {
   const { SecretBox } = await import(path.join(ROOT, 'libs/platform/dist/index.js'));
-  const sealed = new SecretBox(SECRET_KEY, 'webhook').seal(HOOK_SECRET);
+  return new SecretBox(SECRET_KEY, 'webhook').seal(HOOK_SECRET);
+}
+
+/** The one repository hook of the latency phase. */
+async function seedQuietHook(infra, url) {
+  const c = new pg.Client({ connectionString: infra.databaseUrl, options: '-c search_path=hooks' });
+  await c.connect();
+  await c.query(
+    `INSERT INTO webhooks (repo_id, owner_id, is_system_webhook, type, url, content_type, secret_sealed, events, is_active, updated_at)
+     VALUES ($1, 0, false, 'gitea', $2 || '/quiet', 'json', $3, '{push}', true, now())`,
+    [QUIET_REPO_ID, url, await sealedSecret()],
+  );
+  await c.end();
+}
+
+async function seedHooks(infra, url) {
+  const sealed = await sealedSecret();
   const c = new pg.Client({ connectionString: infra.databaseUrl, options: '-c search_path=hooks' });
   await c.connect();
   const system = Math.floor(HOOKS / 2);
@@ -232,7 +252,7 @@ async function seedHooks(infra, url) {
   return { system, repository: HOOKS - system };
 }
 
-function pushEvent() {
+function pushEvent(repoId = REPO_ID) {
   const sha = (i) => createHmac('sha1', 'b').update(`${Date.now()}-${i}`).digest('hex');
   const commits = Array.from({ length: 3 }, (_, i) => ({
     id: sha(i), message: `commit ${i}`, url: `http://localhost:3000/acme/app/commit/${sha(i)}`,
@@ -246,9 +266,9 @@ function pushEvent() {
     occurredAt: new Date().toISOString(),
     data: {
       repository: {
-        id: REPO_ID, ownerId: OWNER_ID, ownerName: 'acme', ownerKind: 'organization', name: 'app', fullName: 'acme/app',
+        id: repoId, ownerId: OWNER_ID, ownerName: 'acme', ownerKind: 'organization', name: 'app', fullName: 'acme/app',
         private: false, defaultBranch: 'main',
-        json: { id: REPO_ID, name: 'app', full_name: 'acme/app', owner: { id: OWNER_ID, login: 'acme' }, html_url: 'http://localhost:3000/acme/app' },
+        json: { id: repoId, name: 'app', full_name: 'acme/app', owner: { id: OWNER_ID, login: 'acme' }, html_url: 'http://localhost:3000/acme/app' },
       },
       pusher: { id: 5, login: 'alice', username: 'alice', email: 'alice@example.com' },
       updates: [{ ref: 'refs/heads/main', old: sha(99), new: commits[0].id, commits, totalCommits: 3 }],
@@ -284,6 +304,64 @@ async function round(infra, receiver, instances, sql) {
     requests: stats.count,
     rate: HOOKS / ((stats.last - t0) / 1000),
   };
+}
+
+/**
+ * Latency on a quiet service: one event matching one hook, published on JetStream; publish → the receiver got the
+ * POST (the receiver stamps its own arrival time, so how often this loop looks does not matter). Floor: one signed
+ * POST sent straight to the receiver on a fresh connection (what the delivery itself costs at least).
+ */
+async function latency(infra, receiver) {
+  const js = jetstream(infra.nc);
+  const db = new pg.Client({ connectionString: infra.databaseUrl });
+  await db.connect();
+  // via 'jetstream': published straight on JetStream; via 'outbox': a row committed into hooks-service's outbox by
+  // another process (this one), which hooks-service's relay must notice and publish — the path every event takes.
+  const one = async (via) => {
+    await receiver.reset();
+    const event = pushEvent(QUIET_REPO_ID);
+    const t0 = Date.now();
+    if (via === 'jetstream') await js.publish(event.type, JSON.stringify(event), { msgID: event.id });
+    else {
+      await db.query('INSERT INTO hooks.outbox_events (id, subject, payload) VALUES ($1, $2, $3::jsonb)', [
+        event.id, event.type, JSON.stringify(event),
+      ]);
+    }
+    const stats = await waitFor(async () => {
+      const s = await receiver.stats();
+      return s.count >= 1 ? s : null;
+    }, 'the quiet delivery', 30_000, 2);
+    // Lets the delivery's result be stored before the next sample (not part of the figure).
+    await sleep(50);
+    return stats.first - t0;
+  };
+  const post = async () => {
+    await receiver.reset();
+    const body = Buffer.from(JSON.stringify(pushEvent(QUIET_REPO_ID).data, null, 2));
+    const t0 = Date.now();
+    await new Promise((resolve, reject) => {
+      const sig = createHmac('sha256', HOOK_SECRET).update(body).digest('hex');
+      const req = http.request(
+        { host: '127.0.0.1', port: receiver.port, path: '/quiet-floor', method: 'POST', agent: false,
+          headers: { 'content-type': 'application/json', 'content-length': body.length, 'x-gitea-signature': sig } },
+        (res) => { res.resume(); res.on('end', resolve); },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+    return (await receiver.stats()).first - t0;
+  };
+  for (let i = 0; i < 3; i++) await one('jetstream'); // warm-up
+  const samples = [];
+  const outbox = [];
+  const floors = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    samples.push(await one('jetstream'));
+    outbox.push(await one('outbox'));
+    floors.push(await post());
+  }
+  await db.end();
+  return { samples, outbox, floors };
 }
 
 /** The floor: the same number of signed POSTs from one process, same concurrency, no queue and no database. */
@@ -331,8 +409,20 @@ async function main() {
   const instances = [];
   const sql = new pg.Client({ connectionString: infra.databaseUrl, options: '-c search_path=hooks' });
   try {
-    const seeded = await seedHooks(infra, receiver.url);
+    await seedQuietHook(infra, receiver.url);
     await sql.connect();
+    instances.push(await startInstance(infra, 1));
+    const quiet = await latency(infra, receiver);
+    const spread = (xs) => {
+      const q = [...xs].sort((a, b) => a - b);
+      return `median ${median(q)} ms, min ${q[0]} ms, max ${q[q.length - 1]} ms`;
+    };
+    console.log(`latency (1 instance, 1 hook, ${SAMPLES} events of each kind one after another; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}):`);
+    console.log(`  publish on JetStream → delivery received: ${spread(quiet.samples)} (target < 50 ms)`);
+    console.log(`  outbox row committed → delivery received: ${spread(quiet.outbox)}`);
+    console.log(`  floor (one signed POST by hand, new connection): ${spread(quiet.floors)}`);
+    if (process.env.BENCH_ONLY_LATENCY) return;
+    const seeded = await seedHooks(infra, receiver.url);
     console.log(
       `webhook fan-out: ${HOOKS} hooks (${seeded.system} system + ${seeded.repository} repository), ` +
         `concurrency ${CONCURRENCY}/instance; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`,

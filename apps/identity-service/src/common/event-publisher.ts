@@ -5,7 +5,8 @@ import { OutboxRepository } from './outbox.repository.js';
 
 /**
  * Domain events through the transactional outbox: `record` inside the transaction that makes the change, `kick`
- * after it committed. Without a relay (the admin CLI) rows wait for the running service's relay to publish them.
+ * after it committed. The commit's NOTIFY wakes whichever relay listens, so rows written without a relay (the admin
+ * CLI) are published by the running service's relay at once too.
  */
 @Injectable()
 export class EventPublisher {
@@ -19,6 +20,6 @@ export class EventPublisher {
   }
 
   kick(): void {
-    this.relay?.kick();
+    this.relay?.committed();
   }
 }

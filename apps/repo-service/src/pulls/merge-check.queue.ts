@@ -6,6 +6,9 @@ import {
   COMMON_SETTINGS, addUniqueJob, createQueue, jobNameOf, type CommonSettings, type TypedQueue,
 } from '@cairn/platform';
 
+/** Adds in flight at once in {@link MergeCheckQueue.enqueueMany} (commands on one connection, sent back to back). */
+const ENQUEUE_AT_ONCE = 64;
+
 /** A pull request as the queue needs it: its id, repository and the commit pair to check. */
 export interface CheckablePull {
   id: number;
@@ -46,6 +49,25 @@ export class MergeCheckQueue implements OnModuleDestroy {
     const options = mergeCheckJobOptions(data, priority);
     await addUniqueJob(this.queue, jobNameOf(Queues.mergeCheck), data, options);
     return options.jobId;
+  }
+
+  /**
+   * Queues several checks (each as {@link enqueue}) without waiting for one Redis round trip after another: up to
+   * {@link ENQUEUE_AT_ONCE} adds are in flight, so a push that moves the base of many pull requests has its first
+   * jobs running while the rest are added. Returns the checks that could not be queued, with their errors.
+   */
+  async enqueueMany(checks: Array<{ data: MergeCheckJobData; priority: number }>): Promise<Array<{ data: MergeCheckJobData; error: Error }>> {
+    const failed: Array<{ data: MergeCheckJobData; error: Error }> = [];
+    for (let i = 0; i < checks.length; i += ENQUEUE_AT_ONCE) {
+      await Promise.all(
+        checks.slice(i, i + ENQUEUE_AT_ONCE).map((c) =>
+          this.enqueue(c.data, c.priority).catch((error: Error) => {
+            failed.push({ data: c.data, error });
+          }),
+        ),
+      );
+    }
+    return failed;
   }
 
   /** The underlying queue (tests and the merge path inspect job states). */

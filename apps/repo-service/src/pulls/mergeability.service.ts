@@ -12,8 +12,6 @@ import { PullsRepository, type StoredResult } from './pulls.repository.js';
 
 /** Report batches written at once (see `MergeabilityService.reports`). */
 const REPORT_BATCHES_IN_FLIGHT = 4;
-/** How long stored results' events wait for the relay, so that one relay pass publishes a burst of them. */
-const EVENTS_KICK_DELAY_MS = 20;
 
 /**
  * repo-service's side of mergeability: it owns the state (`checking`, results and the commits they are for), stores
@@ -31,7 +29,6 @@ export class MergeabilityService {
     (reqs) => this.storeReports(reqs),
     { maxBatch: 200, maxInFlight: REPORT_BATCHES_IN_FLIGHT },
   );
-  private kickTimer?: NodeJS.Timeout;
 
   constructor(
     private readonly pulls: PullsRepository,
@@ -168,21 +165,8 @@ export class MergeabilityService {
     }
     const applied = await this.pulls.storeResultsWithEvents(results, now);
     for (const k of stored) out[k] = { ok: true, value: { applied: applied.has(reqs[k].pullId) } };
-    if (applied.size) this.kickSoon();
+    // No wait to gather a burst: the relay coalesces wake-ups itself (those arriving during a pass make one more).
+    if (applied.size) this.outbox.kick();
     return out;
-  }
-
-  /**
-   * Has the outbox relay publish stored results' events shortly: during a backlog results arrive every few
-   * milliseconds, and a relay pass per result (a transaction with a flushed commit each) cost as much as storing the
-   * result and slowed the next report down. A pass a few milliseconds later publishes them all.
-   */
-  private kickSoon(): void {
-    if (this.kickTimer) return;
-    this.kickTimer = setTimeout(() => {
-      this.kickTimer = undefined;
-      this.outbox.kick();
-    }, EVENTS_KICK_DELAY_MS);
-    this.kickTimer.unref();
   }
 }

@@ -174,17 +174,16 @@ export class RefUpdates {
   async afterCommit(recorded: RecordedRefUpdates): Promise<void> {
     const { input } = recorded.prepared;
     this.outbox.kick();
+    // The checks first: they need none of what follows (a job carries its commits), so workers start at once.
+    for (const { data, error } of await this.queue.enqueueMany(recorded.checks)) {
+      this.logger.warn(`could not queue the check of pull ${data.pullId}: ${error.message}`);
+    }
     for (const h of recorded.pullHeads) {
       await updateRef(input.dir, pullHeadRef(h.index), h.sha, undefined, 'cairn: pull request head').catch((err: Error) =>
         this.logger.warn(`refs/pull/${h.index}/head in repository ${input.repoId}: ${err.message}`),
       );
     }
     void this.commitGraphs.schedule(input.dir, input.lines);
-    for (const c of recorded.checks) {
-      await this.queue.enqueue(c.data, c.priority).catch((err: Error) =>
-        this.logger.warn(`could not queue the check of pull ${c.data.pullId}: ${err.message}`),
-      );
-    }
     if (recorded.checks.length || recorded.delayed) {
       this.logger.log(
         `ref updates in repository ${input.repoId}: ${recorded.checks.length} check(s) queued, ${recorded.delayed} delayed until viewed`,

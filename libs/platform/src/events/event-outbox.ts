@@ -10,7 +10,8 @@ export interface OutboxTx {
 
 /**
  * Domain events through the transactional outbox: `record` inside the transaction that makes the change, `kick`
- * after it committed so the relay publishes at once instead of at its next poll.
+ * after it committed. The commit's NOTIFY already wakes the relay; `kick` covers the moments its listening
+ * connection is being replaced.
  */
 @Injectable()
 export class EventOutbox {
@@ -22,6 +23,6 @@ export class EventOutbox {
   }
 
   kick(): void {
-    this.relay?.kick();
+    this.relay?.committed();
   }
 }

@@ -4,6 +4,7 @@ import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
 import type { DomainEvent } from '@cairn/contracts';
 import { Logger } from '@nestjs/common';
 import pg from 'pg';
+import { PgListener } from '../db/pg-listener.js';
 import { createPgPool, withPgClient } from '../db/pg-pool.js';
 import { recordDeadLetter } from '../metrics/dead-letters.js';
 import { assertEventFits, boundEventTexts, jsonBytes } from './event-size.js';
@@ -24,6 +25,13 @@ import { currentTraceparent } from '../tracing/trace-context.js';
  * is dead-lettered (`failed_at` set, `last_error` kept, counted in `cairn_dead_letters_total{kind="outbox"}`) and
  * skipped: it never holds back the rows after it. NATS being unreachable is not the row's fault: those rows stay
  * pending and the relay tries again with a growing delay (capped at {@link OUTBOX_MAX_RETRY_DELAY_MS}).
+ *
+ * Waking up: every service's migrations give `outbox_events` a statement trigger that runs
+ * `pg_notify('<schema>.outbox_events')` ({@link outboxChannel}). A notification is sent only when the inserting
+ * transaction commits, so the relay, listening on a connection of its own ({@link PgListener}), publishes within
+ * milliseconds of the commit — whichever process or replica wrote the rows. Polling every `pollMs` stays only as a
+ * fallback (a notification can be lost while the listening connection is being replaced; the listener also catches
+ * up by waking the relay whenever it starts listening again).
  */
 export function newEvent<T>(type: string, data: T): DomainEvent<T> {
   // Texts are cut here, so no producer can make an event too large with a long body (see event-size.ts).
@@ -44,6 +52,14 @@ export function outboxRow(event: DomainEvent) {
 export const OUTBOX_MAX_ATTEMPTS = 5;
 /** The longest wait between two tries while NATS is unreachable. */
 export const OUTBOX_MAX_RETRY_DELAY_MS = 30_000;
+/** How often the relay looks without being woken (a fallback: notifications wake it). */
+export const OUTBOX_POLL_MS = 10_000;
+/** The poll interval while the trigger is missing (what the relay polled at before it was woken by commits). */
+const UNNOTIFIED_POLL_MS = 1_000;
+/** The first wait before trying again while NATS is unreachable or a row keeps failing; it doubles from there. */
+const RETRY_FIRST_DELAY_MS = 1_000;
+/** The shortest time between the starts of two passes (see {@link OutboxRelay.kick}). */
+const PASS_SPACING_MS = 20;
 /** Rows read per transaction. */
 const BATCH = 200;
 /** The largest message a NATS server accepts when it does not say (its default `max_payload`). */
@@ -69,6 +85,11 @@ function isTransient(err: unknown): boolean {
   );
 }
 
+/** The channel the outbox trigger of `schema` notifies (see the `outbox_notify` migrations). */
+export function outboxChannel(schema: string): string {
+  return `${schema}.outbox_events`;
+}
+
 /** What one batch did: rows read, the NATS outage that stopped it, and whether a row failed but stays pending. */
 interface BatchResult {
   count: number;
@@ -86,8 +107,13 @@ interface PendingRow {
 export class OutboxRelay {
   private readonly logger = new Logger('OutboxRelay');
   private readonly pool: pg.Pool;
+  private readonly listener: PgListener;
   private js?: JetStreamClient;
   private timer?: NodeJS.Timeout;
+  private retryTimer?: NodeJS.Timeout;
+  /** A pass waiting for {@link PASS_SPACING_MS} since the last one started. */
+  private paceTimer?: NodeJS.Timeout;
+  private lastPassAt = 0;
   private running?: Promise<void>;
   private again = false;
   private stopped = false;
@@ -99,26 +125,89 @@ export class OutboxRelay {
     databaseUrl: string,
     private readonly schema: string,
     private readonly nc: NatsConnection,
-    private readonly pollMs = 1_000,
+    private readonly pollMs = OUTBOX_POLL_MS,
   ) {
     this.pool = createPgPool(databaseUrl, { max: 2, name: 'OutboxRelay' });
+    this.listener = new PgListener(databaseUrl, outboxChannel(schema), () => this.kick(), `OutboxRelay:${schema}`);
+  }
+
+  /** True while commits wake the relay (its listening connection is up). */
+  get listening(): boolean {
+    return this.listener.listening;
+  }
+
+  /** Listening connections opened so far (tests follow reconnects with it). */
+  get listenerConnections(): number {
+    return this.listener.connections;
   }
 
   async start(): Promise<void> {
     await ensureEventsStream(this.nc);
     this.js = jetstream(this.nc);
-    this.timer = setInterval(() => this.kick(), this.pollMs);
+    // Starting to listen wakes the relay: rows committed before are published then.
+    await this.listener.start();
+    // Without the trigger (migrations not deployed yet) nothing notifies: poll as often as before it existed.
+    const pollMs = (await this.notifies()) ? this.pollMs : Math.min(this.pollMs, UNNOTIFIED_POLL_MS);
+    this.timer = setInterval(() => {
+      void this.listener.check();
+      this.kick();
+    }, pollMs);
     this.timer.unref();
     this.kick();
   }
 
-  /** Publish now (call after committing a transaction that wrote events). */
+  /** Whether the `outbox_notify` trigger exists (false, with a warning, when it does not or cannot be checked). */
+  private async notifies(): Promise<boolean> {
+    try {
+      const { rows } = await this.pool.query<{ present: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'outbox_events_notify'
+           AND tgrelid = to_regclass($1)) AS present`,
+        [`"${this.schema}".outbox_events`],
+      );
+      if (rows[0]?.present) return true;
+      this.logger.warn(`outbox relay (${this.schema}): no outbox_notify trigger (migrations not deployed?), polling every ${UNNOTIFIED_POLL_MS} ms`);
+    } catch (err) {
+      this.logger.warn(`outbox relay (${this.schema}): cannot check the outbox_notify trigger, polling every ${UNNOTIFIED_POLL_MS} ms: ${(err as Error).message}`);
+    }
+    return false;
+  }
+
+  /**
+   * A transaction of this process that wrote events committed. Its NOTIFY wakes the relay; only while the listening
+   * connection is down does this start a pass itself (no second, empty pass per commit otherwise).
+   */
+  committed(): void {
+    if (!this.listener.listening) this.kick();
+  }
+
+  /**
+   * Publish now. A call during a pass makes one more pass after it, so a row committed while a pass was reading
+   * is never left for the poll. Passes start at most every {@link PASS_SPACING_MS}: a wake-up after a quiet moment
+   * starts one at once, a stream of commits is published in passes that many milliseconds apart (one pass per
+   * commit would cost as much as the commits themselves).
+   */
   kick(): void {
     if (this.stopped) return;
     if (this.running) {
       this.again = true;
       return;
     }
+    const wait = this.lastPassAt + PASS_SPACING_MS - Date.now();
+    if (wait > 0) {
+      if (!this.paceTimer) {
+        this.paceTimer = setTimeout(() => {
+          this.paceTimer = undefined;
+          this.kick();
+        }, wait);
+        this.paceTimer.unref();
+      }
+      return;
+    }
+    this.pass();
+  }
+
+  private pass(): void {
+    this.lastPassAt = Date.now();
     this.running = this.drain()
       .catch((err) => this.logger.warn(`outbox relay: ${(err as Error).message}`))
       .finally(() => {
@@ -135,8 +224,15 @@ export class OutboxRelay {
    * shutdown); while NATS is unreachable it resolves after one try.
    */
   async flush(): Promise<void> {
+    // A pass under way may have read before the rows the caller waits for were committed, and may set a back-off
+    // when it fails: let it end, then make a pass of our own, now, whatever the back-off or spacing says.
+    while (this.running) await this.running;
+    if (this.stopped) return;
+    clearTimeout(this.paceTimer);
+    this.paceTimer = undefined;
     this.retryAt = 0;
-    this.kick();
+    this.again = false;
+    this.pass();
     while (this.running) await this.running;
   }
 
@@ -146,8 +242,10 @@ export class OutboxRelay {
       const { count, transient, retrying } = await this.relayBatch();
       if (transient || retrying) {
         // Backing off: NATS down, or a row failing for an unknown reason (its attempts must not run out in a burst).
-        this.retryDelayMs = Math.min(Math.max(this.retryDelayMs * 2, this.pollMs), OUTBOX_MAX_RETRY_DELAY_MS);
+        // Wake-ups meanwhile return at once (above); the retry timer makes the next try.
+        this.retryDelayMs = Math.min(Math.max(this.retryDelayMs * 2, RETRY_FIRST_DELAY_MS), OUTBOX_MAX_RETRY_DELAY_MS);
         this.retryAt = Date.now() + this.retryDelayMs;
+        this.scheduleRetry(this.retryDelayMs);
         if (transient) {
           this.logger.warn(`outbox relay (${this.schema}): NATS unavailable, trying again in ${this.retryDelayMs} ms: ${transient.message}`);
         }
@@ -156,6 +254,12 @@ export class OutboxRelay {
       this.retryDelayMs = 0;
       if (count < BATCH) return;
     }
+  }
+
+  private scheduleRetry(delayMs: number): void {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.kick(), delayMs);
+    this.retryTimer.unref();
   }
 
   /**
@@ -236,6 +340,9 @@ export class OutboxRelay {
     await this.flush().catch(() => undefined);
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    clearTimeout(this.retryTimer);
+    clearTimeout(this.paceTimer);
+    await this.listener.stop();
     await this.pool.end();
   }
 }

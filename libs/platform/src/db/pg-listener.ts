@@ -1,0 +1,149 @@
+import { Logger } from '@nestjs/common';
+import pg from 'pg';
+
+/** The first wait before connecting again after the listening connection was lost; it doubles up to the max. */
+const RECONNECT_FIRST_MS = 100;
+const RECONNECT_MAX_MS = 5_000;
+/** A connection attempt that takes longer than this fails (and is tried again later). */
+const CONNECT_TIMEOUT_MS = 5_000;
+/** A check of the connection (see {@link PgListener.check}) that takes longer than this counts as a dead one. */
+const CHECK_TIMEOUT_MS = 5_000;
+
+/** The `application_name` of a listening connection (how it is found in `pg_stat_activity`). */
+export function listenerApplicationName(channel: string): string {
+  return `cairn listen ${channel}`.slice(0, 63);
+}
+
+/**
+ * `LISTEN` on one PostgreSQL channel over a connection of its own (a pooled connection would lose the LISTEN when
+ * returned). `onWake` is called for every notification, and also each time listening (re)starts: whatever was
+ * notified while no connection listened is caught up by the caller's next look, so nothing is missed across a
+ * PostgreSQL restart or a killed backend. The connection is replaced, with a growing delay, whenever it fails.
+ */
+export class PgListener {
+  private readonly logger: Logger;
+  private client?: pg.Client;
+  private reconnectTimer?: NodeJS.Timeout;
+  private delayMs = 0;
+  private stopped = false;
+  private connecting?: Promise<void>;
+  /** Connections opened so far (tests follow reconnects with it). */
+  connections = 0;
+
+  constructor(
+    private readonly connectionString: string,
+    private readonly channel: string,
+    private readonly onWake: () => void,
+    name = 'PgListener',
+  ) {
+    this.logger = new Logger(name);
+  }
+
+  /** True while a connection is listening: every commit that notifies the channel reaches `onWake`. */
+  get listening(): boolean {
+    return this.client !== undefined;
+  }
+
+  /** Connects and listens; resolves after the first try (on failure it keeps trying in the background). */
+  start(): Promise<void> {
+    return this.connect();
+  }
+
+  /**
+   * Makes sure the connection still answers (a connection cut without a reset from the other side looks alive
+   * until TCP gives up): a failed or slow check replaces it.
+   */
+  async check(): Promise<void> {
+    const client = this.client;
+    if (!client) return;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        client.query('SELECT 1'),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
+        }),
+      ]);
+    } catch (err) {
+      this.lost(client, err as Error);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.reconnectTimer);
+    await this.connecting;
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+
+  private connect(): Promise<void> {
+    this.connecting ??= this.open().finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  private async open(): Promise<void> {
+    if (this.stopped || this.client) return;
+    const client = new pg.Client({
+      connectionString: this.connectionString,
+      keepAlive: true,
+      // An unreachable server must not hold the service's start (start() resolves after the first try).
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      application_name: listenerApplicationName(this.channel),
+    });
+    // Registered before connecting: an error event without a listener would end the process.
+    let failure: Error | undefined;
+    const fail = (err: Error) => {
+      failure ??= err;
+      this.lost(client, err);
+    };
+    client.on('error', fail);
+    client.on('end', () => fail(new Error('connection ended')));
+    client.on('notification', (n) => {
+      if (n.channel === this.channel) this.onWake();
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${client.escapeIdentifier(this.channel)}`);
+    } catch (err) {
+      await client.end().catch(() => undefined);
+      this.logger.warn(`cannot listen on ${this.channel}: ${(err as Error).message}`);
+      this.scheduleReconnect();
+      return;
+    }
+    if (this.stopped || failure) {
+      await client.end().catch(() => undefined);
+      if (failure) this.scheduleReconnect();
+      return;
+    }
+    this.client = client;
+    this.connections += 1;
+    this.delayMs = 0;
+    this.onWake();
+  }
+
+  /** The connection failed: forget it, close it and connect again shortly (once per connection). */
+  private lost(client: pg.Client, err: Error): void {
+    if (this.client !== client) return;
+    this.client = undefined;
+    if (this.stopped) return;
+    this.logger.warn(`listening connection for ${this.channel} lost, reconnecting: ${err.message}`);
+    void client.end().catch(() => undefined);
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    if (this.stopped || this.reconnectTimer) return;
+    this.delayMs = Math.min(Math.max(this.delayMs * 2, RECONNECT_FIRST_MS), RECONNECT_MAX_MS);
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      void this.connect();
+    }, this.delayMs);
+    this.reconnectTimer.unref();
+  }
+}
