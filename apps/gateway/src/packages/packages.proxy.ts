@@ -12,6 +12,7 @@ import { looksLikeToken, readCredentials } from '../auth/credentials.js';
 import { resolveCredentials } from '../auth/resolve-credentials.js';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../config/gateway-settings.js';
 import { HOP_BY_HOP_HEADERS } from '../http/hop-by-hop.js';
+import { upstreamPath } from '../http/upstream-path.js';
 import { registryOf, registryRefusal } from './registry-refusal.js';
 
 /** Credential failures that mean "authenticate again" (401), not a service fault. */
@@ -82,8 +83,7 @@ export class PackagesProxy {
       const value = req.headers[name];
       if (value !== undefined) headers[name] = value;
     }
-    // The public path is passed on byte for byte (below), after the base URL's own path: never resolved as a URL,
-    // which would turn `..` and `%2e%2e` segments into another package's path (the registries refuse such names).
+    // The public path is passed on byte for byte (`upstreamPath`; the registries refuse dot-segment names).
     const bodiless = req.method === 'GET' || req.method === 'HEAD';
     const forward = (attempt: number): void => {
       const send = this.base.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -91,7 +91,7 @@ export class PackagesProxy {
         protocol: this.base.protocol,
         hostname: this.base.hostname,
         port: this.base.port,
-        path: `${this.base.pathname.replace(/\/$/, '')}${req.url}`,
+        path: upstreamPath(this.base, req.url),
         method: req.method,
         headers,
         agent: this.agent,

@@ -9,6 +9,7 @@ import {
 import { COMMON_SETTINGS, CORRELATION_HEADER, type CommonSettings } from '@cairn/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HOP_BY_HOP_HEADERS } from '../http/hop-by-hop.js';
+import { upstreamPath } from '../http/upstream-path.js';
 
 
 /** Fails the stream once more than `max` bytes went through (the request body bound). */
@@ -67,8 +68,6 @@ export class RunnerProtocolProxy {
       plain(raw, 413, `request body too large: at most ${RUNNER_PROTOCOL_MAX_BODY_BYTES} bytes`);
       return;
     }
-    // Relative to the base URL, which may carry a path of its own; the public path is kept as it is.
-    const target = new URL(req.url.replace(/^\//, ''), this.base);
     const headers: Record<string, string | string[]> = {
       [INTERNAL_HEADERS.token]: this.common.internalToken,
       [CORRELATION_HEADER]: String(req.id),
@@ -79,7 +78,15 @@ export class RunnerProtocolProxy {
     }
 
     const send = this.base.protocol === 'https:' ? httpsRequest : httpRequest;
-    const upstream = send(target, { method: req.method, headers, agent: this.agent });
+    const upstream = send({
+      protocol: this.base.protocol,
+      hostname: this.base.hostname,
+      port: this.base.port,
+      path: upstreamPath(this.base, req.url),
+      method: req.method,
+      headers,
+      agent: this.agent,
+    });
     upstream.on('response', (res: IncomingMessage) => {
       const out: OutgoingHttpHeaders = { [CORRELATION_HEADER]: String(req.id) };
       for (const [name, value] of Object.entries(res.headers)) {
