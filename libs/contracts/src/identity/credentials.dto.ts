@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { ActorDto } from '../common/actor.js';
 import type { UserDto } from './user.dto.js';
 
@@ -38,4 +38,39 @@ export interface ResolveCredentialsReply {
 
 export class ActorOnlyRequest {
   @IsOptional() @ValidateNested() @Type(() => ActorDto) actor: ActorDto | null;
+}
+
+/** `identity.auth.session`: the user id a web session signed in as. */
+export class SessionUserRequest {
+  @IsInt() userId: number;
+}
+
+/** `identity.auth.web-sign-in`: the sign-in form's first step (user name or e-mail, and password). */
+export class WebSignInRequest {
+  @IsString() @MaxLength(255) login: string;
+  @IsString() @MaxLength(1024) password: string;
+  @IsOptional() @IsString() @MaxLength(64) clientAddress?: string;
+}
+
+/** A right password: signed in, or (two-factor enrolled) waiting for the second step. */
+export interface WebSignInReply {
+  userId: number;
+  twoFactorRequired: boolean;
+}
+
+export const SECOND_FACTOR_METHODS = ['totp', 'recovery'] as const;
+
+/** `identity.auth.web-second-factor`: the code step for a user whose password was right. */
+export class SecondFactorRequest {
+  @IsInt() userId: number;
+  /** `totp`: a code of the authenticator app; `recovery`: the recovery (scratch) code shown at enrolment. */
+  @IsIn(SECOND_FACTOR_METHODS) method: (typeof SECOND_FACTOR_METHODS)[number];
+  @IsString() @MaxLength(64) code: string;
+  @IsOptional() @IsString() @MaxLength(64) clientAddress?: string;
+}
+
+export interface SecondFactorReply {
+  userId: number;
+  /** The recovery code was used up: the user should enrol again or note a new one (Gitea's flash). */
+  recoveryCodeUsed: boolean;
 }
