@@ -29,7 +29,8 @@ function composeConfig(env: NodeJS.ProcessEnv): { status: number | null; stdout:
 }
 
 describe('docker-compose.yml', () => {
-  it('renders, and runs each app from the image by name after the migrations', () => {
+  // Each test spawns docker-compose: a process's time on a loaded machine, not a unit test's 5 s.
+  it('renders, and runs each app from the image by name after the migrations', { timeout: 60_000 }, () => {
     const r = composeConfig({});
     expect(r.stderr).not.toMatch(/error/i);
     expect(r.status).toBe(0);
@@ -52,7 +53,7 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('refuses to render without the secrets', () => {
+  it('refuses to render without the secrets', { timeout: 60_000 }, () => {
     const r = composeConfig({ CAIRN__SECURITY__SECRET_KEY: '' });
     expect(r.status).not.toBe(0);
     expect(r.stderr).toContain('CAIRN__SECURITY__SECRET_KEY');

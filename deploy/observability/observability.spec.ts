@@ -88,7 +88,8 @@ describe('deploy/observability', () => {
     expect(dashboardExprs.length).toBeGreaterThan(10);
   });
 
-  it("holds the Kubernetes manifests' Prometheus queries (KEDA) to registered metrics", async () => {
+  // Renders the manifests (spawns kustomize): a process's time on a loaded machine, not a unit test's 5 s.
+  it("holds the Kubernetes manifests' Prometheus queries (KEDA) to registered metrics", { timeout: 60_000 }, async () => {
     const known = new Set([...(await exposedNames(platformMetrics)), ...recorded]);
     const queries = render('base')
       .filter((o) => o.kind === 'ScaledObject')

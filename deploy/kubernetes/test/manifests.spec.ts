@@ -28,10 +28,11 @@ const envValue = (d: K8sObject, name: string) =>
 describe.each(RENDERINGS)('kustomize build %s', (dir) => {
   let objs: K8sObject[];
   let deployments: K8sObject[];
+  // Rendering spawns kustomize: slow on a loaded machine, so it gets the time a process needs, not a unit test's 5 s.
   beforeAll(() => {
     objs = render(dir);
     deployments = byKind(objs, 'Deployment');
-  });
+  }, 120_000);
 
   it('every object is valid against the Kubernetes (or KEDA) schema of its kind', async () => {
     const errors: string[] = [];
