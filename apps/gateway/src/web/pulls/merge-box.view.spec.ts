@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import type { PullRequestDto, RepositoryDto } from '@cairn/contracts';
+import { allowedMergeStyles, allowedUpdateStyles, renderMergeBox, type MergeBoxModel } from './merge-box.view.js';
+
+function pr(over: Partial<PullRequestDto>): PullRequestDto {
+  return {
+    number: 3, title: 'T', state: 'open', merged: false, mergeable_state: 'checking', conflicted_files: [],
+    merge_commit_sha: null, merged_by: null, head: { label: 'feature', ref: 'feature', sha: 'abc123', repo_id: 1, repo: null },
+    base: { label: 'main', ref: 'main', sha: 'b', repo_id: 1, repo: null },
+    ...over,
+  } as PullRequestDto;
+}
+
+function box(over: Partial<MergeBoxModel>): MergeBoxModel {
+  return {
+    pr: pr({}), pullPath: '/o/r/pulls/3', canWrite: true, csrfToken: 'tok', mergeStyles: ['merge', 'squash'],
+    updateStyles: ['merge'], update: null, ...over,
+  };
+}
+
+describe('merge box', () => {
+  it('reloads every 2 s while checking and offers no merge yet', () => {
+    const html = renderMergeBox(box({}));
+    expect(html).toContain('data-pull-merge-box-reloading-interval="2000"');
+    expect(html).not.toContain('/merge"');
+  });
+
+  it('stops reloading once the check has a result, and lists conflicted files escaped', () => {
+    const html = renderMergeBox(box({ pr: pr({ mergeable_state: 'conflict', conflicted_files: ['a.txt', '<b>.txt'] }) }));
+    expect(html).not.toContain('data-pull-merge-box-reloading-interval');
+    expect(html).toContain('<code>a.txt</code>');
+    expect(html).toContain('&#60;b&#62;.txt');
+    expect(html).not.toContain('merge-form');
+  });
+
+  it('offers each allowed style as a plain form POST with the CSRF token and the head it was checked for', () => {
+    const html = renderMergeBox(box({ pr: pr({ mergeable_state: 'mergeable' }) }));
+    expect(html).toContain('<form method="post" action="/o/r/pulls/3/merge"');
+    expect(html).toContain('name="_csrf" value="tok"');
+    expect(html).toContain('name="head_commit_id" value="abc123"');
+    expect(html).toContain('value="merge" checked');
+    expect(html).toContain('value="squash"');
+    expect(html).not.toContain('value="rebase"');
+    expect(html).toContain('action="/o/r/pulls/3/update"');
+  });
+
+  it('shows no forms to readers, nor on merged or closed pull requests', () => {
+    expect(renderMergeBox(box({ canWrite: false, pr: pr({ mergeable_state: 'mergeable' }) }))).not.toContain('<form');
+    const merged = renderMergeBox(box({ pr: pr({ merged: true, state: 'closed', merge_commit_sha: '0123456789abcdef' }) }));
+    expect(merged).not.toContain('<form');
+    expect(merged).toContain('<code>0123456789</code>');
+    expect(renderMergeBox(box({ pr: pr({ state: 'closed', mergeable_state: 'mergeable' }) }))).toContain('This pull request is closed.');
+  });
+
+  it('keeps reloading while an update runs, then shows its outcome', () => {
+    const running = renderMergeBox(box({ pr: pr({ mergeable_state: 'mergeable' }), update: { state: 'running', style: 'merge', startedAt: '2026-01-01T00:00:00Z' } }));
+    expect(running).toContain('data-pull-merge-box-reloading-interval');
+    expect(running).toContain('Updating the branch');
+    expect(running).not.toContain('<form');
+    const failed = renderMergeBox(box({
+      pr: pr({ mergeable_state: 'mergeable' }),
+      update: { state: 'done', style: 'rebase', startedAt: 'x', finishedAt: '2026-01-01T00:00:01Z', ok: false, message: 'conflict in <a>' },
+    }));
+    expect(failed).not.toContain('data-pull-merge-box-reloading-interval');
+    expect(failed).toContain('Updating the branch failed: conflict in &#60;a&#62;');
+  });
+
+  it('derives the allowed styles from the repository settings', () => {
+    const repo = { allow_merge_commits: false, allow_rebase: true, allow_rebase_explicit: false, allow_squash_merge: true,
+      allow_fast_forward_only_merge: true, allow_rebase_update: false } as RepositoryDto;
+    expect(allowedMergeStyles(repo)).toEqual(['rebase', 'squash', 'fast-forward-only']);
+    expect(allowedUpdateStyles(repo)).toEqual(['merge']);
+    expect(allowedUpdateStyles({ ...repo, allow_rebase_update: true })).toEqual(['merge', 'rebase']);
+  });
+});
