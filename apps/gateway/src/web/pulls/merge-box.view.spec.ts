@@ -6,7 +6,7 @@ function pr(over: Partial<PullRequestDto>): PullRequestDto {
   return {
     number: 3, title: 'T', state: 'open', merged: false, mergeable_state: 'checking', conflicted_files: [],
     merge_commit_sha: null, merged_by: null, head: { label: 'feature', ref: 'feature', sha: 'abc123', repo_id: 1, repo: null },
-    base: { label: 'main', ref: 'main', sha: 'b', repo_id: 1, repo: null },
+    base: { label: 'main', ref: 'main', sha: 'b', repo_id: 1, repo: null }, merge_base: 'old',
     ...over,
   } as PullRequestDto;
 }
@@ -42,6 +42,13 @@ describe('merge box', () => {
     expect(html).toContain('value="squash"');
     expect(html).not.toContain('value="rebase"');
     expect(html).toContain('action="/o/r/pulls/3/update"');
+    expect(html).toContain('out-of-date with the base branch');
+  });
+
+  it('offers update-branch only when the head is behind the base', () => {
+    const upToDate = renderMergeBox(box({ pr: pr({ mergeable_state: 'mergeable', merge_base: 'b' }) }));
+    expect(upToDate).not.toContain('/update"');
+    expect(upToDate).not.toContain('out-of-date');
   });
 
   it('shows no forms to readers, nor on merged or closed pull requests', () => {

@@ -75,6 +75,14 @@ function updateForm(m: MergeBoxModel): string {
 }
 
 /**
+ * The head lacks base commits when their merge base is not the base's tip (Gitea offers "update branch" then). Only
+ * known once a check has run for the current pair: while checking, the stored merge base may be stale.
+ */
+export function isBehindBase(pr: PullRequestDto): boolean {
+  return pr.mergeable_state !== 'checking' && !!pr.merge_base && pr.merge_base !== pr.base.sha;
+}
+
+/**
  * The merge box (`GET /{owner}/{repo}/pulls/{index}/merge_box` and part of the pull page): mergeability, conflicted
  * files, the merge and update-branch forms for writers, and the reload interval while a check or an update is pending.
  */
@@ -92,11 +100,13 @@ export function renderMergeBox(m: MergeBoxModel): string {
     ? `<ul class="conflicted-files">${pr.conflicted_files.map((f) => `<li><code>${escapeHtml(f)}</code></li>`).join('')}</ul>`
     : '';
   const open = pr.state === 'open' && !pr.merged;
+  const behind = open && isBehindBase(pr);
+  const behindText = behind ? '<p id="behind-base">This branch is out-of-date with the base branch.</p>' : '';
   const forms = open && m.canWrite && m.update?.state !== 'running'
-    ? (state === 'mergeable' ? mergeForm(m) : '') + updateForm(m)
+    ? (state === 'mergeable' ? mergeForm(m) : '') + (behind ? updateForm(m) : '')
     : '';
   return (
     `<section id="merge-box" aria-label="Merge status" class="merge-box state-${escapeHtml(state)}" data-mergeable-state="${escapeHtml(pr.mergeable_state)}"${reloading}>` +
-    `<p><strong class="merge-state">${escapeHtml(state)}</strong> — ${text}</p>${files}${updateNotice(m.update)}${forms}</section>`
+    `<p><strong class="merge-state">${escapeHtml(state)}</strong> — ${text}</p>${files}${behindText}${updateNotice(m.update)}${forms}</section>`
   );
 }
