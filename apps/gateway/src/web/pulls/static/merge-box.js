@@ -1,3 +1,4 @@
+/* global document, location */
 // Reloads the merge box while its `data-pull-merge-box-reloading-interval` is set (a check or an update is pending).
 (function () {
   function schedule() {
