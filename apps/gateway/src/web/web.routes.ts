@@ -1,17 +1,37 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import { COMMON_SETTINGS, LazyRedis, RpcClient, type CommonSettings } from '@cairn/platform';
+import { COMMON_SETTINGS, JsonLogger, LazyRedis, RpcClient, type CommonSettings } from '@cairn/platform';
 import type { FastifyInstance } from 'fastify';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../config/gateway-settings.js';
-import { CredentialsWebHost } from './pulls/credentials-web-host.js';
-import { PullUpdateTracker } from './pulls/pull-update.tracker.js';
-import { PullsPages } from './pulls/pulls.pages.js';
+import { SessionStore } from './core/session-store.js';
+import { registerStaticFiles } from './core/static-files.js';
+import { createViews } from './core/views.js';
+import { WebKit } from './core/web-kit.js';
+import { WEB_AREAS } from './web-areas.js';
 
-/** The web pages the gateway serves outside `/api/v1`, one line per area. */
+/**
+ * The web pages the gateway serves outside `/api/v1`: static assets, then every area of {@link WEB_AREAS} in one
+ * Fastify scope with sessions, CSRF, the layout and error pages (see `core/web-kit.ts`).
+ */
 export function registerWebRoutes(fastify: FastifyInstance, app: INestApplicationContext): void {
   const rpc = app.get(RpcClient);
   const settings = app.get<GatewaySettings>(GATEWAY_SETTINGS);
   const common = app.get<CommonSettings>(COMMON_SETTINGS);
   const redis = new LazyRedis(common.redisUrl);
-  fastify.addHook('onClose', async () => redis.close());
-  new PullsPages(rpc, settings, new CredentialsWebHost(rpc, settings), new PullUpdateTracker(() => redis.client, common.queuePrefix)).register(fastify);
+  fastify.addHook('onClose', () => redis.close());
+  registerStaticFiles(fastify);
+  void fastify.register(async (scope) => {
+    // Forms post url-encoded bodies; only web routes (this scope) parse them — the API stays JSON-only.
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body: string, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body)));
+    });
+    const web = new WebKit(scope, {
+      rpc,
+      settings,
+      common,
+      store: new SessionStore(redis, common.queuePrefix),
+      views: createViews(),
+      logger: new JsonLogger('gateway-web'),
+    });
+    for (const register of WEB_AREAS) register(web);
+  });
 }
