@@ -29,6 +29,7 @@ export function registerWebRoutes(fastify: FastifyInstance, app: INestApplicatio
       settings,
       common,
       store: new SessionStore(redis, common.queuePrefix),
+      redis,
       views: createViews(),
       logger: new JsonLogger('gateway-web'),
     });

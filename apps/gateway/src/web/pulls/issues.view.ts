@@ -1,6 +1,4 @@
-import type { IssueDto, Paginated, PullRequestDto, TimelineCommentDto } from '@cairn/contracts';
-import { csrfField, escapeHtml, timeTag } from './html.js';
-import { renderMergeBox, type MergeBoxModel } from './merge-box.view.js';
+import type { IssueDto, Paginated, TimelineCommentDto } from '@cairn/contracts';
 
 /** Where a list page is, for its tabs and pager. */
 export interface ListModel {
@@ -12,45 +10,39 @@ export interface ListModel {
   limit: number;
 }
 
-function stateBadge(state: string): string {
-  return `<span class="badge badge-${escapeHtml(state)}">${escapeHtml(state)}</span>`;
+/** What `pulls/list.eta` shows. */
+export interface ListView {
+  heading: string;
+  repoName: string;
+  tabs: Array<{ href: string; label: string; current: boolean }>;
+  items: Array<{
+    href: string; title: string; number: number; state: string; createdAt: string; author: string; comments: number;
+    locked: boolean; lockReason: string | null;
+  }>;
+  emptyText: string;
+  pager: { page: number; pages: number; prev: string | null; next: string | null } | null;
 }
 
-function lockBadge(locked: boolean, reason: string | null): string {
-  if (!locked) return '';
-  return ` <span class="badge badge-locked">Locked${reason ? ` as ${escapeHtml(reason)}` : ''}</span>`;
-}
-
-function tabs(m: ListModel): string {
-  const tab = (s: ListModel['state'], label: string) =>
-    `<a href="${escapeHtml(m.basePath)}?state=${s}"${m.state === s ? ' aria-current="page"' : ''}>${label}</a>`;
-  return `<nav class="tabs" aria-label="Filter by state">${tab('open', 'Open')} ${tab('closed', 'Closed')} ${tab('all', 'All')}</nav>`;
-}
-
-function pager(m: ListModel, total: number): string {
-  const pages = Math.max(1, Math.ceil(total / m.limit));
-  if (pages === 1) return '';
-  const link = (p: number, label: string, rel: string) =>
-    `<a rel="${rel}" href="${escapeHtml(m.basePath)}?state=${m.state}&amp;page=${p}">${label}</a>`;
-  return `<nav class="pager" aria-label="Pages">${m.page > 1 ? link(m.page - 1, 'Previous', 'prev') : ''}` +
-    ` <span>Page ${m.page} of ${pages}</span> ${m.page < pages ? link(m.page + 1, 'Next', 'next') : ''}</nav>`;
-}
-
-/** One row of an issue or pull-request list (both come from `IssueDto`, pulls by their `pull_request` meta). */
-function row(issue: IssueDto, basePath: string): string {
-  const state = issue.pull_request?.merged ? 'merged' : issue.state;
-  return `<li class="item">${stateBadge(state)} <a href="${escapeHtml(basePath)}/${issue.number}">${escapeHtml(issue.title)}</a>` +
-    ` <span class="muted">#${issue.number} opened ${timeTag(issue.created_at)} by ${escapeHtml(issue.user.login)}` +
-    `${issue.comments ? ` · ${issue.comments} comment${issue.comments === 1 ? '' : 's'}` : ''}</span>${lockBadge(issue.is_locked, issue.active_lock_reason)}</li>`;
-}
-
-/** The issue list or pull-request list of a repository. */
-export function renderIssueList(m: ListModel, result: Paginated<IssueDto>, repoName: string): string {
+export function listView(m: ListModel, result: Paginated<IssueDto>, repoName: string): ListView {
   const noun = m.kind === 'pulls' ? 'pull requests' : 'issues';
-  const items = result.items.length
-    ? `<ul class="item-list">${result.items.map((i) => row(i, m.basePath)).join('')}</ul>`
-    : `<p class="empty">No ${m.state === 'all' ? '' : `${m.state} `}${noun}.</p>`;
-  return `<h1>${m.kind === 'pulls' ? 'Pull requests' : 'Issues'} <small>${escapeHtml(repoName)}</small></h1>${tabs(m)}${items}${pager(m, result.total)}`;
+  const href = (state: string, page?: number) => `${m.basePath}?state=${state}${page ? `&page=${page}` : ''}`;
+  const pages = Math.max(1, Math.ceil(result.total / m.limit));
+  return {
+    heading: m.kind === 'pulls' ? 'Pull requests' : 'Issues',
+    repoName,
+    tabs: (['open', 'closed', 'all'] as const).map((s) => ({ href: href(s), label: s[0].toUpperCase() + s.slice(1), current: m.state === s })),
+    items: result.items.map((i) => ({
+      href: `${m.basePath}/${i.number}`, title: i.title, number: i.number,
+      state: i.pull_request?.merged ? 'merged' : i.state, createdAt: i.created_at, author: i.user.login, comments: i.comments,
+      locked: i.is_locked, lockReason: i.active_lock_reason,
+    })),
+    emptyText: `No ${m.state === 'all' ? '' : `${m.state} `}${noun}.`,
+    pager: pages === 1 ? null : {
+      page: m.page, pages,
+      prev: m.page > 1 ? href(m.state, m.page - 1) : null,
+      next: m.page < pages ? href(m.state, m.page + 1) : null,
+    },
+  };
 }
 
 const EVENT_TEXT: Record<string, string> = {
@@ -62,67 +54,50 @@ const EVENT_TEXT: Record<string, string> = {
   pull_push: 'pushed commits',
 };
 
-function timelineItem(c: TimelineCommentDto): string {
-  if (c.type === 'comment') {
-    return `<article class="comment" id="issuecomment-${c.id}"><header><strong>${escapeHtml(c.user.login)}</strong>` +
-      ` commented ${timeTag(c.created_at)}</header><div class="comment-body">${escapeHtml(c.body)}</div></article>`;
-  }
-  const reason = c.type === 'lock' && c.body ? ` as ${escapeHtml(c.body)}` : '';
-  return `<p class="event" id="issuecomment-${c.id}"><strong>${escapeHtml(c.user.login)}</strong> ${escapeHtml(EVENT_TEXT[c.type] ?? c.type)}${reason} ${timeTag(c.created_at)}</p>`;
-}
-
-/** What the conversation part of an issue or pull-request page needs. */
+/** What the conversation part of an issue or pull-request page is made of. */
 export interface ConversationModel {
   issue: IssueDto;
   /** `/{owner}/{repo}/issues/{index}` or `/{owner}/{repo}/pulls/{index}` */
   path: string;
   timeline: TimelineCommentDto[];
-  /** Signed in (anyone signed in may comment on an unlocked issue they can read). */
   signedIn: boolean;
-  /** Write access: may comment on a locked issue, lock and unlock. */
+  /** Write access or site admin: may comment on a locked issue, lock and unlock (repo-service's rule). */
   canWrite: boolean;
-  csrfToken: string;
 }
 
-function commentForm(m: ConversationModel): string {
-  if (!m.signedIn) return '<p class="muted">Sign in to join this conversation.</p>';
-  if (m.issue.is_locked && !m.canWrite) {
-    return '<p class="notice" role="status">This conversation is locked; only collaborators can comment.</p>';
-  }
-  return `<form method="post" action="${escapeHtml(m.path)}/comments" class="comment-form">${csrfField(m.csrfToken)}` +
-    `<label for="comment-body">Add a comment</label><textarea id="comment-body" name="body" rows="5" required maxlength="65536"></textarea>` +
-    `<button type="submit" class="button primary">Comment</button></form>`;
+/** What `pulls/conversation.eta` shows. */
+export interface ConversationView {
+  title: string;
+  number: number;
+  state: string;
+  locked: boolean;
+  lockReason: string | null;
+  path: string;
+  opening: { author: string; at: string; body: string } | null;
+  entries: Array<
+    | { kind: 'comment'; id: number; author: string; at: string; body: string }
+    | { kind: 'event'; id: number; author: string; at: string; text: string }
+  >;
+  /** `form`: the comment form; `locked`: a locked conversation for a reader; `sign-in`: anonymous. */
+  commentBox: 'form' | 'locked' | 'sign-in';
+  lockAction: 'lock' | 'unlock' | null;
 }
 
-function lockForm(m: ConversationModel): string {
-  if (!m.canWrite) return '';
-  const action = m.issue.is_locked ? 'unlock' : 'lock';
-  return `<form method="post" action="${escapeHtml(m.path)}/${action}" class="lock-form">${csrfField(m.csrfToken)}` +
-    `<button type="submit" class="button">${m.issue.is_locked ? 'Unlock conversation' : 'Lock conversation'}</button></form>`;
+function entry(c: TimelineCommentDto): ConversationView['entries'][number] {
+  const base = { id: c.id, author: c.user.login, at: c.created_at };
+  if (c.type === 'comment') return { kind: 'comment', ...base, body: c.body };
+  const reason = c.type === 'lock' && c.body ? ` as ${c.body}` : '';
+  return { kind: 'event', ...base, text: `${EVENT_TEXT[c.type] ?? c.type}${reason}` };
 }
 
-function conversation(m: ConversationModel): string {
-  const body = m.issue.body
-    ? `<article class="comment"><header><strong>${escapeHtml(m.issue.user.login)}</strong> opened ${timeTag(m.issue.created_at)}</header><div class="comment-body">${escapeHtml(m.issue.body)}</div></article>`
-    : '';
-  return `<div class="timeline">${body}${m.timeline.map(timelineItem).join('')}</div>${commentForm(m)}${lockForm(m)}`;
-}
-
-function header(title: string, number: number, state: string, locked: boolean, reason: string | null): string {
-  return `<h1><span id="issue-title">${escapeHtml(title)}</span> <small>#${number}</small></h1>` +
-    `<p>${stateBadge(state)}${lockBadge(locked, reason)}</p>`;
-}
-
-/** An issue page: title, state, lock state, the timeline and the comment form. */
-export function renderIssuePage(m: ConversationModel): string {
-  return header(m.issue.title, m.issue.number, m.issue.state, m.issue.is_locked, m.issue.active_lock_reason) + conversation(m);
-}
-
-/** A pull-request page: like an issue page, plus branches and the self-reloading merge box. */
-export function renderPullPage(pr: PullRequestDto, box: MergeBoxModel, talk: ConversationModel): string {
-  const state = pr.merged ? 'merged' : pr.state;
-  return header(pr.title, pr.number, state, pr.is_locked, pr.active_lock_reason) +
-    `<p class="branches">${escapeHtml(pr.user.login)} wants to merge <code>${escapeHtml(pr.head.label)}</code> into <code>${escapeHtml(pr.base.label)}</code>` +
-    ` · mergeable_state: <span id="mergeable-state">${escapeHtml(pr.mergeable_state)}</span></p>` +
-    renderMergeBox(box) + conversation(talk);
+export function conversationView(m: ConversationModel, state = m.issue.state as string): ConversationView {
+  const { issue } = m;
+  return {
+    title: issue.title, number: issue.number, state, locked: issue.is_locked, lockReason: issue.active_lock_reason,
+    path: m.path,
+    opening: issue.body ? { author: issue.user.login, at: issue.created_at, body: issue.body } : null,
+    entries: m.timeline.map(entry),
+    commentBox: !m.signedIn ? 'sign-in' : issue.is_locked && !m.canWrite ? 'locked' : 'form',
+    lockAction: m.canWrite ? (issue.is_locked ? 'unlock' : 'lock') : null,
+  };
 }

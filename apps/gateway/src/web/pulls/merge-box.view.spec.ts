@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { PullRequestDto, RepositoryDto } from '@cairn/contracts';
-import { allowedMergeStyles, allowedUpdateStyles, renderMergeBox, type MergeBoxModel } from './merge-box.view.js';
+import { createViews } from '../core/views.js';
+import { allowedMergeStyles, allowedUpdateStyles, mergeBoxView, type MergeBoxModel } from './merge-box.view.js';
+
+const views = createViews(false);
 
 function pr(over: Partial<PullRequestDto>): PullRequestDto {
   return {
@@ -11,31 +14,35 @@ function pr(over: Partial<PullRequestDto>): PullRequestDto {
   } as PullRequestDto;
 }
 
-function box(over: Partial<MergeBoxModel>): MergeBoxModel {
-  return {
-    pr: pr({}), pullPath: '/o/r/pulls/3', canWrite: true, csrfToken: 'tok', mergeStyles: ['merge', 'squash'],
-    updateStyles: ['merge'], update: null, ...over,
+function render(over: Partial<MergeBoxModel>): string {
+  const model: MergeBoxModel = {
+    pr: pr({}), pullPath: '/o/r/pulls/3', canWrite: true, mergeStyles: ['merge', 'squash'], updateStyles: ['merge'],
+    update: null, ...over,
   };
+  // As the kit renders a fragment: the data plus the session's CSRF token.
+  return views.render('pulls/merge-box', { box: mergeBoxView(model), csrf: 'tok' });
 }
 
 describe('merge box', () => {
   it('reloads every 2 s while checking and offers no merge yet', () => {
-    const html = renderMergeBox(box({}));
+    const html = render({});
     expect(html).toContain('data-pull-merge-box-reloading-interval="2000"');
-    expect(html).not.toContain('/merge"');
+    expect(html).toContain('data-mergeable-state="checking"');
+    expect(html).not.toContain('merge-form');
   });
 
   it('stops reloading once the check has a result, and lists conflicted files escaped', () => {
-    const html = renderMergeBox(box({ pr: pr({ mergeable_state: 'conflict', conflicted_files: ['a.txt', '<b>.txt'] }) }));
+    const html = render({ pr: pr({ mergeable_state: 'conflict', conflicted_files: ['a.txt', '<b>.txt'] }) });
     expect(html).not.toContain('data-pull-merge-box-reloading-interval');
     expect(html).toContain('<code>a.txt</code>');
-    expect(html).toContain('&#60;b&#62;.txt');
+    expect(html).toContain('&lt;b&gt;.txt');
+    expect(html).not.toContain('<b>.txt');
     expect(html).not.toContain('merge-form');
   });
 
   it('offers each allowed style as a plain form POST with the CSRF token and the head it was checked for', () => {
-    const html = renderMergeBox(box({ pr: pr({ mergeable_state: 'mergeable' }) }));
-    expect(html).toContain('<form method="post" action="/o/r/pulls/3/merge"');
+    const html = render({ pr: pr({ mergeable_state: 'mergeable' }) });
+    expect(html).toContain('action="/o/r/pulls/3/merge"');
     expect(html).toContain('name="_csrf" value="tok"');
     expect(html).toContain('name="head_commit_id" value="abc123"');
     expect(html).toContain('value="merge" checked');
@@ -46,30 +53,30 @@ describe('merge box', () => {
   });
 
   it('offers update-branch only when the head is behind the base', () => {
-    const upToDate = renderMergeBox(box({ pr: pr({ mergeable_state: 'mergeable', merge_base: 'b' }) }));
+    const upToDate = render({ pr: pr({ mergeable_state: 'mergeable', merge_base: 'b' }) });
     expect(upToDate).not.toContain('/update"');
     expect(upToDate).not.toContain('out-of-date');
   });
 
   it('shows no forms to readers, nor on merged or closed pull requests', () => {
-    expect(renderMergeBox(box({ canWrite: false, pr: pr({ mergeable_state: 'mergeable' }) }))).not.toContain('<form');
-    const merged = renderMergeBox(box({ pr: pr({ merged: true, state: 'closed', merge_commit_sha: '0123456789abcdef' }) }));
+    expect(render({ canWrite: false, pr: pr({ mergeable_state: 'mergeable' }) })).not.toContain('<form');
+    const merged = render({ pr: pr({ merged: true, state: 'closed', merge_commit_sha: '0123456789abcdef', merged_by: { login: 'ann' } as PullRequestDto['merged_by'] }) });
     expect(merged).not.toContain('<form');
-    expect(merged).toContain('<code>0123456789</code>');
-    expect(renderMergeBox(box({ pr: pr({ state: 'closed', mergeable_state: 'mergeable' }) }))).toContain('This pull request is closed.');
+    expect(merged).toContain('Merged as <code>0123456789</code> by ann.');
+    expect(render({ pr: pr({ state: 'closed', mergeable_state: 'mergeable' }) })).toContain('This pull request is closed.');
   });
 
   it('keeps reloading while an update runs, then shows its outcome', () => {
-    const running = renderMergeBox(box({ pr: pr({ mergeable_state: 'mergeable' }), update: { state: 'running', style: 'merge', startedAt: '2026-01-01T00:00:00Z' } }));
+    const running = render({ pr: pr({ mergeable_state: 'mergeable' }), update: { state: 'running', style: 'merge', startedAt: '2026-01-01T00:00:00Z' } });
     expect(running).toContain('data-pull-merge-box-reloading-interval');
-    expect(running).toContain('Updating the branch');
+    expect(running).toContain('Updating the branch (merge)');
     expect(running).not.toContain('<form');
-    const failed = renderMergeBox(box({
+    const failed = render({
       pr: pr({ mergeable_state: 'mergeable' }),
       update: { state: 'done', style: 'rebase', startedAt: 'x', finishedAt: '2026-01-01T00:00:01Z', ok: false, message: 'conflict in <a>' },
-    }));
+    });
     expect(failed).not.toContain('data-pull-merge-box-reloading-interval');
-    expect(failed).toContain('Updating the branch failed: conflict in &#60;a&#62;');
+    expect(failed).toContain('Updating the branch failed: conflict in &lt;a&gt;');
   });
 
   it('derives the allowed styles from the repository settings', () => {
