@@ -34,5 +34,6 @@ export function registerWebRoutes(fastify: FastifyInstance, app: INestApplicatio
       logger: new JsonLogger('gateway-web'),
     });
     for (const register of WEB_AREAS) register(web);
+    web.registerNotFoundPage();
   });
 }
