@@ -78,7 +78,7 @@ describe.skipIf(!chromiumAvailable())('web: issues and pull requests in the brow
     }
   });
 
-  it('merges from the merge box in the chosen style', async () => {
+  it('merges from the merge box in the chosen style, after refusing a stale head on the page', async () => {
     await w.commitAndPush('squashme', { 'sq.txt': 'one\n' }, 'sq one');
     await w.commitAndPush('squashme', { 'sq.txt': 'two\n' }, 'sq two');
     const pr = await w.open('squashme', 'Squash me');
@@ -90,6 +90,15 @@ describe.skipIf(!chromiumAvailable())('web: issues and pull requests in the brow
       await page.goto(`/${w.owner.username}/${w.repo}/pulls`);
       await expectAccessible(page);
       await Promise.all([page.waitForURL(`**${pullUrl(pr.number)}`), page.getByRole('link', { name: 'Squash me' }).click()]);
+      // A push after the page was rendered: the form names a stale head, so the merge is refused, and the page says so.
+      await w.commitAndPush('squashme', { 'sq.txt': 'three\n' }, 'sq three');
+      await submit(page, page.getByRole('button', { name: 'Merge pull request' }));
+      expect(await page.locator('.alert-error').textContent()).toContain('Not merged');
+      expect(await w.tip('main')).toBe(baseBefore);
+      await screenshot(page, 'web-pulls-merge-refused');
+      await expectAccessible(page);
+      // The box follows the new head (checking, then mergeable) by itself; then the merge goes through.
+      await page.locator('#merge-box[data-mergeable-state="mergeable"]').waitFor({ timeout: 60_000 });
       await page.getByLabel('Squash and merge').check();
       await submit(page, page.getByRole('button', { name: 'Merge pull request' }));
       expect(new URL(page.url()).pathname).toBe(pullUrl(pr.number));

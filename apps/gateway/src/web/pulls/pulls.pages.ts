@@ -1,5 +1,5 @@
 import {
-  DomainError, IssueSubjects, MERGE_DO_STYLES, PullSubjects, RepoSubjects, UPDATE_STYLES, accessAtLeast,
+  DomainError, ErrorCode, IssueSubjects, MERGE_DO_STYLES, PullSubjects, RepoSubjects, UPDATE_STYLES, accessAtLeast,
   type ActorDto, type MergeDoStyle, type UpdateStyle,
 } from '@cairn/contracts';
 import { resolveRepoAccess, type RepoContext } from '../../access/repo-access.guard.js';
@@ -11,6 +11,8 @@ import { PullUpdateTracker, type PullUpdateKey } from './pull-update.tracker.js'
 /** Merges and updates may take minutes (git work; a pending check runs first); the API waits as long. */
 const LONG_RPC_MS = 300_000;
 const LIST_LIMIT = 30;
+/** Merge refusals shown on the pull request's page rather than as an error page. */
+const MERGE_REFUSALS: ReadonlySet<ErrorCode> = new Set([ErrorCode.CONFLICT, ErrorCode.NOT_ALLOWED, ErrorCode.UNPROCESSABLE]);
 
 interface RepoParams { owner: string; repo: string }
 interface IndexParams extends RepoParams { index: string }
@@ -147,10 +149,16 @@ class PullsPages {
     const index = parseIndex(c.params.index);
     const Do: MergeDoStyle = pickOne(c.form.Do, MERGE_DO_STYLES, 'Do');
     const head = c.form.head_commit_id;
-    await this.web.rpc.send(PullSubjects.merge, {
-      ...ctx, index,
-      body: { Do, ...(head ? { head_commit_id: head } : {}), delete_branch_after_merge: c.form.delete_branch_after_merge === 'true' },
-    }, { timeoutMs: LONG_RPC_MS });
+    try {
+      await this.web.rpc.send(PullSubjects.merge, {
+        ...ctx, index,
+        body: { Do, ...(head ? { head_commit_id: head } : {}), delete_branch_after_merge: c.form.delete_branch_after_merge === 'true' },
+      }, { timeoutMs: LONG_RPC_MS });
+    } catch (err) {
+      // A refusal the user can act on (a newer push, a conflict, not mergeable) goes back to the page, as Gitea's flash.
+      if (!(err instanceof DomainError) || !MERGE_REFUSALS.has(err.code)) throw err;
+      await c.flash('error', `Not merged: ${err.message}`);
+    }
     return redirect(`${this.repoPath(ctx)}/pulls/${index}`);
   }
 
