@@ -17,6 +17,7 @@ function pr(over: Partial<PullRequestDto>): PullRequestDto {
 function render(over: Partial<MergeBoxModel>): string {
   const model: MergeBoxModel = {
     pr: pr({}), pullPath: '/o/r/pulls/3', canWrite: true, mergeStyles: ['merge', 'squash'], updateStyles: ['merge'],
+    defaults: { style: 'merge', deleteBranch: false },
     update: null, ...over,
   };
   // As the kit renders a fragment: the data plus the session's CSRF token.
@@ -50,6 +51,15 @@ describe('merge box', () => {
     expect(html).not.toContain('value="rebase"');
     expect(html).toContain('action="/o/r/pulls/3/update"');
     expect(html).toContain('out-of-date with the base branch');
+  });
+
+  it("preselects the repository's default style and delete-branch choice", () => {
+    const html = render({ pr: pr({ mergeable_state: 'mergeable' }), defaults: { style: 'squash', deleteBranch: true } });
+    expect(html).toContain('value="squash" checked');
+    expect(html).not.toContain('value="merge" checked');
+    expect(html).toContain('name="delete_branch_after_merge" value="true" checked');
+    // A default the repository no longer allows falls back to the first allowed style.
+    expect(render({ pr: pr({ mergeable_state: 'mergeable' }), defaults: { style: 'rebase', deleteBranch: false } })).toContain('value="merge" checked');
   });
 
   it('offers update-branch only when the head is behind the base', () => {

@@ -47,6 +47,8 @@ export interface MergeBoxModel {
   /** Forms are shown only to those repo-service would let merge and update (write access or site admin). */
   canWrite: boolean;
   mergeStyles: MergeDoStyle[];
+  /** The repository's preselected style and "delete branch" choice (its `default_merge_style` and friends). */
+  defaults: { style: string; deleteBranch: boolean };
   updateStyles: UpdateStyle[];
   /** The signed-in user's branch update on this pull request: running, or its outcome not yet shown. */
   update: PullUpdateRecord | null;
@@ -66,7 +68,15 @@ export interface MergeBoxView {
   pullPath: string;
   headSha: string;
   mergeChoices: Array<{ style: MergeDoStyle; label: string; checked: boolean }> | null;
+  deleteBranchChecked: boolean;
   updateChoices: Array<{ style: UpdateStyle; label: string }> | null;
+}
+
+/** The allowed styles, the repository's default preselected (else the first). */
+function mergeChoices(m: MergeBoxModel): NonNullable<MergeBoxView['mergeChoices']> {
+  const allowed = MERGE_STYLE_LABELS.filter(([s]) => m.mergeStyles.includes(s));
+  const preselected = allowed.some(([s]) => s === m.defaults.style) ? m.defaults.style : allowed[0][0];
+  return allowed.map(([style, label]) => ({ style, label, checked: style === preselected }));
 }
 
 export function mergeBoxView(m: MergeBoxModel): MergeBoxView {
@@ -90,9 +100,8 @@ export function mergeBoxView(m: MergeBoxModel): MergeBoxView {
       : { kind: u.ok ? 'ok' : 'error', style: u.style, at: u.finishedAt, message: u.message },
     pullPath: m.pullPath,
     headSha: pr.head.sha,
-    mergeChoices: forms && state === 'mergeable' && m.mergeStyles.length
-      ? MERGE_STYLE_LABELS.filter(([s]) => m.mergeStyles.includes(s)).map(([style, label], i) => ({ style, label, checked: i === 0 }))
-      : null,
+    mergeChoices: forms && state === 'mergeable' && m.mergeStyles.length ? mergeChoices(m) : null,
+    deleteBranchChecked: m.defaults.deleteBranch,
     updateChoices: forms && behind ? m.updateStyles.map((style) => ({ style, label: UPDATE_LABELS[style] })) : null,
   };
 }

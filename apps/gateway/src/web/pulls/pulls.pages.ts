@@ -116,6 +116,7 @@ class PullsPages {
       pr, canWrite, update,
       pullPath: `${this.repoPath(ctx)}/pulls/${index}`,
       mergeStyles: repo ? allowedMergeStyles(repo) : [],
+      defaults: { style: repo?.default_merge_style ?? 'merge', deleteBranch: repo?.default_delete_branch_after_merge ?? false },
       updateStyles: repo ? allowedUpdateStyles(repo) : [],
     };
   }
