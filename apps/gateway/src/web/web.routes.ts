@@ -3,7 +3,6 @@ import { COMMON_SETTINGS, JsonLogger, LazyRedis, RpcClient, type CommonSettings 
 import type { FastifyInstance } from 'fastify';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../config/gateway-settings.js';
 import { SessionStore } from './core/session-store.js';
-import { anonymousMustSignIn } from './core/sign-in-policy.js';
 import { registerStaticFiles } from './core/static-files.js';
 import { createViews } from './core/views.js';
 import { WebKit } from './core/web-kit.js';

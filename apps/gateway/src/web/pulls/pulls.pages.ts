@@ -2,7 +2,7 @@ import {
   DomainError, ErrorCode, IssueSubjects, MERGE_DO_STYLES, PullSubjects, RepoSubjects, UPDATE_STYLES, accessAtLeast,
   type ActorDto, type MergeDoStyle, type UpdateStyle,
 } from '@cairn/contracts';
-import { resolveRepoAccess, type RepoContext } from '../../access/repo-access.guard.js';
+import type { RepoContext } from '../../access/repo-access.guard.js';
 import { fragment, page, redirect, requireSignIn, type PageContext, type WebKit } from '../core/web-kit.js';
 import { conversationView, listView, type ConversationModel } from './issues.view.js';
 import { allowedMergeStyles, allowedUpdateStyles, mergeBoxView, type MergeBoxModel } from './merge-box.view.js';
@@ -58,7 +58,7 @@ class PullsPages {
   }
 
   private context(c: PageContext<RepoParams, unknown>, actor: ActorDto | null = c.actor): Promise<RepoContext> {
-    return resolveRepoAccess(this.web.rpc, this.web.settings, actor, c.params.owner, c.params.repo);
+    return this.web.repoAccess({ actor }, c.params.owner, c.params.repo);
   }
 
   private repoPath(ctx: RepoContext): string {
