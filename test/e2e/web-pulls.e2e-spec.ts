@@ -183,13 +183,14 @@ describe.skipIf(!chromiumAvailable())('web: issues and pull requests in the brow
     const api = await w.api.get(w.path(`/issues/${n}`), { token: w.token });
     expect(api.body).toMatchObject({ is_locked: true, comments: 1 });
 
-    // An anonymous reader sees the same lock state and no forms.
-    const anon = await newPage(browser, w.suite.baseUrl);
+    // An anonymous reader on a phone sees the same lock state and no forms, and nothing wider than the screen.
+    const anon = await newPage(browser, w.suite.baseUrl, { phone: true });
     try {
       await anon.page.goto(`/${w.owner.username}/${w.repo}/issues/${n}`);
       expect(await anon.page.locator('.issue-state .badge-locked').isVisible()).toBe(true);
       expect(await anon.page.locator('form.comment-form, form.lock-form').count()).toBe(0);
-      await screenshot(anon.page, 'web-pulls-issue-anonymous');
+      expect(await anon.page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+      await screenshot(anon.page, 'web-pulls-issue-anonymous-phone');
       await expectAccessible(anon.page);
     } finally {
       await anon.context.close();
