@@ -139,12 +139,15 @@ describe('only JSON bodies reach the API (CSRF)', () => {
     expect(removed.status).toBe(204);
   });
 
-  it('answers 401 on web pages without a Basic challenge; git over HTTP still challenges and clones with credentials', async () => {
-    const page = await fetch(`${suite.baseUrl}/${owner.username}/${repo}/pulls/1`, {
-      headers: { authorization: basicAuth(owner.username, 'wrong-password') },
-    });
-    expect(page.status).toBe(401);
-    expect(page.headers.get('www-authenticate')).toBeNull();
+  it('web pages ignore Basic credentials and never challenge; git over HTTP still challenges and clones with credentials', async () => {
+    // Web pages know only their session cookie: an Authorization header neither signs in nor draws a challenge.
+    const url = `${suite.baseUrl}/${owner.username}/${repo}/pulls/1`;
+    const anonymous = await fetch(url);
+    for (const secret of ['wrong-password', owner.password]) {
+      const page = await fetch(url, { headers: { authorization: basicAuth(owner.username, secret) } });
+      expect(page.status).toBe(anonymous.status);
+      expect(page.headers.get('www-authenticate')).toBeNull();
+    }
 
     const refs = await fetch(`${suite.baseUrl}/${owner.username}/${repo}.git/info/refs?service=git-upload-pack`);
     expect(refs.status).toBe(401);

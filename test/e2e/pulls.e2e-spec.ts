@@ -5,143 +5,9 @@
  * Checks are counted as BullMQ jobs in the suite's own queue prefix (one job per pull request and commit pair).
  */
 import { request as httpRequest } from 'node:http';
-import { Queue } from 'bullmq';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Queues, mergeCheckJobId, type MergeCheckJobData, type PullRequestDto } from '@cairn/contracts';
-import { bareRepoPath, commitAll, gitRunner, httpCloneUrl, workspace, type Git, type Workspace } from '../support/git.js';
-import { createToken, createUser, http, uniqueName, type Account } from '../support/session.js';
-import { startTestSuite, type TestSuite } from '../support/suite.js';
-
-const FAST_PASSWORD_HASH = { CAIRN__SECURITY__PASSWORD_HASH_ALGO: 'scrypt$1024$8$1' };
-const DELAY_KEY = 'CAIRN__REPOSITORY_PULL_REQUEST__DELAY_CHECK_FOR_INACTIVE_DAYS';
-
-/** Polls until `fn` returns a truthy value (a wait, never an assertion on time: the bound only ends a hung test). */
-async function waitFor<T>(what: string, fn: () => Promise<T | null | undefined | false>, limitMs = 60_000): Promise<T> {
-  const end = Date.now() + limitMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** One suite with one user, token, repository (auto-initialised) and a work clone over HTTP. */
-class PullsWorld {
-  suite!: TestSuite;
-  owner!: Account;
-  token!: string;
-  repo!: string;
-  repoId!: number;
-  ws!: Workspace;
-  git!: Git;
-  work!: string;
-  queue!: Queue<MergeCheckJobData>;
-
-  async start(env: Record<string, string>): Promise<void> {
-    this.suite = await startTestSuite({ env: { ...FAST_PASSWORD_HASH, ...env } });
-    const admin = await this.suite.createAdmin();
-    this.owner = await createUser(this.suite, admin, uniqueName('dev'));
-    this.token = await createToken(this.suite, this.owner);
-    this.repo = uniqueName('proj');
-    const created = await this.api.post('/user/repos', { token: this.token, body: { name: this.repo, auto_init: true } });
-    expect(created.status, created.text).toBe(201);
-    this.repoId = created.body.id;
-    this.ws = workspace('cairn-e2e-pulls-');
-    this.git = gitRunner(this.ws.dir('home'));
-    this.work = this.ws.dir('work');
-    const url = httpCloneUrl(this.suite.baseUrl, this.owner.username, this.repo, { username: this.owner.username, secret: this.token });
-    await this.git.ok(['clone', '-q', url, this.work]);
-    this.queue = new Queue<MergeCheckJobData>(Queues.mergeCheck, {
-      connection: { url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', maxRetriesPerRequest: null },
-      prefix: this.suite.env.CAIRN__QUEUE__PREFIX,
-    });
-  }
-
-  async stop(): Promise<void> {
-    await this.queue?.close().catch(() => undefined);
-    await this.suite?.stop();
-    this.ws?.cleanup();
-  }
-
-  get api() {
-    return http(this.suite);
-  }
-
-  path(p: string): string {
-    return `/repos/${this.owner.username}/${this.repo}${p}`;
-  }
-
-  /** Commits files on a branch (created from `from` when new) and pushes it over HTTP. */
-  async commitAndPush(branch: string, files: Record<string, string>, message: string, from = 'main'): Promise<string> {
-    // The server is authoritative (merges and updates move branches there): start from its tip.
-    await this.git.ok(['fetch', '-q', 'origin'], { cwd: this.work });
-    const remote = (await this.git.try(['rev-parse', '--verify', '-q', `refs/remotes/origin/${branch}`], { cwd: this.work })).code === 0;
-    await this.git.ok(['checkout', '-q', '-B', branch, `origin/${remote ? branch : from}`], { cwd: this.work });
-    const sha = await commitAll(this.git, this.work, files, message);
-    await this.git.ok(['push', '-q', 'origin', `${branch}:${branch}`], { cwd: this.work });
-    await this.git.ok(['fetch', '-q', 'origin'], { cwd: this.work });
-    return sha;
-  }
-
-  bare(...args: string[]): Promise<string> {
-    return this.git.ok(['--git-dir', bareRepoPath(this.suite.dataDir, this.owner.username, this.repo), ...args]);
-  }
-
-  async tip(branch: string): Promise<string> {
-    return this.bare('rev-parse', `refs/heads/${branch}`);
-  }
-
-  async open(head: string, title = head): Promise<PullRequestDto> {
-    const res = await this.api.post(this.path('/pulls'), { token: this.token, body: { head, base: 'main', title } });
-    expect(res.status, res.text).toBe(201);
-    return res.body;
-  }
-
-  /** The pull request as the list shows it (listing never triggers a check). */
-  async listed(number: number): Promise<PullRequestDto> {
-    const res = await this.api.get(this.path('/pulls?state=all&limit=50'), { token: this.token });
-    expect(res.status, res.text).toBe(200);
-    return (res.body as PullRequestDto[]).find((p) => p.number === number)!;
-  }
-
-  /** Waits (through the list) until the pull request has a result for its current base and head. */
-  settled(number: number, base?: string): Promise<PullRequestDto> {
-    return waitFor(`pull request #${number} to be checked`, async () => {
-      const p = await this.listed(number);
-      return p.mergeable_state !== 'checking' && (!base || p.base.sha === base) ? p : null;
-    });
-  }
-
-  async backdate(numbers: number[], days: number): Promise<void> {
-    const c = new pg.Client({ connectionString: this.suite.databaseUrl });
-    await c.connect();
-    try {
-      await c.query(
-        `UPDATE repo.issues SET updated_at = now() - make_interval(days => $3::int) WHERE repo_id = $1 AND index = ANY($2::int[])`,
-        [this.repoId, numbers, days],
-      );
-    } finally {
-      await c.end();
-    }
-  }
-
-  job(p: PullRequestDto, base: string) {
-    return this.queue.getJob(mergeCheckJobId(p.id, base, p.head.sha));
-  }
-
-  /** Every check job ever queued for a pull request (any state). */
-  async jobsOf(pullId: number) {
-    const jobs = await this.queue.getJobs(['completed', 'failed', 'active', 'waiting', 'prioritized', 'delayed']);
-    return jobs.filter((j) => j?.data?.pullId === pullId);
-  }
-
-  async queueIdle(): Promise<boolean> {
-    const c = await this.queue.getJobCounts('waiting', 'active', 'prioritized', 'delayed');
-    return Object.values(c).every((n) => n === 0);
-  }
-}
+import type { PullRequestDto } from '@cairn/contracts';
+import { DELAY_KEY, PullsWorld, waitFor } from '../support/pulls-world.js';
 
 describe('pull requests (DELAY_CHECK_FOR_INACTIVE_DAYS = 7)', () => {
   const w = new PullsWorld();
@@ -216,19 +82,16 @@ describe('pull requests (DELAY_CHECK_FOR_INACTIVE_DAYS = 7)', () => {
     const jobs = (await w.jobsOf(stale1.id)).filter((j) => j.data.baseSha === base);
     expect(jobs).toHaveLength(1);
 
-    // The web page is a view too; it shows the reloading merge box while checking.
-    const page = await fetch(`${w.suite.baseUrl}/${w.owner.username}/${w.repo}/pulls/${stale2.number}`, {
-      headers: { authorization: `token ${w.token}` },
-    });
+    // The web page is a view too, even for an anonymous visitor of this public repository; it shows the reloading
+    // merge box while checking (test/e2e/web-pulls.e2e-spec.ts drives it in a browser).
+    const page = await fetch(`${w.suite.baseUrl}/${w.owner.username}/${w.repo}/pulls/${stale2.number}`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
     const html = await page.text();
     expect(html).toContain(`#${stale2.number}`);
     expect(html).toContain('data-pull-merge-box-reloading-interval="2000"');
     await w.settled(stale2.number, base);
-    const box = await fetch(`${w.suite.baseUrl}/${w.owner.username}/${w.repo}/pulls/${stale2.number}/merge_box`, {
-      headers: { authorization: `token ${w.token}` },
-    });
+    const box = await fetch(`${w.suite.baseUrl}/${w.owner.username}/${w.repo}/pulls/${stale2.number}/merge_box`);
     const boxHtml = await box.text();
     expect(boxHtml).toContain('data-mergeable-state="mergeable"');
     expect(boxHtml).not.toContain('data-pull-merge-box-reloading-interval');

@@ -136,6 +136,36 @@ afterAll(async () => {
   ws.cleanup();
 });
 
+
+/**
+ * Signs in through the web forms over plain HTTP (no browser) — the password, then the recovery code when given — and
+ * returns the session cookie: web pages know only sessions, not API credentials.
+ */
+async function webSessionCookie(account: Account, recoveryCode?: string): Promise<string> {
+  let cookie = '';
+  const step = async (path: string, fields: Record<string, string>): Promise<Response> => {
+    const form = await fetch(`${suite.baseUrl}${path}`, { headers: { cookie }, redirect: 'manual' });
+    cookie = /cairn_session=[^;]+/.exec(form.headers.get('set-cookie') ?? '')?.[0] ?? cookie;
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1];
+    expect(csrf, `${path} carries a CSRF token`).toBeTruthy();
+    const res = await fetch(`${suite.baseUrl}${path}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ _csrf: csrf!, ...fields }).toString(),
+    });
+    expect(res.status, `${path} answers with a redirect`).toBe(303);
+    cookie = /cairn_session=[^;]+/.exec(res.headers.get('set-cookie') ?? '')?.[0] ?? cookie;
+    return res;
+  };
+  const afterPassword = await step('/user/login', { user_name: account.username, password: account.password });
+  if (recoveryCode !== undefined) {
+    expect(afterPassword.headers.get('location')).toBe('/user/two_factor');
+    await step('/user/two_factor/scratch', { passcode: recoveryCode });
+  }
+  return cookie;
+}
+
 describe('a user who must enrol', () => {
   it('sees no private repository in any list, only public ones', async () => {
     const lists = await listsOf(aliceToken);
@@ -158,7 +188,7 @@ describe('a user who must enrol', () => {
     }
     expectApiError(await api.get(`/repos/${org}/${repos.orgSecret}/hooks`, { token: aliceToken }), 404, ENROL_HINT);
     const page = await fetch(`${suite.baseUrl}/${alice.username}/${repos.mine}/pulls/1`, {
-      headers: { authorization: `token ${aliceToken}` },
+      headers: { cookie: await webSessionCookie(alice) },
     });
     expect(page.status).toBe(404);
     expect(await page.text()).toMatch(ENROL_HINT);
@@ -198,6 +228,7 @@ describe('a user who must enrol', () => {
 
 describe('enrolling through the API', () => {
   let aliceSecret: string;
+  let aliceRecovery: string;
   let confirmedStep: number;
 
   it('needs the password itself, not a token', async () => {
@@ -229,6 +260,7 @@ describe('enrolling through the API', () => {
     const confirmed = await api.post('/user/2fa/confirm', { basic: alice, body: { passcode: totpCode(aliceSecret, confirmedStep) } });
     expectContract('POST', '/user/2fa/confirm', confirmed, 200);
     expect(confirmed.body.scratch_token).toMatch(/^[A-Za-z0-9]{12}$/);
+    aliceRecovery = confirmed.body.scratch_token;
 
     expectApiError(await api.get('/user', { basic: alice }), 401, /X-Gitea-OTP/);
     expectApiError(await api.post('/user/2fa', { basic: alice }), 401, /X-Gitea-OTP/);
@@ -246,9 +278,10 @@ describe('enrolling through the API', () => {
     const missing = await api.get(`/repos/${alice.username}/nope`, { token: aliceToken });
     expectApiError(missing, 404);
     expect(missing.body.message).not.toMatch(/two-factor/);
-    const page = await fetch(`${suite.baseUrl}/${alice.username}/${repos.mine}/pulls/1`, {
-      headers: { authorization: `token ${aliceToken}` },
-    });
+    // Signed in on the web (password, then the recovery code): her private repository's pages open.
+    const cookie = await webSessionCookie(alice, aliceRecovery);
+    expect((await fetch(`${suite.baseUrl}/${alice.username}/${repos.mine}/issues`, { headers: { cookie } })).status).toBe(200);
+    const page = await fetch(`${suite.baseUrl}/${alice.username}/${repos.mine}/pulls/1`, { headers: { cookie } });
     expect(page.status).toBe(404);
     expect(await page.text()).not.toMatch(/two-factor/);
 

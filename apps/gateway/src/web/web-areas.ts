@@ -1,5 +1,6 @@
 import { registerAuthPages } from './auth/auth.pages.js';
 import { registerHomePages } from './home/home.pages.js';
+import { registerPullsPages } from './pulls/pulls.pages.js';
 import type { WebKit } from './core/web-kit.js';
 
 /**
@@ -9,4 +10,5 @@ import type { WebKit } from './core/web-kit.js';
 export const WEB_AREAS: ReadonlyArray<(web: WebKit) => void> = [
   registerHomePages,
   registerAuthPages,
+  registerPullsPages,
 ];

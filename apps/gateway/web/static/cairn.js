@@ -11,3 +11,18 @@ document.addEventListener('click', (event) => {
     if (!menu.contains(event.target)) menu.removeAttribute('open');
   }
 });
+// A merge box with data-pull-merge-box-reloading-interval (a check or an update is pending) replaces itself from its
+// fragment URL at that interval, until the server's box no longer carries the attribute.
+const reloadMergeBox = () => {
+  const box = document.getElementById('merge-box');
+  const ms = Number(box?.dataset.pullMergeBoxReloadingInterval);
+  if (!box || !ms) return;
+  setTimeout(async () => {
+    const res = await fetch(`${location.pathname.replace(/\/$/, '')}/merge_box`, { credentials: 'same-origin' }).catch(() => null);
+    if (res && !res.ok && res.status < 500) return; // gone or forbidden now: stop asking
+    const next = res?.ok ? new DOMParser().parseFromString(await res.text(), 'text/html').getElementById('merge-box') : null;
+    if (next) box.replaceWith(document.adoptNode(next));
+    reloadMergeBox();
+  }, ms);
+};
+reloadMergeBox();

@@ -3,7 +3,7 @@ import {
   DomainError, ErrorCode, IdentitySubjects, httpStatusForErrorCode, twoFactorDeniesRepoAccess,
   type ActorDto, type UserDto,
 } from '@cairn/contracts';
-import type { CommonSettings, JsonLogger, RpcClient } from '@cairn/platform';
+import type { CommonSettings, JsonLogger, LazyRedis, RpcClient } from '@cairn/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { resolveRepoAccess } from '../../access/repo-access.guard.js';
 import type { GatewaySettings } from '../../config/gateway-settings.js';
@@ -75,6 +75,8 @@ export interface WebKitDeps {
   settings: GatewaySettings;
   common: CommonSettings;
   store: SessionStore;
+  /** The gateway's web Redis connection (sessions; areas keep short-lived state here too). */
+  redis: LazyRedis;
   views: Eta;
   logger: JsonLogger;
 }

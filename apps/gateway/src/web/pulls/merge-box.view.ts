@@ -1,0 +1,107 @@
+import type { MergeDoStyle, PullRequestDto, RepositoryDto, UpdateStyle } from '@cairn/contracts';
+import type { PullUpdateRecord } from './pull-update.tracker.js';
+
+/** How often the merge box reloads itself while something is pending (Gitea's `data-pull-merge-box-reloading-interval`). */
+export const MERGE_BOX_RELOAD_MS = 2000;
+
+const STATE_TEXT: Record<string, string> = {
+  checking: 'Checking for merge conflicts…',
+  mergeable: 'This branch has no conflicts with the base branch.',
+  conflict: 'This branch has conflicts that must be resolved.',
+  error: 'The mergeability check failed.',
+};
+
+/** The merge styles a repository may allow, in Gitea's order, with their labels and the setting that enables them. */
+const MERGE_STYLE_LABELS: ReadonlyArray<[MergeDoStyle, string, keyof RepositoryDto]> = [
+  ['merge', 'Create merge commit', 'allow_merge_commits'],
+  ['rebase', 'Rebase and fast-forward', 'allow_rebase'],
+  ['rebase-merge', 'Rebase and create merge commit', 'allow_rebase_explicit'],
+  ['squash', 'Squash and merge', 'allow_squash_merge'],
+  ['fast-forward-only', 'Fast-forward only', 'allow_fast_forward_only_merge'],
+];
+
+const UPDATE_LABELS: Record<UpdateStyle, string> = { merge: 'Update branch by merge', rebase: 'Update branch by rebase' };
+
+/** The merge styles `repo` allows. */
+export function allowedMergeStyles(repo: RepositoryDto): MergeDoStyle[] {
+  return MERGE_STYLE_LABELS.filter(([, , flag]) => repo[flag] === true).map(([style]) => style);
+}
+
+/** The update styles `repo` allows (merge always; rebase when enabled). */
+export function allowedUpdateStyles(repo: RepositoryDto): UpdateStyle[] {
+  return repo.allow_rebase_update ? ['merge', 'rebase'] : ['merge'];
+}
+
+/**
+ * The head lacks base commits when their merge base is not the base's tip (Gitea offers "update branch" then). Only
+ * known once a check has run for the current pair: while checking, the stored merge base may be stale.
+ */
+export function isBehindBase(pr: PullRequestDto): boolean {
+  return pr.mergeable_state !== 'checking' && !!pr.merge_base && pr.merge_base !== pr.base.sha;
+}
+
+export interface MergeBoxModel {
+  pr: PullRequestDto;
+  /** `/{owner}/{repo}/pulls/{index}` */
+  pullPath: string;
+  /** Forms are shown only to those repo-service would let merge and update (write access or site admin). */
+  canWrite: boolean;
+  mergeStyles: MergeDoStyle[];
+  /** The repository's preselected style and "delete branch" choice (its `default_merge_style` and friends). */
+  defaults: { style: string; deleteBranch: boolean };
+  updateStyles: UpdateStyle[];
+  /** The signed-in user's branch update on this pull request: running, or its outcome not yet shown. */
+  update: PullUpdateRecord | null;
+}
+
+/** What `pulls/merge-box.eta` shows: every decision made here, the template only lays it out. */
+export interface MergeBoxView {
+  state: string;
+  mergeableState: string;
+  /** Set while a check or the viewer's update is pending: the page script reloads the box this often. */
+  reloadMs: number | null;
+  stateText: string;
+  merged: { sha: string | null; by: string | null } | null;
+  conflictedFiles: string[];
+  behind: boolean;
+  notice: { kind: 'running' | 'ok' | 'error'; style: string; at: string; message: string } | null;
+  pullPath: string;
+  headSha: string;
+  mergeChoices: Array<{ style: MergeDoStyle; label: string; checked: boolean }> | null;
+  deleteBranchChecked: boolean;
+  updateChoices: Array<{ style: UpdateStyle; label: string }> | null;
+}
+
+/** The allowed styles, the repository's default preselected (else the first). */
+function mergeChoices(m: MergeBoxModel): NonNullable<MergeBoxView['mergeChoices']> {
+  const allowed = MERGE_STYLE_LABELS.filter(([s]) => m.mergeStyles.includes(s));
+  const preselected = allowed.some(([s]) => s === m.defaults.style) ? m.defaults.style : allowed[0][0];
+  return allowed.map(([style, label]) => ({ style, label, checked: style === preselected }));
+}
+
+export function mergeBoxView(m: MergeBoxModel): MergeBoxView {
+  const { pr } = m;
+  const state = pr.merged ? 'merged' : pr.state === 'closed' ? 'closed' : pr.mergeable_state;
+  const open = pr.state === 'open' && !pr.merged;
+  const behind = open && isBehindBase(pr);
+  const running = m.update?.state === 'running';
+  const forms = open && m.canWrite && !running;
+  const u = m.update;
+  return {
+    state,
+    mergeableState: pr.mergeable_state,
+    reloadMs: state === 'checking' || running ? MERGE_BOX_RELOAD_MS : null,
+    stateText: pr.merged ? 'Merged' : pr.state === 'closed' ? 'This pull request is closed.' : (STATE_TEXT[pr.mergeable_state] ?? pr.mergeable_state),
+    merged: pr.merged ? { sha: pr.merge_commit_sha ? pr.merge_commit_sha.slice(0, 10) : null, by: pr.merged_by?.login ?? null } : null,
+    conflictedFiles: pr.conflicted_files,
+    behind,
+    notice: !u ? null : u.state === 'running'
+      ? { kind: 'running', style: u.style, at: u.startedAt, message: '' }
+      : { kind: u.ok ? 'ok' : 'error', style: u.style, at: u.finishedAt, message: u.message },
+    pullPath: m.pullPath,
+    headSha: pr.head.sha,
+    mergeChoices: forms && state === 'mergeable' && m.mergeStyles.length ? mergeChoices(m) : null,
+    deleteBranchChecked: m.defaults.deleteBranch,
+    updateChoices: forms && behind ? m.updateStyles.map((style) => ({ style, label: UPDATE_LABELS[style] })) : null,
+  };
+}
