@@ -12,28 +12,28 @@ export const MARKDOWN_MAX_BYTES = 512 * 1024;
 const md = new MarkdownIt({ html: false, linkify: true, typographer: false });
 
 const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
-md.renderer.rules.link_open = (tokens, idx, options, env: MarkdownEnv, self) => {
+md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
   const token = tokens[idx];
   const href = token.attrGet('href');
-  if (href !== null) token.attrSet('href', resolveRelative(href, env.linkBase));
+  if (href !== null) token.attrSet('href', resolveRelative(String(href), (env as MarkdownEnv).linkBase));
   token.attrSet('rel', 'nofollow noopener');
   return defaultLinkOpen(tokens, idx, options, env, self);
 };
 const defaultImage = md.renderer.rules.image!;
-md.renderer.rules.image = (tokens, idx, options, env: MarkdownEnv, self) => {
+md.renderer.rules.image = (tokens, idx, options, env, self) => {
   const token = tokens[idx];
   const src = token.attrGet('src');
-  if (src !== null) token.attrSet('src', resolveRelative(src, env.imageBase));
+  if (src !== null) token.attrSet('src', resolveRelative(String(src), (env as MarkdownEnv).imageBase));
   token.attrSet('loading', 'lazy');
   return defaultImage(tokens, idx, options, env, self);
 };
 
-interface MarkdownEnv {
+type MarkdownEnv = {
   /** Folder URL relative links resolve against (ends with `/`). */
   linkBase: string;
   /** Folder URL relative images resolve against (the raw route, so the bytes load). */
   imageBase: string;
-}
+};
 
 /** Keeps absolute URLs, fragments and site-absolute paths; resolves the rest against `base`. */
 function resolveRelative(target: string, base: string): string {
