@@ -1,0 +1,257 @@
+import {
+  COMMIT_DIFF_MAX_BYTES, DomainError, REF_NAMES_MAX, RepoSubjects,
+  type ActorDto, type CommitDto, type ContentsResponseDto, type RefNamesReply, type RepositoryDto,
+} from '@cairn/contracts';
+import type { RpcClient } from '@cairn/platform';
+import { resolveRepoAccess, type RepoContext } from '../../access/repo-access.guard.js';
+import type { GatewaySettings } from '../../config/gateway-settings.js';
+import { escapeHtml, highlightLines } from './highlight.js';
+import { MARKDOWN_MAX_BYTES, isMarkdownName, renderMarkdown } from './markdown.js';
+import { refUrl, splitRefPath, type RefKind, type RefPath } from './ref-path.js';
+import { parseUnifiedDiff, type DiffFile } from './unified-diff.js';
+import { verificationBadge, type VerificationBadge } from './verification-badge.js';
+
+/**
+ * The file view shows files up to this size (larger ones link to raw). Chosen so that a file's base64 content
+ * always fits the bus's inline budget: the page never needs the internal-HTTP detour the API takes for big files.
+ */
+export const FILE_VIEW_MAX_BYTES = 384 * 1024;
+/** Commits per page of the web commit list. */
+export const COMMITS_PAGE_SIZE = 50;
+
+/** A repository's header: names, links and clone URLs. */
+export interface RepoHeader {
+  owner: string;
+  name: string;
+  fullName: string;
+  description: string;
+  isPrivate: boolean;
+  empty: boolean;
+  defaultBranch: string;
+  base: string;
+  cloneHttp: string;
+  cloneSsh: string;
+}
+
+/** The ref a page shows and the switcher's choices. */
+export interface RefView extends RefPath {
+  names: RefNamesReply;
+}
+
+export interface TreeEntryView {
+  name: string;
+  type: ContentsResponseDto['type'];
+  url: string;
+}
+
+export interface Breadcrumb {
+  name: string;
+  url: string;
+}
+
+export interface TreeView {
+  header: RepoHeader;
+  ref: RefView;
+  crumbs: Breadcrumb[];
+  entries: TreeEntryView[];
+  readme: { name: string; html: string; markdown: boolean } | null;
+}
+
+export interface FileView {
+  header: RepoHeader;
+  ref: RefView;
+  crumbs: Breadcrumb[];
+  name: string;
+  size: number;
+  rawUrl: string;
+  /** Highlighted, escaped lines; null when the file is binary or too large to show. */
+  lines: string[] | null;
+  binary: boolean;
+  tooLarge: boolean;
+  language: string | null;
+}
+
+export interface CommitRowView {
+  sha: string;
+  shortSha: string;
+  title: string;
+  authorName: string;
+  authorLogin: string | null;
+  date: string;
+  url: string;
+  badge: VerificationBadge;
+}
+
+export interface CommitsView {
+  header: RepoHeader;
+  ref: RefView;
+  commits: CommitRowView[];
+  page: number;
+  total: number;
+  prevUrl: string | null;
+  nextUrl: string | null;
+}
+
+export interface CommitView {
+  header: RepoHeader;
+  commit: CommitRowView & { body: string; parents: string[]; committerName: string; browseUrl: string };
+  files: DiffFile[];
+  tooLarge: boolean;
+}
+
+/**
+ * The data of the repository pages, fetched over NATS with the signed-in actor exactly as the API fetches it
+ * (the same access resolution, two-factor policy and subjects), and shaped into view models for the templates.
+ */
+export class RepoViews {
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly settings: GatewaySettings,
+  ) {}
+
+  /** The repository context (404 for a repository the actor cannot see, as the API). */
+  access(actor: ActorDto | null, owner: string, repo: string): Promise<RepoContext> {
+    return resolveRepoAccess(this.rpc, this.settings, actor, owner, repo);
+  }
+
+  async header(ctx: RepoContext): Promise<RepoHeader> {
+    const r: RepositoryDto = await this.rpc.send(RepoSubjects.repositoryGet, ctx);
+    return toHeader(r);
+  }
+
+  async refNames(ctx: RepoContext): Promise<RefNamesReply> {
+    return this.rpc.send(RepoSubjects.refNames, { ...ctx, limit: REF_NAMES_MAX });
+  }
+
+  /** Resolves `/src/<kind>/<rest>` (or the default branch when `kind` is absent) to a ref and a path. */
+  async ref(ctx: RepoContext, header: RepoHeader, kind?: RefKind, rest = ''): Promise<RefView> {
+    const names = await this.refNames(ctx);
+    if (!kind) return { kind: 'branch', ref: header.defaultBranch, path: '', names };
+    const split = splitRefPath(kind, rest, names);
+    if (!split) throw DomainError.notFound('no such branch, tag or commit');
+    return { ...split, names };
+  }
+
+  /** A directory listing (the repository home when the path is empty), with its README rendered. */
+  async tree(ctx: RepoContext, header: RepoHeader, ref: RefView): Promise<TreeView | FileView> {
+    const reply = await this.rpc.send(RepoSubjects.contentsGet, {
+      ...ctx, path: ref.path, ref: ref.ref, maxBlobSize: FILE_VIEW_MAX_BYTES,
+    });
+    const crumbs = breadcrumbs(header, ref);
+    if (!reply.dir) return toFileView(header, ref, crumbs, reply.file!);
+    const entries = [...reply.dir]
+      .sort((a, b) => Number(b.type === 'dir') - Number(a.type === 'dir') || a.name.localeCompare(b.name))
+      .map((e) => ({ name: e.name, type: e.type, url: refUrl(header.base, 'src', ref.kind, ref.ref, e.path) }));
+    return { header, ref, crumbs, entries, readme: await this.readme(ctx, header, ref, reply.dir) };
+  }
+
+  private async readme(ctx: RepoContext, header: RepoHeader, ref: RefView, dir: ContentsResponseDto[]): Promise<TreeView['readme']> {
+    const candidates = dir.filter((e) => e.type === 'file' && /^readme(\.[a-z]+)?$/i.test(e.name));
+    const entry = candidates.find((e) => isMarkdownName(e.name)) ?? candidates[0];
+    if (!entry || entry.size > MARKDOWN_MAX_BYTES) return null;
+    const reply = await this.rpc.send(RepoSubjects.contentsGet, {
+      ...ctx, path: entry.path, ref: ref.ref, maxBlobSize: MARKDOWN_MAX_BYTES,
+    });
+    const content = reply.file?.content;
+    if (!content) return null;
+    const text = Buffer.from(content, 'base64').toString('utf8');
+    if (!isMarkdownName(entry.name)) return { name: entry.name, html: `<pre>${escapeHtml(text)}</pre>`, markdown: false };
+    const folder = ref.path ? `${ref.path}/` : '';
+    const linkBase = `${refUrl(header.base, 'src', ref.kind, ref.ref, folder)}/`.replace(/\/+$/, '/');
+    const imageBase = `${refUrl(header.base, 'raw', ref.kind, ref.ref, folder)}/`.replace(/\/+$/, '/');
+    return { name: entry.name, html: renderMarkdown(text, linkBase, imageBase), markdown: true };
+  }
+
+  /** One page of the history of a ref (and path), each commit with its verification badge. */
+  async commits(ctx: RepoContext, header: RepoHeader, ref: RefView, page: number): Promise<CommitsView> {
+    const reply = await this.rpc.send(RepoSubjects.commitList, {
+      ...ctx,
+      filter: { sha: ref.ref, path: ref.path || undefined, page, limit: COMMITS_PAGE_SIZE },
+      options: { stat: false, verification: true, files: false },
+    });
+    const here = refUrl(header.base, 'commits', ref.kind, ref.ref, ref.path);
+    const pages = Math.ceil(reply.total / reply.pageSize);
+    return {
+      header,
+      ref,
+      commits: reply.items.map((c) => toCommitRow(header, c)),
+      page: reply.page,
+      total: reply.total,
+      prevUrl: reply.page > 1 ? `${here}?page=${reply.page - 1}` : null,
+      nextUrl: reply.page < pages ? `${here}?page=${reply.page + 1}` : null,
+    };
+  }
+
+  /** One commit with its badge and its diff (files past the byte cap are not shown). */
+  async commit(ctx: RepoContext, header: RepoHeader, sha: string): Promise<CommitView> {
+    const [c, diff] = await Promise.all([
+      this.rpc.send(RepoSubjects.commitGet, { ...ctx, sha, options: { stat: true, verification: true, files: false } }),
+      this.rpc.send(RepoSubjects.commitDiff, { ...ctx, sha, maxBytes: COMMIT_DIFF_MAX_BYTES }),
+    ]);
+    const row = toCommitRow(header, c);
+    const message = c.commit.message;
+    const nl = message.indexOf('\n');
+    return {
+      header,
+      commit: {
+        ...row,
+        body: nl < 0 ? '' : message.slice(nl + 1).trim(),
+        parents: c.parents.map((p) => p.sha),
+        committerName: c.commit.committer.name,
+        browseUrl: refUrl(header.base, 'src', 'commit', c.sha),
+      },
+      files: diff.tooLarge ? [] : parseUnifiedDiff(diff.patch),
+      tooLarge: diff.tooLarge,
+    };
+  }
+}
+
+export function toHeader(r: RepositoryDto): RepoHeader {
+  return {
+    owner: r.owner.login,
+    name: r.name,
+    fullName: r.full_name,
+    description: r.description,
+    isPrivate: r.private,
+    empty: r.empty,
+    defaultBranch: r.default_branch,
+    base: `/${encodeURIComponent(r.owner.login)}/${encodeURIComponent(r.name)}`,
+    cloneHttp: r.clone_url,
+    cloneSsh: r.ssh_url,
+  };
+}
+
+function breadcrumbs(header: RepoHeader, ref: RefPath): Breadcrumb[] {
+  const crumbs: Breadcrumb[] = [{ name: header.name, url: refUrl(header.base, 'src', ref.kind, ref.ref) }];
+  const segs = ref.path ? ref.path.split('/') : [];
+  segs.forEach((name, i) => crumbs.push({ name, url: refUrl(header.base, 'src', ref.kind, ref.ref, segs.slice(0, i + 1).join('/')) }));
+  return crumbs;
+}
+
+function toFileView(header: RepoHeader, ref: RefView, crumbs: Breadcrumb[], file: ContentsResponseDto): FileView {
+  const rawUrl = refUrl(header.base, 'raw', ref.kind, ref.ref, ref.path);
+  const base = { header, ref, crumbs, name: file.name, size: file.size, rawUrl, language: null };
+  if (file.type !== 'file' || file.content === null || file.size > FILE_VIEW_MAX_BYTES) {
+    const text = file.type === 'symlink' && file.target !== null ? [file.target] : null;
+    return { ...base, lines: text, binary: false, tooLarge: text === null && file.type === 'file' };
+  }
+  const bytes = Buffer.from(file.content, 'base64');
+  if (bytes.subarray(0, 8000).includes(0)) return { ...base, lines: null, binary: true, tooLarge: false };
+  const { language, lines } = highlightLines(bytes.toString('utf8'), file.name);
+  return { ...base, lines, binary: false, tooLarge: false, language };
+}
+
+function toCommitRow(header: RepoHeader, c: CommitDto): CommitRowView {
+  const message = c.commit.message;
+  const nl = message.indexOf('\n');
+  return {
+    sha: c.sha,
+    shortSha: c.sha.slice(0, 10),
+    title: nl < 0 ? message : message.slice(0, nl),
+    authorName: c.commit.author.name,
+    authorLogin: c.author?.login ?? null,
+    date: c.commit.author.date,
+    url: `${header.base}/commit/${c.sha}`,
+    badge: verificationBadge(c.commit.verification),
+  };
+}
