@@ -38,6 +38,15 @@ export interface RefView extends RefPath {
   names: RefNamesReply;
 }
 
+/** The ref switcher's choices: each branch and tag links to the same page (and path) at that ref. */
+export interface RefSwitcher {
+  label: string;
+  kindLabel: string;
+  branches: { name: string; url: string; current: boolean }[];
+  tags: { name: string; url: string; current: boolean }[];
+  truncated: boolean;
+}
+
 export interface TreeEntryView {
   name: string;
   type: ContentsResponseDto['type'];
@@ -52,6 +61,8 @@ export interface Breadcrumb {
 export interface TreeView {
   header: RepoHeader;
   ref: RefView;
+  switcher: RefSwitcher;
+  historyUrl: string;
   crumbs: Breadcrumb[];
   entries: TreeEntryView[];
   readme: { name: string; html: string; markdown: boolean } | null;
@@ -60,6 +71,8 @@ export interface TreeView {
 export interface FileView {
   header: RepoHeader;
   ref: RefView;
+  switcher: RefSwitcher;
+  historyUrl: string;
   crumbs: Breadcrumb[];
   name: string;
   size: number;
@@ -85,6 +98,7 @@ export interface CommitRowView {
 export interface CommitsView {
   header: RepoHeader;
   ref: RefView;
+  switcher: RefSwitcher;
   commits: CommitRowView[];
   page: number;
   total: number;
@@ -139,10 +153,12 @@ export class RepoViews {
     });
     const crumbs = breadcrumbs(header, ref);
     if (!reply.dir) return toFileView(header, ref, crumbs, reply.file!);
+    const historyUrl = refUrl(header.base, 'commits', ref.kind, ref.ref, ref.path);
+    const switcher = refSwitcher(header, ref, 'src');
     const entries = [...reply.dir]
       .sort((a, b) => Number(b.type === 'dir') - Number(a.type === 'dir') || a.name.localeCompare(b.name))
       .map((e) => ({ name: e.name, type: e.type, url: refUrl(header.base, 'src', ref.kind, ref.ref, e.path) }));
-    return { header, ref, crumbs, entries, readme: await this.readme(ctx, header, ref, reply.dir) };
+    return { header, ref, switcher, historyUrl, crumbs, entries, readme: await this.readme(ctx, header, ref, reply.dir) };
   }
 
   private async readme(ctx: RepoContext, header: RepoHeader, ref: RefView, dir: ContentsResponseDto[]): Promise<TreeView['readme']> {
@@ -174,6 +190,7 @@ export class RepoViews {
     return {
       header,
       ref,
+      switcher: refSwitcher(header, ref, 'commits'),
       commits: reply.items.map((c) => toCommitRow(header, c)),
       page: reply.page,
       total: reply.total,
@@ -230,7 +247,11 @@ function breadcrumbs(header: RepoHeader, ref: RefPath): Breadcrumb[] {
 
 function toFileView(header: RepoHeader, ref: RefView, crumbs: Breadcrumb[], file: ContentsResponseDto): FileView {
   const rawUrl = refUrl(header.base, 'raw', ref.kind, ref.ref, ref.path);
-  const base = { header, ref, crumbs, name: file.name, size: file.size, rawUrl, language: null };
+  const base = {
+    header, ref, crumbs, name: file.name, size: file.size, rawUrl, language: null,
+    switcher: refSwitcher(header, ref, 'src'),
+    historyUrl: refUrl(header.base, 'commits', ref.kind, ref.ref, ref.path),
+  };
   if (file.type !== 'file' || file.content === null || file.size > FILE_VIEW_MAX_BYTES) {
     const text = file.type === 'symlink' && file.target !== null ? [file.target] : null;
     return { ...base, lines: text, binary: false, tooLarge: text === null && file.type === 'file' };
@@ -239,6 +260,20 @@ function toFileView(header: RepoHeader, ref: RefView, crumbs: Breadcrumb[], file
   if (bytes.subarray(0, 8000).includes(0)) return { ...base, lines: null, binary: true, tooLarge: false };
   const { language, lines } = highlightLines(bytes.toString('utf8'), file.name);
   return { ...base, lines, binary: false, tooLarge: false, language };
+}
+
+/** Links to the same section and path at every listed branch and tag. */
+export function refSwitcher(header: RepoHeader, ref: RefView, section: 'src' | 'commits'): RefSwitcher {
+  const choice = (kind: RefKind) => (name: string) => ({
+    name, url: refUrl(header.base, section, kind, name, ref.path), current: ref.kind === kind && ref.ref === name,
+  });
+  return {
+    label: ref.kind === 'commit' ? ref.ref.slice(0, 10) : ref.ref,
+    kindLabel: ref.kind === 'tag' ? 'Tag' : ref.kind === 'commit' ? 'Commit' : 'Branch',
+    branches: ref.names.branches.map(choice('branch')),
+    tags: ref.names.tags.map(choice('tag')),
+    truncated: ref.names.truncated,
+  };
 }
 
 function toCommitRow(header: RepoHeader, c: CommitDto): CommitRowView {
