@@ -1,4 +1,5 @@
 import { registerHomePages } from './home/home.pages.js';
+import { registerRepoPages } from './repo/repo.pages.js';
 import type { WebKit } from './core/web-kit.js';
 
 /**
@@ -7,4 +8,5 @@ import type { WebKit } from './core/web-kit.js';
  */
 export const WEB_AREAS: ReadonlyArray<(web: WebKit) => void> = [
   registerHomePages,
+  registerRepoPages,
 ];

@@ -1,7 +1,7 @@
 import { DomainError, type ActorDto } from '@cairn/contracts';
 import { InternalRawClient } from '../../routes/repo-content/internal-raw.client.js';
 import { sendRawBlob } from '../../routes/repo-content/send-raw.js';
-import { page, redirect, type PageContext, type PageResult, type WebKit } from '../core/web-kit.js';
+import { answered, page, redirect, type PageContext, type PageResult, type WebKit } from '../core/web-kit.js';
 import { OwnerViews } from './owner-views.js';
 import { isRefKind, refUrl } from './ref-path.js';
 import { RepoViews } from './repo-views.js';
@@ -76,7 +76,7 @@ export function registerRepoPages(web: WebKit): void {
     const ref = await repos.ref(access, header, refKind(ctx.params.kind), ctx.params['*']);
     // The bytes are the API's raw answer (nosniff, inline disposition); the page's CSP headers stay on it.
     await sendRawBlob(web.rpc, internalRaw, access, ref.path, ref.ref, ctx.reply);
-    return { kind: 'sent' } as unknown as PageResult;
+    return answered();
   });
 
   web.get<RepoParams, Query>('/:owner/:repo/commits', async (ctx) => {
