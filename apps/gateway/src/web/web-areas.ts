@@ -1,3 +1,4 @@
+import { registerAuthPages } from './auth/auth.pages.js';
 import { registerHomePages } from './home/home.pages.js';
 import { registerRepoPages } from './repo/repo.pages.js';
 import type { WebKit } from './core/web-kit.js';
@@ -8,5 +9,6 @@ import type { WebKit } from './core/web-kit.js';
  */
 export const WEB_AREAS: ReadonlyArray<(web: WebKit) => void> = [
   registerHomePages,
+  registerAuthPages,
   registerRepoPages,
 ];
