@@ -174,10 +174,11 @@ describe.skipIf(!chromiumAvailable())('web UI: repositories', () => {
         .toBe(`/${alice.username}/${repo}/src/branch/main/docs/guide.md`);
       expect(await readme.textContent()).toContain('<script>window.pwned = true</script>');
       expect(await page.evaluate(() => (window as unknown as { pwned?: boolean }).pwned)).toBeUndefined();
-      expect(await page.locator('.clone input').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value))).toEqual([
-        `${suite.baseUrl}/${alice.username}/${repo}.git`,
-        expect.stringMatching(new RegExp(`^(ssh://)?[^ ]+[:/]${alice.username}/${repo}\\.git$`)),
-      ]);
+      // The clone URLs are the repository's own (HTTP and SSH), as the API gives them.
+      const apiRepo = (await api.get(`/repos/${alice.username}/${repo}`)).body;
+      expect(apiRepo.ssh_url).toMatch(/^ssh:\/\//);
+      expect(await page.locator('.clone input').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value)))
+        .toEqual([apiRepo.clone_url, apiRepo.ssh_url]);
       await page.getByRole('link', { name: 'src/' }).click();
       await page.waitForURL(`**/${repo}/src/branch/main/src`);
       await expectAccessible(page);
