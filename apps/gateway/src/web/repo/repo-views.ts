@@ -137,61 +137,83 @@ export class RepoViews {
     return this.rpc.send(RepoSubjects.refNames, { ...ctx, limit: REF_NAMES_MAX });
   }
 
-  /** Resolves `/src/<kind>/<rest>` (or the default branch when `kind` is absent) to a ref and a path. */
-  async ref(ctx: RepoContext, header: RepoHeader, kind?: RefKind, rest = ''): Promise<RefView> {
-    const names = await this.refNames(ctx);
-    if (!kind) return { kind: 'branch', ref: header.defaultBranch, path: '', names };
-    const split = splitRefPath(kind, rest, names);
-    if (!split) throw DomainError.notFound('no such branch, tag or commit');
-    return { ...split, names };
-  }
-
-  /** A directory listing (the repository home when the path is empty), with its README rendered. */
-  async tree(ctx: RepoContext, header: RepoHeader, ref: RefView): Promise<TreeView | FileView> {
-    const reply = await this.rpc.send(RepoSubjects.contentsGet, {
-      ...ctx, path: ref.path, ref: ref.ref, maxBlobSize: FILE_VIEW_MAX_BYTES,
-    });
-    const crumbs = breadcrumbs(header, ref);
-    if (!reply.dir) return toFileView(header, ref, crumbs, reply.file!);
-    const historyUrl = refUrl(header.base, 'commits', ref.kind, ref.ref, ref.path);
-    const switcher = refSwitcher(header, ref, 'src');
+  /**
+   * A tree or file at `/src/<kind>/<rest>`, or the repository home (default branch, root) without `kind`; null for an
+   * empty repository. The header, the ref names, the listing and the likely README are fetched side by side: a page
+   * costs about one bus round trip more than the API call it shows.
+   */
+  async browse(ctx: RepoContext, kind?: RefKind, rest = ''): Promise<TreeView | FileView | null> {
+    if (ctx.repo.empty) return null;
+    const site = siteOf(ctx);
+    const header = quiet(this.header(ctx));
+    const names = quiet(this.refNames(ctx));
+    const at = kind ? splitOrNotFound(kind, rest, await names) : { kind: 'branch' as const, ref: ctx.repo.defaultBranch, path: '' };
+    const readmePath = at.path ? `${at.path}/README.md` : 'README.md';
+    const readmeGuess = quiet(this.readmeText(ctx, at.ref, readmePath).catch(() => null));
+    const reply = await this.rpc.send(RepoSubjects.contentsGet, { ...ctx, path: at.path, ref: at.ref, maxBlobSize: FILE_VIEW_MAX_BYTES });
+    const ref: RefView = { ...at, names: await names };
+    const crumbs = breadcrumbs(site, ref);
+    if (!reply.dir) return toFileView(await header, ref, crumbs, reply.file!);
     const entries = [...reply.dir]
       .sort((a, b) => Number(b.type === 'dir') - Number(a.type === 'dir') || a.name.localeCompare(b.name))
-      .map((e) => ({ name: e.name, type: e.type, url: refUrl(header.base, 'src', ref.kind, ref.ref, e.path) }));
-    return { header, ref, switcher, historyUrl, crumbs, entries, readme: await this.readme(ctx, header, ref, reply.dir) };
+      .map((e) => ({ name: e.name, type: e.type, url: refUrl(site.base, 'src', ref.kind, ref.ref, e.path) }));
+    return {
+      header: await header,
+      ref,
+      switcher: refSwitcher(site, ref, 'src'),
+      historyUrl: refUrl(site.base, 'commits', ref.kind, ref.ref, ref.path),
+      crumbs,
+      entries,
+      readme: await this.readme(ctx, site, ref, reply.dir, readmePath, readmeGuess),
+    };
   }
 
-  private async readme(ctx: RepoContext, header: RepoHeader, ref: RefView, dir: ContentsResponseDto[]): Promise<TreeView['readme']> {
+  private async readmeText(ctx: RepoContext, ref: string, path: string): Promise<string | null> {
+    const reply = await this.rpc.send(RepoSubjects.contentsGet, { ...ctx, path, ref, maxBlobSize: MARKDOWN_MAX_BYTES });
+    const content = reply.file?.type === 'file' ? reply.file.content : null;
+    return content ? Buffer.from(content, 'base64').toString('utf8') : null;
+  }
+
+  /** The folder's README (Markdown preferred), rendered; `guess` is the already requested `README.md`. */
+  private async readme(
+    ctx: RepoContext, site: Site, ref: RefView, dir: ContentsResponseDto[], guessPath: string, guess: Promise<string | null>,
+  ): Promise<TreeView['readme']> {
     const candidates = dir.filter((e) => e.type === 'file' && /^readme(\.[a-z]+)?$/i.test(e.name));
     const entry = candidates.find((e) => isMarkdownName(e.name)) ?? candidates[0];
     if (!entry || entry.size > MARKDOWN_MAX_BYTES) return null;
-    const reply = await this.rpc.send(RepoSubjects.contentsGet, {
-      ...ctx, path: entry.path, ref: ref.ref, maxBlobSize: MARKDOWN_MAX_BYTES,
-    });
-    const content = reply.file?.content;
-    if (!content) return null;
-    const text = Buffer.from(content, 'base64').toString('utf8');
+    const text = entry.path === guessPath ? await guess : await this.readmeText(ctx, ref.ref, entry.path);
+    if (text === null) return null;
     if (!isMarkdownName(entry.name)) return { name: entry.name, html: `<pre>${escapeHtml(text)}</pre>`, markdown: false };
     const folder = ref.path ? `${ref.path}/` : '';
-    const linkBase = `${refUrl(header.base, 'src', ref.kind, ref.ref, folder)}/`.replace(/\/+$/, '/');
-    const imageBase = `${refUrl(header.base, 'raw', ref.kind, ref.ref, folder)}/`.replace(/\/+$/, '/');
+    const linkBase = `${refUrl(site.base, 'src', ref.kind, ref.ref, folder)}/`.replace(/\/+$/, '/');
+    const imageBase = `${refUrl(site.base, 'raw', ref.kind, ref.ref, folder)}/`.replace(/\/+$/, '/');
     return { name: entry.name, html: renderMarkdown(text, linkBase, imageBase), markdown: true };
   }
 
-  /** One page of the history of a ref (and path), each commit with its verification badge. */
-  async commits(ctx: RepoContext, header: RepoHeader, ref: RefView, page: number): Promise<CommitsView> {
+  /** The ref and path of `/raw/<kind>/<rest>` (the page then answers the API's raw bytes). */
+  async rawTarget(ctx: RepoContext, kind: RefKind, rest: string): Promise<RefPath> {
+    return splitOrNotFound(kind, rest, await this.refNames(ctx));
+  }
+
+  /** One page of the history of a ref (and path), each commit with its verification badge; null when empty. */
+  async history(ctx: RepoContext, kind: RefKind, rest: string, page: number): Promise<CommitsView | null> {
+    if (ctx.repo.empty) return null;
+    const site = siteOf(ctx);
+    const header = quiet(this.header(ctx));
+    const names = await this.refNames(ctx);
+    const ref: RefView = { ...splitOrNotFound(kind, rest, names), names };
     const reply = await this.rpc.send(RepoSubjects.commitList, {
       ...ctx,
       filter: { sha: ref.ref, path: ref.path || undefined, page, limit: COMMITS_PAGE_SIZE },
       options: { stat: false, verification: true, files: false },
     });
-    const here = refUrl(header.base, 'commits', ref.kind, ref.ref, ref.path);
+    const here = refUrl(site.base, 'commits', ref.kind, ref.ref, ref.path);
     const pages = Math.ceil(reply.total / reply.pageSize);
     return {
-      header,
+      header: await header,
       ref,
-      switcher: refSwitcher(header, ref, 'commits'),
-      commits: reply.items.map((c) => toCommitRow(header, c)),
+      switcher: refSwitcher(site, ref, 'commits'),
+      commits: reply.items.map((c) => toCommitRow(site, c)),
       page: reply.page,
       total: reply.total,
       prevUrl: reply.page > 1 ? `${here}?page=${reply.page - 1}` : null,
@@ -199,13 +221,15 @@ export class RepoViews {
     };
   }
 
-  /** One commit with its badge and its diff (files past the byte cap are not shown). */
-  async commit(ctx: RepoContext, header: RepoHeader, sha: string): Promise<CommitView> {
-    const [c, diff] = await Promise.all([
-      this.rpc.send(RepoSubjects.commitGet, { ...ctx, sha, options: { stat: true, verification: true, files: false } }),
+  /** One commit with its badge and its diff (a diff past the byte cap is not shown). */
+  async commit(ctx: RepoContext, sha: string): Promise<CommitView> {
+    const site = siteOf(ctx);
+    const [header, c, diff] = await Promise.all([
+      this.header(ctx),
+      this.rpc.send(RepoSubjects.commitGet, { ...ctx, sha, options: { stat: false, verification: true, files: false } }),
       this.rpc.send(RepoSubjects.commitDiff, { ...ctx, sha, maxBytes: COMMIT_DIFF_MAX_BYTES }),
     ]);
-    const row = toCommitRow(header, c);
+    const row = toCommitRow(site, c);
     const message = c.commit.message;
     const nl = message.indexOf('\n');
     return {
@@ -215,12 +239,34 @@ export class RepoViews {
         body: nl < 0 ? '' : message.slice(nl + 1).trim(),
         parents: c.parents.map((p) => p.sha),
         committerName: c.commit.committer.name,
-        browseUrl: refUrl(header.base, 'src', 'commit', c.sha),
+        browseUrl: refUrl(site.base, 'src', 'commit', c.sha),
       },
       files: diff.tooLarge ? [] : parseUnifiedDiff(diff.patch),
       tooLarge: diff.tooLarge,
     };
   }
+}
+
+/** Where a repository's pages live (from the resolved repository: no extra call). */
+export interface Site {
+  name: string;
+  base: string;
+}
+
+export function siteOf(ctx: RepoContext): Site {
+  return { name: ctx.repo.name, base: `/${encodeURIComponent(ctx.repo.ownerName)}/${encodeURIComponent(ctx.repo.name)}` };
+}
+
+/** Marks a promise awaited later as handled, so a failure while another call is awaited is not "unhandled". */
+function quiet<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => undefined);
+  return p;
+}
+
+function splitOrNotFound(kind: RefKind, rest: string, names: RefNamesReply): RefPath {
+  const split = splitRefPath(kind, rest, names);
+  if (!split) throw DomainError.notFound('no such branch, tag or commit');
+  return split;
 }
 
 export function toHeader(r: RepositoryDto): RepoHeader {
@@ -238,10 +284,10 @@ export function toHeader(r: RepositoryDto): RepoHeader {
   };
 }
 
-function breadcrumbs(header: RepoHeader, ref: RefPath): Breadcrumb[] {
-  const crumbs: Breadcrumb[] = [{ name: header.name, url: refUrl(header.base, 'src', ref.kind, ref.ref) }];
+function breadcrumbs(site: Site, ref: RefPath): Breadcrumb[] {
+  const crumbs: Breadcrumb[] = [{ name: site.name, url: refUrl(site.base, 'src', ref.kind, ref.ref) }];
   const segs = ref.path ? ref.path.split('/') : [];
-  segs.forEach((name, i) => crumbs.push({ name, url: refUrl(header.base, 'src', ref.kind, ref.ref, segs.slice(0, i + 1).join('/')) }));
+  segs.forEach((name, i) => crumbs.push({ name, url: refUrl(site.base, 'src', ref.kind, ref.ref, segs.slice(0, i + 1).join('/')) }));
   return crumbs;
 }
 
@@ -263,9 +309,9 @@ function toFileView(header: RepoHeader, ref: RefView, crumbs: Breadcrumb[], file
 }
 
 /** Links to the same section and path at every listed branch and tag. */
-export function refSwitcher(header: RepoHeader, ref: RefView, section: 'src' | 'commits'): RefSwitcher {
+export function refSwitcher(site: Site, ref: RefView, section: 'src' | 'commits'): RefSwitcher {
   const choice = (kind: RefKind) => (name: string) => ({
-    name, url: refUrl(header.base, section, kind, name, ref.path), current: ref.kind === kind && ref.ref === name,
+    name, url: refUrl(site.base, section, kind, name, ref.path), current: ref.kind === kind && ref.ref === name,
   });
   return {
     label: ref.kind === 'commit' ? ref.ref.slice(0, 10) : ref.ref,
@@ -276,7 +322,7 @@ export function refSwitcher(header: RepoHeader, ref: RefView, section: 'src' | '
   };
 }
 
-function toCommitRow(header: RepoHeader, c: CommitDto): CommitRowView {
+function toCommitRow(site: Site, c: CommitDto): CommitRowView {
   const message = c.commit.message;
   const nl = message.indexOf('\n');
   return {
@@ -286,7 +332,7 @@ function toCommitRow(header: RepoHeader, c: CommitDto): CommitRowView {
     authorName: c.commit.author.name,
     authorLogin: c.author?.login ?? null,
     date: c.commit.author.date,
-    url: `${header.base}/commit/${c.sha}`,
+    url: `${site.base}/commit/${c.sha}`,
     badge: verificationBadge(c.commit.verification),
   };
 }

@@ -4,7 +4,7 @@ import { sendRawBlob } from '../../routes/repo-content/send-raw.js';
 import { answered, page, redirect, type PageContext, type PageResult, type WebKit } from '../core/web-kit.js';
 import { OwnerViews } from './owner-views.js';
 import { isRefKind, refUrl } from './ref-path.js';
-import { RepoViews } from './repo-views.js';
+import { RepoViews, siteOf, type FileView, type RepoHeader, type TreeView } from './repo-views.js';
 
 interface RepoParams {
   owner: string;
@@ -57,46 +57,43 @@ export function registerRepoPages(web: WebKit): void {
     return page('repo/profile', profile.owner.fullName || profile.owner.login, profile);
   });
 
+  const access = (ctx: PageContext<RepoParams, Query>) => repos.access(ctx.actor, ctx.params.owner, ctx.params.repo);
+
   web.get<RepoParams, Query>('/:owner/:repo', async (ctx) => {
-    const { access, header } = await repoHeader(repos, ctx);
-    if (header.empty) return page('repo/empty', header.fullName, { header });
-    const ref = await repos.ref(access, header);
-    return treeOrFile(await repos.tree(access, header, ref));
+    const repo = await access(ctx);
+    return browsed(await repos.browse(repo), () => repos.header(repo));
   });
 
   web.get<RefParams, Query>('/:owner/:repo/src/:kind/*', async (ctx) => {
-    const { access, header } = await repoHeader(repos, ctx);
-    const ref = await repos.ref(access, header, refKind(ctx.params.kind), ctx.params['*']);
-    return treeOrFile(await repos.tree(access, header, ref));
+    const repo = await access(ctx);
+    return browsed(await repos.browse(repo, refKind(ctx.params.kind), ctx.params['*']), () => repos.header(repo));
   });
 
   web.get<RefParams, Query>('/:owner/:repo/raw/:kind/*', async (ctx) => {
-    const access = await repos.access(ctx.actor, ctx.params.owner, ctx.params.repo);
-    const header = await repos.header(access);
-    const ref = await repos.ref(access, header, refKind(ctx.params.kind), ctx.params['*']);
-    // The bytes are the API's raw answer (nosniff, inline disposition); the page's CSP headers stay on it.
-    await sendRawBlob(web.rpc, internalRaw, access, ref.path, ref.ref, ctx.reply);
+    const repo = await access(ctx);
+    const target = await repos.rawTarget(repo, refKind(ctx.params.kind), ctx.params['*']);
+    // The bytes are the API's raw answer (nosniff, inline disposition), under the pages' strict CSP.
+    await sendRawBlob(web.rpc, internalRaw, repo, target.path, target.ref, ctx.reply);
     return answered();
   });
 
   web.get<RepoParams, Query>('/:owner/:repo/commits', async (ctx) => {
-    const { header } = await repoHeader(repos, ctx);
-    return redirect(refUrl(header.base, 'commits', 'branch', header.defaultBranch));
+    const repo = await access(ctx);
+    return redirect(refUrl(siteOf(repo).base, 'commits', 'branch', repo.repo.defaultBranch));
   });
 
   web.get<RefParams, Query>('/:owner/:repo/commits/:kind/*', async (ctx) => {
-    const { access, header } = await repoHeader(repos, ctx);
-    if (header.empty) return page('repo/empty', header.fullName, { header });
-    const ref = await repos.ref(access, header, refKind(ctx.params.kind), ctx.params['*']);
-    const view = await repos.commits(access, header, ref, pageOf(ctx.query));
-    return page('repo/commits', `Commits · ${header.fullName}`, view);
+    const repo = await access(ctx);
+    const view = await repos.history(repo, refKind(ctx.params.kind), ctx.params['*'], pageOf(ctx.query));
+    if (!view) return emptyPage(await repos.header(repo));
+    return page('repo/commits', `Commits · ${view.header.fullName}`, view);
   });
 
   web.get<RepoParams & { sha: string }, Query>('/:owner/:repo/commit/:sha', async (ctx) => {
-    const { access, header } = await repoHeader(repos, ctx);
+    const repo = await access(ctx);
     if (!/^[0-9a-f]{4,64}$/i.test(ctx.params.sha)) throw DomainError.notFound('commit not found');
-    const view = await repos.commit(access, header, ctx.params.sha);
-    return page('repo/commit', `${view.commit.title} · ${header.fullName}`, view);
+    const view = await repos.commit(repo, ctx.params.sha);
+    return page('repo/commit', `${view.commit.title} · ${view.header.fullName}`, view);
   });
 }
 
@@ -109,17 +106,18 @@ export function dashboardPage(web: WebKit): (actor: ActorDto, ctx: PageContext<u
   };
 }
 
-async function repoHeader(repos: RepoViews, ctx: PageContext<RepoParams, Query>) {
-  const access = await repos.access(ctx.actor, ctx.params.owner, ctx.params.repo);
-  return { access, header: await repos.header(access) };
-}
-
 function refKind(kind: string) {
   if (!isRefKind(kind)) throw DomainError.notFound('no such page');
   return kind;
 }
 
-function treeOrFile(view: Awaited<ReturnType<RepoViews['tree']>>): PageResult {
+function emptyPage(header: RepoHeader): PageResult {
+  return page('repo/empty', header.fullName, { header });
+}
+
+/** The tree or file page, or the empty-repository page (`browse` gives null). */
+async function browsed(view: TreeView | FileView | null, header: () => Promise<RepoHeader>): Promise<PageResult> {
+  if (!view) return emptyPage(await header());
   if ('entries' in view) {
     const title = view.ref.path ? `${view.ref.path} · ${view.header.fullName}` : view.header.fullName;
     return page('repo/tree', title, view);
