@@ -19,10 +19,10 @@ describe('commit diffs and ref names for the web UI (integration, real git)', ()
   beforeAll(() => {
     root = tempDir('cairn-it-diff-');
     const fx = new GitFixture(root, 'bob', 'diffs');
-    c[1] = fx.commit({ message: 'one', files: { 'a.txt': 'a\nb\n', 'old.md': 'same content here\n'.repeat(5) } });
+    c[1] = fx.commit({ message: 'one', date: 1_700_000_000, files: { 'a.txt': 'a\nb\n', 'old.md': 'same content here\n'.repeat(5) } });
     fx.git('rm', '-q', 'old.md');
-    c[2] = fx.commit({ message: 'two', files: { 'a.txt': 'a\nB\nc\n', 'docs/new.md': 'same content here\n'.repeat(5) } });
-    c[3] = fx.commit({ message: 'big', files: { 'big.txt': 'line of text\n'.repeat(20_000) } });
+    c[2] = fx.commit({ message: 'two', date: 1_700_000_060, files: { 'a.txt': 'a\nB\nc\n', 'docs/new.md': 'same content here\n'.repeat(5) } });
+    c[3] = fx.commit({ message: 'big', date: 1_700_000_120, files: { 'big.txt': 'line of text\n'.repeat(20_000) } });
     fx.git('branch', 'feature/x', c[1]);
     fx.git('tag', 'v1', c[1]);
     fx.git('tag', 'v2', c[2]);
