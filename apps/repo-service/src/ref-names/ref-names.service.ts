@@ -3,9 +3,12 @@ import type { ListRefNamesRequest, RefNamesReply } from '@cairn/contracts';
 import { runGitChecked } from '@cairn/platform';
 import { GitReadContext } from '../git/git-read-context.js';
 
+/** Refs listed at most (about 200,000 names): a page must not read an unbounded list. */
+const REF_LIST_MAX_BYTES = 16 * 1024 * 1024;
+
 /**
- * Branch and tag names for the web UI's ref switcher: one `git for-each-ref` per kind, sorted by name and cut at
- * the caller's limit (one more is read to tell whether the list was cut).
+ * Branch and tag names for the web UI's ref switcher: one `git for-each-ref` for both kinds (one process per page
+ * view), sorted by name and cut at the caller's limit per kind.
  */
 @Injectable()
 export class RefNamesService {
@@ -13,30 +16,21 @@ export class RefNamesService {
 
   async list(req: ListRefNamesRequest): Promise<RefNamesReply> {
     if (req.repo.empty) return { branches: [], tags: [], truncated: false };
-    const repoPath = this.git.pathOf(req.repo);
-    const [branches, tags] = await Promise.all([
-      this.names(repoPath, 'refs/heads/', req.limit),
-      this.names(repoPath, 'refs/tags/', req.limit),
-    ]);
+    const { stdout } = await runGitChecked(
+      this.git.pathOf(req.repo),
+      ['for-each-ref', '--sort=refname', '--format=%(refname)', 'refs/heads/', 'refs/tags/'],
+      { maxStdoutBytes: REF_LIST_MAX_BYTES },
+    );
+    const branches: string[] = [];
+    const tags: string[] = [];
+    for (const line of stdout.toString('utf8').split('\n')) {
+      if (line.startsWith('refs/heads/')) branches.push(line.slice('refs/heads/'.length));
+      else if (line.startsWith('refs/tags/')) tags.push(line.slice('refs/tags/'.length));
+    }
     return {
       branches: branches.slice(0, req.limit),
       tags: tags.slice(0, req.limit),
       truncated: branches.length > req.limit || tags.length > req.limit,
     };
-  }
-
-  private async names(repoPath: string, prefix: string, limit: number): Promise<string[]> {
-    const { stdout } = await runGitChecked(repoPath, [
-      'for-each-ref',
-      `--count=${limit + 1}`,
-      '--sort=refname',
-      '--format=%(refname)',
-      prefix,
-    ]);
-    return stdout
-      .toString('utf8')
-      .split('\n')
-      .filter((line) => line.startsWith(prefix))
-      .map((line) => line.slice(prefix.length));
   }
 }

@@ -168,10 +168,10 @@ export class RepoViews {
     };
   }
 
+  /** A README's text through `repo.raw.get` (bytes only: no last-commit lookup as `contents` does). */
   private async readmeText(ctx: RepoContext, ref: string, path: string): Promise<string | null> {
-    const reply = await this.rpc.send(RepoSubjects.contentsGet, { ...ctx, path, ref, maxBlobSize: MARKDOWN_MAX_BYTES });
-    const content = reply.file?.type === 'file' ? reply.file.content : null;
-    return content ? Buffer.from(content, 'base64').toString('utf8') : null;
+    const blob = await this.rpc.send(RepoSubjects.rawGet, { ...ctx, path, ref, maxInlineBytes: MARKDOWN_MAX_BYTES });
+    return blob.type === 'file' && blob.contentBase64 !== null ? Buffer.from(blob.contentBase64, 'base64').toString('utf8') : null;
   }
 
   /** The folder's README (Markdown preferred), rendered; `guess` is the already requested `README.md`. */
