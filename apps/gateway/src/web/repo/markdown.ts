@@ -11,22 +11,24 @@ export const MARKDOWN_MAX_BYTES = 512 * 1024;
  */
 const md = new MarkdownIt({ html: false, linkify: true, typographer: false });
 
-const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
-md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
-  const token = tokens[idx];
-  const href = token.attrGet('href');
-  if (href !== null) token.attrSet('href', resolveRelative(String(href), (env as MarkdownEnv).linkBase));
-  token.attrSet('rel', 'nofollow noopener');
-  return defaultLinkOpen(tokens, idx, options, env, self);
-};
-const defaultImage = md.renderer.rules.image!;
-md.renderer.rules.image = (tokens, idx, options, env, self) => {
-  const token = tokens[idx];
-  const src = token.attrGet('src');
-  if (src !== null) token.attrSet('src', resolveRelative(String(src), (env as MarkdownEnv).imageBase));
-  token.attrSet('loading', 'lazy');
-  return defaultImage(tokens, idx, options, env, self);
-};
+/**
+ * Wraps a token rule so that the token's URL attribute is resolved against a base from the render env and the
+ * given fixed attributes are set before the original rule renders it.
+ */
+function resolvingRule(
+  rule: 'link_open' | 'image', attr: 'href' | 'src', base: keyof MarkdownEnv, fixed: Readonly<Record<string, string>>,
+): void {
+  const original = md.renderer.rules[rule] ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
+  md.renderer.rules[rule] = (tokens, idx, options, env, self) => {
+    const token = tokens[idx];
+    const target = token.attrGet(attr);
+    if (target !== null) token.attrSet(attr, resolveRelative(String(target), (env as MarkdownEnv)[base]));
+    for (const [name, value] of Object.entries(fixed)) token.attrSet(name, value);
+    return original(tokens, idx, options, env, self);
+  };
+}
+resolvingRule('link_open', 'href', 'linkBase', { rel: 'nofollow noopener' });
+resolvingRule('image', 'src', 'imageBase', { loading: 'lazy' });
 
 type MarkdownEnv = {
   /** Folder URL relative links resolve against (ends with `/`). */
