@@ -1,10 +1,9 @@
 import {
   COMMIT_DIFF_MAX_BYTES, DomainError, REF_NAMES_MAX, RepoSubjects,
-  type ActorDto, type CommitDto, type ContentsResponseDto, type RefNamesReply, type RepositoryDto,
+  type CommitDto, type ContentsResponseDto, type RefNamesReply, type RepositoryDto,
 } from '@cairn/contracts';
 import type { RpcClient } from '@cairn/platform';
-import { resolveRepoAccess, type RepoContext } from '../../access/repo-access.guard.js';
-import type { GatewaySettings } from '../../config/gateway-settings.js';
+import type { RepoContext } from '../../access/repo-access.guard.js';
 import { escapeHtml, highlightLines } from './highlight.js';
 import { MARKDOWN_MAX_BYTES, isMarkdownName, renderMarkdown } from './markdown.js';
 import { refUrl, splitRefPath, type RefKind, type RefPath } from './ref-path.js';
@@ -114,19 +113,11 @@ export interface CommitView {
 }
 
 /**
- * The data of the repository pages, fetched over NATS with the signed-in actor exactly as the API fetches it
- * (the same access resolution, two-factor policy and subjects), and shaped into view models for the templates.
+ * The data of the repository pages, fetched over NATS with the signed-in actor exactly as the API fetches it (the
+ * repository context comes from the kit's `repoAccess`, the API's own resolution), shaped into view models.
  */
 export class RepoViews {
-  constructor(
-    private readonly rpc: RpcClient,
-    private readonly settings: GatewaySettings,
-  ) {}
-
-  /** The repository context (404 for a repository the actor cannot see, as the API). */
-  access(actor: ActorDto | null, owner: string, repo: string): Promise<RepoContext> {
-    return resolveRepoAccess(this.rpc, this.settings, actor, owner, repo);
-  }
+  constructor(private readonly rpc: RpcClient) {}
 
   async header(ctx: RepoContext): Promise<RepoHeader> {
     const r: RepositoryDto = await this.rpc.send(RepoSubjects.repositoryGet, ctx);

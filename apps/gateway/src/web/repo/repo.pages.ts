@@ -33,7 +33,7 @@ function keywordOf(q: Query): string {
  * {@link OwnerViews}, i.e. the API's subjects with the signed-in actor.
  */
 export function registerRepoPages(web: WebKit): void {
-  const repos = new RepoViews(web.rpc, web.settings);
+  const repos = new RepoViews(web.rpc);
   const owners = new OwnerViews(web.rpc);
   const internalRaw = new InternalRawClient(web.deps.common);
 
@@ -57,7 +57,7 @@ export function registerRepoPages(web: WebKit): void {
     return page('repo/profile', profile.owner.fullName || profile.owner.login, profile);
   });
 
-  const access = (ctx: PageContext<RepoParams, Query>) => repos.access(ctx.actor, ctx.params.owner, ctx.params.repo);
+  const access = (ctx: PageContext<RepoParams, Query>) => web.repoAccess(ctx, ctx.params.owner, ctx.params.repo);
 
   web.get<RepoParams, Query>('/:owner/:repo', async (ctx) => {
     const repo = await access(ctx);
