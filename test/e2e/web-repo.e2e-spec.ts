@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_SUITE_APPS, gitRunner, httpCloneUrl, workspace, writeFiles, type Git } from '../support/git.js';
 import { createUser, http, uniqueName, type Account, type HttpClient } from '../support/session.js';
+import { commitSignedAs, type CommitSigning } from '../support/signing.js';
 import { Gpg, sshKeyPair, sshSign, type GpgKey } from '../support/signing-tools.js';
 import { startTestSuite, type TestSuite } from '../support/suite.js';
 import {
@@ -52,15 +53,10 @@ const README = [
   '',
 ].join('\n');
 
-async function commit(message: string, who: Account, sign: { ssh?: KeyPair; gpg?: string } = {}): Promise<string> {
+/** Commits the work tree by `who`, signed as asked. */
+async function commit(message: string, who: Account, sign: CommitSigning = {}): Promise<string> {
   await git.ok(['add', '-A'], { cwd: work });
-  const args = ['commit', '-q', '--allow-empty', '-m', message];
-  if (sign.ssh) args.unshift('-c', 'gpg.format=ssh', '-c', `user.signingkey=${sign.ssh.privateKeyPath}.pub`);
-  if (sign.gpg) args.unshift('-c', 'gpg.format=openpgp', '-c', `user.signingkey=${sign.gpg}`);
-  if (sign.ssh || sign.gpg) args.push('-S');
-  const id = { GIT_AUTHOR_NAME: who.username, GIT_AUTHOR_EMAIL: emailOf(who), GIT_COMMITTER_NAME: who.username, GIT_COMMITTER_EMAIL: emailOf(who) };
-  await git.ok(args, { cwd: work, env: { ...id, GNUPGHOME: gpg.home } });
-  return git.ok(['rev-parse', 'HEAD'], { cwd: work });
+  return commitSignedAs(git, work, message, { name: who.username, email: emailOf(who) }, sign, gpg.home);
 }
 
 async function addSshKey(who: Account, pair: KeyPair, verify: boolean): Promise<void> {
