@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_SUITE_APPS, gitRunner, httpCloneUrl, workspace, type Git } from '../support/git.js';
 import { createUser, http, uniqueName, type Account, type HttpClient } from '../support/session.js';
+import { commitSignedAs, type CommitSigning } from '../support/signing.js';
 import { Gpg, sshKeyPair, sshSign, type GpgKey } from '../support/signing-tools.js';
 import { startTestSuite, type TestSuite } from '../support/suite.js';
 import { FAST_PASSWORD_HASH, expectClientError, expectContract } from './identity-helpers.js';
@@ -40,14 +41,8 @@ const fingerprint = (k: KeyPair) => {
 };
 
 /** An empty commit by `who` (author and committer), signed as asked. */
-async function commit(message: string, who: Account, sign: { ssh?: KeyPair; gpg?: string } = {}): Promise<string> {
-  const args = ['commit', '-q', '--allow-empty', '-m', message];
-  if (sign.ssh) args.unshift('-c', 'gpg.format=ssh', '-c', `user.signingkey=${sign.ssh.privateKeyPath}.pub`);
-  if (sign.gpg) args.unshift('-c', 'gpg.format=openpgp', '-c', `user.signingkey=${sign.gpg}`);
-  if (sign.ssh || sign.gpg) args.push('-S');
-  const id = { GIT_AUTHOR_NAME: who.username, GIT_AUTHOR_EMAIL: emailOf(who), GIT_COMMITTER_NAME: who.username, GIT_COMMITTER_EMAIL: emailOf(who) };
-  await git.ok(args, { cwd: work, env: { ...id, GNUPGHOME: gpg.home } });
-  return git.ok(['rev-parse', 'HEAD'], { cwd: work });
+function commit(message: string, who: Account, sign: CommitSigning = {}): Promise<string> {
+  return commitSignedAs(git, work, message, { name: who.username, email: emailOf(who) }, sign, gpg.home);
 }
 
 /** A commit object written by hand from another's text (tampered or hostile), on top of nothing new. */

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { run, type Git } from './git.js';
+import { run, type Git, type KeyPair } from './git.js';
 
 /** A commit object as `git cat-file commit` prints it, and whether it carries a signature. */
 export async function commitObject(git: Git, bare: string, sha: string): Promise<{ raw: string; signed: boolean; committerEmail: string }> {
@@ -44,4 +44,31 @@ export async function importGpgKey(gnupgHome: string, armored: string): Promise<
   mkdirSync(gnupgHome, { recursive: true, mode: 0o700 });
   const r = await run('gpg', ['--batch', '--import'], { env: { PATH: process.env.PATH, GNUPGHOME: gnupgHome }, input: armored });
   if (r.code !== 0) throw new Error(`gpg --import failed: ${r.stderr}`);
+}
+
+/** How a test commit is signed: with an SSH key pair (`gpg.format=ssh`) or an OpenPGP key id from `gnupgHome`. */
+export interface CommitSigning {
+  ssh?: KeyPair;
+  gpg?: string;
+}
+
+/**
+ * `git commit --allow-empty` of the index in `cwd` by `name <email>` (author and committer), signed by the real
+ * `git commit -S` as asked; returns the new commit's id.
+ */
+export async function commitSignedAs(
+  git: Git,
+  cwd: string,
+  message: string,
+  who: { name: string; email: string },
+  sign: CommitSigning,
+  gnupgHome: string,
+): Promise<string> {
+  const args = ['commit', '-q', '--allow-empty', '-m', message];
+  if (sign.ssh) args.unshift('-c', 'gpg.format=ssh', '-c', `user.signingkey=${sign.ssh.privateKeyPath}.pub`);
+  if (sign.gpg) args.unshift('-c', 'gpg.format=openpgp', '-c', `user.signingkey=${sign.gpg}`);
+  if (sign.ssh || sign.gpg) args.push('-S');
+  const id = { GIT_AUTHOR_NAME: who.name, GIT_AUTHOR_EMAIL: who.email, GIT_COMMITTER_NAME: who.name, GIT_COMMITTER_EMAIL: who.email };
+  await git.ok(args, { cwd, env: { ...id, GNUPGHOME: gnupgHome } });
+  return git.ok(['rev-parse', 'HEAD'], { cwd });
 }

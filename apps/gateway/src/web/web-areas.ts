@@ -1,6 +1,7 @@
 import { registerAuthPages } from './auth/auth.pages.js';
 import { registerHomePages } from './home/home.pages.js';
 import { registerPullsPages } from './pulls/pulls.pages.js';
+import { registerRepoPages } from './repo/repo.pages.js';
 import type { WebKit } from './core/web-kit.js';
 
 /**
@@ -11,4 +12,5 @@ export const WEB_AREAS: ReadonlyArray<(web: WebKit) => void> = [
   registerHomePages,
   registerAuthPages,
   registerPullsPages,
+  registerRepoPages,
 ];

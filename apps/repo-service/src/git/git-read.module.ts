@@ -5,8 +5,12 @@ import { BranchesService } from '../branches/branches.service.js';
 import { CommitUserDirectory, RpcCommitUserDirectory } from '../commits/commit-users.js';
 import { CommitsHandler } from '../commits/commits.handler.js';
 import { CommitsService } from '../commits/commits.service.js';
+import { CommitDiffHandler } from '../commit-diff/commit-diff.handler.js';
+import { CommitDiffService } from '../commit-diff/commit-diff.service.js';
 import { ContentsHandler } from '../contents/contents.handler.js';
 import { ContentsService } from '../contents/contents.service.js';
+import { RefNamesHandler } from '../ref-names/ref-names.handler.js';
+import { RefNamesService } from '../ref-names/ref-names.service.js';
 import { SignaturesModule } from '../signatures/signatures.module.js';
 import { CatFilePool } from './cat-file-pool.js';
 import { GIT_READ_SETTINGS, loadGitReadSettings, type GitReadSettings } from './git-read-settings.js';
@@ -21,13 +25,14 @@ class CatFilePoolShutdown implements OnApplicationShutdown {
 }
 
 /**
- * The git read APIs of repo-service: contents, raw, batch file contents, commits (since/until) and branches.
+ * The git read APIs of repo-service: contents, raw, batch file contents, commits (since/until), branches, and the
+ * web UI's commit diffs and ref names.
  * Needs the platform (settings, RPC client), the repository storage on disk, and — for the trust of signed commits
  * (`SignaturesModule`) — repo-service's settings and Prisma modules.
  */
 @Module({
   imports: [SignaturesModule],
-  controllers: [ContentsHandler, CommitsHandler, BranchesHandler],
+  controllers: [ContentsHandler, CommitsHandler, BranchesHandler, CommitDiffHandler, RefNamesHandler],
   providers: [
     { provide: GIT_READ_SETTINGS, useFactory: () => loadGitReadSettings() },
     { provide: CatFilePool, useFactory: () => sharedCatFilePool() },
@@ -42,6 +47,8 @@ class CatFilePoolShutdown implements OnApplicationShutdown {
     ContentsService,
     CommitsService,
     BranchesService,
+    CommitDiffService,
+    RefNamesService,
   ],
   exports: [GitReadContext, CatFilePool, ContentsService, CommitsService, BranchesService, SignaturesModule],
 })

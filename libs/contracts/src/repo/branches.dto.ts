@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsString, MaxLength, ValidateNested } from 'class-validator';
+import { IsInt, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { ListQuery } from '../common/pagination.js';
 import type { PayloadCommitVerificationDto } from './commits.dto.js';
 import { RepoScopedRequest } from './repo-access.dto.js';
@@ -49,4 +49,19 @@ export class ListBranchesRequest extends RepoScopedRequest {
 /** `repo.branch.get`: one branch by name (names may contain `/`). Replies {@link BranchDto}; unknown → NOT_FOUND. */
 export class GetBranchRequest extends RepoScopedRequest {
   @IsString() @MaxLength(1024) branch: string;
+}
+
+/** The most names of each kind a `repo.ref.names` reply may carry. */
+export const REF_NAMES_MAX = 500;
+
+/** `repo.ref.names`: up to `limit` branch names and `limit` tag names. */
+export class ListRefNamesRequest extends RepoScopedRequest {
+  @IsInt() @Min(1) @Max(REF_NAMES_MAX) limit: number;
+}
+
+/** `repo.ref.names` reply: names sorted by name; `truncated` when either kind had more than the limit. */
+export interface RefNamesReply {
+  branches: string[];
+  tags: string[];
+  truncated: boolean;
 }

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsBoolean, IsInt, IsOptional, IsString, MaxLength, Min, ValidateNested } from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { ListQuery } from '../common/pagination.js';
 import type { UserDto } from '../identity/user.dto.js';
 import type { PayloadUserDto } from './branches.dto.js';
@@ -159,4 +159,20 @@ export interface CommitListReply {
 export class GetCommitRequest extends RepoScopedRequest {
   @IsString() @MaxLength(1024) sha: string;
   @ValidateNested() @Type(() => CommitOptions) options: CommitOptions;
+}
+
+/** The largest patch a `repo.commit.diff` reply may carry (it travels in one bus message). */
+export const COMMIT_DIFF_MAX_BYTES = 512 * 1024;
+
+/** `repo.commit.diff`: one commit (ref or sha) and the most patch bytes the caller will show. */
+export class GetCommitDiffRequest extends RepoScopedRequest {
+  @IsString() @MaxLength(1024) sha: string;
+  @IsInt() @Min(1) @Max(COMMIT_DIFF_MAX_BYTES) maxBytes: number;
+}
+
+/** `repo.commit.diff` reply: the resolved commit id and its patch (`git diff-tree -p`), or `tooLarge` and no patch. */
+export interface CommitDiffReply {
+  sha: string;
+  patch: string;
+  tooLarge: boolean;
 }

@@ -1,10 +1,12 @@
 import type { Paginated } from '../common/pagination.js';
 import type { UserDto } from '../identity/user.dto.js';
-import type { BranchDto, GetBranchRequest, ListBranchesRequest } from './branches.dto.js';
+import type { BranchDto, GetBranchRequest, ListBranchesRequest, ListRefNamesRequest, RefNamesReply } from './branches.dto.js';
 import type {
   AddCollaboratorRequest, CollaboratorRequest, ListCollaboratorsRequest, RepoCollaboratorPermissionDto,
 } from './collaborator.dto.js';
-import type { CommitDto, CommitListReply, GetCommitRequest, ListCommitsRequest } from './commits.dto.js';
+import type {
+  CommitDiffReply, CommitDto, CommitListReply, GetCommitDiffRequest, GetCommitRequest, ListCommitsRequest,
+} from './commits.dto.js';
 import type {
   GetContentsReply, GetContentsRequest, GetFileContentsReply, GetFileContentsRequest, GetRawReply, GetRawRequest,
 } from './contents.dto.js';
@@ -41,6 +43,8 @@ export interface RepoRpc {
   [RepoSubjects.contentsChange]: RpcPair<ChangeFilesRequest, ChangeFilesReply>;
   [RepoSubjects.commitList]: RpcPair<ListCommitsRequest, CommitListReply>;
   [RepoSubjects.commitGet]: RpcPair<GetCommitRequest, CommitDto>;
+  [RepoSubjects.commitDiff]: RpcPair<GetCommitDiffRequest, CommitDiffReply>;
   [RepoSubjects.branchList]: RpcPair<ListBranchesRequest, Paginated<BranchDto>>;
+  [RepoSubjects.refNames]: RpcPair<ListRefNamesRequest, RefNamesReply>;
   [RepoSubjects.signingKeyGet]: RpcPair<GetSigningKeyRequest, SigningKeyReply>;
 }

@@ -56,8 +56,15 @@ export const RepoSubjects = {
   commitList: 'repo.commit.list',
   /** Get one commit by ref or sha: {@link GetCommitRequest} → `CommitDto`. */
   commitGet: 'repo.commit.get',
+  /**
+   * One commit's unified diff against its first parent (the web UI's commit page): {@link GetCommitDiffRequest} →
+   * {@link CommitDiffReply} (no patch, `tooLarge`, past the request's byte cap).
+   */
+  commitDiff: 'repo.commit.diff',
   /** List branches: {@link ListBranchesRequest} → `Paginated<BranchDto>`. */
   branchList: 'repo.branch.list',
+  /** Branch and tag names (the web UI's ref switcher): {@link ListRefNamesRequest} → {@link RefNamesReply}. */
+  refNames: 'repo.ref.names',
   /** The instance signing key's public half: {@link GetSigningKeyRequest} → {@link SigningKeyReply}. */
   signingKeyGet: 'repo.signing-key.get',
 } as const;

@@ -15,9 +15,7 @@ import { GATEWAY_SETTINGS, type GatewaySettings } from '../../config/gateway-set
 import { AlsoAnswers } from '../../http/also-answers.js';
 import { sendPage } from '../../http/pagination.js';
 import { InternalRawClient } from './internal-raw.client.js';
-
-/** Raw bytes travel over the bus up to this size; larger blobs are streamed from repo-service's internal HTTP. */
-export const RAW_INLINE_MAX_BYTES = 512 * 1024;
+import { sendRawBlob } from './send-raw.js';
 
 /** Gitea's `GET …/file-contents?body=`: the URL-encoded JSON of `GetFilesOptions` (400 when unusable). */
 export function parseFilesBodyParam(raw: string | undefined): string[] {
@@ -86,28 +84,7 @@ export class RepoContentController {
     @Query() q: RefQuery,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const blob = await this.rpc.send(RepoSubjects.rawGet, {
-      ...ctx,
-      path: path ?? '',
-      ref: q.ref,
-      maxInlineBytes: RAW_INLINE_MAX_BYTES,
-    });
-    if (blob.contentBase64 !== null) {
-      void reply
-        .header('content-type', blob.contentType ?? 'application/octet-stream')
-        .header('content-disposition', inlineDisposition(blob.name))
-        .header('x-content-type-options', 'nosniff')
-        .header('etag', `"${blob.sha}"`)
-        .header('x-gitea-object-type', blob.type)
-        .send(Buffer.from(blob.contentBase64, 'base64'));
-      return;
-    }
-    const upstream = await this.internalRaw.open(ctx.repo, blob.commit, blob.path);
-    for (const name of ['content-type', 'content-length', 'content-disposition', 'etag', 'x-content-type-options']) {
-      const value = upstream.headers[name];
-      if (typeof value === 'string') void reply.header(name, value);
-    }
-    void reply.header('x-gitea-object-type', blob.type).send(upstream);
+    await sendRawBlob(this.rpc, this.internalRaw, ctx, path ?? '', q.ref, reply);
   }
 
   @Get('file-contents')
@@ -280,10 +257,4 @@ export class RepoContentController {
     entry.content = bytes.toString('base64');
     entry.encoding = 'base64';
   }
-}
-
-/** `Content-Disposition: inline` with the file name (ASCII fallback plus RFC 5987 for the exact name). */
-function inlineDisposition(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }

@@ -17,7 +17,8 @@ import { SESSION_COOKIE, SESSION_TTL_SECONDS, type Flash, type SessionStore, typ
 export type PageResult =
   | { kind: 'page'; template: string; title: string; data: object; status: number }
   | { kind: 'redirect'; location: string }
-  | { kind: 'fragment'; template: string; data: object; status: number };
+  | { kind: 'fragment'; template: string; data: object; status: number }
+  | { kind: 'answered' };
 
 export function page(template: string, title: string, data: object = {}, status = 200): PageResult {
   return { kind: 'page', template, title, data, status };
@@ -27,6 +28,10 @@ export function redirect(location: string): PageResult {
 }
 export function fragment(template: string, data: object = {}, status = 200): PageResult {
   return { kind: 'fragment', template, data, status };
+}
+/** The handler sent the answer itself (e.g. a file's raw bytes): nothing more to send. */
+export function answered(): PageResult {
+  return { kind: 'answered' };
 }
 
 /** Thrown by {@link requireSignIn}: the visitor goes to the sign-in page and comes back afterwards. */
@@ -208,6 +213,7 @@ export class WebKit {
   }
 
   private async send(req: FastifyRequest, reply: FastifyReply, ctx: PageContext, result: PageResult): Promise<void> {
+    if (result.kind === 'answered') return;
     if (result.kind === 'redirect') {
       await reply.status(303).header('location', result.location).send();
       return;

@@ -1,6 +1,8 @@
 import { page, type WebKit } from '../core/web-kit.js';
+import { dashboardPage } from '../repo/repo.pages.js';
 
-/** `/`: the landing page (signed-in users get their dashboard from web-repo's area once it registers one). */
+/** `/`: the landing page, or the signed-in user's dashboard (the repository area's). */
 export function registerHomePages(web: WebKit): void {
-  web.get('/', async (ctx) => page('home/home', 'Cairn', { signedIn: ctx.actor !== null }));
+  const dashboard = dashboardPage(web);
+  web.get('/', async (ctx) => (ctx.actor ? dashboard(ctx.actor, ctx) : page('home/home', 'Cairn', { signedIn: false })));
 }

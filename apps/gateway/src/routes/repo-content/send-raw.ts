@@ -1,0 +1,45 @@
+import { RepoSubjects } from '@cairn/contracts';
+import type { RpcClient } from '@cairn/platform';
+import type { FastifyReply } from 'fastify';
+import type { RepoContext } from '../../access/repo-access.guard.js';
+import type { InternalRawClient } from './internal-raw.client.js';
+
+/** Raw bytes travel over the bus up to this size; larger blobs are streamed from repo-service's internal HTTP. */
+export const RAW_INLINE_MAX_BYTES = 512 * 1024;
+
+/**
+ * Answers a file's raw bytes (the API's `…/raw/{path}` and the web UI's raw links): small blobs come inline from
+ * `repo.raw.get`, larger ones are streamed from repo-service's internal HTTP. Always `nosniff`, inline disposition.
+ */
+export async function sendRawBlob(
+  rpc: RpcClient,
+  internalRaw: InternalRawClient,
+  ctx: RepoContext,
+  path: string,
+  ref: string | undefined,
+  reply: FastifyReply,
+): Promise<void> {
+  const blob = await rpc.send(RepoSubjects.rawGet, { ...ctx, path, ref, maxInlineBytes: RAW_INLINE_MAX_BYTES });
+  if (blob.contentBase64 !== null) {
+    await reply
+      .header('content-type', blob.contentType ?? 'application/octet-stream')
+      .header('content-disposition', inlineDisposition(blob.name))
+      .header('x-content-type-options', 'nosniff')
+      .header('etag', `"${blob.sha}"`)
+      .header('x-gitea-object-type', blob.type)
+      .send(Buffer.from(blob.contentBase64, 'base64'));
+    return;
+  }
+  const upstream = await internalRaw.open(ctx.repo, blob.commit, blob.path);
+  for (const name of ['content-type', 'content-length', 'content-disposition', 'etag', 'x-content-type-options']) {
+    const value = upstream.headers[name];
+    if (typeof value === 'string') void reply.header(name, value);
+  }
+  await reply.header('x-gitea-object-type', blob.type).send(upstream);
+}
+
+/** `Content-Disposition: inline` with the file name (ASCII fallback plus RFC 5987 for the exact name). */
+function inlineDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}

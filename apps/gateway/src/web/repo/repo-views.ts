@@ -1,0 +1,329 @@
+import {
+  COMMIT_DIFF_MAX_BYTES, DomainError, REF_NAMES_MAX, RepoSubjects,
+  type CommitDto, type ContentsResponseDto, type RefNamesReply, type RepositoryDto,
+} from '@cairn/contracts';
+import type { RpcClient } from '@cairn/platform';
+import type { RepoContext } from '../../access/repo-access.guard.js';
+import { escapeHtml, highlightLines } from './highlight.js';
+import { MARKDOWN_MAX_BYTES, isMarkdownName, renderMarkdown } from './markdown.js';
+import { refUrl, splitRefPath, type RefKind, type RefPath } from './ref-path.js';
+import { parseUnifiedDiff, type DiffFile } from './unified-diff.js';
+import { verificationBadge, type VerificationBadge } from './verification-badge.js';
+
+/**
+ * The file view shows files up to this size (larger ones link to raw). Chosen so that a file's base64 content
+ * always fits the bus's inline budget: the page never needs the internal-HTTP detour the API takes for big files.
+ */
+export const FILE_VIEW_MAX_BYTES = 384 * 1024;
+/** Commits per page of the web commit list. */
+export const COMMITS_PAGE_SIZE = 50;
+
+/** A repository's header: names, links and clone URLs. */
+export interface RepoHeader {
+  owner: string;
+  name: string;
+  fullName: string;
+  description: string;
+  isPrivate: boolean;
+  empty: boolean;
+  defaultBranch: string;
+  base: string;
+  cloneHttp: string;
+  cloneSsh: string;
+}
+
+/** The ref a page shows and the switcher's choices. */
+export interface RefView extends RefPath {
+  names: RefNamesReply;
+}
+
+/** The ref switcher's choices: each branch and tag links to the same page (and path) at that ref. */
+export interface RefSwitcher {
+  label: string;
+  kindLabel: string;
+  branches: { name: string; url: string; current: boolean }[];
+  tags: { name: string; url: string; current: boolean }[];
+  truncated: boolean;
+}
+
+export interface TreeEntryView {
+  name: string;
+  type: ContentsResponseDto['type'];
+  url: string;
+}
+
+export interface Breadcrumb {
+  name: string;
+  url: string;
+}
+
+export interface TreeView {
+  header: RepoHeader;
+  ref: RefView;
+  switcher: RefSwitcher;
+  historyUrl: string;
+  crumbs: Breadcrumb[];
+  entries: TreeEntryView[];
+  readme: { name: string; html: string; markdown: boolean } | null;
+}
+
+export interface FileView {
+  header: RepoHeader;
+  ref: RefView;
+  switcher: RefSwitcher;
+  historyUrl: string;
+  crumbs: Breadcrumb[];
+  name: string;
+  size: number;
+  rawUrl: string;
+  /** Highlighted, escaped lines; null when the file is binary or too large to show. */
+  lines: string[] | null;
+  binary: boolean;
+  tooLarge: boolean;
+  language: string | null;
+}
+
+export interface CommitRowView {
+  sha: string;
+  shortSha: string;
+  title: string;
+  authorName: string;
+  authorLogin: string | null;
+  date: string;
+  url: string;
+  badge: VerificationBadge;
+}
+
+export interface CommitsView {
+  header: RepoHeader;
+  ref: RefView;
+  switcher: RefSwitcher;
+  commits: CommitRowView[];
+  page: number;
+  total: number;
+  prevUrl: string | null;
+  nextUrl: string | null;
+}
+
+export interface CommitView {
+  header: RepoHeader;
+  commit: CommitRowView & { body: string; parents: string[]; committerName: string; browseUrl: string };
+  files: DiffFile[];
+  tooLarge: boolean;
+}
+
+/**
+ * The data of the repository pages, fetched over NATS with the signed-in actor exactly as the API fetches it (the
+ * repository context comes from the kit's `repoAccess`, the API's own resolution), shaped into view models.
+ */
+export class RepoViews {
+  constructor(private readonly rpc: RpcClient) {}
+
+  async header(ctx: RepoContext): Promise<RepoHeader> {
+    const r: RepositoryDto = await this.rpc.send(RepoSubjects.repositoryGet, ctx);
+    return toHeader(r);
+  }
+
+  async refNames(ctx: RepoContext): Promise<RefNamesReply> {
+    return this.rpc.send(RepoSubjects.refNames, { ...ctx, limit: REF_NAMES_MAX });
+  }
+
+  /**
+   * A tree or file at `/src/<kind>/<rest>`, or the repository home (default branch, root) without `kind`; null for an
+   * empty repository. The header, the ref names, the listing and the likely README are fetched side by side: a page
+   * costs about one bus round trip more than the API call it shows.
+   */
+  async browse(ctx: RepoContext, kind?: RefKind, rest = ''): Promise<TreeView | FileView | null> {
+    if (ctx.repo.empty) return null;
+    const site = siteOf(ctx);
+    const header = quiet(this.header(ctx));
+    const names = quiet(this.refNames(ctx));
+    const at = kind ? splitOrNotFound(kind, rest, await names) : { kind: 'branch' as const, ref: ctx.repo.defaultBranch, path: '' };
+    const readmePath = at.path ? `${at.path}/README.md` : 'README.md';
+    const readmeGuess = quiet(this.readmeText(ctx, at.ref, readmePath).catch(() => null));
+    const reply = await this.rpc.send(RepoSubjects.contentsGet, { ...ctx, path: at.path, ref: at.ref, maxBlobSize: FILE_VIEW_MAX_BYTES });
+    const ref: RefView = { ...at, names: await names };
+    const crumbs = breadcrumbs(site, ref);
+    if (!reply.dir) return toFileView(await header, ref, crumbs, reply.file!);
+    const entries = [...reply.dir]
+      .sort((a, b) => Number(b.type === 'dir') - Number(a.type === 'dir') || a.name.localeCompare(b.name))
+      .map((e) => ({ name: e.name, type: e.type, url: refUrl(site.base, 'src', ref.kind, ref.ref, e.path) }));
+    return {
+      header: await header,
+      ref,
+      switcher: refSwitcher(site, ref, 'src'),
+      historyUrl: refUrl(site.base, 'commits', ref.kind, ref.ref, ref.path),
+      crumbs,
+      entries,
+      readme: await this.readme(ctx, site, ref, reply.dir, readmePath, readmeGuess),
+    };
+  }
+
+  /** A README's text through `repo.raw.get` (bytes only: no last-commit lookup as `contents` does). */
+  private async readmeText(ctx: RepoContext, ref: string, path: string): Promise<string | null> {
+    const blob = await this.rpc.send(RepoSubjects.rawGet, { ...ctx, path, ref, maxInlineBytes: MARKDOWN_MAX_BYTES });
+    return blob.type === 'file' && blob.contentBase64 !== null ? Buffer.from(blob.contentBase64, 'base64').toString('utf8') : null;
+  }
+
+  /** The folder's README (Markdown preferred), rendered; `guess` is the already requested `README.md`. */
+  private async readme(
+    ctx: RepoContext, site: Site, ref: RefView, dir: ContentsResponseDto[], guessPath: string, guess: Promise<string | null>,
+  ): Promise<TreeView['readme']> {
+    const candidates = dir.filter((e) => e.type === 'file' && /^readme(\.[a-z]+)?$/i.test(e.name));
+    const entry = candidates.find((e) => isMarkdownName(e.name)) ?? candidates[0];
+    if (!entry || entry.size > MARKDOWN_MAX_BYTES) return null;
+    const text = entry.path === guessPath ? await guess : await this.readmeText(ctx, ref.ref, entry.path);
+    if (text === null) return null;
+    if (!isMarkdownName(entry.name)) return { name: entry.name, html: `<pre>${escapeHtml(text)}</pre>`, markdown: false };
+    const folder = ref.path ? `${ref.path}/` : '';
+    const linkBase = `${refUrl(site.base, 'src', ref.kind, ref.ref, folder)}/`.replace(/\/+$/, '/');
+    const imageBase = `${refUrl(site.base, 'raw', ref.kind, ref.ref, folder)}/`.replace(/\/+$/, '/');
+    return { name: entry.name, html: renderMarkdown(text, linkBase, imageBase), markdown: true };
+  }
+
+  /** The ref and path of `/raw/<kind>/<rest>` (the page then answers the API's raw bytes). */
+  async rawTarget(ctx: RepoContext, kind: RefKind, rest: string): Promise<RefPath> {
+    return splitOrNotFound(kind, rest, await this.refNames(ctx));
+  }
+
+  /** One page of the history of a ref (and path), each commit with its verification badge; null when empty. */
+  async history(ctx: RepoContext, kind: RefKind, rest: string, page: number): Promise<CommitsView | null> {
+    if (ctx.repo.empty) return null;
+    const site = siteOf(ctx);
+    const header = quiet(this.header(ctx));
+    const names = await this.refNames(ctx);
+    const ref: RefView = { ...splitOrNotFound(kind, rest, names), names };
+    const reply = await this.rpc.send(RepoSubjects.commitList, {
+      ...ctx,
+      filter: { sha: ref.ref, path: ref.path || undefined, page, limit: COMMITS_PAGE_SIZE },
+      options: { stat: false, verification: true, files: false },
+    });
+    const here = refUrl(site.base, 'commits', ref.kind, ref.ref, ref.path);
+    const pages = Math.ceil(reply.total / reply.pageSize);
+    return {
+      header: await header,
+      ref,
+      switcher: refSwitcher(site, ref, 'commits'),
+      commits: reply.items.map((c) => toCommitRow(site, c)),
+      page: reply.page,
+      total: reply.total,
+      prevUrl: reply.page > 1 ? `${here}?page=${reply.page - 1}` : null,
+      nextUrl: reply.page < pages ? `${here}?page=${reply.page + 1}` : null,
+    };
+  }
+
+  /** One commit with its badge and its diff (a diff past the byte cap is not shown). */
+  async commit(ctx: RepoContext, sha: string): Promise<CommitView> {
+    const site = siteOf(ctx);
+    const [header, c, diff] = await Promise.all([
+      this.header(ctx),
+      this.rpc.send(RepoSubjects.commitGet, { ...ctx, sha, options: { stat: false, verification: true, files: false } }),
+      this.rpc.send(RepoSubjects.commitDiff, { ...ctx, sha, maxBytes: COMMIT_DIFF_MAX_BYTES }),
+    ]);
+    const row = toCommitRow(site, c);
+    const message = c.commit.message;
+    const nl = message.indexOf('\n');
+    return {
+      header,
+      commit: {
+        ...row,
+        body: nl < 0 ? '' : message.slice(nl + 1).trim(),
+        parents: c.parents.map((p) => p.sha),
+        committerName: c.commit.committer.name,
+        browseUrl: refUrl(site.base, 'src', 'commit', c.sha),
+      },
+      files: diff.tooLarge ? [] : parseUnifiedDiff(diff.patch),
+      tooLarge: diff.tooLarge,
+    };
+  }
+}
+
+/** Where a repository's pages live (from the resolved repository: no extra call). */
+export interface Site {
+  name: string;
+  base: string;
+}
+
+export function siteOf(ctx: RepoContext): Site {
+  return { name: ctx.repo.name, base: `/${encodeURIComponent(ctx.repo.ownerName)}/${encodeURIComponent(ctx.repo.name)}` };
+}
+
+/** Marks a promise awaited later as handled, so a failure while another call is awaited is not "unhandled". */
+function quiet<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => undefined);
+  return p;
+}
+
+function splitOrNotFound(kind: RefKind, rest: string, names: RefNamesReply): RefPath {
+  const split = splitRefPath(kind, rest, names);
+  if (!split) throw DomainError.notFound('no such branch, tag or commit');
+  return split;
+}
+
+export function toHeader(r: RepositoryDto): RepoHeader {
+  return {
+    owner: r.owner.login,
+    name: r.name,
+    fullName: r.full_name,
+    description: r.description,
+    isPrivate: r.private,
+    empty: r.empty,
+    defaultBranch: r.default_branch,
+    base: `/${encodeURIComponent(r.owner.login)}/${encodeURIComponent(r.name)}`,
+    cloneHttp: r.clone_url,
+    cloneSsh: r.ssh_url,
+  };
+}
+
+function breadcrumbs(site: Site, ref: RefPath): Breadcrumb[] {
+  const crumbs: Breadcrumb[] = [{ name: site.name, url: refUrl(site.base, 'src', ref.kind, ref.ref) }];
+  const segs = ref.path ? ref.path.split('/') : [];
+  segs.forEach((name, i) => crumbs.push({ name, url: refUrl(site.base, 'src', ref.kind, ref.ref, segs.slice(0, i + 1).join('/')) }));
+  return crumbs;
+}
+
+function toFileView(header: RepoHeader, ref: RefView, crumbs: Breadcrumb[], file: ContentsResponseDto): FileView {
+  const rawUrl = refUrl(header.base, 'raw', ref.kind, ref.ref, ref.path);
+  const base = {
+    header, ref, crumbs, name: file.name, size: file.size, rawUrl, language: null,
+    switcher: refSwitcher(header, ref, 'src'),
+    historyUrl: refUrl(header.base, 'commits', ref.kind, ref.ref, ref.path),
+  };
+  if (file.type !== 'file' || file.content === null || file.size > FILE_VIEW_MAX_BYTES) {
+    const text = file.type === 'symlink' && file.target !== null ? [file.target] : null;
+    return { ...base, lines: text, binary: false, tooLarge: text === null && file.type === 'file' };
+  }
+  const bytes = Buffer.from(file.content, 'base64');
+  if (bytes.subarray(0, 8000).includes(0)) return { ...base, lines: null, binary: true, tooLarge: false };
+  const { language, lines } = highlightLines(bytes.toString('utf8'), file.name);
+  return { ...base, lines, binary: false, tooLarge: false, language };
+}
+
+/** Links to the same section and path at every listed branch and tag. */
+export function refSwitcher(site: Site, ref: RefView, section: 'src' | 'commits'): RefSwitcher {
+  const choice = (kind: RefKind) => (name: string) => ({
+    name, url: refUrl(site.base, section, kind, name, ref.path), current: ref.kind === kind && ref.ref === name,
+  });
+  return {
+    label: ref.kind === 'commit' ? ref.ref.slice(0, 10) : ref.ref,
+    kindLabel: ref.kind === 'tag' ? 'Tag' : ref.kind === 'commit' ? 'Commit' : 'Branch',
+    branches: ref.names.branches.map(choice('branch')),
+    tags: ref.names.tags.map(choice('tag')),
+    truncated: ref.names.truncated,
+  };
+}
+
+function toCommitRow(site: Site, c: CommitDto): CommitRowView {
+  const message = c.commit.message;
+  const nl = message.indexOf('\n');
+  return {
+    sha: c.sha,
+    shortSha: c.sha.slice(0, 10),
+    title: nl < 0 ? message : message.slice(0, nl),
+    authorName: c.commit.author.name,
+    authorLogin: c.author?.login ?? null,
+    date: c.commit.author.date,
+    url: `${site.base}/commit/${c.sha}`,
+    badge: verificationBadge(c.commit.verification),
+  };
+}
