@@ -18,6 +18,9 @@ import { createToken, createUser, uniqueName, type Account } from '../support/se
 import { basicAuth, startTestSuite, type TestSuite } from '../support/suite.js';
 import { FAST_PASSWORD_HASH } from './identity-helpers.js';
 
+/** A Buffer as a fetch body: a Uint8Array view (fetch's typing refuses Buffer's ArrayBufferLike once lib.dom is loaded). */
+const bodyInit = (body: Buffer | string | undefined) => (typeof body === 'string' || body === undefined ? body : new Uint8Array(body));
+
 const available = skopeoAvailable();
 if (!available) console.warn('\n!!! skopeo is not installed: the container registry e2e tests are SKIPPED (apt-get install skopeo)\n');
 
@@ -40,7 +43,7 @@ describe.skipIf(!available)('container registry (OCI distribution) with skopeo',
     fetch(`${suite.baseUrl}${p}`, {
       method,
       headers: { ...(opts.auth ? { authorization: opts.auth } : {}), ...opts.headers },
-      body: opts.body,
+      body: bodyInit(opts.body),
     });
 
   /** A registry bearer token for Basic credentials (or anonymous). */
@@ -437,7 +440,7 @@ describe.skipIf(!available)('container registry with LIMIT_SIZE_CONTAINER and RE
   let token: string;
   let base: string;
   const reg = (method: string, p: string, body?: Buffer | string, headers: Record<string, string> = {}) =>
-    fetch(`${suite.baseUrl}${p}`, { method, headers: { authorization: token, ...headers }, body });
+    fetch(`${suite.baseUrl}${p}`, { method, headers: { authorization: token, ...headers }, body: bodyInit(body) });
 
   beforeAll(async () => {
     suite = await startTestSuite({

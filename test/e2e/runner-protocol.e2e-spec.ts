@@ -8,6 +8,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -360,7 +361,8 @@ describe('the gateway edge of /api/actions', () => {
     const streamed = await fetch(url(), {
       method: 'POST',
       headers: { 'content-type': 'application/proto' },
-      body: ReadableStream.from(chunks),
+      // Node's stream helpers, not the global ReadableStream (whose typing is the DOM's once a dependency's types pull lib.dom in).
+      body: Readable.toWeb(Readable.from(chunks)),
       duplex: 'half',
     } as RequestInit);
     expect([413, 429]).toContain(streamed.status);
