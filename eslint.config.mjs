@@ -84,6 +84,15 @@ const nodeGlobals = Object.fromEntries(
   ].map((name) => [name, 'readonly']),
 );
 
+// Browser globals for the web UI's static scripts (apps/<app>/web/static), which run in the page, not in Node.
+const browserGlobals = Object.fromEntries(
+  [
+    'window', 'document', 'location', 'history', 'navigator', 'console', 'fetch', 'URL', 'URLSearchParams', 'FormData',
+    'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'DOMParser', 'Event', 'EventTarget', 'AbortController',
+    'HTMLElement', 'HTMLFormElement', 'HTMLInputElement', 'HTMLButtonElement', 'HTMLTemplateElement', 'Element', 'Node',
+  ].map((name) => [name, 'readonly']),
+);
+
 const deepImport = {
   group: ['@cairn/*/*'],
   message: 'Import @cairn packages only from their root (@cairn/contracts, @cairn/platform): deep paths are private.',
@@ -141,6 +150,10 @@ export default tseslint.config(
   {
     files: ['**/*.mjs', '**/*.js'],
     languageOptions: { sourceType: 'module', ecmaVersion: 'latest', globals: nodeGlobals },
+  },
+  {
+    files: ['apps/*/web/static/**/*.js'],
+    languageOptions: { sourceType: 'script', ecmaVersion: 'latest', globals: browserGlobals },
   },
   // Tests may use `any` for loosely typed HTTP bodies. An integration test that boots another app's module
   // in-process couples to that app's internals: allowed for now, but flagged (prefer a stand-in or an e2e test).
