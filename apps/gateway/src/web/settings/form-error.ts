@@ -1,0 +1,17 @@
+import { DomainError, httpStatusForErrorCode } from '@cairn/contracts';
+
+/**
+ * What a settings form shows when the service refused the input (400/409/422: a bad key, a taken name, a wrong
+ * code): the message, with the form again. Anything else (404, 403, 5xx) is not the form's business and is rethrown
+ * to the error page.
+ */
+export function formRejection(err: unknown): { message: string; status: number } {
+  if (err instanceof DomainError) {
+    const status = httpStatusForErrorCode(err.code);
+    if (status === 400 || status === 409 || status === 422) {
+      const details = err.details?.length ? `: ${err.details.join('; ')}` : '';
+      return { message: `${err.message}${details}`, status: 422 };
+    }
+  }
+  throw err;
+}
