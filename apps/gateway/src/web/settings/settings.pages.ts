@@ -115,6 +115,8 @@ export function registerSettingsPages(kit: WebKit): void {
   const security = (ctx: PageContext, outcome: FormOutcome = {}): PageResult =>
     page('settings/security', 'Security', { tab: 'security', enrolled: requireSignIn(ctx).hasTwoFactor, ...outcome }, outcome.status);
   kit.get('/user/settings/security', async (ctx) => security(ctx));
+  // The enforced-two-factor alert links here: a GET never starts an enrolment, it offers the button that does.
+  kit.get('/user/settings/security/two_factor/enroll', async (ctx) => security(ctx));
   kit.post('/user/settings/security/two_factor/enroll', async (ctx) => {
     const actor = requireSignIn(ctx);
     try {
