@@ -94,7 +94,11 @@ export function registerAdminPages(kit: WebKit): void {
     const deliveryId = parsePositiveId(ctx.params.deliveryId, 'deliveryId');
     const delivery = await rpc.send(HooksSubjects.deliveryGet, { actor, scope: ADMIN_HOOKS, hookId, deliveryId });
     return page('admin/delivery', `Delivery ${delivery.guid}`, {
-      tab: 'hooks', hookId, delivery, requestPayload: JSON.stringify(delivery.request.payload, null, 2),
+      tab: 'hooks',
+      hookId,
+      delivery,
+      requestText: httpMessageText(delivery.request.headers, JSON.stringify(delivery.request.payload, null, 2)),
+      responseText: httpMessageText(delivery.response.headers, delivery.response.payload ?? ''),
     });
   });
   kit.post<{ id: string; deliveryId: string }>('/-/admin/hooks/:id/deliveries/:deliveryId/redeliver', async (ctx) => {
@@ -129,4 +133,10 @@ export function registerAdminPages(kit: WebKit): void {
 /** Previous/next links of a list page. */
 function pager(current: number, total: number, size: number): { previous: number | null; next: number | null; current: number } {
   return { current, previous: current > 1 ? current - 1 : null, next: current * size < total ? current + 1 : null };
+}
+
+/** Headers (already masked by hooks-service) and body as one readable block. */
+function httpMessageText(headers: Record<string, string> | null, body: string): string {
+  const lines = Object.entries(headers ?? {}).map(([name, value]) => `${name}: ${value}`);
+  return `${lines.join('\n')}\n\n${body}`;
 }
