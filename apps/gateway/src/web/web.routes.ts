@@ -4,7 +4,7 @@ import {
   DomainError, ErrorCode, PullSubjects, httpStatusForErrorCode,
   type ActorDto, type PullRequestDto,
 } from '@cairn/contracts';
-import { RpcClient } from '@cairn/platform';
+import { COMMON_SETTINGS, JsonLogger, LazyRedis, RpcClient, type CommonSettings } from '@cairn/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { resolveRepoAccess } from '../access/repo-access.guard.js';
 import { readCredentials } from '../auth/credentials.js';
@@ -12,6 +12,11 @@ import { resolveCredentials } from '../auth/resolve-credentials.js';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../config/gateway-settings.js';
 import { setRetryAfter } from '../http/retry-after.js';
 import { escapeHtml, renderMergeBox, renderPullPage } from './pull-page.js';
+import { SessionStore } from './core/session-store.js';
+import { registerStaticFiles } from './core/static-files.js';
+import { createViews } from './core/views.js';
+import { WebKit } from './core/web-kit.js';
+import { WEB_AREAS } from './web-areas.js';
 
 interface PullParams {
   owner: string;
@@ -28,6 +33,25 @@ interface PullParams {
 export function registerWebRoutes(fastify: FastifyInstance, app: INestApplicationContext): void {
   const rpc = app.get(RpcClient);
   const settings = app.get<GatewaySettings>(GATEWAY_SETTINGS);
+  const common = app.get<CommonSettings>(COMMON_SETTINGS);
+  const redis = new LazyRedis(common.redisUrl);
+  fastify.addHook('onClose', () => redis.close());
+  registerStaticFiles(fastify);
+  void fastify.register(async (scope) => {
+    // Forms post url-encoded bodies; only web routes (this scope) parse them — the API stays JSON-only.
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body: string, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body)));
+    });
+    const web = new WebKit(scope, {
+      rpc,
+      settings,
+      common,
+      store: new SessionStore(redis, common.queuePrefix),
+      views: createViews(),
+      logger: new JsonLogger('gateway-web'),
+    });
+    for (const register of WEB_AREAS) register(web);
+  });
   const pages = new PullPages(rpc, settings);
   fastify.get<{ Params: PullParams }>('/:owner/:repo/pulls/:index', (req, reply) => pages.page(req, reply));
   fastify.get<{ Params: PullParams }>('/:owner/:repo/pulls/:index/merge_box', (req, reply) => pages.mergeBox(req, reply));

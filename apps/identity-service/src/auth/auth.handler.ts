@@ -2,7 +2,7 @@ import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { RpcHandler } from '@cairn/platform';
 import {
-  IdentitySubjects, ResolveCredentialsRequest, TwoFactorConfirmRequest, TwoFactorRequest,
+  IdentitySubjects, ResolveCredentialsRequest, SessionUserRequest, TwoFactorConfirmRequest, TwoFactorRequest,
   type ResolveCredentialsReply, type TwoFactorConfirmReply, type TwoFactorEnrollReply,
 } from '@cairn/contracts';
 import { requireActor } from '../common/require-actor.js';
@@ -19,6 +19,11 @@ export class AuthHandler {
   @RpcHandler(IdentitySubjects.authResolve)
   resolve(@Payload() req: ResolveCredentialsRequest): Promise<ResolveCredentialsReply> {
     return this.auth.resolve(req);
+  }
+
+  @RpcHandler(IdentitySubjects.authSession)
+  session(@Payload() req: SessionUserRequest): Promise<ResolveCredentialsReply> {
+    return this.auth.sessionUser(req.userId);
   }
 
   @RpcHandler(IdentitySubjects.userVerifyPassword)

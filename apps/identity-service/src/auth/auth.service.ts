@@ -61,6 +61,22 @@ export class AuthService {
     };
   }
 
+  /** A web session's user, re-read on every page: disabled, prohibited or deleted users are signed out. */
+  async sessionUser(userId: number): Promise<ResolveCredentialsReply> {
+    const user = await this.users.findById(userId);
+    if (!user) throw unauthenticated('the signed-in user no longer exists');
+    assertCanSignIn(user);
+    const actor: ActorDto = {
+      id: user.id,
+      login: user.name,
+      isAdmin: user.isAdmin,
+      scopes: ['all'],
+      hasTwoFactor: user.twoFactor !== null,
+      via: 'session',
+    };
+    return { actor, user: this.usersService.render(user, actor), mustChangePassword: user.mustChangePassword };
+  }
+
   private principal(req: ResolveCredentialsRequest): Promise<Principal> {
     const { secret, username } = req;
     if (req.kind === 'token') {

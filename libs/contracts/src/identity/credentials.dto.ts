@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { ActorDto } from '../common/actor.js';
 import type { UserDto } from './user.dto.js';
 
@@ -38,4 +38,9 @@ export interface ResolveCredentialsReply {
 
 export class ActorOnlyRequest {
   @IsOptional() @ValidateNested() @Type(() => ActorDto) actor: ActorDto | null;
+}
+
+/** `identity.auth.session`: the user id a web session signed in as. */
+export class SessionUserRequest {
+  @IsInt() userId: number;
 }

@@ -1,5 +1,5 @@
 import type { Paginated } from '../common/pagination.js';
-import type { ResolveCredentialsReply, ResolveCredentialsRequest } from './credentials.dto.js';
+import type { ResolveCredentialsReply, ResolveCredentialsRequest, SessionUserRequest } from './credentials.dto.js';
 import type {
   CreateKeyRequest, KeyIdRequest, ListKeysRequest, PublicKeyDto, ResolveKeyReply, ResolveKeyRequest, TouchKeyRequest,
 } from './key.dto.js';
@@ -26,6 +26,7 @@ import type { IdentitySubjects } from './identity.subjects.js';
 /** The request and reply of every subject in {@link IdentitySubjects}, answered by identity-service. */
 export interface IdentityRpc {
   [IdentitySubjects.authResolve]: RpcPair<ResolveCredentialsRequest, ResolveCredentialsReply>;
+  [IdentitySubjects.authSession]: RpcPair<SessionUserRequest, ResolveCredentialsReply>;
   [IdentitySubjects.userCreate]: RpcPair<CreateUserRequest, UserDto>;
   [IdentitySubjects.userEdit]: RpcPair<EditUserRequest, UserDto>;
   [IdentitySubjects.userDelete]: RpcPair<UsernameRequest, { ok: true }>;

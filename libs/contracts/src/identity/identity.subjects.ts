@@ -2,6 +2,8 @@
 export const IdentitySubjects = {
   /** Resolve credentials (token, password, session, SSH key fingerprint) to an actor. */
   authResolve: 'identity.auth.resolve',
+  /** A web session's user (by id) as an actor with `via: 'session'`; refused once the user may no longer sign in. */
+  authSession: 'identity.auth.session',
   /** Health check: replies `{ ok: true }` when the service and its database answer. */
   health: 'identity.health.check',
 

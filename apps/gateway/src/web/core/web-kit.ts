@@ -1,0 +1,320 @@
+import type { Eta } from 'eta';
+import {
+  DomainError, ErrorCode, IdentitySubjects, httpStatusForErrorCode, twoFactorDeniesRepoAccess,
+  type ActorDto, type UserDto,
+} from '@cairn/contracts';
+import type { CommonSettings, JsonLogger, RpcClient } from '@cairn/platform';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { GatewaySettings } from '../../config/gateway-settings.js';
+import { setRetryAfter } from '../../http/retry-after.js';
+import { readCookie, sessionCookie } from './cookies.js';
+import { CSRF_FIELD, CSRF_HEADER, UNSAFE_METHODS, csrfMatches } from './csrf.js';
+import { SESSION_COOKIE, SESSION_TTL_SECONDS, type Flash, type SessionStore, type WebSession } from './session-store.js';
+
+/** What a page handler returns: a page in the layout, a redirect (303 after a form), or a fragment without layout. */
+export type PageResult =
+  | { kind: 'page'; template: string; title: string; data: object; status: number }
+  | { kind: 'redirect'; location: string }
+  | { kind: 'fragment'; template: string; data: object; status: number };
+
+export function page(template: string, title: string, data: object = {}, status = 200): PageResult {
+  return { kind: 'page', template, title, data, status };
+}
+export function redirect(location: string): PageResult {
+  return { kind: 'redirect', location };
+}
+export function fragment(template: string, data: object = {}, status = 200): PageResult {
+  return { kind: 'fragment', template, data, status };
+}
+
+/** Thrown by {@link requireSignIn}: the visitor goes to the sign-in page and comes back afterwards. */
+export class SignInRequired extends Error {}
+
+/** Everything a page handler needs about this request. */
+export interface PageContext<P = Record<string, string>, Q = Record<string, string | undefined>> {
+  req: FastifyRequest;
+  reply: FastifyReply;
+  params: P;
+  query: Q;
+  /** The submitted form fields (unsafe methods), `{}` otherwise. */
+  form: Record<string, string>;
+  /** The signed-in user as the API would see them (`via: 'session'`, scopes `all`), or null. */
+  actor: ActorDto | null;
+  user: UserDto | null;
+  /** The session, created (and its cookie set) on first use. */
+  session: () => Promise<WebSession>;
+  /** The CSRF token every form must carry in `_csrf` (creates the session when needed). */
+  csrfToken: () => Promise<string>;
+  /** A message for the next page rendered to this browser. */
+  flash: (kind: Flash['kind'], text: string) => Promise<void>;
+}
+
+export type PageHandler<P, Q> = (ctx: PageContext<P, Q>) => Promise<PageResult>;
+
+/** The signed-in actor, or {@link SignInRequired}. */
+export function requireSignIn(ctx: { actor: ActorDto | null }): ActorDto {
+  if (!ctx.actor) throw new SignInRequired();
+  return ctx.actor;
+}
+
+/** A local path to come back to after signing in; anything else (other sites, `//x`) is dropped. */
+export function safeRedirectTarget(target: unknown): string | undefined {
+  if (typeof target !== 'string' || target.length > 2048) return undefined;
+  return /^\/(?![/\\])[^\s]*$/.test(target) ? target : undefined;
+}
+
+export interface WebKitDeps {
+  rpc: RpcClient;
+  settings: GatewaySettings;
+  common: CommonSettings;
+  store: SessionStore;
+  views: Eta;
+  logger: JsonLogger;
+}
+
+/** The CSP of every page: scripts and styles only from our own files — no inline script, no inline style. */
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const STATUS_TITLES: Record<number, string> = {
+  400: 'Bad request',
+  401: 'Sign in required',
+  403: 'Forbidden',
+  404: 'Page not found',
+  413: 'Too large',
+  429: 'Too many requests',
+  500: 'Internal server error',
+  503: 'Service unavailable',
+};
+
+/**
+ * Registers web pages in one Fastify scope (its own form-body parser; the API's JSON-only parsing stays as it is) and
+ * runs each through the same steps: security headers, session cookie, current user, CSRF on unsafe methods, the
+ * layout, error pages. Areas get a WebKit and call `get`/`post`.
+ */
+export class WebKit {
+  constructor(
+    private readonly scope: FastifyInstance,
+    readonly deps: WebKitDeps,
+  ) {}
+
+  get rpc(): RpcClient {
+    return this.deps.rpc;
+  }
+
+  get settings(): GatewaySettings {
+    return this.deps.settings;
+  }
+
+  get<P = Record<string, string>, Q = Record<string, string | undefined>>(url: string, handler: PageHandler<P, Q>): void {
+    this.scope.get(url, (req, reply) => this.serve(req, reply, handler as PageHandler<unknown, unknown>));
+  }
+
+  post<P = Record<string, string>, Q = Record<string, string | undefined>>(url: string, handler: PageHandler<P, Q>): void {
+    this.scope.post(url, (req, reply) => this.serve(req, reply, handler as PageHandler<unknown, unknown>));
+  }
+
+  /** Renders a status page (404, 403, 500, …) in the layout, as the not-found handler and errors do. */
+  async renderError(req: FastifyRequest, reply: FastifyReply, err: unknown): Promise<void> {
+    const ctx = await this.context(req, reply).catch(() => null);
+    await this.fail(req, reply, ctx, err);
+  }
+
+  private async serve(req: FastifyRequest, reply: FastifyReply, handler: PageHandler<unknown, unknown>): Promise<void> {
+    reply
+      .header('content-security-policy', CONTENT_SECURITY_POLICY)
+      .header('x-content-type-options', 'nosniff')
+      .header('x-frame-options', 'DENY')
+      .header('referrer-policy', 'same-origin')
+      .header('cache-control', 'no-store');
+    let ctx: PageContext | null = null;
+    try {
+      ctx = await this.context(req, reply);
+      if (UNSAFE_METHODS.has(req.method)) {
+        const session = await this.loadedSession(req);
+        const presented = ctx.form[CSRF_FIELD] ?? req.headers[CSRF_HEADER];
+        if (!session || !csrfMatches(session.csrf, presented)) {
+          throw DomainError.forbidden('invalid or missing CSRF token: reload the page and try again');
+        }
+      }
+      const result = await handler(ctx);
+      await this.send(req, reply, ctx, result);
+    } catch (err) {
+      await this.fail(req, reply, ctx, err);
+    }
+  }
+
+  private async send(req: FastifyRequest, reply: FastifyReply, ctx: PageContext, result: PageResult): Promise<void> {
+    if (result.kind === 'redirect') {
+      await reply.status(303).header('location', result.location).send();
+      return;
+    }
+    if (result.kind === 'fragment') {
+      const html = this.deps.views.render(result.template, { ...result.data, csrf: await this.csrfIfSession(req) });
+      await reply.status(result.status).type('text/html; charset=utf-8').send(html);
+      return;
+    }
+    const html = await this.inLayout(req, ctx, result.template, result.title, result.data);
+    await reply.status(result.status).type('text/html; charset=utf-8').send(html);
+  }
+
+  private async inLayout(req: FastifyRequest, ctx: PageContext | null, template: string, title: string, data: object): Promise<string> {
+    const session = await this.loadedSession(req);
+    const flash = session?.flash ?? [];
+    if (session?.flash?.length) {
+      delete session.flash;
+      await this.deps.store.save(session);
+    }
+    const actor = ctx?.actor ?? null;
+    const layout = {
+      title,
+      actor,
+      user: ctx?.user ?? null,
+      // Sign-out is a form: the token is needed on every page a signed-in user sees.
+      csrf: actor && ctx ? await ctx.csrfToken() : (session?.csrf ?? ''),
+      flash,
+      twoFactorAlert: twoFactorDeniesRepoAccess(this.settings.twoFactorAuth, actor),
+      appName: 'Cairn',
+      path: req.url,
+    };
+    const body = this.deps.views.render(template, { ...data, layout });
+    return this.deps.views.render('core/layout', { layout, body });
+  }
+
+  private async fail(req: FastifyRequest, reply: FastifyReply, ctx: PageContext | null, err: unknown): Promise<void> {
+    if (err instanceof SignInRequired) {
+      const back = req.method === 'GET' ? `?redirect_to=${encodeURIComponent(req.url)}` : '';
+      await reply.status(303).header('location', `/user/login${back}`).send();
+      return;
+    }
+    const status = err instanceof DomainError ? httpStatusForErrorCode(err.code) : 500;
+    // A page never shows a stack trace; a 5xx says only what happened, the log has the rest.
+    const message = err instanceof DomainError && status < 500 ? err.message : undefined;
+    if (status >= 500) this.deps.logger.error(`web ${req.method} ${req.url}: ${err instanceof Error ? err.stack : String(err)}`);
+    // Bad path parameters (e.g. a malformed name) are "no such page" to a browser.
+    const shown = status === 400 && req.method === 'GET' ? 404 : status;
+    setRetryAfter(reply, err);
+    const title = STATUS_TITLES[shown] ?? `Error ${shown}`;
+    try {
+      const html = await this.inLayout(req, ctx, 'core/error', title, { status: shown, title, message });
+      await reply.status(shown).type('text/html; charset=utf-8').send(html);
+    } catch (renderErr) {
+      this.deps.logger.error(`web error page failed: ${renderErr instanceof Error ? renderErr.message : String(renderErr)}`);
+      await reply.status(shown).type('text/plain; charset=utf-8').send(title);
+    }
+  }
+
+  /** The session this request presented (cached on the request). */
+  private async loadedSession(req: FastifyRequest): Promise<WebSession | null> {
+    const state = sessionState(req);
+    if (state.loaded === undefined) {
+      state.loaded = await this.deps.store.load(readCookie(req.headers.cookie, SESSION_COOKIE));
+    }
+    return state.loaded;
+  }
+
+  private async csrfIfSession(req: FastifyRequest): Promise<string> {
+    return (await this.loadedSession(req))?.csrf ?? '';
+  }
+
+  private setCookie(reply: FastifyReply, session: WebSession | null): void {
+    const secure = this.deps.common.rootUrl.startsWith('https:');
+    reply.header(
+      'set-cookie',
+      sessionCookie(SESSION_COOKIE, session?.id ?? '', { maxAgeSeconds: session ? SESSION_TTL_SECONDS : 0, secure }),
+    );
+  }
+
+  /** Starts a fresh session for `userId` (new id and CSRF secret: no session fixation) and sets its cookie. */
+  async signIn(req: FastifyRequest, reply: FastifyReply, userId: number): Promise<WebSession> {
+    const old = await this.loadedSession(req);
+    const renewed = old
+      ? await this.deps.store.renew({ ...old, userId, pendingUserId: undefined })
+      : this.deps.store.create({ userId });
+    if (!old) await this.deps.store.save(renewed);
+    sessionState(req).loaded = renewed;
+    this.setCookie(reply, renewed);
+    return renewed;
+  }
+
+  /** Ends the session (Redis record and cookie). */
+  async signOut(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const session = await this.loadedSession(req);
+    if (session) await this.deps.store.destroy(session.id);
+    sessionState(req).loaded = null;
+    this.setCookie(reply, null);
+  }
+
+  private async context(req: FastifyRequest, reply: FastifyReply): Promise<PageContext> {
+    const existing = await this.loadedSession(req);
+    let current = existing;
+    if (existing) this.setCookie(reply, existing); // sliding expiry, like the Redis record's
+    const session = async (): Promise<WebSession> => {
+      if (!current) {
+        current = this.deps.store.create();
+        await this.deps.store.save(current);
+        sessionState(req).loaded = current;
+        this.setCookie(reply, current);
+      }
+      return current;
+    };
+    const who = existing?.userId !== undefined ? await this.resolveSessionUser(existing) : null;
+    return {
+      req,
+      reply,
+      params: (req.params ?? {}) as Record<string, string>,
+      query: (req.query ?? {}) as Record<string, string | undefined>,
+      form: formFields(req.body),
+      actor: who?.actor ?? null,
+      user: who?.user ?? null,
+      session,
+      csrfToken: async () => (await session()).csrf,
+      flash: async (kind, text) => {
+        const s = await session();
+        s.flash = [...(s.flash ?? []), { kind, text }].slice(-5);
+        await this.deps.store.save(s);
+      },
+    };
+  }
+
+  /** The session's user as identity-service sees them now (a disabled or deleted user is signed out). */
+  private async resolveSessionUser(session: WebSession): Promise<{ actor: ActorDto; user: UserDto } | null> {
+    try {
+      const reply = await this.rpc.send(IdentitySubjects.authSession, { userId: session.userId! });
+      return { actor: reply.actor, user: reply.user };
+    } catch (err) {
+      if (err instanceof DomainError && (err.code === ErrorCode.UNAUTHENTICATED || err.code === ErrorCode.NOT_FOUND)) {
+        await this.deps.store.destroy(session.id);
+        return null;
+      }
+      throw err;
+    }
+  }
+}
+
+const SESSION_STATE = Symbol('cairn.webSession');
+interface SessionState {
+  loaded?: WebSession | null;
+}
+function sessionState(req: FastifyRequest): SessionState {
+  const holder = req as unknown as { [SESSION_STATE]?: SessionState };
+  return (holder[SESSION_STATE] ??= {});
+}
+
+function formFields(body: unknown): Record<string, string> {
+  if (!body || typeof body !== 'object') return {};
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+    if (typeof value === 'string') out[key] = value;
+    else if (Array.isArray(value) && typeof value[0] === 'string') out[key] = value[0];
+  }
+  return out;
+}

@@ -1,0 +1,10 @@
+import { registerHomePages } from './home/home.pages.js';
+import type { WebKit } from './core/web-kit.js';
+
+/**
+ * Every area of the web UI, one line each: an area lives in `src/web/<area>/` (its `*.pages.ts` registers routes on the
+ * kit) with its templates in `web/templates/<area>/`.
+ */
+export const WEB_AREAS: ReadonlyArray<(web: WebKit) => void> = [
+  registerHomePages,
+];
