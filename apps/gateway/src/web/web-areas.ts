@@ -1,4 +1,6 @@
+import { registerAdminPages } from './admin/admin.pages.js';
 import { registerHomePages } from './home/home.pages.js';
+import { registerSettingsPages } from './settings/settings.pages.js';
 import type { WebKit } from './core/web-kit.js';
 
 /**
@@ -7,4 +9,6 @@ import type { WebKit } from './core/web-kit.js';
  */
 export const WEB_AREAS: ReadonlyArray<(web: WebKit) => void> = [
   registerHomePages,
+  registerSettingsPages,
+  registerAdminPages,
 ];
