@@ -1,4 +1,5 @@
 import { registerAdminPages } from './admin/admin.pages.js';
+import { registerAuthPages } from './auth/auth.pages.js';
 import { registerHomePages } from './home/home.pages.js';
 import { registerSettingsPages } from './settings/settings.pages.js';
 import type { WebKit } from './core/web-kit.js';
@@ -9,6 +10,7 @@ import type { WebKit } from './core/web-kit.js';
  */
 export const WEB_AREAS: ReadonlyArray<(web: WebKit) => void> = [
   registerHomePages,
+  registerAuthPages,
   registerSettingsPages,
   registerAdminPages,
 ];

@@ -51,6 +51,7 @@ export function registerWebRoutes(fastify: FastifyInstance, app: INestApplicatio
       logger: new JsonLogger('gateway-web'),
     });
     for (const register of WEB_AREAS) register(web);
+    web.registerNotFoundPage();
   });
   const pages = new PullPages(rpc, settings);
   fastify.get<{ Params: PullParams }>('/:owner/:repo/pulls/:index', (req, reply) => pages.page(req, reply));

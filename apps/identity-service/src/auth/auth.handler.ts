@@ -2,7 +2,8 @@ import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { RpcHandler } from '@cairn/platform';
 import {
-  IdentitySubjects, ResolveCredentialsRequest, SessionUserRequest, TwoFactorConfirmRequest, TwoFactorRequest,
+  IdentitySubjects, ResolveCredentialsRequest, SecondFactorRequest, SessionUserRequest, WebSignInRequest,
+  type SecondFactorReply, type WebSignInReply, TwoFactorConfirmRequest, TwoFactorRequest,
   type ResolveCredentialsReply, type TwoFactorConfirmReply, type TwoFactorEnrollReply,
 } from '@cairn/contracts';
 import { requireActor } from '../common/require-actor.js';
@@ -24,6 +25,16 @@ export class AuthHandler {
   @RpcHandler(IdentitySubjects.authSession)
   session(@Payload() req: SessionUserRequest): Promise<ResolveCredentialsReply> {
     return this.auth.sessionUser(req.userId);
+  }
+
+  @RpcHandler(IdentitySubjects.authWebSignIn)
+  webSignIn(@Payload() req: WebSignInRequest): Promise<WebSignInReply> {
+    return this.auth.webSignIn(req);
+  }
+
+  @RpcHandler(IdentitySubjects.authWebSecondFactor)
+  webSecondFactor(@Payload() req: SecondFactorRequest): Promise<SecondFactorReply> {
+    return this.auth.webSecondFactor(req);
   }
 
   @RpcHandler(IdentitySubjects.userVerifyPassword)

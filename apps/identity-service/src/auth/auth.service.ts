@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import {
   DomainError, ErrorCode, isWellFormedAccessToken,
-  type ActorDto, type ResolveCredentialsReply, type ResolveCredentialsRequest,
+  type ActorDto, type ResolveCredentialsReply, type ResolveCredentialsRequest, type SecondFactorReply,
+  type SecondFactorRequest, type WebSignInReply, type WebSignInRequest,
 } from '@cairn/contracts';
 import { assertCanSignIn } from '../common/sign-in.js';
 import { TokensRepository } from '../tokens/tokens.repository.js';
@@ -105,16 +106,8 @@ export class AuthService {
    * against the account and the source address; a right password waiting for its code counts for nothing.
    */
   private async byPassword(login: string, password: string, otp: string | undefined, address?: string): Promise<Principal> {
-    const user = login ? await this.users.findUserForLogin(login) : null;
-    // A user is counted by id (whatever name or email they sign in with); an unknown name by itself.
-    const attempt = await this.throttle.begin({ account: user ? `id:${user.id}` : `name:${login}`, address });
-    if (!user?.passwordHash) {
-      await this.hasher.burn(password);
-      throw unauthenticated('invalid username or password');
-    }
-    if (!(await this.hasher.verify(password, user.passwordHash))) throw unauthenticated('invalid username or password');
+    const { user, attempt } = await this.checkPassword(login, password, address);
     try {
-      assertCanSignIn(user);
       if (user.twoFactor && !otp) throw unauthenticated('two-factor authentication code required (X-Gitea-OTP)');
     } catch (err) {
       await attempt.undecided();
@@ -125,5 +118,62 @@ export class AuthService {
     }
     await attempt.succeeded();
     return { user, via: 'password', scopes: ['all'] };
+  }
+
+  /**
+   * The password step every password sign-in shares, behind the throttle: a wrong password stays counted; an account
+   * that may not sign in is refused without counting (the password was right).
+   */
+  private async checkPassword(login: string, password: string, address?: string) {
+    const user = login ? await this.users.findUserForLogin(login) : null;
+    // A user is counted by id (whatever name or email they sign in with); an unknown name by itself.
+    const attempt = await this.throttle.begin({ account: user ? `id:${user.id}` : `name:${login}`, address });
+    if (!user?.passwordHash) {
+      await this.hasher.burn(password);
+      throw unauthenticated('invalid username or password');
+    }
+    if (!(await this.hasher.verify(password, user.passwordHash))) throw unauthenticated('invalid username or password');
+    try {
+      assertCanSignIn(user);
+    } catch (err) {
+      await attempt.undecided();
+      throw err;
+    }
+    return { user, attempt };
+  }
+
+  /** The web form's password step: with two-factor enrolled the attempt stays undecided until the code step. */
+  async webSignIn(req: WebSignInRequest): Promise<WebSignInReply> {
+    const { user, attempt } = await this.checkPassword(req.login.trim(), req.password, req.clientAddress);
+    if (user.twoFactor) {
+      await attempt.undecided();
+      return { userId: user.id, twoFactorRequired: true };
+    }
+    await attempt.succeeded();
+    return { userId: user.id, twoFactorRequired: false };
+  }
+
+  /** The web form's code step, counted against the same account and address as the password step. */
+  async webSecondFactor(req: SecondFactorRequest): Promise<SecondFactorReply> {
+    const user = await this.users.findById(req.userId);
+    const attempt = await this.throttle.begin({ account: `id:${req.userId}`, address: req.clientAddress });
+    if (!user?.twoFactor) throw unauthenticated('two-factor authentication is not enrolled: sign in again');
+    try {
+      assertCanSignIn(user);
+    } catch (err) {
+      await attempt.undecided();
+      throw err;
+    }
+    const code = req.code.replace(/\s+/g, '');
+    const ok = req.method === 'totp'
+      ? await this.twoFactor.verifyPasscode(user.id, code)
+      : await this.twoFactor.useRecoveryCode(user.id, code);
+    if (!ok) {
+      throw unauthenticated(
+        req.method === 'totp' ? 'invalid (or already used) two-factor authentication code' : 'invalid (or already used) recovery code',
+      );
+    }
+    await attempt.succeeded();
+    return { userId: user.id, recoveryCodeUsed: req.method === 'recovery' };
   }
 }

@@ -55,6 +55,15 @@ export class TwoFactorRepository {
     return count === 1;
   }
 
+  /** Replaces the scratch token's hash if it is `expected`, atomically: true for the one caller that used it. */
+  async consumeScratch(userId: number, expected: string, replacement: string): Promise<boolean> {
+    const { count } = await this.prisma.twoFactor.updateMany({
+      where: { userId, scratchTokenHash: expected },
+      data: { scratchTokenHash: replacement },
+    });
+    return count === 1;
+  }
+
   /** Removes the user's enrolment, active or pending; false when there was none. */
   async delete(userId: number): Promise<boolean> {
     const [active, pending] = await this.prisma.$transaction([

@@ -98,6 +98,15 @@ export class TwoFactorService {
    * Checks a TOTP passcode (6 digits, ±1 step) for an enrolled user. Each passcode is accepted once: its step must be
    * later than the last accepted one, and claiming it is atomic (a replay, even a concurrent one, is refused).
    */
+  /**
+   * Signs in with the recovery (scratch) code instead of a TOTP code: accepted once — it is replaced in the same
+   * conditional UPDATE by a new one nobody is shown (as Gitea regenerates it), so the user must enrol again for a new one.
+   */
+  async useRecoveryCode(userId: number, code: string): Promise<boolean> {
+    if (!/^[A-Za-z0-9]{1,64}$/.test(code)) return false;
+    return this.repo.consumeScratch(userId, hashScratch(code), newUnshownScratchHash());
+  }
+
   async verifyPasscode(userId: number, passcode: string): Promise<boolean> {
     const row = await this.repo.find(userId);
     if (!row) return false;
@@ -111,6 +120,11 @@ export class TwoFactorService {
     const step = totpStepOf(secret, passcode, this.clock(), { window: 1, after: row.lastUsedStep ?? undefined });
     return step !== null && this.repo.claimStep(userId, step);
   }
+}
+
+/** The hash of a random recovery code nobody is shown: what replaces a used one. */
+function newUnshownScratchHash(): string {
+  return hashScratch(randomBase62(24));
 }
 
 function hashScratch(token: string): string {

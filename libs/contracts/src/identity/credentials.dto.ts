@@ -44,3 +44,33 @@ export class ActorOnlyRequest {
 export class SessionUserRequest {
   @IsInt() userId: number;
 }
+
+/** `identity.auth.web-sign-in`: the sign-in form's first step (user name or e-mail, and password). */
+export class WebSignInRequest {
+  @IsString() @MaxLength(255) login: string;
+  @IsString() @MaxLength(1024) password: string;
+  @IsOptional() @IsString() @MaxLength(64) clientAddress?: string;
+}
+
+/** A right password: signed in, or (two-factor enrolled) waiting for the second step. */
+export interface WebSignInReply {
+  userId: number;
+  twoFactorRequired: boolean;
+}
+
+export const SECOND_FACTOR_METHODS = ['totp', 'recovery'] as const;
+
+/** `identity.auth.web-second-factor`: the code step for a user whose password was right. */
+export class SecondFactorRequest {
+  @IsInt() userId: number;
+  /** `totp`: a code of the authenticator app; `recovery`: the recovery (scratch) code shown at enrolment. */
+  @IsIn(SECOND_FACTOR_METHODS) method: (typeof SECOND_FACTOR_METHODS)[number];
+  @IsString() @MaxLength(64) code: string;
+  @IsOptional() @IsString() @MaxLength(64) clientAddress?: string;
+}
+
+export interface SecondFactorReply {
+  userId: number;
+  /** The recovery code was used up: the user should enrol again or note a new one (Gitea's flash). */
+  recoveryCodeUsed: boolean;
+}

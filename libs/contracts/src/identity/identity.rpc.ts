@@ -1,5 +1,8 @@
 import type { Paginated } from '../common/pagination.js';
-import type { ResolveCredentialsReply, ResolveCredentialsRequest, SessionUserRequest } from './credentials.dto.js';
+import type {
+  ResolveCredentialsReply, ResolveCredentialsRequest, SecondFactorReply, SecondFactorRequest, SessionUserRequest,
+  WebSignInReply, WebSignInRequest,
+} from './credentials.dto.js';
 import type {
   CreateKeyRequest, KeyIdRequest, ListKeysRequest, PublicKeyDto, ResolveKeyReply, ResolveKeyRequest, TouchKeyRequest,
 } from './key.dto.js';
@@ -27,6 +30,8 @@ import type { IdentitySubjects } from './identity.subjects.js';
 export interface IdentityRpc {
   [IdentitySubjects.authResolve]: RpcPair<ResolveCredentialsRequest, ResolveCredentialsReply>;
   [IdentitySubjects.authSession]: RpcPair<SessionUserRequest, ResolveCredentialsReply>;
+  [IdentitySubjects.authWebSignIn]: RpcPair<WebSignInRequest, WebSignInReply>;
+  [IdentitySubjects.authWebSecondFactor]: RpcPair<SecondFactorRequest, SecondFactorReply>;
   [IdentitySubjects.userCreate]: RpcPair<CreateUserRequest, UserDto>;
   [IdentitySubjects.userEdit]: RpcPair<EditUserRequest, UserDto>;
   [IdentitySubjects.userDelete]: RpcPair<UsernameRequest, { ok: true }>;

@@ -4,6 +4,10 @@ export const IdentitySubjects = {
   authResolve: 'identity.auth.resolve',
   /** A web session's user (by id) as an actor with `via: 'session'`; refused once the user may no longer sign in. */
   authSession: 'identity.auth.session',
+  /** The web sign-in form: checks the password (throttled); says whether the two-factor step must follow. */
+  authWebSignIn: 'identity.auth.web-sign-in',
+  /** The web sign-in's two-factor step: a TOTP code or the recovery code (throttled, each usable once). */
+  authWebSecondFactor: 'identity.auth.web-second-factor',
   /** Health check: replies `{ ok: true }` when the service and its database answer. */
   health: 'identity.health.check',
 

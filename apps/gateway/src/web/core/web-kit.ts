@@ -9,6 +9,7 @@ import type { GatewaySettings } from '../../config/gateway-settings.js';
 import { setRetryAfter } from '../../http/retry-after.js';
 import { readCookie, sessionCookie } from './cookies.js';
 import { CSRF_FIELD, CSRF_HEADER, UNSAFE_METHODS, csrfMatches } from './csrf.js';
+import { anonymousMustSignIn } from './sign-in-policy.js';
 import { SESSION_COOKIE, SESSION_TTL_SECONDS, type Flash, type SessionStore, type WebSession } from './session-store.js';
 
 /** What a page handler returns: a page in the layout, a redirect (303 after a form), or a fragment without layout. */
@@ -50,6 +51,11 @@ export interface PageContext<P = Record<string, string>, Q = Record<string, stri
 }
 
 export type PageHandler<P, Q> = (ctx: PageContext<P, Q>) => Promise<PageResult>;
+
+export interface PageOptions {
+  /** Reachable without signing in even under `REQUIRE_SIGNIN_VIEW = true` (the sign-in pages). */
+  public?: boolean;
+}
 
 /** The signed-in actor, or {@link SignInRequired}. */
 export function requireSignIn(ctx: { actor: ActorDto | null }): ActorDto {
@@ -114,12 +120,38 @@ export class WebKit {
     return this.deps.settings;
   }
 
-  get<P = Record<string, string>, Q = Record<string, string | undefined>>(url: string, handler: PageHandler<P, Q>): void {
-    this.scope.get(url, (req, reply) => this.serve(req, reply, handler as PageHandler<unknown, unknown>));
+  get<P = Record<string, string>, Q = Record<string, string | undefined>>(
+    url: string,
+    handler: PageHandler<P, Q>,
+    options: PageOptions = {},
+  ): void {
+    this.scope.get(url, (req, reply) => this.serve(req, reply, handler as PageHandler<unknown, unknown>, options));
   }
 
-  post<P = Record<string, string>, Q = Record<string, string | undefined>>(url: string, handler: PageHandler<P, Q>): void {
-    this.scope.post(url, (req, reply) => this.serve(req, reply, handler as PageHandler<unknown, unknown>));
+  post<P = Record<string, string>, Q = Record<string, string | undefined>>(
+    url: string,
+    handler: PageHandler<P, Q>,
+    options: PageOptions = {},
+  ): void {
+    this.scope.post(url, (req, reply) => this.serve(req, reply, handler as PageHandler<unknown, unknown>, options));
+  }
+
+  /**
+   * The 404 page for any other GET (registered last; every registered route is more specific). Paths of the
+   * machine-facing protocols keep their own not-found answers.
+   */
+  registerNotFoundPage(): void {
+    this.scope.get('/*', (req, reply) => {
+      if (/^\/(api|v2)(\/|$)/.test(req.url)) return reply.callNotFound();
+      return this.serve(req, reply, async () => {
+        throw DomainError.notFound('The page you are looking for does not exist, or you are not allowed to see it.');
+      }, {});
+    });
+  }
+
+  /** Saves changes a page made to the session (e.g. a pending sign-in). */
+  saveSession(session: WebSession): Promise<void> {
+    return this.deps.store.save(session);
   }
 
   /** Renders a status page (404, 403, 500, …) in the layout, as the not-found handler and errors do. */
@@ -128,7 +160,12 @@ export class WebKit {
     await this.fail(req, reply, ctx, err);
   }
 
-  private async serve(req: FastifyRequest, reply: FastifyReply, handler: PageHandler<unknown, unknown>): Promise<void> {
+  private async serve(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    handler: PageHandler<unknown, unknown>,
+    options: PageOptions,
+  ): Promise<void> {
     reply
       .header('content-security-policy', CONTENT_SECURITY_POLICY)
       .header('x-content-type-options', 'nosniff')
@@ -138,6 +175,9 @@ export class WebKit {
     let ctx: PageContext | null = null;
     try {
       ctx = await this.context(req, reply);
+      if (!ctx.actor && anonymousMustSignIn(this.settings.requireSigninView, req.url, options.public === true)) {
+        throw new SignInRequired();
+      }
       if (UNSAFE_METHODS.has(req.method)) {
         const session = await this.loadedSession(req);
         const presented = ctx.form[CSRF_FIELD] ?? req.headers[CSRF_HEADER];
@@ -227,6 +267,7 @@ export class WebKit {
 
   private setCookie(reply: FastifyReply, session: WebSession | null): void {
     const secure = this.deps.common.rootUrl.startsWith('https:');
+    reply.removeHeader('set-cookie'); // one cookie per answer: a renewed id replaces the one set earlier
     reply.header(
       'set-cookie',
       sessionCookie(SESSION_COOKIE, session?.id ?? '', { maxAgeSeconds: session ? SESSION_TTL_SECONDS : 0, secure }),

@@ -1,0 +1,113 @@
+import { DomainError, ErrorCode, IdentitySubjects } from '@cairn/contracts';
+import type { FastifyRequest } from 'fastify';
+import { page, redirect, safeRedirectTarget, type PageContext, type PageResult, type WebKit } from '../core/web-kit.js';
+
+const SIGN_IN = '/user/login';
+const TWO_FACTOR = '/user/two_factor';
+const RECOVERY = '/user/two_factor/scratch';
+/** Where Gitea sends a user who signed in with their recovery code: the page to enrol again. */
+const AFTER_RECOVERY = '/user/settings/security';
+
+/**
+ * Signing in and out (Gitea's paths): `/user/login` (user name or e-mail and password), then — with two-factor
+ * enrolled — `/user/two_factor` (a TOTP code) or `/user/two_factor/scratch` (the recovery code); `POST /user/logout`.
+ * Identity-service checks every step behind the API's sign-in throttle (too many failures: the 429 page with
+ * Retry-After). Completing sign-in gives the browser a new session id.
+ */
+export function registerAuthPages(web: WebKit): void {
+  const open = { public: true };
+
+  web.get<Record<string, string>, { redirect_to?: string }>(SIGN_IN, async (ctx) => {
+    if (ctx.actor) return redirect(safeRedirectTarget(ctx.query.redirect_to) ?? '/');
+    return signInForm(ctx, { login: '', redirectTo: safeRedirectTarget(ctx.query.redirect_to) ?? '' });
+  }, open);
+
+  web.post(SIGN_IN, async (ctx) => {
+    const login = (ctx.form.user_name ?? '').trim();
+    const redirectTo = safeRedirectTarget(ctx.form.redirect_to);
+    if (!login || !ctx.form.password) {
+      return signInForm(ctx, { login, redirectTo: redirectTo ?? '', error: 'Enter your username or email and your password.' });
+    }
+    let reply;
+    try {
+      reply = await web.rpc.send(IdentitySubjects.authWebSignIn, {
+        login, password: ctx.form.password, clientAddress: clientAddress(ctx.req),
+      });
+    } catch (err) {
+      if (!isUnauthenticated(err)) throw err;
+      return signInForm(ctx, { login, redirectTo: redirectTo ?? '', error: err.message }, 401);
+    }
+    if (!reply.twoFactorRequired) {
+      await web.signIn(ctx.req, ctx.reply, reply.userId);
+      return redirect(redirectTo ?? '/');
+    }
+    const session = await ctx.session();
+    session.pendingUserId = reply.userId;
+    session.redirectTo = redirectTo;
+    await web.saveSession(session);
+    return redirect(TWO_FACTOR);
+  }, open);
+
+  for (const method of ['totp', 'recovery'] as const) {
+    const path = method === 'totp' ? TWO_FACTOR : RECOVERY;
+    web.get(path, async (ctx) => {
+      if (ctx.actor) return redirect('/');
+      if ((await ctx.session()).pendingUserId === undefined) return redirect(SIGN_IN);
+      return codeForm(ctx, method);
+    }, open);
+
+    web.post(path, async (ctx) => {
+      const session = await ctx.session();
+      const userId = session.pendingUserId;
+      if (userId === undefined) return redirect(SIGN_IN);
+      const code = (ctx.form.passcode ?? '').trim();
+      if (!code) return codeForm(ctx, method, 'Enter the code.');
+      let reply;
+      try {
+        reply = await web.rpc.send(IdentitySubjects.authWebSecondFactor, {
+          userId, method, code: code.slice(0, 64), clientAddress: clientAddress(ctx.req),
+        });
+      } catch (err) {
+        if (!isUnauthenticated(err)) throw err;
+        return codeForm(ctx, method, err.message, 401);
+      }
+      const signedIn = await web.signIn(ctx.req, ctx.reply, reply.userId);
+      const target = signedIn.redirectTo;
+      delete signedIn.redirectTo;
+      if (reply.recoveryCodeUsed) {
+        signedIn.flash = [{
+          kind: 'warning',
+          text: 'You have used your recovery code: it cannot be used again. Enrol two-factor authentication again to get a new one.',
+        }];
+      }
+      await web.saveSession(signedIn);
+      return redirect(reply.recoveryCodeUsed ? AFTER_RECOVERY : (target ?? '/'));
+    }, open);
+  }
+
+  web.post('/user/logout', async (ctx) => {
+    await web.signOut(ctx.req, ctx.reply);
+    return redirect('/');
+  }, open);
+}
+
+async function signInForm(
+  ctx: PageContext,
+  form: { login: string; redirectTo: string; error?: string },
+  status = 200,
+): Promise<PageResult> {
+  return page('auth/login', 'Sign in', { ...form, csrf: await ctx.csrfToken() }, status);
+}
+
+async function codeForm(ctx: PageContext, method: 'totp' | 'recovery', error?: string, status = 200): Promise<PageResult> {
+  const title = method === 'totp' ? 'Two-factor authentication' : 'Use your recovery code';
+  return page('auth/two-factor', title, { method, error, csrf: await ctx.csrfToken() }, status);
+}
+
+function isUnauthenticated(err: unknown): err is DomainError {
+  return err instanceof DomainError && err.code === ErrorCode.UNAUTHENTICATED;
+}
+
+function clientAddress(req: FastifyRequest): string | undefined {
+  return req.ip || undefined;
+}

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { anonymousMustSignIn, isExpensivePath } from './sign-in-policy.js';
+
+describe('REQUIRE_SIGNIN_VIEW for anonymous web visitors', () => {
+  it('sends them to sign in from code, history, issues and pulls under expensive, not from the repository home', () => {
+    for (const path of ['/o/r/src/branch/main', '/o/r/raw/branch/main/a.txt', '/o/r/commits/branch/main', '/o/r/commit/abc',
+      '/o/r/blame/branch/main/x', '/o/r/archive/main.zip', '/o/r/graph', '/o/r/issues', '/o/r/pulls/3', '/o/r/wiki/Home',
+      '/o/r/activity', '/user/events']) {
+      expect(isExpensivePath(path), path).toBe(true);
+      expect(anonymousMustSignIn('expensive', path, false), path).toBe(true);
+    }
+    for (const path of ['/', '/o/r', '/o', '/explore/repos', '/user/login', '/o/r/settings', '/explore/repos/src']) {
+      expect(anonymousMustSignIn('expensive', path, false), path).toBe(false);
+    }
+  });
+
+  it('sends them to sign in from every page but the sign-in pages under true, and from none under false', () => {
+    expect(anonymousMustSignIn('strict', '/', false)).toBe(true);
+    expect(anonymousMustSignIn('strict', '/o/r', false)).toBe(true);
+    expect(anonymousMustSignIn('strict', '/user/login', true)).toBe(false);
+    expect(anonymousMustSignIn('off', '/o/r/src/branch/main', false)).toBe(false);
+  });
+});

@@ -1,0 +1,26 @@
+import type { RequireSigninView } from '../../config/gateway-settings.js';
+
+/**
+ * Under `REQUIRE_SIGNIN_VIEW = expensive`, the repository pages anonymous visitors are sent to sign in from (Gitea's
+ * list, matched by the path after `/{owner}/{repo}/`): code, raw, history, blame, archives, issues and pulls, wiki,
+ * activity. The repository home page stays open.
+ */
+const EXPENSIVE_REPO_PAGES = new Set([
+  'archive', 'blame', 'commit', 'commits', 'graph', 'media', 'raw', 'src', 'wiki', 'activity', 'issues', 'pulls',
+]);
+/** First path segments that are site pages, never `{owner}`. */
+const SITE_SEGMENTS = new Set(['user', 'login', 'explore', '-', 'api', 'assets', 'org', 'admin', 'repo', 'notifications']);
+
+export function isExpensivePath(path: string): boolean {
+  const segments = path.split('?')[0].split('/').filter(Boolean);
+  if (segments[0] === 'user' && segments[1] === 'events') return true;
+  if (segments.length < 3 || SITE_SEGMENTS.has(segments[0])) return false;
+  return EXPENSIVE_REPO_PAGES.has(segments[2]);
+}
+
+/** Whether an anonymous visitor of this page is sent to sign in first. Sign-in pages themselves are `public`. */
+export function anonymousMustSignIn(mode: RequireSigninView, path: string, isPublic: boolean): boolean {
+  if (isPublic) return false;
+  if (mode === 'strict') return true;
+  return mode === 'expensive' && isExpensivePath(path);
+}
