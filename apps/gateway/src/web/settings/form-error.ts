@@ -5,12 +5,12 @@ import { DomainError, httpStatusForErrorCode } from '@cairn/contracts';
  * code): the message, with the form again. Anything else (404, 403, 5xx) is not the form's business and is rethrown
  * to the error page.
  */
-export function formRejection(err: unknown): { message: string; status: number } {
+export function formRejection(err: unknown): { error: string; status: number } {
   if (err instanceof DomainError) {
     const status = httpStatusForErrorCode(err.code);
     if (status === 400 || status === 409 || status === 422) {
       const details = err.details?.length ? `: ${err.details.join('; ')}` : '';
-      return { message: `${err.message}${details}`, status: 422 };
+      return { error: `${err.message}${details}`, status: 422 };
     }
   }
   throw err;

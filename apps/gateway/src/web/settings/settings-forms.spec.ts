@@ -40,8 +40,8 @@ describe('admin hook form', () => {
 
 describe('form rejections', () => {
   it('shows refused input again with the message, and leaves other failures to the error page', () => {
-    expect(formRejection(DomainError.unprocessable('bad key', ['too short']))).toEqual({ message: 'bad key: too short', status: 422 });
-    expect(formRejection(DomainError.conflict('taken'))).toEqual({ message: 'taken', status: 422 });
+    expect(formRejection(DomainError.unprocessable('bad key', ['too short']))).toEqual({ error: 'bad key: too short', status: 422 });
+    expect(formRejection(DomainError.conflict('taken'))).toEqual({ error: 'taken', status: 422 });
     expect(() => formRejection(DomainError.notFound())).toThrow(DomainError);
     expect(() => formRejection(new Error('boom'))).toThrow('boom');
     expect(() => formRejection(new DomainError(ErrorCode.PERMISSION_DENIED, 'no'))).toThrow('no');
