@@ -102,11 +102,15 @@ describe.skipIf(!chromiumAvailable())('web settings and site administration', ()
       const html = await page.content();
       expect(html).not.toContain(token);
       expect(html).toContain(token.slice(-8));
-      expect(await page.getByRole('cell', { name: 'ci-bot' }).isVisible()).toBe(true);
+      expect(await page.getByRole('cell', { name: 'ci-bot', exact: true }).isVisible()).toBe(true);
       expect(allLogs()).not.toContain(token);
 
-      // A second token with the same name is refused with the service's message, on the form.
+      // Refusals come back on the form with identity-service's message: no scope, then a name in use.
       await page.getByLabel('Token name').fill('ci-bot');
+      expect(await submit(page, 'Generate token')).toBe(422);
+      expect(await page.getByRole('alert').textContent()).toContain('access token must have a scope');
+      expect(await page.getByLabel('Token name').inputValue()).toBe('ci-bot');
+      await page.getByLabel('issue', { exact: true }).selectOption('read');
       expect(await submit(page, 'Generate token')).toBe(422);
       expect(await page.getByRole('alert').textContent()).toContain('access token name has been used already');
       await expectAccessible(page);
