@@ -14,6 +14,8 @@ import {
 import { createUser, http, uniqueName, type Account, type HttpClient } from '../support/session.js';
 import { startTestSuite, type TestSuite } from '../support/suite.js';
 import { totpCode, totpStep, wrongTotpCode } from '../support/totp.js';
+import { Gpg } from '../support/signing-tools.js';
+import { workspace } from '../support/git.js';
 import { waitFor } from '../support/wait.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { FAST_PASSWORD_HASH, sshKeyFactory } from './identity-helpers.js';
@@ -27,6 +29,7 @@ describe.skipIf(!chromiumAvailable())('web settings and site administration', ()
   let api: HttpClient;
   let admin: Account;
   const keys = sshKeyFactory();
+  const ws = workspace('cairn-e2e-web-settings-');
 
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
@@ -44,6 +47,7 @@ describe.skipIf(!chromiumAvailable())('web settings and site administration', ()
     await suite?.stop();
     await receiver?.close();
     keys.cleanup();
+    ws.cleanup();
   });
 
   /** A signed-in page for a new user (or the given account); the context is closed by `run`'s caller. */
@@ -158,6 +162,39 @@ describe.skipIf(!chromiumAvailable())('web settings and site administration', ()
 
       await submit(page, 'Delete SSH key laptop');
       expect(await page.getByText('You have no SSH keys.').isVisible()).toBe(true);
+    });
+  });
+
+  it('adds GPG keys: one with the user\'s e-mail at once, one without only with a signature over the page\'s token', async () => {
+    const erin = await createUser(suite, admin, uniqueName('erin'));
+    const gpg = new Gpg(ws.dir('gnupg'));
+    const own = await gpg.generate(`Erin <${erin.username}@example.com>`, 'ed25519');
+    const robot = await gpg.generate(`Robot <${uniqueName('robot')}@elsewhere.test>`, 'rsa');
+    await withSignedIn(erin, async (page) => {
+      await page.goto('/user/settings/keys');
+      await page.getByLabel('Key type').selectOption('gpg');
+      await page.getByLabel('Content').fill(own.armoredPublic);
+      expect(await submit(page, 'Add key')).toBe(200);
+      expect(await page.getByText('The GPG key has been added.').isVisible()).toBe(true);
+      expect(await page.getByRole('row', { name: new RegExp(own.keyId) }).getByRole('cell', { name: `${erin.username}@example.com (verified)` }).isVisible()).toBe(true);
+
+      // Without one of erin's e-mails: refused on the form, naming the token to sign.
+      const verificationToken = (await page.locator('#verification-token').textContent())!.trim();
+      await page.getByLabel('Key type').selectOption('gpg');
+      await page.getByLabel('Content').fill(robot.armoredPublic);
+      expect(await submit(page, 'Add key')).toBe(422);
+      expect(await page.getByRole('alert').textContent()).toContain(`valid signature for the token: ${verificationToken}`);
+      await expectAccessible(page);
+
+      await page.getByLabel('Key type').selectOption('gpg');
+      await page.getByLabel('Content').fill(robot.armoredPublic);
+      await page.getByLabel(/^Signature over the verification token/).fill(await gpg.detachSign(robot.keyId, verificationToken));
+      expect(await submit(page, 'Add key')).toBe(200);
+      expect(await page.getByRole('row', { name: new RegExp(robot.keyId) }).getByRole('cell', { name: 'verified', exact: true }).isVisible()).toBe(true);
+      await screenshot(page, 'web-settings-gpg-keys');
+      await expectAccessible(page);
+      const listed = await api.get('/user/gpg_keys', { basic: erin });
+      expect(listed.body.map((k: { key_id: string }) => k.key_id).sort()).toEqual([own.keyId, robot.keyId].sort());
     });
   });
 

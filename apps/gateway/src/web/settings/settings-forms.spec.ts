@@ -43,6 +43,7 @@ describe('form rejections', () => {
     expect(formRejection(DomainError.unprocessable('bad key', ['too short']))).toEqual({ error: 'bad key: too short', status: 422 });
     expect(formRejection(DomainError.conflict('taken'))).toEqual({ error: 'taken', status: 422 });
     expect(() => formRejection(DomainError.notFound())).toThrow(DomainError);
+    expect(formRejection(DomainError.notFound('no e-mail of yours'), { notFoundIsInput: true })).toEqual({ error: 'no e-mail of yours', status: 422 });
     expect(() => formRejection(new Error('boom'))).toThrow('boom');
     expect(() => formRejection(new DomainError(ErrorCode.PERMISSION_DENIED, 'no'))).toThrow('no');
   });

@@ -73,12 +73,17 @@ export function registerSettingsPages(kit: WebKit): void {
     const content = (ctx.form.content ?? '').trim();
     try {
       if (ctx.form.type === 'gpg') {
-        await rpc.send(IdentitySubjects.gpgKeyCreate, { actor, body: { armored_public_key: content } });
+        const signature = (ctx.form.signature ?? '').trim();
+        await rpc.send(IdentitySubjects.gpgKeyCreate, {
+          actor, body: { armored_public_key: content, ...(signature ? { armored_signature: signature } : {}) },
+        });
       } else {
         await rpc.send(IdentitySubjects.keyCreate, { actor, body: { title: (ctx.form.title ?? '').trim(), key: content } });
       }
     } catch (err) {
-      return keys(actor, { ...formRejection(err), addType: ctx.form.type === 'gpg' ? 'gpg' : 'ssh', title: ctx.form.title ?? '', content });
+      // A GPG key without any of the user's e-mails is a 404 that asks for a signature over the token (Gitea's).
+      const refusal = formRejection(err, { notFoundIsInput: true });
+      return keys(actor, { ...refusal, addType: ctx.form.type === 'gpg' ? 'gpg' : 'ssh', title: ctx.form.title ?? '', content });
     }
     await ctx.flash('success', ctx.form.type === 'gpg' ? 'The GPG key has been added.' : 'The SSH key has been added.');
     return redirect('/user/settings/keys');
