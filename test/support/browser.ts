@@ -115,7 +115,7 @@ export async function signIn(
   await page.getByLabel('Password', { exact: true }).fill(account.password);
   await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Sign in' }).click()]);
   if (options.otp !== undefined) {
-    await page.getByLabel(/^(Authentication|Recovery) code$/).fill(options.otp);
+    await page.locator('input[name=passcode]').fill(options.otp);
     await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Verify' }).click()]);
   }
 }

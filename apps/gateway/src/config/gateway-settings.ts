@@ -37,6 +37,12 @@ export const gatewaySettingsSpec = {
     default: ['127.0.0.0/8', '::1/128'],
     parse: parsers.list,
   },
+  /**
+   * `true`: anonymous visitors see nothing — web pages send them to sign in, the API answers 401, git over HTTP asks for
+   * credentials; `expensive`: web pages for code, raw files, history, blame, archives, issues and pull requests send
+   * anonymous visitors to sign in (the repository home, the API and git stay open, as in Gitea); `false`: no change.
+   * Any other value refuses start.
+   */
   requireSigninView: {
     section: 'service',
     key: 'REQUIRE_SIGNIN_VIEW',

@@ -13,6 +13,7 @@ import { GATEWAY_SETTINGS, type GatewaySettings } from '../config/gateway-settin
 import { setRetryAfter } from '../http/retry-after.js';
 import { escapeHtml, renderMergeBox, renderPullPage } from './pull-page.js';
 import { SessionStore } from './core/session-store.js';
+import { anonymousMustSignIn } from './core/sign-in-policy.js';
 import { registerStaticFiles } from './core/static-files.js';
 import { createViews } from './core/views.js';
 import { WebKit } from './core/web-kit.js';
@@ -89,8 +90,9 @@ class PullPages {
       const { owner, repo, index } = req.params;
       if (!/^\d{1,15}$/.test(index) || Number(index) < 1) throw DomainError.notFound('pull request not found');
       const actor = await this.authenticate(req);
-      if (!actor && this.settings.requireSigninView === 'strict') {
-        throw new DomainError(ErrorCode.UNAUTHENTICATED, 'sign in to view this page');
+      if (!actor && anonymousMustSignIn(this.settings.requireSigninView, req.url, false)) {
+        await reply.status(303).header('location', `/user/login?redirect_to=${encodeURIComponent(req.url)}`).send();
+        return;
       }
       const ctx = await resolveRepoAccess(this.rpc, this.settings, actor, owner, repo);
       const pr = await this.rpc.send(PullSubjects.get, { ...ctx, index: Number(index), view: true });

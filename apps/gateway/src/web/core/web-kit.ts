@@ -5,6 +5,7 @@ import {
 } from '@cairn/contracts';
 import type { CommonSettings, JsonLogger, RpcClient } from '@cairn/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { resolveRepoAccess } from '../../access/repo-access.guard.js';
 import type { GatewaySettings } from '../../config/gateway-settings.js';
 import { setRetryAfter } from '../../http/retry-after.js';
 import { readCookie, sessionCookie } from './cookies.js';
@@ -147,6 +148,14 @@ export class WebKit {
         throw DomainError.notFound('The page you are looking for does not exist, or you are not allowed to see it.');
       }, {});
     });
+  }
+
+  /**
+   * The repository and the visitor's access to it, by the API's own rules (hidden → 404; under
+   * `TWO_FACTOR_AUTH = enforced` a user without two-factor gets the 404 page, whose layout carries the enrolment alert).
+   */
+  repoAccess(ctx: Pick<PageContext, 'actor'>, owner: string, repo: string): ReturnType<typeof resolveRepoAccess> {
+    return resolveRepoAccess(this.rpc, this.settings, ctx.actor, owner, repo);
   }
 
   /** Saves changes a page made to the session (e.g. a pending sign-in). */
