@@ -138,6 +138,8 @@ export function registerSettingsPages(kit: WebKit): void {
     const actor = requireSignIn(ctx);
     try {
       const confirmed = await rpc.send(IdentitySubjects.twoFactorConfirm, { actor, passcode: (ctx.form.passcode ?? '').trim() });
+      // Enrolled by this very request: the layout (enforced-policy alert) must see it already.
+      actor.hasTwoFactor = true;
       return page('settings/two-factor-recovery', 'Two-factor authentication enrolled', {
         tab: 'security', recoveryCode: confirmed.scratch_token,
       });
