@@ -45,6 +45,24 @@ describe.skipIf(!chromiumAvailable())('web layout', () => {
     }
   });
 
+  it('fits a phone screen: no horizontal scrolling, the sign-in link reachable', async () => {
+    const { context, page } = await newPage(browser, suite.baseUrl, { phone: true });
+    try {
+      await page.goto('/user/login');
+      const overflow = await page.evaluate(() => {
+        const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } })
+          .document.documentElement;
+        return root.scrollWidth - root.clientWidth;
+      });
+      expect(overflow).toBeLessThanOrEqual(0);
+      expect(await page.getByRole('button', { name: 'Sign in' }).isVisible()).toBe(true);
+      await screenshot(page, 'web-layout-phone-sign-in');
+      await expectAccessible(page);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('answers an unknown asset with 404 and serves the stylesheet with an ETag', async () => {
     const css = await fetch(`${suite.baseUrl}/assets/cairn.css`);
     expect(css.status).toBe(200);

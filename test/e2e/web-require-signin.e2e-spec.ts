@@ -9,9 +9,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_SUITE_APPS } from '../support/git.js';
-import { createUser, http, uniqueName } from '../support/session.js';
+import { createUser, enrolTwoFactor, http, uniqueName } from '../support/session.js';
 import { startTestSuite, type Account, type TestSuite } from '../support/suite.js';
-import { totpCode, totpStep } from '../support/totp.js';
+import { totpCode } from '../support/totp.js';
 import {
   chromiumAvailable, expectAccessible, launchBrowser, newPage, screenshot, signIn, type Browser,
 } from '../support/browser.js';
@@ -43,14 +43,7 @@ async function setUp(env: Record<string, string>, enrolAdmin = false): Promise<S
   const created = await api.post('/user/repos', { basic: admin, body: { name, private: false, auto_init: true } });
   expect(created.status, created.text).toBe(201);
   let twoFactor: Setup['twoFactor'];
-  if (enrolAdmin) {
-    const started = await api.post('/user/2fa', { basic: admin });
-    expect(started.status, started.text).toBe(201);
-    const step = totpStep();
-    const confirmed = await api.post('/user/2fa/confirm', { basic: admin, body: { passcode: totpCode(started.body.secret, step) } });
-    expect(confirmed.status, confirmed.text).toBe(200);
-    twoFactor = { secret: started.body.secret, step };
-  }
+  if (enrolAdmin) twoFactor = await enrolTwoFactor(suite, admin);
   return { suite, admin, plain, repo: `${admin.username}/${name}`, twoFactor, browser: await launchBrowser() };
 }
 

@@ -7,9 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_SUITE_APPS } from '../support/git.js';
-import { createUser, http, uniqueName, type HttpClient } from '../support/session.js';
+import { createUser, enrolTwoFactor, http, uniqueName, type HttpClient } from '../support/session.js';
 import { startTestSuite, type Account, type TestSuite } from '../support/suite.js';
-import { totpCode, totpStep } from '../support/totp.js';
+import { totpCode } from '../support/totp.js';
 import {
   chromiumAvailable, expectAccessible, launchBrowser, newPage, screenshot, signIn, type Browser, type Page,
 } from '../support/browser.js';
@@ -55,16 +55,6 @@ describe.skipIf(!chromiumAvailable())('web sign-in', () => {
   }
 
   const userMenu = (page: Page) => page.locator('details.user-menu summary');
-
-  /** Enrols an account in two-factor through the API; returns the secret and the recovery code. */
-  async function enrol(account: Account): Promise<{ secret: string; recovery: string; step: number }> {
-    const started = await api.post('/user/2fa', { basic: account });
-    expect(started.status, started.text).toBe(201);
-    const step = totpStep();
-    const confirmed = await api.post('/user/2fa/confirm', { basic: account, body: { passcode: totpCode(started.body.secret, step) } });
-    expect(confirmed.status, confirmed.text).toBe(200);
-    return { secret: started.body.secret, recovery: confirmed.body.scratch_token, step };
-  }
 
   it('signs in with username and password, renews the session id, signs out with a POST', async () => {
     const alice = await createUser(suite, admin, uniqueName('alice'));
@@ -132,7 +122,7 @@ describe.skipIf(!chromiumAvailable())('web sign-in', () => {
 
   it('asks enrolled users for their TOTP code, refuses a wrong one, and returns to the page asked for', async () => {
     const carol = await createUser(suite, admin, uniqueName('carol'));
-    const { secret, step } = await enrol(carol);
+    const { secret, step } = await enrolTwoFactor(suite, carol);
     await withPage(async (page) => {
       await signIn(page, carol, { redirectTo: '/explore/repos' });
       expect(new URL(page.url()).pathname).toBe('/user/two_factor');
@@ -156,7 +146,7 @@ describe.skipIf(!chromiumAvailable())('web sign-in', () => {
 
   it('accepts the recovery code once instead of a TOTP code', async () => {
     const dave = await createUser(suite, admin, uniqueName('dave'));
-    const { recovery } = await enrol(dave);
+    const { recovery } = await enrolTwoFactor(suite, dave);
     await withPage(async (page) => {
       await signIn(page, dave);
       await page.getByRole('link', { name: /use your recovery code/i }).click();

@@ -38,9 +38,14 @@ export async function launchBrowser(): Promise<Browser> {
 /** Console messages that report a Content-Security-Policy violation, per page. */
 const cspViolations = new WeakMap<Page, string[]>();
 
-/** A fresh context (no cookies) whose relative URLs resolve against the suite, and one page in it. */
-export async function newPage(browser: Browser, baseUrl: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 800 } });
+/** A fresh context (no cookies) whose relative URLs resolve against the suite, and one page in it (desktop or phone size). */
+export async function newPage(
+  browser: Browser,
+  baseUrl: string,
+  options: { phone?: boolean } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const viewport = options.phone ? { width: 390, height: 844 } : { width: 1280, height: 800 };
+  const context = await browser.newContext({ baseURL: baseUrl, viewport, isMobile: options.phone === true });
   const page = await context.newPage();
   const seen: string[] = [];
   cspViolations.set(page, seen);

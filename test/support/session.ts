@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { basicAuth, type Account, type TestSuite } from './suite.js';
+import { totpCode, totpStep } from './totp.js';
 
 export type { Account } from './suite.js';
 
@@ -116,4 +117,23 @@ export async function createToken(
   });
   if (res.status !== 201) throw new Error(`POST /users/${user.username}/tokens answered ${res.status}: ${res.text}`);
   return res.body.sha1;
+}
+
+/**
+ * Enrols an account in two-factor through the API (`POST /user/2fa`, then `/user/2fa/confirm` with a code of the
+ * current step, which is then spent): the secret, the recovery code and that step.
+ */
+export async function enrolTwoFactor(
+  suite: SuiteLike,
+  account: Pick<Account, 'basic'>,
+): Promise<{ secret: string; recovery: string; step: number }> {
+  const started = await http(suite).post<{ secret: string }>('/user/2fa', { basic: account });
+  if (started.status !== 201) throw new Error(`POST /user/2fa answered ${started.status}: ${started.text}`);
+  const step = totpStep();
+  const confirmed = await http(suite).post<{ scratch_token: string }>('/user/2fa/confirm', {
+    basic: account,
+    body: { passcode: totpCode(started.body.secret, step) },
+  });
+  if (confirmed.status !== 200) throw new Error(`POST /user/2fa/confirm answered ${confirmed.status}: ${confirmed.text}`);
+  return { secret: started.body.secret, recovery: confirmed.body.scratch_token, step };
 }

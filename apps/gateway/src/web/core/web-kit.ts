@@ -126,7 +126,7 @@ export class WebKit {
     handler: PageHandler<P, Q>,
     options: PageOptions = {},
   ): void {
-    this.scope.get(url, (req, reply) => this.serve(req, reply, handler as PageHandler<unknown, unknown>, options));
+    this.route('GET', url, handler as PageHandler<unknown, unknown>, options);
   }
 
   post<P = Record<string, string>, Q = Record<string, string | undefined>>(
@@ -134,7 +134,11 @@ export class WebKit {
     handler: PageHandler<P, Q>,
     options: PageOptions = {},
   ): void {
-    this.scope.post(url, (req, reply) => this.serve(req, reply, handler as PageHandler<unknown, unknown>, options));
+    this.route('POST', url, handler as PageHandler<unknown, unknown>, options);
+  }
+
+  private route(method: 'GET' | 'POST', url: string, handler: PageHandler<unknown, unknown>, options: PageOptions): void {
+    this.scope.route({ method, url, handler: (req, reply) => this.serve(req, reply, handler, options) });
   }
 
   /**
