@@ -306,6 +306,30 @@ describe.skipIf(!chromiumAvailable())('web settings and site administration', ()
     });
   });
 
+  it('fits a phone screen: the settings pages with a token and a key scroll no wider than the screen', async () => {
+    const frank = await createUser(suite, admin, uniqueName('frank'));
+    const key = keys.generate('ed25519');
+    expect((await api.post('/user/keys', { basic: frank, body: { title: 'a rather long key title for a phone', key: key.publicKey } })).status).toBe(201);
+    expect((await api.post(`/users/${frank.username}/tokens`, { basic: frank, body: { name: 'phone-token', scopes: ['read:user'] } })).status).toBe(201);
+    const { context, page } = await newPage(browser, suite.baseUrl, { phone: true });
+    try {
+      await signIn(page, frank);
+      for (const path of ['/user/settings/applications', '/user/settings/keys', '/user/settings/security']) {
+        await page.goto(path);
+        const overflow = await page.evaluate(() => {
+          const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } })
+            .document.documentElement;
+          return root.scrollWidth - root.clientWidth;
+        });
+        expect(overflow, path).toBeLessThanOrEqual(0);
+        await expectAccessible(page);
+      }
+      await screenshot(page, 'web-settings-phone-security');
+    } finally {
+      await context.close();
+    }
+  });
+
   it('sends visitors who are not signed in to the sign-in page and refuses a form without its CSRF token', async () => {
     const { context, page } = await newPage(browser, suite.baseUrl);
     try {
