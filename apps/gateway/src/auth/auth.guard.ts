@@ -13,6 +13,7 @@ import {
 } from './policy.decorators.js';
 import { resolveCredentials } from './resolve-credentials.js';
 import { missingScopeMessage } from './scopes.js';
+import { assertSiteAdmin } from './site-admin-policy.js';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../config/gateway-settings.js';
 
 /** The 401 of a {@link PasswordRequired} route called with a token. */
@@ -85,15 +86,9 @@ export class AuthGuard implements CanActivate {
       const missing = missingScopeMessage(actor, categories, req.method);
       if (missing) throw new DomainError(ErrorCode.PERMISSION_DENIED, missing);
     }
-    if (siteAdminOnly && !actor.isAdmin) {
-      throw new DomainError(ErrorCode.PERMISSION_DENIED, 'user should be the site admin');
-    }
-    // Admin routes reach every repository's data (and hooks of every repository): no site admin who must enrol.
-    if (
-      (siteAdminOnly || this.meta<boolean>(TWO_FACTOR_REQUIRED, context)) &&
-      twoFactorDeniesRepoAccess(this.settings.twoFactorAuth, actor)
-    ) {
-      throw DomainError.forbidden(twoFactorRequiredMessage(siteAdminOnly ? 'site administration' : 'this route'));
+    if (siteAdminOnly) assertSiteAdmin(actor, this.settings.twoFactorAuth);
+    if (this.meta<boolean>(TWO_FACTOR_REQUIRED, context) && twoFactorDeniesRepoAccess(this.settings.twoFactorAuth, actor)) {
+      throw DomainError.forbidden(twoFactorRequiredMessage('this route'));
     }
   }
 }

@@ -5,18 +5,22 @@ import { DomainError, MAX_INT32 } from '@cairn/contracts';
  * Parses a numeric path id (`/keys/{id}`), answering 400 with the parameter's name for anything else. A value beyond
  * {@link MAX_INT32} names nothing that can exist: 404, as for any other id without a row.
  */
+export function parsePositiveId(value: string | number | undefined, name = 'id'): number {
+  // The global validation pipe may already have turned the text into a number (NaN for non-digits).
+  const n = typeof value === 'number' ? value : value !== undefined && /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(n) || n < 1) throw DomainError.invalid(`${name} must be a positive integer`);
+  if (n > MAX_INT32) {
+    const shown = typeof value === 'string' ? ` ${value}` : '';
+    throw DomainError.notFound(`${name}${shown} does not exist`);
+  }
+  return n;
+}
+
+/** {@link parsePositiveId} as a route parameter pipe. */
 @Injectable()
 export class PositiveIntPipe implements PipeTransform<string | number, number> {
   transform(value: string | number, metadata: ArgumentMetadata): number {
-    const name = metadata.data ?? 'id';
-    // The global validation pipe may already have turned the text into a number (NaN for non-digits).
-    const n = typeof value === 'number' ? value : /^\d+$/.test(value) ? Number(value) : Number.NaN;
-    if (!Number.isInteger(n) || n < 1) throw DomainError.invalid(`${name} must be a positive integer`);
-    if (n > MAX_INT32) {
-      const shown = typeof value === 'string' ? ` ${value}` : '';
-      throw DomainError.notFound(`${name}${shown} does not exist`);
-    }
-    return n;
+    return parsePositiveId(value, metadata.data ?? 'id');
   }
 }
 

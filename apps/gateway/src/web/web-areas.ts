@@ -1,7 +1,9 @@
+import { registerAdminPages } from './admin/admin.pages.js';
 import { registerAuthPages } from './auth/auth.pages.js';
 import { registerHomePages } from './home/home.pages.js';
 import { registerPullsPages } from './pulls/pulls.pages.js';
 import { registerRepoPages } from './repo/repo.pages.js';
+import { registerSettingsPages } from './settings/settings.pages.js';
 import type { WebKit } from './core/web-kit.js';
 
 /**
@@ -13,4 +15,6 @@ export const WEB_AREAS: ReadonlyArray<(web: WebKit) => void> = [
   registerAuthPages,
   registerPullsPages,
   registerRepoPages,
+  registerSettingsPages,
+  registerAdminPages,
 ];

@@ -54,7 +54,7 @@ export class AuthHandler {
 
   @RpcHandler(IdentitySubjects.twoFactorDisable)
   async disable(@Payload() req: TwoFactorRequest): Promise<{ ok: true }> {
-    await this.twoFactor.disable(requireActor(req.actor), req.username);
+    await this.twoFactor.disable(requireActor(req.actor), req.username, req.passcode);
     return { ok: true };
   }
 }

@@ -131,4 +131,17 @@ describe('two-factor authentication (integration)', () => {
     const reply = await auth.resolve({ kind: 'password', username: 'alice', secret: 'password123' });
     expect(reply.actor.hasTwoFactor).toBe(false);
   });
+  it('disables with a code only when the code is a current, unused one of the enrolment (the web settings page)', async () => {
+    const dana = actorOf(await env.createUser('dana'));
+    const secret = base32Decode((await twoFactor.enroll(dana)).secret);
+    await twoFactor.confirm(dana, totp(secret, env.clock.now));
+    env.clock.advance(2 * 30_000);
+    await expect(twoFactor.disable(dana, undefined, '000000' === totp(secret, env.clock.now) ? '111111' : '000000')).rejects.toMatchObject({
+      code: ErrorCode.UNPROCESSABLE,
+      message: expect.stringContaining('invalid two-factor authentication code'),
+    });
+    expect((await env.sql.query('SELECT 1 FROM identity.two_factors WHERE user_id = $1', [dana.id])).rowCount).toBe(1);
+    await twoFactor.disable(dana, undefined, ` ${totp(secret, env.clock.now)} `);
+    expect((await env.sql.query('SELECT 1 FROM identity.two_factors WHERE user_id = $1', [dana.id])).rowCount).toBe(0);
+  });
 });

@@ -78,12 +78,18 @@ export class TwoFactorService {
     return { scratch_token: scratch };
   }
 
-  /** Removes an enrolment (active or pending): the user themself or a site admin. */
-  async disable(actor: ActorDto, username?: string): Promise<void> {
+  /**
+   * Removes an enrolment (active or pending): the user themself or a site admin. With `passcode` (the web page), it
+   * must be a current, unused code of the active enrolment.
+   */
+  async disable(actor: ActorDto, username?: string, passcode?: string): Promise<void> {
     const target = username === undefined ? await this.users.findById(actor.id) : await this.users.findUserByName(username);
     if (!target || target.type !== 'user') throw DomainError.notFound(`user "${username ?? actor.login}" does not exist`);
     if (target.id !== actor.id && !actor.isAdmin) {
       throw DomainError.forbidden('doer should be the site admin or be same as the contextUser');
+    }
+    if (passcode !== undefined && !(await this.verifyPasscode(target.id, passcode.trim()))) {
+      throw DomainError.unprocessable('invalid two-factor authentication code: enter the current code of your authenticator app');
     }
     if (!(await this.repo.delete(target.id))) throw DomainError.notFound('two-factor authentication is not enrolled');
   }

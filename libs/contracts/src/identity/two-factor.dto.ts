@@ -5,6 +5,11 @@ import { ActorRequest } from './user.dto.js';
 export class TwoFactorRequest extends ActorRequest {
   /** Whose enrolment; absent = the actor's. */
   @IsOptional() @IsString() @MaxLength(255) username?: string;
+  /**
+   * Disable only: a current code of the active enrolment, checked before it is removed. The web
+   * settings page always sends one; the API's `DELETE /user/2fa` relies on its password (+ `X-Gitea-OTP`) instead.
+   */
+  @IsOptional() @IsString() @MaxLength(16) passcode?: string;
 }
 
 /**
