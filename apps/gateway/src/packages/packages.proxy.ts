@@ -1,5 +1,4 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { Logger, type INestApplicationContext } from '@nestjs/common';
 import {
@@ -11,8 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { looksLikeToken, readCredentials } from '../auth/credentials.js';
 import { resolveCredentials } from '../auth/resolve-credentials.js';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../config/gateway-settings.js';
-import { HOP_BY_HOP_HEADERS } from '../http/hop-by-hop.js';
-import { upstreamPath } from '../http/upstream-path.js';
+import { forwardedResponseHeaders, InternalEndpoint } from '../http/internal-endpoint.js';
 import { registryOf, registryRefusal } from './registry-refusal.js';
 
 /** Credential failures that mean "authenticate again" (401), not a service fault. */
@@ -29,8 +27,7 @@ type Caller = { actor: ActorDto | null; forwardAuthorization: boolean };
  */
 export class PackagesProxy {
   private readonly logger = new Logger('PackagesProxy');
-  private readonly base: URL;
-  private readonly agent: HttpAgent;
+  private readonly endpoint: InternalEndpoint;
 
   constructor(
     private readonly rpc: RpcClient,
@@ -38,9 +35,7 @@ export class PackagesProxy {
     private readonly common: CommonSettings,
   ) {
     const url = common.packagesInternalUrl;
-    this.base = new URL(url.endsWith('/') ? url : `${url}/`);
-    const options = { keepAlive: true, noDelay: true };
-    this.agent = this.base.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
+    this.endpoint = new InternalEndpoint(url);
   }
 
   async handle(req: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -86,21 +81,9 @@ export class PackagesProxy {
     // The public path is passed on byte for byte (`upstreamPath`; the registries refuse dot-segment names).
     const bodiless = req.method === 'GET' || req.method === 'HEAD';
     const forward = (attempt: number): void => {
-      const send = this.base.protocol === 'https:' ? httpsRequest : httpRequest;
-      const upstream = send({
-        protocol: this.base.protocol,
-        hostname: this.base.hostname,
-        port: this.base.port,
-        path: upstreamPath(this.base, req.url),
-        method: req.method,
-        headers,
-        agent: this.agent,
-      });
+      const upstream = this.endpoint.request(req.url, req.method, headers);
       upstream.on('response', (res: IncomingMessage) => {
-        const out: OutgoingHttpHeaders = { [CORRELATION_HEADER]: String(req.id) };
-        for (const [name, value] of Object.entries(res.headers)) {
-          if (value !== undefined && !HOP_BY_HOP_HEADERS.has(name)) out[name] = value;
-        }
+        const out = forwardedResponseHeaders(res, String(req.id));
         closeIfBodyUnread();
         raw.writeHead(res.statusCode ?? 502, out);
         pipeline(res, raw).catch(() => raw.destroy());

@@ -1,5 +1,4 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Logger, type INestApplicationContext } from '@nestjs/common';
@@ -8,8 +7,7 @@ import {
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, CORRELATION_HEADER, type CommonSettings } from '@cairn/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HOP_BY_HOP_HEADERS } from '../http/hop-by-hop.js';
-import { upstreamPath } from '../http/upstream-path.js';
+import { forwardedResponseHeaders, InternalEndpoint } from '../http/internal-endpoint.js';
 
 
 /** Fails the stream once more than `max` bytes went through (the request body bound). */
@@ -49,15 +47,11 @@ function plain(raw: FastifyReply['raw'], status: number, message: string): void 
  */
 export class RunnerProtocolProxy {
   private readonly logger = new Logger('RunnerProtocol');
-  private readonly base: URL;
-  private readonly agent: HttpAgent;
+  private readonly endpoint: InternalEndpoint;
 
   constructor(private readonly common: CommonSettings) {
     const url = common.runnersInternalUrl;
-    this.base = new URL(url.endsWith('/') ? url : `${url}/`);
-    // No Nagle delay: requests go out as headers, then body chunks.
-    const options = { keepAlive: true, noDelay: true };
-    this.agent = this.base.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
+    this.endpoint = new InternalEndpoint(url);
   }
 
   handle(req: FastifyRequest, reply: FastifyReply): void {
@@ -77,21 +71,9 @@ export class RunnerProtocolProxy {
       if (value !== undefined) headers[name] = value;
     }
 
-    const send = this.base.protocol === 'https:' ? httpsRequest : httpRequest;
-    const upstream = send({
-      protocol: this.base.protocol,
-      hostname: this.base.hostname,
-      port: this.base.port,
-      path: upstreamPath(this.base, req.url),
-      method: req.method,
-      headers,
-      agent: this.agent,
-    });
+    const upstream = this.endpoint.request(req.url, req.method, headers);
     upstream.on('response', (res: IncomingMessage) => {
-      const out: OutgoingHttpHeaders = { [CORRELATION_HEADER]: String(req.id) };
-      for (const [name, value] of Object.entries(res.headers)) {
-        if (value !== undefined && !HOP_BY_HOP_HEADERS.has(name)) out[name] = value;
-      }
+      const out = forwardedResponseHeaders(res, String(req.id));
       raw.writeHead(res.statusCode ?? 502, out);
       pipeline(res, raw).catch(() => raw.destroy());
     });

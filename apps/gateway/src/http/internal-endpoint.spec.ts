@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { upstreamPath } from './upstream-path.js';
+import { upstreamPath } from './internal-endpoint.js';
 
 describe('upstreamPath', () => {
   it('keeps dot segments as they are, after the base path', () => {

@@ -1,0 +1,52 @@
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { CORRELATION_HEADER } from '@cairn/platform';
+import { HOP_BY_HOP_HEADERS } from './hop-by-hop.js';
+
+/**
+ * The path of a request streamed to an internal endpoint: the endpoint's own base path, then the public path byte for
+ * byte. Never resolved as a URL: that would turn `..` and `%2e%2e` segments into a path outside the prefix the
+ * gateway routed (e.g. another package's, or an internal route reached with the internal token).
+ */
+export function upstreamPath(base: URL, publicUrl: string): string {
+  return `${base.pathname.replace(/\/$/, '')}${publicUrl}`;
+}
+
+/**
+ * A service's internal HTTP endpoint the gateway streams public requests to (runners-service's runner protocol,
+ * packages-service's registries): one keep-alive agent, the public path kept as it is.
+ */
+export class InternalEndpoint {
+  private readonly base: URL;
+  private readonly agent: HttpAgent;
+
+  constructor(url: string) {
+    this.base = new URL(url.endsWith('/') ? url : `${url}/`);
+    // No Nagle delay: requests go out as headers, then body chunks.
+    const options = { keepAlive: true, noDelay: true };
+    this.agent = this.base.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
+  }
+
+  /** Starts the internal request for a public request's URL (path and query); the caller writes or pipes its body. */
+  request(publicUrl: string, method: string, headers: OutgoingHttpHeaders): ClientRequest {
+    const send = this.base.protocol === 'https:' ? httpsRequest : httpRequest;
+    return send({
+      protocol: this.base.protocol,
+      hostname: this.base.hostname,
+      port: this.base.port,
+      path: upstreamPath(this.base, publicUrl),
+      method,
+      headers,
+      agent: this.agent,
+    });
+  }
+}
+
+/** The headers of an internal answer passed back to the client: all but hop-by-hop ones, plus the correlation id. */
+export function forwardedResponseHeaders(res: IncomingMessage, correlationId: string): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = { [CORRELATION_HEADER]: correlationId };
+  for (const [name, value] of Object.entries(res.headers)) {
+    if (value !== undefined && !HOP_BY_HOP_HEADERS.has(name)) out[name] = value;
+  }
+  return out;
+}
