@@ -42,14 +42,19 @@ class HashWorker {
 
   constructor(algorithm: DigestAlgorithm) {
     this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { algorithm } });
-    this.worker.unref(); // an idle pool never keeps the process alive
-    this.worker.on('message', (answer: string | null) => this.pending.shift()?.resolve(answer));
+    this.worker.on('message', (answer: string | null) => {
+      this.pending.shift()?.resolve(answer);
+      if (this.pending.length === 0) this.worker.unref();
+    });
     const fail = (err: Error) => {
       this.failure ??= err;
       for (const call of this.pending.splice(0)) call.reject(err);
     };
     this.worker.on('error', fail);
     this.worker.on('exit', (code) => fail(new Error(`${algorithm} hashing thread exited (code ${code})`)));
+    // Referenced only while a call is pending: an idle pool never keeps the process alive (unref after the listeners,
+    // which ref it again).
+    this.worker.unref();
   }
 
   get alive(): boolean {
@@ -59,6 +64,7 @@ class HashWorker {
   call(message: Message): Promise<string | null> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
+      if (this.pending.length === 0) this.worker.ref();
       this.pending.push({ resolve, reject });
       this.worker.postMessage(message);
     });
