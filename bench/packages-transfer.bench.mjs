@@ -3,7 +3,10 @@
 // copy that is durable like a stored blob) for the upload, `cat` into a file for the download. Rounds alternate
 // ours and the floors; medians are compared. Also prints the peak RSS (VmHWM) of the gateway and packages-service
 // before and after the transfers, to show that memory stays flat whatever the file size. Nothing asserts on time.
-// Targets: download ≤ 1.5 × cat, upload ≤ 2 × cp.
+// Targets: download ≤ 1.5 × cat, upload ≤ 2 × cp. Two more floors show what the path itself adds: for the upload,
+// `cp` with the four digests Gitea keeps computed beside it (md5sum, sha1sum, sha256sum, sha512sum and cp started
+// together, wall time: the least any store keeping those digests can take), and for the download, curl reading the
+// file itself (`curl file://… -o`: the client's own cost, without the services).
 //
 //   npm run build && node bench/packages-transfer.bench.mjs [--mib 200] [--rounds 3]
 import { spawn } from 'node:child_process';
@@ -84,18 +87,27 @@ async function main() {
     const downloaded = path.join(dataDir, 'downloaded.bin');
     const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, memory(pid)]));
 
-    const times = { upload: [], download: [], cp: [], ddSync: [], cat: [] };
+    const times = { upload: [], download: [], cp: [], cpHashed: [], ddSync: [], cat: [], curlFile: [] };
+    const together = async (commands) => {
+      const started = process.hrtime.bigint();
+      await Promise.all(commands.map(([cmd, args]) => timed(cmd, args)));
+      return Number(process.hrtime.bigint() - started) / 1e6;
+    };
     for (let r = 0; r < rounds; r++) {
       say(`round ${r + 1}/${rounds}`);
       const url = `${suite.baseUrl}/api/packages/${adminName}/generic/bench/${r + 1}/source.bin`;
       times.upload.push(await curlTimed(['-H', `Authorization: token ${token}`, '--upload-file', source, url], 201));
       times.cp.push(await timed('cp', [source, copy]));
       rmSync(copy, { force: true });
+      times.cpHashed.push(await together([['cp', [source, copy]], ...['md5sum', 'sha1sum', 'sha256sum', 'sha512sum'].map((c) => [c, [source]])]));
+      rmSync(copy, { force: true });
       times.ddSync.push(await timed('dd', [`if=${source}`, `of=${copy}`, 'bs=1M', 'conv=fsync', 'status=none']));
       rmSync(copy, { force: true });
       times.download.push(await curlTimed(['-o', downloaded, url], 200));
       rmSync(downloaded, { force: true });
       times.cat.push(await timed('cat', [source], downloaded));
+      rmSync(downloaded, { force: true });
+      times.curlFile.push(await timed('curl', ['-sS', '-o', downloaded, `file://${source}`]));
       rmSync(downloaded, { force: true });
     }
     const after = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, memory(pid)]));
@@ -105,11 +117,15 @@ async function main() {
     console.log(`packages transfer, ${mib} MiB generic file, median of ${rounds} rounds`);
     console.log(`  upload   (curl → gateway → packages-service)  ${fmt(m.upload)}  ${rate(m.upload)}`);
     console.log(`  floor    cp                                  ${fmt(m.cp)}  ${rate(m.cp)}`);
+    console.log(`  floor    cp ∥ md5/sha1/sha256/sha512sum     ${fmt(m.cpHashed)}  ${rate(m.cpHashed)}`);
     console.log(`  floor    dd conv=fsync (durable copy)        ${fmt(m.ddSync)}  ${rate(m.ddSync)}`);
     console.log(`  download (packages-service → gateway → curl)  ${fmt(m.download)}  ${rate(m.download)}`);
     console.log(`  floor    cat > file                          ${fmt(m.cat)}  ${rate(m.cat)}`);
-    console.log(`  ratio upload/cp = ${(m.upload / m.cp).toFixed(2)} (target ≤ 2), upload/dd-fsync = ${(m.upload / m.ddSync).toFixed(2)}`);
-    console.log(`  ratio download/cat = ${(m.download / m.cat).toFixed(2)} (target ≤ 1.5)`);
+    console.log(`  floor    curl file:// -o file                ${fmt(m.curlFile)}  ${rate(m.curlFile)}`);
+    console.log(`  ratio upload/cp = ${(m.upload / m.cp).toFixed(2)} (target ≤ 2), upload/dd-fsync = ${(m.upload / m.ddSync).toFixed(2)}, upload/(cp ∥ digests) = ${(m.upload / m.cpHashed).toFixed(2)}`);
+    console.log(`  ratio download/cat = ${(m.download / m.cat).toFixed(2)} (target ≤ 1.5), download/curl-file = ${(m.download / m.curlFile).toFixed(2)}`);
+    const spread = (xs) => `${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))}`;
+    console.log(`  spread: upload ${spread(times.upload)}, download ${spread(times.download)}, cp ${spread(times.cp)}, cat ${spread(times.cat)}`);
     for (const name of Object.keys(pids)) {
       console.log(
         `  ${name.padEnd(17)} peak RSS ${before[name].peak.toFixed(0)} MiB before, ${after[name].peak.toFixed(0)} MiB after` +

@@ -20,10 +20,11 @@ export class InternalEndpoint {
   private readonly base: URL;
   private readonly agent: HttpAgent;
 
-  constructor(url: string) {
+  /** `highWaterMark`: the connections' buffer size both ways (large bodies want more than the 16 KiB default). */
+  constructor(url: string, highWaterMark?: number) {
     this.base = new URL(url.endsWith('/') ? url : `${url}/`);
     // No Nagle delay: requests go out as headers, then body chunks.
-    const options = { keepAlive: true, noDelay: true };
+    const options = { keepAlive: true, noDelay: true, ...(highWaterMark ? { highWaterMark } : {}) };
     this.agent = this.base.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
   }
 

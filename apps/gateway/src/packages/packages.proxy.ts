@@ -16,6 +16,12 @@ import { registryOf, registryRefusal } from './registry-refusal.js';
 /** Credential failures that mean "authenticate again" (401), not a service fault. */
 const CREDENTIAL_FAILURES = [ErrorCode.UNAUTHENTICATED, ErrorCode.NOT_FOUND, ErrorCode.PERMISSION_DENIED, ErrorCode.INVALID_ARGUMENT];
 
+/**
+ * Buffer size of the connection to packages-service (both ways): package bodies are large, and the default 16 KiB
+ * paused the stream after every socket read. One connection's buffers are bounded by it.
+ */
+const UPSTREAM_HIGH_WATER_MARK = 1024 * 1024;
+
 /** Who is calling: an actor, anonymous, or a bearer token that is not Cairn's (the OCI registry's own, checked there). */
 type Caller = { actor: ActorDto | null; forwardAuthorization: boolean };
 
@@ -35,7 +41,7 @@ export class PackagesProxy {
     private readonly common: CommonSettings,
   ) {
     const url = common.packagesInternalUrl;
-    this.endpoint = new InternalEndpoint(url);
+    this.endpoint = new InternalEndpoint(url, UPSTREAM_HIGH_WATER_MARK);
   }
 
   async handle(req: FastifyRequest, reply: FastifyReply): Promise<void> {

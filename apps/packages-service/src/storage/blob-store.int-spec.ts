@@ -49,6 +49,37 @@ describe('FsBlobStore', () => {
     expect(await readdir(store.tempDir)).toEqual([]);
   });
 
+  it('hashes and writes content larger than its slab ring, in odd chunks, and concurrent uploads apart', async () => {
+    // 4 slabs of 1 MiB are reused: 9 MiB + a few bytes in 100,003-byte chunks crosses every slab boundary unaligned.
+    const big = randomBytes(9 * 1024 * 1024 + 17);
+    const odd = Readable.from((function* () {
+      for (let i = 0; i < big.length; i += 100_003) yield big.subarray(i, i + 100_003);
+    })());
+    const small = randomBytes(3000);
+    const [a, b, c] = await Promise.all([
+      store.stage(odd, { maxBytes: -1 }),
+      store.stage(chunked(small), { maxBytes: -1 }),
+      store.stage(Readable.from([]), { maxBytes: -1 }),
+    ]);
+    expect(a).toMatchObject({ size: big.length, md5: hex('md5', big), sha1: hex('sha1', big), sha256: hex('sha256', big), sha512: hex('sha512', big) });
+    expect(b).toMatchObject({ size: small.length, md5: hex('md5', small), sha512: hex('sha512', small) });
+    expect(c).toMatchObject({ size: 0, sha256: hex('sha256', Buffer.alloc(0)), md5: hex('md5', Buffer.alloc(0)) });
+    await store.commit(a);
+    expect((await readAll((await store.open(a.sha256))!)).equals(big)).toBe(true);
+    await Promise.all([store.discard(b), store.discard(c), store.remove(a.sha256)]);
+    expect(await readdir(store.tempDir)).toEqual([]);
+  });
+
+  it('refuses content crossing the limit after several slabs were written, keeping nothing', async () => {
+    const data = randomBytes(6 * 1024 * 1024);
+    await expect(store.stage(chunked(data), { maxBytes: 5 * 1024 * 1024 + 1 })).rejects.toBeInstanceOf(BlobTooLargeError);
+    expect(await readdir(store.tempDir)).toEqual([]);
+    // The hashing threads are still in service after the refused upload.
+    const after = await store.put(Readable.from([data.subarray(0, 10)]), { maxBytes: -1 });
+    expect(after.sha1).toBe(hex('sha1', data.subarray(0, 10)));
+    await store.remove(after.sha256);
+  });
+
   it('reads a byte range', async () => {
     const data = randomBytes(10_000);
     const blob = await store.put(Readable.from([data]), { maxBytes: -1 });

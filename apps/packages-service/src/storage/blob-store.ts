@@ -1,9 +1,11 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream, mkdirSync } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdirSync } from 'node:fs';
+import { mkdir, open, readdir, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import { Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { ParallelDigests } from './hash-workers.js';
 
 /** The four digests Gitea keeps of every blob (lower-case hex). */
 export interface BlobDigests {
@@ -66,33 +68,103 @@ export interface BlobStore {
 }
 
 const SHA256 = /^[0-9a-f]{64}$/;
-/** Read and write chunk size of blob files: fewer, larger chunks through the three processes of a transfer. */
+/** Read chunk size of blob files: fewer, larger chunks through the three processes of a transfer. */
 const IO_CHUNK_BYTES = 1024 * 1024;
+/**
+ * An upload is copied into a ring of slabs of shared memory; each full slab is written to the file and handed to the
+ * four hashing threads at once, and is reused only once all five are done with it. So an upload holds at most
+ * `SLABS × SLAB_BYTES` whatever its size, and a slow disk or hash slows the client down (back-pressure).
+ */
+const SLAB_BYTES = 1024 * 1024;
+const SLABS = 4;
 
-/** Hashes and counts what flows through, failing once more than `maxBytes` went by. */
-class HashingCounter extends Transform {
-  private readonly hashes = {
-    md5: createHash('md5'), sha1: createHash('sha1'), sha256: createHash('sha256'), sha512: createHash('sha512'),
-  };
+/**
+ * Writes what flows in to a new file (`flags: 'wx'`), hashing it on the worker threads of {@link ParallelDigests} and
+ * counting it; fails once more than `maxBytes` went by. On finish the file is fsynced and {@link digests} are set.
+ */
+class HashingFileSink extends Writable {
   size = 0;
+  digests: BlobDigests | null = null;
+  private handle: FileHandle | null = null;
+  private readonly hashes = new ParallelDigests();
+  private readonly slabs = Array.from({ length: SLABS }, () => new SharedArrayBuffer(SLAB_BYTES));
+  private readonly views = this.slabs.map((slab) => new Uint8Array(slab));
+  private readonly inFlight: Array<Promise<void> | null> = new Array<Promise<void> | null>(SLABS).fill(null);
+  private current = 0;
+  private filled = 0;
+  private position = 0;
 
-  constructor(private readonly maxBytes: number) {
-    super();
+  constructor(
+    private readonly file: string,
+    private readonly maxBytes: number,
+  ) {
+    super({ highWaterMark: SLAB_BYTES });
   }
 
-  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+  override _construct(done: (err?: Error | null) => void): void {
+    open(this.file, 'wx').then((handle) => {
+      this.handle = handle;
+      done();
+    }, done);
+  }
+
+  override _write(chunk: Buffer, _enc: BufferEncoding, done: (err?: Error | null) => void): void {
+    this.take(chunk).then(() => done(), done);
+  }
+
+  override _final(done: (err?: Error | null) => void): void {
+    this.flush();
+    Promise.all(this.inFlight)
+      .then(() => this.handle!.sync())
+      .then(() => this.hashes.digests())
+      .then((digests) => {
+        this.digests = digests;
+        done();
+      }, done);
+  }
+
+  override _destroy(err: Error | null, done: (err?: Error | null) => void): void {
+    if (!this.digests) this.hashes.drop();
+    // No write may land after the caller removed the file: wait for those under way before closing it.
+    Promise.allSettled(this.inFlight)
+      .then(() => this.handle?.close())
+      .then(() => done(err), (closeErr: Error) => done(err ?? closeErr));
+  }
+
+  private async take(chunk: Buffer): Promise<void> {
     this.size += chunk.length;
-    if (this.maxBytes >= 0 && this.size > this.maxBytes) {
-      done(new BlobTooLargeError(this.maxBytes));
-      return;
+    if (this.maxBytes >= 0 && this.size > this.maxBytes) throw new BlobTooLargeError(this.maxBytes);
+    for (let offset = 0; offset < chunk.length; ) {
+      if (this.filled === 0) await this.inFlight[this.current]; // the slab is still being written or hashed
+      const n = Math.min(chunk.length - offset, SLAB_BYTES - this.filled);
+      this.views[this.current]!.set(chunk.subarray(offset, offset + n), this.filled);
+      this.filled += n;
+      offset += n;
+      if (this.filled === SLAB_BYTES) this.flush();
     }
-    for (const h of Object.values(this.hashes)) h.update(chunk);
-    done(null, chunk);
   }
 
-  digests(): BlobDigests {
-    const { md5, sha1, sha256, sha512 } = this.hashes;
-    return { md5: md5.digest('hex'), sha1: sha1.digest('hex'), sha256: sha256.digest('hex'), sha512: sha512.digest('hex') };
+  /** Sends the current slab to the file and to the hashing threads at once, and moves on to the next slab. */
+  private flush(): void {
+    if (this.filled === 0) return;
+    const i = this.current;
+    const work = Promise.all([
+      writeAt(this.handle!, this.views[i]!.subarray(0, this.filled), this.position),
+      this.hashes.update(this.slabs[i]!, this.filled),
+    ]).then(() => undefined);
+    work.catch(() => undefined); // awaited before the slab's reuse and at the end; never an unhandled rejection
+    this.inFlight[i] = work;
+    this.position += this.filled;
+    this.filled = 0;
+    this.current = (i + 1) % SLABS;
+  }
+}
+
+/** Writes all of `data` at `position` (positional writes: slabs may be written concurrently). */
+async function writeAt(handle: FileHandle, data: Uint8Array, position: number): Promise<void> {
+  for (let done = 0; done < data.length; ) {
+    const { bytesWritten } = await handle.write(data, done, data.length - done, position + done);
+    done += bytesWritten;
   }
 }
 
@@ -122,15 +194,16 @@ export class FsBlobStore implements BlobStore {
   async stage(content: Readable, options: { maxBytes: number }): Promise<StagedBlob> {
     // No await before the pipeline: it must listen to `content` at once, or an early client abort goes unhandled.
     const tempPath = path.join(this.tempDir, `${randomUUID()}.part`);
-    const counter = new HashingCounter(options.maxBytes);
+    const sink = new HashingFileSink(tempPath, options.maxBytes);
     try {
-      await pipeline(content, counter, createWriteStream(tempPath, { flags: 'wx', highWaterMark: IO_CHUNK_BYTES }));
-      await fsync(tempPath);
+      await pipeline(content, sink);
     } catch (err) {
+      if (!sink.closed) await once(sink, 'close');
       await rm(tempPath, { force: true });
       throw err;
     }
-    return { ...counter.digests(), size: counter.size, tempPath };
+    if (!sink.closed) await once(sink, 'close');
+    return { ...sink.digests!, size: sink.size, tempPath };
   }
 
   async commit(staged: StagedBlob): Promise<StoredBlob> {

@@ -1,0 +1,106 @@
+import { Worker } from 'node:worker_threads';
+
+/** The four digests Gitea keeps of every blob, each computed on its own worker thread. */
+export const DIGEST_ALGORITHMS = ['md5', 'sha1', 'sha256', 'sha512'] as const;
+export type DigestAlgorithm = (typeof DIGEST_ALGORITHMS)[number];
+
+/**
+ * The worker's whole program (evaluated, so the same code runs from `src/` under vitest and from `dist/`): one hash
+ * per upload session, fed views of shared memory the main thread will reuse once this message is answered. Every
+ * message is answered, in order.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { createHash } = require('node:crypto');
+const sessions = new Map();
+parentPort.on('message', (m) => {
+  if (m.op === 'update') {
+    let hash = sessions.get(m.session);
+    if (!hash) sessions.set(m.session, (hash = createHash(workerData.algorithm)));
+    hash.update(new Uint8Array(m.memory, 0, m.length));
+    parentPort.postMessage(null);
+  } else if (m.op === 'digest') {
+    const hash = sessions.get(m.session) ?? createHash(workerData.algorithm);
+    sessions.delete(m.session);
+    parentPort.postMessage(hash.digest('hex'));
+  } else {
+    sessions.delete(m.session);
+    parentPort.postMessage(null);
+  }
+});
+`;
+
+type Message =
+  | { op: 'update'; session: number; memory: SharedArrayBuffer; length: number }
+  | { op: 'digest' | 'drop'; session: number };
+
+/** One hashing thread; answers come back in the order messages were sent, so pending calls are a FIFO queue. */
+class HashWorker {
+  private readonly worker: Worker;
+  private readonly pending: Array<{ resolve: (v: string | null) => void; reject: (e: Error) => void }> = [];
+  private failure: Error | null = null;
+
+  constructor(algorithm: DigestAlgorithm) {
+    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { algorithm } });
+    this.worker.on('message', (answer: string | null) => {
+      this.pending.shift()?.resolve(answer);
+      if (this.pending.length === 0) this.worker.unref();
+    });
+    const fail = (err: Error) => {
+      this.failure ??= err;
+      for (const call of this.pending.splice(0)) call.reject(err);
+    };
+    this.worker.on('error', fail);
+    this.worker.on('exit', (code) => fail(new Error(`${algorithm} hashing thread exited (code ${code})`)));
+    // Referenced only while a call is pending: an idle pool never keeps the process alive (unref after the listeners,
+    // which ref it again).
+    this.worker.unref();
+  }
+
+  get alive(): boolean {
+    return this.failure === null;
+  }
+
+  call(message: Message): Promise<string | null> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => {
+      if (this.pending.length === 0) this.worker.ref();
+      this.pending.push({ resolve, reject });
+      this.worker.postMessage(message);
+    });
+  }
+}
+
+/** The process's hashing threads, started on first use (and again if one died). */
+let pool: Record<DigestAlgorithm, HashWorker> | null = null;
+let nextSession = 1;
+
+function workers(): Record<DigestAlgorithm, HashWorker> {
+  if (!pool || DIGEST_ALGORITHMS.some((a) => !pool![a].alive)) {
+    pool = Object.fromEntries(DIGEST_ALGORITHMS.map((a) => [a, new HashWorker(a)])) as Record<DigestAlgorithm, HashWorker>;
+  }
+  return pool;
+}
+
+/**
+ * The four digests of one stream of bytes, computed in parallel off the main thread. `update` hands the threads a
+ * view of shared memory and resolves once all four have consumed it (the caller then reuses that memory: that is the
+ * back-pressure); `digests` ends the session. `drop` forgets a session that will not finish.
+ */
+export class ParallelDigests {
+  private readonly session = nextSession++;
+  private readonly threads = workers();
+
+  async update(memory: SharedArrayBuffer, length: number): Promise<void> {
+    await Promise.all(DIGEST_ALGORITHMS.map((a) => this.threads[a].call({ op: 'update', session: this.session, memory, length })));
+  }
+
+  async digests(): Promise<Record<DigestAlgorithm, string>> {
+    const hex = await Promise.all(DIGEST_ALGORITHMS.map((a) => this.threads[a].call({ op: 'digest', session: this.session })));
+    return Object.fromEntries(DIGEST_ALGORITHMS.map((a, i) => [a, hex[i]!])) as Record<DigestAlgorithm, string>;
+  }
+
+  drop(): void {
+    for (const a of DIGEST_ALGORITHMS) this.threads[a].call({ op: 'drop', session: this.session }).catch(() => undefined);
+  }
+}
