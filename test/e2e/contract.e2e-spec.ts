@@ -413,6 +413,26 @@ describe('every operation answers what the published description says', () => {
     }
   });
 
+  it("Gitea's packages API, on a generic package", async () => {
+    const name = uniqueName('tool');
+    const upload = await fetch(`${suite.baseUrl}/api/packages/${alice.username}/generic/${name}/1.0.0/file.bin`, {
+      method: 'PUT', headers: { authorization: alice.basic }, body: 'contract',
+    });
+    expect(upload.status, await upload.text()).toBe(201);
+    const repo = uniqueName('pkg-repo');
+    await call('POST', '/user/repos', '/user/repos', { basic: alice, body: { name: repo } });
+    const p = `/packages/${alice.username}`;
+    const pkg = `${p}/generic/${name}`;
+    await call('GET', '/packages/{owner}', p, { basic: alice });
+    await call('GET', '/packages/{owner}/{type}/{name}', pkg, { basic: alice });
+    await call('GET', '/packages/{owner}/{type}/{name}/-/latest', `${pkg}/-/latest`, { basic: alice });
+    await call('GET', '/packages/{owner}/{type}/{name}/{version}', `${pkg}/1.0.0`, { basic: alice });
+    await call('GET', '/packages/{owner}/{type}/{name}/{version}/files', `${pkg}/1.0.0/files`, { basic: alice });
+    await call('POST', '/packages/{owner}/{type}/{name}/-/link/{repo_name}', `${pkg}/-/link/${repo}`, { basic: alice });
+    await call('POST', '/packages/{owner}/{type}/{name}/-/unlink', `${pkg}/-/unlink`, { basic: alice });
+    await call('DELETE', '/packages/{owner}/{type}/{name}/{version}', `${pkg}/1.0.0`, { basic: alice });
+  });
+
   it('leaves no operation of the description without a contract check', () => {
     expect(mismatches).toEqual([]);
     const missing = documentedOperations().filter((op) => !covered.has(op));
