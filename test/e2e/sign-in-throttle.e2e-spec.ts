@@ -60,7 +60,17 @@ describe('sign-in throttle', () => {
     expectRetryAfter(git);
     expect(await git.text()).toMatch(/too many failed sign-in attempts/);
 
-    const web = await fetch(`${suite.baseUrl}/${victim.username}/any/pulls/1`, { headers: { authorization: victim.basic } });
+    // The web's sign-in form (web pages take no API credentials): its session cookie and CSRF token, then the password.
+    const form = await fetch(`${suite.baseUrl}/user/login`);
+    const cookie = (form.headers.get('set-cookie') ?? '').split(';')[0];
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1];
+    expect(cookie && csrf, 'the sign-in page sets a session cookie and carries a CSRF token').toBeTruthy();
+    const web = await fetch(`${suite.baseUrl}/user/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ _csrf: csrf!, user_name: victim.username, password: victim.password }).toString(),
+    });
     expect(web.status).toBe(429);
     expectRetryAfter(web);
 
