@@ -23,10 +23,11 @@ import { TokensRepository } from './tokens/tokens.repository.js';
 import { TokensService } from './tokens/tokens.service.js';
 import { UsersRepository } from './users/users.repository.js';
 import { UsersService } from './users/users.service.js';
+import { UserSettingsService } from './users/user-settings.service.js';
 
 const services = [
   PrismaService, OutboxRepository, EventPublisher,
-  UsersRepository, UsersService, OrgsRepository, OrgsService,
+  UsersRepository, UsersService, UserSettingsService, OrgsRepository, OrgsService,
   TokensRepository, TokensService, TokenUsage,
   KeysRepository, KeysService, KeyUsage,
   GpgKeysRepository, GpgKeysService, SigningKeysRepository, SigningKeysService,

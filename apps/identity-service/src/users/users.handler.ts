@@ -3,14 +3,19 @@ import { Payload } from '@nestjs/microservices';
 import { RpcHandler } from '@cairn/platform';
 import {
   CreateUserRequest, EditUserRequest, IdentitySubjects, LookupUsersRequest, OwnerResolveRequest, SearchUsersRequest,
-  UsernameRequest, type LookupUsersReply, type OwnerDto, type Paginated, type UserDto,
+  UsernameRequest, UserSettingsRequest,
+  type LookupUsersReply, type OwnerDto, type Paginated, type UserDto, type UserSettingsDto,
 } from '@cairn/contracts';
 import { requireActor, requireBody } from '../common/require-actor.js';
 import { UsersService } from './users.service.js';
+import { UserSettingsService } from './user-settings.service.js';
 
 @Controller()
 export class UsersHandler {
-  constructor(private readonly users: UsersService) {}
+  constructor(
+    private readonly users: UsersService,
+    private readonly settings: UserSettingsService,
+  ) {}
 
   @RpcHandler(IdentitySubjects.userCreate)
   create(@Payload() req: CreateUserRequest): Promise<UserDto> {
@@ -41,6 +46,16 @@ export class UsersHandler {
   @RpcHandler(IdentitySubjects.userLookup)
   lookup(@Payload() req: LookupUsersRequest): Promise<LookupUsersReply> {
     return this.users.lookup(req);
+  }
+
+  @RpcHandler(IdentitySubjects.userSettingsGet)
+  getSettings(@Payload() req: UserSettingsRequest): Promise<UserSettingsDto> {
+    return this.settings.get(requireActor(req.actor));
+  }
+
+  @RpcHandler(IdentitySubjects.userSettingsUpdate)
+  updateSettings(@Payload() req: UserSettingsRequest): Promise<UserSettingsDto> {
+    return this.settings.update(requireActor(req.actor), requireBody(req.body));
   }
 
   @RpcHandler(IdentitySubjects.ownerResolve)

@@ -31,6 +31,11 @@ export interface UserChanges {
   website?: string;
   location?: string;
   description?: string;
+  language?: string;
+  hideEmail?: boolean;
+  hideActivity?: boolean;
+  diffViewStyle?: string;
+  theme?: string;
   isActive?: boolean;
   isAdmin?: boolean;
   allowGitHook?: boolean;

@@ -23,6 +23,7 @@ import type {
   ActorRequest, CreateUserRequest, EditUserRequest, LookupUsersReply, LookupUsersRequest, OwnerDto, OwnerResolveRequest,
   SearchUsersRequest, UserDto, UsernameRequest,
 } from './user.dto.js';
+import type { UserSettingsDto, UserSettingsRequest } from './user-settings.dto.js';
 import type { RpcPair } from '../rpc-contract.js';
 import type { IdentitySubjects } from './identity.subjects.js';
 
@@ -38,6 +39,8 @@ export interface IdentityRpc {
   [IdentitySubjects.userGet]: RpcPair<UsernameRequest, UserDto>;
   [IdentitySubjects.userSearch]: RpcPair<SearchUsersRequest, Paginated<UserDto>>;
   [IdentitySubjects.userLookup]: RpcPair<LookupUsersRequest, LookupUsersReply>;
+  [IdentitySubjects.userSettingsGet]: RpcPair<UserSettingsRequest, UserSettingsDto>;
+  [IdentitySubjects.userSettingsUpdate]: RpcPair<UserSettingsRequest, UserSettingsDto>;
   [IdentitySubjects.userVerifyPassword]: RpcPair<ResolveCredentialsRequest, ResolveCredentialsReply>;
   [IdentitySubjects.ownerResolve]: RpcPair<OwnerResolveRequest, OwnerDto>;
   [IdentitySubjects.tokenCreate]: RpcPair<CreateTokenRequest, AccessTokenDto>;

@@ -23,6 +23,10 @@ export const IdentitySubjects = {
   userSearch: 'identity.user.search',
   /** Look up users by ids and/or e-mail addresses (commit authors, repository owners). */
   userLookup: 'identity.user.lookup',
+  /** The caller's own profile settings (`GET /user/settings`). */
+  userSettingsGet: 'identity.user.settings.get',
+  /** Update the caller's own profile settings (`PATCH /user/settings`, the web profile form). */
+  userSettingsUpdate: 'identity.user.settings.update',
   /** Verify a user's password (Basic auth); replies the actor. */
   userVerifyPassword: 'identity.user.verify-password',
 

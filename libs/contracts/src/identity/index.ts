@@ -10,3 +10,4 @@ export * from './token-format.js';
 export * from './signing-keys.dto.js';
 export * from './gpg-key.dto.js';
 export * from './placeholder-user.js';
+export * from './user-settings.dto.js';

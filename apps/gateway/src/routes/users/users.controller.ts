@@ -1,7 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
-  IdentitySubjects, ListQuery, SearchUsersQuery, CreateAccessTokenBody, ListKeysQuery,
+  IdentitySubjects, ListQuery, SearchUsersQuery, CreateAccessTokenBody, ListKeysQuery, UserSettingsOptions,
   type AccessTokenDto, type ActorDto, type Paginated, type PublicKeyDto, type UserDto, type OrganizationDto,
+  type UserSettingsDto,
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
 import {
@@ -20,6 +21,18 @@ export class UsersController {
   @SignInRequired()
   me(@CurrentUser() user: UserDto): UserDto {
     return user;
+  }
+
+  @Get('user/settings')
+  @SignInRequired()
+  settings(@CurrentActor() actor: ActorDto): Promise<UserSettingsDto> {
+    return this.rpc.send(IdentitySubjects.userSettingsGet, { actor });
+  }
+
+  @Patch('user/settings')
+  @SignInRequired()
+  updateSettings(@CurrentActor() actor: ActorDto, @Body() body: UserSettingsOptions): Promise<UserSettingsDto> {
+    return this.rpc.send(IdentitySubjects.userSettingsUpdate, { actor, body });
   }
 
   @Get('users/search')

@@ -1,0 +1,44 @@
+import { Type } from 'class-transformer';
+import { IsBoolean, IsIn, IsOptional, IsString, IsUrl, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { ActorDto } from '../common/actor.js';
+
+/** Gitea's diff view styles (`diff_view_style`); empty keeps the site default. */
+export const DIFF_VIEW_STYLES = ['', 'unified', 'split'] as const;
+
+/** Gitea's `UserSettings`: the caller's own profile and preferences. */
+export interface UserSettingsDto {
+  full_name: string;
+  website: string;
+  description: string;
+  location: string;
+  language: string;
+  hide_email: boolean;
+  hide_activity: boolean;
+  diff_view_style: string;
+  theme: string;
+}
+
+/**
+ * `PATCH /user/settings` body (Gitea's `UserSettingsOptions`; every field optional). Lengths follow Gitea's profile
+ * form: full name 100, location 50, website and description 255; a website must be an http(s) URL or empty.
+ */
+export class UserSettingsOptions {
+  @IsOptional() @IsString() @MaxLength(100) full_name?: string;
+  @IsOptional() @IsString() @MaxLength(255)
+  @ValidateIf((o: UserSettingsOptions) => o.website !== '')
+  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'website must be an http(s) URL' })
+  website?: string;
+  @IsOptional() @IsString() @MaxLength(255) description?: string;
+  @IsOptional() @IsString() @MaxLength(50) location?: string;
+  @IsOptional() @IsString() @MaxLength(16) language?: string;
+  @IsOptional() @IsBoolean() hide_email?: boolean;
+  @IsOptional() @IsBoolean() hide_activity?: boolean;
+  @IsOptional() @IsIn(DIFF_VIEW_STYLES) diff_view_style?: string;
+  @IsOptional() @IsString() @MaxLength(30) theme?: string;
+}
+
+/** `identity.user.settings.get` / `.update`: the actor's own settings (the update carries a body). */
+export class UserSettingsRequest {
+  @IsOptional() @ValidateNested() @Type(() => ActorDto) actor: ActorDto | null;
+  @IsOptional() @ValidateNested() @Type(() => UserSettingsOptions) body?: UserSettingsOptions;
+}
