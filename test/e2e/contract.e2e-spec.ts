@@ -108,6 +108,26 @@ async function deliveries(base: string, auth: RequestOptions): Promise<void> {
 }
 
 describe('every operation answers what the published description says', () => {
+  it('user settings: read and update, 422 on bad input, token scopes read:user / write:user', async () => {
+    const patch = { full_name: 'Bob Settings', website: 'https://bob.example.com', location: 'Porto', hide_email: true };
+    const updated = await call('PATCH', '/user/settings', '/user/settings', { basic: bob, body: patch });
+    expect(updated.body).toMatchObject(patch);
+    const read = await call('GET', '/user/settings', '/user/settings', { basic: bob });
+    expect(read.body).toMatchObject({ ...patch, description: '', diff_view_style: '' });
+    const bad = await api.request('PATCH', '/user/settings', { basic: bob, body: { website: 'not a url' } });
+    expect(bad.status, bad.text).toBe(422);
+    expect(bad.body.message).toMatch(/website/);
+    expect((await api.get('/user/settings')).status).toBe(401);
+    const tokens = `/users/${bob.username}/tokens`;
+    const readOnly = await api.post(tokens, { basic: bob, body: { name: 'settings-read', scopes: ['read:user'] } });
+    expect((await api.get('/user/settings', { token: readOnly.body.sha1 })).status).toBe(200);
+    const denied = await api.request('PATCH', '/user/settings', { token: readOnly.body.sha1, body: { location: 'x' } });
+    expect(denied.status, denied.text).toBe(403);
+    const writer = await api.post(tokens, { basic: bob, body: { name: 'settings-write', scopes: ['write:user'] } });
+    const written = await api.request('PATCH', '/user/settings', { token: writer.body.sha1, body: { location: 'Braga' } });
+    expect(written.body).toMatchObject({ location: 'Braga', full_name: 'Bob Settings' });
+  });
+
   it('server, users, tokens and keys', async () => {
     await call('GET', '/version', '/version');
     await call('GET', '/settings/api', '/settings/api');
