@@ -125,6 +125,43 @@ describe.skipIf(!chromiumAvailable())('web settings and site administration', ()
     });
   });
 
+  it('edits the profile: saved values shown again and served by the API; a refused website comes back on the form', async () => {
+    const frank = await createUser(suite, admin, uniqueName('frank'));
+    await withSignedIn(frank, async (page) => {
+      await page.goto('/user/settings');
+      await expectAccessible(page);
+      await page.getByLabel('Full name').fill('Frank Profile');
+      await page.getByLabel('Website').fill('https://frank.example.com');
+      await page.getByLabel('Location').fill('Coimbra');
+      await page.getByLabel('Biography').fill('Builds bridges.');
+      await page.getByLabel('Hide my e-mail address from other users').check();
+      expect(await submit(page, 'Update profile')).toBe(200);
+      expect(page.url()).toMatch(/\/user\/settings$/);
+      expect(await page.getByText('Your profile has been updated.').isVisible()).toBe(true);
+      expect(await page.getByLabel('Full name').inputValue()).toBe('Frank Profile');
+      expect(await page.getByLabel('Location').inputValue()).toBe('Coimbra');
+      expect(await page.getByLabel('Biography').inputValue()).toBe('Builds bridges.');
+      expect(await page.getByLabel('Hide my e-mail address from other users').isChecked()).toBe(true);
+      await expectAccessible(page);
+      await screenshot(page, 'web-settings-profile-saved');
+
+      const settings = await api.get('/user/settings', { basic: frank });
+      expect(settings.body).toMatchObject({
+        full_name: 'Frank Profile', website: 'https://frank.example.com', location: 'Coimbra',
+        description: 'Builds bridges.', hide_email: true,
+      });
+
+      // A URL the browser accepts but Gitea's rule refuses (not http/https): the message, the typed values kept.
+      await page.getByLabel('Website').fill('ftp://frank.example.com');
+      await page.getByLabel('Location').fill('Porto');
+      expect(await submit(page, 'Update profile')).toBe(422);
+      expect(await page.getByRole('alert').textContent()).toContain('website must be an http(s) URL');
+      expect(await page.getByLabel('Location').inputValue()).toBe('Porto');
+      await expectAccessible(page);
+      expect((await api.get('/user/settings', { basic: frank })).body).toMatchObject({ location: 'Coimbra' });
+    });
+  });
+
   it('adds an SSH key, refuses a broken one with a message, and verifies the key with a real signature', async () => {
     const bob = await createUser(suite, admin, uniqueName('bob'));
     const key = keys.generate('ed25519');

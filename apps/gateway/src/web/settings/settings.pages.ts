@@ -2,6 +2,7 @@ import { DomainError, IdentitySubjects, SCOPE_CATEGORIES, type ActorDto } from '
 import { parsePositiveId } from '../../http/params.js';
 import { page, redirect, requireSignIn, type PageContext, type PageResult, type WebKit } from '../core/web-kit.js';
 import { formRejection } from './form-error.js';
+import { profileFromForm } from './profile-form.js';
 import { qrCodeSvg } from './qr-code.js';
 import { scopeField, scopesFromForm } from './token-scopes-form.js';
 
@@ -23,9 +24,22 @@ interface FormOutcome {
 export function registerSettingsPages(kit: WebKit): void {
   const rpc = kit.rpc;
 
-  kit.get('/user/settings', async (ctx) => {
-    requireSignIn(ctx);
-    return page('settings/profile', 'Profile', { tab: 'profile', profile: ctx.user });
+  // Profile: the same subjects as `GET/PATCH /api/v1/user/settings`; a refused form is shown again with its values.
+  const profile = async (ctx: PageContext, actor: ActorDto, outcome: FormOutcome = {}): Promise<PageResult> => {
+    const settings = outcome.settings ?? (await rpc.send(IdentitySubjects.userSettingsGet, { actor }));
+    return page('settings/profile', 'Profile', { tab: 'profile', profile: ctx.user, settings, ...outcome }, outcome.status);
+  };
+  kit.get('/user/settings', (ctx) => profile(ctx, requireSignIn(ctx)));
+  kit.post('/user/settings', async (ctx) => {
+    const actor = requireSignIn(ctx);
+    const body = profileFromForm(ctx.form);
+    try {
+      await rpc.send(IdentitySubjects.userSettingsUpdate, { actor, body });
+    } catch (err) {
+      return profile(ctx, actor, { ...formRejection(err), settings: body });
+    }
+    await ctx.flash('success', 'Your profile has been updated.');
+    return redirect('/user/settings');
   });
 
   // Access tokens.
