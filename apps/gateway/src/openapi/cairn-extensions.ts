@@ -72,6 +72,12 @@ const runnerResponses = Object.fromEntries(
  * Where Cairn deliberately differs from or extends Gitea's description — each entry says why. Keeping them in one
  * place makes every deviation reviewable.
  */
+/** `/user/settings`: the success body is one `UserSettings` object (Gitea's description says an array of them). */
+function userSettingsObject(op: Record<string, unknown>): void {
+  (op.responses as Record<string, unknown>)['200'] = { description: 'OK', schema: { $ref: '#/definitions/UserSettings' } };
+  op['x-cairn-differs'] = 'Gitea documents an array of UserSettings; Gitea and Cairn answer one object';
+}
+
 /** File writes: 409 for a stale `sha` or a branch that kept moving (see docs/architecture.md, contents write). */
 function staleShaConflict(op: Record<string, unknown>): void {
   (op.responses as Record<string, unknown>)['409'] = {
@@ -157,6 +163,9 @@ export const CAIRN_EXTENSIONS: {
   },
   operations: {
     ...runnerOperations,
+    // Gitea documents an array here, but its handlers (and its Go SDK) answer one `UserSettings` object, as Cairn does.
+    'GET /user/settings': userSettingsObject,
+    'PATCH /user/settings': userSettingsObject,
     // Semantic-version order of a package's versions, beside Gitea's newest first.
     'GET /packages/{owner}/{type}/{name}': (op) => {
       op.parameters = [
