@@ -2,6 +2,7 @@ import { DomainError, ErrorCode, SCOPE_CATEGORIES } from '@cairn/contracts';
 import { describe, expect, it } from 'vitest';
 import { hookBodyFromForm } from '../admin/hook-form.js';
 import { formRejection } from './form-error.js';
+import { profileFromForm } from './profile-form.js';
 import { qrCodeSvg } from './qr-code.js';
 import { scopeField, scopesFromForm } from './token-scopes-form.js';
 
@@ -15,6 +16,15 @@ describe('token scopes form', () => {
 
   it('refuses a level that is not offered', () => {
     expect(() => scopesFromForm({ scope_admin: 'all' })).toThrow(/scope_admin must be one of/);
+  });
+});
+
+describe('profile form', () => {
+  it('trims the text fields and reads the e-mail checkbox (absent when unchecked)', () => {
+    expect(profileFromForm({ full_name: ' Ada ', website: 'https://ada.example ', location: '', hide_email: 'on' })).toEqual({
+      full_name: 'Ada', description: '', website: 'https://ada.example', location: '', hide_email: true,
+    });
+    expect(profileFromForm({}).hide_email).toBe(false);
   });
 });
 
