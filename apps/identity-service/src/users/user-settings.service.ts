@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, type ActorDto, type UserSettingsDto, type UserSettingsOptions } from '@cairn/contracts';
 import { PrismaService } from '../prisma/prisma.service.js';
+import { toUserSettingsDto } from './user.mapper.js';
 import { UsersRepository, type UserChanges, type UserRow } from './users.repository.js';
 
 /** Gitea's body field → the column it sets. */
@@ -9,20 +10,6 @@ const SETTINGS_COLUMNS: ReadonlyArray<[keyof UserSettingsOptions, keyof UserChan
   ['language', 'language'], ['hide_email', 'hideEmail'], ['hide_activity', 'hideActivity'],
   ['diff_view_style', 'diffViewStyle'], ['theme', 'theme'],
 ];
-
-function toUserSettingsDto(u: UserRow): UserSettingsDto {
-  return {
-    full_name: u.fullName,
-    website: u.website,
-    description: u.description,
-    location: u.location,
-    language: u.language,
-    hide_email: u.hideEmail,
-    hide_activity: u.hideActivity,
-    diff_view_style: u.diffViewStyle,
-    theme: u.theme,
-  };
-}
 
 /** The caller's own profile settings (`/user/settings`): always the actor's own row, never another user's. */
 @Injectable()

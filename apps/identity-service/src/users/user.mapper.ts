@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ActorDto, OwnerDto, UserDto, Visibility } from '@cairn/contracts';
+import type { ActorDto, OwnerDto, UserDto, UserSettingsDto, Visibility } from '@cairn/contracts';
 import { EPOCH_TIME, toApiTime } from '../common/api-time.js';
 import type { UserRow } from './users.repository.js';
 
@@ -76,5 +76,20 @@ export function toOwnerDto(row: UserRow, rootUrl: string): OwnerDto {
     kind: row.type === 'organization' ? 'organization' : 'user',
     visibility: row.visibility as Visibility,
     user: toUserDto(row, { rootUrl, viewer: null }),
+  };
+}
+
+/** Gitea's `UserSettings` of the user's own row (shown only to the user). */
+export function toUserSettingsDto(u: UserRow): UserSettingsDto {
+  return {
+    full_name: u.fullName,
+    website: u.website,
+    description: u.description,
+    location: u.location,
+    language: u.language,
+    hide_email: u.hideEmail,
+    hide_activity: u.hideActivity,
+    diff_view_style: u.diffViewStyle,
+    theme: u.theme,
   };
 }
