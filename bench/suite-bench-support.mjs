@@ -124,7 +124,8 @@ async function deleteKeys(redisUrl, pattern) {
 
 /**
  * The whole suite isolated for one run, as production runs it: its own NATS server and database, `RUN_MODE=prod`
- * with random secrets, and a site admin; resolves with the suite and the admin's name and Basic credentials.
+ * with random secrets, and a site admin; resolves with the suite, its database URL and the admin's name and Basic
+ * credentials.
  */
 export async function startProdBenchSuite(run) {
   const natsUrl = await startNatsServer(run);
@@ -139,7 +140,7 @@ export async function startProdBenchSuite(run) {
   const adminName = `bench-admin-${run.id}`;
   const adminPw = `Pw-${randomBytes(9).toString('hex')}`;
   await createSiteAdmin(suite, adminName, adminPw);
-  return { suite, adminName, adminBasic: basicAuth(adminName, adminPw) };
+  return { suite, databaseUrl, adminName, adminBasic: basicAuth(adminName, adminPw) };
 }
 
 /** Creates a site admin `username` (e-mail `<username>@example.com`) with the real CLI, as an operator would. */
@@ -189,19 +190,8 @@ export async function startBareFloor(run, self, args) {
  * production mode, fresh secrets) and a site admin created with the real CLI, holding a token of `scopes`.
  */
 export async function startSuiteWithAdmin(run, scopes) {
-  const natsUrl = await startNatsServer(run);
-  const databaseUrl = await scratchDatabase(run, `cairn_bench_${run.id}`);
-  say('starting the suite');
-  const suite = await startBenchSuite(run, {
-    databaseUrl,
-    natsUrl,
-    queuePrefix: `cairn-bench-${run.id}`,
-    env: { RUN_MODE: 'prod', CAIRN__SECURITY__SECRET_KEY: randomBytes(24).toString('hex'), CAIRN__SECURITY__INTERNAL_TOKEN: randomBytes(24).toString('hex') },
-  });
-  const adminName = `bench-admin-${run.id}`;
-  const adminPw = `Pw-${randomBytes(9).toString('hex')}`;
-  await createSiteAdmin(suite, adminName, adminPw);
-  const created = await postJson(`${suite.baseUrl}/api/v1/users/${adminName}/tokens`, basicAuth(adminName, adminPw), { name: 'bench', scopes });
+  const { suite, databaseUrl, adminName, adminBasic } = await startProdBenchSuite(run);
+  const created = await postJson(`${suite.baseUrl}/api/v1/users/${adminName}/tokens`, adminBasic, { name: 'bench', scopes });
   return { suite, databaseUrl, adminName, headers: { authorization: `token ${created.sha1}` } };
 }
 
