@@ -127,7 +127,7 @@ describe.skipIf(!chromiumAvailable())('web UI: repositories', () => {
     sha.bob = await commit('bob signs his own', bob, { ssh: bobKey });
     await git.ok(['tag', 'v1', sha.ssh], { cwd: work });
     await git.ok(['checkout', '-q', '-b', 'feature/x'], { cwd: work });
-    writeFiles(work, { 'feature.txt': 'only on the feature branch\n' });
+    writeFiles(work, { 'feature.txt': 'only on the feature branch\n', 'README.md': '# Feature demo\n' });
     sha.feature = await commit('feature work', alice);
     await git.ok(['checkout', '-q', 'main'], { cwd: work });
     const creds = { username: alice.username, secret: alice.password };
@@ -200,6 +200,12 @@ describe.skipIf(!chromiumAvailable())('web UI: repositories', () => {
       await page.locator('.ref-panel').getByRole('link', { name: 'feature/x' }).click();
       await page.waitForURL(`**/src/branch/feature/x`);
       expect(await page.getByRole('link', { name: 'feature.txt' }).count()).toBe(1);
+      // Each ref shows its own README (rendered READMEs are cached by blob, so a changed one must not show the old).
+      expect(await page.locator('.readme .markdown h1').textContent()).toBe('Feature demo');
+      await visit(page, `/${alice.username}/${repo}`);
+      expect(await page.locator('.readme .markdown h1').textContent()).toBe('Web demo');
+      await visit(page, `/${alice.username}/${repo}/src/branch/feature/x`);
+      expect(await page.locator('.readme .markdown h1').textContent()).toBe('Feature demo');
       await expectAccessible(page);
       // At tag v1 (the ssh-signed commit) the file still says "hi"; the tag's file view is reachable by path.
       await visit(page, `/${alice.username}/${repo}/src/tag/v1/src/main.ts`);

@@ -4,7 +4,7 @@ import { RpcHandler } from '@cairn/platform';
 import {
   CreateRepositoryRequest, EditRepositoryRequest, ListRepositoriesRequest, OwnedRepositoriesRequest, RepoScopedRequest,
   RepoSubjects, SearchRepositoriesRequest, VisibleRepositoriesRequest,
-  type OwnedRepositoriesReply, type Paginated, type RepositoryDto,
+  type OwnedRepositoriesReply, type Paginated, type RepositoryDto, type RepositorySummaryDto,
 } from '@cairn/contracts';
 import { RepositoriesRepository } from './repositories.repository.js';
 import { RepositoriesService } from './repositories.service.js';
@@ -29,6 +29,11 @@ export class RepositoriesHandler {
   @RpcHandler(RepoSubjects.repositoryGet)
   get(@Payload() req: RepoScopedRequest): Promise<RepositoryDto> {
     return this.repositories.get(req);
+  }
+
+  @RpcHandler(RepoSubjects.repositorySummary)
+  summary(@Payload() req: RepoScopedRequest): Promise<RepositorySummaryDto> {
+    return this.repositories.summary(req);
   }
 
   @RpcHandler(RepoSubjects.repositoryEdit)

@@ -3,7 +3,7 @@ import {
   DomainError, ErrorCode, HooksSubjects, placeholderUser, RepoEvents, accessAtLeast, checkRepoName, isValidBranchName, toPaging,
   type ActorDto, type CreateRepositoryRequest, type EditRepositoryRequest, type ListRepositoriesRequest,
   type OrgMembershipReply, type OwnerDto, type Paginated, type RepoScopedRequest, type RepositoryDto,
-  type RepositoryEventData, type SearchRepositoriesRequest, type UserDto, type VisibleRepositoriesRequest,
+  type RepositoryEventData, type RepositorySummaryDto, type SearchRepositoriesRequest, type UserDto, type VisibleRepositoriesRequest,
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, RpcClient, type CommonSettings, uniqueViolation, EventOutbox } from '@cairn/platform';
 import { AccessService, subjectOf } from '../access/access.service.js';
@@ -18,7 +18,7 @@ import {
   type RepositoryChanges, type RepositoryFilter, type RepositoryOrder, type RepositoryRow,
 } from './repositories.repository.js';
 import {
-  hostOf, toEventRepository, toRepositoryDto, type RepoUrlSettings,
+  hostOf, toEventRepository, toRepositoryDto, toRepositorySummary, type RepoUrlSettings,
 } from './repository.mapper.js';
 
 const DUPLICATE = 'The repository with the same name already exists.';
@@ -189,6 +189,13 @@ export class RepositoriesService {
     const row = await this.repositories.findById(req.repo.id);
     if (!row) throw DomainError.notFound('repository not found');
     return toRepositoryDto(row, await this.ownerOf(row), req.access, this.urls);
+  }
+
+  /** `repo.repository.summary`: the header fields of {@link get} without the owner lookup. */
+  async summary(req: RepoScopedRequest): Promise<RepositorySummaryDto> {
+    const row = await this.repositories.findById(req.repo.id);
+    if (!row) throw DomainError.notFound('repository not found');
+    return toRepositorySummary(row, this.urls);
   }
 
   /** `repo.repository.visible`: the repositories among `ids` the actor may see (missing ones are left out). */

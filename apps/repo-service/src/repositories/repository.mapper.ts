@@ -1,6 +1,6 @@
 import {
   accessAtLeast, repoUrls,
-  type AccessLevel, type SshUrlSettings, type RepoEventRepository, type RepositoryDto, type UserDto,
+  type AccessLevel, type SshUrlSettings, type RepoEventRepository, type RepositoryDto, type RepositorySummaryDto, type UserDto,
 } from '@cairn/contracts';
 import type { RepositoryRow } from './repositories.repository.js';
 
@@ -111,6 +111,19 @@ export function toRepositoryDto(
 }
 
 /** The repository as events carry it (its JSON is rendered with owner permissions, as Gitea's webhooks do). */
+/** The header fields of {@link toRepositoryDto}, from the row alone. */
+export function toRepositorySummary(row: RepositoryRow, urls: RepoUrlSettings): RepositorySummaryDto {
+  const links = repoUrls(urls.rootUrl, row);
+  return {
+    description: row.description,
+    website: row.website,
+    archived: row.isArchived,
+    html_url: links.html,
+    clone_url: links.clone,
+    ssh_url: links.ssh(urls),
+  };
+}
+
 export function toEventRepository(row: RepositoryRow, owner: UserDto, urls: RepoUrlSettings): RepoEventRepository {
   return {
     id: row.id,

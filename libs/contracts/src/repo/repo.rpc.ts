@@ -14,7 +14,7 @@ import type { ChangeFilesReply, ChangeFilesRequest } from './file-changes.dto.js
 import type { RepoAccessReply, RepoAccessRequest, RepoScopedRequest } from './repo-access.dto.js';
 import type {
   CreateRepositoryRequest, EditRepositoryRequest, ListRepositoriesRequest, OwnedRepositoriesReply, OwnedRepositoriesRequest,
-  RepositoryDto, SearchRepositoriesRequest, VisibleRepositoriesRequest,
+  RepositoryDto, RepositorySummaryDto, SearchRepositoriesRequest, VisibleRepositoriesRequest,
 } from './repository.dto.js';
 import type { GetSigningKeyRequest, SigningKeyReply } from './signing-key.dto.js';
 import type { RpcPair } from '../rpc-contract.js';
@@ -26,6 +26,7 @@ export interface RepoRpc {
   [RepoSubjects.branchGet]: RpcPair<GetBranchRequest, BranchDto>;
   [RepoSubjects.repositoryCreate]: RpcPair<CreateRepositoryRequest, RepositoryDto>;
   [RepoSubjects.repositoryGet]: RpcPair<RepoScopedRequest, RepositoryDto>;
+  [RepoSubjects.repositorySummary]: RpcPair<RepoScopedRequest, RepositorySummaryDto>;
   [RepoSubjects.repositoryEdit]: RpcPair<EditRepositoryRequest, RepositoryDto>;
   [RepoSubjects.repositoryDelete]: RpcPair<RepoScopedRequest, null>;
   [RepoSubjects.repositoryList]: RpcPair<ListRepositoriesRequest, Paginated<RepositoryDto>>;

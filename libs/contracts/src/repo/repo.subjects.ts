@@ -14,6 +14,11 @@ export const RepoSubjects = {
   repositoryCreate: 'repo.repository.create',
   /** Get a repository: `RepoScopedRequest` → `RepositoryDto` (permissions are the caller's). */
   repositoryGet: 'repo.repository.get',
+  /**
+   * A repository's header, as the web pages show it: `RepoScopedRequest` → {@link RepositorySummaryDto}. No owner lookup
+   * (`repositoryGet` asks identity-service for the owner), so it costs one row read.
+   */
+  repositorySummary: 'repo.repository.summary',
   /** Edit a repository (repo admin): {@link EditRepositoryRequest} → `RepositoryDto`. */
   repositoryEdit: 'repo.repository.edit',
   /** Delete a repository and its storage (repo owner or site admin): `RepoScopedRequest` → `null`. */

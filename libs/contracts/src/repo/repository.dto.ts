@@ -21,6 +21,16 @@ export interface InternalTrackerDto {
   enable_issue_dependencies: boolean;
 }
 
+/** The few fields of a repository a web page header shows (see `RepoSubjects.repositorySummary`). */
+export interface RepositorySummaryDto {
+  description: string;
+  website: string;
+  archived: boolean;
+  html_url: string;
+  clone_url: string;
+  ssh_url: string;
+}
+
 /** Gitea's `Repository`. */
 export interface RepositoryDto {
   id: number;

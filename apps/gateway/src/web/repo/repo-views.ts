@@ -1,8 +1,8 @@
 import {
   COMMIT_DIFF_MAX_BYTES, DomainError, REF_NAMES_MAX, RepoSubjects,
-  type CommitDto, type ContentsResponseDto, type RefNamesReply, type RepositoryDto,
+  type CommitDto, type ContentsResponseDto, type RefNamesReply,
 } from '@cairn/contracts';
-import type { RpcClient } from '@cairn/platform';
+import { LruCache, type RpcClient } from '@cairn/platform';
 import type { RepoContext } from '../../access/repo-access.guard.js';
 import { escapeHtml, highlightLines } from './highlight.js';
 import { MARKDOWN_MAX_BYTES, isMarkdownName, renderMarkdown } from './markdown.js';
@@ -15,6 +15,9 @@ import { verificationBadge, type VerificationBadge } from './verification-badge.
  * always fits the bus's inline budget: the page never needs the internal-HTTP detour the API takes for big files.
  */
 export const FILE_VIEW_MAX_BYTES = 384 * 1024;
+/** The README cache's bound: entries, and the largest rendered README it keeps (so at most ~16 MB). */
+const README_CACHE_ENTRIES = 256;
+const README_CACHE_MAX_CHARS = 64 * 1024;
 /** Commits per page of the web commit list. */
 export const COMMITS_PAGE_SIZE = 50;
 
@@ -117,11 +120,27 @@ export interface CommitView {
  * repository context comes from the kit's `repoAccess`, the API's own resolution), shaped into view models.
  */
 export class RepoViews {
+  /** Rendered READMEs by blob id (content-addressed: never stale); see `readme`. */
+  private readonly renderedReadmes = new LruCache<NonNullable<TreeView['readme']>>(README_CACHE_ENTRIES);
+
   constructor(private readonly rpc: RpcClient) {}
 
+  /** The header from the resolved repository and its summary (one row read; no owner lookup). */
   async header(ctx: RepoContext): Promise<RepoHeader> {
-    const r: RepositoryDto = await this.rpc.send(RepoSubjects.repositoryGet, ctx);
-    return toHeader(r);
+    const summary = await this.rpc.send(RepoSubjects.repositorySummary, ctx);
+    const { ownerName: owner, name } = ctx.repo;
+    return {
+      owner,
+      name,
+      fullName: `${owner}/${name}`,
+      description: summary.description,
+      isPrivate: ctx.repo.private ?? false,
+      empty: ctx.repo.empty ?? false,
+      defaultBranch: ctx.repo.defaultBranch,
+      base: `/${encodeURIComponent(owner)}/${encodeURIComponent(name)}`,
+      cloneHttp: summary.clone_url,
+      cloneSsh: summary.ssh_url,
+    };
   }
 
   async refNames(ctx: RepoContext): Promise<RefNamesReply> {
@@ -130,8 +149,8 @@ export class RepoViews {
 
   /**
    * A tree or file at `/src/<kind>/<rest>`, or the repository home (default branch, root) without `kind`; null for an
-   * empty repository. The header, the ref names, the listing and the likely README are fetched side by side: a page
-   * costs about one bus round trip more than the API call it shows.
+   * empty repository. The header, the ref names and the listing are fetched side by side; the README comes from the
+   * cache of rendered READMEs or, on a miss, right after the listing.
    */
   async browse(ctx: RepoContext, kind?: RefKind, rest = ''): Promise<TreeView | FileView | null> {
     if (ctx.repo.empty) return null;
@@ -139,8 +158,6 @@ export class RepoViews {
     const header = quiet(this.header(ctx));
     const names = quiet(this.refNames(ctx));
     const at = kind ? splitOrNotFound(kind, rest, await names) : { kind: 'branch' as const, ref: ctx.repo.defaultBranch, path: '' };
-    const readmePath = at.path ? `${at.path}/README.md` : 'README.md';
-    const readmeGuess = quiet(this.readmeText(ctx, at.ref, readmePath).catch(() => null));
     const reply = await this.rpc.send(RepoSubjects.contentsGet, { ...ctx, path: at.path, ref: at.ref, maxBlobSize: FILE_VIEW_MAX_BYTES });
     const ref: RefView = { ...at, names: await names };
     const crumbs = breadcrumbs(site, ref);
@@ -155,7 +172,7 @@ export class RepoViews {
       historyUrl: refUrl(site.base, 'commits', ref.kind, ref.ref, ref.path),
       crumbs,
       entries,
-      readme: await this.readme(ctx, site, ref, reply.dir, readmePath, readmeGuess),
+      readme: await this.readme(ctx, site, ref, reply.dir),
     };
   }
 
@@ -165,20 +182,28 @@ export class RepoViews {
     return blob.type === 'file' && blob.contentBase64 !== null ? Buffer.from(blob.contentBase64, 'base64').toString('utf8') : null;
   }
 
-  /** The folder's README (Markdown preferred), rendered; `guess` is the already requested `README.md`. */
-  private async readme(
-    ctx: RepoContext, site: Site, ref: RefView, dir: ContentsResponseDto[], guessPath: string, guess: Promise<string | null>,
-  ): Promise<TreeView['readme']> {
+  /**
+   * The folder's README (Markdown preferred), rendered. Rendered READMEs are cached by blob id and link bases (the
+   * listing names the blob), so a popular home page costs no README fetch or Markdown render; a miss fetches it after
+   * the listing.
+   */
+  private async readme(ctx: RepoContext, site: Site, ref: RefView, dir: ContentsResponseDto[]): Promise<TreeView['readme']> {
     const candidates = dir.filter((e) => e.type === 'file' && /^readme(\.[a-z]+)?$/i.test(e.name));
     const entry = candidates.find((e) => isMarkdownName(e.name)) ?? candidates[0];
     if (!entry || entry.size > MARKDOWN_MAX_BYTES) return null;
-    const text = entry.path === guessPath ? await guess : await this.readmeText(ctx, ref.ref, entry.path);
-    if (text === null) return null;
-    if (!isMarkdownName(entry.name)) return { name: entry.name, html: `<pre>${escapeHtml(text)}</pre>`, markdown: false };
     const folder = ref.path ? `${ref.path}/` : '';
     const linkBase = `${refUrl(site.base, 'src', ref.kind, ref.ref, folder)}/`.replace(/\/+$/, '/');
     const imageBase = `${refUrl(site.base, 'raw', ref.kind, ref.ref, folder)}/`.replace(/\/+$/, '/');
-    return { name: entry.name, html: renderMarkdown(text, linkBase, imageBase), markdown: true };
+    const key = `${entry.sha}\0${entry.name}\0${linkBase}\0${imageBase}`;
+    const cached = this.renderedReadmes.get(key);
+    if (cached) return cached;
+    const text = await this.readmeText(ctx, ref.ref, entry.path);
+    if (text === null) return null;
+    const readme = isMarkdownName(entry.name)
+      ? { name: entry.name, html: renderMarkdown(text, linkBase, imageBase), markdown: true }
+      : { name: entry.name, html: `<pre>${escapeHtml(text)}</pre>`, markdown: false };
+    if (readme.html.length <= README_CACHE_MAX_CHARS) this.renderedReadmes.set(key, readme);
+    return readme;
   }
 
   /** The ref and path of `/raw/<kind>/<rest>` (the page then answers the API's raw bytes). */
@@ -258,21 +283,6 @@ function splitOrNotFound(kind: RefKind, rest: string, names: RefNamesReply): Ref
   const split = splitRefPath(kind, rest, names);
   if (!split) throw DomainError.notFound('no such branch, tag or commit');
   return split;
-}
-
-export function toHeader(r: RepositoryDto): RepoHeader {
-  return {
-    owner: r.owner.login,
-    name: r.name,
-    fullName: r.full_name,
-    description: r.description,
-    isPrivate: r.private,
-    empty: r.empty,
-    defaultBranch: r.default_branch,
-    base: `/${encodeURIComponent(r.owner.login)}/${encodeURIComponent(r.name)}`,
-    cloneHttp: r.clone_url,
-    cloneSsh: r.ssh_url,
-  };
 }
 
 function breadcrumbs(site: Site, ref: RefPath): Breadcrumb[] {
