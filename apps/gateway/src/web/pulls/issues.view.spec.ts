@@ -16,7 +16,10 @@ function issue(over: Partial<IssueDto>): IssueDto {
 function issuePage(over: Partial<ConversationModel>): string {
   const comment = { id: 5, type: 'comment', body: '<img src=x onerror=alert(1)>', user, created_at: '2026-11-02T10:00:00Z' } as TimelineCommentDto;
   const lock = { id: 6, type: 'lock', body: 'spam', user, created_at: '2026-11-03T10:00:00Z' } as TimelineCommentDto;
-  const model: ConversationModel = { issue: issue({}), path: '/o/r/issues/7', timeline: [comment, lock], signedIn: true, canWrite: false, ...over };
+  const model: ConversationModel = {
+    issue: issue({}), path: '/o/r/issues/7', timeline: [comment, lock], signedIn: true, canWrite: false,
+    repoBase: '/o/r', defaultBranch: 'main', ...over,
+  };
   return views.render('pulls/issue', { talk: conversationView(model), csrf: 'tok' });
 }
 
@@ -44,6 +47,13 @@ describe('issue views', () => {
     expect(html).toContain('it &lt;breaks&gt;');
     expect(html).toContain('locked this conversation as spam');
     expect(html).toContain('id="issuecomment-5"');
+  });
+
+  it('renders bodies as Markdown, relative links pointing at the default branch, raw HTML still escaped', () => {
+    const html = issuePage({ issue: issue({ body: 'See **this** and [the docs](docs/a.md) <b>x</b>' }) });
+    expect(html).toContain('<strong>this</strong>');
+    expect(html).toContain('href="/o/r/src/branch/main/docs/a.md"');
+    expect(html).toContain('&lt;b&gt;x&lt;/b&gt;');
   });
 
   it('shows the lock state; a locked issue has no comment form for readers but has one for writers', () => {

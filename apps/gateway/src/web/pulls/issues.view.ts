@@ -1,4 +1,6 @@
 import type { IssueDto, Paginated, TimelineCommentDto } from '@cairn/contracts';
+import { renderMarkdown } from '../repo/markdown.js';
+import { refUrl } from '../repo/ref-path.js';
 
 /** Where a list page is, for its tabs and pager. */
 export interface ListModel {
@@ -63,6 +65,9 @@ export interface ConversationModel {
   signedIn: boolean;
   /** Write access or site admin: may comment on a locked issue, lock and unlock (repo-service's rule). */
   canWrite: boolean;
+  /** `/{owner}/{repo}` and its default branch: relative links in comments point at its files, as on Gitea. */
+  repoBase: string;
+  defaultBranch: string;
 }
 
 /** What `pulls/conversation.eta` shows. */
@@ -73,9 +78,10 @@ export interface ConversationView {
   locked: boolean;
   lockReason: string | null;
   path: string;
-  opening: { author: string; at: string; body: string } | null;
+  /** Bodies are rendered Markdown (`html`), escaped and link-checked by `renderMarkdown`. */
+  opening: { author: string; at: string; html: string } | null;
   entries: Array<
-    | { kind: 'comment'; id: number; author: string; at: string; body: string }
+    | { kind: 'comment'; id: number; author: string; at: string; html: string }
     | { kind: 'event'; id: number; author: string; at: string; text: string }
   >;
   /** `form`: the comment form; `locked`: a locked conversation for a reader; `sign-in`: anonymous. */
@@ -83,20 +89,23 @@ export interface ConversationView {
   lockAction: 'lock' | 'unlock' | null;
 }
 
-function entry(c: TimelineCommentDto): ConversationView['entries'][number] {
+function entry(c: TimelineCommentDto, render: (body: string) => string): ConversationView['entries'][number] {
   const base = { id: c.id, author: c.user.login, at: c.created_at };
-  if (c.type === 'comment') return { kind: 'comment', ...base, body: c.body };
+  if (c.type === 'comment') return { kind: 'comment', ...base, html: render(c.body) };
   const reason = c.type === 'lock' && c.body ? ` as ${c.body}` : '';
   return { kind: 'event', ...base, text: `${EVENT_TEXT[c.type] ?? c.type}${reason}` };
 }
 
 export function conversationView(m: ConversationModel, state = m.issue.state as string): ConversationView {
   const { issue } = m;
+  const linkBase = `${refUrl(m.repoBase, 'src', 'branch', m.defaultBranch)}/`;
+  const imageBase = `${refUrl(m.repoBase, 'raw', 'branch', m.defaultBranch)}/`;
+  const render = (body: string) => renderMarkdown(body, linkBase, imageBase);
   return {
     title: issue.title, number: issue.number, state, locked: issue.is_locked, lockReason: issue.active_lock_reason,
     path: m.path,
-    opening: issue.body ? { author: issue.user.login, at: issue.created_at, body: issue.body } : null,
-    entries: m.timeline.map(entry),
+    opening: issue.body ? { author: issue.user.login, at: issue.created_at, html: render(issue.body) } : null,
+    entries: m.timeline.map((c) => entry(c, render)),
     commentBox: !m.signedIn ? 'sign-in' : issue.is_locked && !m.canWrite ? 'locked' : 'form',
     lockAction: m.canWrite ? (issue.is_locked ? 'unlock' : 'lock') : null,
   };

@@ -86,7 +86,10 @@ class PullsPages {
       this.web.rpc.send(IssueSubjects.get, { ...ctx, index }),
       this.web.rpc.send(IssueSubjects.timeline, { ...ctx, index }),
     ]);
-    return { issue, timeline: timeline.items, signedIn: c.actor !== null, canWrite: this.canWrite(ctx), path: `${this.repoPath(ctx)}/${kind}/${index}` };
+    return {
+      issue, timeline: timeline.items, signedIn: c.actor !== null, canWrite: this.canWrite(ctx),
+      path: `${this.repoPath(ctx)}/${kind}/${index}`, repoBase: this.repoPath(ctx), defaultBranch: ctx.repo.defaultBranch,
+    };
   }
 
   private async issue(c: PageContext<IndexParams, unknown>) {
