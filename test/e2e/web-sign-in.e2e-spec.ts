@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_SUITE_APPS } from '../support/git.js';
 import { createUser, enrolTwoFactor, http, uniqueName, type HttpClient } from '../support/session.js';
-import { startTestSuite, type Account, type TestSuite } from '../support/suite.js';
+import { basicAuth, startTestSuite, type Account, type TestSuite } from '../support/suite.js';
 import { totpCode } from '../support/totp.js';
 import {
   chromiumAvailable, expectAccessible, launchBrowser, newPage, screenshot, signIn, type Browser, type Page,
@@ -118,6 +118,44 @@ describe.skipIf(!chromiumAvailable())('web sign-in', () => {
       await signIn(page, { username: `${bob.username}@example.com`, password: bob.password });
       expect(await userMenu(page).innerText()).toContain(bob.username);
     });
+  });
+
+  it('sends a user who must change their password to /user/change_password until they have chosen a new one', async () => {
+    const carol = await createUser(suite, admin, uniqueName('carol'), { must_change_password: true });
+    const apiRefusal = await api.get('/user', { basic: carol });
+    expect(apiRefusal.status).toBe(403);
+    expect(apiRefusal.text).toContain('user/change_password');
+    await withPage(async (page) => {
+      await signIn(page, carol);
+      await page.waitForURL('**/user/change_password');
+      await expectAccessible(page);
+      await screenshot(page, 'web-change-password');
+      // Every other page leads back here.
+      await page.goto('/explore/repos');
+      expect(new URL(page.url()).pathname).toBe('/user/change_password');
+
+      const submit = async (password: string, retype: string) => {
+        await page.getByLabel('New password', { exact: true }).fill(password);
+        await page.getByLabel('Confirm the new password').fill(retype);
+        const [response] = await Promise.all([
+          page.waitForResponse((r) => r.url().endsWith('/user/change_password') && r.request().method() === 'POST'),
+          page.getByRole('button', { name: 'Change password' }).click(),
+        ]);
+        await page.waitForLoadState('load');
+        return response.status();
+      };
+      expect(await submit('Pw-carol-new-1', 'Pw-carol-new-2')).toBe(422);
+      expect(await page.getByRole('alert').innerText()).toContain('do not match');
+      expect(await submit(carol.password, carol.password)).toBe(422);
+      expect(await page.getByRole('alert').innerText()).toContain('must differ');
+      expect(await submit('Pw-carol-new-1', 'Pw-carol-new-1')).toBe(303);
+      expect(new URL(page.url()).pathname).toBe('/');
+      expect(await page.getByRole('status').first().innerText()).toContain('Your password has been changed');
+      await page.goto('/explore/repos');
+      expect(new URL(page.url()).pathname).toBe('/explore/repos');
+    });
+    expect((await api.get('/user', { basic: carol })).status).toBe(401);
+    expect((await api.get('/user', { basic: basicAuth(carol.username, 'Pw-carol-new-1') })).status).toBe(200);
   });
 
   it('asks enrolled users for their TOTP code, refuses a wrong one, and returns to the page asked for', async () => {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, type ActorDto, type UserSettingsDto, type UserSettingsOptions } from '@cairn/contracts';
+import { PasswordHasher } from '../auth/password-hasher.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { toUserSettingsDto } from './user.mapper.js';
 import { UsersRepository, type UserChanges, type UserRow } from './users.repository.js';
@@ -17,6 +18,7 @@ export class UserSettingsService {
   constructor(
     private readonly prisma: PrismaService,
     private readonly users: UsersRepository,
+    private readonly hasher: PasswordHasher,
   ) {}
 
   async get(actor: ActorDto): Promise<UserSettingsDto> {
@@ -30,6 +32,15 @@ export class UserSettingsService {
       if (body[from] !== undefined) (changes as Record<string, unknown>)[to] = body[from];
     }
     return toUserSettingsDto(await this.users.update(this.prisma, actor.id, changes));
+  }
+
+  /** Sets the actor's own new password and clears "must change password" (Gitea refuses the old one again). */
+  async changePassword(actor: ActorDto, password: string): Promise<void> {
+    const row = await this.ownRow(actor);
+    if (await this.hasher.verify(password, row.passwordHash)) {
+      throw DomainError.unprocessable('the new password must differ from the current one');
+    }
+    await this.users.update(this.prisma, actor.id, { passwordHash: await this.hasher.hash(password), mustChangePassword: false });
   }
 
   private async ownRow(actor: ActorDto): Promise<UserRow> {

@@ -3,7 +3,7 @@ import { Payload } from '@nestjs/microservices';
 import { RpcHandler } from '@cairn/platform';
 import {
   CreateUserRequest, EditUserRequest, IdentitySubjects, LookupUsersRequest, OwnerResolveRequest, SearchUsersRequest,
-  UsernameRequest, UserSettingsRequest,
+  ChangeOwnPasswordRequest, UsernameRequest, UserSettingsRequest,
   type LookupUsersReply, type OwnerDto, type Paginated, type UserDto, type UserSettingsDto,
 } from '@cairn/contracts';
 import { requireActor, requireBody } from '../common/require-actor.js';
@@ -56,6 +56,12 @@ export class UsersHandler {
   @RpcHandler(IdentitySubjects.userSettingsUpdate)
   updateSettings(@Payload() req: UserSettingsRequest): Promise<UserSettingsDto> {
     return this.settings.update(requireActor(req.actor), requireBody(req.body));
+  }
+
+  @RpcHandler(IdentitySubjects.userPasswordChange)
+  async changePassword(@Payload() req: ChangeOwnPasswordRequest): Promise<null> {
+    await this.settings.changePassword(requireActor(req.actor), req.password);
+    return null;
   }
 
   @RpcHandler(IdentitySubjects.ownerResolve)

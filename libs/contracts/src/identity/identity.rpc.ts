@@ -23,7 +23,7 @@ import type {
   ActorRequest, CreateUserRequest, EditUserRequest, LookupUsersReply, LookupUsersRequest, OwnerDto, OwnerResolveRequest,
   SearchUsersRequest, UserDto, UsernameRequest,
 } from './user.dto.js';
-import type { UserSettingsDto, UserSettingsRequest } from './user-settings.dto.js';
+import type { ChangeOwnPasswordRequest, UserSettingsDto, UserSettingsRequest } from './user-settings.dto.js';
 import type { RpcPair } from '../rpc-contract.js';
 import type { IdentitySubjects } from './identity.subjects.js';
 
@@ -41,6 +41,7 @@ export interface IdentityRpc {
   [IdentitySubjects.userLookup]: RpcPair<LookupUsersRequest, LookupUsersReply>;
   [IdentitySubjects.userSettingsGet]: RpcPair<UserSettingsRequest, UserSettingsDto>;
   [IdentitySubjects.userSettingsUpdate]: RpcPair<UserSettingsRequest, UserSettingsDto>;
+  [IdentitySubjects.userPasswordChange]: RpcPair<ChangeOwnPasswordRequest, null>;
   [IdentitySubjects.userVerifyPassword]: RpcPair<ResolveCredentialsRequest, ResolveCredentialsReply>;
   [IdentitySubjects.ownerResolve]: RpcPair<OwnerResolveRequest, OwnerDto>;
   [IdentitySubjects.tokenCreate]: RpcPair<CreateTokenRequest, AccessTokenDto>;

@@ -27,6 +27,11 @@ export const IdentitySubjects = {
   userSettingsGet: 'identity.user.settings.get',
   /** Update the caller's own profile settings (`PATCH /user/settings`, the web profile form). */
   userSettingsUpdate: 'identity.user.settings.update',
+  /**
+   * The caller sets their own new password, which also clears "must change password" (the web's
+   * `/user/change_password`): {@link ChangeOwnPasswordRequest} → `null`.
+   */
+  userPasswordChange: 'identity.user.password.change',
   /** Verify a user's password (Basic auth); replies the actor. */
   userVerifyPassword: 'identity.user.verify-password',
 

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsOptional, IsString, IsUrl, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString, IsUrl, MaxLength, MinLength, ValidateIf, ValidateNested } from 'class-validator';
 import { ActorDto } from '../common/actor.js';
 
 /** Gitea's diff view styles (`diff_view_style`); empty keeps the site default. */
@@ -41,4 +41,16 @@ export class UserSettingsOptions {
 export class UserSettingsRequest {
   @IsOptional() @ValidateNested() @Type(() => ActorDto) actor: ActorDto | null;
   @IsOptional() @ValidateNested() @Type(() => UserSettingsOptions) body?: UserSettingsOptions;
+}
+
+/** The shortest password a user may choose for themselves (Gitea's default `[security] MIN_PASSWORD_LENGTH`). */
+export const MIN_PASSWORD_LENGTH = 8;
+
+/** `identity.user.password.change`: the actor sets their own new password (the web's forced-change page). */
+export class ChangeOwnPasswordRequest {
+  @IsOptional() @ValidateNested() @Type(() => ActorDto) actor: ActorDto | null;
+  @IsString()
+  @MinLength(MIN_PASSWORD_LENGTH, { message: `the password must be at least ${MIN_PASSWORD_LENGTH} characters long` })
+  @MaxLength(255)
+  password: string;
 }

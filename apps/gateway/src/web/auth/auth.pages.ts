@@ -1,6 +1,8 @@
-import { DomainError, ErrorCode, IdentitySubjects } from '@cairn/contracts';
+import { DomainError, ErrorCode, IdentitySubjects, MIN_PASSWORD_LENGTH } from '@cairn/contracts';
 import type { FastifyRequest } from 'fastify';
-import { page, redirect, safeRedirectTarget, type PageContext, type PageResult, type WebKit } from '../core/web-kit.js';
+import {
+  CHANGE_PASSWORD_PATH, page, redirect, requireSignIn, safeRedirectTarget, type PageContext, type PageResult, type WebKit,
+} from '../core/web-kit.js';
 
 const SIGN_IN = '/user/login';
 const TWO_FACTOR = '/user/two_factor';
@@ -88,7 +90,37 @@ export function registerAuthPages(web: WebKit): void {
   web.post('/user/logout', async (ctx) => {
     await web.signOut(ctx.req, ctx.reply);
     return redirect('/');
-  }, open);
+  }, { ...open, duringPasswordChange: true });
+
+  // A user an administrator created (or reset) with "must change password" lands here from every page.
+  const changing = { duringPasswordChange: true };
+  web.get(CHANGE_PASSWORD_PATH, async (ctx) => {
+    requireSignIn(ctx);
+    if (!ctx.mustChangePassword) return redirect('/');
+    return changePasswordForm(ctx);
+  }, changing);
+
+  web.post(CHANGE_PASSWORD_PATH, async (ctx) => {
+    const actor = requireSignIn(ctx);
+    if (!ctx.mustChangePassword) return redirect('/');
+    const password = ctx.form.password ?? '';
+    if (password !== (ctx.form.retype ?? '')) return changePasswordForm(ctx, 'The passwords do not match.', 422);
+    if (password.length < MIN_PASSWORD_LENGTH) {
+      return changePasswordForm(ctx, `The password must be at least ${MIN_PASSWORD_LENGTH} characters long.`, 422);
+    }
+    try {
+      await web.rpc.send(IdentitySubjects.userPasswordChange, { actor, password });
+    } catch (err) {
+      if (!(err instanceof DomainError) || (err.code !== ErrorCode.INVALID_ARGUMENT && err.code !== ErrorCode.UNPROCESSABLE)) throw err;
+      return changePasswordForm(ctx, err.message, 422);
+    }
+    await ctx.flash('success', 'Your password has been changed.');
+    return redirect('/');
+  }, changing);
+}
+
+async function changePasswordForm(ctx: PageContext, error?: string, status = 200): Promise<PageResult> {
+  return page('auth/change-password', 'Change your password', { error, minLength: MIN_PASSWORD_LENGTH, csrf: await ctx.csrfToken() }, status);
 }
 
 async function signInForm(

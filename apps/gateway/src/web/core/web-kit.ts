@@ -48,6 +48,8 @@ export interface PageContext<P = Record<string, string>, Q = Record<string, stri
   /** The signed-in user as the API would see them (`via: 'session'`, scopes `all`), or null. */
   actor: ActorDto | null;
   user: UserDto | null;
+  /** The signed-in user must choose a new password before anything else (an admin created or reset them). */
+  mustChangePassword: boolean;
   /** The session, created (and its cookie set) on first use. */
   session: () => Promise<WebSession>;
   /** The CSRF token every form must carry in `_csrf` (creates the session when needed). */
@@ -61,7 +63,12 @@ export type PageHandler<P, Q> = (ctx: PageContext<P, Q>) => Promise<PageResult>;
 export interface PageOptions {
   /** Reachable without signing in even under `REQUIRE_SIGNIN_VIEW = true` (the sign-in pages). */
   public?: boolean;
+  /** Reachable by a user who must change their password first (that page, sign-out); others send them there. */
+  duringPasswordChange?: boolean;
 }
+
+/** Gitea's page for a user who must change their password (the API's refusal names it too). */
+export const CHANGE_PASSWORD_PATH = '/user/change_password';
 
 /** The signed-in actor, or {@link SignInRequired}. */
 export function requireSignIn(ctx: { actor: ActorDto | null }): ActorDto {
@@ -197,6 +204,10 @@ export class WebKit {
       ctx = await this.context(req, reply);
       if (!ctx.actor && anonymousMustSignIn(this.settings.requireSigninView, req.url, options.public === true)) {
         throw new SignInRequired();
+      }
+      if (ctx.mustChangePassword && !options.duringPasswordChange) {
+        await this.send(req, reply, ctx, redirect(CHANGE_PASSWORD_PATH));
+        return;
       }
       if (UNSAFE_METHODS.has(req.method)) {
         const session = await this.loadedSession(req);
@@ -337,6 +348,7 @@ export class WebKit {
       form: formFields(req.body),
       actor: who?.actor ?? null,
       user: who?.user ?? null,
+      mustChangePassword: who?.mustChangePassword ?? false,
       session,
       csrfToken: async () => (await session()).csrf,
       flash: async (kind, text) => {
@@ -348,10 +360,10 @@ export class WebKit {
   }
 
   /** The session's user as identity-service sees them now (a disabled or deleted user is signed out). */
-  private async resolveSessionUser(session: WebSession): Promise<{ actor: ActorDto; user: UserDto } | null> {
+  private async resolveSessionUser(session: WebSession): Promise<{ actor: ActorDto; user: UserDto; mustChangePassword: boolean } | null> {
     try {
       const reply = await this.rpc.send(IdentitySubjects.authSession, { userId: session.userId! });
-      return { actor: reply.actor, user: reply.user };
+      return { actor: reply.actor, user: reply.user, mustChangePassword: reply.mustChangePassword === true };
     } catch (err) {
       if (err instanceof DomainError && (err.code === ErrorCode.UNAUTHENTICATED || err.code === ErrorCode.NOT_FOUND)) {
         await this.deps.store.destroy(session.id);
