@@ -1,11 +1,12 @@
 import type { CommitStatusDto, CommitStatusState, PushedCommit, UserDto } from '@cairn/contracts';
+import { toApiTime } from '../repositories/repository.mapper.js';
 import type { ParsedCommitObject } from '../git/commit-object.js';
 import type { LogFileChange } from '../git/log-format.js';
 import type { CommitStatusRow } from './commit-status-store.js';
 
 /** Gitea's `CommitStatus` JSON (`convert.ToCommitStatus`: `id` is the per-commit index; `updated_at` is the creation time). */
 export function toCommitStatusDto(row: CommitStatusRow, repoApiUrl: string, creator: UserDto | null): CommitStatusDto {
-  const created = row.createdAt.toISOString();
+  const created = toApiTime(row.createdAt);
   return {
     id: row.index,
     status: row.state as CommitStatusState,
