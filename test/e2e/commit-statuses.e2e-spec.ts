@@ -127,10 +127,10 @@ describe('the combined state (Gitea: failure > pending > success, latest per con
       return res;
     };
 
-    // No status: Gitea's empty state, no statuses, no X-Total-Count.
+    // No status: Gitea's empty state and no statuses.
     const none = await combined();
     expect(none.body).toMatchObject({ state: '', sha, total_count: 0, statuses: null });
-    expect(none.headers.get('x-total-count')).toBeNull();
+    expect(none.headers.get('x-total-count')).toBe('0');
 
     await report(sha, { state: 'error', context: 'ci/build' }, name);
     await report(sha, { state: 'warning', context: 'ci/lint' }, name);
@@ -189,6 +189,13 @@ describe('refusals', () => {
     }
     const stranger = await api.post(r(`/statuses/${sha}`, secret), { token: strangerToken, body: { state: 'success' } });
     expect(stranger.status, stranger.text).toBe(404);
+  });
+
+  it('answers 404 for a ref that names no commit on the /commits/{ref} routes; /statuses/{sha} lists nothing', async () => {
+    expect((await api.get(r('/commits/no-such-branch/statuses'), { token: aliceToken })).status).toBe(404);
+    expect((await api.get(r('/commits/no-such-branch/status'), { token: aliceToken })).status).toBe(404);
+    const bySha = await api.get(r(`/statuses/${'f'.repeat(40)}`), { token: aliceToken });
+    expect([bySha.status, bySha.body]).toEqual([200, []]);
   });
 
   it('refuses a bad state (422) and an unknown commit (404)', async () => {
