@@ -166,6 +166,21 @@ describe('the combined state (Gitea: failure > pending > success, latest per con
   });
 });
 
+describe('branch names with slashes (Renovate escapes them: commits/renovate%2Fdep/statuses)', () => {
+  it('resolves an escaped branch name on the list and combined routes', async () => {
+    const file = await api.post(r('/contents/dep.txt'), {
+      token: aliceToken,
+      body: { content: Buffer.from('d\n').toString('base64'), new_branch: 'renovate/dep' },
+    });
+    expect(file.status, file.text).toBe(201);
+    await report(file.body.commit.sha, { state: 'success', context: 'renovate/stability-days' });
+    const listed = await api.get(r('/commits/renovate%2Fdep/statuses'), { token: aliceToken });
+    expect([listed.status, listed.body.map((s: { context: string }) => s.context)]).toEqual([200, ['renovate/stability-days']]);
+    const combined = await api.get(r('/commits/renovate%2Fdep/status'), { token: aliceToken });
+    expect([combined.status, combined.body.state, combined.body.sha]).toEqual([200, 'success', file.body.commit.sha]);
+  });
+});
+
 describe('refusals', () => {
   it('needs write access: read-only collaborator 403, read-only token 403, anonymous 401', async () => {
     const body = { state: 'success', context: 'x' };
