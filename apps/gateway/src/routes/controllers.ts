@@ -11,6 +11,7 @@ import { ReposController } from './repos/repos.controller.js';
 import { CollaboratorsController } from './repos/collaborators.controller.js';
 import { IssuesController } from './issues/issues.controller.js';
 import { PullsController } from './pulls/pulls.controller.js';
+import { ReviewsController } from './pulls/reviews.controller.js';
 import { RepoContentController } from './repo-content/repo-content.controller.js';
 import { AdminHooksController } from './hooks/admin-hooks.controller.js';
 import { OrgHooksController } from './hooks/org-hooks.controller.js';
@@ -38,6 +39,7 @@ export const API_CONTROLLERS: Type<unknown>[] = [
   CollaboratorsController,
   IssuesController,
   PullsController,
+  ReviewsController,
   RepoContentController,
   RepoSigningKeyController,
   AdminHooksController,

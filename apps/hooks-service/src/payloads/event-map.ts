@@ -1,7 +1,7 @@
 import {
-  IssueCommentEvents, IssueEvents, PackageEvents, PullRequestEvents, RepoEvents, isZeroId, repoUrls,
-  type IssueCommentEventData, type IssueEventData, type PackageEventData, type PullRequestEventData, type PushEventData,
-  type RepoEventRepository, type RepositoryEventData,
+  IssueCommentEvents, IssueEvents, PackageEvents, PullRequestEvents, PullReviewEvents, RepoEvents, isZeroId, repoUrls,
+  type IssueCommentEventData, type IssueEventData, type PackageEventData, type PullRequestEventData,
+  type PullReviewEventData, type PushEventData, type RepoEventRepository, type RepositoryEventData,
 } from '@cairn/contracts';
 import {
   createPayload, deletePayload, pushPayload, repositoryJson, repositoryPayload, splitRef,
@@ -173,6 +173,36 @@ function pullRequestEvent(data: PullRequestEventData, ctx: MapContext): MappedEv
 }
 
 /**
+ * `repo.evt.pull-review.*` → Gitea's `PullRequestPayload`: a submitted review is `pull_request_review_approved`,
+ * `_rejected` or `_comment` (action `reviewed`, with `review: {type, content}`); review requests are
+ * `pull_request_review_request` (actions `review_requested` / `review_request_removed`, with `requested_reviewer`).
+ */
+function pullReviewEvent(data: PullReviewEventData, ctx: MapContext): MappedEvent {
+  const eventType = data.review ? `pull_request_review_${data.review.type}` : 'pull_request_review_request';
+  const who = data.requestedReviewer ? `:${data.requestedReviewer.id}` : '';
+  return {
+    repository: repoRef(data.repository),
+    specs: [
+      {
+        eventType,
+        key: `${eventType}:${data.action}${who}`,
+        action: data.action,
+        payload: {
+          action: data.action,
+          number: data.number,
+          pull_request: data.pullRequest,
+          ...(data.requestedReviewer ? { requested_reviewer: data.requestedReviewer } : {}),
+          repository: repositoryJson(data.repository, ctx.rootUrl),
+          sender: data.sender,
+          commit_id: '',
+          ...(data.review ? { review: { type: eventType, content: data.review.content } } : {}),
+        },
+      },
+    ],
+  };
+}
+
+/**
  * `packages.evt.package.*` → Gitea's `PackagePayload` (`package`): the linked repository's hooks, the owner's (user or
  * organization) and the system hooks get it; as Gitea 1.24, the payload's own `repository` and `organization` are
  * null (the linked repository is inside `package`, when the sender may see it).
@@ -202,6 +232,7 @@ export const EVENT_MAP: Record<string, Mapper> = {
   ...Object.fromEntries(Object.values(IssueEvents).map((t) => [t, issueEvent])),
   ...Object.fromEntries(Object.values(IssueCommentEvents).map((t) => [t, commentEvent])),
   ...Object.fromEntries(Object.values(PullRequestEvents).map((t) => [t, pullRequestEvent])),
+  ...Object.fromEntries(Object.values(PullReviewEvents).map((t) => [t, pullReviewEvent])),
   [PackageEvents.versionCreated]: packageEvent,
   [PackageEvents.versionDeleted]: packageEvent,
 };

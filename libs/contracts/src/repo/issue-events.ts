@@ -116,3 +116,26 @@ export interface PullRequestEventData {
   repository: RepoEventRepository;
   sender: UserDto | null;
 }
+
+/** Review events (webhook events `pull_request_review_*` and `pull_request_review_request`). */
+export const PullReviewEvents = {
+  /** A review was submitted (approved, changes requested, or commented): webhook action `reviewed`. */
+  submitted: 'repo.evt.pull-review.submitted',
+  /** A user was asked to review: webhook action `review_requested`. */
+  requested: 'repo.evt.pull-review.requested',
+  /** A review request was withdrawn: webhook action `review_request_removed`. */
+  requestRemoved: 'repo.evt.pull-review.request-removed',
+} as const;
+
+/** `repo.evt.pull-review.*` (Gitea's `PullRequestPayload` with `review` or `requested_reviewer`). */
+export interface PullReviewEventData {
+  action: 'reviewed' | 'review_requested' | 'review_request_removed';
+  number: number;
+  pullRequest: PullRequestDto;
+  /** `reviewed`: what the review says and its body (Gitea's `ReviewPayload`). */
+  review?: { type: 'approved' | 'rejected' | 'comment'; content: string };
+  /** `review_requested` / `review_request_removed`: the user asked. */
+  requestedReviewer?: UserDto;
+  repository: RepoEventRepository;
+  sender: UserDto | null;
+}

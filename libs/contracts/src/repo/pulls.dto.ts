@@ -58,7 +58,8 @@ export interface PullRequestDto {
   milestone: null;
   assignee: null;
   assignees: null;
-  requested_reviewers: null;
+  /** Users asked to review who have not answered since; null when none. */
+  requested_reviewers: UserDto[] | null;
   requested_reviewers_teams: null;
   state: IssueState;
   draft: boolean;
