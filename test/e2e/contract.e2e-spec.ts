@@ -351,7 +351,7 @@ describe('every operation answers what the published description says', () => {
     await call('DELETE', '/repos/{owner}/{repo}', r, { basic: alice });
   });
 
-  it('pull-request reviews and review requests', async () => {
+  it('pull-request reviews, review requests and assignees', async () => {
     const repo = uniqueName('reviews');
     const r = `/repos/${alice.username}/${repo}`;
     expect((await api.post('/user/repos', { basic: alice, body: { name: repo, auto_init: true } })).status).toBe(201);
@@ -364,6 +364,9 @@ describe('every operation answers what the published description says', () => {
     expect(pr.status, pr.text).toBe(201);
     const p = `${r}/pulls/${pr.body.number}`;
     const t = '/repos/{owner}/{repo}/pulls/{index}';
+    await call('GET', '/repos/{owner}/{repo}/assignees', `${r}/assignees`, { basic: alice });
+    const assigned = await api.patch(p, { basic: alice, body: { assignees: [bob.username] } });
+    expect(assigned.status, assigned.text).toBe(201);
     await call('POST', `${t}/requested_reviewers`, `${p}/requested_reviewers`, { basic: alice, body: { reviewers: [bob.username] } });
     await call('DELETE', `${t}/requested_reviewers`, `${p}/requested_reviewers`, { basic: alice, body: { reviewers: [bob.username] } });
     const draft = await call('POST', `${t}/reviews`, `${p}/reviews`, {

@@ -1,7 +1,8 @@
 /**
- * Pull-request reviews and review requests end to end (whole suite, real pushes): Gitea's shapes and rules through
- * `gitea-js` (repoCreatePullReview, …), GitHub's client through `@octokit/rest` (pulls.createReview, listReviews,
- * requestReviewers — the `/pulls/{n}/reviews` shapes match), the refusals, and the webhook events a real receiver gets.
+ * Pull-request reviews, review requests and assignees end to end (whole suite, real pushes): Gitea's shapes and rules
+ * through `gitea-js` (repoCreatePullReview, repoGetAssignees, …), GitHub's client through `@octokit/rest`
+ * (pulls.createReview, listReviews, requestReviewers — the `/pulls/{n}/reviews` shapes match), the refusals, and the
+ * webhook events a real receiver gets.
  */
 import { Octokit } from '@octokit/rest';
 import { giteaApi } from 'gitea-js';
@@ -33,7 +34,7 @@ describe('pull-request reviews', () => {
       body: {
         type: 'gitea',
         active: true,
-        events: ['pull_request_review', 'pull_request_review_request'],
+        events: ['pull_request_review', 'pull_request_review_request', 'issue_assign', 'pull_request_assign'],
         config: { url: `${receiver.url}/reviews`, content_type: 'json' },
       },
     });
@@ -186,5 +187,45 @@ describe('pull-request reviews', () => {
     const approval = at().find((d) => d.json.review?.type === 'pull_request_review_approved')!;
     expect(approval.headers['x-gitea-event-type']).toBe('pull_request_review_approved');
     expect(approval.json).toMatchObject({ sender: { login: writer.username }, repository: { name: w.repo } });
+  });
+
+  it('assignees: who can be assigned, on issues and pull requests, the assigned_by filter, assign webhooks', async () => {
+    const { owner: { username: owner }, repo } = w;
+    const assignable = await gitea(w.token).repos.repoGetAssignees(owner, repo);
+    expect(assignable.data.map((u) => u.login).sort()).toEqual([owner, writer.username].sort());
+    expect((await w.api.get(w.path('/assignees'))).status).toBe(401);
+
+    const issue = await gitea(w.token).repos.issueCreateIssue(owner, repo, { title: 'assigned', assignees: [writer.username] });
+    expect(issue.data).toMatchObject({ assignee: { login: writer.username }, assignees: [{ login: writer.username }] });
+    // Readers' assignees are ignored, as Gitea.
+    const byReader = await w.api.post(w.path('/issues'), { token: readerToken, body: { title: 'mine', assignees: [writer.username] } });
+    expect(byReader.status, byReader.text).toBe(201);
+    expect(byReader.body.assignees).toBeNull();
+    const noWrite = await w.api.post(w.path('/issues'), { token: w.token, body: { title: 'x', assignee: reader.username } });
+    expect(noWrite.status, noWrite.text).toBe(422);
+    const unknown = await w.api.patch(w.path(`/issues/${issue.data.number}`), { token: w.token, body: { assignees: ['ghost-' + uniqueName()] } });
+    expect(unknown.status, unknown.text).toBe(422);
+
+    const filtered = await w.api.get(w.path(`/issues?state=all&assigned_by=${writer.username}`), { token: w.token });
+    expect(filtered.body.map((i: { number: number }) => i.number)).toEqual([issue.data.number]);
+    const edited = await gitea(w.token).repos.issueEditIssue(owner, repo, issue.data.number!, { assignees: [owner] });
+    expect(edited.data.assignees?.map((u) => u.login)).toEqual([owner]);
+
+    await w.commitAndPush('assign-pr', { 'assign.txt': 'a\n' }, 'assign');
+    const pr = await w.open('assign-pr');
+    const pull = await gitea(w.token).repos.repoEditPullRequest(owner, repo, pr.number, { assignees: [writer.username] });
+    expect(pull.data.assignees?.map((u) => u.login)).toEqual([writer.username]);
+    const listed = await w.listed(pr.number);
+    expect(listed.assignee?.login).toBe(writer.username);
+
+    const hooks = () => receiver.received.filter((d) => d.path === '/reviews' && ['issue_assign', 'pull_request_assign'].includes(String(d.headers['x-gitea-event-type'])));
+    await waitFor('the assign webhooks', async () => hooks().some((d) => d.json.pull_request?.number === pr.number));
+    const seen = hooks().map((d) => [d.headers['x-gitea-event-type'], d.json.action, d.json.assignee?.login]);
+    expect(seen).toEqual(expect.arrayContaining([
+      ['issue_assign', 'assigned', writer.username],
+      ['issue_assign', 'unassigned', writer.username],
+      ['issue_assign', 'assigned', owner],
+      ['pull_request_assign', 'assigned', writer.username],
+    ]));
   });
 });

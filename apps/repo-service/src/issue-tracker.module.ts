@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AccessModule } from './access/access.module.js';
+import { CollaboratorsModule } from './collaborators/collaborators.module.js';
+import { Assignees } from './tracker/assignees.js';
 import { GitMaintenanceModule } from './git/git-maintenance.module.js';
 import { MergeHandler } from './pull-merge/merge.handler.js';
 import { MergeService } from './pull-merge/merge.service.js';
@@ -33,7 +35,7 @@ import { ReviewsService } from './reviews/reviews.service.js';
  * Settings are read once when the module starts.
  */
 @Module({
-  imports: [AccessModule, RepositoriesModule, GitMaintenanceModule, SignaturesModule],
+  imports: [AccessModule, RepositoriesModule, GitMaintenanceModule, SignaturesModule, CollaboratorsModule],
   controllers: [IssuesHandler, PullsHandler, MergeHandler, ReviewsHandler],
   providers: [
     { provide: ISSUE_SETTINGS, useFactory: () => loadIssueSettings() },
@@ -55,6 +57,7 @@ import { ReviewsService } from './reviews/reviews.service.js';
     MergeService,
     ReviewsRepository,
     ReviewsService,
+    Assignees,
   ],
   exports: [MergeabilityService, PullsService, ReviewsService, IssuesService, RefUpdates, RepoViews, PUSH_SINK],
 })

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type {
   ActorDto, IssueDto, PullRequestDto, RepoEventRepository, RepositoryDto, UserDto,
 } from '@cairn/contracts';
-import { toIssueDto, type IssueRenderContext } from '../tracker/issue.mapper.js';
+import { issueUserIds, toIssueDto, type IssueRenderContext } from '../tracker/issue.mapper.js';
 import { RepoViews, type ViewScope } from '../tracker/repo-views.js';
 import { toPullDto, type PullIssueRow, type PullRenderContext } from '../tracker/pull.mapper.js';
 import { ReviewsRepository } from '../reviews/reviews.repository.js';
@@ -47,7 +47,7 @@ export class PullRenderer {
     if (senderId) ids.add(senderId);
     const requested = await this.requested(rows);
     for (const r of rows) {
-      ids.add(r.posterId);
+      issueUserIds(r).forEach((id) => ids.add(id));
       if (r.pullRequest.mergedById) ids.add(r.pullRequest.mergedById);
     }
     for (const list of requested.values()) list.forEach((id) => ids.add(id));
@@ -71,7 +71,7 @@ export class PullRenderer {
     if (actor) ids.add(actor.id);
     const requested = await this.requested(rows, db);
     for (const r of rows) {
-      ids.add(r.posterId);
+      issueUserIds(r).forEach((id) => ids.add(id));
       if (r.pullRequest.mergedById) ids.add(r.pullRequest.mergedById);
     }
     for (const list of requested.values()) list.forEach((id) => ids.add(id));

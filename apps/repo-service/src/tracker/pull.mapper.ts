@@ -1,6 +1,6 @@
 import type { MergeableState, PullRequestDto, RepositoryDto, UserDto } from '@cairn/contracts';
 import { toApiTime } from '../repositories/repository.mapper.js';
-import { issueHtmlUrl, optionalTime, userOf, type IssueRenderContext } from './issue.mapper.js';
+import { assigneesOf, issueHtmlUrl, optionalTime, userOf, type IssueRenderContext } from './issue.mapper.js';
 import type { IssueRow } from './issues.repository.js';
 import type { PullRequest } from '../generated/prisma/client.js';
 
@@ -54,8 +54,7 @@ export function toPullDto(row: PullIssueRow, ctx: PullRenderContext): PullReques
     body: row.body,
     labels: [],
     milestone: null,
-    assignee: null,
-    assignees: null,
+    ...assigneesOf(row, ctx),
     requested_reviewers: requestedReviewers(row, ctx),
     requested_reviewers_teams: null,
     state: row.state as 'open' | 'closed',
