@@ -25,6 +25,7 @@ import { IssuesHandler } from './issues/issues.handler.js';
 import { IssuesRepository } from './tracker/issues.repository.js';
 import { IssuesService } from './issues/issues.service.js';
 import { RepoViews } from './tracker/repo-views.js';
+import { Approvals } from './reviews/approvals.js';
 import { ReviewsHandler } from './reviews/reviews.handler.js';
 import { ReviewsRepository } from './reviews/reviews.repository.js';
 import { ReviewsService } from './reviews/reviews.service.js';
@@ -57,9 +58,10 @@ import { ReviewsService } from './reviews/reviews.service.js';
     MergeService,
     ReviewsRepository,
     ReviewsService,
+    Approvals,
     Assignees,
   ],
-  exports: [MergeabilityService, PullsService, ReviewsService, IssuesService, RefUpdates, RepoViews, PUSH_SINK],
+  exports: [MergeabilityService, PullsService, Approvals, IssuesService, RefUpdates, RepoViews, PUSH_SINK],
 })
 export class IssueTrackerModule {}
 

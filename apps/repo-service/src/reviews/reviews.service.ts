@@ -16,7 +16,7 @@ import type { PullIssueRow } from '../tracker/pull.mapper.js';
 import type { ViewScope } from '../tracker/repo-views.js';
 import { RepoViews } from '../tracker/repo-views.js';
 import { inTx } from '../tracker/tx.js';
-import { isStale, toReviewCommentDto, toReviewDto, type ReviewRenderContext } from './review.mapper.js';
+import { toReviewCommentDto, toReviewDto, type ReviewRenderContext } from './review.mapper.js';
 import { ReviewsRepository, type ReviewRow, type ReviewType } from './reviews.repository.js';
 
 /** `event` of create/submit → stored kind (Gitea's `preparePullReviewType`): anything else stays a draft. */
@@ -45,15 +45,6 @@ export class ReviewsService {
     private readonly identity: IdentityDirectory,
     private readonly outbox: EventOutbox,
   ) {}
-
-  /**
-   * Approvals that count for merging (Gitea's `GetGrantedApprovalsCount`): official, not dismissed, each reviewer's
-   * latest; with `dismissStale` (branch protection's "dismiss stale approvals") only those of the current head.
-   */
-  async approvalsCount(pull: Pick<PullIssueRow, 'id'> & { pullRequest: { headSha: string } }, opts: { dismissStale?: boolean } = {}): Promise<number> {
-    const rows = await this.reviews.officialApprovals(pull.id);
-    return opts.dismissStale ? rows.filter((r) => !isStale({ type: 'approve', commitId: r.commitId }, pull.pullRequest.headSha)).length : rows.length;
-  }
 
   async list(req: ListPullReviewsRequest): Promise<Paginated<PullReviewDto>> {
     const pull = await this.pulls.load(req.repo.id, req.index);
