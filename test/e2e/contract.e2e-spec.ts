@@ -351,6 +351,38 @@ describe('every operation answers what the published description says', () => {
     await call('DELETE', '/repos/{owner}/{repo}', r, { basic: alice });
   });
 
+  it('pull-request reviews, review requests and assignees', async () => {
+    const repo = uniqueName('reviews');
+    const r = `/repos/${alice.username}/${repo}`;
+    expect((await api.post('/user/repos', { basic: alice, body: { name: repo, auto_init: true } })).status).toBe(201);
+    const branch = await api.post(`${r}/contents/review.txt`, {
+      basic: alice, body: { content: Buffer.from('r\n').toString('base64'), new_branch: 'review' },
+    });
+    expect(branch.status, branch.text).toBe(201);
+    expect((await api.put(`${r}/collaborators/${bob.username}`, { basic: alice, body: { permission: 'write' } })).status).toBe(204);
+    const pr = await api.post(`${r}/pulls`, { basic: alice, body: { head: 'review', base: 'main', title: 'review me' } });
+    expect(pr.status, pr.text).toBe(201);
+    const p = `${r}/pulls/${pr.body.number}`;
+    const t = '/repos/{owner}/{repo}/pulls/{index}';
+    await call('GET', '/repos/{owner}/{repo}/assignees', `${r}/assignees`, { basic: alice });
+    const assigned = await api.patch(p, { basic: alice, body: { assignees: [bob.username] } });
+    expect(assigned.status, assigned.text).toBe(201);
+    await call('POST', `${t}/requested_reviewers`, `${p}/requested_reviewers`, { basic: alice, body: { reviewers: [bob.username] } });
+    await call('DELETE', `${t}/requested_reviewers`, `${p}/requested_reviewers`, { basic: alice, body: { reviewers: [bob.username] } });
+    const draft = await call('POST', `${t}/reviews`, `${p}/reviews`, {
+      basic: bob, body: { comments: [{ path: 'review.txt', body: 'note', new_position: 1 }] },
+    });
+    const rv = `${p}/reviews/${draft.body.id}`;
+    await call('GET', `${t}/reviews/{id}/comments`, `${rv}/comments`, { basic: bob });
+    await call('POST', `${t}/reviews/{id}`, rv, { basic: bob, body: { event: 'APPROVED', body: 'ok' } });
+    await call('GET', `${t}/reviews`, `${p}/reviews`, { basic: bob });
+    await call('GET', `${t}/reviews/{id}`, rv, { basic: alice });
+    await call('POST', `${t}/reviews/{id}/dismissals`, `${rv}/dismissals`, { basic: alice, body: { message: 'stale' } });
+    await call('POST', `${t}/reviews/{id}/undismissals`, `${rv}/undismissals`, { basic: alice });
+    await call('DELETE', `${t}/reviews/{id}`, rv, { basic: bob });
+    await call('DELETE', '/repos/{owner}/{repo}', r, { basic: alice });
+  });
+
   it('signing keys: SSH, then OpenPGP after repo-service restarts with a gpg key', async () => {
     const repo = uniqueName('keys');
     await call('POST', '/user/repos', '/user/repos', { basic: alice, body: { name: repo } });

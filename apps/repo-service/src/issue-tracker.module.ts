@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AccessModule } from './access/access.module.js';
+import { CollaboratorsModule } from './collaborators/collaborators.module.js';
+import { Assignees } from './tracker/assignees.js';
 import { GitMaintenanceModule } from './git/git-maintenance.module.js';
 import { MergeHandler } from './pull-merge/merge.handler.js';
 import { MergeService } from './pull-merge/merge.service.js';
@@ -23,15 +25,19 @@ import { IssuesHandler } from './issues/issues.handler.js';
 import { IssuesRepository } from './tracker/issues.repository.js';
 import { IssuesService } from './issues/issues.service.js';
 import { RepoViews } from './tracker/repo-views.js';
+import { Approvals } from './reviews/approvals.js';
+import { ReviewsHandler } from './reviews/reviews.handler.js';
+import { ReviewsRepository } from './reviews/reviews.repository.js';
+import { ReviewsService } from './reviews/reviews.service.js';
 
 /**
- * Issues, comments, pull requests, their mergeability state, merging and what moved branches do to them (`issues/`,
+ * Issues, comments, pull requests, their reviews, their mergeability state, merging and what moved branches do to them (`issues/`,
  * `pulls/`, `merge/`, `ref-updates/`). Needs the global Prisma, storage and repo-settings modules of repo-service.
  * Settings are read once when the module starts.
  */
 @Module({
-  imports: [AccessModule, RepositoriesModule, GitMaintenanceModule, SignaturesModule],
-  controllers: [IssuesHandler, PullsHandler, MergeHandler],
+  imports: [AccessModule, RepositoriesModule, GitMaintenanceModule, SignaturesModule, CollaboratorsModule],
+  controllers: [IssuesHandler, PullsHandler, MergeHandler, ReviewsHandler],
   providers: [
     { provide: ISSUE_SETTINGS, useFactory: () => loadIssueSettings() },
     { provide: PULL_SETTINGS, useFactory: () => loadPullSettings() },
@@ -50,8 +56,12 @@ import { RepoViews } from './tracker/repo-views.js';
     IssuesService,
     CommentsService,
     MergeService,
+    ReviewsRepository,
+    ReviewsService,
+    Approvals,
+    Assignees,
   ],
-  exports: [MergeabilityService, PullsService, IssuesService, RefUpdates, RepoViews, PUSH_SINK],
+  exports: [MergeabilityService, PullsService, Approvals, IssuesService, RefUpdates, RepoViews, PUSH_SINK],
 })
 export class IssueTrackerModule {}
 

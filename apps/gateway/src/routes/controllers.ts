@@ -11,7 +11,9 @@ import { ReposController } from './repos/repos.controller.js';
 import { CollaboratorsController } from './repos/collaborators.controller.js';
 import { CommitStatusesController } from './repos/commit-statuses.controller.js';
 import { IssuesController } from './issues/issues.controller.js';
+import { AssigneesController } from './issues/assignees.controller.js';
 import { PullsController } from './pulls/pulls.controller.js';
+import { ReviewsController } from './pulls/reviews.controller.js';
 import { RepoContentController } from './repo-content/repo-content.controller.js';
 import { AdminHooksController } from './hooks/admin-hooks.controller.js';
 import { OrgHooksController } from './hooks/org-hooks.controller.js';
@@ -39,7 +41,9 @@ export const API_CONTROLLERS: Type<unknown>[] = [
   CollaboratorsController,
   CommitStatusesController,
   IssuesController,
+  AssigneesController,
   PullsController,
+  ReviewsController,
   RepoContentController,
   RepoSigningKeyController,
   AdminHooksController,

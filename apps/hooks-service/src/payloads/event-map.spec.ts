@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
-  CommitStatusEvents, IssueCommentEvents, IssueEvents, PackageEvents, PullRequestEvents, RepoEvents, ZERO_SHA, type PackageEventData,
-  type CommitStatusEventData, type PushEventData, type RepositoryEventData,
+  CommitStatusEvents, IssueCommentEvents, IssueEvents, PackageEvents, PullRequestEvents, PullReviewEvents, RepoEvents, ZERO_SHA,
+  type IssueEventData, type PackageEventData, type PullRequestEventData, type PullReviewEventData, type PushEventData,
+  type CommitStatusEventData, type RepositoryEventData,
 } from '@cairn/contracts';
 import { EVENT_MAP, mapDomainEvent } from './event-map.js';
 import { renderPayload } from './formats.js';
@@ -39,6 +40,32 @@ describe('domain event → webhook events', () => {
     });
     const slack = JSON.parse(renderPayload('slack', 'status', m.specs[0].payload, {})!.body);
     expect(JSON.stringify(slack)).toContain(`Commit Status changed: ci/build[${A}]:ok`);
+  });
+
+  it('reviews are pull_request_review_<kind> with Gitea\'s review payload; requests name the reviewer', () => {
+    const pr = { number: 4 } as never;
+    const reviewed: PullReviewEventData = {
+      action: 'reviewed', number: 4, pullRequest: pr, review: { type: 'approved', content: 'ok' }, repository, sender: pusher,
+    };
+    const m = mapDomainEvent(PullReviewEvents.submitted, reviewed, ctx)!;
+    expect(m.specs[0]).toMatchObject({ eventType: 'pull_request_review_approved', action: 'reviewed' });
+    expect(m.specs[0].payload).toMatchObject({ action: 'reviewed', number: 4, pull_request: pr, review: { type: 'pull_request_review_approved', content: 'ok' } });
+    const bob = { id: 9, login: 'bob' } as never;
+    const requested = mapDomainEvent(PullReviewEvents.requested, { ...reviewed, action: 'review_requested', review: undefined, requestedReviewer: bob }, ctx)!;
+    expect(requested.specs[0]).toMatchObject({ eventType: 'pull_request_review_request', action: 'review_requested', key: 'pull_request_review_request:review_requested:9' });
+    expect(requested.specs[0].payload).toMatchObject({ requested_reviewer: bob });
+    expect(requested.specs[0].payload).not.toHaveProperty('review');
+  });
+
+  it('assignments are issue_assign / pull_request_assign, one delivery key per assignee', () => {
+    const bob = { id: 9, login: 'bob' } as never;
+    const issue: IssueEventData = { action: 'assigned', number: 2, issue: {} as never, isPull: false, assignee: bob, repository, sender: pusher };
+    const m = mapDomainEvent(IssueEvents.assigned, issue, ctx)!;
+    expect(m.specs[0]).toMatchObject({ eventType: 'issue_assign', action: 'assigned', key: 'issue_assign:assigned:9' });
+    expect(m.specs[0].payload).toMatchObject({ action: 'assigned', assignee: bob });
+    const pull: PullRequestEventData = { action: 'unassigned', number: 3, pullRequest: {} as never, assignee: bob, repository, sender: pusher };
+    const p = mapDomainEvent(PullRequestEvents.unassigned, pull, ctx)!;
+    expect(p.specs[0]).toMatchObject({ eventType: 'pull_request_assign', action: 'unassigned', key: 'pull_request_assign:unassigned:9' });
   });
 
   it("a package version is Gitea's package payload, for the owner's hooks only when no repository is linked", () => {

@@ -1,7 +1,7 @@
 import {
-  CommitStatusEvents, IssueCommentEvents, IssueEvents, PackageEvents, PullRequestEvents, RepoEvents, isZeroId, repoUrls,
-  type IssueCommentEventData, type IssueEventData, type PackageEventData, type PullRequestEventData, type PushEventData,
-  type CommitStatusEventData, type RepoEventRepository, type RepositoryEventData,
+  CommitStatusEvents, IssueCommentEvents, IssueEvents, PackageEvents, PullRequestEvents, PullReviewEvents, RepoEvents, isZeroId,
+  repoUrls, type IssueCommentEventData, type IssueEventData, type PackageEventData, type PullRequestEventData,
+  type PullReviewEventData, type PushEventData, type CommitStatusEventData, type RepoEventRepository, type RepositoryEventData,
 } from '@cairn/contracts';
 import {
   createPayload, deletePayload, pushPayload, repositoryJson, repositoryPayload, splitRef,
@@ -95,10 +95,19 @@ function pushEvent(data: PushEventData, ctx: MapContext): MappedEvent {
   return { repository: repoRef(data.repository), specs };
 }
 
-/** `repo.evt.issue.*` → Gitea's `IssuePayload` (`issues`); lock/unlock of a pull request → `pull_request`. */
+/**
+ * `repo.evt.issue.*` → Gitea's `IssuePayload` (`issues`; `issue_assign` for assigned/unassigned, with GitHub's
+ * `assignee`); lock/unlock of a pull request → `pull_request`.
+ */
 function issueEvent(data: IssueEventData, ctx: MapContext): MappedEvent {
   const repository = repositoryJson(data.repository, ctx.rootUrl);
-  const base = { action: data.action, number: data.number, ...(data.changes ? { changes: data.changes } : {}) };
+  const base = {
+    action: data.action,
+    number: data.number,
+    ...(data.changes ? { changes: data.changes } : {}),
+    ...(data.assignee ? { assignee: data.assignee } : {}),
+  };
+  const assign = data.action === 'assigned' || data.action === 'unassigned';
   const spec: HookEventSpec = data.isPull
     ? {
         eventType: 'pull_request',
@@ -107,8 +116,8 @@ function issueEvent(data: IssueEventData, ctx: MapContext): MappedEvent {
         payload: { ...base, pull_request: data.pullRequest ?? data.issue, repository, sender: data.sender, commit_id: '' },
       }
     : {
-        eventType: 'issues',
-        key: `issues:${data.action}`,
+        eventType: assign ? 'issue_assign' : 'issues',
+        key: assign ? `issue_assign:${data.action}:${data.assignee?.id ?? 0}` : `issues:${data.action}`,
         action: data.action,
         payload: { ...base, issue: data.issue, repository, sender: data.sender, commit_id: '' },
       };
@@ -146,8 +155,13 @@ function commentEvent(data: IssueCommentEventData, ctx: MapContext): MappedEvent
  * `mergeability_changed` action when a mergeability check result is stored.
  */
 function pullRequestEvent(data: PullRequestEventData, ctx: MapContext): MappedEvent {
-  const eventType = data.action === 'synchronized' ? 'pull_request_sync' : 'pull_request';
-  const suffix = data.action === 'synchronized' ? `:${data.after ?? ''}` : data.mergeability ? `:${data.mergeability.headSha}:${data.mergeability.status}` : '';
+  const assign = data.action === 'assigned' || data.action === 'unassigned';
+  const eventType = data.action === 'synchronized' ? 'pull_request_sync' : assign ? 'pull_request_assign' : 'pull_request';
+  const suffix = data.action === 'synchronized'
+    ? `:${data.after ?? ''}`
+    : data.mergeability
+      ? `:${data.mergeability.headSha}:${data.mergeability.status}`
+      : assign ? `:${data.assignee?.id ?? 0}` : '';
   return {
     repository: repoRef(data.repository),
     specs: [
@@ -160,12 +174,43 @@ function pullRequestEvent(data: PullRequestEventData, ctx: MapContext): MappedEv
           number: data.number,
           ...(data.changes ? { changes: data.changes } : {}),
           pull_request: data.pullRequest,
+          ...(data.assignee ? { assignee: data.assignee } : {}),
           ...(data.before !== undefined ? { before: data.before } : {}),
           ...(data.after !== undefined ? { after: data.after } : {}),
           ...(data.mergeability ? { mergeability: data.mergeability } : {}),
           repository: repositoryJson(data.repository, ctx.rootUrl),
           sender: data.sender,
           commit_id: data.commitId ?? '',
+        },
+      },
+    ],
+  };
+}
+
+/**
+ * `repo.evt.pull-review.*` → Gitea's `PullRequestPayload`: a submitted review is `pull_request_review_approved`,
+ * `_rejected` or `_comment` (action `reviewed`, with `review: {type, content}`); review requests are
+ * `pull_request_review_request` (actions `review_requested` / `review_request_removed`, with `requested_reviewer`).
+ */
+function pullReviewEvent(data: PullReviewEventData, ctx: MapContext): MappedEvent {
+  const eventType = data.review ? `pull_request_review_${data.review.type}` : 'pull_request_review_request';
+  const who = data.requestedReviewer ? `:${data.requestedReviewer.id}` : '';
+  return {
+    repository: repoRef(data.repository),
+    specs: [
+      {
+        eventType,
+        key: `${eventType}:${data.action}${who}`,
+        action: data.action,
+        payload: {
+          action: data.action,
+          number: data.number,
+          pull_request: data.pullRequest,
+          ...(data.requestedReviewer ? { requested_reviewer: data.requestedReviewer } : {}),
+          repository: repositoryJson(data.repository, ctx.rootUrl),
+          sender: data.sender,
+          commit_id: '',
+          ...(data.review ? { review: { type: eventType, content: data.review.content } } : {}),
         },
       },
     ],
@@ -233,6 +278,7 @@ export const EVENT_MAP: Record<string, Mapper> = {
   ...Object.fromEntries(Object.values(IssueCommentEvents).map((t) => [t, commentEvent])),
   ...Object.fromEntries(Object.values(PullRequestEvents).map((t) => [t, pullRequestEvent])),
   [CommitStatusEvents.created]: commitStatusEvent,
+  ...Object.fromEntries(Object.values(PullReviewEvents).map((t) => [t, pullReviewEvent])),
   [PackageEvents.versionCreated]: packageEvent,
   [PackageEvents.versionDeleted]: packageEvent,
 };

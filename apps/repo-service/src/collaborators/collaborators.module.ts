@@ -9,5 +9,6 @@ import { CollaboratorsService } from './collaborators.service.js';
   imports: [AccessModule],
   controllers: [CollaboratorsHandler],
   providers: [CollaboratorsRepository, CollaboratorsService],
+  exports: [CollaboratorsRepository],
 })
 export class CollaboratorsModule {}

@@ -22,6 +22,12 @@ export class CollaboratorsRepository {
     return { rows, total };
   }
 
+  /** The collaborators with one of these modes (`write`, `admin`: who can be assigned), oldest first. */
+  async userIdsWithModes(repoId: number, modes: string[], db: Db = this.prisma): Promise<number[]> {
+    const rows = await db.collaboration.findMany({ where: { repoId, mode: { in: modes } }, orderBy: { id: 'asc' }, select: { userId: true } });
+    return rows.map((r) => r.userId);
+  }
+
   async exists(repoId: number, userId: number, db: Db = this.prisma): Promise<boolean> {
     const row = await db.collaboration.findUnique({ where: { repoId_userId: { repoId, userId } }, select: { id: true } });
     return row !== null;

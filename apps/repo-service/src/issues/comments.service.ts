@@ -7,7 +7,7 @@ import {
 } from '@cairn/contracts';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { isPullRow, toPullDto } from '../tracker/pull.mapper.js';
-import { toCommentDto, toIssueDto, type IssueRenderContext } from '../tracker/issue.mapper.js';
+import { issueUserIds, toCommentDto, toIssueDto, type IssueRenderContext } from '../tracker/issue.mapper.js';
 import { IssuesRepository, type CommentRow, type IssueRow } from '../tracker/issues.repository.js';
 import { assertMayComment, canModify, requireActor } from '../tracker/issue-permissions.js';
 import { RepoViews, type ViewScope } from '../tracker/repo-views.js';
@@ -128,7 +128,7 @@ export class CommentsService {
 
   /** What comment events carry besides the comment: issue (and pull request) JSON, repository, sender. */
   private async eventContext(scope: ViewScope & { repo: { ownerId: number } }, actor: ActorDto, issue: IssueRow, more: number[] = []) {
-    const users = await this.views.users([actor.id, issue.posterId, scope.repo.ownerId, ...more]);
+    const users = await this.views.users([actor.id, ...issueUserIds(issue), scope.repo.ownerId, ...more]);
     const repo = await this.views.repository(scope.repo.id, scope.access, users);
     const sender = await this.views.sender(actor, users);
     const ctx: IssueRenderContext = { rootUrl: this.views.rootUrl, repo: scope.repo, users };

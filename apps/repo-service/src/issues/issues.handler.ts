@@ -3,8 +3,8 @@ import { Payload } from '@nestjs/microservices';
 import { RpcHandler } from '@cairn/platform';
 import {
   CreateIssueCommentRequest, CreateIssueRequest, EditIssueCommentRequest, EditIssueRequest, IssueCommentIdRequest,
-  IssueIndexRequest, IssueSubjects, ListIssuesRequest, LockIssueRequest,
-  type CommentDto, type IssueDto, type Paginated, type TimelineCommentDto,
+  IssueIndexRequest, IssueSubjects, ListIssuesRequest, LockIssueRequest, RepoScopedRequest,
+  type CommentDto, type IssueDto, type Paginated, type TimelineCommentDto, type UserDto,
 } from '@cairn/contracts';
 import { CommentsService } from './comments.service.js';
 import { IssuesService } from './issues.service.js';
@@ -20,6 +20,11 @@ export class IssuesHandler {
   @RpcHandler(IssueSubjects.create)
   create(@Payload() req: CreateIssueRequest): Promise<IssueDto> {
     return this.issues.create(req);
+  }
+
+  @RpcHandler(IssueSubjects.assignees)
+  assignees(@Payload() req: RepoScopedRequest): Promise<UserDto[]> {
+    return this.issues.assignable(req);
   }
 
   @RpcHandler(IssueSubjects.list)

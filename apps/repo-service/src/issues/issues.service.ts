@@ -3,18 +3,20 @@ import {
   DomainError, IssueEvents, accessAtLeast, toPaging,
   type ActorDto, type CreateIssueRequest, type EditIssueBody, type EditIssueRequest, type IssueDto,
   type IssueEventData, type IssueIndexRequest, type ListIssuesRequest, type LockIssueRequest, type Paginated,
-  type TimelineCommentDto,
+  type RepoScopedRequest, type TimelineCommentDto, type UserDto,
 } from '@cairn/contracts';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { PullsService } from '../pulls/pulls.service.js';
 import { ISSUE_SETTINGS, type IssueSettings } from './issue-settings.js';
-import { toIssueDto, toTimelineDto } from '../tracker/issue.mapper.js';
+import { issueUserIds, toIssueDto, toTimelineDto } from '../tracker/issue.mapper.js';
 import { IssuesRepository, type IssueRow } from '../tracker/issues.repository.js';
 import { canModify, requireActor } from '../tracker/issue-permissions.js';
 import { checkLockReason } from './lock-reasons.js';
 import { RepoViews, type ViewScope } from '../tracker/repo-views.js';
-import { applyIssueEdit } from '../tracker/issue-edit.js';
+import { applyIssueEdit, type TitleBodyStateEdit } from '../tracker/issue-edit.js';
 import { inTx } from '../tracker/tx.js';
+import { Assignees } from '../tracker/assignees.js';
+import { IdentityDirectory } from '../access/identity-directory.js';
 import { EventOutbox } from '@cairn/platform';
 
 /**
@@ -29,6 +31,8 @@ export class IssuesService {
     private readonly pulls: PullsService,
     private readonly views: RepoViews,
     private readonly outbox: EventOutbox,
+    private readonly assignees: Assignees,
+    private readonly identity: IdentityDirectory,
     @Inject(ISSUE_SETTINGS) private readonly settings: IssueSettings,
   ) {}
 
@@ -42,7 +46,8 @@ export class IssuesService {
   async create(req: CreateIssueRequest): Promise<IssueDto> {
     const actor = requireActor(req.actor);
     const now = new Date();
-    const users = await this.views.users([actor.id, req.repo.ownerId]);
+    const assigneeIds = (await this.assignees.resolve(req, req.body)) ?? [];
+    const users = await this.views.users([actor.id, req.repo.ownerId, ...assigneeIds]);
     const repo = await this.views.repository(req.repo.id, req.access, users);
     const ctx = { rootUrl: this.views.rootUrl, repo: req.repo, users };
     const sender = await this.views.sender(actor, users);
@@ -58,7 +63,8 @@ export class IssuesService {
         closed: req.body.closed === true,
         now,
       });
-      const out = toIssueDto({ ...issue, pullRequest: null }, ctx);
+      await this.issues.setAssignees(tx, issue.id, assigneeIds);
+      const out = toIssueDto({ ...issue, pullRequest: null, assignees: assigneeIds.map((assigneeId) => ({ assigneeId })) }, ctx);
       await this.outbox.record<IssueEventData>(tx, IssueEvents.opened, {
         action: 'opened',
         number: index,
@@ -67,6 +73,12 @@ export class IssuesService {
         repository: repo.event,
         sender,
       });
+      // Gitea notifies each assignment of a new issue too.
+      for (const id of assigneeIds) {
+        await this.outbox.record<IssueEventData>(tx, IssueEvents.assigned, {
+          action: 'assigned', number: index, issue: out, isPull: false, assignee: users.get(id), repository: repo.event, sender,
+        });
+      }
       return out;
     });
     this.outbox.kick();
@@ -76,22 +88,29 @@ export class IssuesService {
   async list(req: ListIssuesRequest): Promise<Paginated<IssueDto>> {
     const q = req.query ?? {};
     const paging = toPaging(q);
+    let assigneeId: number | undefined;
+    if (q.assigned_by) {
+      const user = await this.identity.userByLogin(q.assigned_by);
+      if (!user) throw DomainError.unprocessable(`user does not exist [name: ${q.assigned_by.slice(0, 100)}]`);
+      assigneeId = user.id;
+    }
     const page = await this.issues.list(
       req.repo.id,
       {
         state: q.state ?? 'open',
         isPull: q.type === 'pulls' ? true : q.type === 'issues' ? false : undefined,
         keyword: q.q?.trim() || undefined,
+        assigneeId,
       },
       paging,
     );
-    const ctx = await this.views.context(req, page.items.map((r) => r.posterId));
+    const ctx = await this.views.context(req, page.items.flatMap(issueUserIds));
     return { items: page.items.map((r) => toIssueDto(r, ctx)), total: page.total };
   }
 
   async get(req: IssueIndexRequest): Promise<IssueDto> {
     const row = await this.load(req.repo.id, req.index);
-    return toIssueDto(row, await this.views.context(req, [row.posterId]));
+    return toIssueDto(row, await this.views.context(req, issueUserIds(row)));
   }
 
   /** `PATCH …/issues/{index}`: title, body and state, by the author or a writer (pull requests too). */
@@ -100,16 +119,22 @@ export class IssuesService {
     const row = await this.load(req.repo.id, req.index);
     if (!canModify(req, row.posterId)) throw DomainError.forbidden('user should have permission to edit the issue');
     if (row.isPull) {
-      const updated = await this.pulls.applyEdit(req, actor, row, req.body ?? {});
-      return toIssueDto(updated, await this.views.context(req, [updated.posterId]));
+      const updated = await this.pulls.applyEdit(req, actor, row, req.body ?? {}, await this.assignees.resolve(req, req.body));
+      return toIssueDto(updated, await this.views.context(req, issueUserIds(updated)));
     }
-    const updated = await this.applyEdit(req, actor, row, req.body ?? {});
-    return toIssueDto(updated, await this.views.context(req, [updated.posterId]));
+    const assigneeIds = await this.assignees.resolve(req, req.body);
+    const updated = await this.applyEdit(req, actor, row, { ...req.body, assigneeIds });
+    return toIssueDto(updated, await this.views.context(req, issueUserIds(updated)));
   }
 
   /** Applies an edit to a plain issue in one transaction, with its timeline entries and events. */
-  private async applyEdit(scope: ViewScope & { repo: { ownerId: number } }, actor: ActorDto, row: IssueRow, body: EditIssueBody): Promise<IssueRow> {
-    const users = await this.views.users([actor.id, row.posterId, scope.repo.ownerId]);
+  private async applyEdit(
+    scope: ViewScope & { repo: { ownerId: number } },
+    actor: ActorDto,
+    row: IssueRow,
+    body: EditIssueBody & TitleBodyStateEdit,
+  ): Promise<IssueRow> {
+    const users = await this.views.users([actor.id, ...issueUserIds(row), scope.repo.ownerId, ...(body.assigneeIds ?? [])]);
     const repo = await this.views.repository(scope.repo.id, scope.access, users);
     const sender = await this.views.sender(actor, users);
     const ctx = { rootUrl: this.views.rootUrl, repo: scope.repo, users };
@@ -124,6 +149,16 @@ export class IssuesService {
             issue: toIssueDto(updated, ctx),
             isPull: false,
             changes,
+            repository: repo.event,
+            sender,
+          }),
+        assigneeChanged: (t, updated, action, userId) =>
+          this.outbox.record<IssueEventData>(t, IssueEvents[action], {
+            action,
+            number: updated.index,
+            issue: toIssueDto(updated, ctx),
+            isPull: false,
+            assignee: users.get(userId),
             repository: repo.event,
             sender,
           }),
@@ -160,7 +195,7 @@ export class IssuesService {
       reason = check.reason;
     }
     const row = await this.load(req.repo.id, req.index);
-    const users = await this.views.users([actor.id, row.posterId, req.repo.ownerId]);
+    const users = await this.views.users([actor.id, ...issueUserIds(row), req.repo.ownerId]);
     const repo = await this.views.repository(req.repo.id, req.access, users);
     const sender = await this.views.sender(actor, users);
     const ctx = { rootUrl: this.views.rootUrl, repo: req.repo, users };
@@ -187,6 +222,11 @@ export class IssuesService {
       return true;
     });
     if (changed) this.outbox.kick();
+  }
+
+  /** `GET …/assignees`: users who can be assigned. */
+  assignable(req: RepoScopedRequest): Promise<UserDto[]> {
+    return this.assignees.assignable(req.repo);
   }
 
   /** The timeline: comments and events, oldest first. */

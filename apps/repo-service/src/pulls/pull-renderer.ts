@@ -2,9 +2,11 @@ import { Injectable } from '@nestjs/common';
 import type {
   ActorDto, IssueDto, PullRequestDto, RepoEventRepository, RepositoryDto, UserDto,
 } from '@cairn/contracts';
-import { toIssueDto, type IssueRenderContext } from '../tracker/issue.mapper.js';
+import { issueUserIds, toIssueDto, type IssueRenderContext } from '../tracker/issue.mapper.js';
 import { RepoViews, type ViewScope } from '../tracker/repo-views.js';
 import { toPullDto, type PullIssueRow, type PullRenderContext } from '../tracker/pull.mapper.js';
+import { ReviewsRepository } from '../reviews/reviews.repository.js';
+import type { Db } from '../prisma/prisma.service.js';
 
 /** Everything needed to render pull requests and their events for one repository, loaded once. */
 export interface PullRendering {
@@ -19,7 +21,16 @@ export interface PullRendering {
 /** Renders pull requests: users of all rows and the repository in one identity call, whatever the row count. */
 @Injectable()
 export class PullRenderer {
-  constructor(private readonly views: RepoViews) {}
+  constructor(
+    private readonly views: RepoViews,
+    private readonly reviews: ReviewsRepository,
+  ) {}
+
+  /** Each pull request's open review requests (issue id → user ids): `requested_reviewers`. */
+  private async requested(rows: PullIssueRow[], db?: Db): Promise<Map<number, number[]>> {
+    const standings = await this.reviews.standings(rows.map((r) => r.id), db);
+    return new Map([...standings].map(([issueId, list]) => [issueId, list.filter((s) => s.type === 'request').map((s) => s.reviewerId)]));
+  }
 
   /** The site's root URL (trailing slash). */
   get rootUrl(): string {
@@ -34,14 +45,16 @@ export class PullRenderer {
     const repo = await this.views.repositoryCached(repoId);
     const ids = new Set<number>([repo.row.ownerId]);
     if (senderId) ids.add(senderId);
+    const requested = await this.requested(rows);
     for (const r of rows) {
-      ids.add(r.posterId);
+      issueUserIds(r).forEach((id) => ids.add(id));
       if (r.pullRequest.mergedById) ids.add(r.pullRequest.mergedById);
     }
+    for (const list of requested.values()) list.forEach((id) => ids.add(id));
     const users = await this.views.usersCached(ids);
     const scopeRepo = { id: repo.row.id, ownerId: repo.row.ownerId, ownerName: repo.row.ownerName, name: repo.row.name };
     const base: IssueRenderContext = { rootUrl: this.views.rootUrl, repo: scopeRepo, users };
-    const ctx: PullRenderContext = { ...base, repoJson: repo.json };
+    const ctx: PullRenderContext = { ...base, repoJson: repo.json, requested };
     return {
       ctx,
       repoJson: repo.json,
@@ -52,18 +65,21 @@ export class PullRenderer {
     };
   }
 
-  async prepare(scope: ViewScope, rows: PullIssueRow[], actor: ActorDto | null = scope.actor, extraUserIds: number[] = []): Promise<PullRendering> {
+  /** `db`: a transaction whose review requests the rendering must see. */
+  async prepare(scope: ViewScope, rows: PullIssueRow[], actor: ActorDto | null = scope.actor, extraUserIds: number[] = [], db?: Db): Promise<PullRendering> {
     const ids = new Set<number>([scope.repo.ownerId, ...extraUserIds]);
     if (actor) ids.add(actor.id);
+    const requested = await this.requested(rows, db);
     for (const r of rows) {
-      ids.add(r.posterId);
+      issueUserIds(r).forEach((id) => ids.add(id));
       if (r.pullRequest.mergedById) ids.add(r.pullRequest.mergedById);
     }
+    for (const list of requested.values()) list.forEach((id) => ids.add(id));
     const users = await this.views.users(ids);
     const repo = await this.views.repository(scope.repo.id, scope.access, users);
     const sender = await this.views.sender(actor, users);
     const base: IssueRenderContext = { rootUrl: this.views.rootUrl, repo: scope.repo, users };
-    const ctx: PullRenderContext = { ...base, repoJson: repo.json };
+    const ctx: PullRenderContext = { ...base, repoJson: repo.json, requested };
     return {
       ctx,
       repoJson: repo.json,

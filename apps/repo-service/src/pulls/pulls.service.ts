@@ -20,6 +20,7 @@ import { isPullRow, type PullIssueRow } from '../tracker/pull.mapper.js';
 import { PullsRepository } from './pulls.repository.js';
 import { applyIssueEdit } from '../tracker/issue-edit.js';
 import { inTx } from '../tracker/tx.js';
+import { Assignees } from '../tracker/assignees.js';
 import { EventOutbox } from '@cairn/platform';
 
 const FILE_STATUS: Record<string, string> = {
@@ -49,6 +50,7 @@ export class PullsService {
     private readonly storage: RepoStorage,
     private readonly outbox: EventOutbox,
     private readonly verifier: CommitVerifier,
+    private readonly assignees: Assignees,
   ) {}
 
   /** The pull request with this number (a plain issue's number is NOT_FOUND, as Gitea). */
@@ -87,7 +89,8 @@ export class PullsService {
       throw DomainError.unprocessable(`there are no changes between "${baseBranch}" and "${headBranch}"`);
     }
 
-    const r = await this.renderer.prepare(req, [], actor);
+    const assigneeIds = (await this.assignees.resolve(req, req.body)) ?? [];
+    const r = await this.renderer.prepare(req, [], actor, assigneeIds);
     const now = new Date();
     const { row, dto } = await inTx(this.prisma, async (tx) => {
       // Allocating the number locks the repository's counter row: creations in one repository run one at a time,
@@ -113,7 +116,8 @@ export class PullsService {
         baseSha,
         mergeBase: base,
       });
-      const created = { ...issue, pullRequest: pull } as PullIssueRow;
+      await this.issues.setAssignees(tx, issue.id, assigneeIds);
+      const created = { ...issue, pullRequest: pull, assignees: assigneeIds.map((assigneeId) => ({ assigneeId })) } as PullIssueRow;
       const out = r.pull(created);
       await this.outbox.record<PullRequestEventData>(tx, PullRequestEvents.opened, {
         action: 'opened',
@@ -122,6 +126,12 @@ export class PullsService {
         repository: r.repository,
         sender: r.sender,
       });
+      // Gitea notifies each assignment of a new pull request too.
+      for (const id of assigneeIds) {
+        await this.outbox.record<PullRequestEventData>(tx, PullRequestEvents.assigned, {
+          action: 'assigned', number: index, pullRequest: out, assignee: r.ctx.users.get(id), repository: r.repository, sender: r.sender,
+        });
+      }
       return { row: created, dto: out };
     });
     this.outbox.kick();
@@ -187,7 +197,7 @@ export class PullsService {
     const actor = requireActor(req.actor);
     const row = await this.load(req.repo.id, req.index);
     if (!canModify(req, row.posterId)) throw DomainError.forbidden('user should have permission to edit the pull request');
-    const updated = await this.applyEdit(req, actor, row, req.body ?? {});
+    const updated = await this.applyEdit(req, actor, row, req.body ?? {}, await this.assignees.resolve(req, req.body));
     return this.present(req, updated as PullIssueRow, false);
   }
 
@@ -196,7 +206,7 @@ export class PullsService {
    * `closed`; reopening refreshes the commits from the branches, refuses a second open pull request for the same
    * branches, and queues the check at once.
    */
-  async applyEdit(scope: ViewScope, actor: ActorDto, issue: IssueRow, body: EditPullBody): Promise<IssueRow> {
+  async applyEdit(scope: ViewScope, actor: ActorDto, issue: IssueRow, body: EditPullBody, assigneeIds?: number[]): Promise<IssueRow> {
     const row = issue as PullIssueRow;
     if (!isPullRow(row)) throw DomainError.notFound('pull request not found');
     const pr = row.pullRequest;
@@ -212,10 +222,10 @@ export class PullsService {
         reopenCommits = { baseSha, headSha, mergeBase: (await mergeBase(dir, baseSha, headSha)) ?? '' };
       }
     }
-    const r: PullRendering = await this.renderer.prepare(scope, [row], actor);
+    const r: PullRendering = await this.renderer.prepare(scope, [row], actor, assigneeIds ?? []);
     const now = new Date();
     const updated = await inTx(this.prisma, (tx) =>
-      applyIssueEdit(tx, this.issues, row.id, actor.id, body, now, {
+      applyIssueEdit(tx, this.issues, row.id, actor.id, { ...body, assigneeIds }, now, {
         reload: async (t, id) => (await this.issues.findById(scope.repo.id, id, t)) as PullIssueRow,
         edited: (t, current, changes) =>
           this.outbox.record<PullRequestEventData>(t, PullRequestEvents.edited, {
@@ -223,6 +233,15 @@ export class PullsService {
             number: current.index,
             pullRequest: r.pull(current),
             changes,
+            repository: r.repository,
+            sender: r.sender,
+          }),
+        assigneeChanged: (t, current, action, userId) =>
+          this.outbox.record<PullRequestEventData>(t, PullRequestEvents[action], {
+            action,
+            number: current.index,
+            pullRequest: r.pull(current),
+            assignee: r.ctx.users.get(userId),
             repository: r.repository,
             sender: r.sender,
           }),

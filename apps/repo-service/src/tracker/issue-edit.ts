@@ -7,6 +7,8 @@ export interface TitleBodyStateEdit {
   title?: string;
   body?: string;
   state?: IssueState;
+  /** The assignees the issue must have afterwards (resolved and checked by `Assignees`); unchanged when absent. */
+  assigneeIds?: number[];
 }
 
 /** What differs between an issue and a pull request when one is edited: how it is read, its events, its state rules. */
@@ -17,6 +19,8 @@ export interface EditKind<Row extends IssueRow> {
   edited(tx: Tx, row: Row, changes: IssueChanges): Promise<void>;
   /** Runs before a state change; false keeps the state (a merged pull request). */
   beforeStateChange?(tx: Tx, row: Row, state: IssueState): Promise<boolean>;
+  /** The event of one assignee added or removed. */
+  assigneeChanged(tx: Tx, row: Row, action: 'assigned' | 'unassigned', userId: number): Promise<void>;
   /** The event of a state change (after its timeline entry). */
   stateChanged(tx: Tx, row: Row, action: 'closed' | 'reopened'): Promise<void>;
 }
@@ -24,7 +28,8 @@ export interface EditKind<Row extends IssueRow> {
 /**
  * Applies an edit of title, body and state to an issue or pull request, inside the caller's transaction: the row is
  * locked and read again, a title (trimmed) or body that differs is stored with one `edited` event naming what it was
- * before, and a state change gets its `close`/`reopen` timeline entry and its event. Returns the row as stored.
+ * before, assignees given are set (one `assigned`/`unassigned` event each), and a state change gets its
+ * `close`/`reopen` timeline entry and its event. Returns the row as stored.
  */
 export async function applyIssueEdit<Row extends IssueRow>(
   tx: Tx,
@@ -51,6 +56,15 @@ export async function applyIssueEdit<Row extends IssueRow>(
     await issues.update(tx, issueId, { ...data, updatedAt: now });
     current = await kind.reload(tx, issueId);
     await kind.edited(tx, current, changes);
+  }
+  if (body.assigneeIds) {
+    const { added, removed } = await issues.setAssignees(tx, issueId, body.assigneeIds);
+    if (added.length || removed.length) {
+      await issues.touch(tx, issueId, now);
+      current = await kind.reload(tx, issueId);
+      for (const id of removed) await kind.assigneeChanged(tx, current, 'unassigned', id);
+      for (const id of added) await kind.assigneeChanged(tx, current, 'assigned', id);
+    }
   }
   const state = body.state;
   if (state === undefined || state === current.state) return current;

@@ -27,6 +27,17 @@ export function issueApiUrl(ctx: Pick<IssueRenderContext, 'rootUrl' | 'repo'>, i
   return repoUrls(ctx.rootUrl, ctx.repo).issueApi(index);
 }
 
+/** The users an issue's JSON names: its poster and its assignees (load them into the render context). */
+export function issueUserIds(row: Pick<IssueRow, 'posterId' | 'assignees'>): number[] {
+  return [row.posterId, ...(row.assignees ?? []).map((a) => a.assigneeId)];
+}
+
+/** `assignee` (the first) and `assignees` of an issue or pull request; null when none (Gitea's nil). */
+export function assigneesOf(row: Pick<IssueRow, 'assignees'>, ctx: Pick<IssueRenderContext, 'users' | 'rootUrl'>): { assignee: UserDto | null; assignees: UserDto[] | null } {
+  const users = (row.assignees ?? []).map((a) => userOf(ctx, a.assigneeId));
+  return { assignee: users[0] ?? null, assignees: users.length ? users : null };
+}
+
 /** Times that may be unset: null rather than Gitea's epoch (the JSON has `closed_at: null` for open issues). */
 export function optionalTime(d: Date | null | undefined): string | null {
   return d ? toApiTime(d) : null;
@@ -50,8 +61,7 @@ export function toIssueDto(row: IssueRow, ctx: IssueRenderContext): IssueDto {
     assets: [],
     labels: [],
     milestone: null,
-    assignee: null,
-    assignees: null,
+    ...assigneesOf(row, ctx),
     state: row.state as IssueState,
     is_locked: row.isLocked,
     locked: row.isLocked,

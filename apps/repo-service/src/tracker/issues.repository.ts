@@ -3,8 +3,8 @@ import type { CommentType, IssueState, Paging } from '@cairn/contracts';
 import type { Issue, IssueComment, Prisma, PullRequest } from '../generated/prisma/client.js';
 import { PrismaService, type Db, type Tx } from '../prisma/prisma.service.js';
 
-/** An issue with its pull-request half (null for plain issues). */
-export type IssueRow = Issue & { pullRequest: PullRequest | null };
+/** An issue with its pull-request half (null for plain issues) and its assignees (oldest assignment first). */
+export type IssueRow = Issue & { pullRequest: PullRequest | null; assignees?: { assigneeId: number }[] };
 export type CommentRow = IssueComment;
 
 /** Filters of an issue listing. */
@@ -13,6 +13,8 @@ export interface IssueFilter {
   /** true: pull requests only; false: issues only; undefined: both. */
   isPull?: boolean;
   keyword?: string;
+  /** Only issues assigned to this user. */
+  assigneeId?: number;
 }
 
 /** The columns an issue edit may change. */
@@ -21,7 +23,11 @@ export interface IssueChanges {
   body?: string;
 }
 
-const WITH_PULL = { pullRequest: true } as const;
+/** What every issue row is read with: its pull-request half and its assignees. */
+export const WITH_PULL = {
+  pullRequest: true,
+  assignees: { select: { assigneeId: true }, orderBy: { id: 'asc' } },
+} as const satisfies Prisma.IssueInclude;
 
 /** Persistence of issues and their timeline; every query is scoped by repository. */
 @Injectable()
@@ -91,6 +97,7 @@ export class IssuesRepository {
     const where: Prisma.IssueWhereInput = { repoId };
     if (filter.state !== 'all') where.state = filter.state;
     if (filter.isPull !== undefined) where.isPull = filter.isPull;
+    if (filter.assigneeId !== undefined) where.assignees = { some: { assigneeId: filter.assigneeId } };
     if (filter.keyword) {
       where.OR = [
         { title: { contains: filter.keyword, mode: 'insensitive' } },
@@ -133,6 +140,16 @@ export class IssuesRepository {
 
   async touch(tx: Tx, issueId: number, now: Date): Promise<void> {
     await tx.issue.update({ where: { id: issueId }, data: { updatedAt: now } });
+  }
+
+  /** Makes the issue's assignees exactly `ids`: replies who was added and who was removed. */
+  async setAssignees(tx: Tx, issueId: number, ids: number[]): Promise<{ added: number[]; removed: number[] }> {
+    const current = (await tx.issueAssignee.findMany({ where: { issueId }, select: { assigneeId: true } })).map((a) => a.assigneeId);
+    const added = ids.filter((id) => !current.includes(id));
+    const removed = current.filter((id) => !ids.includes(id));
+    if (removed.length) await tx.issueAssignee.deleteMany({ where: { issueId, assigneeId: { in: removed } } });
+    if (added.length) await tx.issueAssignee.createMany({ data: added.map((assigneeId) => ({ issueId, assigneeId })), skipDuplicates: true });
+    return { added, removed };
   }
 
   // ---- timeline -------------------------------------------------------------------------------------------------

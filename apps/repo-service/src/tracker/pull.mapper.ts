@@ -1,6 +1,6 @@
-import type { MergeableState, PullRequestDto, RepositoryDto } from '@cairn/contracts';
+import type { MergeableState, PullRequestDto, RepositoryDto, UserDto } from '@cairn/contracts';
 import { toApiTime } from '../repositories/repository.mapper.js';
-import { issueHtmlUrl, optionalTime, userOf, type IssueRenderContext } from './issue.mapper.js';
+import { assigneesOf, issueHtmlUrl, optionalTime, userOf, type IssueRenderContext } from './issue.mapper.js';
 import type { IssueRow } from './issues.repository.js';
 import type { PullRequest } from '../generated/prisma/client.js';
 
@@ -18,6 +18,8 @@ export interface PullRenderContext extends IssueRenderContext {
   repoJson: RepositoryDto | null;
   /** Diff statistics, on single-pull-request answers. */
   stats?: { additions: number; deletions: number; changedFiles: number };
+  /** Open review requests: issue id → requested user ids. */
+  requested?: Map<number, number[]>;
 }
 
 /**
@@ -52,9 +54,8 @@ export function toPullDto(row: PullIssueRow, ctx: PullRenderContext): PullReques
     body: row.body,
     labels: [],
     milestone: null,
-    assignee: null,
-    assignees: null,
-    requested_reviewers: null,
+    ...assigneesOf(row, ctx),
+    requested_reviewers: requestedReviewers(row, ctx),
     requested_reviewers_teams: null,
     state: row.state as 'open' | 'closed',
     draft: false,
@@ -89,4 +90,10 @@ export function toPullDto(row: PullIssueRow, ctx: PullRenderContext): PullReques
     dto.changed_files = ctx.stats.changedFiles;
   }
   return dto;
+}
+
+/** The users asked to review and not answered yet; null when none (Gitea's nil slice). */
+function requestedReviewers(row: PullIssueRow, ctx: PullRenderContext): UserDto[] | null {
+  const ids = ctx.requested?.get(row.id) ?? [];
+  return ids.length ? ids.map((id) => userOf(ctx, id)) : null;
 }

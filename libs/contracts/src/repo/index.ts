@@ -12,6 +12,8 @@ export * from './issues.dto.js';
 export * from './issues.subjects.js';
 export * from './pulls.dto.js';
 export * from './pulls.subjects.js';
+export * from './reviews.dto.js';
+export * from './reviews.subjects.js';
 export * from './pulls-merge-check.js';
 export * from './issue-events.js';
 export * from './repo-urls.js';

@@ -21,6 +21,10 @@ export const IssueEvents = {
   locked: 'repo.evt.issue.locked',
   /** An issue or pull request was unlocked. */
   unlocked: 'repo.evt.issue.unlocked',
+  /** A user was assigned to an issue (webhook event `issue_assign`). */
+  assigned: 'repo.evt.issue.assigned',
+  /** A user was unassigned from an issue. */
+  unassigned: 'repo.evt.issue.unassigned',
 } as const;
 
 /** Comment events (on issues and on pull requests: `isPull` tells which). */
@@ -45,6 +49,10 @@ export const PullRequestEvents = {
   reopened: 'repo.evt.pull-request.reopened',
   /** A pull request was merged (Gitea sends the webhook action `closed` with `merged: true`). */
   merged: 'repo.evt.pull-request.merged',
+  /** A user was assigned to a pull request (webhook event `pull_request_assign`). */
+  assigned: 'repo.evt.pull-request.assigned',
+  /** A user was unassigned from a pull request. */
+  unassigned: 'repo.evt.pull-request.unassigned',
   /** New commits on the head branch (webhook event `pull_request_sync`, action `synchronized`). */
   synchronized: 'repo.evt.pull-request.synchronized',
   /** A mergeability check result was stored (not a Gitea webhook; for the web page and consumers). */
@@ -64,8 +72,8 @@ export interface IssueChanges {
 
 /** `repo.evt.issue.*`. */
 export interface IssueEventData {
-  /** The webhook action: `opened`, `edited`, `closed`, `reopened`, `locked`, `unlocked`. */
-  action: 'opened' | 'edited' | 'closed' | 'reopened' | 'locked' | 'unlocked';
+  /** The webhook action: `opened`, `edited`, `closed`, `reopened`, `locked`, `unlocked`, `assigned`, `unassigned`. */
+  action: 'opened' | 'edited' | 'closed' | 'reopened' | 'locked' | 'unlocked' | 'assigned' | 'unassigned';
   /** The issue number. */
   number: number;
   issue: IssueDto;
@@ -74,6 +82,8 @@ export interface IssueEventData {
   /** Set on pull-request lock/unlock events. */
   pullRequest?: PullRequestDto;
   changes?: IssueChanges;
+  /** `assigned` / `unassigned`: the user (GitHub's `assignee`). */
+  assignee?: UserDto;
   repository: RepoEventRepository;
   sender: UserDto | null;
 }
@@ -97,13 +107,15 @@ export interface PullRequestEventData {
    * The webhook action: `opened`, `edited`, `closed` (also for `merged`, with `pullRequest.merged` true),
    * `reopened`, `synchronized`; `mergeability_changed` for that Cairn event.
    */
-  action: 'opened' | 'edited' | 'closed' | 'reopened' | 'synchronized' | 'mergeability_changed';
+  action: 'opened' | 'edited' | 'closed' | 'reopened' | 'synchronized' | 'mergeability_changed' | 'assigned' | 'unassigned';
   number: number;
   pullRequest: PullRequestDto;
   changes?: IssueChanges;
   /** `synchronized`: the head before and after the push. */
   before?: string;
   after?: string;
+  /** `assigned` / `unassigned`: the user (GitHub's `assignee`). */
+  assignee?: UserDto;
   /** `merged`: the merge commit (or the new base tip for fast-forward and rebase). */
   commitId?: string;
   /** `mergeability_changed`: the stored result. */
@@ -113,6 +125,29 @@ export interface PullRequestEventData {
     baseSha: string;
     headSha: string;
   };
+  repository: RepoEventRepository;
+  sender: UserDto | null;
+}
+
+/** Review events (webhook events `pull_request_review_*` and `pull_request_review_request`). */
+export const PullReviewEvents = {
+  /** A review was submitted (approved, changes requested, or commented): webhook action `reviewed`. */
+  submitted: 'repo.evt.pull-review.submitted',
+  /** A user was asked to review: webhook action `review_requested`. */
+  requested: 'repo.evt.pull-review.requested',
+  /** A review request was withdrawn: webhook action `review_request_removed`. */
+  requestRemoved: 'repo.evt.pull-review.request-removed',
+} as const;
+
+/** `repo.evt.pull-review.*` (Gitea's `PullRequestPayload` with `review` or `requested_reviewer`). */
+export interface PullReviewEventData {
+  action: 'reviewed' | 'review_requested' | 'review_request_removed';
+  number: number;
+  pullRequest: PullRequestDto;
+  /** `reviewed`: what the review says and its body (Gitea's `ReviewPayload`). */
+  review?: { type: 'approved' | 'rejected' | 'comment'; content: string };
+  /** `review_requested` / `review_request_removed`: the user asked. */
+  requestedReviewer?: UserDto;
   repository: RepoEventRepository;
   sender: UserDto | null;
 }

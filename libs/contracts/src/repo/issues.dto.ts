@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import {
-  IsBoolean, IsIn, IsInt, IsOptional, IsString, MaxLength, Min, MinLength, ValidateNested,
+  ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, MaxLength, Min, MinLength, ValidateNested,
 } from 'class-validator';
 import { ListQuery } from '../common/pagination.js';
 import type { UserDto } from '../identity/user.dto.js';
@@ -35,8 +35,8 @@ export interface RepositoryMetaDto {
 }
 
 /**
- * Gitea's `Issue`, plus GitHub's `locked` and `active_lock_reason` (Octokit reads them). Labels, milestones and
- * assignees are not implemented: they are always empty.
+ * Gitea's `Issue`, plus GitHub's `locked` and `active_lock_reason` (Octokit reads them). Labels and milestones are
+ * not implemented: they are always empty.
  */
 export interface IssueDto {
   id: number;
@@ -52,8 +52,10 @@ export interface IssueDto {
   assets: unknown[];
   labels: unknown[];
   milestone: null;
-  assignee: null;
-  assignees: null;
+  /** The first assignee (Gitea's deprecated single field). */
+  assignee: UserDto | null;
+  /** null when none (Gitea's nil slice). */
+  assignees: UserDto[] | null;
   state: IssueState;
   /** Gitea's lock flag. */
   is_locked: boolean;
@@ -96,8 +98,22 @@ export interface TimelineCommentDto extends CommentDto {
   type: CommentType;
 }
 
-/** `POST /repos/{owner}/{repo}/issues` body (Gitea's `CreateIssueOption`; labels, milestones, assignees ignored). */
-export class CreateIssueBody {
+/** Most assignees one request may name. */
+export const ASSIGNEES_MAX = 100;
+
+/**
+ * `assignee` / `assignees` of Gitea's create and edit options (issues and pull requests): usernames of users with
+ * write access. Applied only when the caller has write access (ignored otherwise, as Gitea); on edit, giving either
+ * field makes the assignees exactly the named users.
+ */
+export class AssigneesFields {
+  @IsOptional() @IsString() @MaxLength(255) assignee?: string;
+  @IsOptional() @IsArray() @ArrayMaxSize(ASSIGNEES_MAX) @IsString({ each: true }) @MaxLength(255, { each: true })
+  assignees?: string[];
+}
+
+/** `POST /repos/{owner}/{repo}/issues` body (Gitea's `CreateIssueOption`; labels and milestones ignored). */
+export class CreateIssueBody extends AssigneesFields {
   @IsString() @MinLength(1) @MaxLength(ISSUE_TITLE_MAX_LENGTH) title: string;
   @IsOptional() @IsString() @MaxLength(ISSUE_BODY_MAX_LENGTH) body?: string;
   /** Create the issue closed. */
@@ -105,7 +121,7 @@ export class CreateIssueBody {
 }
 
 /** `PATCH /repos/{owner}/{repo}/issues/{index}` body (Gitea's `EditIssueOption`; every field optional). */
-export class EditIssueBody {
+export class EditIssueBody extends AssigneesFields {
   @IsOptional() @IsString() @MinLength(1) @MaxLength(ISSUE_TITLE_MAX_LENGTH) title?: string;
   @IsOptional() @IsString() @MaxLength(ISSUE_BODY_MAX_LENGTH) body?: string;
   @IsOptional() @IsIn(ISSUE_STATES) state?: IssueState;
@@ -119,6 +135,8 @@ export class ListIssuesQuery extends ListQuery {
   @IsOptional() @IsIn(['issues', 'pulls']) type?: 'issues' | 'pulls';
   /** Keyword matched against titles and bodies (case-insensitive). */
   @IsOptional() @IsString() @MaxLength(255) q?: string;
+  /** Only issues assigned to this user (login). */
+  @IsOptional() @IsString() @MaxLength(255) assigned_by?: string;
 }
 
 /**

@@ -1,4 +1,6 @@
 import type { Paginated } from '../common/pagination.js';
+import type { UserDto } from '../identity/user.dto.js';
+import type { RepoScopedRequest } from './repo-access.dto.js';
 import type {
   CommentDto, CreateIssueCommentRequest, CreateIssueRequest, EditIssueCommentRequest, EditIssueRequest,
   IssueCommentIdRequest, IssueDto, IssueIndexRequest, ListIssuesRequest, LockIssueRequest, TimelineCommentDto,
@@ -9,6 +11,7 @@ import type { IssueSubjects } from './issues.subjects.js';
 /** The request and reply of every subject in {@link IssueSubjects}, answered by repo-service (issues and comments). */
 export interface IssueRpc {
   [IssueSubjects.create]: RpcPair<CreateIssueRequest, IssueDto>;
+  [IssueSubjects.assignees]: RpcPair<RepoScopedRequest, UserDto[]>;
   [IssueSubjects.list]: RpcPair<ListIssuesRequest, Paginated<IssueDto>>;
   [IssueSubjects.get]: RpcPair<IssueIndexRequest, IssueDto>;
   [IssueSubjects.edit]: RpcPair<EditIssueRequest, IssueDto>;

@@ -27,4 +27,6 @@ export const IssueSubjects = {
   commentEdit: 'repo.issue-comment.edit',
   /** Delete a comment (its author, or write access): `IssueCommentIdRequest` → `null`. */
   commentDelete: 'repo.issue-comment.delete',
+  /** Users who can be assigned (write access): `RepoScopedRequest` → `UserDto[]`. */
+  assignees: 'repo.issue.assignees',
 } as const;

@@ -8,7 +8,7 @@ import type { UserDto } from '../identity/user.dto.js';
 import { RepoScopedRequest } from './repo-access.dto.js';
 import type { RepositoryDto } from './repository.dto.js';
 import {
-  ISSUE_BODY_MAX_LENGTH, ISSUE_STATES, ISSUE_TITLE_MAX_LENGTH, type IssueState,
+  AssigneesFields, ISSUE_BODY_MAX_LENGTH, ISSUE_STATES, ISSUE_TITLE_MAX_LENGTH, type IssueState,
 } from './issues.dto.js';
 
 /**
@@ -56,9 +56,12 @@ export interface PullRequestDto {
   body: string;
   labels: unknown[];
   milestone: null;
-  assignee: null;
-  assignees: null;
-  requested_reviewers: null;
+  /** The first assignee (Gitea's deprecated single field). */
+  assignee: UserDto | null;
+  /** null when none (Gitea's nil slice). */
+  assignees: UserDto[] | null;
+  /** Users asked to review who have not answered since; null when none. */
+  requested_reviewers: UserDto[] | null;
   requested_reviewers_teams: null;
   state: IssueState;
   draft: boolean;
@@ -109,7 +112,7 @@ export interface ChangedFileDto {
 }
 
 /** `POST /repos/{owner}/{repo}/pulls` body (Gitea's `CreatePullRequestOption`; head is a branch of the same repository). */
-export class CreatePullBody {
+export class CreatePullBody extends AssigneesFields {
   /** The branch with the changes (`branch`, or `owner:branch` naming this repository's owner). */
   @IsString() @MinLength(1) @MaxLength(255) head: string;
   /** The branch to merge into. */
@@ -119,7 +122,7 @@ export class CreatePullBody {
 }
 
 /** `PATCH /repos/{owner}/{repo}/pulls/{index}` body (Gitea's `EditPullRequestOption`; every field optional). */
-export class EditPullBody {
+export class EditPullBody extends AssigneesFields {
   @IsOptional() @IsString() @MinLength(1) @MaxLength(ISSUE_TITLE_MAX_LENGTH) title?: string;
   @IsOptional() @IsString() @MaxLength(ISSUE_BODY_MAX_LENGTH) body?: string;
   @IsOptional() @IsIn(ISSUE_STATES) state?: IssueState;
