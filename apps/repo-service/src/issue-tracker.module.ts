@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccessModule } from './access/access.module.js';
+import { BranchProtectionModule } from './branch-protection/branch-protection.module.js';
 import { GitMaintenanceModule } from './git/git-maintenance.module.js';
 import { MergeHandler } from './pull-merge/merge.handler.js';
 import { MergeService } from './pull-merge/merge.service.js';
@@ -30,7 +31,7 @@ import { RepoViews } from './tracker/repo-views.js';
  * Settings are read once when the module starts.
  */
 @Module({
-  imports: [AccessModule, RepositoriesModule, GitMaintenanceModule, SignaturesModule],
+  imports: [AccessModule, RepositoriesModule, GitMaintenanceModule, SignaturesModule, BranchProtectionModule],
   controllers: [IssuesHandler, PullsHandler, MergeHandler],
   providers: [
     { provide: ISSUE_SETTINGS, useFactory: () => loadIssueSettings() },
