@@ -3,7 +3,7 @@
  * description), and their enforcement on every write path — real `git push` over smart HTTP and over SSH refused
  * with the reason in git's stderr (`remote: Cairn: …`) before any ref moves (force push, deletion, push allow-list,
  * protected files, unsigned commits), the contents API (403), and pull-request merges (405 with Gitea's reason while
- * a required status check is missing). Branch JSON shows the protection.
+ * a required status check is missing or failing, then 200 once it succeeds). Branch JSON shows the protection.
  */
 import { giteaApi } from 'gitea-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -238,11 +238,32 @@ describe('enforcement on pushes, the contents API and merges', () => {
     const refused = await api.post(path(`/pulls/${pr.body.number}/merge`), { basic: owner, body: { Do: 'merge' } });
     expect(refused.status, refused.text).toBe(405);
     expect(refused.body.message).toMatch(/Not all required status checks successful/);
-    // A repository admin may force it (Gitea's force_merge) unless the rule blocks admin overrides.
+    // A repository admin may not force it while the rule blocks admin overrides.
     await api.patch(path('/branch_protections/ma*n'), { basic: owner, body: { block_admin_merge_override: true } });
     const blocked = await api.post(path(`/pulls/${pr.body.number}/merge`), { basic: owner, body: { Do: 'merge', force_merge: true } });
     expect(blocked.status, blocked.text).toBe(405);
+
+    // A failing, then a successful report of the required context (the latest per context counts).
+    const head = pr.body.head.sha as string;
+    const report = (state: string) =>
+      api.post(path(`/statuses/${head}`), { basic: owner, body: { state, context: 'ci/build' } });
+    expect((await report('failure')).status).toBe(201);
+    const failing = await api.post(path(`/pulls/${pr.body.number}/merge`), { basic: owner, body: { Do: 'merge' } });
+    expect(failing.status, failing.text).toBe(405);
+    expect(failing.body.message).toMatch(/Not all required status checks successful/);
+    expect((await report('success')).status).toBe(201);
+    const merged = await api.post(path(`/pulls/${pr.body.number}/merge`), { basic: owner, body: { Do: 'merge' } });
+    expect(merged.status, merged.text).toBe(200);
     await api.patch(path('/branch_protections/ma*n'), { basic: owner, body: { block_admin_merge_override: false } });
+  });
+
+  it('lets a repository admin force a merge past unmet conditions (force_merge)', async () => {
+    await syncWith(ownerDir);
+    await commitAll(git, ownerDir, { 'forced.txt': 'f\n' }, 'forced');
+    expect((await push('http', ownerDir, owner, ['HEAD:refs/heads/forced'])).code).toBe(0);
+    const pr = await api.post(path('/pulls'), { basic: owner, body: { head: 'forced', base: 'main', title: 'Forced' } });
+    expect(pr.status, pr.text).toBe(201);
+    expect((await api.post(path(`/pulls/${pr.body.number}/merge`), { basic: owner, body: { Do: 'merge' } })).status).toBe(405);
     const forced = await api.post(path(`/pulls/${pr.body.number}/merge`), { basic: owner, body: { Do: 'merge', force_merge: true } });
     expect(forced.status, forced.text).toBe(200);
   });

@@ -467,6 +467,20 @@ describe('every operation answers what the published description says', () => {
     await call('DELETE', '/repos/{owner}/{repo}/branch_protections/{name}', rule, { basic: alice });
   });
 
+  it('commit statuses: report, list by sha and by ref, combined status', async () => {
+    const repo = uniqueName('statuses');
+    const r = `/repos/${alice.username}/${repo}`;
+    const made = await api.post('/user/repos', { basic: alice, body: { name: repo, auto_init: true, default_branch: 'main' } });
+    expect(made.status, made.text).toBe(201);
+    const sha = (await api.get(`${r}/branches/main`, { basic: alice })).body.commit.id as string;
+    await call('POST', '/repos/{owner}/{repo}/statuses/{sha}', `${r}/statuses/${sha}`, {
+      basic: alice, body: { state: 'success', context: 'ci/build', description: 'ok', target_url: 'https://ci.example/1' },
+    });
+    await call('GET', '/repos/{owner}/{repo}/statuses/{sha}', `${r}/statuses/${sha}?sort=oldest&state=success`, { basic: alice });
+    await call('GET', '/repos/{owner}/{repo}/commits/{ref}/statuses', `${r}/commits/main/statuses`, { basic: alice });
+    await call('GET', '/repos/{owner}/{repo}/commits/{ref}/status', `${r}/commits/main/status`, { basic: alice });
+  });
+
   it('leaves no operation of the description without a contract check', () => {
     expect(mismatches).toEqual([]);
     const missing = documentedOperations().filter((op) => !covered.has(op));

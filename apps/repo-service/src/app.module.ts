@@ -3,6 +3,7 @@ import { PlatformModule } from '@cairn/platform';
 import { AccessModule } from './access/access.module.js';
 import { BranchProtectionModule } from './branch-protection/branch-protection.module.js';
 import { CollaboratorsModule } from './collaborators/collaborators.module.js';
+import { CommitStatusesModule } from './commit-statuses/commit-statuses.module.js';
 import { IssueTrackerModule } from './issue-tracker.module.js';
 import { RepoConfigModule } from './config/repo-settings.js';
 import { PrismaModule } from './prisma/prisma.module.js';
@@ -29,6 +30,7 @@ import { SigningModule } from './signing/signing.module.js';
     IssueTrackerModule,
     GitReadModule,
     FileChangesModule,
+    CommitStatusesModule,
   ],
 })
 export class AppModule {}

@@ -10,6 +10,7 @@ import { OrgsController } from './orgs/orgs.controller.js';
 import { ReposController } from './repos/repos.controller.js';
 import { CollaboratorsController } from './repos/collaborators.controller.js';
 import { BranchProtectionsController } from './repos/branch-protections.controller.js';
+import { CommitStatusesController } from './repos/commit-statuses.controller.js';
 import { IssuesController } from './issues/issues.controller.js';
 import { PullsController } from './pulls/pulls.controller.js';
 import { RepoContentController } from './repo-content/repo-content.controller.js';
@@ -38,6 +39,7 @@ export const API_CONTROLLERS: Type<unknown>[] = [
   ReposController,
   CollaboratorsController,
   BranchProtectionsController,
+  CommitStatusesController,
   IssuesController,
   PullsController,
   RepoContentController,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  IssueCommentEvents, IssueEvents, PackageEvents, PullRequestEvents, RepoEvents, ZERO_SHA, type PackageEventData,
-  type PushEventData, type RepositoryEventData,
+  CommitStatusEvents, IssueCommentEvents, IssueEvents, PackageEvents, PullRequestEvents, RepoEvents, ZERO_SHA, type PackageEventData,
+  type CommitStatusEventData, type PushEventData, type RepositoryEventData,
 } from '@cairn/contracts';
 import { EVENT_MAP, mapDomainEvent } from './event-map.js';
 import { renderPayload } from './formats.js';
@@ -21,6 +21,24 @@ const commit = (id: string, message: string) => ({
 const ctx = { rootUrl: 'http://cairn.test/' };
 
 describe('domain event → webhook events', () => {
+  it("a commit status is Gitea's CommitStatusPayload (event status, no action, the row id, no branch filter)", () => {
+    const status = {
+      id: 2, status: 'success' as const, target_url: 'https://ci/1', description: 'ok', url: 'http://x/statuses/a',
+      context: 'ci/build', creator: pusher, created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z',
+    };
+    const data: CommitStatusEventData = { id: 41, sha: A, status, commit: commit(A, 'm'), repository, sender: pusher };
+    const m = mapDomainEvent(CommitStatusEvents.created, data, ctx)!;
+    expect(m.repository).toEqual({ id: 7, ownerId: 3 });
+    expect(m.specs).toHaveLength(1);
+    expect(m.specs[0]).toMatchObject({ eventType: 'status', key: 'status:41' });
+    expect(m.specs[0].action).toBeUndefined();
+    expect(m.specs[0].branch).toBeUndefined();
+    expect(m.specs[0].payload).toMatchObject({
+      id: 41, sha: A, state: 'success', context: 'ci/build', description: 'ok', target_url: 'https://ci/1',
+      created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z', commit: { id: A }, sender: pusher,
+    });
+  });
+
   it("a package version is Gitea's package payload, for the owner's hooks only when no repository is linked", () => {
     const pkg = { id: 11, name: 'tool', version: '1.0.0', type: 'generic', repository: null } as never;
     const data: PackageEventData = { action: 'created', ownerId: 3, repository: null, package: pkg, sender: pusher };

@@ -1,7 +1,7 @@
 import {
-  IssueCommentEvents, IssueEvents, PackageEvents, PullRequestEvents, RepoEvents, isZeroId, repoUrls,
+  CommitStatusEvents, IssueCommentEvents, IssueEvents, PackageEvents, PullRequestEvents, RepoEvents, isZeroId, repoUrls,
   type IssueCommentEventData, type IssueEventData, type PackageEventData, type PullRequestEventData, type PushEventData,
-  type RepoEventRepository, type RepositoryEventData,
+  type CommitStatusEventData, type RepoEventRepository, type RepositoryEventData,
 } from '@cairn/contracts';
 import {
   createPayload, deletePayload, pushPayload, repositoryJson, repositoryPayload, splitRef,
@@ -173,6 +173,36 @@ function pullRequestEvent(data: PullRequestEventData, ctx: MapContext): MappedEv
 }
 
 /**
+ * `repo.evt.commit-status.created` → Gitea's `CommitStatusPayload` (`status`; no action). `id` is the status's
+ * database id, as Gitea's notifier sends it; no branch filter applies (Gitea matches no ref for it).
+ */
+function commitStatusEvent(data: CommitStatusEventData, ctx: MapContext): MappedEvent {
+  const s = data.status;
+  return {
+    repository: repoRef(data.repository),
+    specs: [
+      {
+        eventType: 'status',
+        key: `status:${data.id}`,
+        payload: {
+          commit: data.commit,
+          context: s.context,
+          created_at: s.created_at,
+          description: s.description,
+          id: data.id,
+          repository: repositoryJson(data.repository, ctx.rootUrl),
+          sender: data.sender,
+          sha: data.sha,
+          state: s.status,
+          target_url: s.target_url,
+          updated_at: s.updated_at,
+        },
+      },
+    ],
+  };
+}
+
+/**
  * `packages.evt.package.*` → Gitea's `PackagePayload` (`package`): the linked repository's hooks, the owner's (user or
  * organization) and the system hooks get it; as Gitea 1.24, the payload's own `repository` and `organization` are
  * null (the linked repository is inside `package`, when the sender may see it).
@@ -202,6 +232,7 @@ export const EVENT_MAP: Record<string, Mapper> = {
   ...Object.fromEntries(Object.values(IssueEvents).map((t) => [t, issueEvent])),
   ...Object.fromEntries(Object.values(IssueCommentEvents).map((t) => [t, commentEvent])),
   ...Object.fromEntries(Object.values(PullRequestEvents).map((t) => [t, pullRequestEvent])),
+  [CommitStatusEvents.created]: commitStatusEvent,
   [PackageEvents.versionCreated]: packageEvent,
   [PackageEvents.versionDeleted]: packageEvent,
 };

@@ -4,7 +4,8 @@ import { SignaturesModule } from '../signatures/signatures.module.js';
 import { BranchProtectionHandler } from './branch-protection.handler.js';
 import { BranchProtectionRepository } from './branch-protection.repository.js';
 import { BranchProtectionService } from './branch-protection.service.js';
-import { CommitStatusSource, MergeProtection, NoCommitStatuses } from './merge-protection.service.js';
+import { CommitStatusStoreModule } from '../commit-statuses/commit-status-store.module.js';
+import { CommitStatusSource, MergeProtection } from './merge-protection.service.js';
 import { PushProtection } from './push-protection.service.js';
 
 /**
@@ -12,14 +13,14 @@ import { PushProtection } from './push-protection.service.js';
  * the contents API and pull-request merges use.
  */
 @Module({
-  imports: [AccessModule, SignaturesModule],
+  imports: [AccessModule, SignaturesModule, CommitStatusStoreModule],
   controllers: [BranchProtectionHandler],
   providers: [
     BranchProtectionRepository,
     BranchProtectionService,
     PushProtection,
     MergeProtection,
-    { provide: CommitStatusSource, useClass: NoCommitStatuses },
+    CommitStatusSource,
   ],
   exports: [BranchProtectionService, PushProtection, MergeProtection],
 })

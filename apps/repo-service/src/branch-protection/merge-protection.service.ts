@@ -3,20 +3,18 @@ import { accessAtLeast, type AccessLevel } from '@cairn/contracts';
 import { runGit, runGitText } from '@cairn/platform';
 import type { BranchProtectionRow } from './branch-protection.repository.js';
 import { BranchProtectionService } from './branch-protection.service.js';
+import { CommitStatusStore } from '../commit-statuses/commit-status-store.js';
 import { officialApprovalCount } from './merge-approvals.js';
 import { canUserMerge, protectedPaths } from './protection-rules.js';
 import { requiredChecksPass, type StatusOfContext } from './required-checks.js';
 
-/** The latest status of each context of a commit (SEAM: commit statuses live with the statuses feature). */
-export abstract class CommitStatusSource {
-  abstract latestStatuses(repoId: number, sha: string): Promise<StatusOfContext[]>;
-}
-
-/** Until commit statuses exist: a commit has none. */
+/** The latest status of each context of a commit, from the commit statuses feature's store. */
 @Injectable()
-export class NoCommitStatuses extends CommitStatusSource {
-  latestStatuses(): Promise<StatusOfContext[]> {
-    return Promise.resolve([]);
+export class CommitStatusSource {
+  constructor(private readonly store: CommitStatusStore) {}
+
+  async latestStatuses(repoId: number, sha: string): Promise<StatusOfContext[]> {
+    return (await this.store.combinedStatus(repoId, sha)).statuses;
   }
 }
 

@@ -18,3 +18,6 @@ export * from './issue-events.js';
 export * from './repo-urls.js';
 export * from './two-factor-policy.js';
 export * from './signing-key.dto.js';
+export * from './commit-statuses.dto.js';
+export * from './commit-statuses.subjects.js';
+export * from './commit-status-events.js';
