@@ -2,7 +2,7 @@
  * Branch protection end to end (issue 14 item 7): the rules' CRUD through gitea-js (a client generated from Gitea's
  * description), and their enforcement on every write path — real `git push` over smart HTTP and over SSH refused
  * with the reason in git's stderr (`remote: Cairn: …`) before any ref moves (force push, deletion, push allow-list,
- * protected files, unsigned commits), the contents API (403), and pull-request merges (405 with Gitea's reason while
+ * protected files, unsigned commits; a signed one passes), the contents API (403), and pull-request merges (405 with Gitea's reason while
  * a required status check is missing or failing, then 200 once it succeeds). Branch JSON shows the protection.
  */
 import { giteaApi } from 'gitea-js';
@@ -13,6 +13,8 @@ import {
   REPO_SUITE_APPS, commitAll, generateSshKey, gitRunner, gitSshCommand, httpCloneUrl, redact, sshCloneUrl, workspace,
   type Git, type KeyPair, type RunResult,
 } from '../support/git.js';
+import { commitSignedAs } from '../support/signing.js';
+import { sshSign } from '../support/signing-tools.js';
 import { FAST_PASSWORD_HASH } from './identity-helpers.js';
 
 let suite: TestSuite;
@@ -22,6 +24,7 @@ let git: Git;
 let owner: Account;
 let writer: Account;
 let ownerKey: KeyPair;
+let ownerKeyId: number;
 let repo: string;
 /** The owner's clone (pushes over HTTP and SSH), and the writer's. */
 let ownerDir: string;
@@ -73,7 +76,9 @@ beforeAll(async () => {
   owner = await createUser(suite, admin, uniqueName('powner'));
   writer = await createUser(suite, admin, uniqueName('pwriter'));
   ownerKey = await generateSshKey(ws.dir('key'), 'owner@e2e');
-  expect((await api.post('/user/keys', { basic: owner, body: { title: 'laptop', key: ownerKey.publicKey } })).status).toBe(201);
+  const key = await api.post('/user/keys', { basic: owner, body: { title: 'laptop', key: ownerKey.publicKey } });
+  expect(key.status, key.text).toBe(201);
+  ownerKeyId = key.body.id;
   repo = uniqueName('guarded');
   const made = await api.post('/user/repos', { basic: owner, body: { name: repo, auto_init: true } });
   expect(made.status, made.text).toBe(201);
@@ -226,6 +231,20 @@ describe('enforcement on pushes, the contents API and merges', () => {
     expect(await mainSha()).toBe(before);
     const api403 = await api.post(path('/contents/unsigned.txt'), { basic: owner, body: { content: b64('x\n'), branch: 'main' } });
     expect(api403.status, api403.text).toBe(403);
+
+    // A commit signed with the owner's verified SSH key goes through.
+    await syncWith(ownerDir);
+    const token = await api.get('/user/ssh_key_token', { basic: owner });
+    const verified = await api.post('/user/ssh_key_verify', {
+      basic: owner, body: { key_id: ownerKeyId, signature: await sshSign(ownerKey.privateKeyPath, token.text) },
+    });
+    expect(verified.status, verified.text).toBe(200);
+    const signed = await commitSignedAs(
+      git, ownerDir, 'signed', { name: owner.username, email: `${owner.username}@example.com` }, { ssh: ownerKey }, ws.dir('gnupg'),
+    );
+    const ok = await push('ssh', ownerDir, owner, ['HEAD:main']);
+    expect(ok.code, redact(ok.stderr)).toBe(0);
+    expect(await mainSha()).toBe(signed);
     await api.patch(path('/branch_protections/ma*n'), { basic: owner, body: { require_signed_commits: false } });
     await syncWith(ownerDir);
   });

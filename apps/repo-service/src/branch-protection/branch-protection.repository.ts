@@ -40,6 +40,12 @@ export class BranchProtectionRepository {
     return row?.ownerId ?? null;
   }
 
+  /** True when an organization owns the repository (only then do rules name teams). */
+  async ownedByOrganization(repoId: number, db: Db = this.prisma): Promise<boolean> {
+    const row = await db.repository.findUnique({ where: { id: repoId }, select: { ownerKind: true } });
+    return row?.ownerKind === 'organization';
+  }
+
   async remove(id: number, db: Db = this.prisma): Promise<void> {
     await db.branchProtection.deleteMany({ where: { id } });
   }

@@ -45,7 +45,7 @@ export class BranchProtectionService {
     const ruleName = (body.rule_name || body.branch_name || '').trim();
     if (!ruleName) throw DomainError.invalid('both rule_name and branch_name are empty');
     if (await this.rules.byName(req.repo.id, ruleName)) throw DomainError.forbidden('Branch protection already exist');
-    const fields = await this.fieldsOf(body, null);
+    const fields = await this.fieldsOf(req.repo.id, body, null);
     const row = await this.rules.create(req.repo.id, { ...fields, ruleName } as BranchProtectionFields).catch((err) => {
       if ((err as { code?: string }).code === 'P2002') throw DomainError.forbidden('Branch protection already exist');
       throw err;
@@ -56,7 +56,7 @@ export class BranchProtectionService {
   async edit(req: EditBranchProtectionRequest): Promise<BranchProtectionDto> {
     requireAdmin(req);
     const row = await this.existing(req);
-    const fields = await this.fieldsOf(req.body ?? {}, row);
+    const fields = await this.fieldsOf(req.repo.id, req.body ?? {}, row);
     return this.render(await this.rules.update(row.id, fields));
   }
 
@@ -129,6 +129,7 @@ export class BranchProtectionService {
    * writes, with Gitea's dependencies: no push means no allow-list, no force push means no force-push allow-list.
    */
   private async fieldsOf(
+    repoId: number,
     b: EditBranchProtectionBody,
     current: BranchProtectionRow | null,
   ): Promise<Partial<BranchProtectionFields>> {
@@ -142,7 +143,11 @@ export class BranchProtectionService {
       users(b.push_whitelist_usernames), users(b.force_push_allowlist_usernames),
       users(b.merge_whitelist_usernames), users(b.approvals_whitelist_username),
     ]);
-    const teams = (names: string[] | undefined) => names?.map((n) => n.toLowerCase());
+    // Teams only mean something in an organization's repository (Gitea ignores them elsewhere). Team names are kept
+    // as given (lower-cased), not checked against the organization: identity-service answers team lookups only to
+    // members, which a repository admin need not be.
+    const inOrg = await this.rules.ownedByOrganization(repoId);
+    const teams = (names: string[] | undefined) => (names === undefined ? undefined : inOrg ? names.map((n) => n.toLowerCase()) : []);
     const fields: Partial<BranchProtectionFields> = {
       priority: b.priority,
       canPush,
