@@ -300,3 +300,33 @@ describe('enforcement on pushes, the contents API and merges', () => {
     expect(done.status, done.text).toBe(200);
   });
 });
+
+describe('team allow-lists in an organization repository', () => {
+  it('lets members of a listed team push, refuses other writers', async () => {
+    const org = uniqueName('porg');
+    expect((await api.post('/orgs', { basic: owner, body: { username: org } })).status).toBe(201);
+    const team = await api.post(`/orgs/${org}/teams`, {
+      basic: owner, body: { name: 'Releasers', permission: 'write', includes_all_repositories: true, units: ['repo.code'] },
+    });
+    expect(team.status, team.text).toBe(201);
+    expect((await api.put(`/teams/${team.body.id}/members/${writer.username}`, { basic: owner })).status).toBe(204);
+    const orgRepo = uniqueName('orgrepo');
+    expect((await api.post(`/orgs/${org}/repos`, { basic: owner, body: { name: orgRepo, auto_init: true } })).status).toBe(201);
+    const outsider = await createUser(suite, await suite.createAdmin(), uniqueName('outsider'));
+    const collab = await api.put(`/repos/${org}/${orgRepo}/collaborators/${outsider.username}`, { basic: owner, body: { permission: 'write' } });
+    expect(collab.status, collab.text).toBe(204);
+    const rule = await api.post(`/repos/${org}/${orgRepo}/branch_protections`, {
+      basic: owner, body: { rule_name: 'main', enable_push: true, enable_push_whitelist: true, push_whitelist_teams: ['releasers'] },
+    });
+    expect(rule.status, rule.text).toBe(201);
+    expect(rule.body.push_whitelist_teams).toEqual(['releasers']);
+
+    const url = (who: Account) => httpCloneUrl(suite.baseUrl, org, orgRepo, { username: who.username, secret: who.password });
+    const dir = ws.dir('org-clone');
+    await git.ok(['clone', '-q', url(owner), dir]);
+    await commitAll(git, dir, { 'team.txt': 'team\n' }, 'by the team');
+    expectRefused(await git.try(['push', url(outsider), 'HEAD:main'], { cwd: dir }), /Not allowed to push to protected branch main/);
+    const ok = await git.try(['push', url(writer), 'HEAD:main'], { cwd: dir });
+    expect(ok.code, redact(ok.stderr)).toBe(0);
+  });
+});
