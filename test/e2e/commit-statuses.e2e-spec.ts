@@ -127,10 +127,10 @@ describe('the combined state (Gitea: failure > pending > success, latest per con
       return res;
     };
 
-    // No status: Gitea's empty state, no statuses, no X-Total-Count.
+    // No status: Gitea's empty state and no statuses.
     const none = await combined();
     expect(none.body).toMatchObject({ state: '', sha, total_count: 0, statuses: null });
-    expect(none.headers.get('x-total-count')).toBeNull();
+    expect(none.headers.get('x-total-count')).toBe('0');
 
     await report(sha, { state: 'error', context: 'ci/build' }, name);
     await report(sha, { state: 'warning', context: 'ci/lint' }, name);
@@ -166,6 +166,21 @@ describe('the combined state (Gitea: failure > pending > success, latest per con
   });
 });
 
+describe('branch names with slashes (Renovate escapes them: commits/renovate%2Fdep/statuses)', () => {
+  it('resolves an escaped branch name on the list and combined routes', async () => {
+    const file = await api.post(r('/contents/dep.txt'), {
+      token: aliceToken,
+      body: { content: Buffer.from('d\n').toString('base64'), new_branch: 'renovate/dep' },
+    });
+    expect(file.status, file.text).toBe(201);
+    await report(file.body.commit.sha, { state: 'success', context: 'renovate/stability-days' });
+    const listed = await api.get(r('/commits/renovate%2Fdep/statuses'), { token: aliceToken });
+    expect([listed.status, listed.body.map((s: { context: string }) => s.context)]).toEqual([200, ['renovate/stability-days']]);
+    const combined = await api.get(r('/commits/renovate%2Fdep/status'), { token: aliceToken });
+    expect([combined.status, combined.body.state, combined.body.sha]).toEqual([200, 'success', file.body.commit.sha]);
+  });
+});
+
 describe('refusals', () => {
   it('needs write access: read-only collaborator 403, read-only token 403, anonymous 401', async () => {
     const body = { state: 'success', context: 'x' };
@@ -189,6 +204,13 @@ describe('refusals', () => {
     }
     const stranger = await api.post(r(`/statuses/${sha}`, secret), { token: strangerToken, body: { state: 'success' } });
     expect(stranger.status, stranger.text).toBe(404);
+  });
+
+  it('answers 404 for a ref that names no commit on the /commits/{ref} routes; /statuses/{sha} lists nothing', async () => {
+    expect((await api.get(r('/commits/no-such-branch/statuses'), { token: aliceToken })).status).toBe(404);
+    expect((await api.get(r('/commits/no-such-branch/status'), { token: aliceToken })).status).toBe(404);
+    const bySha = await api.get(r(`/statuses/${'f'.repeat(40)}`), { token: aliceToken });
+    expect([bySha.status, bySha.body]).toEqual([200, []]);
   });
 
   it('refuses a bad state (422) and an unknown commit (404)', async () => {

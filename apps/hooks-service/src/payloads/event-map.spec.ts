@@ -37,6 +37,8 @@ describe('domain event → webhook events', () => {
       id: 41, sha: A, state: 'success', context: 'ci/build', description: 'ok', target_url: 'https://ci/1',
       created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z', commit: { id: A }, sender: pusher,
     });
+    const slack = JSON.parse(renderPayload('slack', 'status', m.specs[0].payload, {})!.body);
+    expect(JSON.stringify(slack)).toContain(`Commit Status changed: ci/build[${A}]:ok`);
   });
 
   it("a package version is Gitea's package payload, for the owner's hooks only when no repository is linked", () => {

@@ -80,6 +80,17 @@ export function summarize(eventType: string, p: Json): Summary {
         sender,
         color: p.action === 'deleted' ? RED : GREEN,
       };
+    case 'status': {
+      // Gitea's chat text for a status: "Commit Status changed: <context>[<sha>]:<description>".
+      const failed = p.state === 'failure' || p.state === 'error';
+      return {
+        title: `[${repo}] Commit Status changed: ${str(p.context)}[${str(p.sha)}]:${str(p.description)}${who}`,
+        text: '',
+        url: str(p.target_url) || repoUrl(p),
+        sender,
+        color: failed ? RED : p.state === 'success' ? GREEN : GREY,
+      };
+    }
     default: {
       const item = obj(p.pull_request ?? p.issue ?? p.release ?? p.package);
       const comment = obj(p.comment);

@@ -73,7 +73,7 @@ export class CommitStatusesService {
   /** One page of a commit's statuses; `ref` is a branch, tag or commit id (an unknown one has no statuses). */
   async list(req: ListCommitStatusesRequest): Promise<Paginated<CommitStatusDto>> {
     this.requireRead(req);
-    const sha = await this.shaOf(req.repo, req.ref);
+    const sha = await this.shaOf(req.repo, req.ref, req.refMustExist ?? false);
     const { rows, total } = await this.store.list(req.repo.id, sha, {
       sort: req.query.sort?.trim(),
       state: req.query.state?.trim(),
@@ -85,11 +85,11 @@ export class CommitStatusesService {
   /** The latest status of each context (one page of them) and their combined state. */
   async combined(req: GetCombinedStatusRequest): Promise<CombinedStatusReply> {
     this.requireRead(req);
-    const sha = await this.shaOf(req.repo, req.ref);
+    const sha = await this.shaOf(req.repo, req.ref, true);
     const { rows, total } = await this.store.latest(req.repo.id, sha, toPaging(req.query));
     const { json } = await this.views.repository(req.repo.id, req.access);
     const commitUrl = `${json.url}/commits/${encodeURIComponent(sha)}`;
-    // The state of the page's statuses, as Gitea computes it. No status at all: Gitea leaves `state` empty and `statuses` null (and sends no X-Total-Count).
+    // The state of the page's statuses, as Gitea computes it. No status at all: Gitea leaves `state` empty and `statuses` null.
     const none = rows.length === 0;
     return {
       status: {
@@ -101,7 +101,7 @@ export class CommitStatusesService {
         commit_url: commitUrl,
         url: `${commitUrl}/status`,
       },
-      total: none ? null : total,
+      total,
     };
   }
 
@@ -109,11 +109,15 @@ export class CommitStatusesService {
     if (!accessAtLeast(req.access, 'read')) throw DomainError.notFound('not found');
   }
 
-  /** Branch, tag or (abbreviated) commit id → full commit id; anything else is taken as given (Gitea's `ResolveRefOrSha`). */
-  private async shaOf(repo: RepoRefDto, ref: string): Promise<string> {
-    if (repo.empty) return ref;
-    const resolved = await resolveRef(this.git.pool, this.git.pathOf(repo), ref);
-    return resolved?.commit ?? ref;
+  /**
+   * Branch, tag or (abbreviated) commit id → full commit id. Anything else is 404 when `mustExist` (Gitea's
+   * `resolveRefCommit` on `/commits/{ref}/…`), otherwise taken as given (`/statuses/{sha}`: `MustConvertToSHA1`).
+   */
+  private async shaOf(repo: RepoRefDto, ref: string, mustExist: boolean): Promise<string> {
+    const resolved = repo.empty ? null : await resolveRef(this.git.pool, this.git.pathOf(repo), ref);
+    if (resolved) return resolved.commit;
+    if (mustExist) throw DomainError.notFound(`ref "${ref}" not found`);
+    return ref;
   }
 
   private async toDtos(repo: RepoRefDto, rows: CommitStatusRow[]): Promise<CommitStatusDto[]> {

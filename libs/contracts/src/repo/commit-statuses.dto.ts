@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { ListQuery } from '../common/pagination.js';
 import type { UserDto } from '../identity/user.dto.js';
 import type { PushedCommit, RepoEventRepository } from './repo-events.js';
@@ -80,19 +80,21 @@ export class CreateCommitStatusRequest extends RepoScopedRequest {
 /** `repo.commit-status.list`: `ref` is a commit id (`/statuses/{sha}`) or a branch, tag or commit id (`/commits/{ref}/statuses`). */
 export class ListCommitStatusesRequest extends RepoScopedRequest {
   @IsString() @MaxLength(255) ref: string;
+  /** `/commits/{ref}/statuses`: a ref that names no commit is 404 (`/statuses/{sha}` takes any sha as given). */
+  @IsOptional() @IsBoolean() refMustExist?: boolean;
   @ValidateNested() @Type(() => ListStatusesQuery) query: ListStatusesQuery;
 }
 
-/** `repo.commit-status.combined`: replies `Paginated<…>`-like `{ status, total }` (total: the number of contexts). */
+/** `repo.commit-status.combined`: a ref that names no commit is 404. */
 export class GetCombinedStatusRequest extends RepoScopedRequest {
   @IsString() @MaxLength(255) ref: string;
   @ValidateNested() @Type(() => ListQuery) query: ListQuery;
 }
 
-/** `repo.commit-status.combined` reply: the JSON, and the number of contexts for `X-Total-Count` (null: no header). */
+/** `repo.commit-status.combined` reply: the JSON, and the number of contexts (`X-Total-Count`). */
 export interface CombinedStatusReply {
   status: CombinedStatusDto;
-  total: number | null;
+  total: number;
 }
 
 /**

@@ -47,7 +47,7 @@ export class CommitStatusesController {
     @Param('ref') ref: string,
     @Query() query: ListStatusesQuery,
   ): Promise<Paginated<CommitStatusDto>> {
-    return this.rpc.send(CommitStatusSubjects.list, { ...ctx, ref, query });
+    return this.rpc.send(CommitStatusSubjects.list, { ...ctx, ref, refMustExist: true, query });
   }
 
   @Get('commits/:ref/status')
@@ -59,10 +59,8 @@ export class CommitStatusesController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CombinedStatusDto> {
     const answer = await this.rpc.send(CommitStatusSubjects.combined, { ...ctx, ref, query });
-    // Gitea counts the contexts, and says nothing when there is no status.
-    if (answer.total !== null) {
-      void reply.header('x-total-count', String(answer.total)).header('access-control-expose-headers', 'X-Total-Count');
-    }
+    // Gitea counts the contexts (no Link header here).
+    void reply.header('x-total-count', String(answer.total)).header('access-control-expose-headers', 'X-Total-Count');
     return answer.status;
   }
 }
