@@ -301,6 +301,39 @@ describe('enforcement on pushes, the contents API and merges', () => {
   });
 });
 
+describe('merge conditions beyond status checks', () => {
+  it('refuses without enough approvals, and when the head branch is behind the base (block_on_outdated_branch)', async () => {
+    const r = uniqueName('conds');
+    const p = (x: string) => `/repos/${owner.username}/${r}${x}`;
+    expect((await api.post('/user/repos', { basic: owner, body: { name: r, auto_init: true } })).status).toBe(201);
+    const url = httpCloneUrl(suite.baseUrl, owner.username, r, { username: owner.username, secret: owner.password });
+    const dir = ws.dir('conds');
+    await git.ok(['clone', '-q', url, dir]);
+    await commitAll(git, dir, { 'topic.txt': 't\n' }, 'topic');
+    expect((await git.try(['push', url, 'HEAD:refs/heads/topic'], { cwd: dir })).code).toBe(0);
+    await git.ok(['reset', '-q', '--hard', 'HEAD~1'], { cwd: dir });
+    await commitAll(git, dir, { 'base.txt': 'b\n' }, 'base moves on');
+    expect((await git.try(['push', url, 'HEAD:main'], { cwd: dir })).code).toBe(0);
+    const pr = await api.post(p('/pulls'), { basic: owner, body: { head: 'topic', base: 'main', title: 'Topic' } });
+    expect(pr.status, pr.text).toBe(201);
+
+    const rule = await api.post(p('/branch_protections'), { basic: owner, body: { rule_name: 'main', required_approvals: 1 } });
+    expect(rule.status, rule.text).toBe(201);
+    const merge = () => api.post(p(`/pulls/${pr.body.number}/merge`), { basic: owner, body: { Do: 'merge' } });
+    const noApprovals = await merge();
+    expect(noApprovals.status, noApprovals.text).toBe(405);
+    expect(noApprovals.body.message).toBe('not allowed to merge [reason: Does not have enough approvals]');
+
+    await api.patch(p('/branch_protections/main'), { basic: owner, body: { required_approvals: 0, block_on_outdated_branch: true } });
+    const outdated = await merge();
+    expect(outdated.status, outdated.text).toBe(405);
+    expect(outdated.body.message).toMatch(/The head branch is behind the base branch/);
+
+    await api.patch(p('/branch_protections/main'), { basic: owner, body: { block_on_outdated_branch: false } });
+    expect((await merge()).status).toBe(200);
+  });
+});
+
 describe('team allow-lists in an organization repository', () => {
   it('lets members of a listed team push, refuses other writers', async () => {
     const org = uniqueName('porg');

@@ -4,7 +4,6 @@ import { runGit, runGitText } from '@cairn/platform';
 import type { BranchProtectionRow } from './branch-protection.repository.js';
 import { BranchProtectionService } from './branch-protection.service.js';
 import { CommitStatusStore } from '../commit-statuses/commit-status-store.js';
-import { officialApprovalCount } from './merge-approvals.js';
 import { canUserMerge, protectedPaths } from './protection-rules.js';
 import { requiredChecksPass, type StatusOfContext } from './required-checks.js';
 
@@ -23,12 +22,13 @@ export interface ProposedMerge {
   repo: { id: number; ownerId: number };
   actorId: number;
   access: AccessLevel;
-  pullRequestId: number;
   baseBranch: string;
   dir: string;
   base: string;
   head: string;
   forceMerge: boolean;
+  /** The pull request's official approvals under the rule (SEAM: `merge-approvals.ts`). */
+  approvals: (rule: BranchProtectionRow) => Promise<number>;
 }
 
 /** Why a merge is refused by branch protection: `kind` tells the caller which Gitea answer it is. */
@@ -66,7 +66,7 @@ export class MergeProtection {
       const statuses = await this.statuses.latestStatuses(m.repo.id, m.head);
       if (!requiredChecksPass(rule.statusCheckContexts, statuses)) return 'Not all required status checks successful';
     }
-    if (rule.requiredApprovals > 0 && (await officialApprovalCount(m.pullRequestId)) < rule.requiredApprovals) {
+    if (rule.requiredApprovals > 0 && (await m.approvals(rule)) < rule.requiredApprovals) {
       return 'Does not have enough approvals';
     }
     if (rule.blockOnOutdatedBranch) {

@@ -22,6 +22,7 @@ import { computeMerge, computeUpdate } from '../merge/merge-styles.js';
 import { userGitIdentity } from '../merge/user-identity.js';
 import { CommitSigner } from '../signing/commit-signer.js';
 import { MergeProtection } from '../branch-protection/merge-protection.service.js';
+import { officialApprovalCount } from '../branch-protection/merge-approvals.js';
 import { inTx } from '../tracker/tx.js';
 import { EventOutbox } from '@cairn/platform';
 
@@ -113,8 +114,9 @@ export class MergeService implements BeforeApplicationShutdown {
     }
     if (status.status === 'error') throw notAllowed(`the pull request cannot be merged: ${status.message}`);
     const refusal = await this.mergeProtection.refusal({
-      repo: req.repo, actorId: actor.id, access: req.access, pullRequestId: pr.id, baseBranch: pr.baseBranch,
+      repo: req.repo, actorId: actor.id, access: req.access, baseBranch: pr.baseBranch,
       dir, base, head, forceMerge: !!req.body.force_merge,
+      approvals: (rule) => officialApprovalCount(pr.id, rule),
     });
     if (refusal) throw notAllowed(refusal.message);
 
