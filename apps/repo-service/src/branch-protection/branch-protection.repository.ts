@@ -16,6 +16,10 @@ export class BranchProtectionRepository {
     return db.branchProtection.findMany({ where: { repoId }, orderBy: [{ priority: 'asc' }, { id: 'asc' }] });
   }
 
+  count(repoId: number, db: Db = this.prisma): Promise<number> {
+    return db.branchProtection.count({ where: { repoId } });
+  }
+
   byName(repoId: number, ruleName: string, db: Db = this.prisma): Promise<BranchProtectionRow | null> {
     return db.branchProtection.findUnique({ where: { repoId_ruleName: { repoId, ruleName } } });
   }

@@ -40,6 +40,11 @@ export class PushProtection {
     private readonly verifier: CommitVerifier,
   ) {}
 
+  /** Whether a repository has any rule (pushes to one without need no check). */
+  async hasRules(repoId: number): Promise<boolean> {
+    return (await this.rules.count(repoId)) > 0;
+  }
+
   async refusals(push: ProposedPush): Promise<string[]> {
     const branchUpdates = push.updates.filter((u) => u.ref.startsWith(BRANCH_PREFIX));
     if (!branchUpdates.length) return [];

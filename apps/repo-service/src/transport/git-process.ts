@@ -99,7 +99,7 @@ export async function startClientGitService(
 ): Promise<GitServiceRun> {
   if (options.service !== 'receive-pack') return startGitService(paths, options);
   const journal = await paths.journals.open(pusher);
-  const checks = paths.preReceive?.register(pusher);
+  const checks = await paths.preReceive?.register(pusher);
   const run = startGitService(paths, { ...options, journal, hookEnv: checks?.env });
   const finished = run.finished.then(async (result) => {
     checks?.release();

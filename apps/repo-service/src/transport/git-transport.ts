@@ -48,8 +48,10 @@ export class GitTransport {
     const dataDir = serviceDataDir(this.common.repoRoot);
     const journals = new PushJournals(join(dataDir, 'push-journal'), this.onPush);
     // Branch protection, asked by the pre-receive hook of every push before its refs move.
-    const preReceive = new PreReceiveChecks(({ context, env, updates }) =>
-      this.protection.refusals({ repoId: context.repoId, pusherId: context.pusherId, dir: context.dir, env, updates }),
+    const preReceive = new PreReceiveChecks(
+      ({ context, env, updates }) =>
+        this.protection.refusals({ repoId: context.repoId, pusherId: context.pusherId, dir: context.dir, env, updates }),
+      (context) => this.protection.hasRules(context.repoId),
     );
     const paths: GitTransportPaths = { hooksDir: join(dataDir, 'git-hooks'), journals, preReceive };
     await installHooks(paths.hooksDir);

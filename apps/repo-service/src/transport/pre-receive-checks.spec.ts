@@ -21,7 +21,7 @@ describe('PreReceiveChecks', () => {
   const update = (ref: string) => ({ ref, old: 'a'.repeat(40), new: 'b'.repeat(40) });
 
   it('answers for a registered push with the context it was registered with, never one from the request', async () => {
-    const { env, release } = checks.register({ repoId: 7, dir: DIR, pusherId: 3, via: 'ssh' });
+    const { env, release } = await checks.register({ repoId: 7, dir: DIR, pusherId: 3, via: 'ssh' });
     expect(env[PRE_RECEIVE_ENV.node]).toBe(process.execPath);
     const quarantine = `${DIR}/objects/tmp_objdir-incoming-x`;
     const refused = await ask(env, {
@@ -39,7 +39,7 @@ describe('PreReceiveChecks', () => {
   });
 
   it('refuses object directories outside the repository', async () => {
-    const { env, release } = checks.register({ repoId: 7, dir: DIR, pusherId: 3, via: 'http' });
+    const { env, release } = await checks.register({ repoId: 7, dir: DIR, pusherId: 3, via: 'http' });
     for (const body of [
       { objectDirectory: '/etc' },
       { quarantinePath: `${DIR}/../other.git/objects` },
@@ -51,8 +51,15 @@ describe('PreReceiveChecks', () => {
     release();
   });
 
+  it('gives no key to a push the check does not apply to', async () => {
+    const quiet = new PreReceiveChecks(() => Promise.resolve(['never']), () => Promise.resolve(false));
+    await quiet.listen();
+    expect((await quiet.register({ repoId: 1, dir: DIR, pusherId: 1, via: 'http' })).env).toEqual({});
+    await quiet.close();
+  });
+
   it('refuses an unknown key', async () => {
-    const { env, release } = checks.register({ repoId: 1, dir: DIR, pusherId: 1, via: 'http' });
+    const { env, release } = await checks.register({ repoId: 1, dir: DIR, pusherId: 1, via: 'http' });
     release();
     expect((await ask({ ...env, [PRE_RECEIVE_ENV.key]: 'guess' }, { updates: [] })).status).toBe(403);
   });

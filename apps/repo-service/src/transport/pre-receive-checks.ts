@@ -17,6 +17,9 @@ export interface PreReceiveInput {
 /** Decides a push before git updates its refs: the messages refusing it, empty when it may go ahead. */
 export type PreReceiveCheck = (input: PreReceiveInput) => Promise<string[]>;
 
+/** Whether a push to this repository needs the check at all (no rules: the hook need not start Node.js). */
+export type PreReceiveApplies = (context: JournalContext) => Promise<boolean>;
+
 /** The largest request the check script sends (a push of many refs). */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -31,7 +34,10 @@ export class PreReceiveChecks {
   private readonly pushes = new Map<string, JournalContext>();
   private url: string | null = null;
 
-  constructor(private readonly check: PreReceiveCheck) {
+  constructor(
+    private readonly check: PreReceiveCheck,
+    private readonly applies: PreReceiveApplies = () => Promise.resolve(true),
+  ) {
     this.server = createServer((req, res) => {
       this.handle(req, res).catch((err: unknown) => {
         this.logger.error(`pre-receive check failed: ${(err as Error).message}`);
@@ -49,9 +55,14 @@ export class PreReceiveChecks {
     await new Promise<void>((done) => this.server.close(() => done()));
   }
 
-  /** Registers a receive-pack about to start; returns the environment for it, and the release to call once it ends. */
-  register(context: JournalContext): { env: Record<string, string>; release: () => void } {
-    if (!this.url) return { env: {}, release: () => undefined };
+  /**
+   * Registers a receive-pack about to start; returns the environment for it, and the release to call once it ends.
+   * A repository without rules gets no key (its hook stops after its own rules), so a rule added while such a push
+   * is under way applies from the next push on.
+   */
+  async register(context: JournalContext): Promise<{ env: Record<string, string>; release: () => void }> {
+    // When that cannot be told (the database did not answer), the push is checked, and the check says why it fails.
+    if (!this.url || !(await this.applies(context).catch(() => true))) return { env: {}, release: () => undefined };
     const key = randomUUID();
     this.pushes.set(key, context);
     return {
