@@ -134,6 +134,13 @@ describe('branch protection rules (gitea-js)', () => {
     expect((await api.get(path('/branch_protections'), { basic: writer })).status).toBe(403);
     await expect((await client(writer)).repos.repoDeleteBranchProtection(owner.username, repo, 'legacy')).rejects.toMatchObject({ status: 403 });
 
+    // An archived repository's rules are read-only (423).
+    const archive = (archived: boolean) => api.patch(path(''), { basic: owner, body: { archived } });
+    expect((await archive(true)).status).toBe(200);
+    expect((await api.patch(path('/branch_protections/legacy'), { basic: owner, body: { enable_push: true } })).status).toBe(423);
+    expect((await api.get(path('/branch_protections/legacy'), { basic: owner })).status).toBe(200);
+    expect((await archive(false)).status).toBe(200);
+
     expect((await c.repos.repoDeleteBranchProtection(owner.username, repo, 'release/*')).status).toBe(204);
     expect((await c.repos.repoDeleteBranchProtection(owner.username, repo, 'legacy')).status).toBe(204);
     expect((await c.repos.repoListBranchProtection(owner.username, repo)).data).toEqual([]);

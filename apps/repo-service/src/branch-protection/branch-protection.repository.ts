@@ -44,6 +44,12 @@ export class BranchProtectionRepository {
     return row?.ownerId ?? null;
   }
 
+  /** True when the repository is archived (read-only: its rules cannot change, Gitea's 423). */
+  async isArchived(repoId: number, db: Db = this.prisma): Promise<boolean> {
+    const row = await db.repository.findUnique({ where: { id: repoId }, select: { isArchived: true } });
+    return row?.isArchived ?? false;
+  }
+
   /** True when an organization owns the repository (only then do rules name teams). */
   async ownedByOrganization(repoId: number, db: Db = this.prisma): Promise<boolean> {
     const row = await db.repository.findUnique({ where: { id: repoId }, select: { ownerKind: true } });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
-  DomainError, accessAtLeast,
+  DomainError, ErrorCode, accessAtLeast,
   type BranchProtectionDto, type BranchProtectionRequest, type CreateBranchProtectionRequest,
   type ActorDto, type AccessLevel, type EditBranchProtectionBody, type EditBranchProtectionRequest, type RepoScopedRequest,
 } from '@cairn/contracts';
@@ -41,6 +41,7 @@ export class BranchProtectionService {
 
   async create(req: CreateBranchProtectionRequest): Promise<BranchProtectionDto> {
     requireAdmin(req);
+    await this.requireWritable(req.repo.id);
     const body = req.body ?? {};
     const ruleName = (body.rule_name || body.branch_name || '').trim();
     if (!ruleName) throw DomainError.invalid('both rule_name and branch_name are empty');
@@ -55,6 +56,7 @@ export class BranchProtectionService {
 
   async edit(req: EditBranchProtectionRequest): Promise<BranchProtectionDto> {
     requireAdmin(req);
+    await this.requireWritable(req.repo.id);
     const row = await this.existing(req);
     const fields = await this.fieldsOf(req.repo.id, req.body ?? {}, row);
     return this.render(await this.rules.update(row.id, fields));
@@ -62,6 +64,7 @@ export class BranchProtectionService {
 
   async remove(req: BranchProtectionRequest): Promise<void> {
     requireAdmin(req);
+    await this.requireWritable(req.repo.id);
     await this.rules.remove((await this.existing(req)).id);
   }
 
@@ -112,6 +115,10 @@ export class BranchProtectionService {
       canWrite: accessAtLeast(level, 'write'),
       teams: new Set((org?.teams ?? []).map((t) => t.name.toLowerCase())),
     };
+  }
+
+  private async requireWritable(repoId: number): Promise<void> {
+    if (await this.rules.isArchived(repoId)) throw new DomainError(ErrorCode.LOCKED, 'repo is archived');
   }
 
   private async existing(req: BranchProtectionRequest): Promise<BranchProtectionRow> {
