@@ -368,5 +368,13 @@ describe('team allow-lists in an organization repository', () => {
     expectRefused(await git.try(['push', url(outsider), 'HEAD:main'], { cwd: dir }), /Not allowed to push to protected branch main/);
     const ok = await git.try(['push', url(writer), 'HEAD:main'], { cwd: dir });
     expect(ok.code, redact(ok.stderr)).toBe(0);
+
+    // Without an allow-list, write access decides: a site administrator has it everywhere.
+    const edit = await api.patch(`/repos/${org}/${orgRepo}/branch_protections/main`, { basic: owner, body: { enable_push_whitelist: false } });
+    expect(edit.status, edit.text).toBe(200);
+    const siteAdmin = await suite.createAdmin();
+    await commitAll(git, dir, { 'admin.txt': 'admin\n' }, 'by a site admin');
+    const byAdmin = await git.try(['push', url(siteAdmin), 'HEAD:main'], { cwd: dir });
+    expect(byAdmin.code, redact(byAdmin.stderr)).toBe(0);
   });
 });

@@ -21,6 +21,8 @@ export class CommitStatusSource {
 export interface ProposedMerge {
   repo: { id: number; ownerId: number };
   actorId: number;
+  /** The actor is a site administrator (write access everywhere). */
+  actorIsAdmin: boolean;
   access: AccessLevel;
   baseBranch: string;
   dir: string;
@@ -53,7 +55,7 @@ export class MergeProtection {
   async refusal(m: ProposedMerge): Promise<MergeRefusal | null> {
     const rule = await this.protection.ruleFor(m.repo.id, m.baseBranch);
     if (!rule) return null;
-    const who = await this.protection.member(m.repo, m.actorId);
+    const who = await this.protection.member(m.repo, m.actorId, m.actorIsAdmin);
     if (!canUserMerge(rule, who)) return { kind: 'user', message: 'User not allowed to merge PR' };
     if (m.forceMerge && accessAtLeast(m.access, 'admin') && !rule.blockAdminMergeOverride) return null;
 

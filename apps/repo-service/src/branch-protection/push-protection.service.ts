@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isFullRefName, isObjectId } from '@cairn/contracts';
+import { IdentityDirectory } from '../access/identity-directory.js';
 import { CommitVerifier } from '../signatures/commit-verifier.js';
 import { BranchProtectionRepository } from './branch-protection.repository.js';
 import { BranchProtectionService } from './branch-protection.service.js';
@@ -38,6 +39,7 @@ export class PushProtection {
     private readonly rules: BranchProtectionRepository,
     private readonly protection: BranchProtectionService,
     private readonly verifier: CommitVerifier,
+    private readonly identity: IdentityDirectory,
   ) {}
 
   /** Whether a repository has any rule (pushes to one without need no check). */
@@ -74,8 +76,9 @@ export class PushProtection {
     return out;
   }
 
+  /** The pusher's standing; a site administrator has write access to every repository, as in Gitea. */
   private async memberOf(repoId: number, userId: number): Promise<Member> {
-    const ownerId = await this.rules.ownerOf(repoId);
-    return this.protection.member({ id: repoId, ownerId: ownerId ?? 0 }, userId);
+    const [ownerId, isAdmin] = await Promise.all([this.rules.ownerOf(repoId), this.identity.isSiteAdmin(userId)]);
+    return this.protection.member({ id: repoId, ownerId: ownerId ?? 0 }, userId, isAdmin);
   }
 }

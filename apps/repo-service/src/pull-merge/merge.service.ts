@@ -114,7 +114,7 @@ export class MergeService implements BeforeApplicationShutdown {
     }
     if (status.status === 'error') throw notAllowed(`the pull request cannot be merged: ${status.message}`);
     const refusal = await this.mergeProtection.refusal({
-      repo: req.repo, actorId: actor.id, access: req.access, baseBranch: pr.baseBranch,
+      repo: req.repo, actorId: actor.id, actorIsAdmin: actor.isAdmin, access: req.access, baseBranch: pr.baseBranch,
       dir, base, head, forceMerge: !!req.body.force_merge,
       approvals: (rule) => officialApprovalCount(pr.id, rule),
     });
