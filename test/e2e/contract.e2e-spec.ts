@@ -485,6 +485,20 @@ describe('every operation answers what the published description says', () => {
     await call('DELETE', '/packages/{owner}/{type}/{name}/{version}', `${pkg}/1.0.0`, { basic: alice });
   });
 
+  it('branch protection: list, create, get, edit, delete', async () => {
+    const r = `/repos/${alice.username}/${uniqueName('protected')}`;
+    const made = await api.post('/user/repos', { basic: alice, body: { name: r.split('/')[3], auto_init: true } });
+    expect(made.status, made.text).toBe(201);
+    const rule = `${r}/branch_protections/main`;
+    await call('POST', '/repos/{owner}/{repo}/branch_protections', `${r}/branch_protections`, {
+      basic: alice, body: { rule_name: 'main', enable_push: true, enable_push_whitelist: true, push_whitelist_usernames: [alice.username] },
+    });
+    await call('GET', '/repos/{owner}/{repo}/branch_protections', `${r}/branch_protections`, { basic: alice });
+    await call('GET', '/repos/{owner}/{repo}/branch_protections/{name}', rule, { basic: alice });
+    await call('PATCH', '/repos/{owner}/{repo}/branch_protections/{name}', rule, { basic: alice, body: { required_approvals: 1 } });
+    await call('DELETE', '/repos/{owner}/{repo}/branch_protections/{name}', rule, { basic: alice });
+  });
+
   it('commit statuses: report, list by sha and by ref, combined status', async () => {
     const repo = uniqueName('statuses');
     const r = `/repos/${alice.username}/${repo}`;

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { PlatformModule } from '@cairn/platform';
 import { AccessModule } from './access/access.module.js';
+import { BranchProtectionModule } from './branch-protection/branch-protection.module.js';
 import { CollaboratorsModule } from './collaborators/collaborators.module.js';
 import { CommitStatusesModule } from './commit-statuses/commit-statuses.module.js';
 import { IssueTrackerModule } from './issue-tracker.module.js';
@@ -24,6 +25,7 @@ import { SigningModule } from './signing/signing.module.js';
     AccessModule,
     RepositoriesModule,
     CollaboratorsModule,
+    BranchProtectionModule,
     TransportModule,
     IssueTrackerModule,
     GitReadModule,

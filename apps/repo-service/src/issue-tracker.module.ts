@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AccessModule } from './access/access.module.js';
 import { CollaboratorsModule } from './collaborators/collaborators.module.js';
 import { Assignees } from './tracker/assignees.js';
+import { BranchProtectionModule } from './branch-protection/branch-protection.module.js';
 import { GitMaintenanceModule } from './git/git-maintenance.module.js';
 import { MergeHandler } from './pull-merge/merge.handler.js';
 import { MergeService } from './pull-merge/merge.service.js';
@@ -36,7 +37,7 @@ import { ReviewsService } from './reviews/reviews.service.js';
  * Settings are read once when the module starts.
  */
 @Module({
-  imports: [AccessModule, RepositoriesModule, GitMaintenanceModule, SignaturesModule, CollaboratorsModule],
+  imports: [AccessModule, RepositoriesModule, GitMaintenanceModule, SignaturesModule, CollaboratorsModule, BranchProtectionModule],
   controllers: [IssuesHandler, PullsHandler, MergeHandler, ReviewsHandler],
   providers: [
     { provide: ISSUE_SETTINGS, useFactory: () => loadIssueSettings() },

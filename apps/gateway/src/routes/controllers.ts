@@ -9,6 +9,7 @@ import { AdminUsersController } from './admin/admin-users.controller.js';
 import { OrgsController } from './orgs/orgs.controller.js';
 import { ReposController } from './repos/repos.controller.js';
 import { CollaboratorsController } from './repos/collaborators.controller.js';
+import { BranchProtectionsController } from './repos/branch-protections.controller.js';
 import { CommitStatusesController } from './repos/commit-statuses.controller.js';
 import { IssuesController } from './issues/issues.controller.js';
 import { AssigneesController } from './issues/assignees.controller.js';
@@ -39,6 +40,7 @@ export const API_CONTROLLERS: Type<unknown>[] = [
   OrgsController,
   ReposController,
   CollaboratorsController,
+  BranchProtectionsController,
   CommitStatusesController,
   IssuesController,
   AssigneesController,

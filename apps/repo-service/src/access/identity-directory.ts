@@ -39,6 +39,12 @@ export class IdentityDirectory {
     return user ? { user, isSiteAdmin: (reply.adminIds ?? []).includes(user.id) } : null;
   }
 
+  /** Whether a user (by id) is a site administrator. */
+  async isSiteAdmin(id: number): Promise<boolean> {
+    const reply = await this.rpc.send(IdentitySubjects.userLookup, { ids: [id] });
+    return (reply.adminIds ?? []).includes(id);
+  }
+
   /** A user's standing in an organization. */
   membership(orgId: number, userId: number): Promise<OrgMembershipReply> {
     return this.rpc.send(IdentitySubjects.orgMembership, { orgId, userId });

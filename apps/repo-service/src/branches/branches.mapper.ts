@@ -5,7 +5,17 @@ function payloadUser(p: CommitPerson, users: Map<string, UserDto>): PayloadUserD
   return { name: p.name, email: p.email, username: users.get(p.email.toLowerCase())?.login ?? '' };
 }
 
-/** Gitea's `ToBranch` for an unprotected branch (Cairn has no branch protection yet). */
+/** What a branch's protection rule says, for the viewer (Gitea's `ToBranch` with a rule). */
+export interface BranchStanding {
+  ruleName: string;
+  requiredApprovals: number;
+  enableStatusCheck: boolean;
+  statusCheckContexts: string[];
+  userCanPush: boolean;
+  userCanMerge: boolean;
+}
+
+/** Gitea's `ToBranch`; `standing` is the branch's protection (null: unprotected, writers may push and merge). */
 export function toBranchDto(
   name: string,
   sha: string,
@@ -14,6 +24,7 @@ export function toBranchDto(
   users: Map<string, UserDto>,
   canWrite: boolean,
   verification: PayloadCommitVerificationDto,
+  standing: BranchStanding | null = null,
 ): BranchDto {
   return {
     name,
@@ -29,12 +40,12 @@ export function toBranchDto(
       removed: null,
       modified: null,
     },
-    protected: false,
-    required_approvals: 0,
-    enable_status_check: false,
-    status_check_contexts: [],
-    user_can_push: canWrite,
-    user_can_merge: canWrite,
-    effective_branch_protection_name: '',
+    protected: standing !== null,
+    required_approvals: standing?.requiredApprovals ?? 0,
+    enable_status_check: standing?.enableStatusCheck ?? false,
+    status_check_contexts: standing?.statusCheckContexts ?? [],
+    user_can_push: standing ? standing.userCanPush : canWrite,
+    user_can_merge: standing ? standing.userCanMerge : canWrite,
+    effective_branch_protection_name: standing?.ruleName ?? '',
   };
 }

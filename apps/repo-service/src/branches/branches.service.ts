@@ -7,6 +7,7 @@ import { parseCommitObject, type ParsedCommitObject } from '../git/commit-object
 import { GitReadContext } from '../git/git-read-context.js';
 import { CommitVerifier } from '../signatures/commit-verifier.js';
 import { toBranchDto } from './branches.mapper.js';
+import { BranchProtectionService } from '../branch-protection/branch-protection.service.js';
 import { runGitChecked } from '@cairn/platform';
 
 /**
@@ -20,6 +21,7 @@ export class BranchesService {
     private readonly git: GitReadContext,
     private readonly users: CommitUserDirectory,
     private readonly verifier: CommitVerifier,
+    private readonly protection: BranchProtectionService,
   ) {}
 
   async list(req: ListBranchesRequest): Promise<Paginated<BranchDto>> {
@@ -75,8 +77,12 @@ export class BranchesService {
     ]);
     const canWrite = req.actor !== null && req.actor !== undefined && accessAtLeast(req.access, 'write');
     const htmlUrl = this.git.htmlUrl(req.repo);
+    const standing = await this.protection.standingFor(req.repo, req.actor ?? null, req.access, branches.map((b) => b.name));
     return branches.map((b, i) =>
-      toBranchDto(b.name, b.sha, commits[i], htmlUrl, users, canWrite, verifications.get(b.sha) ?? { ...NOT_SIGNED_VERIFICATION }),
+      toBranchDto(
+        b.name, b.sha, commits[i], htmlUrl, users, canWrite, verifications.get(b.sha) ?? { ...NOT_SIGNED_VERIFICATION },
+        standing.get(b.name) ?? null,
+      ),
     );
   }
 }

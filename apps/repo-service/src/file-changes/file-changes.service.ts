@@ -18,6 +18,7 @@ import { CommitSigner } from '../signing/commit-signer.js';
 import { requireActor } from '../tracker/issue-permissions.js';
 import { RepoViews } from '../tracker/repo-views.js';
 import { PUSH_SINK, type PushSink } from '../transport/push-sink.js';
+import { PushProtection } from '../branch-protection/push-protection.service.js';
 import { commitDates, commitIdentities, commitMessage, defaultCommitMessage } from './commit-details.js';
 import { writeBlob, writeEditedTree, type TreeEdit } from './index-tree.js';
 
@@ -86,6 +87,7 @@ export class FileChangesService {
     private readonly signer: CommitSigner,
     @Inject(PUSH_SINK) private readonly recordPush: PushSink,
     private readonly verifier: CommitVerifier,
+    private readonly protection: PushProtection,
   ) {}
 
   async change(req: ChangeFilesRequest): Promise<ChangeFilesReply> {
@@ -176,6 +178,12 @@ export class FileChangesService {
     const tree = await writeEditedTree(a.dir, base, treeEdits);
     const signing = await this.signer.decide('crud', { gitDir: a.dir, repo: a.repo, trustModel: a.trustModel, actorId: a.actor.id, actor: a.actor, parentCommit: base });
     const commit = await commitTree(a.dir, tree, base ? [base] : [], a.message, a.author, a.committer, signing);
+    // Branch protection applies as to a push of this commit (Gitea's 403 for a protected branch).
+    const refusals = await this.protection.refusals({
+      repoId: a.repo.id, pusherId: a.actor.id, dir: a.dir, env: {},
+      updates: [{ ref: branchRef(a.newBranch), old: expectedOld ?? zeroIdLike(commit), new: commit }],
+    });
+    if (refusals.length) throw DomainError.forbidden(refusals.join('; '));
     const reason = `cairn: ${a.files.length} file(s) changed through the API`;
     if (!(await updateRef(a.dir, branchRef(a.newBranch), commit, expectedOld, reason))) return null;
     return { commit, expectedOld, created };

@@ -2,6 +2,7 @@ import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
 import { BranchesHandler } from '../branches/branches.handler.js';
 import { BranchesService } from '../branches/branches.service.js';
+import { BranchProtectionModule } from '../branch-protection/branch-protection.module.js';
 import { CommitUserDirectory, RpcCommitUserDirectory } from '../commits/commit-users.js';
 import { CommitsHandler } from '../commits/commits.handler.js';
 import { CommitsService } from '../commits/commits.service.js';
@@ -31,7 +32,7 @@ class CatFilePoolShutdown implements OnApplicationShutdown {
  * (`SignaturesModule`) — repo-service's settings and Prisma modules.
  */
 @Module({
-  imports: [SignaturesModule],
+  imports: [SignaturesModule, BranchProtectionModule],
   controllers: [ContentsHandler, CommitsHandler, BranchesHandler, CommitDiffHandler, RefNamesHandler],
   providers: [
     { provide: GIT_READ_SETTINGS, useFactory: () => loadGitReadSettings() },

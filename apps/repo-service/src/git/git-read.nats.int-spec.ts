@@ -12,6 +12,7 @@ import { PrismaModule } from '../prisma/prisma.module.js';
 import { SigningModule } from '../signing/signing.module.js';
 import { StorageModule } from '../storage/storage.module.js';
 import { GitReadModule } from './git-read.module.js';
+import { BranchProtectionService } from '../branch-protection/branch-protection.service.js';
 import { closeSharedCatFilePool } from './shared-pool.js';
 import { GitFixture, removeDir, tempDir } from './testing/git-fixture.js';
 import { startPrivateNats, type PrivateNats } from '../../../../test/support/integration.js';
@@ -75,7 +76,11 @@ describe('git read handlers over a private NATS (integration)', () => {
       // The signatures part of the read APIs reads repositories' trust facts and the instance key: repo-service's
       // settings, Prisma, storage and signing modules come along.
       imports: [PlatformModule.forService({ service: 'repo' }), RepoConfigModule, PrismaModule, StorageModule, SigningModule, GitReadModule],
-    }).compile();
+    })
+      // No branch is protected here (the rules have their own tests).
+      .overrideProvider(BranchProtectionService)
+      .useValue({ standingFor: () => Promise.resolve(new Map()) })
+      .compile();
     app = moduleRef.createNestMicroservice<MicroserviceOptions>({
       transport: Transport.NATS,
       options: { servers: [natsUrl], queue: 'repo-service' },

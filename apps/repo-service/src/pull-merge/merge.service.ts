@@ -21,6 +21,8 @@ import { branchRef, checkMergeability, deleteRef, resolveBranch, updateRef, type
 import { computeMerge, computeUpdate } from '../merge/merge-styles.js';
 import { userGitIdentity } from '../merge/user-identity.js';
 import { CommitSigner } from '../signing/commit-signer.js';
+import { MergeProtection } from '../branch-protection/merge-protection.service.js';
+import { Approvals } from '../reviews/approvals.js';
 import { inTx } from '../tracker/tx.js';
 import { EventOutbox } from '@cairn/platform';
 
@@ -48,6 +50,7 @@ export class MergeService implements BeforeApplicationShutdown {
   private readonly inflight = new Set<Promise<unknown>>();
 
   constructor(
+    private readonly approvals: Approvals,
     private readonly prisma: PrismaService,
     private readonly issues: IssuesRepository,
     private readonly pullsRepo: PullsRepository,
@@ -59,6 +62,7 @@ export class MergeService implements BeforeApplicationShutdown {
     private readonly outbox: EventOutbox,
     private readonly refUpdates: RefUpdates,
     private readonly signer: CommitSigner,
+    private readonly mergeProtection: MergeProtection,
     @Inject(PULL_SETTINGS) private readonly settings: PullSettings,
   ) {}
 
@@ -110,6 +114,12 @@ export class MergeService implements BeforeApplicationShutdown {
       throw new DomainError(ErrorCode.CONFLICT, `merge conflict in ${status.files.length} file(s): ${status.files.slice(0, 20).join(', ')}`, status.files);
     }
     if (status.status === 'error') throw notAllowed(`the pull request cannot be merged: ${status.message}`);
+    const refusal = await this.mergeProtection.refusal({
+      repo: req.repo, actorId: actor.id, actorIsAdmin: actor.isAdmin, access: req.access, baseBranch: pr.baseBranch,
+      dir, base, head, forceMerge: !!req.body.force_merge,
+      approvals: (rule) => this.approvals.approvalsCount({ id: row.id, pullRequest: { headSha: head } }, { dismissStale: rule.dismissStaleApprovals }),
+    });
+    if (refusal) throw notAllowed(refusal.message);
 
     const users = await this.views.users([actor.id, row.posterId, req.repo.ownerId]);
     const merger = this.identityOf(users.get(actor.id), actor);

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommitOptions, ListCommitsRequest, RepoRefDto, UserDto } from '@cairn/contracts';
+import type { BranchProtectionService } from '../branch-protection/branch-protection.service.js';
 import { BranchesService } from '../branches/branches.service.js';
 import { CommitUserDirectory } from '../commits/commit-users.js';
 import { CommitsService } from '../commits/commits.service.js';
@@ -75,12 +76,15 @@ describe('commit signatures through the read APIs (integration: git, ssh-keygen,
     if (root) removeDir(root);
   });
 
+  /** No branch is protected here. */
+  const NO_PROTECTION = { standingFor: () => Promise.resolve(new Map()) } as unknown as BranchProtectionService;
+
   const services = () => {
     const verifier = testCommitVerifier({ pool, repoRoot: root });
     const ctx = new GitReadContext(pool, root, ROOT_URL, 50);
     return {
       commits: new CommitsService(ctx, new NoUsers(), verifier.verifier),
-      branches: new BranchesService(ctx, new NoUsers(), verifier.verifier),
+      branches: new BranchesService(ctx, new NoUsers(), verifier.verifier, NO_PROTECTION),
       verifier: verifier.verifier,
       keys: verifier.keys,
     };

@@ -61,7 +61,17 @@ export class CommitVerifier {
    */
   async verifiedAt(gitDir: string, shas: string[]): Promise<Map<string, boolean>> {
     const out = new Map(shas.map((sha) => [sha, false]));
-    const signed = (await this.read(gitDir, shas)).filter((c) => c.commit.signature !== null);
+    for (const [sha, ok] of await this.verifiedCommits(await this.read(gitDir, shas))) out.set(sha, ok);
+    return out;
+  }
+
+  /**
+   * {@link verifiedAt} for commit objects the caller has read itself (a push's commits, still in its quarantine
+   * where the pooled reader cannot see them).
+   */
+  async verifiedCommits(commits: CommitToVerify[]): Promise<Map<string, boolean>> {
+    const out = new Map(commits.map((c) => [c.sha, false]));
+    const signed = commits.filter((c) => c.commit.signature !== null);
     if (signed.length === 0) return out;
     const { outcomes } = await this.outcomesOf(signed);
     signed.forEach((c, i) => out.set(c.sha, outcomes[i].verified));

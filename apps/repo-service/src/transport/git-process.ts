@@ -4,6 +4,7 @@ import { runGit, spawnGit } from '@cairn/platform';
 import type { GitService } from './git-service-request.js';
 import { PUSH_JOURNAL_ENV } from './push-log.js';
 import type { JournalContext, OpenJournal, PushJournals } from './push-journal.js';
+import type { PreReceiveChecks } from './pre-receive-checks.js';
 
 /** Where the git transport keeps its hooks and push journals (prepared once at start). */
 export interface GitTransportPaths {
@@ -11,6 +12,8 @@ export interface GitTransportPaths {
   hooksDir: string;
   /** The push journals (every receive-pack that may update refs writes one). */
   journals: PushJournals;
+  /** The checks the `pre-receive` hook asks before refs move (branch protection); none: only the hook's own rules. */
+  preReceive?: PreReceiveChecks;
 }
 
 export interface GitServiceRun {
@@ -36,6 +39,8 @@ export interface GitServiceOptions {
   gitProtocol?: string;
   /** receive-pack that may update refs: the journal its hook writes to (opened by `startClientGitService`). */
   journal?: OpenJournal;
+  /** More environment for receive-pack's hooks (the pre-receive checks' address and this push's key). */
+  hookEnv?: Record<string, string>;
 }
 
 /**
@@ -64,6 +69,7 @@ export function startGitService(paths: GitTransportPaths, options: GitServiceOpt
     env: {
       GIT_PROTOCOL: options.service === 'upload-pack' ? options.gitProtocol : undefined,
       [PUSH_JOURNAL_ENV]: options.service === 'receive-pack' ? options.journal?.path : undefined,
+      ...(options.service === 'receive-pack' ? options.hookEnv : undefined),
     },
   });
   if (options.journal) paths.journals.notePid(options.journal, child.pid);
@@ -93,8 +99,10 @@ export async function startClientGitService(
 ): Promise<GitServiceRun> {
   if (options.service !== 'receive-pack') return startGitService(paths, options);
   const journal = await paths.journals.open(pusher);
-  const run = startGitService(paths, { ...options, journal });
+  const checks = await paths.preReceive?.register(pusher);
+  const run = startGitService(paths, { ...options, journal, hookEnv: checks?.env });
   const finished = run.finished.then(async (result) => {
+    checks?.release();
     await paths.journals.complete(journal);
     if (result.code === 0) runAutoMaintenance(options.dir);
     return result;

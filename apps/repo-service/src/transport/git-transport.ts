@@ -5,6 +5,8 @@ import { REPO_SETTINGS, type RepoSettings } from '../config/repo-settings.js';
 import { InternalGitHttpServer } from './internal-http.server.js';
 import type { GitTransportPaths } from './git-process.js';
 import { installHooks } from './push-log.js';
+import { PreReceiveChecks } from './pre-receive-checks.js';
+import { PushProtection } from '../branch-protection/push-protection.service.js';
 import { PushJournals } from './push-journal.js';
 import { PUSH_SINK, type PushSink } from './push-sink.js';
 import { loadOrCreateHostKey } from './ssh-host-key.js';
@@ -39,16 +41,24 @@ export class GitTransport {
     @Inject(REPO_SETTINGS) private readonly repoSettings: RepoSettings,
     private readonly rpc: RpcClient,
     @Inject(PUSH_SINK) private readonly onPush: PushSink,
+    private readonly protection: PushProtection,
   ) {}
 
   async start(overrides: TransportListenOverrides = {}): Promise<StartedTransport> {
     const dataDir = serviceDataDir(this.common.repoRoot);
     const journals = new PushJournals(join(dataDir, 'push-journal'), this.onPush);
-    const paths: GitTransportPaths = { hooksDir: join(dataDir, 'git-hooks'), journals };
+    // Branch protection, asked by the pre-receive hook of every push before its refs move.
+    const preReceive = new PreReceiveChecks(
+      ({ context, env, updates }) =>
+        this.protection.refusals({ repoId: context.repoId, pusherId: context.pusherId, dir: context.dir, env, updates }),
+      (context) => this.protection.hasRules(context.repoId),
+    );
+    const paths: GitTransportPaths = { hooksDir: join(dataDir, 'git-hooks'), journals, preReceive };
     await installHooks(paths.hooksDir);
+    await preReceive.listen();
     // Pushes a previous run (of any instance) left unrecorded are replayed from here on.
     await journals.start();
-    const stops: Array<() => Promise<void>> = [() => journals.stop()];
+    const stops: Array<() => Promise<void>> = [() => journals.stop(), () => preReceive.close()];
     let httpPort: number | null = null;
     let sshPort: number | null = null;
     try {

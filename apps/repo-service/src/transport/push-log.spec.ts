@@ -109,4 +109,9 @@ describe('hooks', () => {
   it('pre-receive refuses every server-owned namespace', () => {
     for (const prefix of SERVER_OWNED_REF_PREFIXES) expect(PRE_RECEIVE_HOOK).toContain(`${prefix}*`);
   });
+
+  it('pre-receive asks repo-service only for pushes it registered (branch protection)', () => {
+    expect(PRE_RECEIVE_HOOK).toContain('[ -n "$CAIRN_PRE_RECEIVE_KEY" ] || exit 0');
+    expect(PRE_RECEIVE_HOOK).toContain('"$CAIRN_NODE" "${0%/*}/pre-receive-check.cjs"');
+  });
 });

@@ -51,23 +51,83 @@ function serverOwnedPatterns(): string {
   }).join('|');
 }
 
+/** The environment variables that connect a receive-pack's `pre-receive` hook to repo-service's checks. */
+export const PRE_RECEIVE_ENV = {
+  /** The checks' address (`http://127.0.0.1:<port>/`: see `PreReceiveChecks`). */
+  url: 'CAIRN_PRE_RECEIVE_URL',
+  /** This push's one-time key: names the push (repository, pusher) to the checks. */
+  key: 'CAIRN_PRE_RECEIVE_KEY',
+  /** The Node.js binary that runs the check script. */
+  node: 'CAIRN_NODE',
+} as const;
+
+/** The script beside the hooks that sends a push's updates to repo-service's checks. */
+export const PRE_RECEIVE_CHECK_SCRIPT_NAME = 'pre-receive-check.cjs';
+
 /**
  * The `pre-receive` hook: refuses the whole push when it touches a ref the server owns (`SERVER_OWNED_REF_PREFIXES`:
- * pull-request refs and the like), as Gitea does. What it prints reaches the client as `remote: …` lines; git then
- * reports every ref of the push as `[remote rejected] (pre-receive hook declined)`. repo-service's own ref updates
- * (pull-request heads) use `git update-ref` without these hooks.
+ * pull-request refs and the like), as Gitea does; then, when repo-service checks this push (branch protection), hands
+ * the updates to the check script. What it prints reaches the client as `remote: …` lines; git then reports every
+ * ref of the push as `[remote rejected] (pre-receive hook declined)`. repo-service's own ref updates (pull-request
+ * heads) use `git update-ref` without these hooks.
  */
 export const PRE_RECEIVE_HOOK = `#!/bin/sh
-# Written by Cairn repo-service: refuses pushes to refs the server owns.
+# Written by Cairn repo-service: refuses pushes to refs the server owns, then asks repo-service about the rest.
 refused=0
+lines=
 while read -r old new ref; do
   case "$ref" in
   ${serverOwnedPatterns()})
     printf 'Cairn: %s is managed by the server and cannot be pushed to; push branches (refs/heads/) and tags (refs/tags/)\\n' "$ref" >&2
     refused=1 ;;
   esac
+  lines="$lines$old $new $ref
+"
 done
-exit $refused
+[ $refused = 0 ] || exit 1
+[ -n "$${PRE_RECEIVE_ENV.key}" ] || exit 0
+printf '%s' "$lines" | "$${PRE_RECEIVE_ENV.node}" "\${0%/*}/${PRE_RECEIVE_CHECK_SCRIPT_NAME}"
+`;
+
+/**
+ * The check script (CommonJS, run by the hook with repo-service's own Node.js): posts the push's key, updates and
+ * quarantine directories to repo-service's checks and prints what they answer; any failure refuses the push.
+ */
+export const PRE_RECEIVE_CHECK_SCRIPT = `'use strict';
+// Written by Cairn repo-service: asks repo-service whether a push may update its refs (branch protection).
+const http = require('node:http');
+const env = process.env;
+const refuse = (message) => { process.stderr.write('Cairn: ' + message + '\\n'); process.exit(1); };
+let input = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (d) => { input += d; });
+process.stdin.on('end', () => {
+  const updates = input.split('\\n').filter(Boolean).map((line) => {
+    const [old, next, ref] = line.split(' ');
+    return { old, new: next, ref };
+  });
+  const body = JSON.stringify({
+    key: env.${PRE_RECEIVE_ENV.key},
+    updates,
+    objectDirectory: env.GIT_OBJECT_DIRECTORY || null,
+    alternateObjectDirectories: env.GIT_ALTERNATE_OBJECT_DIRECTORIES || null,
+    quarantinePath: env.GIT_QUARANTINE_PATH || null,
+  });
+  const req = http.request(env.${PRE_RECEIVE_ENV.url}, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+    let text = '';
+    res.setEncoding('utf8');
+    res.on('data', (d) => { text += d; });
+    res.on('end', () => {
+      let reply;
+      try { reply = JSON.parse(text); } catch { return refuse('this push could not be checked; please try again'); }
+      for (const m of reply.messages || []) process.stderr.write('Cairn: ' + m + '\\n');
+      process.exit(res.statusCode === 200 && reply.ok === true ? 0 : 1);
+    });
+  });
+  req.setTimeout(120000, () => req.destroy(new Error('timeout')));
+  req.on('error', () => refuse('this push could not be checked; please try again'));
+  req.end(body);
+});
 `;
 
 /** What became of one ref update in a journal. */
@@ -149,6 +209,7 @@ export async function installHooks(dir: string): Promise<void> {
   for (const [name, script] of [
     ['reference-transaction', REFERENCE_TRANSACTION_HOOK],
     ['pre-receive', PRE_RECEIVE_HOOK],
+    [PRE_RECEIVE_CHECK_SCRIPT_NAME, PRE_RECEIVE_CHECK_SCRIPT],
   ] as const) {
     const target = join(dir, name);
     const current = await readFile(target, 'utf8').catch(() => null);

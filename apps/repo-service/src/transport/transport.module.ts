@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { BranchProtectionModule } from '../branch-protection/branch-protection.module.js';
 import { IssueTrackerModule } from '../issue-tracker.module.js';
 import { GitTransport } from './git-transport.js';
 import { loadTransportSettings, TRANSPORT_SETTINGS } from './transport-settings.js';
@@ -9,7 +10,7 @@ import { loadTransportSettings, TRANSPORT_SETTINGS } from './transport-settings.
  * repo-service; started from `main.ts` (`afterStart`).
  */
 @Module({
-  imports: [IssueTrackerModule],
+  imports: [IssueTrackerModule, BranchProtectionModule],
   providers: [{ provide: TRANSPORT_SETTINGS, useFactory: () => loadTransportSettings() }, GitTransport],
   exports: [GitTransport],
 })

@@ -8,6 +8,7 @@ export * from './contents.dto.js';
 export * from './file-changes.dto.js';
 export * from './commits.dto.js';
 export * from './branches.dto.js';
+export * from './branch-protection.dto.js';
 export * from './issues.dto.js';
 export * from './issues.subjects.js';
 export * from './pulls.dto.js';

@@ -1,5 +1,8 @@
 import type { Paginated } from '../common/pagination.js';
 import type { UserDto } from '../identity/user.dto.js';
+import type {
+  BranchProtectionDto, BranchProtectionRequest, CreateBranchProtectionRequest, EditBranchProtectionRequest,
+} from './branch-protection.dto.js';
 import type { BranchDto, GetBranchRequest, ListBranchesRequest, ListRefNamesRequest, RefNamesReply } from './branches.dto.js';
 import type {
   AddCollaboratorRequest, CollaboratorRequest, ListCollaboratorsRequest, RepoCollaboratorPermissionDto,
@@ -48,4 +51,9 @@ export interface RepoRpc {
   [RepoSubjects.branchList]: RpcPair<ListBranchesRequest, Paginated<BranchDto>>;
   [RepoSubjects.refNames]: RpcPair<ListRefNamesRequest, RefNamesReply>;
   [RepoSubjects.signingKeyGet]: RpcPair<GetSigningKeyRequest, SigningKeyReply>;
+  [RepoSubjects.branchProtectionList]: RpcPair<RepoScopedRequest, BranchProtectionDto[]>;
+  [RepoSubjects.branchProtectionGet]: RpcPair<BranchProtectionRequest, BranchProtectionDto>;
+  [RepoSubjects.branchProtectionCreate]: RpcPair<CreateBranchProtectionRequest, BranchProtectionDto>;
+  [RepoSubjects.branchProtectionEdit]: RpcPair<EditBranchProtectionRequest, BranchProtectionDto>;
+  [RepoSubjects.branchProtectionDelete]: RpcPair<BranchProtectionRequest, null>;
 }

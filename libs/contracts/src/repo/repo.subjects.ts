@@ -72,4 +72,15 @@ export const RepoSubjects = {
   refNames: 'repo.ref.names',
   /** The instance signing key's public half: {@link GetSigningKeyRequest} → {@link SigningKeyReply}. */
   signingKeyGet: 'repo.signing-key.get',
+
+  /** A repository's branch protection rules (repo admin): {@link RepoScopedRequest} → `BranchProtectionDto[]`. */
+  branchProtectionList: 'repo.branch-protection.list',
+  /** One rule by name (repo admin): {@link BranchProtectionRequest} → `BranchProtectionDto`. */
+  branchProtectionGet: 'repo.branch-protection.get',
+  /** Add a rule (repo admin): {@link CreateBranchProtectionRequest} → `BranchProtectionDto`. */
+  branchProtectionCreate: 'repo.branch-protection.create',
+  /** Change a rule's set fields (repo admin): {@link EditBranchProtectionRequest} → `BranchProtectionDto`. */
+  branchProtectionEdit: 'repo.branch-protection.edit',
+  /** Remove a rule (repo admin): {@link BranchProtectionRequest} → `null`. */
+  branchProtectionDelete: 'repo.branch-protection.delete',
 } as const;

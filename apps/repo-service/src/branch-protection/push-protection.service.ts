@@ -1,0 +1,84 @@
+import { Injectable } from '@nestjs/common';
+import { isFullRefName, isObjectId } from '@cairn/contracts';
+import { IdentityDirectory } from '../access/identity-directory.js';
+import { CommitVerifier } from '../signatures/commit-verifier.js';
+import { BranchProtectionRepository } from './branch-protection.repository.js';
+import { BranchProtectionService } from './branch-protection.service.js';
+import { describeBranchWrite, type QuarantineEnv } from './branch-writes.js';
+import { ruleForBranch, type Member } from './protection-rules.js';
+import { refusalOf } from './push-policy.js';
+
+/** One ref update a push (or an API write) is about to make. */
+export interface ProposedUpdate {
+  ref: string;
+  old: string;
+  new: string;
+}
+
+/** Who writes where: what the transport knows of a push in progress. */
+export interface ProposedPush {
+  repoId: number;
+  /** The pusher (null: nobody signed in, which the transports never let push). */
+  pusherId: number | null;
+  /** The repository's storage directory. */
+  dir: string;
+  /** receive-pack's quarantine variables, so git sees the pushed objects before they are accepted. */
+  env: QuarantineEnv;
+  updates: ProposedUpdate[];
+}
+
+const BRANCH_PREFIX = 'refs/heads/';
+
+/**
+ * Branch protection on every write path (the `pre-receive` check of pushes over HTTP and SSH, and repo-service's
+ * own commits through the contents API): the refusal messages for a set of ref updates, empty when all are allowed.
+ */
+@Injectable()
+export class PushProtection {
+  constructor(
+    private readonly rules: BranchProtectionRepository,
+    private readonly protection: BranchProtectionService,
+    private readonly verifier: CommitVerifier,
+    private readonly identity: IdentityDirectory,
+  ) {}
+
+  /** Whether a repository has any rule (pushes to one without need no check). */
+  async hasRules(repoId: number): Promise<boolean> {
+    return (await this.rules.count(repoId)) > 0;
+  }
+
+  async refusals(push: ProposedPush): Promise<string[]> {
+    const branchUpdates = push.updates.filter((u) => u.ref.startsWith(BRANCH_PREFIX));
+    if (!branchUpdates.length) return [];
+    const rules = await this.rules.list(push.repoId);
+    if (!rules.length) return [];
+    let member: Member | null = null;
+    const out: string[] = [];
+    for (const u of branchUpdates) {
+      if (!isFullRefName(u.ref) || !isObjectId(u.old) || !isObjectId(u.new)) {
+        out.push(`invalid ref update ${u.ref}`);
+        continue;
+      }
+      const branch = u.ref.slice(BRANCH_PREFIX.length);
+      const rule = ruleForBranch(rules, branch);
+      if (!rule) continue;
+      if (push.pusherId === null) {
+        out.push(`Not allowed to push to protected branch ${branch}`);
+        continue;
+      }
+      member ??= await this.memberOf(push.repoId, push.pusherId);
+      const write = await describeBranchWrite(push.dir, push.env, { branch, old: u.old, new: u.new }, rule, (c) =>
+        this.verifier.verifiedCommits(c),
+      );
+      const refusal = refusalOf(rule, write, member);
+      if (refusal) out.push(refusal);
+    }
+    return out;
+  }
+
+  /** The pusher's standing; a site administrator has write access to every repository, as in Gitea. */
+  private async memberOf(repoId: number, userId: number): Promise<Member> {
+    const [ownerId, isAdmin] = await Promise.all([this.rules.ownerOf(repoId), this.identity.isSiteAdmin(userId)]);
+    return this.protection.member({ id: repoId, ownerId: ownerId ?? 0 }, userId, isAdmin);
+  }
+}
