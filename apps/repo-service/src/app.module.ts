@@ -11,6 +11,7 @@ import { TransportModule } from './transport/transport.module.js';
 import { GitReadModule } from './git/git-read.module.js';
 import { FileChangesModule } from './file-changes/file-changes.module.js';
 import { SigningModule } from './signing/signing.module.js';
+import { GitDataModule } from './git-data/git-data.module.js';
 
 /** repo-service: repositories, git storage and transport, issues, pull requests, packages. */
 @Module({
@@ -27,6 +28,7 @@ import { SigningModule } from './signing/signing.module.js';
     IssueTrackerModule,
     GitReadModule,
     FileChangesModule,
+    GitDataModule,
   ],
 })
 export class AppModule {}

@@ -10,4 +10,5 @@ export { HooksSubjects } from './hooks/hooks.subjects.js';
 export { RunnersSubjects } from './runners/runners.subjects.js';
 export { IssueSubjects } from './repo/issues.subjects.js';
 export { PullSubjects } from './repo/pulls.subjects.js';
+export { GitDataSubjects } from './repo/git-data.subjects.js';
 export { PackageApiSubjects } from './packages/package-api.subjects.js';

@@ -12,6 +12,7 @@ import { CollaboratorsController } from './repos/collaborators.controller.js';
 import { IssuesController } from './issues/issues.controller.js';
 import { PullsController } from './pulls/pulls.controller.js';
 import { RepoContentController } from './repo-content/repo-content.controller.js';
+import { GitDataController } from './repo-content/git-data.controller.js';
 import { AdminHooksController } from './hooks/admin-hooks.controller.js';
 import { OrgHooksController } from './hooks/org-hooks.controller.js';
 import { RepoHooksController } from './hooks/repo-hooks.controller.js';
@@ -39,6 +40,7 @@ export const API_CONTROLLERS: Type<unknown>[] = [
   IssuesController,
   PullsController,
   RepoContentController,
+  GitDataController,
   RepoSigningKeyController,
   AdminHooksController,
   OrgHooksController,
