@@ -13,6 +13,7 @@ import { IssuesController } from './issues/issues.controller.js';
 import { PullsController } from './pulls/pulls.controller.js';
 import { RepoContentController } from './repo-content/repo-content.controller.js';
 import { GitDataController } from './repo-content/git-data.controller.js';
+import { ReleasesController } from './repos/releases.controller.js';
 import { AdminHooksController } from './hooks/admin-hooks.controller.js';
 import { OrgHooksController } from './hooks/org-hooks.controller.js';
 import { RepoHooksController } from './hooks/repo-hooks.controller.js';
@@ -41,6 +42,7 @@ export const API_CONTROLLERS: Type<unknown>[] = [
   PullsController,
   RepoContentController,
   GitDataController,
+  ReleasesController,
   RepoSigningKeyController,
   AdminHooksController,
   OrgHooksController,

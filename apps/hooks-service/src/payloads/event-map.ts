@@ -1,6 +1,6 @@
 import {
-  IssueCommentEvents, IssueEvents, PackageEvents, PullRequestEvents, RepoEvents, isZeroId, repoUrls,
-  type IssueCommentEventData, type IssueEventData, type PackageEventData, type PullRequestEventData, type PushEventData,
+  IssueCommentEvents, IssueEvents, PackageEvents, PullRequestEvents, ReleaseEvents, RepoEvents, isZeroId, repoUrls,
+  type IssueCommentEventData, type IssueEventData, type PackageEventData, type PullRequestEventData, type PushEventData, type ReleaseEventData,
   type RepoEventRepository, type RepositoryEventData,
 } from '@cairn/contracts';
 import {
@@ -192,6 +192,26 @@ function packageEvent(data: PackageEventData): MappedEvent {
   };
 }
 
+/** `repo.evt.release.*` → Gitea's `ReleasePayload` (`release`: published, updated, deleted). */
+function releaseEvent(data: ReleaseEventData, ctx: MapContext): MappedEvent {
+  return {
+    repository: repoRef(data.repository),
+    specs: [
+      {
+        eventType: 'release',
+        key: `release:${data.action}:${data.release.id}`,
+        action: data.action,
+        payload: {
+          action: data.action,
+          release: data.release,
+          repository: repositoryJson(data.repository, ctx.rootUrl),
+          sender: data.sender,
+        },
+      },
+    ],
+  };
+}
+
 /**
  * Domain events → webhook events. Adding a type is one entry here. Types not listed are acknowledged and ignored.
  */
@@ -204,6 +224,7 @@ export const EVENT_MAP: Record<string, Mapper> = {
   ...Object.fromEntries(Object.values(PullRequestEvents).map((t) => [t, pullRequestEvent])),
   [PackageEvents.versionCreated]: packageEvent,
   [PackageEvents.versionDeleted]: packageEvent,
+  ...Object.fromEntries(Object.values(ReleaseEvents).map((t) => [t, releaseEvent])),
 };
 
 export function mapDomainEvent(type: string, data: unknown, ctx: MapContext): MappedEvent | null {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   DomainError, ErrorCode, accessAtLeast, isValidRefName, isValidRefNameAfterPrefix, toPaging, zeroIdLike,
-  type CreateTagRequest, type ListTagsRequest, type Paginated, type RepoScopedRequest, type TagDto, type TagNameRequest,
+  type ActorDto, type CreateTagRequest, type ListTagsRequest, type RepoRefDto, type Paginated, type RepoScopedRequest, type TagDto, type TagNameRequest,
 } from '@cairn/contracts';
 import { runGit, runGitChecked } from '@cairn/platform';
 import { parseCommitObject } from '../git/commit-object.js';
@@ -11,6 +11,7 @@ import { resolveRef } from '../git/refs.js';
 import { assertOid, deleteRef, updateRef } from '../merge/git-plumbing.js';
 import { userGitIdentity } from '../merge/user-identity.js';
 import { requireActor } from '../tracker/issue-permissions.js';
+import { ReleasesRepository } from '../releases/releases.repository.js';
 import { RepoViews } from '../tracker/repo-views.js';
 import { PUSH_SINK, type PushSink } from '../transport/push-sink.js';
 import { toTagDto, type TagFacts } from './git-data.mapper.js';
@@ -39,6 +40,7 @@ export class TagsService {
     private readonly git: GitReadContext,
     private readonly views: RepoViews,
     @Inject(PUSH_SINK) private readonly recordPush: PushSink,
+    private readonly releases: ReleasesRepository,
   ) {}
 
   /** Newest first (creator date: tagger's, or the commit's for a lightweight tag), as Gitea's `GetTagInfos`. */
@@ -78,22 +80,22 @@ export class TagsService {
     if (!commit) throw DomainError.notFound(`target not found: ${target}`);
     if (await this.find(dir, name)) throw DomainError.conflict(`tag ${name} already exists`);
 
-    let oid = commit.commit;
-    if (message?.trim()) {
-      const users = await this.views.users([actor.id]);
-      const tagger = userGitIdentity(users.get(actor.id), actor.login, this.views.rootUrl);
-      const run = await runGitChecked(dir, ['mktag'], { input: tagObjectText(assertOid(commit.commit), 'commit', name, tagger, message) });
-      oid = assertOid(run.stdout.toString('utf8').trim());
-    }
-    const ref = `refs/tags/${name}`;
-    if (!(await updateRef(dir, ref, oid, null, 'cairn: tag created through the API'))) {
-      throw DomainError.conflict(`tag ${name} already exists`);
-    }
-    this.logger.log(`repository ${req.repo.id}: ${ref} created at ${oid}`);
-    await this.recordPush({ repoId: req.repo.id, dir, pusherId: actor.id, via: 'api', journalId: randomUUID() }, [
-      { ref, old: zeroIdLike(oid), new: oid },
-    ]);
+    await this.writeTag(req.repo, dir, actor, name, commit.commit, message);
     return this.get({ ...req, tag: name });
+  }
+
+  /**
+   * The commit of tag `name`, created at `target` (lightweight, or annotated with `message`) when it does not exist
+   * yet: what a release needs (Gitea's `createTag` of the release service). NOT_FOUND when the target is unknown.
+   */
+  async ensureTag(repo: RepoRefDto, actor: ActorDto, name: string, target: string, message?: string): Promise<string> {
+    const dir = this.git.pathOf(repo);
+    const existing = await resolveRef(this.git.pool, dir, `refs/tags/${name}`);
+    if (existing) return existing.commit;
+    const commit = await resolveRef(this.git.pool, dir, target);
+    if (!commit) throw DomainError.notFound(`target "${target}" not found`);
+    await this.writeTag(repo, dir, actor, name, commit.commit, message);
+    return commit.commit;
   }
 
   async delete(req: TagNameRequest): Promise<null> {
@@ -101,6 +103,9 @@ export class TagsService {
     const dir = this.git.pathOf(req.repo);
     const found = await this.find(dir, req.tag);
     if (!found) throw DomainError.notFound(`tag doesn't exist: ${req.tag}`);
+    if (await this.releases.byTag(req.repo.id, found.name)) {
+      throw DomainError.conflict('a tag attached to a release cannot be deleted directly');
+    }
     const ref = `refs/tags/${found.name}`;
     if (!(await deleteRef(dir, ref, found.oid))) throw DomainError.conflict(`tag ${found.name} moved while being deleted`);
     this.logger.log(`repository ${req.repo.id}: ${ref} deleted (was ${found.oid})`);
@@ -110,8 +115,27 @@ export class TagsService {
     return null;
   }
 
+  /** Writes `refs/tags/<name>` (never over an existing tag: 409) and records it like a push. */
+  private async writeTag(repo: RepoRefDto, dir: string, actor: ActorDto, name: string, commit: string, message?: string): Promise<void> {
+    let oid = assertOid(commit);
+    if (message?.trim()) {
+      const users = await this.views.users([actor.id]);
+      const tagger = userGitIdentity(users.get(actor.id), actor.login, this.views.rootUrl);
+      const run = await runGitChecked(dir, ['mktag'], { input: tagObjectText(oid, 'commit', name, tagger, message) });
+      oid = assertOid(run.stdout.toString('utf8').trim());
+    }
+    const ref = `refs/tags/${name}`;
+    if (!(await updateRef(dir, ref, oid, null, 'cairn: tag created through the API'))) {
+      throw DomainError.conflict(`tag ${name} already exists`);
+    }
+    this.logger.log(`repository ${repo.id}: ${ref} created at ${oid}`);
+    await this.recordPush({ repoId: repo.id, dir, pusherId: actor.id, via: 'api', journalId: randomUUID() }, [
+      { ref, old: zeroIdLike(oid), new: oid },
+    ]);
+  }
+
   /** Writers and site admins; an archived repository is read-only (423). */
-  private async assertWriter(req: RepoScopedRequest) {
+  async assertWriter(req: RepoScopedRequest) {
     const actor = requireActor(req.actor);
     if (!accessAtLeast(req.access, 'write') && !actor.isAdmin) throw DomainError.forbidden('user should have write access to the repository');
     if ((await this.views.row(req.repo.id)).isArchived) throw new DomainError(ErrorCode.LOCKED, 'repo is archived');

@@ -19,3 +19,5 @@ export * from './two-factor-policy.js';
 export * from './signing-key.dto.js';
 export * from './git-data.dto.js';
 export * from './git-data.subjects.js';
+export * from './releases.dto.js';
+export * from './releases.subjects.js';
