@@ -5,6 +5,7 @@
  * → 404, invalid name → 422, readers → 403), a real clone showing the API-made tags, deletion (204, then 404), the
  * `create`/`delete` webhooks a tag made through the API yields like a pushed one, and Gitea's 400 for unknown ids.
  */
+import { randomBytes } from 'node:crypto';
 import { Octokit } from '@octokit/rest';
 import { giteaApi } from 'gitea-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,12 +31,20 @@ let first: string;
 let second: string;
 
 const at = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+/** `[api] DEFAULT_MAX_BLOB_SIZE` of the suite; LARGE is within it but far beyond one bus message. */
+const MAX_BLOB_SIZE = 3 * 1024 * 1024;
+const LARGE = randomBytes(2 * 1024 * 1024 + 3);
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
   suite = await startTestSuite({
     apps: REPO_SUITE_APPS,
-    env: { ...FAST_PASSWORD_HASH, CAIRN__WEBHOOK__ALLOWED_HOST_LIST: 'loopback', CAIRN__WEBHOOK__RETRY_BASE_DELAY: '100ms' },
+    env: {
+      ...FAST_PASSWORD_HASH,
+      CAIRN__WEBHOOK__ALLOWED_HOST_LIST: 'loopback',
+      CAIRN__WEBHOOK__RETRY_BASE_DELAY: '100ms',
+      CAIRN__API__DEFAULT_MAX_BLOB_SIZE: String(MAX_BLOB_SIZE),
+    },
   });
   api = http(suite);
   git = gitRunner(ws.dir('home'));
@@ -60,8 +69,12 @@ beforeAll(async () => {
     cwd: dir,
     env: { GIT_COMMITTER_DATE: '@1706745600 +0000' },
   });
+  // Branch `big`: blobs beyond one bus message, and beyond `[api] DEFAULT_MAX_BLOB_SIZE`.
+  await git.ok(['checkout', '-q', '-b', 'big'], { cwd: dir });
+  await commitAll(git, dir, { 'large.bin': LARGE, 'huge.bin': randomBytes(MAX_BLOB_SIZE + 1) }, 'big', at('2024-03-01T00:00:00Z'));
+  await git.ok(['checkout', '-q', 'main'], { cwd: dir });
   const url = httpCloneUrl(suite.baseUrl, owner.username, repo, { username: owner.username, secret: owner.password });
-  await git.ok(['push', '-q', url, 'main', 'v0.1', 'v0.2'], { cwd: dir });
+  await git.ok(['push', '-q', url, 'main', 'big', 'v0.1', 'v0.2'], { cwd: dir });
 }, 300_000);
 
 afterAll(async () => {
@@ -224,5 +237,17 @@ describe('git data', () => {
     const same = await octokit.git.getBlob({ owner: owner.username, repo, file_sha: bin.sha });
     expect(same.data.content).toBe(blob.data.content);
     expectApiError(await api.get(`${base}/git/blobs/${second}`, { basic: owner }), 400);
+  });
+
+  it('returns a blob too large for one bus message byte for byte, and none beyond DEFAULT_MAX_BLOB_SIZE (null content)', async () => {
+    const tree = await api.get(`${base}/git/trees/big`, { basic: owner });
+    const entry = (name: string) => tree.body.tree.find((e: { path: string }) => e.path === name);
+    const large = await api.get(`${base}/git/blobs/${entry('large.bin').sha}`, { basic: owner });
+    expect(large.status, large.text.slice(0, 200)).toBe(200);
+    assertMatchesContract('GET', '/repos/{owner}/{repo}/git/blobs/{sha}', 200, large.body);
+    expect(large.body).toMatchObject({ size: LARGE.length, encoding: 'base64' });
+    expect(Buffer.from(large.body.content, 'base64').equals(LARGE)).toBe(true);
+    const huge = await api.get(`${base}/git/blobs/${entry('huge.bin').sha}`, { basic: owner });
+    expect(huge.body).toMatchObject({ size: MAX_BLOB_SIZE + 1, content: null, encoding: null });
   });
 });

@@ -4,7 +4,7 @@ import { RpcHandler } from '@cairn/platform';
 import {
   CreateTagRequest, GetBlobRequest, GetTreeRequest, GitDataSubjects, GitObjectRequest, ListGitRefsRequest, ListTagsRequest,
   TagNameRequest,
-  type AnnotatedTagDto, type GitBlobResponseDto, type GitTreeResponseDto, type Paginated, type ReferenceDto, type TagDto,
+  type AnnotatedTagDto, type GetBlobReply, type GitTreeResponseDto, type Paginated, type ReferenceDto, type TagDto,
 } from '@cairn/contracts';
 import { GitDataService } from './git-data.service.js';
 import { TagsService } from './tags.service.js';
@@ -53,7 +53,7 @@ export class GitDataHandler {
   }
 
   @RpcHandler(GitDataSubjects.blob)
-  blob(@Payload() req: GetBlobRequest): Promise<GitBlobResponseDto> {
+  blob(@Payload() req: GetBlobRequest): Promise<GetBlobReply> {
     return this.data.blob(req);
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   ABBREVIATED_OBJECT_ID_PATTERN, DomainError, NOT_SIGNED_VERIFICATION, isValidRefOrSha,
-  type AnnotatedTagDto, type GetBlobRequest, type GetTreeRequest, type GitBlobResponseDto, type GitEntryDto,
+  type AnnotatedTagDto, type GetBlobReply, type GetBlobRequest, type GetTreeRequest, type GitBlobResponseDto, type GitEntryDto,
   type GitObjectRequest, type GitTreeResponseDto, type ListGitRefsRequest, type ReferenceDto,
 } from '@cairn/contracts';
 import { runGitChecked } from '@cairn/platform';
@@ -100,10 +100,10 @@ export class GitDataService {
   }
 
   /**
-   * A blob, base64. Content up to `[api] DEFAULT_MAX_BLOB_SIZE` as Gitea, but never more than one bus message can
-   * carry: a larger blob answers `content: null` (its bytes are one `raw` request away).
+   * A blob, base64: content up to `[api] DEFAULT_MAX_BLOB_SIZE` as Gitea (null beyond). Content too large for one bus
+   * message is `deferred`: the gateway reads it over internal HTTP.
    */
-  async blob(req: GetBlobRequest): Promise<GitBlobResponseDto> {
+  async blob(req: GetBlobRequest): Promise<GetBlobReply> {
     if (!ABBREVIATED_OBJECT_ID_PATTERN.test(req.sha)) throw badSha(req.sha);
     const dir = this.git.pathOf(req.repo);
     const info = await this.git.pool.one(dir, { op: 'info', object: req.sha.toLowerCase() });
@@ -111,9 +111,10 @@ export class GitDataService {
     const answer: GitBlobResponseDto = {
       content: null, encoding: null, url: `${this.git.apiUrl(req.repo)}/git/blobs/${info.oid}`, sha: info.oid, size: info.size,
     };
-    if (info.size > req.maxBlobSize || base64Length(info.size) > INLINE_CONTENT_BUDGET) return answer;
+    if (info.size > req.maxBlobSize) return { blob: answer };
+    if (base64Length(info.size) > INLINE_CONTENT_BUDGET) return { blob: answer, deferred: true };
     const blob = await this.git.pool.one(dir, { op: 'contents', object: info.oid });
     if (!blob?.data) throw badSha(req.sha);
-    return { ...answer, content: blob.data.toString('base64'), encoding: 'base64' };
+    return { blob: { ...answer, content: blob.data.toString('base64'), encoding: 'base64' } };
   }
 }

@@ -62,6 +62,15 @@ export interface GitBlobResponseDto {
   size: number;
 }
 
+/**
+ * `repo.git.blob` reply: the blob, and `deferred` when its content is within `maxBlobSize` but too large for a bus
+ * message — the gateway then reads its bytes from repo-service's internal HTTP endpoint (`?blob=<id>`).
+ */
+export interface GetBlobReply {
+  blob: GitBlobResponseDto;
+  deferred?: boolean;
+}
+
 /** Gitea's `Reference`. */
 export interface ReferenceDto {
   ref: string;

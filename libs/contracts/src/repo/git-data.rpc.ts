@@ -1,7 +1,7 @@
 import type { Paginated } from '../common/pagination.js';
 import type { RpcPair } from '../rpc-contract.js';
 import type {
-  AnnotatedTagDto, CreateTagRequest, GetBlobRequest, GetTreeRequest, GitBlobResponseDto, GitObjectRequest,
+  AnnotatedTagDto, CreateTagRequest, GetBlobReply, GetBlobRequest, GetTreeRequest, GitObjectRequest,
   GitTreeResponseDto, ListGitRefsRequest, ListTagsRequest, ReferenceDto, TagDto, TagNameRequest,
 } from './git-data.dto.js';
 import type { GitDataSubjects } from './git-data.subjects.js';
@@ -15,5 +15,5 @@ export interface GitDataRpc {
   [GitDataSubjects.refList]: RpcPair<ListGitRefsRequest, ReferenceDto[]>;
   [GitDataSubjects.annotatedTag]: RpcPair<GitObjectRequest, AnnotatedTagDto>;
   [GitDataSubjects.tree]: RpcPair<GetTreeRequest, GitTreeResponseDto>;
-  [GitDataSubjects.blob]: RpcPair<GetBlobRequest, GitBlobResponseDto>;
+  [GitDataSubjects.blob]: RpcPair<GetBlobRequest, GetBlobReply>;
 }

@@ -14,6 +14,6 @@ export const GitDataSubjects = {
   annotatedTag: 'repo.git.annotated-tag',
   /** A tree, paged: `GetTreeRequest` → `GitTreeResponseDto`. */
   tree: 'repo.git.tree',
-  /** A blob, base64: `GetBlobRequest` → `GitBlobResponseDto`. */
+  /** A blob, base64 (large content deferred to internal HTTP): `GetBlobRequest` → `GetBlobReply`. */
   blob: 'repo.git.blob',
 } as const;

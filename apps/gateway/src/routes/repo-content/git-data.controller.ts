@@ -9,19 +9,24 @@ import { CurrentRepo, RepoAccess, type RepoContext } from '../../access/repo-acc
 import { ScopeCategoryOf } from '../../auth/policy.decorators.js';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../../config/gateway-settings.js';
 import { sendPage } from '../../http/pagination.js';
+import { InternalRawClient } from './internal-raw.client.js';
 
 /**
  * Tags and git data (Gitea's `routers/api/v1/repo` `tag.go`, `git_ref.go`, `tree.go`, `blob.go`): one repo-service
- * call per route.
+ * call per route; blob content too large for a bus message is read from repo-service's internal HTTP endpoint.
  */
 @Controller('repos/:owner/:repo')
 @ScopeCategoryOf('repository')
 export class GitDataController {
+  private readonly internalRaw: InternalRawClient;
+
   constructor(
     private readonly rpc: RpcClient,
     @Inject(COMMON_SETTINGS) private readonly common: CommonSettings,
     @Inject(GATEWAY_SETTINGS) private readonly settings: GatewaySettings,
-  ) {}
+  ) {
+    this.internalRaw = new InternalRawClient(common);
+  }
 
   @Get('tags')
   @RepoAccess('read')
@@ -87,8 +92,11 @@ export class GitDataController {
 
   @Get('git/blobs/:sha')
   @RepoAccess('read')
-  blob(@CurrentRepo() ctx: RepoContext, @Param('sha') sha: string): Promise<GitBlobResponseDto> {
-    return this.rpc.send(GitDataSubjects.blob, { ...ctx, sha, maxBlobSize: this.settings.defaultMaxBlobSize });
+  async blob(@CurrentRepo() ctx: RepoContext, @Param('sha') sha: string): Promise<GitBlobResponseDto> {
+    const reply = await this.rpc.send(GitDataSubjects.blob, { ...ctx, sha, maxBlobSize: this.settings.defaultMaxBlobSize });
+    if (!reply.deferred) return reply.blob;
+    const bytes = await this.internalRaw.readBlob(ctx.repo, reply.blob.sha, reply.blob.size);
+    return { ...reply.blob, content: bytes.toString('base64'), encoding: 'base64' };
   }
 
   private async refs(ctx: RepoContext, filter: string): Promise<ReferenceDto[] | ReferenceDto> {
