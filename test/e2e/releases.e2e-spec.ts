@@ -158,4 +158,14 @@ describe('releases', () => {
     expect((await api.delete(`${base}/tags/v3.0`, { token })).status).toBe(204);
     expectApiError(await api.get(`${base}/releases/latest`, { basic: owner }), 404);
   });
+
+  it('refuses tag and release writes in an archived repository (423)', async () => {
+    const name = uniqueName('archived');
+    expect((await api.post('/user/repos', { basic: owner, body: { name, auto_init: true } })).status).toBe(201);
+    const r = `/repos/${owner.username}/${name}`;
+    expect((await api.patch(r, { basic: owner, body: { archived: true } })).status).toBe(200);
+    expectApiError(await api.post(`${r}/tags`, { token, body: { tag_name: 'a1' } }), 423);
+    expectApiError(await api.post(`${r}/releases`, { token, body: { tag_name: 'a1' } }), 423);
+    expect((await api.get(`${r}/releases`, { basic: owner })).status).toBe(200);
+  });
 });

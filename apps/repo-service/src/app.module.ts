@@ -11,7 +11,7 @@ import { TransportModule } from './transport/transport.module.js';
 import { GitReadModule } from './git/git-read.module.js';
 import { FileChangesModule } from './file-changes/file-changes.module.js';
 import { SigningModule } from './signing/signing.module.js';
-import { GitDataModule } from './git-data/git-data.module.js';
+import { ReleasesModule } from './releases/releases.module.js';
 
 /** repo-service: repositories, git storage and transport, issues, pull requests, packages. */
 @Module({
@@ -28,7 +28,7 @@ import { GitDataModule } from './git-data/git-data.module.js';
     IssueTrackerModule,
     GitReadModule,
     FileChangesModule,
-    GitDataModule,
+    ReleasesModule,
   ],
 })
 export class AppModule {}

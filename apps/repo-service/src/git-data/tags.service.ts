@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import {
   DomainError, ErrorCode, accessAtLeast, isValidRefName, isValidRefNameAfterPrefix, toPaging, zeroIdLike,
   type ActorDto, type CreateTagRequest, type ListTagsRequest, type RepoRefDto, type Paginated, type RepoScopedRequest, type TagDto, type TagNameRequest,
@@ -11,10 +11,10 @@ import { resolveRef } from '../git/refs.js';
 import { assertOid, deleteRef, updateRef } from '../merge/git-plumbing.js';
 import { userGitIdentity } from '../merge/user-identity.js';
 import { requireActor } from '../tracker/issue-permissions.js';
-import { ReleasesRepository } from '../releases/releases.repository.js';
 import { RepoViews } from '../tracker/repo-views.js';
 import { PUSH_SINK, type PushSink } from '../transport/push-sink.js';
 import { toTagDto, type TagFacts } from './git-data.mapper.js';
+import { TAG_DELETE_GUARD, type TagDeleteGuard } from './tag-delete-guard.js';
 import { parseTagObject, tagObjectText } from './tag-object.js';
 
 /** Longest tag name the API creates (Gitea's `CreateTagOption` `MaxSize(100)`). */
@@ -40,7 +40,7 @@ export class TagsService {
     private readonly git: GitReadContext,
     private readonly views: RepoViews,
     @Inject(PUSH_SINK) private readonly recordPush: PushSink,
-    private readonly releases: ReleasesRepository,
+    @Optional() @Inject(TAG_DELETE_GUARD) private readonly deleteGuard: TagDeleteGuard | null,
   ) {}
 
   /** Newest first (creator date: tagger's, or the commit's for a lightweight tag), as Gitea's `GetTagInfos`. */
@@ -103,9 +103,7 @@ export class TagsService {
     const dir = this.git.pathOf(req.repo);
     const found = await this.find(dir, req.tag);
     if (!found) throw DomainError.notFound(`tag doesn't exist: ${req.tag}`);
-    if (await this.releases.byTag(req.repo.id, found.name)) {
-      throw DomainError.conflict('a tag attached to a release cannot be deleted directly');
-    }
+    await this.deleteGuard?.assertTagDeletable(req.repo.id, found.name);
     const ref = `refs/tags/${found.name}`;
     if (!(await deleteRef(dir, ref, found.oid))) throw DomainError.conflict(`tag ${found.name} moved while being deleted`);
     this.logger.log(`repository ${req.repo.id}: ${ref} deleted (was ${found.oid})`);

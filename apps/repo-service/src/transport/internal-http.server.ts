@@ -11,7 +11,7 @@ import {
 import { sanitizeGitProtocol, type GitService } from './git-service-request.js';
 import { startClientGitService, startGitService, type GitTransportPaths } from './git-process.js';
 import { streamRawBlob } from '../contents/raw-blob.js';
-import { streamBlobById } from '../git-data/blob-stream.js';
+import { streamBlobById } from '../contents/blob-stream.js';
 
 /** `<prefix><owner>/<repo>/<endpoint>` (paths and headers: @cairn/contracts `internal-http.ts`). */
 const ROUTE = new RegExp(
