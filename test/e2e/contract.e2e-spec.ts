@@ -513,6 +513,37 @@ describe('every operation answers what the published description says', () => {
     await call('GET', '/repos/{owner}/{repo}/commits/{ref}/status', `${r}/commits/main/status`, { basic: alice });
   });
 
+  it('tags and git data: refs, tag objects, trees, blobs', async () => {
+    const repo = uniqueName('tags');
+    const r = `/repos/${alice.username}/${repo}`;
+    await call('POST', '/user/repos', '/user/repos', { basic: alice, body: { name: repo, auto_init: true } });
+    const tag = await call('POST', '/repos/{owner}/{repo}/tags', `${r}/tags`, { basic: alice, body: { tag_name: 'v1', message: 'one' } });
+    await call('GET', '/repos/{owner}/{repo}/tags', `${r}/tags`, { basic: alice });
+    await call('GET', '/repos/{owner}/{repo}/tags/{tag}', `${r}/tags/v1`, { basic: alice });
+    await call('GET', '/repos/{owner}/{repo}/git/refs', `${r}/git/refs`, { basic: alice });
+    await call('GET', '/repos/{owner}/{repo}/git/refs/{ref}', `${r}/git/refs/tags`, { basic: alice });
+    await call('GET', '/repos/{owner}/{repo}/git/tags/{sha}', `${r}/git/tags/${tag.body.id}`, { basic: alice });
+    const tree = await call('GET', '/repos/{owner}/{repo}/git/trees/{sha}', `${r}/git/trees/${tag.body.commit.sha}?recursive=true`, { basic: alice });
+    const blob = tree.body.tree.find((e: { type: string }) => e.type === 'blob');
+    await call('GET', '/repos/{owner}/{repo}/git/blobs/{sha}', `${r}/git/blobs/${blob.sha}`, { basic: alice });
+    await call('DELETE', '/repos/{owner}/{repo}/tags/{tag}', `${r}/tags/v1`, { basic: alice });
+  });
+
+  it('releases: create, list, latest, by tag, by id, edit, delete', async () => {
+    const repo = uniqueName('rel');
+    const r = `/repos/${alice.username}/${repo}`;
+    await call('POST', '/user/repos', '/user/repos', { basic: alice, body: { name: repo, auto_init: true } });
+    const rel = await call('POST', '/repos/{owner}/{repo}/releases', `${r}/releases`, { basic: alice, body: { tag_name: 'v1', name: 'One' } });
+    await call('GET', '/repos/{owner}/{repo}/releases', `${r}/releases?draft=false&pre-release=false`, { basic: alice });
+    await call('GET', '/repos/{owner}/{repo}/releases/latest', `${r}/releases/latest`, { basic: alice });
+    await call('GET', '/repos/{owner}/{repo}/releases/tags/{tag}', `${r}/releases/tags/v1`, { basic: alice });
+    await call('GET', '/repos/{owner}/{repo}/releases/{id}', `${r}/releases/${rel.body.id}`, { basic: alice });
+    await call('PATCH', '/repos/{owner}/{repo}/releases/{id}', `${r}/releases/${rel.body.id}`, { basic: alice, body: { body: 'notes' } });
+    await call('DELETE', '/repos/{owner}/{repo}/releases/{id}', `${r}/releases/${rel.body.id}`, { basic: alice });
+    await call('POST', '/repos/{owner}/{repo}/releases', `${r}/releases`, { basic: alice, body: { tag_name: 'v2' } });
+    await call('DELETE', '/repos/{owner}/{repo}/releases/tags/{tag}', `${r}/releases/tags/v2`, { basic: alice });
+  });
+
   it('leaves no operation of the description without a contract check', () => {
     expect(mismatches).toEqual([]);
     const missing = documentedOperations().filter((op) => !covered.has(op));

@@ -13,6 +13,7 @@ import { TransportModule } from './transport/transport.module.js';
 import { GitReadModule } from './git/git-read.module.js';
 import { FileChangesModule } from './file-changes/file-changes.module.js';
 import { SigningModule } from './signing/signing.module.js';
+import { ReleasesModule } from './releases/releases.module.js';
 
 /** repo-service: repositories, git storage and transport, issues, pull requests, packages. */
 @Module({
@@ -31,6 +32,7 @@ import { SigningModule } from './signing/signing.module.js';
     GitReadModule,
     FileChangesModule,
     CommitStatusesModule,
+    ReleasesModule,
   ],
 })
 export class AppModule {}

@@ -27,7 +27,10 @@ export function internalGitPath(owner: string, repo: string, endpoint: InternalG
   return `${INTERNAL_GIT_PREFIX}${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/${endpoint}`;
 }
 
-/** The internal route that streams a blob too large for a bus message (`GET …?owner=&repo=&ref=&path=`). */
+/**
+ * The internal route that streams a blob too large for a bus message: `GET …?owner=&repo=&ref=&path=` (a file at a
+ * commit) or `GET …?owner=&repo=&blob=<id>` (a blob by id).
+ */
 export const INTERNAL_RAW_PATH = '/internal/raw';
 
 /**

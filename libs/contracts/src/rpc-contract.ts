@@ -4,6 +4,8 @@ import type { IdentityRpc } from './identity/identity.rpc.js';
 import type { CommitStatusRpc } from './repo/commit-statuses.rpc.js';
 import type { IssueRpc } from './repo/issues.rpc.js';
 import type { PullRpc } from './repo/pulls.rpc.js';
+import type { GitDataRpc } from './repo/git-data.rpc.js';
+import type { ReleaseRpc } from './repo/releases.rpc.js';
 import type { RepoRpc } from './repo/repo.rpc.js';
 import type { ReviewRpc } from './repo/reviews.rpc.js';
 import type { RunnersRpc } from './runners/runners.rpc.js';
@@ -24,7 +26,8 @@ export interface RpcPair<Request, Reply> {
  * `RpcClient.send` and the `@RpcHandler` decorator accept only subjects named here, so a payload or reply of the
  * wrong shape is a compile error on both sides. See docs/architecture.md, "The typed bus".
  */
-export interface RpcContract extends IdentityRpc, RepoRpc, IssueRpc, PullRpc, ReviewRpc, HooksRpc, RunnersRpc, PackageApiRpc,
+export interface RpcContract extends IdentityRpc, RepoRpc, IssueRpc, PullRpc, ReviewRpc, GitDataRpc, ReleaseRpc, HooksRpc, RunnersRpc,
+  PackageApiRpc,
   CommitStatusRpc {
   /** Every service's `<service>.health.check` ({@link healthSubject}). */
   [subject: `${string}.health.check`]: RpcPair<HealthRequest, HealthReply>;

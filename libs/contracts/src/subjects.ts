@@ -11,4 +11,6 @@ export { RunnersSubjects } from './runners/runners.subjects.js';
 export { IssueSubjects } from './repo/issues.subjects.js';
 export { PullSubjects } from './repo/pulls.subjects.js';
 export { ReviewSubjects } from './repo/reviews.subjects.js';
+export { GitDataSubjects } from './repo/git-data.subjects.js';
+export { ReleaseSubjects } from './repo/releases.subjects.js';
 export { PackageApiSubjects } from './packages/package-api.subjects.js';

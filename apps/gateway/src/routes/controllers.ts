@@ -16,6 +16,8 @@ import { AssigneesController } from './issues/assignees.controller.js';
 import { PullsController } from './pulls/pulls.controller.js';
 import { ReviewsController } from './pulls/reviews.controller.js';
 import { RepoContentController } from './repo-content/repo-content.controller.js';
+import { GitDataController } from './repo-content/git-data.controller.js';
+import { ReleasesController } from './repos/releases.controller.js';
 import { AdminHooksController } from './hooks/admin-hooks.controller.js';
 import { OrgHooksController } from './hooks/org-hooks.controller.js';
 import { RepoHooksController } from './hooks/repo-hooks.controller.js';
@@ -47,6 +49,8 @@ export const API_CONTROLLERS: Type<unknown>[] = [
   PullsController,
   ReviewsController,
   RepoContentController,
+  GitDataController,
+  ReleasesController,
   RepoSigningKeyController,
   AdminHooksController,
   OrgHooksController,

@@ -1,5 +1,6 @@
 import {
-  CommitStatusEvents, IssueCommentEvents, IssueEvents, PackageEvents, PullRequestEvents, PullReviewEvents, RepoEvents, isZeroId,
+  CommitStatusEvents, IssueCommentEvents, IssueEvents, PackageEvents, PullRequestEvents, PullReviewEvents, ReleaseEvents,
+  RepoEvents, isZeroId, type ReleaseEventData,
   repoUrls, type IssueCommentEventData, type IssueEventData, type PackageEventData, type PullRequestEventData,
   type PullReviewEventData, type PushEventData, type CommitStatusEventData, type RepoEventRepository, type RepositoryEventData,
 } from '@cairn/contracts';
@@ -267,6 +268,26 @@ function packageEvent(data: PackageEventData): MappedEvent {
   };
 }
 
+/** `repo.evt.release.*` → Gitea's `ReleasePayload` (`release`: published, updated, deleted). */
+function releaseEvent(data: ReleaseEventData, ctx: MapContext): MappedEvent {
+  return {
+    repository: repoRef(data.repository),
+    specs: [
+      {
+        eventType: 'release',
+        key: `release:${data.action}:${data.release.id}`,
+        action: data.action,
+        payload: {
+          action: data.action,
+          release: data.release,
+          repository: repositoryJson(data.repository, ctx.rootUrl),
+          sender: data.sender,
+        },
+      },
+    ],
+  };
+}
+
 /**
  * Domain events → webhook events. Adding a type is one entry here. Types not listed are acknowledged and ignored.
  */
@@ -281,6 +302,7 @@ export const EVENT_MAP: Record<string, Mapper> = {
   ...Object.fromEntries(Object.values(PullReviewEvents).map((t) => [t, pullReviewEvent])),
   [PackageEvents.versionCreated]: packageEvent,
   [PackageEvents.versionDeleted]: packageEvent,
+  ...Object.fromEntries(Object.values(ReleaseEvents).map((t) => [t, releaseEvent])),
 };
 
 export function mapDomainEvent(type: string, data: unknown, ctx: MapContext): MappedEvent | null {

@@ -11,6 +11,7 @@ import {
 import { sanitizeGitProtocol, type GitService } from './git-service-request.js';
 import { startClientGitService, startGitService, type GitTransportPaths } from './git-process.js';
 import { streamRawBlob } from '../contents/raw-blob.js';
+import { streamBlobById } from '../contents/blob-stream.js';
 
 /** `<prefix><owner>/<repo>/<endpoint>` (paths and headers: @cairn/contracts `internal-http.ts`). */
 const ROUTE = new RegExp(
@@ -122,6 +123,8 @@ export class InternalGitHttpServer {
       return plain(res, 400, 'invalid repository path');
     }
     if (!(await stat(dir).then((s) => s.isDirectory(), () => false))) return plain(res, 404, 'repository not found');
+    const blob = q.get('blob');
+    if (blob !== null) return streamBlobById(dir, blob, res);
     await streamRawBlob(dir, q.get('ref') ?? '', q.get('path') ?? '', res);
   }
 

@@ -23,3 +23,7 @@ export * from './signing-key.dto.js';
 export * from './commit-statuses.dto.js';
 export * from './commit-statuses.subjects.js';
 export * from './commit-status-events.js';
+export * from './git-data.dto.js';
+export * from './git-data.subjects.js';
+export * from './releases.dto.js';
+export * from './releases.subjects.js';

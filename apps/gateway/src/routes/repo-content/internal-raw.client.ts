@@ -22,8 +22,17 @@ export class InternalRawClient {
 
   /** Opens the stream; fails with UNAVAILABLE unless repo-service answers 200. The caller consumes or destroys it. */
   open(repo: RepoRefDto, commit: string, path: string): Promise<IncomingMessage> {
+    return this.openWith(repo, { ref: commit, path });
+  }
+
+  /** Reads a whole blob by id (at most `maxBytes`) into memory (`…/git/blobs/{sha}` content too large for the bus). */
+  async readBlob(repo: RepoRefDto, oid: string, maxBytes: number): Promise<Buffer> {
+    return this.readAll(await this.openWith(repo, { blob: oid }), maxBytes);
+  }
+
+  private openWith(repo: RepoRefDto, which: { ref: string; path: string } | { blob: string }): Promise<IncomingMessage> {
     const target = new URL(INTERNAL_RAW_PATH.replace(/^\//, ''), this.base);
-    target.search = new URLSearchParams({ owner: repo.ownerName, repo: repo.name, ref: commit, path }).toString();
+    target.search = new URLSearchParams({ owner: repo.ownerName, repo: repo.name, ...which }).toString();
     const send = this.base.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise((resolve, reject) => {
       const headers: Record<string, string> = { [INTERNAL_HEADERS.token]: this.common.internalToken, ...traceHeaders() };
@@ -45,7 +54,10 @@ export class InternalRawClient {
 
   /** Reads a whole blob (at most `maxBytes`) into memory. */
   async read(repo: RepoRefDto, commit: string, path: string, maxBytes: number): Promise<Buffer> {
-    const res = await this.open(repo, commit, path);
+    return this.readAll(await this.open(repo, commit, path), maxBytes);
+  }
+
+  private async readAll(res: IncomingMessage, maxBytes: number): Promise<Buffer> {
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of res) {

@@ -1,0 +1,43 @@
+import type { ServerResponse } from 'node:http';
+import { isObjectId } from '@cairn/contracts';
+import { spawnGit } from '@cairn/platform';
+import type { CatFilePool } from '../git/cat-file-pool.js';
+import { sharedCatFilePool } from '../git/shared-pool.js';
+
+function plain(res: ServerResponse, status: number, message: string): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
+  res.end(`${message}\n`);
+}
+
+/**
+ * Streams the bytes of the blob `oid` (a full object id; anything else is 400, a non-blob 404) into an internal HTTP
+ * answer, for `GET …/git/blobs/{sha}` content too large for a bus message. The bytes come from a dedicated
+ * `git cat-file blob`, so a long read never holds the pooled process.
+ */
+export async function streamBlobById(repoPath: string, oid: string, res: ServerResponse, pool: CatFilePool = sharedCatFilePool()): Promise<void> {
+  if (!isObjectId(oid)) return plain(res, 400, 'invalid blob id');
+  const info = await pool.one(repoPath, { op: 'info', object: oid }).catch(() => null);
+  if (info?.type !== 'blob') return plain(res, 404, 'not found');
+  const child = spawnGit(repoPath, ['cat-file', 'blob', oid]);
+  child.stdin.end();
+  child.stderr.resume();
+  res.once('close', () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
+  res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(info.size) });
+  child.stdout.pipe(res);
+  await new Promise<void>((resolve) => {
+    child.on('error', () => {
+      res.destroy();
+      resolve();
+    });
+    child.on('close', (code) => {
+      if (code !== 0) res.destroy();
+      resolve();
+    });
+  });
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { escapeSegments, toReferenceDto, toTagDto } from './git-data.mapper.js';
+import { parseTagObject, tagObjectText } from './tag-object.js';
+
+const OID = 'a'.repeat(40);
+
+describe('parseTagObject', () => {
+  it('reads the headers, the tagger in its own offset and the message without its signature', () => {
+    const raw = Buffer.from(
+      `object ${OID}\ntype commit\ntag v1.0\ntagger Ann <ann@example.com> 1706745600 +0200\n\nrelease notes\n` +
+        '-----BEGIN SSH SIGNATURE-----\nabc\n-----END SSH SIGNATURE-----\n',
+    );
+    expect(parseTagObject(raw)).toEqual({
+      object: OID,
+      type: 'commit',
+      tag: 'v1.0',
+      tagger: { name: 'Ann', email: 'ann@example.com', date: '2024-02-01T02:00:00+02:00' },
+      message: 'release notes',
+    });
+  });
+
+  it('round-trips what mktag is given', () => {
+    const parsed = parseTagObject(Buffer.from(tagObjectText(OID, 'commit', 'x', { name: 'N', email: 'n@e' }, 'msg')));
+    expect(parsed).toMatchObject({ object: OID, type: 'commit', tag: 'x', tagger: { name: 'N', email: 'n@e' }, message: 'msg\n' });
+  });
+
+  it('has no tagger for a tag object without one', () => {
+    expect(parseTagObject(Buffer.from(`object ${OID}\ntype commit\ntag old\n\nm\n`)).tagger).toBeNull();
+  });
+});
+
+describe('git data mapper', () => {
+  it('escapes each path segment of a ref URL and links the object by its type', () => {
+    expect(escapeSegments('refs/tags/a b#1')).toBe('refs/tags/a%20b%231');
+    expect(toReferenceDto('refs/tags/v1', OID, 'tag', 'http://h/api/v1/repos/o/r')).toEqual({
+      ref: 'refs/tags/v1',
+      url: 'http://h/api/v1/repos/o/r/git/refs/tags/v1',
+      object: { type: 'tag', sha: OID, url: `http://h/api/v1/repos/o/r/git/tags/${OID}` },
+    });
+  });
+
+  it('renders Gitea’s Tag with archive links and a trimmed message', () => {
+    const dto = toTagDto({ name: 'v1/rc', id: OID, commit: OID, message: ' m\n', created: 'now' }, 'http://h/api', 'http://h/o/r');
+    expect(dto).toMatchObject({ message: 'm', zipball_url: 'http://h/o/r/archive/v1%2Frc.zip', tarball_url: 'http://h/o/r/archive/v1%2Frc.tar.gz' });
+  });
+});

@@ -1,0 +1,28 @@
+import type { ReleaseDto, UserDto } from '@cairn/contracts';
+import { escapeSegments } from '../git-data/git-data.mapper.js';
+import type { ReleaseRow } from './releases.repository.js';
+
+/** Gitea's `ToAPIRelease` (`published_at` is the creation time, as in Gitea; assets are not stored yet). */
+export function toReleaseDto(row: ReleaseRow, author: UserDto, apiUrl: string, htmlUrl: string): ReleaseDto {
+  const url = `${apiUrl}/releases/${row.id}`;
+  const tag = escapeSegments(row.tagName); // Gitea's `util.PathEscapeSegments`: slashes stay
+  const created = row.createdAt.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return {
+    id: row.id,
+    tag_name: row.tagName,
+    target_commitish: row.target,
+    name: row.title,
+    body: row.note,
+    url,
+    html_url: `${htmlUrl}/releases/tag/${tag}`,
+    tarball_url: `${htmlUrl}/archive/${tag}.tar.gz`,
+    zipball_url: `${htmlUrl}/archive/${tag}.zip`,
+    upload_url: `${url}/assets`,
+    draft: row.isDraft,
+    prerelease: row.isPrerelease,
+    created_at: created,
+    published_at: created,
+    author,
+    assets: [],
+  };
+}

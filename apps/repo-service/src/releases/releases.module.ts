@@ -1,0 +1,29 @@
+import { Module } from '@nestjs/common';
+import { GitReadModule } from '../git/git-read.module.js';
+import { IssueTrackerModule } from '../issue-tracker.module.js';
+import { GitDataHandler } from '../git-data/git-data.handler.js';
+import { GitDataService } from '../git-data/git-data.service.js';
+import { TAG_DELETE_GUARD } from '../git-data/tag-delete-guard.js';
+import { TagsService } from '../git-data/tags.service.js';
+import { ReleaseTagGuard } from './release-tag-guard.js';
+import { ReleasesHandler } from './releases.handler.js';
+import { ReleasesRepository } from './releases.repository.js';
+import { ReleasesService } from './releases.service.js';
+
+/**
+ * Releases, and the tags and git data routes they build on (`git-data/`: tags written like pushes, through
+ * `ref-updates/`); releases refuse the deletion of their tags through the {@link TAG_DELETE_GUARD}.
+ */
+@Module({
+  imports: [GitReadModule, IssueTrackerModule],
+  controllers: [GitDataHandler, ReleasesHandler],
+  providers: [
+    TagsService,
+    GitDataService,
+    ReleasesRepository,
+    ReleasesService,
+    ReleaseTagGuard,
+    { provide: TAG_DELETE_GUARD, useExisting: ReleaseTagGuard },
+  ],
+})
+export class ReleasesModule {}

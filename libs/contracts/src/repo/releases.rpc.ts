@@ -1,0 +1,19 @@
+import type { Paginated } from '../common/pagination.js';
+import type { RpcPair } from '../rpc-contract.js';
+import type { RepoScopedRequest } from './repo-access.dto.js';
+import type {
+  CreateReleaseRequest, EditReleaseRequest, ListReleasesRequest, ReleaseDto, ReleaseIdRequest, ReleaseTagRequest,
+} from './releases.dto.js';
+import type { ReleaseSubjects } from './releases.subjects.js';
+
+/** The request and reply of every subject in {@link ReleaseSubjects}, answered by repo-service. */
+export interface ReleaseRpc {
+  [ReleaseSubjects.list]: RpcPair<ListReleasesRequest, Paginated<ReleaseDto>>;
+  [ReleaseSubjects.get]: RpcPair<ReleaseIdRequest, ReleaseDto>;
+  [ReleaseSubjects.getByTag]: RpcPair<ReleaseTagRequest, ReleaseDto>;
+  [ReleaseSubjects.latest]: RpcPair<RepoScopedRequest, ReleaseDto>;
+  [ReleaseSubjects.create]: RpcPair<CreateReleaseRequest, ReleaseDto>;
+  [ReleaseSubjects.edit]: RpcPair<EditReleaseRequest, ReleaseDto>;
+  [ReleaseSubjects.delete]: RpcPair<ReleaseIdRequest, null>;
+  [ReleaseSubjects.deleteByTag]: RpcPair<ReleaseTagRequest, null>;
+}

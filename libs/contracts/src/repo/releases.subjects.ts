@@ -1,0 +1,19 @@
+/** NATS request-reply subjects for releases, served by repo-service. Writes need write access (re-checked there). */
+export const ReleaseSubjects = {
+  /** List releases, newest first (drafts only for writers): `ListReleasesRequest` → `Paginated<ReleaseDto>`. */
+  list: 'repo.release.list',
+  /** One release by id: `ReleaseIdRequest` → `ReleaseDto`. */
+  get: 'repo.release.get',
+  /** One release by tag name: `ReleaseTagRequest` → `ReleaseDto`. */
+  getByTag: 'repo.release.get-by-tag',
+  /** The newest published non-pre-release: `RepoScopedRequest` → `ReleaseDto`. */
+  latest: 'repo.release.latest',
+  /** Create a release (its tag too, unless a draft): `CreateReleaseRequest` → `ReleaseDto`. */
+  create: 'repo.release.create',
+  /** Edit a release (publishing a draft creates its tag): `EditReleaseRequest` → `ReleaseDto`. */
+  edit: 'repo.release.edit',
+  /** Delete a release, keeping its tag: `ReleaseIdRequest` → `null`. */
+  delete: 'repo.release.delete',
+  /** Delete the release of a tag, keeping the tag: `ReleaseTagRequest` → `null`. */
+  deleteByTag: 'repo.release.delete-by-tag',
+} as const;
