@@ -235,6 +235,23 @@ describe('every operation answers what the published description says', () => {
     await call('DELETE', '/orgs/{org}', `/orgs/${empty}`, { basic: alice });
   });
 
+  it('organization and team editing, team members and team repositories', async () => {
+    const org = uniqueName('org');
+    expect((await api.post('/orgs', { basic: alice, body: { username: org } })).status).toBe(201);
+    expect((await api.post(`/orgs/${org}/repos`, { basic: alice, body: { name: 'shared' } })).status).toBe(201);
+    await call('PATCH', '/orgs/{org}', `/orgs/${org}`, { basic: alice, body: { description: 'edited', visibility: 'public' } });
+    const team = await api.post(`/orgs/${org}/teams`, { basic: alice, body: { name: 'ops', permission: 'read', units: ['repo.code'] } });
+    const base = `/teams/${team.body.id}`;
+    await call('PATCH', '/teams/{id}', base, { basic: alice, body: { name: 'ops', units_map: { 'repo.code': 'write' } } });
+    expect((await api.put(`${base}/members/${bob.username}`, { basic: alice })).status).toBe(204);
+    await call('GET', '/teams/{id}/members/{username}', `${base}/members/${bob.username}`, { basic: alice });
+    await call('PUT', '/teams/{id}/repos/{org}/{repo}', `${base}/repos/${org}/shared`, { basic: alice });
+    await call('GET', '/teams/{id}/repos', `${base}/repos`, { basic: alice });
+    await call('GET', '/teams/{id}/repos/{org}/{repo}', `${base}/repos/${org}/shared`, { basic: alice });
+    await call('DELETE', '/teams/{id}/repos/{org}/{repo}', `${base}/repos/${org}/shared`, { basic: alice });
+    await call('DELETE', '/teams/{id}', base, { basic: alice });
+  });
+
   it('repositories, content, issues, pull requests and hooks', async () => {
     const repo = uniqueName('proj');
     const r = `/repos/${alice.username}/${repo}`;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   IdentitySubjects,
-  type ActorDto, type OrgMembershipReply, type OwnerDto,
+  type ActorDto, type OrgMembershipReply, type OwnerDto, type TeamDto,
   type UserDto,
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
@@ -37,6 +37,11 @@ export class IdentityDirectory {
     const reply = await this.rpc.send(IdentitySubjects.userLookup, { logins: [login] });
     const user = reply.users.find((u) => u.login.toLowerCase() === login.toLowerCase());
     return user ? { user, isSiteAdmin: (reply.adminIds ?? []).includes(user.id) } : null;
+  }
+
+  /** A team as the actor may see it (identity-service answers NOT_FOUND or PERMISSION_DENIED as for its own routes). */
+  team(actor: ActorDto, teamId: number): Promise<TeamDto> {
+    return this.rpc.send(IdentitySubjects.teamGet, { actor, teamId });
   }
 
   /** A user's standing in an organization. */

@@ -14,7 +14,7 @@ import type { ChangeFilesReply, ChangeFilesRequest } from './file-changes.dto.js
 import type { RepoAccessReply, RepoAccessRequest, RepoScopedRequest } from './repo-access.dto.js';
 import type {
   CreateRepositoryRequest, EditRepositoryRequest, ListRepositoriesRequest, OwnedRepositoriesReply, OwnedRepositoriesRequest,
-  RepositoryDto, SearchRepositoriesRequest, VisibleRepositoriesRequest,
+  RepositoryDto, SearchRepositoriesRequest, TeamRepositoriesRequest, TeamRepositoryRequest, VisibleRepositoriesRequest,
 } from './repository.dto.js';
 import type { GetSigningKeyRequest, SigningKeyReply } from './signing-key.dto.js';
 import type { RpcPair } from '../rpc-contract.js';
@@ -32,6 +32,10 @@ export interface RepoRpc {
   [RepoSubjects.repositorySearch]: RpcPair<SearchRepositoriesRequest, Paginated<RepositoryDto>>;
   [RepoSubjects.repositoryOwnedCount]: RpcPair<OwnedRepositoriesRequest, OwnedRepositoriesReply>;
   [RepoSubjects.repositoryVisible]: RpcPair<VisibleRepositoriesRequest, RepositoryDto[]>;
+  [RepoSubjects.teamRepoList]: RpcPair<TeamRepositoriesRequest, Paginated<RepositoryDto>>;
+  [RepoSubjects.teamRepoGet]: RpcPair<TeamRepositoryRequest, RepositoryDto>;
+  [RepoSubjects.teamRepoAdd]: RpcPair<TeamRepositoryRequest, null>;
+  [RepoSubjects.teamRepoRemove]: RpcPair<TeamRepositoryRequest, null>;
   [RepoSubjects.collaboratorList]: RpcPair<ListCollaboratorsRequest, Paginated<UserDto>>;
   [RepoSubjects.collaboratorCheck]: RpcPair<CollaboratorRequest, boolean>;
   [RepoSubjects.collaboratorAdd]: RpcPair<AddCollaboratorRequest, null>;

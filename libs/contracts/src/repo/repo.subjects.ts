@@ -30,6 +30,17 @@ export const RepoSubjects = {
    */
   repositoryVisible: 'repo.repository.visible',
 
+  /**
+   * A team's repositories (org members and site admins): {@link TeamRepositoriesRequest} → `Paginated<RepositoryDto>`.
+   */
+  teamRepoList: 'repo.team-repo.list',
+  /** One repository of a team, NOT_FOUND when not given to it: {@link TeamRepositoryRequest} → `RepositoryDto`. */
+  teamRepoGet: 'repo.team-repo.get',
+  /** Give a team a repository (repo admins): {@link TeamRepositoryRequest} → `null`. */
+  teamRepoAdd: 'repo.team-repo.add',
+  /** Take a repository from a team (repo admins): {@link TeamRepositoryRequest} → `null`. */
+  teamRepoRemove: 'repo.team-repo.remove',
+
   /** List a repository's collaborators: {@link ListCollaboratorsRequest} → `Paginated<UserDto>`. */
   collaboratorList: 'repo.collaborator.list',
   /** Is a user a collaborator: {@link CollaboratorRequest} → `boolean`. */

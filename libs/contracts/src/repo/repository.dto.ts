@@ -242,6 +242,21 @@ export interface OwnedRepositoriesReply {
   count: number;
 }
 
+/** `repo.team-repo.list`: the repositories a team was given (all of its organization's when it includes all). */
+export class TeamRepositoriesRequest {
+  @ValidateNested() @Type(() => ActorDto) actor: ActorDto;
+  @IsInt() @Min(1) teamId: number;
+  @IsOptional() @ValidateNested() @Type(() => ListQuery) query?: ListQuery;
+}
+
+/** `repo.team-repo.get|add|remove`: one repository of the team's organization, named as in the URL. */
+export class TeamRepositoryRequest {
+  @ValidateNested() @Type(() => ActorDto) actor: ActorDto;
+  @IsInt() @Min(1) teamId: number;
+  @IsString() @MaxLength(255) org: string;
+  @IsString() @MaxLength(255) repo: string;
+}
+
 /** The most repositories one {@link VisibleRepositoriesRequest} names (a page of packages: at most 50). */
 export const VISIBLE_REPOSITORIES_MAX = 50;
 
