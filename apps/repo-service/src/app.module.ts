@@ -5,6 +5,7 @@ import { CollaboratorsModule } from './collaborators/collaborators.module.js';
 import { IssueTrackerModule } from './issue-tracker.module.js';
 import { RepoConfigModule } from './config/repo-settings.js';
 import { PrismaModule } from './prisma/prisma.module.js';
+import { NotificationsModule } from './notifications/notifications.module.js';
 import { RepositoriesModule } from './repositories/repositories.module.js';
 import { StorageModule } from './storage/storage.module.js';
 import { TransportModule } from './transport/transport.module.js';
@@ -25,6 +26,7 @@ import { SigningModule } from './signing/signing.module.js';
     CollaboratorsModule,
     TransportModule,
     IssueTrackerModule,
+    NotificationsModule,
     GitReadModule,
     FileChangesModule,
   ],
