@@ -97,7 +97,7 @@ export const IdentitySubjects = {
   teamGet: 'identity.team.get',
   /** Edit a team (owners and site admins; the Owners team keeps its permission). */
   teamEdit: 'identity.team.edit',
-  /** Delete a team (owners and site admins; never the Owners team); records `identity.evt.team.deleted`. */
+  /** Delete a team (owners and site admins; never the Owners team); members left without a team leave the org. */
   teamDelete: 'identity.team.delete',
   /** One member of a team, as a user; NOT_FOUND when not a member. */
   teamMemberGet: 'identity.team.member-get',
