@@ -235,6 +235,44 @@ describe('every operation answers what the published description says', () => {
     await call('DELETE', '/orgs/{org}', `/orgs/${empty}`, { basic: alice });
   });
 
+  it('organization and team editing, team members and team repositories', async () => {
+    const org = uniqueName('org');
+    expect((await api.post('/orgs', { basic: alice, body: { username: org } })).status).toBe(201);
+    expect((await api.post(`/orgs/${org}/repos`, { basic: alice, body: { name: 'shared' } })).status).toBe(201);
+    await call('PATCH', '/orgs/{org}', `/orgs/${org}`, { basic: alice, body: { description: 'edited', visibility: 'public' } });
+    const team = await api.post(`/orgs/${org}/teams`, { basic: alice, body: { name: 'ops', permission: 'read', units: ['repo.code'] } });
+    const base = `/teams/${team.body.id}`;
+    await call('PATCH', '/teams/{id}', base, { basic: alice, body: { name: 'ops', units_map: { 'repo.code': 'write' } } });
+    expect((await api.put(`${base}/members/${bob.username}`, { basic: alice })).status).toBe(204);
+    await call('GET', '/teams/{id}/members/{username}', `${base}/members/${bob.username}`, { basic: alice });
+    await call('PUT', '/teams/{id}/repos/{org}/{repo}', `${base}/repos/${org}/shared`, { basic: alice });
+    await call('GET', '/teams/{id}/repos', `${base}/repos`, { basic: alice });
+    await call('GET', '/teams/{id}/repos/{org}/{repo}', `${base}/repos/${org}/shared`, { basic: alice });
+    await call('DELETE', '/teams/{id}/repos/{org}/{repo}', `${base}/repos/${org}/shared`, { basic: alice });
+    await call('DELETE', '/teams/{id}', base, { basic: alice });
+  });
+
+  it('notifications: a comment by bob makes a thread for alice; list, read, pin, repository routes', async () => {
+    const repoName = uniqueName('notify');
+    expect((await api.post('/user/repos', { basic: alice, body: { name: repoName } })).status).toBe(201);
+    const issue = await api.post(`/repos/${alice.username}/${repoName}/issues`, { basic: alice, body: { title: 'ping' } });
+    expect((await api.post(`/repos/${alice.username}/${repoName}/issues/${issue.body.number}/comments`, {
+      basic: bob, body: { body: 'pong' },
+    })).status).toBe(201);
+    const listed = await waitFor(async () => {
+      const r = await api.get(`/repos/${alice.username}/${repoName}/notifications`, { basic: alice });
+      return r.status === 200 && r.body.length ? r : null;
+    }, 'alice\'s notification thread');
+    const id = listed.body[0].id as number;
+    await call('GET', '/notifications', '/notifications', { basic: alice });
+    await call('GET', '/notifications/new', '/notifications/new', { basic: alice });
+    await call('GET', '/notifications/threads/{id}', `/notifications/threads/${id}`, { basic: alice });
+    await call('PATCH', '/notifications/threads/{id}', `/notifications/threads/${id}?to-status=pinned`, { basic: alice });
+    await call('GET', '/repos/{owner}/{repo}/notifications', `/repos/${alice.username}/${repoName}/notifications?all=true`, { basic: alice });
+    await call('PUT', '/repos/{owner}/{repo}/notifications', `/repos/${alice.username}/${repoName}/notifications?status-types=pinned`, { basic: alice });
+    await call('PUT', '/notifications', '/notifications?all=true', { basic: alice });
+  });
+
   it('repositories, content, issues, pull requests and hooks', async () => {
     const repo = uniqueName('proj');
     const r = `/repos/${alice.username}/${repo}`;

@@ -7,6 +7,7 @@ import { CommitStatusesModule } from './commit-statuses/commit-statuses.module.j
 import { IssueTrackerModule } from './issue-tracker.module.js';
 import { RepoConfigModule } from './config/repo-settings.js';
 import { PrismaModule } from './prisma/prisma.module.js';
+import { NotificationsModule } from './notifications/notifications.module.js';
 import { RepositoriesModule } from './repositories/repositories.module.js';
 import { StorageModule } from './storage/storage.module.js';
 import { TransportModule } from './transport/transport.module.js';
@@ -29,6 +30,7 @@ import { ReleasesModule } from './releases/releases.module.js';
     BranchProtectionModule,
     TransportModule,
     IssueTrackerModule,
+    NotificationsModule,
     GitReadModule,
     FileChangesModule,
     CommitStatusesModule,

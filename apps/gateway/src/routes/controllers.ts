@@ -29,6 +29,7 @@ import { OrgRunnersController } from './actions/org-runners.controller.js';
 import { RepoRunnersController } from './actions/repo-runners.controller.js';
 import { UserRunnersController } from './actions/user-runners.controller.js';
 import { PackagesController } from './packages/packages.controller.js';
+import { NotificationsController } from './notifications/notifications.controller.js';
 
 /** Every API controller of the gateway, one line per route group (`routes/<group>/`). */
 export const API_CONTROLLERS: Type<unknown>[] = [
@@ -63,4 +64,5 @@ export const API_CONTROLLERS: Type<unknown>[] = [
   OrgRunnersController,
   RepoRunnersController,
   PackagesController,
+  NotificationsController,
 ];

@@ -19,9 +19,17 @@ export function toOrganizationDto(row: OrgRow, rootUrl: string): OrganizationDto
   };
 }
 
+/** The per-unit modes a team row stores (a JSON object of strings; anything else counts as none). */
+export function unitsMapOf(row: TeamRow): Record<string, string> {
+  const v = row.unitsMap;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return {};
+  return Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
 /** Gitea's `Team`; `organization` is filled where Gitea fills it (get/create, not lists). */
 export function toTeamDto(row: TeamRow, org: OrganizationDto | null): TeamDto {
   const units = row.permission === 'owner' || row.permission === 'admin' ? [...TEAM_UNITS] : row.units;
+  const perUnit = row.permission === 'owner' || row.permission === 'admin' ? {} : unitsMapOf(row);
   return {
     id: row.id,
     name: row.name,
@@ -30,7 +38,7 @@ export function toTeamDto(row: TeamRow, org: OrganizationDto | null): TeamDto {
     includes_all_repositories: row.includesAllRepositories,
     permission: row.permission as TeamPermission,
     units,
-    units_map: Object.fromEntries(units.map((u) => [u, row.permission])),
+    units_map: Object.fromEntries(units.map((u) => [u, perUnit[u] ?? row.permission])),
     can_create_org_repo: row.canCreateOrgRepo,
   };
 }

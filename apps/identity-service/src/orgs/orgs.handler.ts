@@ -2,7 +2,7 @@ import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { RpcClient, RpcHandler } from '@cairn/platform';
 import {
-  CreateOrgRequest, CreateTeamRequest, IdentitySubjects, RepoSubjects, OrgListRequest, OrgMemberRequest, OrgMembershipRequest, OrgStandingsRequest, type OrgStandingsReply,
+  CreateOrgRequest, CreateTeamRequest, EditOrgRequest, EditTeamRequest, IdentitySubjects, RepoSubjects, OrgListRequest, OrgMemberRequest, OrgMembershipRequest, OrgStandingsRequest, type OrgStandingsReply,
   OrgPagedRequest, OrgRequest, SetPublicMemberRequest, TeamMemberRequest, TeamPagedRequest, TeamRequest,
   type OrgMembershipReply, type OrganizationDto, type Paginated, type TeamDto, type UserDto,
 } from '@cairn/contracts';
@@ -35,6 +35,11 @@ export class OrgsHandler {
     return null;
   }
 
+  @RpcHandler(IdentitySubjects.orgEdit)
+  edit(@Payload() req: EditOrgRequest): Promise<OrganizationDto> {
+    return this.orgs.edit(requireActor(req.actor), req.org, requireBody(req.body));
+  }
+
   @RpcHandler(IdentitySubjects.orgList)
   list(@Payload() req: OrgListRequest): Promise<Paginated<OrganizationDto>> {
     return this.orgs.list(req.actor ?? null, req.username, req.query ?? {});
@@ -63,6 +68,22 @@ export class OrgsHandler {
   @RpcHandler(IdentitySubjects.teamGet)
   getTeam(@Payload() req: TeamRequest): Promise<TeamDto> {
     return this.orgs.getTeam(requireActor(req.actor), req.teamId);
+  }
+
+  @RpcHandler(IdentitySubjects.teamEdit)
+  editTeam(@Payload() req: EditTeamRequest): Promise<TeamDto> {
+    return this.orgs.editTeam(requireActor(req.actor), req.teamId, requireBody(req.body));
+  }
+
+  @RpcHandler(IdentitySubjects.teamDelete)
+  async deleteTeam(@Payload() req: TeamRequest): Promise<{ ok: true }> {
+    await this.orgs.deleteTeam(requireActor(req.actor), req.teamId);
+    return { ok: true };
+  }
+
+  @RpcHandler(IdentitySubjects.teamMemberGet)
+  getTeamMember(@Payload() req: TeamMemberRequest): Promise<UserDto> {
+    return this.orgs.getTeamMember(requireActor(req.actor), req.teamId, req.username);
   }
 
   @RpcHandler(IdentitySubjects.teamMemberList)

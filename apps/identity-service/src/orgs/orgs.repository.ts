@@ -25,7 +25,14 @@ export interface NewTeam {
   includesAllRepositories: boolean;
   canCreateOrgRepo: boolean;
   units: string[];
+  unitsMap?: Record<string, string>;
 }
+
+/** The editable profile of an organization. */
+export type OrgChanges = Partial<Omit<NewOrg, 'name'>>;
+
+/** The editable fields of a team. */
+export type TeamChanges = Partial<Omit<NewTeam, 'orgId'>>;
 
 /** Which organizations a listing may show to a viewer. */
 export interface OrgVisibilityFilter {
@@ -61,6 +68,22 @@ export class OrgsRepository {
 
   createTeam(tx: Tx, t: NewTeam): Promise<TeamRow> {
     return tx.team.create({ data: { ...t, lowerName: t.name.toLowerCase() } });
+  }
+
+  updateOrg(tx: Tx, id: number, changes: OrgChanges): Promise<OrgRow> {
+    return tx.user.update({ where: { id }, data: changes });
+  }
+
+  updateTeam(tx: Tx, id: number, changes: TeamChanges): Promise<TeamRow> {
+    const data = changes.name === undefined ? changes : { ...changes, lowerName: changes.name.toLowerCase() };
+    return tx.team.update({ where: { id }, data });
+  }
+
+  /** Deletes a team (its memberships cascade); answers the ids of its former members. */
+  async deleteTeam(tx: Tx, id: number): Promise<number[]> {
+    const members = await tx.teamUser.findMany({ where: { teamId: id }, select: { userId: true } });
+    await tx.team.delete({ where: { id } });
+    return members.map((m) => m.userId);
   }
 
   findTeam(id: number, db: Db = this.prisma): Promise<TeamRow | null> {

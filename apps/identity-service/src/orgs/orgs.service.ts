@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   DomainError, IdentityEvents, TEAM_UNITS, invalidNameReason, toPaging,
-  type AccountDeletedData, type ActorDto, type CreateOrgBody, type CreateTeamBody, type ListQuery, type OrgMembershipReply, type OrganizationDto,
+  type AccountDeletedData, type ActorDto, type CreateOrgBody, type CreateTeamBody, type EditOrgBody, type EditTeamBody,
+  type ListQuery, type OrgMembershipReply, type OrganizationDto,
   type Paginated, type TeamDto, type TeamPermission, type UserDto,
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, type CommonSettings, uniqueViolation } from '@cairn/platform';
@@ -11,8 +12,9 @@ import { PrismaService, type Tx } from '../prisma/prisma.service.js';
 import { toUserDto } from '../users/user.mapper.js';
 import { UsersRepository, type UserRow } from '../users/users.repository.js';
 import { duplicateAccountError } from '../users/users.service.js';
-import { toOrganizationDto, toTeamDto } from './org.mapper.js';
-import { OrgsRepository, type OrgRow, type TeamRow } from './orgs.repository.js';
+import { toOrganizationDto, toTeamDto, unitsMapOf } from './org.mapper.js';
+import { OrgsRepository, type OrgChanges, type OrgRow, type TeamChanges, type TeamRow } from './orgs.repository.js';
+import { resolveTeamUnits } from './team-units.js';
 
 /** Gitea's `AlphaDashDot` binding for team names. */
 const TEAM_NAME = /^[A-Za-z0-9_.-]+$/;
@@ -145,6 +147,23 @@ export class OrgsService {
     return this.orgDto((await this.visibleOrg(actor, name)).org);
   }
 
+  /** `PATCH /orgs/{org}` (owners and site admins): absent fields, an empty visibility and an empty email stay. */
+  async edit(actor: ActorDto, name: string, body: EditOrgBody): Promise<OrganizationDto> {
+    const { org } = await this.visibleOrg(actor, name);
+    await this.requireOwner(actor, org.id);
+    const changes: OrgChanges = {
+      fullName: body.full_name,
+      description: body.description,
+      website: body.website,
+      location: body.location,
+      email: body.email || undefined,
+      visibility: body.visibility || undefined,
+      repoAdminChangeTeamAccess: body.repo_admin_change_team_access,
+    };
+    const updated = await this.prisma.$transaction((tx) => this.orgs.updateOrg(tx, org.id, changes));
+    return this.orgDto(updated);
+  }
+
   /**
    * Deletes an organization (owners and site admins, Gitea's `reqOrgOwnership`) with its teams, team members and
    * memberships (foreign-key cascades), in one transaction with `identity.evt.user.deleted` (`kind: 'organization'`):
@@ -212,23 +231,19 @@ export class OrgsService {
   async createTeam(actor: ActorDto, name: string, body: CreateTeamBody): Promise<TeamDto> {
     const { org } = await this.visibleOrg(actor, name);
     await this.requireOwner(actor, org.id);
-    const teamName = body.name.trim();
-    if (!TEAM_NAME.test(teamName)) {
-      throw DomainError.unprocessable('invalid team name: only alphanumerics, dashes, underscores and dots are allowed');
-    }
+    const teamName = this.validTeamName(body.name);
     if (await this.orgs.findTeamByName(org.id, teamName)) throw DomainError.unprocessable('team already exists');
-    const permission = body.permission ?? 'read';
-    const units = body.units?.length ? [...new Set(body.units)] : [...TEAM_UNITS];
+    // Without units or units_map a team gets every unit (Gitea refuses such a request with a 500).
+    const units = resolveTeamUnits(body.permission ?? 'read', body, { units: [...TEAM_UNITS], unitsMap: {} });
     try {
       const team = await this.prisma.$transaction((tx) =>
         this.orgs.createTeam(tx, {
           orgId: org.id,
           name: teamName,
           description: body.description ?? '',
-          permission,
           includesAllRepositories: body.includes_all_repositories ?? false,
           canCreateOrgRepo: body.can_create_org_repo ?? false,
-          units,
+          ...units,
         }),
       );
       return toTeamDto(team, this.orgDto(org));
@@ -242,6 +257,77 @@ export class OrgsService {
     const ctx = await this.visibleTeam(actor, teamId);
     this.requireMember(actor, ctx);
     return toTeamDto(ctx.team, this.orgDto(ctx.org));
+  }
+
+  /**
+   * `PATCH /teams/{id}` (owners and site admins), as Gitea's `EditTeam`: an empty name is ignored; the Owners team
+   * keeps its permission, all repositories and repository creation; `units`/`units_map` combine with the permission
+   * as on create ({@link resolveTeamUnits}).
+   */
+  async editTeam(actor: ActorDto, teamId: number, body: EditTeamBody): Promise<TeamDto> {
+    const { org, team } = await this.visibleTeam(actor, teamId);
+    await this.requireOwner(actor, org.id);
+    const isOwners = team.permission === 'owner';
+    const changes: TeamChanges = { description: body.description };
+    if (body.name) {
+      const teamName = this.validTeamName(body.name);
+      const other = await this.orgs.findTeamByName(org.id, teamName);
+      if (other && other.id !== team.id) throw DomainError.unprocessable('team already exists');
+      changes.name = teamName;
+    }
+    if (body.can_create_org_repo !== undefined) changes.canCreateOrgRepo = isOwners || body.can_create_org_repo;
+    if (!isOwners) {
+      if (body.includes_all_repositories !== undefined) changes.includesAllRepositories = body.includes_all_repositories;
+      const requested = (body.permission || team.permission) as TeamPermission;
+      Object.assign(changes, resolveTeamUnits(requested, body, { units: team.units, unitsMap: unitsMapOf(team) }));
+    }
+    try {
+      const updated = await this.prisma.$transaction((tx) => this.orgs.updateTeam(tx, team.id, changes));
+      return toTeamDto(updated, this.orgDto(org));
+    } catch (err) {
+      if (uniqueViolation(err)?.includes('lower_name')) throw DomainError.unprocessable('team already exists');
+      throw err;
+    }
+  }
+
+  /**
+   * `DELETE /teams/{id}` (owners and site admins). The Owners team cannot be deleted. Members left without a team
+   * leave the organization (with `identity.evt.member.removed`), as when they are removed from their last team.
+   * Grants of the team in repo-service need no cleanup: team ids are never reused, so they grant nothing.
+   */
+  async deleteTeam(actor: ActorDto, teamId: number): Promise<void> {
+    const { org, team } = await this.visibleTeam(actor, teamId);
+    await this.requireOwner(actor, org.id);
+    if (team.permission === 'owner') throw DomainError.unprocessable('the Owners team cannot be deleted');
+    await this.prisma.$transaction(async (tx) => {
+      const former = await this.orgs.deleteTeam(tx, team.id);
+      for (const userId of former) {
+        if ((await this.orgs.countUserTeamsInOrg(tx, org.id, userId)) > 0) continue;
+        if (!(await this.orgs.removeOrgUser(tx, org.id, userId))) continue;
+        const user = await this.users.findById(userId, tx);
+        if (user) await this.memberRemovedEvent(tx, org, user);
+      }
+    });
+    this.events.kick();
+  }
+
+  /** `GET /teams/{id}/members/{username}`: the user when they are in the team (org members and admins ask). */
+  async getTeamMember(actor: ActorDto, teamId: number, username: string): Promise<UserDto> {
+    const ctx = await this.visibleTeam(actor, teamId);
+    this.requireMember(actor, ctx);
+    const user = await this.targetUser(username);
+    if (!(await this.orgs.isTeamMember(teamId, user.id))) {
+      throw DomainError.notFound(`user "${username}" is not a member of team ${teamId}`);
+    }
+    return this.userDto(user, actor);
+  }
+
+  private validTeamName(name: string): string {
+    const teamName = name.trim();
+    if (!TEAM_NAME.test(teamName)) {
+      throw DomainError.unprocessable('invalid team name: only alphanumerics, dashes, underscores and dots are allowed');
+    }
+    return teamName;
   }
 
   async listTeamMembers(actor: ActorDto, teamId: number, query: ListQuery): Promise<Paginated<UserDto>> {

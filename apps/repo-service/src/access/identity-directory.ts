@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   IdentitySubjects,
-  type ActorDto, type OrgMembershipReply, type OwnerDto,
+  type ActorDto, type OrgMembershipReply, type OwnerDto, type TeamDto,
   type UserDto,
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
@@ -43,6 +43,11 @@ export class IdentityDirectory {
   async isSiteAdmin(id: number): Promise<boolean> {
     const reply = await this.rpc.send(IdentitySubjects.userLookup, { ids: [id] });
     return (reply.adminIds ?? []).includes(id);
+  }
+
+  /** A team as the actor may see it (identity-service answers NOT_FOUND or PERMISSION_DENIED as for its own routes). */
+  team(actor: ActorDto, teamId: number): Promise<TeamDto> {
+    return this.rpc.send(IdentitySubjects.teamGet, { actor, teamId });
   }
 
   /** A user's standing in an organization. */

@@ -41,6 +41,8 @@ export interface RepositoryFilter {
   includePrivate: boolean;
   /** Only repositories of this owner. */
   ownerId?: number;
+  /** Only repositories given to this team explicitly. */
+  teamId?: number;
   /** Only repositories this user owns or (unless `exclusive`) collaborates on. */
   relatedUserId?: number;
   exclusive?: boolean;
@@ -99,6 +101,20 @@ export class RepositoriesRepository {
     await tx.repository.delete({ where: { id } });
   }
 
+  /** Gives a team a repository (idempotent). */
+  async grantTeam(orgId: number, teamId: number, repoId: number): Promise<void> {
+    await this.prisma.teamRepo.createMany({ data: [{ orgId, teamId, repoId }], skipDuplicates: true });
+  }
+
+  /** Takes a repository from a team (idempotent). */
+  async revokeTeam(teamId: number, repoId: number): Promise<void> {
+    await this.prisma.teamRepo.deleteMany({ where: { teamId, repoId } });
+  }
+
+  async teamHas(teamId: number, repoId: number): Promise<boolean> {
+    return (await this.prisma.teamRepo.count({ where: { teamId, repoId } })) > 0;
+  }
+
   /** One page of repositories matching `filter`, and the total. */
   async list(filter: RepositoryFilter, paging: Paging, order: RepositoryOrder = 'id', desc = false) {
     const where = this.where(filter);
@@ -136,6 +152,7 @@ export class RepositoriesRepository {
           : { lowerName: { contains: kw } },
       );
     }
+    if (f.teamId !== undefined) and.push({ teamRepos: { some: { teamId: f.teamId } } });
     if (f.template !== undefined) and.push({ isTemplate: f.template });
     if (f.archived !== undefined) and.push({ isArchived: f.archived });
     if (f.isPrivate !== undefined) and.push({ isPrivate: f.isPrivate });

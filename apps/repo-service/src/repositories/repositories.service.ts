@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   DomainError, ErrorCode, HooksSubjects, placeholderUser, RepoEvents, accessAtLeast, checkRepoName, isValidBranchName, toPaging,
   type ActorDto, type CreateRepositoryRequest, type EditRepositoryRequest, type ListRepositoriesRequest,
-  type OrgMembershipReply, type OwnerDto, type Paginated, type RepoScopedRequest, type RepositoryDto,
+  type OrgMembershipReply, type OwnerDto, type Paginated, type Paging, type RepoScopedRequest, type RepositoryDto,
   type RepositoryEventData, type RepositorySummaryDto, type SearchRepositoriesRequest, type UserDto, type VisibleRepositoriesRequest,
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, RpcClient, type CommonSettings, uniqueViolation, EventOutbox } from '@cairn/platform';
@@ -361,6 +361,23 @@ export class RepositoriesService {
     const scope = viewerScope(actor, standings, this.settings.twoFactorAuth);
     const page = await this.repositories.list({ scope, includePrivate: actor !== null, ownerId: owner.id }, paging);
     return this.render(page, actor, standings, new Map([[owner.id, owner.user]]));
+  }
+
+  /**
+   * A team's repositories, rendered with the actor's permissions: those given to it, or every repository of its
+   * organization when it includes all (Gitea stores rows for those; Cairn needs none).
+   */
+  async teamRepositories(
+    actor: ActorDto,
+    team: { id: number; orgId: number; includesAll: boolean },
+    paging: Paging,
+  ): Promise<Paginated<RepositoryDto>> {
+    const standing = actor.isAdmin ? null : await this.identity.membership(team.orgId, actor.id);
+    const standings = new Map<number, OrgMembershipReply>(standing ? [[team.orgId, standing]] : []);
+    const scope = viewerScope(actor, standings, this.settings.twoFactorAuth);
+    const filter: RepositoryFilter = { scope, includePrivate: true, ownerId: team.orgId };
+    if (!team.includesAll) filter.teamId = team.id;
+    return this.render(await this.repositories.list(filter, paging), actor, standings);
   }
 
   async search(req: SearchRepositoriesRequest): Promise<Paginated<RepositoryDto>> {

@@ -7,7 +7,7 @@ import type {
   CreateKeyRequest, KeyIdRequest, ListKeysRequest, PublicKeyDto, ResolveKeyReply, ResolveKeyRequest, TouchKeyRequest,
 } from './key.dto.js';
 import type {
-  CreateOrgRequest, CreateTeamRequest, OrgListRequest, OrgMemberRequest, OrgMembershipReply, OrgMembershipRequest,
+  CreateOrgRequest, CreateTeamRequest, EditOrgRequest, EditTeamRequest, OrgListRequest, OrgMemberRequest, OrgMembershipReply, OrgMembershipRequest,
   OrgPagedRequest, OrgRequest, OrgStandingsReply, OrgStandingsRequest, OrganizationDto, SetPublicMemberRequest,
   TeamDto, TeamMemberRequest, TeamPagedRequest, TeamRequest,
 } from './org.dto.js';
@@ -64,12 +64,16 @@ export interface IdentityRpc {
   [IdentitySubjects.orgCreate]: RpcPair<CreateOrgRequest, OrganizationDto>;
   [IdentitySubjects.orgGet]: RpcPair<OrgRequest, OrganizationDto>;
   [IdentitySubjects.orgDelete]: RpcPair<OrgRequest, null>;
+  [IdentitySubjects.orgEdit]: RpcPair<EditOrgRequest, OrganizationDto>;
   [IdentitySubjects.orgList]: RpcPair<OrgListRequest, Paginated<OrganizationDto>>;
   [IdentitySubjects.orgMembership]: RpcPair<OrgMembershipRequest, OrgMembershipReply>;
   [IdentitySubjects.orgStandings]: RpcPair<OrgStandingsRequest, OrgStandingsReply>;
   [IdentitySubjects.teamList]: RpcPair<OrgPagedRequest, Paginated<TeamDto>>;
   [IdentitySubjects.teamCreate]: RpcPair<CreateTeamRequest, TeamDto>;
   [IdentitySubjects.teamGet]: RpcPair<TeamRequest, TeamDto>;
+  [IdentitySubjects.teamEdit]: RpcPair<EditTeamRequest, TeamDto>;
+  [IdentitySubjects.teamDelete]: RpcPair<TeamRequest, { ok: true }>;
+  [IdentitySubjects.teamMemberGet]: RpcPair<TeamMemberRequest, UserDto>;
   [IdentitySubjects.teamMemberAdd]: RpcPair<TeamMemberRequest, { ok: true }>;
   [IdentitySubjects.teamMemberRemove]: RpcPair<TeamMemberRequest, { ok: true }>;
   [IdentitySubjects.teamMemberList]: RpcPair<TeamPagedRequest, Paginated<UserDto>>;

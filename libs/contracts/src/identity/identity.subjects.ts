@@ -91,6 +91,8 @@ export const IdentitySubjects = {
    * memberships; records `identity.evt.user.deleted` (`kind: 'organization'`) so every owner-keyed consumer cleans up.
    */
   orgDelete: 'identity.org.delete',
+  /** Edit an organization's profile and visibility (owners and site admins). */
+  orgEdit: 'identity.org.edit',
 
   /** List an organization's teams. */
   teamList: 'identity.team.list',
@@ -98,6 +100,12 @@ export const IdentitySubjects = {
   teamCreate: 'identity.team.create',
   /** Get a team by id. */
   teamGet: 'identity.team.get',
+  /** Edit a team (owners and site admins; the Owners team keeps its permission). */
+  teamEdit: 'identity.team.edit',
+  /** Delete a team (owners and site admins; never the Owners team); members left without a team leave the org. */
+  teamDelete: 'identity.team.delete',
+  /** One member of a team, as a user; NOT_FOUND when not a member. */
+  teamMemberGet: 'identity.team.member-get',
   /** Add a member to a team. */
   teamMemberAdd: 'identity.team.member-add',
   /** Remove a member from a team. */

@@ -1,6 +1,7 @@
 import { Type } from 'class-transformer';
 import {
   IsBoolean, IsIn, IsInt, IsOptional, IsString, MaxLength, MinLength, ValidateNested, IsArray, ArrayMaxSize,
+  registerDecorator, IsEmail, IsUrl, ValidateIf,
 } from 'class-validator';
 import { ListQuery } from '../common/pagination.js';
 import { ActorRequest, VISIBILITIES, type Visibility, type UserDto } from './user.dto.js';
@@ -49,11 +50,51 @@ export class CreateOrgBody {
   @IsOptional() @IsBoolean() repo_admin_change_team_access?: boolean;
 }
 
+/** `PATCH /orgs/{org}` body (Gitea's `EditOrgOption`): absent fields stay as they are. */
+export class EditOrgBody {
+  @IsOptional() @IsString() @MaxLength(100) full_name?: string;
+  /** Empty: unchanged (Gitea only replaces the address when one is given). */
+  @IsOptional() @IsString() @MaxLength(255)
+  @ValidateIf((o: EditOrgBody) => o.email !== '') @IsEmail({}, { message: 'email must be an email address' })
+  email?: string;
+  @IsOptional() @IsString() @MaxLength(255) description?: string;
+  @IsOptional() @IsString() @MaxLength(255)
+  @ValidateIf((o: EditOrgBody) => o.website !== '')
+  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'website must be an http(s) URL' })
+  website?: string;
+  @IsOptional() @IsString() @MaxLength(255) location?: string;
+  /** Gitea's binding accepts an empty string for "unchanged". */
+  @IsOptional() @IsIn(['', ...VISIBILITIES]) visibility?: Visibility | '';
+  @IsOptional() @IsBoolean() repo_admin_change_team_access?: boolean;
+}
+
 /** Repository units a team may be given, as Gitea names them. */
 export const TEAM_UNITS = [
   'repo.code', 'repo.issues', 'repo.ext_issues', 'repo.wiki', 'repo.ext_wiki', 'repo.pulls', 'repo.releases',
   'repo.projects', 'repo.packages', 'repo.actions',
 ] as const;
+
+/** Access modes a unit may be given in `units_map`. */
+export const UNIT_ACCESS_MODES = ['none', 'read', 'write', 'admin'] as const;
+
+/** A `units_map` object: known unit names to {@link UNIT_ACCESS_MODES}. */
+function IsUnitsMap(): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isUnitsMap',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options: { message: `units_map maps units (${TEAM_UNITS.join(', ')}) to one of ${UNIT_ACCESS_MODES.join(', ')}` },
+      validator: {
+        validate(value: unknown): boolean {
+          if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+          const entries = Object.entries(value);
+          return entries.length <= 32 && entries.every(([unit, mode]) =>
+            (TEAM_UNITS as readonly string[]).includes(unit) && (UNIT_ACCESS_MODES as readonly unknown[]).includes(mode));
+        },
+      },
+    });
+}
 
 /** `POST /orgs/{org}/teams` body (Gitea's `CreateTeamOption`). */
 export class CreateTeamBody {
@@ -63,8 +104,23 @@ export class CreateTeamBody {
   /** `read`, `write` or `admin` (Gitea rejects `owner` and `none` here). */
   @IsOptional() @IsIn(['read', 'write', 'admin']) permission?: 'read' | 'write' | 'admin';
   @IsOptional() @IsArray() @ArrayMaxSize(32) @IsIn(TEAM_UNITS, { each: true }) units?: string[];
+  /** Per-unit access (`none`, `read`, `write`, `admin`); takes precedence over `units` below admin permission. */
+  @IsOptional() @IsUnitsMap() units_map?: Record<string, string>;
   @IsOptional() @IsBoolean() can_create_org_repo?: boolean;
 }
+
+/** `PATCH /teams/{id}` body (Gitea's `EditTeamOption`): absent fields stay as they are. */
+export class EditTeamBody {
+  /** Gitea declares it required but ignores an empty one; so does Cairn. */
+  @IsOptional() @IsString() @MaxLength(255) name?: string;
+  @IsOptional() @IsString() @MaxLength(255) description?: string;
+  @IsOptional() @IsBoolean() includes_all_repositories?: boolean;
+  @IsOptional() @IsIn(['', 'read', 'write', 'admin']) permission?: '' | 'read' | 'write' | 'admin';
+  @IsOptional() @IsArray() @ArrayMaxSize(32) @IsIn(TEAM_UNITS, { each: true }) units?: string[];
+  @IsOptional() @IsUnitsMap() units_map?: Record<string, string>;
+  @IsOptional() @IsBoolean() can_create_org_repo?: boolean;
+}
+
 
 export class CreateOrgRequest extends ActorRequest {
   /** `POST /admin/users/{username}/orgs`: the user who becomes the owner (admin only); absent = the actor. */
@@ -85,8 +141,14 @@ export class OrgPagedRequest extends OrgRequest {
 export class CreateTeamRequest extends OrgRequest {
   @ValidateNested() @Type(() => CreateTeamBody) body: CreateTeamBody;
 }
+export class EditOrgRequest extends OrgRequest {
+  @ValidateNested() @Type(() => EditOrgBody) body: EditOrgBody;
+}
 export class TeamRequest extends ActorRequest {
   @IsInt() teamId: number;
+}
+export class EditTeamRequest extends TeamRequest {
+  @ValidateNested() @Type(() => EditTeamBody) body: EditTeamBody;
 }
 /** `identity.team.member-list`: a team plus paging. */
 export class TeamPagedRequest extends TeamRequest {

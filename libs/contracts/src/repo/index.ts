@@ -27,3 +27,4 @@ export * from './git-data.dto.js';
 export * from './git-data.subjects.js';
 export * from './releases.dto.js';
 export * from './releases.subjects.js';
+export * from './notifications.dto.js';

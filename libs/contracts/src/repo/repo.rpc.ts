@@ -17,8 +17,13 @@ import type { ChangeFilesReply, ChangeFilesRequest } from './file-changes.dto.js
 import type { RepoAccessReply, RepoAccessRequest, RepoScopedRequest } from './repo-access.dto.js';
 import type {
   CreateRepositoryRequest, EditRepositoryRequest, ListRepositoriesRequest, OwnedRepositoriesReply, OwnedRepositoriesRequest,
-  RepositoryDto, RepositorySummaryDto, SearchRepositoriesRequest, VisibleRepositoriesRequest,
+  RepositoryDto, RepositorySummaryDto, SearchRepositoriesRequest, TeamRepositoriesRequest, TeamRepositoryRequest,
+  VisibleRepositoriesRequest,
 } from './repository.dto.js';
+import type {
+  ListNotificationsRequest, NotificationCountDto, NotificationCountRequest, NotificationThreadDto, NotificationThreadRequest,
+  ReadNotificationsRequest,
+} from './notifications.dto.js';
 import type { GetSigningKeyRequest, SigningKeyReply } from './signing-key.dto.js';
 import type { RpcPair } from '../rpc-contract.js';
 import type { RepoSubjects } from './repo.subjects.js';
@@ -36,6 +41,15 @@ export interface RepoRpc {
   [RepoSubjects.repositorySearch]: RpcPair<SearchRepositoriesRequest, Paginated<RepositoryDto>>;
   [RepoSubjects.repositoryOwnedCount]: RpcPair<OwnedRepositoriesRequest, OwnedRepositoriesReply>;
   [RepoSubjects.repositoryVisible]: RpcPair<VisibleRepositoriesRequest, RepositoryDto[]>;
+  [RepoSubjects.teamRepoList]: RpcPair<TeamRepositoriesRequest, Paginated<RepositoryDto>>;
+  [RepoSubjects.teamRepoGet]: RpcPair<TeamRepositoryRequest, RepositoryDto>;
+  [RepoSubjects.teamRepoAdd]: RpcPair<TeamRepositoryRequest, null>;
+  [RepoSubjects.teamRepoRemove]: RpcPair<TeamRepositoryRequest, null>;
+  [RepoSubjects.notificationList]: RpcPair<ListNotificationsRequest, Paginated<NotificationThreadDto>>;
+  [RepoSubjects.notificationRead]: RpcPair<ReadNotificationsRequest, NotificationThreadDto[]>;
+  [RepoSubjects.notificationCount]: RpcPair<NotificationCountRequest, NotificationCountDto>;
+  [RepoSubjects.notificationThreadGet]: RpcPair<NotificationThreadRequest, NotificationThreadDto>;
+  [RepoSubjects.notificationThreadRead]: RpcPair<NotificationThreadRequest, NotificationThreadDto>;
   [RepoSubjects.collaboratorList]: RpcPair<ListCollaboratorsRequest, Paginated<UserDto>>;
   [RepoSubjects.collaboratorCheck]: RpcPair<CollaboratorRequest, boolean>;
   [RepoSubjects.collaboratorAdd]: RpcPair<AddCollaboratorRequest, null>;

@@ -35,6 +35,31 @@ export const RepoSubjects = {
    */
   repositoryVisible: 'repo.repository.visible',
 
+  /**
+   * A team's repositories (org members and site admins): {@link TeamRepositoriesRequest} → `Paginated<RepositoryDto>`.
+   */
+  teamRepoList: 'repo.team-repo.list',
+  /** One repository of a team, NOT_FOUND when not given to it: {@link TeamRepositoryRequest} → `RepositoryDto`. */
+  teamRepoGet: 'repo.team-repo.get',
+  /** Give a team a repository (repo admins): {@link TeamRepositoryRequest} → `null`. */
+  teamRepoAdd: 'repo.team-repo.add',
+  /** Take a repository from a team (repo admins): {@link TeamRepositoryRequest} → `null`. */
+  teamRepoRemove: 'repo.team-repo.remove',
+
+  /**
+   * The actor's notification threads, newest first, of one repository when `repo` is set:
+   * {@link ListNotificationsRequest} → `Paginated<NotificationThreadDto>`.
+   */
+  notificationList: 'repo.notification.list',
+  /** Change the status of the actor's threads: {@link ReadNotificationsRequest} → `NotificationThreadDto[]` (changed). */
+  notificationRead: 'repo.notification.read',
+  /** The actor's unread threads: {@link NotificationCountRequest} → `NotificationCountDto`. */
+  notificationCount: 'repo.notification.count',
+  /** One thread (its user or a site admin): {@link NotificationThreadRequest} → `NotificationThreadDto`. */
+  notificationThreadGet: 'repo.notification.thread-get',
+  /** Change one thread's status (default `read`): {@link NotificationThreadRequest} → `NotificationThreadDto`. */
+  notificationThreadRead: 'repo.notification.thread-read',
+
   /** List a repository's collaborators: {@link ListCollaboratorsRequest} → `Paginated<UserDto>`. */
   collaboratorList: 'repo.collaborator.list',
   /** Is a user a collaborator: {@link CollaboratorRequest} → `boolean`. */

@@ -158,7 +158,7 @@ export class EditRepoBody {
 }
 
 /** Gitea's query booleans (`strconv.ParseBool`): `1 t T TRUE true True` / `0 f F FALSE false False`. */
-function queryBool({ value }: { value: unknown }): unknown {
+export function queryBool({ value }: { value: unknown }): unknown {
   if (typeof value !== 'string') return value;
   if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
   if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) return false;
@@ -250,6 +250,21 @@ export class OwnedRepositoriesRequest {
 }
 export interface OwnedRepositoriesReply {
   count: number;
+}
+
+/** `repo.team-repo.list`: the repositories a team was given (all of its organization's when it includes all). */
+export class TeamRepositoriesRequest {
+  @ValidateNested() @Type(() => ActorDto) actor: ActorDto;
+  @IsInt() @Min(1) teamId: number;
+  @IsOptional() @ValidateNested() @Type(() => ListQuery) query?: ListQuery;
+}
+
+/** `repo.team-repo.get|add|remove`: one repository of the team's organization, named as in the URL. */
+export class TeamRepositoryRequest {
+  @ValidateNested() @Type(() => ActorDto) actor: ActorDto;
+  @IsInt() @Min(1) teamId: number;
+  @IsString() @MaxLength(255) org: string;
+  @IsString() @MaxLength(255) repo: string;
 }
 
 /** The most repositories one {@link VisibleRepositoriesRequest} names (a page of packages: at most 50). */

@@ -1,7 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import {
-  CreateOrgBody, CreateTeamBody, DomainError, IdentitySubjects, ListQuery,
-  type ActorDto, type OrganizationDto, type Paginated, type TeamDto, type UserDto,
+  CreateOrgBody, CreateTeamBody, DomainError, EditOrgBody, EditTeamBody, IdentitySubjects, ListQuery, RepoSubjects,
+  type ActorDto, type OrganizationDto, type Paginated, type RepositoryDto, type TeamDto, type UserDto,
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
 import { CurrentActor, ScopeCategoryOf, SignInRequired } from '../../auth/policy.decorators.js';
@@ -34,6 +34,12 @@ export class OrgsController {
     return this.rpc.send(IdentitySubjects.orgGet, { actor, org });
   }
 
+  @Patch('orgs/:org')
+  @SignInRequired()
+  edit(@CurrentActor() actor: ActorDto, @Param('org') org: string, @Body() body: EditOrgBody): Promise<OrganizationDto> {
+    return this.rpc.send(IdentitySubjects.orgEdit, { actor, org, body });
+  }
+
   @Delete('orgs/:org')
   @SignInRequired()
   @HttpCode(204)
@@ -62,6 +68,33 @@ export class OrgsController {
   @SignInRequired()
   team(@CurrentActor() actor: ActorDto, @Param('id', PositiveIntPipe) teamId: number): Promise<TeamDto> {
     return this.rpc.send(IdentitySubjects.teamGet, { actor, teamId });
+  }
+
+  @Patch('teams/:id')
+  @SignInRequired()
+  editTeam(
+    @CurrentActor() actor: ActorDto,
+    @Param('id', PositiveIntPipe) teamId: number,
+    @Body() body: EditTeamBody,
+  ): Promise<TeamDto> {
+    return this.rpc.send(IdentitySubjects.teamEdit, { actor, teamId, body });
+  }
+
+  @Delete('teams/:id')
+  @SignInRequired()
+  @HttpCode(204)
+  async deleteTeam(@CurrentActor() actor: ActorDto, @Param('id', PositiveIntPipe) teamId: number): Promise<void> {
+    await this.rpc.send(IdentitySubjects.teamDelete, { actor, teamId });
+  }
+
+  @Get('teams/:id/members/:username')
+  @SignInRequired()
+  teamMember(
+    @CurrentActor() actor: ActorDto,
+    @Param('id', PositiveIntPipe) teamId: number,
+    @Param('username') username: string,
+  ): Promise<UserDto> {
+    return this.rpc.send(IdentitySubjects.teamMemberGet, { actor, teamId, username });
   }
 
   @Get('teams/:id/members')
@@ -95,6 +128,52 @@ export class OrgsController {
     @Param('username') username: string,
   ): Promise<void> {
     await this.rpc.send(IdentitySubjects.teamMemberRemove, { actor, teamId, username });
+  }
+
+  @Get('teams/:id/repos')
+  @SignInRequired()
+  @Paged()
+  teamRepos(
+    @CurrentActor() actor: ActorDto,
+    @Param('id', PositiveIntPipe) teamId: number,
+    @Query() query: ListQuery,
+  ): Promise<Paginated<RepositoryDto>> {
+    return this.rpc.send(RepoSubjects.teamRepoList, { actor, teamId, query });
+  }
+
+  @Get('teams/:id/repos/:org/:repo')
+  @SignInRequired()
+  teamRepo(
+    @CurrentActor() actor: ActorDto,
+    @Param('id', PositiveIntPipe) teamId: number,
+    @Param('org') org: string,
+    @Param('repo') repo: string,
+  ): Promise<RepositoryDto> {
+    return this.rpc.send(RepoSubjects.teamRepoGet, { actor, teamId, org, repo });
+  }
+
+  @Put('teams/:id/repos/:org/:repo')
+  @SignInRequired()
+  @HttpCode(204)
+  async addTeamRepo(
+    @CurrentActor() actor: ActorDto,
+    @Param('id', PositiveIntPipe) teamId: number,
+    @Param('org') org: string,
+    @Param('repo') repo: string,
+  ): Promise<void> {
+    await this.rpc.send(RepoSubjects.teamRepoAdd, { actor, teamId, org, repo });
+  }
+
+  @Delete('teams/:id/repos/:org/:repo')
+  @SignInRequired()
+  @HttpCode(204)
+  async removeTeamRepo(
+    @CurrentActor() actor: ActorDto,
+    @Param('id', PositiveIntPipe) teamId: number,
+    @Param('org') org: string,
+    @Param('repo') repo: string,
+  ): Promise<void> {
+    await this.rpc.send(RepoSubjects.teamRepoRemove, { actor, teamId, org, repo });
   }
 
   @Get('orgs/:org/members')
