@@ -10,6 +10,7 @@ import { StorageModule } from './storage/storage.module.js';
 import { TransportModule } from './transport/transport.module.js';
 import { GitReadModule } from './git/git-read.module.js';
 import { FileChangesModule } from './file-changes/file-changes.module.js';
+import { BranchWritesModule } from './branches/branch-writes.module.js';
 import { SigningModule } from './signing/signing.module.js';
 
 /** repo-service: repositories, git storage and transport, issues, pull requests, packages. */
@@ -27,6 +28,7 @@ import { SigningModule } from './signing/signing.module.js';
     IssueTrackerModule,
     GitReadModule,
     FileChangesModule,
+    BranchWritesModule,
   ],
 })
 export class AppModule {}

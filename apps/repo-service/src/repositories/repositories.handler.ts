@@ -2,7 +2,7 @@ import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { RpcHandler } from '@cairn/platform';
 import {
-  CreateRepositoryRequest, EditRepositoryRequest, ListRepositoriesRequest, OwnedRepositoriesRequest, RepoScopedRequest,
+  CreateRepositoryRequest, EditRepositoryRequest, GetRepositoryByIdRequest, ListRepositoriesRequest, OwnedRepositoriesRequest, RepoScopedRequest,
   RepoSubjects, SearchRepositoriesRequest, VisibleRepositoriesRequest,
   type OwnedRepositoriesReply, type Paginated, type RepositoryDto,
 } from '@cairn/contracts';
@@ -29,6 +29,11 @@ export class RepositoriesHandler {
   @RpcHandler(RepoSubjects.repositoryGet)
   get(@Payload() req: RepoScopedRequest): Promise<RepositoryDto> {
     return this.repositories.get(req);
+  }
+
+  @RpcHandler(RepoSubjects.repositoryGetById)
+  getById(@Payload() req: GetRepositoryByIdRequest): Promise<RepositoryDto> {
+    return this.repositories.getById(req);
   }
 
   @RpcHandler(RepoSubjects.repositoryEdit)

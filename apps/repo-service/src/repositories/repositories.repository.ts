@@ -53,6 +53,10 @@ export interface RepositoryFilter {
   template?: boolean;
   archived?: boolean;
   isPrivate?: boolean;
+  /** Only repositories having one of these topics (exact, lower-case). */
+  anyTopic?: string[];
+  /** Only repositories given to this team. */
+  teamId?: number;
 }
 
 export type RepositoryOrder = 'alpha' | 'created' | 'updated' | 'size' | 'id';
@@ -95,13 +99,48 @@ export class RepositoriesRepository {
     return tx.repository.update({ where: { id }, data });
   }
 
+  /** A repository's topics, the row locked until the transaction ends (null: no such repository). */
+  async lockTopics(tx: Tx, id: number): Promise<string[] | null> {
+    const rows = await tx.$queryRaw<{ topics: string[] }[]>`
+      SELECT topics FROM "repo".repositories WHERE id = ${id}::int FOR UPDATE`;
+    return rows[0]?.topics ?? null;
+  }
+
+  /** Stores topics, sorted by name as Gitea lists them. */
+  async setTopics(db: Db, id: number, topics: string[]): Promise<void> {
+    await db.repository.update({ where: { id }, data: { topics: [...topics].sort() } });
+  }
+
   async delete(tx: Tx, id: number): Promise<void> {
     await tx.repository.delete({ where: { id } });
   }
 
-  /** One page of repositories matching `filter`, and the total. */
-  async list(filter: RepositoryFilter, paging: Paging, order: RepositoryOrder = 'id', desc = false) {
-    const where = this.where(filter);
+  /**
+   * One page of repositories matching `filter`, and the total. With `priorityOwnerId`, that owner's repositories come
+   * first (Gitea's `CASE WHEN owner_id = … THEN 0 ELSE 1 END`): the page is cut from the two ordered parts in turn.
+   */
+  async list(
+    filter: RepositoryFilter,
+    paging: Paging,
+    order: RepositoryOrder = 'id',
+    desc = false,
+    priorityOwnerId?: number,
+  ): Promise<{ items: RepositoryRow[]; total: number }> {
+    if (!priorityOwnerId) return this.listOrdered(this.where(filter), paging, order, desc);
+    const base = this.where(filter);
+    const first = await this.listOrdered({ AND: [base, { ownerId: priorityOwnerId }] }, paging, order, desc);
+    const restSkip = Math.max(0, paging.skip - first.total);
+    const restTake = paging.take - first.items.length;
+    const rest = await this.listOrdered(
+      { AND: [base, { ownerId: { not: priorityOwnerId } }] },
+      { ...paging, skip: restSkip, take: Math.max(restTake, 0) },
+      order,
+      desc,
+    );
+    return { items: [...first.items, ...(restTake > 0 ? rest.items : [])], total: first.total + rest.total };
+  }
+
+  private async listOrdered(where: Prisma.RepositoryWhereInput, paging: Paging, order: RepositoryOrder, desc: boolean) {
     const direction: Prisma.SortOrder = desc ? 'desc' : 'asc';
     const orderBy: Prisma.RepositoryOrderByWithRelationInput[] = {
       alpha: [{ lowerName: direction }, { ownerLowerName: direction }],
@@ -139,6 +178,8 @@ export class RepositoriesRepository {
     if (f.template !== undefined) and.push({ isTemplate: f.template });
     if (f.archived !== undefined) and.push({ isArchived: f.archived });
     if (f.isPrivate !== undefined) and.push({ isPrivate: f.isPrivate });
+    if (f.anyTopic) and.push({ topics: { hasSome: f.anyTopic } });
+    if (f.teamId !== undefined) and.push({ teamRepos: { some: { teamId: f.teamId } } });
     return { AND: and };
   }
 

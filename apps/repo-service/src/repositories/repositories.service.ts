@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
-  DomainError, ErrorCode, HooksSubjects, placeholderUser, RepoEvents, accessAtLeast, checkRepoName, isValidBranchName, toPaging,
+  DomainError, ErrorCode, HooksSubjects, placeholderUser, RepoEvents, accessAtLeast, checkRepoName, isValidBranchName,
+  sanitizeTopic, toPaging, type GetRepositoryByIdRequest,
   type ActorDto, type CreateRepositoryRequest, type EditRepositoryRequest, type ListRepositoriesRequest,
   type OrgMembershipReply, type OwnerDto, type Paginated, type RepoScopedRequest, type RepositoryDto,
   type RepositoryEventData, type SearchRepositoriesRequest, type UserDto, type VisibleRepositoriesRequest,
@@ -189,6 +190,13 @@ export class RepositoriesService {
     const row = await this.repositories.findById(req.repo.id);
     if (!row) throw DomainError.notFound('repository not found');
     return toRepositoryDto(row, await this.ownerOf(row), req.access, this.urls);
+  }
+
+  /** `repo.repository.get-by-id` (Gitea's `GET /repositories/{id}`): a repository the actor cannot see is not found. */
+  async getById(req: GetRepositoryByIdRequest): Promise<RepositoryDto> {
+    const [found] = await this.visible({ actor: req.actor, ids: [req.id] });
+    if (!found) throw DomainError.notFound('repository not found');
+    return found;
   }
 
   /** `repo.repository.visible`: the repositories among `ids` the actor may see (missing ones are left out). */
@@ -382,19 +390,26 @@ export class RepositoriesService {
     const filter: RepositoryFilter = {
       scope: viewerScope(actor, standings, this.settings.twoFactorAuth),
       includePrivate: actor !== null && (q.private ?? true),
-      keyword: q.q?.trim() || undefined,
       includeDescription: q.includeDesc ?? false,
       template: q.template,
       archived: q.archived,
       isPrivate: q.is_private,
+      teamId: q.team_id || undefined,
     };
+    const keyword = q.q?.trim();
+    if (keyword && q.topic) {
+      // Gitea: with `topic`, each comma-separated keyword names a topic exactly.
+      filter.anyTopic = keyword.split(',').map(sanitizeTopic).filter(Boolean);
+    } else if (keyword) {
+      filter.keyword = keyword;
+    }
     const related = q.uid || (mode === 'collaborative' ? actor?.id : undefined);
     if (related) {
       filter.relatedUserId = related;
       filter.exclusive = q.exclusive ?? false;
       filter.collaborativeOnly = mode === 'collaborative';
     }
-    const page = await this.repositories.list(filter, toPaging(q), order, desc);
+    const page = await this.repositories.list(filter, toPaging(q), order, desc, q.priority_owner_id || undefined);
     return this.render(page, actor, standings);
   }
 

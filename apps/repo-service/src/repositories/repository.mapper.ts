@@ -105,7 +105,7 @@ export function toRepositoryDto(
     internal: false,
     mirror_interval: '',
     object_format_name: row.objectFormat === 'sha256' ? 'sha256' : 'sha1',
-    topics: [],
+    topics: row.topics,
     licenses: [],
   };
 }

@@ -1,6 +1,10 @@
 import type { Paginated } from '../common/pagination.js';
 import type { UserDto } from '../identity/user.dto.js';
-import type { BranchDto, GetBranchRequest, ListBranchesRequest, ListRefNamesRequest, RefNamesReply } from './branches.dto.js';
+import type {
+  BranchDto, CreateBranchRequest, DeleteBranchRequest, GetBranchRequest, ListBranchesRequest, ListRefNamesRequest,
+  RefNamesReply,
+} from './branches.dto.js';
+import type { ListTopicsReply, ListTopicsRequest, ReplaceTopicsRequest, TopicRequest } from './topics.dto.js';
 import type {
   AddCollaboratorRequest, CollaboratorRequest, ListCollaboratorsRequest, RepoCollaboratorPermissionDto,
 } from './collaborator.dto.js';
@@ -14,7 +18,7 @@ import type { ChangeFilesReply, ChangeFilesRequest } from './file-changes.dto.js
 import type { RepoAccessReply, RepoAccessRequest, RepoScopedRequest } from './repo-access.dto.js';
 import type {
   CreateRepositoryRequest, EditRepositoryRequest, ListRepositoriesRequest, OwnedRepositoriesReply, OwnedRepositoriesRequest,
-  RepositoryDto, SearchRepositoriesRequest, VisibleRepositoriesRequest,
+  GetRepositoryByIdRequest, RepositoryDto, SearchRepositoriesRequest, VisibleRepositoriesRequest,
 } from './repository.dto.js';
 import type { GetSigningKeyRequest, SigningKeyReply } from './signing-key.dto.js';
 import type { RpcPair } from '../rpc-contract.js';
@@ -26,6 +30,7 @@ export interface RepoRpc {
   [RepoSubjects.branchGet]: RpcPair<GetBranchRequest, BranchDto>;
   [RepoSubjects.repositoryCreate]: RpcPair<CreateRepositoryRequest, RepositoryDto>;
   [RepoSubjects.repositoryGet]: RpcPair<RepoScopedRequest, RepositoryDto>;
+  [RepoSubjects.repositoryGetById]: RpcPair<GetRepositoryByIdRequest, RepositoryDto>;
   [RepoSubjects.repositoryEdit]: RpcPair<EditRepositoryRequest, RepositoryDto>;
   [RepoSubjects.repositoryDelete]: RpcPair<RepoScopedRequest, null>;
   [RepoSubjects.repositoryList]: RpcPair<ListRepositoriesRequest, Paginated<RepositoryDto>>;
@@ -45,6 +50,12 @@ export interface RepoRpc {
   [RepoSubjects.commitGet]: RpcPair<GetCommitRequest, CommitDto>;
   [RepoSubjects.commitDiff]: RpcPair<GetCommitDiffRequest, CommitDiffReply>;
   [RepoSubjects.branchList]: RpcPair<ListBranchesRequest, Paginated<BranchDto>>;
+  [RepoSubjects.branchCreate]: RpcPair<CreateBranchRequest, BranchDto>;
+  [RepoSubjects.branchDelete]: RpcPair<DeleteBranchRequest, null>;
+  [RepoSubjects.topicList]: RpcPair<ListTopicsRequest, ListTopicsReply>;
+  [RepoSubjects.topicReplace]: RpcPair<ReplaceTopicsRequest, null>;
+  [RepoSubjects.topicAdd]: RpcPair<TopicRequest, null>;
+  [RepoSubjects.topicDelete]: RpcPair<TopicRequest, null>;
   [RepoSubjects.refNames]: RpcPair<ListRefNamesRequest, RefNamesReply>;
   [RepoSubjects.signingKeyGet]: RpcPair<GetSigningKeyRequest, SigningKeyReply>;
 }
