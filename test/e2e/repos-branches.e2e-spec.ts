@@ -282,3 +282,32 @@ describe('branches through the API', () => {
     expect(after.body).toMatchObject({ state: 'closed', merged: false });
   });
 });
+
+describe('GET /users/{username}/orgs/{org}/permissions', () => {
+  it('says what a user may do in an organization the caller can see', async () => {
+    const org = uniqueName('perm-org');
+    expect((await api.post('/orgs', { basic: alice, body: { username: org } })).status).toBe(201);
+    const team = await api.post(`/orgs/${org}/teams`, {
+      basic: alice, body: { name: 'writers', permission: 'write', units: ['repo.code'], can_create_org_repo: false },
+    });
+    expect(team.status, team.text).toBe(201);
+    const carol = await createUser(suite, admin, uniqueName('carol'));
+    expect((await api.put(`/teams/${team.body.id}/members/${carol.username}`, { basic: alice })).status).toBe(204);
+
+    const gitea = await client(bob);
+    const owner = await gitea.users.orgGetUserPermissions(alice.username, org);
+    expect(owner.data).toEqual({ is_owner: true, is_admin: true, can_write: true, can_read: true, can_create_repository: true });
+    const writer = await api.get(`/users/${carol.username}/orgs/${org}/permissions`, { basic: bob });
+    expect(writer.body).toEqual({ is_owner: false, is_admin: false, can_write: true, can_read: true, can_create_repository: false });
+    const outsider = await api.get(`/users/${bob.username}/orgs/${org}/permissions`, { basic: carol });
+    expect(outsider.body).toEqual({ is_owner: false, is_admin: false, can_write: false, can_read: false, can_create_repository: false });
+    expect((await api.get(`/users/nobody-${org}/orgs/${org}/permissions`, { basic: bob })).status).toBe(404);
+    expect((await api.get(`/users/${bob.username}/orgs/${org}/permissions`)).status).toBe(401);
+
+    // A private organization is hidden from non-members.
+    const hidden = uniqueName('hidden-org');
+    expect((await api.post('/orgs', { basic: alice, body: { username: hidden, visibility: 'private' } })).status).toBe(201);
+    expect((await api.get(`/users/${alice.username}/orgs/${hidden}/permissions`, { basic: bob })).status).toBe(404);
+    expect((await api.get(`/users/${alice.username}/orgs/${hidden}/permissions`, { basic: alice })).status).toBe(200);
+  });
+});
