@@ -453,7 +453,7 @@ describe('every operation answers what the published description says', () => {
     await call('DELETE', '/packages/{owner}/{type}/{name}/{version}', `${pkg}/1.0.0`, { basic: alice });
   });
 
-  it('repositories and branches: by id, topics, media, branch create and delete, organization permissions', async () => {
+  it('repositories and branches: by id, topics, media, branch create and delete, forks, organization permissions', async () => {
     const repo = uniqueName('repos-part');
     const r = `/repos/${alice.username}/${repo}`;
     const made = await call('POST', '/user/repos', '/user/repos', { basic: alice, body: { name: repo, auto_init: true } });
@@ -469,6 +469,8 @@ describe('every operation answers what the published description says', () => {
     });
     expect(branch.body.name).toBe('topic/contract');
     await call('DELETE', '/repos/{owner}/{repo}/branches/{branch}', `${r}/branches/topic/contract`, { basic: alice });
+    await call('POST', '/repos/{owner}/{repo}/forks', `${r}/forks`, { basic: bob, body: {} });
+    await call('GET', '/repos/{owner}/{repo}/forks', `${r}/forks`, { basic: alice });
     const org = uniqueName('perm-org');
     await call('POST', '/orgs', '/orgs', { basic: alice, body: { username: org } });
     await call('GET', '/users/{username}/orgs/{org}/permissions', `/users/${alice.username}/orgs/${org}/permissions`, { basic: bob });

@@ -6,6 +6,7 @@
  * kept; `create`/`delete` webhooks; the open pull requests of a deleted branch closed). Clients: `gitea-js` where it
  * has the operation, plain HTTP for the error cases.
  */
+import { Octokit } from '@octokit/rest';
 import { giteaApi } from 'gitea-js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -309,5 +310,75 @@ describe('GET /users/{username}/orgs/{org}/permissions', () => {
     expect((await api.post('/orgs', { basic: alice, body: { username: hidden, visibility: 'private' } })).status).toBe(201);
     expect((await api.get(`/users/${alice.username}/orgs/${hidden}/permissions`, { basic: bob })).status).toBe(404);
     expect((await api.get(`/users/${alice.username}/orgs/${hidden}/permissions`, { basic: alice })).status).toBe(200);
+  });
+});
+
+describe('forks', () => {
+  it('copies branches and tags, shows fork/parent/forks_count, lists forks, refuses duplicates (gitea-js and Octokit)', async () => {
+    const source = await createRepo(alice, { name: uniqueName('upstream'), description: 'the original' });
+    const up = `/repos/${alice.username}/${source.name}`;
+    const work = ws.dir(`work-${source.name}`);
+    await git.ok(['clone', '-q', httpCloneUrl(suite.baseUrl, alice.username, source.name, { username: alice.username, secret: alice.password }), work]);
+    await git.ok(['checkout', '-q', '-b', 'side'], { cwd: work });
+    const side = await commitAll(git, work, { 's.txt': 's\n' }, 'side');
+    await git.ok(['tag', 'v0.1'], { cwd: work });
+    await git.ok(['push', '-q', 'origin', 'side', 'refs/tags/v0.1'], { cwd: work });
+
+    const gitea = await client(bob);
+    const forked = await gitea.repos.createFork(alice.username, source.name, {});
+    expect(forked.status).toBe(202);
+    expect(forked.data).toMatchObject({
+      name: source.name, fork: true, description: 'the original', owner: { login: bob.username },
+      parent: { id: source.id, full_name: `${alice.username}/${source.name}`, forks_count: 1 },
+      permissions: { admin: true },
+    });
+    const mine = `/repos/${bob.username}/${source.name}`;
+    expect((await api.get(`${mine}/branches/side`, { basic: bob })).body.commit.id).toBe(side);
+    const clone = ws.dir(`clone-${source.name}`);
+    await git.ok(['clone', '-q', httpCloneUrl(suite.baseUrl, bob.username, source.name, { username: bob.username, secret: bob.password }), clone]);
+    expect(await git.ok(['rev-parse', 'v0.1^{commit}'], { cwd: clone })).toBe(side);
+    expect((await api.get(up, { basic: alice })).body).toMatchObject({ fork: false, parent: null, forks_count: 1 });
+
+    // Once per owner; a taken name is a conflict too.
+    const again = await api.post(`${up}/forks`, { basic: bob, body: { name: 'another-name' } });
+    expect(again.status, again.text).toBe(409);
+    const taken = await api.post(`${up}/forks`, { basic: alice, body: {} });
+    expect(taken.status, taken.text).toBe(409);
+
+    // Into an organization: its members only.
+    const org = uniqueName('fork-org');
+    expect((await api.post('/orgs', { basic: alice, body: { username: org } })).status).toBe(201);
+    expect((await api.post(`${up}/forks`, { basic: bob, body: { organization: org } })).status).toBe(403);
+    expect((await api.post(`${up}/forks`, { basic: bob, body: { organization: `no-${org}` } })).status).toBe(422);
+    const octokit = new Octokit({ baseUrl: `${suite.rootUrl}api/v1`, auth: await createToken(suite, alice, ['all']) });
+    const intoOrg = await octokit.repos.createFork({ owner: alice.username, repo: source.name, organization: org, name: 'org-copy' });
+    expect(intoOrg.status).toBe(202);
+    expect(intoOrg.data).toMatchObject({ name: 'org-copy', fork: true, owner: { login: org } });
+
+    const listed = await octokit.repos.listForks({ owner: alice.username, repo: source.name });
+    expect(listed.data.map((f) => f.full_name)).toEqual([`${bob.username}/${source.name}`, `${org}/org-copy`]);
+    expect((await gitea.repos.listForks(alice.username, source.name)).data.map((f) => f.full_name)).toHaveLength(2);
+    const forksOnly = await api.get(`/repos/search?q=${source.name}&mode=fork`, { basic: alice });
+    expect((forksOnly.body.data as { full_name: string }[]).map((f) => f.full_name).sort()).toEqual(
+      [`${bob.username}/${source.name}`].sort(),
+    );
+
+    // Deleting the parent leaves the forks standing alone.
+    expect((await api.delete(up, { basic: alice })).status).toBe(204);
+    expect((await api.get(mine, { basic: bob })).body).toMatchObject({ fork: false, parent: null });
+  });
+
+  it("does not show a private parent to someone who cannot see it", async () => {
+    const secret = await createRepo(alice, { name: uniqueName('private-up'), private: true });
+    const collab = await api.put(`/repos/${alice.username}/${secret.name}/collaborators/${bob.username}`, {
+      basic: alice, body: { permission: 'read' },
+    });
+    expect(collab.status, collab.text).toBe(204);
+    const fork = await api.post(`/repos/${alice.username}/${secret.name}/forks`, { basic: bob, body: {} });
+    expect(fork.status, fork.text).toBe(202);
+    expect(fork.body).toMatchObject({ private: true, parent: { id: secret.id } });
+    expect((await api.delete(`/repos/${alice.username}/${secret.name}/collaborators/${bob.username}`, { basic: alice })).status).toBe(204);
+    const again = await api.get(`/repos/${bob.username}/${secret.name}`, { basic: bob });
+    expect(again.body).toMatchObject({ fork: true, parent: null });
   });
 });

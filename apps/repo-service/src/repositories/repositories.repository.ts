@@ -19,6 +19,8 @@ export interface NewRepository {
   isTemplate: boolean;
   defaultBranch: string;
   trustModel: string;
+  /** The repository this one is a fork of. */
+  forkId?: number;
 }
 
 /** What may change on an existing repository. */
@@ -57,6 +59,10 @@ export interface RepositoryFilter {
   anyTopic?: string[];
   /** Only repositories given to this team. */
   teamId?: number;
+  /** Only forks of this repository. */
+  forkOf?: number;
+  /** Only forks (true) or only repositories that are not forks (false). */
+  isFork?: boolean;
 }
 
 export type RepositoryOrder = 'alpha' | 'created' | 'updated' | 'size' | 'id';
@@ -70,6 +76,7 @@ export class RepositoriesRepository {
     return tx.repository.create({
       data: {
         ...repo,
+        isFork: repo.forkId !== undefined,
         ownerLowerName: repo.ownerName.toLowerCase(),
         lowerName: repo.name.toLowerCase(),
       },
@@ -111,8 +118,23 @@ export class RepositoriesRepository {
     await db.repository.update({ where: { id }, data: { topics: [...topics].sort() } });
   }
 
+  /** Deletes a repository; its forks stand alone from then on, and its parent has one fork less (as Gitea). */
   async delete(tx: Tx, id: number): Promise<void> {
-    await tx.repository.delete({ where: { id } });
+    const row = await tx.repository.delete({ where: { id } });
+    await tx.repository.updateMany({ where: { forkId: id }, data: { isFork: false, forkId: null } });
+    if (row.forkId !== null) {
+      await tx.repository.updateMany({ where: { id: row.forkId, numForks: { gt: 0 } }, data: { numForks: { decrement: 1 } } });
+    }
+  }
+
+  /** One more fork of `id`. */
+  async countFork(tx: Tx, id: number): Promise<void> {
+    await tx.repository.update({ where: { id }, data: { numForks: { increment: 1 } } });
+  }
+
+  /** Does this owner have a fork of `forkId` already? */
+  async hasFork(ownerId: number, forkId: number, db: Db = this.prisma): Promise<boolean> {
+    return (await db.repository.count({ where: { ownerId, forkId } })) > 0;
   }
 
   /**
@@ -180,6 +202,8 @@ export class RepositoriesRepository {
     if (f.isPrivate !== undefined) and.push({ isPrivate: f.isPrivate });
     if (f.anyTopic) and.push({ topics: { hasSome: f.anyTopic } });
     if (f.teamId !== undefined) and.push({ teamRepos: { some: { teamId: f.teamId } } });
+    if (f.forkOf !== undefined) and.push({ forkId: f.forkOf });
+    if (f.isFork !== undefined) and.push({ isFork: f.isFork });
     return { AND: and };
   }
 

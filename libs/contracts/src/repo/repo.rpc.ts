@@ -18,7 +18,7 @@ import type { ChangeFilesReply, ChangeFilesRequest } from './file-changes.dto.js
 import type { RepoAccessReply, RepoAccessRequest, RepoScopedRequest } from './repo-access.dto.js';
 import type {
   CreateRepositoryRequest, EditRepositoryRequest, ListRepositoriesRequest, OwnedRepositoriesReply, OwnedRepositoriesRequest,
-  GetRepositoryByIdRequest, RepositoryDto, SearchRepositoriesRequest, VisibleRepositoriesRequest,
+  ForkRepositoryRequest, GetRepositoryByIdRequest, ListForksRequest, RepositoryDto, SearchRepositoriesRequest, VisibleRepositoriesRequest,
 } from './repository.dto.js';
 import type { GetSigningKeyRequest, SigningKeyReply } from './signing-key.dto.js';
 import type { RpcPair } from '../rpc-contract.js';
@@ -31,6 +31,8 @@ export interface RepoRpc {
   [RepoSubjects.repositoryCreate]: RpcPair<CreateRepositoryRequest, RepositoryDto>;
   [RepoSubjects.repositoryGet]: RpcPair<RepoScopedRequest, RepositoryDto>;
   [RepoSubjects.repositoryGetById]: RpcPair<GetRepositoryByIdRequest, RepositoryDto>;
+  [RepoSubjects.repositoryFork]: RpcPair<ForkRepositoryRequest, RepositoryDto>;
+  [RepoSubjects.repositoryForks]: RpcPair<ListForksRequest, Paginated<RepositoryDto>>;
   [RepoSubjects.repositoryEdit]: RpcPair<EditRepositoryRequest, RepositoryDto>;
   [RepoSubjects.repositoryDelete]: RpcPair<RepoScopedRequest, null>;
   [RepoSubjects.repositoryList]: RpcPair<ListRepositoriesRequest, Paginated<RepositoryDto>>;

@@ -16,6 +16,13 @@ export const RepoSubjects = {
   repositoryGet: 'repo.repository.get',
   /** Get a repository by id: {@link GetRepositoryByIdRequest} → `RepositoryDto`; one the actor cannot see is NOT_FOUND. */
   repositoryGetById: 'repo.repository.get-by-id',
+  /**
+   * Fork a repository into the actor or one of their organizations: {@link ForkRepositoryRequest} → the fork's
+   * `RepositoryDto` (ALREADY_EXISTS when the name is taken or the owner has a fork of it already).
+   */
+  repositoryFork: 'repo.repository.fork',
+  /** A page of a repository's forks the actor may see: {@link ListForksRequest} → `Paginated<RepositoryDto>`. */
+  repositoryForks: 'repo.repository.forks',
   /** Edit a repository (repo admin): {@link EditRepositoryRequest} → `RepositoryDto`. */
   repositoryEdit: 'repo.repository.edit',
   /** Delete a repository and its storage (repo owner or site admin): `RepoScopedRequest` → `null`. */

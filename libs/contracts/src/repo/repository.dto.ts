@@ -266,3 +266,21 @@ export class GetRepositoryByIdRequest {
   @IsOptional() @ValidateNested() @Type(() => ActorDto) actor: ActorDto | null;
   @IsInt() @Min(1) id: number;
 }
+
+/** `POST /repos/{owner}/{repo}/forks` body (Gitea's `CreateForkOption`). */
+export class CreateForkBody {
+  /** The organization to fork into (default: the caller). */
+  @IsOptional() @IsString() @MaxLength(255) organization?: string;
+  /** The fork's name (default: the repository's). */
+  @IsOptional() @IsString() @MaxLength(100) name?: string;
+}
+
+/** `repo.repository.fork`: fork the scoped repository (read access needed). Replies the fork's `RepositoryDto`. */
+export class ForkRepositoryRequest extends RepoScopedRequest {
+  @ValidateNested() @Type(() => CreateForkBody) body: CreateForkBody;
+}
+
+/** `repo.repository.forks`: a page of the scoped repository's forks that the actor may see. */
+export class ListForksRequest extends RepoScopedRequest {
+  @ValidateNested() @Type(() => ListQuery) query: ListQuery;
+}

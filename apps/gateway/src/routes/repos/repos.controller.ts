@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, ParseIntPipe, Patch, Post, Query } from '@nestjs/common';
 import {
-  CreateRepoBody, DomainError, EditRepoBody, ListQuery, RepoSubjects, SearchReposQuery, twoFactorDeniesRepoAccess,
+  CreateForkBody, CreateRepoBody, DomainError, EditRepoBody, ListQuery, RepoSubjects, SearchReposQuery, twoFactorDeniesRepoAccess,
   twoFactorRequiredMessage, type ActorDto, type ListRepositoriesRequest, type Paginated, type RepositoryDto,
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
@@ -100,6 +100,22 @@ export class ReposController {
   @RepoAccess('read')
   get(@CurrentRepo() ctx: RepoContext): Promise<RepositoryDto> {
     return this.rpc.send(RepoSubjects.repositoryGet, ctx);
+  }
+
+  /** Gitea answers 202 (its fork is complete when it answers; the status is historical). */
+  @Post('repos/:owner/:repo/forks')
+  @RepoAccess('read')
+  @SignInRequired()
+  @HttpCode(202)
+  fork(@CurrentRepo() ctx: RepoContext, @Body() body: CreateForkBody): Promise<RepositoryDto> {
+    return this.rpc.send(RepoSubjects.repositoryFork, { ...ctx, body: body ?? {} });
+  }
+
+  @Get('repos/:owner/:repo/forks')
+  @RepoAccess('read')
+  @Paged()
+  forks(@CurrentRepo() ctx: RepoContext, @Query() query: ListQuery): Promise<Paginated<RepositoryDto>> {
+    return this.rpc.send(RepoSubjects.repositoryForks, { ...ctx, query });
   }
 
   @Patch('repos/:owner/:repo')
