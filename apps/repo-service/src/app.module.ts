@@ -13,6 +13,7 @@ import { StorageModule } from './storage/storage.module.js';
 import { TransportModule } from './transport/transport.module.js';
 import { GitReadModule } from './git/git-read.module.js';
 import { FileChangesModule } from './file-changes/file-changes.module.js';
+import { BranchWritesModule } from './branches/branch-writes.module.js';
 import { SigningModule } from './signing/signing.module.js';
 import { ReleasesModule } from './releases/releases.module.js';
 
@@ -35,6 +36,7 @@ import { ReleasesModule } from './releases/releases.module.js';
     FileChangesModule,
     CommitStatusesModule,
     ReleasesModule,
+    BranchWritesModule,
   ],
 })
 export class AppModule {}

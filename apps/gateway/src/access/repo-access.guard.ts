@@ -20,6 +20,14 @@ const RESOLVED = Symbol('cairnRepo');
  */
 export const RepoAccess = (need: AccessLevel) => SetMetadata(REPO_ACCESS, need);
 
+const NOT_ARCHIVED = 'cairn:repoNotArchived';
+
+/**
+ * Gitea's `mustNotBeArchived`: a write route refused with 423 on an archived repository (after the access check, so
+ * a caller who may not write still learns nothing more).
+ */
+export const MustNotBeArchived = () => SetMetadata(NOT_ARCHIVED, true);
+
 /** What a repository route receives: exactly the fields of every repository-scoped message. */
 export interface RepoContext {
   actor: ActorDto | null;
@@ -64,6 +72,8 @@ export class RepoAccessGuard implements CanActivate {
       if (!actor && need !== 'read') throw new DomainError(ErrorCode.UNAUTHENTICATED, 'token is required');
       throw DomainError.forbidden(DENIED[need]);
     }
+    const refuseArchived = this.reflector.getAllAndOverride<boolean>(NOT_ARCHIVED, [context.getHandler(), context.getClass()]);
+    if (refuseArchived && context_.repo.archived) throw new DomainError(ErrorCode.LOCKED, 'repo is archived');
     (req as unknown as Record<symbol, RepoContext>)[RESOLVED] = context_;
     return true;
   }

@@ -1,5 +1,5 @@
 import {
-  DomainError, ErrorCode, accessAtLeast, twoFactorDeniesRepoAccess, twoFactorRequiredMessage, type ActorDto,
+  DomainError, ErrorCode, accessAtLeast, archivedPushRefusal, twoFactorDeniesRepoAccess, twoFactorRequiredMessage, type ActorDto,
 } from '@cairn/contracts';
 import type { RpcClient } from '@cairn/platform';
 import type { FastifyRequest } from 'fastify';
@@ -83,5 +83,7 @@ export async function authorizeGitHttp(
     if (!actor) throw ASK();
     throw new GitHttpRefusal(403, `User permission denied: ${actor.login} may not push to ${ctx.repo.ownerName}/${ctx.repo.name}`);
   }
+  const archived = need === 'write' ? archivedPushRefusal(ctx.repo) : null;
+  if (archived) throw new GitHttpRefusal(403, archived);
   return ctx;
 }

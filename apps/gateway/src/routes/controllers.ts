@@ -11,6 +11,7 @@ import { ReposController } from './repos/repos.controller.js';
 import { CollaboratorsController } from './repos/collaborators.controller.js';
 import { BranchProtectionsController } from './repos/branch-protections.controller.js';
 import { CommitStatusesController } from './repos/commit-statuses.controller.js';
+import { TopicsController } from './repos/topics.controller.js';
 import { IssuesController } from './issues/issues.controller.js';
 import { AssigneesController } from './issues/assignees.controller.js';
 import { PullsController } from './pulls/pulls.controller.js';
@@ -45,6 +46,7 @@ export const API_CONTROLLERS: Type<unknown>[] = [
   CollaboratorsController,
   BranchProtectionsController,
   CommitStatusesController,
+  TopicsController,
   IssuesController,
   AssigneesController,
   PullsController,

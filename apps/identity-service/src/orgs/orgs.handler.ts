@@ -4,7 +4,7 @@ import { RpcClient, RpcHandler } from '@cairn/platform';
 import {
   CreateOrgRequest, CreateTeamRequest, EditOrgRequest, EditTeamRequest, IdentitySubjects, RepoSubjects, OrgListRequest, OrgMemberRequest, OrgMembershipRequest, OrgStandingsRequest, type OrgStandingsReply,
   OrgPagedRequest, OrgRequest, SetPublicMemberRequest, TeamMemberRequest, TeamPagedRequest, TeamRequest,
-  type OrgMembershipReply, type OrganizationDto, type Paginated, type TeamDto, type UserDto,
+  type OrgMembershipReply, type OrganizationDto, type OrganizationPermissionsDto, type Paginated, type TeamDto, type UserDto,
 } from '@cairn/contracts';
 import { requireActor, requireBody } from '../common/require-actor.js';
 import { OrgsService } from './orgs.service.js';
@@ -48,6 +48,11 @@ export class OrgsHandler {
   @RpcHandler(IdentitySubjects.orgMembership)
   membership(@Payload() req: OrgMembershipRequest): Promise<OrgMembershipReply> {
     return this.orgs.membership(req.orgId, req.userId);
+  }
+
+  @RpcHandler(IdentitySubjects.orgUserPermissions)
+  userPermissions(@Payload() req: OrgMemberRequest): Promise<OrganizationPermissionsDto> {
+    return this.orgs.userPermissions(requireActor(req.actor), req.org, req.username);
   }
 
   @RpcHandler(IdentitySubjects.orgStandings)

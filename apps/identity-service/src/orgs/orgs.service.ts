@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  DomainError, IdentityEvents, TEAM_UNITS, invalidNameReason, toPaging,
+  DomainError, IdentityEvents, TEAM_PERMISSIONS, TEAM_UNITS, invalidNameReason, toPaging,
   type AccountDeletedData, type ActorDto, type CreateOrgBody, type CreateTeamBody, type EditOrgBody, type EditTeamBody,
-  type ListQuery, type OrgMembershipReply, type OrganizationDto,
+  type ListQuery, type OrgMembershipReply, type OrganizationDto, type OrganizationPermissionsDto,
   type Paginated, type TeamDto, type TeamPermission, type UserDto,
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, type CommonSettings, uniqueViolation } from '@cairn/platform';
@@ -210,6 +210,28 @@ export class OrgsService {
     const member = await this.orgs.orgUser(orgId, userId);
     if (!member) return { isMember: false, isOwner: false, teams: [] };
     return standingFrom(await this.orgs.teamsOfUser(orgId, userId));
+  }
+
+  /**
+   * Gitea's `GetUserOrgsPermissions`: the user's highest team permission in an organization the actor can see
+   * (owners team: everything; non-members: nothing), and whether they may create repositories there.
+   */
+  async userPermissions(actor: ActorDto, name: string, username: string): Promise<OrganizationPermissionsDto> {
+    const user = await this.targetUser(username);
+    const { org } = await this.visibleOrg(actor, name);
+    const standing = await this.membership(org.id, user.id);
+    const level = Math.max(
+      standing.isOwner ? TEAM_PERMISSIONS.indexOf('owner') : 0,
+      ...standing.teams.map((t) => TEAM_PERMISSIONS.indexOf(t.permission)),
+    );
+    const atLeast = (p: TeamPermission) => level >= TEAM_PERMISSIONS.indexOf(p);
+    return {
+      is_owner: standing.isOwner,
+      is_admin: atLeast('admin'),
+      can_write: atLeast('write'),
+      can_read: atLeast('read'),
+      can_create_repository: standing.isOwner || standing.teams.some((t) => t.canCreateOrgRepo),
+    };
   }
 
   /** The user's standing in every organization they belong to: two queries, whatever the number of organizations. */

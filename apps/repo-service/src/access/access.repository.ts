@@ -11,6 +11,7 @@ export interface AccessRow {
   defaultBranch: string;
   isPrivate: boolean;
   isEmpty: boolean;
+  isArchived: boolean;
   trustModel: string;
   /** The user's collaboration mode, or null. */
   collabMode: string | null;
@@ -27,6 +28,7 @@ interface RawAccessRow {
   default_branch: string;
   is_private: boolean;
   is_empty: boolean;
+  is_archived: boolean;
   trust_model: string;
   collab_mode: string | null;
   team_ids: number[] | null;
@@ -42,6 +44,7 @@ function toAccessRow(r: RawAccessRow): AccessRow {
     defaultBranch: r.default_branch,
     isPrivate: r.is_private,
     isEmpty: r.is_empty,
+    isArchived: r.is_archived,
     trustModel: r.trust_model,
     collabMode: r.collab_mode,
     teamIds: r.team_ids ?? [],
@@ -56,7 +59,8 @@ export class AccessRepository {
   /** A repository by owner and name (case-insensitive), with `userId`'s collaboration (one round trip). */
   async findByPath(ownerLowerName: string, lowerName: string, userId: number | null, db: Db = this.prisma) {
     const rows = await db.$queryRaw<RawAccessRow[]>`
-      SELECT r.id, r.owner_id, r.owner_name, r.owner_kind, r.name, r.default_branch, r.is_private, r.is_empty, r.trust_model,
+      SELECT r.id, r.owner_id, r.owner_name, r.owner_kind, r.name, r.default_branch, r.is_private, r.is_empty, r.is_archived,
+             r.trust_model,
              c.mode AS collab_mode,
              ARRAY(SELECT tr.team_id FROM "repo".team_repos tr WHERE tr.repo_id = r.id) AS team_ids
         FROM "repo".repositories r
@@ -70,7 +74,8 @@ export class AccessRepository {
   /** A repository by id, with `userId`'s collaboration. */
   async findById(repoId: number, userId: number | null, db: Db = this.prisma) {
     const rows = await db.$queryRaw<RawAccessRow[]>`
-      SELECT r.id, r.owner_id, r.owner_name, r.owner_kind, r.name, r.default_branch, r.is_private, r.is_empty, r.trust_model,
+      SELECT r.id, r.owner_id, r.owner_name, r.owner_kind, r.name, r.default_branch, r.is_private, r.is_empty, r.is_archived,
+             r.trust_model,
              c.mode AS collab_mode,
              ARRAY(SELECT tr.team_id FROM "repo".team_repos tr WHERE tr.repo_id = r.id) AS team_ids
         FROM "repo".repositories r

@@ -35,6 +35,7 @@ export function toRepoRef(row: AccessRow): RepoRefDto {
     defaultBranch: row.defaultBranch,
     private: row.isPrivate,
     empty: row.isEmpty,
+    archived: row.isArchived,
     trustModel: (REPO_TRUST_MODELS as readonly string[]).includes(row.trustModel) ? (row.trustModel as RepoTrustModel) : 'default',
   };
 }

@@ -130,6 +130,20 @@ export class PullsRepository {
     }) as Promise<PullIssueRow[]>;
   }
 
+  /** Open pull requests from or into a branch (what deleting it closes, as Gitea's `CloseBranchPulls`). */
+  findOpenTouching(repoId: number, branch: string, db: Db = this.prisma): Promise<PullIssueRow[]> {
+    return db.issue.findMany({
+      where: {
+        repoId,
+        isPull: true,
+        state: 'open',
+        pullRequest: { merged: false, OR: [{ headBranch: branch }, { baseBranch: branch }] },
+      },
+      include: { pullRequest: true },
+      orderBy: { index: 'asc' },
+    }) as Promise<PullIssueRow[]>;
+  }
+
   /** Which of these branches an open pull request uses as head or base (one statement). */
   async branchesInUse(db: Db, repoId: number, branches: string[]): Promise<Set<string>> {
     const rows = await db.$queryRaw<{ branch: string }[]>`

@@ -274,6 +274,18 @@ export class PullsService {
     return updated;
   }
 
+  /**
+   * Gitea's `CloseBranchPulls`: when a branch is deleted, the open pull requests from or into it are closed by the
+   * deleter, each with its `closed` event. Failures are logged: the branch is gone either way.
+   */
+  async closeBranchPulls(scope: ViewScope, actor: ActorDto, branch: string): Promise<void> {
+    for (const pull of await this.pulls.findOpenTouching(scope.repo.id, branch)) {
+      await this.applyEdit(scope, actor, pull, { state: 'closed' }).catch((err: Error) =>
+        this.logger.warn(`pull request #${pull.index} of repository ${scope.repo.id} not closed: ${err.message}`),
+      );
+    }
+  }
+
   /** `GET …/pulls/{index}/merge`: whether it is merged. */
   async isMerged(req: PullIndexRequest): Promise<boolean> {
     return (await this.load(req.repo.id, req.index)).pullRequest.merged;

@@ -2,7 +2,7 @@ import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { RpcHandler } from '@cairn/platform';
 import {
-  CreateRepositoryRequest, EditRepositoryRequest, ListRepositoriesRequest, OwnedRepositoriesRequest, RepoScopedRequest,
+  CreateRepositoryRequest, EditRepositoryRequest, ForkRepositoryRequest, GetRepositoryByIdRequest, ListForksRequest, ListRepositoriesRequest, OwnedRepositoriesRequest, RepoScopedRequest,
   RepoSubjects, SearchRepositoriesRequest, VisibleRepositoriesRequest,
   type OwnedRepositoriesReply, type Paginated, type RepositoryDto, type RepositorySummaryDto,
 } from '@cairn/contracts';
@@ -34,6 +34,21 @@ export class RepositoriesHandler {
   @RpcHandler(RepoSubjects.repositorySummary)
   summary(@Payload() req: RepoScopedRequest): Promise<RepositorySummaryDto> {
     return this.repositories.summary(req);
+  }
+
+  @RpcHandler(RepoSubjects.repositoryGetById)
+  getById(@Payload() req: GetRepositoryByIdRequest): Promise<RepositoryDto> {
+    return this.repositories.getById(req);
+  }
+
+  @RpcHandler(RepoSubjects.repositoryFork)
+  fork(@Payload() req: ForkRepositoryRequest): Promise<RepositoryDto> {
+    return this.repositories.fork(req);
+  }
+
+  @RpcHandler(RepoSubjects.repositoryForks)
+  forks(@Payload() req: ListForksRequest): Promise<Paginated<RepositoryDto>> {
+    return this.repositories.forks(req);
   }
 
   @RpcHandler(RepoSubjects.repositoryEdit)

@@ -5,12 +5,14 @@ import { RepositoriesRepository } from './repositories.repository.js';
 import { RepositoriesService } from './repositories.service.js';
 import { TeamReposHandler } from './team-repos.handler.js';
 import { TeamReposService } from './team-repos.service.js';
+import { TopicsHandler } from '../topics/topics.handler.js';
+import { TopicsService } from '../topics/topics.service.js';
 
-/** Repository creation, reading, editing, deletion, listing and search; repositories given to teams. */
+/** Repository creation, reading, editing, deletion, listing and search; topics; repositories given to teams. */
 @Module({
   imports: [AccessModule],
-  controllers: [RepositoriesHandler, TeamReposHandler],
-  providers: [RepositoriesRepository, RepositoriesService, TeamReposService],
+  controllers: [RepositoriesHandler, TeamReposHandler, TopicsHandler],
+  providers: [RepositoriesRepository, RepositoriesService, TeamReposService, TopicsService],
   exports: [RepositoriesRepository],
 })
 export class RepositoriesModule {}

@@ -19,6 +19,8 @@ export interface NewRepository {
   isTemplate: boolean;
   defaultBranch: string;
   trustModel: string;
+  /** The repository this one is a fork of. */
+  forkId?: number;
 }
 
 /** What may change on an existing repository. */
@@ -55,6 +57,12 @@ export interface RepositoryFilter {
   template?: boolean;
   archived?: boolean;
   isPrivate?: boolean;
+  /** Only repositories having one of these topics (exact, lower-case). */
+  anyTopic?: string[];
+  /** Only forks of this repository. */
+  forkOf?: number;
+  /** Only forks (true) or only repositories that are not forks (false). */
+  isFork?: boolean;
 }
 
 export type RepositoryOrder = 'alpha' | 'created' | 'updated' | 'size' | 'id';
@@ -68,6 +76,7 @@ export class RepositoriesRepository {
     return tx.repository.create({
       data: {
         ...repo,
+        isFork: repo.forkId !== undefined,
         ownerLowerName: repo.ownerName.toLowerCase(),
         lowerName: repo.name.toLowerCase(),
       },
@@ -97,8 +106,11 @@ export class RepositoriesRepository {
     return tx.repository.update({ where: { id }, data });
   }
 
-  async delete(tx: Tx, id: number): Promise<void> {
-    await tx.repository.delete({ where: { id } });
+  /** A repository's topics, the row locked until the transaction ends (null: no such repository). */
+  async lockTopics(tx: Tx, id: number): Promise<string[] | null> {
+    const rows = await tx.$queryRaw<{ topics: string[] }[]>`
+      SELECT topics FROM "repo".repositories WHERE id = ${id}::int FOR UPDATE`;
+    return rows[0]?.topics ?? null;
   }
 
   /** Gives a team a repository (idempotent). */
@@ -115,9 +127,56 @@ export class RepositoriesRepository {
     return (await this.prisma.teamRepo.count({ where: { teamId, repoId } })) > 0;
   }
 
-  /** One page of repositories matching `filter`, and the total. */
-  async list(filter: RepositoryFilter, paging: Paging, order: RepositoryOrder = 'id', desc = false) {
-    const where = this.where(filter);
+  /** Stores topics, sorted by name as Gitea lists them. */
+  async setTopics(db: Db, id: number, topics: string[]): Promise<void> {
+    await db.repository.update({ where: { id }, data: { topics: [...topics].sort() } });
+  }
+
+  /** Deletes a repository; its forks stand alone from then on, and its parent has one fork less (as Gitea). */
+  async delete(tx: Tx, id: number): Promise<void> {
+    const row = await tx.repository.delete({ where: { id } });
+    await tx.repository.updateMany({ where: { forkId: id }, data: { isFork: false, forkId: null } });
+    if (row.forkId !== null) {
+      await tx.repository.updateMany({ where: { id: row.forkId, numForks: { gt: 0 } }, data: { numForks: { decrement: 1 } } });
+    }
+  }
+
+  /** One more fork of `id`. */
+  async countFork(tx: Tx, id: number): Promise<void> {
+    await tx.repository.update({ where: { id }, data: { numForks: { increment: 1 } } });
+  }
+
+  /** Does this owner have a fork of `forkId` already? */
+  async hasFork(ownerId: number, forkId: number, db: Db = this.prisma): Promise<boolean> {
+    return (await db.repository.count({ where: { ownerId, forkId } })) > 0;
+  }
+
+  /**
+   * One page of repositories matching `filter`, and the total. With `priorityOwnerId`, that owner's repositories come
+   * first (Gitea's `CASE WHEN owner_id = … THEN 0 ELSE 1 END`): the page is cut from the two ordered parts in turn.
+   */
+  async list(
+    filter: RepositoryFilter,
+    paging: Paging,
+    order: RepositoryOrder = 'id',
+    desc = false,
+    priorityOwnerId?: number,
+  ): Promise<{ items: RepositoryRow[]; total: number }> {
+    if (!priorityOwnerId) return this.listOrdered(this.where(filter), paging, order, desc);
+    const base = this.where(filter);
+    const first = await this.listOrdered({ AND: [base, { ownerId: priorityOwnerId }] }, paging, order, desc);
+    const restSkip = Math.max(0, paging.skip - first.total);
+    const restTake = paging.take - first.items.length;
+    const rest = await this.listOrdered(
+      { AND: [base, { ownerId: { not: priorityOwnerId } }] },
+      { ...paging, skip: restSkip, take: Math.max(restTake, 0) },
+      order,
+      desc,
+    );
+    return { items: [...first.items, ...(restTake > 0 ? rest.items : [])], total: first.total + rest.total };
+  }
+
+  private async listOrdered(where: Prisma.RepositoryWhereInput, paging: Paging, order: RepositoryOrder, desc: boolean) {
     const direction: Prisma.SortOrder = desc ? 'desc' : 'asc';
     const orderBy: Prisma.RepositoryOrderByWithRelationInput[] = {
       alpha: [{ lowerName: direction }, { ownerLowerName: direction }],
@@ -156,6 +215,9 @@ export class RepositoriesRepository {
     if (f.template !== undefined) and.push({ isTemplate: f.template });
     if (f.archived !== undefined) and.push({ isArchived: f.archived });
     if (f.isPrivate !== undefined) and.push({ isPrivate: f.isPrivate });
+    if (f.anyTopic) and.push({ topics: { hasSome: f.anyTopic } });
+    if (f.forkOf !== undefined) and.push({ forkId: f.forkOf });
+    if (f.isFork !== undefined) and.push({ isFork: f.isFork });
     return { AND: and };
   }
 

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
-  DomainError, ErrorCode, HooksSubjects, placeholderUser, RepoEvents, accessAtLeast, checkRepoName, isValidBranchName, toPaging,
+  DomainError, ErrorCode, HooksSubjects, placeholderUser, RepoEvents, accessAtLeast, checkRepoName, isValidBranchName,
+  sanitizeTopic, toPaging, type ForkRepositoryRequest, type GetRepositoryByIdRequest, type ListForksRequest,
   type ActorDto, type CreateRepositoryRequest, type EditRepositoryRequest, type ListRepositoriesRequest,
   type OrgMembershipReply, type OwnerDto, type Paginated, type Paging, type RepoScopedRequest, type RepositoryDto,
   type RepositoryEventData, type RepositorySummaryDto, type SearchRepositoriesRequest, type UserDto, type VisibleRepositoriesRequest,
@@ -188,7 +189,120 @@ export class RepositoriesService {
   async get(req: RepoScopedRequest): Promise<RepositoryDto> {
     const row = await this.repositories.findById(req.repo.id);
     if (!row) throw DomainError.notFound('repository not found');
-    return toRepositoryDto(row, await this.ownerOf(row), req.access, this.urls);
+    const parents = await this.parentsOf([row], req.actor ?? null);
+    return toRepositoryDto(row, await this.ownerOf(row), req.access, this.urls, parents.get(row.forkId ?? 0));
+  }
+
+  /** `repo.repository.get-by-id` (Gitea's `GET /repositories/{id}`): a repository the actor cannot see is not found. */
+  async getById(req: GetRepositoryByIdRequest): Promise<RepositoryDto> {
+    const [found] = await this.visible({ actor: req.actor, ids: [req.id] });
+    if (!found) throw DomainError.notFound('repository not found');
+    if (!found.fork) return found;
+    const row = await this.repositories.findById(req.id);
+    const parents = row ? await this.parentsOf([row], req.actor ?? null) : new Map<number, RepositoryDto>();
+    return { ...found, parent: parents.get(row?.forkId ?? 0) ?? null };
+  }
+
+  /** The parents of the forks among `rows` that the actor may see, by id (rendered without their own parents). */
+  private async parentsOf(rows: RepositoryRow[], actor: ActorDto | null): Promise<Map<number, RepositoryDto>> {
+    const ids = rows.flatMap((r) => (r.isFork && r.forkId !== null ? [r.forkId] : []));
+    if (!ids.length) return new Map();
+    const seen = await this.visible({ actor, ids });
+    return new Map(seen.map((p) => [p.id, p]));
+  }
+
+  // ---- forks -------------------------------------------------------------------------------------------------
+
+  /**
+   * Gitea's `CreateFork`: the fork gets every branch and tag (storage first, as `create`), then its row, the
+   * parent's fork count and the `repository.created` event in one transaction. Into an organization only for its
+   * members who may create repositories there.
+   */
+  async fork(req: ForkRepositoryRequest): Promise<RepositoryDto> {
+    const actor = req.actor;
+    if (!actor) throw new DomainError(ErrorCode.UNAUTHENTICATED, 'token is required');
+    const source = await this.repositories.findById(req.repo.id);
+    if (!source) throw DomainError.notFound('repository not found');
+    const body = req.body ?? {};
+    const owner = await this.forkOwner(actor, body.organization);
+    const name = body.name ?? source.name;
+    const invalid = nameProblem(name);
+    if (invalid) throw invalid;
+    if (await this.repositories.hasFork(owner.id, source.id)) {
+      throw DomainError.alreadyExists(`user "${owner.login}" already has a fork of ${source.ownerName}/${source.name}`);
+    }
+    if (await this.repositories.existsByName(owner.id, name)) throw DomainError.alreadyExists(DUPLICATE);
+    const doers = await this.identity.usersById([actor.id]);
+    const doer = doers.get(actor.id) ?? placeholderUser(actor.id, actor.login, this.urls.rootUrl);
+
+    const location = { ownerName: owner.login, name };
+    await this.storage.init(location, source.defaultBranch);
+    let row: RepositoryRow;
+    try {
+      await this.storage.copyRefsFrom(location, source);
+      row = await this.prisma.$transaction(async (tx) => {
+        const created = await this.repositories.insert(tx, {
+          ownerId: owner.id,
+          ownerName: owner.login,
+          ownerKind: owner.kind,
+          name,
+          description: source.description,
+          isPrivate: source.isPrivate,
+          isEmpty: source.isEmpty,
+          isTemplate: false,
+          defaultBranch: source.defaultBranch,
+          trustModel: source.trustModel,
+          forkId: source.id,
+        });
+        await this.repositories.countFork(tx, source.id);
+        const data: RepositoryEventData = { repository: toEventRepository(created, owner.user, this.urls), sender: doer };
+        await this.outbox.record(tx, RepoEvents.repositoryCreated, data);
+        return created;
+      });
+    } catch (err) {
+      await this.storage.remove(location).catch((e: Error) =>
+        this.logger.error(`could not remove the storage of ${owner.login}/${name}: ${e.message}`),
+      );
+      if (uniqueViolation(err) !== null) throw DomainError.alreadyExists(DUPLICATE);
+      throw err;
+    }
+    this.outbox.kick();
+    await this.initHooks(row, owner.user);
+    const parents = await this.parentsOf([row], actor);
+    return toRepositoryDto(row, owner.user, 'owner', this.urls, parents.get(source.id));
+  }
+
+  /** Who owns a new fork: the actor, or an organization they are a member of and may create repositories in. */
+  private async forkOwner(actor: ActorDto, organization: string | undefined): Promise<OwnerDto> {
+    if (organization === undefined) return this.identity.resolveOwner(actor.login);
+    const org = await this.identity.resolveOwner(organization).catch((err: unknown) => {
+      if (err instanceof DomainError && err.code === ErrorCode.NOT_FOUND) {
+        throw DomainError.unprocessable(`organization "${organization}" does not exist`);
+      }
+      throw err;
+    });
+    if (org.kind !== 'organization') throw DomainError.unprocessable(`organization "${organization}" does not exist`);
+    if (actor.isAdmin) return org;
+    const standing = await this.identity.membership(org.id, actor.id);
+    if (!standing.isMember) throw DomainError.forbidden(`User is no Member of Organisation '${org.login}'`);
+    if (!standing.isOwner && !standing.teams.some((t) => t.canCreateOrgRepo)) {
+      throw DomainError.forbidden('Given user is not allowed to create repository in organization.');
+    }
+    return org;
+  }
+
+  /** `GET /repos/{owner}/{repo}/forks`: the forks the actor may see, oldest first. */
+  async forks(req: ListForksRequest): Promise<Paginated<RepositoryDto>> {
+    const actor = req.actor ?? null;
+    const standings =
+      actor && !actor.isAdmin ? await this.identity.standings(actor) : new Map<number, OrgMembershipReply>();
+    const filter: RepositoryFilter = {
+      scope: viewerScope(actor, standings, this.settings.twoFactorAuth),
+      includePrivate: actor !== null,
+      forkOf: req.repo.id,
+    };
+    const page = await this.repositories.list(filter, toPaging(req.query), 'id');
+    return this.render(page, actor, standings);
   }
 
   /** `repo.repository.summary`: the header fields of {@link get} without the owner lookup. */
@@ -398,27 +512,35 @@ export class RepositoriesService {
       order = q.sort as RepositoryOrder;
       desc = direction === 'desc';
     }
-    // Cairn has no forks or mirrors.
-    if (mode === 'fork' || mode === 'mirror') return { items: [], total: 0 };
+    // Cairn has no mirrors.
+    if (mode === 'mirror') return { items: [], total: 0 };
 
     const standings =
       actor && !actor.isAdmin ? await this.identity.standings(actor) : new Map<number, OrgMembershipReply>();
     const filter: RepositoryFilter = {
       scope: viewerScope(actor, standings, this.settings.twoFactorAuth),
       includePrivate: actor !== null && (q.private ?? true),
-      keyword: q.q?.trim() || undefined,
       includeDescription: q.includeDesc ?? false,
       template: q.template,
       archived: q.archived,
       isPrivate: q.is_private,
+      teamId: q.team_id || undefined,
+      isFork: mode === 'fork' ? true : mode === 'source' ? false : undefined,
     };
+    const keyword = q.q?.trim();
+    if (keyword && q.topic) {
+      // Gitea: with `topic`, each comma-separated keyword names a topic exactly.
+      filter.anyTopic = keyword.split(',').map(sanitizeTopic).filter(Boolean);
+    } else if (keyword) {
+      filter.keyword = keyword;
+    }
     const related = q.uid || (mode === 'collaborative' ? actor?.id : undefined);
     if (related) {
       filter.relatedUserId = related;
       filter.exclusive = q.exclusive ?? false;
       filter.collaborativeOnly = mode === 'collaborative';
     }
-    const page = await this.repositories.list(filter, toPaging(q), order, desc);
+    const page = await this.repositories.list(filter, toPaging(q), order, desc, q.priority_owner_id || undefined);
     return this.render(page, actor, standings);
   }
 
@@ -433,13 +555,16 @@ export class RepositoriesService {
     knownOwners?: Map<number, UserDto>,
   ): Promise<Paginated<RepositoryDto>> {
     const owners = knownOwners ?? (await this.identity.usersById(page.items.map((r) => r.ownerId)));
-    const access = await this.access.accessOfMany(subjectOf(actor), page.items, owners, standings);
+    const [access, parents] = await Promise.all([
+      this.access.accessOfMany(subjectOf(actor), page.items, owners, standings),
+      this.parentsOf(page.items, actor),
+    ]);
     const items: RepositoryDto[] = [];
     for (const row of page.items) {
       const level = access.get(row.id) ?? 'none';
       if (level === 'none') continue;
       const owner = owners.get(row.ownerId) ?? placeholderUser(row.ownerId, row.ownerName, this.urls.rootUrl);
-      items.push(toRepositoryDto(row, owner, level, this.urls));
+      items.push(toRepositoryDto(row, owner, level, this.urls, parents.get(row.forkId ?? 0)));
     }
     return { items, total: page.total - (page.items.length - items.length) };
   }

@@ -29,6 +29,8 @@ export function toRepositoryDto(
   owner: UserDto,
   access: AccessLevel,
   urls: RepoUrlSettings,
+  /** A fork's parent as the caller may see it (Gitea leaves it out when they may not). */
+  parent: RepositoryDto | null = null,
 ): RepositoryDto {
   const fullName = `${row.ownerName}/${row.name}`;
   const links = repoUrls(urls.rootUrl, row);
@@ -42,9 +44,9 @@ export function toRepositoryDto(
     description: row.description,
     empty: row.isEmpty,
     private: row.isPrivate,
-    fork: false,
+    fork: row.isFork,
     template: row.isTemplate,
-    parent: null,
+    parent: row.isFork ? parent : null,
     mirror: false,
     size: row.size,
     language: '',
@@ -57,7 +59,7 @@ export function toRepositoryDto(
     original_url: '',
     website: row.website,
     stars_count: 0,
-    forks_count: 0,
+    forks_count: row.numForks,
     watchers_count: 0,
     open_issues_count: row.numIssues - row.numClosedIssues,
     open_pr_counter: row.numPulls - row.numClosedPulls,
@@ -105,7 +107,7 @@ export function toRepositoryDto(
     internal: false,
     mirror_interval: '',
     object_format_name: row.objectFormat === 'sha256' ? 'sha256' : 'sha1',
-    topics: [],
+    topics: row.topics,
     licenses: [],
   };
 }

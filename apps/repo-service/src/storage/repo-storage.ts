@@ -77,6 +77,17 @@ export class RepoStorage {
   }
 
   /**
+   * Fills a new (empty) repository with every branch and tag of another, objects included (a fork's storage): one
+   * local `git fetch`, paths from {@link pathFor} only.
+   */
+  async copyRefsFrom(target: RepoLocation, source: RepoLocation): Promise<void> {
+    await runGitChecked(this.pathFor(target), [
+      'fetch', '--quiet', '--no-write-fetch-head', '--', this.pathFor(source),
+      '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*',
+    ]);
+  }
+
+  /**
    * Makes a root commit with the given files on `branch`, which must not exist yet (git plumbing only: no work tree),
    * signed as `signing` says. Returns the commit id.
    */

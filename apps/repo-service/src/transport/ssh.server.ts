@@ -4,7 +4,7 @@ import { Logger } from '@nestjs/common';
 import ssh2 from 'ssh2';
 import type { AuthContext, Connection, ServerChannel } from 'ssh2';
 import {
-  DomainError, ErrorCode, IdentitySubjects, RepoSubjects, accessAtLeast, twoFactorDeniesRepoAccess, twoFactorRequiredMessage,
+  DomainError, ErrorCode, IdentitySubjects, RepoSubjects, accessAtLeast, archivedPushRefusal, twoFactorDeniesRepoAccess, twoFactorRequiredMessage,
   type RepoAccessReply, type ResolveKeyReply, type TwoFactorPolicy,
 } from '@cairn/contracts';
 import { repoStoragePath, withCorrelationId, type RpcClient, listenOn } from '@cairn/platform';
@@ -195,6 +195,8 @@ export class GitSshServer {
     if (!accessAtLeast(reply.access, need)) {
       throw new SshRefusal(`User ${who.actor.login} is not allowed to push to ${reply.repo.ownerName}/${reply.repo.name}`);
     }
+    const archived = need === 'write' ? archivedPushRefusal(reply.repo) : null;
+    if (archived) throw new SshRefusal(archived);
     let dir: string;
     try {
       dir = repoStoragePath(this.options.repoRoot, reply.repo.ownerName, reply.repo.name);

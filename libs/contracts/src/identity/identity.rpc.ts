@@ -7,7 +7,8 @@ import type {
   CreateKeyRequest, KeyIdRequest, ListKeysRequest, PublicKeyDto, ResolveKeyReply, ResolveKeyRequest, TouchKeyRequest,
 } from './key.dto.js';
 import type {
-  CreateOrgRequest, CreateTeamRequest, EditOrgRequest, EditTeamRequest, OrgListRequest, OrgMemberRequest, OrgMembershipReply, OrgMembershipRequest,
+  CreateOrgRequest, CreateTeamRequest, EditOrgRequest, EditTeamRequest, OrgListRequest, OrgMemberRequest, OrgMembershipReply,
+  OrgMembershipRequest, OrganizationPermissionsDto,
   OrgPagedRequest, OrgRequest, OrgStandingsReply, OrgStandingsRequest, OrganizationDto, SetPublicMemberRequest,
   TeamDto, TeamMemberRequest, TeamPagedRequest, TeamRequest,
 } from './org.dto.js';
@@ -67,6 +68,7 @@ export interface IdentityRpc {
   [IdentitySubjects.orgEdit]: RpcPair<EditOrgRequest, OrganizationDto>;
   [IdentitySubjects.orgList]: RpcPair<OrgListRequest, Paginated<OrganizationDto>>;
   [IdentitySubjects.orgMembership]: RpcPair<OrgMembershipRequest, OrgMembershipReply>;
+  [IdentitySubjects.orgUserPermissions]: RpcPair<OrgMemberRequest, OrganizationPermissionsDto>;
   [IdentitySubjects.orgStandings]: RpcPair<OrgStandingsRequest, OrgStandingsReply>;
   [IdentitySubjects.teamList]: RpcPair<OrgPagedRequest, Paginated<TeamDto>>;
   [IdentitySubjects.teamCreate]: RpcPair<CreateTeamRequest, TeamDto>;

@@ -84,6 +84,11 @@ export const IdentitySubjects = {
   orgList: 'identity.org.list',
   /** The caller's role in an organization (owner, member, team permissions) for access decisions. */
   orgMembership: 'identity.org.membership',
+  /**
+   * What a user may do in an organization (Gitea's `OrganizationPermissions`), asked by someone who can see the
+   * organization: {@link OrgMemberRequest} → {@link OrganizationPermissionsDto}.
+   */
+  orgUserPermissions: 'identity.org.user-permissions',
   /** A user's standing in every organization they belong to, in one reply (lists across owners). */
   orgStandings: 'identity.org.standings',
   /**

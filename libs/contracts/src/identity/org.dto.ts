@@ -164,6 +164,15 @@ export class SetPublicMemberRequest extends OrgMemberRequest {
   @IsBoolean() public: boolean;
 }
 
+/** Gitea's `OrganizationPermissions`: what one user may do in an organization. */
+export interface OrganizationPermissionsDto {
+  is_owner: boolean;
+  is_admin: boolean;
+  can_write: boolean;
+  can_read: boolean;
+  can_create_repository: boolean;
+}
+
 /** `identity.org.membership`: a user's standing in an organization, for access decisions in other services. */
 export class OrgMembershipRequest {
   @IsInt() orgId: number;

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsInt, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { ListQuery } from '../common/pagination.js';
 import type { PayloadCommitVerificationDto } from './commits.dto.js';
 import { RepoScopedRequest } from './repo-access.dto.js';
@@ -64,4 +64,23 @@ export interface RefNamesReply {
   branches: string[];
   tags: string[];
   truncated: boolean;
+}
+
+/** `POST /repos/{owner}/{repo}/branches` body (Gitea's `CreateBranchRepoOption`). */
+export class CreateBranchBody {
+  @IsString() @MaxLength(100) new_branch_name: string;
+  /** Deprecated in Gitea: the branch to start from (default: the default branch). */
+  @IsOptional() @IsString() @MaxLength(100) old_branch_name?: string;
+  /** The branch, tag or commit to start from; wins over `old_branch_name`. */
+  @IsOptional() @IsString() @MaxLength(255) old_ref_name?: string;
+}
+
+/** `repo.branch.create`. */
+export class CreateBranchRequest extends RepoScopedRequest {
+  @ValidateNested() @Type(() => CreateBranchBody) body: CreateBranchBody;
+}
+
+/** `repo.branch.delete`: one branch by name. */
+export class DeleteBranchRequest extends RepoScopedRequest {
+  @IsString() @MaxLength(1024) branch: string;
 }

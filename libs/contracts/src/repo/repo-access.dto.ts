@@ -34,6 +34,8 @@ export class RepoRefDto {
   @IsOptional() private?: boolean;
   /** No commits yet. */
   @IsOptional() empty?: boolean;
+  /** Archived: read-only (pushes and writes refused). */
+  @IsOptional() archived?: boolean;
   /** How signed commits are trusted (absent: read from the repository when needed). */
   @IsOptional() @IsIn(REPO_TRUST_MODELS) trustModel?: RepoTrustModel;
 }

@@ -3,7 +3,11 @@ import type { UserDto } from '../identity/user.dto.js';
 import type {
   BranchProtectionDto, BranchProtectionRequest, CreateBranchProtectionRequest, EditBranchProtectionRequest,
 } from './branch-protection.dto.js';
-import type { BranchDto, GetBranchRequest, ListBranchesRequest, ListRefNamesRequest, RefNamesReply } from './branches.dto.js';
+import type {
+  BranchDto, CreateBranchRequest, DeleteBranchRequest, GetBranchRequest, ListBranchesRequest, ListRefNamesRequest,
+  RefNamesReply,
+} from './branches.dto.js';
+import type { ListTopicsReply, ListTopicsRequest, ReplaceTopicsRequest, TopicRequest } from './topics.dto.js';
 import type {
   AddCollaboratorRequest, CollaboratorRequest, ListCollaboratorsRequest, RepoCollaboratorPermissionDto,
 } from './collaborator.dto.js';
@@ -17,8 +21,8 @@ import type { ChangeFilesReply, ChangeFilesRequest } from './file-changes.dto.js
 import type { RepoAccessReply, RepoAccessRequest, RepoScopedRequest } from './repo-access.dto.js';
 import type {
   CreateRepositoryRequest, EditRepositoryRequest, ListRepositoriesRequest, OwnedRepositoriesReply, OwnedRepositoriesRequest,
-  RepositoryDto, RepositorySummaryDto, SearchRepositoriesRequest, TeamRepositoriesRequest, TeamRepositoryRequest,
-  VisibleRepositoriesRequest,
+  ForkRepositoryRequest, GetRepositoryByIdRequest, ListForksRequest, RepositoryDto, RepositorySummaryDto,
+  SearchRepositoriesRequest, TeamRepositoriesRequest, TeamRepositoryRequest, VisibleRepositoriesRequest,
 } from './repository.dto.js';
 import type {
   ListNotificationsRequest, NotificationCountDto, NotificationCountRequest, NotificationThreadDto, NotificationThreadRequest,
@@ -35,6 +39,9 @@ export interface RepoRpc {
   [RepoSubjects.repositoryCreate]: RpcPair<CreateRepositoryRequest, RepositoryDto>;
   [RepoSubjects.repositoryGet]: RpcPair<RepoScopedRequest, RepositoryDto>;
   [RepoSubjects.repositorySummary]: RpcPair<RepoScopedRequest, RepositorySummaryDto>;
+  [RepoSubjects.repositoryGetById]: RpcPair<GetRepositoryByIdRequest, RepositoryDto>;
+  [RepoSubjects.repositoryFork]: RpcPair<ForkRepositoryRequest, RepositoryDto>;
+  [RepoSubjects.repositoryForks]: RpcPair<ListForksRequest, Paginated<RepositoryDto>>;
   [RepoSubjects.repositoryEdit]: RpcPair<EditRepositoryRequest, RepositoryDto>;
   [RepoSubjects.repositoryDelete]: RpcPair<RepoScopedRequest, null>;
   [RepoSubjects.repositoryList]: RpcPair<ListRepositoriesRequest, Paginated<RepositoryDto>>;
@@ -63,6 +70,12 @@ export interface RepoRpc {
   [RepoSubjects.commitGet]: RpcPair<GetCommitRequest, CommitDto>;
   [RepoSubjects.commitDiff]: RpcPair<GetCommitDiffRequest, CommitDiffReply>;
   [RepoSubjects.branchList]: RpcPair<ListBranchesRequest, Paginated<BranchDto>>;
+  [RepoSubjects.branchCreate]: RpcPair<CreateBranchRequest, BranchDto>;
+  [RepoSubjects.branchDelete]: RpcPair<DeleteBranchRequest, null>;
+  [RepoSubjects.topicList]: RpcPair<ListTopicsRequest, ListTopicsReply>;
+  [RepoSubjects.topicReplace]: RpcPair<ReplaceTopicsRequest, null>;
+  [RepoSubjects.topicAdd]: RpcPair<TopicRequest, null>;
+  [RepoSubjects.topicDelete]: RpcPair<TopicRequest, null>;
   [RepoSubjects.refNames]: RpcPair<ListRefNamesRequest, RefNamesReply>;
   [RepoSubjects.signingKeyGet]: RpcPair<GetSigningKeyRequest, SigningKeyReply>;
   [RepoSubjects.branchProtectionList]: RpcPair<RepoScopedRequest, BranchProtectionDto[]>;

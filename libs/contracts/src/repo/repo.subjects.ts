@@ -19,6 +19,15 @@ export const RepoSubjects = {
    * (`repositoryGet` asks identity-service for the owner), so it costs one row read.
    */
   repositorySummary: 'repo.repository.summary',
+  /** Get a repository by id: {@link GetRepositoryByIdRequest} → `RepositoryDto`; one the actor cannot see is NOT_FOUND. */
+  repositoryGetById: 'repo.repository.get-by-id',
+  /**
+   * Fork a repository into the actor or one of their organizations: {@link ForkRepositoryRequest} → the fork's
+   * `RepositoryDto` (ALREADY_EXISTS when the name is taken or the owner has a fork of it already).
+   */
+  repositoryFork: 'repo.repository.fork',
+  /** A page of a repository's forks the actor may see: {@link ListForksRequest} → `Paginated<RepositoryDto>`. */
+  repositoryForks: 'repo.repository.forks',
   /** Edit a repository (repo admin): {@link EditRepositoryRequest} → `RepositoryDto`. */
   repositoryEdit: 'repo.repository.edit',
   /** Delete a repository and its storage (repo owner or site admin): `RepoScopedRequest` → `null`. */
@@ -93,6 +102,21 @@ export const RepoSubjects = {
   commitDiff: 'repo.commit.diff',
   /** List branches: {@link ListBranchesRequest} → `Paginated<BranchDto>`. */
   branchList: 'repo.branch.list',
+  /** Create a branch from a branch, tag or commit (write access): {@link CreateBranchRequest} → `BranchDto`. */
+  branchCreate: 'repo.branch.create',
+  /**
+   * Delete a branch (write access; not the default branch): {@link DeleteBranchRequest} → `null`. Recorded like a
+   * push that deletes it (push/delete events, the open pull requests from it closed).
+   */
+  branchDelete: 'repo.branch.delete',
+  /** A page of a repository's topics: {@link ListTopicsRequest} → {@link ListTopicsReply}. */
+  topicList: 'repo.topic.list',
+  /** Replace a repository's topics (repo admin): {@link ReplaceTopicsRequest} → `null`. */
+  topicReplace: 'repo.topic.replace',
+  /** Add one topic (repo admin): {@link TopicRequest} → `null`. */
+  topicAdd: 'repo.topic.add',
+  /** Remove one topic (repo admin; NOT_FOUND when absent): {@link TopicRequest} → `null`. */
+  topicDelete: 'repo.topic.delete',
   /** Branch and tag names (the web UI's ref switcher): {@link ListRefNamesRequest} → {@link RefNamesReply}. */
   refNames: 'repo.ref.names',
   /** The instance signing key's public half: {@link GetSigningKeyRequest} → {@link SigningKeyReply}. */

@@ -192,6 +192,12 @@ export class SearchReposQuery extends ListQuery {
   @IsOptional() @Transform(queryBool) @IsBoolean() archived?: boolean;
   /** Only private (true) or only public (false) repositories; all visible ones when absent. */
   @IsOptional() @Transform(queryBool) @IsBoolean() is_private?: boolean;
+  /** `q` names topics (comma-separated, each matched exactly) instead of matching names. */
+  @IsOptional() @Transform(queryBool) @IsBoolean() topic?: boolean;
+  /** Only repositories given to this team. */
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) team_id?: number;
+  /** Repositories of this owner come first. */
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) priority_owner_id?: number;
 }
 
 /** Gitea's `SearchResults`: the body of `GET /repos/search`. */
@@ -278,4 +284,28 @@ export const VISIBLE_REPOSITORIES_MAX = 50;
 export class VisibleRepositoriesRequest {
   @IsOptional() @ValidateNested() @Type(() => ActorDto) actor: ActorDto | null;
   @IsArray() @ArrayMaxSize(VISIBLE_REPOSITORIES_MAX) @IsInt({ each: true }) @Min(1, { each: true }) ids: number[];
+}
+
+/** `repo.repository.get-by-id`: a repository by id, with the caller's permissions; unseen ones are NOT_FOUND. */
+export class GetRepositoryByIdRequest {
+  @IsOptional() @ValidateNested() @Type(() => ActorDto) actor: ActorDto | null;
+  @IsInt() @Min(1) id: number;
+}
+
+/** `POST /repos/{owner}/{repo}/forks` body (Gitea's `CreateForkOption`). */
+export class CreateForkBody {
+  /** The organization to fork into (default: the caller). */
+  @IsOptional() @IsString() @MaxLength(255) organization?: string;
+  /** The fork's name (default: the repository's). */
+  @IsOptional() @IsString() @MaxLength(100) name?: string;
+}
+
+/** `repo.repository.fork`: fork the scoped repository (read access needed). Replies the fork's `RepositoryDto`. */
+export class ForkRepositoryRequest extends RepoScopedRequest {
+  @ValidateNested() @Type(() => CreateForkBody) body: CreateForkBody;
+}
+
+/** `repo.repository.forks`: a page of the scoped repository's forks that the actor may see. */
+export class ListForksRequest extends RepoScopedRequest {
+  @ValidateNested() @Type(() => ListQuery) query: ListQuery;
 }

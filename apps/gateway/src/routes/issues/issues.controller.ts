@@ -5,7 +5,7 @@ import {
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
 import type { FastifyReply } from 'fastify';
-import { CurrentRepo, RepoAccess, type RepoContext } from '../../access/repo-access.guard.js';
+import { CurrentRepo, MustNotBeArchived, RepoAccess, type RepoContext } from '../../access/repo-access.guard.js';
 import { ScopeCategoryOf, SignInRequired } from '../../auth/policy.decorators.js';
 import { Paged } from '../../http/paged.js';
 import { PositiveIntPipe } from '../../http/params.js';
@@ -31,6 +31,7 @@ export class IssuesController {
 
   @Post()
   @SignInRequired()
+  @MustNotBeArchived()
   @RepoAccess('read')
   create(@CurrentRepo() ctx: RepoContext, @Body() body: CreateIssueBody): Promise<IssueDto> {
     return this.rpc.send(IssueSubjects.create, { ...ctx, body });
@@ -44,6 +45,7 @@ export class IssuesController {
 
   @Patch('comments/:id')
   @SignInRequired()
+  @MustNotBeArchived()
   @RepoAccess('read')
   editComment(
     @CurrentRepo() ctx: RepoContext,
@@ -55,6 +57,7 @@ export class IssuesController {
 
   @Delete('comments/:id')
   @SignInRequired()
+  @MustNotBeArchived()
   @RepoAccess('read')
   @HttpCode(204)
   async deleteComment(@CurrentRepo() ctx: RepoContext, @Param('id', PositiveIntPipe) commentId: number): Promise<void> {
@@ -124,6 +127,7 @@ export class IssuesController {
 
   @Post(':index/comments')
   @SignInRequired()
+  @MustNotBeArchived()
   @RepoAccess('read')
   comment(
     @CurrentRepo() ctx: RepoContext,

@@ -1,7 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import {
   CreateOrgBody, CreateTeamBody, DomainError, EditOrgBody, EditTeamBody, IdentitySubjects, ListQuery, RepoSubjects,
-  type ActorDto, type OrganizationDto, type Paginated, type RepositoryDto, type TeamDto, type UserDto,
+  type ActorDto, type OrganizationDto, type OrganizationPermissionsDto, type Paginated, type RepositoryDto, type TeamDto,
+  type UserDto,
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
 import { CurrentActor, ScopeCategoryOf, SignInRequired } from '../../auth/policy.decorators.js';
@@ -13,6 +14,16 @@ import { Paged } from '../../http/paged.js';
 @ScopeCategoryOf('organization')
 export class OrgsController {
   constructor(private readonly rpc: RpcClient) {}
+
+  @Get('users/:username/orgs/:org/permissions')
+  @SignInRequired()
+  userPermissions(
+    @CurrentActor() actor: ActorDto,
+    @Param('username') username: string,
+    @Param('org') org: string,
+  ): Promise<OrganizationPermissionsDto> {
+    return this.rpc.send(IdentitySubjects.orgUserPermissions, { actor, org, username });
+  }
 
   @Post('orgs')
   @SignInRequired()

@@ -4,7 +4,7 @@ import {
   type ChangedFileDto, type CommitDto, type Paginated, type PullRequestDto,
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
-import { CurrentRepo, RepoAccess, type RepoContext } from '../../access/repo-access.guard.js';
+import { CurrentRepo, MustNotBeArchived, RepoAccess, type RepoContext } from '../../access/repo-access.guard.js';
 import { ScopeCategoryOf, SignInRequired } from '../../auth/policy.decorators.js';
 import { Paged } from '../../http/paged.js';
 import { PositiveIntPipe } from '../../http/params.js';
@@ -34,6 +34,7 @@ export class PullsController {
 
   @Post()
   @SignInRequired()
+  @MustNotBeArchived()
   @RepoAccess('read')
   create(@CurrentRepo() ctx: RepoContext, @Body() body: CreatePullBody): Promise<PullRequestDto> {
     return this.rpc.send(PullSubjects.create, { ...ctx, body });
@@ -94,6 +95,7 @@ export class PullsController {
   /** 200 with an empty body; 405 not mergeable (with the reason), 409 conflict or stale `head_commit_id`. */
   @Post(':index/merge')
   @SignInRequired()
+  @MustNotBeArchived()
   @RepoAccess('write')
   @HttpCode(200)
   async merge(
@@ -107,6 +109,7 @@ export class PullsController {
   /** 200; 409 on conflict. The update finishes even if this client disconnects. */
   @Post(':index/update')
   @SignInRequired()
+  @MustNotBeArchived()
   @RepoAccess('write')
   @HttpCode(200)
   async update(

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import {
-  ChangeFilesBody, CommitFlagsQuery, CreateFileBody, DeleteFileBody, DomainError, FileContentsQuery, GetFilesBody,
+  ChangeFilesBody, CommitFlagsQuery, CreateBranchBody, CreateFileBody, DeleteFileBody, DomainError, FileContentsQuery, GetFilesBody,
   ListCommitsQuery, ListQuery, RefQuery, RepoSubjects, UpdateFileBody,
   parseGiteaBool,
   type BranchDto, type ChangeFileOperationBody, type ChangeFilesReply, type CommitDto, type CommitOptions,
@@ -9,7 +9,7 @@ import {
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, RpcClient, type CommonSettings } from '@cairn/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CurrentRepo, RepoAccess, type RepoContext } from '../../access/repo-access.guard.js';
+import { CurrentRepo, MustNotBeArchived, RepoAccess, type RepoContext } from '../../access/repo-access.guard.js';
 import { ScopeCategoryOf } from '../../auth/policy.decorators.js';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../../config/gateway-settings.js';
 import { AlsoAnswers } from '../../http/also-answers.js';
@@ -79,6 +79,18 @@ export class RepoContentController {
   @Get('raw/*')
   @RepoAccess('read')
   async raw(
+    @CurrentRepo() ctx: RepoContext,
+    @Param('*') path: string,
+    @Query() q: RefQuery,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    await sendRawBlob(this.rpc, this.internalRaw, ctx, path ?? '', q.ref, reply);
+  }
+
+  /** Gitea's "raw file or LFS object": Cairn stores no LFS objects, so this is exactly `raw`. */
+  @Get('media/*')
+  @RepoAccess('read')
+  async media(
     @CurrentRepo() ctx: RepoContext,
     @Param('*') path: string,
     @Query() q: RefQuery,
@@ -195,6 +207,21 @@ export class RepoContentController {
   @RepoAccess('read')
   branch(@CurrentRepo() ctx: RepoContext, @Param('*') branch: string): Promise<BranchDto> {
     return this.rpc.send(RepoSubjects.branchGet, { ...ctx, branch: branch ?? '' });
+  }
+
+  @Post('branches')
+  @MustNotBeArchived()
+  @RepoAccess('write')
+  createBranch(@CurrentRepo() ctx: RepoContext, @Body() body: CreateBranchBody): Promise<BranchDto> {
+    return this.rpc.send(RepoSubjects.branchCreate, { ...ctx, body });
+  }
+
+  @Delete('branches/*')
+  @MustNotBeArchived()
+  @RepoAccess('write')
+  @HttpCode(204)
+  async deleteBranch(@CurrentRepo() ctx: RepoContext, @Param('*') branch: string): Promise<void> {
+    await this.rpc.send(RepoSubjects.branchDelete, { ...ctx, branch: branch ?? '' });
   }
 
   private async contents(

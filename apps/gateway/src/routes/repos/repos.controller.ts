@@ -1,18 +1,22 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, ParseIntPipe, Patch, Post, Query } from '@nestjs/common';
 import {
-  CreateRepoBody, EditRepoBody, ListQuery, RepoSubjects, SearchReposQuery,
-  type ActorDto, type ListRepositoriesRequest, type Paginated, type RepositoryDto,
+  CreateForkBody, CreateRepoBody, DomainError, EditRepoBody, ListQuery, RepoSubjects, SearchReposQuery, twoFactorDeniesRepoAccess,
+  twoFactorRequiredMessage, type ActorDto, type ListRepositoriesRequest, type Paginated, type RepositoryDto,
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
 import { CurrentRepo, RepoAccess, type RepoContext } from '../../access/repo-access.guard.js';
 import { CurrentActor, ScopeCategoryOf, SignInRequired, SiteAdminOnly } from '../../auth/policy.decorators.js';
+import { GATEWAY_SETTINGS, type GatewaySettings } from '../../config/gateway-settings.js';
 import { Paged } from '../../http/paged.js';
 
 /** Repositories: create, get, edit, delete, lists and search (Gitea's `routers/api/v1/repo/repo.go`). */
 @Controller()
 @ScopeCategoryOf('repository')
 export class ReposController {
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    @Inject(GATEWAY_SETTINGS) private readonly settings: GatewaySettings,
+  ) {}
 
   private list(query: ListQuery, message: Omit<ListRepositoriesRequest, 'query'>): Promise<Paginated<RepositoryDto>> {
     return this.rpc.send(RepoSubjects.repositoryList, { ...message, query });
@@ -79,10 +83,39 @@ export class ReposController {
     return this.rpc.send(RepoSubjects.repositorySearch, { actor, query });
   }
 
+  /** Like `GET /repos/{owner}/{repo}`: the same two-factor policy, and 404 for what the caller may not see. */
+  @Get('repositories/:id')
+  getById(
+    @CurrentActor() actor: ActorDto | null,
+    @Param('id', new ParseIntPipe({ errorHttpStatusCode: 422 })) id: number,
+  ): Promise<RepositoryDto> {
+    if (twoFactorDeniesRepoAccess(this.settings.twoFactorAuth, actor)) {
+      throw DomainError.notFound(twoFactorRequiredMessage());
+    }
+    if (id < 1) throw DomainError.notFound('repository not found');
+    return this.rpc.send(RepoSubjects.repositoryGetById, { actor, id });
+  }
+
   @Get('repos/:owner/:repo')
   @RepoAccess('read')
   get(@CurrentRepo() ctx: RepoContext): Promise<RepositoryDto> {
     return this.rpc.send(RepoSubjects.repositoryGet, ctx);
+  }
+
+  /** Gitea answers 202 (its fork is complete when it answers; the status is historical). */
+  @Post('repos/:owner/:repo/forks')
+  @RepoAccess('read')
+  @SignInRequired()
+  @HttpCode(202)
+  fork(@CurrentRepo() ctx: RepoContext, @Body() body: CreateForkBody): Promise<RepositoryDto> {
+    return this.rpc.send(RepoSubjects.repositoryFork, { ...ctx, body: body ?? {} });
+  }
+
+  @Get('repos/:owner/:repo/forks')
+  @RepoAccess('read')
+  @Paged()
+  forks(@CurrentRepo() ctx: RepoContext, @Query() query: ListQuery): Promise<Paginated<RepositoryDto>> {
+    return this.rpc.send(RepoSubjects.repositoryForks, { ...ctx, query });
   }
 
   @Patch('repos/:owner/:repo')
