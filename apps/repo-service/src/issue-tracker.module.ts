@@ -23,15 +23,23 @@ import { IssuesHandler } from './issues/issues.handler.js';
 import { IssuesRepository } from './tracker/issues.repository.js';
 import { IssuesService } from './issues/issues.service.js';
 import { RepoViews } from './tracker/repo-views.js';
+import { IssueChangeEvents } from './tracker/issue-change-events.js';
+import { LabelsHandler } from './labels/labels.handler.js';
+import { LabelsRepository } from './labels/labels.repository.js';
+import { LabelsService } from './labels/labels.service.js';
+import { NewIssueExtras } from './labels/new-issue-extras.js';
+import { MilestonesHandler } from './milestones/milestones.handler.js';
+import { MilestonesRepository } from './milestones/milestones.repository.js';
+import { MilestonesService } from './milestones/milestones.service.js';
 
 /**
- * Issues, comments, pull requests, their mergeability state, merging and what moved branches do to them (`issues/`,
+ * Issues, comments, labels, milestones, pull requests, their mergeability state, merging and what moved branches do to them (`issues/`,
  * `pulls/`, `merge/`, `ref-updates/`). Needs the global Prisma, storage and repo-settings modules of repo-service.
  * Settings are read once when the module starts.
  */
 @Module({
   imports: [AccessModule, RepositoriesModule, GitMaintenanceModule, SignaturesModule],
-  controllers: [IssuesHandler, PullsHandler, MergeHandler],
+  controllers: [IssuesHandler, PullsHandler, MergeHandler, LabelsHandler, MilestonesHandler],
   providers: [
     { provide: ISSUE_SETTINGS, useFactory: () => loadIssueSettings() },
     { provide: PULL_SETTINGS, useFactory: () => loadPullSettings() },
@@ -50,6 +58,12 @@ import { RepoViews } from './tracker/repo-views.js';
     IssuesService,
     CommentsService,
     MergeService,
+    IssueChangeEvents,
+    LabelsRepository,
+    LabelsService,
+    MilestonesRepository,
+    MilestonesService,
+    NewIssueExtras,
   ],
   exports: [MergeabilityService, PullsService, IssuesService, RefUpdates, RepoViews, PUSH_SINK],
 })

@@ -2,6 +2,7 @@ import type { HealthReply, HealthRequest } from './common/health.js';
 import type { HooksRpc } from './hooks/hooks.rpc.js';
 import type { IdentityRpc } from './identity/identity.rpc.js';
 import type { IssueRpc } from './repo/issues.rpc.js';
+import type { LabelRpc } from './repo/labels.rpc.js';
 import type { PullRpc } from './repo/pulls.rpc.js';
 import type { RepoRpc } from './repo/repo.rpc.js';
 import type { RunnersRpc } from './runners/runners.rpc.js';
@@ -22,7 +23,7 @@ export interface RpcPair<Request, Reply> {
  * `RpcClient.send` and the `@RpcHandler` decorator accept only subjects named here, so a payload or reply of the
  * wrong shape is a compile error on both sides. See docs/architecture.md, "The typed bus".
  */
-export interface RpcContract extends IdentityRpc, RepoRpc, IssueRpc, PullRpc, HooksRpc, RunnersRpc, PackageApiRpc {
+export interface RpcContract extends IdentityRpc, RepoRpc, IssueRpc, LabelRpc, PullRpc, HooksRpc, RunnersRpc, PackageApiRpc {
   /** Every service's `<service>.health.check` ({@link healthSubject}). */
   [subject: `${string}.health.check`]: RpcPair<HealthRequest, HealthReply>;
 }

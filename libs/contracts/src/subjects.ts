@@ -9,5 +9,6 @@ export { RepoSubjects } from './repo/repo.subjects.js';
 export { HooksSubjects } from './hooks/hooks.subjects.js';
 export { RunnersSubjects } from './runners/runners.subjects.js';
 export { IssueSubjects } from './repo/issues.subjects.js';
+export { LabelSubjects, MilestoneSubjects } from './repo/labels.subjects.js';
 export { PullSubjects } from './repo/pulls.subjects.js';
 export { PackageApiSubjects } from './packages/package-api.subjects.js';

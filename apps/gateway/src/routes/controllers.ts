@@ -11,6 +11,8 @@ import { ReposController } from './repos/repos.controller.js';
 import { CollaboratorsController } from './repos/collaborators.controller.js';
 import { IssuesController } from './issues/issues.controller.js';
 import { PullsController } from './pulls/pulls.controller.js';
+import { IssueLabelsController, RepoLabelsController } from './labels/labels.controller.js';
+import { MilestonesController } from './labels/milestones.controller.js';
 import { RepoContentController } from './repo-content/repo-content.controller.js';
 import { AdminHooksController } from './hooks/admin-hooks.controller.js';
 import { OrgHooksController } from './hooks/org-hooks.controller.js';
@@ -37,6 +39,9 @@ export const API_CONTROLLERS: Type<unknown>[] = [
   ReposController,
   CollaboratorsController,
   IssuesController,
+  IssueLabelsController,
+  RepoLabelsController,
+  MilestonesController,
   PullsController,
   RepoContentController,
   RepoSigningKeyController,

@@ -95,20 +95,35 @@ function pushEvent(data: PushEventData, ctx: MapContext): MappedEvent {
   return { repository: repoRef(data.repository), specs };
 }
 
-/** `repo.evt.issue.*` → Gitea's `IssuePayload` (`issues`); lock/unlock of a pull request → `pull_request`. */
+/** The webhook event types of label and milestone actions (Gitea's `HookEventIssueLabel`, …). */
+const ISSUE_SUB_EVENTS: Partial<Record<IssueEventData['action'], { issue: string; pull: string }>> = {
+  label_updated: { issue: 'issue_label', pull: 'pull_request_label' },
+  label_cleared: { issue: 'issue_label', pull: 'pull_request_label' },
+  milestoned: { issue: 'issue_milestone', pull: 'pull_request_milestone' },
+  demilestoned: { issue: 'issue_milestone', pull: 'pull_request_milestone' },
+};
+
+/**
+ * `repo.evt.issue.*` → Gitea's `IssuePayload` (`issues`); lock/unlock of a pull request → `pull_request`; label and
+ * milestone actions → `issue_label`/`issue_milestone` (`pull_request_label`/`pull_request_milestone` for pull
+ * requests, with Gitea's `PullRequestPayload`).
+ */
 function issueEvent(data: IssueEventData, ctx: MapContext): MappedEvent {
   const repository = repositoryJson(data.repository, ctx.rootUrl);
   const base = { action: data.action, number: data.number, ...(data.changes ? { changes: data.changes } : {}) };
+  const sub = ISSUE_SUB_EVENTS[data.action];
+  const issueType = sub?.issue ?? 'issues';
+  const pullType = sub?.pull ?? 'pull_request';
   const spec: HookEventSpec = data.isPull
     ? {
-        eventType: 'pull_request',
-        key: `pull_request:${data.action}`,
+        eventType: pullType,
+        key: `${pullType}:${data.action}`,
         action: data.action,
         payload: { ...base, pull_request: data.pullRequest ?? data.issue, repository, sender: data.sender, commit_id: '' },
       }
     : {
-        eventType: 'issues',
-        key: `issues:${data.action}`,
+        eventType: issueType,
+        key: `${issueType}:${data.action}`,
         action: data.action,
         payload: { ...base, issue: data.issue, repository, sender: data.sender, commit_id: '' },
       };

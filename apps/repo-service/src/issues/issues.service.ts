@@ -16,6 +16,9 @@ import { RepoViews, type ViewScope } from '../tracker/repo-views.js';
 import { applyIssueEdit } from '../tracker/issue-edit.js';
 import { inTx } from '../tracker/tx.js';
 import { EventOutbox } from '@cairn/platform';
+import { LabelsRepository } from '../labels/labels.repository.js';
+import { NewIssueExtras } from '../labels/new-issue-extras.js';
+import { MilestonesService } from '../milestones/milestones.service.js';
 
 /**
  * Issues: numbering shared with pull requests, editing, state changes, locking, and the timeline. Pull-request
@@ -29,6 +32,9 @@ export class IssuesService {
     private readonly pulls: PullsService,
     private readonly views: RepoViews,
     private readonly outbox: EventOutbox,
+    private readonly extras: NewIssueExtras,
+    private readonly labels: LabelsRepository,
+    private readonly milestones: MilestonesService,
     @Inject(ISSUE_SETTINGS) private readonly settings: IssueSettings,
   ) {}
 
@@ -46,6 +52,7 @@ export class IssuesService {
     const repo = await this.views.repository(req.repo.id, req.access, users);
     const ctx = { rootUrl: this.views.rootUrl, repo: req.repo, users };
     const sender = await this.views.sender(actor, users);
+    const extras = await this.extras.check(req, req.body);
     const dto = await inTx(this.prisma, async (tx) => {
       const index = await this.issues.allocateIndex(tx, req.repo.id);
       const issue = await this.issues.insertIssue(tx, {
@@ -58,7 +65,8 @@ export class IssuesService {
         closed: req.body.closed === true,
         now,
       });
-      const out = toIssueDto({ ...issue, pullRequest: null }, ctx);
+      await this.extras.apply(tx, issue.id, extras, now);
+      const out = toIssueDto((await this.issues.findById(req.repo.id, issue.id, tx))!, ctx);
       await this.outbox.record<IssueEventData>(tx, IssueEvents.opened, {
         action: 'opened',
         number: index,
@@ -76,17 +84,38 @@ export class IssuesService {
   async list(req: ListIssuesRequest): Promise<Paginated<IssueDto>> {
     const q = req.query ?? {};
     const paging = toPaging(q);
+    const labelIds = await this.labelFilter(req, q.labels);
+    const milestoneIds = q.milestones ? await this.milestones.idsForFilter(req.repo.id, splitList(q.milestones)) : undefined;
+    // A label that does not exist is carried by no issue.
+    if (labelIds === null) return { items: [], total: 0 };
     const page = await this.issues.list(
       req.repo.id,
       {
         state: q.state ?? 'open',
         isPull: q.type === 'pulls' ? true : q.type === 'issues' ? false : undefined,
         keyword: q.q?.trim() || undefined,
+        labelIds,
+        milestoneIds,
       },
       paging,
     );
     const ctx = await this.views.context(req, page.items.map((r) => r.posterId));
     return { items: page.items.map((r) => toIssueDto(r, ctx)), total: page.total };
+  }
+
+  /** `labels=a,b`: the ids of those labels (repository's or organization's), null when one does not exist. */
+  private async labelFilter(req: ListIssuesRequest, labels: string | undefined): Promise<number[] | undefined | null> {
+    const names = labels ? splitList(labels) : [];
+    if (!names.length) return undefined;
+    const row = await this.views.row(req.repo.id);
+    const found = await this.labels.usableByNames({ repoId: row.id, orgId: row.ownerKind === 'organization' ? row.ownerId : null }, names);
+    const ids: number[] = [];
+    for (const name of new Set(names)) {
+      const matching = found.filter((l) => l.name === name);
+      if (!matching.length) return null;
+      ids.push(matching[0].id);
+    }
+    return ids;
   }
 
   async get(req: IssueIndexRequest): Promise<IssueDto> {
@@ -97,8 +126,13 @@ export class IssuesService {
   /** `PATCH …/issues/{index}`: title, body and state, by the author or a writer (pull requests too). */
   async edit(req: EditIssueRequest): Promise<IssueDto> {
     const actor = requireActor(req.actor);
-    const row = await this.load(req.repo.id, req.index);
+    let row = await this.load(req.repo.id, req.index);
     if (!canModify(req, row.posterId)) throw DomainError.forbidden('user should have permission to edit the issue');
+    // As Gitea: only writers move issues between milestones; others' `milestone` is ignored.
+    if (req.body?.milestone !== undefined && accessAtLeast(req.access, 'write')) {
+      await this.milestones.assign(req, actor, row.id, req.body.milestone);
+      row = await this.load(req.repo.id, req.index);
+    }
     if (row.isPull) {
       const updated = await this.pulls.applyEdit(req, actor, row, req.body ?? {});
       return toIssueDto(updated, await this.views.context(req, [updated.posterId]));
@@ -196,4 +230,9 @@ export class IssuesService {
     const ctx = await this.views.context(req, comments.map((c) => c.posterId));
     return { items: comments.map((c) => toTimelineDto(c, row, ctx)), total: comments.length };
   }
+}
+
+/** `a, b,c` → `['a', 'b', 'c']` (blank entries dropped). */
+function splitList(value: string): string[] {
+  return value.split(',').map((v) => v.trim()).filter(Boolean);
 }

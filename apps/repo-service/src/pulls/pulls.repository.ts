@@ -3,6 +3,7 @@ import type { MergeableState, Paging, PullSort } from '@cairn/contracts';
 import type { Prisma, PullRequest } from '../generated/prisma/client.js';
 import { PrismaService, type Db, type Tx } from '../prisma/prisma.service.js';
 import type { PullIssueRow } from '../tracker/pull.mapper.js';
+import { ISSUE_INCLUDE } from '../tracker/issues.repository.js';
 
 /** A pull request returned to be checked (see `PullCheckCandidate`). */
 export interface CandidateRow {
@@ -64,7 +65,7 @@ export class PullsRepository {
   findOpenByBranches(repoId: number, headBranch: string, baseBranch: string, db: Db = this.prisma): Promise<PullIssueRow | null> {
     return db.issue.findFirst({
       where: { repoId, isPull: true, state: 'open', pullRequest: { headBranch, baseBranch, merged: false } },
-      include: { pullRequest: true },
+      include: ISSUE_INCLUDE,
       orderBy: { index: 'desc' },
     }) as Promise<PullIssueRow | null>;
   }
@@ -73,7 +74,7 @@ export class PullsRepository {
   findLatestByBranches(repoId: number, headBranch: string, baseBranch: string, db: Db = this.prisma): Promise<PullIssueRow | null> {
     return db.issue.findFirst({
       where: { repoId, isPull: true, pullRequest: { headBranch, baseBranch } },
-      include: { pullRequest: true },
+      include: ISSUE_INCLUDE,
       orderBy: [{ state: 'desc' }, { index: 'desc' }],
     }) as Promise<PullIssueRow | null>;
   }
@@ -91,7 +92,7 @@ export class PullsRepository {
     const [items, total] = await Promise.all([
       db.issue.findMany({
         where,
-        include: { pullRequest: true },
+        include: ISSUE_INCLUDE,
         orderBy: ORDER[sort ?? 'newest'],
         skip: paging.skip,
         take: paging.take,
@@ -125,7 +126,7 @@ export class PullsRepository {
   findOpenFromHeads(repoId: number, branches: string[], db: Db = this.prisma): Promise<PullIssueRow[]> {
     return db.issue.findMany({
       where: { repoId, isPull: true, state: 'open', pullRequest: { headBranch: { in: branches }, merged: false } },
-      include: { pullRequest: true },
+      include: ISSUE_INCLUDE,
     }) as Promise<PullIssueRow[]>;
   }
 
@@ -164,7 +165,7 @@ export class PullsRepository {
     if (ids.length === 0) return [];
     return (await tx.issue.findMany({
       where: { pullRequest: { id: { in: ids.map((r) => r.id) } } },
-      include: { pullRequest: true },
+      include: ISSUE_INCLUDE,
       orderBy: { id: 'asc' },
     })) as PullIssueRow[];
   }

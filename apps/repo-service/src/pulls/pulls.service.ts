@@ -21,6 +21,7 @@ import { PullsRepository } from './pulls.repository.js';
 import { applyIssueEdit } from '../tracker/issue-edit.js';
 import { inTx } from '../tracker/tx.js';
 import { EventOutbox } from '@cairn/platform';
+import { NewIssueExtras } from '../labels/new-issue-extras.js';
 
 const FILE_STATUS: Record<string, string> = {
   A: 'added',
@@ -49,6 +50,7 @@ export class PullsService {
     private readonly storage: RepoStorage,
     private readonly outbox: EventOutbox,
     private readonly verifier: CommitVerifier,
+    private readonly extras: NewIssueExtras,
   ) {}
 
   /** The pull request with this number (a plain issue's number is NOT_FOUND, as Gitea). */
@@ -87,6 +89,7 @@ export class PullsService {
       throw DomainError.unprocessable(`there are no changes between "${baseBranch}" and "${headBranch}"`);
     }
 
+    const extras = await this.extras.check(req, req.body);
     const r = await this.renderer.prepare(req, [], actor);
     const now = new Date();
     const { row, dto } = await inTx(this.prisma, async (tx) => {
@@ -113,7 +116,8 @@ export class PullsService {
         baseSha,
         mergeBase: base,
       });
-      const created = { ...issue, pullRequest: pull } as PullIssueRow;
+      await this.extras.apply(tx, issue.id, extras, now);
+      const created = { ...(await this.issues.findById(req.repo.id, issue.id, tx))!, pullRequest: pull } as PullIssueRow;
       const out = r.pull(created);
       await this.outbox.record<PullRequestEventData>(tx, PullRequestEvents.opened, {
         action: 'opened',

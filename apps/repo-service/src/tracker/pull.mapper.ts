@@ -2,6 +2,7 @@ import type { MergeableState, PullRequestDto, RepositoryDto } from '@cairn/contr
 import { toApiTime } from '../repositories/repository.mapper.js';
 import { issueHtmlUrl, optionalTime, userOf, type IssueRenderContext } from './issue.mapper.js';
 import type { IssueRow } from './issues.repository.js';
+import { toLabelDto, toMilestoneDto } from './label.mapper.js';
 import type { PullRequest } from '../generated/prisma/client.js';
 
 /** An issue row that is a pull request (its `pullRequest` is set). */
@@ -50,8 +51,8 @@ export function toPullDto(row: PullIssueRow, ctx: PullRenderContext): PullReques
     user: userOf(ctx, row.posterId),
     title: row.title,
     body: row.body,
-    labels: [],
-    milestone: null,
+    labels: (row.labels ?? []).map((l) => toLabelDto(l.label, ctx)),
+    milestone: row.milestone ? toMilestoneDto(row.milestone) : null,
     assignee: null,
     assignees: null,
     requested_reviewers: null,

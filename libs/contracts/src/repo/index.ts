@@ -10,6 +10,8 @@ export * from './commits.dto.js';
 export * from './branches.dto.js';
 export * from './issues.dto.js';
 export * from './issues.subjects.js';
+export * from './labels.dto.js';
+export * from './labels.subjects.js';
 export * from './pulls.dto.js';
 export * from './pulls.subjects.js';
 export * from './pulls-merge-check.js';

@@ -1,9 +1,10 @@
 import { Type } from 'class-transformer';
 import {
-  IsBoolean, IsIn, IsInt, IsOptional, IsString, MaxLength, Min, MinLength, ValidateNested,
+  IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, MaxLength, Min, MinLength, ValidateNested,
 } from 'class-validator';
 import { ListQuery } from '../common/pagination.js';
 import type { UserDto } from '../identity/user.dto.js';
+import type { LabelDto, MilestoneDto } from './labels.dto.js';
 import { RepoScopedRequest } from './repo-access.dto.js';
 
 /** Issue (and pull request) states, as Gitea's `StateType`. */
@@ -35,8 +36,8 @@ export interface RepositoryMetaDto {
 }
 
 /**
- * Gitea's `Issue`, plus GitHub's `locked` and `active_lock_reason` (Octokit reads them). Labels, milestones and
- * assignees are not implemented: they are always empty.
+ * Gitea's `Issue`, plus GitHub's `locked` and `active_lock_reason` (Octokit reads them). Assignees are not
+ * implemented: they are always empty.
  */
 export interface IssueDto {
   id: number;
@@ -50,8 +51,8 @@ export interface IssueDto {
   body: string;
   ref: string;
   assets: unknown[];
-  labels: unknown[];
-  milestone: null;
+  labels: LabelDto[];
+  milestone: MilestoneDto | null;
   assignee: null;
   assignees: null;
   state: IssueState;
@@ -96,12 +97,16 @@ export interface TimelineCommentDto extends CommentDto {
   type: CommentType;
 }
 
-/** `POST /repos/{owner}/{repo}/issues` body (Gitea's `CreateIssueOption`; labels, milestones, assignees ignored). */
+/** `POST /repos/{owner}/{repo}/issues` body (Gitea's `CreateIssueOption`; assignees ignored). */
 export class CreateIssueBody {
   @IsString() @MinLength(1) @MaxLength(ISSUE_TITLE_MAX_LENGTH) title: string;
   @IsOptional() @IsString() @MaxLength(ISSUE_BODY_MAX_LENGTH) body?: string;
   /** Create the issue closed. */
   @IsOptional() @IsBoolean() closed?: boolean;
+  /** Label ids (of the repository or its organization); set only when the poster has write access, as in Gitea. */
+  @IsOptional() @IsArray() @IsInt({ each: true }) labels?: number[];
+  /** Milestone id (0: none); set only when the poster has write access. */
+  @IsOptional() @IsInt() @Min(0) milestone?: number;
 }
 
 /** `PATCH /repos/{owner}/{repo}/issues/{index}` body (Gitea's `EditIssueOption`; every field optional). */
@@ -109,6 +114,8 @@ export class EditIssueBody {
   @IsOptional() @IsString() @MinLength(1) @MaxLength(ISSUE_TITLE_MAX_LENGTH) title?: string;
   @IsOptional() @IsString() @MaxLength(ISSUE_BODY_MAX_LENGTH) body?: string;
   @IsOptional() @IsIn(ISSUE_STATES) state?: IssueState;
+  /** Milestone id; 0 removes the milestone (write access). */
+  @IsOptional() @IsInt() @Min(0) milestone?: number;
 }
 
 /** `GET /repos/{owner}/{repo}/issues` query (the part of Gitea's parameters Cairn supports). */
@@ -119,6 +126,10 @@ export class ListIssuesQuery extends ListQuery {
   @IsOptional() @IsIn(['issues', 'pulls']) type?: 'issues' | 'pulls';
   /** Keyword matched against titles and bodies (case-insensitive). */
   @IsOptional() @IsString() @MaxLength(255) q?: string;
+  /** Comma-separated label names: issues carrying all of them. */
+  @IsOptional() @IsString() @MaxLength(4096) labels?: string;
+  /** Comma-separated milestone titles or ids: issues in any of them. */
+  @IsOptional() @IsString() @MaxLength(4096) milestones?: string;
 }
 
 /**

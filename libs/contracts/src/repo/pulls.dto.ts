@@ -1,12 +1,13 @@
 import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, Min, MinLength, ValidateNested,
+  ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, Min, MinLength, ValidateNested,
 } from 'class-validator';
 import { ListQuery } from '../common/pagination.js';
 import { ABBREVIATED_OBJECT_ID_PATTERN, OBJECT_ID_PATTERN } from '../git/object-id.js';
 import type { UserDto } from '../identity/user.dto.js';
 import { RepoScopedRequest } from './repo-access.dto.js';
 import type { RepositoryDto } from './repository.dto.js';
+import type { LabelDto, MilestoneDto } from './labels.dto.js';
 import {
   ISSUE_BODY_MAX_LENGTH, ISSUE_STATES, ISSUE_TITLE_MAX_LENGTH, type IssueState,
 } from './issues.dto.js';
@@ -54,8 +55,8 @@ export interface PullRequestDto {
   user: UserDto;
   title: string;
   body: string;
-  labels: unknown[];
-  milestone: null;
+  labels: LabelDto[];
+  milestone: MilestoneDto | null;
   assignee: null;
   assignees: null;
   requested_reviewers: null;
@@ -116,6 +117,10 @@ export class CreatePullBody {
   @IsString() @MinLength(1) @MaxLength(255) base: string;
   @IsString() @MinLength(1) @MaxLength(ISSUE_TITLE_MAX_LENGTH) title: string;
   @IsOptional() @IsString() @MaxLength(ISSUE_BODY_MAX_LENGTH) body?: string;
+  /** Label ids (write access), as `CreateIssueBody.labels`. */
+  @IsOptional() @IsArray() @IsInt({ each: true }) labels?: number[];
+  /** Milestone id (write access; 0: none). */
+  @IsOptional() @IsInt() @Min(0) milestone?: number;
 }
 
 /** `PATCH /repos/{owner}/{repo}/pulls/{index}` body (Gitea's `EditPullRequestOption`; every field optional). */
