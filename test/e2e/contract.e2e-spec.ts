@@ -483,6 +483,14 @@ describe('every operation answers what the published description says', () => {
     await call('DELETE', '/repos/{owner}/{repo}/issues/{index}/labels', `${i}/labels`, auth);
     await call('DELETE', '/repos/{owner}/{repo}/labels/{id}', `${r}/labels/${high.body.id}`, auth);
     await call('DELETE', '/repos/{owner}/{repo}/milestones/{id}', `${r}/milestones/${milestone.body.id}`, auth);
+
+    const org = uniqueName('lorg');
+    expect((await api.post('/orgs', { ...auth, body: { username: org } })).status).toBe(201);
+    const orgLabel = await call('POST', '/orgs/{org}/labels', `/orgs/${org}/labels`, { ...auth, body: { name: 'team', color: '00ff00' } });
+    await call('GET', '/orgs/{org}/labels', `/orgs/${org}/labels`, auth);
+    await call('GET', '/orgs/{org}/labels/{id}', `/orgs/${org}/labels/${orgLabel.body.id}`, auth);
+    await call('PATCH', '/orgs/{org}/labels/{id}', `/orgs/${org}/labels/${orgLabel.body.id}`, { ...auth, body: { color: '0000ff' } });
+    await call('DELETE', '/orgs/{org}/labels/{id}', `/orgs/${org}/labels/${orgLabel.body.id}`, auth);
   });
 
   it('leaves no operation of the description without a contract check', () => {

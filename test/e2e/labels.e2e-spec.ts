@@ -184,8 +184,18 @@ describe('labels and milestones', () => {
     expect(pr.status, pr.text).toBe(201);
     expect(pr.body.labels.map((l: { name: string }) => l.name)).toEqual(['dependencies']);
     expect(pr.body.milestone).toMatchObject({ id });
+    const filteredPulls = await api.get(path(`/pulls?labels=${label.body.id}&milestone=${id}`), { token: ownerToken });
+    expect(filteredPulls.status, filteredPulls.text).toBe(200);
+    expect(filteredPulls.body.map((p: { number: number }) => p.number)).toEqual([pr.body.number]);
+    const otherLabel = await api.get(path(`/pulls?labels=${label.body.id}&labels=${label.body.id + 100000}`), { token: ownerToken });
+    expect(otherLabel.body).toEqual([]);
     const prLabels = await api.put(path(`/issues/${pr.body.number}/labels`), { token: ownerToken, body: { labels: [] } });
     expect(prLabels.status).toBe(200);
+    // EditPullRequestOption's labels and milestone.
+    const editedPr = await api.patch(path(`/pulls/${pr.body.number}`), { token: ownerToken, body: { labels: [label.body.id], milestone: 0 } });
+    expect(editedPr.status, editedPr.text).toBe(201);
+    expect(editedPr.body.labels.map((l: { name: string }) => l.name)).toEqual(['dependencies']);
+    expect(editedPr.body.milestone).toBeNull();
     await waitFor(
       () => receiver.received.find((d) => d.headers['x-gitea-event-type'] === 'pull_request_label' && d.json?.pull_request?.number === pr.body.number),
       'a pull_request_label delivery',
@@ -206,5 +216,38 @@ describe('labels and milestones', () => {
     expect((await client.repos.issueDeleteMilestone(owner.username, repo, String(id))).status).toBe(204);
     expect((await api.get(path(`/issues/${two.body.number}`))).body.milestone).toBeNull();
     expect((await api.get(path(`/milestones/${id}`))).status).toBe(404);
+  });
+
+  it('keeps organization labels, usable on the organization\'s repositories; only owners change them', async () => {
+    const org = uniqueName('lorg');
+    expect((await api.post('/orgs', { token: ownerToken, body: { username: org } })).status).toBe(201);
+    const orgRepo = uniqueName('orgrepo');
+    expect((await api.post(`/orgs/${org}/repos`, { token: ownerToken, body: { name: orgRepo } })).status).toBe(201);
+    const client = gitea(ownerToken);
+    const made = await client.orgs.orgCreateLabel(org, { name: 'team/core', color: '#C0FFEE', exclusive: true });
+    expect(made.status).toBe(201);
+    expect(made.data).toMatchObject({ name: 'team/core', color: 'c0ffee', exclusive: true });
+    expect(made.data.url).toMatch(new RegExp(`/api/v1/orgs/${org}/labels/${made.data.id}$`));
+    expect((await client.orgs.orgListLabels(org)).data.map((l) => l.id)).toEqual([made.data.id]);
+    expect((await client.orgs.orgEditLabel(org, made.data.id!, { description: 'core team' })).data.description).toBe('core team');
+    expect((await api.get(`/orgs/${org}/labels/${made.data.id}`)).status).toBe(200);
+
+    // A stranger sees the public organization's labels but may not change them.
+    expect((await api.get(`/orgs/${org}/labels`, { token: readerToken })).status).toBe(200);
+    expect((await api.post(`/orgs/${org}/labels`, { token: readerToken, body: { name: 'x', color: '000000' } })).status).toBe(403);
+    expect((await api.delete(`/orgs/${org}/labels/${made.data.id}`, { token: readerToken })).status).toBe(403);
+    expect((await api.get(`/orgs/no-such-org-${org}/labels`)).status).toBe(404);
+
+    // On an issue of the organization's repository, by id and by name; not on another owner's repository.
+    const issue = await api.post(`/repos/${org}/${orgRepo}/issues`, { token: ownerToken, body: { title: 'org labelled', labels: [made.data.id] } });
+    expect(issue.status, issue.text).toBe(201);
+    expect(issue.body.labels).toEqual([expect.objectContaining({ id: made.data.id, url: made.data.url })]);
+    const byName = await api.put(`/repos/${org}/${orgRepo}/issues/${issue.body.number}/labels`, { token: ownerToken, body: { labels: ['team/core'] } });
+    expect(byName.body.map((l: { id: number }) => l.id)).toEqual([made.data.id]);
+    const elsewhere = await api.post(path('/issues'), { token: ownerToken, body: { title: 'not here', labels: [made.data.id] } });
+    expect(elsewhere.status).toBe(422);
+
+    expect((await client.orgs.orgDeleteLabel(org, made.data.id!)).status).toBe(204);
+    expect((await api.get(`/repos/${org}/${orgRepo}/issues/${issue.body.number}/labels`)).body).toEqual([]);
   });
 });

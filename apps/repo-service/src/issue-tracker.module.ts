@@ -24,7 +24,8 @@ import { IssuesRepository } from './tracker/issues.repository.js';
 import { IssuesService } from './issues/issues.service.js';
 import { RepoViews } from './tracker/repo-views.js';
 import { IssueChangeEvents } from './tracker/issue-change-events.js';
-import { LabelsHandler } from './labels/labels.handler.js';
+import { LabelsHandler, OrgLabelsHandler } from './labels/labels.handler.js';
+import { OrgLabelsService } from './labels/org-labels.service.js';
 import { LabelsRepository } from './labels/labels.repository.js';
 import { LabelsService } from './labels/labels.service.js';
 import { NewIssueExtras } from './labels/new-issue-extras.js';
@@ -39,7 +40,7 @@ import { MilestonesService } from './milestones/milestones.service.js';
  */
 @Module({
   imports: [AccessModule, RepositoriesModule, GitMaintenanceModule, SignaturesModule],
-  controllers: [IssuesHandler, PullsHandler, MergeHandler, LabelsHandler, MilestonesHandler],
+  controllers: [IssuesHandler, PullsHandler, MergeHandler, LabelsHandler, OrgLabelsHandler, MilestonesHandler],
   providers: [
     { provide: ISSUE_SETTINGS, useFactory: () => loadIssueSettings() },
     { provide: PULL_SETTINGS, useFactory: () => loadPullSettings() },
@@ -61,6 +62,7 @@ import { MilestonesService } from './milestones/milestones.service.js';
     IssueChangeEvents,
     LabelsRepository,
     LabelsService,
+    OrgLabelsService,
     MilestonesRepository,
     MilestonesService,
     NewIssueExtras,

@@ -13,6 +13,7 @@ import { IssuesController } from './issues/issues.controller.js';
 import { PullsController } from './pulls/pulls.controller.js';
 import { IssueLabelsController, RepoLabelsController } from './labels/labels.controller.js';
 import { MilestonesController } from './labels/milestones.controller.js';
+import { OrgLabelsController } from './labels/org-labels.controller.js';
 import { RepoContentController } from './repo-content/repo-content.controller.js';
 import { AdminHooksController } from './hooks/admin-hooks.controller.js';
 import { OrgHooksController } from './hooks/org-hooks.controller.js';
@@ -36,6 +37,7 @@ export const API_CONTROLLERS: Type<unknown>[] = [
   TwoFactorController,
   AdminUsersController,
   OrgsController,
+  OrgLabelsController,
   ReposController,
   CollaboratorsController,
   IssuesController,

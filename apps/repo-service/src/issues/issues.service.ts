@@ -128,11 +128,7 @@ export class IssuesService {
     const actor = requireActor(req.actor);
     let row = await this.load(req.repo.id, req.index);
     if (!canModify(req, row.posterId)) throw DomainError.forbidden('user should have permission to edit the issue');
-    // As Gitea: only writers move issues between milestones; others' `milestone` is ignored.
-    if (req.body?.milestone !== undefined && accessAtLeast(req.access, 'write')) {
-      await this.milestones.assign(req, actor, row.id, req.body.milestone);
-      row = await this.load(req.repo.id, req.index);
-    }
+    if (await this.extras.edit(req, actor, row, { milestone: req.body?.milestone })) row = await this.load(req.repo.id, req.index);
     if (row.isPull) {
       const updated = await this.pulls.applyEdit(req, actor, row, req.body ?? {});
       return toIssueDto(updated, await this.views.context(req, [updated.posterId]));

@@ -1,4 +1,4 @@
-import { DomainError } from '@cairn/contracts';
+import { DomainError, type CreateLabelBody, type EditLabelBody } from '@cairn/contracts';
 
 /** Gitea's `NormalizeColor`: lower case, a leading `#`, `rgb` expanded to `rrggbb` (the pattern was checked at the edge). */
 export function normalizeColor(color: string): string {
@@ -50,4 +50,29 @@ export function parseLabelRefs(labels: unknown[]): { ids: number[]; names: strin
   }
   if (ids.length && names.length) throw DomainError.invalid('labels should be an array of strings or integers');
   return { ids, names };
+}
+
+/** The stored columns of a new label. */
+export function newLabelData(body: CreateLabelBody, now: Date) {
+  return {
+    name: body.name,
+    color: normalizeColor(body.color),
+    description: body.description ?? '',
+    exclusive: body.exclusive === true,
+    archivedAt: body.is_archived ? now : null,
+  };
+}
+
+/**
+ * The columns an edit changes: only the fields given (`is_archived` too: an edit that does not name it keeps the
+ * label as it is; Gitea would unarchive it).
+ */
+export function labelChanges(body: EditLabelBody, current: { archivedAt: Date | null }, now: Date) {
+  return {
+    ...(body.name !== undefined ? { name: body.name } : {}),
+    ...(body.color !== undefined ? { color: normalizeColor(body.color) } : {}),
+    ...(body.description !== undefined ? { description: body.description } : {}),
+    ...(body.exclusive !== undefined ? { exclusive: body.exclusive } : {}),
+    ...(body.is_archived !== undefined ? { archivedAt: body.is_archived ? (current.archivedAt ?? now) : null } : {}),
+  };
 }

@@ -2,11 +2,13 @@ import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { RpcHandler } from '@cairn/platform';
 import {
-  CreateLabelRequest, EditLabelRequest, IssueIndexRequest, IssueLabelIdRequest, IssueLabelsRequest, LabelIdRequest,
-  LabelSubjects, ListLabelsRequest,
+  CreateLabelRequest, CreateOrgLabelRequest, EditLabelRequest, EditOrgLabelRequest, IssueIndexRequest,
+  IssueLabelIdRequest, IssueLabelsRequest, LabelIdRequest, LabelSubjects, ListLabelsRequest, ListOrgLabelsRequest,
+  OrgLabelIdRequest,
   type LabelDto, type Paginated,
 } from '@cairn/contracts';
 import { LabelsService } from './labels.service.js';
+import { OrgLabelsService } from './org-labels.service.js';
 
 /** Repository labels and issue labels. */
 @Controller()
@@ -63,6 +65,38 @@ export class LabelsHandler {
   @RpcHandler(LabelSubjects.issueClear)
   async clear(@Payload() req: IssueIndexRequest): Promise<null> {
     await this.labels.clear(req);
+    return null;
+  }
+}
+
+/** Organization labels. */
+@Controller()
+export class OrgLabelsHandler {
+  constructor(private readonly labels: OrgLabelsService) {}
+
+  @RpcHandler(LabelSubjects.orgList)
+  list(@Payload() req: ListOrgLabelsRequest): Promise<Paginated<LabelDto>> {
+    return this.labels.list(req);
+  }
+
+  @RpcHandler(LabelSubjects.orgCreate)
+  create(@Payload() req: CreateOrgLabelRequest): Promise<LabelDto> {
+    return this.labels.create(req);
+  }
+
+  @RpcHandler(LabelSubjects.orgGet)
+  get(@Payload() req: OrgLabelIdRequest): Promise<LabelDto> {
+    return this.labels.get(req);
+  }
+
+  @RpcHandler(LabelSubjects.orgEdit)
+  edit(@Payload() req: EditOrgLabelRequest): Promise<LabelDto> {
+    return this.labels.edit(req);
+  }
+
+  @RpcHandler(LabelSubjects.orgDelete)
+  async delete(@Payload() req: OrgLabelIdRequest): Promise<null> {
+    await this.labels.delete(req);
     return null;
   }
 }

@@ -19,6 +19,9 @@ export interface LabelOwner {
   orgId: number | null;
 }
 
+/** Where a label lives: one repository, or one organization. */
+export type LabelHome = { repoId: number } | { orgId: number };
+
 function usable(owner: LabelOwner): Prisma.LabelWhereInput {
   return owner.orgId === null ? { repoId: owner.repoId } : { OR: [{ repoId: owner.repoId }, { orgId: owner.orgId }] };
 }
@@ -28,30 +31,29 @@ function usable(owner: LabelOwner): Prisma.LabelWhereInput {
 export class LabelsRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  async listForRepo(repoId: number, paging: Paging): Promise<{ items: Label[]; total: number }> {
-    const where = { repoId };
+  async list(home: LabelHome, paging: Paging): Promise<{ items: Label[]; total: number }> {
     const [items, total] = await Promise.all([
-      this.prisma.label.findMany({ where, orderBy: [{ name: 'asc' }, { id: 'asc' }], skip: paging.skip, take: paging.take }),
-      this.prisma.label.count({ where }),
+      this.prisma.label.findMany({ where: home, orderBy: [{ name: 'asc' }, { id: 'asc' }], skip: paging.skip, take: paging.take }),
+      this.prisma.label.count({ where: home }),
     ]);
     return { items, total };
   }
 
-  findInRepo(repoId: number, id: number, db: Db = this.prisma): Promise<Label | null> {
-    return db.label.findFirst({ where: { id, repoId } });
+  find(home: LabelHome, id: number, db: Db = this.prisma): Promise<Label | null> {
+    return db.label.findFirst({ where: { id, ...home } });
   }
 
-  create(repoId: number, data: LabelData, now: Date): Promise<Label> {
-    return this.prisma.label.create({ data: { repoId, ...data, createdAt: now, updatedAt: now } });
+  create(home: LabelHome, data: LabelData, now: Date): Promise<Label> {
+    return this.prisma.label.create({ data: { ...home, ...data, createdAt: now, updatedAt: now } });
   }
 
   update(id: number, data: Partial<LabelData>, now: Date): Promise<Label> {
     return this.prisma.label.update({ where: { id }, data: { ...data, updatedAt: now } });
   }
 
-  /** Deletes a repository's label (and its uses, by cascade); false when there was none. */
-  async delete(repoId: number, id: number): Promise<boolean> {
-    return (await this.prisma.label.deleteMany({ where: { id, repoId } })).count > 0;
+  /** Deletes a label (and its uses on issues, by cascade); false when there was none. */
+  async delete(home: LabelHome, id: number): Promise<boolean> {
+    return (await this.prisma.label.deleteMany({ where: { id, ...home } })).count > 0;
   }
 
   /** The labels with these ids that issues of the repository may carry. */

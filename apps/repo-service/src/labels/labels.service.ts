@@ -1,24 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import {
-  DomainError, accessAtLeast, toPaging,
+  DomainError, toPaging,
   type CreateLabelRequest, type EditLabelRequest, type IssueIndexRequest, type IssueLabelIdRequest,
   type IssueLabelsRequest, type LabelDto, type LabelIdRequest, type ListLabelsRequest, type Paginated,
 } from '@cairn/contracts';
 import type { Label } from '../generated/prisma/client.js';
 import { PrismaService, type Tx } from '../prisma/prisma.service.js';
 import { IssueChangeEvents } from '../tracker/issue-change-events.js';
-import { requireActor } from '../tracker/issue-permissions.js';
+import { requireActor, requireWriter } from '../tracker/issue-permissions.js';
 import { IssuesRepository, type IssueRow } from '../tracker/issues.repository.js';
 import { toLabelDto } from '../tracker/label.mapper.js';
 import { RepoViews, type ViewScope } from '../tracker/repo-views.js';
 import { inTx } from '../tracker/tx.js';
-import { normalizeColor, parseLabelRefs, withExclusiveScopes } from './label-rules.js';
+import { labelChanges, newLabelData, parseLabelRefs, withExclusiveScopes } from './label-rules.js';
 import { LabelsRepository, type LabelOwner } from './labels.repository.js';
-
-/** Write access to the repository (Gitea's `reqRepoWriter` for issues and pull requests), else 403. */
-function requireWriter(scope: Pick<ViewScope, 'access'>, what: string): void {
-  if (!accessAtLeast(scope.access, 'write')) throw DomainError.forbidden(`write permission is required to ${what}`);
-}
 
 /**
  * Repository labels and the labels of issues and pull requests. Labels of the owning organization may be set on its
@@ -39,7 +34,7 @@ export class LabelsService {
   }
 
   async list(req: ListLabelsRequest): Promise<Paginated<LabelDto>> {
-    const page = await this.labels.listForRepo(req.repo.id, toPaging(req.query));
+    const page = await this.labels.list({ repoId: req.repo.id }, toPaging(req.query));
     return { items: page.items.map((l) => this.dto(req, l)), total: page.total };
   }
 
@@ -51,37 +46,21 @@ export class LabelsService {
     requireActor(req.actor);
     requireWriter(req, 'create labels');
     const now = new Date();
-    const row = await this.labels.create(req.repo.id, {
-      name: req.body.name,
-      color: normalizeColor(req.body.color),
-      description: req.body.description ?? '',
-      exclusive: req.body.exclusive === true,
-      archivedAt: req.body.is_archived ? now : null,
-    }, now);
-    return this.dto(req, row);
+    return this.dto(req, await this.labels.create({ repoId: req.repo.id }, newLabelData(req.body, now), now));
   }
 
-  /** Changes only the fields given (`is_archived` too: an edit that does not name it keeps the label as it is). */
   async edit(req: EditLabelRequest): Promise<LabelDto> {
     requireActor(req.actor);
     requireWriter(req, 'edit labels');
     const current = await this.load(req.repo.id, req.id);
-    const body = req.body ?? {};
     const now = new Date();
-    const row = await this.labels.update(current.id, {
-      ...(body.name !== undefined ? { name: body.name } : {}),
-      ...(body.color !== undefined ? { color: normalizeColor(body.color) } : {}),
-      ...(body.description !== undefined ? { description: body.description } : {}),
-      ...(body.exclusive !== undefined ? { exclusive: body.exclusive } : {}),
-      ...(body.is_archived !== undefined ? { archivedAt: body.is_archived ? (current.archivedAt ?? now) : null } : {}),
-    }, now);
-    return this.dto(req, row);
+    return this.dto(req, await this.labels.update(current.id, labelChanges(req.body ?? {}, current, now), now));
   }
 
   async delete(req: LabelIdRequest): Promise<void> {
     requireActor(req.actor);
     requireWriter(req, 'delete labels');
-    if (!(await this.labels.delete(req.repo.id, req.id))) throw DomainError.notFound('label not found');
+    if (!(await this.labels.delete({ repoId: req.repo.id }, req.id))) throw DomainError.notFound('label not found');
   }
 
   // ---- labels of an issue ---------------------------------------------------------------------------------------
@@ -127,6 +106,12 @@ export class LabelsService {
     if (!ids?.length) return [];
     const found = await this.resolve(scope, { ids: [...new Set(ids)], names: [] });
     return withExclusiveScopes([], found).map((l) => l.id);
+  }
+
+  /** The labels of an issue become these ids (`EditPullRequestOption.labels`); write access checked by the caller. */
+  async replaceIds(scope: ViewScope, actor: NonNullable<ViewScope['actor']>, issue: IssueRow, ids: number[]): Promise<void> {
+    const given = await this.resolve(scope, { ids: [...new Set(ids)], names: [] });
+    await this.apply(scope, actor, issue, () => withExclusiveScopes([], given), 'label_updated');
   }
 
   private async change(req: IssueLabelsRequest, next: (current: Label[], given: Label[]) => Label[]): Promise<LabelDto[]> {
@@ -183,7 +168,7 @@ export class LabelsService {
   }
 
   private async load(repoId: number, id: number): Promise<Label> {
-    const row = await this.labels.findInRepo(repoId, id);
+    const row = await this.labels.find({ repoId }, id);
     if (!row) throw DomainError.notFound('label not found');
     return row;
   }

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { accessAtLeast } from '@cairn/contracts';
+import { accessAtLeast, type ActorDto } from '@cairn/contracts';
 import type { Tx } from '../prisma/prisma.service.js';
 import { MilestonesService } from '../milestones/milestones.service.js';
-import { IssuesRepository } from '../tracker/issues.repository.js';
+import { IssuesRepository, type IssueRow } from '../tracker/issues.repository.js';
 import type { ViewScope } from '../tracker/repo-views.js';
 import { LabelsRepository } from './labels.repository.js';
 import { LabelsService } from './labels.service.js';
@@ -32,6 +32,17 @@ export class NewIssueExtras {
       labelIds: await this.labels.resolveForNewIssue(scope, body.labels),
       milestoneId: await this.milestones.resolveForNewIssue(scope.repo.id, body.milestone),
     };
+  }
+
+  /**
+   * `milestone` (0: none) and `labels` of an edit (`EditIssueOption`, `EditPullRequestOption`): applied for writers
+   * only, others' ignored as in Gitea; each change with its own event. True when the caller should reload the row.
+   */
+  async edit(scope: ViewScope, actor: ActorDto, issue: IssueRow, body: { labels?: number[]; milestone?: number }): Promise<boolean> {
+    if (!accessAtLeast(scope.access, 'write')) return false;
+    if (body.milestone !== undefined) await this.milestones.assign(scope, actor, issue.id, body.milestone);
+    if (body.labels !== undefined) await this.labels.replaceIds(scope, actor, issue, body.labels);
+    return body.milestone !== undefined || body.labels !== undefined;
   }
 
   /** Writes them inside the creating transaction (the `opened` event then carries them). */

@@ -1,22 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import {
-  DomainError, accessAtLeast, toPaging,
+  DomainError, toPaging,
   type ActorDto, type CreateMilestoneRequest, type EditMilestoneRequest, type ListMilestonesRequest, type MilestoneDto,
   type MilestoneIdRequest, type Paginated,
 } from '@cairn/contracts';
 import type { Milestone } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { IssueChangeEvents } from '../tracker/issue-change-events.js';
-import { requireActor } from '../tracker/issue-permissions.js';
+import { requireActor, requireWriter } from '../tracker/issue-permissions.js';
 import { IssuesRepository } from '../tracker/issues.repository.js';
 import { toMilestoneDto } from '../tracker/label.mapper.js';
 import type { ViewScope } from '../tracker/repo-views.js';
 import { inTx } from '../tracker/tx.js';
 import { MilestonesRepository } from './milestones.repository.js';
-
-function requireWriter(scope: Pick<ViewScope, 'access'>, what: string): void {
-  if (!accessAtLeast(scope.access, 'write')) throw DomainError.forbidden(`write permission is required to ${what}`);
-}
 
 /** Milestones of a repository, and moving issues and pull requests in and out of them. */
 @Injectable()

@@ -81,7 +81,7 @@ export class PullsRepository {
 
   async list(
     repoId: number,
-    filter: { state: 'open' | 'closed' | 'all'; baseBranch?: string },
+    filter: { state: 'open' | 'closed' | 'all'; baseBranch?: string; milestoneId?: number; labelIds?: number[] },
     sort: PullSort | undefined,
     paging: Paging,
     db: Db = this.prisma,
@@ -89,6 +89,8 @@ export class PullsRepository {
     const where: Prisma.IssueWhereInput = { repoId, isPull: true };
     if (filter.state !== 'all') where.state = filter.state;
     if (filter.baseBranch) where.pullRequest = { baseBranch: filter.baseBranch };
+    if (filter.milestoneId) where.milestoneId = filter.milestoneId;
+    if (filter.labelIds?.length) where.AND = filter.labelIds.map((labelId) => ({ labels: { some: { labelId } } }));
     const [items, total] = await Promise.all([
       db.issue.findMany({
         where,

@@ -153,7 +153,7 @@ export class PullsService {
     const q = req.query ?? {};
     const page = await this.pulls.list(
       req.repo.id,
-      { state: q.state ?? 'open', baseBranch: q.base_branch || undefined },
+      { state: q.state ?? 'open', baseBranch: q.base_branch || undefined, milestoneId: q.milestone, labelIds: q.labels },
       q.sort,
       toPaging(q),
     );
@@ -191,7 +191,9 @@ export class PullsService {
     const actor = requireActor(req.actor);
     const row = await this.load(req.repo.id, req.index);
     if (!canModify(req, row.posterId)) throw DomainError.forbidden('user should have permission to edit the pull request');
-    const updated = await this.applyEdit(req, actor, row, req.body ?? {});
+    const extras = { labels: req.body?.labels, milestone: req.body?.milestone };
+    const current = (await this.extras.edit(req, actor, row, extras)) ? await this.load(req.repo.id, req.index) : row;
+    const updated = await this.applyEdit(req, actor, current, req.body ?? {});
     return this.present(req, updated as PullIssueRow, false);
   }
 

@@ -3,14 +3,23 @@ import type { Label, Milestone } from '../generated/prisma/client.js';
 import { toApiTime } from '../repositories/repository.mapper.js';
 import type { IssueRenderContext } from './issue.mapper.js';
 
+/** Where label URLs point: the repository (its labels, and its owner's), or an organization alone. */
+export interface LabelUrlContext {
+  rootUrl: string;
+  repo?: Pick<IssueRenderContext['repo'], 'ownerName' | 'name'>;
+  /** The organization of organization labels (default: the repository's owner). */
+  orgName?: string;
+}
+
 /**
  * Gitea's `Label` JSON (`convert.ToLabel`): the stored `#rrggbb` answered without `#`; repository labels link to
- * `…/repos/{o}/{r}/labels/{id}`, organization labels to `…/orgs/{org}/labels/{id}` (the repository's owner).
+ * `…/repos/{o}/{r}/labels/{id}`, organization labels to `…/orgs/{org}/labels/{id}`.
  */
-export function toLabelDto(row: Label, ctx: Pick<IssueRenderContext, 'rootUrl' | 'repo'>): LabelDto {
-  const url = row.repoId !== null
+export function toLabelDto(row: Label, ctx: LabelUrlContext): LabelDto {
+  const orgName = ctx.orgName ?? ctx.repo?.ownerName ?? '';
+  const url = row.repoId !== null && ctx.repo
     ? `${repoUrls(ctx.rootUrl, ctx.repo).api}/labels/${row.id}`
-    : `${ctx.rootUrl}api/v1/orgs/${encodeURIComponent(ctx.repo.ownerName)}/labels/${row.id}`;
+    : `${ctx.rootUrl}api/v1/orgs/${encodeURIComponent(orgName)}/labels/${row.id}`;
   return {
     id: row.id,
     name: row.name,

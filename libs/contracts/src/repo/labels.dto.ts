@@ -2,6 +2,7 @@ import { Type } from 'class-transformer';
 import {
   IsArray, IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, Matches, MaxLength, Min, MinLength, ValidateNested,
 } from 'class-validator';
+import { ActorDto } from '../common/actor.js';
 import { ListQuery } from '../common/pagination.js';
 import { IssueIndexRequest } from './issues.dto.js';
 import { RepoScopedRequest } from './repo-access.dto.js';
@@ -136,4 +137,30 @@ export class MilestoneIdRequest extends RepoScopedRequest {
 /** `repo.milestone.edit`. */
 export class EditMilestoneRequest extends MilestoneIdRequest {
   @ValidateNested() @Type(() => EditMilestoneBody) body: EditMilestoneBody;
+}
+
+/** Every message about the labels of an organization (`/orgs/{org}/labels…`), by the organization's name. */
+export class OrgLabelsRequest {
+  @IsOptional() @ValidateNested() @Type(() => ActorDto) actor: ActorDto | null;
+  @IsString() @MinLength(1) @MaxLength(255) org: string;
+}
+
+/** `repo.org-label.list`. */
+export class ListOrgLabelsRequest extends OrgLabelsRequest {
+  @ValidateNested() @Type(() => ListQuery) query: ListQuery;
+}
+
+/** `repo.org-label.create`. */
+export class CreateOrgLabelRequest extends OrgLabelsRequest {
+  @ValidateNested() @Type(() => CreateLabelBody) body: CreateLabelBody;
+}
+
+/** One label of an organization, by id. */
+export class OrgLabelIdRequest extends OrgLabelsRequest {
+  @Type(() => Number) @IsInt() @Min(1) id: number;
+}
+
+/** `repo.org-label.edit`. */
+export class EditOrgLabelRequest extends OrgLabelIdRequest {
+  @ValidateNested() @Type(() => EditLabelBody) body: EditLabelBody;
 }

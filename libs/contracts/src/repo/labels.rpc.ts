@@ -1,7 +1,8 @@
 import type { Paginated } from '../common/pagination.js';
 import type { IssueIndexRequest } from './issues.dto.js';
 import type {
-  CreateLabelRequest, CreateMilestoneRequest, EditLabelRequest, EditMilestoneRequest, IssueLabelIdRequest,
+  CreateLabelRequest, CreateMilestoneRequest, CreateOrgLabelRequest, EditOrgLabelRequest, ListOrgLabelsRequest,
+  OrgLabelIdRequest, EditLabelRequest, EditMilestoneRequest, IssueLabelIdRequest,
   IssueLabelsRequest, LabelDto, LabelIdRequest, ListLabelsRequest, ListMilestonesRequest, MilestoneDto,
   MilestoneIdRequest,
 } from './labels.dto.js';
@@ -20,6 +21,11 @@ export interface LabelRpc {
   [LabelSubjects.issueReplace]: RpcPair<IssueLabelsRequest, LabelDto[]>;
   [LabelSubjects.issueRemove]: RpcPair<IssueLabelIdRequest, null>;
   [LabelSubjects.issueClear]: RpcPair<IssueIndexRequest, null>;
+  [LabelSubjects.orgList]: RpcPair<ListOrgLabelsRequest, Paginated<LabelDto>>;
+  [LabelSubjects.orgCreate]: RpcPair<CreateOrgLabelRequest, LabelDto>;
+  [LabelSubjects.orgGet]: RpcPair<OrgLabelIdRequest, LabelDto>;
+  [LabelSubjects.orgEdit]: RpcPair<EditOrgLabelRequest, LabelDto>;
+  [LabelSubjects.orgDelete]: RpcPair<OrgLabelIdRequest, null>;
   [MilestoneSubjects.list]: RpcPair<ListMilestonesRequest, Paginated<MilestoneDto>>;
   [MilestoneSubjects.create]: RpcPair<CreateMilestoneRequest, MilestoneDto>;
   [MilestoneSubjects.get]: RpcPair<MilestoneIdRequest, MilestoneDto>;

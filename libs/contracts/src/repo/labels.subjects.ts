@@ -23,6 +23,16 @@ export const LabelSubjects = {
   issueRemove: 'repo.issue-label.remove',
   /** Remove every label from an issue (write access): `IssueIndexRequest` → `null`. */
   issueClear: 'repo.issue-label.clear',
+  /** An organization's labels (visible organization): `ListOrgLabelsRequest` → `Paginated<LabelDto>`. */
+  orgList: 'repo.org-label.list',
+  /** Create an organization label (its owners): `CreateOrgLabelRequest` → `LabelDto`. */
+  orgCreate: 'repo.org-label.create',
+  /** One organization label: `OrgLabelIdRequest` → `LabelDto`. */
+  orgGet: 'repo.org-label.get',
+  /** Edit an organization label (its owners): `EditOrgLabelRequest` → `LabelDto`. */
+  orgEdit: 'repo.org-label.edit',
+  /** Delete an organization label (its owners; it leaves every issue): `OrgLabelIdRequest` → `null`. */
+  orgDelete: 'repo.org-label.delete',
 } as const;
 
 export const MilestoneSubjects = {

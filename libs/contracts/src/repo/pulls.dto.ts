@@ -1,4 +1,4 @@
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, Min, MinLength, ValidateNested,
 } from 'class-validator';
@@ -128,6 +128,10 @@ export class EditPullBody {
   @IsOptional() @IsString() @MinLength(1) @MaxLength(ISSUE_TITLE_MAX_LENGTH) title?: string;
   @IsOptional() @IsString() @MaxLength(ISSUE_BODY_MAX_LENGTH) body?: string;
   @IsOptional() @IsIn(ISSUE_STATES) state?: IssueState;
+  /** The pull request's labels become these ids (write access). */
+  @IsOptional() @IsArray() @IsInt({ each: true }) labels?: number[];
+  /** Milestone id; 0 removes it (write access). */
+  @IsOptional() @IsInt() @Min(0) milestone?: number;
 }
 
 /** `GET /repos/{owner}/{repo}/pulls` query. */
@@ -137,6 +141,12 @@ export class ListPullsQuery extends ListQuery {
   @IsOptional() @IsIn(PULL_SORTS) sort?: PullSort;
   /** Only pull requests into this branch. */
   @IsOptional() @IsString() @MaxLength(255) base_branch?: string;
+  /** Only pull requests in this milestone (id). */
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) milestone?: number;
+  /** Only pull requests carrying every one of these labels (ids; `labels=1&labels=2`, one value is a string). */
+  @IsOptional()
+  @Transform(({ value }) => (Array.isArray(value) ? value : [value]).map(Number))
+  @IsArray() @ArrayMaxSize(50) @IsInt({ each: true }) labels?: number[];
 }
 
 /**
