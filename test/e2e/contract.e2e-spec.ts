@@ -605,6 +605,46 @@ describe('every operation answers what the published description says', () => {
     await call('GET', '/users/{username}/orgs/{org}/permissions', `/users/${alice.username}/orgs/${org}/permissions`, { basic: bob });
   });
 
+  it('labels and milestones: repository labels, issue labels, milestones', async () => {
+    const repo = uniqueName('labels');
+    const r = `/repos/${alice.username}/${repo}`;
+    const auth = { basic: alice };
+    await call('POST', '/user/repos', '/user/repos', { ...auth, body: { name: repo } });
+    const bug = await call('POST', '/repos/{owner}/{repo}/labels', `${r}/labels`, { ...auth, body: { name: 'bug', color: '#ee0701' } });
+    const high = await call('POST', '/repos/{owner}/{repo}/labels', `${r}/labels`, {
+      ...auth, body: { name: 'priority/high', color: 'f00', exclusive: true, description: 'urgent' },
+    });
+    await call('GET', '/repos/{owner}/{repo}/labels', `${r}/labels`, auth);
+    await call('GET', '/repos/{owner}/{repo}/labels/{id}', `${r}/labels/${bug.body.id}`, auth);
+    await call('PATCH', '/repos/{owner}/{repo}/labels/{id}', `${r}/labels/${bug.body.id}`, { ...auth, body: { description: 'broken' } });
+    const milestone = await call('POST', '/repos/{owner}/{repo}/milestones', `${r}/milestones`, {
+      ...auth, body: { title: 'v1.0', due_on: '2030-01-01T00:00:00Z' },
+    });
+    await call('GET', '/repos/{owner}/{repo}/milestones', `${r}/milestones`, auth);
+    await call('GET', '/repos/{owner}/{repo}/milestones/{id}', `${r}/milestones/${milestone.body.id}`, auth);
+    await call('PATCH', '/repos/{owner}/{repo}/milestones/{id}', `${r}/milestones/${milestone.body.id}`, { ...auth, body: { description: 'first' } });
+    const issue = await call('POST', '/repos/{owner}/{repo}/issues', `${r}/issues`, {
+      ...auth, body: { title: 'labelled', labels: [bug.body.id], milestone: milestone.body.id },
+    });
+    const i = `${r}/issues/${issue.body.number}`;
+    await call('GET', '/repos/{owner}/{repo}/issues', `${r}/issues?labels=bug&milestones=v1.0`, auth);
+    await call('GET', '/repos/{owner}/{repo}/issues/{index}/labels', `${i}/labels`, auth);
+    await call('POST', '/repos/{owner}/{repo}/issues/{index}/labels', `${i}/labels`, { ...auth, body: { labels: [high.body.id] } });
+    await call('PUT', '/repos/{owner}/{repo}/issues/{index}/labels', `${i}/labels`, { ...auth, body: { labels: ['bug', 'priority/high'] } });
+    await call('DELETE', '/repos/{owner}/{repo}/issues/{index}/labels/{id}', `${i}/labels/${high.body.id}`, auth);
+    await call('DELETE', '/repos/{owner}/{repo}/issues/{index}/labels', `${i}/labels`, auth);
+    await call('DELETE', '/repos/{owner}/{repo}/labels/{id}', `${r}/labels/${high.body.id}`, auth);
+    await call('DELETE', '/repos/{owner}/{repo}/milestones/{id}', `${r}/milestones/${milestone.body.id}`, auth);
+
+    const org = uniqueName('lorg');
+    expect((await api.post('/orgs', { ...auth, body: { username: org } })).status).toBe(201);
+    const orgLabel = await call('POST', '/orgs/{org}/labels', `/orgs/${org}/labels`, { ...auth, body: { name: 'team', color: '00ff00' } });
+    await call('GET', '/orgs/{org}/labels', `/orgs/${org}/labels`, auth);
+    await call('GET', '/orgs/{org}/labels/{id}', `/orgs/${org}/labels/${orgLabel.body.id}`, auth);
+    await call('PATCH', '/orgs/{org}/labels/{id}', `/orgs/${org}/labels/${orgLabel.body.id}`, { ...auth, body: { color: '0000ff' } });
+    await call('DELETE', '/orgs/{org}/labels/{id}', `/orgs/${org}/labels/${orgLabel.body.id}`, auth);
+  });
+
   it('leaves no operation of the description without a contract check', () => {
     expect(mismatches).toEqual([]);
     const missing = documentedOperations().filter((op) => !covered.has(op));

@@ -30,15 +30,24 @@ import { Approvals } from './reviews/approvals.js';
 import { ReviewsHandler } from './reviews/reviews.handler.js';
 import { ReviewsRepository } from './reviews/reviews.repository.js';
 import { ReviewsService } from './reviews/reviews.service.js';
+import { IssueChangeEvents } from './tracker/issue-change-events.js';
+import { LabelsHandler, OrgLabelsHandler } from './labels/labels.handler.js';
+import { OrgLabelsService } from './labels/org-labels.service.js';
+import { LabelsRepository } from './labels/labels.repository.js';
+import { LabelsService } from './labels/labels.service.js';
+import { NewIssueExtras } from './labels/new-issue-extras.js';
+import { MilestonesHandler } from './milestones/milestones.handler.js';
+import { MilestonesRepository } from './milestones/milestones.repository.js';
+import { MilestonesService } from './milestones/milestones.service.js';
 
 /**
- * Issues, comments, pull requests, their reviews, their mergeability state, merging and what moved branches do to them (`issues/`,
+ * Issues, comments, labels, milestones, pull requests, their reviews, their mergeability state, merging and what moved branches do to them (`issues/`,
  * `pulls/`, `merge/`, `ref-updates/`). Needs the global Prisma, storage and repo-settings modules of repo-service.
  * Settings are read once when the module starts.
  */
 @Module({
   imports: [AccessModule, RepositoriesModule, GitMaintenanceModule, SignaturesModule, CollaboratorsModule, BranchProtectionModule],
-  controllers: [IssuesHandler, PullsHandler, MergeHandler, ReviewsHandler],
+  controllers: [IssuesHandler, PullsHandler, MergeHandler, ReviewsHandler, LabelsHandler, OrgLabelsHandler, MilestonesHandler],
   providers: [
     { provide: ISSUE_SETTINGS, useFactory: () => loadIssueSettings() },
     { provide: PULL_SETTINGS, useFactory: () => loadPullSettings() },
@@ -61,6 +70,13 @@ import { ReviewsService } from './reviews/reviews.service.js';
     ReviewsService,
     Approvals,
     Assignees,
+    IssueChangeEvents,
+    LabelsRepository,
+    LabelsService,
+    OrgLabelsService,
+    MilestonesRepository,
+    MilestonesService,
+    NewIssueExtras,
   ],
   exports: [MergeabilityService, PullsService, Approvals, IssuesService, RefUpdates, RepoViews, PUSH_SINK],
 })

@@ -3,6 +3,7 @@ import type { HooksRpc } from './hooks/hooks.rpc.js';
 import type { IdentityRpc } from './identity/identity.rpc.js';
 import type { CommitStatusRpc } from './repo/commit-statuses.rpc.js';
 import type { IssueRpc } from './repo/issues.rpc.js';
+import type { LabelRpc } from './repo/labels.rpc.js';
 import type { PullRpc } from './repo/pulls.rpc.js';
 import type { GitDataRpc } from './repo/git-data.rpc.js';
 import type { ReleaseRpc } from './repo/releases.rpc.js';
@@ -26,7 +27,7 @@ export interface RpcPair<Request, Reply> {
  * `RpcClient.send` and the `@RpcHandler` decorator accept only subjects named here, so a payload or reply of the
  * wrong shape is a compile error on both sides. See docs/architecture.md, "The typed bus".
  */
-export interface RpcContract extends IdentityRpc, RepoRpc, IssueRpc, PullRpc, ReviewRpc, GitDataRpc, ReleaseRpc, HooksRpc, RunnersRpc,
+export interface RpcContract extends IdentityRpc, RepoRpc, IssueRpc, LabelRpc, PullRpc, ReviewRpc, GitDataRpc, ReleaseRpc, HooksRpc, RunnersRpc,
   PackageApiRpc,
   CommitStatusRpc {
   /** Every service's `<service>.health.check` ({@link healthSubject}). */

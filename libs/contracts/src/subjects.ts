@@ -9,6 +9,7 @@ export { RepoSubjects } from './repo/repo.subjects.js';
 export { HooksSubjects } from './hooks/hooks.subjects.js';
 export { RunnersSubjects } from './runners/runners.subjects.js';
 export { IssueSubjects } from './repo/issues.subjects.js';
+export { LabelSubjects, MilestoneSubjects } from './repo/labels.subjects.js';
 export { PullSubjects } from './repo/pulls.subjects.js';
 export { ReviewSubjects } from './repo/reviews.subjects.js';
 export { GitDataSubjects } from './repo/git-data.subjects.js';

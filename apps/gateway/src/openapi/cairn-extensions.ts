@@ -115,6 +115,10 @@ export const CAIRN_EXTENSIONS: {
       props(s).last_used_at = { type: 'string', format: 'date-time', 'x-nullable': true };
       props(s).verified = { type: 'boolean', description: 'The owner proved they hold the key (POST /user/ssh_key_verify)' };
     },
+    // Null in real answers (Go nil pointers, as Gitea's `convert.ToAPIMilestone`): not closed, no due date.
+    Milestone: (s) => {
+      nullable(s, ['closed_at', 'due_on', 'updated_at']);
+    },
     // Gitea hides whether an admin hook is a system or a default hook.
     Hook: (s) => {
       props(s).is_system_webhook = { type: 'boolean' };

@@ -16,6 +16,9 @@ import { IssuesController } from './issues/issues.controller.js';
 import { AssigneesController } from './issues/assignees.controller.js';
 import { PullsController } from './pulls/pulls.controller.js';
 import { ReviewsController } from './pulls/reviews.controller.js';
+import { IssueLabelsController, RepoLabelsController } from './labels/labels.controller.js';
+import { MilestonesController } from './labels/milestones.controller.js';
+import { OrgLabelsController } from './labels/org-labels.controller.js';
 import { RepoContentController } from './repo-content/repo-content.controller.js';
 import { GitDataController } from './repo-content/git-data.controller.js';
 import { ReleasesController } from './repos/releases.controller.js';
@@ -42,6 +45,7 @@ export const API_CONTROLLERS: Type<unknown>[] = [
   TwoFactorController,
   AdminUsersController,
   OrgsController,
+  OrgLabelsController,
   ReposController,
   CollaboratorsController,
   BranchProtectionsController,
@@ -49,6 +53,9 @@ export const API_CONTROLLERS: Type<unknown>[] = [
   TopicsController,
   IssuesController,
   AssigneesController,
+  IssueLabelsController,
+  RepoLabelsController,
+  MilestonesController,
   PullsController,
   ReviewsController,
   RepoContentController,

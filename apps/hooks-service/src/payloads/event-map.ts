@@ -96,9 +96,19 @@ function pushEvent(data: PushEventData, ctx: MapContext): MappedEvent {
   return { repository: repoRef(data.repository), specs };
 }
 
+/** The webhook event types of label and milestone actions (Gitea's `HookEventIssueLabel`, …). */
+const ISSUE_SUB_EVENTS: Partial<Record<IssueEventData['action'], { issue: string; pull: string }>> = {
+  label_updated: { issue: 'issue_label', pull: 'pull_request_label' },
+  label_cleared: { issue: 'issue_label', pull: 'pull_request_label' },
+  milestoned: { issue: 'issue_milestone', pull: 'pull_request_milestone' },
+  demilestoned: { issue: 'issue_milestone', pull: 'pull_request_milestone' },
+};
+
 /**
  * `repo.evt.issue.*` → Gitea's `IssuePayload` (`issues`; `issue_assign` for assigned/unassigned, with GitHub's
- * `assignee`); lock/unlock of a pull request → `pull_request`.
+ * `assignee`); lock/unlock of a pull request → `pull_request`; label and
+ * milestone actions → `issue_label`/`issue_milestone` (`pull_request_label`/`pull_request_milestone` for pull
+ * requests, with Gitea's `PullRequestPayload`).
  */
 function issueEvent(data: IssueEventData, ctx: MapContext): MappedEvent {
   const repository = repositoryJson(data.repository, ctx.rootUrl);
@@ -109,16 +119,19 @@ function issueEvent(data: IssueEventData, ctx: MapContext): MappedEvent {
     ...(data.assignee ? { assignee: data.assignee } : {}),
   };
   const assign = data.action === 'assigned' || data.action === 'unassigned';
+  const sub = ISSUE_SUB_EVENTS[data.action];
+  const issueType = sub?.issue ?? 'issues';
+  const pullType = sub?.pull ?? 'pull_request';
   const spec: HookEventSpec = data.isPull
     ? {
-        eventType: 'pull_request',
-        key: `pull_request:${data.action}`,
+        eventType: pullType,
+        key: `${pullType}:${data.action}`,
         action: data.action,
         payload: { ...base, pull_request: data.pullRequest ?? data.issue, repository, sender: data.sender, commit_id: '' },
       }
     : {
-        eventType: assign ? 'issue_assign' : 'issues',
-        key: assign ? `issue_assign:${data.action}:${data.assignee?.id ?? 0}` : `issues:${data.action}`,
+        eventType: assign ? 'issue_assign' : issueType,
+        key: assign ? `issue_assign:${data.action}:${data.assignee?.id ?? 0}` : `${issueType}:${data.action}`,
         action: data.action,
         payload: { ...base, issue: data.issue, repository, sender: data.sender, commit_id: '' },
       };

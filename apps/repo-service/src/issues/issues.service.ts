@@ -18,6 +18,9 @@ import { inTx } from '../tracker/tx.js';
 import { Assignees } from '../tracker/assignees.js';
 import { IdentityDirectory } from '../access/identity-directory.js';
 import { EventOutbox } from '@cairn/platform';
+import { LabelsRepository } from '../labels/labels.repository.js';
+import { NewIssueExtras } from '../labels/new-issue-extras.js';
+import { MilestonesService } from '../milestones/milestones.service.js';
 
 /**
  * Issues: numbering shared with pull requests, editing, state changes, locking, and the timeline. Pull-request
@@ -33,6 +36,9 @@ export class IssuesService {
     private readonly outbox: EventOutbox,
     private readonly assignees: Assignees,
     private readonly identity: IdentityDirectory,
+    private readonly extras: NewIssueExtras,
+    private readonly labels: LabelsRepository,
+    private readonly milestones: MilestonesService,
     @Inject(ISSUE_SETTINGS) private readonly settings: IssueSettings,
   ) {}
 
@@ -51,6 +57,7 @@ export class IssuesService {
     const repo = await this.views.repository(req.repo.id, req.access, users);
     const ctx = { rootUrl: this.views.rootUrl, repo: req.repo, users };
     const sender = await this.views.sender(actor, users);
+    const extras = await this.extras.check(req, req.body);
     const dto = await inTx(this.prisma, async (tx) => {
       const index = await this.issues.allocateIndex(tx, req.repo.id);
       const issue = await this.issues.insertIssue(tx, {
@@ -64,7 +71,8 @@ export class IssuesService {
         now,
       });
       await this.issues.setAssignees(tx, issue.id, assigneeIds);
-      const out = toIssueDto({ ...issue, pullRequest: null, assignees: assigneeIds.map((assigneeId) => ({ assigneeId })) }, ctx);
+      await this.extras.apply(tx, issue.id, extras, now);
+      const out = toIssueDto((await this.issues.findById(req.repo.id, issue.id, tx))!, ctx);
       await this.outbox.record<IssueEventData>(tx, IssueEvents.opened, {
         action: 'opened',
         number: index,
@@ -94,6 +102,10 @@ export class IssuesService {
       if (!user) throw DomainError.unprocessable(`user does not exist [name: ${q.assigned_by.slice(0, 100)}]`);
       assigneeId = user.id;
     }
+    const labelIds = await this.labelFilter(req, q.labels);
+    const milestoneIds = q.milestones ? await this.milestones.idsForFilter(req.repo.id, splitList(q.milestones)) : undefined;
+    // A label that does not exist is carried by no issue.
+    if (labelIds === null) return { items: [], total: 0 };
     const page = await this.issues.list(
       req.repo.id,
       {
@@ -101,11 +113,28 @@ export class IssuesService {
         isPull: q.type === 'pulls' ? true : q.type === 'issues' ? false : undefined,
         keyword: q.q?.trim() || undefined,
         assigneeId,
+        labelIds,
+        milestoneIds,
       },
       paging,
     );
     const ctx = await this.views.context(req, page.items.flatMap(issueUserIds));
     return { items: page.items.map((r) => toIssueDto(r, ctx)), total: page.total };
+  }
+
+  /** `labels=a,b`: the ids of those labels (repository's or organization's), null when one does not exist. */
+  private async labelFilter(req: ListIssuesRequest, labels: string | undefined): Promise<number[] | undefined | null> {
+    const names = labels ? splitList(labels) : [];
+    if (!names.length) return undefined;
+    const row = await this.views.row(req.repo.id);
+    const found = await this.labels.usableByNames({ repoId: row.id, orgId: row.ownerKind === 'organization' ? row.ownerId : null }, names);
+    const ids: number[] = [];
+    for (const name of new Set(names)) {
+      const matching = found.filter((l) => l.name === name);
+      if (!matching.length) return null;
+      ids.push(matching[0].id);
+    }
+    return ids;
   }
 
   async get(req: IssueIndexRequest): Promise<IssueDto> {
@@ -116,8 +145,9 @@ export class IssuesService {
   /** `PATCH …/issues/{index}`: title, body and state, by the author or a writer (pull requests too). */
   async edit(req: EditIssueRequest): Promise<IssueDto> {
     const actor = requireActor(req.actor);
-    const row = await this.load(req.repo.id, req.index);
+    let row = await this.load(req.repo.id, req.index);
     if (!canModify(req, row.posterId)) throw DomainError.forbidden('user should have permission to edit the issue');
+    if (await this.extras.edit(req, actor, row, { milestone: req.body?.milestone })) row = await this.load(req.repo.id, req.index);
     if (row.isPull) {
       const updated = await this.pulls.applyEdit(req, actor, row, req.body ?? {}, await this.assignees.resolve(req, req.body));
       return toIssueDto(updated, await this.views.context(req, issueUserIds(updated)));
@@ -236,4 +266,9 @@ export class IssuesService {
     const ctx = await this.views.context(req, comments.map((c) => c.posterId));
     return { items: comments.map((c) => toTimelineDto(c, row, ctx)), total: comments.length };
   }
+}
+
+/** `a, b,c` → `['a', 'b', 'c']` (blank entries dropped). */
+function splitList(value: string): string[] {
+  return value.split(',').map((v) => v.trim()).filter(Boolean);
 }

@@ -3,7 +3,7 @@ import type { MergeableState, Paging, PullSort } from '@cairn/contracts';
 import type { Prisma, PullRequest } from '../generated/prisma/client.js';
 import { PrismaService, type Db, type Tx } from '../prisma/prisma.service.js';
 import type { PullIssueRow } from '../tracker/pull.mapper.js';
-import { WITH_PULL } from '../tracker/issues.repository.js';
+import { ISSUE_INCLUDE } from '../tracker/issues.repository.js';
 
 /** A pull request returned to be checked (see `PullCheckCandidate`). */
 export interface CandidateRow {
@@ -65,7 +65,7 @@ export class PullsRepository {
   findOpenByBranches(repoId: number, headBranch: string, baseBranch: string, db: Db = this.prisma): Promise<PullIssueRow | null> {
     return db.issue.findFirst({
       where: { repoId, isPull: true, state: 'open', pullRequest: { headBranch, baseBranch, merged: false } },
-      include: WITH_PULL,
+      include: ISSUE_INCLUDE,
       orderBy: { index: 'desc' },
     }) as Promise<PullIssueRow | null>;
   }
@@ -74,14 +74,14 @@ export class PullsRepository {
   findLatestByBranches(repoId: number, headBranch: string, baseBranch: string, db: Db = this.prisma): Promise<PullIssueRow | null> {
     return db.issue.findFirst({
       where: { repoId, isPull: true, pullRequest: { headBranch, baseBranch } },
-      include: WITH_PULL,
+      include: ISSUE_INCLUDE,
       orderBy: [{ state: 'desc' }, { index: 'desc' }],
     }) as Promise<PullIssueRow | null>;
   }
 
   async list(
     repoId: number,
-    filter: { state: 'open' | 'closed' | 'all'; baseBranch?: string },
+    filter: { state: 'open' | 'closed' | 'all'; baseBranch?: string; milestoneId?: number; labelIds?: number[] },
     sort: PullSort | undefined,
     paging: Paging,
     db: Db = this.prisma,
@@ -89,10 +89,12 @@ export class PullsRepository {
     const where: Prisma.IssueWhereInput = { repoId, isPull: true };
     if (filter.state !== 'all') where.state = filter.state;
     if (filter.baseBranch) where.pullRequest = { baseBranch: filter.baseBranch };
+    if (filter.milestoneId) where.milestoneId = filter.milestoneId;
+    if (filter.labelIds?.length) where.AND = filter.labelIds.map((labelId) => ({ labels: { some: { labelId } } }));
     const [items, total] = await Promise.all([
       db.issue.findMany({
         where,
-        include: WITH_PULL,
+        include: ISSUE_INCLUDE,
         orderBy: ORDER[sort ?? 'newest'],
         skip: paging.skip,
         take: paging.take,
@@ -126,7 +128,7 @@ export class PullsRepository {
   findOpenFromHeads(repoId: number, branches: string[], db: Db = this.prisma): Promise<PullIssueRow[]> {
     return db.issue.findMany({
       where: { repoId, isPull: true, state: 'open', pullRequest: { headBranch: { in: branches }, merged: false } },
-      include: WITH_PULL,
+      include: ISSUE_INCLUDE,
     }) as Promise<PullIssueRow[]>;
   }
 
@@ -179,7 +181,7 @@ export class PullsRepository {
     if (ids.length === 0) return [];
     return (await tx.issue.findMany({
       where: { pullRequest: { id: { in: ids.map((r) => r.id) } } },
-      include: WITH_PULL,
+      include: ISSUE_INCLUDE,
       orderBy: { id: 'asc' },
     })) as PullIssueRow[];
   }

@@ -22,6 +22,7 @@ import { applyIssueEdit } from '../tracker/issue-edit.js';
 import { inTx } from '../tracker/tx.js';
 import { Assignees } from '../tracker/assignees.js';
 import { EventOutbox } from '@cairn/platform';
+import { NewIssueExtras } from '../labels/new-issue-extras.js';
 
 const FILE_STATUS: Record<string, string> = {
   A: 'added',
@@ -51,6 +52,7 @@ export class PullsService {
     private readonly outbox: EventOutbox,
     private readonly verifier: CommitVerifier,
     private readonly assignees: Assignees,
+    private readonly extras: NewIssueExtras,
   ) {}
 
   /** The pull request with this number (a plain issue's number is NOT_FOUND, as Gitea). */
@@ -90,6 +92,7 @@ export class PullsService {
     }
 
     const assigneeIds = (await this.assignees.resolve(req, req.body)) ?? [];
+    const extras = await this.extras.check(req, req.body);
     const r = await this.renderer.prepare(req, [], actor, assigneeIds);
     const now = new Date();
     const { row, dto } = await inTx(this.prisma, async (tx) => {
@@ -117,7 +120,8 @@ export class PullsService {
         mergeBase: base,
       });
       await this.issues.setAssignees(tx, issue.id, assigneeIds);
-      const created = { ...issue, pullRequest: pull, assignees: assigneeIds.map((assigneeId) => ({ assigneeId })) } as PullIssueRow;
+      await this.extras.apply(tx, issue.id, extras, now);
+      const created = { ...(await this.issues.findById(req.repo.id, issue.id, tx))!, pullRequest: pull } as PullIssueRow;
       const out = r.pull(created);
       await this.outbox.record<PullRequestEventData>(tx, PullRequestEvents.opened, {
         action: 'opened',
@@ -159,7 +163,7 @@ export class PullsService {
     const q = req.query ?? {};
     const page = await this.pulls.list(
       req.repo.id,
-      { state: q.state ?? 'open', baseBranch: q.base_branch || undefined },
+      { state: q.state ?? 'open', baseBranch: q.base_branch || undefined, milestoneId: q.milestone, labelIds: q.labels },
       q.sort,
       toPaging(q),
     );
@@ -197,7 +201,10 @@ export class PullsService {
     const actor = requireActor(req.actor);
     const row = await this.load(req.repo.id, req.index);
     if (!canModify(req, row.posterId)) throw DomainError.forbidden('user should have permission to edit the pull request');
-    const updated = await this.applyEdit(req, actor, row, req.body ?? {}, await this.assignees.resolve(req, req.body));
+    const assignees = await this.assignees.resolve(req, req.body);
+    const extras = { labels: req.body?.labels, milestone: req.body?.milestone };
+    const current = (await this.extras.edit(req, actor, row, extras)) ? await this.load(req.repo.id, req.index) : row;
+    const updated = await this.applyEdit(req, actor, current, req.body ?? {}, assignees);
     return this.present(req, updated as PullIssueRow, false);
   }
 

@@ -14,7 +14,7 @@ import { MergeCheckQueue, checkJobData } from '../pulls/merge-check.queue.js';
 import { PullRenderer, type PullRendering } from '../pulls/pull-renderer.js';
 import { PULL_SETTINGS, type PullSettings } from '../pulls/pull-settings.js';
 import { effectiveStatus, type PullIssueRow } from '../tracker/pull.mapper.js';
-import { WITH_PULL } from '../tracker/issues.repository.js';
+import { ISSUE_INCLUDE } from '../tracker/issues.repository.js';
 import { PullsRepository, type CandidateRow } from '../pulls/pulls.repository.js';
 import type { RefUpdateLine } from '../transport/push-log.js';
 import { commitEmails, listRefCommits, toRefUpdate, type PushPeople } from './pushed-commits.js';
@@ -211,7 +211,7 @@ export class RefUpdates {
       if (pr.headSha !== sha) {
         await this.pulls.setCommits(tx, pr.id, { headSha: sha });
         await tx.issue.update({ where: { id: row.id }, data: { updatedAt: now } });
-        const fresh = (await tx.issue.findUniqueOrThrow({ where: { id: row.id }, include: WITH_PULL })) as PullIssueRow;
+        const fresh = (await tx.issue.findUniqueOrThrow({ where: { id: row.id }, include: ISSUE_INCLUDE })) as PullIssueRow;
         // A pull request opened after `prepare` looked (rare): rendered now.
         const r = prepared.rendering ?? (prepared.rendering = await this.renderer.prepareSystem(prepared.input.repoId, [fresh], prepared.input.pusherId));
         await this.outbox.record<PullRequestEventData>(tx, PullRequestEvents.synchronized, {

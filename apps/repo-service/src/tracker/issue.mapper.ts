@@ -4,6 +4,7 @@ import {
 } from '@cairn/contracts';
 import { toApiTime } from '../repositories/repository.mapper.js';
 import type { CommentRow, IssueRow } from './issues.repository.js';
+import { toLabelDto, toMilestoneDto } from './label.mapper.js';
 
 /** What rendering issues needs besides the rows: where the repository is and who the users are. */
 export interface IssueRenderContext {
@@ -59,8 +60,8 @@ export function toIssueDto(row: IssueRow, ctx: IssueRenderContext): IssueDto {
     body: row.body,
     ref: '',
     assets: [],
-    labels: [],
-    milestone: null,
+    labels: (row.labels ?? []).map((l) => toLabelDto(l.label, ctx)),
+    milestone: row.milestone ? toMilestoneDto(row.milestone) : null,
     ...assigneesOf(row, ctx),
     state: row.state as IssueState,
     is_locked: row.isLocked,

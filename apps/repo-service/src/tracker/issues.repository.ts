@@ -1,10 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import type { CommentType, IssueState, Paging } from '@cairn/contracts';
-import type { Issue, IssueComment, Prisma, PullRequest } from '../generated/prisma/client.js';
+import type { Issue, IssueComment, Label, Milestone, Prisma, PullRequest } from '../generated/prisma/client.js';
 import { PrismaService, type Db, type Tx } from '../prisma/prisma.service.js';
 
-/** An issue with its pull-request half (null for plain issues) and its assignees (oldest assignment first). */
-export type IssueRow = Issue & { pullRequest: PullRequest | null; assignees?: { assigneeId: number }[] };
+/**
+ * An issue with its pull-request half (null for plain issues), its labels (by name), its milestone and its assignees. Rows built
+ * by hand right after an insert may lack labels and milestone: they render as none.
+ */
+export type IssueRow = Issue & {
+  pullRequest: PullRequest | null;
+  labels?: { label: Label }[];
+  milestone?: Milestone | null;
+  /** Its assignees, oldest assignment first. */
+  assignees?: { assigneeId: number }[];
+};
 export type CommentRow = IssueComment;
 
 /** Filters of an issue listing. */
@@ -15,6 +24,10 @@ export interface IssueFilter {
   keyword?: string;
   /** Only issues assigned to this user. */
   assigneeId?: number;
+  /** Issues carrying every one of these labels. */
+  labelIds?: number[];
+  /** Issues in any of these milestones. */
+  milestoneIds?: number[];
 }
 
 /** The columns an issue edit may change. */
@@ -23,11 +36,14 @@ export interface IssueChanges {
   body?: string;
 }
 
-/** What every issue row is read with: its pull-request half and its assignees. */
-export const WITH_PULL = {
+/** What every issue row is read with (`IssueRow`): used by the pull-request queries too. */
+export const ISSUE_INCLUDE = {
   pullRequest: true,
+  labels: { include: { label: true }, orderBy: { label: { name: 'asc' } } },
+  milestone: true,
   assignees: { select: { assigneeId: true }, orderBy: { id: 'asc' } },
 } as const satisfies Prisma.IssueInclude;
+const WITH_PULL = ISSUE_INCLUDE;
 
 /** Persistence of issues and their timeline; every query is scoped by repository. */
 @Injectable()
@@ -104,6 +120,8 @@ export class IssuesRepository {
         { body: { contains: filter.keyword, mode: 'insensitive' } },
       ];
     }
+    if (filter.labelIds) where.AND = filter.labelIds.map((labelId) => ({ labels: { some: { labelId } } }));
+    if (filter.milestoneIds) where.milestoneId = { in: filter.milestoneIds };
     const [items, total] = await Promise.all([
       db.issue.findMany({ where, include: WITH_PULL, orderBy: { index: 'desc' }, skip: paging.skip, take: paging.take }),
       db.issue.count({ where }),
@@ -126,7 +144,36 @@ export class IssuesRepository {
     });
     if (changed.count === 0) return false;
     await this.bumpRepoCounters(tx, issue.repoId, issue.isPull, 0, state === 'closed' ? 1 : -1);
+    await this.recountMilestoneOf(tx, issue.id);
     return true;
+  }
+
+  /**
+   * Recomputes a milestone's issue counters from its issues (Gitea's `UpdateMilestoneCounters`): called whenever an
+   * issue joins or leaves it or changes state, so the counters never drift.
+   */
+  async recountMilestone(tx: Tx, milestoneId: number | null | undefined): Promise<void> {
+    if (!milestoneId) return;
+    await tx.$executeRaw`UPDATE "repo".milestones m SET
+      num_issues = (SELECT count(*) FROM "repo".issues i WHERE i.milestone_id = m.id)::int,
+      num_closed_issues = (SELECT count(*) FROM "repo".issues i WHERE i.milestone_id = m.id AND i.state = 'closed')::int
+      WHERE m.id = ${milestoneId}::int`;
+  }
+
+  /** {@link recountMilestone} for the milestone an issue is in, if any. */
+  async recountMilestoneOf(tx: Tx, issueId: number): Promise<void> {
+    const row = await tx.issue.findUnique({ where: { id: issueId }, select: { milestoneId: true } });
+    await this.recountMilestone(tx, row?.milestoneId);
+  }
+
+  /** Moves an issue into a milestone (or out of any: null), keeping both milestones' counters right. */
+  async setMilestone(tx: Tx, issueId: number, milestoneId: number | null, now: Date): Promise<{ before: number | null }> {
+    const row = await tx.issue.findUniqueOrThrow({ where: { id: issueId }, select: { milestoneId: true } });
+    if (row.milestoneId === milestoneId) return { before: row.milestoneId };
+    await tx.issue.update({ where: { id: issueId }, data: { milestoneId, updatedAt: now } });
+    await this.recountMilestone(tx, row.milestoneId);
+    await this.recountMilestone(tx, milestoneId);
+    return { before: row.milestoneId };
   }
 
   /** Locks (or unlocks) unless already so: true when it changed. One conditional statement, so repeats are no-ops. */

@@ -2,6 +2,7 @@ import type { MergeableState, PullRequestDto, RepositoryDto, UserDto } from '@ca
 import { toApiTime } from '../repositories/repository.mapper.js';
 import { assigneesOf, issueHtmlUrl, optionalTime, userOf, type IssueRenderContext } from './issue.mapper.js';
 import type { IssueRow } from './issues.repository.js';
+import { toLabelDto, toMilestoneDto } from './label.mapper.js';
 import type { PullRequest } from '../generated/prisma/client.js';
 
 /** An issue row that is a pull request (its `pullRequest` is set). */
@@ -52,8 +53,8 @@ export function toPullDto(row: PullIssueRow, ctx: PullRenderContext): PullReques
     user: userOf(ctx, row.posterId),
     title: row.title,
     body: row.body,
-    labels: [],
-    milestone: null,
+    labels: (row.labels ?? []).map((l) => toLabelDto(l.label, ctx)),
+    milestone: row.milestone ? toMilestoneDto(row.milestone) : null,
     ...assigneesOf(row, ctx),
     requested_reviewers: requestedReviewers(row, ctx),
     requested_reviewers_teams: null,

@@ -12,6 +12,8 @@ export * from './branch-protection.dto.js';
 export * from './topics.dto.js';
 export * from './issues.dto.js';
 export * from './issues.subjects.js';
+export * from './labels.dto.js';
+export * from './labels.subjects.js';
 export * from './pulls.dto.js';
 export * from './pulls.subjects.js';
 export * from './reviews.dto.js';

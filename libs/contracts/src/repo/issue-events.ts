@@ -25,7 +25,19 @@ export const IssueEvents = {
   assigned: 'repo.evt.issue.assigned',
   /** A user was unassigned from an issue. */
   unassigned: 'repo.evt.issue.unassigned',
+  /** Labels were added to or removed from an issue or pull request (webhook `issue_label`/`pull_request_label`). */
+  labelUpdated: 'repo.evt.issue.label-updated',
+  /** Every label was removed from an issue or pull request. */
+  labelCleared: 'repo.evt.issue.label-cleared',
+  /** An issue or pull request joined a milestone (webhook `issue_milestone`/`pull_request_milestone`). */
+  milestoned: 'repo.evt.issue.milestoned',
+  /** An issue or pull request left its milestone. */
+  demilestoned: 'repo.evt.issue.demilestoned',
 } as const;
+
+/** Issue actions about labels and milestones: each has its own webhook event type (`issue_label`, …). */
+export type IssueLabelAction = 'label_updated' | 'label_cleared';
+export type IssueMilestoneAction = 'milestoned' | 'demilestoned';
 
 /** Comment events (on issues and on pull requests: `isPull` tells which). */
 export const IssueCommentEvents = {
@@ -72,12 +84,16 @@ export interface IssueChanges {
 
 /** `repo.evt.issue.*`. */
 export interface IssueEventData {
-  /** The webhook action: `opened`, `edited`, `closed`, `reopened`, `locked`, `unlocked`, `assigned`, `unassigned`. */
-  action: 'opened' | 'edited' | 'closed' | 'reopened' | 'locked' | 'unlocked' | 'assigned' | 'unassigned';
+  /**
+   * The webhook action: `opened`, `edited`, `closed`, `reopened`, `locked`, `unlocked`; `label_updated`,
+   * `label_cleared`, `milestoned`, `demilestoned` (for issues and pull requests alike); `assigned`, `unassigned`.
+   */
+  action: 'opened' | 'edited' | 'closed' | 'reopened' | 'locked' | 'unlocked' | 'assigned' | 'unassigned' | IssueLabelAction
+    | IssueMilestoneAction;
   /** The issue number. */
   number: number;
   issue: IssueDto;
-  /** True when the issue is a pull request (only lock/unlock are published as issue events for those). */
+  /** True when the issue is a pull request (lock/unlock, label and milestone actions are published as issue events for those). */
   isPull: boolean;
   /** Set on pull-request lock/unlock events. */
   pullRequest?: PullRequestDto;

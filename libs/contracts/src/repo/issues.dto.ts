@@ -4,6 +4,7 @@ import {
 } from 'class-validator';
 import { ListQuery } from '../common/pagination.js';
 import type { UserDto } from '../identity/user.dto.js';
+import type { LabelDto, MilestoneDto } from './labels.dto.js';
 import { RepoScopedRequest } from './repo-access.dto.js';
 
 /** Issue (and pull request) states, as Gitea's `StateType`. */
@@ -35,8 +36,7 @@ export interface RepositoryMetaDto {
 }
 
 /**
- * Gitea's `Issue`, plus GitHub's `locked` and `active_lock_reason` (Octokit reads them). Labels and milestones are
- * not implemented: they are always empty.
+ * Gitea's `Issue`, plus GitHub's `locked` and `active_lock_reason` (Octokit reads them).
  */
 export interface IssueDto {
   id: number;
@@ -50,8 +50,8 @@ export interface IssueDto {
   body: string;
   ref: string;
   assets: unknown[];
-  labels: unknown[];
-  milestone: null;
+  labels: LabelDto[];
+  milestone: MilestoneDto | null;
   /** The first assignee (Gitea's deprecated single field). */
   assignee: UserDto | null;
   /** null when none (Gitea's nil slice). */
@@ -112,12 +112,16 @@ export class AssigneesFields {
   assignees?: string[];
 }
 
-/** `POST /repos/{owner}/{repo}/issues` body (Gitea's `CreateIssueOption`; labels and milestones ignored). */
+/** `POST /repos/{owner}/{repo}/issues` body (Gitea's `CreateIssueOption`). */
 export class CreateIssueBody extends AssigneesFields {
   @IsString() @MinLength(1) @MaxLength(ISSUE_TITLE_MAX_LENGTH) title: string;
   @IsOptional() @IsString() @MaxLength(ISSUE_BODY_MAX_LENGTH) body?: string;
   /** Create the issue closed. */
   @IsOptional() @IsBoolean() closed?: boolean;
+  /** Label ids (of the repository or its organization); set only when the poster has write access, as in Gitea. */
+  @IsOptional() @IsArray() @IsInt({ each: true }) labels?: number[];
+  /** Milestone id (0: none); set only when the poster has write access. */
+  @IsOptional() @IsInt() @Min(0) milestone?: number;
 }
 
 /** `PATCH /repos/{owner}/{repo}/issues/{index}` body (Gitea's `EditIssueOption`; every field optional). */
@@ -125,6 +129,8 @@ export class EditIssueBody extends AssigneesFields {
   @IsOptional() @IsString() @MinLength(1) @MaxLength(ISSUE_TITLE_MAX_LENGTH) title?: string;
   @IsOptional() @IsString() @MaxLength(ISSUE_BODY_MAX_LENGTH) body?: string;
   @IsOptional() @IsIn(ISSUE_STATES) state?: IssueState;
+  /** Milestone id; 0 removes the milestone (write access). */
+  @IsOptional() @IsInt() @Min(0) milestone?: number;
 }
 
 /** `GET /repos/{owner}/{repo}/issues` query (the part of Gitea's parameters Cairn supports). */
@@ -137,6 +143,10 @@ export class ListIssuesQuery extends ListQuery {
   @IsOptional() @IsString() @MaxLength(255) q?: string;
   /** Only issues assigned to this user (login). */
   @IsOptional() @IsString() @MaxLength(255) assigned_by?: string;
+  /** Comma-separated label names: issues carrying all of them. */
+  @IsOptional() @IsString() @MaxLength(4096) labels?: string;
+  /** Comma-separated milestone titles or ids: issues in any of them. */
+  @IsOptional() @IsString() @MaxLength(4096) milestones?: string;
 }
 
 /**

@@ -1,12 +1,13 @@
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
-  ArrayMaxSize, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, Min, MinLength, ValidateNested,
+  ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, Min, MinLength, ValidateNested,
 } from 'class-validator';
 import { ListQuery } from '../common/pagination.js';
 import { ABBREVIATED_OBJECT_ID_PATTERN, OBJECT_ID_PATTERN } from '../git/object-id.js';
 import type { UserDto } from '../identity/user.dto.js';
 import { RepoScopedRequest } from './repo-access.dto.js';
 import type { RepositoryDto } from './repository.dto.js';
+import type { LabelDto, MilestoneDto } from './labels.dto.js';
 import {
   AssigneesFields, ISSUE_BODY_MAX_LENGTH, ISSUE_STATES, ISSUE_TITLE_MAX_LENGTH, type IssueState,
 } from './issues.dto.js';
@@ -54,8 +55,8 @@ export interface PullRequestDto {
   user: UserDto;
   title: string;
   body: string;
-  labels: unknown[];
-  milestone: null;
+  labels: LabelDto[];
+  milestone: MilestoneDto | null;
   /** The first assignee (Gitea's deprecated single field). */
   assignee: UserDto | null;
   /** null when none (Gitea's nil slice). */
@@ -119,6 +120,10 @@ export class CreatePullBody extends AssigneesFields {
   @IsString() @MinLength(1) @MaxLength(255) base: string;
   @IsString() @MinLength(1) @MaxLength(ISSUE_TITLE_MAX_LENGTH) title: string;
   @IsOptional() @IsString() @MaxLength(ISSUE_BODY_MAX_LENGTH) body?: string;
+  /** Label ids (write access), as `CreateIssueBody.labels`. */
+  @IsOptional() @IsArray() @IsInt({ each: true }) labels?: number[];
+  /** Milestone id (write access; 0: none). */
+  @IsOptional() @IsInt() @Min(0) milestone?: number;
 }
 
 /** `PATCH /repos/{owner}/{repo}/pulls/{index}` body (Gitea's `EditPullRequestOption`; every field optional). */
@@ -126,6 +131,10 @@ export class EditPullBody extends AssigneesFields {
   @IsOptional() @IsString() @MinLength(1) @MaxLength(ISSUE_TITLE_MAX_LENGTH) title?: string;
   @IsOptional() @IsString() @MaxLength(ISSUE_BODY_MAX_LENGTH) body?: string;
   @IsOptional() @IsIn(ISSUE_STATES) state?: IssueState;
+  /** The pull request's labels become these ids (write access). */
+  @IsOptional() @IsArray() @IsInt({ each: true }) labels?: number[];
+  /** Milestone id; 0 removes it (write access). */
+  @IsOptional() @IsInt() @Min(0) milestone?: number;
 }
 
 /** `GET /repos/{owner}/{repo}/pulls` query. */
@@ -135,6 +144,12 @@ export class ListPullsQuery extends ListQuery {
   @IsOptional() @IsIn(PULL_SORTS) sort?: PullSort;
   /** Only pull requests into this branch. */
   @IsOptional() @IsString() @MaxLength(255) base_branch?: string;
+  /** Only pull requests in this milestone (id). */
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) milestone?: number;
+  /** Only pull requests carrying every one of these labels (ids; `labels=1&labels=2`, one value is a string). */
+  @IsOptional()
+  @Transform(({ value }) => (Array.isArray(value) ? value : [value]).map(Number))
+  @IsArray() @ArrayMaxSize(50) @IsInt({ each: true }) labels?: number[];
 }
 
 /**
