@@ -453,6 +453,24 @@ describe('every operation answers what the published description says', () => {
     await call('DELETE', '/packages/{owner}/{type}/{name}/{version}', `${pkg}/1.0.0`, { basic: alice });
   });
 
+  it('deploy keys and users (issue 14 items 8 and 10)', async () => {
+    const repo = uniqueName('deploy-keys');
+    await call('POST', '/user/repos', '/user/repos', { basic: alice, body: { name: repo } });
+    const keys = `/repos/${alice.username}/${repo}/keys`;
+    const key = await generateSshKey(ws.dir('deploy-key'), 'ci@deploy');
+    const created = await call('POST', '/repos/{owner}/{repo}/keys', keys, { basic: alice, body: { title: 'ci', key: key.publicKey, read_only: true } });
+    await call('GET', '/repos/{owner}/{repo}/keys', keys, { basic: alice });
+    await call('GET', '/repos/{owner}/{repo}/keys/{id}', `${keys}/${created.body.id}`, { basic: alice });
+    await call('DELETE', '/repos/{owner}/{repo}/keys/{id}', `${keys}/${created.body.id}`, { basic: alice });
+
+    const userKey = await generateSshKey(ws.dir('admin-given-key'), 'bob@laptop');
+    const given = await call('POST', '/admin/users/{username}/keys', `/admin/users/${bob.username}/keys`, {
+      basic: admin,
+      body: { title: 'given', key: userKey.publicKey },
+    });
+    await call('DELETE', '/admin/users/{username}/keys/{id}', `/admin/users/${bob.username}/keys/${given.body.id}`, { basic: admin });
+  });
+
   it('leaves no operation of the description without a contract check', () => {
     expect(mismatches).toEqual([]);
     const missing = documentedOperations().filter((op) => !covered.has(op));

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { PlatformModule } from '@cairn/platform';
 import { AccessModule } from './access/access.module.js';
 import { CollaboratorsModule } from './collaborators/collaborators.module.js';
+import { DeployKeysModule } from './deploy-keys/deploy-keys.module.js';
 import { IssueTrackerModule } from './issue-tracker.module.js';
 import { RepoConfigModule } from './config/repo-settings.js';
 import { PrismaModule } from './prisma/prisma.module.js';
@@ -23,6 +24,7 @@ import { SigningModule } from './signing/signing.module.js';
     AccessModule,
     RepositoriesModule,
     CollaboratorsModule,
+    DeployKeysModule,
     TransportModule,
     IssueTrackerModule,
     GitReadModule,

@@ -9,6 +9,7 @@ import { AdminUsersController } from './admin/admin-users.controller.js';
 import { OrgsController } from './orgs/orgs.controller.js';
 import { ReposController } from './repos/repos.controller.js';
 import { CollaboratorsController } from './repos/collaborators.controller.js';
+import { DeployKeysController } from './repos/deploy-keys.controller.js';
 import { IssuesController } from './issues/issues.controller.js';
 import { PullsController } from './pulls/pulls.controller.js';
 import { RepoContentController } from './repo-content/repo-content.controller.js';
@@ -36,6 +37,7 @@ export const API_CONTROLLERS: Type<unknown>[] = [
   OrgsController,
   ReposController,
   CollaboratorsController,
+  DeployKeysController,
   IssuesController,
   PullsController,
   RepoContentController,

@@ -9,6 +9,6 @@ import { RepositoriesService } from './repositories.service.js';
   imports: [AccessModule],
   controllers: [RepositoriesHandler],
   providers: [RepositoriesRepository, RepositoriesService],
-  exports: [RepositoriesRepository],
+  exports: [RepositoriesRepository, RepositoriesService],
 })
 export class RepositoriesModule {}

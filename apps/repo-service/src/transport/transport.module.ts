@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { DeployKeyGate } from '../deploy-keys/deploy-key-gate.js';
+import { DeployKeysRepository } from '../deploy-keys/deploy-keys.repository.js';
 import { IssueTrackerModule } from '../issue-tracker.module.js';
 import { GitTransport } from './git-transport.js';
 import { loadTransportSettings, TRANSPORT_SETTINGS } from './transport-settings.js';
@@ -10,7 +12,12 @@ import { loadTransportSettings, TRANSPORT_SETTINGS } from './transport-settings.
  */
 @Module({
   imports: [IssueTrackerModule],
-  providers: [{ provide: TRANSPORT_SETTINGS, useFactory: () => loadTransportSettings() }, GitTransport],
+  providers: [
+    { provide: TRANSPORT_SETTINGS, useFactory: () => loadTransportSettings() },
+    GitTransport,
+    DeployKeysRepository,
+    DeployKeyGate,
+  ],
   exports: [GitTransport],
 })
 export class TransportModule {}

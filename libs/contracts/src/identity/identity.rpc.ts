@@ -4,7 +4,8 @@ import type {
   WebSignInReply, WebSignInRequest,
 } from './credentials.dto.js';
 import type {
-  CreateKeyRequest, KeyIdRequest, ListKeysRequest, PublicKeyDto, ResolveKeyReply, ResolveKeyRequest, TouchKeyRequest,
+  CheckDeployKeyReply, CheckDeployKeyRequest, CreateKeyRequest, KeyIdRequest, ListKeysRequest, PublicKeyDto, ResolveKeyReply,
+  ResolveKeyRequest, TouchKeyRequest,
 } from './key.dto.js';
 import type {
   CreateOrgRequest, CreateTeamRequest, OrgListRequest, OrgMemberRequest, OrgMembershipReply, OrgMembershipRequest,
@@ -60,6 +61,7 @@ export interface IdentityRpc {
   [IdentitySubjects.gpgKeyVerify]: RpcPair<VerifyGpgKeyRequest, GpgKeyDto>;
   [IdentitySubjects.signingKeys]: RpcPair<SigningKeysRequest, SigningKeysReply>;
   [IdentitySubjects.keyTouch]: RpcPair<TouchKeyRequest, { ok: true }>;
+  [IdentitySubjects.keyCheckDeploy]: RpcPair<CheckDeployKeyRequest, CheckDeployKeyReply>;
   [IdentitySubjects.orgCreate]: RpcPair<CreateOrgRequest, OrganizationDto>;
   [IdentitySubjects.orgGet]: RpcPair<OrgRequest, OrganizationDto>;
   [IdentitySubjects.orgDelete]: RpcPair<OrgRequest, null>;

@@ -56,6 +56,11 @@ export const IdentitySubjects = {
   keyVerify: 'identity.key.verify',
   /** The caller's current key verification token (Gitea's `gpg_key_token`; also used for SSH keys). */
   keyVerificationToken: 'identity.key.verification-token',
+  /**
+   * Check a key offered as a deploy key (repo-service asks): the same content and size rules as user keys, and it must
+   * not be any user's key. Replies the normalised content and fingerprint; UNPROCESSABLE when refused.
+   */
+  keyCheckDeploy: 'identity.key.check-deploy',
 
   /** Add an OpenPGP key. */
   gpgKeyCreate: 'identity.gpg-key.create',

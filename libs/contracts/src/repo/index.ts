@@ -17,3 +17,4 @@ export * from './issue-events.js';
 export * from './repo-urls.js';
 export * from './two-factor-policy.js';
 export * from './signing-key.dto.js';
+export * from './deploy-key.dto.js';

@@ -10,6 +10,9 @@ import type {
 import type {
   GetContentsReply, GetContentsRequest, GetFileContentsReply, GetFileContentsRequest, GetRawReply, GetRawRequest,
 } from './contents.dto.js';
+import type {
+  CreateDeployKeyRequest, DeployKeyDto, DeployKeyFingerprintRequest, DeployKeyIdRequest, ListDeployKeysRequest,
+} from './deploy-key.dto.js';
 import type { ChangeFilesReply, ChangeFilesRequest } from './file-changes.dto.js';
 import type { RepoAccessReply, RepoAccessRequest, RepoScopedRequest } from './repo-access.dto.js';
 import type {
@@ -37,6 +40,11 @@ export interface RepoRpc {
   [RepoSubjects.collaboratorAdd]: RpcPair<AddCollaboratorRequest, null>;
   [RepoSubjects.collaboratorRemove]: RpcPair<CollaboratorRequest, null>;
   [RepoSubjects.collaboratorPermission]: RpcPair<CollaboratorRequest, RepoCollaboratorPermissionDto>;
+  [RepoSubjects.deployKeyList]: RpcPair<ListDeployKeysRequest, Paginated<DeployKeyDto>>;
+  [RepoSubjects.deployKeyCreate]: RpcPair<CreateDeployKeyRequest, DeployKeyDto>;
+  [RepoSubjects.deployKeyGet]: RpcPair<DeployKeyIdRequest, DeployKeyDto>;
+  [RepoSubjects.deployKeyDelete]: RpcPair<DeployKeyIdRequest, null>;
+  [RepoSubjects.deployKeyFingerprintUsed]: RpcPair<DeployKeyFingerprintRequest, boolean>;
   [RepoSubjects.contentsGet]: RpcPair<GetContentsRequest, GetContentsReply>;
   [RepoSubjects.fileContents]: RpcPair<GetFileContentsRequest, GetFileContentsReply>;
   [RepoSubjects.rawGet]: RpcPair<GetRawRequest, GetRawReply>;

@@ -41,6 +41,17 @@ export const RepoSubjects = {
   /** A user's effective permission: {@link CollaboratorRequest} → `RepoCollaboratorPermissionDto`. */
   collaboratorPermission: 'repo.collaborator.permission',
 
+  /** A repository's deploy keys (repo admin): {@link ListDeployKeysRequest} → `Paginated<DeployKeyDto>`. */
+  deployKeyList: 'repo.deploy-key.list',
+  /** Add a deploy key (repo admin): {@link CreateDeployKeyRequest} → `DeployKeyDto`. */
+  deployKeyCreate: 'repo.deploy-key.create',
+  /** One deploy key of the repository (repo admin): {@link DeployKeyIdRequest} → `DeployKeyDto`. */
+  deployKeyGet: 'repo.deploy-key.get',
+  /** Remove a deploy key (repo admin): {@link DeployKeyIdRequest} → `null`. */
+  deployKeyDelete: 'repo.deploy-key.delete',
+  /** Is this key (fingerprint) some repository's deploy key: {@link DeployKeyFingerprintRequest} → `boolean`. */
+  deployKeyFingerprintUsed: 'repo.deploy-key.fingerprint-used',
+
   /** Contents of a path at a ref: {@link GetContentsRequest} → {@link GetContentsReply} (file with content, or dir). */
   contentsGet: 'repo.contents.get',
   /** Batch file contents (Gitea `/file-contents`): {@link GetFileContentsRequest} → {@link GetFileContentsReply}. */
