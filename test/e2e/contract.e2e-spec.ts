@@ -469,6 +469,12 @@ describe('every operation answers what the published description says', () => {
       body: { title: 'given', key: userKey.publicKey },
     });
     await call('DELETE', '/admin/users/{username}/keys/{id}', `/admin/users/${bob.username}/keys/${given.body.id}`, { basic: admin });
+
+    const userHook = await call('POST', '/user/hooks', '/user/hooks', { basic: bob, body: hook('/user-hook', ['push']) });
+    await call('GET', '/user/hooks', '/user/hooks', { basic: bob });
+    await call('GET', '/user/hooks/{id}', `/user/hooks/${userHook.body.id}`, { basic: bob });
+    await call('PATCH', '/user/hooks/{id}', `/user/hooks/${userHook.body.id}`, { basic: bob, body: { active: false } });
+    await call('DELETE', '/user/hooks/{id}', `/user/hooks/${userHook.body.id}`, { basic: bob });
   });
 
   it('leaves no operation of the description without a contract check', () => {

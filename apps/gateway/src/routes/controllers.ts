@@ -16,6 +16,7 @@ import { RepoContentController } from './repo-content/repo-content.controller.js
 import { AdminHooksController } from './hooks/admin-hooks.controller.js';
 import { OrgHooksController } from './hooks/org-hooks.controller.js';
 import { RepoHooksController } from './hooks/repo-hooks.controller.js';
+import { UserHooksController } from './hooks/user-hooks.controller.js';
 import { OrgActionsController } from './actions/org-actions.controller.js';
 import { RepoActionsController } from './actions/repo-actions.controller.js';
 import { UserActionsController } from './actions/user-actions.controller.js';
@@ -44,6 +45,7 @@ export const API_CONTROLLERS: Type<unknown>[] = [
   RepoSigningKeyController,
   AdminHooksController,
   OrgHooksController,
+  UserHooksController,
   RepoHooksController,
   UserActionsController,
   OrgActionsController,
