@@ -475,6 +475,21 @@ describe('every operation answers what the published description says', () => {
     await call('GET', '/user/hooks/{id}', `/user/hooks/${userHook.body.id}`, { basic: bob });
     await call('PATCH', '/user/hooks/{id}', `/user/hooks/${userHook.body.id}`, { basic: bob, body: { active: false } });
     await call('DELETE', '/user/hooks/{id}', `/user/hooks/${userHook.body.id}`, { basic: bob });
+
+    const starred = `/user/starred/${alice.username}/${repo}`;
+    await call('PUT', '/user/starred/{owner}/{repo}', starred, { basic: bob });
+    await call('GET', '/user/starred/{owner}/{repo}', starred, { basic: bob });
+    await call('GET', '/user/starred', '/user/starred', { basic: bob });
+    await call('GET', '/users/{username}/starred', `/users/${bob.username}/starred`, { basic: alice });
+    await call('GET', '/repos/{owner}/{repo}/stargazers', `/repos/${alice.username}/${repo}/stargazers`, { basic: alice });
+    await call('DELETE', '/user/starred/{owner}/{repo}', starred, { basic: bob });
+    const subscription = `/repos/${alice.username}/${repo}/subscription`;
+    await call('PUT', '/repos/{owner}/{repo}/subscription', subscription, { basic: bob });
+    await call('GET', '/repos/{owner}/{repo}/subscription', subscription, { basic: bob });
+    await call('GET', '/repos/{owner}/{repo}/subscribers', `/repos/${alice.username}/${repo}/subscribers`, { basic: alice });
+    await call('GET', '/user/subscriptions', '/user/subscriptions', { basic: bob });
+    await call('GET', '/users/{username}/subscriptions', `/users/${bob.username}/subscriptions`, { basic: alice });
+    await call('DELETE', '/repos/{owner}/{repo}/subscription', subscription, { basic: bob });
   });
 
   it('leaves no operation of the description without a contract check', () => {

@@ -1,8 +1,11 @@
 /**
  * Gitea's user routes of issue 14 (item 10), end to end: site administrators manage another user's SSH keys
  * (`/admin/users/{username}/keys`, also through gitea-js); a user's own hooks (`/user/hooks`) are managed like an
- * organization's and receive the pushes to every repository the user owns.
+ * organization's and receive the pushes to every repository the user owns; stars and watches (gitea-js, Octokit's
+ * activity calls), with `stars_count` / `watchers_count` in the Repository JSON and private repositories kept out of
+ * other people's lists.
  */
+import { Octokit } from '@octokit/rest';
 import { giteaApi } from 'gitea-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToken, createUser, http, uniqueName, type Account, type HttpClient } from '../support/session.js';
@@ -115,5 +118,69 @@ describe('user hooks', () => {
     expect(edited.data.active).toBe(false);
     expect((await client.user.userDeleteHook(id)).status).toBe(204);
     expectApiError(await api.get(`/user/hooks/${id}`, { basic: alice }), 404);
+  });
+});
+
+describe('stars and watches', () => {
+  it('stars (gitea-js and Octokit), counts, lists, and unstars; private repositories stay private', async () => {
+    const pub = uniqueName('starry');
+    const secret = uniqueName('secret-starry');
+    for (const [name, isPrivate] of [[pub, false], [secret, true]] as const) {
+      expect((await api.post('/user/repos', { basic: alice, body: { name, private: isPrivate } })).status).toBe(201);
+    }
+    const aliceToken = await createToken(suite, alice, ['write:repository']);
+    const client = giteaApi(suite.baseUrl, { token: aliceToken, customFetch: (...args: Parameters<typeof fetch>) => fetch(...args) });
+    expect((await client.user.userCurrentPutStar(alice.username, pub)).status).toBe(204);
+    expect((await client.user.userCurrentPutStar(alice.username, pub)).status).toBe(204); // idempotent
+    expect((await client.user.userCurrentPutStar(alice.username, secret)).status).toBe(204);
+    expect((await client.user.userCurrentCheckStarring(alice.username, pub)).status).toBe(204);
+
+    const bobToken = await createToken(suite, bob, ['write:repository']);
+    const octokit = new Octokit({ baseUrl: `${suite.rootUrl}api/v1`, auth: bobToken });
+    await expect(octokit.rest.activity.checkRepoIsStarredByAuthenticatedUser({ owner: alice.username, repo: pub })).rejects.toMatchObject({ status: 404 });
+    expect((await octokit.rest.activity.starRepoForAuthenticatedUser({ owner: alice.username, repo: pub })).status).toBe(204);
+    expect((await octokit.rest.activity.checkRepoIsStarredByAuthenticatedUser({ owner: alice.username, repo: pub })).status).toBe(204);
+    // Bob cannot see, hence cannot star, alice's private repository.
+    expectApiError(await api.put(`/user/starred/${alice.username}/${secret}`, { basic: bob }), 404);
+
+    const repo = await api.get(`/repos/${alice.username}/${pub}`, { basic: alice });
+    expect(repo.body.stars_count).toBe(2);
+    const gazers = await api.get(`/repos/${alice.username}/${pub}/stargazers`);
+    expect(gazers.body.map((u: { login: string }) => u.login)).toEqual([alice.username, bob.username]);
+    expect(gazers.headers.get('x-total-count')).toBe('2');
+
+    const own = await client.user.userCurrentListStarred();
+    expect(own.data.map((r) => r.name)).toEqual([secret, pub]);
+    const seenByBob = await api.get(`/users/${alice.username}/starred`, { basic: bob });
+    expect(seenByBob.body.map((r: { name: string }) => r.name)).toEqual([pub]);
+    expectApiError(await api.get(`/users/${uniqueName('ghost')}/starred`), 404);
+
+    expect((await octokit.rest.activity.unstarRepoForAuthenticatedUser({ owner: alice.username, repo: pub })).status).toBe(204);
+    expect((await api.get(`/repos/${alice.username}/${pub}`, { basic: alice })).body.stars_count).toBe(1);
+    expectApiError(await api.get(`/user/starred/${alice.username}/${pub}`, { basic: bob }), 404);
+  });
+
+  it("watches: Gitea's WatchInfo, subscribers, /user/subscriptions, watchers_count", async () => {
+    const name = uniqueName('watched');
+    expect((await api.post('/user/repos', { basic: alice, body: { name } })).status).toBe(201);
+    const base = `/repos/${alice.username}/${name}`;
+    expectApiError(await api.get(`${base}/subscription`, { basic: bob }), 404);
+    const put = await api.put(`${base}/subscription`, { basic: bob });
+    expect(put.status, put.text).toBe(200);
+    expect(put.body).toMatchObject({
+      subscribed: true,
+      ignored: false,
+      reason: null,
+      url: `${suite.rootUrl}api/v1${base}/subscription`,
+      repository_url: `${suite.rootUrl}api/v1${base}`,
+    });
+    expect((await api.get(`${base}/subscription`, { basic: bob })).body.subscribed).toBe(true);
+    expect((await api.get(`${base}/subscribers`)).body.map((u: { login: string }) => u.login)).toEqual([bob.username]);
+    expect((await api.get('/user/subscriptions', { basic: bob })).body.map((r: { name: string }) => r.name)).toContain(name);
+    expect((await api.get(base, { basic: alice })).body.watchers_count).toBe(1);
+    expect((await api.delete(`${base}/subscription`, { basic: bob })).status).toBe(204);
+    expectApiError(await api.get(`${base}/subscription`, { basic: bob }), 404);
+    expect((await api.get(base, { basic: alice })).body.watchers_count).toBe(0);
+    expect((await api.put(`${base}/subscription`)).status).toBe(401);
   });
 });

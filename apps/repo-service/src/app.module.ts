@@ -3,6 +3,7 @@ import { PlatformModule } from '@cairn/platform';
 import { AccessModule } from './access/access.module.js';
 import { CollaboratorsModule } from './collaborators/collaborators.module.js';
 import { DeployKeysModule } from './deploy-keys/deploy-keys.module.js';
+import { FollowsModule } from './follows/follows.module.js';
 import { IssueTrackerModule } from './issue-tracker.module.js';
 import { RepoConfigModule } from './config/repo-settings.js';
 import { PrismaModule } from './prisma/prisma.module.js';
@@ -25,6 +26,7 @@ import { SigningModule } from './signing/signing.module.js';
     RepositoriesModule,
     CollaboratorsModule,
     DeployKeysModule,
+    FollowsModule,
     TransportModule,
     IssueTrackerModule,
     GitReadModule,

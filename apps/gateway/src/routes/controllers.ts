@@ -10,6 +10,7 @@ import { OrgsController } from './orgs/orgs.controller.js';
 import { ReposController } from './repos/repos.controller.js';
 import { CollaboratorsController } from './repos/collaborators.controller.js';
 import { DeployKeysController } from './repos/deploy-keys.controller.js';
+import { OwnFollowsController, RepoFollowsController, UserFollowsController } from './repos/follows.controller.js';
 import { IssuesController } from './issues/issues.controller.js';
 import { PullsController } from './pulls/pulls.controller.js';
 import { RepoContentController } from './repo-content/repo-content.controller.js';
@@ -39,6 +40,9 @@ export const API_CONTROLLERS: Type<unknown>[] = [
   ReposController,
   CollaboratorsController,
   DeployKeysController,
+  OwnFollowsController,
+  UserFollowsController,
+  RepoFollowsController,
   IssuesController,
   PullsController,
   RepoContentController,

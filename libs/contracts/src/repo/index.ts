@@ -18,3 +18,4 @@ export * from './repo-urls.js';
 export * from './two-factor-policy.js';
 export * from './signing-key.dto.js';
 export * from './deploy-key.dto.js';
+export * from './follow.dto.js';

@@ -13,6 +13,9 @@ import type {
 import type {
   CreateDeployKeyRequest, DeployKeyDto, DeployKeyFingerprintRequest, DeployKeyIdRequest, ListDeployKeysRequest,
 } from './deploy-key.dto.js';
+import type {
+  CheckFollowRequest, FollowStateReply, ListFollowedRequest, ListFollowersRequest, SetFollowRequest,
+} from './follow.dto.js';
 import type { ChangeFilesReply, ChangeFilesRequest } from './file-changes.dto.js';
 import type { RepoAccessReply, RepoAccessRequest, RepoScopedRequest } from './repo-access.dto.js';
 import type {
@@ -45,6 +48,10 @@ export interface RepoRpc {
   [RepoSubjects.deployKeyGet]: RpcPair<DeployKeyIdRequest, DeployKeyDto>;
   [RepoSubjects.deployKeyDelete]: RpcPair<DeployKeyIdRequest, null>;
   [RepoSubjects.deployKeyFingerprintUsed]: RpcPair<DeployKeyFingerprintRequest, boolean>;
+  [RepoSubjects.followSet]: RpcPair<SetFollowRequest, FollowStateReply>;
+  [RepoSubjects.followCheck]: RpcPair<CheckFollowRequest, FollowStateReply>;
+  [RepoSubjects.followFollowers]: RpcPair<ListFollowersRequest, Paginated<UserDto>>;
+  [RepoSubjects.followFollowed]: RpcPair<ListFollowedRequest, Paginated<RepositoryDto>>;
   [RepoSubjects.contentsGet]: RpcPair<GetContentsRequest, GetContentsReply>;
   [RepoSubjects.fileContents]: RpcPair<GetFileContentsRequest, GetFileContentsReply>;
   [RepoSubjects.rawGet]: RpcPair<GetRawRequest, GetRawReply>;
