@@ -184,3 +184,35 @@ describe('stars and watches', () => {
     expect((await api.put(`${base}/subscription`)).status).toBe(401);
   });
 });
+
+describe('GET /admin/users filters', () => {
+  it("filters by keyword, login name, source, flags and two-factor; sorts as Gitea; refuses 'order'", async () => {
+    const stem = uniqueName('filt');
+    const [a, b, c] = await Promise.all(
+      ['c', 'a', 'b'].map((suffix) => createUser(suite, admin, `${stem}-${suffix}`, { login_name: `ext-${stem}-${suffix}` })),
+    );
+    expect((await api.patch(`/admin/users/${b.username}`, { basic: admin, body: { prohibit_login: true, restricted: true } })).status).toBe(200);
+    expect((await api.patch(`/admin/users/${c.username}`, { basic: admin, body: { admin: true, active: false } })).status).toBe(200);
+    const names = async (query: string) => {
+      const res = await api.get(`/admin/users?q=${stem}&${query}`, { basic: admin });
+      expect(res.status, res.text).toBe(200);
+      return res.body.map((u: { login: string }) => u.login);
+    };
+    // Alphabetical by default (Gitea's admin search).
+    expect(await names('')).toEqual([b.username, c.username, a.username]);
+    expect(await names('sort=reversealphabetically')).toEqual([a.username, c.username, b.username]);
+    expect(await names('sort=oldest')).toHaveLength(3);
+    expect(await names('is_prohibit_login=true')).toEqual([b.username]);
+    expect(await names('is_restricted=1')).toEqual([b.username]);
+    expect(await names('is_admin=true')).toEqual([c.username]);
+    expect(await names('is_active=false')).toEqual([c.username]);
+    expect(await names('is_2fa_enabled=true')).toEqual([]);
+    expect(await names('is_2fa_enabled=false')).toHaveLength(3);
+    expect(await names('visibility=public')).toHaveLength(3);
+    expect(await names(`login_name=ext-${stem}-c`)).toEqual([a.username]);
+    expect(await names('source_id=0')).toHaveLength(3);
+    expect(await names('source_id=7')).toEqual([]);
+    expectApiError(await api.get('/admin/users?sort=sideways', { basic: admin }), 422);
+    expectApiError(await api.get('/admin/users?order=desc', { basic: admin }), 422, /order/);
+  });
+});

@@ -22,7 +22,7 @@ import type {
 } from './two-factor.dto.js';
 import type {
   ActorRequest, CreateUserRequest, EditUserRequest, LookupUsersReply, LookupUsersRequest, OwnerDto, OwnerResolveRequest,
-  SearchUsersRequest, UserDto, UsernameRequest,
+  AdminSearchUsersRequest, SearchUsersRequest, UserDto, UsernameRequest,
 } from './user.dto.js';
 import type { UserSettingsDto, UserSettingsRequest } from './user-settings.dto.js';
 import type { RpcPair } from '../rpc-contract.js';
@@ -39,6 +39,7 @@ export interface IdentityRpc {
   [IdentitySubjects.userDelete]: RpcPair<UsernameRequest, { ok: true }>;
   [IdentitySubjects.userGet]: RpcPair<UsernameRequest, UserDto>;
   [IdentitySubjects.userSearch]: RpcPair<SearchUsersRequest, Paginated<UserDto>>;
+  [IdentitySubjects.userAdminSearch]: RpcPair<AdminSearchUsersRequest, Paginated<UserDto>>;
   [IdentitySubjects.userLookup]: RpcPair<LookupUsersRequest, LookupUsersReply>;
   [IdentitySubjects.userSettingsGet]: RpcPair<UserSettingsRequest, UserSettingsDto>;
   [IdentitySubjects.userSettingsUpdate]: RpcPair<UserSettingsRequest, UserSettingsDto>;

@@ -21,6 +21,8 @@ export const IdentitySubjects = {
   userGet: 'identity.user.get',
   /** Search users. */
   userSearch: 'identity.user.search',
+  /** Every user account, filtered and sorted (`GET /admin/users`, site admins): `Paginated<UserDto>`. */
+  userAdminSearch: 'identity.user.admin-search',
   /** Look up users by ids and/or e-mail addresses (commit authors, repository owners). */
   userLookup: 'identity.user.lookup',
   /** The caller's own profile settings (`GET /user/settings`). */

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
-  CreateKeyBody, CreateOrgBody, CreateUserBody, EditUserBody, IdentitySubjects, ListQuery,
+  AdminSearchUsersQuery, CreateKeyBody, CreateOrgBody, CreateUserBody, EditUserBody, IdentitySubjects,
   type ActorDto, type OrganizationDto, type Paginated, type PublicKeyDto, type UserDto,
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
@@ -20,9 +20,9 @@ export class AdminUsersController {
   @Paged()
   list(
     @CurrentActor() actor: ActorDto,
-    @Query() query: ListQuery,
+    @Query() query: AdminSearchUsersQuery,
   ): Promise<Paginated<UserDto>> {
-    return this.rpc.send(IdentitySubjects.userSearch, { actor, query });
+    return this.rpc.send(IdentitySubjects.userAdminSearch, { actor, query });
   }
 
   @Post()
