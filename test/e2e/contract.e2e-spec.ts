@@ -490,6 +490,11 @@ describe('every operation answers what the published description says', () => {
     await call('GET', '/user/subscriptions', '/user/subscriptions', { basic: bob });
     await call('GET', '/users/{username}/subscriptions', `/users/${bob.username}/subscriptions`, { basic: alice });
     await call('DELETE', '/repos/{owner}/{repo}/subscription', subscription, { basic: bob });
+
+    const address = `${bob.username}-second@example.com`;
+    await call('POST', '/user/emails', '/user/emails', { basic: bob, body: { emails: [address] } });
+    await call('GET', '/user/emails', '/user/emails', { basic: bob });
+    await call('DELETE', '/user/emails', '/user/emails', { basic: bob, body: { emails: [address] } });
   });
 
   it('leaves no operation of the description without a contract check', () => {

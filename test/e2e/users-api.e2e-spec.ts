@@ -216,3 +216,35 @@ describe('GET /admin/users filters', () => {
     expectApiError(await api.get('/admin/users?order=desc', { basic: admin }), 422, /order/);
   });
 });
+
+describe('e-mail addresses', () => {
+  it('lists (gitea-js userListEmails), adds and deletes addresses, unique across accounts', async () => {
+    const carol = await createUser(suite, admin, uniqueName('carol'));
+    const token = await createToken(suite, carol, ['write:user']);
+    const client = giteaApi(suite.baseUrl, { token, customFetch: (...args: Parameters<typeof fetch>) => fetch(...args) });
+    const primary = `${carol.username}@example.com`;
+    expect((await client.user.userListEmails()).data).toEqual([
+      { email: primary, verified: true, primary: true, user_id: expect.any(Number), username: carol.username },
+    ]);
+    const extra = `${carol.username}-work@example.com`;
+    const added = await client.user.userAddEmail({ emails: [extra] });
+    expect(added.status).toBe(201);
+    expect(added.data).toEqual([expect.objectContaining({ email: extra, primary: false, verified: true, username: carol.username })]);
+    expect((await client.user.userListEmails()).data.map((e) => e.email)).toEqual([primary, extra]);
+
+    // Nobody else may use it, as an additional or as a primary address; nor may carol add another's.
+    expectApiError(await api.post('/user/emails', { basic: bob, body: { emails: [extra.toUpperCase()] } }), 422, /has been used/);
+    expectApiError(await api.patch(`/admin/users/${bob.username}`, { basic: admin, body: { email: extra } }), 422);
+    expectApiError(await api.post('/user/emails', { basic: carol, body: { emails: [`${bob.username}@example.com`] } }), 422);
+    expectApiError(await api.post('/user/emails', { basic: carol, body: { emails: ['not an address'] } }), 422, /not valid/);
+    expectApiError(await api.post('/user/emails', { basic: carol, body: { emails: [] } }), 422);
+
+    expectApiError(await api.delete('/user/emails', { basic: carol, body: { emails: [primary] } }), 422);
+    expectApiError(await api.delete('/user/emails', { basic: carol, body: { emails: ['nobody@example.com'] } }), 404);
+    expect((await client.user.userDeleteEmail({ emails: [extra] })).status).toBe(204);
+    expect((await client.user.userListEmails()).data.map((e) => e.email)).toEqual([primary]);
+    // Freed: bob may take it now.
+    expect((await api.post('/user/emails', { basic: bob, body: { emails: [extra] } })).status).toBe(201);
+    expect((await api.get('/user/emails')).status).toBe(401);
+  });
+});

@@ -3,6 +3,7 @@ import { MiscController } from './misc/misc.controller.js';
 import { RepoSigningKeyController, SigningKeyController } from './misc/signing-key.controller.js';
 import { UsersController } from './users/users.controller.js';
 import { OwnKeysController } from './users/keys.controller.js';
+import { EmailsController } from './users/emails.controller.js';
 import { GpgKeysController } from './users/gpg-keys.controller.js';
 import { TwoFactorController } from './users/two-factor.controller.js';
 import { AdminUsersController } from './admin/admin-users.controller.js';
@@ -33,6 +34,7 @@ export const API_CONTROLLERS: Type<unknown>[] = [
   SigningKeyController,
   UsersController,
   OwnKeysController,
+  EmailsController,
   GpgKeysController,
   TwoFactorController,
   AdminUsersController,

@@ -120,8 +120,10 @@ export class UsersRepository {
     return (await db.user.count({ where: { lowerName: name.toLowerCase() } })) > 0;
   }
 
+  /** Is the address any account's, primary or additional (`exceptId`'s own do not count)? */
   async emailTaken(email: string, exceptId?: number, db: Db = this.prisma): Promise<boolean> {
-    const where: Prisma.UserWhereInput = { lowerEmail: email.toLowerCase() };
+    const lowerEmail = email.toLowerCase();
+    const where: Prisma.UserWhereInput = { OR: [{ lowerEmail }, { emails: { some: { lowerEmail } } }] };
     if (exceptId !== undefined) where.id = { not: exceptId };
     return (await db.user.count({ where })) > 0;
   }

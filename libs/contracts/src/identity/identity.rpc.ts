@@ -15,6 +15,7 @@ import type {
 import type {
   CreateGpgKeyRequest, GpgKeyDto, ListGpgKeysRequest, VerifyGpgKeyRequest, VerifySshKeyRequest,
 } from './gpg-key.dto.js';
+import type { EmailDto, EmailsRequest } from './email.dto.js';
 import type { SigningKeysReply, SigningKeysRequest } from './signing-keys.dto.js';
 import type { AccessTokenDto, CreateTokenRequest, DeleteTokenRequest, ListTokensRequest } from './token.dto.js';
 import type {
@@ -40,6 +41,9 @@ export interface IdentityRpc {
   [IdentitySubjects.userGet]: RpcPair<UsernameRequest, UserDto>;
   [IdentitySubjects.userSearch]: RpcPair<SearchUsersRequest, Paginated<UserDto>>;
   [IdentitySubjects.userAdminSearch]: RpcPair<AdminSearchUsersRequest, Paginated<UserDto>>;
+  [IdentitySubjects.emailList]: RpcPair<ActorRequest, EmailDto[]>;
+  [IdentitySubjects.emailAdd]: RpcPair<EmailsRequest, EmailDto[]>;
+  [IdentitySubjects.emailDelete]: RpcPair<EmailsRequest, null>;
   [IdentitySubjects.userLookup]: RpcPair<LookupUsersRequest, LookupUsersReply>;
   [IdentitySubjects.userSettingsGet]: RpcPair<UserSettingsRequest, UserSettingsDto>;
   [IdentitySubjects.userSettingsUpdate]: RpcPair<UserSettingsRequest, UserSettingsDto>;

@@ -23,6 +23,12 @@ export const IdentitySubjects = {
   userSearch: 'identity.user.search',
   /** Every user account, filtered and sorted (`GET /admin/users`, site admins): `Paginated<UserDto>`. */
   userAdminSearch: 'identity.user.admin-search',
+  /** The caller's e-mail addresses (`GET /user/emails`): `EmailDto[]`. */
+  emailList: 'identity.email.list',
+  /** Add addresses to the caller's account: {@link EmailsRequest} → the added `EmailDto[]`. */
+  emailAdd: 'identity.email.add',
+  /** Remove some of the caller's additional addresses: {@link EmailsRequest} → `null`. */
+  emailDelete: 'identity.email.delete',
   /** Look up users by ids and/or e-mail addresses (commit authors, repository owners). */
   userLookup: 'identity.user.lookup',
   /** The caller's own profile settings (`GET /user/settings`). */
