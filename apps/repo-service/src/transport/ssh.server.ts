@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { Logger } from '@nestjs/common';
@@ -12,6 +11,7 @@ import { repoStoragePath, withCorrelationId, type RpcClient, listenOn } from '@c
 import { parseSshGitCommand, sanitizeGitProtocol, type ParsedGitCommand } from './git-service-request.js';
 import type { DeployKeyGrant } from '../deploy-keys/deploy-key-gate.js';
 import { startClientGitService, type GitTransportPaths } from './git-process.js';
+import { fingerprintOf } from './ssh-fingerprint.js';
 
 export interface GitSshServerOptions {
   hostKey: Buffer;
@@ -49,11 +49,6 @@ interface GitTarget {
   dir: string;
   pusherId: number;
   recordUse: () => Promise<unknown>;
-}
-
-/** `SHA256:…` of a key's wire blob, as `ssh-keygen -l` (and identity-service) print it. */
-function fingerprintOf(blob: Buffer): string {
-  return `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}`;
 }
 
 /** Raised to end an SSH git command with exit status 1 and a message on the client's stderr. */
