@@ -645,6 +645,50 @@ describe('every operation answers what the published description says', () => {
     await call('DELETE', '/orgs/{org}/labels/{id}', `/orgs/${org}/labels/${orgLabel.body.id}`, auth);
   });
 
+  it('deploy keys and users (issue 14 items 8 and 10)', async () => {
+    const repo = uniqueName('deploy-keys');
+    await call('POST', '/user/repos', '/user/repos', { basic: alice, body: { name: repo } });
+    const keys = `/repos/${alice.username}/${repo}/keys`;
+    const key = await generateSshKey(ws.dir('deploy-key'), 'ci@deploy');
+    const created = await call('POST', '/repos/{owner}/{repo}/keys', keys, { basic: alice, body: { title: 'ci', key: key.publicKey, read_only: true } });
+    await call('GET', '/repos/{owner}/{repo}/keys', keys, { basic: alice });
+    await call('GET', '/repos/{owner}/{repo}/keys/{id}', `${keys}/${created.body.id}`, { basic: alice });
+    await call('DELETE', '/repos/{owner}/{repo}/keys/{id}', `${keys}/${created.body.id}`, { basic: alice });
+
+    const userKey = await generateSshKey(ws.dir('admin-given-key'), 'bob@laptop');
+    const given = await call('POST', '/admin/users/{username}/keys', `/admin/users/${bob.username}/keys`, {
+      basic: admin,
+      body: { title: 'given', key: userKey.publicKey },
+    });
+    await call('DELETE', '/admin/users/{username}/keys/{id}', `/admin/users/${bob.username}/keys/${given.body.id}`, { basic: admin });
+
+    const userHook = await call('POST', '/user/hooks', '/user/hooks', { basic: bob, body: hook('/user-hook', ['push']) });
+    await call('GET', '/user/hooks', '/user/hooks', { basic: bob });
+    await call('GET', '/user/hooks/{id}', `/user/hooks/${userHook.body.id}`, { basic: bob });
+    await call('PATCH', '/user/hooks/{id}', `/user/hooks/${userHook.body.id}`, { basic: bob, body: { active: false } });
+    await call('DELETE', '/user/hooks/{id}', `/user/hooks/${userHook.body.id}`, { basic: bob });
+
+    const starred = `/user/starred/${alice.username}/${repo}`;
+    await call('PUT', '/user/starred/{owner}/{repo}', starred, { basic: bob });
+    await call('GET', '/user/starred/{owner}/{repo}', starred, { basic: bob });
+    await call('GET', '/user/starred', '/user/starred', { basic: bob });
+    await call('GET', '/users/{username}/starred', `/users/${bob.username}/starred`, { basic: alice });
+    await call('GET', '/repos/{owner}/{repo}/stargazers', `/repos/${alice.username}/${repo}/stargazers`, { basic: alice });
+    await call('DELETE', '/user/starred/{owner}/{repo}', starred, { basic: bob });
+    const subscription = `/repos/${alice.username}/${repo}/subscription`;
+    await call('PUT', '/repos/{owner}/{repo}/subscription', subscription, { basic: bob });
+    await call('GET', '/repos/{owner}/{repo}/subscription', subscription, { basic: bob });
+    await call('GET', '/repos/{owner}/{repo}/subscribers', `/repos/${alice.username}/${repo}/subscribers`, { basic: alice });
+    await call('GET', '/user/subscriptions', '/user/subscriptions', { basic: bob });
+    await call('GET', '/users/{username}/subscriptions', `/users/${bob.username}/subscriptions`, { basic: alice });
+    await call('DELETE', '/repos/{owner}/{repo}/subscription', subscription, { basic: bob });
+
+    const address = `${bob.username}-second@example.com`;
+    await call('POST', '/user/emails', '/user/emails', { basic: bob, body: { emails: [address] } });
+    await call('GET', '/user/emails', '/user/emails', { basic: bob });
+    await call('DELETE', '/user/emails', '/user/emails', { basic: bob, body: { emails: [address] } });
+  });
+
   it('leaves no operation of the description without a contract check', () => {
     expect(mismatches).toEqual([]);
     const missing = documentedOperations().filter((op) => !covered.has(op));

@@ -8,6 +8,8 @@ import { CLOCK, systemClock } from './common/clock.js';
 import { EventPublisher } from './common/event-publisher.js';
 import { OutboxRepository } from './common/outbox.repository.js';
 import { IDENTITY_SETTINGS, loadIdentitySettings, type IdentitySettings } from './config/identity-settings.js';
+import { EmailsRepository } from './emails/emails.repository.js';
+import { EmailsService } from './emails/emails.service.js';
 import { GpgKeysRepository } from './gpg/gpg-keys.repository.js';
 import { GpgKeysService } from './gpg/gpg-keys.service.js';
 import { KeyUsage } from './keys/key-usage.js';
@@ -29,7 +31,7 @@ const services = [
   PrismaService, OutboxRepository, EventPublisher,
   UsersRepository, UsersService, UserSettingsService, OrgsRepository, OrgsService,
   TokensRepository, TokensService, TokenUsage,
-  KeysRepository, KeysService, KeyUsage,
+  KeysRepository, KeysService, KeyUsage, EmailsRepository, EmailsService,
   GpgKeysRepository, GpgKeysService, SigningKeysRepository, SigningKeysService,
   TwoFactorRepository, TwoFactorService, SignInThrottle, AuthService,
 ];

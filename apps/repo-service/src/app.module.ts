@@ -4,6 +4,8 @@ import { AccessModule } from './access/access.module.js';
 import { BranchProtectionModule } from './branch-protection/branch-protection.module.js';
 import { CollaboratorsModule } from './collaborators/collaborators.module.js';
 import { CommitStatusesModule } from './commit-statuses/commit-statuses.module.js';
+import { DeployKeysModule } from './deploy-keys/deploy-keys.module.js';
+import { FollowsModule } from './follows/follows.module.js';
 import { IssueTrackerModule } from './issue-tracker.module.js';
 import { RepoConfigModule } from './config/repo-settings.js';
 import { PrismaModule } from './prisma/prisma.module.js';
@@ -29,6 +31,8 @@ import { ReleasesModule } from './releases/releases.module.js';
     RepositoriesModule,
     CollaboratorsModule,
     BranchProtectionModule,
+    DeployKeysModule,
+    FollowsModule,
     TransportModule,
     IssueTrackerModule,
     NotificationsModule,

@@ -3,6 +3,7 @@ import { MiscController } from './misc/misc.controller.js';
 import { RepoSigningKeyController, SigningKeyController } from './misc/signing-key.controller.js';
 import { UsersController } from './users/users.controller.js';
 import { OwnKeysController } from './users/keys.controller.js';
+import { EmailsController } from './users/emails.controller.js';
 import { GpgKeysController } from './users/gpg-keys.controller.js';
 import { TwoFactorController } from './users/two-factor.controller.js';
 import { AdminUsersController } from './admin/admin-users.controller.js';
@@ -12,6 +13,8 @@ import { CollaboratorsController } from './repos/collaborators.controller.js';
 import { BranchProtectionsController } from './repos/branch-protections.controller.js';
 import { CommitStatusesController } from './repos/commit-statuses.controller.js';
 import { TopicsController } from './repos/topics.controller.js';
+import { DeployKeysController } from './repos/deploy-keys.controller.js';
+import { OwnFollowsController, RepoFollowsController, UserFollowsController } from './repos/follows.controller.js';
 import { IssuesController } from './issues/issues.controller.js';
 import { AssigneesController } from './issues/assignees.controller.js';
 import { PullsController } from './pulls/pulls.controller.js';
@@ -25,6 +28,7 @@ import { ReleasesController } from './repos/releases.controller.js';
 import { AdminHooksController } from './hooks/admin-hooks.controller.js';
 import { OrgHooksController } from './hooks/org-hooks.controller.js';
 import { RepoHooksController } from './hooks/repo-hooks.controller.js';
+import { UserHooksController } from './hooks/user-hooks.controller.js';
 import { OrgActionsController } from './actions/org-actions.controller.js';
 import { RepoActionsController } from './actions/repo-actions.controller.js';
 import { UserActionsController } from './actions/user-actions.controller.js';
@@ -41,6 +45,7 @@ export const API_CONTROLLERS: Type<unknown>[] = [
   SigningKeyController,
   UsersController,
   OwnKeysController,
+  EmailsController,
   GpgKeysController,
   TwoFactorController,
   AdminUsersController,
@@ -51,6 +56,10 @@ export const API_CONTROLLERS: Type<unknown>[] = [
   BranchProtectionsController,
   CommitStatusesController,
   TopicsController,
+  DeployKeysController,
+  OwnFollowsController,
+  UserFollowsController,
+  RepoFollowsController,
   IssuesController,
   AssigneesController,
   IssueLabelsController,
@@ -64,6 +73,7 @@ export const API_CONTROLLERS: Type<unknown>[] = [
   RepoSigningKeyController,
   AdminHooksController,
   OrgHooksController,
+  UserHooksController,
   RepoHooksController,
   UserActionsController,
   OrgActionsController,

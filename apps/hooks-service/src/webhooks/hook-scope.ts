@@ -7,12 +7,13 @@ import type { HookOwnerFilter } from './webhooks.repository.js';
 
 /** A scope the actor may manage, resolved to the rows it owns. */
 export interface ResolvedScope extends HookOwnerFilter {
-  level: 'admin' | 'org' | 'repo';
+  level: 'admin' | 'org' | 'user' | 'repo';
 }
 
 /**
  * Who may manage which hooks (checked again here: messages can come from anywhere): site admins the admin hooks;
- * repository admins (and site admins) a repository's; organization owners (and site admins) an organization's.
+ * repository admins (and site admins) a repository's; organization owners (and site admins) an organization's; every
+ * signed-in user their own (`/user/hooks`, matched like an organization's: by the owner of the event's repository).
  */
 @Injectable()
 export class HookScopeResolver {
@@ -32,6 +33,9 @@ export class HookScopeResolver {
         }
         return { level: 'repo', repoId: scope.repo.id, ownerId: 0 };
       }
+      case 'user':
+        if (!actor) throw new DomainError(ErrorCode.UNAUTHENTICATED, 'token is required');
+        return { level: 'user', repoId: 0, ownerId: actor.id };
       case 'org': {
         if (!scope.org) throw DomainError.invalid('organization scope without organization');
         const owner = await this.rpc.send(IdentitySubjects.ownerResolve, { name: scope.org });

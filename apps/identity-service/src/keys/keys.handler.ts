@@ -1,20 +1,33 @@
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { RpcHandler } from '@cairn/platform';
+import { RpcClient, RpcHandler } from '@cairn/platform';
 import {
-  CreateKeyRequest, IdentitySubjects, KeyIdRequest, ListKeysRequest, ResolveKeyRequest, TouchKeyRequest, VerifySshKeyRequest,
-  type Paginated, type PublicKeyDto, type ResolveKeyReply,
+  CheckDeployKeyRequest, CreateKeyRequest, IdentitySubjects, RepoSubjects, KeyIdRequest, ListKeysRequest, ResolveKeyRequest, TouchKeyRequest, VerifySshKeyRequest,
+  type CheckDeployKeyReply, type Paginated, type PublicKeyDto, type ResolveKeyReply,
 } from '@cairn/contracts';
 import { requireActor, requireBody } from '../common/require-actor.js';
 import { KeysService } from './keys.service.js';
 
 @Controller()
 export class KeysHandler {
-  constructor(private readonly keys: KeysService) {}
+  constructor(
+    private readonly keys: KeysService,
+    private readonly rpc: RpcClient,
+  ) {}
 
   @RpcHandler(IdentitySubjects.keyCreate)
   create(@Payload() req: CreateKeyRequest): Promise<PublicKeyDto> {
-    return this.keys.create(requireActor(req.actor), requireBody(req.body));
+    return this.keys.create(
+      requireActor(req.actor),
+      requireBody(req.body),
+      (fingerprint) => this.rpc.send(RepoSubjects.deployKeyFingerprintUsed, { fingerprint }),
+      req.username,
+    );
+  }
+
+  @RpcHandler(IdentitySubjects.keyCheckDeploy)
+  checkDeploy(@Payload() req: CheckDeployKeyRequest): Promise<CheckDeployKeyReply> {
+    return this.keys.checkDeploy(req.key);
   }
 
   @RpcHandler(IdentitySubjects.keyList)
@@ -29,7 +42,7 @@ export class KeysHandler {
 
   @RpcHandler(IdentitySubjects.keyDelete)
   async delete(@Payload() req: KeyIdRequest): Promise<{ ok: true }> {
-    await this.keys.delete(requireActor(req.actor), req.id);
+    await this.keys.delete(requireActor(req.actor), req.id, req.username);
     return { ok: true };
   }
 

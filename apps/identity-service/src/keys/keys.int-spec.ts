@@ -98,6 +98,34 @@ describe('public keys (integration)', () => {
     await expect(keys.delete(bob, mine.id)).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
   });
 
+  it('checks deploy keys: the same rules, never a user\'s key; a deploy key cannot become a user\'s key', async () => {
+    const text = ed25519('ci@deploy');
+    const fingerprint = sshpk.parseKey(text, 'ssh').fingerprint('sha256').toString();
+    await expect(keys.checkDeploy(`${text}\n`)).resolves.toEqual({ content: text.split(' ').slice(0, 2).join(' '), fingerprint });
+    await expect(keys.checkDeploy('ssh-ed25519 AAAAnotakey')).rejects.toMatchObject({ code: ErrorCode.UNPROCESSABLE });
+    await expect(keys.checkDeploy(rsa(2048))).rejects.toMatchObject({ code: ErrorCode.UNPROCESSABLE });
+    await expect(keys.create(alice, { title: 'ci', key: text }, async (fp) => fp === fingerprint)).rejects.toMatchObject({
+      code: ErrorCode.UNPROCESSABLE,
+      message: 'key already exists (as a deploy key)',
+    });
+    await keys.create(alice, { title: 'ci', key: text });
+    await expect(keys.checkDeploy(text)).rejects.toMatchObject({
+      code: ErrorCode.UNPROCESSABLE,
+      message: 'Key content has been used as non-deploy key',
+    });
+  });
+
+  it("lets a site admin add and delete another user's keys (only that user's, through their path)", async () => {
+    const given = await keys.create(admin, { title: 'from admin', key: ed25519() }, undefined, 'bob');
+    expect(given.user).toMatchObject({ login: 'bob' });
+    await expect(keys.get(bob, given.id)).resolves.toMatchObject({ id: given.id });
+    await expect(keys.create(alice, { title: 'x', key: ed25519() }, undefined, 'bob')).rejects.toMatchObject({ code: ErrorCode.PERMISSION_DENIED });
+    await expect(keys.create(admin, { title: 'x', key: ed25519() }, undefined, 'nobody')).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
+    await expect(keys.delete(admin, given.id, 'alice')).rejects.toMatchObject({ code: ErrorCode.PERMISSION_DENIED });
+    await keys.delete(admin, given.id, 'bob');
+    await expect(keys.get(bob, given.id)).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
+  });
+
   it('resolves the wire blob to the owner (via ssh) and touches last_used_at once per window', async () => {
     const text = ed25519();
     const key = await keys.create(bob, { title: 'ssh', key: text });

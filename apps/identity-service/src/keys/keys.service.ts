@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   DomainError, ErrorCode, toPaging,
-  type ActorDto, type CreateKeyBody, type VerifySshKeyBody, type ListKeysQuery, type Paginated, type PublicKeyDto, type ResolveKeyReply,
+  type ActorDto, type CheckDeployKeyReply, type CreateKeyBody, type VerifySshKeyBody, type ListKeysQuery, type Paginated, type PublicKeyDto, type ResolveKeyReply,
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, verifySshSignature, type CommonSettings, uniqueViolation } from '@cairn/platform';
 import { CLOCK, type Clock } from '../common/clock.js';
@@ -10,7 +10,7 @@ import { canSeeUser } from '../common/visibility.js';
 import { IDENTITY_SETTINGS, minimumKeySizes, type IdentitySettings } from '../config/identity-settings.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { toPublicKeyDto } from './key.mapper.js';
-import { keySizeProblem, parseAuthorizedKey, parseKeyBlob } from './key-rules.js';
+import { keySizeProblem, parseAuthorizedKey, parseKeyBlob, type ParsedPublicKey } from './key-rules.js';
 import { KeyUsage } from './key-usage.js';
 import { KeysRepository } from './keys.repository.js';
 import { acceptedVerificationTokens, tokenVariants } from './verification-token.js';
@@ -30,19 +30,25 @@ export class KeysService {
     this.minimums = minimumKeySizes(settings);
   }
 
-  async create(actor: ActorDto, body: CreateKeyBody): Promise<PublicKeyDto> {
-    const parsed = parseAuthorizedKey(body.key);
-    if (!parsed) throw DomainError.unprocessable('invalid public key');
-    if (this.settings.minimumKeySizeCheck) {
-      const problem = keySizeProblem(parsed, this.minimums);
-      if (problem) throw DomainError.unprocessable(`invalid public key: ${problem}`);
-    }
+  /**
+   * `isDeployKey` asks repo-service whether the key already serves as a deploy key: a key is a user's or a deploy
+   * key, never both (Gitea's rule).
+   */
+  async create(
+    actor: ActorDto,
+    body: CreateKeyBody,
+    isDeployKey: (fingerprint: string) => Promise<boolean> = async () => false,
+    username?: string,
+  ): Promise<PublicKeyDto> {
+    const ownerId = username === undefined ? actor.id : await this.adminTarget(actor, username);
+    const parsed = this.acceptable(body.key);
     const title = body.title.trim();
     if (await this.keys.fingerprintExists(parsed.fingerprint)) throw DomainError.unprocessable('key already exists');
-    if (await this.keys.titleExists(actor.id, title)) throw DomainError.unprocessable('key title has been used already');
+    if (await isDeployKey(parsed.fingerprint)) throw DomainError.unprocessable('key already exists (as a deploy key)');
+    if (await this.keys.titleExists(ownerId, title)) throw DomainError.unprocessable('key title has been used already');
     try {
       const row = await this.keys.create({
-        userId: actor.id,
+        userId: ownerId,
         title,
         content: parsed.content,
         fingerprint: parsed.fingerprint,
@@ -54,6 +60,34 @@ export class KeysService {
       if (uniqueViolation(err)?.includes('fingerprint')) throw DomainError.unprocessable('key already exists');
       throw err;
     }
+  }
+
+  /** The user a site admin acts for (`/admin/users/{username}/keys`). */
+  private async adminTarget(actor: ActorDto, username: string): Promise<number> {
+    if (!actor.isAdmin) throw DomainError.forbidden('reqSiteAdmin');
+    const user = await this.users.findUserByName(username);
+    if (!user) throw DomainError.notFound(`user "${username}" does not exist`);
+    return user.id;
+  }
+
+  /** A key offered as a deploy key: the same content and size rules, and it must not be a user's key (Gitea). */
+  async checkDeploy(key: string): Promise<CheckDeployKeyReply> {
+    const parsed = this.acceptable(key);
+    if (await this.keys.fingerprintExists(parsed.fingerprint)) {
+      throw DomainError.unprocessable('Key content has been used as non-deploy key');
+    }
+    return { content: parsed.content, fingerprint: parsed.fingerprint };
+  }
+
+  /** The key parsed, when its content and size are acceptable; UNPROCESSABLE otherwise. */
+  private acceptable(key: string): ParsedPublicKey {
+    const parsed = parseAuthorizedKey(key);
+    if (!parsed) throw DomainError.unprocessable('invalid public key');
+    if (this.settings.minimumKeySizeCheck) {
+      const problem = keySizeProblem(parsed, this.minimums);
+      if (problem) throw DomainError.unprocessable(`invalid public key: ${problem}`);
+    }
+    return parsed;
   }
 
   /** The actor's keys, or another user's (public information, as in Gitea). */
@@ -79,10 +113,15 @@ export class KeysService {
     return toPublicKeyDto(row, this.common.rootUrl, actor);
   }
 
-  /** The owner deletes their key; a site admin any key; for anyone else it does not exist. */
-  async delete(actor: ActorDto, id: number): Promise<void> {
+  /**
+   * The owner deletes their key; a site admin any key; for anyone else it does not exist. Through
+   * `/admin/users/{username}/keys/{id}` the key must be that user's (Gitea: 403 otherwise).
+   */
+  async delete(actor: ActorDto, id: number, username?: string): Promise<void> {
+    const ownerId = username === undefined ? undefined : await this.adminTarget(actor, username);
     const row = await this.keys.findById(id);
     if (!row || (row.userId !== actor.id && !actor.isAdmin)) throw DomainError.notFound(`public key ${id} does not exist`);
+    if (ownerId !== undefined && row.userId !== ownerId) throw DomainError.forbidden('You do not have access to this key');
     if (!(await this.keys.delete(id, row.userId))) throw DomainError.notFound(`public key ${id} does not exist`);
   }
 

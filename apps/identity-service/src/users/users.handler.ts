@@ -2,6 +2,7 @@ import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { RpcHandler } from '@cairn/platform';
 import {
+  AdminSearchUsersRequest,
   CreateUserRequest, EditUserRequest, IdentitySubjects, LookupUsersRequest, OwnerResolveRequest, SearchUsersRequest,
   ChangeOwnPasswordRequest, UsernameRequest, UserSettingsRequest,
   type LookupUsersReply, type OwnerDto, type Paginated, type UserDto, type UserSettingsDto,
@@ -41,6 +42,11 @@ export class UsersHandler {
   @RpcHandler(IdentitySubjects.userSearch)
   search(@Payload() req: SearchUsersRequest): Promise<Paginated<UserDto>> {
     return this.users.search(req.actor ?? null, req.query ?? {});
+  }
+
+  @RpcHandler(IdentitySubjects.userAdminSearch)
+  adminSearch(@Payload() req: AdminSearchUsersRequest): Promise<Paginated<UserDto>> {
+    return this.users.adminSearch(req.actor ?? null, req.query ?? {});
   }
 
   @RpcHandler(IdentitySubjects.userLookup)

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { AdminUserSort } from '@cairn/contracts';
 import type { Prisma, User } from '../generated/prisma/client.js';
 import { PrismaService, type Db } from '../prisma/prisma.service.js';
 
@@ -61,6 +62,32 @@ export interface UserSearch {
 
 const withTwoFactor = { twoFactor: { select: { id: true } } } as const;
 
+/** `GET /admin/users` filters (all optional but the sort and paging). */
+export interface AdminUserFilter {
+  q?: string;
+  sourceId?: number;
+  loginName?: string;
+  visibility?: string;
+  isActive?: boolean;
+  isAdmin?: boolean;
+  isRestricted?: boolean;
+  isTwoFactorEnabled?: boolean;
+  isProhibitLogin?: boolean;
+  sort: AdminUserSort;
+  skip: number;
+  take: number;
+}
+
+/** Gitea's admin sort keys as orderings. */
+const ADMIN_SORTS: Record<AdminUserSort, Prisma.UserOrderByWithRelationInput> = {
+  oldest: { createdAt: 'asc' },
+  newest: { createdAt: 'desc' },
+  alphabetically: { lowerName: 'asc' },
+  reversealphabetically: { lowerName: 'desc' },
+  recentupdate: { updatedAt: 'desc' },
+  leastupdate: { updatedAt: 'asc' },
+};
+
 @Injectable()
 export class UsersRepository {
   constructor(private readonly prisma: PrismaService) {}
@@ -93,8 +120,10 @@ export class UsersRepository {
     return (await db.user.count({ where: { lowerName: name.toLowerCase() } })) > 0;
   }
 
+  /** Is the address any account's, primary or additional (`exceptId`'s own do not count)? */
   async emailTaken(email: string, exceptId?: number, db: Db = this.prisma): Promise<boolean> {
-    const where: Prisma.UserWhereInput = { lowerEmail: email.toLowerCase() };
+    const lowerEmail = email.toLowerCase();
+    const where: Prisma.UserWhereInput = { OR: [{ lowerEmail }, { emails: { some: { lowerEmail } } }] };
     if (exceptId !== undefined) where.id = { not: exceptId };
     return (await db.user.count({ where })) > 0;
   }
@@ -156,6 +185,30 @@ export class UsersRepository {
     const where: Prisma.UserWhereInput = { AND: and };
     const [rows, total] = await Promise.all([
       this.prisma.user.findMany({ where, orderBy: { id: 'asc' }, skip: s.skip, take: s.take }),
+      this.prisma.user.count({ where }),
+    ]);
+    return { rows, total };
+  }
+
+  /** `GET /admin/users`: every user account (organizations aside), filtered and sorted as Gitea's admin search. */
+  async adminSearch(f: AdminUserFilter): Promise<{ rows: UserRow[]; total: number }> {
+    const and: Prisma.UserWhereInput[] = [{ type: 'user' }];
+    if (f.q) {
+      const q = f.q.toLowerCase();
+      and.push({ OR: [{ lowerName: { contains: q } }, { fullName: { contains: f.q, mode: 'insensitive' } }, { lowerEmail: { contains: q } }] });
+    }
+    // Only the local source exists: any other source id matches nobody.
+    if (f.sourceId !== undefined && f.sourceId > 0) and.push({ id: -1 });
+    if (f.loginName) and.push({ loginName: f.loginName });
+    if (f.visibility) and.push({ visibility: f.visibility });
+    if (f.isActive !== undefined) and.push({ isActive: f.isActive });
+    if (f.isAdmin !== undefined) and.push({ isAdmin: f.isAdmin });
+    if (f.isRestricted !== undefined) and.push({ restricted: f.isRestricted });
+    if (f.isProhibitLogin !== undefined) and.push({ prohibitLogin: f.isProhibitLogin });
+    if (f.isTwoFactorEnabled !== undefined) and.push({ twoFactor: f.isTwoFactorEnabled ? { isNot: null } : { is: null } });
+    const where: Prisma.UserWhereInput = { AND: and };
+    const [rows, total] = await Promise.all([
+      this.prisma.user.findMany({ where, orderBy: [ADMIN_SORTS[f.sort], { id: 'asc' }], skip: f.skip, take: f.take }),
       this.prisma.user.count({ where }),
     ]);
     return { rows, total };

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  DomainError, IdentityEvents, invalidNameReason, toPaging,
-  type AccountDeletedData, type ActorDto, type CreateUserBody, type EditUserBody, type LookupUsersReply, type LookupUsersRequest, type OwnerDto,
+  DomainError, ErrorCode, IdentityEvents, invalidNameReason, toPaging,
+  type AccountDeletedData, type ActorDto, type AdminSearchUsersQuery, type CreateUserBody, type EditUserBody, type LookupUsersReply, type LookupUsersRequest, type OwnerDto,
   type Paginated, type SearchUsersQuery, type UserDto,
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, type CommonSettings, uniqueViolation } from '@cairn/platform';
@@ -161,6 +161,28 @@ export class UsersService {
       visibilities: visibleToViewer(actor),
       selfId: actor?.id,
       matchEmail: actor?.isAdmin ?? false,
+      skip: paging.skip,
+      take: paging.take,
+    });
+    return { items: rows.map((r) => this.render(r, actor)), total };
+  }
+
+  /** `GET /admin/users` (site admins): every account, with Gitea's admin filters; alphabetical by default. */
+  async adminSearch(actor: ActorDto | null, query: AdminSearchUsersQuery): Promise<Paginated<UserDto>> {
+    if (!actor) throw new DomainError(ErrorCode.UNAUTHENTICATED, 'token is required');
+    if (!actor.isAdmin) throw DomainError.forbidden('user should be the site admin');
+    const paging = toPaging(query);
+    const { rows, total } = await this.users.adminSearch({
+      q: query.q?.trim() || undefined,
+      sourceId: query.source_id,
+      loginName: query.login_name?.trim() || undefined,
+      visibility: query.visibility,
+      isActive: query.is_active,
+      isAdmin: query.is_admin,
+      isRestricted: query.is_restricted,
+      isTwoFactorEnabled: query.is_2fa_enabled,
+      isProhibitLogin: query.is_prohibit_login,
+      sort: query.sort ?? 'alphabetically',
       skip: paging.skip,
       take: paging.take,
     });

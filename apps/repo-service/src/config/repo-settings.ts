@@ -53,6 +53,16 @@ export const repoSettingsSpec = {
     default: '' as TwoFactorPolicy,
     parse: (raw: string) => parsers.oneOf('', 'enforced')(raw) as TwoFactorPolicy,
   },
+  /**
+   * `[security] TOKEN_LAST_USED_UPDATE_INTERVAL`: at most one deploy key `last_used_at` write per this window (the
+   * setting identity-service applies to tokens and user keys).
+   */
+  keyLastUsedUpdateIntervalMs: {
+    section: 'security',
+    key: 'TOKEN_LAST_USED_UPDATE_INTERVAL',
+    default: 60_000,
+    parse: parsers.durationMs,
+  },
   /** The most commits one ref update carries in a push event (the total is always reported). */
   pushMaxCommits: { section: 'cairn', key: 'PUSH_EVENT_MAX_COMMITS', default: 20, parse: parsers.int(1, 1000) },
   ...signingSettingsSpec,

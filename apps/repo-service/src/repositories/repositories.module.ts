@@ -13,6 +13,6 @@ import { TopicsService } from '../topics/topics.service.js';
   imports: [AccessModule],
   controllers: [RepositoriesHandler, TeamReposHandler, TopicsHandler],
   providers: [RepositoriesRepository, RepositoriesService, TeamReposService, TopicsService],
-  exports: [RepositoriesRepository],
+  exports: [RepositoriesRepository, RepositoriesService],
 })
 export class RepositoriesModule {}

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { Inject, Injectable, Logger, type INestApplicationContext } from '@nestjs/common';
 import { COMMON_SETTINGS, RpcClient, type CommonSettings } from '@cairn/platform';
 import { REPO_SETTINGS, type RepoSettings } from '../config/repo-settings.js';
+import { DeployKeyGate } from '../deploy-keys/deploy-key-gate.js';
 import { InternalGitHttpServer } from './internal-http.server.js';
 import type { GitTransportPaths } from './git-process.js';
 import { installHooks } from './push-log.js';
@@ -42,6 +43,7 @@ export class GitTransport {
     private readonly rpc: RpcClient,
     @Inject(PUSH_SINK) private readonly onPush: PushSink,
     private readonly protection: PushProtection,
+    private readonly deployKeys: DeployKeyGate,
   ) {}
 
   async start(overrides: TransportListenOverrides = {}): Promise<StartedTransport> {
@@ -80,6 +82,7 @@ export class GitTransport {
           paths,
           rpc: this.rpc,
           twoFactorPolicy: this.repoSettings.twoFactorAuth,
+          deployKeys: this.deployKeys,
         });
         sshPort = await ssh.listen(overrides.sshPort ?? this.common.sshPort, this.settings.sshListenHost);
         stops.push(() => ssh.close());

@@ -9,7 +9,9 @@ import {
 } from '@cairn/contracts';
 import { repoStoragePath, withCorrelationId, type RpcClient, listenOn } from '@cairn/platform';
 import { parseSshGitCommand, sanitizeGitProtocol, type ParsedGitCommand } from './git-service-request.js';
+import type { DeployKeyGrant } from '../deploy-keys/deploy-key-gate.js';
 import { startClientGitService, type GitTransportPaths } from './git-process.js';
+import { fingerprintOf } from './ssh-fingerprint.js';
 
 export interface GitSshServerOptions {
   hostKey: Buffer;
@@ -22,6 +24,31 @@ export interface GitSshServerOptions {
   twoFactorPolicy: TwoFactorPolicy;
   /** Close connections that have not authenticated within this time (ms). */
   authTimeoutMs?: number;
+  /** Deploy keys (absent: only users' keys are accepted). */
+  deployKeys?: DeployKeys;
+}
+
+/** What the SSH server needs of deploy keys (`DeployKeyGate`). */
+export interface DeployKeys {
+  isDeployKey(fingerprint: string): Promise<boolean>;
+  grant(fingerprint: string, owner: string, repo: string): Promise<DeployKeyGrant | null>;
+  touch(keyId: number): Promise<void>;
+}
+
+/** A deploy key that authenticated: it names no user, and reaches only the repositories it was added to. */
+interface DeployKeyIdentity {
+  deployKey: true;
+  fingerprint: string;
+}
+/** Who authenticated: a user's key (resolved by identity-service) or a deploy key. */
+type SshIdentity = ResolveKeyReply | DeployKeyIdentity;
+
+/** Where an authorised command runs, as whom, and how its success is recorded. */
+interface GitTarget {
+  repoId: number;
+  dir: string;
+  pusherId: number;
+  recordUse: () => Promise<unknown>;
 }
 
 /** Raised to end an SSH git command with exit status 1 and a message on the client's stderr. */
@@ -29,8 +56,8 @@ class SshRefusal extends Error {}
 
 /**
  * The built-in SSH server for git. Public-key authentication only: every offered key is resolved by
- * identity-service (`identity.key.resolve`) and accepted only once the client's signature over the session verifies
- * against it. An exec request must be exactly `git-upload-pack|git-receive-pack '<owner>/<repo>(.git)'`; access is
+ * identity-service (`identity.key.resolve`), or else matched against deploy keys, and accepted only once the client's
+ * signature over the session verifies against it. An exec request must be exactly `git-upload-pack|git-receive-pack '<owner>/<repo>(.git)'`; access is
  * decided by `repo.access.resolve` plus the two-factor policy, then git runs with the channel as its stdio. After
  * every successful operation the key's last use is recorded (`identity.key.touch`).
  */
@@ -60,8 +87,8 @@ export class GitSshServer {
 
   private onConnection(client: Connection): void {
     this.clients.add(client);
-    let identity: ResolveKeyReply | undefined;
-    const resolved = new Map<string, Promise<ResolveKeyReply | null>>();
+    let identity: SshIdentity | undefined;
+    const resolved = new Map<string, Promise<SshIdentity | null>>();
     const authTimer = setTimeout(() => {
       if (!identity) client.end();
     }, this.options.authTimeoutMs ?? 60_000);
@@ -92,7 +119,7 @@ export class GitSshServer {
       const blob = ctx.key.data.toString('base64');
       let lookup = resolved.get(blob);
       if (!lookup) {
-        lookup = this.resolveKey(blob);
+        lookup = this.resolveKey(ctx.key.data);
         resolved.set(blob, lookup);
       }
       void lookup.then((reply) => {
@@ -127,8 +154,11 @@ export class GitSshServer {
         session.on('shell', (accept) => {
           const channel = accept();
           const greeting =
-            `Hi ${who.actor.login}! You've successfully authenticated with the key ${who.fingerprint}, ` +
-            `but Cairn does not provide shell access.`;
+            'actor' in who
+              ? `Hi ${who.actor.login}! You've successfully authenticated with the key ${who.fingerprint}, ` +
+                `but Cairn does not provide shell access.`
+              : `Hi there! You've successfully authenticated with the deploy key ${who.fingerprint}, ` +
+                `but Cairn does not provide shell access.`;
           void this.finish(channel, 0, `${greeting}${pty ? '\r\n' : '\n'}`);
         });
         session.on('exec', (accept, _reject, info) => {
@@ -139,26 +169,35 @@ export class GitSshServer {
     });
   }
 
-  private async resolveKey(keyBlobBase64: string): Promise<ResolveKeyReply | null> {
+  /** A user's key (identity-service), else a deploy key (a key is never both); null when neither. */
+  private async resolveKey(blob: Buffer): Promise<SshIdentity | null> {
     try {
-      return await this.options.rpc.send(IdentitySubjects.keyResolve, { keyBlobBase64 });
+      return await this.options.rpc.send(IdentitySubjects.keyResolve, { keyBlobBase64: blob.toString('base64') });
     } catch (err) {
-      if (!(err instanceof DomainError && err.code === ErrorCode.NOT_FOUND)) {
+      const unknownToIdentity = err instanceof DomainError && err.code === ErrorCode.UNAUTHENTICATED;
+      if (!unknownToIdentity && !(err instanceof DomainError && err.code === ErrorCode.NOT_FOUND)) {
         this.logger.warn(`ssh key lookup failed: ${(err as Error).message}`);
       }
+      if (!unknownToIdentity || !this.options.deployKeys) return null;
+    }
+    const fingerprint = fingerprintOf(blob);
+    try {
+      return (await this.options.deployKeys.isDeployKey(fingerprint)) ? { deployKey: true, fingerprint } : null;
+    } catch (err) {
+      this.logger.warn(`deploy key lookup failed: ${(err as Error).message}`);
       return null;
     }
   }
 
-  private async exec(channel: ServerChannel, who: ResolveKeyReply, command: string, gitProtocol?: string): Promise<void> {
+  private async exec(channel: ServerChannel, who: SshIdentity, command: string, gitProtocol?: string): Promise<void> {
     try {
       const parsed = parseSshGitCommand(command);
       if ('error' in parsed) throw new SshRefusal(parsed.error);
-      const { repo, dir } = await this.authorise(who, parsed);
-      const code = await this.runGit(channel, who, parsed, repo.id, dir, gitProtocol);
+      const target = 'actor' in who ? await this.authorise(who, parsed) : await this.authoriseDeployKey(who, parsed);
+      const code = await this.runGit(channel, target.pusherId, parsed, target.repoId, target.dir, gitProtocol);
       if (code === 0) {
-        this.options.rpc.send(IdentitySubjects.keyTouch, { keyId: who.keyId }).catch((err: Error) => {
-          this.logger.warn(`recording use of key ${who.keyId} failed: ${err.message}`);
+        target.recordUse().catch((err: Error) => {
+          this.logger.warn(`recording use of an SSH key failed: ${err.message}`);
         });
       }
       await this.finish(channel, code);
@@ -170,7 +209,7 @@ export class GitSshServer {
   }
 
   /** The same rule as the gateway: `repo.access.resolve`, the two-factor policy, read to fetch, write to push. */
-  private async authorise(who: ResolveKeyReply, cmd: ParsedGitCommand): Promise<{ repo: RepoAccessReply['repo']; dir: string }> {
+  private async authorise(who: ResolveKeyReply, cmd: ParsedGitCommand): Promise<GitTarget> {
     const notFound = `Repository ${cmd.owner}/${cmd.repo} does not exist or you do not have access to it`;
     // Before the lookup: the same answer for every repository, existing or not.
     if (twoFactorDeniesRepoAccess(this.options.twoFactorPolicy, who.actor)) throw new SshRefusal(twoFactorRequiredMessage());
@@ -197,20 +236,54 @@ export class GitSshServer {
     }
     const archived = need === 'write' ? archivedPushRefusal(reply.repo) : null;
     if (archived) throw new SshRefusal(archived);
+    return {
+      repoId: reply.repo.id,
+      dir: await this.storageOf(reply.repo, notFound),
+      pusherId: who.actor.id,
+      recordUse: () => this.options.rpc.send(IdentitySubjects.keyTouch, { keyId: who.keyId }),
+    };
+  }
+
+  /**
+   * A deploy key reaches only the repositories it was added to (any other answers as a missing one); a read-only key
+   * fetches only. Pushes are recorded as the repository owner's, as Gitea does (a deploy key names no user).
+   */
+  private async authoriseDeployKey(who: DeployKeyIdentity, cmd: ParsedGitCommand): Promise<GitTarget> {
+    const notFound = `Repository ${cmd.owner}/${cmd.repo} does not exist or you do not have access to it`;
+    const deployKeys = this.options.deployKeys;
+    const grant = deployKeys ? await deployKeys.grant(who.fingerprint, cmd.owner, cmd.repo) : null;
+    if (!deployKeys || !grant) throw new SshRefusal(notFound);
+    if (cmd.service === 'receive-pack' && grant.readOnly) {
+      throw new SshRefusal(
+        `Key permission denied: the deploy key is read-only, it cannot push to ${grant.repo.ownerName}/${grant.repo.name}`,
+      );
+    }
+    const archived = cmd.service === 'receive-pack' ? archivedPushRefusal(grant.repo) : null;
+    if (archived) throw new SshRefusal(archived);
+    return {
+      repoId: grant.repo.id,
+      dir: await this.storageOf(grant.repo, notFound),
+      pusherId: grant.repo.ownerId,
+      recordUse: () => deployKeys.touch(grant.keyId),
+    };
+  }
+
+  /** The repository's git directory; the refusal when it has none. */
+  private async storageOf(repo: { ownerName: string; name: string }, notFound: string): Promise<string> {
     let dir: string;
     try {
-      dir = repoStoragePath(this.options.repoRoot, reply.repo.ownerName, reply.repo.name);
+      dir = repoStoragePath(this.options.repoRoot, repo.ownerName, repo.name);
     } catch {
       throw new SshRefusal(notFound);
     }
     const info = await stat(dir).catch(() => null);
     if (!info?.isDirectory()) throw new SshRefusal(notFound);
-    return { repo: reply.repo, dir };
+    return dir;
   }
 
   private async runGit(
     channel: ServerChannel,
-    who: ResolveKeyReply,
+    pusherId: number,
     cmd: ParsedGitCommand,
     repoId: number,
     dir: string,
@@ -219,7 +292,7 @@ export class GitSshServer {
     const { child, finished } = await startClientGitService(
       this.options.paths,
       { service: cmd.service, dir, statelessRpc: false, gitProtocol },
-      { repoId, dir, pusherId: who.actor.id, via: 'ssh' },
+      { repoId, dir, pusherId, via: 'ssh' },
     );
     channel.pipe(child.stdin!);
     child.stdin!.on('error', () => undefined); // git may stop reading first (EPIPE): its exit code tells

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { BranchProtectionModule } from '../branch-protection/branch-protection.module.js';
+import { DeployKeyGate } from '../deploy-keys/deploy-key-gate.js';
+import { DeployKeysRepository } from '../deploy-keys/deploy-keys.repository.js';
 import { IssueTrackerModule } from '../issue-tracker.module.js';
 import { GitTransport } from './git-transport.js';
 import { loadTransportSettings, TRANSPORT_SETTINGS } from './transport-settings.js';
@@ -11,7 +13,12 @@ import { loadTransportSettings, TRANSPORT_SETTINGS } from './transport-settings.
  */
 @Module({
   imports: [IssueTrackerModule, BranchProtectionModule],
-  providers: [{ provide: TRANSPORT_SETTINGS, useFactory: () => loadTransportSettings() }, GitTransport],
+  providers: [
+    { provide: TRANSPORT_SETTINGS, useFactory: () => loadTransportSettings() },
+    GitTransport,
+    DeployKeysRepository,
+    DeployKeyGate,
+  ],
   exports: [GitTransport],
 })
 export class TransportModule {}

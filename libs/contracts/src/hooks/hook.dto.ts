@@ -17,12 +17,15 @@ export type HookType = (typeof HOOK_TYPES)[number];
 export const HOOK_CONTENT_TYPES = ['json', 'form'] as const;
 
 /** Where a hook lives: the admin level (system and default hooks), an organization, or a repository. */
-export const HOOK_SCOPE_LEVELS = ['admin', 'org', 'repo'] as const;
+export const HOOK_SCOPE_LEVELS = ['admin', 'org', 'user', 'repo'] as const;
 export type HookScopeLevel = (typeof HOOK_SCOPE_LEVELS)[number];
 
-/** The scope of a hooks request. `repo` carries the gateway's resolved repository and access; `org` the org name. */
+/**
+ * The scope of a hooks request. `repo` carries the gateway's resolved repository and access; `org` the org name;
+ * `user` is the actor's own hooks (`/user/hooks`: every repository the actor owns).
+ */
 export class HookScopeDto {
-  /** `admin`, `org` or `repo`. */
+  /** `admin`, `org`, `user` or `repo`. */
   @IsIn(HOOK_SCOPE_LEVELS) level: HookScopeLevel;
   /** The repository (level `repo`), as resolved by the gateway's repository guard. */
   @ValidateIf((o: HookScopeDto) => o.level === 'repo') @ValidateNested() @Type(() => RepoRefDto) repo?: RepoRefDto;

@@ -4,7 +4,8 @@ import type {
   WebSignInReply, WebSignInRequest,
 } from './credentials.dto.js';
 import type {
-  CreateKeyRequest, KeyIdRequest, ListKeysRequest, PublicKeyDto, ResolveKeyReply, ResolveKeyRequest, TouchKeyRequest,
+  CheckDeployKeyReply, CheckDeployKeyRequest, CreateKeyRequest, KeyIdRequest, ListKeysRequest, PublicKeyDto, ResolveKeyReply,
+  ResolveKeyRequest, TouchKeyRequest,
 } from './key.dto.js';
 import type {
   CreateOrgRequest, CreateTeamRequest, EditOrgRequest, EditTeamRequest, OrgListRequest, OrgMemberRequest, OrgMembershipReply,
@@ -15,6 +16,7 @@ import type {
 import type {
   CreateGpgKeyRequest, GpgKeyDto, ListGpgKeysRequest, VerifyGpgKeyRequest, VerifySshKeyRequest,
 } from './gpg-key.dto.js';
+import type { EmailDto, EmailsRequest } from './email.dto.js';
 import type { SigningKeysReply, SigningKeysRequest } from './signing-keys.dto.js';
 import type { AccessTokenDto, CreateTokenRequest, DeleteTokenRequest, ListTokensRequest } from './token.dto.js';
 import type {
@@ -22,7 +24,7 @@ import type {
 } from './two-factor.dto.js';
 import type {
   ActorRequest, CreateUserRequest, EditUserRequest, LookupUsersReply, LookupUsersRequest, OwnerDto, OwnerResolveRequest,
-  SearchUsersRequest, UserDto, UsernameRequest,
+  AdminSearchUsersRequest, SearchUsersRequest, UserDto, UsernameRequest,
 } from './user.dto.js';
 import type { ChangeOwnPasswordRequest, UserSettingsDto, UserSettingsRequest } from './user-settings.dto.js';
 import type { RpcPair } from '../rpc-contract.js';
@@ -39,6 +41,10 @@ export interface IdentityRpc {
   [IdentitySubjects.userDelete]: RpcPair<UsernameRequest, { ok: true }>;
   [IdentitySubjects.userGet]: RpcPair<UsernameRequest, UserDto>;
   [IdentitySubjects.userSearch]: RpcPair<SearchUsersRequest, Paginated<UserDto>>;
+  [IdentitySubjects.userAdminSearch]: RpcPair<AdminSearchUsersRequest, Paginated<UserDto>>;
+  [IdentitySubjects.emailList]: RpcPair<ActorRequest, EmailDto[]>;
+  [IdentitySubjects.emailAdd]: RpcPair<EmailsRequest, EmailDto[]>;
+  [IdentitySubjects.emailDelete]: RpcPair<EmailsRequest, null>;
   [IdentitySubjects.userLookup]: RpcPair<LookupUsersRequest, LookupUsersReply>;
   [IdentitySubjects.userSettingsGet]: RpcPair<UserSettingsRequest, UserSettingsDto>;
   [IdentitySubjects.userSettingsUpdate]: RpcPair<UserSettingsRequest, UserSettingsDto>;
@@ -62,6 +68,7 @@ export interface IdentityRpc {
   [IdentitySubjects.gpgKeyVerify]: RpcPair<VerifyGpgKeyRequest, GpgKeyDto>;
   [IdentitySubjects.signingKeys]: RpcPair<SigningKeysRequest, SigningKeysReply>;
   [IdentitySubjects.keyTouch]: RpcPair<TouchKeyRequest, { ok: true }>;
+  [IdentitySubjects.keyCheckDeploy]: RpcPair<CheckDeployKeyRequest, CheckDeployKeyReply>;
   [IdentitySubjects.orgCreate]: RpcPair<CreateOrgRequest, OrganizationDto>;
   [IdentitySubjects.orgGet]: RpcPair<OrgRequest, OrganizationDto>;
   [IdentitySubjects.orgDelete]: RpcPair<OrgRequest, null>;

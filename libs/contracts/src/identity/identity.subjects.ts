@@ -21,6 +21,14 @@ export const IdentitySubjects = {
   userGet: 'identity.user.get',
   /** Search users. */
   userSearch: 'identity.user.search',
+  /** Every user account, filtered and sorted (`GET /admin/users`, site admins): `Paginated<UserDto>`. */
+  userAdminSearch: 'identity.user.admin-search',
+  /** The caller's e-mail addresses (`GET /user/emails`): `EmailDto[]`. */
+  emailList: 'identity.email.list',
+  /** Add addresses to the caller's account: {@link EmailsRequest} → the added `EmailDto[]`. */
+  emailAdd: 'identity.email.add',
+  /** Remove some of the caller's additional addresses: {@link EmailsRequest} → `null`. */
+  emailDelete: 'identity.email.delete',
   /** Look up users by ids and/or e-mail addresses (commit authors, repository owners). */
   userLookup: 'identity.user.lookup',
   /** The caller's own profile settings (`GET /user/settings`). */
@@ -61,6 +69,11 @@ export const IdentitySubjects = {
   keyVerify: 'identity.key.verify',
   /** The caller's current key verification token (Gitea's `gpg_key_token`; also used for SSH keys). */
   keyVerificationToken: 'identity.key.verification-token',
+  /**
+   * Check a key offered as a deploy key (repo-service asks): the same content and size rules as user keys, and it must
+   * not be any user's key. Replies the normalised content and fingerprint; UNPROCESSABLE when refused.
+   */
+  keyCheckDeploy: 'identity.key.check-deploy',
 
   /** Add an OpenPGP key. */
   gpgKeyCreate: 'identity.gpg-key.create',

@@ -11,3 +11,4 @@ export * from './signing-keys.dto.js';
 export * from './gpg-key.dto.js';
 export * from './placeholder-user.js';
 export * from './user-settings.dto.js';
+export * from './email.dto.js';

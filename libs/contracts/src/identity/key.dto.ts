@@ -33,6 +33,8 @@ export class ListKeysQuery extends ListQuery {
 
 export class CreateKeyRequest extends ActorRequest {
   @ValidateNested() @Type(() => CreateKeyBody) body: CreateKeyBody;
+  /** A site admin adds the key for this user (`POST /admin/users/{username}/keys`); absent = the caller's own. */
+  @IsOptional() @IsString() @MaxLength(255) username?: string;
 }
 export class ListKeysRequest extends ActorRequest {
   /** Whose keys; absent = the caller's. */
@@ -41,6 +43,8 @@ export class ListKeysRequest extends ActorRequest {
 }
 export class KeyIdRequest extends ActorRequest {
   @IsInt() id: number;
+  /** `identity.key.delete` by a site admin for this user (`DELETE /admin/users/{username}/keys/{id}`). */
+  @IsOptional() @IsString() @MaxLength(255) username?: string;
 }
 
 /** `identity.key.resolve`: the SSH server presents the key blob the client offered (base64 of the wire format). */
@@ -54,4 +58,15 @@ export interface ResolveKeyReply {
 }
 export class TouchKeyRequest {
   @IsInt() keyId: number;
+}
+
+/** `identity.key.check-deploy`: the key text as given to `POST /repos/{owner}/{repo}/keys`. */
+export class CheckDeployKeyRequest {
+  @IsString() @MinLength(1) @MaxLength(16384) key: string;
+}
+export interface CheckDeployKeyReply {
+  /** `type base64`, without the comment. */
+  content: string;
+  /** `SHA256:…`. */
+  fingerprint: string;
 }

@@ -1,10 +1,11 @@
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
   IsBoolean, IsEmail, IsIn, IsInt, IsOptional, IsString, MaxLength, MinLength, ValidateNested, IsDateString, Min, Max,
 } from 'class-validator';
 import { MAX_INT32 } from '../common/pagination.js';
 import { ActorDto } from '../common/actor.js';
 import { ListQuery } from '../common/pagination.js';
+import { queryBool } from '../common/query-bool.js';
 
 /** Account visibility, as Gitea. */
 export const VISIBILITIES = ['public', 'limited', 'private'] as const;
@@ -87,6 +88,27 @@ export class SearchUsersQuery extends ListQuery {
   @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(MAX_INT32) uid?: number;
 }
 
+/** `GET /admin/users` sort keys (Gitea's; default `alphabetically`). */
+export const ADMIN_USER_SORTS = ['oldest', 'newest', 'alphabetically', 'reversealphabetically', 'recentupdate', 'leastupdate'] as const;
+export type AdminUserSort = (typeof ADMIN_USER_SORTS)[number];
+
+/** `GET /admin/users` query (Gitea's `adminSearchUsers`; `order` is not implemented). */
+export class AdminSearchUsersQuery extends ListQuery {
+  /** Keyword matched against login, full name and e-mail. */
+  @IsOptional() @IsString() @MaxLength(255) q?: string;
+  /** Authentication source: Cairn has only the local one (0); any other matches nobody. */
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(MAX_INT32) source_id?: number;
+  /** Exact login name at the authentication source. */
+  @IsOptional() @IsString() @MaxLength(255) login_name?: string;
+  @IsOptional() @IsIn(ADMIN_USER_SORTS) sort?: AdminUserSort;
+  @IsOptional() @IsIn(VISIBILITIES) visibility?: Visibility;
+  @IsOptional() @Transform(queryBool) @IsBoolean() is_active?: boolean;
+  @IsOptional() @Transform(queryBool) @IsBoolean() is_admin?: boolean;
+  @IsOptional() @Transform(queryBool) @IsBoolean() is_restricted?: boolean;
+  @IsOptional() @Transform(queryBool) @IsBoolean() is_2fa_enabled?: boolean;
+  @IsOptional() @Transform(queryBool) @IsBoolean() is_prohibit_login?: boolean;
+}
+
 /** Request envelope: an actor plus a body. */
 export class ActorRequest {
   @IsOptional() @ValidateNested() @Type(() => ActorDto) actor: ActorDto | null;
@@ -104,6 +126,10 @@ export class UsernameRequest extends ActorRequest {
 }
 export class SearchUsersRequest extends ActorRequest {
   @ValidateNested() @Type(() => SearchUsersQuery) query: SearchUsersQuery;
+}
+/** `identity.user.admin-search` (site admins). */
+export class AdminSearchUsersRequest extends ActorRequest {
+  @ValidateNested() @Type(() => AdminSearchUsersQuery) query: AdminSearchUsersQuery;
 }
 /** Look users up by id and/or e-mail (used by other services to render users). */
 export class LookupUsersRequest {

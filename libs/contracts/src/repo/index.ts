@@ -32,3 +32,5 @@ export * from './git-data.subjects.js';
 export * from './releases.dto.js';
 export * from './releases.subjects.js';
 export * from './notifications.dto.js';
+export * from './deploy-key.dto.js';
+export * from './follow.dto.js';

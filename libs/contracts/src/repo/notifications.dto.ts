@@ -3,7 +3,8 @@ import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Ma
 import { ActorDto } from '../common/actor.js';
 import { ListQuery } from '../common/pagination.js';
 import { RepoRefDto } from './repo-access.dto.js';
-import { queryBool, type RepositoryDto } from './repository.dto.js';
+import { queryBool } from '../common/query-bool.js';
+import type { RepositoryDto } from './repository.dto.js';
 
 /** A notification thread's status, as Gitea stores it. */
 export const NOTIFICATION_STATUSES = ['unread', 'read', 'pinned'] as const;

@@ -17,6 +17,12 @@ import type {
 import type {
   GetContentsReply, GetContentsRequest, GetFileContentsReply, GetFileContentsRequest, GetRawReply, GetRawRequest,
 } from './contents.dto.js';
+import type {
+  CreateDeployKeyRequest, DeployKeyDto, DeployKeyFingerprintRequest, DeployKeyIdRequest, ListDeployKeysRequest,
+} from './deploy-key.dto.js';
+import type {
+  CheckFollowRequest, FollowStateReply, ListFollowedRequest, ListFollowersRequest, SetFollowRequest,
+} from './follow.dto.js';
 import type { ChangeFilesReply, ChangeFilesRequest } from './file-changes.dto.js';
 import type { RepoAccessReply, RepoAccessRequest, RepoScopedRequest } from './repo-access.dto.js';
 import type {
@@ -62,6 +68,15 @@ export interface RepoRpc {
   [RepoSubjects.collaboratorAdd]: RpcPair<AddCollaboratorRequest, null>;
   [RepoSubjects.collaboratorRemove]: RpcPair<CollaboratorRequest, null>;
   [RepoSubjects.collaboratorPermission]: RpcPair<CollaboratorRequest, RepoCollaboratorPermissionDto>;
+  [RepoSubjects.deployKeyList]: RpcPair<ListDeployKeysRequest, Paginated<DeployKeyDto>>;
+  [RepoSubjects.deployKeyCreate]: RpcPair<CreateDeployKeyRequest, DeployKeyDto>;
+  [RepoSubjects.deployKeyGet]: RpcPair<DeployKeyIdRequest, DeployKeyDto>;
+  [RepoSubjects.deployKeyDelete]: RpcPair<DeployKeyIdRequest, null>;
+  [RepoSubjects.deployKeyFingerprintUsed]: RpcPair<DeployKeyFingerprintRequest, boolean>;
+  [RepoSubjects.followSet]: RpcPair<SetFollowRequest, FollowStateReply>;
+  [RepoSubjects.followCheck]: RpcPair<CheckFollowRequest, FollowStateReply>;
+  [RepoSubjects.followFollowers]: RpcPair<ListFollowersRequest, Paginated<UserDto>>;
+  [RepoSubjects.followFollowed]: RpcPair<ListFollowedRequest, Paginated<RepositoryDto>>;
   [RepoSubjects.contentsGet]: RpcPair<GetContentsRequest, GetContentsReply>;
   [RepoSubjects.fileContents]: RpcPair<GetFileContentsRequest, GetFileContentsReply>;
   [RepoSubjects.rawGet]: RpcPair<GetRawRequest, GetRawReply>;

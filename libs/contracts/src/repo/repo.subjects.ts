@@ -80,6 +80,26 @@ export const RepoSubjects = {
   /** A user's effective permission: {@link CollaboratorRequest} → `RepoCollaboratorPermissionDto`. */
   collaboratorPermission: 'repo.collaborator.permission',
 
+  /** A repository's deploy keys (repo admin): {@link ListDeployKeysRequest} → `Paginated<DeployKeyDto>`. */
+  deployKeyList: 'repo.deploy-key.list',
+  /** Add a deploy key (repo admin): {@link CreateDeployKeyRequest} → `DeployKeyDto`. */
+  deployKeyCreate: 'repo.deploy-key.create',
+  /** One deploy key of the repository (repo admin): {@link DeployKeyIdRequest} → `DeployKeyDto`. */
+  deployKeyGet: 'repo.deploy-key.get',
+  /** Remove a deploy key (repo admin): {@link DeployKeyIdRequest} → `null`. */
+  deployKeyDelete: 'repo.deploy-key.delete',
+  /** Is this key (fingerprint) some repository's deploy key: {@link DeployKeyFingerprintRequest} → `boolean`. */
+  deployKeyFingerprintUsed: 'repo.deploy-key.fingerprint-used',
+
+  /** Star or watch a repository, or stop: {@link SetFollowRequest} → `FollowStateReply`. */
+  followSet: 'repo.follow.set',
+  /** Does the actor star/watch the repository: {@link CheckFollowRequest} → `FollowStateReply`. */
+  followCheck: 'repo.follow.check',
+  /** A repository's stargazers / subscribers: {@link ListFollowersRequest} → `Paginated<UserDto>`. */
+  followFollowers: 'repo.follow.followers',
+  /** What a user stars / watches, as the actor may see it: {@link ListFollowedRequest} → `Paginated<RepositoryDto>`. */
+  followFollowed: 'repo.follow.followed',
+
   /** Contents of a path at a ref: {@link GetContentsRequest} → {@link GetContentsReply} (file with content, or dir). */
   contentsGet: 'repo.contents.get',
   /** Batch file contents (Gitea `/file-contents`): {@link GetFileContentsRequest} → {@link GetFileContentsReply}. */

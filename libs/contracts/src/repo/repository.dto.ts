@@ -6,6 +6,7 @@ import { ActorDto } from '../common/actor.js';
 import { ListQuery } from '../common/pagination.js';
 import type { UserDto } from '../identity/user.dto.js';
 import { REPO_TRUST_MODELS, RepoScopedRequest, type RepoTrustModel } from './repo-access.dto.js';
+import { queryBool } from '../common/query-bool.js';
 
 /** Gitea's `Permission`: what the caller may do with a repository. */
 export interface PermissionDto {
@@ -155,14 +156,6 @@ export class EditRepoBody {
   @IsOptional() @IsBoolean() default_allow_maintainer_edit?: boolean;
   /** Cairn addition (Gitea changes it only in its web settings): how signed commits are trusted. */
   @IsOptional() @IsIn(REPO_TRUST_MODELS) trust_model?: RepoTrustModel;
-}
-
-/** Gitea's query booleans (`strconv.ParseBool`): `1 t T TRUE true True` / `0 f F FALSE false False`. */
-export function queryBool({ value }: { value: unknown }): unknown {
-  if (typeof value !== 'string') return value;
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) return false;
-  return value;
 }
 
 /** Sort keys of `GET /repos/search`. */

@@ -1,10 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
-  CreateOrgBody, CreateUserBody, EditUserBody, IdentitySubjects, ListQuery,
-  type ActorDto, type OrganizationDto, type Paginated, type UserDto,
+  AdminSearchUsersQuery, CreateKeyBody, CreateOrgBody, CreateUserBody, EditUserBody, IdentitySubjects,
+  type ActorDto, type OrganizationDto, type Paginated, type PublicKeyDto, type UserDto,
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
 import { CurrentActor, ScopeCategoryOf, SiteAdminOnly } from '../../auth/policy.decorators.js';
+import { PositiveIntPipe } from '../../http/params.js';
 import { Paged } from '../../http/paged.js';
 
 /** `/admin/users`: site administrators manage accounts. */
@@ -19,9 +20,9 @@ export class AdminUsersController {
   @Paged()
   list(
     @CurrentActor() actor: ActorDto,
-    @Query() query: ListQuery,
+    @Query() query: AdminSearchUsersQuery,
   ): Promise<Paginated<UserDto>> {
-    return this.rpc.send(IdentitySubjects.userSearch, { actor, query });
+    return this.rpc.send(IdentitySubjects.userAdminSearch, { actor, query });
   }
 
   @Post()
@@ -48,5 +49,26 @@ export class AdminUsersController {
     @Body() body: CreateOrgBody,
   ): Promise<OrganizationDto> {
     return this.rpc.send(IdentitySubjects.orgCreate, { actor, username, body });
+  }
+
+  /** `POST /admin/users/{username}/keys` — an SSH key for `username` (Gitea's `adminCreatePublicKey`). */
+  @Post(':username/keys')
+  createKey(
+    @CurrentActor() actor: ActorDto,
+    @Param('username') username: string,
+    @Body() body: CreateKeyBody,
+  ): Promise<PublicKeyDto> {
+    return this.rpc.send(IdentitySubjects.keyCreate, { actor, username, body });
+  }
+
+  /** `DELETE /admin/users/{username}/keys/{id}` — one of `username`'s keys (Gitea's `adminDeleteUserPublicKey`). */
+  @Delete(':username/keys/:id')
+  @HttpCode(204)
+  async removeKey(
+    @CurrentActor() actor: ActorDto,
+    @Param('username') username: string,
+    @Param('id', PositiveIntPipe) id: number,
+  ): Promise<void> {
+    await this.rpc.send(IdentitySubjects.keyDelete, { actor, username, id });
   }
 }

@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import type { EmailAddress } from '../generated/prisma/client.js';
+import { PrismaService } from '../prisma/prisma.service.js';
+
+export type EmailRow = EmailAddress;
+
+/** The only place additional e-mail addresses are read from and written to the database. */
+@Injectable()
+export class EmailsRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  list(userId: number): Promise<EmailRow[]> {
+    return this.prisma.emailAddress.findMany({ where: { userId }, orderBy: { id: 'asc' } });
+  }
+
+  /** Adds all of them or none (one transaction). */
+  add(userId: number, emails: string[]): Promise<EmailRow[]> {
+    return this.prisma.$transaction((tx) =>
+      Promise.all(emails.map((email) => tx.emailAddress.create({ data: { userId, email, lowerEmail: email.toLowerCase() } }))),
+    );
+  }
+
+  /** The user's rows among `lowerEmails`. */
+  owned(userId: number, lowerEmails: string[]): Promise<EmailRow[]> {
+    return this.prisma.emailAddress.findMany({ where: { userId, lowerEmail: { in: lowerEmails } } });
+  }
+
+  async delete(userId: number, lowerEmails: string[]): Promise<void> {
+    await this.prisma.emailAddress.deleteMany({ where: { userId, lowerEmail: { in: lowerEmails } } });
+  }
+}
