@@ -30,7 +30,7 @@ import { Approvals } from './reviews/approvals.js';
 import { ReviewsHandler } from './reviews/reviews.handler.js';
 import { ReviewsRepository } from './reviews/reviews.repository.js';
 import { ReviewsService } from './reviews/reviews.service.js';
-import { IssueChangeEvents } from './tracker/issue-change-events.js';
+import { IssueChangeEvents } from './labels/issue-change-events.js';
 import { LabelsHandler, OrgLabelsHandler } from './labels/labels.handler.js';
 import { OrgLabelsService } from './labels/org-labels.service.js';
 import { LabelsRepository } from './labels/labels.repository.js';

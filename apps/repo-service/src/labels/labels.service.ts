@@ -6,7 +6,7 @@ import {
 } from '@cairn/contracts';
 import type { Label } from '../generated/prisma/client.js';
 import { PrismaService, type Tx } from '../prisma/prisma.service.js';
-import { IssueChangeEvents } from '../tracker/issue-change-events.js';
+import { IssueChangeEvents } from './issue-change-events.js';
 import { requireActor, requireWriter } from '../tracker/issue-permissions.js';
 import { IssuesRepository, type IssueRow } from '../tracker/issues.repository.js';
 import { toLabelDto } from '../tracker/label.mapper.js';

@@ -6,7 +6,7 @@ import {
 } from '@cairn/contracts';
 import type { Milestone } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
-import { IssueChangeEvents } from '../tracker/issue-change-events.js';
+import { IssueChangeEvents } from '../labels/issue-change-events.js';
 import { requireActor, requireWriter } from '../tracker/issue-permissions.js';
 import { IssuesRepository } from '../tracker/issues.repository.js';
 import { toMilestoneDto } from '../tracker/label.mapper.js';
