@@ -229,7 +229,7 @@ export class PullsRepository {
       SELECT i.id, i.repo_id AS "repoId", i.index, i.is_pull AS "isPull", i.title, i.body, i.state,
              i.is_locked AS "isLocked", i.lock_reason AS "lockReason", i.poster_id AS "posterId",
              i.num_comments AS "numComments", i.created_at AS "createdAt", i.updated_at AS "updatedAt",
-             i.closed_at AS "closedAt",
+             i.closed_at AS "closedAt", i.milestone_id AS "milestoneId",
              pr.id AS "pr.id", pr.issue_id AS "pr.issueId", pr.repo_id AS "pr.repoId", pr.head_branch AS "pr.headBranch",
              pr.base_branch AS "pr.baseBranch", pr.head_sha AS "pr.headSha", pr.base_sha AS "pr.baseSha",
              pr.merge_base AS "pr.mergeBase", pr.status AS "pr.status", pr.conflicted_files AS "pr.conflictedFiles",
