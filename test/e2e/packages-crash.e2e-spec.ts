@@ -78,7 +78,10 @@ describe('packages-service killed during an upload', () => {
       CAIRN__PACKAGES__CLEANUP_GRACE_PERIOD: '1s',
       CAIRN__PACKAGES__CLEANUP_INTERVAL: '1s',
     });
-    expect((await curl([url.toString()])).status).toBe(404);
+    // The gateway may answer 503 for a moment while it finds the restarted service again; then: nothing was stored.
+    let after = await curl([url.toString()]);
+    await waitFor(async () => (after = await curl([url.toString()])).status !== 503, 'the gateway to reach packages-service again');
+    expect(after.status).toBe(404);
     await waitFor(() => readdirSync(tempDir()).length === 0, 'the cleanup to remove the interrupted upload');
     // The registry works again.
     const put = await curl(['-H', `Authorization: token ${alice.token}`, '-X', 'PUT', '--data-binary', 'fine', url.toString()]);

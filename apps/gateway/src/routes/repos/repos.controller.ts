@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, ParseIntPipe, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query } from '@nestjs/common';
 import {
   CreateForkBody, CreateRepoBody, DomainError, EditRepoBody, ListQuery, RepoSubjects, SearchReposQuery, twoFactorDeniesRepoAccess,
   twoFactorRequiredMessage, type ActorDto, type ListRepositoriesRequest, type Paginated, type RepositoryDto,
@@ -8,6 +8,7 @@ import { CurrentRepo, RepoAccess, type RepoContext } from '../../access/repo-acc
 import { CurrentActor, ScopeCategoryOf, SignInRequired, SiteAdminOnly } from '../../auth/policy.decorators.js';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../../config/gateway-settings.js';
 import { Paged } from '../../http/paged.js';
+import { PositiveIntPipe } from '../../http/params.js';
 
 /** Repositories: create, get, edit, delete, lists and search (Gitea's `routers/api/v1/repo/repo.go`). */
 @Controller()
@@ -87,12 +88,11 @@ export class ReposController {
   @Get('repositories/:id')
   getById(
     @CurrentActor() actor: ActorDto | null,
-    @Param('id', new ParseIntPipe({ errorHttpStatusCode: 422 })) id: number,
+    @Param('id', PositiveIntPipe) id: number,
   ): Promise<RepositoryDto> {
     if (twoFactorDeniesRepoAccess(this.settings.twoFactorAuth, actor)) {
       throw DomainError.notFound(twoFactorRequiredMessage());
     }
-    if (id < 1) throw DomainError.notFound('repository not found');
     return this.rpc.send(RepoSubjects.repositoryGetById, { actor, id });
   }
 
