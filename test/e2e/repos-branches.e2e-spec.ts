@@ -8,7 +8,6 @@
  */
 import { Octokit } from '@octokit/rest';
 import { giteaApi } from 'gitea-js';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   commitAll, generateSshKey, gitRunner, gitSshCommand, httpCloneUrl, sshCloneUrl, workspace, type Git, type KeyPair,
@@ -150,7 +149,7 @@ describe('search', () => {
     expect(await names('&archived=true')).toEqual([a2.name]);
     expect(await names('&archived=false')).toEqual([b1.name, a1.name, b2.name]);
 
-    // team_id: an organization's team given one repository (Cairn has no API for that grant yet: written directly).
+    // team_id: an organization's team given one repository.
     const org = uniqueName('org');
     expect((await api.post('/orgs', { basic: alice, body: { username: org } })).status).toBe(201);
     const team = await api.post(`/orgs/${org}/teams`, {
@@ -159,15 +158,8 @@ describe('search', () => {
     expect(team.status, team.text).toBe(201);
     const granted = (await api.post(`/orgs/${org}/repos`, { basic: alice, body: { name: `${stem}-team` } })).body;
     expect((await api.post(`/orgs/${org}/repos`, { basic: alice, body: { name: `${stem}-other` } })).status).toBe(201);
-    const db = new pg.Client({ connectionString: suite.databaseUrl });
-    await db.connect();
-    try {
-      await db.query('INSERT INTO repo.team_repos (org_id, team_id, repo_id) VALUES ($1, $2, $3)', [
-        granted.owner.id, team.body.id, granted.id,
-      ]);
-    } finally {
-      await db.end();
-    }
+    const grant = await api.put(`/teams/${team.body.id}/repos/${org}/${granted.name}`, { basic: alice });
+    expect(grant.status, grant.text).toBe(204);
     expect(await names(`&team_id=${team.body.id}`)).toEqual([`${stem}-team`]);
   });
 });

@@ -43,7 +43,6 @@ export const ISSUE_INCLUDE = {
   milestone: true,
   assignees: { select: { assigneeId: true }, orderBy: { id: 'asc' } },
 } as const satisfies Prisma.IssueInclude;
-const WITH_PULL = ISSUE_INCLUDE;
 
 /** Persistence of issues and their timeline; every query is scoped by repository. */
 @Injectable()
@@ -97,11 +96,11 @@ export class IssuesRepository {
   }
 
   findByIndex(repoId: number, index: number, db: Db = this.prisma): Promise<IssueRow | null> {
-    return db.issue.findUnique({ where: { repoId_index: { repoId, index } }, include: WITH_PULL });
+    return db.issue.findUnique({ where: { repoId_index: { repoId, index } }, include: ISSUE_INCLUDE });
   }
 
   findById(repoId: number, id: number, db: Db = this.prisma): Promise<IssueRow | null> {
-    return db.issue.findFirst({ where: { id, repoId }, include: WITH_PULL });
+    return db.issue.findFirst({ where: { id, repoId }, include: ISSUE_INCLUDE });
   }
 
   /** Locks the issue row for the rest of the transaction (serialises state changes of one issue). */
@@ -123,14 +122,14 @@ export class IssuesRepository {
     if (filter.labelIds) where.AND = filter.labelIds.map((labelId) => ({ labels: { some: { labelId } } }));
     if (filter.milestoneIds) where.milestoneId = { in: filter.milestoneIds };
     const [items, total] = await Promise.all([
-      db.issue.findMany({ where, include: WITH_PULL, orderBy: { index: 'desc' }, skip: paging.skip, take: paging.take }),
+      db.issue.findMany({ where, include: ISSUE_INCLUDE, orderBy: { index: 'desc' }, skip: paging.skip, take: paging.take }),
       db.issue.count({ where }),
     ]);
     return { items: items as IssueRow[], total };
   }
 
   async update(tx: Tx, id: number, data: Prisma.IssueUpdateInput): Promise<IssueRow> {
-    return tx.issue.update({ where: { id }, data, include: WITH_PULL });
+    return tx.issue.update({ where: { id }, data, include: ISSUE_INCLUDE });
   }
 
   /**
