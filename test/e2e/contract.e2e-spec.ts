@@ -198,6 +198,7 @@ describe('every operation answers what the published description says', () => {
     await call('GET', '/user/orgs', '/user/orgs', { basic: alice });
     await call('GET', '/users/{username}/orgs', `/users/${alice.username}/orgs`, { basic: alice });
     await call('POST', '/orgs/{org}/repos', `/orgs/${org}/repos`, { basic: alice, body: { name: 'team-work' } });
+    await call('POST', '/org/{org}/repos', `/org/${org}/repos`, { basic: alice, body: { name: 'team-work-old' } });
     await call('GET', '/orgs/{org}/repos', `/orgs/${org}/repos`, { basic: alice });
 
     const team = await call('POST', '/orgs/{org}/teams', `/orgs/${org}/teams`, {
@@ -357,6 +358,11 @@ describe('every operation answers what the published description says', () => {
     await call('PUT', '/repos/{owner}/{repo}/issues/{index}/lock', `${i}/lock`, { basic: alice, body: { lock_reason: 'resolved' } });
     await call('DELETE', '/repos/{owner}/{repo}/issues/{index}/lock', `${i}/lock`, { basic: alice });
     await call('DELETE', '/repos/{owner}/{repo}/issues/comments/{id}', c, { basic: alice });
+    // Gitea's deprecated comment routes (with the issue index, which Gitea ignores).
+    const old = await api.post(`${i}/comments`, { basic: alice, body: { body: 'old' } });
+    const oc = `${i}/comments/${old.body.id}`;
+    await call('PATCH', '/repos/{owner}/{repo}/issues/{index}/comments/{id}', oc, { basic: alice, body: { body: 'older' } });
+    await call('DELETE', '/repos/{owner}/{repo}/issues/{index}/comments/{id}', oc, { basic: alice });
 
     const sys = `/admin/hooks/${sysHook.body.id}`;
     await call('GET', '/admin/hooks', '/admin/hooks', { basic: admin });

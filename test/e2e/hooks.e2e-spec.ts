@@ -196,6 +196,23 @@ describe('repository hooks and deliveries', () => {
     }, 'the redelivery to be recorded');
     expect(after.data.guid).toBe(list.data[0].guid);
   });
+
+  it('a fork is delivered to the source repository\'s fork hooks: forkee is the new fork (as GitHub)', async () => {
+    const hook = await api.post(`/repos/${alice.username}/${repo}/hooks`, { basic: alice, body: hookBody('/fork', { events: ['fork'] }) });
+    expect(hook.status, hook.text).toBe(201);
+    const fork = await api.post(`/repos/${alice.username}/${repo}/forks`, { basic: stranger, body: {} });
+    expect(fork.status, fork.text).toBe(202);
+    const delivery = await waitFor(() => at('/fork')[0], 'fork delivery');
+    expect(await signatureOk(delivery)).toBe(true);
+    expect(delivery.headers).toMatchObject({ 'x-gitea-event': 'fork', 'x-github-event': 'fork' });
+    expect(delivery.json).toMatchObject({
+      forkee: { id: fork.body.id, full_name: `${stranger.username}/${repo}`, fork: true },
+      repository: { full_name: `${alice.username}/${repo}`, forks_count: 1 },
+      sender: { login: stranger.username },
+    });
+    // Hooks that do not ask for forks (the issues hook above) get nothing.
+    expect(at('/repo').some((r) => r.headers['x-gitea-event'] === 'fork')).toBe(false);
+  });
 });
 
 describe('/orgs/{org}/hooks', () => {

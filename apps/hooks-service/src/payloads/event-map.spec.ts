@@ -136,6 +136,16 @@ describe('domain event → webhook events', () => {
     expect(deleted.specs[0].payload).toMatchObject({ action: 'deleted' });
   });
 
+  it('a fork becomes a fork event for the source repository, forkee the new fork', () => {
+    const forkee = { ...repository, id: repository.id + 1, ownerName: 'bob', fullName: `bob/${repository.name}`, json: {} };
+    const mapped = mapDomainEvent(RepoEvents.repositoryForked, { repository, forkee, sender: pusher }, ctx)!;
+    expect(mapped.repository).toEqual({ id: repository.id, ownerId: repository.ownerId });
+    expect(mapped.effect).toBeUndefined();
+    expect(mapped.specs).toHaveLength(1);
+    expect(mapped.specs[0]).toMatchObject({ eventType: 'fork', key: `fork:${forkee.id}` });
+    expect(mapped.specs[0].payload).toMatchObject({ forkee: { id: forkee.id, full_name: forkee.fullName }, sender: pusher });
+  });
+
   it('issues, comments and pull requests become Gitea issue/comment/pull-request payloads', () => {
     const issue = { id: 11, number: 4, title: 'Bug' } as never;
     const pr = { id: 21, number: 5, title: 'Fix', merged: true } as never;

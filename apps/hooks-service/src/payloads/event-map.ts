@@ -2,7 +2,7 @@ import {
   CommitStatusEvents, IssueCommentEvents, IssueEvents, PackageEvents, PullRequestEvents, PullReviewEvents, ReleaseEvents,
   RepoEvents, isZeroId, type ReleaseEventData,
   repoUrls, type IssueCommentEventData, type IssueEventData, type PackageEventData, type PullRequestEventData,
-  type PullReviewEventData, type PushEventData, type CommitStatusEventData, type RepoEventRepository, type RepositoryEventData,
+  type PullReviewEventData, type PushEventData, type RepositoryForkedEventData, type CommitStatusEventData, type RepoEventRepository, type RepositoryEventData,
 } from '@cairn/contracts';
 import {
   createPayload, deletePayload, pushPayload, repositoryJson, repositoryPayload, splitRef,
@@ -58,6 +58,28 @@ function repositoryEvent(action: 'created' | 'deleted') {
     effect: action === 'created' ? 'copy-default-hooks' : 'delete-repository-hooks',
     excludeRepositoryHooks: action === 'deleted',
   });
+}
+
+/**
+ * A fork, for the source repository's hooks. Gitea fills `forkee` with the source and `repository` with the new
+ * fork (`services/webhook/notifier.go`); GitHub, whose header we also send, documents the opposite, which is what the
+ * name says. We follow GitHub: `forkee` is the new fork, `repository` the repository whose hook fired.
+ */
+function forkEvent(data: RepositoryForkedEventData, ctx: MapContext): MappedEvent {
+  return {
+    repository: repoRef(data.repository),
+    specs: [
+      {
+        eventType: 'fork',
+        key: `fork:${data.forkee.id}`,
+        payload: {
+          forkee: repositoryJson(data.forkee, ctx.rootUrl),
+          repository: repositoryJson(data.repository, ctx.rootUrl),
+          sender: data.sender,
+        },
+      },
+    ],
+  };
 }
 
 /** A push: `create` for each new ref (and its push), `delete` for each deleted ref, `push` for each update. */
@@ -308,6 +330,7 @@ export const EVENT_MAP: Record<string, Mapper> = {
   [RepoEvents.repositoryCreated]: repositoryEvent('created'),
   [RepoEvents.repositoryDeleted]: repositoryEvent('deleted'),
   [RepoEvents.pushReceived]: pushEvent,
+  [RepoEvents.repositoryForked]: forkEvent,
   ...Object.fromEntries(Object.values(IssueEvents).map((t) => [t, issueEvent])),
   ...Object.fromEntries(Object.values(IssueCommentEvents).map((t) => [t, commentEvent])),
   ...Object.fromEntries(Object.values(PullRequestEvents).map((t) => [t, pullRequestEvent])),

@@ -142,8 +142,9 @@ export class RepositoriesRepository {
   }
 
   /** One more fork of `id`. */
-  async countFork(tx: Tx, id: number): Promise<void> {
-    await tx.repository.update({ where: { id }, data: { numForks: { increment: 1 } } });
+  /** Counts one more fork of `id`; the updated row. */
+  countFork(tx: Tx, id: number): Promise<RepositoryRow> {
+    return tx.repository.update({ where: { id }, data: { numForks: { increment: 1 } } });
   }
 
   /** Does this owner have a fork of `forkId` already? */

@@ -4,7 +4,7 @@ import {
   sanitizeTopic, toPaging, type ForkRepositoryRequest, type GetRepositoryByIdRequest, type ListForksRequest,
   type ActorDto, type CreateRepositoryRequest, type EditRepositoryRequest, type ListRepositoriesRequest,
   type OrgMembershipReply, type OwnerDto, type Paginated, type Paging, type RepoScopedRequest, type RepositoryDto,
-  type RepositoryEventData, type RepositorySummaryDto, type SearchRepositoriesRequest, type UserDto, type VisibleRepositoriesRequest,
+  type RepositoryEventData, type RepositoryForkedEventData, type RepositorySummaryDto, type SearchRepositoriesRequest, type UserDto, type VisibleRepositoriesRequest,
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, RpcClient, type CommonSettings, uniqueViolation, EventOutbox } from '@cairn/platform';
 import { AccessService, subjectOf } from '../access/access.service.js';
@@ -232,8 +232,9 @@ export class RepositoriesService {
       throw DomainError.alreadyExists(`user "${owner.login}" already has a fork of ${source.ownerName}/${source.name}`);
     }
     if (await this.repositories.existsByName(owner.id, name)) throw DomainError.alreadyExists(DUPLICATE);
-    const doers = await this.identity.usersById([actor.id]);
-    const doer = doers.get(actor.id) ?? placeholderUser(actor.id, actor.login, this.urls.rootUrl);
+    const users = await this.identity.usersById([actor.id, source.ownerId]);
+    const doer = users.get(actor.id) ?? placeholderUser(actor.id, actor.login, this.urls.rootUrl);
+    const sourceOwner = users.get(source.ownerId) ?? placeholderUser(source.ownerId, source.ownerName, this.urls.rootUrl);
 
     const location = { ownerName: owner.login, name };
     await this.storage.init(location, source.defaultBranch);
@@ -254,9 +255,16 @@ export class RepositoriesService {
           trustModel: source.trustModel,
           forkId: source.id,
         });
-        await this.repositories.countFork(tx, source.id);
-        const data: RepositoryEventData = { repository: toEventRepository(created, owner.user, this.urls), sender: doer };
+        const counted = await this.repositories.countFork(tx, source.id);
+        const forkee = toEventRepository(created, owner.user, this.urls);
+        const data: RepositoryEventData = { repository: forkee, sender: doer };
         await this.outbox.record(tx, RepoEvents.repositoryCreated, data);
+        const forked: RepositoryForkedEventData = {
+          repository: toEventRepository(counted, sourceOwner, this.urls),
+          forkee,
+          sender: doer,
+        };
+        await this.outbox.record(tx, RepoEvents.repositoryForked, forked);
         return created;
       });
     } catch (err) {

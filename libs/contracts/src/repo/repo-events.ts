@@ -6,6 +6,8 @@ export const RepoEvents = {
   repositoryCreated: 'repo.evt.repository.created',
   /** A repository was deleted. */
   repositoryDeleted: 'repo.evt.repository.deleted',
+  /** A repository was forked (the source repository's hooks get a `fork` webhook). */
+  repositoryForked: 'repo.evt.repository.forked',
   /**
    * A push updated one or more refs: one event per push with every ref update, or several (the updates in order)
    * when one would be over `EVENT_MAX_BYTES`. Consumers treat each ref update on its own.
@@ -31,6 +33,13 @@ export interface RepoEventRepository {
 export interface RepositoryEventData {
   repository: RepoEventRepository;
   /** Who did it (Gitea `User` shape). */
+  sender: UserDto | null;
+}
+
+/** `repo.evt.repository.forked`: `repository` is the source, `forkee` the new fork. */
+export interface RepositoryForkedEventData {
+  repository: RepoEventRepository;
+  forkee: RepoEventRepository;
   sender: UserDto | null;
 }
 

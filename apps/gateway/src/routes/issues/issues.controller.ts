@@ -43,7 +43,8 @@ export class IssuesController {
     return this.rpc.send(IssueSubjects.commentGet, { ...ctx, commentId });
   }
 
-  @Patch('comments/:id')
+  // Gitea's deprecated `…/issues/{index}/comments/{id}` forms of edit and delete ignore the index, as Gitea does.
+  @Patch(['comments/:id', ':index/comments/:id'])
   @SignInRequired()
   @MustNotBeArchived()
   @RepoAccess('read')
@@ -55,7 +56,7 @@ export class IssuesController {
     return this.rpc.send(IssueSubjects.commentEdit, { ...ctx, commentId, body });
   }
 
-  @Delete('comments/:id')
+  @Delete(['comments/:id', ':index/comments/:id'])
   @SignInRequired()
   @MustNotBeArchived()
   @RepoAccess('read')

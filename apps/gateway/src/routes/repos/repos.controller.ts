@@ -29,7 +29,8 @@ export class ReposController {
     return this.rpc.send(RepoSubjects.repositoryCreate, { actor, target: 'self', body });
   }
 
-  @Post('orgs/:org/repos')
+  // `/org/{org}/repos` is Gitea's deprecated spelling (createOrgRepoDeprecated).
+  @Post(['orgs/:org/repos', 'org/:org/repos'])
   @SignInRequired()
   // It makes a repository in an organization: a token needs both write:organization and write:repository.
   @ScopeCategoryOf('organization', 'repository')
