@@ -154,6 +154,12 @@ describe('stars and watches', () => {
     const seenByBob = await api.get(`/users/${alice.username}/starred`, { basic: bob });
     expect(seenByBob.body.map((r: { name: string }) => r.name)).toEqual([pub]);
     expectApiError(await api.get(`/users/${uniqueName('ghost')}/starred`), 404);
+    // `/repos/search?starredBy={user id}`: the same set, within what the searcher may see.
+    const aliceId = (await api.get('/user', { basic: alice })).body.id as number;
+    const mine = await client.repos.repoSearch({ starredBy: aliceId, limit: 50 });
+    expect(mine.data.data?.map((r) => r.name).sort()).toEqual([pub, secret].sort());
+    const bobs = await api.get(`/repos/search?starredBy=${aliceId}&limit=50`, { basic: bob });
+    expect(bobs.body.data.map((r: { name: string }) => r.name)).toEqual([pub]);
 
     expect((await octokit.rest.activity.unstarRepoForAuthenticatedUser({ owner: alice.username, repo: pub })).status).toBe(204);
     expect((await api.get(`/repos/${alice.username}/${pub}`, { basic: alice })).body.stars_count).toBe(1);

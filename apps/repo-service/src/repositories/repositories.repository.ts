@@ -45,6 +45,8 @@ export interface RepositoryFilter {
   ownerId?: number;
   /** Only repositories given to this team explicitly. */
   teamId?: number;
+  /** Only repositories this user has starred. */
+  starredBy?: number;
   /** Only repositories this user owns or (unless `exclusive`) collaborates on. */
   relatedUserId?: number;
   exclusive?: boolean;
@@ -213,6 +215,7 @@ export class RepositoriesRepository {
       );
     }
     if (f.teamId !== undefined) and.push({ teamRepos: { some: { teamId: f.teamId } } });
+    if (f.starredBy !== undefined) and.push({ follows: { some: { kind: 'star', userId: f.starredBy } } });
     if (f.template !== undefined) and.push({ isTemplate: f.template });
     if (f.archived !== undefined) and.push({ isArchived: f.archived });
     if (f.isPrivate !== undefined) and.push({ isPrivate: f.isPrivate });

@@ -533,6 +533,7 @@ export class RepositoriesService {
       archived: q.archived,
       isPrivate: q.is_private,
       teamId: q.team_id || undefined,
+      starredBy: q.starredBy || undefined,
       isFork: mode === 'fork' ? true : mode === 'source' ? false : undefined,
     };
     const keyword = q.q?.trim();

@@ -189,6 +189,8 @@ export class SearchReposQuery extends ListQuery {
   @IsOptional() @Transform(queryBool) @IsBoolean() topic?: boolean;
   /** Only repositories given to this team. */
   @IsOptional() @Type(() => Number) @IsInt() @Min(0) team_id?: number;
+  /** Only repositories this user (by id) has starred. */
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) starredBy?: number;
   /** Repositories of this owner come first. */
   @IsOptional() @Type(() => Number) @IsInt() @Min(0) priority_owner_id?: number;
 }
