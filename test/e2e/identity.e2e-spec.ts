@@ -214,6 +214,17 @@ describe('DELETE /admin/users/{username}', () => {
     expectApiError(await api.delete(`/admin/users/${victim.username}`, { basic: admin }), 404);
   });
 
+  it('refuses to delete a user who owns repositories (422), as Gitea; deletes them once the repositories are gone', async () => {
+    const owner = await createUser(suite, admin, uniqueName('owner'));
+    const repo = await api.post('/user/repos', { basic: owner, body: { name: 'kept' } });
+    expect(repo.status, repo.text).toBe(201);
+    const refused = await api.delete(`/admin/users/${owner.username}`, { basic: admin });
+    expectApiError(refused, 422, `user "${owner.username}" still owns repositories: delete or transfer them first`);
+    expect((await api.get(`/repos/${owner.username}/kept`, { basic: admin })).status).toBe(200);
+    expect((await api.delete(`/repos/${owner.username}/kept`, { basic: owner })).status).toBe(204);
+    expect((await api.delete(`/admin/users/${owner.username}`, { basic: admin })).status).toBe(204);
+  });
+
   it('refuses to delete yourself (422)', async () => {
     expectApiError(await api.delete(`/admin/users/${admin.username}`, { basic: admin }), 422);
   });

@@ -166,7 +166,7 @@ describe('identity.signing.keys (integration)', () => {
     const dave = actorOf(await env.createUser('dave'));
     const key = await gpg.generate('Dave <dave@example.com>', 'rsa');
     await gpgKeys.create(dave, { armored_public_key: key.armoredPublic });
-    await env.get(UsersService).delete(root, 'dave');
+    await env.get(UsersService).delete(root, 'dave', async () => 0);
     const rows = await env.sql.query('SELECT count(*)::int AS n FROM identity.gpg_keys WHERE key_id = $1', [key.keyId]);
     expect(rows.rows[0].n).toBe(0);
     expect((await ask([], [key.keyId])).byGpgKeyId).toEqual({});

@@ -1,8 +1,8 @@
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { RpcHandler } from '@cairn/platform';
+import { RpcClient, RpcHandler } from '@cairn/platform';
 import {
-  AdminSearchUsersRequest,
+  AdminSearchUsersRequest, RepoSubjects,
   CreateUserRequest, EditUserRequest, IdentitySubjects, LookupUsersRequest, OwnerResolveRequest, SearchUsersRequest,
   ChangeOwnPasswordRequest, UsernameRequest, UserSettingsRequest,
   type LookupUsersReply, type OwnerDto, type Paginated, type UserDto, type UserSettingsDto,
@@ -16,6 +16,7 @@ export class UsersHandler {
   constructor(
     private readonly users: UsersService,
     private readonly settings: UserSettingsService,
+    private readonly rpc: RpcClient,
   ) {}
 
   @RpcHandler(IdentitySubjects.userCreate)
@@ -30,7 +31,10 @@ export class UsersHandler {
 
   @RpcHandler(IdentitySubjects.userDelete)
   async delete(@Payload() req: UsernameRequest): Promise<{ ok: true }> {
-    await this.users.delete(requireActor(req.actor), req.username);
+    await this.users.delete(requireActor(req.actor), req.username, async (ownerId) => {
+      const { count } = await this.rpc.send(RepoSubjects.repositoryOwnedCount, { ownerId });
+      return count;
+    });
     return { ok: true };
   }
 

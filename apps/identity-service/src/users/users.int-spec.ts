@@ -122,18 +122,26 @@ describe('users (integration)', () => {
     await expect(users.resolveOwner('ghost-owner')).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
   });
 
-  it('deletes users, but not the sole owner of an organization, nor oneself', async () => {
+  it('deletes users, but not the sole owner of an organization, nor one who owns repositories, nor oneself', async () => {
+    const none = async () => 0;
     const gina = actorOf(await env.createUser('gina'));
     await env.get(OrgsService).create(gina, { username: 'ginaorg' });
-    await expect(users.delete(admin, 'gina')).rejects.toMatchObject({
+    await expect(users.delete(admin, 'gina', none)).rejects.toMatchObject({
       code: ErrorCode.UNPROCESSABLE,
       message: 'user still has ownership of organizations',
     });
-    await expect(users.delete(admin, 'root')).rejects.toMatchObject({ code: ErrorCode.UNPROCESSABLE });
-    await expect(users.delete(admin, 'acme')).rejects.toMatchObject({ code: ErrorCode.UNPROCESSABLE });
-    await users.delete(admin, 'dave');
+    await expect(users.delete(admin, 'root', none)).rejects.toMatchObject({ code: ErrorCode.UNPROCESSABLE });
+    await expect(users.delete(admin, 'acme', none)).rejects.toMatchObject({ code: ErrorCode.UNPROCESSABLE });
+    const dave = await users.get(admin, 'dave');
+    const asked: number[] = [];
+    await expect(users.delete(admin, 'dave', async (id) => (asked.push(id), 2))).rejects.toMatchObject({
+      code: ErrorCode.UNPROCESSABLE,
+      message: 'user "dave" still owns repositories: delete or transfer them first',
+    });
+    expect(asked).toEqual([dave.id]);
+    await users.delete(admin, 'dave', none);
     await expect(users.get(admin, 'dave')).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
-    await expect(users.delete(admin, 'dave')).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
+    await expect(users.delete(admin, 'dave', none)).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
     const events = await env.sql.query(`SELECT 1 FROM identity.outbox_events WHERE subject = $1`, [IdentityEvents.userDeleted]);
     expect(events.rowCount).toBe(1);
   });

@@ -113,13 +113,20 @@ export class UsersService {
     return this.render(row, actor);
   }
 
-  /** Deletes a user; refused while they are the only owner of an organization. */
-  async delete(actor: ActorDto, username: string): Promise<void> {
+  /**
+   * Deletes a user; refused while they are the only owner of an organization or own repositories (Gitea's
+   * `ErrUserOwnRepos`: without that, their repositories would be left with no owner). `countRepositories` asks
+   * repo-service, as organization deletion does.
+   */
+  async delete(actor: ActorDto, username: string, countRepositories: (userId: number) => Promise<number>): Promise<void> {
     if (!actor.isAdmin) throw DomainError.forbidden('user should be the site admin');
     const target = await this.users.findByName(username);
     if (!target) throw DomainError.notFound(`user "${username}" does not exist`);
     if (target.type === 'organization') throw DomainError.unprocessable(`${target.name} is an organization not a user`);
     if (target.id === actor.id) throw DomainError.unprocessable('you cannot delete yourself');
+    if ((await countRepositories(target.id)) > 0) {
+      throw DomainError.unprocessable(`user "${target.name}" still owns repositories: delete or transfer them first`);
+    }
     await this.prisma.$transaction(async (tx) => {
       const owned = await this.orgs.lockOwnerTeamsOf(tx, target.id);
       if (owned.some((t) => t.members <= 1)) {
