@@ -189,6 +189,32 @@ describe('stars and watches', () => {
     expect((await api.get(base, { basic: alice })).body.watchers_count).toBe(0);
     expect((await api.put(`${base}/subscription`)).status).toBe(401);
   });
+
+  it("a deleted user's stars, watches, collaborations and assignments go with them; counters follow", async () => {
+    const name = uniqueName('left-behind');
+    expect((await api.post('/user/repos', { basic: alice, body: { name, auto_init: true } })).status).toBe(201);
+    const base = `/repos/${alice.username}/${name}`;
+    const carol = await createUser(suite, admin, uniqueName('carol'));
+    expect((await api.put(`${base}/collaborators/${carol.username}`, { basic: alice, body: { permission: 'write' } })).status).toBe(204);
+    expect((await api.put(`/user/starred/${alice.username}/${name}`, { basic: carol })).status).toBe(204);
+    expect((await api.put(`${base}/subscription`, { basic: carol })).status).toBe(200);
+    const issue = await api.post(`${base}/issues`, { basic: alice, body: { title: 'for carol', assignees: [carol.username] } });
+    expect(issue.status, issue.text).toBe(201);
+    const before = (await api.get(base, { basic: alice })).body;
+    expect([before.stars_count, before.watchers_count]).toEqual([1, 1]);
+
+    expect((await api.delete(`/admin/users/${carol.username}`, { basic: admin })).status).toBe(204);
+    // repo-service cleans up on identity-service's durable deletion event.
+    const after = await waitFor(async () => {
+      const r = (await api.get(base, { basic: alice })).body;
+      return r.stars_count === 0 ? r : null;
+    }, "the deleted user's star to be removed");
+    expect(after.watchers_count).toBe(0);
+    expect((await api.get(`${base}/stargazers`)).body).toEqual([]);
+    expect((await api.get(`${base}/subscribers`)).body).toEqual([]);
+    expect((await api.get(`${base}/collaborators`, { basic: alice })).body).toEqual([]);
+    expect((await api.get(`${base}/issues/${issue.body.number}`, { basic: alice })).body.assignees ?? []).toEqual([]);
+  });
 });
 
 describe('GET /admin/users filters', () => {

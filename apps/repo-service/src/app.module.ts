@@ -4,6 +4,7 @@ import { AccessModule } from './access/access.module.js';
 import { BranchProtectionModule } from './branch-protection/branch-protection.module.js';
 import { CollaboratorsModule } from './collaborators/collaborators.module.js';
 import { CommitStatusesModule } from './commit-statuses/commit-statuses.module.js';
+import { DeletedAccountsModule } from './deleted-accounts/deleted-accounts.module.js';
 import { DeployKeysModule } from './deploy-keys/deploy-keys.module.js';
 import { FollowsModule } from './follows/follows.module.js';
 import { IssueTrackerModule } from './issue-tracker.module.js';
@@ -36,6 +37,7 @@ import { ReleasesModule } from './releases/releases.module.js';
     TransportModule,
     IssueTrackerModule,
     NotificationsModule,
+    DeletedAccountsModule,
     GitReadModule,
     FileChangesModule,
     CommitStatusesModule,

@@ -64,3 +64,16 @@ export interface DomainEvent<T = unknown> {
   /** The event body. */
   data: T;
 }
+
+const isPositiveInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v > 0;
+
+/**
+ * The account an `identity.evt.user.deleted` event removed, or null for any other event or a malformed id (a
+ * consumer must never act on "every owner"). The one reading of that event for every service that cleans up.
+ */
+export function deletedAccountOf(event: DomainEvent): AccountDeletedData | null {
+  if (event.type !== IdentityEvents.userDeleted) return null;
+  const data = event.data as Partial<AccountDeletedData> | null;
+  if (!data || !isPositiveInt(data.id)) return null;
+  return { id: data.id, login: String(data.login ?? ''), kind: data.kind === 'organization' ? 'organization' : 'user' };
+}

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { IdentityEvents, type AccountDeletedData, type DomainEvent } from '@cairn/contracts';
+import { IdentityEvents, deletedAccountOf, type DomainEvent } from '@cairn/contracts';
 import { consumeEvents, NATS_CONNECTION } from '@cairn/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { WebhooksRepository } from '../webhooks/webhooks.repository.js';
@@ -14,9 +14,7 @@ export const HOOKS_OWNERS_EVENT_FILTER = IdentityEvents.userDeleted;
 
 /** The owner id whose hooks a deletion event removes, or null for anything else. */
 export function deletedOwnerId(event: DomainEvent): number | null {
-  if (event.type !== IdentityEvents.userDeleted) return null;
-  const id = (event.data as Partial<AccountDeletedData>).id;
-  return typeof id === 'number' && Number.isInteger(id) && id > 0 ? id : null;
+  return deletedAccountOf(event)?.id ?? null;
 }
 
 /** Removes a deleted owner's hooks; the deletion is idempotent, so a redelivered event changes nothing. */

@@ -1,28 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import {
-  IdentityEvents, RepoEvents, type AccountDeletedData, type DomainEvent, type RepositoryEventData,
-} from '@cairn/contracts';
+import { deletedAccountOf, deletedRepositoryIdOf, type DomainEvent } from '@cairn/contracts';
 import { uniqueViolation } from '@cairn/platform';
 import { PrismaService, type Tx } from '../prisma/prisma.service.js';
 
 /** What a deletion event means for packages, or null for events this service does not act on. */
 export type PackagesDeletion = { kind: 'owner'; ownerId: number } | { kind: 'repository'; repoId: number };
 
-const positiveInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v > 0;
-
 export function deletionOf(event: DomainEvent): PackagesDeletion | null {
-  switch (event.type) {
-    case IdentityEvents.userDeleted: {
-      const id = (event.data as Partial<AccountDeletedData>).id;
-      return positiveInt(id) ? { kind: 'owner', ownerId: id } : null;
-    }
-    case RepoEvents.repositoryDeleted: {
-      const id = (event.data as Partial<RepositoryEventData>).repository?.id;
-      return positiveInt(id) ? { kind: 'repository', repoId: id } : null;
-    }
-    default:
-      return null;
-  }
+  const ownerId = deletedAccountOf(event)?.id;
+  if (ownerId !== undefined) return { kind: 'owner', ownerId };
+  const repoId = deletedRepositoryIdOf(event);
+  return repoId === null ? null : { kind: 'repository', repoId };
 }
 
 /** What one deletion changed. */

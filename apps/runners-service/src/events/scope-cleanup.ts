@@ -1,23 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { IdentityEvents, RepoEvents, type DomainEvent, type RepositoryEventData } from '@cairn/contracts';
+import { deletedAccountOf, deletedRepositoryIdOf, type DomainEvent } from '@cairn/contracts';
 import type { ScopeKey } from '../actions/actions-scope.js';
 import { PrismaService, type Tx } from '../prisma/prisma.service.js';
 import { uniqueViolation } from '@cairn/platform';
 
 /** The scope whose Actions data a deletion event removes, or null for events this service does not act on. */
 export function deletedScope(event: DomainEvent): ScopeKey | null {
-  switch (event.type) {
-    case IdentityEvents.userDeleted: {
-      const id = (event.data as { id?: unknown }).id;
-      return typeof id === 'number' && id > 0 ? { ownerId: id, repoId: 0 } : null;
-    }
-    case RepoEvents.repositoryDeleted: {
-      const id = (event.data as Partial<RepositoryEventData>).repository?.id;
-      return typeof id === 'number' && id > 0 ? { ownerId: 0, repoId: id } : null;
-    }
-    default:
-      return null;
-  }
+  const ownerId = deletedAccountOf(event)?.id;
+  if (ownerId !== undefined) return { ownerId, repoId: 0 };
+  const repoId = deletedRepositoryIdOf(event);
+  return repoId === null ? null : { ownerId: 0, repoId };
 }
 
 /** What one deletion removed. */

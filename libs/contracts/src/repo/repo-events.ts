@@ -1,3 +1,4 @@
+import type { DomainEvent } from '../events.js';
 import type { UserDto } from '../identity/user.dto.js';
 
 /** Events published by repo-service (through its outbox) on the `CAIRN_EVENTS` stream. */
@@ -34,6 +35,13 @@ export interface RepositoryEventData {
   repository: RepoEventRepository;
   /** Who did it (Gitea `User` shape). */
   sender: UserDto | null;
+}
+
+/** The id of the repository a `repo.evt.repository.deleted` event removed; null for other events or a malformed id. */
+export function deletedRepositoryIdOf(event: DomainEvent): number | null {
+  if (event.type !== RepoEvents.repositoryDeleted) return null;
+  const id = (event.data as Partial<RepositoryEventData> | null)?.repository?.id;
+  return typeof id === 'number' && Number.isInteger(id) && id > 0 ? id : null;
 }
 
 /** `repo.evt.repository.forked`: `repository` is the source, `forkee` the new fork. */

@@ -1,0 +1,43 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { IdentityEvents, deletedAccountOf, type DomainEvent } from '@cairn/contracts';
+import { consumeEvents, NATS_CONNECTION } from '@cairn/platform';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { DeletedAccountsRepository } from './deleted-accounts.repository.js';
+
+/** repo-service's durable consumer of account deletions (one filter per durable consumer; replicas share it). */
+export const DELETED_ACCOUNTS_DURABLE = 'repo-service-deleted-accounts';
+
+/** The id of the deleted user in a deletion event, or null for anything else (organizations own nothing here). */
+export function deletedUserId(event: DomainEvent): number | null {
+  const account = deletedAccountOf(event);
+  return account?.kind === 'user' ? account.id : null;
+}
+
+/** Removes what repo-service kept about a deleted user (stars, watches, collaborations, …). */
+@Injectable()
+export class DeletedAccountsConsumer implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('DeletedAccountsConsumer');
+  private stop?: () => Promise<void>;
+
+  constructor(
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    private readonly accounts: DeletedAccountsRepository,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.stop = await consumeEvents(this.nc, {
+      durable: DELETED_ACCOUNTS_DURABLE,
+      subjects: [IdentityEvents.userDeleted],
+      handle: async (event) => {
+        const userId = deletedUserId(event);
+        if (userId === null) return;
+        const removed = await this.accounts.removeDataOf(userId);
+        this.logger.log(`${event.type} ${event.id}: removed the data of user ${userId} ${JSON.stringify(removed)}`);
+      },
+    });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.stop?.();
+  }
+}
