@@ -131,6 +131,32 @@ describe('threads from events', () => {
   });
 });
 
+describe('watchers and assignees', () => {
+  it("the repository's watchers (its creator by AUTO_WATCH_NEW_REPOS, and subscribers) and assignees get threads; unwatching stops it", async () => {
+    const erin = await createUser(suite, admin, uniqueName('erin'));
+    const base = `/repos/${alice.username}/${repo}`;
+    expect((await api.put(`${base}/subscription`, { basic: erin })).status).toBe(200);
+    const byBob = await api.post(`${base}/issues`, { basic: bob, body: { title: 'from bob' } });
+    expect(byBob.status, byBob.text).toBe(201);
+    await threadsOf(erin, (t) => t.some((x) => x.subject.title === 'from bob'), "erin's thread as a watcher");
+    await threadsOf(alice, (t) => t.some((x) => x.subject.title === 'from bob'), "alice's thread as the creator, who watches");
+
+    expect((await api.delete(`${base}/subscription`, { basic: erin })).status).toBe(204);
+    const collab = await api.put(`${base}/collaborators/${erin.username}`, { basic: alice, body: { permission: 'write' } });
+    expect(collab.status, collab.text).toBe(204);
+    const assigned = await api.post(`${base}/issues`, { basic: bob, body: { title: 'after unwatching' } });
+    expect(assigned.status, assigned.text).toBe(201);
+    await threadsOf(alice, (t) => t.some((x) => x.subject.title === 'after unwatching'), "alice's later thread");
+    expect(((await api.get('/notifications?all=true', { basic: erin })).body as Thread[]).map((t) => t.subject.title)).not.toContain('after unwatching');
+
+    // Assigned, erin hears about the next comment on it.
+    const assign = await api.patch(`${base}/issues/${assigned.body.number}`, { basic: alice, body: { assignees: [erin.username] } });
+    expect(assign.status, assign.text).toBe(201);
+    await comment(bob, alice, repo, assigned.body.number, 'any news?');
+    await threadsOf(erin, (t) => t.some((x) => x.subject.title === 'after unwatching'), "erin's thread as an assignee");
+  });
+});
+
 describe('status changes and filters', () => {
   it('reads, pins and unreads one thread (gitea-js, Octokit); only its user or a site admin may', async () => {
     const [thread] = await threadsOf(alice, (t) => t.some((x) => x.subject.title === 'first issue'), 'alice\'s thread')

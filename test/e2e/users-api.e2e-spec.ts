@@ -181,12 +181,13 @@ describe('stars and watches', () => {
       repository_url: `${suite.rootUrl}api/v1${base}`,
     });
     expect((await api.get(`${base}/subscription`, { basic: bob })).body.subscribed).toBe(true);
-    expect((await api.get(`${base}/subscribers`)).body.map((u: { login: string }) => u.login)).toEqual([bob.username]);
+    // alice watches what she creates (`[service] AUTO_WATCH_NEW_REPOS`, on by default as in Gitea).
+    expect((await api.get(`${base}/subscribers`)).body.map((u: { login: string }) => u.login)).toEqual([alice.username, bob.username]);
     expect((await api.get('/user/subscriptions', { basic: bob })).body.map((r: { name: string }) => r.name)).toContain(name);
-    expect((await api.get(base, { basic: alice })).body.watchers_count).toBe(1);
+    expect((await api.get(base, { basic: alice })).body.watchers_count).toBe(2);
     expect((await api.delete(`${base}/subscription`, { basic: bob })).status).toBe(204);
     expectApiError(await api.get(`${base}/subscription`, { basic: bob }), 404);
-    expect((await api.get(base, { basic: alice })).body.watchers_count).toBe(0);
+    expect((await api.get(base, { basic: alice })).body.watchers_count).toBe(1);
     expect((await api.put(`${base}/subscription`)).status).toBe(401);
   });
 
@@ -201,7 +202,7 @@ describe('stars and watches', () => {
     const issue = await api.post(`${base}/issues`, { basic: alice, body: { title: 'for carol', assignees: [carol.username] } });
     expect(issue.status, issue.text).toBe(201);
     const before = (await api.get(base, { basic: alice })).body;
-    expect([before.stars_count, before.watchers_count]).toEqual([1, 1]);
+    expect([before.stars_count, before.watchers_count]).toEqual([1, 2]); // alice watches what she created
 
     expect((await api.delete(`/admin/users/${carol.username}`, { basic: admin })).status).toBe(204);
     // repo-service cleans up on identity-service's durable deletion event.
@@ -209,9 +210,9 @@ describe('stars and watches', () => {
       const r = (await api.get(base, { basic: alice })).body;
       return r.stars_count === 0 ? r : null;
     }, "the deleted user's star to be removed");
-    expect(after.watchers_count).toBe(0);
+    expect(after.watchers_count).toBe(1);
     expect((await api.get(`${base}/stargazers`)).body).toEqual([]);
-    expect((await api.get(`${base}/subscribers`)).body).toEqual([]);
+    expect((await api.get(`${base}/subscribers`)).body.map((u: { login: string }) => u.login)).toEqual([alice.username]);
     expect((await api.get(`${base}/collaborators`, { basic: alice })).body).toEqual([]);
     expect((await api.get(`${base}/issues/${issue.body.number}`, { basic: alice })).body.assignees ?? []).toEqual([]);
   });

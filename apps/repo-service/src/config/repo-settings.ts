@@ -63,6 +63,8 @@ export const repoSettingsSpec = {
     default: 60_000,
     parse: parsers.durationMs,
   },
+  /** `[service] AUTO_WATCH_NEW_REPOS`: whoever creates (or forks) a repository watches it, as in Gitea. */
+  autoWatchNewRepos: { section: 'service', key: 'AUTO_WATCH_NEW_REPOS', default: true, parse: parsers.bool },
   /** The most commits one ref update carries in a push event (the total is always reported). */
   pushMaxCommits: { section: 'cairn', key: 'PUSH_EVENT_MAX_COMMITS', default: 20, parse: parsers.int(1, 1000) },
   ...signingSettingsSpec,

@@ -5,7 +5,10 @@ import { PrismaService } from '../prisma/prisma.service.js';
 /** The repository counter each kind keeps. */
 const COUNTER = { star: 'numStars', watch: 'numWatches' } as const;
 
-/** The only place stars and watches are read from and written to the database. */
+/**
+ * The only place stars and watches are read from and written to the database (but a new repository's first watch,
+ * written with its row by `RepositoriesRepository.insert`).
+ */
 @Injectable()
 export class FollowsRepository {
   constructor(private readonly prisma: PrismaService) {}

@@ -78,18 +78,26 @@ export class NotificationsRepository {
   }
 
   /**
-   * Who had taken part in an issue at `until` (the event's time: events are consumed later, and a comment written
-   * since must not make its author a recipient of an earlier event): its author, its commenters, and users who
-   * already have its thread.
+   * Who is told about an issue's event at `until` (the event's time: events are consumed later, and a comment written
+   * since must not make its author a recipient of an earlier event) — Gitea's `CreateOrUpdateIssueNotifications`:
+   * its author, commenters and assignees, the repository's watchers, and users who already have its thread.
    */
-  async participants(issueId: number, posterId: number, until: Date): Promise<number[]> {
-    const [commenters, threads] = await Promise.all([
+  async recipients(repoId: number, issueId: number, posterId: number, until: Date): Promise<number[]> {
+    const [commenters, assignees, watchers, threads] = await Promise.all([
       this.prisma.issueComment.findMany({
         where: { issueId, type: 'comment', createdAt: { lte: until } }, distinct: ['posterId'], select: { posterId: true },
       }),
+      this.prisma.issueAssignee.findMany({ where: { issueId }, select: { assigneeId: true } }),
+      this.prisma.repoFollow.findMany({ where: { kind: 'watch', repoId, createdAt: { lte: until } }, select: { userId: true } }),
       this.prisma.notification.findMany({ where: { issueId }, select: { userId: true } }),
     ]);
-    return [...new Set([posterId, ...commenters.map((c) => c.posterId), ...threads.map((t) => t.userId)])];
+    return [...new Set([
+      posterId,
+      ...commenters.map((c) => c.posterId),
+      ...assignees.map((a) => a.assigneeId),
+      ...watchers.map((w) => w.userId),
+      ...threads.map((t) => t.userId),
+    ])];
   }
 
   /**

@@ -41,7 +41,7 @@ function queryTime(name: string, value: string | undefined): Date | undefined {
 
 /**
  * Notification threads (Gitea's `routers/api/v1/notify`): one per user and issue or pull request they take part in
- * (author, commenters, mentioned users), made unread by the issue, comment and pull-request events repo-service
+ * or follow (author, commenters, assignees, mentioned users, the repository's watchers), made unread by the issue, comment and pull-request events repo-service
  * publishes — consumed durably here, where the issues and the access rules live, so a thread is only created for a
  * user who can read the repository.
  */
@@ -69,7 +69,7 @@ export class NotificationsService {
     if (!issue || !repo) return; // deleted since: nothing to notify about
     const at = new Date(event.occurredAt);
     const mentions = mentionedLogins(target.text);
-    const candidates = new Set(await this.notifications.participants(issue.id, issue.posterId, at));
+    const candidates = new Set(await this.notifications.recipients(repo.id, issue.id, issue.posterId, at));
     const lookup = await this.rpc.send(IdentitySubjects.userLookup, {
       ids: [...candidates].filter((id) => id > 0),
       ...(mentions.length ? { logins: mentions } : {}),

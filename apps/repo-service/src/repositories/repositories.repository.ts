@@ -74,13 +74,15 @@ export type RepositoryOrder = 'alpha' | 'created' | 'updated' | 'size' | 'id';
 export class RepositoriesRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  insert(tx: Tx, repo: NewRepository): Promise<RepositoryRow> {
+  /** A new repository; `watcherId`: its first watcher (`AUTO_WATCH_NEW_REPOS`), written with the row and its count. */
+  insert(tx: Tx, repo: NewRepository, watcherId?: number): Promise<RepositoryRow> {
     return tx.repository.create({
       data: {
         ...repo,
         isFork: repo.forkId !== undefined,
         ownerLowerName: repo.ownerName.toLowerCase(),
         lowerName: repo.name.toLowerCase(),
+        ...(watcherId ? { numWatches: 1, follows: { create: { kind: 'watch', userId: watcherId } } } : {}),
       },
     });
   }

@@ -112,7 +112,7 @@ export class RepositoriesService {
           isTemplate: body.template ?? false,
           defaultBranch: branch,
           trustModel: body.trust_model ?? 'default',
-        });
+        }, this.firstWatcher(doer.id));
         const data: RepositoryEventData = {
           repository: toEventRepository(created, owner.user, this.urls),
           sender: doer,
@@ -254,7 +254,7 @@ export class RepositoriesService {
           defaultBranch: source.defaultBranch,
           trustModel: source.trustModel,
           forkId: source.id,
-        });
+        }, this.firstWatcher(actor.id));
         const counted = await this.repositories.countFork(tx, source.id);
         const forkee = toEventRepository(created, owner.user, this.urls);
         const data: RepositoryEventData = { repository: forkee, sender: doer };
@@ -583,6 +583,11 @@ export class RepositoriesService {
     if (!actor) return false;
     if (owner.visibility === 'limited' || actor.isAdmin || actor.id === owner.id) return true;
     return standing?.isMember ?? false;
+  }
+
+  /** Who watches a repository they just made: its creator, unless `AUTO_WATCH_NEW_REPOS` is off. */
+  private firstWatcher(creatorId: number): number | undefined {
+    return this.settings.autoWatchNewRepos && creatorId > 0 ? creatorId : undefined;
   }
 
   private async ownerOf(row: RepositoryRow): Promise<UserDto> {
