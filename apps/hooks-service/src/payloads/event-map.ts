@@ -60,7 +60,10 @@ function repositoryEvent(action: 'created' | 'deleted') {
   });
 }
 
-/** A push: `create` for each new ref (and its push), `delete` for each deleted ref, `push` for each update. */
+/**
+ * A push: `create` for each new ref (and its push), `delete` for each deleted ref, `push` for each update; a renamed
+ * branch is only deleted and created (as Gitea's `RenameBranch` notifies).
+ */
 function pushEvent(data: PushEventData, ctx: MapContext): MappedEvent {
   const repository = repositoryJson(data.repository, ctx.rootUrl);
   const specs: HookEventSpec[] = [];
@@ -85,6 +88,7 @@ function pushEvent(data: PushEventData, ctx: MapContext): MappedEvent {
         branch,
       });
     }
+    if (update.renamed) continue;
     specs.push({
       eventType: 'push',
       key: `push:${update.ref}`,

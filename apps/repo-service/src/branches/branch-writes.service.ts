@@ -16,6 +16,7 @@ import { RepoStorage } from '../storage/repo-storage.js';
 import { requireActor } from '../tracker/issue-permissions.js';
 import { RepoViews } from '../tracker/repo-views.js';
 import { inTx } from '../tracker/tx.js';
+import type { RefUpdateLine } from '../transport/push-log.js';
 import { PUSH_SINK, type PushSink } from '../transport/push-sink.js';
 import { BranchesService } from './branches.service.js';
 
@@ -119,8 +120,8 @@ export class BranchWritesService {
     }
     this.logger.log(`repository ${req.repo.id}: ${branchRef(from)} renamed to ${branchRef(to)} (at ${sha})`);
     await this.record(req, actor, dir,
-      { ref: branchRef(from), old: sha, new: zeroIdLike(sha) },
-      { ref: branchRef(to), old: zeroIdLike(sha), new: sha },
+      { ref: branchRef(from), old: sha, new: zeroIdLike(sha), renamed: true },
+      { ref: branchRef(to), old: zeroIdLike(sha), new: sha, renamed: true },
     );
   }
 
@@ -146,7 +147,7 @@ export class BranchWritesService {
     return sha;
   }
 
-  private record(req: RepoScopedRequest, actor: ActorDto, dir: string, ...lines: { ref: string; old: string; new: string }[]) {
+  private record(req: RepoScopedRequest, actor: ActorDto, dir: string, ...lines: RefUpdateLine[]) {
     return this.recordPush({ repoId: req.repo.id, dir, pusherId: actor.id, via: 'api', journalId: randomUUID() }, lines);
   }
 }
