@@ -299,6 +299,8 @@ describe('every operation answers what the published description says', () => {
     await call('GET', '/repos/{owner}/{repo}/branches/{branch}', `${r}/branches/feature/one`, { basic: alice });
     await call('GET', '/repos/{owner}/{repo}/commits', `${r}/commits?sha=feature/one`, { basic: alice });
     await call('GET', '/repos/{owner}/{repo}/git/commits/{sha}', `${r}/git/commits/${sha}`, { basic: alice });
+    const compared = await call('GET', '/repos/{owner}/{repo}/compare/{basehead}', `${r}/compare/main...feature/one`, { basic: alice });
+    expect(compared.body).toMatchObject({ total_commits: 1, commits: [{ sha }] });
     await call('GET', '/repos/{owner}/{repo}/contents', `${r}/contents?ref=feature/one`, { basic: alice });
     await call('GET', '/repos/{owner}/{repo}/contents/{filepath}', `${r}/contents/src/a.txt?ref=feature/one`, { basic: alice });
     const files = encodeURIComponent(JSON.stringify({ files: ['README.md'] }));
@@ -588,7 +590,7 @@ describe('every operation answers what the published description says', () => {
     await call('DELETE', '/repos/{owner}/{repo}/releases/tags/{tag}', `${r}/releases/tags/v2`, { basic: alice });
   });
 
-  it('repositories and branches: by id, topics, media, branch create and delete, forks, organization permissions', async () => {
+  it('repositories and branches: by id, topics, media, branch create, rename and delete, forks, organization permissions', async () => {
     const repo = uniqueName('repos-part');
     const r = `/repos/${alice.username}/${repo}`;
     const made = await call('POST', '/user/repos', '/user/repos', { basic: alice, body: { name: repo, auto_init: true } });
@@ -603,7 +605,10 @@ describe('every operation answers what the published description says', () => {
       basic: alice, body: { new_branch_name: 'topic/contract' },
     });
     expect(branch.body.name).toBe('topic/contract');
-    await call('DELETE', '/repos/{owner}/{repo}/branches/{branch}', `${r}/branches/topic/contract`, { basic: alice });
+    await call('PATCH', '/repos/{owner}/{repo}/branches/{branch}', `${r}/branches/topic/contract`, {
+      basic: alice, body: { name: 'topic/renamed' },
+    });
+    await call('DELETE', '/repos/{owner}/{repo}/branches/{branch}', `${r}/branches/topic/renamed`, { basic: alice });
     await call('POST', '/repos/{owner}/{repo}/forks', `${r}/forks`, { basic: bob, body: {} });
     await call('GET', '/repos/{owner}/{repo}/forks', `${r}/forks`, { basic: alice });
     const org = uniqueName('perm-org');

@@ -78,7 +78,7 @@ import { MilestonesService } from './milestones/milestones.service.js';
     MilestonesService,
     NewIssueExtras,
   ],
-  exports: [MergeabilityService, PullsService, Approvals, IssuesService, RefUpdates, RepoViews, PUSH_SINK],
+  exports: [MergeabilityService, PullsService, PullsRepository, Approvals, IssuesService, RefUpdates, RepoViews, PUSH_SINK],
 })
 export class IssueTrackerModule {}
 

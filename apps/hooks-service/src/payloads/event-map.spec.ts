@@ -126,6 +126,22 @@ describe('domain event → webhook events', () => {
     expect(specs[3].payload).toMatchObject({ ref: 'v1', ref_type: 'tag' });
   });
 
+  it('a renamed branch yields delete and create only (no push), as Gitea', () => {
+    const data: PushEventData = {
+      repository, pusher,
+      updates: [
+        { ref: 'refs/heads/old-name', old: A, new: ZERO_SHA, commits: [], totalCommits: 0, renamed: true },
+        { ref: 'refs/heads/new-name', old: ZERO_SHA, new: A, commits: [], totalCommits: 0, renamed: true },
+      ],
+    };
+    const specs = mapDomainEvent(RepoEvents.pushReceived, data, ctx)!.specs;
+    expect(specs.map((s) => [s.eventType, s.key])).toEqual([
+      ['delete', 'delete:refs/heads/old-name'],
+      ['create', 'create:refs/heads/new-name'],
+    ]);
+    expect(specs[1].payload).toMatchObject({ ref: 'new-name', ref_type: 'branch', sha: A });
+  });
+
   it('repository created/deleted become repository events with their hook effects', () => {
     const data: RepositoryEventData = { repository, sender: pusher };
     const created = mapDomainEvent(RepoEvents.repositoryCreated, data, ctx)!;

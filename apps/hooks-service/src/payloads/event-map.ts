@@ -82,7 +82,10 @@ function forkEvent(data: RepositoryForkedEventData, ctx: MapContext): MappedEven
   };
 }
 
-/** A push: `create` for each new ref (and its push), `delete` for each deleted ref, `push` for each update. */
+/**
+ * A push: `create` for each new ref (and its push), `delete` for each deleted ref, `push` for each update; a renamed
+ * branch is only deleted and created (as Gitea's `RenameBranch` notifies).
+ */
 function pushEvent(data: PushEventData, ctx: MapContext): MappedEvent {
   const repository = repositoryJson(data.repository, ctx.rootUrl);
   const specs: HookEventSpec[] = [];
@@ -107,6 +110,7 @@ function pushEvent(data: PushEventData, ctx: MapContext): MappedEvent {
         branch,
       });
     }
+    if (update.renamed) continue;
     specs.push({
       eventType: 'push',
       key: `push:${update.ref}`,

@@ -24,6 +24,11 @@ export class BranchProtectionRepository {
     return db.branchProtection.findUnique({ where: { repoId_ruleName: { repoId, ruleName } } });
   }
 
+  /** Renames the rule named exactly `from` (a renamed branch keeps its protection), if there is one. */
+  async renameRule(repoId: number, from: string, to: string, db: Db = this.prisma): Promise<void> {
+    await db.branchProtection.updateMany({ where: { repoId, ruleName: from }, data: { ruleName: to } });
+  }
+
   /** Inserts a rule; without a priority it goes last (Gitea: highest priority + 1). */
   async create(repoId: number, fields: BranchProtectionFields, db: Db = this.prisma): Promise<BranchProtectionRow> {
     let priority = fields.priority ?? 0;

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { Db } from '../prisma/prisma.service.js';
 import {
   DomainError, ErrorCode, accessAtLeast,
   type BranchProtectionDto, type BranchProtectionRequest, type CreateBranchProtectionRequest,
@@ -19,6 +20,9 @@ const ADMIN_REQUIRED = 'user should be an owner or a collaborator with admin wri
  * Branch protection rules (Gitea's `routers/api/v1/repo/branch.go` protection routes and `ProtectedBranch`): their
  * CRUD for repository admins, and the rule and standing every write path checks against.
  */
+/** Gitea's refusal of a rename of the default branch or of a branch with a rule of its own name. */
+export const RENAME_NEEDS_ADMIN = 'User must be a repo or site admin to rename default or protected branches.';
+
 @Injectable()
 export class BranchProtectionService {
   constructor(
@@ -71,6 +75,23 @@ export class BranchProtectionService {
   /** The rule governing `branch` in a repository, or null when it is not protected. */
   async ruleFor(repoId: number, branch: string): Promise<BranchProtectionRow | null> {
     return ruleForBranch(await this.rules.list(repoId), branch);
+  }
+
+  /**
+   * Whether a branch may be renamed (Gitea's `RenameBranch`): a branch with a rule of its own name only by repository
+   * admins (the rule follows it, {@link followRename}); a branch protected by a glob rule not at all (403).
+   */
+  async assertMayRename(repoId: number, branch: string, isRepoAdmin: boolean): Promise<void> {
+    if (await this.rules.byName(repoId, branch)) {
+      if (!isRepoAdmin) throw DomainError.forbidden(RENAME_NEEDS_ADMIN);
+      return;
+    }
+    if (await this.ruleFor(repoId, branch)) throw DomainError.forbidden('Branch is protected by glob-based protection rules.');
+  }
+
+  /** A renamed branch keeps the rule named after it (inside the rename's transaction). */
+  followRename(db: Db, repoId: number, from: string, to: string): Promise<void> {
+    return this.rules.renameRule(repoId, from, to, db);
   }
 
   /**

@@ -2,22 +2,29 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   DomainError, ErrorCode, accessAtLeast, isValidBranchName, zeroIdLike,
-  type ActorDto, type BranchDto, type CreateBranchRequest, type DeleteBranchRequest, type RepoScopedRequest,
+  type ActorDto, type BranchDto, type CreateBranchRequest, type DeleteBranchRequest, type RenameBranchRequest,
+  type RepoScopedRequest,
 } from '@cairn/contracts';
+import { BranchProtectionService, RENAME_NEEDS_ADMIN } from '../branch-protection/branch-protection.service.js';
 import { GitReadContext } from '../git/git-read-context.js';
 import { resolveRef } from '../git/refs.js';
 import { branchRef, deleteRef, resolveBranch, updateRef } from '../merge/git-plumbing.js';
-import { PullsService } from '../pulls/pulls.service.js';
-import type { RepositoryRow } from '../repositories/repositories.repository.js';
+import { PrismaService } from '../prisma/prisma.service.js';
+import { PullsRepository } from '../pulls/pulls.repository.js';
+import { RepositoriesRepository, type RepositoryRow } from '../repositories/repositories.repository.js';
+import { RepoStorage } from '../storage/repo-storage.js';
 import { requireActor } from '../tracker/issue-permissions.js';
 import { RepoViews } from '../tracker/repo-views.js';
+import { inTx } from '../tracker/tx.js';
+import type { RefUpdateLine } from '../transport/push-log.js';
 import { PUSH_SINK, type PushSink } from '../transport/push-sink.js';
 import { BranchesService } from './branches.service.js';
 
 /**
- * Branch creation and deletion through the API (Gitea's `CreateBranch`/`DeleteBranch`): the ref moves with
- * `update-ref` against its expected old value, then is recorded through the push sink exactly like a push that
- * creates or deletes it (push event, `create`/`delete` webhooks, pull requests following their branches).
+ * Branch creation, renaming and deletion through the API (Gitea's `CreateBranch`/`RenameBranch`/`DeleteBranch`):
+ * refs move with `update-ref` against their expected old values, then are recorded through the push sink exactly
+ * like a push that creates or deletes them (push event, `create`/`delete` webhooks, pull requests following their
+ * branches, those of a deleted branch closed).
  */
 @Injectable()
 export class BranchWritesService {
@@ -27,7 +34,11 @@ export class BranchWritesService {
     private readonly git: GitReadContext,
     private readonly views: RepoViews,
     private readonly branches: BranchesService,
-    private readonly pulls: PullsService,
+    private readonly protection: BranchProtectionService,
+    private readonly prisma: PrismaService,
+    private readonly pulls: PullsRepository,
+    private readonly repositories: RepositoriesRepository,
+    private readonly storage: RepoStorage,
     @Inject(PUSH_SINK) private readonly recordPush: PushSink,
   ) {}
 
@@ -64,8 +75,54 @@ export class BranchWritesService {
       throw DomainError.conflict(`branch "${req.branch}" moved while it was being deleted`);
     }
     this.logger.log(`repository ${req.repo.id}: ${branchRef(req.branch)} deleted (was ${sha})`);
+    // Recording closes the branch's open pull requests (`RefUpdates`), as a push deleting it does.
     await this.record(req, actor, dir, { ref: branchRef(req.branch), old: sha, new: zeroIdLike(sha) });
-    await this.pulls.closeBranchPulls(req, actor, req.branch);
+  }
+
+  /**
+   * Gitea's `RenameBranch`: in one transaction the default branch, the rule named after the branch and the unmerged
+   * pull requests from or into it take the new name, and the refs move (new one created, old one deleted, both
+   * against their expected values: a concurrent push makes the rename fail and nothing changes). Recorded like a
+   * push deleting the old name and creating the new one.
+   */
+  async rename(req: RenameBranchRequest): Promise<void> {
+    const actor = requireActor(req.actor);
+    const row = await this.writableRow(req);
+    const from = req.branch;
+    const to = req.body.name;
+    if (!isValidBranchName(to)) throw DomainError.unprocessable(`invalid branch name "${to.slice(0, 100)}"`);
+    const dir = this.git.pathOf(req.repo);
+    const targetExists = () =>
+      DomainError.unprocessable('Cannot rename a branch using the same name or rename to a branch that already exists.');
+    if (from === to || (await resolveBranch(dir, to))) throw targetExists();
+    const sha = isValidBranchName(from) ? await resolveBranch(dir, from) : null;
+    if (!sha) throw DomainError.notFound("Branch doesn't exist.");
+    const isDefault = from === row.defaultBranch;
+    const isRepoAdmin = actor.isAdmin || accessAtLeast(req.access, 'admin');
+    if (isDefault && !isRepoAdmin) throw DomainError.forbidden(RENAME_NEEDS_ADMIN);
+    await this.protection.assertMayRename(req.repo.id, from, isRepoAdmin);
+
+    await inTx(this.prisma, async (tx) => {
+      if (isDefault) await this.repositories.update(tx, row.id, { defaultBranch: to });
+      await this.protection.followRename(tx, row.id, from, to);
+      await this.pulls.followRenamedBranch(tx, row.id, from, to);
+      // Last, so that a failure above leaves the refs alone; a failure here rolls the rows back.
+      if (!(await updateRef(dir, branchRef(to), sha, null, `cairn: branch renamed from ${from}`))) throw targetExists();
+      if (!(await deleteRef(dir, branchRef(from), sha))) {
+        await deleteRef(dir, branchRef(to), sha).catch(() => undefined);
+        throw DomainError.conflict(`branch "${from}" moved while it was being renamed`);
+      }
+    });
+    if (isDefault) {
+      await this.storage.setHead(req.repo, to).catch((err: Error) =>
+        this.logger.error(`could not point HEAD of repository ${row.id} at ${to}: ${err.message}`),
+      );
+    }
+    this.logger.log(`repository ${req.repo.id}: ${branchRef(from)} renamed to ${branchRef(to)} (at ${sha})`);
+    await this.record(req, actor, dir,
+      { ref: branchRef(from), old: sha, new: zeroIdLike(sha), renamed: true },
+      { ref: branchRef(to), old: zeroIdLike(sha), new: sha, renamed: true },
+    );
   }
 
   /** Write access, a repository that is neither archived (423, as Gitea's `mustNotBeArchived`) nor empty. */
@@ -90,7 +147,7 @@ export class BranchWritesService {
     return sha;
   }
 
-  private record(req: RepoScopedRequest, actor: ActorDto, dir: string, line: { ref: string; old: string; new: string }) {
-    return this.recordPush({ repoId: req.repo.id, dir, pusherId: actor.id, via: 'api', journalId: randomUUID() }, [line]);
+  private record(req: RepoScopedRequest, actor: ActorDto, dir: string, ...lines: RefUpdateLine[]) {
+    return this.recordPush({ repoId: req.repo.id, dir, pusherId: actor.id, via: 'api', journalId: randomUUID() }, lines);
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
-  DEFAULT_PAGE_SIZE, DomainError, isValidRefOrSha, MAX_PAGE_SIZE, type CommitDto, type CommitListReply, type CommitOptions, type GetCommitRequest, type ListCommitsRequest, type RepoRefDto,
+  DEFAULT_PAGE_SIZE, DomainError, isValidRefOrSha, MAX_PAGE_SIZE, type CommitDto, type CommitListReply, type CommitOptions,
+  type CompareDto, type CompareRequest, type GetCommitRequest, type ListCommitsRequest, type RepoRefDto,
 } from '@cairn/contracts';
 import { GitReadContext } from '../git/git-read-context.js';
 import {
@@ -10,6 +11,7 @@ import {
 import { resolveRef } from '../git/refs.js';
 import { sanitizeTreePath } from '../git/tree-path.js';
 import { CommitVerifier } from '../signatures/commit-verifier.js';
+import { splitBaseHead } from './basehead.js';
 import { CommitUserDirectory } from './commit-users.js';
 import { toCommitDto } from './commits.mapper.js';
 import { parseRfc3339 } from './rfc3339.js';
@@ -114,6 +116,26 @@ export class CommitsService {
     ]);
     const [commit] = historyCommits(listed, objects);
     return (await this.toDtos(req.repo, [commit], req.options))[0];
+  }
+
+  /**
+   * Gitea's `CompareDiff`: the commits of head that base lacks (`head ^base`, the same set as merge base..head),
+   * newest first, each with its stats (always) and files and verification (unless turned off). Gitea lists every
+   * one; Cairn answers the newest `[git] COMMITS_RANGE_SIZE` (at most a page, 50) so the reply stays bounded, and
+   * `total_commits` counts them all. Unknown refs are 404, as Gitea.
+   */
+  async compare(req: CompareRequest): Promise<CompareDto> {
+    const { base, head } = splitBaseHead(req.basehead, req.repo);
+    const repoPath = this.git.pathOf(req.repo);
+    const [from, to] = req.repo.empty
+      ? [null, null]
+      : await Promise.all([resolveRef(this.git.pool, repoPath, base), resolveRef(this.git.pool, repoPath, head)]);
+    if (!from) throw DomainError.notFound(`base ref "${base.slice(0, 200)}" not found`);
+    if (!to) throw DomainError.notFound(`head ref "${head.slice(0, 200)}" not found`);
+    const options: CommitOptions = { ...req.options, stat: true };
+    const limit = Math.min(MAX_PAGE_SIZE, this.git.commitsRangeSize);
+    const [total, commits] = await this.page(repoPath, { commit: to.commit, not: from.commit }, { skip: 0, limit, ...options });
+    return { total_commits: total, commits: await this.toDtos(req.repo, commits, options) };
   }
 
   /** The commit to list from: `sha` (branch, tag or commit; 404 when unknown) or the default branch. */

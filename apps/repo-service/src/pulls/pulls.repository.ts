@@ -146,6 +146,12 @@ export class PullsRepository {
     }) as Promise<PullIssueRow[]>;
   }
 
+  /** A renamed branch: the unmerged pull requests from or into it follow the new name (Gitea moves bases; heads too here). */
+  async followRenamedBranch(tx: Tx, repoId: number, from: string, to: string): Promise<void> {
+    await tx.pullRequest.updateMany({ where: { repoId, merged: false, baseBranch: from }, data: { baseBranch: to } });
+    await tx.pullRequest.updateMany({ where: { repoId, merged: false, headBranch: from }, data: { headBranch: to } });
+  }
+
   /** Which of these branches an open pull request uses as head or base (one statement). */
   async branchesInUse(db: Db, repoId: number, branches: string[]): Promise<Set<string>> {
     const rows = await db.$queryRaw<{ branch: string }[]>`

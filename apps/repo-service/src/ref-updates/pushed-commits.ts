@@ -20,6 +20,10 @@ export async function listRefCommits(
 ) {
   const out = [];
   for (const line of lines) {
+    if (line.renamed) {
+      out.push({ commits: [] as GitCommitInfo[], total: 0 });
+      continue;
+    }
     out.push(
       await refCommits(dir, line, cap, lines).catch((err: Error) => {
         onError(line, err);
@@ -68,5 +72,6 @@ export function toRefUpdate(
       modified: c.modified,
     })),
     totalCommits: listed.total,
+    ...(line.renamed ? { renamed: true as const } : {}),
   };
 }

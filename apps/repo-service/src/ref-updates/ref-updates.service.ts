@@ -13,6 +13,7 @@ import type { Tx } from '../prisma/prisma.service.js';
 import { MergeCheckQueue, checkJobData } from '../pulls/merge-check.queue.js';
 import { PullRenderer, type PullRendering } from '../pulls/pull-renderer.js';
 import { PULL_SETTINGS, type PullSettings } from '../pulls/pull-settings.js';
+import { PullsService } from '../pulls/pulls.service.js';
 import { effectiveStatus, type PullIssueRow } from '../tracker/pull.mapper.js';
 import { ISSUE_INCLUDE } from '../tracker/issues.repository.js';
 import { PullsRepository, type CandidateRow } from '../pulls/pulls.repository.js';
@@ -58,6 +59,11 @@ export interface RecordedRefUpdates {
   delayed: number;
 }
 
+/** The branches the updates delete. */
+function deletedBranches(lines: RefUpdateLine[]): string[] {
+  return lines.filter((l) => l.ref.startsWith('refs/heads/') && isZeroId(l.new)).map((l) => l.ref.slice('refs/heads/'.length));
+}
+
 /** The branch updates that leave a commit behind (deletions and other refs move no pull request). */
 function movedBranches(lines: RefUpdateLine[]): { branch: string; sha: string }[] {
   return lines
@@ -77,7 +83,9 @@ function movedBranches(lines: RefUpdateLine[]): { branch: string; sha: string }[
  *    events, all through the outbox.
  * 3. {@link afterCommit}: `refs/pull/N/head`, the commit-graph and last-commit warm-up, and the checks queued with
  *    the delay rules (head moved: at once, urgent; base moved: only pull requests active within
- *    `DELAY_CHECK_FOR_INACTIVE_DAYS`, most recent first; the others stay `checking` until viewed).
+ *    `DELAY_CHECK_FOR_INACTIVE_DAYS`, most recent first; the others stay `checking` until viewed); the open pull
+ *    requests from or into a deleted branch closed by the pusher (Gitea's `CloseBranchPulls` on a push), whether
+ *    git, the branch API or a rename deleted it.
  *
  * Nothing needs merge-check-worker to run: pull requests follow their branches while every worker is down, and the
  * queued checks wait in Redis.
@@ -89,6 +97,7 @@ export class RefUpdates {
   constructor(
     private readonly rpc: RpcClient,
     private readonly pulls: PullsRepository,
+    private readonly pullsService: PullsService,
     private readonly renderer: PullRenderer,
     private readonly outbox: EventOutbox,
     private readonly queue: MergeCheckQueue,
@@ -185,9 +194,28 @@ export class RefUpdates {
       );
     }
     void this.commitGraphs.schedule(input.dir, input.lines);
+    await this.closeDeletedBranchPulls(recorded.prepared);
     if (recorded.checks.length || recorded.delayed) {
       this.logger.log(
         `ref updates in repository ${input.repoId}: ${recorded.checks.length} check(s) queued, ${recorded.delayed} delayed until viewed`,
+      );
+    }
+  }
+
+  /**
+   * Closes the open pull requests of the deleted branches, each with its `closed` event, by the pusher. A branch that
+   * exists again (recreated since, or a journal replayed late) keeps its pull requests; without a known pusher
+   * nothing is closed (an event needs a sender).
+   */
+  private async closeDeletedBranchPulls(prepared: PreparedRefUpdates): Promise<void> {
+    const { input, pusher } = prepared;
+    if (input.pusherId === null) return;
+    const actor = { id: input.pusherId, login: pusher?.login ?? '', isAdmin: false, scopes: [], hasTwoFactor: false };
+    const scope = { actor, repo: { id: input.repoId, ownerId: input.ownerId, ownerName: input.ownerName, name: input.name }, access: 'owner' as const };
+    for (const branch of deletedBranches(input.lines)) {
+      if (await resolveBranch(input.dir, branch).catch(() => null)) continue;
+      await this.pullsService.closeBranchPulls(scope, actor, branch).catch((err: Error) =>
+        this.logger.warn(`closing the pull requests of deleted ${branch} in repository ${input.repoId}: ${err.message}`),
       );
     }
   }

@@ -8,6 +8,8 @@ export interface RefUpdateLine {
   ref: string;
   old: string;
   new: string;
+  /** Half of a branch rename (the API's, never a push): announced as a created or deleted ref, without commits. */
+  renamed?: true;
 }
 
 /** The environment variable naming the journal directory of one receive-pack run (see `push-journal.ts`). */

@@ -80,6 +80,17 @@ export class CreateBranchRequest extends RepoScopedRequest {
   @ValidateNested() @Type(() => CreateBranchBody) body: CreateBranchBody;
 }
 
+/** `PATCH /repos/{owner}/{repo}/branches/{branch}` body (Gitea's `RenameBranchRepoOption`). */
+export class RenameBranchBody {
+  @IsString() @MaxLength(100) name: string;
+}
+
+/** `repo.branch.rename`: the branch (by its current name) and its new name. */
+export class RenameBranchRequest extends RepoScopedRequest {
+  @IsString() @MaxLength(1024) branch: string;
+  @ValidateNested() @Type(() => RenameBranchBody) body: RenameBranchBody;
+}
+
 /** `repo.branch.delete`: one branch by name. */
 export class DeleteBranchRequest extends RepoScopedRequest {
   @IsString() @MaxLength(1024) branch: string;

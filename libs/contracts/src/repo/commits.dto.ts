@@ -161,6 +161,21 @@ export class GetCommitRequest extends RepoScopedRequest {
   @ValidateNested() @Type(() => CommitOptions) options: CommitOptions;
 }
 
+/**
+ * `repo.compare`: `GET /repos/{o}/{r}/compare/{basehead}` — the path's `basehead` as given (repo-service splits it
+ * into base and head, as Gitea's `CompareDiff`), and what to compute per commit.
+ */
+export class CompareRequest extends RepoScopedRequest {
+  @IsString() @MaxLength(2048) basehead: string;
+  @ValidateNested() @Type(() => CommitOptions) options: CommitOptions;
+}
+
+/** Gitea's `Compare`: the commits of head that base lacks (newest first) and how many there are. */
+export interface CompareDto {
+  total_commits: number;
+  commits: CommitDto[];
+}
+
 /** The largest patch a `repo.commit.diff` reply may carry (it travels in one bus message). */
 export const COMMIT_DIFF_MAX_BYTES = 512 * 1024;
 

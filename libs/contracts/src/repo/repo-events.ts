@@ -73,6 +73,11 @@ export interface RefUpdate {
   commits: PushedCommit[];
   /** Total number of new commits (may exceed `commits.length`). */
   totalCommits: number;
+  /**
+   * Half of a branch rename: Gitea's `RenameBranch` announces only the deleted and the created ref (`delete` and
+   * `create` webhooks, no `push`), and no commits are new.
+   */
+  renamed?: true;
 }
 
 /** `repo.evt.push.received`. */

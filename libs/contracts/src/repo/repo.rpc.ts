@@ -5,14 +5,14 @@ import type {
 } from './branch-protection.dto.js';
 import type {
   BranchDto, CreateBranchRequest, DeleteBranchRequest, GetBranchRequest, ListBranchesRequest, ListRefNamesRequest,
-  RefNamesReply,
+  RefNamesReply, RenameBranchRequest,
 } from './branches.dto.js';
 import type { ListTopicsReply, ListTopicsRequest, ReplaceTopicsRequest, TopicRequest } from './topics.dto.js';
 import type {
   AddCollaboratorRequest, CollaboratorRequest, ListCollaboratorsRequest, RepoCollaboratorPermissionDto,
 } from './collaborator.dto.js';
 import type {
-  CommitDiffReply, CommitDto, CommitListReply, GetCommitDiffRequest, GetCommitRequest, ListCommitsRequest,
+  CommitDiffReply, CommitDto, CommitListReply, CompareDto, CompareRequest, GetCommitDiffRequest, GetCommitRequest, ListCommitsRequest,
 } from './commits.dto.js';
 import type {
   GetContentsReply, GetContentsRequest, GetFileContentsReply, GetFileContentsRequest, GetRawReply, GetRawRequest,
@@ -83,10 +83,12 @@ export interface RepoRpc {
   [RepoSubjects.contentsChange]: RpcPair<ChangeFilesRequest, ChangeFilesReply>;
   [RepoSubjects.commitList]: RpcPair<ListCommitsRequest, CommitListReply>;
   [RepoSubjects.commitGet]: RpcPair<GetCommitRequest, CommitDto>;
+  [RepoSubjects.compare]: RpcPair<CompareRequest, CompareDto>;
   [RepoSubjects.commitDiff]: RpcPair<GetCommitDiffRequest, CommitDiffReply>;
   [RepoSubjects.branchList]: RpcPair<ListBranchesRequest, Paginated<BranchDto>>;
   [RepoSubjects.branchCreate]: RpcPair<CreateBranchRequest, BranchDto>;
   [RepoSubjects.branchDelete]: RpcPair<DeleteBranchRequest, null>;
+  [RepoSubjects.branchRename]: RpcPair<RenameBranchRequest, null>;
   [RepoSubjects.topicList]: RpcPair<ListTopicsRequest, ListTopicsReply>;
   [RepoSubjects.topicReplace]: RpcPair<ReplaceTopicsRequest, null>;
   [RepoSubjects.topicAdd]: RpcPair<TopicRequest, null>;

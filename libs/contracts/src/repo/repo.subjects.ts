@@ -113,6 +113,12 @@ export const RepoSubjects = {
   contentsChange: 'repo.contents.change',
   /** List commits (sha, path, not, since/until, paging): {@link ListCommitsRequest} → {@link CommitListReply}. */
   commitList: 'repo.commit.list',
+  /**
+   * Compare two refs (`base...head` or `base..head`; branches, tags or commits): {@link CompareRequest} →
+   * {@link CompareDto} (the newest commits of head missing from base, at most `[git] COMMITS_RANGE_SIZE`, and their
+   * total).
+   */
+  compare: 'repo.compare',
   /** Get one commit by ref or sha: {@link GetCommitRequest} → `CommitDto`. */
   commitGet: 'repo.commit.get',
   /**
@@ -129,6 +135,12 @@ export const RepoSubjects = {
    * push that deletes it (push/delete events, the open pull requests from it closed).
    */
   branchDelete: 'repo.branch.delete',
+  /**
+   * Rename a branch (write access; the default branch and branches with a rule of their own name need repository
+   * admin): {@link RenameBranchRequest} → `null`. The default branch, a rule naming the branch and open pull requests
+   * follow; recorded like a push that deletes the old name and creates the new one.
+   */
+  branchRename: 'repo.branch.rename',
   /** A page of a repository's topics: {@link ListTopicsRequest} → {@link ListTopicsReply}. */
   topicList: 'repo.topic.list',
   /** Replace a repository's topics (repo admin): {@link ReplaceTopicsRequest} → `null`. */

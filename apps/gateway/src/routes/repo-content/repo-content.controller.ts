@@ -1,9 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
 import {
   ChangeFilesBody, CommitFlagsQuery, CreateBranchBody, CreateFileBody, DeleteFileBody, DomainError, FileContentsQuery, GetFilesBody,
-  ListCommitsQuery, ListQuery, RefQuery, RepoSubjects, UpdateFileBody,
+  ListCommitsQuery, ListQuery, RefQuery, RenameBranchBody, RepoSubjects, UpdateFileBody,
   parseGiteaBool,
-  type BranchDto, type ChangeFileOperationBody, type ChangeFilesReply, type CommitDto, type CommitOptions,
+  type BranchDto, type ChangeFileOperationBody, type ChangeFilesReply, type CommitDto, type CommitOptions, type CompareDto,
   type ContentsResponseDto, type FileDeleteResponseDto, type FileOptionsBody, type FileResponseDto,
   type FilesResponseDto,
 } from '@cairn/contracts';
@@ -191,6 +191,13 @@ export class RepoContentController {
     return this.rpc.send(RepoSubjects.commitGet, { ...ctx, sha, options: commitOptions(q) });
   }
 
+  /** `base...head` or `base..head` (or only a head, against the default branch): the commits head adds. */
+  @Get('compare/*')
+  @RepoAccess('read')
+  compare(@CurrentRepo() ctx: RepoContext, @Param('*') basehead: string, @Query() q: CommitFlagsQuery): Promise<CompareDto> {
+    return this.rpc.send(RepoSubjects.compare, { ...ctx, basehead: basehead ?? '', options: commitOptions(q) });
+  }
+
   @Get('branches')
   @RepoAccess('read')
   async branches(
@@ -222,6 +229,14 @@ export class RepoContentController {
   @HttpCode(204)
   async deleteBranch(@CurrentRepo() ctx: RepoContext, @Param('*') branch: string): Promise<void> {
     await this.rpc.send(RepoSubjects.branchDelete, { ...ctx, branch: branch ?? '' });
+  }
+
+  @Patch('branches/*')
+  @MustNotBeArchived()
+  @RepoAccess('write')
+  @HttpCode(204)
+  async renameBranch(@CurrentRepo() ctx: RepoContext, @Param('*') branch: string, @Body() body: RenameBranchBody): Promise<void> {
+    await this.rpc.send(RepoSubjects.branchRename, { ...ctx, branch: branch ?? '', body });
   }
 
   private async contents(
