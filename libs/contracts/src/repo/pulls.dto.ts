@@ -112,9 +112,12 @@ export interface ChangedFileDto {
   raw_url: string;
 }
 
-/** `POST /repos/{owner}/{repo}/pulls` body (Gitea's `CreatePullRequestOption`; head is a branch of the same repository). */
+/** `POST /repos/{owner}/{repo}/pulls` body (Gitea's `CreatePullRequestOption`). */
 export class CreatePullBody extends AssigneesFields {
-  /** The branch with the changes (`branch`, or `owner:branch` naming this repository's owner). */
+  /**
+   * The branch with the changes: `branch` (this repository), `owner:branch` (this repository's owner, the owner of a
+   * fork of it, or of the repository it was forked from) or `owner/repo:branch`.
+   */
   @IsString() @MinLength(1) @MaxLength(255) head: string;
   /** The branch to merge into. */
   @IsString() @MinLength(1) @MaxLength(255) base: string;
