@@ -173,6 +173,13 @@ describe('pull requests from forks', () => {
     expect(created.status).toBe(201);
     assertMatchesContract('POST', '/repos/{owner}/{repo}/pulls', 201, created.data);
     expect(created.data.head).toMatchObject({ label: `${bob.username}:topic`, ref: 'topic', repo: { id: forkId } });
+    // "Allow edits from maintainers": stored and shown; only the poster may change it (Gitea's SetAllowEdits).
+    const allow = await (await gitea(bob)).repos.repoEditPullRequest(alice.username, name, created.data.number, { allow_maintainer_edit: true });
+    expect(allow.status).toBe(201);
+    assertMatchesContract('PATCH', '/repos/{owner}/{repo}/pulls/{index}', 201, allow.data);
+    expect(allow.data.allow_maintainer_edit).toBe(true);
+    const byOwner = await api.patch(`/repos/${alice.username}/${name}/pulls/${created.data.number}`, { basic: alice, body: { allow_maintainer_edit: false } });
+    expect(byOwner.status, byOwner.text).toBe(403);
     // owner/repo:branch names the same head.
     const r = `/repos/${alice.username}/${name}`;
     const again = await api.post(`${r}/pulls`, { basic: bob, body: { head: `${bob.username}/${name}:topic`, base: 'main', title: 'again' } });

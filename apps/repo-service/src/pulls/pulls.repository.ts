@@ -226,6 +226,10 @@ export class PullsRepository {
     });
   }
 
+  setAllowMaintainerEdit(pullId: number, allow: boolean, db: Db = this.prisma): Promise<PullRequest> {
+    return db.pullRequest.update({ where: { id: pullId }, data: { allowMaintainerEdit: allow } });
+  }
+
   /** New commits for a pull request: it is `checking` again. */
   setCommits(tx: Tx, pullId: number, data: { baseSha?: string; headSha?: string; mergeBase?: string }): Promise<PullRequest> {
     return tx.pullRequest.update({ where: { id: pullId }, data: { ...data, status: 'checking' } });

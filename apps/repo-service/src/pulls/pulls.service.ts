@@ -209,6 +209,11 @@ export class PullsService implements OnModuleInit {
     const actor = requireActor(req.actor);
     const row = await this.load(req.repo.id, req.index);
     if (!canModify(req, row.posterId)) throw DomainError.forbidden('user should have permission to edit the pull request');
+    const allow = req.body?.allow_maintainer_edit;
+    if (allow !== undefined && allow !== row.pullRequest.allowMaintainerEdit) {
+      if (actor.id !== row.posterId) throw DomainError.forbidden('only the poster may change allow_maintainer_edit');
+      row.pullRequest = await this.pulls.setAllowMaintainerEdit(row.pullRequest.id, allow);
+    }
     const assignees = await this.assignees.resolve(req, req.body);
     const extras = { labels: req.body?.labels, milestone: req.body?.milestone };
     const current = (await this.extras.edit(req, actor, row, extras)) ? await this.load(req.repo.id, req.index) : row;

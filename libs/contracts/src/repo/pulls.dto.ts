@@ -138,6 +138,8 @@ export class EditPullBody extends AssigneesFields {
   @IsOptional() @IsArray() @IsInt({ each: true }) labels?: number[];
   /** Milestone id; 0 removes it (write access). */
   @IsOptional() @IsInt() @Min(0) milestone?: number;
+  /** "Allow edits from maintainers" (the poster only, as Gitea's `SetAllowEdits`). */
+  @IsOptional() @IsBoolean() allow_maintainer_edit?: boolean;
 }
 
 /** `GET /repos/{owner}/{repo}/pulls` query. */
