@@ -82,6 +82,16 @@ export class PullRenderer {
     };
   }
 
+  /** A repository's JSON with the actor's permission on it. */
+  private async viewerRepoJson(actor: ActorDto | null, repoId: number, users: Map<number, UserDto>): Promise<RepositoryDto> {
+    return (await this.views.repository(repoId, await this.access.accessById(subjectOf(actor), repoId), users)).json;
+  }
+
+  /** Adds a head repository to a rendering prepared before its pull request existed (creation: no remote calls later). */
+  async addHeadRepo(r: PullRendering, actor: ActorDto | null, repoId: number): Promise<void> {
+    r.ctx.headRepos?.set(repoId, await this.viewerRepoJson(actor, repoId, r.ctx.users));
+  }
+
   /** `db`: a transaction whose review requests the rendering must see. */
   async prepare(scope: ViewScope, rows: PullIssueRow[], actor: ActorDto | null = scope.actor, extraUserIds: number[] = [], db?: Db): Promise<PullRendering> {
     const ids = new Set<number>([scope.repo.ownerId, ...extraUserIds]);
@@ -96,9 +106,7 @@ export class PullRenderer {
     const repo = await this.views.repository(scope.repo.id, scope.access, users);
     const sender = await this.views.sender(actor, users);
     const base: IssueRenderContext = { rootUrl: this.views.rootUrl, repo: scope.repo, users };
-    const headRepos = await this.headRepos(scope.repo.id, rows, async (id) =>
-      (await this.views.repository(id, await this.access.accessById(subjectOf(actor), id), users)).json,
-    );
+    const headRepos = await this.headRepos(scope.repo.id, rows, (id) => this.viewerRepoJson(actor, id, users));
     const ctx: PullRenderContext = { ...base, repoJson: repo.json, requested, headRepos };
     return {
       ctx,

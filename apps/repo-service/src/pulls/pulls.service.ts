@@ -97,6 +97,7 @@ export class PullsService implements OnModuleInit {
     const assigneeIds = (await this.assignees.resolve(req, req.body)) ?? [];
     const extras = await this.extras.check(req, req.body);
     const r = await this.renderer.prepare(req, [], actor, assigneeIds);
+    if (headRepo) await this.renderer.addHeadRepo(r, actor, headRepo.id);
     const allowMaintainerEdit = (await this.views.row(req.repo.id)).defaultAllowMaintainerEdit;
     const now = new Date();
     const { row, dto } = await inTx(this.prisma, async (tx) => {
@@ -128,9 +129,7 @@ export class PullsService implements OnModuleInit {
       await this.issues.setAssignees(tx, issue.id, assigneeIds);
       await this.extras.apply(tx, issue.id, extras, now);
       const created = { ...(await this.issues.findById(req.repo.id, issue.id, tx))!, pullRequest: pull } as PullIssueRow;
-      // The head repository's JSON, now that there is a row naming it.
-      const rendering = headRepo ? await this.renderer.prepare(req, [created], actor, assigneeIds, tx) : r;
-      const out = rendering.pull(created);
+      const out = r.pull(created);
       await this.outbox.record<PullRequestEventData>(tx, PullRequestEvents.opened, {
         action: 'opened',
         number: index,

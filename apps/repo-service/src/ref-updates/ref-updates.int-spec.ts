@@ -290,7 +290,7 @@ describe('a push to a head branch, with no merge-check-worker running', () => {
     commit(f, 'topic', { 'f.txt': '1\n' }, 'f1');
     await push(f, 'topic');
     const pr = await rpc.send(PullSubjects.create, { ...r.scope('bob', 'read'), body: { head: 'bob:topic', base: 'main', title: 'from the fork' } });
-    expect(pr.head).toMatchObject({ label: 'bob:topic', ref: 'topic', sha: tip(f, 'topic'), repo_id: fork.id });
+    expect(pr.head).toMatchObject({ label: 'topic', ref: 'topic', sha: tip(f, 'topic'), repo_id: fork.id });
     expect(bareGit(r, 'rev-parse', `refs/pull/${pr.number}/head`)).toBe(tip(f, 'topic'));
     await reportMergeable(pr.id);
 

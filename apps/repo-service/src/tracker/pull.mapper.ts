@@ -41,18 +41,21 @@ export function toPullDto(row: PullIssueRow, ctx: PullRenderContext): PullReques
   const pr = row.pullRequest;
   const html = issueHtmlUrl(ctx, row.index, true);
   const status = effectiveStatus(pr);
-  const branch = (name: string, sha: string, repoId = ctx.repo.id, repo = ctx.repoJson, label = name) => ({
-    label,
-    ref: name,
+  // Gitea's `label` is the branch name, in a fork too (GitHub's `owner:branch` is not Gitea's).
+  const branch = (name: string, sha: string, repoId = ctx.repo.id, repo = ctx.repoJson, ref = name) => ({
+    label: name,
+    ref,
     sha,
     repo_id: repoId,
     repo,
   });
-  // A head in another repository is labelled `owner:branch`, as Gitea does.
+  // A head in another repository: that repository's JSON; once it is deleted, Gitea's `refs/pull/N/head`, repo_id -1.
   const headRepo = pr.headRepoId === null ? null : (ctx.headRepos?.get(pr.headRepoId) ?? null);
   const head = pr.headRepoId === null
     ? branch(pr.headBranch, pr.headSha)
-    : branch(pr.headBranch, pr.headSha, pr.headRepoId, headRepo, headRepo ? `${headRepo.owner.login}:${pr.headBranch}` : pr.headBranch);
+    : headRepo
+      ? branch(pr.headBranch, pr.headSha, pr.headRepoId, headRepo)
+      : branch(pr.headBranch, pr.headSha, -1, null, `refs/pull/${row.index}/head`);
   const dto: PullRequestDto = {
     id: pr.id,
     url: html,
