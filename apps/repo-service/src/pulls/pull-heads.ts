@@ -34,23 +34,21 @@ export class PullHeads {
   ) {}
 
   /**
-   * `head` of `POST …/pulls` and `GET …/pulls/{base}/{head}`: `branch`, `owner:branch` or `owner/repo:branch`. A
-   * repository the actor cannot read is not found, like one that does not exist (Gitea answers 404 for both).
+   * `head` of `POST …/pulls` and `GET …/pulls/{base}/{head}`: `branch` or `owner:branch` (Gitea's API takes no
+   * `owner/repo:branch`: only its compare pages do). An owner without such a repository, and a repository the actor
+   * cannot read, are not found, like an owner that does not exist (Gitea answers 404 for all three).
    */
   async parse(scope: ViewScope, head: string): Promise<PullHead> {
     const colon = head.indexOf(':');
     if (colon < 0) return { repo: null, branch: head.trim() };
-    const left = head.slice(0, colon).trim();
+    const owner = head.slice(0, colon).trim();
     const branch = head.slice(colon + 1).trim();
-    const slash = left.indexOf('/');
-    const owner = (slash < 0 ? left : left.slice(0, slash)).toLowerCase();
-    const name = slash < 0 ? null : left.slice(slash + 1).toLowerCase();
     const base = await this.repositories.findById(scope.repo.id);
     if (!base) throw DomainError.notFound('repository not found');
-    const found = (await this.candidates(base, owner)).find((r) => name === null || r.lowerName === name);
+    const [found] = await this.candidates(base, owner.toLowerCase());
     const notFound = () =>
       DomainError.notFound(
-        `"${left.slice(0, 100)}" has no repository to open a pull request from: the head must be a branch of ` +
+        `"${owner.slice(0, 100)}" has no repository to open a pull request from: the head must be a branch of ` +
           `${base.ownerName}/${base.name}, of a fork of it, or of the repository it was forked from`,
       );
     if (!found) throw notFound();

@@ -116,7 +116,7 @@ export interface ChangedFileDto {
 export class CreatePullBody extends AssigneesFields {
   /**
    * The branch with the changes: `branch` (this repository), `owner:branch` (this repository's owner, the owner of a
-   * fork of it, or of the repository it was forked from) or `owner/repo:branch`.
+   * fork of it, or of the repository it was forked from).
    */
   @IsString() @MinLength(1) @MaxLength(255) head: string;
   /** The branch to merge into. */
