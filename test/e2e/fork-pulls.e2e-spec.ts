@@ -3,9 +3,10 @@
  * repository, pushes a branch to the fork with `git push`, opens a pull request into A's repository (gitea-js, and
  * Octokit's `pulls.create` with `head: "owner:branch"`); A sees files and commits, B pushes again and the pull request
  * follows (`refs/pull/N/head` in A's repository, the `synchronized` webhook on A's repository), A merges and the base
- * branch holds B's commits. Refused: a head owner without a fork, an unknown owner, a private fork the creator cannot
- * read, a duplicate. Deleting the fork's branch, or the fork, closes its pull requests (Gitea's `CloseBranchPulls` and
- * `CloseRepoBranchesPulls`). Responses are validated against the published OpenAPI description.
+ * branch holds B's commits (the fork's branch is left alone, and updating it from the base is refused). Refused: a head owner without a fork, an unknown owner, a private fork the creator cannot
+ * read, a duplicate, `owner/repo:branch` (not a form Gitea's API takes). Deleting the fork's branch, or the fork, closes
+ * its pull requests (Gitea's `CloseBranchPulls` and `CloseRepoBranchesPulls`); reopening reads the head from the fork.
+ * Responses are validated against the published OpenAPI description.
  */
 import { Octokit } from '@octokit/rest';
 import { giteaApi } from 'gitea-js';
@@ -231,6 +232,15 @@ describe('pull requests from forks', () => {
     expect((await (await gitea(bob)).repos.repoDeleteBranch(bob.username, name, 'one')).status).toBe(204);
     expect((await api.get(`${r}/pulls/${one}`, { basic: alice })).body).toMatchObject({ state: 'closed', merged: false });
     expect((await api.get(`${r}/pulls/${two}`, { basic: alice })).body.state).toBe('open');
+    // Reopening reads the head from the fork: gone for one, there (and moved meanwhile) for two.
+    const reopenOne = await api.patch(`${r}/pulls/${one}`, { basic: bob, body: { state: 'open' } });
+    expect(reopenOne.status, reopenOne.text).toBe(409);
+    expect((await api.patch(`${r}/pulls/${two}`, { basic: bob, body: { state: 'closed' } })).status).toBe(201);
+    const moved = await pushToFork(work, 'two', { 'two.txt': '2\n3\n' }, 'two again');
+    const reopened = await api.patch(`${r}/pulls/${two}`, { basic: bob, body: { state: 'open' } });
+    expect(reopened.status, reopened.text).toBe(201);
+    expect(reopened.body).toMatchObject({ state: 'open', head: { sha: moved } });
+    expect(await remoteRef(name, `refs/pull/${two}/head`)).toBe(moved);
 
     expect((await api.delete(`/repos/${bob.username}/${name}`, { basic: bob })).status).toBe(204);
     const closed = await api.get(`${r}/pulls/${two}`, { basic: alice });
