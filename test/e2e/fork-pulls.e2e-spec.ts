@@ -127,6 +127,10 @@ describe('pull requests from forks', () => {
     expect(byBranches.data.number).toBe(number);
     // A's own branch of the same name is another head.
     expect((await api.get(`${r}/pulls/main/feature`, { basic: alice })).status).toBe(404);
+    // The web page names the head as Gitea's does: owner/repo:branch.
+    const page = await fetch(`${suite.baseUrl}/${alice.username}/${name}/pulls/${number}`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(`wants to merge <code>${bob.username}/${name}:feature</code> into <code>main</code>`);
     const listed = await aliceGitea.repos.repoListPullRequests(alice.username, name, { state: 'open' });
     expect(listed.data.map((p) => [p.head?.label, p.head?.repo?.full_name])).toEqual([['feature', `${bob.username}/${name}`]]);
 
