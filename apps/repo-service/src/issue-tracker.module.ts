@@ -9,6 +9,7 @@ import { MergeService } from './pull-merge/merge.service.js';
 import { MergeCheckQueue } from './pulls/merge-check.queue.js';
 import { MergeabilityService } from './pulls/mergeability.service.js';
 import { PULL_SETTINGS, loadPullSettings } from './pulls/pull-settings.js';
+import { PullHeads } from './pulls/pull-heads.js';
 import { PullRenderer } from './pulls/pull-renderer.js';
 import { PullsHandler } from './pulls/pulls.handler.js';
 import { PullsRepository } from './pulls/pulls.repository.js';
@@ -55,6 +56,7 @@ import { MilestonesService } from './milestones/milestones.service.js';
     IssuesRepository,
     PullsRepository,
     PullRenderer,
+    PullHeads,
     MergeCheckQueue,
     MergeabilityService,
     RefUpdates,

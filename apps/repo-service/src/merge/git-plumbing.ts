@@ -66,6 +66,23 @@ export async function mergeBase(dir: string, a: string, b: string): Promise<stri
   return isObjectId(oid) ? oid : null;
 }
 
+/**
+ * Copies a commit and its history from another repository of the same storage into `dir` (a fork's pull-request
+ * head into the base repository): one local `git fetch` of the object id, writing no ref (the caller points
+ * `refs/pull/N/head` at it), without the automatic maintenance a fetch would start. Nothing when `dir` has it.
+ */
+export async function fetchCommit(dir: string, fromDir: string, oid: string, timeoutMs: number): Promise<void> {
+  const has = await runGit(dir, ['cat-file', '-e', '--end-of-options', `${assertOid(oid)}^{commit}`]);
+  if (has.code === 0) return;
+  const r = await runGit(
+    dir,
+    ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--no-auto-maintenance', '--', fromDir, oid],
+    { timeoutMs },
+  );
+  if (r.timedOut) throw new Error(`git fetch of ${oid} timed out after ${timeoutMs} ms`);
+  if (r.code !== 0) throw new Error(`git fetch of ${oid} failed: ${r.stderr.trim().slice(0, 300)}`);
+}
+
 /** Whether `ancestor` is reachable from `descendant` (a commit is its own ancestor). */
 export async function isAncestor(dir: string, ancestor: string, descendant: string): Promise<boolean> {
   const r = await runGit(dir, ['merge-base', '--is-ancestor', '--end-of-options', assertOid(ancestor), assertOid(descendant)]);

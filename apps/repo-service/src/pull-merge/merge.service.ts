@@ -17,6 +17,7 @@ import { PULL_SETTINGS, type PullSettings } from '../pulls/pull-settings.js';
 import type { RepositoryRow } from '../repositories/repositories.repository.js';
 import { RefUpdates, type PreparedRefUpdates } from '../ref-updates/ref-updates.service.js';
 import { RepoStorage } from '../storage/repo-storage.js';
+import { PullHeads } from '../pulls/pull-heads.js';
 import { branchRef, checkMergeability, deleteRef, resolveBranch, updateRef, type GitIdentity } from '../merge/git-plumbing.js';
 import { computeMerge, computeUpdate } from '../merge/merge-styles.js';
 import { userGitIdentity } from '../merge/user-identity.js';
@@ -63,6 +64,7 @@ export class MergeService implements BeforeApplicationShutdown {
     private readonly refUpdates: RefUpdates,
     private readonly signer: CommitSigner,
     private readonly mergeProtection: MergeProtection,
+    private readonly heads: PullHeads,
     @Inject(PULL_SETTINGS) private readonly settings: PullSettings,
   ) {}
 
@@ -99,7 +101,8 @@ export class MergeService implements BeforeApplicationShutdown {
     if (style === 'manually-merged') throw notAllowed('marking a pull request as manually merged is not supported');
 
     const dir = this.storage.pathFor(req.repo);
-    const [base, head] = await Promise.all([resolveBranch(dir, pr.baseBranch), resolveBranch(dir, pr.headBranch)]);
+    // A fork's head is read from the fork and copied here: the merge runs in this repository.
+    const [base, head] = await Promise.all([resolveBranch(dir, pr.baseBranch), this.heads.currentHead(dir, pr)]);
     if (!base) throw notAllowed(`the base branch "${pr.baseBranch}" no longer exists`);
     if (!head) throw notAllowed(`the head branch "${pr.headBranch}" no longer exists`);
     const wanted = req.body.head_commit_id?.toLowerCase();
@@ -214,6 +217,8 @@ export class MergeService implements BeforeApplicationShutdown {
     r: PullRendering,
   ): Promise<void> {
     const pr = row.pullRequest;
+    // A fork's branch is the fork's owner's to delete (Cairn never writes to a fork).
+    if (pr.headRepoId !== null) return;
     if (pr.headBranch === (await this.views.row(scope.repo.id)).defaultBranch) return;
     if ((await this.pullsRepo.countOpenUsingBranch(scope.repo.id, pr.headBranch, pr.id)) > 0) return;
     if (!(await deleteRef(dir, branchRef(pr.headBranch), head))) return;
@@ -242,6 +247,7 @@ export class MergeService implements BeforeApplicationShutdown {
     const pr = row.pullRequest;
     if (pr.merged) throw DomainError.unprocessable('the pull request has already been merged');
     if (row.state !== 'open') throw DomainError.unprocessable('the pull request is closed');
+    if (pr.headRepoId !== null) throw DomainError.unprocessable('updating the head branch of a pull request from another repository is not supported');
     const repoRow = await this.views.row(req.repo.id);
     if (style === 'rebase' && !repoRow.allowRebaseUpdate) {
       throw DomainError.forbidden('updating the branch by rebase is not allowed in this repository');

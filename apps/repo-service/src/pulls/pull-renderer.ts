@@ -7,6 +7,7 @@ import { RepoViews, type ViewScope } from '../tracker/repo-views.js';
 import { toPullDto, type PullIssueRow, type PullRenderContext } from '../tracker/pull.mapper.js';
 import { ReviewsRepository } from '../reviews/reviews.repository.js';
 import type { Db } from '../prisma/prisma.service.js';
+import { AccessService, subjectOf } from '../access/access.service.js';
 
 /** Everything needed to render pull requests and their events for one repository, loaded once. */
 export interface PullRendering {
@@ -24,7 +25,22 @@ export class PullRenderer {
   constructor(
     private readonly views: RepoViews,
     private readonly reviews: ReviewsRepository,
+    private readonly access: AccessService,
   ) {}
+
+  /**
+   * The JSON of the head repositories other than `repoId` (forks), each as `level` says (Gitea renders a head
+   * repository with the viewer's permission, whatever it is); null for one deleted since.
+   */
+  private async headRepos(
+    repoId: number,
+    rows: PullIssueRow[],
+    load: (id: number) => Promise<RepositoryDto>,
+  ): Promise<Map<number, RepositoryDto | null>> {
+    const ids = [...new Set(rows.flatMap((r) => (r.pullRequest.headRepoId !== null && r.pullRequest.headRepoId !== repoId ? [r.pullRequest.headRepoId] : [])))];
+    const found = await Promise.all(ids.map((id) => load(id).catch(() => null)));
+    return new Map(ids.map((id, i) => [id, found[i]]));
+  }
 
   /** Each pull request's open review requests (issue id → user ids): `requested_reviewers`. */
   private async requested(rows: PullIssueRow[], db?: Db): Promise<Map<number, number[]>> {
@@ -54,7 +70,8 @@ export class PullRenderer {
     const users = await this.views.usersCached(ids);
     const scopeRepo = { id: repo.row.id, ownerId: repo.row.ownerId, ownerName: repo.row.ownerName, name: repo.row.name };
     const base: IssueRenderContext = { rootUrl: this.views.rootUrl, repo: scopeRepo, users };
-    const ctx: PullRenderContext = { ...base, repoJson: repo.json, requested };
+    const headRepos = await this.headRepos(repoId, rows, async (id) => (await this.views.repositoryCached(id)).json);
+    const ctx: PullRenderContext = { ...base, repoJson: repo.json, requested, headRepos };
     return {
       ctx,
       repoJson: repo.json,
@@ -63,6 +80,16 @@ export class PullRenderer {
       pull: (row, stats) => toPullDto(row, stats ? { ...ctx, stats } : ctx),
       issue: (row) => toIssueDto(row, base),
     };
+  }
+
+  /** A repository's JSON with the actor's permission on it. */
+  private async viewerRepoJson(actor: ActorDto | null, repoId: number, users: Map<number, UserDto>): Promise<RepositoryDto> {
+    return (await this.views.repository(repoId, await this.access.accessById(subjectOf(actor), repoId), users)).json;
+  }
+
+  /** Adds a head repository to a rendering prepared before its pull request existed (creation: no remote calls later). */
+  async addHeadRepo(r: PullRendering, actor: ActorDto | null, repoId: number): Promise<void> {
+    r.ctx.headRepos?.set(repoId, await this.viewerRepoJson(actor, repoId, r.ctx.users));
   }
 
   /** `db`: a transaction whose review requests the rendering must see. */
@@ -79,7 +106,8 @@ export class PullRenderer {
     const repo = await this.views.repository(scope.repo.id, scope.access, users);
     const sender = await this.views.sender(actor, users);
     const base: IssueRenderContext = { rootUrl: this.views.rootUrl, repo: scope.repo, users };
-    const ctx: PullRenderContext = { ...base, repoJson: repo.json, requested };
+    const headRepos = await this.headRepos(scope.repo.id, rows, (id) => this.viewerRepoJson(actor, id, users));
+    const ctx: PullRenderContext = { ...base, repoJson: repo.json, requested, headRepos };
     return {
       ctx,
       repoJson: repo.json,

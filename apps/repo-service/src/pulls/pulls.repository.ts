@@ -56,24 +56,31 @@ export class PullsRepository {
 
   insertPull(
     tx: Tx,
-    data: { issueId: number; repoId: number; headBranch: string; baseBranch: string; headSha: string; baseSha: string; mergeBase: string },
+    data: {
+      issueId: number; repoId: number; headRepoId: number | null; headBranch: string; baseBranch: string; headSha: string;
+      baseSha: string; mergeBase: string; allowMaintainerEdit: boolean;
+    },
   ): Promise<PullRequest> {
     return tx.pullRequest.create({ data: { ...data, status: 'checking' } });
   }
 
-  /** The open (unmerged) pull request from `head` into `base`, if any. */
-  findOpenByBranches(repoId: number, headBranch: string, baseBranch: string, db: Db = this.prisma): Promise<PullIssueRow | null> {
+  /** The open (unmerged) pull request from `head` (of `headRepoId`, null: this repository) into `base`, if any. */
+  findOpenByBranches(
+    repoId: number, headRepoId: number | null, headBranch: string, baseBranch: string, db: Db = this.prisma,
+  ): Promise<PullIssueRow | null> {
     return db.issue.findFirst({
-      where: { repoId, isPull: true, state: 'open', pullRequest: { headBranch, baseBranch, merged: false } },
+      where: { repoId, isPull: true, state: 'open', pullRequest: { headRepoId, headBranch, baseBranch, merged: false } },
       include: ISSUE_INCLUDE,
       orderBy: { index: 'desc' },
     }) as Promise<PullIssueRow | null>;
   }
 
   /** The most recent pull request from `head` into `base` in any state (`GET …/pulls/{base}/{head}`). */
-  findLatestByBranches(repoId: number, headBranch: string, baseBranch: string, db: Db = this.prisma): Promise<PullIssueRow | null> {
+  findLatestByBranches(
+    repoId: number, headRepoId: number | null, headBranch: string, baseBranch: string, db: Db = this.prisma,
+  ): Promise<PullIssueRow | null> {
     return db.issue.findFirst({
-      where: { repoId, isPull: true, pullRequest: { headBranch, baseBranch } },
+      where: { repoId, isPull: true, pullRequest: { headRepoId, headBranch, baseBranch } },
       include: ISSUE_INCLUDE,
       orderBy: [{ state: 'desc' }, { index: 'desc' }],
     }) as Promise<PullIssueRow | null>;
@@ -124,25 +131,43 @@ export class PullsRepository {
     return rows.map(toCandidateRow);
   }
 
-  /** Open pull requests from any of these branches, unlocked (what a recording will render, looked up before it). */
+  /**
+   * Open pull requests from any of these branches of the repository — its own and those of the repositories it is the
+   * head repository of (forks' pull requests into their base) — unlocked (what a recording will render, looked up
+   * before it).
+   */
   findOpenFromHeads(repoId: number, branches: string[], db: Db = this.prisma): Promise<PullIssueRow[]> {
     return db.issue.findMany({
-      where: { repoId, isPull: true, state: 'open', pullRequest: { headBranch: { in: branches }, merged: false } },
+      where: { isPull: true, state: 'open', pullRequest: { ...headIn(repoId), headBranch: { in: branches }, merged: false } },
       include: ISSUE_INCLUDE,
     }) as Promise<PullIssueRow[]>;
   }
 
-  /** Open pull requests from or into a branch (what deleting it closes, as Gitea's `CloseBranchPulls`). */
+  /** Open pull requests from the repository's branches into other repositories (a fork's into its base), oldest first. */
+  findOpenFromHeadRepo(repoId: number, db: Db = this.prisma): Promise<PullIssueRow[]> {
+    return db.issue.findMany({
+      where: { isPull: true, state: 'open', pullRequest: { headRepoId: repoId, repoId: { not: repoId }, merged: false } },
+      include: { pullRequest: true },
+      orderBy: [{ repoId: 'asc' }, { index: 'asc' }],
+    }) as Promise<PullIssueRow[]>;
+  }
+
+  /**
+   * Open pull requests from or into a branch of the repository, in any repository (what deleting it closes, as
+   * Gitea's `CloseBranchPulls`), oldest first.
+   */
   findOpenTouching(repoId: number, branch: string, db: Db = this.prisma): Promise<PullIssueRow[]> {
     return db.issue.findMany({
       where: {
-        repoId,
         isPull: true,
         state: 'open',
-        pullRequest: { merged: false, OR: [{ headBranch: branch }, { baseBranch: branch }] },
+        pullRequest: {
+          merged: false,
+          OR: [{ ...headIn(repoId), headBranch: branch }, { repoId, baseBranch: branch }],
+        },
       },
       include: { pullRequest: true },
-      orderBy: { index: 'asc' },
+      orderBy: [{ repoId: 'asc' }, { index: 'asc' }],
     }) as Promise<PullIssueRow[]>;
   }
 
@@ -158,8 +183,10 @@ export class PullsRepository {
       SELECT DISTINCT b.branch FROM unnest(${branches}::text[]) AS b(branch)
        WHERE EXISTS (
          SELECT 1 FROM "repo".pull_requests pr JOIN "repo".issues i ON i.id = pr.issue_id
-          WHERE pr.repo_id = ${repoId}::int AND i.state = 'open' AND NOT pr.merged
-            AND (pr.head_branch = b.branch OR pr.base_branch = b.branch))`;
+          WHERE i.state = 'open' AND NOT pr.merged
+            AND ((pr.repo_id = ${repoId}::int AND pr.base_branch = b.branch)
+              OR (pr.head_branch = b.branch
+                  AND (pr.head_repo_id = ${repoId}::int OR (pr.repo_id = ${repoId}::int AND pr.head_repo_id IS NULL)))))`;
     return new Set(rows.map((r) => r.branch));
   }
 
@@ -178,11 +205,12 @@ export class PullsRepository {
     return rows.map(toCandidateRow);
   }
 
-  /** Open pull requests from a branch, locked for the transaction. */
+  /** Open pull requests from a branch of the repository (into it or, from a fork, into its base), locked for the transaction. */
   async openFromHead(tx: Tx, repoId: number, branch: string): Promise<PullIssueRow[]> {
     const ids = await tx.$queryRaw<{ id: number }[]>`
       SELECT pr.id FROM "repo".pull_requests pr JOIN "repo".issues i ON i.id = pr.issue_id
-       WHERE pr.repo_id = ${repoId}::int AND pr.head_branch = ${branch} AND i.state = 'open' AND NOT pr.merged
+       WHERE (pr.head_repo_id = ${repoId}::int OR (pr.repo_id = ${repoId}::int AND pr.head_repo_id IS NULL))
+         AND pr.head_branch = ${branch} AND i.state = 'open' AND NOT pr.merged
        ORDER BY pr.id FOR UPDATE OF pr`;
     if (ids.length === 0) return [];
     return (await tx.issue.findMany({
@@ -192,17 +220,20 @@ export class PullsRepository {
     })) as PullIssueRow[];
   }
 
-  /** Open pull requests using a branch as head or base (other than `exceptPullId`). */
+  /** Open pull requests using a branch of the repository as head or base (other than `exceptPullId`). */
   countOpenUsingBranch(repoId: number, branch: string, exceptPullId: number, db: Db = this.prisma): Promise<number> {
     return db.pullRequest.count({
       where: {
-        repoId,
         id: { not: exceptPullId },
         merged: false,
         issue: { state: 'open' },
-        OR: [{ headBranch: branch }, { baseBranch: branch }],
+        OR: [{ ...headIn(repoId), headBranch: branch }, { repoId, baseBranch: branch }],
       },
     });
+  }
+
+  setAllowMaintainerEdit(pullId: number, allow: boolean, db: Db = this.prisma): Promise<PullRequest> {
+    return db.pullRequest.update({ where: { id: pullId }, data: { allowMaintainerEdit: allow } });
   }
 
   /** New commits for a pull request: it is `checking` again. */
@@ -236,7 +267,8 @@ export class PullsRepository {
              i.is_locked AS "isLocked", i.lock_reason AS "lockReason", i.poster_id AS "posterId",
              i.num_comments AS "numComments", i.created_at AS "createdAt", i.updated_at AS "updatedAt",
              i.closed_at AS "closedAt", i.milestone_id AS "milestoneId",
-             pr.id AS "pr.id", pr.issue_id AS "pr.issueId", pr.repo_id AS "pr.repoId", pr.head_branch AS "pr.headBranch",
+             pr.id AS "pr.id", pr.issue_id AS "pr.issueId", pr.repo_id AS "pr.repoId", pr.head_repo_id AS "pr.headRepoId",
+             pr.head_branch AS "pr.headBranch", pr.allow_maintainer_edit AS "pr.allowMaintainerEdit",
              pr.base_branch AS "pr.baseBranch", pr.head_sha AS "pr.headSha", pr.base_sha AS "pr.baseSha",
              pr.merge_base AS "pr.mergeBase", pr.status AS "pr.status", pr.conflicted_files AS "pr.conflictedFiles",
              pr.check_message AS "pr.checkMessage", pr.checked_base_sha AS "pr.checkedBaseSha",
@@ -323,6 +355,11 @@ export class PullsRepository {
     });
     return changed.count === 1;
   }
+}
+
+/** Pull requests whose head is a branch of the repository: its own, and forks' pull requests into their base. */
+function headIn(repoId: number): Prisma.PullRequestWhereInput {
+  return { OR: [{ headRepoId: repoId }, { repoId, headRepoId: null }] };
 }
 
 /** The columns the candidate queries return (`RETURNING`/`SELECT pr.id, pr.repo_id, i.index, …`). */

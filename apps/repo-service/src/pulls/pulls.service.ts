@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import {
   DomainError, NOT_SIGNED_VERIFICATION, PullRequestEvents, encodePathSegments, isValidBranchName, repoUrls, toPaging,
   type ActorDto, type ChangedFileDto, type CommitDto, type CreatePullRequest, type EditPullBody, type EditPullRequest,
@@ -11,6 +11,7 @@ import { RepoViews, type ViewScope } from '../tracker/repo-views.js';
 import {
   diffFiles, diffStats, isAncestor, logRange, mergeBase, pullHeadRef, resolveBranch, updateRef,
 } from '../merge/git-plumbing.js';
+import { PullHeads, type HeadColumns } from './pull-heads.js';
 import { PrismaService, type Tx } from '../prisma/prisma.service.js';
 import { RepoStorage } from '../storage/repo-storage.js';
 import { CommitVerifier } from '../signatures/commit-verifier.js';
@@ -23,6 +24,7 @@ import { inTx } from '../tracker/tx.js';
 import { Assignees } from '../tracker/assignees.js';
 import { EventOutbox } from '@cairn/platform';
 import { NewIssueExtras } from '../labels/new-issue-extras.js';
+import { RepositoriesService } from '../repositories/repositories.service.js';
 
 const FILE_STATUS: Record<string, string> = {
   A: 'added',
@@ -34,11 +36,12 @@ const FILE_STATUS: Record<string, string> = {
 };
 
 /**
- * Pull requests between two branches of one repository: creation (checked at once), reading (a view queues a
+ * Pull requests from a branch of the repository, of a fork of it or of its parent (`PullHeads`) into a branch of
+ * the repository: creation (checked at once), reading (a view queues a
  * delayed check), editing and reopening, commits and files. Merging and updating live in `merge/`.
  */
 @Injectable()
-export class PullsService {
+export class PullsService implements OnModuleInit {
   private readonly logger = new Logger('PullsService');
 
   constructor(
@@ -53,7 +56,13 @@ export class PullsService {
     private readonly verifier: CommitVerifier,
     private readonly assignees: Assignees,
     private readonly extras: NewIssueExtras,
+    private readonly heads: PullHeads,
+    private readonly repositories: RepositoriesService,
   ) {}
+
+  onModuleInit(): void {
+    this.repositories.onDelete((repoId, actor) => this.closeHeadRepoPulls(repoId, actor));
+  }
 
   /** The pull request with this number (a plain issue's number is NOT_FOUND, as Gitea). */
   async load(repoId: number, index: number): Promise<PullIssueRow> {
@@ -62,27 +71,21 @@ export class PullsService {
     return row;
   }
 
-  /** `owner:branch` (this repository's owner) or `branch`; cross-repository pull requests are not supported. */
-  private headBranchOf(scope: ViewScope, head: string): string {
-    const colon = head.indexOf(':');
-    if (colon < 0) return head.trim();
-    const owner = head.slice(0, colon).trim();
-    if (owner.toLowerCase() !== scope.repo.ownerName.toLowerCase()) {
-      throw DomainError.unprocessable('head must be a branch of this repository (pull requests from forks are not supported)');
-    }
-    return head.slice(colon + 1).trim();
-  }
-
   async create(req: CreatePullRequest): Promise<PullRequestDto> {
     const actor = requireActor(req.actor);
-    const headBranch = this.headBranchOf(req, req.body.head);
+    const { repo: headRepo, branch: headBranch } = await this.heads.parse(req, req.body.head);
+    const headRepoId = headRepo?.id ?? null;
     const baseBranch = req.body.base.trim();
     for (const [what, name] of [['head', headBranch], ['base', baseBranch]] as const) {
       if (!isValidBranchName(name)) throw DomainError.unprocessable(`invalid ${what} branch name "${name.slice(0, 100)}"`);
     }
-    if (headBranch === baseBranch) throw DomainError.unprocessable('head and base must be different branches');
+    if (!headRepo && headBranch === baseBranch) throw DomainError.unprocessable('head and base must be different branches');
     const dir = this.storage.pathFor(req.repo);
-    const [baseSha, headSha] = await Promise.all([resolveBranch(dir, baseBranch), resolveBranch(dir, headBranch)]);
+    // A fork's head commit is copied into this repository first: everything below runs here.
+    const [baseSha, headSha] = await Promise.all([
+      resolveBranch(dir, baseBranch),
+      headRepo ? this.heads.tipInto(dir, headRepo, headBranch) : resolveBranch(dir, headBranch),
+    ]);
     if (!baseSha) throw DomainError.notFound(`base branch "${baseBranch}" does not exist`);
     if (!headSha) throw DomainError.notFound(`head branch "${headBranch}" does not exist`);
     const base = await mergeBase(dir, baseSha, headSha);
@@ -94,12 +97,14 @@ export class PullsService {
     const assigneeIds = (await this.assignees.resolve(req, req.body)) ?? [];
     const extras = await this.extras.check(req, req.body);
     const r = await this.renderer.prepare(req, [], actor, assigneeIds);
+    if (headRepo) await this.renderer.addHeadRepo(r, actor, headRepo.id);
+    const allowMaintainerEdit = (await this.views.row(req.repo.id)).defaultAllowMaintainerEdit;
     const now = new Date();
     const { row, dto } = await inTx(this.prisma, async (tx) => {
       // Allocating the number locks the repository's counter row: creations in one repository run one at a time,
       // so the duplicate check below cannot race.
       const index = await this.issues.allocateIndex(tx, req.repo.id);
-      await this.refuseDuplicate(tx, req.repo.id, headBranch, baseBranch);
+      await this.refuseDuplicate(tx, req.repo.id, { headRepoId, headBranch }, baseBranch);
       const issue = await this.issues.insertIssue(tx, {
         repoId: req.repo.id,
         index,
@@ -113,11 +118,13 @@ export class PullsService {
       const pull = await this.pulls.insertPull(tx, {
         issueId: issue.id,
         repoId: req.repo.id,
+        headRepoId,
         headBranch,
         baseBranch,
         headSha,
         baseSha,
         mergeBase: base,
+        allowMaintainerEdit,
       });
       await this.issues.setAssignees(tx, issue.id, assigneeIds);
       await this.extras.apply(tx, issue.id, extras, now);
@@ -147,13 +154,13 @@ export class PullsService {
     return dto;
   }
 
-  private async refuseDuplicate(tx: Tx, repoId: number, headBranch: string, baseBranch: string, exceptId?: number) {
-    const existing = await this.pulls.findOpenByBranches(repoId, headBranch, baseBranch, tx);
+  private async refuseDuplicate(tx: Tx, repoId: number, head: HeadColumns, baseBranch: string, exceptId?: number) {
+    const existing = await this.pulls.findOpenByBranches(repoId, head.headRepoId, head.headBranch, baseBranch, tx);
     if (existing && existing.pullRequest.id !== exceptId) {
       const pr = existing.pullRequest;
       throw DomainError.alreadyExists(
         `pull request already exists for these targets [id: ${pr.id}, issue_id: ${existing.id}, number: ${existing.index}, ` +
-          `head_repo_id: ${repoId}, base_repo_id: ${repoId}, head_branch: ${headBranch}, base_branch: ${baseBranch}]`,
+          `head_repo_id: ${head.headRepoId ?? repoId}, base_repo_id: ${repoId}, head_branch: ${head.headBranch}, base_branch: ${baseBranch}]`,
       );
     }
   }
@@ -179,8 +186,8 @@ export class PullsService {
 
   /** `GET …/pulls/{base}/{head}`: the pull request from `head` into `base` (the open one first); a view. */
   async getByBranches(req: GetPullByBranchesRequest): Promise<PullRequestDto> {
-    const head = this.headBranchOf(req, req.head);
-    const row = await this.pulls.findLatestByBranches(req.repo.id, head, req.base.trim());
+    const head = await this.heads.parse(req, req.head);
+    const row = await this.pulls.findLatestByBranches(req.repo.id, head.repo?.id ?? null, head.branch, req.base.trim());
     if (!row) throw DomainError.notFound('pull request not found');
     return this.present(req, row, true);
   }
@@ -201,6 +208,11 @@ export class PullsService {
     const actor = requireActor(req.actor);
     const row = await this.load(req.repo.id, req.index);
     if (!canModify(req, row.posterId)) throw DomainError.forbidden('user should have permission to edit the pull request');
+    const allow = req.body?.allow_maintainer_edit;
+    if (allow !== undefined && allow !== row.pullRequest.allowMaintainerEdit) {
+      if (actor.id !== row.posterId) throw DomainError.forbidden('only the poster may change allow_maintainer_edit');
+      row.pullRequest = await this.pulls.setAllowMaintainerEdit(row.pullRequest.id, allow);
+    }
     const assignees = await this.assignees.resolve(req, req.body);
     const extras = { labels: req.body?.labels, milestone: req.body?.milestone };
     const current = (await this.extras.edit(req, actor, row, extras)) ? await this.load(req.repo.id, req.index) : row;
@@ -222,7 +234,7 @@ export class PullsService {
     if (body.state !== undefined && body.state !== row.state) {
       if (pr.merged) throw DomainError.conflict('cannot change the state of a merged pull request');
       if (body.state === 'open') {
-        const [baseSha, headSha] = await Promise.all([resolveBranch(dir, pr.baseBranch), resolveBranch(dir, pr.headBranch)]);
+        const [baseSha, headSha] = await Promise.all([resolveBranch(dir, pr.baseBranch), this.heads.currentHead(dir, pr)]);
         if (!baseSha || !headSha) {
           throw DomainError.conflict(`cannot reopen: branch "${!baseSha ? pr.baseBranch : pr.headBranch}" no longer exists`);
         }
@@ -255,7 +267,7 @@ export class PullsService {
         beforeStateChange: async (t, current, state) => {
           if (current.pullRequest.merged) return false;
           if (state === 'open') {
-            await this.refuseDuplicate(t, current.repoId, current.pullRequest.headBranch, current.pullRequest.baseBranch, current.pullRequest.id);
+            await this.refuseDuplicate(t, current.repoId, current.pullRequest, current.pullRequest.baseBranch, current.pullRequest.id);
             await this.pulls.setCommits(t, current.pullRequest.id, reopenCommits!);
           }
           return true;
@@ -283,12 +295,27 @@ export class PullsService {
 
   /**
    * Gitea's `CloseBranchPulls`: when a branch is deleted, the open pull requests from or into it are closed by the
-   * deleter, each with its `closed` event. Failures are logged: the branch is gone either way.
+   * deleter, each with its `closed` event — those from a fork's branch in their base repository, rendered as
+   * system actions there. Failures are logged: the branch is gone either way.
    */
   async closeBranchPulls(scope: ViewScope, actor: ActorDto, branch: string): Promise<void> {
     for (const pull of await this.pulls.findOpenTouching(scope.repo.id, branch)) {
-      await this.applyEdit(scope, actor, pull, { state: 'closed' }).catch((err: Error) =>
-        this.logger.warn(`pull request #${pull.index} of repository ${scope.repo.id} not closed: ${err.message}`),
+      const where = pull.repoId === scope.repo.id ? scope : { ...(await this.views.systemScope(pull.repoId)), actor };
+      await this.applyEdit(where, actor, pull, { state: 'closed' }).catch((err: Error) =>
+        this.logger.warn(`pull request #${pull.index} of repository ${pull.repoId} not closed: ${err.message}`),
+      );
+    }
+  }
+
+  /**
+   * Gitea's `CloseRepoBranchesPulls` for a repository about to be deleted: its open pull requests into other
+   * repositories (a fork's into its base) are closed by the deleter, each with its `closed` event.
+   */
+  async closeHeadRepoPulls(repoId: number, actor: ActorDto | null): Promise<void> {
+    if (!actor) return;
+    for (const pull of await this.pulls.findOpenFromHeadRepo(repoId)) {
+      await this.applyEdit({ ...(await this.views.systemScope(pull.repoId)), actor }, actor, pull, { state: 'closed' }).catch((err: Error) =>
+        this.logger.warn(`pull request #${pull.index} of repository ${pull.repoId} not closed: ${err.message}`),
       );
     }
   }

@@ -282,6 +282,37 @@ describe('a push to a head branch, with no merge-check-worker running', () => {
     expect(pushes[0].n).toBe(2); // one event per push
   });
 
+  it("a fork's branch: the pull request in the base repository follows (commit copied there, synchronized there)", async () => {
+    const r = await newRepo();
+    const fork = await rpc.send(RepoSubjects.repositoryFork, { ...r.scope('bob', 'read'), body: {} });
+    const f: TestRepo = { ...r, id: fork.id, dir: path.join(repoRoot, 'bob', `${r.name}.git`), work: path.join(workRoot, `bob-${r.name}`) };
+    execFileSync('git', ['clone', '-q', f.dir, f.work], { env: GIT_ENV });
+    commit(f, 'topic', { 'f.txt': '1\n' }, 'f1');
+    await push(f, 'topic');
+    const pr = await rpc.send(PullSubjects.create, { ...r.scope('bob', 'read'), body: { head: 'bob:topic', base: 'main', title: 'from the fork' } });
+    expect(pr.head).toMatchObject({ label: 'topic', ref: 'topic', sha: tip(f, 'topic'), repo_id: fork.id });
+    expect(bareGit(r, 'rev-parse', `refs/pull/${pr.number}/head`)).toBe(tip(f, 'topic'));
+    await reportMergeable(pr.id);
+
+    const before = tip(f, 'topic');
+    commit(f, 'topic', { 'f.txt': '2\n' }, 'f2');
+    await push(f, 'topic');
+    const after = tip(f, 'topic');
+    expect(await pullRow(pr.id)).toMatchObject({ head_sha: after, status: 'checking' });
+    expect(bareGit(r, 'cat-file', '-t', after)).toBe('commit');
+    expect(bareGit(r, 'rev-parse', `refs/pull/${pr.number}/head`)).toBe(after);
+    const sync = await eventsFor(PullRequestEvents.synchronized, pr.id);
+    expect(sync).toHaveLength(1);
+    expect(sync[0].payload.data).toMatchObject({ action: 'synchronized', before, after, repository: { id: r.id } });
+    expect(sync[0].payload.data.pullRequest).toMatchObject({ head: { sha: after, repo_id: fork.id }, base: { repo_id: r.id } });
+    expect(await queuedCheck(pr.id)).toMatchObject({ priority: 1 });
+
+    // A branch of the base repository with the same name is another head: pushing it moves nothing.
+    commit(r, 'topic', { 'own.txt': 'x\n' }, 'own');
+    await push(r, 'topic');
+    expect((await pullRow(pr.id)).head_sha).toBe(after);
+  });
+
   it('never moves a pull request back: a recording of an older move is passed over', async () => {
     const r = await newRepo();
     commit(r, 'late', { 'l.txt': '1\n' }, 'l1');

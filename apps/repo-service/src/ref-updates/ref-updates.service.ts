@@ -17,6 +17,7 @@ import { PullsService } from '../pulls/pulls.service.js';
 import { effectiveStatus, type PullIssueRow } from '../tracker/pull.mapper.js';
 import { ISSUE_INCLUDE } from '../tracker/issues.repository.js';
 import { PullsRepository, type CandidateRow } from '../pulls/pulls.repository.js';
+import { PullHeads } from '../pulls/pull-heads.js';
 import type { RefUpdateLine } from '../transport/push-log.js';
 import { commitEmails, listRefCommits, toRefUpdate, type PushPeople } from './pushed-commits.js';
 import { pushEvents } from './push-event.js';
@@ -44,15 +45,18 @@ export interface PreparedRefUpdates {
   /** Users found by the one identity lookup (pusher, owner, commit authors). */
   people: PushPeople;
   pusher: UserDto | null;
-  /** Rendering for pull-request events (null when no open pull request comes from a pushed branch). */
-  rendering: PullRendering | null;
+  /**
+   * Rendering for pull-request events, by base repository (this one, and the base of each fork pull request from a
+   * pushed branch); missing ones are rendered when needed.
+   */
+  renderings: Map<number, PullRendering>;
 }
 
 /** What a recording did, for the work after its commit. */
 export interface RecordedRefUpdates {
   prepared: PreparedRefUpdates;
-  /** `refs/pull/N/head` to move. */
-  pullHeads: { index: number; sha: string }[];
+  /** `refs/pull/N/head` to move, in the base repository at `dir`. */
+  pullHeads: { dir: string; repoId: number; index: number; sha: string }[];
   /** Checks to queue, at their priorities. */
   checks: { data: MergeCheckJobData; priority: number }[];
   /** Pull requests whose base moved but that stay delayed until viewed. */
@@ -102,6 +106,7 @@ export class RefUpdates {
     private readonly outbox: EventOutbox,
     private readonly queue: MergeCheckQueue,
     private readonly commitGraphs: CommitGraphMaintainer,
+    private readonly heads: PullHeads,
     @Inject(PULL_SETTINGS) private readonly settings: PullSettings,
     @Inject(REPO_SETTINGS) private readonly repoSettings: RepoSettings,
   ) {}
@@ -114,11 +119,32 @@ export class RefUpdates {
     const people = await this.lookupPeople(input, commitEmails(listed.flatMap((l) => l.commits)));
     const urls = repoUrls(this.renderer.rootUrl, input);
     const updates = input.lines.map((line, i) => toRefUpdate(line, listed[i], urls, people));
-    const heads = movedBranches(input.lines).map((b) => b.branch);
-    const preview = heads.length ? await this.pulls.findOpenFromHeads(input.repoId, heads) : [];
-    const rendering = preview.length ? await this.renderer.prepareSystem(input.repoId, preview, input.pusherId) : null;
+    const moved = movedBranches(input.lines);
+    const preview = moved.length ? await this.pulls.findOpenFromHeads(input.repoId, moved.map((b) => b.branch)) : [];
+    const renderings = new Map<number, PullRendering>();
+    for (const repoId of new Set(preview.map((p) => p.repoId))) {
+      const rows = preview.filter((p) => p.repoId === repoId);
+      renderings.set(repoId, await this.renderer.prepareSystem(repoId, rows, input.pusherId));
+    }
+    // Pull requests from a fork's branch: the new commits are copied into their base repositories before anything
+    // names them there (the copy is repeated, cheaply, for one opened meanwhile: see moveHeads).
+    for (const row of preview.filter((p) => p.repoId !== input.repoId)) {
+      const sha = moved.find((b) => b.branch === row.pullRequest.headBranch)?.sha;
+      if (sha) await this.copyHead(input, row.repoId, sha);
+    }
     const pusher = input.pusherId === null ? null : (people.users.get(input.pusherId) ?? null);
-    return { input, updates, people, pusher, rendering };
+    return { input, updates, people, pusher, renderings };
+  }
+
+  /**
+   * Copies a pushed commit of a fork into a base repository: its directory, or null when the copy failed (logged;
+   * the push is recorded all the same, and that pull request keeps its head until the next push).
+   */
+  private async copyHead(input: RefUpdatesInput, baseRepoId: number, sha: string): Promise<string | null> {
+    return this.heads.copyIntoRepo(baseRepoId, input.dir, sha).catch((err: Error) => {
+      this.logger.warn(`copying ${sha} of repository ${input.repoId} into repository ${baseRepoId} failed: ${err.message}`);
+      return null;
+    });
   }
 
   /**
@@ -189,8 +215,8 @@ export class RefUpdates {
       this.logger.warn(`could not queue the check of pull ${data.pullId}: ${error.message}`);
     }
     for (const h of recorded.pullHeads) {
-      await updateRef(input.dir, pullHeadRef(h.index), h.sha, undefined, 'cairn: pull request head').catch((err: Error) =>
-        this.logger.warn(`refs/pull/${h.index}/head in repository ${input.repoId}: ${err.message}`),
+      await updateRef(h.dir, pullHeadRef(h.index), h.sha, undefined, 'cairn: pull request head').catch((err: Error) =>
+        this.logger.warn(`refs/pull/${h.index}/head in repository ${h.repoId}: ${err.message}`),
       );
     }
     void this.commitGraphs.schedule(input.dir, input.lines);
@@ -221,8 +247,9 @@ export class RefUpdates {
   }
 
   /**
-   * The pull requests from `branch` get the new head and a `synchronized` event; they are returned to be checked,
-   * with those already at that head but still `checking`.
+   * The pull requests from `branch` (into this repository, or from this fork into its base) get the new head and a
+   * `synchronized` event in their base repository; they are returned to be checked, with those already at that head
+   * but still `checking`.
    */
   private async moveHeads(
     tx: Tx,
@@ -237,11 +264,18 @@ export class RefUpdates {
     for (const row of rows) {
       const pr = row.pullRequest;
       if (pr.headSha !== sha) {
+        // A fork's commit must be in the base repository before the check or a view looks for it there.
+        const dir = row.repoId === prepared.input.repoId ? prepared.input.dir : await this.copyHead(prepared.input, row.repoId, sha);
+        if (dir === null) continue;
         await this.pulls.setCommits(tx, pr.id, { headSha: sha });
         await tx.issue.update({ where: { id: row.id }, data: { updatedAt: now } });
         const fresh = (await tx.issue.findUniqueOrThrow({ where: { id: row.id }, include: ISSUE_INCLUDE })) as PullIssueRow;
         // A pull request opened after `prepare` looked (rare): rendered now.
-        const r = prepared.rendering ?? (prepared.rendering = await this.renderer.prepareSystem(prepared.input.repoId, [fresh], prepared.input.pusherId));
+        let r = prepared.renderings.get(row.repoId);
+        if (!r) {
+          r = await this.renderer.prepareSystem(row.repoId, [fresh], prepared.input.pusherId);
+          prepared.renderings.set(row.repoId, r);
+        }
         await this.outbox.record<PullRequestEventData>(tx, PullRequestEvents.synchronized, {
           action: 'synchronized',
           number: fresh.index,
@@ -251,7 +285,7 @@ export class RefUpdates {
           repository: r.repository,
           sender: r.sender,
         });
-        recorded.pullHeads.push({ index: row.index, sha });
+        recorded.pullHeads.push({ dir, repoId: row.repoId, index: row.index, sha });
       } else if (effectiveStatus(pr) !== 'checking') {
         continue;
       }

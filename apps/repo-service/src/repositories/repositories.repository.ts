@@ -156,6 +156,11 @@ export class RepositoriesRepository {
     return (await db.repository.count({ where: { ownerId, forkId } })) > 0;
   }
 
+  /** The fork of `parentId` owned by the owner with this login (case-insensitive), if any. */
+  findForkByOwnerName(ownerLogin: string, parentId: number, db: Db = this.prisma): Promise<RepositoryRow | null> {
+    return db.repository.findFirst({ where: { ownerLowerName: ownerLogin.toLowerCase(), forkId: parentId } });
+  }
+
   /**
    * One page of repositories matching `filter`, and the total. With `priorityOwnerId`, that owner's repositories come
    * first (Gitea's `CASE WHEN owner_id = … THEN 0 ELSE 1 END`): the page is cut from the two ordered parts in turn.

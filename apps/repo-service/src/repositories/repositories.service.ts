@@ -36,11 +36,15 @@ function nameProblem(name: string): DomainError | null {
   return problem ? DomainError.unprocessable(problem.message) : null;
 }
 
+/** Work a module above this one does before a repository is deleted (registered with `onDelete`: no import cycle). */
+export type RepositoryDeletionHook = (repoId: number, actor: ActorDto | null) => Promise<void>;
+
 /** Repositories: creation (with storage), reading, editing (rename moves storage), deletion, listing, search. */
 @Injectable()
 export class RepositoriesService {
   private readonly logger = new Logger('RepositoriesService');
   private readonly urls: RepoUrlSettings;
+  private readonly deletionHooks: RepositoryDeletionHook[] = [];
 
   constructor(
     private readonly prisma: PrismaService,
@@ -438,6 +442,11 @@ export class RepositoriesService {
 
   // ---- delete ------------------------------------------------------------------------------------------------
 
+  /** Registers work to do before a repository is deleted (pull requests from it into other repositories closed). */
+  onDelete(hook: RepositoryDeletionHook): void {
+    this.deletionHooks.push(hook);
+  }
+
   async delete(req: RepoScopedRequest): Promise<void> {
     if (!accessAtLeast(req.access, 'owner')) throw DomainError.forbidden('user should be the owner of the repo');
     const row = await this.repositories.findById(req.repo.id);
@@ -448,6 +457,11 @@ export class RepositoriesService {
     const sender = req.actor
       ? (users.get(req.actor.id) ?? placeholderUser(req.actor.id, req.actor.login, this.urls.rootUrl))
       : null;
+    for (const hook of this.deletionHooks) {
+      await hook(row.id, req.actor ?? null).catch((e: Error) =>
+        this.logger.warn(`before deleting repository ${row.id}: ${e.message}`),
+      );
+    }
     await this.prisma.$transaction(async (tx) => {
       await this.repositories.delete(tx, row.id);
       const data: RepositoryEventData = { repository: toEventRepository(row, owner, this.urls), sender };

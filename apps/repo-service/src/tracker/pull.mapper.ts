@@ -15,8 +15,10 @@ export function isPullRow(row: IssueRow | null | undefined): row is PullIssueRow
 
 /** What rendering a pull request needs besides the issue context. */
 export interface PullRenderContext extends IssueRenderContext {
-  /** The repository's JSON (head and base are branches of the same repository). */
+  /** The repository's JSON (the base, and the head unless it is in another repository). */
   repoJson: RepositoryDto | null;
+  /** Head repositories other than this one (forks), by id; null when deleted since. */
+  headRepos?: Map<number, RepositoryDto | null>;
   /** Diff statistics, on single-pull-request answers. */
   stats?: { additions: number; deletions: number; changedFiles: number };
   /** Open review requests: issue id → requested user ids. */
@@ -39,13 +41,21 @@ export function toPullDto(row: PullIssueRow, ctx: PullRenderContext): PullReques
   const pr = row.pullRequest;
   const html = issueHtmlUrl(ctx, row.index, true);
   const status = effectiveStatus(pr);
-  const branch = (name: string, sha: string) => ({
+  // Gitea's `label` is the branch name, in a fork too (GitHub's `owner:branch` is not Gitea's).
+  const branch = (name: string, sha: string, repoId = ctx.repo.id, repo = ctx.repoJson, ref = name) => ({
     label: name,
-    ref: name,
+    ref,
     sha,
-    repo_id: ctx.repo.id,
-    repo: ctx.repoJson,
+    repo_id: repoId,
+    repo,
   });
+  // A head in another repository: that repository's JSON; once it is deleted, Gitea's `refs/pull/N/head`, repo_id -1.
+  const headRepo = pr.headRepoId === null ? null : (ctx.headRepos?.get(pr.headRepoId) ?? null);
+  const head = pr.headRepoId === null
+    ? branch(pr.headBranch, pr.headSha)
+    : headRepo
+      ? branch(pr.headBranch, pr.headSha, pr.headRepoId, headRepo)
+      : branch(pr.headBranch, pr.headSha, -1, null, `refs/pull/${row.index}/head`);
   const dto: PullRequestDto = {
     id: pr.id,
     url: html,
@@ -73,9 +83,9 @@ export function toPullDto(row: PullIssueRow, ctx: PullRenderContext): PullReques
     merged_at: optionalTime(pr.mergedAt),
     merge_commit_sha: pr.mergeCommitSha ?? null,
     merged_by: pr.merged && pr.mergedById ? userOf(ctx, pr.mergedById) : null,
-    allow_maintainer_edit: false,
+    allow_maintainer_edit: pr.allowMaintainerEdit,
     base: branch(pr.baseBranch, pr.baseSha),
-    head: branch(pr.headBranch, pr.headSha),
+    head,
     merge_base: pr.mergeBase,
     due_date: null,
     created_at: toApiTime(row.createdAt),

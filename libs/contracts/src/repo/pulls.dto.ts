@@ -112,9 +112,12 @@ export interface ChangedFileDto {
   raw_url: string;
 }
 
-/** `POST /repos/{owner}/{repo}/pulls` body (Gitea's `CreatePullRequestOption`; head is a branch of the same repository). */
+/** `POST /repos/{owner}/{repo}/pulls` body (Gitea's `CreatePullRequestOption`). */
 export class CreatePullBody extends AssigneesFields {
-  /** The branch with the changes (`branch`, or `owner:branch` naming this repository's owner). */
+  /**
+   * The branch with the changes: `branch` (this repository), `owner:branch` (this repository's owner, the owner of a
+   * fork of it, or of the repository it was forked from).
+   */
   @IsString() @MinLength(1) @MaxLength(255) head: string;
   /** The branch to merge into. */
   @IsString() @MinLength(1) @MaxLength(255) base: string;
@@ -135,6 +138,8 @@ export class EditPullBody extends AssigneesFields {
   @IsOptional() @IsArray() @IsInt({ each: true }) labels?: number[];
   /** Milestone id; 0 removes it (write access). */
   @IsOptional() @IsInt() @Min(0) milestone?: number;
+  /** "Allow edits from maintainers" (the poster only, as Gitea's `SetAllowEdits`). */
+  @IsOptional() @IsBoolean() allow_maintainer_edit?: boolean;
 }
 
 /** `GET /repos/{owner}/{repo}/pulls` query. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PullRequestDto, RepositoryDto } from '@cairn/contracts';
 import { createViews } from '../core/views.js';
-import { allowedMergeStyles, allowedUpdateStyles, mergeBoxView, type MergeBoxModel } from './merge-box.view.js';
+import { allowedMergeStyles, allowedUpdateStyles, headTarget, mergeBoxView, type MergeBoxModel } from './merge-box.view.js';
 
 const views = createViews(false);
 
@@ -66,6 +66,16 @@ describe('merge box', () => {
     const upToDate = render({ pr: pr({ mergeable_state: 'mergeable', merge_base: 'b' }) });
     expect(upToDate).not.toContain('/update"');
     expect(upToDate).not.toContain('out-of-date');
+  });
+
+  it('offers no update-branch for a head in a fork, and names that head owner/repo:branch', () => {
+    const fork = { label: 'feature', ref: 'feature', sha: 'abc123', repo_id: 2, repo: { full_name: 'bob/r' } as RepositoryDto };
+    const behind = render({ pr: pr({ mergeable_state: 'mergeable', head: fork }) });
+    expect(behind).toContain('out-of-date');
+    expect(behind).not.toContain('/update"');
+    expect(render({ pr: pr({ mergeable_state: 'mergeable' }) })).toContain('/update"');
+    expect(headTarget(pr({ head: fork }))).toBe('bob/r:feature');
+    expect(headTarget(pr({}))).toBe('feature');
   });
 
   it('shows no forms to readers, nor on merged or closed pull requests', () => {

@@ -40,6 +40,16 @@ export function isBehindBase(pr: PullRequestDto): boolean {
   return pr.mergeable_state !== 'checking' && !!pr.merge_base && pr.merge_base !== pr.base.sha;
 }
 
+/** A head in another repository (a fork): Cairn never writes to it, so there is no "update branch" for it. */
+export function headInOtherRepository(pr: PullRequestDto): boolean {
+  return pr.head.repo_id !== pr.base.repo_id;
+}
+
+/** The head as Gitea's pull request page names it: `owner/repo:branch` when it is in another repository. */
+export function headTarget(pr: PullRequestDto): string {
+  return headInOtherRepository(pr) && pr.head.repo ? `${pr.head.repo.full_name}:${pr.head.label}` : pr.head.label;
+}
+
 export interface MergeBoxModel {
   pr: PullRequestDto;
   /** `/{owner}/{repo}/pulls/{index}` */
@@ -102,6 +112,6 @@ export function mergeBoxView(m: MergeBoxModel): MergeBoxView {
     headSha: pr.head.sha,
     mergeChoices: forms && state === 'mergeable' && m.mergeStyles.length ? mergeChoices(m) : null,
     deleteBranchChecked: m.defaults.deleteBranch,
-    updateChoices: forms && behind ? m.updateStyles.map((style) => ({ style, label: UPDATE_LABELS[style] })) : null,
+    updateChoices: forms && behind && !headInOtherRepository(pr) ? m.updateStyles.map((style) => ({ style, label: UPDATE_LABELS[style] })) : null,
   };
 }

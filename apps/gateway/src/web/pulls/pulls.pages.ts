@@ -5,7 +5,7 @@ import {
 import type { RepoContext } from '../../access/repo-access.guard.js';
 import { fragment, page, redirect, requireSignIn, type PageContext, type WebKit } from '../core/web-kit.js';
 import { conversationView, listView, type ConversationModel } from './issues.view.js';
-import { allowedMergeStyles, allowedUpdateStyles, mergeBoxView, type MergeBoxModel } from './merge-box.view.js';
+import { allowedMergeStyles, allowedUpdateStyles, headTarget, mergeBoxView, type MergeBoxModel } from './merge-box.view.js';
 import { PullUpdateTracker, type PullUpdateKey } from './pull-update.tracker.js';
 
 /** Merges and updates may take minutes (git work; a pending check runs first); the API waits as long. */
@@ -132,7 +132,7 @@ class PullsPages {
     return page('pulls/pull', `${pr.title} · Pull Request #${index} · ${ctx.repo.ownerName}/${ctx.repo.name}`, {
       talk: conversationView(talk, pr.merged ? 'merged' : pr.state),
       box: mergeBoxView(box),
-      author: pr.user.login, head: pr.head.label, base: pr.base.label,
+      author: pr.user.login, head: headTarget(pr), base: pr.base.label,
       csrf: c.actor ? await c.csrfToken() : '',
     });
   }
