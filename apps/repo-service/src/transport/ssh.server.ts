@@ -48,6 +48,8 @@ interface GitTarget {
   repoId: number;
   dir: string;
   pusherId: number;
+  /** The deploy key that authenticated, if one did. */
+  deployKeyId?: number;
   recordUse: () => Promise<unknown>;
 }
 
@@ -194,7 +196,7 @@ export class GitSshServer {
       const parsed = parseSshGitCommand(command);
       if ('error' in parsed) throw new SshRefusal(parsed.error);
       const target = 'actor' in who ? await this.authorise(who, parsed) : await this.authoriseDeployKey(who, parsed);
-      const code = await this.runGit(channel, target.pusherId, parsed, target.repoId, target.dir, gitProtocol);
+      const code = await this.runGit(channel, target, parsed, gitProtocol);
       if (code === 0) {
         target.recordUse().catch((err: Error) => {
           this.logger.warn(`recording use of an SSH key failed: ${err.message}`);
@@ -264,6 +266,7 @@ export class GitSshServer {
       repoId: grant.repo.id,
       dir: await this.storageOf(grant.repo, notFound),
       pusherId: grant.repo.ownerId,
+      deployKeyId: grant.keyId,
       recordUse: () => deployKeys.touch(grant.keyId),
     };
   }
@@ -283,16 +286,15 @@ export class GitSshServer {
 
   private async runGit(
     channel: ServerChannel,
-    pusherId: number,
+    target: GitTarget,
     cmd: ParsedGitCommand,
-    repoId: number,
-    dir: string,
     gitProtocol: string | undefined,
   ): Promise<number> {
+    const { repoId, dir, pusherId, deployKeyId } = target;
     const { child, finished } = await startClientGitService(
       this.options.paths,
       { service: cmd.service, dir, statelessRpc: false, gitProtocol },
-      { repoId, dir, pusherId, via: 'ssh' },
+      { repoId, dir, pusherId, via: 'ssh', ...(deployKeyId === undefined ? {} : { deployKeyId }) },
     );
     channel.pipe(child.stdin!);
     child.stdin!.on('error', () => undefined); // git may stop reading first (EPIPE): its exit code tells
