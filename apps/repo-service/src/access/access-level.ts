@@ -27,6 +27,11 @@ function rank(level: AccessLevel): number {
   return ACCESS_LEVELS.indexOf(level);
 }
 
+/** Whether a team reaches a repository: it includes all its organization's repositories, or was given this one. */
+export function teamReachesRepo(team: { includesAllRepositories: boolean; id: number }, grantedTeamIds: ReadonlySet<number>): boolean {
+  return team.includesAllRepositories || grantedTeamIds.has(team.id);
+}
+
 /** The stronger of two access levels. */
 export function maxAccess(a: AccessLevel, b: AccessLevel): AccessLevel {
   return rank(a) >= rank(b) ? a : b;
@@ -67,7 +72,7 @@ export function computeAccess(f: AccessFacts): AccessLevel {
     if (f.org.isOwner) return 'owner';
     const granted = new Set(f.repoTeamIds ?? []);
     for (const team of f.org.teams) {
-      if (team.includesAllRepositories || granted.has(team.id)) level = maxAccess(level, asLevel(team.permission));
+      if (teamReachesRepo(team, granted)) level = maxAccess(level, asLevel(team.permission));
     }
   }
   if (!repo.isPrivate) level = maxAccess(level, 'read');

@@ -70,6 +70,11 @@ export class AccessService {
     return this.accessOf(user, row);
   }
 
+  /** The teams given this repository explicitly (`team_repos`; teams including all repositories need no grant). */
+  async grantedTeamIds(repoId: number): Promise<Set<number>> {
+    return new Set((await this.repository.teamIds([repoId])).get(repoId) ?? []);
+  }
+
   /** Access given a row that already carries the user's collaboration. */
   async accessOf(user: AccessSubject, row: AccessRow): Promise<AccessLevel> {
     if (!user && row.isPrivate) return 'none';

@@ -1,0 +1,135 @@
+/**
+ * Teams of an organization in a repository's work, end to end: team review requests (`team_reviewers` of
+ * `POST|DELETE …/pulls/{index}/requested_reviewers`, through gitea-js; `requested_reviewers_teams`, the review list's
+ * `team`, the `review_requested` webhooks a real receiver gets for each member).
+ */
+import { giteaApi } from 'gitea-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../support/pulls-world.js';
+import { createToken, createUser, http, uniqueName, type Account, type HttpClient } from '../support/session.js';
+import { startTestSuite, type TestSuite } from '../support/suite.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { FAST_PASSWORD_HASH, expectApiError } from './identity-helpers.js';
+
+let suite: TestSuite;
+let api: HttpClient;
+let receiver: WebhookReceiver;
+let owner: Account;
+/** Members of the `Reviewers` team (read, given the repository). */
+let alice: Account;
+let bob: Account;
+/** Member of the `Elsewhere` team (read, not given the repository). */
+let carol: Account;
+let ownerToken: string;
+let aliceToken: string;
+let org: string;
+let repo: string;
+const teamIds: Record<string, number> = {};
+
+type Client = ReturnType<typeof giteaApi>;
+const gitea = (token: string): Client =>
+  giteaApi(suite.baseUrl, { token, customFetch: (...args: Parameters<typeof fetch>) => fetch(...args) });
+const path = (p: string) => `/repos/${org}/${repo}${p}`;
+/** gitea-js sends the review-request bodies without a JSON Content-Type (its description omits `consumes`). */
+const JSON_BODY = { headers: { 'content-type': 'application/json' } };
+
+async function createTeam(name: string, body: Record<string, unknown>, members: Account[], grant: boolean): Promise<number> {
+  const created = await api.post(`/orgs/${org}/teams`, { token: ownerToken, body: { name, ...body } });
+  expect(created.status, created.text).toBe(201);
+  const id = created.body.id as number;
+  for (const m of members) expect((await api.put(`/teams/${id}/members/${m.username}`, { token: ownerToken })).status).toBe(204);
+  if (grant) expect((await api.put(`/teams/${id}/repos/${org}/${repo}`, { token: ownerToken })).status).toBe(204);
+  return id;
+}
+
+/** A pull request by the owner from a new branch with one changed file (made through the contents API). */
+async function openPull(branch: string): Promise<number> {
+  const file = await api.post(path(`/contents/${branch}.txt`), {
+    token: ownerToken,
+    body: { content: Buffer.from(`${branch}\n`).toString('base64'), message: `add ${branch}`, branch: 'main', new_branch: branch },
+  });
+  expect(file.status, file.text).toBe(201);
+  const pull = await api.post(path('/pulls'), { token: ownerToken, body: { head: branch, base: 'main', title: branch } });
+  expect(pull.status, pull.text).toBe(201);
+  return pull.body.number as number;
+}
+
+beforeAll(async () => {
+  receiver = await startWebhookReceiver();
+  suite = await startTestSuite({ env: { ...FAST_PASSWORD_HASH, CAIRN__WEBHOOK__ALLOWED_HOST_LIST: 'loopback' } });
+  api = http(suite);
+  const admin = await suite.createAdmin();
+  [owner, alice, bob, carol] = await Promise.all(['owner', 'alice', 'bob', 'carol'].map((s) => createUser(suite, admin, uniqueName(s))));
+  [ownerToken, aliceToken] = await Promise.all([createToken(suite, owner), createToken(suite, alice)]);
+  org = uniqueName('org');
+  expect((await api.post('/orgs', { token: ownerToken, body: { username: org } })).status).toBe(201);
+  repo = uniqueName('repo');
+  const created = await api.post(`/orgs/${org}/repos`, { token: ownerToken, body: { name: repo, private: true, auto_init: true } });
+  expect(created.status, created.text).toBe(201);
+  // The owner is in the reviewing team too: the poster of a pull request is never told of its own review request.
+  teamIds.Reviewers = await createTeam('Reviewers', { permission: 'read', units: ['repo.code', 'repo.pulls'] }, [alice, bob, owner], true);
+  teamIds.Elsewhere = await createTeam('Elsewhere', { permission: 'read', units: ['repo.code', 'repo.pulls'] }, [carol], false);
+  const hook = await api.post(path('/hooks'), {
+    token: ownerToken,
+    body: { type: 'gitea', active: true, events: ['pull_request_review_request'], config: { url: `${receiver.url}/teams`, content_type: 'json' } },
+  });
+  expect(hook.status, hook.text).toBe(201);
+}, 300_000);
+
+afterAll(async () => {
+  await suite?.stop();
+  await receiver?.close();
+});
+
+describe('team review requests', () => {
+  it('requests a team by name (gitea-js); the pull request, the review list and webhooks show it; it is withdrawn', async () => {
+    const index = await openPull('team-review');
+    const client = gitea(ownerToken);
+    const added = await client.repos.repoCreatePullReviewRequests(org, repo, index, { reviewers: [], team_reviewers: ['reviewers'] }, JSON_BODY);
+    expect(added.status).toBe(201);
+    expect(added.data).toHaveLength(1);
+    expect(added.data[0]).toMatchObject({
+      state: 'REQUEST_REVIEW',
+      user: null,
+      team: { id: teamIds.Reviewers, name: 'Reviewers', permission: 'read', units: ['repo.code', 'repo.pulls'] },
+    });
+    // Asking again adds nothing.
+    expect((await client.repos.repoCreatePullReviewRequests(org, repo, index, { team_reviewers: ['Reviewers'] }, JSON_BODY)).data).toEqual([]);
+
+    const pull = await client.repos.repoGetPullRequest(org, repo, index);
+    expect(pull.data.requested_reviewers).toBeNull();
+    expect(pull.data.requested_reviewers_teams).toMatchObject([{ id: teamIds.Reviewers, name: 'Reviewers', organization: { username: org } }]);
+    const reviews = await client.repos.repoListPullReviews(org, repo, index);
+    expect(reviews.data).toMatchObject([{ id: added.data[0].id, state: 'REQUEST_REVIEW', team: { name: 'Reviewers' } }]);
+    const one = await client.repos.repoGetPullReview(org, repo, index, added.data[0].id!);
+    expect(one.data.team).toMatchObject({ id: teamIds.Reviewers });
+
+    // One `review_requested` per member, the poster (the owner) left out.
+    const requested = () => receiver.received.filter((d) => d.path === '/teams' && d.json?.pull_request?.number === index);
+    await waitFor('a webhook per team member', async () => requested().length >= 2);
+    expect(requested().map((d) => [d.json.action, d.json.requested_reviewer?.login]).sort()).toEqual(
+      [['review_requested', alice.username], ['review_requested', bob.username]].sort(),
+    );
+    expect(requested()[0].json.pull_request.requested_reviewers_teams).toMatchObject([{ name: 'Reviewers' }]);
+
+    const removed = await client.repos.repoDeletePullReviewRequests(org, repo, index, { team_reviewers: ['Reviewers'] }, JSON_BODY);
+    expect(removed.status).toBe(204);
+    expect((await client.repos.repoGetPullRequest(org, repo, index)).data.requested_reviewers_teams).toBeNull();
+    expect((await client.repos.repoListPullReviews(org, repo, index)).data).toEqual([]);
+  });
+
+  it("refuses what Gitea refuses: unknown teams, teams that cannot read a private repository, readers choosing", async () => {
+    const index = await openPull('team-refusals');
+    const requests = path(`/pulls/${index}/requested_reviewers`);
+    expectApiError(await api.post(requests, { token: ownerToken, body: { team_reviewers: ['no-such-team'] } }), 404, "Team 'no-such-team' not exist");
+    expectApiError(await api.post(requests, { token: ownerToken, body: { team_reviewers: ['Elsewhere'] } }), 422, /cannot read the repository/);
+    // Alice reads only (her team's permission): she may not choose reviewers.
+    expectApiError(await api.post(requests, { token: aliceToken, body: { team_reviewers: ['Reviewers'] } }), 422);
+    expectApiError(await api.delete(requests, { token: aliceToken, body: { team_reviewers: ['Reviewers'] } }), 422);
+    expect((await api.get(path(`/pulls/${index}`), { token: ownerToken })).body.requested_reviewers_teams).toBeNull();
+
+    const closed = await api.patch(path(`/pulls/${index}`), { token: ownerToken, body: { state: 'closed' } });
+    expect(closed.status, closed.text).toBe(201);
+    expectApiError(await api.post(requests, { token: ownerToken, body: { team_reviewers: ['Reviewers'] } }), 403);
+  });
+});
