@@ -1,7 +1,8 @@
 /**
  * Teams of an organization in a repository's work, end to end: team review requests (`team_reviewers` of
  * `POST|DELETE …/pulls/{index}/requested_reviewers`, through gitea-js; `requested_reviewers_teams`, the review list's
- * `team`, the `review_requested` webhooks a real receiver gets for each member).
+ * `team`, the `review_requested` webhooks a real receiver gets for each member) and team members as assignees
+ * (`GET …/assignees`, assigning them on issues and pull requests).
  */
 import { giteaApi } from 'gitea-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +21,10 @@ let alice: Account;
 let bob: Account;
 /** Member of the `Elsewhere` team (read, not given the repository). */
 let carol: Account;
+/** Member of the `Writers` team (write on code, issues and pull requests, given the repository). */
+let dave: Account;
+/** Member of the `CodeReaders` team (read on code only, given the repository). */
+let erin: Account;
 let ownerToken: string;
 let aliceToken: string;
 let org: string;
@@ -59,7 +64,9 @@ beforeAll(async () => {
   suite = await startTestSuite({ env: { ...FAST_PASSWORD_HASH, CAIRN__WEBHOOK__ALLOWED_HOST_LIST: 'loopback' } });
   api = http(suite);
   const admin = await suite.createAdmin();
-  [owner, alice, bob, carol] = await Promise.all(['owner', 'alice', 'bob', 'carol'].map((s) => createUser(suite, admin, uniqueName(s))));
+  [owner, alice, bob, carol, dave, erin] = await Promise.all(
+    ['owner', 'alice', 'bob', 'carol', 'dave', 'erin'].map((s) => createUser(suite, admin, uniqueName(s))),
+  );
   [ownerToken, aliceToken] = await Promise.all([createToken(suite, owner), createToken(suite, alice)]);
   org = uniqueName('org');
   expect((await api.post('/orgs', { token: ownerToken, body: { username: org } })).status).toBe(201);
@@ -69,6 +76,8 @@ beforeAll(async () => {
   // The owner is in the reviewing team too: the poster of a pull request is never told of its own review request.
   teamIds.Reviewers = await createTeam('Reviewers', { permission: 'read', units: ['repo.code', 'repo.pulls'] }, [alice, bob, owner], true);
   teamIds.Elsewhere = await createTeam('Elsewhere', { permission: 'read', units: ['repo.code', 'repo.pulls'] }, [carol], false);
+  teamIds.Writers = await createTeam('Writers', { permission: 'write', units: ['repo.code', 'repo.issues', 'repo.pulls'] }, [dave], true);
+  teamIds.CodeReaders = await createTeam('CodeReaders', { permission: 'read', units: ['repo.code'] }, [erin], true);
   const hook = await api.post(path('/hooks'), {
     token: ownerToken,
     body: { type: 'gitea', active: true, events: ['pull_request_review_request'], config: { url: `${receiver.url}/teams`, content_type: 'json' } },
@@ -131,5 +140,27 @@ describe('team review requests', () => {
     const closed = await api.patch(path(`/pulls/${index}`), { token: ownerToken, body: { state: 'closed' } });
     expect(closed.status, closed.text).toBe(201);
     expectApiError(await api.post(requests, { token: ownerToken, body: { team_reviewers: ['Reviewers'] } }), 403);
+  });
+});
+
+describe('team members as assignees', () => {
+  it('lists members of teams reaching the repository with write on a unit or read on pull requests (gitea-js)', async () => {
+    const assignable = await gitea(ownerToken).repos.repoGetAssignees(org, repo);
+    expect(assignable.status).toBe(200);
+    // Sorted by login; carol's team does not reach the repository, erin's reads code only.
+    const expected = [owner, alice, bob, dave].map((u) => u.username).sort((a, b) => a.localeCompare(b));
+    expect(assignable.data.map((u) => u.login)).toEqual(expected);
+  });
+
+  it('assigns team members on issues and pull requests; refuses users the list leaves out', async () => {
+    const issue = await gitea(ownerToken).repos.issueCreateIssue(org, repo, { title: 'for the team', assignees: [dave.username, alice.username] });
+    expect(issue.status).toBe(201);
+    expect(issue.data.assignees?.map((u) => u.login).sort()).toEqual([dave.username, alice.username].sort());
+    for (const who of [erin, carol]) {
+      expectApiError(await api.post(path('/issues'), { token: ownerToken, body: { title: 'x', assignees: [who.username] } }), 422, /cannot be assigned/);
+    }
+    const index = await openPull('team-assign');
+    const pull = await gitea(ownerToken).repos.repoEditPullRequest(org, repo, index, { assignees: [dave.username] });
+    expect(pull.data.assignees?.map((u) => u.login)).toEqual([dave.username]);
   });
 });
