@@ -2,10 +2,12 @@
  * Teams of an organization in a repository's work, end to end: team review requests (`team_reviewers` of
  * `POST|DELETE …/pulls/{index}/requested_reviewers`, through gitea-js; `requested_reviewers_teams`, the review list's
  * `team`, the `review_requested` webhooks a real receiver gets for each member) and team members as assignees
- * (`GET …/assignees`, assigning them on issues and pull requests).
+ * (`GET …/assignees`, assigning them on issues and pull requests), and per-unit team access (`units_map`: a team writing
+ * issues but reading code manages labels yet cannot push over git HTTP; one writing code pushes yet cannot create labels).
  */
 import { giteaApi } from 'gitea-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commitAll, gitRunner, httpCloneUrl, redact, workspace } from '../support/git.js';
 import { waitFor } from '../support/pulls-world.js';
 import { createToken, createUser, http, uniqueName, type Account, type HttpClient } from '../support/session.js';
 import { startTestSuite, type TestSuite } from '../support/suite.js';
@@ -25,6 +27,11 @@ let carol: Account;
 let dave: Account;
 /** Member of the `CodeReaders` team (read on code only, given the repository). */
 let erin: Account;
+/** Member of the `Triage` team (`units_map`: code read, issues write). */
+let frank: Account;
+/** Member of the `Coders` team (`units_map`: code write, issues read). */
+let gina: Account;
+const ws = workspace('cairn-e2e-team-access-');
 let ownerToken: string;
 let aliceToken: string;
 let org: string;
@@ -64,8 +71,8 @@ beforeAll(async () => {
   suite = await startTestSuite({ env: { ...FAST_PASSWORD_HASH, CAIRN__WEBHOOK__ALLOWED_HOST_LIST: 'loopback' } });
   api = http(suite);
   const admin = await suite.createAdmin();
-  [owner, alice, bob, carol, dave, erin] = await Promise.all(
-    ['owner', 'alice', 'bob', 'carol', 'dave', 'erin'].map((s) => createUser(suite, admin, uniqueName(s))),
+  [owner, alice, bob, carol, dave, erin, frank, gina] = await Promise.all(
+    ['owner', 'alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'gina'].map((s) => createUser(suite, admin, uniqueName(s))),
   );
   [ownerToken, aliceToken] = await Promise.all([createToken(suite, owner), createToken(suite, alice)]);
   org = uniqueName('org');
@@ -78,6 +85,8 @@ beforeAll(async () => {
   teamIds.Elsewhere = await createTeam('Elsewhere', { permission: 'read', units: ['repo.code', 'repo.pulls'] }, [carol], false);
   teamIds.Writers = await createTeam('Writers', { permission: 'write', units: ['repo.code', 'repo.issues', 'repo.pulls'] }, [dave], true);
   teamIds.CodeReaders = await createTeam('CodeReaders', { permission: 'read', units: ['repo.code'] }, [erin], true);
+  teamIds.Triage = await createTeam('Triage', { units_map: { 'repo.code': 'read', 'repo.issues': 'write' } }, [frank], true);
+  teamIds.Coders = await createTeam('Coders', { units_map: { 'repo.code': 'write', 'repo.issues': 'read' } }, [gina], true);
   const hook = await api.post(path('/hooks'), {
     token: ownerToken,
     body: { type: 'gitea', active: true, events: ['pull_request_review_request'], config: { url: `${receiver.url}/teams`, content_type: 'json' } },
@@ -88,6 +97,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await suite?.stop();
   await receiver?.close();
+  ws.cleanup();
 });
 
 describe('team review requests', () => {
@@ -147,8 +157,9 @@ describe('team members as assignees', () => {
   it('lists members of teams reaching the repository with write on a unit or read on pull requests (gitea-js)', async () => {
     const assignable = await gitea(ownerToken).repos.repoGetAssignees(org, repo);
     expect(assignable.status).toBe(200);
-    // Sorted by login; carol's team does not reach the repository, erin's reads code only.
-    const expected = [owner, alice, bob, dave].map((u) => u.username).sort((a, b) => a.localeCompare(b));
+    // Sorted by login; carol's team does not reach the repository, erin's reads code only; frank's and gina's
+    // teams write one unit each.
+    const expected = [owner, alice, bob, dave, frank, gina].map((u) => u.username).sort((a, b) => a.localeCompare(b));
     expect(assignable.data.map((u) => u.login)).toEqual(expected);
   });
 
@@ -162,5 +173,54 @@ describe('team members as assignees', () => {
     const index = await openPull('team-assign');
     const pull = await gitea(ownerToken).repos.repoEditPullRequest(org, repo, index, { assignees: [dave.username] });
     expect(pull.data.assignees?.map((u) => u.login)).toEqual([dave.username]);
+  });
+});
+
+describe('per-unit team access (units_map)', () => {
+  it('a team writing issues but reading code manages labels and issues, yet cannot push or write contents', async () => {
+    const token = await createToken(suite, frank);
+    const team = await api.get(`/teams/${teamIds.Triage}`, { token: ownerToken });
+    expect(team.body).toMatchObject({ permission: 'read', units_map: { 'repo.code': 'read', 'repo.issues': 'write' } });
+
+    const label = await gitea(token).repos.issueCreateLabel(org, repo, { name: 'triaged', color: '#00aabb' });
+    expect(label.status).toBe(201);
+    const issue = await gitea(ownerToken).repos.issueCreateIssue(org, repo, { title: 'to triage' });
+    const labelled = await gitea(token).repos.issueAddLabel(org, repo, issue.data.number!, { labels: [label.data.id!] });
+    expect(labelled.data.map((l) => l.name)).toEqual(['triaged']);
+    const comment = await gitea(token).repos.issueCreateComment(org, repo, issue.data.number!, { body: 'looking' });
+    expect(comment.status).toBe(201);
+    const closed = await api.patch(path(`/issues/${issue.data.number}`), { token, body: { state: 'closed' } });
+    expect(closed.status, closed.text).toBe(201);
+
+    // Code: read only. Contents writes and pushes are refused; reading the code works.
+    expect((await api.get(path('/contents/README.md'), { token })).status).toBe(200);
+    expectApiError(await api.post(path('/contents/triage.txt'), {
+      token, body: { content: Buffer.from('x').toString('base64'), message: 'x', branch: 'main' },
+    }), 403);
+    const git = gitRunner(ws.dir('frank-home'));
+    const dir = ws.dir('frank-clone');
+    await git.ok(['clone', '-q', httpCloneUrl(suite.baseUrl, org, repo, { username: frank.username, secret: token }), dir]);
+    await commitAll(git, dir, { 'pushed.txt': 'by triage\n' }, 'a triage push');
+    const push = await git.try(['push', '-q', 'origin', 'HEAD:main'], { cwd: dir });
+    expect(push.code, redact(push.stderr)).not.toBe(0);
+    expect(redact(push.stderr)).toMatch(/permission denied|403/i);
+    // Pull requests are a unit the team lacks: a private repository's pull requests stay closed to it.
+    expect((await api.get(path('/pulls'), { token })).status).toBe(403);
+  });
+
+  it('a team writing code but reading issues pushes and writes contents, yet cannot create labels', async () => {
+    const token = await createToken(suite, gina);
+    const written = await api.post(path('/contents/coders.txt'), {
+      token, body: { content: Buffer.from('by coders\n').toString('base64'), message: 'coders', branch: 'main' },
+    });
+    expect(written.status, written.text).toBe(201);
+    const git = gitRunner(ws.dir('gina-home'));
+    const dir = ws.dir('gina-clone');
+    await git.ok(['clone', '-q', httpCloneUrl(suite.baseUrl, org, repo, { username: gina.username, secret: token }), dir]);
+    const head = await commitAll(git, dir, { 'pushed.txt': 'by coders\n' }, 'a coders push');
+    await git.ok(['push', '-q', 'origin', 'HEAD:main'], { cwd: dir });
+    expect((await api.get(path('/branches/main'), { token })).body.commit.id).toBe(head);
+    expectApiError(await api.post(path('/labels'), { token, body: { name: 'nope', color: '#000000' } }), 403);
+    expect((await api.get(path('/issues?state=all'), { token })).status).toBe(200);
   });
 });

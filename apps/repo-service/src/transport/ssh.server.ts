@@ -5,6 +5,7 @@ import ssh2 from 'ssh2';
 import type { AuthContext, Connection, ServerChannel } from 'ssh2';
 import {
   DomainError, ErrorCode, IdentitySubjects, RepoSubjects, accessAtLeast, archivedPushRefusal, twoFactorDeniesRepoAccess, twoFactorRequiredMessage,
+  unitAccessLevel,
   type RepoAccessReply, type ResolveKeyReply, type TwoFactorPolicy,
 } from '@cairn/contracts';
 import { repoStoragePath, withCorrelationId, type RpcClient, listenOn } from '@cairn/platform';
@@ -232,8 +233,10 @@ export class GitSshServer {
       throw err;
     }
     const need = cmd.service === 'upload-pack' ? 'read' : 'write';
+    // Fetching and pushing are the code unit's (a team's `units_map` may give code less than the repository).
+    const code = unitAccessLevel(reply, 'code');
     if (!accessAtLeast(reply.access, 'read')) throw new SshRefusal(notFound);
-    if (!accessAtLeast(reply.access, need)) {
+    if (!accessAtLeast(code, need)) {
       throw new SshRefusal(`User ${who.actor.login} is not allowed to push to ${reply.repo.ownerName}/${reply.repo.name}`);
     }
     const archived = need === 'write' ? archivedPushRefusal(reply.repo) : null;
