@@ -204,8 +204,12 @@ describe('per-unit team access (units_map)', () => {
     const push = await git.try(['push', '-q', 'origin', 'HEAD:main'], { cwd: dir });
     expect(push.code, redact(push.stderr)).not.toBe(0);
     expect(redact(push.stderr)).toMatch(/permission denied|403/i);
-    // Pull requests are a unit the team lacks: a private repository's pull requests stay closed to it.
+    // Pull requests are a unit the team lacks: a private repository's pull requests stay closed to it, and its
+    // members cannot be asked to review.
     expect((await api.get(path('/pulls'), { token })).status).toBe(403);
+    const index = await openPull('triage-review');
+    expectApiError(await api.post(path(`/pulls/${index}/requested_reviewers`), { token: ownerToken, body: { reviewers: [frank.username] } }),
+      422, /cannot read the repository/);
   });
 
   it('a team writing code but reading issues pushes and writes contents, yet cannot create labels', async () => {

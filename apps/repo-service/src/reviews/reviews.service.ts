@@ -131,7 +131,8 @@ export class ReviewsService {
     for (const reviewer of reviewers) {
       if (reviewer.id === pull.posterId) throw DomainError.unprocessable(`${reviewer.login}: the poster of a pull request cannot be its reviewer`);
       if (!mayChoose) throw DomainError.unprocessable('only the poster or users with write access can request reviews');
-      const level = await this.access.accessById({ id: reviewer.id, isAdmin: false }, req.repo.id);
+      // Gitea's `isValidReviewRequest`: the reviewer must read pull requests (a team may give that unit nothing).
+      const level = await this.access.unitAccessById({ id: reviewer.id, isAdmin: false }, req.repo.id, 'pulls');
       if (!accessAtLeast(level, 'read')) throw DomainError.unprocessable(`${reviewer.login}: the reviewer cannot read the repository`);
     }
     if (teams.length) {
