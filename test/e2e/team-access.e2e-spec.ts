@@ -7,7 +7,7 @@
  */
 import { giteaApi } from 'gitea-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commitAll, gitRunner, httpCloneUrl, redact, workspace } from '../support/git.js';
+import { commitAll, generateSshKey, gitRunner, gitSshCommand, httpCloneUrl, redact, sshCloneUrl, workspace } from '../support/git.js';
 import { waitFor } from '../support/pulls-world.js';
 import { createToken, createUser, http, uniqueName, type Account, type HttpClient } from '../support/session.js';
 import { startTestSuite, type TestSuite } from '../support/suite.js';
@@ -204,6 +204,15 @@ describe('per-unit team access (units_map)', () => {
     const push = await git.try(['push', '-q', 'origin', 'HEAD:main'], { cwd: dir });
     expect(push.code, redact(push.stderr)).not.toBe(0);
     expect(redact(push.stderr)).toMatch(/permission denied|403/i);
+    // Over SSH alike: fetching works, pushing is refused.
+    const key = await generateSshKey(ws.dir('frank-key'), 'frank@laptop');
+    expect((await api.post('/user/keys', { token, body: { title: 'laptop', key: key.publicKey } })).status).toBe(201);
+    const sshEnv = { GIT_SSH_COMMAND: gitSshCommand(key.privateKeyPath, suite.sshPort) };
+    const ssh = sshCloneUrl(suite.sshPort, org, repo);
+    expect((await git.try(['ls-remote', ssh], { env: sshEnv })).code).toBe(0);
+    const sshPush = await git.try(['push', '-q', ssh, 'HEAD:main'], { cwd: dir, env: sshEnv });
+    expect(sshPush.code, redact(sshPush.stderr)).not.toBe(0);
+    expect(redact(sshPush.stderr)).toMatch(/is not allowed to push/);
     // Pull requests are a unit the team lacks: a private repository's pull requests stay closed to it, and its
     // members cannot be asked to review.
     expect((await api.get(path('/pulls'), { token })).status).toBe(403);
@@ -222,8 +231,17 @@ describe('per-unit team access (units_map)', () => {
     const dir = ws.dir('gina-clone');
     await git.ok(['clone', '-q', httpCloneUrl(suite.baseUrl, org, repo, { username: gina.username, secret: token }), dir]);
     const head = await commitAll(git, dir, { 'pushed.txt': 'by coders\n' }, 'a coders push');
+    // The team's overall permission is read (the lowest of its units): only the code unit lets it push, over HTTP …
     await git.ok(['push', '-q', 'origin', 'HEAD:main'], { cwd: dir });
     expect((await api.get(path('/branches/main'), { token })).body.commit.id).toBe(head);
+    // … and over SSH.
+    const key = await generateSshKey(ws.dir('gina-key'), 'gina@laptop');
+    expect((await api.post('/user/keys', { token, body: { title: 'laptop', key: key.publicKey } })).status).toBe(201);
+    const next = await commitAll(git, dir, { 'pushed.txt': 'again over ssh\n' }, 'a coders push over ssh');
+    await git.ok(['push', '-q', sshCloneUrl(suite.sshPort, org, repo), 'HEAD:main'], {
+      cwd: dir, env: { GIT_SSH_COMMAND: gitSshCommand(key.privateKeyPath, suite.sshPort) },
+    });
+    expect((await api.get(path('/branches/main'), { token })).body.commit.id).toBe(next);
     expectApiError(await api.post(path('/labels'), { token, body: { name: 'nope', color: '#000000' } }), 403);
     expect((await api.get(path('/issues?state=all'), { token })).status).toBe(200);
   });
