@@ -2,7 +2,8 @@
  * Deploy keys end to end (issue 14, item 8): the API (`/repos/{owner}/{repo}/keys`, through gitea-js and Octokit as
  * well as raw HTTP), Gitea's rules (repository admins only; a key is a user's or a deploy key, never both; one title
  * and one key per repository) and the real `git` and `ssh` commands: a deploy key clones its own repository only, a
- * read-only key cannot push (and says so), a read-write key can, its use is recorded, and a deleted key is refused.
+ * read-only key cannot push (and says so), a read-write key can, its use is recorded, and a deleted key is refused;
+ * branch-protection allow-lists admit a deploy key only through their `…_deploy_keys` flags.
  */
 import { Octokit } from '@octokit/rest';
 import { giteaApi } from 'gitea-js';
@@ -192,6 +193,47 @@ describe('deploy keys over SSH', () => {
       env: sshEnv(readWrite),
     });
     expectRefused(push, /does not exist or you do not have access to it/, 'pushing to another repository');
+  });
+
+  it('passes a push allow-list only with push_whitelist_deploy_keys, a force-push one only with force_push_allowlist_deploy_keys', async () => {
+    const rule = `/repos/${owner.username}/${target}/branch_protections`;
+    // The owner the key pushes for is on both lists: that must not let the key through (Gitea asks the flags only).
+    const created = await api.post(rule, {
+      basic: owner,
+      body: { rule_name: 'guarded', enable_push: true, enable_push_whitelist: true, push_whitelist_usernames: [owner.username] },
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body).toMatchObject({ enable_push_whitelist: true, push_whitelist_deploy_keys: false });
+    const edit = async (body: Record<string, unknown>) => {
+      const res = await api.patch(`${rule}/guarded`, { basic: owner, body });
+      expect(res.status, res.text).toBe(200);
+      return res.body;
+    };
+    const headOf = async () => (await api.get(`/repos/${owner.username}/${target}/branches/guarded`, { basic: owner })).body.commit?.id;
+
+    const dir = ws.dir('allow-list-clone');
+    await git.ok(['clone', '-q', sshCloneUrl(suite.sshPort, owner.username, target), dir], { env: sshEnv(readWrite) });
+    const first = await commitAll(git, dir, { 'guarded.txt': 'one\n' }, 'first guarded commit');
+    const push = (ref: string) => git.try(['push', '-q', 'origin', ref], { cwd: dir, env: sshEnv(readWrite) });
+    expectRefused(await push('HEAD:guarded'), /Not allowed to push to protected branch guarded/, 'a key the push allow-list leaves out');
+    expect((await api.get(`/repos/${owner.username}/${target}/branches/guarded`, { basic: owner })).status).toBe(404);
+
+    expect(await edit({ push_whitelist_deploy_keys: true })).toMatchObject({ push_whitelist_deploy_keys: true });
+    expect((await push('HEAD:guarded')).code).toBe(0);
+    expect(await headOf()).toBe(first);
+
+    await edit({
+      enable_force_push: true, enable_force_push_allowlist: true, force_push_allowlist_usernames: [owner.username],
+    });
+    await git.ok(['commit', '-q', '--amend', '-m', 'rewritten guarded commit'], { cwd: dir });
+    const rewritten = await git.ok(['rev-parse', 'HEAD'], { cwd: dir });
+    expectRefused(await push('+HEAD:guarded'), /branch guarded is protected from force push/, 'a key the force-push allow-list leaves out');
+    expect(await headOf()).toBe(first);
+
+    expect(await edit({ force_push_allowlist_deploy_keys: true })).toMatchObject({ force_push_allowlist_deploy_keys: true });
+    expect((await push('+HEAD:guarded')).code).toBe(0);
+    expect(await headOf()).toBe(rewritten);
+    expect((await api.delete(`${rule}/guarded`, { basic: owner })).status).toBe(204);
   });
 
   it('a deleted key no longer authenticates; a deploy key is no HTTP credential', async () => {

@@ -4,7 +4,7 @@ import {
 import { Reflector } from '@nestjs/core';
 import {
   DomainError, ErrorCode, RepoSubjects, accessAtLeast, twoFactorDeniesRepoAccess, twoFactorRequiredMessage,
-  type AccessLevel, type ActorDto, type RepoAccessReply,
+  unitAccessLevel, type AccessLevel, type ActorDto, type RepoAccessReply, type RepoUnit,
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
 import type { FastifyRequest } from 'fastify';
@@ -14,11 +14,27 @@ import { GATEWAY_SETTINGS, type GatewaySettings } from '../config/gateway-settin
 const REPO_ACCESS = 'cairn:repoAccess';
 const RESOLVED = Symbol('cairnRepo');
 
+/** What a route needs: a level, on the repository or on one of its units (the strongest of several counts). */
+interface RepoAccessNeed {
+  need: AccessLevel;
+  units?: RepoUnit | readonly RepoUnit[];
+}
+
 /**
- * Marks a `/repos/{owner}/{repo}/…` route and the access it needs. The guard resolves the repository and the
- * caller's access once (`repo.access.resolve`); a repository the caller cannot see answers 404, never 403.
+ * Marks a `/repos/{owner}/{repo}/…` route and the access it needs, on the repository or — with `units` — on the
+ * unit the route belongs to (a team's `units_map` may give a unit more or less than the repository). The guard
+ * resolves the repository and the caller's access once (`repo.access.resolve`); a repository the caller cannot see
+ * answers 404, never 403. The route then receives the unit's level as `access`, so the services' own checks judge
+ * by the same unit.
  */
-export const RepoAccess = (need: AccessLevel) => SetMetadata(REPO_ACCESS, need);
+export const RepoAccess = (need: AccessLevel, units?: RepoUnit | readonly RepoUnit[]) =>
+  SetMetadata(REPO_ACCESS, { need, units } satisfies RepoAccessNeed);
+
+/**
+ * The issue tracker's routes, shared by issues and pull requests (`/issues/…`, labels, milestones, assignees): the
+ * stronger of the two units counts, as Gitea's `reqRepoReader/Writer(unit.TypeIssues, unit.TypePullRequests)`.
+ */
+export const ISSUES_OR_PULLS: readonly RepoUnit[] = ['issues', 'pulls'];
 
 const NOT_ARCHIVED = 'cairn:repoNotArchived';
 
@@ -61,13 +77,14 @@ export class RepoAccessGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const need = this.reflector.getAllAndOverride<AccessLevel>(REPO_ACCESS, [context.getHandler(), context.getClass()]);
-    if (!need) return true;
+    const marked = this.reflector.getAllAndOverride<RepoAccessNeed>(REPO_ACCESS, [context.getHandler(), context.getClass()]);
+    if (!marked) return true;
+    const { need, units } = marked;
     const req = context.switchToHttp().getRequest<FastifyRequest>();
     const params = req.params as { owner?: string; repo?: string };
     if (!params.owner || !params.repo) throw new Error('@RepoAccess route without :owner/:repo');
     const { actor } = getAuthState(req);
-    const context_ = await resolveRepoAccess(this.rpc, this.settings, actor, params.owner, params.repo);
+    const context_ = await resolveRepoAccess(this.rpc, this.settings, actor, params.owner, params.repo, units);
     if (!accessAtLeast(context_.access, need)) {
       if (!actor && need !== 'read') throw new DomainError(ErrorCode.UNAUTHENTICATED, 'token is required');
       throw DomainError.forbidden(DENIED[need]);
@@ -82,7 +99,8 @@ export class RepoAccessGuard implements CanActivate {
 /**
  * Resolves a repository for an actor, applying the two-factor repository policy (`twoFactorDeniesRepoAccess`: a 404,
  * as Gitea, whose message says how to enrol — decided before the lookup, so it is the same for every repository and
- * tells nothing about which exist). Shared by the API guard, the web pages and git over HTTP.
+ * tells nothing about which exist). Shared by the API guard, the web pages and git over HTTP. With `units`, `access`
+ * is the level on those units (the repository-wide one decides only whether the repository is found).
  */
 export async function resolveRepoAccess(
   rpc: RpcClient,
@@ -90,9 +108,10 @@ export async function resolveRepoAccess(
   actor: ActorDto | null,
   owner: string,
   repo: string,
+  units?: RepoUnit | readonly RepoUnit[],
 ): Promise<RepoContext> {
   if (twoFactorDeniesRepoAccess(settings.twoFactorAuth, actor)) throw DomainError.notFound(twoFactorRequiredMessage());
   const reply = await rpc.send(RepoSubjects.accessResolve, { actor, owner, repo });
   if (reply.access === 'none') throw DomainError.notFound('not found');
-  return { actor, repo: reply.repo, access: reply.access };
+  return { actor, repo: reply.repo, access: unitAccessLevel(reply, units) };
 }

@@ -71,7 +71,8 @@ export async function authorizeGitHttp(
   if (twoFactorDeniesRepoAccess(settings.twoFactorAuth, actor)) throw new GitHttpRefusal(404, twoFactorRequiredMessage());
   let ctx: RepoContext;
   try {
-    ctx = await resolveRepoAccess(rpc, settings, actor, owner, repo);
+    // Fetching and pushing are the code unit's (a team may read issues yet not code, or write code only).
+    ctx = await resolveRepoAccess(rpc, settings, actor, owner, repo, 'code');
   } catch (err) {
     if (err instanceof DomainError && (err.code === ErrorCode.NOT_FOUND || err.code === ErrorCode.INVALID_ARGUMENT)) {
       // A private repository is indistinguishable from a missing one; anonymous callers may still sign in.

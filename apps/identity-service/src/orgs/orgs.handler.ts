@@ -3,7 +3,8 @@ import { Payload } from '@nestjs/microservices';
 import { RpcClient, RpcHandler } from '@cairn/platform';
 import {
   CreateOrgRequest, CreateTeamRequest, EditOrgRequest, EditTeamRequest, IdentitySubjects, RepoSubjects, OrgListRequest, OrgMemberRequest, OrgMembershipRequest, OrgStandingsRequest, type OrgStandingsReply,
-  OrgPagedRequest, OrgRequest, SetPublicMemberRequest, TeamMemberRequest, TeamPagedRequest, TeamRequest,
+  OrgPagedRequest, OrgRequest, SetPublicMemberRequest, TeamLookupRequest, TeamMemberRequest, TeamPagedRequest, TeamRequest,
+  type TeamLookupReply,
   type OrgMembershipReply, type OrganizationDto, type OrganizationPermissionsDto, type Paginated, type TeamDto, type UserDto,
 } from '@cairn/contracts';
 import { requireActor, requireBody } from '../common/require-actor.js';
@@ -73,6 +74,11 @@ export class OrgsHandler {
   @RpcHandler(IdentitySubjects.teamGet)
   getTeam(@Payload() req: TeamRequest): Promise<TeamDto> {
     return this.orgs.getTeam(requireActor(req.actor), req.teamId);
+  }
+
+  @RpcHandler(IdentitySubjects.teamLookup)
+  lookupTeams(@Payload() req: TeamLookupRequest): Promise<TeamLookupReply> {
+    return this.orgs.lookupTeams(req);
   }
 
   @RpcHandler(IdentitySubjects.teamEdit)

@@ -92,6 +92,20 @@ describe('organizations, teams and members (integration)', () => {
     expect(removed.rowCount).toBe(1);
   });
 
+  it('looks teams up for other services (identity.team.lookup): by name or id, all-repository teams, member ids', async () => {
+    const acme = await orgs.get(null, 'acme');
+    const owners = (await orgs.listTeams(owner, 'acme', {})).items.find((t) => t.permission === 'owner')!;
+    const byName = await orgs.lookupTeams({ orgId: acme.id, names: ['DEVS', 'ghost'], withMembers: true });
+    expect(byName.teams).toEqual([{ team: expect.objectContaining({ id: devTeamId, name: 'devs', organization: null }), memberIds: [member.id, expect.any(Number)] }]);
+    const byId = await orgs.lookupTeams({ orgId: acme.id, ids: [devTeamId], includingAll: true, withOrganization: true });
+    expect(byId.teams.map((t) => t.team.id)).toEqual([owners.id, devTeamId]);
+    expect(byId.teams[0].team.organization?.name).toBe('acme');
+    expect(byId.teams[0].memberIds).toBeUndefined();
+    // Another organization's id finds nothing; neither does an empty question.
+    expect((await orgs.lookupTeams({ orgId: acme.id + 100_000, ids: [devTeamId] })).teams).toEqual([]);
+    expect((await orgs.lookupTeams({ orgId: acme.id })).teams).toEqual([]);
+  });
+
   it('never removes the last owner', async () => {
     const owners = (await orgs.listTeams(owner, 'acme', {})).items.find((t) => t.permission === 'owner')!;
     await expect(orgs.removeTeamMember(owner, owners.id, 'olga')).rejects.toMatchObject({

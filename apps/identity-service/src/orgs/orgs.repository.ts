@@ -45,6 +45,7 @@ export interface OrgVisibilityFilter {
 }
 
 const TEAMS = Prisma.raw(`"${IDENTITY_SCHEMA}"."teams"`);
+const TEAM_USERS = Prisma.raw(`"${IDENTITY_SCHEMA}"."team_users"`);
 
 @Injectable()
 export class OrgsRepository {
@@ -104,6 +105,32 @@ export class OrgsRepository {
       this.prisma.team.count({ where: { orgId } }),
     ]);
     return { rows, total };
+  }
+
+  /**
+   * Teams of an organization named (lower-cased names) or given by id, or including all its repositories; at most
+   * `take`, by id.
+   */
+  findTeams(orgId: number, f: { lowerNames: string[]; ids: number[]; includingAll: boolean }, take: number): Promise<TeamRow[]> {
+    const or: Prisma.TeamWhereInput[] = [];
+    if (f.lowerNames.length) or.push({ lowerName: { in: f.lowerNames } });
+    if (f.ids.length) or.push({ id: { in: f.ids } });
+    if (f.includingAll) or.push({ includesAllRepositories: true });
+    if (!or.length) return Promise.resolve([]);
+    return this.prisma.team.findMany({ where: { orgId, OR: or }, orderBy: { id: 'asc' }, take });
+  }
+
+  /** The first `perTeam` member ids (by id) of each team, in one query. */
+  async memberIdsOf(teamIds: number[], perTeam: number): Promise<Map<number, number[]>> {
+    const out = new Map<number, number[]>(teamIds.map((id) => [id, []]));
+    if (!teamIds.length) return out;
+    const rows = await this.prisma.$queryRaw<Array<{ team_id: number; user_id: number }>>`
+      SELECT team_id, user_id FROM (
+        SELECT team_id, user_id, row_number() OVER (PARTITION BY team_id ORDER BY user_id) AS n
+        FROM ${TEAM_USERS} WHERE team_id = ANY(${teamIds}::int[])
+      ) ranked WHERE n <= ${perTeam} ORDER BY team_id, user_id`;
+    for (const r of rows) out.get(r.team_id)?.push(r.user_id);
+    return out;
   }
 
   /** Teams of an organization the user is in. */

@@ -4,6 +4,7 @@ import {
   type AccountDeletedData, type ActorDto, type CreateOrgBody, type CreateTeamBody, type EditOrgBody, type EditTeamBody,
   type ListQuery, type OrgMembershipReply, type OrganizationDto, type OrganizationPermissionsDto,
   type Paginated, type TeamDto, type TeamPermission, type UserDto,
+  TEAM_LOOKUP_MAX, TEAM_LOOKUP_MEMBERS_MAX, type TeamLookupReply, type TeamLookupRequest,
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, type CommonSettings, uniqueViolation } from '@cairn/platform';
 import { EventPublisher } from '../common/event-publisher.js';
@@ -203,6 +204,27 @@ export class OrgsService {
       page = await this.orgs.listOrgsOfUser(user.id, !everything, filter, paging.skip, paging.take);
     }
     return { items: page.rows.map((r) => this.orgDto(r)), total: page.total };
+  }
+
+  /** `identity.team.lookup`: teams of one organization for other services (bounded; no actor, no visibility rule). */
+  async lookupTeams(req: TeamLookupRequest): Promise<TeamLookupReply> {
+    const rows = await this.orgs.findTeams(
+      req.orgId,
+      {
+        lowerNames: [...new Set((req.names ?? []).map((n) => n.toLowerCase()))],
+        ids: [...new Set(req.ids ?? [])],
+        includingAll: req.includingAll === true,
+      },
+      TEAM_LOOKUP_MAX,
+    );
+    const [members, orgRow] = await Promise.all([
+      req.withMembers ? this.orgs.memberIdsOf(rows.map((t) => t.id), TEAM_LOOKUP_MEMBERS_MAX) : null,
+      req.withOrganization && rows.length ? this.orgs.findOrgById(req.orgId) : null,
+    ]);
+    const org = orgRow ? this.orgDto(orgRow) : null;
+    return {
+      teams: rows.map((row) => ({ team: toTeamDto(row, org), ...(members ? { memberIds: members.get(row.id) ?? [] } : {}) })),
+    };
   }
 
   /** A user's standing in an organization, for access decisions in other services. */
@@ -473,9 +495,7 @@ export class OrgsService {
   }
 }
 
-function standingFrom(
-  teams: Array<{ id: number; name: string; permission: string; includesAllRepositories: boolean; canCreateOrgRepo: boolean; units: string[] }>,
-): OrgMembershipReply {
+function standingFrom(teams: TeamRow[]): OrgMembershipReply {
   return {
     isMember: true,
     isOwner: teams.some((t) => t.permission === 'owner'),
@@ -486,6 +506,8 @@ function standingFrom(
       includesAllRepositories: t.includesAllRepositories,
       canCreateOrgRepo: t.canCreateOrgRepo,
       units: t.units,
+      // The mode of each unit the team reaches (its permission, or what `units_map` says per unit).
+      unitsMap: toTeamDto(t, null).units_map,
     })),
   };
 }

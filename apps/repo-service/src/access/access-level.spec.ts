@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeAccess, maxAccess, type AccessFacts, type OrgStanding } from './access-level.js';
+import { computeAccess, computeUnitAccess, maxAccess, type AccessFacts, type OrgStanding } from './access-level.js';
 
 const OWNER = 1;
 const ORG = 50;
@@ -111,5 +111,33 @@ describe('maxAccess', () => {
     expect(maxAccess('read', 'write')).toBe('write');
     expect(maxAccess('owner', 'admin')).toBe('owner');
     expect(maxAccess('none', 'none')).toBe('none');
+  });
+});
+
+describe('computeUnitAccess — teams with per-unit modes (units_map)', () => {
+  const triage = { ...team(7, 'read', true), unitsMap: { 'repo.code': 'read', 'repo.issues': 'write' } };
+  it('gives each unit the team\'s mode for it; units the team lacks get none on private repositories', () => {
+    const f: AccessFacts = { user: alice, repo: orgRepo(true), org: member([triage]) };
+    const overall = computeAccess(f);
+    expect(overall).toBe('read');
+    expect(computeUnitAccess(f, overall)).toEqual({ issues: 'write', pulls: 'none', releases: 'none' });
+    expect(computeAccess(f, 'code')).toBe('read');
+  });
+
+  it('takes the strongest source per unit: collaboration, other teams, public read', () => {
+    const writers = { ...team(8, 'write', true), unitsMap: { 'repo.code': 'write', 'repo.pulls': 'write' } };
+    const f: AccessFacts = { user: alice, repo: orgRepo(false), org: member([triage, writers]) };
+    const overall = computeAccess(f);
+    expect(overall).toBe('write');
+    expect(computeUnitAccess(f, overall)).toEqual({ releases: 'read' });
+    expect(computeUnitAccess({ ...f, collaboration: 'admin' }, computeAccess({ ...f, collaboration: 'admin' }))).toBeUndefined();
+  });
+
+  it('has nothing to say without per-unit modes, or for teams that do not reach the repository', () => {
+    const f: AccessFacts = { user: alice, repo: orgRepo(true), org: member([team(9, 'write', true)]) };
+    expect(computeUnitAccess(f, computeAccess(f))).toBeUndefined();
+    const notGiven: AccessFacts = { user: alice, repo: orgRepo(true), org: member([{ ...triage, includesAllRepositories: false }]) };
+    expect(computeAccess(notGiven)).toBe('none');
+    expect(computeUnitAccess(notGiven, 'none')).toBeUndefined();
   });
 });

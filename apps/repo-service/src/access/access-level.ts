@@ -1,11 +1,15 @@
-import type { AccessLevel, CollaboratorPermission, TeamPermission, Visibility } from '@cairn/contracts';
-import { ACCESS_LEVELS } from '@cairn/contracts';
+import type { AccessLevel, CollaboratorPermission, RepoUnit, TeamPermission, UnitAccess, Visibility } from '@cairn/contracts';
+import { ACCESS_LEVELS, REPO_UNITS } from '@cairn/contracts';
 
 /** A user's standing in the organization that owns a repository (what `identity.org.membership` answers). */
 export interface OrgStanding {
   isMember: boolean;
   isOwner: boolean;
-  teams: ReadonlyArray<{ id: number; permission: TeamPermission; includesAllRepositories: boolean }>;
+  teams: ReadonlyArray<{
+    id: number; permission: TeamPermission; includesAllRepositories: boolean;
+    /** Each unit's mode (`repo.code` → `read`, …); units missing get none. Absent: `permission` on every unit. */
+    unitsMap?: Record<string, string>;
+  }>;
 }
 
 /** Everything access to one repository depends on. */
@@ -27,6 +31,11 @@ function rank(level: AccessLevel): number {
   return ACCESS_LEVELS.indexOf(level);
 }
 
+/** Whether a team reaches a repository: it includes all its organization's repositories, or was given this one. */
+export function teamReachesRepo(team: { includesAllRepositories: boolean; id: number }, grantedTeamIds: ReadonlySet<number>): boolean {
+  return team.includesAllRepositories || grantedTeamIds.has(team.id);
+}
+
 /** The stronger of two access levels. */
 export function maxAccess(a: AccessLevel, b: AccessLevel): AccessLevel {
   return rank(a) >= rank(b) ? a : b;
@@ -45,8 +54,9 @@ function asLevel(mode: string | null | undefined): AccessLevel {
  * - otherwise the strongest of: the collaboration mode; for organization repositories, owner for organization
  *   owners and the permission of each team that includes all repositories or was given this one; and read on any
  *   public repository.
+ * With `unit`, a team counts with its mode for that unit (Gitea's per-unit team access); without, with its permission.
  */
-export function computeAccess(f: AccessFacts): AccessLevel {
+export function computeAccess(f: AccessFacts, unit?: RepoUnit): AccessLevel {
   const { user, repo } = f;
   const visibility = f.ownerVisibility ?? 'public';
   if (!user) return repo.isPrivate || visibility !== 'public' ? 'none' : 'read';
@@ -67,9 +77,26 @@ export function computeAccess(f: AccessFacts): AccessLevel {
     if (f.org.isOwner) return 'owner';
     const granted = new Set(f.repoTeamIds ?? []);
     for (const team of f.org.teams) {
-      if (team.includesAllRepositories || granted.has(team.id)) level = maxAccess(level, asLevel(team.permission));
+      if (teamReachesRepo(team, granted)) level = maxAccess(level, teamLevel(team, unit));
     }
   }
   if (!repo.isPrivate) level = maxAccess(level, 'read');
   return level;
+}
+
+/** What a team gives on one unit (its `units_map` entry; none for a unit it lacks), or overall (its permission). */
+function teamLevel(team: OrgStanding['teams'][number], unit: RepoUnit | undefined): AccessLevel {
+  if (!unit || !team.unitsMap) return asLevel(team.permission);
+  return asLevel(team.unitsMap[`repo.${unit}`]);
+}
+
+/** The units whose access differs from the repository-wide `access` (only team `units_map`s make them differ). */
+export function computeUnitAccess(f: AccessFacts, access: AccessLevel): UnitAccess | undefined {
+  if (!f.org?.teams.some((t) => t.unitsMap)) return undefined;
+  const out: UnitAccess = {};
+  for (const unit of REPO_UNITS) {
+    const level = computeAccess(f, unit);
+    if (level !== access) out[unit] = level;
+  }
+  return Object.keys(out).length ? out : undefined;
 }

@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import {
   DomainError, ErrorCode, REPO_TRUST_MODELS, type RepoTrustModel,
   type AccessLevel, type ActorDto, type OrgMembershipReply, type RepoAccessReply, type RepoRefDto, type UserDto,
-  type Visibility,
+  unitAccessLevel, type RepoUnit, type UnitAccess, type Visibility,
 } from '@cairn/contracts';
-import { computeAccess } from './access-level.js';
+import { computeAccess, computeUnitAccess, type AccessFacts } from './access-level.js';
 import { AccessRepository, type AccessRow } from './access.repository.js';
 import { IdentityDirectory } from './identity-directory.js';
 
@@ -58,9 +58,9 @@ export class AccessService {
     if (!POSSIBLE_NAME.test(owner) || !POSSIBLE_NAME.test(name)) throw DomainError.notFound('repository not found');
     const row = await this.repository.findByPath(owner.toLowerCase(), name.toLowerCase(), actor?.id ?? null);
     if (!row) throw DomainError.notFound('repository not found');
-    const access = await this.accessOf(subjectOf(actor), row);
+    const { access, units } = await this.unitAccessOf(subjectOf(actor), row);
     if (access === 'none') throw DomainError.notFound('repository not found');
-    return { repo: toRepoRef(row), access };
+    return { repo: toRepoRef(row), access, ...(units ? { units } : {}) };
   }
 
   /** Any user's access to a repository by id (`…/collaborators/{user}/permission`). */
@@ -70,24 +70,36 @@ export class AccessService {
     return this.accessOf(user, row);
   }
 
+  /** Any user's access to one unit of a repository by id (branch protection asks for code). */
+  async unitAccessById(user: AccessSubject, repoId: number, unit: RepoUnit): Promise<AccessLevel> {
+    const row = await this.repository.findById(repoId, user?.id ?? null);
+    if (!row) throw DomainError.notFound('repository not found');
+    return unitAccessLevel(await this.unitAccessOf(user, row), unit);
+  }
+
+  /** The teams given this repository explicitly (`team_repos`; teams including all repositories need no grant). */
+  async grantedTeamIds(repoId: number): Promise<Set<number>> {
+    return new Set((await this.repository.teamIds([repoId])).get(repoId) ?? []);
+  }
+
   /** Access given a row that already carries the user's collaboration. */
   async accessOf(user: AccessSubject, row: AccessRow): Promise<AccessLevel> {
-    if (!user && row.isPrivate) return 'none';
-    if (user && (user.isAdmin || user.id === row.ownerId)) return 'owner';
+    return (await this.unitAccessOf(user, row)).access;
+  }
+
+  /** The repository-wide access and the units whose access differs (a team's `units_map`). */
+  async unitAccessOf(user: AccessSubject, row: AccessRow): Promise<{ access: AccessLevel; units?: UnitAccess }> {
+    if (!user && row.isPrivate) return { access: 'none' };
+    if (user && (user.isAdmin || user.id === row.ownerId)) return { access: 'owner' };
     const isOrg = row.ownerKind === 'organization';
     const needVisibility = !row.isPrivate && !row.collabMode;
     const [org, ownerVisibility] = await Promise.all([
       isOrg && user ? this.identity.membership(row.ownerId, user.id) : Promise.resolve(null),
       needVisibility ? this.ownerVisibility(row.ownerId) : Promise.resolve(undefined),
     ]);
-    return computeAccess({
-      user,
-      repo: row,
-      ownerVisibility,
-      collaboration: row.collabMode,
-      org,
-      repoTeamIds: row.teamIds,
-    });
+    const facts: AccessFacts = { user, repo: row, ownerVisibility, collaboration: row.collabMode, org, repoTeamIds: row.teamIds };
+    const access = computeAccess(facts);
+    return { access, units: computeUnitAccess(facts, access) };
   }
 
   /**

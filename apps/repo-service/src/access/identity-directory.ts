@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   IdentitySubjects,
-  type ActorDto, type OrgMembershipReply, type OwnerDto, type TeamDto,
+  type ActorDto, type OrgMembershipReply, type OwnerDto, type TeamDto, type TeamLookupReply, type TeamLookupRequest,
   type UserDto,
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
@@ -48,6 +48,12 @@ export class IdentityDirectory {
   /** A team as the actor may see it (identity-service answers NOT_FOUND or PERMISSION_DENIED as for its own routes). */
   team(actor: ActorDto, teamId: number): Promise<TeamDto> {
     return this.rpc.send(IdentitySubjects.teamGet, { actor, teamId });
+  }
+
+  /** Teams of an organization by name or id (or all that include every repository), bounded by identity-service. */
+  async teams(query: TeamLookupRequest): Promise<TeamLookupReply['teams']> {
+    const nothing = !query.names?.length && !query.ids?.length && !query.includingAll;
+    return nothing ? [] : (await this.rpc.send(IdentitySubjects.teamLookup, query)).teams;
   }
 
   /** A user's standing in an organization. */

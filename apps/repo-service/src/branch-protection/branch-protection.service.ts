@@ -129,7 +129,8 @@ export class BranchProtectionService {
    * organization owns it.
    */
   async member(repo: { id: number; ownerId: number }, userId: number, isAdmin = false): Promise<Member> {
-    const level = await this.access.accessById({ id: userId, isAdmin }, repo.id);
+    // Pushing is the code unit's: a team may write issues without writing code.
+    const level = await this.access.unitAccessById({ id: userId, isAdmin }, repo.id, 'code');
     const org = await this.identity.membership(repo.ownerId, userId).catch(() => null);
     return {
       userId,

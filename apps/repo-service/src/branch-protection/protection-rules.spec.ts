@@ -64,6 +64,20 @@ describe('who may push, force-push and merge', () => {
     expect(canUserMerge(rule({ enableMergeWhitelist: true }), writer)).toBe(false);
   });
 
+  it('admits a deploy key through the `…_deploy_keys` flags only, never through its owner\'s listing', () => {
+    const key = { ...writer, teams: new Set<string>(), deployKey: true };
+    const listed = { canPush: true, enableWhitelist: true, whitelistUserIds: [7] };
+    expect(canUserPush(rule({ canPush: true }), key)).toBe(true);
+    expect(canUserPush(rule(listed), key)).toBe(false);
+    expect(canUserPush(rule({ ...listed, whitelistDeployKeys: true }), key)).toBe(true);
+    expect(canUserPush(rule({ whitelistDeployKeys: true }), key)).toBe(false);
+    const forceListed = { canPush: true, canForcePush: true, enableForcePushAllowlist: true, forcePushAllowlistUserIds: [7] };
+    expect(canUserForcePush(rule({ canPush: true, canForcePush: true }), key)).toBe(true);
+    expect(canUserForcePush(rule(forceListed), key)).toBe(false);
+    expect(canUserForcePush(rule({ ...forceListed, forcePushAllowlistDeployKeys: true }), key)).toBe(true);
+    expect(canUserForcePush(rule({ canForcePush: true, forcePushAllowlistDeployKeys: true }), key)).toBe(false);
+  });
+
   it('refuses in Gitea\'s order, with its messages', () => {
     const open = rule({ canPush: true, protectedFilePatterns: 'secrets/*.txt; *.KEY', unprotectedFilePatterns: 'docs/**' });
     expect(refusalOf(open, write({ deletes: true }), writer)).toBe('branch main is protected from deletion');

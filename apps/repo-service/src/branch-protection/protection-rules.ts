@@ -60,6 +60,11 @@ export interface Member {
   teams: Set<string>;
   /** The user may write to the repository (the fallback when a rule has no allow-list). */
   canWrite: boolean;
+  /**
+   * A read-write deploy key pushes (on behalf of the repository's owner, `userId`): the allow-lists admit it only
+   * through their `…_deploy_keys` flags, never through the owner's user or teams (Gitea's `preReceiveBranch`).
+   */
+  deployKey?: boolean;
 }
 
 function listed(ids: number[], teams: string[], who: Member): boolean {
@@ -69,6 +74,7 @@ function listed(ids: number[], teams: string[], who: Member): boolean {
 /** Gitea's `CanUserPush`. */
 export function canUserPush(rule: BranchProtectionRow, who: Member): boolean {
   if (!rule.canPush) return false;
+  if (who.deployKey) return !rule.enableWhitelist || rule.whitelistDeployKeys;
   if (!rule.enableWhitelist) return who.canWrite;
   return listed(rule.whitelistUserIds, rule.whitelistTeams, who);
 }
@@ -76,6 +82,8 @@ export function canUserPush(rule: BranchProtectionRow, who: Member): boolean {
 /** Gitea's `CanUserForcePush`: force-pushing extends pushing. */
 export function canUserForcePush(rule: BranchProtectionRow, who: Member): boolean {
   if (!rule.canForcePush) return false;
+  // A deploy key's force push answers to the force-push allow-list alone (Gitea checks no push allow-list then).
+  if (who.deployKey) return rule.canPush && (!rule.enableForcePushAllowlist || rule.forcePushAllowlistDeployKeys);
   if (!rule.enableForcePushAllowlist) return canUserPush(rule, who);
   return listed(rule.forcePushAllowlistUserIds, rule.forcePushAllowlistTeams, who) && canUserPush(rule, who);
 }

@@ -20,6 +20,8 @@ export interface ProposedPush {
   repoId: number;
   /** The pusher (null: nobody signed in, which the transports never let push). */
   pusherId: number | null;
+  /** The deploy key pushing, if any (then `pusherId` is the repository's owner, whose allow-listing does not count). */
+  deployKeyId?: number;
   /** The repository's storage directory. */
   dir: string;
   /** receive-pack's quarantine variables, so git sees the pushed objects before they are accepted. */
@@ -66,7 +68,9 @@ export class PushProtection {
         out.push(`Not allowed to push to protected branch ${branch}`);
         continue;
       }
-      member ??= await this.memberOf(push.repoId, push.pusherId);
+      member ??= push.deployKeyId === undefined
+        ? await this.memberOf(push.repoId, push.pusherId)
+        : { userId: push.pusherId, teams: new Set<string>(), canWrite: true, deployKey: true };
       const write = await describeBranchWrite(push.dir, push.env, { branch, old: u.old, new: u.new }, rule, (c) =>
         this.verifier.verifiedCommits(c),
       );

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type {
-  ActorDto, IssueDto, PullRequestDto, RepoEventRepository, RepositoryDto, UserDto,
+  ActorDto, IssueDto, PullRequestDto, RepoEventRepository, RepositoryDto, TeamDto, UserDto,
 } from '@cairn/contracts';
+import { IdentityDirectory } from '../access/identity-directory.js';
 import { issueUserIds, toIssueDto, type IssueRenderContext } from '../tracker/issue.mapper.js';
 import { RepoViews, type ViewScope } from '../tracker/repo-views.js';
 import { toPullDto, type PullIssueRow, type PullRenderContext } from '../tracker/pull.mapper.js';
@@ -26,6 +27,7 @@ export class PullRenderer {
     private readonly views: RepoViews,
     private readonly reviews: ReviewsRepository,
     private readonly access: AccessService,
+    private readonly identity: IdentityDirectory,
   ) {}
 
   /**
@@ -48,6 +50,21 @@ export class PullRenderer {
     return new Map([...standings].map(([issueId, list]) => [issueId, list.filter((s) => s.type === 'request').map((s) => s.reviewerId)]));
   }
 
+  /**
+   * Each pull request's open team review requests (issue id → teams, with their organization as Gitea renders them):
+   * `requested_reviewers_teams`. Identity is asked only when there are some; teams deleted since are left out.
+   */
+  private async requestedTeams(ownerId: number, rows: PullIssueRow[], db?: Db): Promise<Map<number, TeamDto[]>> {
+    const requests = await this.reviews.teamRequests(rows.map((r) => r.id), db);
+    const ids = [...new Set([...requests.values()].flat().map((r) => r.reviewerTeamId))];
+    if (!ids.length) return new Map();
+    const teams = new Map((await this.identity.teams({ orgId: ownerId, ids, withOrganization: true })).map((t) => [t.team.id, t.team]));
+    return new Map([...requests].map(([issueId, list]) => [
+      issueId,
+      list.map((r) => teams.get(r.reviewerTeamId)).filter((t): t is TeamDto => !!t),
+    ]));
+  }
+
   /** The site's root URL (trailing slash). */
   get rootUrl(): string {
     return this.views.rootUrl;
@@ -61,7 +78,7 @@ export class PullRenderer {
     const repo = await this.views.repositoryCached(repoId);
     const ids = new Set<number>([repo.row.ownerId]);
     if (senderId) ids.add(senderId);
-    const requested = await this.requested(rows);
+    const [requested, requestedTeams] = await Promise.all([this.requested(rows), this.requestedTeams(repo.row.ownerId, rows)]);
     for (const r of rows) {
       issueUserIds(r).forEach((id) => ids.add(id));
       if (r.pullRequest.mergedById) ids.add(r.pullRequest.mergedById);
@@ -71,7 +88,7 @@ export class PullRenderer {
     const scopeRepo = { id: repo.row.id, ownerId: repo.row.ownerId, ownerName: repo.row.ownerName, name: repo.row.name };
     const base: IssueRenderContext = { rootUrl: this.views.rootUrl, repo: scopeRepo, users };
     const headRepos = await this.headRepos(repoId, rows, async (id) => (await this.views.repositoryCached(id)).json);
-    const ctx: PullRenderContext = { ...base, repoJson: repo.json, requested, headRepos };
+    const ctx: PullRenderContext = { ...base, repoJson: repo.json, requested, requestedTeams, headRepos };
     return {
       ctx,
       repoJson: repo.json,
@@ -96,7 +113,10 @@ export class PullRenderer {
   async prepare(scope: ViewScope, rows: PullIssueRow[], actor: ActorDto | null = scope.actor, extraUserIds: number[] = [], db?: Db): Promise<PullRendering> {
     const ids = new Set<number>([scope.repo.ownerId, ...extraUserIds]);
     if (actor) ids.add(actor.id);
-    const requested = await this.requested(rows, db);
+    const [requested, requestedTeams] = await Promise.all([
+      this.requested(rows, db),
+      this.requestedTeams(scope.repo.ownerId, rows, db),
+    ]);
     for (const r of rows) {
       issueUserIds(r).forEach((id) => ids.add(id));
       if (r.pullRequest.mergedById) ids.add(r.pullRequest.mergedById);
@@ -107,7 +127,7 @@ export class PullRenderer {
     const sender = await this.views.sender(actor, users);
     const base: IssueRenderContext = { rootUrl: this.views.rootUrl, repo: scope.repo, users };
     const headRepos = await this.headRepos(scope.repo.id, rows, (id) => this.viewerRepoJson(actor, id, users));
-    const ctx: PullRenderContext = { ...base, repoJson: repo.json, requested, headRepos };
+    const ctx: PullRenderContext = { ...base, repoJson: repo.json, requested, requestedTeams, headRepos };
     return {
       ctx,
       repoJson: repo.json,

@@ -1,4 +1,4 @@
-import type { PullReviewCommentDto, PullReviewDto, ReviewState } from '@cairn/contracts';
+import type { PullReviewCommentDto, PullReviewDto, ReviewState, TeamDto } from '@cairn/contracts';
 import { toApiTime } from '../repositories/repository.mapper.js';
 import { issueHtmlUrl, type IssueRenderContext } from '../tracker/issue.mapper.js';
 import type { ReviewCommentRow, ReviewRow, ReviewType } from './reviews.repository.js';
@@ -15,6 +15,8 @@ const STATE_OF: Record<ReviewType, ReviewState> = {
 export interface ReviewRenderContext extends IssueRenderContext {
   index: number;
   headSha: string;
+  /** The teams of team review requests, by id. */
+  teams?: Map<number, TeamDto>;
 }
 
 /**
@@ -31,7 +33,7 @@ export function toReviewDto(row: ReviewRow, ctx: ReviewRenderContext): PullRevie
   return {
     id: row.id,
     user: row.reviewerId > 0 ? (ctx.users.get(row.reviewerId) ?? null) : null,
-    team: null,
+    team: row.reviewerTeamId > 0 ? (ctx.teams?.get(row.reviewerTeamId) ?? null) : null,
     state: STATE_OF[row.type as ReviewType] ?? 'COMMENT',
     body: row.body,
     commit_id: row.commitId,

@@ -48,7 +48,7 @@ export class ReviewsRepository {
     }) as Promise<ReviewRow | null>;
   }
 
-  insert(db: Db, data: { repoId: number; issueId: number; type: ReviewType; reviewerId: number; body?: string; commitId?: string; official?: boolean }) {
+  insert(db: Db, data: { repoId: number; issueId: number; type: ReviewType; reviewerId: number; reviewerTeamId?: number; body?: string; commitId?: string; official?: boolean }) {
     return db.pullReview.create({ data, include: WITH_COUNT }) as Promise<ReviewRow>;
   }
 
@@ -101,6 +101,19 @@ export class ReviewsRepository {
       list.push(r);
       out.set(r.issueId, list);
     }
+    return out;
+  }
+
+  /** The open team review requests of each pull request (issue id → rows, oldest first). */
+  async teamRequests(issueIds: number[], db: Db = this.prisma): Promise<Map<number, ReviewRow[]>> {
+    const out = new Map<number, ReviewRow[]>();
+    if (issueIds.length === 0) return out;
+    const rows = (await db.pullReview.findMany({
+      where: { issueId: { in: issueIds }, type: 'request', reviewerTeamId: { gt: 0 } },
+      include: WITH_COUNT,
+      orderBy: { id: 'asc' },
+    })) as ReviewRow[];
+    for (const r of rows) out.set(r.issueId, [...(out.get(r.issueId) ?? []), r]);
     return out;
   }
 

@@ -3,9 +3,10 @@ import {
   DomainError, PullReviewEvents, accessAtLeast, toPaging,
   type ActorDto, type CreatePullReviewRequest, type DismissPullReviewRequest, type ListPullReviewsRequest, type Paginated,
   type PullReviewCommentDto, type PullReviewDto, type PullReviewEventData, type PullReviewIdRequest,
-  type PullReviewRequestsRequest, type SubmitPullReviewRequest, type UserDto,
+  type PullReviewRequestsRequest, type SubmitPullReviewRequest, type TeamDto, type UserDto,
 } from '@cairn/contracts';
 import { EventOutbox } from '@cairn/platform';
+import { teamReachesRepo } from '../access/access-level.js';
 import { AccessService } from '../access/access.service.js';
 import { IdentityDirectory } from '../access/identity-directory.js';
 import { PrismaService, type Tx } from '../prisma/prisma.service.js';
@@ -21,6 +22,13 @@ import { ReviewsRepository, type ReviewRow, type ReviewType } from './reviews.re
 
 /** `event` of create/submit → stored kind (Gitea's `preparePullReviewType`): anything else stays a draft. */
 const TYPE_OF_EVENT: Record<string, ReviewType> = { APPROVED: 'approve', REQUEST_CHANGES: 'reject', COMMENT: 'comment' };
+/** The people and teams a review-request body names. */
+interface NamedReviewers {
+  users: UserDto[];
+  /** Teams of the owning organization with their member ids (always empty on repositories of users, as Gitea). */
+  teams: Array<{ team: TeamDto; memberIds: number[] }>;
+}
+
 const HOOK_TYPE: Partial<Record<ReviewType, 'approved' | 'rejected' | 'comment'>> = {
   approve: 'approved',
   reject: 'rejected',
@@ -49,13 +57,13 @@ export class ReviewsService {
   async list(req: ListPullReviewsRequest): Promise<Paginated<PullReviewDto>> {
     const pull = await this.pulls.load(req.repo.id, req.index);
     const page = await this.reviews.list(pull.id, req.actor?.id ?? null, toPaging(req.query ?? {}));
-    const ctx = await this.context(req, pull, page.rows.map((r) => r.reviewerId));
+    const ctx = await this.context(req, pull, page.rows.map((r) => r.reviewerId), undefined, page.rows.map((r) => r.reviewerTeamId).filter((id) => id > 0));
     return { items: page.rows.map((r) => toReviewDto(r, ctx)), total: page.total };
   }
 
   async get(req: PullReviewIdRequest): Promise<PullReviewDto> {
     const { pull, review } = await this.loadReview(req);
-    return toReviewDto(review, await this.context(req, pull, [review.reviewerId]));
+    return toReviewDto(review, await this.context(req, pull, [review.reviewerId], undefined, review.reviewerTeamId > 0 ? [review.reviewerTeamId] : []));
   }
 
   async comments(req: PullReviewIdRequest): Promise<PullReviewCommentDto[]> {
@@ -108,36 +116,59 @@ export class ReviewsService {
     return this.setDismissed(req, false, false);
   }
 
-  /** `POST …/requested_reviewers`: replies the new requests (users already asked are left out). */
+  /**
+   * `POST …/requested_reviewers`: replies the new requests, users' then teams' (those already asked are left out).
+   * A team request notifies each member but the poster (Gitea's `TeamReviewRequest`: one `review_requested` event
+   * per member, naming them as `requested_reviewer`).
+   */
   async requestAdd(req: PullReviewRequestsRequest): Promise<PullReviewDto[]> {
     const actor = requireActor(req.actor);
     const pull = await this.pulls.load(req.repo.id, req.index);
-    const reviewers = await this.reviewersOf(req);
+    const { users: reviewers, teams } = await this.reviewersOf(req);
     if (pull.state !== 'open') throw DomainError.forbidden('cannot request reviews on a closed pull request');
     const standings = (await this.reviews.standings([pull.id])).get(pull.id) ?? [];
     const mayChoose = accessAtLeast(req.access, 'write') || actor.id === pull.posterId;
     for (const reviewer of reviewers) {
       if (reviewer.id === pull.posterId) throw DomainError.unprocessable(`${reviewer.login}: the poster of a pull request cannot be its reviewer`);
       if (!mayChoose) throw DomainError.unprocessable('only the poster or users with write access can request reviews');
-      const level = await this.access.accessById({ id: reviewer.id, isAdmin: false }, req.repo.id);
+      // Gitea's `isValidReviewRequest`: the reviewer must read pull requests (a team may give that unit nothing).
+      const level = await this.access.unitAccessById({ id: reviewer.id, isAdmin: false }, req.repo.id, 'pulls');
       if (!accessAtLeast(level, 'read')) throw DomainError.unprocessable(`${reviewer.login}: the reviewer cannot read the repository`);
     }
+    if (teams.length) {
+      if (!mayChoose) throw DomainError.unprocessable('only the poster or users with write access can request reviews');
+      // Gitea's `isValidTeamReviewRequest`: on a private repository the team must reach it.
+      const granted = req.repo.private ? await this.access.grantedTeamIds(req.repo.id) : null;
+      for (const { team } of teams) {
+        if (granted && !teamReachesRepo({ id: team.id, includesAllRepositories: team.includes_all_repositories }, granted)) {
+          throw DomainError.unprocessable(`${team.name}: the reviewing team cannot read the repository`);
+        }
+      }
+    }
     const fresh = reviewers.filter((u) => standings.find((s) => s.reviewerId === u.id)?.type !== 'request');
-    if (fresh.length === 0) return [];
-    const r = await this.renderer.prepare(req, [pull], actor, fresh.map((u) => u.id));
+    const askedTeams = new Set(((await this.reviews.teamRequests([pull.id])).get(pull.id) ?? []).map((r) => r.reviewerTeamId));
+    const freshTeams = teams.filter((t) => !askedTeams.has(t.team.id));
+    if (fresh.length === 0 && freshTeams.length === 0) return [];
+    // Members told of a team's request (the poster is not); bounded by the lookup's member limit.
+    const notified = freshTeams.map((t) => ({ team: t.team, memberIds: t.memberIds.filter((id) => id !== pull.posterId) }));
+    const r = await this.renderer.prepare(req, [pull], actor, [...fresh.map((u) => u.id), ...notified.flatMap((t) => t.memberIds)]);
     const created = await inTx(this.prisma, async (tx) => {
       const rows: ReviewRow[] = [];
       for (const reviewer of fresh) {
         rows.push(await this.reviews.insert(tx, { repoId: req.repo.id, issueId: pull.id, type: 'request', reviewerId: reviewer.id }));
       }
+      for (const { team } of freshTeams) {
+        rows.push(await this.reviews.insert(tx, { repoId: req.repo.id, issueId: pull.id, type: 'request', reviewerId: 0, reviewerTeamId: team.id }));
+      }
       const pullDto = await this.pullJson(req, pull, actor, tx);
-      for (const reviewer of fresh) {
+      const requested = [...fresh, ...notified.flatMap((t) => t.memberIds.map((id) => r.ctx.users.get(id)).filter((u): u is UserDto => !!u))];
+      for (const reviewer of requested) {
         await this.record(tx, { action: 'review_requested', number: pull.index, pullRequest: pullDto, requestedReviewer: reviewer, repository: r.repository, sender: r.sender });
       }
       return rows;
     });
     this.outbox.kick();
-    const ctx = await this.context(req, pull, fresh.map((u) => u.id));
+    const ctx = await this.context(req, pull, fresh.map((u) => u.id), freshTeams.map((t) => t.team));
     return created.map((row) => toReviewDto(row, ctx));
   }
 
@@ -145,20 +176,24 @@ export class ReviewsService {
   async requestRemove(req: PullReviewRequestsRequest): Promise<null> {
     const actor = requireActor(req.actor);
     const pull = await this.pulls.load(req.repo.id, req.index);
-    const reviewers = await this.reviewersOf(req);
+    const { users: reviewers, teams } = await this.reviewersOf(req);
     if (pull.state !== 'open') throw DomainError.forbidden('cannot change review requests on a closed pull request');
     const mayChoose = accessAtLeast(req.access, 'write') || actor.id === pull.posterId;
     for (const reviewer of reviewers) {
       if (!mayChoose && reviewer.id !== actor.id) throw DomainError.unprocessable('only the poster or users with write access can remove review requests');
     }
+    if (teams.length && !mayChoose) throw DomainError.unprocessable('only the poster or users with write access can remove review requests');
     const standings = (await this.reviews.standings([pull.id])).get(pull.id) ?? [];
     const open = reviewers
       .map((u) => ({ user: u, row: standings.find((s) => s.reviewerId === u.id && s.type === 'request') }))
       .filter((x): x is { user: UserDto; row: ReviewRow } => !!x.row);
-    if (open.length === 0) return null;
+    const teamIds = new Set(teams.map((t) => t.team.id));
+    // A withdrawn team request notifies nobody (Gitea's `TeamReviewRequest` only notifies additions).
+    const openTeams = ((await this.reviews.teamRequests([pull.id])).get(pull.id) ?? []).filter((row) => teamIds.has(row.reviewerTeamId));
+    if (open.length === 0 && openTeams.length === 0) return null;
     const r = await this.renderer.prepare(req, [pull], actor, open.map((x) => x.user.id));
     await inTx(this.prisma, async (tx) => {
-      for (const { row } of open) await this.reviews.remove(tx, row.id);
+      for (const { row } of [...open, ...openTeams.map((row) => ({ row }))]) await this.reviews.remove(tx, row.id);
       const pullDto = await this.pullJson(req, pull, actor, tx);
       for (const { user } of open) {
         await this.record(tx, { action: 'review_request_removed', number: pull.index, pullRequest: pullDto, requestedReviewer: user, repository: r.repository, sender: r.sender });
@@ -247,26 +282,41 @@ export class ReviewsService {
     return { pull, review };
   }
 
-  /** The users named in a review-request body (by login, or by e-mail as Gitea); NOT_FOUND for an unknown one. */
-  private async reviewersOf(req: PullReviewRequestsRequest): Promise<UserDto[]> {
-    const teams = req.body?.team_reviewers ?? [];
-    // Gitea ignores team reviewers on repositories of users; organizations' teams are not requestable in Cairn yet.
-    if (teams.length > 0 && (await this.views.repositoryCached(req.repo.id)).row.ownerKind === 'organization') throw DomainError.unprocessable('team review requests are not supported');
+  /**
+   * The users (by login, or by e-mail as Gitea) and teams (by name, of the owning organization) a review-request
+   * body names; NOT_FOUND for an unknown one. Gitea ignores team names on repositories of users.
+   */
+  private async reviewersOf(req: PullReviewRequestsRequest): Promise<NamedReviewers> {
     const names = [...new Set((req.body?.reviewers ?? []).map((n) => n.trim()).filter(Boolean))];
-    const out: UserDto[] = [];
+    const users: UserDto[] = [];
     for (const name of names) {
       const user = name.includes('@')
         ? (await this.views.usersByEmail([name])).get(name.toLowerCase())
         : await this.identity.userByLogin(name);
       if (!user) throw DomainError.notFound(`User '${name}' not exist`);
-      out.push(user);
+      users.push(user);
     }
-    return out;
+    const teamNames = [...new Set((req.body?.team_reviewers ?? []).map((n) => n.trim()).filter(Boolean))];
+    if (!teamNames.length || (await this.views.repositoryCached(req.repo.id)).row.ownerKind !== 'organization') return { users, teams: [] };
+    const found = await this.identity.teams({ orgId: req.repo.ownerId, names: teamNames, withMembers: true });
+    const teams = teamNames.map((name) => {
+      const hit = found.find((t) => t.team.name.toLowerCase() === name.toLowerCase());
+      if (!hit) throw DomainError.notFound(`Team '${name}' not exist`);
+      return { team: hit.team, memberIds: hit.memberIds ?? [] };
+    });
+    return { users, teams: [...new Map(teams.map((t) => [t.team.id, t])).values()] };
   }
 
-  private async context(scope: ViewScope, pull: PullIssueRow, userIds: number[]): Promise<ReviewRenderContext> {
-    const users = await this.views.users(userIds);
-    return { rootUrl: this.views.rootUrl, repo: scope.repo, users, index: pull.index, headSha: pull.pullRequest.headSha };
+  /** What review JSON needs; the teams of team review requests are looked up when not given. */
+  private async context(scope: ViewScope, pull: PullIssueRow, userIds: number[], teams?: TeamDto[], teamIds: number[] = []): Promise<ReviewRenderContext> {
+    const [users, looked] = await Promise.all([
+      this.views.users(userIds),
+      teams ?? this.identity.teams({ orgId: scope.repo.ownerId, ids: [...new Set(teamIds)] }).then((list) => list.map((t) => t.team)),
+    ]);
+    return {
+      rootUrl: this.views.rootUrl, repo: scope.repo, users, index: pull.index, headSha: pull.pullRequest.headSha,
+      teams: new Map(looked.map((t) => [t.id, t])),
+    };
   }
 
   /** The pull request's JSON as the transaction sees it (with its review requests). */

@@ -1,14 +1,31 @@
 import { Injectable } from '@nestjs/common';
 import {
-  DomainError, accessAtLeast, type AssigneesFields, type RepoRefDto, type UserDto,
+  DomainError, TEAM_LOOKUP_MAX, accessAtLeast, type AssigneesFields, type RepoRefDto, type TeamDto, type UserDto,
 } from '@cairn/contracts';
+import { teamReachesRepo } from '../access/access-level.js';
 import { AccessService } from '../access/access.service.js';
 import { IdentityDirectory } from '../access/identity-directory.js';
 import { CollaboratorsRepository } from '../collaborators/collaborators.repository.js';
 import type { ViewScope } from './repo-views.js';
 import { RepoViews } from './repo-views.js';
 
-/** Who may be assigned to issues and pull requests: users with write access to the repository (Gitea's `CanBeAssigned`). */
+/** Access modes a team unit may have, in rising order. */
+const UNIT_MODES = ['none', 'read', 'write', 'admin', 'owner'];
+
+/**
+ * Whether a team's members can be assigned in the repositories it reaches (Gitea's `GetRepoAssignees`: a unit at write
+ * or above, or read on pull requests).
+ */
+export function teamMembersAssignable(team: Pick<TeamDto, 'units_map'>): boolean {
+  const modes = Object.entries(team.units_map).map(([unit, mode]) => [unit, UNIT_MODES.indexOf(mode)] as const);
+  return modes.some(([unit, rank]) => rank >= UNIT_MODES.indexOf('write') || (unit === 'repo.pulls' && rank >= UNIT_MODES.indexOf('read')));
+}
+
+/**
+ * Who may be assigned to issues and pull requests (Gitea's `GetRepoAssignees`, which `CanBeAssigned` agrees with):
+ * the owner of a user's repository, collaborators with write or admin access, and members of the owning
+ * organization's teams that reach the repository with {@link teamMembersAssignable} units (the Owners team included).
+ */
 @Injectable()
 export class Assignees {
   constructor(
@@ -20,7 +37,7 @@ export class Assignees {
 
   /**
    * The users `assignee`/`assignees` name, as ids: undefined when neither field is given or the actor lacks write
-   * access (Gitea ignores them then); 422 for an unknown user or one without write access.
+   * access (Gitea ignores them then); 422 for an unknown user or one who cannot be assigned.
    */
   async resolve(scope: ViewScope, body: AssigneesFields | undefined): Promise<number[] | undefined> {
     if (!body || (body.assignee === undefined && body.assignees === undefined)) return undefined;
@@ -28,12 +45,13 @@ export class Assignees {
     const names = [body.assignee ?? '', ...(body.assignees ?? [])].map((n) => n.trim()).filter(Boolean);
     const seen = new Map<string, string>();
     for (const n of names) if (!seen.has(n.toLowerCase())) seen.set(n.toLowerCase(), n);
+    if (seen.size === 0) return [];
+    const allowed = await this.assignableIds(scope.repo);
     const ids: number[] = [];
     for (const name of seen.values()) {
       const user = await this.identity.userByLogin(name);
       if (!user) throw DomainError.unprocessable(`user does not exist [name: ${name.slice(0, 100)}]`);
-      const level = await this.access.accessById({ id: user.id, isAdmin: false }, scope.repo.id);
-      if (!accessAtLeast(level, 'write')) {
+      if (!allowed.has(user.id)) {
         throw DomainError.unprocessable(`user ${user.login} does not have write access to the repository and cannot be assigned`);
       }
       ids.push(user.id);
@@ -41,17 +59,34 @@ export class Assignees {
     return ids;
   }
 
-  /**
-   * `GET …/assignees`: the owner (a user) and the collaborators with write or admin access. Members of an owning
-   * organization's teams are not listed yet (identity-service has no internal team-member query for this).
-   */
+  /** `GET …/assignees`: the assignable users by login, a user owner last (as Gitea). */
   async assignable(repo: Pick<RepoRefDto, 'id' | 'ownerId'>): Promise<UserDto[]> {
-    const row = (await this.views.repositoryCached(repo.id)).row;
-    const ids = [
-      ...(row.ownerKind === 'organization' ? [] : [repo.ownerId]),
-      ...(await this.collaborators.userIdsWithModes(repo.id, ['write', 'admin'])),
-    ];
+    const ids = await this.assignableIds(repo);
     const users = await this.views.users(ids);
-    return ids.map((id) => users.get(id)).filter((u): u is UserDto => !!u);
+    const listed = [...ids].filter((id) => id !== repo.ownerId).map((id) => users.get(id)).filter((u): u is UserDto => !!u);
+    listed.sort((a, b) => a.login.toLowerCase().localeCompare(b.login.toLowerCase()));
+    const owner = ids.has(repo.ownerId) ? users.get(repo.ownerId) : undefined;
+    return owner ? [...listed, owner] : listed;
+  }
+
+  /** The ids of everyone who may be assigned (team members bounded by identity-service's lookup limits). */
+  private async assignableIds(repo: Pick<RepoRefDto, 'id' | 'ownerId'>): Promise<Set<number>> {
+    const row = (await this.views.repositoryCached(repo.id)).row;
+    const isOrg = row.ownerKind === 'organization';
+    const [collaborators, teams] = await Promise.all([
+      this.collaborators.userIdsWithModes(repo.id, ['write', 'admin']),
+      isOrg ? this.reachingTeams(repo) : Promise.resolve([]),
+    ]);
+    const ids = new Set<number>(isOrg ? [] : [repo.ownerId]);
+    for (const id of collaborators) ids.add(id);
+    for (const t of teams) if (teamMembersAssignable(t.team)) for (const id of t.memberIds ?? []) ids.add(id);
+    return ids;
+  }
+
+  /** The owning organization's teams that reach the repository, with their member ids. */
+  private async reachingTeams(repo: Pick<RepoRefDto, 'id' | 'ownerId'>) {
+    const granted = await this.access.grantedTeamIds(repo.id);
+    const teams = await this.identity.teams({ orgId: repo.ownerId, ids: [...granted].slice(0, TEAM_LOOKUP_MAX), includingAll: true, withMembers: true });
+    return teams.filter((t) => teamReachesRepo({ id: t.team.id, includesAllRepositories: t.team.includes_all_repositories }, granted));
   }
 }

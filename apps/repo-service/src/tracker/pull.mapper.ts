@@ -1,4 +1,4 @@
-import type { MergeableState, PullRequestDto, RepositoryDto, UserDto } from '@cairn/contracts';
+import type { MergeableState, PullRequestDto, RepositoryDto, TeamDto, UserDto } from '@cairn/contracts';
 import { toApiTime } from '../repositories/repository.mapper.js';
 import { assigneesOf, issueHtmlUrl, optionalTime, userOf, type IssueRenderContext } from './issue.mapper.js';
 import type { IssueRow } from './issues.repository.js';
@@ -23,6 +23,8 @@ export interface PullRenderContext extends IssueRenderContext {
   stats?: { additions: number; deletions: number; changedFiles: number };
   /** Open review requests: issue id → requested user ids. */
   requested?: Map<number, number[]>;
+  /** Open team review requests: issue id → requested teams. */
+  requestedTeams?: Map<number, TeamDto[]>;
 }
 
 /**
@@ -67,7 +69,7 @@ export function toPullDto(row: PullIssueRow, ctx: PullRenderContext): PullReques
     milestone: row.milestone ? toMilestoneDto(row.milestone) : null,
     ...assigneesOf(row, ctx),
     requested_reviewers: requestedReviewers(row, ctx),
-    requested_reviewers_teams: null,
+    requested_reviewers_teams: ctx.requestedTeams?.get(row.id)?.length ? ctx.requestedTeams.get(row.id)! : null,
     state: row.state as 'open' | 'closed',
     draft: false,
     is_locked: row.isLocked,

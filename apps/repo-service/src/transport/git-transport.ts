@@ -52,7 +52,14 @@ export class GitTransport {
     // Branch protection, asked by the pre-receive hook of every push before its refs move.
     const preReceive = new PreReceiveChecks(
       ({ context, env, updates }) =>
-        this.protection.refusals({ repoId: context.repoId, pusherId: context.pusherId, dir: context.dir, env, updates }),
+        this.protection.refusals({
+          repoId: context.repoId,
+          pusherId: context.pusherId,
+          deployKeyId: context.deployKeyId,
+          dir: context.dir,
+          env,
+          updates,
+        }),
       (context) => this.protection.hasRules(context.repoId),
     );
     const paths: GitTransportPaths = { hooksDir: join(dataDir, 'git-hooks'), journals, preReceive };

@@ -8,6 +8,8 @@ export interface PushContext {
   dir: string;
   /** The pusher's user id (null only if a push were ever anonymous). */
   pusherId: number | null;
+  /** Set when a deploy key pushes (over SSH; `pusherId` is then the repository's owner): branch protection asks. */
+  deployKeyId?: number;
   /** `api`: repo-service's own commits (the contents write API), recorded like a push. */
   via: 'http' | 'ssh' | 'api';
   /**

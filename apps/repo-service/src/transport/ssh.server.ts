@@ -5,6 +5,7 @@ import ssh2 from 'ssh2';
 import type { AuthContext, Connection, ServerChannel } from 'ssh2';
 import {
   DomainError, ErrorCode, IdentitySubjects, RepoSubjects, accessAtLeast, archivedPushRefusal, twoFactorDeniesRepoAccess, twoFactorRequiredMessage,
+  unitAccessLevel,
   type RepoAccessReply, type ResolveKeyReply, type TwoFactorPolicy,
 } from '@cairn/contracts';
 import { repoStoragePath, withCorrelationId, type RpcClient, listenOn } from '@cairn/platform';
@@ -48,6 +49,8 @@ interface GitTarget {
   repoId: number;
   dir: string;
   pusherId: number;
+  /** The deploy key that authenticated, if one did. */
+  deployKeyId?: number;
   recordUse: () => Promise<unknown>;
 }
 
@@ -194,7 +197,7 @@ export class GitSshServer {
       const parsed = parseSshGitCommand(command);
       if ('error' in parsed) throw new SshRefusal(parsed.error);
       const target = 'actor' in who ? await this.authorise(who, parsed) : await this.authoriseDeployKey(who, parsed);
-      const code = await this.runGit(channel, target.pusherId, parsed, target.repoId, target.dir, gitProtocol);
+      const code = await this.runGit(channel, target, parsed, gitProtocol);
       if (code === 0) {
         target.recordUse().catch((err: Error) => {
           this.logger.warn(`recording use of an SSH key failed: ${err.message}`);
@@ -230,8 +233,10 @@ export class GitSshServer {
       throw err;
     }
     const need = cmd.service === 'upload-pack' ? 'read' : 'write';
+    // Fetching and pushing are the code unit's (a team's `units_map` may give code less than the repository).
+    const code = unitAccessLevel(reply, 'code');
     if (!accessAtLeast(reply.access, 'read')) throw new SshRefusal(notFound);
-    if (!accessAtLeast(reply.access, need)) {
+    if (!accessAtLeast(code, need)) {
       throw new SshRefusal(`User ${who.actor.login} is not allowed to push to ${reply.repo.ownerName}/${reply.repo.name}`);
     }
     const archived = need === 'write' ? archivedPushRefusal(reply.repo) : null;
@@ -264,6 +269,7 @@ export class GitSshServer {
       repoId: grant.repo.id,
       dir: await this.storageOf(grant.repo, notFound),
       pusherId: grant.repo.ownerId,
+      deployKeyId: grant.keyId,
       recordUse: () => deployKeys.touch(grant.keyId),
     };
   }
@@ -283,16 +289,15 @@ export class GitSshServer {
 
   private async runGit(
     channel: ServerChannel,
-    pusherId: number,
+    target: GitTarget,
     cmd: ParsedGitCommand,
-    repoId: number,
-    dir: string,
     gitProtocol: string | undefined,
   ): Promise<number> {
+    const { repoId, dir, pusherId, deployKeyId } = target;
     const { child, finished } = await startClientGitService(
       this.options.paths,
       { service: cmd.service, dir, statelessRpc: false, gitProtocol },
-      { repoId, dir, pusherId, via: 'ssh' },
+      { repoId, dir, pusherId, via: 'ssh', ...(deployKeyId === undefined ? {} : { deployKeyId }) },
     );
     channel.pipe(child.stdin!);
     child.stdin!.on('error', () => undefined); // git may stop reading first (EPIPE): its exit code tells

@@ -11,7 +11,7 @@ import type {
   CreateOrgRequest, CreateTeamRequest, EditOrgRequest, EditTeamRequest, OrgListRequest, OrgMemberRequest, OrgMembershipReply,
   OrgMembershipRequest, OrganizationPermissionsDto,
   OrgPagedRequest, OrgRequest, OrgStandingsReply, OrgStandingsRequest, OrganizationDto, SetPublicMemberRequest,
-  TeamDto, TeamMemberRequest, TeamPagedRequest, TeamRequest,
+  TeamDto, TeamLookupReply, TeamLookupRequest, TeamMemberRequest, TeamPagedRequest, TeamRequest,
 } from './org.dto.js';
 import type {
   CreateGpgKeyRequest, GpgKeyDto, ListGpgKeysRequest, VerifyGpgKeyRequest, VerifySshKeyRequest,
@@ -80,6 +80,7 @@ export interface IdentityRpc {
   [IdentitySubjects.teamList]: RpcPair<OrgPagedRequest, Paginated<TeamDto>>;
   [IdentitySubjects.teamCreate]: RpcPair<CreateTeamRequest, TeamDto>;
   [IdentitySubjects.teamGet]: RpcPair<TeamRequest, TeamDto>;
+  [IdentitySubjects.teamLookup]: RpcPair<TeamLookupRequest, TeamLookupReply>;
   [IdentitySubjects.teamEdit]: RpcPair<EditTeamRequest, TeamDto>;
   [IdentitySubjects.teamDelete]: RpcPair<TeamRequest, { ok: true }>;
   [IdentitySubjects.teamMemberGet]: RpcPair<TeamMemberRequest, UserDto>;

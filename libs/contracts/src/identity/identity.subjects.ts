@@ -118,6 +118,12 @@ export const IdentitySubjects = {
   teamCreate: 'identity.team.create',
   /** Get a team by id. */
   teamGet: 'identity.team.get',
+  /**
+   * Internal (no actor): teams of one organization by name or id, or all that include every repository, optionally
+   * with member ids; bounded (`TEAM_LOOKUP_MAX` teams, `TEAM_LOOKUP_MEMBERS_MAX` members each). For
+   * repo-service: team review requests, assignees, team access.
+   */
+  teamLookup: 'identity.team.lookup',
   /** Edit a team (owners and site admins; the Owners team keeps its permission). */
   teamEdit: 'identity.team.edit',
   /** Delete a team (owners and site admins; never the Owners team); members left without a team leave the org. */

@@ -186,6 +186,35 @@ export interface OrgMembershipReply {
     id: number; name: string; permission: TeamPermission; includesAllRepositories: boolean; canCreateOrgRepo: boolean;
     /** The units the team's permission applies to (Gitea's names, {@link TEAM_UNITS}); absent: none. */
     units?: string[];
+    /** The access mode of each unit in `units` (`units_map` as the team's JSON shows it); absent: `permission` on all. */
+    unitsMap?: Record<string, string>;
+  }>;
+}
+
+/** The most teams one `identity.team.lookup` names or answers, and the most member ids it gives per team. */
+export const TEAM_LOOKUP_MAX = 100;
+export const TEAM_LOOKUP_MEMBERS_MAX = 1000;
+
+/**
+ * `identity.team.lookup` (internal; no actor): teams of one organization by name (case-insensitive) or id, and — with
+ * `includingAll` — every team that reaches all its repositories; `withMembers` adds each team's member ids.
+ */
+export class TeamLookupRequest {
+  @IsInt() orgId: number;
+  @IsOptional() @IsArray() @ArrayMaxSize(TEAM_LOOKUP_MAX) @IsString({ each: true }) @MaxLength(255, { each: true })
+  names?: string[];
+  @IsOptional() @IsArray() @ArrayMaxSize(TEAM_LOOKUP_MAX) @IsInt({ each: true }) ids?: number[];
+  @IsOptional() @IsBoolean() includingAll?: boolean;
+  @IsOptional() @IsBoolean() withMembers?: boolean;
+  /** Fill each `team.organization` (Gitea's pull-request JSON does; its review JSON does not). */
+  @IsOptional() @IsBoolean() withOrganization?: boolean;
+}
+export interface TeamLookupReply {
+  /** At most {@link TEAM_LOOKUP_MAX}, by id. */
+  teams: Array<{
+    team: TeamDto;
+    /** With `withMembers`: the first {@link TEAM_LOOKUP_MEMBERS_MAX} members' ids, by id. */
+    memberIds?: number[];
   }>;
 }
 

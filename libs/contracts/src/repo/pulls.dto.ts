@@ -4,6 +4,7 @@ import {
 } from 'class-validator';
 import { ListQuery } from '../common/pagination.js';
 import { ABBREVIATED_OBJECT_ID_PATTERN, OBJECT_ID_PATTERN } from '../git/object-id.js';
+import type { TeamDto } from '../identity/org.dto.js';
 import type { UserDto } from '../identity/user.dto.js';
 import { RepoScopedRequest } from './repo-access.dto.js';
 import type { RepositoryDto } from './repository.dto.js';
@@ -63,7 +64,8 @@ export interface PullRequestDto {
   assignees: UserDto[] | null;
   /** Users asked to review who have not answered since; null when none. */
   requested_reviewers: UserDto[] | null;
-  requested_reviewers_teams: null;
+  /** Teams asked to review (null when none, Gitea's nil slice). */
+  requested_reviewers_teams: TeamDto[] | null;
   state: IssueState;
   draft: boolean;
   is_locked: boolean;

@@ -11,6 +11,30 @@ export function accessAtLeast(have: AccessLevel, need: AccessLevel): boolean {
   return ACCESS_LEVELS.indexOf(have) >= ACCESS_LEVELS.indexOf(need);
 }
 
+/**
+ * The repository units whose access can differ from the repository's (a team's `units_map`), as Gitea's unit types
+ * `repo.code`, `repo.issues`, `repo.pulls`, `repo.releases`; wikis and external trackers Cairn does not have.
+ */
+export const REPO_UNITS = ['code', 'issues', 'pulls', 'releases'] as const;
+export type RepoUnit = (typeof REPO_UNITS)[number];
+/** Per-unit access where it differs from the repository-wide level. */
+export type UnitAccess = Partial<Record<RepoUnit, AccessLevel>>;
+
+/**
+ * The access that counts for a unit (the strongest of several: Gitea's `CanAccessAny`), or the repository-wide
+ * level when no unit is named or the unit has no level of its own.
+ */
+export function unitAccessLevel(grant: { access: AccessLevel; units?: UnitAccess }, units?: RepoUnit | readonly RepoUnit[]): AccessLevel {
+  if (units === undefined) return grant.access;
+  const list: readonly RepoUnit[] = typeof units === 'string' ? [units] : units;
+  let best: AccessLevel = 'none';
+  for (const u of list) {
+    const level = grant.units?.[u] ?? grant.access;
+    if (accessAtLeast(level, best)) best = level;
+  }
+  return best;
+}
+
 /** A repository's trust model for commit signatures (Gitea's `TrustModelType`). */
 export const REPO_TRUST_MODELS = ['default', 'collaborator', 'committer', 'collaboratorcommitter'] as const;
 export type RepoTrustModel = (typeof REPO_TRUST_MODELS)[number];
@@ -52,6 +76,8 @@ export interface RepoAccessReply {
   repo: RepoRefDto;
   /** The actor's access level (`none` only for public repositories read by someone without rights: then read). */
   access: AccessLevel;
+  /** Units whose level differs from `access` (a team's per-unit `units_map`); absent when none does. */
+  units?: UnitAccess;
 }
 
 /** Every repository-scoped message: the actor, the resolved repository and the actor's access. */

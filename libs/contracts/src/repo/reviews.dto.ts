@@ -4,6 +4,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { ListQuery } from '../common/pagination.js';
+import type { TeamDto } from '../identity/org.dto.js';
 import type { UserDto } from '../identity/user.dto.js';
 import { ISSUE_BODY_MAX_LENGTH } from './issues.dto.js';
 import { PullIndexRequest } from './pulls.dto.js';
@@ -19,11 +20,12 @@ export type ReviewState = (typeof REVIEW_STATES)[number];
 export const REVIEW_COMMENTS_MAX = 500;
 export const REVIEW_REQUESTS_MAX = 100;
 
-/** Gitea's `PullReview`. `team` is set on team review requests (Cairn leaves it null: teams are not requested). */
+/** Gitea's `PullReview`. `team` is set on team review requests. */
 export interface PullReviewDto {
   id: number;
   user: UserDto | null;
-  team: null;
+  /** The team a team review request asks (then `user` is null). */
+  team: TeamDto | null;
   state: ReviewState;
   body: string;
   commit_id: string;

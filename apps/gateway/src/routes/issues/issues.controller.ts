@@ -5,7 +5,7 @@ import {
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
 import type { FastifyReply } from 'fastify';
-import { CurrentRepo, MustNotBeArchived, RepoAccess, type RepoContext } from '../../access/repo-access.guard.js';
+import { CurrentRepo, MustNotBeArchived, ISSUES_OR_PULLS, RepoAccess, type RepoContext } from '../../access/repo-access.guard.js';
 import { ScopeCategoryOf, SignInRequired } from '../../auth/policy.decorators.js';
 import { Paged } from '../../http/paged.js';
 import { PositiveIntPipe } from '../../http/params.js';
@@ -20,7 +20,7 @@ export class IssuesController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Get()
-  @RepoAccess('read')
+  @RepoAccess('read', ISSUES_OR_PULLS)
   @Paged()
   list(
     @CurrentRepo() ctx: RepoContext,
@@ -32,13 +32,13 @@ export class IssuesController {
   @Post()
   @SignInRequired()
   @MustNotBeArchived()
-  @RepoAccess('read')
+  @RepoAccess('read', ISSUES_OR_PULLS)
   create(@CurrentRepo() ctx: RepoContext, @Body() body: CreateIssueBody): Promise<IssueDto> {
     return this.rpc.send(IssueSubjects.create, { ...ctx, body });
   }
 
   @Get('comments/:id')
-  @RepoAccess('read')
+  @RepoAccess('read', ISSUES_OR_PULLS)
   getComment(@CurrentRepo() ctx: RepoContext, @Param('id', PositiveIntPipe) commentId: number): Promise<CommentDto> {
     return this.rpc.send(IssueSubjects.commentGet, { ...ctx, commentId });
   }
@@ -47,7 +47,7 @@ export class IssuesController {
   @Patch(['comments/:id', ':index/comments/:id'])
   @SignInRequired()
   @MustNotBeArchived()
-  @RepoAccess('read')
+  @RepoAccess('read', ISSUES_OR_PULLS)
   editComment(
     @CurrentRepo() ctx: RepoContext,
     @Param('id', PositiveIntPipe) commentId: number,
@@ -59,14 +59,14 @@ export class IssuesController {
   @Delete(['comments/:id', ':index/comments/:id'])
   @SignInRequired()
   @MustNotBeArchived()
-  @RepoAccess('read')
+  @RepoAccess('read', ISSUES_OR_PULLS)
   @HttpCode(204)
   async deleteComment(@CurrentRepo() ctx: RepoContext, @Param('id', PositiveIntPipe) commentId: number): Promise<void> {
     await this.rpc.send(IssueSubjects.commentDelete, { ...ctx, commentId });
   }
 
   @Get(':index')
-  @RepoAccess('read')
+  @RepoAccess('read', ISSUES_OR_PULLS)
   get(@CurrentRepo() ctx: RepoContext, @Param('index', PositiveIntPipe) index: number): Promise<IssueDto> {
     return this.rpc.send(IssueSubjects.get, { ...ctx, index });
   }
@@ -74,7 +74,7 @@ export class IssuesController {
   /** Gitea answers an issue edit with 201. */
   @Patch(':index')
   @SignInRequired()
-  @RepoAccess('read')
+  @RepoAccess('read', ISSUES_OR_PULLS)
   @HttpCode(201)
   edit(
     @CurrentRepo() ctx: RepoContext,
@@ -90,7 +90,7 @@ export class IssuesController {
    */
   @Put(':index/lock')
   @SignInRequired()
-  @RepoAccess('write')
+  @RepoAccess('write', ISSUES_OR_PULLS)
   @HttpCode(204)
   async lock(
     @CurrentRepo() ctx: RepoContext,
@@ -108,14 +108,14 @@ export class IssuesController {
 
   @Delete(':index/lock')
   @SignInRequired()
-  @RepoAccess('write')
+  @RepoAccess('write', ISSUES_OR_PULLS)
   @HttpCode(204)
   async unlock(@CurrentRepo() ctx: RepoContext, @Param('index', PositiveIntPipe) index: number): Promise<void> {
     await this.rpc.send(IssueSubjects.unlock, { ...ctx, index });
   }
 
   @Get(':index/comments')
-  @RepoAccess('read')
+  @RepoAccess('read', ISSUES_OR_PULLS)
   async comments(
     @CurrentRepo() ctx: RepoContext,
     @Param('index', PositiveIntPipe) index: number,
@@ -129,7 +129,7 @@ export class IssuesController {
   @Post(':index/comments')
   @SignInRequired()
   @MustNotBeArchived()
-  @RepoAccess('read')
+  @RepoAccess('read', ISSUES_OR_PULLS)
   comment(
     @CurrentRepo() ctx: RepoContext,
     @Param('index', PositiveIntPipe) index: number,
@@ -139,7 +139,7 @@ export class IssuesController {
   }
 
   @Get(':index/timeline')
-  @RepoAccess('read')
+  @RepoAccess('read', ISSUES_OR_PULLS)
   async timeline(
     @CurrentRepo() ctx: RepoContext,
     @Param('index', PositiveIntPipe) index: number,

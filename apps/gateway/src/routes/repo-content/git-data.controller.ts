@@ -29,7 +29,7 @@ export class GitDataController {
   }
 
   @Get('tags')
-  @RepoAccess('read')
+  @RepoAccess('read', 'code')
   async listTags(
     @CurrentRepo() ctx: RepoContext,
     @Query() query: ListQuery,
@@ -41,47 +41,47 @@ export class GitDataController {
   }
 
   @Get('tags/*')
-  @RepoAccess('read')
+  @RepoAccess('read', 'code')
   getTag(@CurrentRepo() ctx: RepoContext, @Param('*') tag: string): Promise<TagDto> {
     return this.rpc.send(GitDataSubjects.tagGet, { ...ctx, tag: tag ?? '' });
   }
 
   /** Gitea answers 201 (its description says 200). */
   @Post('tags')
-  @RepoAccess('write')
+  @RepoAccess('write', 'code')
   @HttpCode(201)
   createTag(@CurrentRepo() ctx: RepoContext, @Body() body: CreateTagBody): Promise<TagDto> {
     return this.rpc.send(GitDataSubjects.tagCreate, { ...ctx, body });
   }
 
   @Delete('tags/*')
-  @RepoAccess('write')
+  @RepoAccess('write', 'code')
   @HttpCode(204)
   async deleteTag(@CurrentRepo() ctx: RepoContext, @Param('*') tag: string): Promise<void> {
     await this.rpc.send(GitDataSubjects.tagDelete, { ...ctx, tag: tag ?? '' });
   }
 
   @Get('git/refs')
-  @RepoAccess('read')
+  @RepoAccess('read', 'code')
   allRefs(@CurrentRepo() ctx: RepoContext): Promise<ReferenceDto[] | ReferenceDto> {
     return this.refs(ctx, '');
   }
 
   /** A filter that names exactly one ref answers that ref alone (an object), as Gitea. */
   @Get('git/refs/*')
-  @RepoAccess('read')
+  @RepoAccess('read', 'code')
   refsUnder(@CurrentRepo() ctx: RepoContext, @Param('*') filter: string): Promise<ReferenceDto[] | ReferenceDto> {
     return this.refs(ctx, filter ?? '');
   }
 
   @Get('git/tags/:sha')
-  @RepoAccess('read')
+  @RepoAccess('read', 'code')
   annotatedTag(@CurrentRepo() ctx: RepoContext, @Param('sha') sha: string): Promise<AnnotatedTagDto> {
     return this.rpc.send(GitDataSubjects.annotatedTag, { ...ctx, sha });
   }
 
   @Get('git/trees/:sha')
-  @RepoAccess('read')
+  @RepoAccess('read', 'code')
   tree(@CurrentRepo() ctx: RepoContext, @Param('sha') sha: string, @Query() q: GitTreeQuery): Promise<GitTreeResponseDto> {
     const max = this.settings.defaultGitTreesPerPage;
     const perPage = !q.per_page || q.per_page <= 0 || q.per_page > max ? max : q.per_page;
@@ -91,7 +91,7 @@ export class GitDataController {
   }
 
   @Get('git/blobs/:sha')
-  @RepoAccess('read')
+  @RepoAccess('read', 'code')
   async blob(@CurrentRepo() ctx: RepoContext, @Param('sha') sha: string): Promise<GitBlobResponseDto> {
     const reply = await this.rpc.send(GitDataSubjects.blob, { ...ctx, sha, maxBlobSize: this.settings.defaultMaxBlobSize });
     if (!reply.deferred) return reply.blob;

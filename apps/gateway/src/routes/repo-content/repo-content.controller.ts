@@ -61,13 +61,13 @@ export class RepoContentController {
   }
 
   @Get('contents')
-  @RepoAccess('read')
+  @RepoAccess('read', 'code')
   listRoot(@CurrentRepo() ctx: RepoContext, @Query() q: RefQuery): Promise<ContentsResponseDto | ContentsResponseDto[]> {
     return this.contents(ctx, '', q.ref);
   }
 
   @Get('contents/*')
-  @RepoAccess('read')
+  @RepoAccess('read', 'code')
   get(
     @CurrentRepo() ctx: RepoContext,
     @Param('*') path: string,
@@ -77,7 +77,7 @@ export class RepoContentController {
   }
 
   @Get('raw/*')
-  @RepoAccess('read')
+  @RepoAccess('read', 'code')
   async raw(
     @CurrentRepo() ctx: RepoContext,
     @Param('*') path: string,
@@ -89,7 +89,7 @@ export class RepoContentController {
 
   /** Gitea's "raw file or LFS object": Cairn stores no LFS objects, so this is exactly `raw`. */
   @Get('media/*')
-  @RepoAccess('read')
+  @RepoAccess('read', 'code')
   async media(
     @CurrentRepo() ctx: RepoContext,
     @Param('*') path: string,
@@ -100,14 +100,14 @@ export class RepoContentController {
   }
 
   @Get('file-contents')
-  @RepoAccess('read')
+  @RepoAccess('read', 'code')
   fileContentsGet(@CurrentRepo() ctx: RepoContext, @Query() q: FileContentsQuery): Promise<(ContentsResponseDto | null)[]> {
     return this.fileContents(ctx, q.ref, parseFilesBodyParam(q.body));
   }
 
   /** A read, but POST: with token authentication it needs `write:repository`, as in Gitea. */
   @Post('file-contents')
-  @RepoAccess('read')
+  @RepoAccess('read', 'code')
   @HttpCode(200)
   fileContentsPost(
     @CurrentRepo() ctx: RepoContext,
@@ -119,14 +119,14 @@ export class RepoContentController {
 
   /** Gitea's `repoChangeFiles`: several files created, updated, renamed or deleted in one commit. */
   @Post('contents')
-  @RepoAccess('write')
+  @RepoAccess('write', 'code')
   @HttpCode(201)
   async changeFiles(@CurrentRepo() ctx: RepoContext, @Body() body: ChangeFilesBody): Promise<FilesResponseDto> {
     return (await this.changeContents(ctx, body, body.files)).response;
   }
 
   @Post('contents/*')
-  @RepoAccess('write')
+  @RepoAccess('write', 'code')
   @HttpCode(201)
   async createFile(@CurrentRepo() ctx: RepoContext, @Param('*') path: string, @Body() body: CreateFileBody): Promise<FileResponseDto> {
     const reply = await this.changeContents(ctx, body, [{ operation: 'create', path: path ?? '', content: body.content }]);
@@ -135,7 +135,7 @@ export class RepoContentController {
 
   /** With `sha`, an update (and a rename with `from_path`); without, the file is created (201), as Gitea 1.25. */
   @Put('contents/*')
-  @RepoAccess('write')
+  @RepoAccess('write', 'code')
   @AlsoAnswers(201)
   async updateFile(
     @CurrentRepo() ctx: RepoContext,
@@ -153,7 +153,7 @@ export class RepoContentController {
   }
 
   @Delete('contents/*')
-  @RepoAccess('write')
+  @RepoAccess('write', 'code')
   @HttpCode(200)
   async deleteFile(@CurrentRepo() ctx: RepoContext, @Param('*') path: string, @Body() body: DeleteFileBody): Promise<FileDeleteResponseDto> {
     const answer = await this.changeContents(ctx, body, [{ operation: 'delete', path: path ?? '', sha: body.sha }]);
@@ -161,7 +161,7 @@ export class RepoContentController {
   }
 
   @Get('commits')
-  @RepoAccess('read')
+  @RepoAccess('read', 'code')
   async commits(
     @CurrentRepo() ctx: RepoContext,
     @Query() q: ListCommitsQuery,
@@ -186,7 +186,7 @@ export class RepoContentController {
   }
 
   @Get('git/commits/:sha')
-  @RepoAccess('read')
+  @RepoAccess('read', 'code')
   commit(@CurrentRepo() ctx: RepoContext, @Param('sha') sha: string, @Query() q: CommitFlagsQuery): Promise<CommitDto> {
     return this.rpc.send(RepoSubjects.commitGet, { ...ctx, sha, options: commitOptions(q) });
   }
@@ -199,7 +199,7 @@ export class RepoContentController {
   }
 
   @Get('branches')
-  @RepoAccess('read')
+  @RepoAccess('read', 'code')
   async branches(
     @CurrentRepo() ctx: RepoContext,
     @Query() query: ListQuery,
@@ -211,21 +211,21 @@ export class RepoContentController {
   }
 
   @Get('branches/*')
-  @RepoAccess('read')
+  @RepoAccess('read', 'code')
   branch(@CurrentRepo() ctx: RepoContext, @Param('*') branch: string): Promise<BranchDto> {
     return this.rpc.send(RepoSubjects.branchGet, { ...ctx, branch: branch ?? '' });
   }
 
   @Post('branches')
   @MustNotBeArchived()
-  @RepoAccess('write')
+  @RepoAccess('write', 'code')
   createBranch(@CurrentRepo() ctx: RepoContext, @Body() body: CreateBranchBody): Promise<BranchDto> {
     return this.rpc.send(RepoSubjects.branchCreate, { ...ctx, body });
   }
 
   @Delete('branches/*')
   @MustNotBeArchived()
-  @RepoAccess('write')
+  @RepoAccess('write', 'code')
   @HttpCode(204)
   async deleteBranch(@CurrentRepo() ctx: RepoContext, @Param('*') branch: string): Promise<void> {
     await this.rpc.send(RepoSubjects.branchDelete, { ...ctx, branch: branch ?? '' });

@@ -19,7 +19,7 @@ export class CommitStatusesController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Post('statuses/:sha')
-  @RepoAccess('write')
+  @RepoAccess('write', 'code')
   create(
     @CurrentRepo() ctx: RepoContext,
     @Param('sha') sha: string,
@@ -29,7 +29,7 @@ export class CommitStatusesController {
   }
 
   @Get('statuses/:sha')
-  @RepoAccess('read')
+  @RepoAccess('read', 'code')
   @Paged()
   list(
     @CurrentRepo() ctx: RepoContext,
@@ -40,7 +40,7 @@ export class CommitStatusesController {
   }
 
   @Get('commits/:ref/statuses')
-  @RepoAccess('read')
+  @RepoAccess('read', 'code')
   @Paged()
   listByRef(
     @CurrentRepo() ctx: RepoContext,
@@ -51,7 +51,7 @@ export class CommitStatusesController {
   }
 
   @Get('commits/:ref/status')
-  @RepoAccess('read')
+  @RepoAccess('read', 'code')
   async combined(
     @CurrentRepo() ctx: RepoContext,
     @Param('ref') ref: string,

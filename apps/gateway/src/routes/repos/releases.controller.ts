@@ -24,7 +24,7 @@ export class ReleasesController {
   ) {}
 
   @Get()
-  @RepoAccess('read')
+  @RepoAccess('read', 'releases')
   async list(
     @CurrentRepo() ctx: RepoContext,
     @Query() q: ListReleasesQuery,
@@ -39,45 +39,45 @@ export class ReleasesController {
   }
 
   @Post()
-  @RepoAccess('write')
+  @RepoAccess('write', 'releases')
   @HttpCode(201)
   create(@CurrentRepo() ctx: RepoContext, @Body() body: CreateReleaseBody): Promise<ReleaseDto> {
     return this.rpc.send(ReleaseSubjects.create, { ...ctx, body });
   }
 
   @Get('latest')
-  @RepoAccess('read')
+  @RepoAccess('read', 'releases')
   latest(@CurrentRepo() ctx: RepoContext): Promise<ReleaseDto> {
     return this.rpc.send(ReleaseSubjects.latest, ctx);
   }
 
   @Get('tags/*')
-  @RepoAccess('read')
+  @RepoAccess('read', 'releases')
   getByTag(@CurrentRepo() ctx: RepoContext, @Param('*') tag: string): Promise<ReleaseDto> {
     return this.rpc.send(ReleaseSubjects.getByTag, { ...ctx, tag: tag ?? '' });
   }
 
   @Delete('tags/*')
-  @RepoAccess('write')
+  @RepoAccess('write', 'releases')
   @HttpCode(204)
   async deleteByTag(@CurrentRepo() ctx: RepoContext, @Param('*') tag: string): Promise<void> {
     await this.rpc.send(ReleaseSubjects.deleteByTag, { ...ctx, tag: tag ?? '' });
   }
 
   @Get(':id')
-  @RepoAccess('read')
+  @RepoAccess('read', 'releases')
   get(@CurrentRepo() ctx: RepoContext, @Param('id', PositiveIntPipe) id: number): Promise<ReleaseDto> {
     return this.rpc.send(ReleaseSubjects.get, { ...ctx, id });
   }
 
   @Patch(':id')
-  @RepoAccess('write')
+  @RepoAccess('write', 'releases')
   edit(@CurrentRepo() ctx: RepoContext, @Param('id', PositiveIntPipe) id: number, @Body() body: EditReleaseBody): Promise<ReleaseDto> {
     return this.rpc.send(ReleaseSubjects.edit, { ...ctx, id, body });
   }
 
   @Delete(':id')
-  @RepoAccess('write')
+  @RepoAccess('write', 'releases')
   @HttpCode(204)
   async delete(@CurrentRepo() ctx: RepoContext, @Param('id', PositiveIntPipe) id: number): Promise<void> {
     await this.rpc.send(ReleaseSubjects.delete, { ...ctx, id });

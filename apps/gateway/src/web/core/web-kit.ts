@@ -1,7 +1,7 @@
 import type { Eta } from 'eta';
 import {
   DomainError, ErrorCode, IdentitySubjects, httpStatusForErrorCode, twoFactorDeniesRepoAccess,
-  type ActorDto, type UserDto,
+  type ActorDto, type RepoUnit, type UserDto,
 } from '@cairn/contracts';
 import type { CommonSettings, JsonLogger, LazyRedis, RpcClient } from '@cairn/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -170,10 +170,13 @@ export class WebKit {
 
   /**
    * The repository and the visitor's access to it, by the API's own rules (hidden → 404; under
-   * `TWO_FACTOR_AUTH = enforced` a user without two-factor gets the 404 page, whose layout carries the enrolment alert).
+   * `TWO_FACTOR_AUTH = enforced` a user without two-factor gets the 404 page, whose layout carries the enrolment alert);
+ * with `units`, `access` is the level on the unit the page belongs to, as on the API's routes.
    */
-  repoAccess(ctx: Pick<PageContext, 'actor'>, owner: string, repo: string): ReturnType<typeof resolveRepoAccess> {
-    return resolveRepoAccess(this.rpc, this.settings, ctx.actor, owner, repo);
+  repoAccess(
+    ctx: Pick<PageContext, 'actor'>, owner: string, repo: string, units?: RepoUnit | readonly RepoUnit[],
+  ): ReturnType<typeof resolveRepoAccess> {
+    return resolveRepoAccess(this.rpc, this.settings, ctx.actor, owner, repo, units);
   }
 
   /** Saves changes a page made to the session (e.g. a pending sign-in). */

@@ -57,8 +57,9 @@ class PullsPages {
     }
   }
 
-  private context(c: PageContext<RepoParams, unknown>, actor: ActorDto | null = c.actor): Promise<RepoContext> {
-    return this.web.repoAccess({ actor }, c.params.owner, c.params.repo);
+  /** The repository context with the access of the pages' unit: issues or pull requests. */
+  private context(c: PageContext<RepoParams, unknown>, unit: Kind, actor: ActorDto | null = c.actor): Promise<RepoContext> {
+    return this.web.repoAccess({ actor }, c.params.owner, c.params.repo, unit);
   }
 
   private repoPath(ctx: RepoContext): string {
@@ -71,7 +72,7 @@ class PullsPages {
   }
 
   private async list(c: PageContext<RepoParams, Record<string, string | undefined>>, kind: Kind) {
-    const ctx = await this.context(c);
+    const ctx = await this.context(c, kind);
     const state = c.query.state === 'closed' || c.query.state === 'all' ? c.query.state : 'open';
     const asked = Number(c.query.page);
     const pageNo = Number.isInteger(asked) && asked > 0 && asked < 100_000 ? asked : 1;
@@ -93,7 +94,7 @@ class PullsPages {
   }
 
   private async issue(c: PageContext<IndexParams, unknown>) {
-    const ctx = await this.context(c);
+    const ctx = await this.context(c, 'issues');
     const index = parseIndex(c.params.index);
     const talk = await this.conversation(c, ctx, index, 'issues');
     // A pull request's number under /issues shows its pull-request page, as in Gitea.
@@ -125,7 +126,7 @@ class PullsPages {
   }
 
   private async pull(c: PageContext<IndexParams, unknown>) {
-    const ctx = await this.context(c);
+    const ctx = await this.context(c, 'pulls');
     const index = parseIndex(c.params.index);
     const [box, talk] = await Promise.all([this.mergeBoxModel(ctx, index), this.conversation(c, ctx, index, 'pulls')]);
     const { pr } = box;
@@ -138,18 +139,18 @@ class PullsPages {
   }
 
   private async mergeBox(c: PageContext<IndexParams, unknown>) {
-    const ctx = await this.context(c);
+    const ctx = await this.context(c, 'pulls');
     const box = await this.mergeBoxModel(ctx, parseIndex(c.params.index));
     return fragment('pulls/merge-box', { box: mergeBoxView(box) });
   }
 
   /** A form's repository context: signed in (the kit has checked the CSRF token already). */
-  private async writeContext(c: PageContext<RepoParams, unknown>): Promise<RepoContext> {
-    return this.context(c, requireSignIn(c));
+  private async writeContext(c: PageContext<RepoParams, unknown>, unit: Kind): Promise<RepoContext> {
+    return this.context(c, unit, requireSignIn(c));
   }
 
   private async merge(c: PageContext<IndexParams, unknown>) {
-    const ctx = await this.writeContext(c);
+    const ctx = await this.writeContext(c, 'pulls');
     const index = parseIndex(c.params.index);
     const Do: MergeDoStyle = pickOne(c.form.Do, MERGE_DO_STYLES, 'Do');
     const head = c.form.head_commit_id;
@@ -171,7 +172,7 @@ class PullsPages {
    * box until the outcome is in; whoever left sees the outcome on the next visit.
    */
   private async update(c: PageContext<IndexParams, unknown>) {
-    const ctx = await this.writeContext(c);
+    const ctx = await this.writeContext(c, 'pulls');
     const index = parseIndex(c.params.index);
     const style: UpdateStyle = pickOne(c.form.style ?? 'merge', UPDATE_STYLES, 'style');
     await this.updates.start(
@@ -183,7 +184,7 @@ class PullsPages {
   }
 
   private async comment(c: PageContext<IndexParams, unknown>, kind: Kind) {
-    const ctx = await this.writeContext(c);
+    const ctx = await this.writeContext(c, kind);
     const index = parseIndex(c.params.index);
     const body = c.form.body ?? '';
     if (body.trim() === '') throw DomainError.invalid('the comment is empty');
@@ -192,7 +193,7 @@ class PullsPages {
   }
 
   private async lock(c: PageContext<IndexParams, unknown>, kind: Kind, lock: boolean) {
-    const ctx = await this.writeContext(c);
+    const ctx = await this.writeContext(c, kind);
     const index = parseIndex(c.params.index);
     if (lock) await this.web.rpc.send(IssueSubjects.lock, { ...ctx, index, body: null });
     else await this.web.rpc.send(IssueSubjects.unlock, { ...ctx, index });

@@ -57,7 +57,8 @@ export function registerRepoPages(web: WebKit): void {
     return page('repo/profile', profile.owner.fullName || profile.owner.login, profile);
   });
 
-  const access = (ctx: PageContext<RepoParams, Query>) => web.repoAccess(ctx, ctx.params.owner, ctx.params.repo);
+  // Every repository page here shows code: the code unit's access counts.
+  const access = (ctx: PageContext<RepoParams, Query>) => web.repoAccess(ctx, ctx.params.owner, ctx.params.repo, 'code');
 
   web.get<RepoParams, Query>('/:owner/:repo', async (ctx) => {
     const repo = await access(ctx);
