@@ -17,9 +17,10 @@ describe('jsonDepthExceeds', () => {
 
 describe('bodyLimits', () => {
   it('gives the file-content routes a base64 file plus a normal body', () => {
-    expect(bodyLimits({ maxBodyBytes: 1024 * 1024, uploadFileMaxMb: 3 })).toEqual({
+    expect(bodyLimits({ maxBodyBytes: 1024 * 1024, uploadFileMaxMb: 3 }, 2)).toEqual({
       json: 1024 * 1024,
       fileContent: 4 * 1024 * 1024 + 1024 * 1024,
+      attachment: 2 * 1024 * 1024 + 1024 * 1024,
     });
   });
 });
