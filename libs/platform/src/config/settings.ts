@@ -198,7 +198,7 @@ export const commonSettings = {
   sshPort: { section: 'server', key: 'SSH_PORT', default: 2222, parse: parsers.int(0, 65535) },
   repoRoot: { section: 'repository', key: 'ROOT', default: './data/repositories', parse: parsers.string },
   /**
-   * `[attachment] MAX_SIZE` (MB, Gitea's default 2048): the largest release attachment. The gateway refuses a larger
+   * The largest release attachment in MB (Gitea's default, 2048). The gateway refuses a larger
    * upload (413) and repo-service, which stores it, checks it again while writing.
    */
   attachmentMaxSizeMb: { section: 'attachment', key: 'MAX_SIZE', default: 2048, parse: parsers.int(1, 1024 * 1024) },

@@ -30,6 +30,19 @@ function byteLimit(limit: number): Transform {
   });
 }
 
+/**
+ * Pipes the client's body into `into` without tying their fates the way `pipeline` would: when `into` fails (too
+ * large) the request is left to Node, which drains it after the 413 is sent instead of resetting the connection; when
+ * the client goes away early, `into` fails too, so the upstream request is aborted rather than ended as if complete.
+ */
+function feed(source: Readable, into: Transform): Transform {
+  source.once('close', () => {
+    if (!source.readableEnded) into.destroy(new Error('the client went away during the upload'));
+  });
+  source.pipe(into);
+  return into;
+}
+
 /** Where an upload goes and who makes it. */
 export interface UploadTarget {
   repo: RepoRefDto;
@@ -61,7 +74,7 @@ export class AttachmentUploader {
     const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     if (type === 'application/octet-stream') {
       if (!target.name) throw DomainError.invalid('could not determine the name of the attachment: give it in ?name=');
-      return this.send(target, target.name, req.raw, byteLimit(this.maxBytes));
+      return this.send(target, target.name, feed(req.raw, byteLimit(this.maxBytes)));
     }
     if (type !== 'multipart/form-data') throw DomainError.invalid('the attachment must be sent as multipart/form-data or application/octet-stream');
     return this.fromMultipart(req, target);
@@ -73,7 +86,8 @@ export class AttachmentUploader {
       try {
         parser = busboy({
           headers: req.headers,
-          limits: { fileSize: this.maxBytes, files: 8, fields: 32, fieldSize: 64 * 1024, parts: 64 },
+          // One byte over the limit: even a part busboy cuts there is refused by repo-service's own check.
+          limits: { fileSize: this.maxBytes + 1, files: 8, fields: 32, fieldSize: 64 * 1024, parts: 64 },
         });
       } catch (err) {
         return reject(DomainError.invalid(`invalid multipart body: ${(err as Error).message}`));
@@ -99,10 +113,9 @@ export class AttachmentUploader {
           return settle(DomainError.invalid('could not determine the name of the attachment: give it in ?name='));
         }
         // busboy ends a file cut at the limit normally: the limit event must abort the upstream request first.
-        const limited = new Transform({ transform: (chunk: Buffer, _e, done) => done(null, chunk) });
+        const limited = feed(part, new Transform({ transform: (chunk: Buffer, _e, done) => done(null, chunk) }));
         part.on('limit', () => limited.destroy(tooLarge(this.maxBytes)));
         part.on('error', (err: Error) => limited.destroy(err));
-        part.pipe(limited);
         file = limited;
         this.send(target, name, limited).then((dto) => settle(null, dto), settle);
       });
@@ -118,8 +131,8 @@ export class AttachmentUploader {
     });
   }
 
-  /** Streams `body` (through `guard`, which may fail it) to repo-service and returns the stored attachment. */
-  private send(target: UploadTarget, name: string, body: Readable, guard?: Transform): Promise<AttachmentDto> {
+  /** Streams `body` (which fails with a 413 past the limit) to repo-service and returns the stored attachment. */
+  private send(target: UploadTarget, name: string, body: Readable): Promise<AttachmentDto> {
     const url = new URL(INTERNAL_ATTACHMENTS_PATH.replace(/^\//, ''), this.base);
     url.search = new URLSearchParams({ repo: String(target.repo.id), release: String(target.releaseId), name }).toString();
     const headers: Record<string, string> = {
@@ -153,8 +166,7 @@ export class AttachmentUploader {
       upstream.on('close', () => {
         if (!responded) settle(DomainError.invalid('the upload was interrupted'));
       });
-      const source = guard ? [body, guard] : [body];
-      pipeline([...source, upstream] as unknown as [Readable, ClientRequest]).catch((err: unknown) => {
+      pipeline(body, upstream).catch((err: unknown) => {
         // Too large, or the client went away: abort, so repo-service discards what it has written.
         if (err instanceof PayloadTooLargeException) settle(err);
         upstream.destroy();
