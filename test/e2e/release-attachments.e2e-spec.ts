@@ -220,7 +220,7 @@ describe('release attachments', () => {
     expect(other.status).toBe(415);
   });
 
-  it('hides a private repository’s attachments from outsiders (404) and serves them to its owner’s session', async () => {
+  it('hides a private repository’s attachments from outsiders (404) and serves them to its owner’s session and credentials', async () => {
     const rel = await createRelease(priv, 'p1');
     const secret = randomBytes(1000);
     const res = await upload(priv, rel, secret, 'secret.bin');
@@ -235,6 +235,15 @@ describe('release attachments', () => {
     const mine = await fetch(res.data!.browser_download_url, { headers: { cookie: await webSessionCookie(suite, owner) } });
     expect(mine.status).toBe(200);
     expect(Buffer.from(await mine.arrayBuffer()).equals(secret)).toBe(true);
+    // Scripts download with API credentials, as from Gitea: a token (with read:repository) or Basic.
+    const byToken = await fetch(`${suite.baseUrl}/attachments/${res.data!.uuid}`, { headers: { authorization: `token ${token}` } });
+    expect(byToken.status).toBe(200);
+    expect(Buffer.from(await byToken.arrayBuffer()).equals(secret)).toBe(true);
+    expect((await fetch(res.data!.browser_download_url, { headers: { authorization: owner.basic } })).status).toBe(200);
+    expect((await fetch(res.data!.browser_download_url, { headers: { authorization: reader.basic } })).status).toBe(404);
+    const userOnly = await createToken(suite, owner, ['read:user']);
+    expect((await fetch(res.data!.browser_download_url, { headers: { authorization: `token ${userOnly}` } })).status).toBe(403);
+    expect((await fetch(res.data!.browser_download_url, { headers: { authorization: 'token not-a-token' } })).status).toBe(401);
   });
 
   it('shows a draft’s attachments to writers only', async () => {

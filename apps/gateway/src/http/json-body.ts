@@ -80,6 +80,32 @@ export function describeBodyTooLarge(req: FastifyRequest | undefined): PayloadTo
   return bodyTooLarge(req?.routeOptions?.bodyLimit ?? 0, false);
 }
 
+/** The limit a request's body was held to at the edge (see the `onRequest` hook). */
+function edgeLimit(req: FastifyRequest, limits: BodyLimits): number {
+  return carriesCredentials(req) ? (req.routeOptions.bodyLimit ?? limits.json) : limits.json;
+}
+
+/** Discards a refused body, then calls `next`; past `limit` bytes it stops reading and lets the connection go. */
+function drainThen(payload: NodeJS.ReadableStream & { destroy?: () => void }, limit: number, next: () => void): void {
+  let seen = 0;
+  let called = false;
+  const once = () => {
+    if (called) return;
+    called = true;
+    next();
+  };
+  payload.on('data', (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen > limit) {
+      payload.removeAllListeners('data');
+      payload.pause();
+      once();
+    }
+  });
+  payload.on('end', once);
+  payload.on('error', once);
+}
+
 /**
  * True when the request presents credentials, read as the auth guard reads them (a malformed header counts: the guard
  * answers it with 401). Presence only: the guard verifies them later.
@@ -143,19 +169,19 @@ export function registerJsonBodyParser(fastify: FastifyInstance, limits: BodyLim
     });
   });
   // The attachment upload: the body stays unread for its controller, only with credentials of the request's own.
-  fastify.addContentTypeParser(FILE_BODY_TYPES, (req, _payload, done) => {
+  fastify.addContentTypeParser(FILE_BODY_TYPES, (req, payload, done) => {
     if (req.routeOptions.url === ATTACHMENT_UPLOAD_ROUTE && req.method === 'POST' && carriesCredentials(req)) {
       return done(null, undefined);
     }
     const uploadRoute = req.routeOptions.url === ATTACHMENT_UPLOAD_ROUTE;
-    done(
-      new UnsupportedMediaTypeException(
-        uploadRoute
-          ? 'a file upload must carry its credentials in the Authorization header (or ?token=): the session cookie alone is not accepted'
-          : 'request bodies must be JSON (Content-Type: application/json)',
-      ),
-      undefined,
+    const refusal = new UnsupportedMediaTypeException(
+      uploadRoute
+        ? 'a file upload must carry its credentials in the Authorization header (or ?token=): the session cookie alone is not accepted'
+        : 'request bodies must be JSON (Content-Type: application/json)',
     );
+    // Read (and drop) the body first, up to the route's limit: a client still sending it would see the connection
+    // reset instead of the 415 (a browser's form, a streaming FormData).
+    drainThen(payload, edgeLimit(req, limits), () => done(refusal, undefined));
   });
   fastify.addContentTypeParser('*', (req, _payload, done) => {
     const type = req.headers['content-type'];
