@@ -44,7 +44,7 @@ const repoFiles = (repoId: number) => (existsSync(join(attachmentsDir(), String(
 /** gitea-js's upload (multipart through fetch's FormData), answered as a plain response whatever the status. */
 async function upload(repo: string, release: number, bytes: Buffer, fileName: string, query?: { name?: string }, tok = token) {
   try {
-    const res = await gitea(tok).repos.repoCreateReleaseAttachment(owner.username, repo, release, { attachment: new File([bytes], fileName) }, query);
+    const res = await gitea(tok).repos.repoCreateReleaseAttachment(owner.username, repo, release, { attachment: new File([new Uint8Array(bytes)], fileName) }, query);
     return { status: res.status, data: res.data as unknown as Attachment };
   } catch (err) {
     const res = err as Response & { error?: { message?: string } };
@@ -142,7 +142,7 @@ describe('release attachments', () => {
     const unnamed = await fetch(url, { method: 'POST', headers, body: Buffer.from('raw bytes') });
     expect(unnamed.status).toBe(400);
     const form = new FormData();
-    form.append('other', new File([Buffer.from('x')], 'x.txt'));
+    form.append('other', new File(['x'], 'x.txt'));
     const missing = await fetch(url, { method: 'POST', headers: { authorization: `token ${token}` }, body: form });
     expect(missing.status).toBe(400);
     expect(((await missing.json()) as { message: string }).message).toMatch(/attachment/);
@@ -206,7 +206,7 @@ describe('release attachments', () => {
   it('refuses a multipart upload authenticated by the session cookie alone (415), as a cross-site form would send it', async () => {
     const cookie = await webSessionCookie(suite, owner);
     const form = new FormData();
-    form.append('attachment', new File([Buffer.from('csrf')], 'csrf.txt'));
+    form.append('attachment', new File(['csrf'], 'csrf.txt'));
     const res = await fetch(suite.api(`/repos/${owner.username}/${pub}/releases/${releaseId}/assets`), {
       method: 'POST', headers: { cookie }, body: form,
     });
