@@ -3,7 +3,7 @@
  * via fetch's FormData), raw `application/octet-stream` uploads named by `?name=`, list/get/rename/delete, the
  * release JSON's `assets`, downloads through `browser_download_url` and `/attachments/{uuid}` (bytes, length,
  * disposition, `download_count`), private repositories (404 to outsiders), drafts (hidden from readers), readers
- * refused (403), `[attachment] MAX_SIZE` (413 and nothing stored, declared or streamed), multipart with only the
+ * refused (403), archived repositories (423), `[attachment] MAX_SIZE` (413 and nothing stored, declared or streamed), multipart with only the
  * session cookie refused (415: CSRF), and the bytes on disk removed with the attachment, its release and its
  * repository. (GitHub's upload API posts raw bytes to uploads.github.com, not this route: no Octokit here.)
  */
@@ -254,6 +254,20 @@ describe('release attachments', () => {
     expectApiError(await api.get(`/repos/${owner.username}/${pub}/releases/${draft}/assets`, { basic: reader }), 404);
     expect((await fetch(res.data!.browser_download_url)).status).toBe(404);
     expect((await fetch(`${suite.baseUrl}/attachments/${res.data!.uuid}`)).status).toBe(404);
+  });
+
+  it('refuses writes in an archived repository (423)', async () => {
+    const name = uniqueName('archived');
+    expect((await api.post('/user/repos', { basic: owner, body: { name, auto_init: true } })).status).toBe(201);
+    const rel = await createRelease(name, 'a1');
+    const kept = await upload(name, rel, Buffer.from('kept'), 'kept.txt');
+    expect(kept.status, kept.message).toBe(201);
+    expect((await api.patch(`/repos/${owner.username}/${name}`, { token, body: { archived: true } })).status).toBe(200);
+    expect((await upload(name, rel, Buffer.from('late'), 'late.txt')).status).toBe(423);
+    const one = `/repos/${owner.username}/${name}/releases/${rel}/assets/${kept.data!.id}`;
+    expectApiError(await api.patch(one, { token, body: { name: 'renamed.txt' } }), 423);
+    expectApiError(await api.delete(one, { token }), 423);
+    expect((await fetch(kept.data!.browser_download_url)).status).toBe(200);
   });
 
   it('deletes an attachment (204) with its file', async () => {
