@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -59,5 +59,16 @@ describe('AttachmentStore (a real folder)', () => {
     await s.commit(9, staged);
     await s.removeRepository(9);
     expect(existsSync(join(s.root, '9'))).toBe(false);
+  });
+
+  it('sweeps temporary files a crash left behind, once they are a day old', async () => {
+    const s = store(join(dir, 'sweep'));
+    mkdirSync(join(s.root, 'tmp'), { recursive: true });
+    writeFileSync(join(s.root, 'tmp', 'old.part'), 'x');
+    writeFileSync(join(s.root, 'tmp', 'fresh.part'), 'x');
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3600_000);
+    utimesSync(join(s.root, 'tmp', 'old.part'), twoDaysAgo, twoDaysAgo);
+    expect(await s.sweepTmp()).toBe(1);
+    expect(readdirSync(join(s.root, 'tmp'))).toEqual(['fresh.part']);
   });
 });

@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
 import { REPO_SETTINGS, type RepoSettings } from '../config/repo-settings.js';
 import { serviceDataDir } from './service-data-dir.js';
+
+/** A temporary file this old is an upload cut short by a crash (no upload takes a day). */
+const STALE_TMP_MS = 24 * 3600_000;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -40,15 +43,35 @@ function sizeLimit(limit: number, seen: { bytes: number }): Transform {
  * Release attachment bytes on disk (`[attachment] PATH`): `<root>/<repo id>/<uuid>`, one file per attachment.
  * A new file streams into `tmp/<uuid>.part` (never held in memory, refused past the size limit), is fsynced and only
  * then renamed to its place, so a file at its place is always complete. A repository's attachments share its folder,
- * which goes with the repository.
+ * which goes with the repository. Temporary files a crash left behind are swept at start, once a day old.
  */
 @Injectable()
-export class AttachmentStore {
+export class AttachmentStore implements OnModuleInit {
   private readonly logger = new Logger('AttachmentStore');
   readonly root: string;
 
   constructor(@Inject(COMMON_SETTINGS) common: CommonSettings, @Inject(REPO_SETTINGS) settings: RepoSettings) {
     this.root = settings.attachmentPath ? resolve(settings.attachmentPath) : join(serviceDataDir(common.repoRoot), 'attachments');
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.sweepTmp().catch((e: Error) => this.logger.warn(`temporary attachment files not swept: ${e.message}`));
+  }
+
+  /** Removes temporary files older than `maxAgeMs` (uploads a crash cut short); returns how many. */
+  async sweepTmp(maxAgeMs = STALE_TMP_MS, now = Date.now()): Promise<number> {
+    const dir = join(this.root, 'tmp');
+    const names = await readdir(dir).catch(() => [] as string[]);
+    let removed = 0;
+    for (const name of names) {
+      const path = join(dir, name);
+      const info = await stat(path).catch(() => null);
+      if (info && now - info.mtimeMs > maxAgeMs) {
+        await rm(path, { force: true });
+        removed++;
+      }
+    }
+    return removed;
   }
 
   /** The file of an attachment (ids and uuids only: no input names a path). */
