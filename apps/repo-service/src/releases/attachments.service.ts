@@ -7,6 +7,7 @@ import {
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
 import { TagsService } from '../git-data/tags.service.js';
+import type { Tx } from '../prisma/prisma.service.js';
 import { AttachmentStore, AttachmentTooLarge } from '../storage/attachment-store.js';
 import { RepoViews } from '../tracker/repo-views.js';
 import { downloadBase, toAttachmentDto } from './attachments.mapper.js';
@@ -54,6 +55,16 @@ export class AttachmentsService {
       byRelease.get(row.releaseId)?.push(toAttachmentDto(row, downloadBase(htmlUrl, tags.get(row.releaseId) ?? '')));
     }
     return byRelease;
+  }
+
+  /** The files of a release's attachments, read in the transaction that deletes the release (its rows cascade). */
+  filesOf(repoId: number, releaseId: number, tx: Tx): Promise<string[]> {
+    return this.attachments.uuidsOf(repoId, releaseId, tx);
+  }
+
+  /** Removes files whose rows are gone. */
+  removeFiles(repoId: number, uuids: string[]): Promise<void> {
+    return this.store.remove(repoId, uuids);
   }
 
   async list(req: ReleaseIdRequest): Promise<AttachmentDto[]> {

@@ -10,8 +10,6 @@ import { GitReadContext } from '../git/git-read-context.js';
 import { PrismaService, type Tx } from '../prisma/prisma.service.js';
 import { RepoViews } from '../tracker/repo-views.js';
 import { inTx } from '../tracker/tx.js';
-import { AttachmentStore } from '../storage/attachment-store.js';
-import { AttachmentsRepository } from './attachments.repository.js';
 import { AttachmentsService } from './attachments.service.js';
 import { seesDrafts } from './release-visibility.js';
 import { toReleaseDto } from './releases.mapper.js';
@@ -37,8 +35,6 @@ export class ReleasesService {
     private readonly git: GitReadContext,
     private readonly outbox: EventOutbox,
     private readonly attachments: AttachmentsService,
-    private readonly attachmentRows: AttachmentsRepository,
-    private readonly attachmentStore: AttachmentStore,
   ) {}
 
   async list(req: ListReleasesRequest): Promise<Paginated<ReleaseDto>> {
@@ -125,12 +121,12 @@ export class ReleasesService {
     if (!row) throw DomainError.notFound('release does not exist');
     let uuids: string[] = [];
     await this.write(req, actor, row.isDraft ? null : 'deleted', async (tx) => {
-      uuids = await this.attachmentRows.uuidsOf(req.repo.id, row.id, tx);
+      uuids = await this.attachments.filesOf(req.repo.id, row.id, tx);
       if (!(await this.releases.remove(tx, req.repo.id, row.id))) throw DomainError.notFound('release does not exist');
       return row;
     });
     // The rows went with the release (cascade); their files follow.
-    await this.attachmentStore.remove(req.repo.id, uuids);
+    await this.attachments.removeFiles(req.repo.id, uuids);
     return null;
   }
 
