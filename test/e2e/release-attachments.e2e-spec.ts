@@ -148,6 +148,8 @@ describe('release attachments', () => {
     expect(((await missing.json()) as { message: string }).message).toMatch(/attachment/);
     const badName = await fetch(`${url}?name=${encodeURIComponent('../up.txt')}`, { method: 'POST', headers, body: Buffer.from('x') });
     expect(badName.status).toBe(400);
+    expect((await upload(pub, releaseId, Buffer.from('x'), 'x.txt', { name: 'x'.repeat(300) })).status).toBe(400);
+    expect((await api.get(`/repos/${owner.username}/${pub}/releases/${releaseId}/assets`, { token })).body).toHaveLength(3);
   });
 
   it('renames (201) and refuses readers (403) on every write', async () => {

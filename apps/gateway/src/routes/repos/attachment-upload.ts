@@ -5,7 +5,8 @@ import { pipeline } from 'node:stream/promises';
 import { Logger, PayloadTooLargeException } from '@nestjs/common';
 import busboy from 'busboy';
 import {
-  DomainError, ErrorCode, INTERNAL_ATTACHMENTS_PATH, INTERNAL_HEADERS, type AttachmentDto, type RepoRefDto,
+  DomainError, ErrorCode, INTERNAL_ATTACHMENTS_PATH, INTERNAL_HEADERS, isValidAttachmentName, type AttachmentDto,
+  type RepoRefDto,
 } from '@cairn/contracts';
 import { CORRELATION_HEADER, currentCorrelationId, traceHeaders, type CommonSettings } from '@cairn/platform';
 import type { FastifyRequest } from 'fastify';
@@ -13,6 +14,16 @@ import type { FastifyRequest } from 'fastify';
 /** The largest internal answer read (an `AttachmentDto` or an error). */
 const MAX_ANSWER_BYTES = 64 * 1024;
 const ERROR_CODES = new Set<string>(Object.values(ErrorCode));
+
+/**
+ * Why a name cannot be the attachment's, or null. Checked here too (repo-service has the last word), so a bad name
+ * is refused before a byte is sent on.
+ */
+function nameProblem(name: string): DomainError | null {
+  if (!name) return DomainError.invalid('could not determine the name of the attachment: give it in ?name=');
+  if (!isValidAttachmentName(name)) return DomainError.invalid(`invalid attachment name "${name.slice(0, 300)}"`);
+  return null;
+}
 
 function tooLarge(limit: number): PayloadTooLargeException {
   return new PayloadTooLargeException(`attachment too large: the limit is ${limit} bytes ([attachment] MAX_SIZE)`);
@@ -73,8 +84,10 @@ export class AttachmentUploader {
   upload(req: FastifyRequest, target: UploadTarget): Promise<AttachmentDto> {
     const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     if (type === 'application/octet-stream') {
-      if (!target.name) throw DomainError.invalid('could not determine the name of the attachment: give it in ?name=');
-      return this.send(target, target.name, feed(req.raw, byteLimit(this.maxBytes)));
+      const name = target.name ?? '';
+      const problem = nameProblem(name);
+      if (problem) throw problem;
+      return this.send(target, name, feed(req.raw, byteLimit(this.maxBytes)));
     }
     if (type !== 'multipart/form-data') throw DomainError.invalid('the attachment must be sent as multipart/form-data or application/octet-stream');
     return this.fromMultipart(req, target);
@@ -107,10 +120,11 @@ export class AttachmentUploader {
           return;
         }
         started = true;
-        const name = target.name || info.filename;
-        if (!name) {
+        const name = target.name || info.filename || '';
+        const problem = nameProblem(name);
+        if (problem) {
           part.resume();
-          return settle(DomainError.invalid('could not determine the name of the attachment: give it in ?name='));
+          return settle(problem);
         }
         // busboy ends a file cut at the limit normally: the limit event must abort the upstream request first.
         const limited = feed(part, new Transform({ transform: (chunk: Buffer, _e, done) => done(null, chunk) }));
