@@ -575,7 +575,7 @@ describe('every operation answers what the published description says', () => {
     await call('DELETE', '/repos/{owner}/{repo}/tags/{tag}', `${r}/tags/v1`, { basic: alice });
   });
 
-  it('releases: create, list, latest, by tag, by id, edit, delete', async () => {
+  it('releases: create, list, latest, by tag, by id, edit, assets, delete', async () => {
     const repo = uniqueName('rel');
     const r = `/repos/${alice.username}/${repo}`;
     await call('POST', '/user/repos', '/user/repos', { basic: alice, body: { name: repo, auto_init: true } });
@@ -585,6 +585,15 @@ describe('every operation answers what the published description says', () => {
     await call('GET', '/repos/{owner}/{repo}/releases/tags/{tag}', `${r}/releases/tags/v1`, { basic: alice });
     await call('GET', '/repos/{owner}/{repo}/releases/{id}', `${r}/releases/${rel.body.id}`, { basic: alice });
     await call('PATCH', '/repos/{owner}/{repo}/releases/{id}', `${r}/releases/${rel.body.id}`, { basic: alice, body: { body: 'notes' } });
+    const assets = `${r}/releases/${rel.body.id}/assets`;
+    const asset = await call('POST', '/repos/{owner}/{repo}/releases/{id}/assets', `${assets}?name=notes.txt`, {
+      basic: alice, body: Buffer.from('release notes\n'), headers: { 'content-type': 'application/octet-stream' },
+    });
+    await call('GET', '/repos/{owner}/{repo}/releases/{id}/assets', assets, { basic: alice });
+    const one = `${assets}/${asset.body.id}`;
+    await call('GET', '/repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}', one, { basic: alice });
+    await call('PATCH', '/repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}', one, { basic: alice, body: { name: 'NOTES.txt' } });
+    await call('DELETE', '/repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}', one, { basic: alice });
     await call('DELETE', '/repos/{owner}/{repo}/releases/{id}', `${r}/releases/${rel.body.id}`, { basic: alice });
     await call('POST', '/repos/{owner}/{repo}/releases', `${r}/releases`, { basic: alice, body: { tag_name: 'v2' } });
     await call('DELETE', '/repos/{owner}/{repo}/releases/tags/{tag}', `${r}/releases/tags/v2`, { basic: alice });

@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basicAuth, startTestSuite, type Account, type TestSuite } from '../support/suite.js';
-import { createToken, createUser, http, uniqueName, type HttpClient } from '../support/session.js';
+import { createToken, createUser, http, uniqueName, webSessionCookie, type HttpClient } from '../support/session.js';
 import {
   REPO_SUITE_APPS, generateSshKey, gitRunner, gitSshCommand, httpCloneUrl, redact, sshCloneUrl, workspace,
   type Git, type KeyPair, type RunResult,
@@ -137,35 +137,6 @@ afterAll(async () => {
 });
 
 
-/**
- * Signs in through the web forms over plain HTTP (no browser) — the password, then the recovery code when given — and
- * returns the session cookie: web pages know only sessions, not API credentials.
- */
-async function webSessionCookie(account: Account, recoveryCode?: string): Promise<string> {
-  let cookie = '';
-  const step = async (path: string, fields: Record<string, string>): Promise<Response> => {
-    const form = await fetch(`${suite.baseUrl}${path}`, { headers: { cookie }, redirect: 'manual' });
-    cookie = /cairn_session=[^;]+/.exec(form.headers.get('set-cookie') ?? '')?.[0] ?? cookie;
-    const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1];
-    expect(csrf, `${path} carries a CSRF token`).toBeTruthy();
-    const res = await fetch(`${suite.baseUrl}${path}`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ _csrf: csrf!, ...fields }).toString(),
-    });
-    expect(res.status, `${path} answers with a redirect`).toBe(303);
-    cookie = /cairn_session=[^;]+/.exec(res.headers.get('set-cookie') ?? '')?.[0] ?? cookie;
-    return res;
-  };
-  const afterPassword = await step('/user/login', { user_name: account.username, password: account.password });
-  if (recoveryCode !== undefined) {
-    expect(afterPassword.headers.get('location')).toBe('/user/two_factor');
-    await step('/user/two_factor/scratch', { passcode: recoveryCode });
-  }
-  return cookie;
-}
-
 describe('a user who must enrol', () => {
   it('sees no private repository in any list, only public ones', async () => {
     const lists = await listsOf(aliceToken);
@@ -188,7 +159,7 @@ describe('a user who must enrol', () => {
     }
     expectApiError(await api.get(`/repos/${org}/${repos.orgSecret}/hooks`, { token: aliceToken }), 404, ENROL_HINT);
     const page = await fetch(`${suite.baseUrl}/${alice.username}/${repos.mine}/pulls/1`, {
-      headers: { cookie: await webSessionCookie(alice) },
+      headers: { cookie: await webSessionCookie(suite, alice) },
     });
     expect(page.status).toBe(404);
     expect(await page.text()).toMatch(ENROL_HINT);
@@ -279,7 +250,7 @@ describe('enrolling through the API', () => {
     expectApiError(missing, 404);
     expect(missing.body.message).not.toMatch(/two-factor/);
     // Signed in on the web (password, then the recovery code): her private repository's pages open.
-    const cookie = await webSessionCookie(alice, aliceRecovery);
+    const cookie = await webSessionCookie(suite, alice, aliceRecovery);
     expect((await fetch(`${suite.baseUrl}/${alice.username}/${repos.mine}/issues`, { headers: { cookie } })).status).toBe(200);
     const page = await fetch(`${suite.baseUrl}/${alice.username}/${repos.mine}/pulls/1`, { headers: { cookie } });
     expect(page.status).toBe(404);

@@ -3,6 +3,7 @@
  * Everything goes over HTTP, like any client would.
  */
 import { randomBytes } from 'node:crypto';
+import { expect } from 'vitest';
 import { basicAuth, type Account, type TestSuite } from './suite.js';
 import { totpCode, totpStep } from './totp.js';
 
@@ -136,4 +137,37 @@ export async function enrolTwoFactor(
   });
   if (confirmed.status !== 200) throw new Error(`POST /user/2fa/confirm answered ${confirmed.status}: ${confirmed.text}`);
   return { secret: started.body.secret, recovery: confirmed.body.scratch_token, step };
+}
+
+/**
+ * Signs in through the web forms over plain HTTP (no browser) — the password, then the recovery code when given — and
+ * returns the session cookie: web pages know only sessions, not API credentials.
+ */
+export async function webSessionCookie(
+  suite: Pick<TestSuite, 'baseUrl'>,
+  account: Account,
+  recoveryCode?: string,
+): Promise<string> {
+  let cookie = '';
+  const step = async (path: string, fields: Record<string, string>): Promise<Response> => {
+    const form = await fetch(`${suite.baseUrl}${path}`, { headers: { cookie }, redirect: 'manual' });
+    cookie = /cairn_session=[^;]+/.exec(form.headers.get('set-cookie') ?? '')?.[0] ?? cookie;
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1];
+    expect(csrf, `${path} carries a CSRF token`).toBeTruthy();
+    const res = await fetch(`${suite.baseUrl}${path}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ _csrf: csrf!, ...fields }).toString(),
+    });
+    expect(res.status, `${path} answers with a redirect`).toBe(303);
+    cookie = /cairn_session=[^;]+/.exec(res.headers.get('set-cookie') ?? '')?.[0] ?? cookie;
+    return res;
+  };
+  const afterPassword = await step('/user/login', { user_name: account.username, password: account.password });
+  if (recoveryCode !== undefined) {
+    expect(afterPassword.headers.get('location')).toBe('/user/two_factor');
+    await step('/user/two_factor/scratch', { passcode: recoveryCode });
+  }
+  return cookie;
 }

@@ -89,7 +89,7 @@ async function main(): Promise<void> {
     withTraceContext(span?.context, () => withCorrelationId(String(req.id), done));
   });
   // After the correlation hook: a body refused at once (413/411) still carries its request id.
-  registerJsonBodyParser(fastify, bodyLimits(gatewaySettings));
+  registerJsonBodyParser(fastify, bodyLimits(gatewaySettings, common.attachmentMaxSizeMb));
   const errorFilter = new ApiErrorFilter(app.get(COMMON_SETTINGS));
   fastify.setErrorHandler((err, req, reply) => {
     const { status, body } = errorFilter.toResponse(err, req);

@@ -34,6 +34,13 @@ export function internalGitPath(owner: string, repo: string, endpoint: InternalG
 export const INTERNAL_RAW_PATH = '/internal/raw';
 
 /**
+ * Release attachment bytes (never over NATS): `POST …?repo=<id>&release=<id>&name=<name>` stores the request body as
+ * a new attachment (the actor in {@link INTERNAL_HEADERS}.actorId) and answers 201 with its `AttachmentDto`;
+ * `GET …?repo=<id>&uuid=<uuid>` streams a stored one.
+ */
+export const INTERNAL_ATTACHMENTS_PATH = '/internal/attachments';
+
+/**
  * Gitea's runner protocol (Connect RPC, `ping.v1.PingService`, `runner.v1.RunnerService`) below this public path. The
  * gateway streams `/api/actions/*` unchanged to runners-service's internal endpoint (`[cairn] RUNNERS_INTERNAL_URL`),
  * which serves it under the same prefix; the runner's own credentials travel in its headers.

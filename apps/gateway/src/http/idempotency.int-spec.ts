@@ -93,7 +93,7 @@ async function startApp(redisUrl: string): Promise<{ app: NestFastifyApplication
     logger: false,
     bodyParser: false,
   });
-  registerJsonBodyParser(app.getHttpAdapter().getInstance(), bodyLimits(gatewaySettings));
+  registerJsonBodyParser(app.getHttpAdapter().getInstance(), bodyLimits(gatewaySettings, common.attachmentMaxSizeMb));
   app.useGlobalFilters(new ApiErrorFilter(common));
   await app.listen(0, '127.0.0.1');
   return { app, url: `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}/things` };

@@ -16,18 +16,37 @@ const MAX_JSON_DEPTH = 64;
 const FILE_CONTENT_ROUTES = /^\/api\/v1\/repos\/:owner\/:repo\/(contents|contents\/\*|file-contents)$/;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/**
+ * The one route that takes a file body instead of JSON: a release attachment upload (Gitea's
+ * `repoCreateReleaseAttachment`), `multipart/form-data` or `application/octet-stream`, streamed unparsed to its
+ * controller. Multipart is what a cross-site form can send without a CORS preflight, so it is accepted only from a
+ * request that carries its credentials itself (an `Authorization` header or `?token=`), which a cross-site page
+ * cannot make a browser add; the web session cookie alone, which the browser would add, never suffices.
+ */
+export const ATTACHMENT_UPLOAD_ROUTE = '/api/v1/repos/:owner/:repo/releases/:id/assets';
+const FILE_BODY_TYPES = ['multipart/form-data', 'application/octet-stream'];
+
 /** The body limits of the gateway, in bytes. */
 export interface BodyLimits {
   /** Every JSON route, and every anonymous request (`[server] MAX_BODY_SIZE`). */
   json: number;
   /** Authenticated requests to the file-content routes (from `[repository.upload] FILE_MAX_SIZE`). */
   fileContent: number;
+  /** Authenticated attachment uploads: `[attachment] MAX_SIZE` plus room for the multipart framing. */
+  attachment: number;
 }
 
-export function bodyLimits(settings: Pick<GatewaySettings, 'maxBodyBytes' | 'uploadFileMaxMb'>): BodyLimits {
+export function bodyLimits(
+  settings: Pick<GatewaySettings, 'maxBodyBytes' | 'uploadFileMaxMb'>,
+  attachmentMaxSizeMb: number,
+): BodyLimits {
   // A file travels base64-encoded (4/3 of its size) inside a JSON object that may hold a normal body's worth more.
   const file = Math.ceil((settings.uploadFileMaxMb * 1024 * 1024 * 4) / 3) + settings.maxBodyBytes;
-  return { json: settings.maxBodyBytes, fileContent: Math.max(file, settings.maxBodyBytes) };
+  return {
+    json: settings.maxBodyBytes,
+    fileContent: Math.max(file, settings.maxBodyBytes),
+    attachment: attachmentMaxSizeMb * 1024 * 1024 + settings.maxBodyBytes,
+  };
 }
 
 /** True when arrays and objects in a JSON text nest deeper than `limit` (stops scanning as soon as they do). */
@@ -61,6 +80,32 @@ export function describeBodyTooLarge(req: FastifyRequest | undefined): PayloadTo
   return bodyTooLarge(req?.routeOptions?.bodyLimit ?? 0, false);
 }
 
+/** The limit a request's body was held to at the edge (see the `onRequest` hook). */
+function edgeLimit(req: FastifyRequest, limits: BodyLimits): number {
+  return carriesCredentials(req) ? (req.routeOptions.bodyLimit ?? limits.json) : limits.json;
+}
+
+/** Discards a refused body, then calls `next`; past `limit` bytes it stops reading and lets the connection go. */
+function drainThen(payload: NodeJS.ReadableStream & { destroy?: () => void }, limit: number, next: () => void): void {
+  let seen = 0;
+  let called = false;
+  const once = () => {
+    if (called) return;
+    called = true;
+    next();
+  };
+  payload.on('data', (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen > limit) {
+      payload.removeAllListeners('data');
+      payload.pause();
+      once();
+    }
+  });
+  payload.on('end', once);
+  payload.on('error', once);
+}
+
 /**
  * True when the request presents credentials, read as the auth guard reads them (a malformed header counts: the guard
  * answers it with 401). Presence only: the guard verifies them later.
@@ -74,7 +119,8 @@ function carriesCredentials(req: FastifyRequest): boolean {
  * Request bodies at the edge, before anything is parsed or authenticated:
  * - only JSON is parsed (git smart HTTP registers its own types in its own scope); any other type is 415, so a
  *   browser form (`application/x-www-form-urlencoded`, `text/plain`, `multipart/form-data` — what a cross-site page
- *   can send without a CORS preflight) never reaches an API route (CSRF, issue 9 item 8);
+ *   can send without a CORS preflight) never reaches an API route (CSRF, issue 9 item 8); the one exception is the
+ *   attachment upload ({@link ATTACHMENT_UPLOAD_ROUTE}), and only with credentials a cross-site page cannot add;
  * - a request without a body is fine whatever its `Content-Type` says (Gitea's Go SDK sends one on bodiless calls);
  * - bodies are capped at `[server] MAX_BODY_SIZE` (413), except authenticated requests to the file-content routes;
  * - JSON nested deeper than {@link MAX_JSON_DEPTH} is 400 before `JSON.parse` (which would otherwise recurse on it).
@@ -86,6 +132,7 @@ export function registerJsonBodyParser(fastify: FastifyInstance, limits: BodyLim
     if (FILE_CONTENT_ROUTES.test(route.url) && methods.some((m) => BODY_METHODS.has(m))) {
       route.bodyLimit = limits.fileContent;
     }
+    if (route.url === ATTACHMENT_UPLOAD_ROUTE && methods.includes('POST')) route.bodyLimit = limits.attachment;
   });
 
   fastify.addHook('onRequest', (req, _reply, done) => {
@@ -120,6 +167,21 @@ export function registerJsonBodyParser(fastify: FastifyInstance, limits: BodyLim
       if (err) done(DomainError.invalid(`invalid JSON body: ${err.message}`), undefined);
       else done(null, parsed);
     });
+  });
+  // The attachment upload: the body stays unread for its controller, only with credentials of the request's own.
+  fastify.addContentTypeParser(FILE_BODY_TYPES, (req, payload, done) => {
+    if (req.routeOptions.url === ATTACHMENT_UPLOAD_ROUTE && req.method === 'POST' && carriesCredentials(req)) {
+      return done(null, undefined);
+    }
+    const uploadRoute = req.routeOptions.url === ATTACHMENT_UPLOAD_ROUTE;
+    const refusal = new UnsupportedMediaTypeException(
+      uploadRoute
+        ? 'a file upload must carry its credentials in the Authorization header (or ?token=): the session cookie alone is not accepted'
+        : 'request bodies must be JSON (Content-Type: application/json)',
+    );
+    // Read (and drop) the body first, up to the route's limit: a client still sending it would see the connection
+    // reset instead of the 415 (a browser's form, a streaming FormData).
+    drainThen(payload, edgeLimit(req, limits), () => done(refusal, undefined));
   });
   fastify.addContentTypeParser('*', (req, _payload, done) => {
     const type = req.headers['content-type'];

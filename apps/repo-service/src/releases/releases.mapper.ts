@@ -1,9 +1,15 @@
-import type { ReleaseDto, UserDto } from '@cairn/contracts';
+import type { AttachmentDto, ReleaseDto, UserDto } from '@cairn/contracts';
 import { escapeSegments } from '../git-data/git-data.mapper.js';
 import type { ReleaseRow } from './releases.repository.js';
 
-/** Gitea's `ToAPIRelease` (`published_at` is the creation time, as in Gitea; assets are not stored yet). */
-export function toReleaseDto(row: ReleaseRow, author: UserDto, apiUrl: string, htmlUrl: string): ReleaseDto {
+/** Gitea's `ToAPIRelease` (`published_at` is the creation time, as in Gitea). */
+export function toReleaseDto(
+  row: ReleaseRow,
+  author: UserDto,
+  apiUrl: string,
+  htmlUrl: string,
+  assets: AttachmentDto[] = [],
+): ReleaseDto {
   const url = `${apiUrl}/releases/${row.id}`;
   const tag = escapeSegments(row.tagName); // Gitea's `util.PathEscapeSegments`: slashes stay
   const created = row.createdAt.toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -23,6 +29,6 @@ export function toReleaseDto(row: ReleaseRow, author: UserDto, apiUrl: string, h
     created_at: created,
     published_at: created,
     author,
-    assets: [],
+    assets,
   };
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
-  DomainError, RELEASE_TAG_MAX_LENGTH, ReleaseEvents, accessAtLeast, isValidRefName, placeholderUser, toPaging,
+  DomainError, RELEASE_TAG_MAX_LENGTH, ReleaseEvents, isValidRefName, placeholderUser, toPaging,
   type ActorDto, type CreateReleaseRequest, type EditReleaseRequest, type ListReleasesRequest, type Paginated,
   type ReleaseDto, type ReleaseEventData, type ReleaseIdRequest, type ReleaseTagRequest, type RepoScopedRequest, type UserDto,
 } from '@cairn/contracts';
@@ -10,13 +10,10 @@ import { GitReadContext } from '../git/git-read-context.js';
 import { PrismaService, type Tx } from '../prisma/prisma.service.js';
 import { RepoViews } from '../tracker/repo-views.js';
 import { inTx } from '../tracker/tx.js';
+import { AttachmentsService } from './attachments.service.js';
+import { seesDrafts } from './release-visibility.js';
 import { toReleaseDto } from './releases.mapper.js';
 import { ReleasesRepository, type ReleaseChanges, type ReleaseRow } from './releases.repository.js';
-
-/** Drafts are seen by writers (and site admins) only, as Gitea's `IncludeDrafts`. */
-function seesDrafts(req: RepoScopedRequest): boolean {
-  return accessAtLeast(req.access, 'write') || !!req.actor?.isAdmin;
-}
 
 function assertTagName(name: string): void {
   if (name.length > RELEASE_TAG_MAX_LENGTH || !isValidRefName(name)) throw DomainError.unprocessable(`invalid tag name "${name}"`);
@@ -37,6 +34,7 @@ export class ReleasesService {
     private readonly views: RepoViews,
     private readonly git: GitReadContext,
     private readonly outbox: EventOutbox,
+    private readonly attachments: AttachmentsService,
   ) {}
 
   async list(req: ListReleasesRequest): Promise<Paginated<ReleaseDto>> {
@@ -121,10 +119,14 @@ export class ReleasesService {
   private async remove(req: RepoScopedRequest, row: ReleaseRow | null): Promise<null> {
     const actor = await this.tags.assertWriter(req);
     if (!row) throw DomainError.notFound('release does not exist');
+    let uuids: string[] = [];
     await this.write(req, actor, row.isDraft ? null : 'deleted', async (tx) => {
+      uuids = await this.attachments.filesOf(req.repo.id, row.id, tx);
       if (!(await this.releases.remove(tx, req.repo.id, row.id))) throw DomainError.notFound('release does not exist');
       return row;
     });
+    // The rows went with the release (cascade); their files follow.
+    await this.attachments.removeFiles(req.repo.id, uuids);
     return null;
   }
 
@@ -165,6 +167,9 @@ export class ReleasesService {
     const users = missing.length ? new Map([...(known ?? []), ...(await this.views.users(missing))]) : (known ?? new Map());
     const api = this.git.apiUrl(req.repo);
     const html = this.git.htmlUrl(req.repo);
-    return rows.map((r) => toReleaseDto(r, users.get(r.publisherId) ?? placeholderUser(r.publisherId, '', this.views.rootUrl), api, html));
+    const assets = await this.attachments.forReleases(req.repo.id, rows, html);
+    return rows.map((r) =>
+      toReleaseDto(r, users.get(r.publisherId) ?? placeholderUser(r.publisherId, '', this.views.rootUrl), api, html, assets.get(r.id) ?? []),
+    );
   }
 }

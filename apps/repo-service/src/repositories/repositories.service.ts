@@ -14,6 +14,7 @@ import { REPO_SETTINGS, type RepoSettings } from '../config/repo-settings.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { CommitSigner } from '../signing/commit-signer.js';
 import { RepoStorage } from '../storage/repo-storage.js';
+import { AttachmentStore } from '../storage/attachment-store.js';
 import {
   RepositoriesRepository,
   type RepositoryChanges, type RepositoryFilter, type RepositoryOrder, type RepositoryRow,
@@ -50,6 +51,7 @@ export class RepositoriesService {
     private readonly prisma: PrismaService,
     private readonly repositories: RepositoriesRepository,
     private readonly storage: RepoStorage,
+    private readonly attachments: AttachmentStore,
     private readonly outbox: EventOutbox,
     private readonly identity: IdentityDirectory,
     private readonly access: AccessService,
@@ -472,6 +474,7 @@ export class RepositoriesService {
     await this.storage.remove(row).catch((e: Error) =>
       this.logger.error(`repository ${row.ownerName}/${row.name} deleted but its storage was not: ${e.message}`),
     );
+    await this.attachments.removeRepository(row.id);
   }
 
   // ---- lists -------------------------------------------------------------------------------------------------

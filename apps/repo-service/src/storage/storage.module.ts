@@ -1,10 +1,11 @@
 import { Global, Module } from '@nestjs/common';
+import { AttachmentStore } from './attachment-store.js';
 import { RepoStorage } from './repo-storage.js';
 
-/** Repository storage on disk ({@link RepoStorage}), for every module of repo-service. */
+/** Repository storage on disk ({@link RepoStorage}, {@link AttachmentStore}), for every module of repo-service. */
 @Global()
 @Module({
-  providers: [RepoStorage],
-  exports: [RepoStorage],
+  providers: [RepoStorage, AttachmentStore],
+  exports: [RepoStorage, AttachmentStore],
 })
 export class StorageModule {}

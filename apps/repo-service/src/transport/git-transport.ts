@@ -4,6 +4,8 @@ import { COMMON_SETTINGS, RpcClient, type CommonSettings } from '@cairn/platform
 import { REPO_SETTINGS, type RepoSettings } from '../config/repo-settings.js';
 import { DeployKeyGate } from '../deploy-keys/deploy-key-gate.js';
 import { InternalGitHttpServer } from './internal-http.server.js';
+import { AttachmentsService } from '../releases/attachments.service.js';
+import { AttachmentStore } from '../storage/attachment-store.js';
 import type { GitTransportPaths } from './git-process.js';
 import { installHooks } from './push-log.js';
 import { PreReceiveChecks } from './pre-receive-checks.js';
@@ -44,6 +46,8 @@ export class GitTransport {
     @Inject(PUSH_SINK) private readonly onPush: PushSink,
     private readonly protection: PushProtection,
     private readonly deployKeys: DeployKeyGate,
+    private readonly attachments: AttachmentsService,
+    private readonly attachmentStore: AttachmentStore,
   ) {}
 
   async start(overrides: TransportListenOverrides = {}): Promise<StartedTransport> {
@@ -76,6 +80,7 @@ export class GitTransport {
           repoRoot: this.common.repoRoot,
           internalToken: this.common.internalToken,
           paths,
+          attachments: { service: this.attachments, store: this.attachmentStore },
         });
         httpPort = await http.listen(overrides.httpPort ?? this.common.repoInternalPort, this.settings.internalHost);
         stops.push(() => http.close());

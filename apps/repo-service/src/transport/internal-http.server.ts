@@ -3,7 +3,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { Logger } from '@nestjs/common';
-import { INTERNAL_GIT_ENDPOINTS, INTERNAL_GIT_PREFIX, INTERNAL_HEADERS, INTERNAL_RAW_PATH } from '@cairn/contracts';
+import {
+  INTERNAL_ATTACHMENTS_PATH, INTERNAL_GIT_ENDPOINTS, INTERNAL_GIT_PREFIX, INTERNAL_HEADERS, INTERNAL_RAW_PATH,
+} from '@cairn/contracts';
 import {
   CORRELATION_HEADER, internalTokenMatches, listenOn, repoStoragePath, traceHttpExchange, withCorrelationId,
   withTraceContext,
@@ -12,6 +14,7 @@ import { sanitizeGitProtocol, type GitService } from './git-service-request.js';
 import { startClientGitService, startGitService, type GitTransportPaths } from './git-process.js';
 import { streamRawBlob } from '../contents/raw-blob.js';
 import { streamBlobById } from '../contents/blob-stream.js';
+import { serveAttachment, type AttachmentEndpoint } from './attachment-http.js';
 
 /** `<prefix><owner>/<repo>/<endpoint>` (paths and headers: @cairn/contracts `internal-http.ts`). */
 const ROUTE = new RegExp(
@@ -26,6 +29,8 @@ export interface InternalGitHttpOptions {
   repoRoot: string;
   internalToken: string;
   paths: GitTransportPaths;
+  /** Release attachment bytes (absent: those routes answer 404). */
+  attachments?: AttachmentEndpoint;
 }
 
 export { internalTokenMatches };
@@ -61,7 +66,7 @@ export function pktLine(text: string): string {
 /** The route of an internal request with the repository left out (span names stay few): `…/:owner/:repo/info/refs`. */
 function routeName(url: string | undefined): string | undefined {
   const pathname = (url ?? '').split('?')[0];
-  if (pathname === INTERNAL_RAW_PATH) return pathname;
+  if (pathname === INTERNAL_RAW_PATH || pathname === INTERNAL_ATTACHMENTS_PATH) return pathname;
   const m = ROUTE.exec(pathname);
   return m ? `${INTERNAL_GIT_PREFIX}:owner/:repo/${m[3]}` : undefined;
 }
@@ -135,6 +140,10 @@ export class InternalGitHttpServer {
     const url = new URL(req.url ?? '/', 'http://internal');
     // Blobs too large for a bus message: `GET /internal/raw?owner=&repo=&ref=&path=` streams their bytes.
     if (url.pathname === INTERNAL_RAW_PATH && req.method === 'GET') return this.raw(url, res);
+    // Release attachments: their bytes in (upload) and out (download), never over the bus.
+    if (url.pathname === INTERNAL_ATTACHMENTS_PATH && this.options.attachments) {
+      return serveAttachment(this.options.attachments, req, res, url);
+    }
     const m = ROUTE.exec(url.pathname);
     if (!m) return plain(res, 404, 'not found');
     let owner: string;

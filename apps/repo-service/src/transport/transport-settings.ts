@@ -1,5 +1,6 @@
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { loadSettings, parsers, type SettingsOf } from '@cairn/platform';
+import { serviceDataDir } from '../storage/service-data-dir.js';
 
 /**
  * Git transport settings of repo-service (the common ones — `SSH_PORT`, `REPO_INTERNAL_PORT`, `INTERNAL_TOKEN`,
@@ -38,10 +39,7 @@ export function loadTransportSettings(env: NodeJS.ProcessEnv = process.env): Tra
   return loadSettings(transportSettingsSpec, env);
 }
 
-/** The directory beside the repository root where repo-service keeps its own files (SSH host key, git hooks). */
-export function serviceDataDir(repoRoot: string): string {
-  return dirname(resolve(repoRoot));
-}
+export { serviceDataDir };
 
 /** Where the SSH host key lives: the setting, or `<repository ROOT>/../ssh/host_ed25519`. */
 export function hostKeyPath(settings: TransportSettings, repoRoot: string): string {

@@ -3,6 +3,7 @@ import { BranchProtectionModule } from '../branch-protection/branch-protection.m
 import { DeployKeyGate } from '../deploy-keys/deploy-key-gate.js';
 import { DeployKeysRepository } from '../deploy-keys/deploy-keys.repository.js';
 import { IssueTrackerModule } from '../issue-tracker.module.js';
+import { ReleasesModule } from '../releases/releases.module.js';
 import { GitTransport } from './git-transport.js';
 import { loadTransportSettings, TRANSPORT_SETTINGS } from './transport-settings.js';
 
@@ -12,7 +13,7 @@ import { loadTransportSettings, TRANSPORT_SETTINGS } from './transport-settings.
  * repo-service; started from `main.ts` (`afterStart`).
  */
 @Module({
-  imports: [IssueTrackerModule, BranchProtectionModule],
+  imports: [IssueTrackerModule, BranchProtectionModule, ReleasesModule],
   providers: [
     { provide: TRANSPORT_SETTINGS, useFactory: () => loadTransportSettings() },
     GitTransport,

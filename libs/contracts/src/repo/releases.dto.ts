@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { ListQuery, MAX_INT32 } from '../common/pagination.js';
 import type { UserDto } from '../identity/user.dto.js';
 import { RepoScopedRequest } from './repo-access.dto.js';
@@ -95,6 +95,58 @@ export class CreateReleaseRequest extends RepoScopedRequest {
 /** `repo.release.edit`. */
 export class EditReleaseRequest extends ReleaseIdRequest {
   @ValidateNested() @Type(() => EditReleaseBody) body: EditReleaseBody;
+}
+
+/** Longest attachment name (Gitea's `attachment.name` is a varchar(255)). */
+export const ATTACHMENT_NAME_MAX_LENGTH = 255;
+
+/**
+ * An attachment name as stored: a file name (no path separators, no control characters), at most
+ * {@link ATTACHMENT_NAME_MAX_LENGTH} characters; it is the last segment of its download URL.
+ */
+export function isValidAttachmentName(name: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return name.length > 0 && name.length <= ATTACHMENT_NAME_MAX_LENGTH && name !== '.' && name !== '..' && !/[/\\\x00-\x1f\x7f]/.test(name);
+}
+
+/** `PATCH …/releases/{id}/assets/{attachment_id}` body (Gitea's `EditAttachmentOptions`): an empty name keeps it. */
+export class EditReleaseAssetBody {
+  @IsOptional() @IsString() @MaxLength(ATTACHMENT_NAME_MAX_LENGTH) name?: string;
+}
+
+/** `repo.release.asset.get` / `repo.release.asset.delete`. */
+export class ReleaseAssetRequest extends ReleaseIdRequest {
+  @IsInt() @Min(1) @Max(MAX_INT32) attachmentId: number;
+}
+
+/** `repo.release.asset.edit`. */
+export class EditReleaseAssetRequest extends ReleaseAssetRequest {
+  @ValidateNested() @Type(() => EditReleaseAssetBody) body: EditReleaseAssetBody;
+}
+
+/** `repo.release.asset.download`: `/{owner}/{repo}/releases/download/{tag}/{name}` or `/attachments/{uuid}`. */
+export class AssetDownloadRequest extends RepoScopedRequest {
+  @IsOptional() @IsString() @MaxLength(1024) tag?: string;
+  @IsOptional() @IsString() @MaxLength(1024) name?: string;
+  @IsOptional() @IsUUID() uuid?: string;
+}
+
+/** What the gateway needs to stream an attachment from repo-service's internal endpoint. */
+export interface AssetDownloadReply {
+  uuid: string;
+  name: string;
+  size: number;
+}
+
+/** `repo.release.asset.locate`. */
+export class AssetLocateRequest {
+  @IsUUID() uuid: string;
+}
+
+/** The repository an attachment belongs to (its owner's and its own name). */
+export interface AssetLocateReply {
+  owner: string;
+  repo: string;
 }
 
 /** Events of releases (through repo-service's outbox): Gitea's `release` webhook. */

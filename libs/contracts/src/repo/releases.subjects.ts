@@ -16,4 +16,19 @@ export const ReleaseSubjects = {
   delete: 'repo.release.delete',
   /** Delete the release of a tag, keeping the tag: `ReleaseTagRequest` → `null`. */
   deleteByTag: 'repo.release.delete-by-tag',
+  /** A release's attachments, oldest first: `ReleaseIdRequest` → `AttachmentDto[]`. */
+  assetList: 'repo.release.asset.list',
+  /** One attachment of a release: `ReleaseAssetRequest` → `AttachmentDto`. */
+  assetGet: 'repo.release.asset.get',
+  /** Rename an attachment (writers): `EditReleaseAssetRequest` → `AttachmentDto`. */
+  assetEdit: 'repo.release.asset.edit',
+  /** Delete an attachment and its bytes (writers): `ReleaseAssetRequest` → `null`. */
+  assetDelete: 'repo.release.asset.delete',
+  /**
+   * An attachment about to be downloaded (by release tag and name, or by uuid), counted as downloaded:
+   * `AssetDownloadRequest` → `AssetDownloadReply` (the bytes come from the internal HTTP endpoint).
+   */
+  assetDownload: 'repo.release.asset.download',
+  /** The repository of an attachment uuid (`/attachments/{uuid}`; access is checked next): `AssetLocateRequest` → `AssetLocateReply`. */
+  assetLocate: 'repo.release.asset.locate',
 } as const;

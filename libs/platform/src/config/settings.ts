@@ -197,6 +197,11 @@ export const commonSettings = {
   httpPort: { section: 'server', key: 'HTTP_PORT', default: 3000, parse: parsers.int(0, 65535) },
   sshPort: { section: 'server', key: 'SSH_PORT', default: 2222, parse: parsers.int(0, 65535) },
   repoRoot: { section: 'repository', key: 'ROOT', default: './data/repositories', parse: parsers.string },
+  /**
+   * The largest release attachment in MB (Gitea's default, 2048). The gateway refuses a larger
+   * upload (413) and repo-service, which stores it, checks it again while writing.
+   */
+  attachmentMaxSizeMb: { section: 'attachment', key: 'MAX_SIZE', default: 2048, parse: parsers.int(1, 1024 * 1024) },
   /** Request-reply timeout for calls between services. */
   rpcTimeoutMs: { section: 'cairn', key: 'RPC_TIMEOUT', default: 10_000, parse: parsers.durationMs },
   /**

@@ -1,13 +1,16 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { Logger } from '@nestjs/common';
-import { DomainError, ErrorCode, INTERNAL_HEADERS, INTERNAL_RAW_PATH, type RepoRefDto } from '@cairn/contracts';
+import {
+  DomainError, ErrorCode, INTERNAL_ATTACHMENTS_PATH, INTERNAL_HEADERS, INTERNAL_RAW_PATH, type RepoRefDto,
+} from '@cairn/contracts';
 import { CORRELATION_HEADER, currentCorrelationId, traceHeaders, type CommonSettings } from '@cairn/platform';
 
 /**
  * Fetches blob bytes that are too large for a bus message from repo-service's internal HTTP endpoint
  * (`GET /internal/raw?owner=&repo=&ref=&path=`, shared internal token). The ref is always the commit id the
- * service resolved, so the bytes are exactly those the metadata describes.
+ * service resolved, so the bytes are exactly those the metadata describes. Release attachments' bytes come the same
+ * way (`GET /internal/attachments?repo=&uuid=`).
  */
 export class InternalRawClient {
   private readonly logger = new Logger('InternalRaw');
@@ -30,9 +33,18 @@ export class InternalRawClient {
     return this.readAll(await this.openWith(repo, { blob: oid }), maxBytes);
   }
 
+  /** Opens a release attachment's bytes (a uuid repo-service has just resolved for this repository). */
+  openAttachment(repo: RepoRefDto, uuid: string): Promise<IncomingMessage> {
+    return this.openPath(INTERNAL_ATTACHMENTS_PATH, repo, { repo: String(repo.id), uuid });
+  }
+
   private openWith(repo: RepoRefDto, which: { ref: string; path: string } | { blob: string }): Promise<IncomingMessage> {
-    const target = new URL(INTERNAL_RAW_PATH.replace(/^\//, ''), this.base);
-    target.search = new URLSearchParams({ owner: repo.ownerName, repo: repo.name, ...which }).toString();
+    return this.openPath(INTERNAL_RAW_PATH, repo, { owner: repo.ownerName, repo: repo.name, ...which });
+  }
+
+  private openPath(path: string, repo: RepoRefDto, query: Record<string, string>): Promise<IncomingMessage> {
+    const target = new URL(path.replace(/^\//, ''), this.base);
+    target.search = new URLSearchParams(query).toString();
     const send = this.base.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise((resolve, reject) => {
       const headers: Record<string, string> = { [INTERNAL_HEADERS.token]: this.common.internalToken, ...traceHeaders() };

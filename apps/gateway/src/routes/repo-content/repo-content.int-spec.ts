@@ -148,7 +148,7 @@ describe('repository content routes of the gateway (integration)', () => {
     );
     gateway.setGlobalPrefix('api/v1');
     const fastify = gateway.getHttpAdapter().getInstance();
-    registerJsonBodyParser(fastify, { json: 1 << 20, fileContent: 1 << 20 });
+    registerJsonBodyParser(fastify, { json: 1 << 20, fileContent: 1 << 20, attachment: 1 << 20 });
     const errorFilter = new ApiErrorFilter(gateway.get(COMMON_SETTINGS));
     fastify.setErrorHandler((err, req, reply) => {
       const { status, body } = errorFilter.toResponse(err, req);

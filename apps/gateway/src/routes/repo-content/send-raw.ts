@@ -23,7 +23,7 @@ export async function sendRawBlob(
   if (blob.contentBase64 !== null) {
     await reply
       .header('content-type', blob.contentType ?? 'application/octet-stream')
-      .header('content-disposition', inlineDisposition(blob.name))
+      .header('content-disposition', contentDisposition('inline', blob.name))
       .header('x-content-type-options', 'nosniff')
       .header('etag', `"${blob.sha}"`)
       .header('x-gitea-object-type', blob.type)
@@ -38,8 +38,8 @@ export async function sendRawBlob(
   await reply.header('x-gitea-object-type', blob.type).send(upstream);
 }
 
-/** `Content-Disposition: inline` with the file name (ASCII fallback plus RFC 5987 for the exact name). */
-function inlineDisposition(name: string): string {
+/** `Content-Disposition` with the file name (ASCII fallback plus RFC 5987 for the exact name). */
+export function contentDisposition(kind: 'inline' | 'attachment', name: string): string {
   const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, Res, Inject } from '@nestjs/common';
 import {
-  CreateReleaseBody, EditReleaseBody, ListReleasesQuery, ReleaseSubjects, parseGiteaBool, type ReleaseDto,
+  CreateReleaseBody, DomainError, EditReleaseAssetBody, ErrorCode, EditReleaseBody, ListReleasesQuery, ReleaseSubjects, parseGiteaBool,
+  type AttachmentDto, type ReleaseDto,
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, RpcClient, type CommonSettings } from '@cairn/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -8,20 +9,28 @@ import { CurrentRepo, RepoAccess, type RepoContext } from '../../access/repo-acc
 import { ScopeCategoryOf } from '../../auth/policy.decorators.js';
 import { PositiveIntPipe } from '../../http/params.js';
 import { sendPage } from '../../http/pagination.js';
+import { AttachmentUploader } from './attachment-upload.js';
 
 /** `?draft=` / `?pre-release=`: absent means no filter (Gitea's `FormOptionalBool`). */
 function optionalBool(raw: string | undefined): boolean | undefined {
   return raw === undefined || raw === '' ? undefined : parseGiteaBool(raw);
 }
 
-/** Releases (Gitea's `routers/api/v1/repo/release.go` and `release_tags.go`): one repo-service call per route. */
+/**
+ * Releases and their attachments (Gitea's `routers/api/v1/repo/release.go`, `release_tags.go` and
+ * `release_attachment.go`): one repo-service call per route; an upload's bytes stream to repo-service's internal HTTP.
+ */
 @Controller('repos/:owner/:repo/releases')
 @ScopeCategoryOf('repository')
 export class ReleasesController {
+  private readonly uploader: AttachmentUploader;
+
   constructor(
     private readonly rpc: RpcClient,
     @Inject(COMMON_SETTINGS) private readonly common: CommonSettings,
-  ) {}
+  ) {
+    this.uploader = new AttachmentUploader(common);
+  }
 
   @Get()
   @RepoAccess('read', 'releases')
@@ -81,5 +90,60 @@ export class ReleasesController {
   @HttpCode(204)
   async delete(@CurrentRepo() ctx: RepoContext, @Param('id', PositiveIntPipe) id: number): Promise<void> {
     await this.rpc.send(ReleaseSubjects.delete, { ...ctx, id });
+  }
+
+  @Get(':id/assets')
+  @RepoAccess('read')
+  listAssets(@CurrentRepo() ctx: RepoContext, @Param('id', PositiveIntPipe) id: number): Promise<AttachmentDto[]> {
+    return this.rpc.send(ReleaseSubjects.assetList, { ...ctx, id });
+  }
+
+  /** The body (multipart `attachment`, or raw bytes named by `?name=`) is left unparsed for this route (json-body.ts). */
+  @Post(':id/assets')
+  @RepoAccess('write')
+  @HttpCode(201)
+  createAsset(
+    @CurrentRepo() ctx: RepoContext,
+    @Param('id', PositiveIntPipe) id: number,
+    @Query('name') name: string | undefined,
+    @Req() req: FastifyRequest,
+  ): Promise<AttachmentDto> {
+    if (!ctx.actor) throw new DomainError(ErrorCode.UNAUTHENTICATED, 'token is required');
+    const target = { repo: ctx.repo, releaseId: id, actorId: ctx.actor.id, name: typeof name === 'string' ? name : undefined };
+    return this.uploader.upload(req, target);
+  }
+
+  @Get(':id/assets/:attachment_id')
+  @RepoAccess('read')
+  getAsset(
+    @CurrentRepo() ctx: RepoContext,
+    @Param('id', PositiveIntPipe) id: number,
+    @Param('attachment_id', PositiveIntPipe) attachmentId: number,
+  ): Promise<AttachmentDto> {
+    return this.rpc.send(ReleaseSubjects.assetGet, { ...ctx, id, attachmentId });
+  }
+
+  /** Gitea answers an edit with 201. */
+  @Patch(':id/assets/:attachment_id')
+  @RepoAccess('write')
+  @HttpCode(201)
+  editAsset(
+    @CurrentRepo() ctx: RepoContext,
+    @Param('id', PositiveIntPipe) id: number,
+    @Param('attachment_id', PositiveIntPipe) attachmentId: number,
+    @Body() body: EditReleaseAssetBody,
+  ): Promise<AttachmentDto> {
+    return this.rpc.send(ReleaseSubjects.assetEdit, { ...ctx, id, attachmentId, body });
+  }
+
+  @Delete(':id/assets/:attachment_id')
+  @RepoAccess('write')
+  @HttpCode(204)
+  async deleteAsset(
+    @CurrentRepo() ctx: RepoContext,
+    @Param('id', PositiveIntPipe) id: number,
+    @Param('attachment_id', PositiveIntPipe) attachmentId: number,
+  ): Promise<void> {
+    await this.rpc.send(ReleaseSubjects.assetDelete, { ...ctx, id, attachmentId });
   }
 }

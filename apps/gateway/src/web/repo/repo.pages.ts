@@ -3,6 +3,7 @@ import { InternalRawClient } from '../../routes/repo-content/internal-raw.client
 import { sendRawBlob } from '../../routes/repo-content/send-raw.js';
 import { answered, page, redirect, type PageContext, type PageResult, type WebKit } from '../core/web-kit.js';
 import { OwnerViews } from './owner-views.js';
+import { registerReleaseDownloads } from './release-downloads.js';
 import { isRefKind, refUrl } from './ref-path.js';
 import { RepoViews, siteOf, type FileView, type RepoHeader, type TreeView } from './repo-views.js';
 
@@ -96,6 +97,8 @@ export function registerRepoPages(web: WebKit): void {
     const view = await repos.commit(repo, ctx.params.sha);
     return page('repo/commit', `${view.commit.title} · ${view.header.fullName}`, view);
   });
+
+  registerReleaseDownloads(web);
 }
 
 /** The signed-in user's dashboard (the home page's signed-in view). */

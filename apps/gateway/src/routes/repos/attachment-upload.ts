@@ -1,0 +1,212 @@
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { Logger, PayloadTooLargeException } from '@nestjs/common';
+import busboy from 'busboy';
+import {
+  DomainError, ErrorCode, INTERNAL_ATTACHMENTS_PATH, INTERNAL_HEADERS, isValidAttachmentName, type AttachmentDto,
+  type RepoRefDto,
+} from '@cairn/contracts';
+import { CORRELATION_HEADER, currentCorrelationId, traceHeaders, type CommonSettings } from '@cairn/platform';
+import type { FastifyRequest } from 'fastify';
+
+/** The largest internal answer read (an `AttachmentDto` or an error). */
+const MAX_ANSWER_BYTES = 64 * 1024;
+const ERROR_CODES = new Set<string>(Object.values(ErrorCode));
+
+/**
+ * Why a name cannot be the attachment's, or null. Checked here too (repo-service has the last word), so a bad name
+ * is refused before a byte is sent on.
+ */
+function nameProblem(name: string): DomainError | null {
+  if (!name) return DomainError.invalid('could not determine the name of the attachment: give it in ?name=');
+  if (!isValidAttachmentName(name)) return DomainError.invalid(`invalid attachment name "${name.slice(0, 300)}"`);
+  return null;
+}
+
+function tooLarge(limit: number): PayloadTooLargeException {
+  return new PayloadTooLargeException(`attachment too large: the limit is ${limit} bytes ([attachment] MAX_SIZE)`);
+}
+
+/** Fails a stream once more than `limit` bytes passed (an octet-stream body without Content-Length). */
+function byteLimit(limit: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      seen += chunk.length;
+      if (seen > limit) done(tooLarge(limit));
+      else done(null, chunk);
+    },
+  });
+}
+
+/**
+ * Pipes the client's body into `into` without tying their fates the way `pipeline` would: when `into` fails (too
+ * large) the request is left to Node, which drains it after the 413 is sent instead of resetting the connection; when
+ * the client goes away early, `into` fails too, so the upstream request is aborted rather than ended as if complete.
+ */
+function feed(source: Readable, into: Transform): Transform {
+  source.once('close', () => {
+    if (!source.readableEnded) into.destroy(new Error('the client went away during the upload'));
+  });
+  source.pipe(into);
+  return into;
+}
+
+/** Where an upload goes and who makes it. */
+export interface UploadTarget {
+  repo: RepoRefDto;
+  releaseId: number;
+  actorId: number;
+  /** `?name=`: the attachment's name (instead of the file name of the multipart part). */
+  name: string | undefined;
+}
+
+/**
+ * Release attachment uploads (Gitea's `repoCreateReleaseAttachment`): the file of a `multipart/form-data` body's
+ * `attachment` part, or a whole `application/octet-stream` body named by `?name=`, streamed to repo-service's
+ * internal endpoint as it arrives (never buffered, never over the bus). Past `[attachment] MAX_SIZE` the upstream
+ * request is aborted (repo-service keeps nothing) and the answer is 413.
+ */
+export class AttachmentUploader {
+  private readonly logger = new Logger('AttachmentUpload');
+  private readonly base: URL;
+  private readonly agent: HttpAgent;
+  private readonly maxBytes: number;
+
+  constructor(private readonly common: CommonSettings) {
+    this.base = new URL(common.repoInternalUrl.endsWith('/') ? common.repoInternalUrl : `${common.repoInternalUrl}/`);
+    this.agent = this.base.protocol === 'https:' ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+    this.maxBytes = common.attachmentMaxSizeMb * 1024 * 1024;
+  }
+
+  upload(req: FastifyRequest, target: UploadTarget): Promise<AttachmentDto> {
+    const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    if (type === 'application/octet-stream') {
+      const name = target.name ?? '';
+      const problem = nameProblem(name);
+      if (problem) throw problem;
+      return this.send(target, name, feed(req.raw, byteLimit(this.maxBytes)));
+    }
+    if (type !== 'multipart/form-data') throw DomainError.invalid('the attachment must be sent as multipart/form-data or application/octet-stream');
+    return this.fromMultipart(req, target);
+  }
+
+  private fromMultipart(req: FastifyRequest, target: UploadTarget): Promise<AttachmentDto> {
+    return new Promise<AttachmentDto>((resolve, reject) => {
+      let parser: busboy.Busboy;
+      try {
+        parser = busboy({
+          headers: req.headers,
+          // One byte over the limit: even a part busboy cuts there is refused by repo-service's own check.
+          limits: { fileSize: this.maxBytes + 1, files: 8, fields: 32, fieldSize: 64 * 1024, parts: 64 },
+        });
+      } catch (err) {
+        return reject(DomainError.invalid(`invalid multipart body: ${(err as Error).message}`));
+      }
+      let started = false;
+      let file: Transform | null = null;
+      let settled = false;
+      const settle = (err: unknown, dto?: AttachmentDto) => {
+        if (settled) return;
+        settled = true;
+        if (err) reject(err);
+        else resolve(dto!);
+      };
+      parser.on('file', (field, part, info) => {
+        if (field !== 'attachment' || started) {
+          part.resume();
+          return;
+        }
+        started = true;
+        const name = target.name || info.filename || '';
+        const problem = nameProblem(name);
+        if (problem) {
+          part.resume();
+          return settle(problem);
+        }
+        // busboy ends a file cut at the limit normally: the limit event must abort the upstream request first.
+        const limited = feed(part, new Transform({ transform: (chunk: Buffer, _e, done) => done(null, chunk) }));
+        part.on('limit', () => limited.destroy(tooLarge(this.maxBytes)));
+        part.on('error', (err: Error) => limited.destroy(err));
+        file = limited;
+        this.send(target, name, limited).then((dto) => settle(null, dto), settle);
+      });
+      parser.on('error', (err: Error) => {
+        // A cut or malformed body: the part being streamed must not end as if complete.
+        file?.destroy(err);
+        settle(DomainError.invalid(`invalid multipart body: ${err.message}`));
+      });
+      parser.on('close', () => {
+        if (!started) settle(DomainError.invalid('attachment is required: send the file in the form field "attachment"'));
+      });
+      req.raw.pipe(parser);
+    });
+  }
+
+  /** Streams `body` (which fails with a 413 past the limit) to repo-service and returns the stored attachment. */
+  private send(target: UploadTarget, name: string, body: Readable): Promise<AttachmentDto> {
+    const url = new URL(INTERNAL_ATTACHMENTS_PATH.replace(/^\//, ''), this.base);
+    url.search = new URLSearchParams({ repo: String(target.repo.id), release: String(target.releaseId), name }).toString();
+    const headers: Record<string, string> = {
+      [INTERNAL_HEADERS.token]: this.common.internalToken,
+      [INTERNAL_HEADERS.actorId]: String(target.actorId),
+      'content-type': 'application/octet-stream',
+      ...traceHeaders(),
+    };
+    const rid = currentCorrelationId();
+    if (rid) headers[CORRELATION_HEADER] = rid;
+    const send = this.base.protocol === 'https:' ? httpsRequest : httpRequest;
+    return new Promise<AttachmentDto>((resolve, reject) => {
+      let settled = false;
+      const settle = (err: unknown, dto?: AttachmentDto) => {
+        if (settled) return;
+        settled = true;
+        if (err) reject(err);
+        else resolve(dto!);
+      };
+      let responded = false;
+      const upstream: ClientRequest = send(url, { method: 'POST', headers, agent: this.agent }, (res) => {
+        // repo-service's answer decides, also when it answers (404, 423) before the body is through.
+        responded = true;
+        this.answer(res).then((dto) => settle(null, dto), settle);
+      });
+      upstream.on('error', (err: Error) => {
+        if (responded) return;
+        this.logger.warn(`internal attachment upload ended early: ${err.message}`);
+        settle(new DomainError(ErrorCode.UNAVAILABLE, 'the repository service cannot store the attachment'));
+      });
+      upstream.on('close', () => {
+        if (!responded) settle(DomainError.invalid('the upload was interrupted'));
+      });
+      pipeline(body, upstream).catch((err: unknown) => {
+        // Too large, or the client went away: abort, so repo-service discards what it has written.
+        if (err instanceof PayloadTooLargeException) settle(err);
+        upstream.destroy();
+      });
+    });
+  }
+
+  private async answer(res: IncomingMessage): Promise<AttachmentDto> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_ANSWER_BYTES) {
+        res.destroy();
+        throw new DomainError(ErrorCode.INTERNAL, 'internal attachment answer too large');
+      }
+      chunks.push(chunk as Buffer);
+    }
+    let parsed: { code?: string; message?: string } & Partial<AttachmentDto>;
+    try {
+      parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof parsed;
+    } catch {
+      throw new DomainError(ErrorCode.INTERNAL, `internal attachment endpoint answered ${res.statusCode} without JSON`);
+    }
+    if (res.statusCode === 201) return parsed as AttachmentDto;
+    if (parsed.code && ERROR_CODES.has(parsed.code)) throw new DomainError(parsed.code as ErrorCode, parsed.message ?? '');
+    throw new DomainError(ErrorCode.INTERNAL, `internal attachment endpoint answered ${res.statusCode}`);
+  }
+}

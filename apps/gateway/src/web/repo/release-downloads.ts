@@ -1,0 +1,74 @@
+import { DomainError, ErrorCode, ReleaseSubjects, type ActorDto, type AssetDownloadReply } from '@cairn/contracts';
+import type { RepoContext } from '../../access/repo-access.guard.js';
+import { readCredentials } from '../../auth/credentials.js';
+import { resolveCredentials } from '../../auth/resolve-credentials.js';
+import { missingScopesMessage } from '../../auth/scopes.js';
+import { InternalRawClient } from '../../routes/repo-content/internal-raw.client.js';
+import { contentDisposition } from '../../routes/repo-content/send-raw.js';
+import { anonymousMustSignIn } from '../core/sign-in-policy.js';
+import { SignInRequired, answered, type PageContext, type WebKit } from '../core/web-kit.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Who downloads: the session's user, or — as Gitea lets scripts and CI fetch private attachments — the API
+ * credentials of the request (Basic, `token`/`Bearer`, `?token=`; a token needs `read:repository`). Without either,
+ * `REQUIRE_SIGNIN_VIEW` decides whether an anonymous download is allowed.
+ */
+async function downloader(web: WebKit, ctx: PageContext<unknown, unknown>): Promise<ActorDto | null> {
+  if (ctx.actor) return ctx.actor;
+  const presented = readCredentials(ctx.req);
+  if (presented === 'malformed') throw new DomainError(ErrorCode.UNAUTHENTICATED, 'malformed Authorization header');
+  if (!presented.request) {
+    if (anonymousMustSignIn(web.settings.requireSigninView, ctx.req.url, false)) throw new SignInRequired();
+    return null;
+  }
+  const { actor } = await resolveCredentials(web.rpc, web.settings, presented.request);
+  const missing = missingScopesMessage(actor, ['read:repository']);
+  if (missing) throw DomainError.forbidden(missing);
+  return actor;
+}
+
+/**
+ * Release attachment downloads (Gitea's web routes): `/{owner}/{repo}/releases/download/{tag}/{name}` — every
+ * attachment's `browser_download_url` — and `/attachments/{uuid}`. Read access as every repository page (private:
+ * 404 to outsiders), for the {@link downloader}; the download counted by repo-service, then the bytes streamed from
+ * its internal endpoint with their length; nothing is buffered.
+ */
+export function registerReleaseDownloads(web: WebKit): void {
+  const files = new InternalRawClient(web.deps.common);
+  // `public`: the sign-in policy is applied by `downloader`, after API credentials had their chance.
+  const options = { public: true };
+
+  const send = async (ctx: PageContext<unknown, unknown>, repo: RepoContext, found: AssetDownloadReply) => {
+    const upstream = await files.openAttachment(repo.repo, found.uuid);
+    const length = upstream.headers['content-length'];
+    if (typeof length === 'string') void ctx.reply.header('content-length', length);
+    await ctx.reply
+      .header('content-type', 'application/octet-stream')
+      .header('content-disposition', contentDisposition('attachment', found.name))
+      .send(upstream);
+    return answered();
+  };
+
+  web.get<{ owner: string; repo: string; '*': string }>('/:owner/:repo/releases/download/*', async (ctx) => {
+    const repo = await web.repoAccess({ actor: await downloader(web, ctx) }, ctx.params.owner, ctx.params.repo);
+    // The tag may hold slashes; the name is the last segment.
+    const rest = ctx.params['*'] ?? '';
+    const cut = rest.lastIndexOf('/');
+    if (cut <= 0 || cut === rest.length - 1) throw DomainError.notFound('attachment does not exist');
+    const found = await web.rpc.send(ReleaseSubjects.assetDownload, {
+      ...repo, tag: rest.slice(0, cut), name: rest.slice(cut + 1),
+    });
+    return send(ctx, repo, found);
+  }, options);
+
+  web.get<{ uuid: string }>('/attachments/:uuid', async (ctx) => {
+    const actor = await downloader(web, ctx);
+    const uuid = ctx.params.uuid.toLowerCase();
+    if (!UUID.test(uuid)) throw DomainError.notFound('attachment does not exist');
+    const where = await web.rpc.send(ReleaseSubjects.assetLocate, { uuid });
+    const repo = await web.repoAccess({ actor }, where.owner, where.repo);
+    return send(ctx, repo, await web.rpc.send(ReleaseSubjects.assetDownload, { ...repo, uuid }));
+  }, options);
+}
