@@ -76,6 +76,20 @@ describe('the attachment upload route (registerJsonBodyParser)', () => {
       headers: { authorization: 'token abc', 'content-type': multipart }, payload: form,
     });
     expect(elsewhere.statusCode).toBe(415);
+    // Basic credentials a browser replays on a page's cross-site form: refused; a token header from a page is fine.
+    for (const marker of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }]) {
+      const fromPage = await fastify.inject({
+        method: 'POST', url: '/api/v1/repos/o/r/releases/1/assets',
+        headers: { authorization: 'Basic YTpi', 'content-type': multipart, ...marker }, payload: form,
+      });
+      expect(fromPage.statusCode, JSON.stringify(marker)).toBe(415);
+      expect(fromPage.json().message).toMatch(/Basic credentials sent from a web page/);
+    }
+    const tokenFromPage = await fastify.inject({
+      method: 'POST', url: '/api/v1/repos/o/r/releases/1/assets',
+      headers: { authorization: 'token abc', 'content-type': multipart, origin: 'https://ci.example' }, payload: form,
+    });
+    expect(tokenFromPage.statusCode).toBe(200);
     await fastify.close();
   });
 

@@ -21,7 +21,8 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * `repoCreateReleaseAttachment`), `multipart/form-data` or `application/octet-stream`, streamed unparsed to its
  * controller. Multipart is what a cross-site form can send without a CORS preflight, so it is accepted only from a
  * request that carries its credentials itself (an `Authorization` header or `?token=`), which a cross-site page
- * cannot make a browser add; the web session cookie alone, which the browser would add, never suffices.
+ * cannot make a browser add; the web session cookie alone, which the browser would add, never suffices, nor Basic
+ * credentials on a request from a web page ({@link carriesOwnUploadCredentials}).
  */
 export const ATTACHMENT_UPLOAD_ROUTE = '/api/v1/repos/:owner/:repo/releases/:id/assets';
 const FILE_BODY_TYPES = ['multipart/form-data', 'application/octet-stream'];
@@ -116,6 +117,21 @@ function carriesCredentials(req: FastifyRequest): boolean {
 }
 
 /**
+ * Whether an upload's credentials are its own, i.e. not something a browser adds to a cross-site form: a token header
+ * (or `?token=`) always is; Basic credentials only when the request does not come from a web page — a browser replays
+ * Basic credentials it cached (say, from a git-over-HTTP prompt) on any request, but marks what a page sends with
+ * `Origin` or `Sec-Fetch-Site`, which command-line clients and SDKs do not send.
+ */
+function carriesOwnUploadCredentials(req: FastifyRequest): boolean {
+  const presented = readCredentials(req);
+  if (presented === 'malformed') return true; // the auth guard answers it with 401
+  if (presented.request === null) return false;
+  if (presented.method === 'token') return true;
+  const site = req.headers['sec-fetch-site'];
+  return req.headers.origin === undefined && (site === undefined || site === 'none');
+}
+
+/**
  * Request bodies at the edge, before anything is parsed or authenticated:
  * - only JSON is parsed (git smart HTTP registers its own types in its own scope); any other type is 415, so a
  *   browser form (`application/x-www-form-urlencoded`, `text/plain`, `multipart/form-data` — what a cross-site page
@@ -170,13 +186,13 @@ export function registerJsonBodyParser(fastify: FastifyInstance, limits: BodyLim
   });
   // The attachment upload: the body stays unread for its controller, only with credentials of the request's own.
   fastify.addContentTypeParser(FILE_BODY_TYPES, (req, payload, done) => {
-    if (req.routeOptions.url === ATTACHMENT_UPLOAD_ROUTE && req.method === 'POST' && carriesCredentials(req)) {
+    if (req.routeOptions.url === ATTACHMENT_UPLOAD_ROUTE && req.method === 'POST' && carriesOwnUploadCredentials(req)) {
       return done(null, undefined);
     }
     const uploadRoute = req.routeOptions.url === ATTACHMENT_UPLOAD_ROUTE;
     const refusal = new UnsupportedMediaTypeException(
       uploadRoute
-        ? 'a file upload must carry its credentials in the Authorization header (or ?token=): the session cookie alone is not accepted'
+        ? 'a file upload must carry its credentials in the Authorization header (or ?token=): the session cookie alone is not accepted, nor Basic credentials sent from a web page'
         : 'request bodies must be JSON (Content-Type: application/json)',
     );
     // Read (and drop) the body first, up to the route's limit: a client still sending it would see the connection
