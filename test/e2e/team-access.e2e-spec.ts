@@ -219,6 +219,17 @@ describe('per-unit team access (units_map)', () => {
     const index = await openPull('triage-review');
     expectApiError(await api.post(path(`/pulls/${index}/requested_reviewers`), { token: ownerToken, body: { reviewers: [frank.username] } }),
       422, /cannot read the repository/);
+    // Nor through the issue tracker's shared routes (Gitea's CanReadIssuesOrPulls): the pull request is not there.
+    expectApiError(await api.get(path(`/issues/${index}`), { token }), 404);
+    expectApiError(await api.post(path(`/issues/${index}/comments`), { token, body: { body: 'sneaking in' } }), 404);
+    expectApiError(await api.patch(path(`/issues/${index}`), { token, body: { state: 'closed' } }), 404);
+    expectApiError(await api.get(path(`/issues/${index}/labels`), { token }), 404);
+    const listed = await api.get(path('/issues?state=all&limit=50'), { token });
+    expect(listed.status, listed.text).toBe(200);
+    expect(listed.body.every((i: { pull_request: unknown }) => !i.pull_request)).toBe(true);
+    expect(listed.body.map((i: { number: number }) => i.number)).toContain(issue.data.number);
+    expect((await api.get(path('/issues?type=pulls&state=all'), { token })).body).toEqual([]);
+    expect((await api.get(path(`/pulls/${index}`), { token: ownerToken })).body.state).toBe('open');
   });
 
   it('a team writing code but reading issues pushes and writes contents, yet cannot create labels', async () => {

@@ -4,7 +4,7 @@ import {
 import { Reflector } from '@nestjs/core';
 import {
   DomainError, ErrorCode, RepoSubjects, accessAtLeast, twoFactorDeniesRepoAccess, twoFactorRequiredMessage,
-  unitAccessLevel, type AccessLevel, type ActorDto, type RepoAccessReply, type RepoUnit,
+  unitAccessLevel, type AccessLevel, type ActorDto, type RepoAccessReply, type RepoUnit, type UnitAccess,
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
 import type { FastifyRequest } from 'fastify';
@@ -49,6 +49,8 @@ export interface RepoContext {
   actor: ActorDto | null;
   repo: RepoAccessReply['repo'];
   access: AccessLevel;
+  /** On a route of several units whose levels differ: each one's (`access` is the strongest). */
+  units?: UnitAccess;
 }
 
 /** The resolved repository context (use on routes marked with {@link RepoAccess}). */
@@ -113,5 +115,11 @@ export async function resolveRepoAccess(
   if (twoFactorDeniesRepoAccess(settings.twoFactorAuth, actor)) throw DomainError.notFound(twoFactorRequiredMessage());
   const reply = await rpc.send(RepoSubjects.accessResolve, { actor, owner, repo });
   if (reply.access === 'none') throw DomainError.notFound('not found');
-  return { actor, repo: reply.repo, access: unitAccessLevel(reply, units) };
+  const context: RepoContext = { actor, repo: reply.repo, access: unitAccessLevel(reply, units) };
+  // Several units whose levels differ: the service judges each issue by its own unit (issueUnitAccess).
+  if (Array.isArray(units) && units.length > 1) {
+    const levels: UnitAccess = Object.fromEntries(units.map((u: RepoUnit) => [u, unitAccessLevel(reply, u)]));
+    if (new Set(Object.values(levels)).size > 1) context.units = levels;
+  }
+  return context;
 }

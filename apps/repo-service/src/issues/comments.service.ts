@@ -9,7 +9,7 @@ import { PrismaService } from '../prisma/prisma.service.js';
 import { isPullRow, toPullDto } from '../tracker/pull.mapper.js';
 import { issueUserIds, toCommentDto, toIssueDto, type IssueRenderContext } from '../tracker/issue.mapper.js';
 import { IssuesRepository, type CommentRow, type IssueRow } from '../tracker/issues.repository.js';
-import { assertMayComment, canModify, requireActor } from '../tracker/issue-permissions.js';
+import { assertMayComment, canModify, narrowToIssueUnit, requireActor } from '../tracker/issue-permissions.js';
 import { RepoViews, type ViewScope } from '../tracker/repo-views.js';
 import { inTx } from '../tracker/tx.js';
 import { EventOutbox } from '@cairn/platform';
@@ -28,36 +28,40 @@ export class CommentsService {
     private readonly outbox: EventOutbox,
   ) {}
 
-  private async issueOf(repoId: number, index: number): Promise<IssueRow> {
-    const row = await this.issues.findByIndex(repoId, index);
+  /** The request's issue; the request is judged by its unit from then on (`narrowToIssueUnit`). */
+  private async issueOf(req: IssueIndexRequest): Promise<IssueRow> {
+    const row = await this.issues.findByIndex(req.repo.id, req.index);
     if (!row) throw DomainError.notFound('issue not found');
+    narrowToIssueUnit(req, row, 'issue not found');
     return row;
   }
 
-  private async commentOf(repoId: number, id: number): Promise<{ comment: CommentRow; issue: IssueRow }> {
-    const comment = await this.issues.findComment(repoId, id);
+  /** The request's comment and its issue; the request is judged by the issue's unit from then on. */
+  private async commentOf(req: IssueCommentIdRequest): Promise<{ comment: CommentRow; issue: IssueRow }> {
+    const comment = await this.issues.findComment(req.repo.id, req.commentId);
     if (!comment || comment.type !== 'comment') throw DomainError.notFound('comment not found');
-    const issue = await this.issues.findById(repoId, comment.issueId);
+    const issue = await this.issues.findById(req.repo.id, comment.issueId);
     if (!issue) throw DomainError.notFound('comment not found');
+    narrowToIssueUnit(req, issue, 'comment not found');
     return { comment, issue };
   }
 
   /** `GET …/issues/{index}/comments`: every plain comment, oldest first (Gitea does not paginate it). */
   async list(req: IssueIndexRequest): Promise<Paginated<CommentDto>> {
-    const issue = await this.issueOf(req.repo.id, req.index);
+    const issue = await this.issueOf(req);
     const rows = await this.issues.listComments(issue.id, ['comment']);
     const ctx = await this.views.context(req, rows.map((r) => r.posterId));
     return { items: rows.map((r) => toCommentDto(r, issue, ctx)), total: rows.length };
   }
 
   async get(req: IssueCommentIdRequest): Promise<CommentDto> {
-    const { comment, issue } = await this.commentOf(req.repo.id, req.commentId);
+    const { comment, issue } = await this.commentOf(req);
     return toCommentDto(comment, issue, await this.views.context(req, [comment.posterId]));
   }
 
   async create(req: CreateIssueCommentRequest): Promise<CommentDto> {
     const actor = requireActor(req.actor);
-    const issue = await this.issueOf(req.repo.id, req.index);
+    const issue = await this.issueOf(req);
     assertMayComment(issue, req, actor, 'comment');
     const now = new Date();
     const event = await this.eventContext(req, actor, issue);
@@ -85,7 +89,7 @@ export class CommentsService {
 
   async edit(req: EditIssueCommentRequest): Promise<CommentDto> {
     const actor = requireActor(req.actor);
-    const { comment, issue } = await this.commentOf(req.repo.id, req.commentId);
+    const { comment, issue } = await this.commentOf(req);
     if (!canModify(req, comment.posterId)) throw DomainError.forbidden('user should have permission to edit the comment');
     assertMayComment(issue, req, actor, 'edit comments');
     if (comment.body === req.body.body) {
@@ -110,7 +114,7 @@ export class CommentsService {
 
   async delete(req: IssueCommentIdRequest): Promise<void> {
     const actor = requireActor(req.actor);
-    const { comment, issue } = await this.commentOf(req.repo.id, req.commentId);
+    const { comment, issue } = await this.commentOf(req);
     if (!canModify(req, comment.posterId)) throw DomainError.forbidden('user should have permission to delete the comment');
     const event = await this.eventContext(req, actor, issue, [comment.posterId]);
     const deleted = await inTx(this.prisma, async (tx) => {

@@ -10,7 +10,7 @@ import { PullsService } from '../pulls/pulls.service.js';
 import { ISSUE_SETTINGS, type IssueSettings } from './issue-settings.js';
 import { issueUserIds, toIssueDto, toTimelineDto } from '../tracker/issue.mapper.js';
 import { IssuesRepository, type IssueRow } from '../tracker/issues.repository.js';
-import { canModify, requireActor } from '../tracker/issue-permissions.js';
+import { canModify, narrowToIssueUnit, readableIssueKinds, requireActor } from '../tracker/issue-permissions.js';
 import { checkLockReason } from './lock-reasons.js';
 import { RepoViews, type ViewScope } from '../tracker/repo-views.js';
 import { applyIssueEdit, type TitleBodyStateEdit } from '../tracker/issue-edit.js';
@@ -42,15 +42,17 @@ export class IssuesService {
     @Inject(ISSUE_SETTINGS) private readonly settings: IssueSettings,
   ) {}
 
-  /** The issue (or pull request) with this number, or NOT_FOUND. */
-  async load(repoId: number, index: number): Promise<IssueRow> {
-    const row = await this.issues.findByIndex(repoId, index);
+  /** The issue (or pull request) of the request, or NOT_FOUND; the request is judged by its unit from then on. */
+  async load(req: IssueIndexRequest): Promise<IssueRow> {
+    const row = await this.issues.findByIndex(req.repo.id, req.index);
     if (!row) throw DomainError.notFound('issue not found');
+    narrowToIssueUnit(req, row, 'issue not found');
     return row;
   }
 
   async create(req: CreateIssueRequest): Promise<IssueDto> {
     const actor = requireActor(req.actor);
+    narrowToIssueUnit(req, { isPull: false }, 'not found');
     const now = new Date();
     const assigneeIds = (await this.assignees.resolve(req, req.body)) ?? [];
     const users = await this.views.users([actor.id, req.repo.ownerId, ...assigneeIds]);
@@ -104,13 +106,14 @@ export class IssuesService {
     }
     const labelIds = await this.labelFilter(req, q.labels);
     const milestoneIds = q.milestones ? await this.milestones.idsForFilter(req.repo.id, splitList(q.milestones)) : undefined;
-    // A label that does not exist is carried by no issue.
-    if (labelIds === null) return { items: [], total: 0 };
+    // A label that does not exist is carried by no issue; nor does a kind (issues, pulls) the reader may not read.
+    const isPull = readableIssueKinds(req, q.type === 'pulls' ? true : q.type === 'issues' ? false : undefined);
+    if (labelIds === null || isPull === null) return { items: [], total: 0 };
     const page = await this.issues.list(
       req.repo.id,
       {
         state: q.state ?? 'open',
-        isPull: q.type === 'pulls' ? true : q.type === 'issues' ? false : undefined,
+        isPull,
         keyword: q.q?.trim() || undefined,
         assigneeId,
         labelIds,
@@ -138,16 +141,16 @@ export class IssuesService {
   }
 
   async get(req: IssueIndexRequest): Promise<IssueDto> {
-    const row = await this.load(req.repo.id, req.index);
+    const row = await this.load(req);
     return toIssueDto(row, await this.views.context(req, issueUserIds(row)));
   }
 
   /** `PATCH …/issues/{index}`: title, body and state, by the author or a writer (pull requests too). */
   async edit(req: EditIssueRequest): Promise<IssueDto> {
     const actor = requireActor(req.actor);
-    let row = await this.load(req.repo.id, req.index);
+    let row = await this.load(req);
     if (!canModify(req, row.posterId)) throw DomainError.forbidden('user should have permission to edit the issue');
-    if (await this.extras.edit(req, actor, row, { milestone: req.body?.milestone })) row = await this.load(req.repo.id, req.index);
+    if (await this.extras.edit(req, actor, row, { milestone: req.body?.milestone })) row = await this.load(req);
     if (row.isPull) {
       const updated = await this.pulls.applyEdit(req, actor, row, req.body ?? {}, await this.assignees.resolve(req, req.body));
       return toIssueDto(updated, await this.views.context(req, issueUserIds(updated)));
@@ -224,7 +227,7 @@ export class IssuesService {
       if (!check.ok) throw DomainError.unprocessable(check.message, check.accepted);
       reason = check.reason;
     }
-    const row = await this.load(req.repo.id, req.index);
+    const row = await this.load(req);
     const users = await this.views.users([actor.id, ...issueUserIds(row), req.repo.ownerId]);
     const repo = await this.views.repository(req.repo.id, req.access, users);
     const sender = await this.views.sender(actor, users);
@@ -261,7 +264,7 @@ export class IssuesService {
 
   /** The timeline: comments and events, oldest first. */
   async timeline(req: IssueIndexRequest): Promise<Paginated<TimelineCommentDto>> {
-    const row = await this.load(req.repo.id, req.index);
+    const row = await this.load(req);
     const comments = await this.issues.listComments(row.id);
     const ctx = await this.views.context(req, comments.map((c) => c.posterId));
     return { items: comments.map((c) => toTimelineDto(c, row, ctx)), total: comments.length };

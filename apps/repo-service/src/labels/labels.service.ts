@@ -7,7 +7,7 @@ import {
 import type { Label } from '../generated/prisma/client.js';
 import { PrismaService, type Tx } from '../prisma/prisma.service.js';
 import { IssueChangeEvents } from './issue-change-events.js';
-import { requireActor, requireWriter } from '../tracker/issue-permissions.js';
+import { narrowToIssueUnit, requireActor, requireWriter } from '../tracker/issue-permissions.js';
 import { IssuesRepository, type IssueRow } from '../tracker/issues.repository.js';
 import { toLabelDto } from '../tracker/label.mapper.js';
 import { RepoViews, type ViewScope } from '../tracker/repo-views.js';
@@ -173,9 +173,11 @@ export class LabelsService {
     return row;
   }
 
+  /** The request's issue; the request is judged by its unit from then on (`narrowToIssueUnit`). */
   private async loadIssue(req: IssueIndexRequest): Promise<IssueRow> {
     const row = await this.issues.findByIndex(req.repo.id, req.index);
     if (!row) throw DomainError.notFound('issue not found');
+    narrowToIssueUnit(req, row, 'issue not found');
     return row;
   }
 }

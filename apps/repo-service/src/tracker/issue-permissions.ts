@@ -1,4 +1,6 @@
-import { DomainError, ErrorCode, accessAtLeast, type ActorDto } from '@cairn/contracts';
+import {
+  DomainError, ErrorCode, accessAtLeast, issueUnitAccess, type AccessLevel, type ActorDto, type UnitAccess,
+} from '@cairn/contracts';
 import type { ViewScope } from './repo-views.js';
 
 /** The actor, or UNAUTHENTICATED (Gitea's `reqToken` message). */
@@ -31,4 +33,24 @@ export function assertMayComment(
   if (issue.isLocked && !accessAtLeast(scope.access, 'write') && !actor.isAdmin) {
     throw DomainError.forbidden(`the issue is locked: only users with write access to the repository can ${action}`);
   }
+}
+
+/**
+ * Judges the rest of a request on the issue tracker's shared routes by the unit of the issue it is about (Gitea's
+ * `CanReadIssuesOrPulls(issue.IsPull)`): NOT_FOUND when the actor may not read that unit (a team's `units_map`),
+ * and the request's `access` becomes that unit's level, so every later check in this request uses it. The request
+ * is this call's own message; `units` is left as it was, so narrowing again gives the same answer.
+ */
+export function narrowToIssueUnit(req: { access: AccessLevel; units?: UnitAccess }, issue: { isPull: boolean }, notFound: string): void {
+  const access = issueUnitAccess(req, issue.isPull);
+  if (access === 'none') throw DomainError.notFound(notFound);
+  req.access = access;
+}
+
+/** The list filter `isPull` for a reader of the issue tracker: the units they may not read are left out. */
+export function readableIssueKinds(req: { access: AccessLevel; units?: UnitAccess }, wanted: boolean | undefined): boolean | undefined | null {
+  const issues = issueUnitAccess(req, false) !== 'none';
+  const pulls = issueUnitAccess(req, true) !== 'none';
+  if (wanted === undefined) return issues && pulls ? undefined : issues ? false : pulls ? true : null;
+  return (wanted ? pulls : issues) ? wanted : null;
 }

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { IsIn, IsInt, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { ActorDto } from '../common/actor.js';
 
 /** Access levels on a repository, weakest first (Gitea's `AccessMode`). */
@@ -33,6 +33,16 @@ export function unitAccessLevel(grant: { access: AccessLevel; units?: UnitAccess
     if (accessAtLeast(level, best)) best = level;
   }
   return best;
+}
+
+/**
+ * The access that counts on one issue of the issue tracker's shared routes (`/issues/…`, labels, milestones), whose
+ * `access` is the stronger of the issues and pulls units: its own unit's level when `units` names it (Gitea's
+ * `CanReadIssuesOrPulls(issue.IsPull)`), else `access`.
+ */
+export function issueUnitAccess(req: { access: AccessLevel; units?: UnitAccess }, isPull: boolean): AccessLevel {
+  const level = req.units?.[isPull ? 'pulls' : 'issues'];
+  return level !== undefined && (ACCESS_LEVELS as readonly string[]).includes(level) ? level : req.access;
 }
 
 /** A repository's trust model for commit signatures (Gitea's `TrustModelType`). */
@@ -85,4 +95,9 @@ export class RepoScopedRequest {
   @IsOptional() @ValidateNested() @Type(() => ActorDto) actor: ActorDto | null;
   @ValidateNested() @Type(() => RepoRefDto) repo: RepoRefDto;
   @IsIn(ACCESS_LEVELS) access: AccessLevel;
+  /**
+   * On routes shared by several units (the issue tracker's: issues and pull requests), each unit's own level when a
+   * team's `units_map` makes them differ; `access` is then the strongest ({@link issueUnitAccess}).
+   */
+  @IsOptional() @IsObject() units?: UnitAccess;
 }
