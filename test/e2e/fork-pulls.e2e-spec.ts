@@ -18,7 +18,7 @@ import { createToken, createUser, http, uniqueName, type Account, type HttpClien
 import { startTestSuite, type TestSuite } from '../support/suite.js';
 import { waitFor } from '../support/wait.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
-import { FAST_PASSWORD_HASH } from './identity-helpers.js';
+import { FAST_PASSWORD_HASH, expectApiError } from './identity-helpers.js';
 
 let suite: TestSuite;
 let api: HttpClient;
@@ -133,6 +133,11 @@ describe('pull requests from forks', () => {
     expect(await page.text()).toContain(`wants to merge <code>${bob.username}/${name}:feature</code> into <code>main</code>`);
     const listed = await aliceGitea.repos.repoListPullRequests(alice.username, name, { state: 'open' });
     expect(listed.data.map((p) => [p.head?.label, p.head?.repo?.full_name])).toEqual([['feature', `${bob.username}/${name}`]]);
+    // Gitea's `poster` filter: by the author's login; an unknown one is 400.
+    const byPoster = (login: string) => api.get(`${r}/pulls?state=all&poster=${login}`, { basic: alice });
+    expect((await byPoster(bob.username)).body.map((p: PullRequestDto) => p.number)).toEqual([number]);
+    expect((await byPoster(alice.username)).body).toEqual([]);
+    expectApiError(await byPoster(uniqueName('ghost')), 400, /Poster not found/);
 
     // B pushes again: the pull request follows, in A's repository, with the synchronized webhook there.
     const second = await pushToFork(work, 'feature', { 'feature.txt': 'one\ntwo\n' }, 'feature two');

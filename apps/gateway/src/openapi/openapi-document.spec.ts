@@ -74,11 +74,13 @@ describe('the published API description (apps/gateway/openapi/swagger.v1.json)',
   });
 
   it('marks the Gitea query parameters a handler does not read (the gateway refuses them with 422)', () => {
-    const refusedOf = (path: string) => doc.paths[path].get.parameters!.filter((p) => p[UNIMPLEMENTED]).map((p) => p.name);
-    // Every search filter is read (starredBy, topic, archived, q, …).
+    const refusedOf = (path: string, method: 'get' | 'delete' = 'get') =>
+      doc.paths[path][method].parameters!.filter((p) => p[UNIMPLEMENTED]).map((p) => p.name);
+    // Every search filter is read (starredBy, topic, archived, q, …), and so is `poster` of pull-request lists.
     expect(refusedOf('/repos/search')).toEqual([]);
-    // Gitea's `poster` filter of pull-request lists is not.
-    expect(refusedOf('/repos/{owner}/{repo}/pulls')).toEqual(['poster']);
+    expect(refusedOf('/repos/{owner}/{repo}/pulls')).toEqual([]);
+    // Deleting a user with everything they own (`purge`) is not served: a user who owns repositories is refused.
+    expect(refusedOf('/admin/users/{username}', 'delete')).toEqual(['purge']);
   });
 
   it('records where the Gitea facts come from', () => {

@@ -88,7 +88,7 @@ export class PullsRepository {
 
   async list(
     repoId: number,
-    filter: { state: 'open' | 'closed' | 'all'; baseBranch?: string; milestoneId?: number; labelIds?: number[] },
+    filter: { state: 'open' | 'closed' | 'all'; baseBranch?: string; milestoneId?: number; labelIds?: number[]; posterId?: number },
     sort: PullSort | undefined,
     paging: Paging,
     db: Db = this.prisma,
@@ -97,6 +97,7 @@ export class PullsRepository {
     if (filter.state !== 'all') where.state = filter.state;
     if (filter.baseBranch) where.pullRequest = { baseBranch: filter.baseBranch };
     if (filter.milestoneId) where.milestoneId = filter.milestoneId;
+    if (filter.posterId) where.posterId = filter.posterId;
     if (filter.labelIds?.length) where.AND = filter.labelIds.map((labelId) => ({ labels: { some: { labelId } } }));
     const [items, total] = await Promise.all([
       db.issue.findMany({

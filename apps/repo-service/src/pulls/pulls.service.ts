@@ -25,6 +25,7 @@ import { Assignees } from '../tracker/assignees.js';
 import { EventOutbox } from '@cairn/platform';
 import { NewIssueExtras } from '../labels/new-issue-extras.js';
 import { RepositoriesService } from '../repositories/repositories.service.js';
+import { IdentityDirectory } from '../access/identity-directory.js';
 
 const FILE_STATUS: Record<string, string> = {
   A: 'added',
@@ -58,6 +59,7 @@ export class PullsService implements OnModuleInit {
     private readonly extras: NewIssueExtras,
     private readonly heads: PullHeads,
     private readonly repositories: RepositoriesService,
+    private readonly identity: IdentityDirectory,
   ) {}
 
   onModuleInit(): void {
@@ -168,9 +170,15 @@ export class PullsService implements OnModuleInit {
   /** Lists pull requests; listing never triggers checks. */
   async list(req: ListPullsRequest): Promise<Paginated<PullRequestDto>> {
     const q = req.query ?? {};
+    let posterId: number | undefined;
+    if (q.poster) {
+      const poster = await this.identity.userByLogin(q.poster);
+      if (!poster) throw DomainError.invalid(`Poster not found: user "${q.poster.slice(0, 100)}" does not exist`);
+      posterId = poster.id;
+    }
     const page = await this.pulls.list(
       req.repo.id,
-      { state: q.state ?? 'open', baseBranch: q.base_branch || undefined, milestoneId: q.milestone, labelIds: q.labels },
+      { state: q.state ?? 'open', baseBranch: q.base_branch || undefined, milestoneId: q.milestone, labelIds: q.labels, posterId },
       q.sort,
       toPaging(q),
     );

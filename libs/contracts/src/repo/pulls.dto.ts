@@ -157,6 +157,8 @@ export class ListPullsQuery extends ListQuery {
   @IsOptional()
   @Transform(({ value }) => (Array.isArray(value) ? value : [value]).map(Number))
   @IsArray() @ArrayMaxSize(50) @IsInt({ each: true }) labels?: number[];
+  /** Only pull requests opened by this user (login; an unknown one is 400, as Gitea). */
+  @IsOptional() @IsString() @MaxLength(255) poster?: string;
 }
 
 /**
