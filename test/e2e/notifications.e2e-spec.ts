@@ -149,11 +149,25 @@ describe('watchers and assignees', () => {
     await threadsOf(alice, (t) => t.some((x) => x.subject.title === 'after unwatching'), "alice's later thread");
     expect(((await api.get('/notifications?all=true', { basic: erin })).body as Thread[]).map((t) => t.subject.title)).not.toContain('after unwatching');
 
-    // Assigned, erin hears about the next comment on it.
+    // Being assigned tells erin (Gitea's receiver of an assignment), and so does every later comment.
     const assign = await api.patch(`${base}/issues/${assigned.body.number}`, { basic: alice, body: { assignees: [erin.username] } });
     expect(assign.status, assign.text).toBe(201);
+    const [mine] = await threadsOf(erin, (t) => t.some((x) => x.subject.title === 'after unwatching'), "erin's thread as the assignee");
+    expect(mine.unread).toBe(true);
+    expect((await api.patch(`/notifications/threads/${mine.id}?to-status=read`, { basic: erin })).status).toBe(205);
     await comment(bob, alice, repo, assigned.body.number, 'any news?');
-    await threadsOf(erin, (t) => t.some((x) => x.subject.title === 'after unwatching'), "erin's thread as an assignee");
+    await threadsOf(erin, (t) => t.some((x) => x.subject.title === 'after unwatching' && x.unread), "erin's thread unread again");
+
+    // A review request tells the reviewer, and only them.
+    const file = await api.post(`${base}/contents/review-me.txt`, {
+      basic: alice, body: { content: Buffer.from('r\n').toString('base64'), branch: 'main', new_branch: 'review-me' },
+    });
+    expect(file.status, file.text).toBe(201);
+    const pr = await api.post(`${base}/pulls`, { basic: alice, body: { title: 'please review', head: 'review-me', base: 'main' } });
+    expect(pr.status, pr.text).toBe(201);
+    const asked = await api.post(`${base}/pulls/${pr.body.number}/requested_reviewers`, { basic: alice, body: { reviewers: [erin.username] } });
+    expect(asked.status, asked.text).toBe(201);
+    await threadsOf(erin, (t) => t.some((x) => x.subject.title === 'please review' && x.subject.type === 'Pull'), "erin's review request");
   });
 });
 

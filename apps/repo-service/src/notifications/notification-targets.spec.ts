@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IssueCommentEvents, IssueEvents, PullRequestEvents, type DomainEvent } from '@cairn/contracts';
+import { IssueCommentEvents, IssueEvents, PullRequestEvents, PullReviewEvents, type DomainEvent } from '@cairn/contracts';
 import { mentionedLogins, notifyTarget } from './notification-targets.js';
 
 const event = (type: string, data: unknown): DomainEvent => ({ id: 'e1', type, occurredAt: '2026-01-01T00:00:00Z', data });
@@ -21,5 +21,17 @@ describe('notification targets', () => {
     expect(notifyTarget(event(PullRequestEvents.merged, { repository, number: 5, pullRequest: { body: '@y' }, sender: { id: 1 } })))
       .toEqual({ repoId: 7, index: 5, doerId: 1, commentId: null, text: '' });
     expect(notifyTarget(event(PullRequestEvents.synchronized, { repository, number: 5, pullRequest: {}, sender: null }))).toBeNull();
+  });
+
+  it('assignments and review requests tell only their user; a submitted review tells the participants', () => {
+    expect(notifyTarget(event(IssueEvents.assigned, { repository, number: 3, assignee: { id: 8 }, sender: { id: 5 } })))
+      .toEqual({ repoId: 7, index: 3, doerId: 5, commentId: null, text: '', receiverId: 8 });
+    expect(notifyTarget(event(PullRequestEvents.assigned, { repository, number: 4, assignee: { id: 9 }, sender: { id: 5 } }))?.receiverId).toBe(9);
+    expect(notifyTarget(event(IssueEvents.unassigned, { repository, number: 3, assignee: { id: 8 }, sender: { id: 5 } }))).toBeNull();
+    expect(notifyTarget(event(PullReviewEvents.requested, { repository, number: 6, requestedReviewer: { id: 4 }, sender: { id: 5 } })))
+      .toEqual({ repoId: 7, index: 6, doerId: 5, commentId: null, text: '', receiverId: 4 });
+    expect(notifyTarget(event(PullReviewEvents.requestRemoved, { repository, number: 6, requestedReviewer: { id: 4 }, sender: null }))).toBeNull();
+    expect(notifyTarget(event(PullReviewEvents.submitted, { repository, number: 6, review: { type: 'comment', content: '@z' }, sender: { id: 5 } })))
+      .toEqual({ repoId: 7, index: 6, doerId: 5, commentId: null, text: '@z' });
   });
 });

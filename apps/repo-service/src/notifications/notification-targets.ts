@@ -1,6 +1,6 @@
 import {
-  IssueCommentEvents, IssueEvents, PullRequestEvents,
-  type DomainEvent, type IssueCommentEventData, type IssueEventData, type PullRequestEventData,
+  IssueCommentEvents, IssueEvents, PullRequestEvents, PullReviewEvents,
+  type DomainEvent, type IssueCommentEventData, type IssueEventData, type PullRequestEventData, type PullReviewEventData,
 } from '@cairn/contracts';
 
 /** What one event means for notifications: the issue (or pull request) it touched, who did it, and what they wrote. */
@@ -14,6 +14,8 @@ export interface NotifyTarget {
   commentId: number | null;
   /** New text whose @mentions notify the users named (the opened issue's body, the new comment). */
   text: string;
+  /** Only this user is told (Gitea's `receiverID`: the assignee, the requested reviewer); else every participant. */
+  receiverId?: number;
 }
 
 /** Issue and pull-request events that notify participants (edits, locks, pushes and checks do not, as in Gitea). */
@@ -38,6 +40,18 @@ export function notifyTarget(event: DomainEvent): NotifyTarget | null {
       repoId: d.repository.id, index: d.issue.number, doerId: d.sender?.id ?? null, commentId: d.comment.id,
       text: d.comment.body ?? '',
     };
+  }
+  // Assigning, and asking for a review, tell that one user (Gitea's NotifyIssueChangeAssignee/PullRequestReviewRequest).
+  if (event.type === IssueEvents.assigned || event.type === PullRequestEvents.assigned) {
+    const d = event.data as IssueEventData | PullRequestEventData;
+    if (!d.assignee) return null;
+    return { repoId: d.repository.id, index: d.number, doerId: d.sender?.id ?? null, commentId: null, text: '', receiverId: d.assignee.id };
+  }
+  if (event.type === PullReviewEvents.requested || event.type === PullReviewEvents.submitted) {
+    const d = event.data as PullReviewEventData;
+    const base = { repoId: d.repository.id, index: d.number, doerId: d.sender?.id ?? null, commentId: null };
+    if (event.type === PullReviewEvents.submitted) return { ...base, text: d.review?.content ?? '' };
+    return d.requestedReviewer ? { ...base, text: '', receiverId: d.requestedReviewer.id } : null;
   }
   if (PULL_EVENTS.has(event.type)) {
     const d = event.data as PullRequestEventData;

@@ -69,7 +69,11 @@ export class NotificationsService {
     if (!issue || !repo) return; // deleted since: nothing to notify about
     const at = new Date(event.occurredAt);
     const mentions = mentionedLogins(target.text);
-    const candidates = new Set(await this.notifications.recipients(repo.id, issue.id, issue.posterId, at));
+    const candidates = new Set(
+      target.receiverId !== undefined
+        ? [target.receiverId]
+        : await this.notifications.recipients(repo.id, issue.id, issue.posterId, at),
+    );
     const lookup = await this.rpc.send(IdentitySubjects.userLookup, {
       ids: [...candidates].filter((id) => id > 0),
       ...(mentions.length ? { logins: mentions } : {}),
