@@ -719,15 +719,15 @@ describe('every operation answers what the published description says', () => {
 
 describe('Gitea query parameters', () => {
   it('refuses one Cairn does not implement with 422 naming it; implemented ones work; unknown ones are ignored', async () => {
-    // Cairn has no stars: `starredBy` is the one search parameter it does not implement.
-    const refused = await api.get('/repos/search?starredBy=2&q=x', { basic: alice });
-    expect(refused.status, refused.text).toBe(422);
-    expect(refused.body.message).toMatch(/\bstarredBy\b/);
-    expect((await api.get('/repos/search?topic=true&q=x&team_id=1', { basic: alice })).status).toBe(200);
-    expect((await api.get('/repos/search?not_a_gitea_parameter=1', { basic: alice })).status).toBe(200);
-
     const name = uniqueName('old');
     expect((await api.post('/user/repos', { basic: alice, body: { name } })).status).toBe(201);
+    // Issue lists do not filter by `mentioned_by` (a Gitea parameter): refused, not silently ignored.
+    const refused = await api.get(`/repos/${alice.username}/${name}/issues?mentioned_by=${alice.username}`, { basic: alice });
+    expect(refused.status, refused.text).toBe(422);
+    expect(refused.body.message).toMatch(/\bmentioned_by\b/);
+    expect((await api.get('/repos/search?topic=true&q=x&team_id=1&starredBy=2', { basic: alice })).status).toBe(200);
+    expect((await api.get('/repos/search?not_a_gitea_parameter=1', { basic: alice })).status).toBe(200);
+
     const names = async (q: string) =>
       ((await api.get(`/repos/search?q=${name}${q}`, { basic: alice })).body.data as { name: string }[]).map((x) => x.name);
     expect(await names('&archived=false')).toEqual([name]);
