@@ -124,6 +124,10 @@ describe('release attachments', () => {
     const byUuid = await fetch(`${suite.baseUrl}/attachments/${first.uuid}`);
     expect(byUuid.status).toBe(200);
     expect(Buffer.from(await byUuid.arrayBuffer()).equals(bytes)).toBe(true);
+    // A HEAD (a link checker, a resumable downloader probing) answers like a download but is not counted as one.
+    const probed = await fetch(first.browser_download_url, { method: 'HEAD' });
+    expect(probed.status).toBe(200);
+    expect(probed.headers.get('content-length')).toBe(String(bytes.length));
     const got = await api.get(`/repos/${owner.username}/${pub}/releases/${releaseId}/assets/${first.id}`);
     expect(got.body.download_count).toBe(2);
 

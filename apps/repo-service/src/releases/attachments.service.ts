@@ -100,7 +100,7 @@ export class AttachmentsService {
     return null;
   }
 
-  /** Resolves a download (by tag and name, or uuid) the caller may see, and counts it. */
+  /** Resolves a download (by tag and name, or uuid) the caller may see, and counts it (a `HEAD` is no download). */
   async download(req: AssetDownloadRequest): Promise<AssetDownloadReply> {
     let row: AttachmentRow | null = null;
     if (req.uuid) {
@@ -111,7 +111,7 @@ export class AttachmentsService {
       if (release && (!release.isDraft || seesDrafts(req))) row = await this.attachments.byName(req.repo.id, release.id, req.name);
     }
     if (!row) throw DomainError.notFound('attachment does not exist');
-    await this.attachments.countDownload(row.id);
+    if (!req.headOnly) await this.attachments.countDownload(row.id);
     return { uuid: row.uuid, name: row.name, size: row.size };
   }
 

@@ -129,6 +129,8 @@ export class AssetDownloadRequest extends RepoScopedRequest {
   @IsOptional() @IsString() @MaxLength(1024) tag?: string;
   @IsOptional() @IsString() @MaxLength(1024) name?: string;
   @IsOptional() @IsUUID() uuid?: string;
+  /** A `HEAD` request: resolved and checked like a download, but not counted as one. */
+  @IsOptional() @IsBoolean() headOnly?: boolean;
 }
 
 /** What the gateway needs to stream an attachment from repo-service's internal endpoint. */

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { DomainError, ErrorCode, ReleaseSubjects, type ActorDto, type AssetDownloadReply } from '@cairn/contracts';
 import type { RepoContext } from '../../access/repo-access.guard.js';
 import { readCredentials } from '../../auth/credentials.js';
@@ -41,13 +42,21 @@ export function registerReleaseDownloads(web: WebKit): void {
   const options = { public: true };
 
   const send = async (ctx: PageContext<unknown, unknown>, repo: RepoContext, found: AssetDownloadReply) => {
-    const upstream = await files.openAttachment(repo.repo, found.uuid);
-    const length = upstream.headers['content-length'];
-    if (typeof length === 'string') void ctx.reply.header('content-length', length);
+    // A HEAD gets the headers alone. Fastify's HEAD route drains a stream it is given: an empty one, not the file.
+    let body: Readable;
+    if (ctx.req.method === 'HEAD') {
+      body = Readable.from([]);
+      void ctx.reply.header('content-length', String(found.size));
+    } else {
+      const upstream = await files.openAttachment(repo.repo, found.uuid);
+      const length = upstream.headers['content-length'];
+      if (typeof length === 'string') void ctx.reply.header('content-length', length);
+      body = upstream;
+    }
     await ctx.reply
       .header('content-type', 'application/octet-stream')
       .header('content-disposition', contentDisposition('attachment', found.name))
-      .send(upstream);
+      .send(body);
     return answered();
   };
 
@@ -58,7 +67,7 @@ export function registerReleaseDownloads(web: WebKit): void {
     const cut = rest.lastIndexOf('/');
     if (cut <= 0 || cut === rest.length - 1) throw DomainError.notFound('attachment does not exist');
     const found = await web.rpc.send(ReleaseSubjects.assetDownload, {
-      ...repo, tag: rest.slice(0, cut), name: rest.slice(cut + 1),
+      ...repo, tag: rest.slice(0, cut), name: rest.slice(cut + 1), headOnly: ctx.req.method === 'HEAD',
     });
     return send(ctx, repo, found);
   }, options);
@@ -69,6 +78,6 @@ export function registerReleaseDownloads(web: WebKit): void {
     if (!UUID.test(uuid)) throw DomainError.notFound('attachment does not exist');
     const where = await web.rpc.send(ReleaseSubjects.assetLocate, { uuid });
     const repo = await web.repoAccess({ actor }, where.owner, where.repo);
-    return send(ctx, repo, await web.rpc.send(ReleaseSubjects.assetDownload, { ...repo, uuid }));
+    return send(ctx, repo, await web.rpc.send(ReleaseSubjects.assetDownload, { ...repo, uuid, headOnly: ctx.req.method === 'HEAD' }));
   }, options);
 }
