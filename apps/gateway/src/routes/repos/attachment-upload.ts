@@ -19,6 +19,17 @@ const ERROR_CODES = new Set<string>(Object.values(ErrorCode));
  * Why a name cannot be the attachment's, or null. Checked here too (repo-service has the last word), so a bad name
  * is refused before a byte is sent on.
  */
+/** A promise's resolve/reject as one callback that only the first outcome reaches (streams report late errors too). */
+function settleOnce<T>(resolve: (value: T) => void, reject: (err: unknown) => void): (err: unknown, value?: T) => void {
+  let settled = false;
+  return (err, value) => {
+    if (settled) return;
+    settled = true;
+    if (err) reject(err);
+    else resolve(value as T);
+  };
+}
+
 function nameProblem(name: string): DomainError | null {
   if (!name) return DomainError.invalid('could not determine the name of the attachment: give it in ?name=');
   if (!isValidAttachmentName(name)) return DomainError.invalid(`invalid attachment name "${name.slice(0, 300)}"`);
@@ -107,13 +118,7 @@ export class AttachmentUploader {
       }
       let started = false;
       let file: Transform | null = null;
-      let settled = false;
-      const settle = (err: unknown, dto?: AttachmentDto) => {
-        if (settled) return;
-        settled = true;
-        if (err) reject(err);
-        else resolve(dto!);
-      };
+      const settle = settleOnce(resolve, reject);
       parser.on('file', (field, part, info) => {
         if (field !== 'attachment' || started) {
           part.resume();
@@ -159,13 +164,7 @@ export class AttachmentUploader {
     if (rid) headers[CORRELATION_HEADER] = rid;
     const send = this.base.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise<AttachmentDto>((resolve, reject) => {
-      let settled = false;
-      const settle = (err: unknown, dto?: AttachmentDto) => {
-        if (settled) return;
-        settled = true;
-        if (err) reject(err);
-        else resolve(dto!);
-      };
+      const settle = settleOnce(resolve, reject);
       let responded = false;
       const upstream: ClientRequest = send(url, { method: 'POST', headers, agent: this.agent }, (res) => {
         // repo-service's answer decides, also when it answers (404, 423) before the body is through.
