@@ -18,7 +18,7 @@ import { GATEWAY_SETTINGS, gatewaySettingsSpec } from '../config/gateway-setting
 import { ApiErrorFilter } from './api-error.filter.js';
 import { IdempotencyInterceptor } from './idempotency.interceptor.js';
 import { IdempotencyStore } from './idempotency.store.js';
-import { bodyLimits, registerJsonBodyParser } from './json-body.js';
+import { ATTACHMENT_UPLOAD_ROUTE, bodyLimits, registerJsonBodyParser } from './json-body.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PREFIX = `cairn-it-idem-${randomUUID().slice(0, 8)}`;
@@ -61,6 +61,17 @@ class ThingsController {
 Post()(ThingsController.prototype, 'create', Object.getOwnPropertyDescriptor(ThingsController.prototype, 'create')!);
 Controller('things')(ThingsController);
 
+/** The attachment upload's path: its body is streamed to the handler unread (see json-body.ts). */
+let uploads = 0;
+class UploadController {
+  async upload() {
+    uploads++;
+    return { uploaded: uploads };
+  }
+}
+Post()(UploadController.prototype, 'upload', Object.getOwnPropertyDescriptor(UploadController.prototype, 'upload')!);
+Controller(ATTACHMENT_UPLOAD_ROUTE.replace(/^\//, ''))(UploadController);
+
 /** Stands in for the auth guard: the user id comes from a test header. */
 class TestUserGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
@@ -80,7 +91,7 @@ const gatewaySettings = { ...loadSettings(gatewaySettingsSpec), idempotencyTtlMs
 async function startApp(redisUrl: string): Promise<{ app: NestFastifyApplication; url: string }> {
   class TestModule {}
   Module({
-    controllers: [ThingsController],
+    controllers: [ThingsController, UploadController],
     providers: [
       { provide: COMMON_SETTINGS, useValue: { ...common, redisUrl } },
       { provide: GATEWAY_SETTINGS, useValue: gatewaySettings },
@@ -180,6 +191,19 @@ describe('Idempotency-Key', () => {
     const res = await retry;
     expect(res.status).toBe(201);
     expect(res.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('refuses a key on a streamed upload (422): another file must not get the first answer', async () => {
+    const url = new URL(base);
+    url.pathname = '/api/v1/repos/o/r/releases/1/assets';
+    const upload = (headers: Record<string, string>) =>
+      fetch(url, { method: 'POST', headers: { 'content-type': 'application/octet-stream', 'x-test-user': '7', authorization: 'token t', ...headers }, body: 'file' });
+    const refused = await upload({ 'idempotency-key': `k-${randomUUID()}` });
+    expect(refused.status).toBe(422);
+    expect(await errorMessage(refused)).toMatch(/not supported on a streamed upload/);
+    expect(uploads).toBe(0);
+    expect((await upload({})).status).toBe(201);
+    expect(uploads).toBe(1);
   });
 
   it('stores the answer in Redis under the suite prefix with the configured TTL', async () => {

@@ -13,6 +13,13 @@ const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 const IDEMPOTENT_REPLAY_HEADER = 'idempotent-replayed';
 const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
 
+/** A body the gateway streams on unread (an attachment upload): there is nothing to fingerprint before it is stored. */
+function streamedBody(req: FastifyRequest): boolean {
+  if (req.body !== undefined) return false;
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && Number(length) > 0);
+}
+
 function fingerprint(body: unknown): string {
   return createHash('sha256').update(JSON.stringify(body ?? null)).digest('hex');
 }
@@ -22,7 +29,7 @@ function fingerprint(body: unknown): string {
  * answer (status and body) is kept for `[api] IDEMPOTENCY_TTL` per (user, method, URL, key); a retry with the same
  * body gets that answer again with `Idempotent-Replayed: true` instead of creating a second resource; a retry while
  * the first still runs → 409; the same key with a different body → 422. Failed requests keep nothing (a retry runs
- * again). Anonymous requests and requests without the header pass through untouched.
+ * again). Anonymous requests and requests without the header pass through untouched; a streamed upload with one → 422.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -36,6 +43,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (req.method !== 'POST' || key === undefined || !actor) return next.handle();
     if (typeof key !== 'string' || !VALID_KEY.test(key)) {
       throw new BadRequestException('Idempotency-Key must be 1 to 255 printable ASCII characters');
+    }
+    // Replaying the first answer to another file would be wrong, and the file cannot be compared before it is kept.
+    if (streamedBody(req)) {
+      throw new UnprocessableEntityException('Idempotency-Key is not supported on a streamed upload (its body is not read before it is stored)');
     }
     return from(this.run(req, http.getResponse<FastifyReply>(), actor.id, key, next));
   }
