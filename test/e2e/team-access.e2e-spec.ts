@@ -230,6 +230,17 @@ describe('per-unit team access (units_map)', () => {
     expect(listed.body.map((i: { number: number }) => i.number)).toContain(issue.data.number);
     expect((await api.get(path('/issues?type=pulls&state=all'), { token })).body).toEqual([]);
     expect((await api.get(path(`/pulls/${index}`), { token: ownerToken })).body.state).toBe('open');
+
+    // Releases are a unit the team lacks too: their attachments (API and download links) stay closed to it.
+    const release = await gitea(ownerToken).repos.repoCreateRelease(org, repo, { tag_name: 'triage-v1', target_commitish: 'main' });
+    const asset = await gitea(ownerToken).repos.repoCreateReleaseAttachment(
+      org, repo, release.data.id!, { attachment: new File([new Uint8Array([1, 2, 3])], 'tool.bin') },
+    );
+    expect(asset.status).toBe(201);
+    expectApiError(await api.get(path(`/releases/${release.data.id}/assets`), { token }), 403);
+    expectApiError(await api.get(path(`/releases/${release.data.id}/assets/${asset.data.id}`), { token }), 403);
+    expect((await fetch(asset.data.browser_download_url!, { headers: { authorization: `token ${token}` } })).status).toBe(404);
+    expect((await fetch(asset.data.browser_download_url!, { headers: { authorization: `token ${ownerToken}` } })).status).toBe(200);
   });
 
   it('a team writing code but reading issues pushes and writes contents, yet cannot create labels', async () => {

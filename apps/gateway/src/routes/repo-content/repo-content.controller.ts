@@ -76,21 +76,10 @@ export class RepoContentController {
     return this.contents(ctx, path ?? '', q.ref);
   }
 
-  @Get('raw/*')
+  /** `media/*` is Gitea's "raw file or LFS object": Cairn stores no LFS objects, so it is exactly `raw/*`. */
+  @Get(['raw/*', 'media/*'])
   @RepoAccess('read', 'code')
   async raw(
-    @CurrentRepo() ctx: RepoContext,
-    @Param('*') path: string,
-    @Query() q: RefQuery,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
-    await sendRawBlob(this.rpc, this.internalRaw, ctx, path ?? '', q.ref, reply);
-  }
-
-  /** Gitea's "raw file or LFS object": Cairn stores no LFS objects, so this is exactly `raw`. */
-  @Get('media/*')
-  @RepoAccess('read', 'code')
-  async media(
     @CurrentRepo() ctx: RepoContext,
     @Param('*') path: string,
     @Query() q: RefQuery,
@@ -193,7 +182,7 @@ export class RepoContentController {
 
   /** `base...head` or `base..head` (or only a head, against the default branch): the commits head adds. */
   @Get('compare/*')
-  @RepoAccess('read')
+  @RepoAccess('read', 'code')
   compare(@CurrentRepo() ctx: RepoContext, @Param('*') basehead: string, @Query() q: CommitFlagsQuery): Promise<CompareDto> {
     return this.rpc.send(RepoSubjects.compare, { ...ctx, basehead: basehead ?? '', options: commitOptions(q) });
   }
@@ -233,7 +222,7 @@ export class RepoContentController {
 
   @Patch('branches/*')
   @MustNotBeArchived()
-  @RepoAccess('write')
+  @RepoAccess('write', 'code')
   @HttpCode(204)
   async renameBranch(@CurrentRepo() ctx: RepoContext, @Param('*') branch: string, @Body() body: RenameBranchBody): Promise<void> {
     await this.rpc.send(RepoSubjects.branchRename, { ...ctx, branch: branch ?? '', body });

@@ -93,14 +93,14 @@ export class ReleasesController {
   }
 
   @Get(':id/assets')
-  @RepoAccess('read')
+  @RepoAccess('read', 'releases')
   listAssets(@CurrentRepo() ctx: RepoContext, @Param('id', PositiveIntPipe) id: number): Promise<AttachmentDto[]> {
     return this.rpc.send(ReleaseSubjects.assetList, { ...ctx, id });
   }
 
   /** The body (multipart `attachment`, or raw bytes named by `?name=`) is left unparsed for this route (json-body.ts). */
   @Post(':id/assets')
-  @RepoAccess('write')
+  @RepoAccess('write', 'releases')
   @HttpCode(201)
   createAsset(
     @CurrentRepo() ctx: RepoContext,
@@ -114,7 +114,7 @@ export class ReleasesController {
   }
 
   @Get(':id/assets/:attachment_id')
-  @RepoAccess('read')
+  @RepoAccess('read', 'releases')
   getAsset(
     @CurrentRepo() ctx: RepoContext,
     @Param('id', PositiveIntPipe) id: number,
@@ -125,7 +125,7 @@ export class ReleasesController {
 
   /** Gitea answers an edit with 201. */
   @Patch(':id/assets/:attachment_id')
-  @RepoAccess('write')
+  @RepoAccess('write', 'releases')
   @HttpCode(201)
   editAsset(
     @CurrentRepo() ctx: RepoContext,
@@ -137,7 +137,7 @@ export class ReleasesController {
   }
 
   @Delete(':id/assets/:attachment_id')
-  @RepoAccess('write')
+  @RepoAccess('write', 'releases')
   @HttpCode(204)
   async deleteAsset(
     @CurrentRepo() ctx: RepoContext,

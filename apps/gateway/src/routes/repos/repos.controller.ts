@@ -105,7 +105,7 @@ export class ReposController {
 
   /** Gitea answers 202 (its fork is complete when it answers; the status is historical). */
   @Post('repos/:owner/:repo/forks')
-  @RepoAccess('read')
+  @RepoAccess('read', 'code')
   @SignInRequired()
   @HttpCode(202)
   fork(@CurrentRepo() ctx: RepoContext, @Body() body: CreateForkBody): Promise<RepositoryDto> {
@@ -113,7 +113,7 @@ export class ReposController {
   }
 
   @Get('repos/:owner/:repo/forks')
-  @RepoAccess('read')
+  @RepoAccess('read', 'code')
   @Paged()
   forks(@CurrentRepo() ctx: RepoContext, @Query() query: ListQuery): Promise<Paginated<RepositoryDto>> {
     return this.rpc.send(RepoSubjects.repositoryForks, { ...ctx, query });

@@ -173,10 +173,13 @@ export class WebKit {
    * `TWO_FACTOR_AUTH = enforced` a user without two-factor gets the 404 page, whose layout carries the enrolment alert);
  * with `units`, `access` is the level on the unit the page belongs to, as on the API's routes.
    */
-  repoAccess(
+  async repoAccess(
     ctx: Pick<PageContext, 'actor'>, owner: string, repo: string, units?: RepoUnit | readonly RepoUnit[],
   ): ReturnType<typeof resolveRepoAccess> {
-    return resolveRepoAccess(this.rpc, this.settings, ctx.actor, owner, repo, units);
+    const context = await resolveRepoAccess(this.rpc, this.settings, ctx.actor, owner, repo, units);
+    // A page of a unit the visitor may not read is not there for them (Gitea's web answers 404; the API, 403).
+    if (units !== undefined && context.access === 'none') throw DomainError.notFound('not found');
+    return context;
   }
 
   /** Saves changes a page made to the session (e.g. a pending sign-in). */

@@ -61,7 +61,7 @@ export function registerReleaseDownloads(web: WebKit): void {
   };
 
   web.get<{ owner: string; repo: string; '*': string }>('/:owner/:repo/releases/download/*', async (ctx) => {
-    const repo = await web.repoAccess({ actor: await downloader(web, ctx) }, ctx.params.owner, ctx.params.repo);
+    const repo = await web.repoAccess({ actor: await downloader(web, ctx) }, ctx.params.owner, ctx.params.repo, 'releases');
     // The tag may hold slashes; the name is the last segment.
     const rest = ctx.params['*'] ?? '';
     const cut = rest.lastIndexOf('/');
@@ -77,7 +77,7 @@ export function registerReleaseDownloads(web: WebKit): void {
     const uuid = ctx.params.uuid.toLowerCase();
     if (!UUID.test(uuid)) throw DomainError.notFound('attachment does not exist');
     const where = await web.rpc.send(ReleaseSubjects.assetLocate, { uuid });
-    const repo = await web.repoAccess({ actor }, where.owner, where.repo);
+    const repo = await web.repoAccess({ actor }, where.owner, where.repo, 'releases');
     return send(ctx, repo, await web.rpc.send(ReleaseSubjects.assetDownload, { ...repo, uuid, headOnly: ctx.req.method === 'HEAD' }));
   }, options);
 }
