@@ -241,6 +241,18 @@ describe('per-unit team access (units_map)', () => {
     expectApiError(await api.get(path(`/releases/${release.data.id}/assets/${asset.data.id}`), { token }), 403);
     expect((await fetch(asset.data.browser_download_url!, { headers: { authorization: `token ${token}` } })).status).toBe(404);
     expect((await fetch(asset.data.browser_download_url!, { headers: { authorization: `token ${ownerToken}` } })).status).toBe(200);
+
+    // Watching the repository, the team hears of new issues, never of pull requests it may not read.
+    expect((await api.put(path('/subscription'), { token })).status).toBe(200);
+    await openPull('triage-watched');
+    const watched = await api.post(path('/issues'), { token: ownerToken, body: { title: 'triage-watched issue' } });
+    expect(watched.status, watched.text).toBe(201);
+    const threads = await waitFor("frank's thread of the new issue", async () => {
+      const res = await api.get('/notifications?all=true', { token });
+      const list = res.body as { subject: { title: string; type: string } }[];
+      return list.some((t) => t.subject.title === 'triage-watched issue') ? list : null;
+    });
+    expect(threads.filter((t) => t.subject.type === 'Pull')).toEqual([]);
   });
 
   it('a team writing code but reading issues pushes and writes contents, yet cannot create labels', async () => {

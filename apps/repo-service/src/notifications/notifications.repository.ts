@@ -74,7 +74,7 @@ export class NotificationsRepository {
 
   /** The issue an event touched, by repository and number (null when it is gone). */
   findIssue(repoId: number, index: number) {
-    return this.prisma.issue.findUnique({ where: { repoId_index: { repoId, index } }, select: { id: true, posterId: true } });
+    return this.prisma.issue.findUnique({ where: { repoId_index: { repoId, index } }, select: { id: true, posterId: true, isPull: true } });
   }
 
   /**

@@ -85,7 +85,8 @@ export class NotificationsService {
     for (const id of candidates) {
       if (id === target.doerId || !known.has(id)) continue; // the doer, and users gone since
       if (repo.ownerKind === 'organization' && id === repo.ownerId) continue; // an organization reads nothing
-      const level = await this.access.accessById({ id, isAdmin: admins.has(id) }, repo.id);
+      // Judged by the issue's own unit: a team without pull requests hears nothing of them (not even titles).
+      const level = await this.access.unitAccessById({ id, isAdmin: admins.has(id) }, repo.id, issue.isPull ? 'pulls' : 'issues');
       if (level !== 'none') recipients.push(id);
     }
     if (recipients.length === 0) return;
