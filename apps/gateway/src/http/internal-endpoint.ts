@@ -1,6 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { CORRELATION_HEADER } from '@cairn/platform';
+import { INTERNAL_HEADERS } from '@cairn/contracts';
+import { CORRELATION_HEADER, currentCorrelationId, traceHeaders } from '@cairn/platform';
 import { HOP_BY_HOP_HEADERS } from './hop-by-hop.js';
 
 /**
@@ -14,7 +15,8 @@ export function upstreamPath(base: URL, publicUrl: string): string {
 
 /**
  * A service's internal HTTP endpoint the gateway streams public requests to (runners-service's runner protocol,
- * packages-service's registries): one keep-alive agent, the public path kept as it is.
+ * packages-service's registries) or calls itself (repo-service's raw files and attachments): one keep-alive agent,
+ * the path kept as it is.
  */
 export class InternalEndpoint {
   private readonly base: URL;
@@ -41,6 +43,14 @@ export class InternalEndpoint {
       agent: this.agent,
     });
   }
+}
+
+/** The headers of a call the gateway makes itself to an internal endpoint: the internal token, trace and correlation. */
+export function internalCallHeaders(internalToken: string): Record<string, string> {
+  const headers: Record<string, string> = { [INTERNAL_HEADERS.token]: internalToken, ...traceHeaders() };
+  const rid = currentCorrelationId();
+  if (rid) headers[CORRELATION_HEADER] = rid;
+  return headers;
 }
 
 /** The headers of an internal answer passed back to the client: all but hop-by-hop ones, plus the correlation id. */

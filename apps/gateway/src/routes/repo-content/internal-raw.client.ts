@@ -1,10 +1,8 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import { Logger } from '@nestjs/common';
-import {
-  DomainError, ErrorCode, INTERNAL_ATTACHMENTS_PATH, INTERNAL_HEADERS, INTERNAL_RAW_PATH, type RepoRefDto,
-} from '@cairn/contracts';
-import { CORRELATION_HEADER, currentCorrelationId, traceHeaders, type CommonSettings } from '@cairn/platform';
+import { DomainError, ErrorCode, INTERNAL_ATTACHMENTS_PATH, INTERNAL_RAW_PATH, type RepoRefDto } from '@cairn/contracts';
+import type { CommonSettings } from '@cairn/platform';
+import { InternalEndpoint, internalCallHeaders } from '../../http/internal-endpoint.js';
 
 /**
  * Fetches blob bytes that are too large for a bus message from repo-service's internal HTTP endpoint
@@ -14,13 +12,10 @@ import { CORRELATION_HEADER, currentCorrelationId, traceHeaders, type CommonSett
  */
 export class InternalRawClient {
   private readonly logger = new Logger('InternalRaw');
-  private readonly base: URL;
-  private readonly agent: HttpAgent;
+  private readonly endpoint: InternalEndpoint;
 
   constructor(private readonly common: CommonSettings) {
-    this.base = new URL(common.repoInternalUrl.endsWith('/') ? common.repoInternalUrl : `${common.repoInternalUrl}/`);
-    this.agent =
-      this.base.protocol === 'https:' ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+    this.endpoint = new InternalEndpoint(common.repoInternalUrl);
   }
 
   /** Opens the stream; fails with UNAVAILABLE unless repo-service answers 200. The caller consumes or destroys it. */
@@ -43,14 +38,9 @@ export class InternalRawClient {
   }
 
   private openPath(path: string, repo: RepoRefDto, query: Record<string, string>): Promise<IncomingMessage> {
-    const target = new URL(path.replace(/^\//, ''), this.base);
-    target.search = new URLSearchParams(query).toString();
-    const send = this.base.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise((resolve, reject) => {
-      const headers: Record<string, string> = { [INTERNAL_HEADERS.token]: this.common.internalToken, ...traceHeaders() };
-      const rid = currentCorrelationId();
-      if (rid) headers[CORRELATION_HEADER] = rid;
-      const req = send(target, { method: 'GET', headers, agent: this.agent }, (res) => {
+      const req = this.endpoint.request(`${path}?${new URLSearchParams(query)}`, 'GET', internalCallHeaders(this.common.internalToken));
+      req.once('response', (res: IncomingMessage) => {
         if (res.statusCode === 200) return resolve(res);
         res.resume();
         this.logger.warn(`internal raw endpoint answered ${res.statusCode} for a blob of repository ${repo.id}`);

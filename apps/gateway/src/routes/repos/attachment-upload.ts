@@ -1,5 +1,4 @@
-import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { ClientRequest, IncomingMessage } from 'node:http';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Logger, PayloadTooLargeException } from '@nestjs/common';
@@ -8,17 +7,14 @@ import {
   DomainError, ErrorCode, INTERNAL_ATTACHMENTS_PATH, INTERNAL_HEADERS, isValidAttachmentName, type AttachmentDto,
   type RepoRefDto,
 } from '@cairn/contracts';
-import { CORRELATION_HEADER, currentCorrelationId, traceHeaders, type CommonSettings } from '@cairn/platform';
+import type { CommonSettings } from '@cairn/platform';
 import type { FastifyRequest } from 'fastify';
+import { InternalEndpoint, internalCallHeaders } from '../../http/internal-endpoint.js';
 
 /** The largest internal answer read (an `AttachmentDto` or an error). */
 const MAX_ANSWER_BYTES = 64 * 1024;
 const ERROR_CODES = new Set<string>(Object.values(ErrorCode));
 
-/**
- * Why a name cannot be the attachment's, or null. Checked here too (repo-service has the last word), so a bad name
- * is refused before a byte is sent on.
- */
 /** A promise's resolve/reject as one callback that only the first outcome reaches (streams report late errors too). */
 function settleOnce<T>(resolve: (value: T) => void, reject: (err: unknown) => void): (err: unknown, value?: T) => void {
   let settled = false;
@@ -30,6 +26,10 @@ function settleOnce<T>(resolve: (value: T) => void, reject: (err: unknown) => vo
   };
 }
 
+/**
+ * Why a name cannot be the attachment's, or null. Checked here too (repo-service has the last word), so a bad name
+ * is refused before a byte is sent on.
+ */
 function nameProblem(name: string): DomainError | null {
   if (!name) return DomainError.invalid('could not determine the name of the attachment: give it in ?name=');
   if (!isValidAttachmentName(name)) return DomainError.invalid(`invalid attachment name "${name.slice(0, 300)}"`);
@@ -82,13 +82,11 @@ export interface UploadTarget {
  */
 export class AttachmentUploader {
   private readonly logger = new Logger('AttachmentUpload');
-  private readonly base: URL;
-  private readonly agent: HttpAgent;
+  private readonly endpoint: InternalEndpoint;
   private readonly maxBytes: number;
 
   constructor(private readonly common: CommonSettings) {
-    this.base = new URL(common.repoInternalUrl.endsWith('/') ? common.repoInternalUrl : `${common.repoInternalUrl}/`);
-    this.agent = this.base.protocol === 'https:' ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+    this.endpoint = new InternalEndpoint(common.repoInternalUrl);
     this.maxBytes = common.attachmentMaxSizeMb * 1024 * 1024;
   }
 
@@ -152,21 +150,17 @@ export class AttachmentUploader {
 
   /** Streams `body` (which fails with a 413 past the limit) to repo-service and returns the stored attachment. */
   private send(target: UploadTarget, name: string, body: Readable): Promise<AttachmentDto> {
-    const url = new URL(INTERNAL_ATTACHMENTS_PATH.replace(/^\//, ''), this.base);
-    url.search = new URLSearchParams({ repo: String(target.repo.id), release: String(target.releaseId), name }).toString();
-    const headers: Record<string, string> = {
-      [INTERNAL_HEADERS.token]: this.common.internalToken,
+    const query = new URLSearchParams({ repo: String(target.repo.id), release: String(target.releaseId), name });
+    const headers = {
+      ...internalCallHeaders(this.common.internalToken),
       [INTERNAL_HEADERS.actorId]: String(target.actorId),
       'content-type': 'application/octet-stream',
-      ...traceHeaders(),
     };
-    const rid = currentCorrelationId();
-    if (rid) headers[CORRELATION_HEADER] = rid;
-    const send = this.base.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise<AttachmentDto>((resolve, reject) => {
       const settle = settleOnce(resolve, reject);
       let responded = false;
-      const upstream: ClientRequest = send(url, { method: 'POST', headers, agent: this.agent }, (res) => {
+      const upstream: ClientRequest = this.endpoint.request(`${INTERNAL_ATTACHMENTS_PATH}?${query}`, 'POST', headers);
+      upstream.once('response', (res: IncomingMessage) => {
         // repo-service's answer decides, also when it answers (404, 423) before the body is through.
         responded = true;
         this.answer(res).then((dto) => settle(null, dto), settle);
