@@ -1,8 +1,8 @@
-// `npm test`: lint, type check + build, type check of the test code, migration check, then the unit, integration and end-to-end tests, in that
+// `npm test`: prerequisites (scripts/prerequisites.mjs), lint, type check + build, type check of the test code, migration check, then the unit, integration and end-to-end tests, in that
 // order, stopping at the first failure. Ends with one plain line `N passed, M failed` totalling the Vitest tests.
 //
 //   node scripts/test.mjs                 every step
-//   node scripts/test.mjs unit e2e        only the named steps (lint, build, typecheck-tests, generated, migrations, unit,
+//   node scripts/test.mjs unit e2e        only the named steps (prerequisites, lint, build, typecheck-tests, generated, migrations, unit,
 //                                         integration, e2e)
 //
 // lint, build, unit and integration run as Nx targets of every project (`nx run-many -t <target>`), so unchanged
@@ -17,7 +17,7 @@ import path from 'node:path';
 import { REPO_ROOT } from './suite.mjs';
 import { readProjects } from './lib/nx-projects.mjs';
 
-const STEPS = ['lint', 'build', 'typecheck-tests', 'generated', 'migrations', 'unit', 'integration', 'e2e'];
+const STEPS = ['prerequisites', 'lint', 'build', 'typecheck-tests', 'generated', 'migrations', 'unit', 'integration', 'e2e'];
 const requested = process.argv.slice(2);
 const unknown = requested.filter((s) => !STEPS.includes(s));
 if (unknown.length) {
@@ -26,6 +26,8 @@ if (unknown.length) {
 }
 const selected = new Set(requested.length ? requested : STEPS);
 if (selected.has('e2e') || selected.has('generated')) selected.add('build');
+// Every step that talks to a server or a tool needs them first.
+if (['migrations', 'unit', 'integration', 'e2e'].some((s) => selected.has(s))) selected.add('prerequisites');
 
 const bin = (/** @type {string} */ name) => path.join(REPO_ROOT, 'node_modules', '.bin', name);
 const reportDir = mkdtempSync(path.join(tmpdir(), 'cairn-test-'));
@@ -170,6 +172,9 @@ function markBuilt() {
 
 /** @type {Record<string, [string, () => Promise<number>]>} */
 const steps = {
+  // Not a test: brings the Debian packages and servers (and, in CI, the real clients) or stops with one line.
+  prerequisites: ['Prerequisites (scripts/prerequisites.mjs: tools, servers, client toolchains)', () =>
+    run(process.execPath, [path.join(REPO_ROOT, 'scripts/prerequisites.mjs')])],
   lint: ['Lint (nx run-many -t lint: eslint per project, cached)', () => nxRunMany('lint')],
   build: ['Type check and build (nx run-many -t build: Prisma clients, then tsc -b per project, cached)', async () => {
     const code = await nxRunMany('build');

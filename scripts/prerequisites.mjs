@@ -1,0 +1,171 @@
+// Brings what the tests need onto this machine, or stops at once with one line naming what to install. Used by
+// `.ci/run`, by `npm test` (its first step) and by developers (`npm run infra`): one home for "the prerequisites".
+//
+//   node scripts/prerequisites.mjs            tools and servers; Debian packages installed when missing (as root with apt)
+//   node scripts/prerequisites.mjs --clients  also every real client's toolchain, and builds/installs the clients into
+//                                             ~/.cache/cairn-clients (CI: a missing toolchain is an error, not a skip)
+//   node scripts/prerequisites.mjs --check    only say what is missing; install and start nothing
+//
+// Servers that do not answer at their URLs are started from the installed binaries with their data in `.cairn/`
+// (PostgreSQL with trust authentication for `postgres` on 127.0.0.1) and left running, exactly as `npm start` starts
+// them. Plain JavaScript on Node's standard library first: it runs before `npm ci` has finished anything.
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import path from 'node:path';
+
+const args = new Set(process.argv.slice(2));
+const unknown = [...args].filter((a) => !['--clients', '--check'].includes(a));
+if (unknown.length) {
+  process.stderr.write(`usage: node scripts/prerequisites.mjs [--clients] [--check] (unknown: ${unknown.join(' ')})\n`);
+  process.exit(2);
+}
+const CHECK_ONLY = args.has('--check');
+const WITH_CLIENTS = args.has('--clients') || process.env.CI === 'true';
+const NODE_MAJOR = 24;
+
+/** @param {string} line */
+const say = (line) => process.stdout.write(`prerequisites: ${line}\n`);
+
+/** @param {string} message @returns {never} */
+function stop(message) {
+  process.stderr.write(`prerequisites: ${message}\n`);
+  process.exit(1);
+}
+
+/** @param {string} name @returns {string | null} */
+function which(name) {
+  const dirs = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/sbin', '/usr/local/sbin', '/usr/local/go/bin'];
+  for (const dir of dirs) {
+    if (!dir) continue;
+    try {
+      accessSync(path.join(dir, name), constants.X_OK);
+      return path.join(dir, name);
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+/** @param {string} cmd @param {string[]} argv */
+const succeeds = (cmd, argv) => spawnSync(cmd, argv, { stdio: 'ignore' }).status === 0;
+
+/**
+ * What the tests need, each with the Debian package that brings it. `present` decides; `why` is for the reader.
+ * @type {{ what: string, pkg: string, present: () => boolean, why: string }[]}
+ */
+const TOOLS = [
+  { what: 'PostgreSQL server', pkg: 'postgresql', present: () => hasPostgresServer(), why: 'every integration and e2e test' },
+  { what: 'nats-server', pkg: 'nats-server', present: () => !!which('nats-server'), why: 'the bus; integration tests start private servers' },
+  { what: 'redis-server', pkg: 'redis-server', present: () => !!which('redis-server'), why: 'queues' },
+  { what: 'git', pkg: 'git', present: () => !!which('git'), why: 'repositories' },
+  { what: 'ssh and ssh-keygen', pkg: 'openssh-client', present: () => !!which('ssh') && !!which('ssh-keygen'), why: 'git over SSH, key tests' },
+  { what: 'gpg', pkg: 'gnupg', present: () => !!which('gpg'), why: 'commit signing' },
+  { what: 'curl', pkg: 'curl', present: () => !!which('curl'), why: 'the registry tests drive the registries with the real curl' },
+  { what: 'skopeo', pkg: 'skopeo', present: () => !!which('skopeo'), why: 'the container registry tests push and pull with the real OCI client' },
+  { what: 'chromium', pkg: 'chromium', present: () => !!which('chromium'), why: 'the web UI tests (playwright-core drives Debian\'s Chromium; no browser download)' },
+  {
+    what: 'docker-compose',
+    pkg: 'docker-compose',
+    present: () => !!which('docker-compose') || succeeds('docker', ['compose', 'version']),
+    why: 'docker-compose.yml is rendered and checked by compose itself (no Docker daemon needed)',
+  },
+];
+
+function hasPostgresServer() {
+  try {
+    accessSync('/usr/lib/postgresql', constants.R_OK);
+    const r = spawnSync('sh', ['-c', 'ls /usr/lib/postgresql/*/bin/initdb'], { stdio: 'ignore' });
+    if (r.status === 0) return true;
+  } catch {
+    // not a Debian layout
+  }
+  return !!which('initdb') && !!which('pg_ctl');
+}
+
+/** apt-get as root, or through passwordless sudo; null when neither works. */
+const aptPrefix = (() => {
+  if (!which('apt-get')) return null;
+  if (process.getuid?.() === 0) return [];
+  return which('sudo') && succeeds('sudo', ['-n', 'true']) ? ['sudo', '-n'] : null;
+})();
+const canApt = () => aptPrefix !== null;
+
+/** @param {string[]} argv @param {NodeJS.ProcessEnv} env */
+function asRoot(argv, env) {
+  const full = [...(aptPrefix ?? []), ...(aptPrefix?.length ? ['env', 'DEBIAN_FRONTEND=noninteractive'] : []), ...argv];
+  return spawnSync(/** @type {string} */ (full[0]), full.slice(1), { stdio: 'inherit', env });
+}
+
+/** @param {string[]} pkgs */
+function aptInstall(pkgs) {
+  say(`installing with apt-get: ${pkgs.join(' ')}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const update = asRoot(['apt-get', 'update', '-q'], env);
+  if (update.status !== 0) stop(`apt-get update failed: install ${pkgs.join(' ')} yourself`);
+  const install = asRoot(['apt-get', 'install', '-y', '-q', '--no-install-recommends', ...pkgs], env);
+  if (install.status !== 0) stop(`apt-get install failed: install ${pkgs.join(' ')} yourself`);
+}
+
+// ---- Node.js ----------------------------------------------------------------------------------------------------
+const major = Number(process.versions.node.split('.')[0]);
+if (major < NODE_MAJOR) {
+  stop(`Node.js ${NODE_MAJOR} or newer is needed (this is ${process.version}): install the current LTS (package.json engines)`);
+}
+
+// ---- tools and servers from Debian ------------------------------------------------------------------------------
+let missing = TOOLS.filter((t) => !t.present());
+if (missing.length && !CHECK_ONLY && canApt()) {
+  aptInstall(missing.map((t) => t.pkg));
+  missing = TOOLS.filter((t) => !t.present());
+}
+if (missing.length) {
+  const how = canApt() || CHECK_ONLY ? '' : ' (as root, or with sudo)';
+  stop(`missing ${missing.map((t) => t.what).join(', ')}: apt-get install ${missing.map((t) => t.pkg).join(' ')}${how}`);
+}
+
+// ---- the real clients' toolchains ---------------------------------------------------------------------------------
+const { CLIENTS, clientStatus, ensureClient } = await import('./clients.mjs');
+const toolchainGaps = CLIENTS.map((c) => ({ client: c, gap: clientStatus(c).missing })).filter((x) => x.gap);
+if (toolchainGaps.length) {
+  const line = toolchainGaps.map((x) => `${x.client.name} needs ${x.gap}`).join('; ');
+  if (WITH_CLIENTS) stop(`client toolchains missing: ${line}`);
+  say(`client suites that will be skipped: ${line}`);
+}
+
+if (CHECK_ONLY) {
+  say('everything is installed');
+  process.exit(0);
+}
+
+// ---- servers ------------------------------------------------------------------------------------------------------
+const { DEFAULTS, REPO_ROOT, SuiteError, ensureInfrastructure } = await import('./suite.mjs');
+try {
+  const testDatabaseUrl = process.env.CAIRN_TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+  const infra = await ensureInfrastructure({
+    databaseUrl: testDatabaseUrl,
+    natsUrl: process.env.NATS_URL ?? DEFAULTS.natsUrl,
+    redisUrl: process.env.REDIS_URL ?? DEFAULTS.redisUrl,
+    dataDir: path.join(REPO_ROOT, '.cairn'),
+    log: say,
+  });
+  // Left running on purpose: the next run, `npm start` and the tests find them answering.
+  say(infra.started.length ? `started ${infra.started.join(', ')} (data and logs in .cairn/)` : 'PostgreSQL, NATS and Redis answer');
+} catch (err) {
+  if (err instanceof SuiteError) stop(err.message);
+  throw err;
+}
+
+// ---- the clients themselves ---------------------------------------------------------------------------------------
+if (WITH_CLIENTS) {
+  for (const c of CLIENTS) {
+    const t0 = Date.now();
+    try {
+      const r = await ensureClient(c.name, { log: say });
+      say(`${c.name} ${c.version}: ${r.built ? `built in ${((Date.now() - t0) / 1000).toFixed(0)} s` : 'cached'} (${r.dir})`);
+    } catch (err) {
+      stop(`${c.name} ${c.version} could not be built or installed: ${/** @type {Error} */ (err).message}`);
+    }
+  }
+}
+process.exit(0);
