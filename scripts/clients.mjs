@@ -1,4 +1,4 @@
-// The real clients Cairn is tested with (Gitea's Go SDK, tea, act_runner, schemathesis), built or installed from
+// The real clients Cairn is tested with (one module each in scripts/clients/), built or installed from
 // their own registries (the Go module proxy, PyPI) into `~/.cache/cairn-clients/<name>-<key>/`, where the key is the
 // client's version (plus a hash of our own sources for programs we compile against a library). A fresh machine
 // builds each once; later runs find it. Each client is one module in scripts/clients/.
