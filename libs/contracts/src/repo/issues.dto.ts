@@ -1,4 +1,4 @@
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, MaxLength, Min, MinLength, ValidateNested,
 } from 'class-validator';
@@ -126,6 +126,8 @@ export class CreateIssueBody extends AssigneesFields {
 
 /** `PATCH /repos/{owner}/{repo}/issues/{index}` body (Gitea's `EditIssueOption`; every field optional). */
 export class EditIssueBody extends AssigneesFields {
+  /** Empty: unchanged (Gitea edits the title only when one is given; its Go SDK always sends the field). */
+  @Transform(({ value }: { value: unknown }) => (value === '' ? undefined : value))
   @IsOptional() @IsString() @MinLength(1) @MaxLength(ISSUE_TITLE_MAX_LENGTH) title?: string;
   @IsOptional() @IsString() @MaxLength(ISSUE_BODY_MAX_LENGTH) body?: string;
   @IsOptional() @IsIn(ISSUE_STATES) state?: IssueState;
