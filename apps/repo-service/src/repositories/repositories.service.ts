@@ -117,7 +117,7 @@ export class RepositoriesService {
           isEmpty: !body.auto_init,
           isTemplate: body.template ?? false,
           defaultBranch: branch,
-          trustModel: body.trust_model ?? 'default',
+          trustModel: body.trust_model || 'default',
         }, this.firstWatcher(doer.id));
         const data: RepositoryEventData = {
           repository: toEventRepository(created, owner.user, this.urls),
