@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  IdentitySubjects, accessAtLeast, type AccessLevel, type ActorDto, type OwnerDto,
+  DomainError, ErrorCode, IdentitySubjects, accessAtLeast, type AccessLevel, type ActorDto, type OwnerDto,
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
 import { PACKAGES_SETTINGS, type PackagesSettings } from '../config/packages-settings.js';
@@ -39,6 +39,19 @@ export class PackageAccess {
         : null;
     const access = determineAccessMode(actor, owner, { requireSignin: this.settings.requireSigninView, membership });
     return { owner, access };
+  }
+
+  /**
+   * The actor a stored reference to a sign-in stands for now (registry bearer tokens): null when the user or the
+   * access token may no longer sign in.
+   */
+  async currentActor(userId: number, tokenId?: number): Promise<ActorDto | null> {
+    try {
+      return (await this.rpc.send(IdentitySubjects.authReference, { userId, ...(tokenId !== undefined ? { tokenId } : {}) })).actor;
+    } catch (err) {
+      if (err instanceof DomainError && err.code === ErrorCode.UNAUTHENTICATED) return null;
+      throw err;
+    }
   }
 
   /**
