@@ -289,7 +289,7 @@ class ContainerRegistry {
       }
       throw err;
     }
-    const refusal = this.deps.access.refusal(actor, resolved.access, need);
+    const refusal = this.deps.access.refusal(actor, resolved, need);
     if (refusal?.kind === 'unauthenticated') throw new OciError('UNAUTHORIZED', refusal.message);
     if (refusal) throw new OciError('DENIED', refusal.message);
     return resolved;

@@ -62,7 +62,7 @@ class GenericRegistry {
       }
       throw err;
     }
-    const refusal = this.deps.access.refusal(req.actor, resolved.access, need);
+    const refusal = this.deps.access.refusal(req.actor, resolved, need);
     if (refusal?.kind === 'unauthenticated') {
       await plain(reply.header('www-authenticate', 'Basic realm="Gitea Package API"'), 401, refusal.message);
       return null;
