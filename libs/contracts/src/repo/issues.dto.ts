@@ -190,6 +190,14 @@ export class IssueIndexRequest extends RepoScopedRequest {
   @Type(() => Number) @IsInt() @Min(1) index: number;
 }
 
+/**
+ * `repo.issue.timeline`: one page of the timeline when `query` has `page` or `limit` (Gitea's SDK always sends both),
+ * else all of it.
+ */
+export class IssueTimelineRequest extends IssueIndexRequest {
+  @IsOptional() @ValidateNested() @Type(() => ListQuery) query?: ListQuery;
+}
+
 /** `repo.issue.edit`. */
 export class EditIssueRequest extends IssueIndexRequest {
   @ValidateNested() @Type(() => EditIssueBody) body: EditIssueBody;
