@@ -1,4 +1,4 @@
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, MaxLength, Min, MinLength, ValidateNested,
 } from 'class-validator';
@@ -124,9 +124,13 @@ export class CreateIssueBody extends AssigneesFields {
   @IsOptional() @IsInt() @Min(0) milestone?: number;
 }
 
+/** An empty string read as "not given" (Gitea's edits skip empty titles). */
+export const EmptyAsAbsent = (): PropertyDecorator => Transform(({ value }: { value: unknown }) => (value === '' ? undefined : value));
+
 /** `PATCH /repos/{owner}/{repo}/issues/{index}` body (Gitea's `EditIssueOption`; every field optional). */
 export class EditIssueBody extends AssigneesFields {
-  @IsOptional() @IsString() @MinLength(1) @MaxLength(ISSUE_TITLE_MAX_LENGTH) title?: string;
+  /** Empty: unchanged (Gitea edits the title only when one is given; its Go SDK always sends the field). */
+  @EmptyAsAbsent() @IsOptional() @IsString() @MinLength(1) @MaxLength(ISSUE_TITLE_MAX_LENGTH) title?: string;
   @IsOptional() @IsString() @MaxLength(ISSUE_BODY_MAX_LENGTH) body?: string;
   @IsOptional() @IsIn(ISSUE_STATES) state?: IssueState;
   /** Milestone id; 0 removes the milestone (write access). */
