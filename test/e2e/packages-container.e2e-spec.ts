@@ -412,7 +412,8 @@ describe.skipIf(!available)('container registry (OCI distribution) with skopeo',
         expect(res.status).toBe(200);
         return { link: res.headers.get('link'), repositories: ((await res.json()) as { repositories: string[] }).repositories };
       };
-      const publicImages = [`${alice.username}/app`, `${alice.username}/multi`];
+      // `evil` is the active-content test's image (above).
+      const publicImages = [`${alice.username}/app`, `${alice.username}/evil`, `${alice.username}/multi`];
       // Images holding only blobs (no manifest yet) are not listed, as in Gitea.
       expect((await catalog(await bearer(stranger.basic))).repositories).toEqual(publicImages);
       expect((await catalog(await bearer())).repositories).toEqual(publicImages);
