@@ -251,10 +251,13 @@ describe('GET /repos/{owner}/{repo}/raw/{filepath}', () => {
     expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect(res.headers.get('etag')).toBe(`"${await blobSha('main:README.md')}"`);
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    // Repository files are user content (issue 25): sandboxed, text never served as HTML.
+    expect(res.headers.get('content-security-policy')).toMatch(/(^|; )sandbox$/);
     expect(res.headers.get('x-gitea-object-type')).toBe('file');
     expect(await res.text()).toBe('# tree\n\nupdated\n');
     const bin = await fetch(suite.api(`${base}/raw/bin.dat`), { headers: { authorization: reader.basic } });
     expect(bin.headers.get('content-type')).toBe('application/octet-stream');
+    expect(bin.headers.get('content-security-policy')).toMatch(/(^|; )sandbox$/);
     expect(Buffer.from(await bin.arrayBuffer()).equals(BIN)).toBe(true);
   });
 

@@ -11,8 +11,10 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  buildImageLayout, buildIndexLayout, layoutEntry, readLayoutBlob, skopeo, skopeoAvailable, type BuiltImage,
+  OCI_MANIFEST, buildImageLayout, buildIndexLayout, buildLayoutWithLayer, layoutEntry, readLayoutBlob, skopeo, skopeoAvailable,
+  type BuiltImage,
 } from '../support/oci-layout.js';
+import { chromiumAvailable, launchBrowser, newPage, signIn } from '../support/browser.js';
 import { createOrg, createTeam } from '../support/packages.js';
 import { createToken, createUser, http, uniqueName, type Account } from '../support/session.js';
 import { basicAuth, startTestSuite, type TestSuite } from '../support/suite.js';
@@ -181,6 +183,76 @@ describe.skipIf(!available)('container registry (OCI distribution) with skopeo',
     });
   });
 
+  describe('active content (issue 25, finding 1)', () => {
+    // A script that reports itself: if it ever runs on Cairn's origin, `pwned` is called with what it could read.
+    const payload = Buffer.from('<!doctype html><html><body><h1>hi</h1><script>window.pwned(String(location.origin) + " " + document.cookie)</script></body></html>');
+    let layer: string;
+
+    it('serves a layer pushed with skopeo as text/html as inert bytes: decided type, nosniff, sandbox', async () => {
+      const src = path.join(work, 'evil');
+      const image = buildLayoutWithLayer(src, 'v1', 'text/html', payload);
+      layer = image.layers[0].digest;
+      const pushed = await push(`oci:${src}:v1`, `${alice.username}/evil:v1`, alice);
+      expect(pushed.code, pushed.stderr).toBe(0);
+
+      for (const method of ['GET', 'HEAD']) {
+        // Anonymous and without a token, as in the report: alice's images are public.
+        const res = await reg(method, `/v2/${alice.username}/evil/blobs/${layer}`);
+        expect(res.status, method).toBe(200);
+        expect(res.headers.get('content-type'), method).toBe('application/octet-stream');
+        expect(res.headers.get('x-content-type-options'), method).toBe('nosniff');
+        expect(res.headers.get('content-security-policy'), method).toMatch(/(^|; )sandbox$/);
+        if (method === 'GET') expect(Buffer.from(await res.arrayBuffer()).equals(payload)).toBe(true);
+      }
+      // Manifests keep their media type: OCI clients need it, and JSON is no active content.
+      const manifest = await reg('GET', `/v2/${alice.username}/evil/manifests/v1`, {
+        auth: await bearer(), headers: { accept: OCI_MANIFEST },
+      });
+      expect(manifest.status).toBe(200);
+      expect(manifest.headers.get('content-type')).toBe(OCI_MANIFEST);
+      expect(manifest.headers.get('x-content-type-options')).toBe('nosniff');
+      // And skopeo still pulls the image back.
+      const pulled = await pull(`${alice.username}/evil:v1`, `oci:${path.join(work, 'evil-pulled')}:v1`, alice);
+      expect(pulled.code, pulled.stderr).toBe(0);
+    });
+
+    it.skipIf(!chromiumAvailable())('runs no script when a signed-in user opens the blob in Chromium', async () => {
+      const browser = await launchBrowser();
+      try {
+        const { context, page } = await newPage(browser, suite.baseUrl);
+        const ran: string[] = [];
+        let scriptRan: (what: string) => void = () => undefined;
+        await page.exposeFunction('pwned', (what: string) => {
+          ran.push(what);
+          scriptRan(what);
+        });
+        await signIn(page, alice);
+        expect((await context.cookies()).length).toBeGreaterThan(0);
+        const url = `/v2/${alice.username}/evil/blobs/${layer}`;
+        // The detector works: the blob answered as it was before the fix (text/html, no CSP) runs and reports.
+        await page.route(`**${url}?as-before`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: payload }));
+        await page.goto(`${url}?as-before`);
+        await expect.poll(() => ran.length).toBe(1);
+        expect(ran[0]).toContain(new URL(suite.baseUrl).origin);
+        ran.length = 0;
+        await page.goto('/');
+        // The bytes arrive as a download (a navigation to a download is aborted: not an error here), no script runs.
+        const outcome = Promise.race([
+          page.waitForEvent('download').then(() => 'downloaded'),
+          new Promise<string>((resolve) => (scriptRan = (what) => resolve(`script ran: ${what}`))),
+        ]);
+        await page.goto(url).catch(() => undefined);
+        expect(await outcome).toBe('downloaded');
+        // The page is still whatever it was: nothing rendered the blob as HTML, nothing ran.
+        expect(await page.locator('h1', { hasText: 'hi' }).count()).toBe(0);
+        expect(ran).toEqual([]);
+        await context.close();
+      } finally {
+        await browser.close();
+      }
+    });
+  });
+
   describe('protocol', () => {
     let token: string;
     let base: string;
@@ -340,7 +412,8 @@ describe.skipIf(!available)('container registry (OCI distribution) with skopeo',
         expect(res.status).toBe(200);
         return { link: res.headers.get('link'), repositories: ((await res.json()) as { repositories: string[] }).repositories };
       };
-      const publicImages = [`${alice.username}/app`, `${alice.username}/multi`];
+      // `evil` is the active-content test's image (above).
+      const publicImages = [`${alice.username}/app`, `${alice.username}/evil`, `${alice.username}/multi`];
       // Images holding only blobs (no manifest yet) are not listed, as in Gitea.
       expect((await catalog(await bearer(stranger.basic))).repositories).toEqual(publicImages);
       expect((await catalog(await bearer())).repositories).toEqual(publicImages);

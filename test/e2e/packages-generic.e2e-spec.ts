@@ -74,6 +74,26 @@ describe('upload, download, delete', () => {
     expect(head.headers.etag).toBe(`"${sha('sha256', data)}"`);
   });
 
+  it('serves stored HTML and SVG as inert downloads (issue 25: decided type, nosniff, sandbox, attachment)', async () => {
+    const auth = ['--user', `${alice.username}:${alice.token}`];
+    // Whatever the uploader declares: package files are bytes, as Gitea serves them.
+    const files: Array<[string, Buffer, string]> = [
+      ['page.html', Buffer.from('<html><script>alert(document.cookie)</script></html>'), 'application/octet-stream'],
+      ['logo.svg', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 'application/octet-stream'],
+    ];
+    for (const [name, data, type] of files) {
+      const url = genericFileUrl(suite, alice.username, 'site', '1.0.0', name);
+      expect((await curl([...auth, '-H', 'Content-Type: text/html', '--upload-file', fileOf(data), url])).status).toBe(201);
+      const get = await curl([url]);
+      expect(get.status, name).toBe(200);
+      expect(get.body.equals(data), name).toBe(true);
+      expect(get.headers['content-type'], name).toBe(type);
+      expect(get.headers['x-content-type-options'], name).toBe('nosniff');
+      expect(get.headers['content-security-policy'], name).toMatch(/(^|; )sandbox$/);
+      expect(get.headers['content-disposition'], name).toMatch(/^attachment; /);
+    }
+  });
+
   it('refuses the same file twice with 409, and adds another file to the version', async () => {
     const url = genericFileUrl(suite, alice.username, 'dup', '1', 'a.txt');
     const auth = ['-H', `Authorization: token ${alice.token}`];

@@ -138,7 +138,13 @@ describe('npm CLI against the npm registry', () => {
     expect(dist.integrity).toBe(packed[0].integrity);
     expect(dist.shasum).toBe(packed[0].shasum);
     expect(dist.tarball).toBe(`${suite.rootUrl}api/packages/${alice.username}/npm/%40cairn-e2e%2Fhello/-/1.0.0/hello-1.0.0.tgz`);
-    const tarball = Buffer.from(await (await fetch(dist.tarball)).arrayBuffer());
+    const tarballRes = await fetch(dist.tarball);
+    // Stored bytes go out inert (issue 25): decided type, nosniff, sandbox, as an attachment.
+    expect(tarballRes.headers.get('content-type')).toBe('application/octet-stream');
+    expect(tarballRes.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(tarballRes.headers.get('content-security-policy')).toMatch(/(^|; )sandbox$/);
+    expect(tarballRes.headers.get('content-disposition')).toMatch(/^attachment; /);
+    const tarball = Buffer.from(await tarballRes.arrayBuffer());
     expect(`sha512-${createHash('sha512').update(tarball).digest('base64')}`).toBe(dist.integrity);
     // The scoped name in its other URL forms, and the tarball by file name only.
     expect((await fetch(`${registryOf(alice.username)}${NAME}`)).status).toBe(200);

@@ -120,6 +120,8 @@ describe('release attachments', () => {
     expect(res.headers.get('content-length')).toBe(String(bytes.length));
     expect(res.headers.get('content-type')).toBe('application/octet-stream');
     expect(res.headers.get('content-disposition')).toBe(`attachment; filename="tool.bin"; filename*=UTF-8''tool.bin`);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('content-security-policy')).toMatch(/(^|; )sandbox$/);
     expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
     const byUuid = await fetch(`${suite.baseUrl}/attachments/${first.uuid}`);
     expect(byUuid.status).toBe(200);

@@ -107,6 +107,26 @@ export function buildImageLayout(layout: string, tag: string, seed = tag): Built
   return image;
 }
 
+/**
+ * `<layout>` holding an image under `tag` whose one layer declares `mediaType` (an attacker's `text/html`, say) and
+ * holds `payload` as it is: what the registry must never serve as active content on its origin.
+ */
+export function buildLayoutWithLayer(layout: string, tag: string, mediaType: string, payload: Buffer): BuiltImage {
+  const layer = writeBlob(layout, mediaType, payload);
+  const config = writeBlob(layout, OCI_CONFIG, Buffer.from(JSON.stringify({
+    architecture: 'amd64', os: 'linux', rootfs: { type: 'layers', diff_ids: [layer.digest] },
+  })));
+  const manifestBytes = Buffer.from(JSON.stringify({
+    schemaVersion: 2,
+    mediaType: OCI_MANIFEST,
+    config: { mediaType: config.mediaType, digest: config.digest, size: config.size },
+    layers: [{ mediaType: layer.mediaType, digest: layer.digest, size: layer.size }],
+  }));
+  const manifest = writeBlob(layout, OCI_MANIFEST, manifestBytes);
+  writeLayoutIndex(layout, [{ ...manifest, annotations: { [REF_NAME]: tag } }]);
+  return { manifest, config, layers: [layer], manifestBytes };
+}
+
 /** `<layout>` holding an image index for linux/amd64 and linux/arm64 under `tag`. */
 export function buildIndexLayout(layout: string, tag: string, seed = tag): BuiltIndex {
   const platforms = [

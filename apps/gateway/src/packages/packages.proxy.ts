@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Logger, type INestApplicationContext } from '@nestjs/common';
 import {
@@ -11,6 +12,7 @@ import { looksLikeToken, readCredentials } from '../auth/credentials.js';
 import { resolveCredentials } from '../auth/resolve-credentials.js';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../config/gateway-settings.js';
 import { forwardedResponseHeaders, InternalEndpoint } from '../http/internal-endpoint.js';
+import { isInertType, peekHead, secureUserContentHeaders } from '../http/user-content.js';
 import { registryOf, registryRefusal } from './registry-refusal.js';
 
 /** Credential failures that mean "authenticate again" (401), not a service fault. */
@@ -29,7 +31,8 @@ type Caller = { actor: ActorDto | null; forwardAuthorization: boolean };
  * The package registries at the edge (`/api/packages/*`, `/v2/*`): the caller's credentials are resolved here as the
  * API resolves them (Basic with a password or token, `token`/`Bearer` headers, `?token=`), then the request is
  * streamed to packages-service's internal endpoint with the internal token and the actor
- * ({@link PACKAGES_ACTOR_HEADER}), request and response bodies never buffered. Access decisions are packages-service's.
+ * ({@link PACKAGES_ACTOR_HEADER}), request and response bodies never buffered. Access decisions are packages-service's;
+ * every answer goes out as user content ({@link secureUserContentHeaders}: decided type, `nosniff`, sandbox CSP).
  */
 export class PackagesProxy {
   private readonly logger = new Logger('PackagesProxy');
@@ -89,10 +92,16 @@ export class PackagesProxy {
     const forward = (attempt: number): void => {
       const upstream = this.endpoint.request(req.url, req.method, headers);
       upstream.on('response', (res: IncomingMessage) => {
-        const out = forwardedResponseHeaders(res, String(req.id));
-        closeIfBodyUnread();
-        raw.writeHead(res.statusCode ?? 502, out);
-        pipeline(res, raw).catch(() => raw.destroy());
+        // Every registry answer is user content (a blob's declared media type is the uploader's word).
+        const status = res.statusCode ?? 502;
+        const sniff = req.method === 'GET' && status === 200 && !isInertType(res.headers['content-type']);
+        (sniff ? peekHead(res) : Promise.resolve({ head: null, body: res as Readable }))
+          .then(({ head, body }) => {
+            closeIfBodyUnread();
+            raw.writeHead(status, secureUserContentHeaders(forwardedResponseHeaders(res, String(req.id)), 'download', head));
+            return pipeline(body, raw);
+          })
+          .catch(() => raw.destroy());
       });
       upstream.on('error', (err: NodeJS.ErrnoException) => {
         // A kept-alive connection the service closed meanwhile (it restarted): a bodiless request is tried once more.

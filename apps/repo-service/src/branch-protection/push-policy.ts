@@ -17,9 +17,9 @@ export interface BranchWrite {
 /**
  * Why a write to a branch under `rule` is refused, or null when it is allowed (Gitea's `preReceiveBranch`, in its
  * order: deletion, force push, unsigned commits, protected files, then the push allow-list — which a change touching
- * only unprotected files passes).
+ * only unprotected files passes, and a pull request's merge replaces by the merge rules its caller checked).
  */
-export function refusalOf(rule: BranchProtectionRow, write: BranchWrite, who: Member): string | null {
+export function refusalOf(rule: BranchProtectionRow, write: BranchWrite, who: Member, how: { pullMerge?: boolean } = {}): string | null {
   const { branch } = write;
   if (write.deletes) return `branch ${branch} is protected from deletion`;
   if (write.forces && !canUserForcePush(rule, who)) return `branch ${branch} is protected from force push`;
@@ -28,7 +28,7 @@ export function refusalOf(rule: BranchProtectionRow, write: BranchWrite, who: Me
   }
   const touched = protectedPaths(rule, write.changedPaths);
   if (touched.length) return `branch ${branch} is protected from changing file ${touched[0]}`;
-  if (!canUserPush(rule, who) && !allUnprotected(rule, write.changedPaths)) {
+  if (!how.pullMerge && !canUserPush(rule, who) && !allUnprotected(rule, write.changedPaths)) {
     return `Not allowed to push to protected branch ${branch}`;
   }
   return null;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isFullRefName, isObjectId } from '@cairn/contracts';
+import { DomainError, isFullRefName, isObjectId } from '@cairn/contracts';
 import { IdentityDirectory } from '../access/identity-directory.js';
 import { CommitVerifier } from '../signatures/commit-verifier.js';
 import { BranchProtectionRepository } from './branch-protection.repository.js';
@@ -27,13 +27,29 @@ export interface ProposedPush {
   /** receive-pack's quarantine variables, so git sees the pushed objects before they are accepted. */
   env: QuarantineEnv;
   updates: ProposedUpdate[];
+  /**
+   * The update is a pull request's merge into its base, whose merge rules (allow-list, approvals, statuses:
+   * `MergeProtection`) were met: they stand in for the push allow-list, as in Gitea's pre-receive for merges.
+   */
+  pullMerge?: boolean;
+}
+
+/** A ref write repo-service makes itself on a user's behalf (branch and tag API, merges, updates, renames, releases). */
+export interface ProposedRefWrite {
+  repoId: number;
+  actorId: number;
+  dir: string;
+  updates: ProposedUpdate[];
+  pullMerge?: boolean;
 }
 
 const BRANCH_PREFIX = 'refs/heads/';
 
 /**
- * Branch protection on every write path (the `pre-receive` check of pushes over HTTP and SSH, and repo-service's
- * own commits through the contents API): the refusal messages for a set of ref updates, empty when all are allowed.
+ * Branch protection on every write path — the one decision: the `pre-receive` check of pushes over HTTP and SSH, and
+ * every ref repo-service moves itself ({@link PushProtection.assertAllowed}: contents API, branch create/delete/rename,
+ * merges, delete-after-merge, pull-request updates, tags). The refusal messages for a set of ref updates, empty when
+ * all are allowed.
  */
 @Injectable()
 export class PushProtection {
@@ -47,6 +63,14 @@ export class PushProtection {
   /** Whether a repository has any rule (pushes to one without need no check). */
   async hasRules(repoId: number): Promise<boolean> {
     return (await this.rules.count(repoId)) > 0;
+  }
+
+  /** A write repo-service makes itself, decided as a push by the actor would be: refused with 403 and the reasons. */
+  async assertAllowed(write: ProposedRefWrite): Promise<void> {
+    const refusals = await this.refusals({
+      repoId: write.repoId, pusherId: write.actorId, dir: write.dir, env: {}, updates: write.updates, pullMerge: write.pullMerge,
+    });
+    if (refusals.length) throw DomainError.forbidden(refusals.join('; '));
   }
 
   async refusals(push: ProposedPush): Promise<string[]> {
@@ -74,7 +98,7 @@ export class PushProtection {
       const write = await describeBranchWrite(push.dir, push.env, { branch, old: u.old, new: u.new }, rule, (c) =>
         this.verifier.verifiedCommits(c),
       );
-      const refusal = refusalOf(rule, write, member);
+      const refusal = refusalOf(rule, write, member, { pullMerge: push.pullMerge === true });
       if (refusal) out.push(refusal);
     }
     return out;

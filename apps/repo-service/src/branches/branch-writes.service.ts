@@ -6,6 +6,7 @@ import {
   type RepoScopedRequest,
 } from '@cairn/contracts';
 import { BranchProtectionService, RENAME_NEEDS_ADMIN } from '../branch-protection/branch-protection.service.js';
+import { PushProtection } from '../branch-protection/push-protection.service.js';
 import { GitReadContext } from '../git/git-read-context.js';
 import { resolveRef } from '../git/refs.js';
 import { branchRef, deleteRef, resolveBranch, updateRef } from '../merge/git-plumbing.js';
@@ -35,6 +36,7 @@ export class BranchWritesService {
     private readonly views: RepoViews,
     private readonly branches: BranchesService,
     private readonly protection: BranchProtectionService,
+    private readonly pushProtection: PushProtection,
     private readonly prisma: PrismaService,
     private readonly pulls: PullsRepository,
     private readonly repositories: RepositoriesRepository,
@@ -53,6 +55,10 @@ export class BranchWritesService {
     if (await resolveRef(this.git.pool, dir, `refs/tags/${name}`)) {
       throw DomainError.conflict('The branch with the same tag already exists.');
     }
+    // Creating a branch is a push of it: a protected name needs push rights (Gitea's `CreateNewBranch`).
+    await this.pushProtection.assertAllowed({
+      repoId: req.repo.id, actorId: actor.id, dir, updates: [{ ref: branchRef(name), old: zeroIdLike(start), new: start }],
+    });
     // Expected old "none": an existing branch (or one with a clashing path, `a` vs `a/b`) is never overwritten.
     if (!(await updateRef(dir, branchRef(name), start, null, 'cairn: branch created'))) {
       throw DomainError.conflict('The branch already exists.');
@@ -71,6 +77,10 @@ export class BranchWritesService {
     if (!isValidBranchName(req.branch)) throw notFound();
     const sha = await resolveBranch(dir, req.branch);
     if (!sha) throw notFound();
+    // Deleting is a push deleting it: a protected branch is refused (Gitea's `DeleteBranch`: "branch protected").
+    await this.pushProtection.assertAllowed({
+      repoId: req.repo.id, actorId: actor.id, dir, updates: [{ ref: branchRef(req.branch), old: sha, new: zeroIdLike(sha) }],
+    });
     if (!(await deleteRef(dir, branchRef(req.branch), sha))) {
       throw DomainError.conflict(`branch "${req.branch}" moved while it was being deleted`);
     }
@@ -100,7 +110,12 @@ export class BranchWritesService {
     const isDefault = from === row.defaultBranch;
     const isRepoAdmin = actor.isAdmin || accessAtLeast(req.access, 'admin');
     if (isDefault && !isRepoAdmin) throw DomainError.forbidden(RENAME_NEEDS_ADMIN);
+    // The old name goes by Gitea's rename rule (a protected branch: repository admins only); the new name is a
+    // branch created as a push would create it, under whatever rule governs that name.
     await this.protection.assertMayRename(req.repo.id, from, isRepoAdmin);
+    await this.pushProtection.assertAllowed({
+      repoId: req.repo.id, actorId: actor.id, dir, updates: [{ ref: branchRef(to), old: zeroIdLike(sha), new: sha }],
+    });
 
     await inTx(this.prisma, async (tx) => {
       if (isDefault) await this.repositories.update(tx, row.id, { defaultBranch: to });

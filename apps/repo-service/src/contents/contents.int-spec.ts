@@ -332,13 +332,11 @@ describe('contents, file-contents and raw over real repositories (integration)',
   });
 
   describe('raw', () => {
-    it('returns small blobs inline with a sniffed content type', async () => {
+    it('returns small blobs inline', async () => {
       const text = await svc.raw({ ...scoped(), path: 'README.md', maxInlineBytes: 1024 } as never);
       expect(text).toMatchObject({ commit: c.second, path: 'README.md', type: 'file', size: 13 });
-      expect(text.contentType).toBe('text/plain; charset=utf-8');
       expect(Buffer.from(text.contentBase64!, 'base64').toString()).toBe('# demo\n\nmore\n');
       const binary = await svc.raw({ ...scoped(), path: 'image.bin', maxInlineBytes: 1024 } as never);
-      expect(binary.contentType).toBe('application/octet-stream');
       expect(Buffer.from(binary.contentBase64!, 'base64')).toEqual(bin);
     });
 
@@ -354,7 +352,7 @@ describe('contents, file-contents and raw over real repositories (integration)',
 
     it('leaves large blobs to the internal HTTP endpoint', async () => {
       const reply = await svc.raw({ ...scoped(), path: 'big.dat', maxInlineBytes: 512 * 1024 } as never);
-      expect(reply).toMatchObject({ size: big.length, contentBase64: null, contentType: null });
+      expect(reply).toMatchObject({ size: big.length, contentBase64: null });
     });
 
     it('answers NOT_FOUND for directories, submodules, missing files and empty repositories', async () => {
@@ -390,9 +388,9 @@ describe('contents, file-contents and raw over real repositories (integration)',
         expect(Buffer.from(await res.arrayBuffer()).equals(big)).toBe(true);
       });
 
-      it('serves text as text/plain and refuses directories, bad refs and traversal', async () => {
+      it('serves text untyped (the gateway decides) and refuses directories, bad refs and traversal', async () => {
         const res = await fetch(`${base}/?ref=main&path=${encodeURIComponent('a b/ü.txt')}`);
-        expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+        expect(res.headers.get('content-type')).toBe('application/octet-stream');
         expect(await res.text()).toBe('unicode\n');
         expect((await fetch(`${base}/?ref=main&path=docs`)).status).toBe(404);
         expect((await fetch(`${base}/?ref=nope&path=README.md`)).status).toBe(404);

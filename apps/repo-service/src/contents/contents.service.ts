@@ -16,7 +16,6 @@ import { lastCommitsForPaths } from '../git/last-commits.js';
 import { resolveRefPrefix, type ResolvedRef } from '../git/refs.js';
 import { baseName, sanitizeTreePath } from '../git/tree-path.js';
 import { listDirectory, lookupPaths, objectInfos, readBlobs, submoduleUrls } from '../git/tree-reader.js';
-import { sniffContentType } from './content-type.js';
 import { toContentsResponse, type ContentsEntryFacts, type ContentsLinkContext } from './contents.mapper.js';
 
 /**
@@ -231,13 +230,11 @@ export class ContentsService {
       sha: entry.oid,
       size: info.size,
       type: entry.kind,
-      contentType: null,
       contentBase64: null,
     };
     if (info.size <= req.maxInlineBytes) {
       const blob = await this.git.pool.one(repoPath, { op: 'contents', object: entry.oid });
       const data = blob?.data ?? Buffer.alloc(0);
-      reply.contentType = sniffContentType(data);
       reply.contentBase64 = data.toString('base64');
     }
     return reply;

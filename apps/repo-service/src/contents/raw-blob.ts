@@ -4,7 +4,7 @@ import { resolveRef } from '../git/refs.js';
 import { sharedCatFilePool } from '../git/shared-pool.js';
 import { baseName, sanitizeTreePath } from '../git/tree-path.js';
 import { lookupPaths } from '../git/tree-reader.js';
-import { inlineDisposition, SNIFF_BYTES, sniffContentType } from './content-type.js';
+import { inlineDisposition, OCTET_STREAM, SNIFF_BYTES } from './content-type.js';
 import { spawnGit } from '@cairn/platform';
 import { isValidRefOrSha } from '@cairn/contracts';
 
@@ -23,8 +23,8 @@ function plain(res: ServerResponse, status: number, message: string): void {
  * internal HTTP server as `GET /internal/raw?owner=&repo=&ref=&path=` (after the internal-token check, with
  * `repoPath = repoStoragePath(repoRoot, owner, repo)`). Answers 404 for anything that is not a file or symlink,
  * 400 for an invalid ref or path. The lookup goes through the pooled cat-file process; the bytes come from a
- * dedicated `git cat-file blob` so a long download never holds the pool. Content type, length, ETag (the blob
- * id) and an inline disposition are set as Gitea does; nothing is buffered beyond the first KiB used for sniffing.
+ * dedicated `git cat-file blob` so a long download never holds the pool. Length, ETag (the blob id) and an inline
+ * disposition are set as Gitea does (the content type is the gateway's to decide); nothing is buffered beyond a KiB.
  */
 export async function streamRawBlob(
   repoPath: string,
@@ -61,7 +61,7 @@ export async function streamRawBlob(
     started = true;
     const sample = Buffer.concat(head);
     res.writeHead(200, {
-      'content-type': sniffContentType(sample),
+      'content-type': OCTET_STREAM,
       'content-length': String(info.size),
       'content-disposition': inlineDisposition(baseName(clean)),
       'x-content-type-options': 'nosniff',

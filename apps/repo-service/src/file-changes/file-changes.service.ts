@@ -179,11 +179,10 @@ export class FileChangesService {
     const signing = await this.signer.decide('crud', { gitDir: a.dir, repo: a.repo, trustModel: a.trustModel, actorId: a.actor.id, actor: a.actor, parentCommit: base });
     const commit = await commitTree(a.dir, tree, base ? [base] : [], a.message, a.author, a.committer, signing);
     // Branch protection applies as to a push of this commit (Gitea's 403 for a protected branch).
-    const refusals = await this.protection.refusals({
-      repoId: a.repo.id, pusherId: a.actor.id, dir: a.dir, env: {},
+    await this.protection.assertAllowed({
+      repoId: a.repo.id, actorId: a.actor.id, dir: a.dir,
       updates: [{ ref: branchRef(a.newBranch), old: expectedOld ?? zeroIdLike(commit), new: commit }],
     });
-    if (refusals.length) throw DomainError.forbidden(refusals.join('; '));
     const reason = `cairn: ${a.files.length} file(s) changed through the API`;
     if (!(await updateRef(a.dir, branchRef(a.newBranch), commit, expectedOld, reason))) return null;
     return { commit, expectedOld, created };

@@ -5,6 +5,7 @@ import {
   type ActorDto, type CreateTagRequest, type ListTagsRequest, type RepoRefDto, type Paginated, type RepoScopedRequest, type TagDto, type TagNameRequest,
 } from '@cairn/contracts';
 import { runGit, runGitChecked } from '@cairn/platform';
+import { PushProtection } from '../branch-protection/push-protection.service.js';
 import { parseCommitObject } from '../git/commit-object.js';
 import { GitReadContext } from '../git/git-read-context.js';
 import { resolveRef } from '../git/refs.js';
@@ -39,6 +40,7 @@ export class TagsService {
   constructor(
     private readonly git: GitReadContext,
     private readonly views: RepoViews,
+    private readonly protection: PushProtection,
     @Inject(PUSH_SINK) private readonly recordPush: PushSink,
     @Optional() @Inject(TAG_DELETE_GUARD) private readonly deleteGuard: TagDeleteGuard | null,
   ) {}
@@ -105,6 +107,8 @@ export class TagsService {
     if (!found) throw DomainError.notFound(`tag doesn't exist: ${req.tag}`);
     await this.deleteGuard?.assertTagDeletable(req.repo.id, found.name);
     const ref = `refs/tags/${found.name}`;
+    // Tags move through the pushes' one protection decision too (where tag protection belongs).
+    await this.protection.assertAllowed({ repoId: req.repo.id, actorId: actor.id, dir, updates: [{ ref, old: found.oid, new: zeroIdLike(found.oid) }] });
     if (!(await deleteRef(dir, ref, found.oid))) throw DomainError.conflict(`tag ${found.name} moved while being deleted`);
     this.logger.log(`repository ${req.repo.id}: ${ref} deleted (was ${found.oid})`);
     await this.recordPush({ repoId: req.repo.id, dir, pusherId: actor.id, via: 'api', journalId: randomUUID() }, [
@@ -123,6 +127,7 @@ export class TagsService {
       oid = assertOid(run.stdout.toString('utf8').trim());
     }
     const ref = `refs/tags/${name}`;
+    await this.protection.assertAllowed({ repoId: repo.id, actorId: actor.id, dir, updates: [{ ref, old: zeroIdLike(oid), new: oid }] });
     if (!(await updateRef(dir, ref, oid, null, 'cairn: tag created through the API'))) {
       throw DomainError.conflict(`tag ${name} already exists`);
     }

@@ -23,6 +23,7 @@ import { computeMerge, computeUpdate } from '../merge/merge-styles.js';
 import { userGitIdentity } from '../merge/user-identity.js';
 import { CommitSigner } from '../signing/commit-signer.js';
 import { MergeProtection, type ProposedMerge } from '../branch-protection/merge-protection.service.js';
+import { PushProtection, type ProposedRefWrite } from '../branch-protection/push-protection.service.js';
 import { Approvals } from '../reviews/approvals.js';
 import { inTx } from '../tracker/tx.js';
 import { EventOutbox } from '@cairn/platform';
@@ -64,6 +65,7 @@ export class MergeService implements BeforeApplicationShutdown {
     private readonly refUpdates: RefUpdates,
     private readonly signer: CommitSigner,
     private readonly mergeProtection: MergeProtection,
+    private readonly pushProtection: PushProtection,
     private readonly heads: PullHeads,
     @Inject(PULL_SETTINGS) private readonly settings: PullSettings,
   ) {}
@@ -152,6 +154,13 @@ export class MergeService implements BeforeApplicationShutdown {
     }
     if (outcome.kind === 'not-possible' || outcome.kind === 'error') throw notAllowed(outcome.message);
     if (outcome.kind === 'up-to-date') throw notAllowed('there is nothing to merge');
+    // The merge lands as a push of the base would (deletion, force, signatures, protected files), the merge rules
+    // above standing in for the push allow-list; refused as Gitea refuses a merge its pre-receive rejects (405).
+    await this.pushProtection
+      .assertAllowed({ ...this.refWrite(req, actor, dir, pr.baseBranch, base, outcome.newTip), pullMerge: true })
+      .catch((err: unknown) => {
+        throw err instanceof DomainError && err.code === ErrorCode.PERMISSION_DENIED ? notAllowed(err.message) : err;
+      });
     if (!(await updateRef(dir, branchRef(pr.baseBranch), outcome.newTip, base, `cairn: merge pull request #${row.index}`))) {
       throw DomainError.conflict(`the base branch "${pr.baseBranch}" moved while merging; try again`);
     }
@@ -227,6 +236,8 @@ export class MergeService implements BeforeApplicationShutdown {
     if (pr.headRepoId !== null) return;
     if (pr.headBranch === (await this.views.row(scope.repo.id)).defaultBranch) return;
     if ((await this.pullsRepo.countOpenUsingBranch(scope.repo.id, pr.headBranch, pr.id)) > 0) return;
+    // A protected head stays, and the caller hears why (Gitea answers 403 "branch protected" after the merge).
+    await this.pushProtection.assertAllowed(this.refWrite(scope, actor, dir, pr.headBranch, head, zeroIdLike(head)));
     if (!(await deleteRef(dir, branchRef(pr.headBranch), head))) return;
     const moved = await this.prepareMove(scope, actor, dir, pr.headBranch, head, zeroIdLike(head));
     const recorded = await inTx(this.prisma, (tx) => this.refUpdates.recordRefUpdates(tx, moved, r.repository));
@@ -278,6 +289,9 @@ export class MergeService implements BeforeApplicationShutdown {
       throw new DomainError(ErrorCode.CONFLICT, `merge failed because of conflict in: ${outcome.files.slice(0, 20).join(', ')}`, outcome.files);
     }
     if (outcome.kind !== 'ok') throw DomainError.unprocessable(outcome.message);
+    // Updating is a push to the head by the updater (Gitea's `IsUserAllowedToUpdate`): a merge is a push, a rebase
+    // that rewrites the branch a force push — the head's protection decides, as for a push.
+    await this.pushProtection.assertAllowed(this.refWrite(req, actor, dir, pr.headBranch, head, outcome.newTip));
     if (!(await updateRef(dir, branchRef(pr.headBranch), outcome.newTip, head, `cairn: update pull request #${row.index} (${style})`))) {
       throw DomainError.conflict(`the head branch "${pr.headBranch}" moved while updating; try again`);
     }
@@ -301,6 +315,11 @@ export class MergeService implements BeforeApplicationShutdown {
   /** A user's git identity: full name (else login) and e-mail (else a no-reply address, as Gitea). */
   private identityOf(user: UserDto | undefined, actor?: ActorDto): GitIdentity {
     return userGitIdentity(user, actor?.login ?? 'cairn', this.views.rootUrl);
+  }
+
+  /** A move of one branch by `actor`, for branch protection's decision. */
+  private refWrite(scope: ViewScope, actor: ActorDto, dir: string, branch: string, oldSha: string, newSha: string): ProposedRefWrite {
+    return { repoId: scope.repo.id, actorId: actor.id, dir, updates: [{ ref: branchRef(branch), old: oldSha, new: newSha }] };
   }
 
   /** A move of one branch by `actor`, ready to be recorded ({@link RefUpdates.prepare}). */

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { BranchProtectionModule } from '../branch-protection/branch-protection.module.js';
 import { GitReadModule } from '../git/git-read.module.js';
 import { IssueTrackerModule } from '../issue-tracker.module.js';
 import { GitDataHandler } from '../git-data/git-data.handler.js';
@@ -20,7 +21,7 @@ import { ReleasesService } from './releases.service.js';
  * for the transport).
  */
 @Module({
-  imports: [GitReadModule, IssueTrackerModule],
+  imports: [GitReadModule, IssueTrackerModule, BranchProtectionModule],
   controllers: [GitDataHandler, ReleasesHandler, AttachmentsHandler],
   providers: [
     TagsService,

@@ -126,7 +126,5 @@ export interface GetRawReply {
   sha: string;
   size: number;
   type: 'file' | 'symlink';
-  /** `text/plain; charset=utf-8` or `application/octet-stream`, sniffed from the first bytes (null when not inline). */
-  contentType: string | null;
   contentBase64: string | null;
 }

@@ -2,6 +2,7 @@ import { RepoSubjects } from '@cairn/contracts';
 import type { RpcClient } from '@cairn/platform';
 import type { FastifyReply } from 'fastify';
 import type { RepoContext } from '../../access/repo-access.guard.js';
+import { peekHead, userContentHeaders } from '../../http/user-content.js';
 import type { InternalRawClient } from './internal-raw.client.js';
 
 /** Raw bytes travel over the bus up to this size; larger blobs are streamed from repo-service's internal HTTP. */
@@ -9,7 +10,8 @@ export const RAW_INLINE_MAX_BYTES = 512 * 1024;
 
 /**
  * Answers a file's raw bytes (the API's `…/raw/{path}` and the web UI's raw links): small blobs come inline from
- * `repo.raw.get`, larger ones are streamed from repo-service's internal HTTP. Always `nosniff`, inline disposition.
+ * `repo.raw.get`, larger ones are streamed from repo-service's internal HTTP. Served as user content (text as
+ * `text/plain`, a safe image as itself, else bytes; `nosniff`, sandboxed), with an inline disposition as Gitea.
  */
 export async function sendRawBlob(
   rpc: RpcClient,
@@ -20,22 +22,20 @@ export async function sendRawBlob(
   reply: FastifyReply,
 ): Promise<void> {
   const blob = await rpc.send(RepoSubjects.rawGet, { ...ctx, path, ref, maxInlineBytes: RAW_INLINE_MAX_BYTES });
+  void reply
+    .header('content-disposition', contentDisposition('inline', blob.name))
+    .header('etag', `"${blob.sha}"`)
+    .header('x-gitea-object-type', blob.type);
   if (blob.contentBase64 !== null) {
-    await reply
-      .header('content-type', blob.contentType ?? 'application/octet-stream')
-      .header('content-disposition', contentDisposition('inline', blob.name))
-      .header('x-content-type-options', 'nosniff')
-      .header('etag', `"${blob.sha}"`)
-      .header('x-gitea-object-type', blob.type)
-      .send(Buffer.from(blob.contentBase64, 'base64'));
+    const bytes = Buffer.from(blob.contentBase64, 'base64');
+    await reply.headers(userContentHeaders('raw', bytes)).send(bytes);
     return;
   }
   const upstream = await internalRaw.open(ctx.repo, blob.commit, blob.path);
-  for (const name of ['content-type', 'content-length', 'content-disposition', 'etag', 'x-content-type-options']) {
-    const value = upstream.headers[name];
-    if (typeof value === 'string') void reply.header(name, value);
-  }
-  await reply.header('x-gitea-object-type', blob.type).send(upstream);
+  const length = upstream.headers['content-length'];
+  if (typeof length === 'string') void reply.header('content-length', length);
+  const { head, body } = await peekHead(upstream);
+  await reply.headers(userContentHeaders('raw', head)).send(body);
 }
 
 /** `Content-Disposition` with the file name (ASCII fallback plus RFC 5987 for the exact name). */

@@ -4,6 +4,7 @@ import type { RepoContext } from '../../access/repo-access.guard.js';
 import { readCredentials } from '../../auth/credentials.js';
 import { resolveCredentials } from '../../auth/resolve-credentials.js';
 import { missingScopesMessage } from '../../auth/scopes.js';
+import { peekHead, userContentHeaders } from '../../http/user-content.js';
 import { InternalRawClient } from '../../routes/repo-content/internal-raw.client.js';
 import { contentDisposition } from '../../routes/repo-content/send-raw.js';
 import { anonymousMustSignIn } from '../core/sign-in-policy.js';
@@ -44,6 +45,7 @@ export function registerReleaseDownloads(web: WebKit): void {
   const send = async (ctx: PageContext<unknown, unknown>, repo: RepoContext, found: AssetDownloadReply) => {
     // A HEAD gets the headers alone. Fastify's HEAD route drains a stream it is given: an empty one, not the file.
     let body: Readable;
+    let head: Buffer | null = null;
     if (ctx.req.method === 'HEAD') {
       body = Readable.from([]);
       void ctx.reply.header('content-length', String(found.size));
@@ -51,10 +53,10 @@ export function registerReleaseDownloads(web: WebKit): void {
       const upstream = await files.openAttachment(repo.repo, found.uuid);
       const length = upstream.headers['content-length'];
       if (typeof length === 'string') void ctx.reply.header('content-length', length);
-      body = upstream;
+      ({ head, body } = await peekHead(upstream));
     }
     await ctx.reply
-      .header('content-type', 'application/octet-stream')
+      .headers(userContentHeaders('download', head))
       .header('content-disposition', contentDisposition('attachment', found.name))
       .send(body);
     return answered();

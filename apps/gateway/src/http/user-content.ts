@@ -1,0 +1,132 @@
+import type { OutgoingHttpHeaders } from 'node:http';
+import { Readable } from 'node:stream';
+
+/**
+ * The one home of how the gateway answers bytes users stored — raw files and media, release attachments, package
+ * files and registry blobs — on Cairn's own origin (Gitea's `ServeSetHeaders`/`ServeUserContentByReader`): the server
+ * decides the content type (never the uploader's declared one), browsers may not sniff another (`nosniff`), and the
+ * body is sandboxed (`Content-Security-Policy: …; sandbox`), so no stored HTML, SVG or script ever runs as Cairn.
+ */
+
+/** Gitea's policy for served files: nothing loads, no script runs, the document has an opaque origin. */
+export const USER_CONTENT_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+
+export const OCTET_STREAM = 'application/octet-stream';
+export const TEXT_PLAIN = 'text/plain; charset=utf-8';
+
+/** How many leading bytes decide (Go's `http.DetectContentType`, which Gitea uses, reads 512; text checks a KiB). */
+export const SNIFF_BYTES = 1024;
+
+/**
+ * How a body is presented: `raw` — a repository file shown in the browser (text as `text/plain`, a safe image as
+ * itself, anything else as bytes); `download` — a stored file or blob whose declared type passes only when it is
+ * inert (JSON documents such as OCI manifests, plain text, bytes), else a safe image as itself or bytes.
+ */
+export type UserContentKind = 'raw' | 'download';
+
+/** Raster image formats a browser only ever decodes (no SVG: it is a document that can run script). */
+const SAFE_IMAGES: ReadonlyArray<{ type: string; matches: (h: Buffer) => boolean }> = [
+  { type: 'image/png', matches: (h) => h.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },
+  { type: 'image/jpeg', matches: (h) => h.length >= 3 && h[0] === 0xff && h[1] === 0xd8 && h[2] === 0xff },
+  { type: 'image/gif', matches: (h) => ['GIF87a', 'GIF89a'].includes(h.subarray(0, 6).toString('latin1')) },
+  { type: 'image/webp', matches: (h) => h.subarray(0, 4).toString('latin1') === 'RIFF' && h.subarray(8, 12).toString('latin1') === 'WEBP' },
+  { type: 'image/bmp', matches: (h) => h.subarray(0, 2).toString('latin1') === 'BM' },
+  { type: 'image/x-icon', matches: (h) => h.subarray(0, 4).equals(Buffer.from([0, 0, 1, 0])) },
+];
+
+/** The safe image type the bytes start with, or null. */
+export function sniffSafeImage(head: Buffer): string | null {
+  return SAFE_IMAGES.find((i) => i.matches(head))?.type ?? null;
+}
+
+/** Go's "binary data bytes": control characters other than TAB, LF, FF, CR and ESC. */
+function isBinaryByte(b: number): boolean {
+  return b <= 0x08 || b === 0x0b || (b >= 0x0e && b <= 0x1a) || (b >= 0x1c && b <= 0x1f);
+}
+
+/** Text as Gitea judges a raw file: no binary control bytes in the first KiB. */
+export function looksLikeText(head: Buffer): boolean {
+  const n = Math.min(head.length, SNIFF_BYTES);
+  for (let i = 0; i < n; i++) if (isBinaryByte(head[i])) return false;
+  return true;
+}
+
+/** Declared types that no browser executes or renders as a document: kept on downloads (OCI clients need them). */
+export function isInertType(declared: string | undefined): boolean {
+  const type = declared?.split(';')[0].trim().toLowerCase() ?? '';
+  return type === OCTET_STREAM || type === 'application/json' || type === 'text/plain' || /^application\/[\w.+-]+\+json$/.test(type);
+}
+
+/**
+ * The content type Cairn answers for user content. `head` is the body's first bytes (null when they are not known:
+ * a HEAD request or a byte range that does not start at 0), `declared` what the storing service says.
+ */
+export function userContentType(kind: UserContentKind, head: Buffer | null, declared?: string): string {
+  if (kind === 'download' && isInertType(declared)) return declared as string;
+  const image = head ? sniffSafeImage(head) : null;
+  if (image) return image;
+  if (kind === 'raw' && head && looksLikeText(head)) return TEXT_PLAIN;
+  return OCTET_STREAM;
+}
+
+/** The headers every user-content answer carries, with the decided content type. */
+export function userContentHeaders(kind: UserContentKind, head: Buffer | null, declared?: string): Record<string, string> {
+  return {
+    'content-type': userContentType(kind, head, declared),
+    'x-content-type-options': 'nosniff',
+    'content-security-policy': USER_CONTENT_CSP,
+  };
+}
+
+/**
+ * Sets the user-content headers on headers taken from an internal answer (`Content-Type` replaced, whatever case the
+ * service used; `Content-Disposition`, length and the rest kept).
+ */
+export function secureUserContentHeaders(
+  headers: OutgoingHttpHeaders,
+  kind: UserContentKind,
+  head: Buffer | null,
+): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {};
+  let declared: string | undefined;
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (lower === 'content-type') declared = Array.isArray(value) ? value[0] : value === undefined ? undefined : String(value);
+    else if (lower !== 'x-content-type-options' && lower !== 'content-security-policy') out[name] = value;
+  }
+  return { ...out, ...userContentHeaders(kind, head, declared) };
+}
+
+/**
+ * Reads up to `bytes` leading bytes of a stream (fewer when it ends first), what the content type is judged on, and
+ * gives back a stream of the whole body, those bytes first. Destroying that stream destroys the source.
+ */
+export async function peekHead(source: Readable, bytes = SNIFF_BYTES): Promise<{ head: Buffer; body: Readable }> {
+  const chunks = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const read: Buffer[] = [];
+  let total = 0;
+  let ended = false;
+  while (total < bytes) {
+    const next = await chunks.next();
+    if (next.done) {
+      ended = true;
+      break;
+    }
+    read.push(next.value);
+    total += next.value.length;
+  }
+  const head = Buffer.concat(read);
+  async function* whole(): AsyncGenerator<Buffer> {
+    try {
+      if (head.length) yield head;
+      while (!ended) {
+        const next = await chunks.next();
+        if (next.done) return;
+        yield next.value;
+      }
+    } finally {
+      await chunks.return?.();
+    }
+  }
+  return { head: head.subarray(0, bytes), body: Readable.from(whole(), { objectMode: false }) };
+}
