@@ -779,7 +779,8 @@ export async function ensurePostgres(databaseUrl, dataDir, log) {
   }
   const listen = u.hostname === 'localhost' ? 'localhost' : '127.0.0.1';
   log(`postgres: starting on ${listen}:${port} (data in ${pgData}, log ${logFile})`);
-  const opts = `-p ${port} -c listen_addresses=${listen} -k ${pgData}`;
+  // The e2e tier runs suites side by side (each app with its own pool): more than PostgreSQL's default 100 connections.
+  const opts = `-p ${port} -c listen_addresses=${listen} -k ${pgData} -c max_connections=400`;
   const r = run(bins.pgCtl, ['-D', pgData, '-l', logFile, '-o', opts, '-w', '-t', '60', 'start']);
   if (r.status !== 0) throw new SuiteError(`pg_ctl start failed (see ${logFile}):\n${r.stderr || r.stdout}`);
   if (!(await waitFor(async () => (await probePostgres(databaseUrl)) === 'ok', 30_000))) {
