@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:f
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import schemathesis from './clients/schemathesis.mjs';
 
 /**
  * @typedef {object} ClientBuildContext
@@ -34,7 +35,7 @@ import { fileURLToPath } from 'node:url';
 export const CACHE_ROOT = path.join(process.env.XDG_CACHE_HOME ?? path.join(homedir(), '.cache'), 'cairn-clients');
 
 /** @type {ClientSpec[]} Every client, in the order CI prepares them. */
-export const CLIENTS = [];
+export const CLIENTS = [schemathesis];
 
 /** @param {string} name @returns {string | null} */
 export function findTool(name) {
