@@ -156,6 +156,22 @@ export const CAIRN_EXTENSIONS: {
         description: 'Cairn: how signed commits are trusted (default: [repository.signing] DEFAULT_TRUST_MODEL)',
       };
     },
+    // An organization owning a repository answers as its `owner` with the email it may not have (""), as in Gitea.
+    User: (s) => {
+      props(s).email = { type: 'string', description: 'empty for an organization without one' };
+    },
+    // Null until merged (a Go nil *time.Time), as in Gitea's answers.
+    PullRequestMeta: (s) => {
+      nullable(s, ['merged_at']);
+    },
+    // A commit's author and committer are what the commit says, not necessarily an email address.
+    PayloadUser: (s) => {
+      props(s).email = { type: 'string' };
+    },
+    // A commit without statuses has no combined state: Gitea answers "" (an empty CombinedStatus), so does Cairn.
+    CombinedStatus: (s) => {
+      props(s).state = { type: 'string', enum: ['pending', 'success', 'error', 'failure', 'warning', 'skipped', ''] };
+    },
     // Mergeability as a state, not only a boolean: clients can tell "still checking" from "conflict".
     PullRequest: (s) => {
       nullable(s, ['closed_at', 'due_date', 'merged_at', 'merge_commit_sha']);

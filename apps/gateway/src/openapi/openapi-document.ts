@@ -74,6 +74,7 @@ export function buildOpenApiDocument(controllers: Type<unknown>[], gitea: GiteaF
   for (const [name, patch] of Object.entries(CAIRN_EXTENSIONS.definitions)) {
     if (definitions[name]) patch(definitions[name]);
   }
+  markGoNilFields(definitions, paths);
 
   return {
     swagger: '2.0',
@@ -169,6 +170,38 @@ function describeOwnRoute(route: ApiRoute, definitions: Record<string, Schema>):
       '404': { $ref: '#/responses/notFound' },
     },
   };
+}
+
+/**
+ * Gitea's answers encode a Go nil pointer or slice as `null` (no `omitempty`: a repository's `parent`, an issue's
+ * `milestone` and `assignees`, a commit's unsigned `verification.signer`, …), and so do Cairn's; Gitea's description
+ * never says so. Every object, array and `$ref` property of the definitions that answers use is marked `x-nullable`.
+ * Request bodies (definitions a body parameter reaches) keep their shapes: a client must not be told to send null.
+ */
+function markGoNilFields(definitions: Record<string, Schema>, paths: Record<string, Record<string, unknown>>): void {
+  const bodyRefs = new Set<string>();
+  for (const methods of Object.values(paths)) {
+    for (const op of Object.values(methods) as Operation[]) {
+      for (const p of (op.parameters ?? []) as Parameter[]) if (p.in === 'body') collectRefs(p, bodyRefs);
+    }
+  }
+  const queue = [...bodyRefs];
+  while (queue.length) {
+    const more = new Set<string>();
+    collectRefs(definitions[queue.pop()!.split('/')[2]], more);
+    for (const ref of more) {
+      if (bodyRefs.has(ref)) continue;
+      bodyRefs.add(ref);
+      queue.push(ref);
+    }
+  }
+  for (const [name, def] of Object.entries(definitions)) {
+    if (bodyRefs.has(`/definitions/${name}`)) continue;
+    const props = (def.properties ?? {}) as Record<string, Schema>;
+    for (const [field, prop] of Object.entries(props)) {
+      if (prop.$ref !== undefined || prop.type === 'object' || prop.type === 'array') props[field] = { ...prop, 'x-nullable': true };
+    }
+  }
 }
 
 function collectRefs(value: unknown, into: Set<string>): void {
