@@ -21,6 +21,16 @@ const tokenBody = (op: Record<string, unknown>) => {
   (op.responses as Record<string, unknown>)['200'] = { description: 'OK', schema: RUNNER_TOKEN };
 };
 
+const noSigningKey = (op: Record<string, unknown>) => {
+  (op.responses as Record<string, unknown>)['404'] = { $ref: '#/responses/notFound' };
+};
+const refusesOwners = (op: Record<string, unknown>) => {
+  (op.responses as Record<string, unknown>)['422'] = { $ref: '#/responses/validationError' };
+};
+const anyContentType = (op: Record<string, unknown>) => {
+  op.produces = ['*/*'];
+};
+
 /** Per-level patches of the runner operations (Gitea's) and the success bodies of Cairn's additions. */
 const runnerOperations = Object.fromEntries(
   RUNNER_BASES.flatMap((base) => [
@@ -219,6 +229,16 @@ export const CAIRN_EXTENSIONS: {
         'Basic authentication with the password. Answers a one-time recovery code, shown once (stored hashed). From ' +
         'then on, Basic authentication with the password needs X-Gitea-OTP. 422 for a wrong code or no pending enrolment.';
     },
+    // The Owners team and an organization's last owner stay: Cairn refuses with 422 (Gitea's description lists none).
+    'DELETE /teams/{id}': refusesOwners,
+    'DELETE /teams/{id}/members/{username}': refusesOwners,
+    // No signing key configured: 404, as Gitea answers (its description lists only the key).
+    'GET /signing-key.gpg': noSigningKey,
+    'GET /signing-key.pub': noSigningKey,
+    // A file as stored, under the type its content is (`text/plain; charset=utf-8` for text), as Gitea serves it;
+    // its description says `application/octet-stream` only.
+    'GET /repos/{owner}/{repo}/raw/{filepath}': anyContentType,
+    'GET /repos/{owner}/{repo}/media/{filepath}': anyContentType,
     // Gitea's description of this route lacks its body (`VerifyGPGKeyOption`) and says 201 where it answers 200.
     'POST /user/gpg_key_verify': (op) => {
       op.consumes = ['application/json'];

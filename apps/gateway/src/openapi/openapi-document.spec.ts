@@ -99,6 +99,27 @@ describe('the published API description (apps/gateway/openapi/swagger.v1.json)',
     expect(defs.CombinedStatus.properties.state.enum).toContain('');
   });
 
+  it("declares the gateway's refusals on every operation they can reach, and JSON error bodies", () => {
+    const missing: string[] = [];
+    for (const [p, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      for (const [m, op] of Object.entries(methods)) {
+        const params = (op.parameters ?? []) as { in: string }[];
+        const has = (where: string) => params.some((x) => x.in === where);
+        const want = ['401'];
+        if (has('path')) want.push('404', '400');
+        if (has('body')) want.push('400', '415', '422');
+        if (has('formData')) want.push('415');
+        if (has('query')) want.push('422');
+        for (const status of want) if (!op.responses[status]) missing.push(`${m} ${p} ${status}`);
+        const produces = (op.produces ?? doc.produces) as string[];
+        if (!produces.includes('application/json') && !produces.includes('*/*')) missing.push(`${m} ${p} produces JSON`);
+      }
+    }
+    expect(missing).toEqual([]);
+    // Request bodies are JSON only (text/plain bodies are refused with 415).
+    expect(doc.consumes).toEqual(['application/json']);
+  });
+
   it('records where the Gitea facts come from', () => {
     expect(facts.source).toMatchObject({ api: 'Gitea 1.25', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
   });
