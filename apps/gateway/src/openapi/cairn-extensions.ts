@@ -24,6 +24,15 @@ const tokenBody = (op: Record<string, unknown>) => {
 const noSigningKey = (op: Record<string, unknown>) => {
   (op.responses as Record<string, unknown>)['404'] = { $ref: '#/responses/notFound' };
 };
+const nameTaken = (op: Record<string, unknown>) => {
+  (op.responses as Record<string, unknown>)['409'] = { description: 'Conflict' };
+};
+const filesOrNull = (op: Record<string, unknown>) => {
+  (op.responses as Record<string, unknown>)['200'] = {
+    description: 'OK',
+    schema: { type: 'array', items: { $ref: '#/definitions/ContentsResponse', 'x-nullable': true } },
+  };
+};
 const refusesOwners = (op: Record<string, unknown>) => {
   (op.responses as Record<string, unknown>)['422'] = { $ref: '#/responses/validationError' };
 };
@@ -229,6 +238,12 @@ export const CAIRN_EXTENSIONS: {
         'Basic authentication with the password. Answers a one-time recovery code, shown once (stored hashed). From ' +
         'then on, Basic authentication with the password needs X-Gitea-OTP. 422 for a wrong code or no pending enrolment.';
     },
+    // A name already taken is 409, as Gitea answers here and documents for POST /user/repos only.
+    'POST /orgs/{org}/repos': nameTaken,
+    'POST /org/{org}/repos': nameTaken,
+    // A path that names nothing answers `null` in its place, as Gitea's GetContentsListFromTreePaths does.
+    'GET /repos/{owner}/{repo}/file-contents': filesOrNull,
+    'POST /repos/{owner}/{repo}/file-contents': filesOrNull,
     // The Owners team and an organization's last owner stay: Cairn refuses with 422 (Gitea's description lists none).
     'DELETE /teams/{id}': refusesOwners,
     'DELETE /teams/{id}/members/{username}': refusesOwners,

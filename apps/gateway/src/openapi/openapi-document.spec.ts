@@ -97,6 +97,10 @@ describe('the published API description (apps/gateway/openapi/swagger.v1.json)',
     // An organization as owner has no email (""); a commit with no statuses has the combined state "".
     expect(defs.User.properties.email.format).toBeUndefined();
     expect(defs.CombinedStatus.properties.state.enum).toContain('');
+    // Files that do not exist answer null in their place; a taken repository name is 409 under an organization too.
+    const files = (doc.paths as Record<string, any>)['/repos/{owner}/{repo}/file-contents'].post.responses['200'];
+    expect(files.schema.items['x-nullable']).toBe(true);
+    expect(Object.keys((doc.paths as Record<string, any>)['/orgs/{org}/repos'].post.responses)).toContain('409');
   });
 
   it("declares the gateway's refusals on every operation they can reach, and JSON error bodies", () => {
