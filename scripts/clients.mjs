@@ -1,4 +1,4 @@
-// The real clients Cairn is tested with (Gitea's Go SDK, tea, act_runner, schemathesis), built or installed from
+// The real clients Cairn is tested with (one module each in scripts/clients/), built or installed from
 // their own registries (the Go module proxy, PyPI) into `~/.cache/cairn-clients/<name>-<key>/`, where the key is the
 // client's version (plus a hash of our own sources for programs we compile against a library). A fresh machine
 // builds each once; later runs find it. Each client is one module in scripts/clients/.
@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:f
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import giteaSdk from './clients/gitea-sdk.mjs';
 import schemathesis from './clients/schemathesis.mjs';
 
 /**
@@ -35,7 +36,10 @@ import schemathesis from './clients/schemathesis.mjs';
 export const CACHE_ROOT = path.join(process.env.XDG_CACHE_HOME ?? path.join(homedir(), '.cache'), 'cairn-clients');
 
 /** @type {ClientSpec[]} Every client, in the order CI prepares them. */
-export const CLIENTS = [schemathesis];
+export const CLIENTS = [
+  giteaSdk,
+  schemathesis,
+];
 
 /** @param {string} name @returns {string | null} */
 export function findTool(name) {

@@ -16,6 +16,14 @@ const STOP_GRACE_MS = 20_000;
 /** A crashed app is started again after 1 s, doubling per crash in a row up to 30 s; a minute up resets it. */
 const RESTART = { baseDelayMs: 1_000, maxDelayMs: 30_000, stableMs: 60_000 };
 
+/** `CAIRN_START_STALL_SECONDS` (default 90): how long start-up waits for an app that does nothing. */
+function stallSeconds() {
+  const raw = process.env.CAIRN_START_STALL_SECONDS ?? '90';
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new SuiteError(`CAIRN_START_STALL_SECONDS must be a positive number of seconds (got "${raw}")`);
+  return n;
+}
+
 /** Nest's start-up chatter (one line per module and route) stays in the log files unless CAIRN_VERBOSE is set. */
 const CHATTER = /"context":"(InstanceLoader|RouterExplorer|RoutesResolver|NestFactory|NestMicroservice|NestApplication)"/;
 const showLine = (/** @type {string} */ line) => Boolean(process.env.CAIRN_VERBOSE) || !CHATTER.test(line);
@@ -171,6 +179,9 @@ async function main() {
       outputFilter: showLine,
       logDir,
       signal: abort.signal,
+      onWaiting: say,
+      // How long an app still starting may make no progress (CPU or output); a loaded machine is waited for.
+      readyTimeoutMs: stallSeconds() * 1000,
       restart: process.env.CAIRN_START_NO_RESTART ? null : RESTART,
       onRestart: (app, code, signal, delayMs) => {
         say(`${app} stopped unexpectedly (${signal ?? `exit code ${code}`}): restarting it in ${Math.round(delayMs / 1000)} s`);

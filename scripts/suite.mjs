@@ -4,7 +4,7 @@
 // (test/support/suite.ts). Plain JavaScript so that it runs before anything is built.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { accessSync, constants, createWriteStream, existsSync, mkdirSync, openSync, readdirSync, closeSync } from 'node:fs';
+import { accessSync, constants, createWriteStream, existsSync, mkdirSync, openSync, readdirSync, readFileSync, closeSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -126,6 +126,8 @@ function withSlash(url) {
  *   outputFilter?: (line: string) => boolean,
  *   logDir?: string,
  *   readyTimeoutMs?: number,
+ *   maxReadyMs?: number,
+ *   onWaiting?: (status: string) => void,
  *   signal?: AbortSignal,
  *   onUnexpectedExit?: (app: string, code: number | null, signal: string | null) => void,
  *   restart?: { baseDelayMs: number, maxDelayMs: number, stableMs: number } | null,
@@ -135,8 +137,10 @@ function withSlash(url) {
  * `apps`: a subset of {@link APPS} by name (default: all). `output`: `prefix` writes every line to stdout as
  * `[app] line` (only lines `outputFilter` accepts, if given); `silent` keeps only the last lines in memory (for
  * error messages). `logDir`: also append each app's
- * output to `<logDir>/<app>.log` (truncated at start). `readyTimeoutMs`: how long to wait for readiness (default
- * 90 s). `signal`: aborting it while waiting stops the apps again and rejects.
+ * output to `<logDir>/<app>.log` (truncated at start). `readyTimeoutMs`: how long an app that is not ready yet may
+ * go without progress — CPU time used or a line printed — before start-up fails (default 90 s; on a loaded machine
+ * an app that keeps working is waited for, up to `maxReadyMs`, default 10 min). `onWaiting`: told every 30 s which
+ * apps are still starting and how busy they are. `signal`: aborting it while waiting stops the apps again and rejects.
  * `onUnexpectedExit`: called when an app exits after the suite was ready and before `stop()` (without `restart`).
  * `appEnv`: extra environment of one app, by app name (e.g. its own NATS user).
  * `restart`: restart an app that exits after the suite was ready, after `baseDelayMs` doubled per consecutive crash
@@ -225,8 +229,10 @@ export async function startSuite(options = {}) {
       exited: new Promise((r) => (child.once('exit', r), child.once('error', r))),
       file,
       startedAt: Date.now(),
+      lastLineAt: Date.now(),
     };
     const onLine = (/** @type {string} */ line) => {
+      state.lastLineAt = Date.now();
       state.lines.push(line);
       if (state.lines.length > KEEP_LINES) state.lines.shift();
       if (options.output === 'prefix' && (!options.outputFilter || options.outputFilter(line))) {
@@ -297,7 +303,9 @@ export async function startSuite(options = {}) {
       services: selected.filter((a) => a.service).map((a) => /** @type {{name: string, service: string}} */ (a)),
       hasGateway: selected.some((a) => a.service === null),
       children,
-      timeoutMs: options.readyTimeoutMs ?? 90_000,
+      stallMs: options.readyTimeoutMs ?? 90_000,
+      maxMs: options.maxReadyMs ?? 600_000,
+      onWaiting: options.onWaiting,
       signal: options.signal,
     });
   } catch (err) {
@@ -328,6 +336,7 @@ export async function startSuite(options = {}) {
  * @property {Promise<unknown>} exited
  * @property {import('node:fs').WriteStream | null} file
  * @property {number} startedAt
+ * @property {number} lastLineAt  when it last printed a line (start-up progress)
  */
 
 /**
@@ -352,12 +361,65 @@ function splitLines(stream, onLine) {
   });
 }
 
+/** CPU seconds a process has used (Linux /proc), or null where that cannot be read. @param {number | undefined} pid */
+function cpuSeconds(pid) {
+  if (!pid) return null;
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
 /**
+ * Tracks whether each app still starting makes progress: CPU time used since the last look, or a line printed.
+ * @param {Map<string, ChildState>} children
+ */
+function startProgress(children) {
+  const cpuSeen = new Map();
+  const lastProgress = new Map([...children.keys()].map((name) => [name, Date.now()]));
+  return {
+    /** Records progress since the last call. @param {string[]} names */
+    look(names) {
+      for (const name of names) {
+        const s = children.get(name);
+        if (!s) continue;
+        const cpu = cpuSeconds(s.child.pid);
+        const before = cpuSeen.get(name);
+        cpuSeen.set(name, cpu);
+        // 50 ms of CPU between looks: an app loading modules or migrating, not one idling on a timer.
+        const busy = cpu !== null && before !== undefined && before !== null && cpu - before >= 0.05;
+        const last = Math.max(lastProgress.get(name) ?? 0, s.lastLineAt, busy ? Date.now() : 0);
+        lastProgress.set(name, last);
+      }
+    },
+    /** @param {string} name */
+    idleMs: (name) => Date.now() - (lastProgress.get(name) ?? Date.now()),
+    /** @param {string} name */
+    describe(name) {
+      const s = children.get(name);
+      const cpu = cpuSeen.get(name);
+      const parts = [];
+      if (cpu !== undefined && cpu !== null) parts.push(`${cpu.toFixed(1)} s of CPU`);
+      if (s) parts.push(`last output ${Math.round((Date.now() - s.lastLineAt) / 1000)} s ago`);
+      return parts.join(', ');
+    },
+  };
+}
+
+/**
+ * Waits until every app answers, for as long as the ones still starting make progress: an app that has done nothing
+ * for `stallMs` fails the start, and so does one still not ready after `maxMs` however busy it is. The failure names
+ * the slow app(s), what they did not answer and their last lines.
  * @param {{ baseUrl: string, natsUrl: string, natsNamespace: string, services: { name: string, service: string }[],
- *           env: Record<string, string | undefined>, hasGateway: boolean, children: Map<string, ChildState>, timeoutMs: number, signal?: AbortSignal }} o
+ *           env: Record<string, string | undefined>, hasGateway: boolean, children: Map<string, ChildState>,
+ *           stallMs: number, maxMs: number, onWaiting?: (status: string) => void, signal?: AbortSignal }} o
  */
 async function waitReady(o) {
-  const deadline = Date.now() + o.timeoutMs;
+  const started = Date.now();
   const { connect } = await import('@nats-io/transport-node');
   // The apps are built by now: their own rule maps subjects into the installation's namespace.
   const { NatsNamespace } = await import('@cairn/platform');
@@ -369,6 +431,8 @@ async function waitReady(o) {
     ...o.services.map((s) => /** @type {const} */ ([s.name, `no answer on ${s.service}.health.check yet`])),
     ...(o.hasGateway ? [/** @type {const} */ (['gateway', 'GET /readyz has not answered yet'])] : []),
   ]);
+  const progress = startProgress(o.children);
+  let toldAt = started;
   try {
     while (pending.size) {
       if (o.signal?.aborted) throw new SuiteError('start-up was interrupted');
@@ -378,12 +442,24 @@ async function waitReady(o) {
           throw new SuiteError(`${s.app.name} ${how} before the suite was ready.\n${tail(s)}`);
         }
       }
-      if (Date.now() > deadline) {
-        const lines = [...pending].map(([name, why]) => {
+      progress.look([...pending.keys()]);
+      const stalled = [...pending.keys()].filter((name) => progress.idleMs(name) > o.stallMs);
+      const overall = Date.now() - started > o.maxMs;
+      if (stalled.length || overall) {
+        const slow = stalled.length ? stalled : [...pending.keys()];
+        const lines = slow.map((name) => {
           const s = o.children.get(name);
-          return `${name}: ${why}\n${s ? tail(s) : ''}`;
+          return `${name} (${progress.describe(name)}): ${pending.get(name)}\n${s ? tail(s) : ''}`;
         });
-        throw new SuiteError(`the suite was not ready after ${Math.round(o.timeoutMs / 1000)} s:\n${lines.join('\n')}`);
+        const headline = overall
+          ? `the suite was not ready after ${Math.round(o.maxMs / 1000)} s although its apps kept working`
+          : `the suite was not ready: ${slow.join(', ')} made no progress for ${Math.round(o.stallMs / 1000)} s`;
+        throw new SuiteError(`${headline}:\n${lines.join('\n')}`);
+      }
+      if (o.onWaiting && Date.now() - toldAt >= 30_000) {
+        toldAt = Date.now();
+        const waiting = [...pending.keys()].map((name) => `${name} (${progress.describe(name)})`);
+        o.onWaiting(`still starting after ${Math.round((Date.now() - started) / 1000)} s: ${waiting.join('; ')}`);
       }
       if (!nc && o.services.length) {
         const options = await probeNatsOptions(o.natsUrl, o.env);

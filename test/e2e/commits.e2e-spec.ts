@@ -215,6 +215,14 @@ describe('GET /repos/{owner}/{repo}/commits', () => {
     expect(full.body[0].stats).toEqual({ total: 2, additions: 1, deletions: 1 });
   });
 
+  it('reads page=0 and limit=0 as the defaults (what Gitea’s Go SDK sends), as Gitea', async () => {
+    const res = await list('page=0&limit=0&sha=main&stat=false&verification=false&files=false');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-page')).toBe('1');
+    expect(res.headers.get('x-perpage')).toBe('30');
+    expect(res.body[0]).toMatchObject({ sha: k.k6 });
+  });
+
   it('caps the page size at 50', async () => {
     const res = await list('limit=500');
     expect(res.status).toBe(200);

@@ -249,6 +249,45 @@ describe('instance signing with an SSH key (SIGNING_FORMAT = ssh)', () => {
     expect(commit.committerEmail.startsWith(`${carol.username}@`)).toBe(true);
   });
 
+  it('MERGES = approved: signed once a writer approved and the base branch has a protection rule, as Gitea', async () => {
+    await w.restartRepoService(rules('always', 'approved'));
+    const repo = await w.autoInit(alice);
+    const path_ = `/repos/${alice.username}/${repo.name}`;
+    const collaborator = await w.api.put(`${path_}/collaborators/${bob.username}`, { token: alice.token, body: { permission: 'write' } });
+    expect(collaborator.status, collaborator.text).toBe(204);
+    const openPull = async (branch: string, file: string): Promise<number> => {
+      await w.pushBranch(alice, repo.name, branch, { [file]: `${file}\n` });
+      const pr = await w.api.post(`${path_}/pulls`, { token: alice.token, body: { head: branch, base: 'main', title: branch } });
+      expect(pr.status, pr.text).toBe(201);
+      return pr.body.number as number;
+    };
+    const approve = async (number: number) => {
+      const review = await w.api.post(`${path_}/pulls/${number}/reviews`, { token: bob.token, body: { event: 'APPROVED', body: 'lgtm' } });
+      expect(review.status, review.text).toBe(200);
+    };
+    const mergeTip = async (number: number): Promise<string> => {
+      const merged = await w.api.post(`${path_}/pulls/${number}/merge`, { token: alice.token, body: { Do: 'merge' } });
+      expect(merged.status, merged.text).toBe(200);
+      return w.git.ok(['--git-dir', repo.bare, 'rev-parse', 'refs/heads/main']);
+    };
+
+    // Approved, but main has no protection rule: Gitea counts approvals under the rule only, so unsigned.
+    const withoutRule = await openPull('no-rule', 'a.txt');
+    await approve(withoutRule);
+    expect((await commitObject(w.git, repo.bare, await mergeTip(withoutRule))).signed).toBe(false);
+
+    const rule = await w.api.post(`${path_}/branch_protections`, { token: alice.token, body: { rule_name: 'main' } });
+    expect(rule.status, rule.text).toBe(201);
+    // A rule, but no approval: unsigned.
+    const unapproved = await openPull('unapproved', 'b.txt');
+    expect((await commitObject(w.git, repo.bare, await mergeTip(unapproved))).signed).toBe(false);
+    // A rule and a writer's approval: signed by the instance.
+    const approved = await openPull('approved', 'c.txt');
+    await approve(approved);
+    const signedMerge = await mergeTip(approved);
+    expect(await isInstanceSigned(repo.bare, signedMerge)).toBe(true);
+  });
+
   it('CRUD_ACTIONS = never / always / parentsigned: file changes through the API, and the API reports what git sees', async () => {
     const addFile = async (user: User, repo: string, file: string) => {
       const res = await w.api.post(`/repos/${user.username}/${repo}/contents/${file}`, {

@@ -103,6 +103,15 @@ describe('issues and locking', () => {
       ['lock', writer.username],
       ['unlock', writer.username],
     ]);
+
+    // Paginated as Gitea's: `limit=1&page=2` is the second entry, the total in X-Total-Count; `limit=0` the default size.
+    const all = timeline.body as { id: number }[];
+    const second = await api().get(path(`/issues/${issue.number}/timeline?page=2&limit=1`), { token: ownerToken });
+    expect(second.status).toBe(200);
+    expect((second.body as { id: number }[]).map((t) => t.id)).toEqual([all[1].id]);
+    expect(second.headers.get('x-total-count')).toBe(String(all.length));
+    const sdkDefault = await api().get(path(`/issues/${issue.number}/timeline?page=1&limit=0`), { token: ownerToken });
+    expect((sdkDefault.body as { id: number }[]).map((t) => t.id)).toEqual(all.slice(0, 30).map((t) => t.id));
   });
 
   it('locks with plain HTTP whether the body is absent, empty, `null`, or names a reason in any case', async () => {

@@ -5,7 +5,7 @@
  * missing blobs, bad names and digests, and who may push and pull.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -14,7 +14,7 @@ import {
   buildImageLayout, buildIndexLayout, layoutEntry, readLayoutBlob, skopeo, skopeoAvailable, type BuiltImage,
 } from '../support/oci-layout.js';
 import { createOrg, createTeam } from '../support/packages.js';
-import { createToken, createUser, uniqueName, type Account } from '../support/session.js';
+import { createToken, createUser, http, uniqueName, type Account } from '../support/session.js';
 import { basicAuth, startTestSuite, type TestSuite } from '../support/suite.js';
 import { FAST_PASSWORD_HASH } from './identity-helpers.js';
 
@@ -424,6 +424,44 @@ describe.skipIf(!available)('container registry (OCI distribution) with skopeo',
     } finally {
       await db.end();
     }
+  });
+
+  it('a bearer token refers to its user and access token: a demoted admin and a deleted token push no more (skopeo)', async () => {
+    const src = path.join(work, 'bearer');
+    buildImageLayout(src, 'v1', 'bearer');
+    // skopeo presents the registry token itself (as a client that logged in an hour ago would); it still reads an
+    // auth file, an empty one.
+    const authFile = path.join(work, 'no-auths.json');
+    writeFileSync(authFile, '{"auths":{}}');
+    const pushWith = (token: string, ref: string) => skopeo([
+      'copy', '--dest-tls-verify=false', '--dest-registry-token', token.replace(/^Bearer /, ''), `oci:${src}:v1`, `docker://${host}/${ref}`,
+    ], { authFile });
+    const api = http(suite);
+
+    // A site admin's bearer pushes into alice's namespace; once he is demoted, the same bearer is refused.
+    const root = await suite.createAdmin();
+    const rootBearer = await bearer(root.basic);
+    const asAdmin = await pushWith(rootBearer, `${alice.username}/by-admin:v1`);
+    expect(asAdmin.code, asAdmin.stderr).toBe(0);
+    const demoted = await api.patch(`/admin/users/${root.username}`, { basic: (await suite.createAdmin()).basic, body: { admin: false } });
+    expect(demoted.status, demoted.text).toBe(200);
+    const afterDemotion = await pushWith(rootBearer, `${alice.username}/by-admin:v2`);
+    expect(afterDemotion.code).not.toBe(0);
+    expect((await reg('GET', `/v2/${alice.username}/by-admin/tags/list`, { auth: alice.basic }).then(tagList)).tags).toEqual(['v1']);
+    // His own namespace still takes his pushes: the bearer stands for who he is now.
+    expect((await pushWith(rootBearer, `${root.username}/own:v1`)).code).toBe(0);
+
+    // A bearer made from an access token works while the token exists, and stops when it is deleted.
+    const name = uniqueName('registry');
+    const secret = await createToken(suite, alice, ['write:package'], name);
+    const tokenBearer = await bearer(basicAuth(alice.username, secret));
+    expect((await pushWith(tokenBearer, `${alice.username}/by-token:v1`)).code).toBe(0);
+    const deleted = await api.delete(`/users/${alice.username}/tokens/${name}`, { basic: alice.basic });
+    expect(deleted.status, deleted.text).toBe(204);
+    expect((await pushWith(tokenBearer, `${alice.username}/by-token:v2`)).code).not.toBe(0);
+    const refused = await reg('GET', `/v2/${alice.username}/by-token/tags/list`, { auth: tokenBearer });
+    expect(refused.status).toBe(401);
+    expect(await errorCode(refused)).toBe('UNAUTHORIZED');
   });
 
   it('answers 503 UNAVAILABLE in the registry’s format while identity-service is down (runs last: stops it)', async () => {

@@ -13,8 +13,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPS, REPO_ROOT } from '../../scripts/suite.mjs';
 import { localSecrets } from '../../scripts/lib/local-secrets.mjs';
-import { createScratchDatabase, freePort, startPrivateNats, type PrivateNats, type ScratchDatabase } from '../support/integration.js';
+import { createScratchDatabase, freePort, startPrivateNats } from '../support/integration.js';
 import { processAlive } from '../support/suite.js';
+import { waitFor } from '../support/wait.js';
 
 /** The processes whose parent is `ppid`, by the app whose entry point they run. */
 function appChildren(ppid: number): Map<string, number> {
@@ -80,60 +81,72 @@ class Output {
   }
 }
 
-describe('npm start supervises its apps', () => {
+/**
+ * `node scripts/start.mjs` in an installation of its own: a private NATS server, a scratch database, its own namespace,
+ * ports and data folder. `stop()` kills whatever is left and removes all of it.
+ */
+async function startInstallation(extraEnv: Record<string, string> = {}) {
   const id = randomBytes(4).toString('hex');
   const namespace = `start_${id}`;
   const installationDir = path.join(REPO_ROOT, '.cairn', namespace);
   const repoRoot = mkdtempSync(path.join(tmpdir(), 'cairn-e2e-start-'));
-  let nats: PrivateNats;
-  let db: ScratchDatabase;
+  const nats = await startPrivateNats();
+  const db = await createScratchDatabase('start');
+  const [httpPort, sshPort, internalPort, runnersPort, packagesPort] = [
+    await freePort(), await freePort(), await freePort(), await freePort(), await freePort(),
+  ];
+  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+    cwd: REPO_ROOT,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATABASE_URL: db.url,
+      NATS_URL: nats.url,
+      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      CAIRN__NATS__NAMESPACE: namespace,
+      CAIRN__QUEUE__PREFIX: `cairn-start-${id}`,
+      CAIRN__SERVER__HTTP_PORT: String(httpPort),
+      CAIRN__SERVER__SSH_PORT: String(sshPort),
+      CAIRN__SERVER__SSH_LISTEN_HOST: '127.0.0.1',
+      CAIRN__CAIRN__REPO_INTERNAL_PORT: String(internalPort),
+      CAIRN__CAIRN__RUNNERS_INTERNAL_PORT: String(runnersPort),
+      CAIRN__OPS__PORT: '0',
+      CAIRN__CAIRN__PACKAGES_INTERNAL_PORT: String(packagesPort),
+      CAIRN__REPOSITORY__ROOT: repoRoot,
+      CAIRN__PACKAGES__STORAGE_PATH: path.join(repoRoot, 'packages'),
+      ...extraEnv,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const out = new Output(child);
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  const seenPids = new Set<number>();
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    for (const pid of seenPids) if (processAlive(pid)) process.kill(pid, 'SIGKILL');
+    await nats.stop();
+    await db.drop();
+    rmSync(repoRoot, { recursive: true, force: true });
+    rmSync(installationDir, { recursive: true, force: true });
+  };
+  return { child, out, exited, seenPids, installationDir, stop };
+}
+
+describe('npm start supervises its apps', () => {
   let child: ChildProcess;
   let out: Output;
   let exited: Promise<number | null>;
-  const seenPids = new Set<number>();
+  let seenPids: Set<number>;
+  let installationDir: string;
+  let stop: () => Promise<void>;
 
   beforeAll(async () => {
-    nats = await startPrivateNats();
-    db = await createScratchDatabase('start');
-    const [httpPort, sshPort, internalPort, runnersPort, packagesPort] = [
-      await freePort(), await freePort(), await freePort(), await freePort(), await freePort(),
-    ];
-    child = spawn(process.execPath, ['scripts/start.mjs'], {
-      cwd: REPO_ROOT,
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        DATABASE_URL: db.url,
-        NATS_URL: nats.url,
-        REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-        CAIRN__NATS__NAMESPACE: namespace,
-        CAIRN__QUEUE__PREFIX: `cairn-start-${id}`,
-        CAIRN__SERVER__HTTP_PORT: String(httpPort),
-        CAIRN__SERVER__SSH_PORT: String(sshPort),
-        CAIRN__SERVER__SSH_LISTEN_HOST: '127.0.0.1',
-        CAIRN__CAIRN__REPO_INTERNAL_PORT: String(internalPort),
-        CAIRN__CAIRN__RUNNERS_INTERNAL_PORT: String(runnersPort),
-        CAIRN__OPS__PORT: '0',
-        CAIRN__CAIRN__PACKAGES_INTERNAL_PORT: String(packagesPort),
-        CAIRN__REPOSITORY__ROOT: repoRoot,
-        CAIRN__PACKAGES__STORAGE_PATH: path.join(repoRoot, 'packages'),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    out = new Output(child);
-    exited = new Promise((r) => child.once('exit', (code) => r(code)));
+    ({ child, out, exited, seenPids, installationDir, stop } = await startInstallation());
     await out.waitFor(/Cairn is running at/);
   });
 
   afterAll(async () => {
-    if (child && child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGKILL');
-      for (const pid of seenPids) if (processAlive(pid)) process.kill(pid, 'SIGKILL');
-    }
-    await nats?.stop();
-    await db?.drop();
-    rmSync(repoRoot, { recursive: true, force: true });
-    rmSync(installationDir, { recursive: true, force: true });
+    await stop?.();
   });
 
   it('generated the production secrets once, readable by its owner only', () => {
@@ -185,5 +198,30 @@ describe('npm start supervises its apps', () => {
     expect(tail).toMatch(/cairn: stopped$/m);
     for (const pid of seenPids) expect(processAlive(pid)).toBe(false);
     expect(existsSync(path.join(installationDir, 'start.pid'))).toBe(false);
+  });
+});
+
+// Issue 25, finding 9: start-up waits as long as the apps make progress, and an app that makes none is named.
+describe('npm start while an app is frozen during start-up', () => {
+  it('names the app that made no progress, and stops everything', async () => {
+    // A stall limit of 5 s stands in for the default 90 s; a process stopped with SIGSTOP uses no CPU and prints nothing.
+    const inst = await startInstallation({ CAIRN_START_STALL_SECONDS: '5' });
+    try {
+      let frozen: number | undefined;
+      await waitFor(() => (frozen = appChildren(inst.child.pid!).get('repo-service')) !== undefined, 'repo-service to be spawned');
+      process.kill(frozen!, 'SIGSTOP');
+      inst.seenPids.add(frozen!);
+      for (const pid of appChildren(inst.child.pid!).values()) inst.seenPids.add(pid);
+      expect(await inst.exited).toBe(1);
+      const text = inst.out.lines.join('\n');
+      expect(text).toMatch(/the suite was not ready: repo-service made no progress for 5 s/);
+      // The apps that were busy or ready are not blamed.
+      expect(text).not.toMatch(/not ready: [^\n]*gateway[^\n]* made no progress/);
+      for (const pid of inst.seenPids) {
+        if (pid !== frozen) await waitFor(() => !processAlive(pid), `app ${pid} to be stopped`);
+      }
+    } finally {
+      await inst.stop();
+    }
   });
 });

@@ -3,15 +3,23 @@
  * repository data by any way — no private repository in `/user/repos`, `/repos/search`, `/users/{u}/repos`,
  * `/orgs/{org}/repos`; no repository route, web page, or git over HTTP or SSH; no organization hooks (their deliveries
  * carry private payloads); no admin routes; no `Sudo` by an administrator who did not enrol — and every refusal says
- * how to enrol. Enrolment goes through the API (`POST /user/2fa`, `POST /user/2fa/confirm`), after which the same
+ * how to enrol. Nor by the other lists (issue 25, finding 4): `/user/subscriptions`, `/users/{u}/subscriptions`,
+ * `/notifications` and `/notifications/threads/{id}` leave private repositories out, and a private organization's
+ * packages are neither read nor published over generic (curl), npm (the npm CLI), `/api/v1/packages` or OCI
+ * (`/v2/_catalog`, skopeo). Enrolment goes through the API (`POST /user/2fa`, `POST /user/2fa/confirm`), after which the same
  * calls succeed; `DELETE /user/2fa` puts the user back where they started. Codes come from an independent RFC 6238
  * generator (test/support/totp.ts).
  */
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { npmClient, writePackage } from '../support/npm-cli.js';
+import { buildImageLayout, skopeo, skopeoAvailable } from '../support/oci-layout.js';
+import { PACKAGES_SUITE_APPS, createOrg, curl, genericFileUrl, registryUrls } from '../support/packages.js';
 import { basicAuth, startTestSuite, type Account, type TestSuite } from '../support/suite.js';
+import { waitFor } from '../support/wait.js';
 import { createToken, createUser, http, uniqueName, webSessionCookie, type HttpClient } from '../support/session.js';
 import {
-  REPO_SUITE_APPS, generateSshKey, gitRunner, gitSshCommand, httpCloneUrl, redact, sshCloneUrl, workspace,
+  generateSshKey, gitRunner, gitSshCommand, httpCloneUrl, redact, sshCloneUrl, workspace,
   type Git, type KeyPair, type RunResult,
 } from '../support/git.js';
 import { totpCode, totpStep, wrongTotpCode } from '../support/totp.js';
@@ -41,6 +49,13 @@ let bobToken: string;
 
 let org: string;
 const repos = { mine: '', shown: '', orgSecret: '', orgOpen: '', bobSecret: '' };
+/** A private organization of alice's holding a generic, an npm and (with skopeo) a container package. */
+let privateOrg: string;
+const NPM_PACKAGE = () => `@${privateOrg}/secret`;
+const withSkopeo = skopeoAvailable();
+/** The issue in the organization's private repository that mentions alice (her notification thread's subject). */
+const SECRET_TITLE = 'secret title of a private issue';
+let secretThreadId = 0;
 
 /** Enrols an account through the API (Basic with the password) and returns the TOTP secret and recovery code. */
 async function enrol(account: Account): Promise<{ secret: string; scratch: string; step: number }> {
@@ -90,7 +105,7 @@ const inactiveHook = { type: 'gitea', active: false, config: { url: 'http://127.
 
 beforeAll(async () => {
   suite = await startTestSuite({
-    apps: REPO_SUITE_APPS,
+    apps: PACKAGES_SUITE_APPS,
     env: {
       ...FAST_PASSWORD_HASH,
       CAIRN__SECURITY__TWO_FACTOR_AUTH: 'enforced',
@@ -126,6 +141,40 @@ beforeAll(async () => {
   ]);
   for (const res of created) expect(res.status, res.text).toBe(201);
 
+  // Packages of a private organization of alice's, published by the enrolled site administrator.
+  privateOrg = await createOrg(suite, alice, 'private');
+  const put = await curl(['-X', 'PUT', '-H', `Authorization: token ${rootToken}`, '--data-binary', 'secret bytes',
+    genericFileUrl(suite, privateOrg, 'secret', '1.0.0', 'secret.txt')]);
+  expect(put.status, put.body.toString()).toBe(201);
+  const npm = npmClient(registryUrls(suite, privateOrg).npm, { token: rootToken });
+  try {
+    await npm.run(['publish'], { cwd: writePackage(npm.dir, { name: NPM_PACKAGE(), version: '1.0.0', main: 'index.js' }, { 'index.js': '1;\n' }) });
+  } finally {
+    npm.dispose();
+  }
+  if (withSkopeo) {
+    const layout = ws.dir('image');
+    buildImageLayout(layout, 'v1', 'secret');
+    const pushed = await skopeo(['copy', '--dest-tls-verify=false', '--dest-creds', `${root.username}:${rootToken}`, `oci:${layout}:v1`,
+      `docker://${registryUrls(suite, privateOrg).containerHost}/${privateOrg}/secret:v1`]);
+    expect(pushed.code, pushed.stderr).toBe(0);
+  }
+
+  // An issue in the organization's private repository mentioning alice: her notification thread, once delivered.
+  const issue = await api.post(`/repos/${org}/${repos.orgSecret}/issues`, { token: rootToken, body: { title: SECRET_TITLE, body: `@${alice.username}` } });
+  expect(issue.status, issue.text).toBe(201);
+  const db = new pg.Client({ connectionString: suite.databaseUrl });
+  await db.connect();
+  try {
+    const thread = await waitFor(async () => (await db.query<{ id: number }>(
+      'SELECT n.id FROM repo.notifications n JOIN repo.issues i ON i.id = n.issue_id WHERE i.title = $1 AND n.user_id = (SELECT id FROM identity.users WHERE name = $2)',
+      [SECRET_TITLE, alice.username],
+    )).rows[0], 'alice\'s notification thread');
+    secretThreadId = thread.id;
+  } finally {
+    await db.end();
+  }
+
   aliceKey = await generateSshKey(ws.dir('key-alice'), 'alice@e2e');
   const key = await api.post('/user/keys', { token: aliceToken, body: { title: 'laptop', key: aliceKey.publicKey } });
   expect(key.status, key.text).toBe(201);
@@ -151,6 +200,58 @@ describe('a user who must enrol', () => {
     expect(lists['/repos/search']).toEqual(expect.arrayContaining([repos.shown, repos.orgOpen]));
     // An enrolled user still sees their own private repository.
     expect(names(await api.get('/user/repos', { token: bobToken }))).toContain(repos.bobSecret);
+  });
+
+  it('sees no private repository in subscriptions and no notification thread of one', async () => {
+    for (const route of ['/user/subscriptions', `/users/${alice.username}/subscriptions`]) {
+      const res = await api.get(route, { token: aliceToken });
+      expect(res.status, res.text).toBe(200);
+      expect(names(res), route).not.toContain(repos.mine);
+      expect(names(res), route).not.toContain(repos.orgSecret);
+      expect(names(res), route).toContain(repos.shown);
+    }
+    const threads = await api.get('/notifications?all=true', { token: aliceToken });
+    expect(threads.status, threads.text).toBe(200);
+    expect(threads.text).not.toContain(SECRET_TITLE);
+    expect(threads.text).not.toContain(repos.orgSecret);
+    // Nor the thread itself by its id.
+    const one = await api.get(`/notifications/threads/${secretThreadId}`, { token: aliceToken });
+    expect(one.status, one.text).toBe(404);
+    expect(one.text).not.toContain(SECRET_TITLE);
+  });
+
+  it('neither reads nor publishes a private organization\'s packages: generic, npm, the packages API, OCI', async () => {
+    const file = genericFileUrl(suite, privateOrg, 'secret', '1.0.0', 'secret.txt');
+    const read = await curl(['-u', `${alice.username}:${aliceToken}`, file]);
+    expect(read.status).toBe(403);
+    expect(read.body.toString()).toMatch(ENROL_HINT);
+    const publish = await curl(['-X', 'PUT', '-u', `${alice.username}:${aliceToken}`, '--data-binary', 'x',
+      genericFileUrl(suite, privateOrg, 'planted', '1.0.0', 'x.txt')]);
+    expect(publish.status).toBe(403);
+
+    const npm = npmClient(registryUrls(suite, privateOrg).npm, { token: aliceToken });
+    try {
+      const view = await npm.run(['view', NPM_PACKAGE(), 'version'], { allowFailure: true });
+      expect(view.code, view.stdout).not.toBe(0);
+      expect(view.stdout).not.toContain('1.0.0');
+      const planted = await npm.run(['publish'], {
+        cwd: writePackage(npm.dir, { name: `@${privateOrg}/planted`, version: '1.0.0', main: 'index.js' }, { 'index.js': '1;\n' }),
+        allowFailure: true,
+      });
+      expect(planted.code).not.toBe(0);
+    } finally {
+      npm.dispose();
+    }
+
+    expectApiError(await api.get(`/packages/${privateOrg}`, { token: aliceToken }), 403, ENROL_HINT);
+    const catalog = await fetch(`${suite.baseUrl}/v2/_catalog`, { headers: { authorization: basicAuth(alice.username, aliceToken) } });
+    expect(catalog.status).toBe(200);
+    expect(((await catalog.json()) as { repositories: string[] }).repositories.filter((r) => r.startsWith(`${privateOrg}/`))).toEqual([]);
+    if (withSkopeo) {
+      const pulled = await skopeo(['inspect', '--tls-verify=false', '--creds', `${alice.username}:${aliceToken}`,
+        `docker://${registryUrls(suite, privateOrg).containerHost}/${privateOrg}/secret:v1`]);
+      expect(pulled.code).not.toBe(0);
+    }
   });
 
   it('gets a 404 that says how to enrol from repository routes and web pages, for every repository alike', async () => {
@@ -261,6 +362,17 @@ describe('enrolling through the API', () => {
     }
     const hook = await api.post(`/orgs/${org}/hooks`, { token: aliceToken, body: inactiveHook });
     expect(hook.status, hook.text).toBe(201);
+
+    // The subscriptions, the notification thread and the organization's packages open too.
+    expect(names(await api.get('/user/subscriptions', { token: aliceToken }))).toEqual(expect.arrayContaining([repos.mine, repos.orgSecret]));
+    expect((await api.get('/notifications?all=true', { token: aliceToken })).text).toContain(SECRET_TITLE);
+    expect((await api.get(`/notifications/threads/${secretThreadId}`, { token: aliceToken })).status).toBe(200);
+    const read = await curl(['-u', `${alice.username}:${aliceToken}`, genericFileUrl(suite, privateOrg, 'secret', '1.0.0', 'secret.txt')]);
+    expect(read.status).toBe(200);
+    expect(read.body.toString()).toBe('secret bytes');
+    expect((await api.get(`/packages/${privateOrg}`, { token: aliceToken })).status).toBe(200);
+    const catalog = await fetch(`${suite.baseUrl}/v2/_catalog`, { headers: { authorization: basicAuth(alice.username, aliceToken) } });
+    if (withSkopeo) expect(((await catalog.json()) as { repositories: string[] }).repositories).toContain(`${privateOrg}/secret`);
   });
 
   it('lets an administrator who enrolled use admin routes and Sudo', async () => {

@@ -115,6 +115,13 @@ describe.skipIf(!chromiumAvailable())('REQUIRE_SIGNIN_VIEW = expensive', () => {
       expect(res.status, path).toBe(303);
       expect(res.headers.get('location'), path).toBe(`/user/login?redirect_to=${encodeURIComponent(path)}`);
     }
+    // The decoded path decides: a percent-encoded spelling of an expensive page is routed to it, so it redirects too.
+    for (const tail of ['%72aw/branch/main/README.md', '%73rc/branch/main', '%63ommits/branch/main', '%69ssues', '%70ulls']) {
+      const path = `/${setup.repo}/${tail}`;
+      const res = await anonymous(setup, path);
+      expect(res.status, path).toBe(303);
+      expect(res.headers.get('location'), path).toBe(`/user/login?redirect_to=${encodeURIComponent(path)}`);
+    }
     // The site and the repository home are not expensive: no redirect.
     expect((await anonymous(setup, '/')).status).toBe(200);
     expect((await anonymous(setup, `/${setup.repo}`)).status).not.toBe(303);

@@ -61,7 +61,7 @@ export async function startPackageStoreFixture(name: string, overrides: Partial<
     const settings: PackagesSettings = {
       enabled: true, storagePath: root, limitTotalOwnerSize: -1, limitSizeGeneric: -1, limitSizeNpm: -1,
       limitSizeContainer: -1, cleanupGraceMs: 3_600_000, cleanupIntervalMs: 3_600_000, internalHost: '127.0.0.1',
-      requireSigninView: false, secretKey: `${name}-int-spec`, ...overrides,
+      requireSigninView: false, twoFactorAuth: '', secretKey: `${name}-int-spec`, ...overrides,
     };
     const common = { databaseUrl: db.url, rootUrl: STAND_IN_ROOT_URL } as CommonSettings;
     const events = new PackageEventRecorder(new PackagesApiRepository(prisma), new PackageViews(rpc, common), new EventOutbox(null), rpc);

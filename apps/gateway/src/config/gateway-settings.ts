@@ -16,9 +16,9 @@ function parseRequireSigninView(raw: string): RequireSigninView {
 /** The gateway's own settings (the common ones are in @cairn/platform). Read once at start; bad values refuse start. */
 export const gatewaySettingsSpec = {
   /**
-   * `enforced`: users without two-factor enrolled get no repository data — repository routes, web pages and git answer
-   * 404, lists and search leave private repositories out, admin routes, organization hooks and `Sudo` answer 403, each
-   * saying how to enrol (`POST /api/v1/user/2fa`, then `POST /api/v1/user/2fa/confirm`). Empty: two-factor is optional.
+   * `enforced`: users without two-factor enrolled get no private data — repository routes, web pages and git answer
+   * 404, lists, search, subscriptions and notifications leave private repositories out, packages are public ones
+   * only (read, never publish), admin routes, organization hooks and `Sudo` answer 403, each saying how to enrol (`POST /api/v1/user/2fa`, then `POST /api/v1/user/2fa/confirm`). Empty: two-factor is optional.
    */
   twoFactorAuth: {
     section: 'security',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UnprocessableEntityException } from '@nestjs/common';
 import { DomainError, ErrorCode } from '@cairn/contracts';
-import { createEdgeValidationPipe, findNulCharacter } from './validation.js';
+import { createEdgeValidationPipe, findNulCharacter, withoutNulls } from './validation.js';
 
 describe('findNulCharacter', () => {
   it('finds the first NUL in nested strings and names the field', () => {
@@ -24,6 +24,11 @@ describe('edge validation pipe', () => {
     await expect(pipe.transform({ q: '\0' }, { type: 'query', metatype: Object })).rejects.toBeInstanceOf(
       UnprocessableEntityException,
     );
+  });
+
+  it('reads a body field that is null as absent, at any depth (Go clients send null for unset optional fields)', async () => {
+    expect(withoutNulls({ a: null, b: 'x', c: { d: null, e: [null, { f: null, g: 1 }] } })).toEqual({ b: 'x', c: { e: [null, { g: 1 }] } });
+    await expect(pipe.transform({ full_name: null, location: 'here' }, { type: 'body', metatype: Object })).resolves.toEqual({ location: 'here' });
   });
 
   it('leaves other values to the contract validation', async () => {

@@ -23,8 +23,24 @@ export function findNulCharacter(value: unknown, path: string, depth = 0): strin
 }
 
 /**
+ * The value with every object property that is JSON `null` left out, at any depth (array elements stay). Gitea's
+ * binding decodes `null` as Go does — a nil pointer or the zero value, i.e. "not given" — and Go clients (its own SDK)
+ * send `null` for every optional field they leave unset, so `null` must mean absent here too.
+ */
+export function withoutNulls(value: unknown, depth = 0): unknown {
+  if (value === null || typeof value !== 'object' || depth > 32) return value;
+  if (Array.isArray(value)) return value.map((v: unknown) => (v === null ? v : withoutNulls(v, depth + 1)));
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (v !== null) out[key] = withoutNulls(v, depth + 1);
+  }
+  return out;
+}
+
+/**
  * The contract-class validation, preceded by one rule for every path parameter, query value and body field: no NUL
- * characters. PostgreSQL text cannot hold one, so letting it through would end in a 500 at the database.
+ * characters. PostgreSQL text cannot hold one, so letting it through would end in a 500 at the database. Body fields
+ * that are `null` are dropped first (`withoutNulls`).
  */
 class EdgeValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
@@ -36,6 +52,7 @@ class EdgeValidationPipe extends ValidationPipe {
         throw new UnprocessableEntityException({ message, errors: [message] });
       }
     }
+    if (metadata.type === 'body') value = withoutNulls(value);
     return super.transform(value, metadata);
   }
 }

@@ -2,7 +2,7 @@ import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { RpcHandler } from '@cairn/platform';
 import {
-  IdentitySubjects, ResolveCredentialsRequest, SecondFactorRequest, SessionUserRequest, WebSignInRequest,
+  AuthReferenceRequest, IdentitySubjects, ResolveCredentialsRequest, SecondFactorRequest, SessionUserRequest, WebSignInRequest,
   type SecondFactorReply, type WebSignInReply, TwoFactorConfirmRequest, TwoFactorRequest,
   type ResolveCredentialsReply, type TwoFactorConfirmReply, type TwoFactorEnrollReply,
 } from '@cairn/contracts';
@@ -25,6 +25,11 @@ export class AuthHandler {
   @RpcHandler(IdentitySubjects.authSession)
   session(@Payload() req: SessionUserRequest): Promise<ResolveCredentialsReply> {
     return this.auth.sessionUser(req.userId);
+  }
+
+  @RpcHandler(IdentitySubjects.authReference)
+  reference(@Payload() req: AuthReferenceRequest): Promise<ResolveCredentialsReply> {
+    return this.auth.referencedActor(req.userId, req.tokenId);
   }
 
   @RpcHandler(IdentitySubjects.authWebSignIn)

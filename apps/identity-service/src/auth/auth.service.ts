@@ -78,6 +78,35 @@ export class AuthService {
     return { actor, user: this.usersService.render(user, actor), mustChangePassword: user.mustChangePassword };
   }
 
+  /**
+   * The actor a stored reference to a sign-in stands for now (registry bearer tokens): the user as they are — still
+   * allowed to sign in, admin or not — and, for a sign-in made with an access token, that token if it still exists
+   * and is the user's, with its current scopes.
+   */
+  async referencedActor(userId: number, tokenId?: number): Promise<ResolveCredentialsReply> {
+    let principal: Principal;
+    if (tokenId === undefined) {
+      const user = await this.users.findById(userId);
+      if (!user) throw unauthenticated('the user no longer exists');
+      principal = { user, via: 'password', scopes: ['all'] };
+    } else {
+      const row = await this.tokens.findById(tokenId);
+      if (!row || row.userId !== userId) throw unauthenticated('the access token no longer exists');
+      principal = { user: row.user, via: 'token', scopes: row.scopes, tokenId: row.id };
+    }
+    assertCanSignIn(principal.user);
+    const actor: ActorDto = {
+      id: principal.user.id,
+      login: principal.user.name,
+      isAdmin: principal.user.isAdmin,
+      scopes: principal.scopes,
+      hasTwoFactor: principal.user.twoFactor !== null,
+      via: principal.via,
+      ...(principal.tokenId !== undefined ? { tokenId: principal.tokenId } : {}),
+    };
+    return { actor, user: this.usersService.render(principal.user, actor), mustChangePassword: principal.user.mustChangePassword };
+  }
+
   private principal(req: ResolveCredentialsRequest): Promise<Principal> {
     const { secret, username } = req;
     if (req.kind === 'token') {

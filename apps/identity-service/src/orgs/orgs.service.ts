@@ -114,7 +114,7 @@ export class OrgsService {
           description: body.description ?? '',
           website: body.website ?? '',
           location: body.location ?? '',
-          visibility: body.visibility ?? 'public',
+          visibility: body.visibility || 'public',
           repoAdminChangeTeamAccess: body.repo_admin_change_team_access ?? false,
         });
         const owners = await this.orgs.createTeam(tx, {

@@ -26,6 +26,13 @@ export class TokensRepository {
     });
   }
 
+  findById(id: number): Promise<(TokenRow & { user: UserWithTwoFactor }) | null> {
+    return this.prisma.accessToken.findUnique({
+      where: { id },
+      include: { user: { include: { twoFactor: { select: { id: true } } } } },
+    });
+  }
+
   create(db: Db, t: NewToken): Promise<TokenRow> {
     return db.accessToken.create({ data: t });
   }

@@ -89,7 +89,7 @@ export class UsersService {
       if (await this.users.emailTaken(body.email, user.id)) throw DomainError.unprocessable('e-mail already in use');
       c.email = body.email;
     }
-    if (body.password !== undefined) c.passwordHash = await this.hasher.hash(body.password);
+    if (body.password) c.passwordHash = await this.hasher.hash(body.password);
     if (body.admin === false && user.isAdmin && (await this.users.countAdmins()) <= 1) {
       throw DomainError.unprocessable('cannot remove the last site administrator');
     }

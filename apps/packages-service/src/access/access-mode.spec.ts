@@ -57,6 +57,18 @@ describe('determineAccessMode (Gitea\'s package access rule)', () => {
   });
 });
 
+describe('determineAccessMode under TWO_FACTOR_AUTH = enforced', () => {
+  it('gives a user who must enrol what the public may see, read only — not even their own or their organization\'s', () => {
+    const mustEnrol = (m?: OrgMembershipReply) => ({ ...facts(m), mustEnrolTwoFactor: true });
+    const ownerOfOrg: OrgMembershipReply = { isMember: true, isOwner: true, teams: [] };
+    expect(determineAccessMode(actor(2), owner(5, 'organization', 'private'), mustEnrol(ownerOfOrg))).toBe('none');
+    expect(determineAccessMode(actor(2), owner(5, 'organization', 'limited'), mustEnrol(ownerOfOrg))).toBe('none');
+    expect(determineAccessMode(actor(2), owner(5, 'organization', 'public'), mustEnrol(ownerOfOrg))).toBe('read');
+    expect(determineAccessMode(actor(2), owner(2, 'user', 'public'), mustEnrol())).toBe('read');
+    expect(determineAccessMode(actor(2), owner(2, 'user', 'private'), mustEnrol())).toBe('none');
+  });
+});
+
 describe('tokenScopeAllows', () => {
   it('needs read:package to read and write:package to write, for tokens only', () => {
     expect(tokenScopeAllows(actor(1, { via: 'token', scopes: ['read:package'] }), 'read')).toBe(true);

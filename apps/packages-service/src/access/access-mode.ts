@@ -11,6 +11,11 @@ export interface AccessFacts {
   requireSignin: boolean;
   /** The actor's standing in the owning organization (null: the owner is a user, or the caller is anonymous). */
   membership: OrgMembershipReply | null;
+  /**
+   * `[security] TWO_FACTOR_AUTH = enforced` and the actor has not enrolled (`twoFactorDeniesRepoAccess`): they get
+   * what the public may see, read only.
+   */
+  mustEnrolTwoFactor?: boolean;
 }
 
 const stronger = (a: AccessLevel, b: AccessLevel): AccessLevel => (accessAtLeast(a, b) ? a : b);
@@ -23,9 +28,13 @@ const stronger = (a: AccessLevel, b: AccessLevel): AccessLevel => (accessAtLeast
  * - an organization's packages: owners → owner; otherwise the strongest team permission on the packages unit (an
  *   admin team covers every unit); anyone to whom the organization is visible (public: everyone, limited: signed-in
  *   users, private: members) → at least read;
- * - `REQUIRE_SIGNIN_VIEW = true`: nothing for anonymous callers.
+ * - `REQUIRE_SIGNIN_VIEW = true`: nothing for anonymous callers;
+ * - a user who must enrol in two-factor first: read of what the public may see.
  */
 export function determineAccessMode(actor: ActorDto | null, owner: OwnerDto, facts: AccessFacts): AccessLevel {
+  if (actor && facts.mustEnrolTwoFactor) {
+    return determineAccessMode(null, owner, { requireSignin: false, membership: null }) === 'none' ? 'none' : 'read';
+  }
   if (!actor && facts.requireSignin) return 'none';
   if (actor?.isAdmin) return 'owner';
   if (owner.kind === 'user') {

@@ -25,6 +25,6 @@ export async function checkOwnerAccess(
     }
     throw err;
   }
-  const refusal = access.refusal(actor, resolved.access, need);
+  const refusal = access.refusal(actor, resolved, need);
   return refusal ? { refused: refusal } : { granted: resolved };
 }

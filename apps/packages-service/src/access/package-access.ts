@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  IdentitySubjects, accessAtLeast, type AccessLevel, type ActorDto, type OwnerDto,
+  DomainError, ErrorCode, IdentitySubjects, accessAtLeast, twoFactorDeniesRepoAccess, twoFactorRequiredMessage, type AccessLevel, type ActorDto, type OwnerDto,
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
 import { PACKAGES_SETTINGS, type PackagesSettings } from '../config/packages-settings.js';
@@ -10,6 +10,8 @@ import { determineAccessMode, tokenScopeAllows } from './access-mode.js';
 export interface OwnerAccess {
   owner: OwnerDto;
   access: AccessLevel;
+  /** The caller must enrol in two-factor first (`TWO_FACTOR_AUTH = enforced`): refusals say so. */
+  mustEnrolTwoFactor?: boolean;
 }
 
 /** Why a package operation was refused: the registries answer in their own formats. */
@@ -33,23 +35,38 @@ export class PackageAccess {
   /** The owner and the access; a missing owner is NOT_FOUND (DomainError from identity-service). */
   async resolve(actor: ActorDto | null, ownerName: string): Promise<OwnerAccess> {
     const owner = await this.rpc.send(IdentitySubjects.ownerResolve, { name: ownerName });
+    const mustEnrolTwoFactor = twoFactorDeniesRepoAccess(this.settings.twoFactorAuth, actor);
     const membership =
-      actor && owner.kind === 'organization' && !actor.isAdmin
+      actor && owner.kind === 'organization' && !actor.isAdmin && !mustEnrolTwoFactor
         ? await this.rpc.send(IdentitySubjects.orgMembership, { orgId: owner.id, userId: actor.id })
         : null;
-    const access = determineAccessMode(actor, owner, { requireSignin: this.settings.requireSigninView, membership });
-    return { owner, access };
+    const access = determineAccessMode(actor, owner, { requireSignin: this.settings.requireSigninView, membership, mustEnrolTwoFactor });
+    return { owner, access, ...(mustEnrolTwoFactor ? { mustEnrolTwoFactor } : {}) };
+  }
+
+  /**
+   * The actor a stored reference to a sign-in stands for now (registry bearer tokens): null when the user or the
+   * access token may no longer sign in.
+   */
+  async currentActor(userId: number, tokenId?: number): Promise<ActorDto | null> {
+    try {
+      return (await this.rpc.send(IdentitySubjects.authReference, { userId, ...(tokenId !== undefined ? { tokenId } : {}) })).actor;
+    } catch (err) {
+      if (err instanceof DomainError && err.code === ErrorCode.UNAUTHENTICATED) return null;
+      throw err;
+    }
   }
 
   /**
    * Null when the caller may `need` (read: download, write: upload/delete), else why not: anonymous callers are
    * asked to authenticate (401), signed-in ones are refused (403) — also when their token lacks the package scope.
    */
-  refusal(actor: ActorDto | null, access: AccessLevel, need: 'read' | 'write'): AccessRefusal | null {
+  refusal(actor: ActorDto | null, resolved: Omit<OwnerAccess, 'owner'>, need: 'read' | 'write'): AccessRefusal | null {
     if (actor && !tokenScopeAllows(actor, need)) {
       return { kind: 'forbidden', message: `token does not have at least one of required scope(s): [${need}:package]` };
     }
-    if (accessAtLeast(access, need)) return null;
+    if (accessAtLeast(resolved.access, need)) return null;
+    if (actor && resolved.mustEnrolTwoFactor) return { kind: 'forbidden', message: twoFactorRequiredMessage('package access') };
     return actor ? { kind: 'forbidden', message: PERMISSION_MESSAGE } : { kind: 'unauthenticated', message: PERMISSION_MESSAGE };
   }
 }

@@ -125,7 +125,7 @@ export class PackagesApiService {
   /** The owner and the caller's access, refused (401 anonymous, 403 otherwise) below `need`. */
   private async allowed(actor: ActorDto | null, ownerName: string, need: 'read' | 'write'): Promise<OwnerAccess> {
     const resolved = await this.access.resolve(actor, ownerName);
-    const refusal = this.access.refusal(actor, resolved.access, need);
+    const refusal = this.access.refusal(actor, resolved, need);
     if (refusal?.kind === 'unauthenticated') throw new DomainError(ErrorCode.UNAUTHENTICATED, refusal.message);
     if (refusal) throw DomainError.forbidden(refusal.message);
     return resolved;

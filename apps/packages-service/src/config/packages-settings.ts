@@ -1,3 +1,4 @@
+import type { TwoFactorPolicy } from '@cairn/contracts';
 import { loadSettings, parsers, secretKeySetting, type SettingsOf } from '@cairn/platform';
 
 /** Gitea's size notation (`-1` = no limit; `100 MB`, `1 GiB`, `512KiB`, plain bytes) → bytes, or -1. */
@@ -48,6 +49,16 @@ export const packagesSettingsSpec = {
     key: 'REQUIRE_SIGNIN_VIEW',
     default: false,
     parse: (raw: string) => raw.trim().toLowerCase() !== 'expensive' && parsers.bool(raw),
+  },
+  /**
+   * `[security] TWO_FACTOR_AUTH = enforced`: a user without two-factor gets what the public may see of packages (no
+   * private organization's or user's packages, not even their own; no uploads) — in every registry and the API.
+   */
+  twoFactorAuth: {
+    section: 'security',
+    key: 'TWO_FACTOR_AUTH',
+    default: '' as TwoFactorPolicy,
+    parse: (raw: string) => parsers.oneOf('', 'enforced')(raw) as TwoFactorPolicy,
   },
   /** `[security] SECRET_KEY`: the container registry signs its bearer tokens (`/v2/token`) with a key derived from it. */
   secretKey: secretKeySetting,

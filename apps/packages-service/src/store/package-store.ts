@@ -92,17 +92,37 @@ export class PackageStore {
     });
   }
 
-  /** The package, created when missing (concurrent creators get the same row). */
+  /**
+   * The package, created when missing (concurrent creators get the same row), held with a share lock until the
+   * transaction ends: a concurrent delete ({@link lockPackage}) waits for this upload to commit and then counts what
+   * it added, so it never removes a version or package an upload just wrote to. A package deleted while this waited
+   * for the lock is created again.
+   */
   async getOrCreatePackage(
     tx: Tx,
     p: { ownerId: number; type: PackageType; name: string; semverCompatible?: boolean; isInternal?: boolean },
   ): Promise<PackageRow> {
     const lowerName = p.name.toLowerCase();
-    await tx.$executeRaw`
-      INSERT INTO packages.package (owner_id, type, name, lower_name, semver_compatible, is_internal)
-      VALUES (${p.ownerId}, ${p.type}, ${p.name}, ${lowerName}, ${p.semverCompatible ?? false}, ${p.isInternal ?? false})
-      ON CONFLICT (owner_id, type, lower_name) DO NOTHING`;
-    return tx.package.findUniqueOrThrow({ where: { ownerId_type_lowerName: { ownerId: p.ownerId, type: p.type, lowerName } } });
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await tx.$executeRaw`
+        INSERT INTO packages.package (owner_id, type, name, lower_name, semver_compatible, is_internal)
+        VALUES (${p.ownerId}, ${p.type}, ${p.name}, ${lowerName}, ${p.semverCompatible ?? false}, ${p.isInternal ?? false})
+        ON CONFLICT (owner_id, type, lower_name) DO NOTHING`;
+      const held = await tx.$queryRaw<Array<{ id: number }>>`
+        SELECT id FROM packages.package WHERE owner_id = ${p.ownerId} AND type = ${p.type} AND lower_name = ${lowerName} FOR SHARE`;
+      if (held.length) return tx.package.findUniqueOrThrow({ where: { id: held[0].id } });
+    }
+    throw DomainError.conflict('the package was deleted while this upload was recorded; try again');
+  }
+
+  /**
+   * Locks a package against uploads until the transaction ends (they hold {@link getOrCreatePackage}'s share lock):
+   * every delete takes it before it counts files or versions, so the counts include every upload that committed.
+   * False when the package is gone.
+   */
+  async lockPackage(tx: Tx, packageId: number): Promise<boolean> {
+    const held = await tx.$queryRaw<Array<{ id: number }>>`SELECT id FROM packages.package WHERE id = ${packageId} FOR UPDATE`;
+    return held.length > 0;
   }
 
   findVersion(packageId: number, version: string, db: Db = this.prisma): Promise<VersionRow | null> {
@@ -215,6 +235,9 @@ export class PackageStore {
    * the `package` event `deleted` (sent by `doerId`; null: unknown) before the rows go, as the payload shows them.
    */
   async deleteVersion(tx: Tx, version: VersionRow, doerId: number | null = null): Promise<void> {
+    // Uploads to the package finish first; a version another delete removed meanwhile is gone already.
+    await this.lockPackage(tx, version.packageId);
+    if (!(await tx.packageVersion.findUnique({ where: { id: version.id }, select: { id: true } }))) return;
     await this.events.record(tx, 'deleted', version.id, doerId);
     const files = await tx.packageFile.findMany({ where: { versionId: version.id }, select: { id: true } });
     await tx.packageProperty.deleteMany({ where: { refType: 'file', refId: { in: files.map((f) => f.id) } } });

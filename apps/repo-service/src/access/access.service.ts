@@ -1,12 +1,13 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
-  DomainError, ErrorCode, REPO_TRUST_MODELS, type RepoTrustModel,
+  DomainError, ErrorCode, REPO_TRUST_MODELS, twoFactorDeniesRepoAccess, type RepoTrustModel,
   type AccessLevel, type ActorDto, type OrgMembershipReply, type RepoAccessReply, type RepoRefDto, type UserDto,
   unitAccessLevel, type RepoUnit, type UnitAccess, type Visibility,
 } from '@cairn/contracts';
 import { computeAccess, computeUnitAccess, type AccessFacts } from './access-level.js';
 import { AccessRepository, type AccessRow } from './access.repository.js';
 import { IdentityDirectory } from './identity-directory.js';
+import { REPO_SETTINGS, type RepoSettings } from '../config/repo-settings.js';
 
 /** Every owner and repository name is made of these characters (Gitea's user and repository name alphabets). */
 const POSSIBLE_NAME = /^[A-Za-z0-9_.-]{1,255}$/;
@@ -22,7 +23,7 @@ export interface RepoAccessFacts {
   isPrivate: boolean;
 }
 
-export function subjectOf(actor: ActorDto | null | undefined): AccessSubject {
+function subjectOf(actor: ActorDto | null | undefined): AccessSubject {
   return actor ? { id: actor.id, isAdmin: actor.isAdmin } : null;
 }
 
@@ -50,7 +51,17 @@ export class AccessService {
   constructor(
     private readonly repository: AccessRepository,
     private readonly identity: IdentityDirectory,
+    @Inject(REPO_SETTINGS) private readonly settings: RepoSettings,
   ) {}
+
+  /**
+   * Who access is computed for when `actor` asks for data: the actor, except that under `[security] TWO_FACTOR_AUTH =
+   * enforced` a user who must enrol first (`twoFactorDeniesRepoAccess`) gets what the public may see — in every list
+   * (subscriptions, notifications, pull request repositories) as on every page.
+   */
+  viewer(actor: ActorDto | null | undefined): AccessSubject {
+    return twoFactorDeniesRepoAccess(this.settings.twoFactorAuth, actor ?? null) ? null : subjectOf(actor);
+  }
 
   /** `repo.access.resolve`: NOT_FOUND when the repository is missing or invisible to the actor. */
   async resolve(actor: ActorDto | null, owner: string, name: string): Promise<RepoAccessReply> {
@@ -58,7 +69,7 @@ export class AccessService {
     if (!POSSIBLE_NAME.test(owner) || !POSSIBLE_NAME.test(name)) throw DomainError.notFound('repository not found');
     const row = await this.repository.findByPath(owner.toLowerCase(), name.toLowerCase(), actor?.id ?? null);
     if (!row) throw DomainError.notFound('repository not found');
-    const { access, units } = await this.unitAccessOf(subjectOf(actor), row);
+    const { access, units } = await this.unitAccessOf(this.viewer(actor), row);
     if (access === 'none') throw DomainError.notFound('repository not found');
     return { repo: toRepoRef(row), access, ...(units ? { units } : {}) };
   }

@@ -63,6 +63,15 @@ export class MergeProtection {
     return reason ? { kind: 'rule', message: `not allowed to merge [reason: ${reason}]` } : null;
   }
 
+  /**
+   * The approvals the `[repository.signing] MERGES = approved` rule reads (Gitea's `SignMerge`): counted under the
+   * protection rule of the branch the merge lands on; with no rule for that branch there are none.
+   */
+  async approvalsForSigning(repoId: number, branch: string, approvals: ProposedMerge['approvals']): Promise<number> {
+    const rule = await this.protection.ruleFor(repoId, branch);
+    return rule ? approvals(rule) : 0;
+  }
+
   private async unmetCondition(rule: BranchProtectionRow, m: ProposedMerge): Promise<string | null> {
     if (rule.enableStatusCheck) {
       const statuses = await this.statuses.latestStatuses(m.repo.id, m.head);

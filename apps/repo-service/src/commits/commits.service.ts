@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
-  DEFAULT_PAGE_SIZE, DomainError, isValidRefOrSha, MAX_PAGE_SIZE, type CommitDto, type CommitListReply, type CommitOptions,
+  DomainError, isValidRefOrSha, MAX_PAGE_SIZE, toPaging, type CommitDto, type CommitListReply, type CommitOptions,
   type CompareDto, type CompareRequest, type GetCommitRequest, type ListCommitsRequest, type RepoRefDto,
 } from '@cairn/contracts';
 import { GitReadContext } from '../git/git-read-context.js';
@@ -53,8 +53,7 @@ export class CommitsService {
     const until = parseDateFilter('until', f.until);
     if (req.repo.empty) throw DomainError.conflict(EMPTY_REPOSITORY);
 
-    const page = Math.max(1, Math.trunc(f.page ?? 1));
-    const limit = Math.max(1, Math.trunc(f.limit ?? DEFAULT_PAGE_SIZE));
+    const { page, limit } = toPaging(f);
     const path = f.path ? sanitizeTreePath(f.path) : '';
     const pageSize = path ? this.git.commitsRangeSize : Math.min(limit, MAX_PAGE_SIZE, this.git.commitsRangeSize);
 

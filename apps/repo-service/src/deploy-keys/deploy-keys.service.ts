@@ -50,7 +50,7 @@ export class DeployKeysService {
         fingerprint,
         readOnly: req.body.read_only ?? false,
       });
-      return toDeployKeyDto(row, this.keysUrl(req));
+      return (await this.render(req, [row]))[0]; // Gitea's answer shows read_only to the key's creator
     } catch (err) {
       const constraint = uniqueViolation(err);
       if (constraint?.includes('fingerprint')) throw DomainError.unprocessable('This key has already been added to this repository');

@@ -25,6 +25,8 @@ describe('commit details of a files change (Gitea’s rules)', () => {
   it('turns RFC 3339 dates into git dates with their offset, and names the one that is not RFC 3339', () => {
     expect(gitDate('2016-01-01T00:00:00+02:00')).toBe('@1451599200 +0200');
     expect(gitDate('2017-03-04T05:06:07Z')).toBe('@1488603967 +0000');
+    // Go's zero time is "not given" (Gitea's IsZero; the Go SDK sends it for unset dates)
+    expect(gitDate('0001-01-01T00:00:00Z')).toBeUndefined();
     expect(gitDate('2017-03-04T05:06:07.5-03:30')).toBe('@1488616567 -0330');
     expect(gitDate(undefined)).toBeUndefined();
     expect(gitDate('yesterday')).toBeNull();

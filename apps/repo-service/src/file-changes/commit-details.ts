@@ -24,14 +24,19 @@ export function commitMessage(message: string, signoff: boolean, committer: GitI
   return signoff ? `${text}\nSigned-off-by: ${committer.name} <${committer.email}>\n` : text;
 }
 
+/** `0001-01-01T00:00:00Z` (Go's `time.Time{}`) in Unix seconds. */
+const GO_ZERO_TIME_SECONDS = -62135596800;
+
 /**
  * An RFC 3339 date as git's raw date (`@<unix seconds> <±hhmm>`), keeping the offset it was given in; undefined for
- * a missing date (git uses the current time), null for one that is not RFC 3339.
+ * a missing date or Go's zero time (git uses the current time), null for one that is not RFC 3339.
  */
 export function gitDate(value: string | undefined): string | undefined | null {
   if (value === undefined || value === '') return undefined;
   const instant = parseRfc3339(value);
   if (!instant) return null;
+  // Go's zero time: Gitea reads it as "not given" (`IsZero`), and its Go SDK sends it for every unset date.
+  if (instant.seconds === GO_ZERO_TIME_SECONDS) return undefined;
   const offset = /(Z|([+-])(\d{2}):(\d{2}))$/.exec(value)!;
   const zone = offset[1] === 'Z' ? '+0000' : `${offset[2]}${offset[3]}${offset[4]}`;
   return `@${instant.seconds} ${zone}`;

@@ -3,7 +3,7 @@ import { Payload } from '@nestjs/microservices';
 import { RpcHandler } from '@cairn/platform';
 import {
   CreateIssueCommentRequest, CreateIssueRequest, EditIssueCommentRequest, EditIssueRequest, IssueCommentIdRequest,
-  IssueIndexRequest, IssueSubjects, ListIssuesRequest, LockIssueRequest, RepoScopedRequest,
+  IssueIndexRequest, IssueSubjects, IssueTimelineRequest, ListIssuesRequest, LockIssueRequest, RepoScopedRequest,
   type CommentDto, type IssueDto, type Paginated, type TimelineCommentDto, type UserDto,
 } from '@cairn/contracts';
 import { CommentsService } from './comments.service.js';
@@ -55,7 +55,7 @@ export class IssuesHandler {
   }
 
   @RpcHandler(IssueSubjects.timeline)
-  timeline(@Payload() req: IssueIndexRequest): Promise<Paginated<TimelineCommentDto>> {
+  timeline(@Payload() req: IssueTimelineRequest): Promise<Paginated<TimelineCommentDto>> {
     return this.issues.timeline(req);
   }
 

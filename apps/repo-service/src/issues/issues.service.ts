@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   DomainError, IssueEvents, accessAtLeast, toPaging,
   type ActorDto, type CreateIssueRequest, type EditIssueBody, type EditIssueRequest, type IssueDto,
-  type IssueEventData, type IssueIndexRequest, type ListIssuesRequest, type LockIssueRequest, type Paginated,
+  type IssueEventData, type IssueIndexRequest, type IssueTimelineRequest, type ListIssuesRequest, type LockIssueRequest, type Paginated,
   type RepoScopedRequest, type TimelineCommentDto, type UserDto,
 } from '@cairn/contracts';
 import { PrismaService } from '../prisma/prisma.service.js';
@@ -263,11 +263,14 @@ export class IssuesService {
   }
 
   /** The timeline: comments and events, oldest first. */
-  async timeline(req: IssueIndexRequest): Promise<Paginated<TimelineCommentDto>> {
+  async timeline(req: IssueTimelineRequest): Promise<Paginated<TimelineCommentDto>> {
     const row = await this.load(req);
-    const comments = await this.issues.listComments(row.id);
+    const all = await this.issues.listComments(row.id);
+    const paged = req.query?.page !== undefined || req.query?.limit !== undefined;
+    const { skip, take } = toPaging(req.query);
+    const comments = paged ? all.slice(skip, skip + take) : all;
     const ctx = await this.views.context(req, comments.map((c) => c.posterId));
-    return { items: comments.map((c) => toTimelineDto(c, row, ctx)), total: comments.length };
+    return { items: comments.map((c) => toTimelineDto(c, row, ctx)), total: all.length };
   }
 }
 

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import {
-  DomainError, IdentitySubjects, NOTIFICATION_STATUSES, placeholderUser, repoUrls, toPaging,
-  type ActorDto, type DomainEvent, type ListNotificationsRequest, type NotificationCountDto, type NotificationStatus,
+  DomainError, ErrorCode, IdentitySubjects, NOTIFICATION_STATUSES, placeholderUser, repoUrls, toPaging,
+  type AccessLevel, type ActorDto, type DomainEvent, type ListNotificationsRequest, type NotificationCountDto, type NotificationStatus,
   type NotificationThreadDto, type NotificationThreadRequest, type Paginated, type ReadNotificationsRequest,
   type UserDto,
 } from '@cairn/contracts';
@@ -113,7 +113,7 @@ export class NotificationsService {
       updatedBefore: queryTime('before', q.before),
     };
     const { rows, total } = await this.notifications.list(filter, toPaging(q));
-    return { items: await this.render(rows), total };
+    return { items: await this.render(req.actor, rows), total };
   }
 
   async read(req: ReadNotificationsRequest): Promise<NotificationThreadDto[]> {
@@ -124,7 +124,7 @@ export class NotificationsService {
       statuses: q.all ? undefined : statusesOf(q['status-types'], ['unread']),
       updatedBefore: queryTime('last_read_at', q.last_read_at),
     };
-    return this.render(await this.notifications.setStatusWhere(filter, targetStatus(q['to-status'])));
+    return this.render(req.actor, await this.notifications.setStatusWhere(filter, targetStatus(q['to-status'])));
   }
 
   async count(actor: ActorDto): Promise<NotificationCountDto> {
@@ -132,12 +132,12 @@ export class NotificationsService {
   }
 
   async thread(req: NotificationThreadRequest): Promise<NotificationThreadDto> {
-    return (await this.render([await this.own(req)]))[0];
+    return (await this.render(req.actor, [await this.own(req)]))[0];
   }
 
   async readThread(req: NotificationThreadRequest): Promise<NotificationThreadDto> {
     const row = await this.own(req);
-    return (await this.render([await this.notifications.setStatus(row.id, targetStatus(req.toStatus))]))[0];
+    return (await this.render(req.actor, [await this.notifications.setStatus(row.id, targetStatus(req.toStatus))]))[0];
   }
 
   /** A thread of the actor's (site admins may see anyone's): 404 when missing, 403 when someone else's. */
@@ -145,13 +145,39 @@ export class NotificationsService {
     const row = await this.notifications.findById(req.id);
     if (!row) throw DomainError.notFound(`notification thread ${req.id} does not exist`);
     if (row.userId !== req.actor.id && !req.actor.isAdmin) throw DomainError.forbidden(NOT_YOURS);
+    const readable = await this.readableBy(req.actor, [row]);
+    if (!readable.has(row.id)) throw DomainError.notFound(`notification thread ${req.id} does not exist`);
     return row;
+  }
+
+  /**
+   * The threads whose issue or pull request the actor may read now (the access rules' viewer: under `TWO_FACTOR_AUTH =
+   * enforced` a user who must enrol reads what the public may; someone who lost access no longer sees the thread).
+   */
+  private async readableBy(actor: ActorDto, rows: NotificationRow[]): Promise<Set<number>> {
+    const viewer = this.access.viewer(actor);
+    const levels = new Map<string, Promise<AccessLevel>>();
+    const readable = new Set<number>();
+    for (const row of rows) {
+      const unit = row.issue.isPull ? 'pulls' : 'issues';
+      const key = `${row.repoId}:${unit}`;
+      if (!levels.has(key)) {
+        levels.set(key, this.access.unitAccessById(viewer, row.repoId, unit).catch((err: unknown) => {
+          if (err instanceof DomainError && err.code === ErrorCode.NOT_FOUND) return 'none' as const;
+          throw err;
+        }));
+      }
+      if ((await levels.get(key)) !== 'none') readable.add(row.id);
+    }
+    return readable;
   }
 
   // ---- rendering ---------------------------------------------------------------------------------------------
 
   /** Gitea's `NotificationThread`s: repositories and owners loaded once per page. */
-  private async render(rows: NotificationRow[]): Promise<NotificationThreadDto[]> {
+  private async render(actor: ActorDto, all: NotificationRow[]): Promise<NotificationThreadDto[]> {
+    const readable = await this.readableBy(actor, all);
+    const rows = all.filter((r) => readable.has(r.id));
     if (rows.length === 0) return [];
     const repos = new Map<number, RepositoryRow>();
     for (const id of new Set(rows.map((r) => r.repoId))) {

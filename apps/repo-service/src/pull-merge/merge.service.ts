@@ -22,7 +22,7 @@ import { branchRef, checkMergeability, deleteRef, resolveBranch, updateRef, type
 import { computeMerge, computeUpdate } from '../merge/merge-styles.js';
 import { userGitIdentity } from '../merge/user-identity.js';
 import { CommitSigner } from '../signing/commit-signer.js';
-import { MergeProtection } from '../branch-protection/merge-protection.service.js';
+import { MergeProtection, type ProposedMerge } from '../branch-protection/merge-protection.service.js';
 import { Approvals } from '../reviews/approvals.js';
 import { inTx } from '../tracker/tx.js';
 import { EventOutbox } from '@cairn/platform';
@@ -82,6 +82,11 @@ export class MergeService implements BeforeApplicationShutdown {
 
   // ---- merge -------------------------------------------------------------------------------------------------
 
+  /** The pull request's official approvals under a protection rule, for its head `head` (merge rules and signing). */
+  private approvalsOf(issueId: number, head: string): ProposedMerge['approvals'] {
+    return (rule) => this.approvals.approvalsCount({ id: issueId, pullRequest: { headSha: head } }, { dismissStale: rule.dismissStaleApprovals });
+  }
+
   async merge(req: MergePullRequest): Promise<null> {
     return this.detach(this.runMerge(req));
   }
@@ -117,10 +122,10 @@ export class MergeService implements BeforeApplicationShutdown {
       throw new DomainError(ErrorCode.CONFLICT, `merge conflict in ${status.files.length} file(s): ${status.files.slice(0, 20).join(', ')}`, status.files);
     }
     if (status.status === 'error') throw notAllowed(`the pull request cannot be merged: ${status.message}`);
+    const approvals = this.approvalsOf(row.id, head);
     const refusal = await this.mergeProtection.refusal({
       repo: req.repo, actorId: actor.id, actorIsAdmin: actor.isAdmin, access: req.access, baseBranch: pr.baseBranch,
-      dir, base, head, forceMerge: !!req.body.force_merge,
-      approvals: (rule) => this.approvals.approvalsCount({ id: row.id, pullRequest: { headSha: head } }, { dismissStale: rule.dismissStaleApprovals }),
+      dir, base, head, forceMerge: !!req.body.force_merge, approvals,
     });
     if (refusal) throw notAllowed(refusal.message);
 
@@ -137,6 +142,7 @@ export class MergeService implements BeforeApplicationShutdown {
       ? null
       : await this.signer.decide('merge', {
         gitDir: dir, repo: req.repo, trustModel: repoRow.trustModel as RepoTrustModel, actorId: actor.id, actor, baseCommit: base, headCommit: head,
+        approvals: () => this.mergeProtection.approvalsForSigning(req.repo.id, pr.baseBranch, approvals),
       });
     const outcome = await computeMerge(style, {
       dir, base, head, message, merger, squashAuthor, signing, timeoutMs: this.settings.checkTimeoutMs,
@@ -261,6 +267,7 @@ export class MergeService implements BeforeApplicationShutdown {
     const signing = style === 'merge'
       ? await this.signer.decide('merge', {
         gitDir: dir, repo: req.repo, trustModel: repoRow.trustModel as RepoTrustModel, actorId: actor.id, actor, baseCommit: head, headCommit: base,
+        approvals: () => this.mergeProtection.approvalsForSigning(req.repo.id, pr.headBranch, this.approvalsOf(row.id, head)),
       })
       : null;
     const outcome = await computeUpdate(style, {

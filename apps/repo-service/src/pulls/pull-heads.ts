@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError } from '@cairn/contracts';
-import { AccessService, subjectOf } from '../access/access.service.js';
+import { AccessService } from '../access/access.service.js';
 import { fetchCommit, resolveBranch } from '../merge/git-plumbing.js';
 import { RepositoriesRepository, type RepositoryRow } from '../repositories/repositories.repository.js';
 import { RepoStorage, type RepoLocation } from '../storage/repo-storage.js';
@@ -53,7 +53,7 @@ export class PullHeads {
       );
     if (!found) throw notFound();
     if (found.id === base.id) return { repo: null, branch };
-    if ((await this.access.accessById(subjectOf(scope.actor), found.id)) === 'none') throw notFound();
+    if ((await this.access.accessById(this.access.viewer(scope.actor), found.id)) === 'none') throw notFound();
     return { repo: found, branch };
   }
 

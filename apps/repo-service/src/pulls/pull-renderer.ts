@@ -8,7 +8,7 @@ import { RepoViews, type ViewScope } from '../tracker/repo-views.js';
 import { toPullDto, type PullIssueRow, type PullRenderContext } from '../tracker/pull.mapper.js';
 import { ReviewsRepository } from '../reviews/reviews.repository.js';
 import type { Db } from '../prisma/prisma.service.js';
-import { AccessService, subjectOf } from '../access/access.service.js';
+import { AccessService } from '../access/access.service.js';
 
 /** Everything needed to render pull requests and their events for one repository, loaded once. */
 export interface PullRendering {
@@ -101,7 +101,7 @@ export class PullRenderer {
 
   /** A repository's JSON with the actor's permission on it. */
   private async viewerRepoJson(actor: ActorDto | null, repoId: number, users: Map<number, UserDto>): Promise<RepositoryDto> {
-    return (await this.views.repository(repoId, await this.access.accessById(subjectOf(actor), repoId), users)).json;
+    return (await this.views.repository(repoId, await this.access.accessById(this.access.viewer(actor), repoId), users)).json;
   }
 
   /** Adds a head repository to a rendering prepared before its pull request existed (creation: no remote calls later). */

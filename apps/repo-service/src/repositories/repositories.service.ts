@@ -7,7 +7,7 @@ import {
   type RepositoryEventData, type RepositoryForkedEventData, type RepositorySummaryDto, type SearchRepositoriesRequest, type UserDto, type VisibleRepositoriesRequest,
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, RpcClient, type CommonSettings, uniqueViolation, EventOutbox } from '@cairn/platform';
-import { AccessService, subjectOf } from '../access/access.service.js';
+import { AccessService } from '../access/access.service.js';
 import { IdentityDirectory } from '../access/identity-directory.js';
 import { viewerScope } from '../access/viewer-scope.js';
 import { REPO_SETTINGS, type RepoSettings } from '../config/repo-settings.js';
@@ -117,7 +117,7 @@ export class RepositoriesService {
           isEmpty: !body.auto_init,
           isTemplate: body.template ?? false,
           defaultBranch: branch,
-          trustModel: body.trust_model ?? 'default',
+          trustModel: body.trust_model || 'default',
         }, this.firstWatcher(doer.id));
         const data: RepositoryEventData = {
           repository: toEventRepository(created, owner.user, this.urls),
@@ -328,7 +328,7 @@ export class RepositoriesService {
 
   /** `repo.repository.visible`: the repositories among `ids` the actor may see (missing ones are left out). */
   async visible(req: VisibleRepositoriesRequest): Promise<RepositoryDto[]> {
-    const user = subjectOf(req.actor);
+    const user = this.access.viewer(req.actor);
     const out: RepositoryDto[] = [];
     for (const id of new Set(req.ids)) {
       const access = await this.access.accessById(user, id).catch((err: unknown) => {
@@ -582,7 +582,7 @@ export class RepositoriesService {
   ): Promise<Paginated<RepositoryDto>> {
     const owners = knownOwners ?? (await this.identity.usersById(page.items.map((r) => r.ownerId)));
     const [access, parents] = await Promise.all([
-      this.access.accessOfMany(subjectOf(actor), page.items, owners, standings),
+      this.access.accessOfMany(this.access.viewer(actor), page.items, owners, standings),
       this.parentsOf(page.items, actor),
     ]);
     const items: RepositoryDto[] = [];

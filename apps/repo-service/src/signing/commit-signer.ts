@@ -21,8 +21,11 @@ export interface SigningContext {
   /** merge: the pull request's base and head commits. */
   baseCommit?: string;
   headCommit?: string;
-  /** merge: approving reviews of the pull request (`approved`; Cairn has no reviews yet, so absent = none). */
-  approvals?: number;
+  /**
+   * merge: the pull request's approvals as the protection rule of the branch merged into counts them (`approved`;
+   * asked only when a rule needs it; absent = none).
+   */
+  approvals?: () => Promise<number>;
 }
 
 /** A git identity as commit-tree takes it. */

@@ -71,8 +71,7 @@ export class InstanceCommitSigner extends CommitSigner {
       baseSigned: () => verifies(ctx.baseCommit),
       headSigned: () => verifies(ctx.headCommit),
       commitsSigned: () => this.commitsVerify(ctx),
-      // Cairn has no pull request reviews yet: no approvals, as in Gitea with none.
-      approved: () => Promise.resolve((ctx.approvals ?? 0) >= 1),
+      approved: async () => ((await ctx.approvals?.()) ?? 0) >= 1,
     };
   }
 

@@ -45,6 +45,12 @@ export class SessionUserRequest {
   @IsInt() userId: number;
 }
 
+/** `identity.auth.reference`: a user id and, when the sign-in was made with an access token, that token's id. */
+export class AuthReferenceRequest {
+  @IsInt() userId: number;
+  @IsOptional() @IsInt() tokenId?: number;
+}
+
 /** `identity.auth.web-sign-in`: the sign-in form's first step (user name or e-mail, and password). */
 export class WebSignInRequest {
   @IsString() @MaxLength(255) login: string;

@@ -1,6 +1,6 @@
 import type { Paginated } from '../common/pagination.js';
 import type {
-  ResolveCredentialsReply, ResolveCredentialsRequest, SecondFactorReply, SecondFactorRequest, SessionUserRequest,
+  AuthReferenceRequest, ResolveCredentialsReply, ResolveCredentialsRequest, SecondFactorReply, SecondFactorRequest, SessionUserRequest,
   WebSignInReply, WebSignInRequest,
 } from './credentials.dto.js';
 import type {
@@ -34,6 +34,7 @@ import type { IdentitySubjects } from './identity.subjects.js';
 export interface IdentityRpc {
   [IdentitySubjects.authResolve]: RpcPair<ResolveCredentialsRequest, ResolveCredentialsReply>;
   [IdentitySubjects.authSession]: RpcPair<SessionUserRequest, ResolveCredentialsReply>;
+  [IdentitySubjects.authReference]: RpcPair<AuthReferenceRequest, ResolveCredentialsReply>;
   [IdentitySubjects.authWebSignIn]: RpcPair<WebSignInRequest, WebSignInReply>;
   [IdentitySubjects.authWebSecondFactor]: RpcPair<SecondFactorRequest, SecondFactorReply>;
   [IdentitySubjects.userCreate]: RpcPair<CreateUserRequest, UserDto>;

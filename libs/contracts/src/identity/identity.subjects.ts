@@ -4,6 +4,11 @@ export const IdentitySubjects = {
   authResolve: 'identity.auth.resolve',
   /** A web session's user (by id) as an actor with `via: 'session'`; refused once the user may no longer sign in. */
   authSession: 'identity.auth.session',
+  /**
+   * A stored reference to a sign-in (a registry bearer token: the user id, and the access token it was made from) as
+   * the actor it stands for now; refused once the user may no longer sign in or the access token was deleted.
+   */
+  authReference: 'identity.auth.reference',
   /** The web sign-in form: checks the password (throttled); says whether the two-factor step must follow. */
   authWebSignIn: 'identity.auth.web-sign-in',
   /** The web sign-in's two-factor step: a TOTP code or the recovery code (throttled, each usable once). */

@@ -46,7 +46,8 @@ export class CreateOrgBody {
   @IsOptional() @IsString() @MaxLength(255) description?: string;
   @IsOptional() @IsString() @MaxLength(255) website?: string;
   @IsOptional() @IsString() @MaxLength(255) location?: string;
-  @IsOptional() @IsIn(VISIBILITIES) visibility?: Visibility;
+  /** Empty: public. Gitea's binding accepts it, and its Go SDK always sends the field (`"visibility": ""`). */
+  @IsOptional() @IsIn(['', ...VISIBILITIES]) visibility?: Visibility | '';
   @IsOptional() @IsBoolean() repo_admin_change_team_access?: boolean;
 }
 

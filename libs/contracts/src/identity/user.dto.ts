@@ -64,7 +64,8 @@ export class EditUserBody {
   @IsOptional() @IsString() @MaxLength(255) login_name?: string;
   @IsOptional() @IsEmail() @MaxLength(255) email?: string;
   @IsOptional() @IsString() @MaxLength(255) full_name?: string;
-  @IsOptional() @IsString() @MinLength(1) @MaxLength(255) password?: string;
+  /** Empty: unchanged (Gitea only sets a password when one is given; its Go SDK always sends the field). */
+  @IsOptional() @IsString() @MaxLength(255) password?: string;
   @IsOptional() @IsBoolean() must_change_password?: boolean;
   @IsOptional() @IsString() @MaxLength(255) website?: string;
   @IsOptional() @IsString() @MaxLength(255) location?: string;

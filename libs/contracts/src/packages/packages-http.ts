@@ -23,8 +23,9 @@ export const PACKAGES_ACTOR_HEADER = 'x-cairn-actor';
 
 /** The {@link PACKAGES_ACTOR_HEADER} value for an actor. */
 export function encodeActorHeader(actor: ActorDto): string {
-  const { id, login, isAdmin, scopes, hasTwoFactor, via } = actor;
-  return Buffer.from(JSON.stringify({ id, login, isAdmin, scopes, hasTwoFactor, via })).toString('base64url');
+  // The token id lets the container registry's bearer tokens refer to the access token they were made from.
+  const { id, login, isAdmin, scopes, hasTwoFactor, via, tokenId } = actor;
+  return Buffer.from(JSON.stringify({ id, login, isAdmin, scopes, hasTwoFactor, via, tokenId })).toString('base64url');
 }
 
 /** The actor of a {@link PACKAGES_ACTOR_HEADER} value; null when absent; throws on a malformed one. */
@@ -35,6 +36,7 @@ export function decodeActorHeader(value: string | string[] | undefined): ActorDt
   if (!Number.isInteger(parsed?.id) || typeof parsed.login !== 'string' || !Array.isArray(parsed.scopes)) {
     throw new Error('malformed actor header');
   }
+  if (parsed.tokenId !== undefined && !Number.isSafeInteger(parsed.tokenId)) throw new Error('malformed actor header');
   return { ...parsed, isAdmin: parsed.isAdmin === true, hasTwoFactor: parsed.hasTwoFactor === true };
 }
 

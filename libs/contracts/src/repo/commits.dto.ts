@@ -134,8 +134,9 @@ export class CommitListFilter {
   @IsOptional() @IsString() @MaxLength(1024) not?: string;
   @IsOptional() @IsString() @MaxLength(64) since?: string;
   @IsOptional() @IsString() @MaxLength(64) until?: string;
-  @IsOptional() @IsInt() @Min(1) page?: number;
-  @IsOptional() @IsInt() @Min(1) limit?: number;
+  /** As the API gave them: 0 or less means the default (Gitea's SDK sends `limit=0`); repo-service applies it. */
+  @IsOptional() @IsInt() page?: number;
+  @IsOptional() @IsInt() limit?: number;
 }
 
 /** `repo.commit.list`. */

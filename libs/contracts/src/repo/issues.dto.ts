@@ -1,4 +1,4 @@
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, MaxLength, Min, MinLength, ValidateNested,
 } from 'class-validator';
@@ -124,9 +124,13 @@ export class CreateIssueBody extends AssigneesFields {
   @IsOptional() @IsInt() @Min(0) milestone?: number;
 }
 
+/** An empty string read as "not given" (Gitea's edits skip empty titles). */
+export const EmptyAsAbsent = (): PropertyDecorator => Transform(({ value }: { value: unknown }) => (value === '' ? undefined : value));
+
 /** `PATCH /repos/{owner}/{repo}/issues/{index}` body (Gitea's `EditIssueOption`; every field optional). */
 export class EditIssueBody extends AssigneesFields {
-  @IsOptional() @IsString() @MinLength(1) @MaxLength(ISSUE_TITLE_MAX_LENGTH) title?: string;
+  /** Empty: unchanged (Gitea edits the title only when one is given; its Go SDK always sends the field). */
+  @EmptyAsAbsent() @IsOptional() @IsString() @MinLength(1) @MaxLength(ISSUE_TITLE_MAX_LENGTH) title?: string;
   @IsOptional() @IsString() @MaxLength(ISSUE_BODY_MAX_LENGTH) body?: string;
   @IsOptional() @IsIn(ISSUE_STATES) state?: IssueState;
   /** Milestone id; 0 removes the milestone (write access). */
@@ -184,6 +188,14 @@ export class ListIssuesRequest extends RepoScopedRequest {
 export class IssueIndexRequest extends RepoScopedRequest {
   /** The issue or pull-request number (not the database id). */
   @Type(() => Number) @IsInt() @Min(1) index: number;
+}
+
+/**
+ * `repo.issue.timeline`: one page of the timeline when `query` has `page` or `limit` (Gitea's SDK always sends both),
+ * else all of it.
+ */
+export class IssueTimelineRequest extends IssueIndexRequest {
+  @IsOptional() @ValidateNested() @Type(() => ListQuery) query?: ListQuery;
 }
 
 /** `repo.issue.edit`. */

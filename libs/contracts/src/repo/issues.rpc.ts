@@ -3,7 +3,7 @@ import type { UserDto } from '../identity/user.dto.js';
 import type { RepoScopedRequest } from './repo-access.dto.js';
 import type {
   CommentDto, CreateIssueCommentRequest, CreateIssueRequest, EditIssueCommentRequest, EditIssueRequest,
-  IssueCommentIdRequest, IssueDto, IssueIndexRequest, ListIssuesRequest, LockIssueRequest, TimelineCommentDto,
+  IssueCommentIdRequest, IssueDto, IssueIndexRequest, IssueTimelineRequest, ListIssuesRequest, LockIssueRequest, TimelineCommentDto,
 } from './issues.dto.js';
 import type { RpcPair } from '../rpc-contract.js';
 import type { IssueSubjects } from './issues.subjects.js';
@@ -17,7 +17,7 @@ export interface IssueRpc {
   [IssueSubjects.edit]: RpcPair<EditIssueRequest, IssueDto>;
   [IssueSubjects.lock]: RpcPair<LockIssueRequest, null>;
   [IssueSubjects.unlock]: RpcPair<IssueIndexRequest, null>;
-  [IssueSubjects.timeline]: RpcPair<IssueIndexRequest, Paginated<TimelineCommentDto>>;
+  [IssueSubjects.timeline]: RpcPair<IssueTimelineRequest, Paginated<TimelineCommentDto>>;
   [IssueSubjects.commentList]: RpcPair<IssueIndexRequest, Paginated<CommentDto>>;
   [IssueSubjects.commentCreate]: RpcPair<CreateIssueCommentRequest, CommentDto>;
   [IssueSubjects.commentGet]: RpcPair<IssueCommentIdRequest, CommentDto>;

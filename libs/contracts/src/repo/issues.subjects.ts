@@ -15,7 +15,7 @@ export const IssueSubjects = {
   lock: 'repo.issue.lock',
   /** Unlock (write access; idempotent): `IssueIndexRequest` → `null`. */
   unlock: 'repo.issue.unlock',
-  /** The timeline (comments and events such as lock/unlock): `IssueIndexRequest` → `Paginated<TimelineCommentDto>`. */
+  /** The timeline (comments and events such as lock/unlock): `IssueTimelineRequest` → `Paginated<TimelineCommentDto>`. */
   timeline: 'repo.issue.timeline',
   /** List an issue's comments: `IssueIndexRequest` → `Paginated<CommentDto>`. */
   commentList: 'repo.issue-comment.list',

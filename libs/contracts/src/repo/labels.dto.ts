@@ -68,7 +68,8 @@ export class CreateMilestoneBody {
   @IsString() @MinLength(1) @MaxLength(LABEL_NAME_MAX_LENGTH) title: string;
   @IsOptional() @IsString() @MaxLength(64 * 1024) description?: string;
   @IsOptional() @IsISO8601() due_on?: string;
-  @IsOptional() @IsIn(['open', 'closed']) state?: 'open' | 'closed';
+  /** Empty: open (Gitea's Go SDK always sends the field). */
+  @IsOptional() @IsIn(['', 'open', 'closed']) state?: '' | 'open' | 'closed';
 }
 
 /** `PATCH …/milestones/{id}` (Gitea's `EditMilestoneOption`; every field optional). */

@@ -10,7 +10,7 @@ import { RepoScopedRequest } from './repo-access.dto.js';
 import type { RepositoryDto } from './repository.dto.js';
 import type { LabelDto, MilestoneDto } from './labels.dto.js';
 import {
-  AssigneesFields, ISSUE_BODY_MAX_LENGTH, ISSUE_STATES, ISSUE_TITLE_MAX_LENGTH, type IssueState,
+  AssigneesFields, EmptyAsAbsent, ISSUE_BODY_MAX_LENGTH, ISSUE_STATES, ISSUE_TITLE_MAX_LENGTH, type IssueState,
 } from './issues.dto.js';
 
 /**
@@ -133,7 +133,8 @@ export class CreatePullBody extends AssigneesFields {
 
 /** `PATCH /repos/{owner}/{repo}/pulls/{index}` body (Gitea's `EditPullRequestOption`; every field optional). */
 export class EditPullBody extends AssigneesFields {
-  @IsOptional() @IsString() @MinLength(1) @MaxLength(ISSUE_TITLE_MAX_LENGTH) title?: string;
+  /** Empty: unchanged, as for issues. */
+  @EmptyAsAbsent() @IsOptional() @IsString() @MinLength(1) @MaxLength(ISSUE_TITLE_MAX_LENGTH) title?: string;
   @IsOptional() @IsString() @MaxLength(ISSUE_BODY_MAX_LENGTH) body?: string;
   @IsOptional() @IsIn(ISSUE_STATES) state?: IssueState;
   /** The pull request's labels become these ids (write access). */
@@ -173,7 +174,8 @@ export class MergePullBody {
   @IsOptional() @IsString() @MaxLength(ISSUE_BODY_MAX_LENGTH) merge_message_field?: string;
   @IsOptional() @IsBoolean() delete_branch_after_merge?: boolean;
   /** Refuse (409) unless the head is still this commit. */
-  @IsOptional() @IsString() @Matches(ABBREVIATED_OBJECT_ID_PATTERN) head_commit_id?: string;
+  /** Empty: not checked (Gitea checks it only when given; its Go SDK always sends the field). */
+  @EmptyAsAbsent() @IsOptional() @IsString() @Matches(ABBREVIATED_OBJECT_ID_PATTERN) head_commit_id?: string;
   @IsOptional() @IsString() @MaxLength(64) MergeCommitID?: string;
   @IsOptional() @IsBoolean() force_merge?: boolean;
   @IsOptional() @IsBoolean() merge_when_checks_succeed?: boolean;

@@ -110,8 +110,8 @@ export class CreateRepoBody {
   /** The branch to create (and the default branch); `[repository] DEFAULT_BRANCH` when absent. */
   @IsOptional() @IsString() @MaxLength(100) default_branch?: string;
   @IsOptional() @IsBoolean() template?: boolean;
-  /** Accepted for compatibility; only `sha1` is supported. */
-  @IsOptional() @IsIn(['sha1', 'sha256']) object_format_name?: 'sha1' | 'sha256';
+  /** Accepted for compatibility; only `sha1` is supported. Empty: sha1 (Gitea's Go SDK always sends the field). */
+  @IsOptional() @IsIn(['', 'sha1', 'sha256']) object_format_name?: '' | 'sha1' | 'sha256';
   /** Accepted for compatibility and ignored (no templates are installed). */
   @IsOptional() @IsString() @MaxLength(255) gitignores?: string;
   /** Accepted for compatibility and ignored. */
@@ -120,8 +120,8 @@ export class CreateRepoBody {
   @IsOptional() @IsString() @MaxLength(255) license?: string;
   /** Accepted for compatibility; the README is always the default one. */
   @IsOptional() @IsString() @MaxLength(255) readme?: string;
-  /** How signed commits are trusted (`default`: `[repository.signing] DEFAULT_TRUST_MODEL`). */
-  @IsOptional() @IsIn(REPO_TRUST_MODELS) trust_model?: RepoTrustModel;
+  /** How signed commits are trusted (`default` or empty: `[repository.signing] DEFAULT_TRUST_MODEL`). */
+  @IsOptional() @IsIn(['', ...REPO_TRUST_MODELS]) trust_model?: RepoTrustModel | '';
 }
 
 /** `PATCH /repos/{owner}/{repo}` body (Gitea's `EditRepoOption`; every field optional). */

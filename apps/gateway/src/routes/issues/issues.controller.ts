@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import {
-  CreateIssueBody, CreateIssueCommentBody, EditIssueBody, EditIssueCommentBody, IssueSubjects, ListIssuesQuery,
+  CreateIssueBody, CreateIssueCommentBody, EditIssueBody, EditIssueCommentBody, IssueSubjects, ListIssuesQuery, ListQuery,
   type CommentDto, type IssueDto, type Paginated, type TimelineCommentDto,
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
@@ -138,15 +138,15 @@ export class IssuesController {
     return this.rpc.send(IssueSubjects.commentCreate, { ...ctx, index, body });
   }
 
+  /** Gitea paginates the timeline (`page`, `limit`); without either, Cairn answers all of it. */
   @Get(':index/timeline')
   @RepoAccess('read', ISSUES_OR_PULLS)
-  async timeline(
+  @Paged()
+  timeline(
     @CurrentRepo() ctx: RepoContext,
     @Param('index', PositiveIntPipe) index: number,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<TimelineCommentDto[]> {
-    const page = await this.rpc.send(IssueSubjects.timeline, { ...ctx, index });
-    reply.header('x-total-count', String(page.total));
-    return page.items;
+    @Query() query: ListQuery,
+  ): Promise<Paginated<TimelineCommentDto>> {
+    return this.rpc.send(IssueSubjects.timeline, { ...ctx, index, query });
   }
 }

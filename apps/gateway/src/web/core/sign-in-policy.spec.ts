@@ -14,6 +14,14 @@ describe('REQUIRE_SIGNIN_VIEW for anonymous web visitors', () => {
     }
   });
 
+  it('classifies the decoded path: percent-encoded segments are the pages they are routed to', () => {
+    for (const path of ['/o/r/%72aw/branch/main/a.txt', '/o/r/%73rc/branch/main', '/o/r/%63ommits/branch/main',
+      '/o/r/%69ssues', '/o/r/%70ulls/3', '/%75ser/events']) {
+      expect(anonymousMustSignIn('expensive', path, false), path).toBe(true);
+    }
+    expect(anonymousMustSignIn('expensive', '/o/r/%zz', false)).toBe(false);
+  });
+
   it('sends them to sign in from every page but the sign-in pages under true, and from none under false', () => {
     expect(anonymousMustSignIn('strict', '/', false)).toBe(true);
     expect(anonymousMustSignIn('strict', '/o/r', false)).toBe(true);

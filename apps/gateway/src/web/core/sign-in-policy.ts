@@ -11,8 +11,23 @@ const EXPENSIVE_REPO_PAGES = new Set([
 /** First path segments that are site pages, never `{owner}`. */
 const SITE_SEGMENTS = new Set(['user', 'login', 'explore', '-', 'api', 'assets', 'org', 'admin', 'repo', 'notifications']);
 
+/**
+ * The path's segments as the router matches them: percent-decoded (`/o/r/%72aw/…` is routed to `raw`), so the
+ * decision is taken on what will be served, not on how it was spelled. An undecodable segment stays as sent (the
+ * router answers it 400/404 anyway).
+ */
+function routedSegments(path: string): string[] {
+  return path.split('?')[0].split('/').filter(Boolean).map((segment) => {
+    try {
+      return decodeURIComponent(segment);
+    } catch {
+      return segment;
+    }
+  });
+}
+
 export function isExpensivePath(path: string): boolean {
-  const segments = path.split('?')[0].split('/').filter(Boolean);
+  const segments = routedSegments(path);
   if (segments[0] === 'user' && segments[1] === 'events') return true;
   if (segments.length < 3 || SITE_SEGMENTS.has(segments[0])) return false;
   return EXPENSIVE_REPO_PAGES.has(segments[2]);

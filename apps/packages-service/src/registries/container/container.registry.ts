@@ -18,7 +18,7 @@ import { MAX_MANIFEST_BYTES } from './oci-manifest.js';
 import { parseOciPath, type OciEndpoint } from './oci-path.js';
 import { isImageName, parseManifestReference, truncate } from './oci-reference.js';
 import {
-  actorOf, claimsFor, registryTokenKey, REGISTRY_TOKEN_TTL_SECONDS, signRegistryToken, verifyRegistryToken,
+  registryTokenKey, REGISTRY_TOKEN_TTL_SECONDS, signRegistryToken, subjectFor, verifyRegistryToken,
 } from './registry-token.js';
 import { parseContentRange, uploadRangeHeader } from './upload-range.js';
 
@@ -55,7 +55,7 @@ class ContainerRegistry {
       const url = new URL(req.url, 'http://registry.invalid');
       const endpoint = parseOciPath(url.pathname);
       if (!endpoint) throw new OciError('NAME_UNKNOWN', `no registry endpoint at ${truncate(url.pathname)}`);
-      const caller = this.caller(req);
+      const caller = await this.caller(req);
       switch (endpoint.kind) {
         case 'base':
           if (!caller.presented) throw new OciError('UNAUTHORIZED');
@@ -121,7 +121,7 @@ class ContainerRegistry {
     if (caller.actor?.via === 'token' && !caller.actor.scopes.some((s) => s === 'all' || s.endsWith(':package'))) {
       throw new OciError('UNAUTHORIZED', 'token does not have at least one of required scope(s): [read:package]');
     }
-    const { token, claims } = signRegistryToken(this.tokenKey, claimsFor(caller.actor));
+    const { token, claims } = signRegistryToken(this.tokenKey, subjectFor(caller.actor));
     await this.send(reply.code(200).type('application/json'), {
       token,
       access_token: token,
@@ -289,24 +289,28 @@ class ContainerRegistry {
       }
       throw err;
     }
-    const refusal = this.deps.access.refusal(actor, resolved.access, need);
+    const refusal = this.deps.access.refusal(actor, resolved, need);
     if (refusal?.kind === 'unauthenticated') throw new OciError('UNAUTHORIZED', refusal.message);
     if (refusal) throw new OciError('DENIED', refusal.message);
     return resolved;
   }
 
   /**
-   * The gateway's actor (Basic, Cairn tokens) or, failing that, a registry bearer token it forwarded unchanged. A
-   * bearer token that does not verify is refused (401), so clients fetch a new one.
+   * The gateway's actor (Basic, Cairn tokens) or, failing that, a registry bearer token it forwarded unchanged, as the
+   * user and access token it refers to are now. A bearer token that does not verify, or whose user or access token
+   * no longer signs in, is refused (401), so clients fetch a new one.
    */
-  private caller(req: FastifyRequest): Caller {
+  private async caller(req: FastifyRequest): Promise<Caller> {
     if (req.actor) return { actor: req.actor, presented: true };
     const auth = req.headers.authorization;
     if (!auth) return { actor: null, presented: false };
     const m = /^bearer\s+(\S+)$/i.exec(auth.trim());
     const claims = m ? verifyRegistryToken(this.tokenKey, m[1]) : undefined;
     if (!claims) throw new OciError('UNAUTHORIZED', 'the bearer token is invalid or expired');
-    return { actor: actorOf(claims), presented: true };
+    if (claims.uid === 0) return { actor: null, presented: true };
+    const actor = await this.deps.access.currentActor(claims.uid, claims.tid);
+    if (!actor) throw new OciError('UNAUTHORIZED', 'the bearer token\'s user or access token may no longer sign in');
+    return { actor, presented: true };
   }
 
   private async fail(reply: FastifyReply, failure: unknown): Promise<void> {

@@ -1,22 +1,25 @@
 /**
  * The registry's own bearer tokens, handed out by `GET /v2/token` (Gitea's token flow): a JWT signed with HS256
- * under a key derived from `[security] SECRET_KEY`, carrying the actor it was issued to (id 0 for anonymous) and,
- * when the caller signed in with an access token, that token's scopes — so a `read:package` token cannot push
- * through a registry token. Short-lived: clients ask for a new one when it expires.
+ * under a key derived from `[security] SECRET_KEY`. It is a reference, not a copy of rights: it names the user (id 0
+ * for anonymous) and, when the caller signed in with an access token, that token's id — every request re-reads the
+ * user (still allowed to sign in, admin or not) and the token (still there, its scopes) from identity-service, so a
+ * demoted admin or a deleted access token stops counting at once. Short-lived: clients ask for a new one when it
+ * expires.
  */
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import type { ActorDto } from '@cairn/contracts';
 
 export const REGISTRY_TOKEN_TTL_SECONDS = 60 * 60;
 
-export interface RegistryTokenClaims {
-  /** User id; 0 for anonymous. */
+/** Who a registry token refers to: the user (0: anonymous) and the access token they signed in with, if any. */
+export interface RegistryTokenSubject {
   uid: number;
   login: string;
-  /** Site administrator when the token was issued (the token lives an hour at most). */
-  admin?: boolean;
-  /** The access token's scopes when the caller authenticated with one; absent for a password (all scopes). */
-  scopes?: string[];
+  /** The access token's id when the caller authenticated with one; absent for a password or a web session. */
+  tid?: number;
+}
+
+export interface RegistryTokenClaims extends RegistryTokenSubject {
   /** Seconds since the epoch. */
   iat: number;
   exp: number;
@@ -31,14 +34,13 @@ export function registryTokenKey(secretKey: string): Buffer {
 
 export function signRegistryToken(
   key: Buffer,
-  actor: { uid: number; login: string; admin?: boolean; scopes?: string[] },
+  subject: RegistryTokenSubject,
   nowSeconds = Math.floor(Date.now() / 1000),
 ): { token: string; claims: RegistryTokenClaims } {
   const claims: RegistryTokenClaims = {
-    uid: actor.uid,
-    login: actor.login,
-    ...(actor.admin ? { admin: true } : {}),
-    ...(actor.scopes ? { scopes: actor.scopes } : {}),
+    uid: subject.uid,
+    login: subject.login,
+    ...(subject.tid !== undefined ? { tid: subject.tid } : {}),
     iat: nowSeconds,
     exp: nowSeconds + REGISTRY_TOKEN_TTL_SECONDS,
   };
@@ -68,23 +70,10 @@ export function verifyRegistryToken(
   return claims;
 }
 
-/** The claims for a caller as the gateway authenticated it (null: anonymous). */
-export function claimsFor(actor: ActorDto | null): { uid: number; login: string; admin?: boolean; scopes?: string[] } {
+/** What a token for this caller refers to (null: anonymous). */
+export function subjectFor(actor: ActorDto | null): RegistryTokenSubject {
   if (!actor) return { uid: 0, login: '' };
-  return { uid: actor.id, login: actor.login, admin: actor.isAdmin, ...(actor.via === 'token' ? { scopes: actor.scopes } : {}) };
-}
-
-/** The caller a registry token stands for (null: anonymous), shaped as the gateway's actors are. */
-export function actorOf(claims: RegistryTokenClaims): ActorDto | null {
-  if (claims.uid === 0) return null;
-  return {
-    id: claims.uid,
-    login: claims.login,
-    isAdmin: claims.admin === true,
-    scopes: claims.scopes ?? ['all'],
-    hasTwoFactor: false,
-    via: claims.scopes ? 'token' : 'password',
-  };
+  return { uid: actor.id, login: actor.login, ...(actor.via === 'token' && actor.tokenId !== undefined ? { tid: actor.tokenId } : {}) };
 }
 
 function isClaims(v: unknown): v is RegistryTokenClaims {
@@ -92,8 +81,10 @@ function isClaims(v: unknown): v is RegistryTokenClaims {
   const c = v as Record<string, unknown>;
   return (
     Number.isSafeInteger(c.uid) && (c.uid as number) >= 0 && typeof c.login === 'string' &&
-    Number.isSafeInteger(c.iat) && Number.isSafeInteger(c.exp) && (c.admin === undefined || typeof c.admin === 'boolean') &&
-    (c.scopes === undefined || (Array.isArray(c.scopes) && c.scopes.every((s) => typeof s === 'string')))
+    Number.isSafeInteger(c.iat) && Number.isSafeInteger(c.exp) &&
+    (c.tid === undefined || (Number.isSafeInteger(c.tid) && (c.tid as number) > 0)) &&
+    // Tokens of the earlier format carried a copy of the scopes and admin flag: no longer honoured.
+    c.scopes === undefined && c.admin === undefined
   );
 }
 

@@ -20,6 +20,7 @@ function plain(reply: FastifyReply, status: number, message: string): FastifyRep
 const STATUS: Partial<Record<ErrorCode, number>> = {
   [ErrorCode.NOT_FOUND]: 404,
   [ErrorCode.ALREADY_EXISTS]: 409,
+  [ErrorCode.CONFLICT]: 409,
   [ErrorCode.CONTENT_TOO_LARGE]: 413,
   [ErrorCode.INVALID_ARGUMENT]: 400,
 };
@@ -62,7 +63,7 @@ class GenericRegistry {
       }
       throw err;
     }
-    const refusal = this.deps.access.refusal(req.actor, resolved.access, need);
+    const refusal = this.deps.access.refusal(req.actor, resolved, need);
     if (refusal?.kind === 'unauthenticated') {
       await plain(reply.header('www-authenticate', 'Basic realm="Gitea Package API"'), 401, refusal.message);
       return null;
@@ -101,7 +102,9 @@ class GenericRegistry {
       }
       const status = err instanceof DomainError ? STATUS[err.code] : undefined;
       if (status) return void (await plain(reply, status, (err as DomainError).message));
-      if (req.raw.destroyed || req.raw.errored) return; // the client went away mid-upload: nothing was recorded
+      // The client went away before its body was read: nothing was recorded and nobody waits for an answer. Any
+      // other failure is answered (5xx, logged by the server's error handler), never a silent 200.
+      if (!req.raw.complete) return void reply.raw.destroy();
       throw err;
     }
     await plain(reply, 201, 'created');
@@ -130,7 +133,9 @@ class GenericRegistry {
     const { store } = this.deps;
     const deleted = await store.transaction(async (tx) => {
       const pkg = await store.findPackage(resolved.owner.id, 'generic', req.params.name, tx);
-      const pv = pkg && (await store.findVersion(pkg.id, req.params.version, tx));
+      // Locked before anything is counted: an upload to this version that answered 201 is counted below.
+      if (!pkg || !(await store.lockPackage(tx, pkg.id))) return false;
+      const pv = await store.findVersion(pkg.id, req.params.version, tx);
       const file = pv && (await store.findFile(pv.id, req.params.filename, '', tx));
       if (!pv || !file) return false;
       // The last file takes its version with it (Gitea's rule).

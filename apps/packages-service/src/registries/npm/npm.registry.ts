@@ -28,6 +28,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   [ErrorCode.INVALID_ARGUMENT]: 400,
   [ErrorCode.NOT_FOUND]: 404,
   [ErrorCode.ALREADY_EXISTS]: 409,
+  [ErrorCode.CONFLICT]: 409,
   [ErrorCode.CONTENT_TOO_LARGE]: 413,
 };
 
@@ -92,7 +93,9 @@ class NpmRegistry {
       }
       const status = err instanceof DomainError ? STATUS[err.code] : undefined;
       if (status) return void (await npmError(reply, status, (err as DomainError).message));
-      if (req.raw.destroyed || req.raw.errored) return; // the client went away mid-upload: nothing was recorded
+      // The client went away before its body was read: nothing was recorded and nobody waits for an answer. Any
+      // other failure is answered (5xx, logged by the server's error handler), never a silent 200.
+      if (!req.raw.complete) return void reply.raw.destroy();
       throw err;
     }
   }
