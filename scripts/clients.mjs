@@ -11,6 +11,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import giteaSdk from './clients/gitea-sdk.mjs';
+import schemathesis from './clients/schemathesis.mjs';
 
 /**
  * @typedef {object} ClientBuildContext
@@ -37,6 +38,7 @@ export const CACHE_ROOT = path.join(process.env.XDG_CACHE_HOME ?? path.join(home
 /** @type {ClientSpec[]} Every client, in the order CI prepares them. */
 export const CLIENTS = [
   giteaSdk,
+  schemathesis,
 ];
 
 /** @param {string} name @returns {string | null} */

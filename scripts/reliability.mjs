@@ -4,12 +4,22 @@
 //
 //   npm run fuzz               CAIRN_FUZZ_RUNS=40 (requests per operation and caller), a new seed (CAIRN_FUZZ_SEED=N replays)
 //   npm run chaos              CAIRN_CHAOS_ROUNDS=3 (kill/restart rounds), CAIRN_CHAOS_WORKERS=4
+//   npm run fuzz:openapi       schemathesis with CAIRN_SCHEMATHESIS_EXAMPLES=25 per operation and caller, its coverage
+//                              phase too, a new seed (CAIRN_SCHEMATHESIS_SEED=N replays)
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { REPO_ROOT } from './suite.mjs';
 
 const SUITES = {
   fuzz: { spec: 'test/e2e/fuzz.e2e-spec.ts', env: { CAIRN_FUZZ_RUNS: '40', CAIRN_FUZZ_SEED: 'random' } },
+  openapi: {
+    spec: 'test/e2e/client-schemathesis.e2e-spec.ts',
+    env: {
+      CAIRN_SCHEMATHESIS_EXAMPLES: '25',
+      CAIRN_SCHEMATHESIS_SEED: 'random',
+      CAIRN_SCHEMATHESIS_PHASES: 'examples,coverage,fuzzing',
+    },
+  },
   chaos: {
     spec: 'test/e2e/chaos.e2e-spec.ts',
     env: { CAIRN_CHAOS_ROUNDS: '3', CAIRN_CHAOS_WORKERS: '4' },

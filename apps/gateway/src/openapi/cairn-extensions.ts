@@ -21,6 +21,25 @@ const tokenBody = (op: Record<string, unknown>) => {
   (op.responses as Record<string, unknown>)['200'] = { description: 'OK', schema: RUNNER_TOKEN };
 };
 
+const noSigningKey = (op: Record<string, unknown>) => {
+  (op.responses as Record<string, unknown>)['404'] = { $ref: '#/responses/notFound' };
+};
+const nameTaken = (op: Record<string, unknown>) => {
+  (op.responses as Record<string, unknown>)['409'] = { description: 'Conflict' };
+};
+const filesOrNull = (op: Record<string, unknown>) => {
+  (op.responses as Record<string, unknown>)['200'] = {
+    description: 'OK',
+    schema: { type: 'array', items: { $ref: '#/definitions/ContentsResponse', 'x-nullable': true } },
+  };
+};
+const refusesOwners = (op: Record<string, unknown>) => {
+  (op.responses as Record<string, unknown>)['422'] = { $ref: '#/responses/validationError' };
+};
+const anyContentType = (op: Record<string, unknown>) => {
+  op.produces = ['*/*'];
+};
+
 /** Per-level patches of the runner operations (Gitea's) and the success bodies of Cairn's additions. */
 const runnerOperations = Object.fromEntries(
   RUNNER_BASES.flatMap((base) => [
@@ -156,6 +175,22 @@ export const CAIRN_EXTENSIONS: {
         description: 'Cairn: how signed commits are trusted (default: [repository.signing] DEFAULT_TRUST_MODEL)',
       };
     },
+    // An organization owning a repository answers as its `owner` with the email it may not have (""), as in Gitea.
+    User: (s) => {
+      props(s).email = { type: 'string', description: 'empty for an organization without one' };
+    },
+    // Null until merged (a Go nil *time.Time), as in Gitea's answers.
+    PullRequestMeta: (s) => {
+      nullable(s, ['merged_at']);
+    },
+    // A commit's author and committer are what the commit says, not necessarily an email address.
+    PayloadUser: (s) => {
+      props(s).email = { type: 'string' };
+    },
+    // A commit without statuses has no combined state: Gitea answers "" (an empty CombinedStatus), so does Cairn.
+    CombinedStatus: (s) => {
+      props(s).state = { type: 'string', enum: ['pending', 'success', 'error', 'failure', 'warning', 'skipped', ''] };
+    },
     // Mergeability as a state, not only a boolean: clients can tell "still checking" from "conflict".
     PullRequest: (s) => {
       nullable(s, ['closed_at', 'due_date', 'merged_at', 'merge_commit_sha']);
@@ -203,6 +238,22 @@ export const CAIRN_EXTENSIONS: {
         'Basic authentication with the password. Answers a one-time recovery code, shown once (stored hashed). From ' +
         'then on, Basic authentication with the password needs X-Gitea-OTP. 422 for a wrong code or no pending enrolment.';
     },
+    // A name already taken is 409, as Gitea answers here and documents for POST /user/repos only.
+    'POST /orgs/{org}/repos': nameTaken,
+    'POST /org/{org}/repos': nameTaken,
+    // A path that names nothing answers `null` in its place, as Gitea's GetContentsListFromTreePaths does.
+    'GET /repos/{owner}/{repo}/file-contents': filesOrNull,
+    'POST /repos/{owner}/{repo}/file-contents': filesOrNull,
+    // The Owners team and an organization's last owner stay: Cairn refuses with 422 (Gitea's description lists none).
+    'DELETE /teams/{id}': refusesOwners,
+    'DELETE /teams/{id}/members/{username}': refusesOwners,
+    // No signing key configured: 404, as Gitea answers (its description lists only the key).
+    'GET /signing-key.gpg': noSigningKey,
+    'GET /signing-key.pub': noSigningKey,
+    // A file as stored, under the type its content is (`text/plain; charset=utf-8` for text), as Gitea serves it;
+    // its description says `application/octet-stream` only.
+    'GET /repos/{owner}/{repo}/raw/{filepath}': anyContentType,
+    'GET /repos/{owner}/{repo}/media/{filepath}': anyContentType,
     // Gitea's description of this route lacks its body (`VerifyGPGKeyOption`) and says 201 where it answers 200.
     'POST /user/gpg_key_verify': (op) => {
       op.consumes = ['application/json'];

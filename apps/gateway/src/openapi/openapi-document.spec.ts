@@ -83,6 +83,47 @@ describe('the published API description (apps/gateway/openapi/swagger.v1.json)',
     expect(refusedOf('/admin/users/{username}', 'delete')).toEqual(['purge']);
   });
 
+  // schemathesis (test/e2e/client-schemathesis.e2e-spec.ts) found real answers the description forbade.
+  it('lets answers carry null where Go encodes a nil pointer or slice, but not request bodies', () => {
+    const defs = doc.definitions as Record<string, { properties: Record<string, Record<string, unknown>> }>;
+    expect(defs.Repository.properties.parent['x-nullable']).toBe(true);
+    expect(defs.Issue.properties.milestone['x-nullable']).toBe(true);
+    expect(defs.Issue.properties.assignees['x-nullable']).toBe(true);
+    expect(defs.Team.properties.organization['x-nullable']).toBe(true);
+    expect(defs.PayloadCommitVerification.properties.signer['x-nullable']).toBe(true);
+    expect(defs.PullRequestMeta.properties.merged_at['x-nullable']).toBe(true);
+    expect(defs.CreateIssueOption.properties.assignees['x-nullable']).toBeUndefined();
+    expect(defs.CreatePullRequestOption.properties.labels['x-nullable']).toBeUndefined();
+    // An organization as owner has no email (""); a commit with no statuses has the combined state "".
+    expect(defs.User.properties.email.format).toBeUndefined();
+    expect(defs.CombinedStatus.properties.state.enum).toContain('');
+    // Files that do not exist answer null in their place; a taken repository name is 409 under an organization too.
+    const files = (doc.paths as Record<string, any>)['/repos/{owner}/{repo}/file-contents'].post.responses['200'];
+    expect(files.schema.items['x-nullable']).toBe(true);
+    expect(Object.keys((doc.paths as Record<string, any>)['/orgs/{org}/repos'].post.responses)).toContain('409');
+  });
+
+  it("declares the gateway's refusals on every operation they can reach, and JSON error bodies", () => {
+    const missing: string[] = [];
+    for (const [p, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      for (const [m, op] of Object.entries(methods)) {
+        const params = (op.parameters ?? []) as { in: string }[];
+        const has = (where: string) => params.some((x) => x.in === where);
+        const want = ['401'];
+        if (has('path')) want.push('404', '400');
+        if (has('body')) want.push('400', '415', '422');
+        if (has('formData')) want.push('415');
+        if (has('query')) want.push('422');
+        for (const status of want) if (!op.responses[status]) missing.push(`${m} ${p} ${status}`);
+        const produces = (op.produces ?? doc.produces) as string[];
+        if (!produces.includes('application/json') && !produces.includes('*/*')) missing.push(`${m} ${p} produces JSON`);
+      }
+    }
+    expect(missing).toEqual([]);
+    // Request bodies are JSON only (text/plain bodies are refused with 415).
+    expect(doc.consumes).toEqual(['application/json']);
+  });
+
   it('records where the Gitea facts come from', () => {
     expect(facts.source).toMatchObject({ api: 'Gitea 1.25', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
   });

@@ -47,6 +47,7 @@ export function buildOpenApiDocument(controllers: Type<unknown>[], gitea: GiteaF
     const op = giteaOp ? describeGiteaRoute(route, structuredClone(giteaOp)) : describeOwnRoute(route, definitions);
     const extension = CAIRN_EXTENSIONS.operations[`${route.method.toUpperCase()} ${route.path}`];
     if (extension) extension(op);
+    declareGatewayRefusals(op);
     collectRefs(op, usedRefs);
     (paths[giteaPath ?? route.path] ??= {})[route.method] = op;
   }
@@ -74,6 +75,7 @@ export function buildOpenApiDocument(controllers: Type<unknown>[], gitea: GiteaF
   for (const [name, patch] of Object.entries(CAIRN_EXTENSIONS.definitions)) {
     if (definitions[name]) patch(definitions[name]);
   }
+  markGoNilFields(definitions, paths);
 
   return {
     swagger: '2.0',
@@ -86,7 +88,8 @@ export function buildOpenApiDocument(controllers: Type<unknown>[], gitea: GiteaF
       license: { name: 'MIT' },
     },
     basePath: '/api/v1',
-    consumes: ['application/json', 'text/plain'],
+    // Request bodies are JSON: the gateway refuses any other type with 415 (as Gitea's binding refuses it).
+    consumes: ['application/json'],
     produces: ['application/json', 'text/html'],
     schemes: ['https', 'http'],
     paths: sortKeys(paths),
@@ -132,6 +135,28 @@ function describeGiteaRoute(route: ApiRoute, op: Operation): Operation {
   return op;
 }
 
+/**
+ * The refusals the gateway answers before or around any handler, which Gitea's description leaves out of most
+ * operations (Gitea answers them too): 401 for missing or bad credentials (any operation: a bad token is refused even
+ * where none is needed), 404 for a path naming nothing, 400 for a malformed path value or JSON body, 415 for a body
+ * of a type the operation does not take (an upload: credentials it does not accept), 422 for query or body values that break their rules. Error answers are JSON (`APIError`), whatever
+ * the operation produces when it succeeds.
+ */
+function declareGatewayRefusals(op: Operation): void {
+  const responses = op.responses as Record<string, unknown>;
+  const params = (op.parameters ?? []) as Parameter[];
+  const has = (where: string) => params.some((p) => p.in === where);
+  const add = (status: string, ref: string) => {
+    responses[status] ??= { $ref: `#/responses/${ref}` };
+  };
+  add('401', 'error');
+  if (has('path')) add('404', 'notFound');
+  if (has('path') || has('body')) add('400', 'error');
+  if (has('body') || has('formData')) add('415', 'error');
+  if (has('query') || has('body')) add('422', 'validationError');
+  if (Array.isArray(op.produces) && !op.produces.some((t) => t === 'application/json' || t === '*/*')) op.produces = [...op.produces, 'application/json'];
+}
+
 function withDescription(status: string, res: Record<string, unknown>): Record<string, unknown> {
   return res.$ref ? res : { description: STATUS_TEXT[status] ?? status, ...res };
 }
@@ -169,6 +194,38 @@ function describeOwnRoute(route: ApiRoute, definitions: Record<string, Schema>):
       '404': { $ref: '#/responses/notFound' },
     },
   };
+}
+
+/**
+ * Gitea's answers encode a Go nil pointer or slice as `null` (no `omitempty`: a repository's `parent`, an issue's
+ * `milestone` and `assignees`, a commit's unsigned `verification.signer`, …), and so do Cairn's; Gitea's description
+ * never says so. Every object, array and `$ref` property of the definitions that answers use is marked `x-nullable`.
+ * Request bodies (definitions a body parameter reaches) keep their shapes: a client must not be told to send null.
+ */
+function markGoNilFields(definitions: Record<string, Schema>, paths: Record<string, Record<string, unknown>>): void {
+  const bodyRefs = new Set<string>();
+  for (const methods of Object.values(paths)) {
+    for (const op of Object.values(methods) as Operation[]) {
+      for (const p of (op.parameters ?? []) as Parameter[]) if (p.in === 'body') collectRefs(p, bodyRefs);
+    }
+  }
+  const queue = [...bodyRefs];
+  while (queue.length) {
+    const more = new Set<string>();
+    collectRefs(definitions[queue.pop()!.split('/')[2]], more);
+    for (const ref of more) {
+      if (bodyRefs.has(ref)) continue;
+      bodyRefs.add(ref);
+      queue.push(ref);
+    }
+  }
+  for (const [name, def] of Object.entries(definitions)) {
+    if (bodyRefs.has(`/definitions/${name}`)) continue;
+    const props = (def.properties ?? {}) as Record<string, Schema>;
+    for (const [field, prop] of Object.entries(props)) {
+      if (prop.$ref !== undefined || prop.type === 'object' || prop.type === 'array') props[field] = { ...prop, 'x-nullable': true };
+    }
+  }
 }
 
 function collectRefs(value: unknown, into: Set<string>): void {

@@ -51,6 +51,15 @@ describe('user settings over NATS (integration)', () => {
     expect(profile).toMatchObject({ full_name: 'Dora D.', location: 'Lisbon', description: 'Maps and trains' });
   });
 
+  // schemathesis sent `"website": null` and got a 500 (Prisma refused null for the column).
+  it('leaves fields sent as null as they are, like Gitea (its options are Go pointers)', async () => {
+    const before = await env.rpc.send(IdentitySubjects.userSettingsGet, { actor: actorOf(eve) });
+    const body = { website: null, full_name: null, hide_email: null, location: 'Porto' } as unknown as { location: string };
+    const updated = await env.rpc.send(IdentitySubjects.userSettingsUpdate, { actor: actorOf(eve), body });
+    expect(updated).toEqual({ ...before, location: 'Porto' });
+    await env.rpc.send(IdentitySubjects.userSettingsUpdate, { actor: actorOf(eve), body: { location: '' } });
+  });
+
   it('refuses a website that is not an http(s) URL, over-long fields and unknown diff styles, changing nothing', async () => {
     const before = await env.rpc.send(IdentitySubjects.userSettingsGet, { actor: actorOf(eve) });
     const refused = [

@@ -29,7 +29,8 @@ export class UserSettingsService {
     await this.ownRow(actor);
     const changes: UserChanges = {};
     for (const [from, to] of SETTINGS_COLUMNS) {
-      if (body[from] !== undefined) (changes as Record<string, unknown>)[to] = body[from];
+      // Gitea's options are Go pointers: `null` leaves a field as it is, like leaving it out.
+      if (body[from] !== undefined && body[from] !== null) (changes as Record<string, unknown>)[to] = body[from];
     }
     return toUserSettingsDto(await this.users.update(this.prisma, actor.id, changes));
   }

@@ -1,8 +1,8 @@
 import { Transform, Type } from 'class-transformer';
 import {
-  ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, Min, MinLength, ValidateNested,
+  ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested,
 } from 'class-validator';
-import { ListQuery } from '../common/pagination.js';
+import { ListQuery, MAX_INT32 } from '../common/pagination.js';
 import { ABBREVIATED_OBJECT_ID_PATTERN, OBJECT_ID_PATTERN } from '../git/object-id.js';
 import type { TeamDto } from '../identity/org.dto.js';
 import type { UserDto } from '../identity/user.dto.js';
@@ -153,11 +153,12 @@ export class ListPullsQuery extends ListQuery {
   /** Only pull requests into this branch. */
   @IsOptional() @IsString() @MaxLength(255) base_branch?: string;
   /** Only pull requests in this milestone (id). */
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1) milestone?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(MAX_INT32) milestone?: number;
   /** Only pull requests carrying every one of these labels (ids; `labels=1&labels=2`, one value is a string). */
   @IsOptional()
   @Transform(({ value }) => (Array.isArray(value) ? value : [value]).map(Number))
-  @IsArray() @ArrayMaxSize(50) @IsInt({ each: true }) labels?: number[];
+  @IsArray() @ArrayMaxSize(50) @IsInt({ each: true }) @Min(-MAX_INT32, { each: true }) @Max(MAX_INT32, { each: true })
+  labels?: number[];
   /** Only pull requests opened by this user (login; an unknown one is 400, as Gitea). */
   @IsOptional() @IsString() @MaxLength(255) poster?: string;
 }

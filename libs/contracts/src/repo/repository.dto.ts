@@ -1,9 +1,9 @@
 import { Transform, Type } from 'class-transformer';
 import {
-  ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, MaxLength, Min, ValidateNested,
+  ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateNested,
 } from 'class-validator';
 import { ActorDto } from '../common/actor.js';
-import { ListQuery } from '../common/pagination.js';
+import { ListQuery, MAX_INT32 } from '../common/pagination.js';
 import type { UserDto } from '../identity/user.dto.js';
 import { REPO_TRUST_MODELS, RepoScopedRequest, type RepoTrustModel } from './repo-access.dto.js';
 import { queryBool } from '../common/query-bool.js';
@@ -166,7 +166,7 @@ export class SearchReposQuery extends ListQuery {
   /** Keyword, matched against the name (and the description with `includeDesc`). */
   @IsOptional() @IsString() @MaxLength(255) q?: string;
   /** Only repositories this user owns or collaborates on. */
-  @IsOptional() @Type(() => Number) @IsInt() @Min(0) uid?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(MAX_INT32) uid?: number;
   /** Include private repositories the caller can see (default true for signed-in callers). */
   @IsOptional() @Transform(queryBool) @IsBoolean() private?: boolean;
   /** With `uid`: only repositories that user owns. */
@@ -188,11 +188,11 @@ export class SearchReposQuery extends ListQuery {
   /** `q` names topics (comma-separated, each matched exactly) instead of matching names. */
   @IsOptional() @Transform(queryBool) @IsBoolean() topic?: boolean;
   /** Only repositories given to this team. */
-  @IsOptional() @Type(() => Number) @IsInt() @Min(0) team_id?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(MAX_INT32) team_id?: number;
   /** Only repositories this user (by id) has starred. */
-  @IsOptional() @Type(() => Number) @IsInt() @Min(0) starredBy?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(MAX_INT32) starredBy?: number;
   /** Repositories of this owner come first. */
-  @IsOptional() @Type(() => Number) @IsInt() @Min(0) priority_owner_id?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(MAX_INT32) priority_owner_id?: number;
 }
 
 /** Gitea's `SearchResults`: the body of `GET /repos/search`. */

@@ -8,6 +8,10 @@ describe('isDatabaseUnavailable', () => {
     expect(isDatabaseUnavailable({ code: 'P2024', message: 'Timed out fetching a new connection' })).toBe(true);
     expect(isDatabaseUnavailable(new Error('wrapped', { cause: Object.assign(new Error('x'), { code: 'ECONNREFUSED' }) }))).toBe(true);
     expect(isDatabaseUnavailable({ code: 'P2010', meta: { driverAdapterError: new Error('Connection terminated unexpectedly') } })).toBe(true);
+    // A server whose max_connections is used up (schemathesis met it as 500s while other suites shared PostgreSQL).
+    expect(isDatabaseUnavailable(new Error('Too many database connections opened: sorry, too many clients already'))).toBe(true);
+    expect(isDatabaseUnavailable({ code: 'P2037', message: 'Too many database connections opened' })).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error('sorry, too many clients already'), { code: '53300' }))).toBe(true);
     // pg's and pg-pool's own words for a connection lost mid-query or not made in time (no code attached).
     for (const message of [
       'Client has encountered a connection error and is not queryable',
