@@ -1,5 +1,6 @@
 /**
- * The e2e project's globalSetup: the shared-suite coordinator. It runs in Vitest's main process for the whole run and
+ * The e2e project's globalSetup, in Vitest's main process for the whole run. It deploys the migrations once into a
+ * template database that every suite of the run copies (`startTestSuite`), and is the shared-suite coordinator: it
  * answers `POST /suites` (loopback only) with `sharedTestSuite`'s settings: the first request for a set of settings
  * starts a suite exactly as `startTestSuite` does, later ones (from any worker) get the same running suite. Every
  * suite it started is stopped when the run ends. A suite that failed to start answers every later request with the
@@ -9,10 +10,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { TestProject } from 'vitest/node';
 import {
-  SHARED_SUITES_URL, sharedSuiteSettings, startTestSuite, type SharedSuiteDescription, type SharedTestSuiteOptions, type TestSuite,
+  SHARED_SUITES_URL, TEMPLATE_DATABASE, createTemplateDatabase, sharedSuiteSettings, startTestSuite, type SharedSuiteDescription, type SharedTestSuiteOptions, type TestSuite,
 } from './suite.js';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const template = await createTemplateDatabase();
+  project.provide(TEMPLATE_DATABASE, template.name);
   const suites = new Map<string, Promise<TestSuite>>();
   const requests = new Map<string, number>();
 
@@ -22,7 +25,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     requests.set(key, (requests.get(key) ?? 0) + 1);
     let suite = suites.get(key);
     if (!suite) {
-      suite = startTestSuite(settings);
+      suite = startTestSuite({ ...settings, templateDatabase: template.name });
       suite.catch(() => undefined); // answered to each requester; never an unhandled rejection here
       suites.set(key, suite);
     }
@@ -35,6 +38,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
+  }).catch(async (err: unknown) => {
+    await template.drop();
+    throw err;
   });
   project.provide(SHARED_SUITES_URL, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
 
@@ -45,6 +51,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       await running?.stop();
       process.stderr.write(`e2e: shared suite ${key} served ${requests.get(key)} file(s)\n`);
     }
+    await template.drop();
   };
 }
 
