@@ -8,14 +8,11 @@
  * generator (test/support/totp.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basicAuth, startTestSuite, type Account, type TestSuite } from '../support/suite.js';
+import { basicAuth, sharedTestSuite, type Account, type TestSuite } from '../support/suite.js';
 import { createToken, createUser, http, uniqueName, webSessionCookie, type HttpClient } from '../support/session.js';
-import {
-  REPO_SUITE_APPS, generateSshKey, gitRunner, gitSshCommand, httpCloneUrl, redact, sshCloneUrl, workspace,
-  type Git, type KeyPair, type RunResult,
-} from '../support/git.js';
+import { generateSshKey, gitRunner, gitSshCommand, httpCloneUrl, redact, sshCloneUrl, workspace, type Git, type KeyPair, type RunResult } from '../support/git.js';
 import { totpCode, totpStep, wrongTotpCode } from '../support/totp.js';
-import { FAST_PASSWORD_HASH, expectApiError, expectContract } from './identity-helpers.js';
+import { expectApiError, expectContract } from './identity-helpers.js';
 
 /** What every refusal under the policy must say: the cause and the enrolment route. */
 const ENROL_HINT = /requires two-factor authentication \(\[security\] TWO_FACTOR_AUTH = enforced\): enrol with POST \/api\/v1\/user\/2fa\b/;
@@ -89,14 +86,8 @@ function expectGitRefusedWithHint(r: RunResult, what: string): void {
 const inactiveHook = { type: 'gitea', active: false, config: { url: 'http://127.0.0.1:9/hook', content_type: 'json' } };
 
 beforeAll(async () => {
-  suite = await startTestSuite({
-    apps: REPO_SUITE_APPS,
-    env: {
-      ...FAST_PASSWORD_HASH,
-      CAIRN__SECURITY__TWO_FACTOR_AUTH: 'enforced',
-      CAIRN__WEBHOOK__ALLOWED_HOST_LIST: 'loopback',
-    },
-  });
+  // Shared with the other files under TWO_FACTOR_AUTH = enforced (web-settings, web-require-signin).
+  suite = await sharedTestSuite({ env: { CAIRN__SECURITY__TWO_FACTOR_AUTH: 'enforced' } });
   api = http(suite);
   git = gitRunner(ws.dir('home'));
 
@@ -135,7 +126,6 @@ afterAll(async () => {
   await suite?.stop();
   ws.cleanup();
 });
-
 
 describe('a user who must enrol', () => {
   it('sees no private repository in any list, only public ones', async () => {
