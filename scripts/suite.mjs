@@ -703,7 +703,8 @@ export async function ensurePostgres(databaseUrl, dataDir, log) {
   }
   const listen = u.hostname === 'localhost' ? 'localhost' : '127.0.0.1';
   log(`postgres: starting on ${listen}:${port} (data in ${pgData}, log ${logFile})`);
-  const opts = `-p ${port} -c listen_addresses=${listen} -k ${pgData}`;
+  // Every e2e suite holds some 25–35 connections, and the e2e tier runs a few at once: more than the default 100.
+  const opts = `-p ${port} -c listen_addresses=${listen} -c max_connections=300 -k ${pgData}`;
   const r = run(bins.pgCtl, ['-D', pgData, '-l', logFile, '-o', opts, '-w', '-t', '60', 'start']);
   if (r.status !== 0) throw new SuiteError(`pg_ctl start failed (see ${logFile}):\n${r.stderr || r.stdout}`);
   if (!(await waitFor(async () => (await probePostgres(databaseUrl)) === 'ok', 30_000))) {

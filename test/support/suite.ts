@@ -269,6 +269,8 @@ export type SharedTestSuiteOptions = Pick<TestSuiteOptions, 'apps' | 'env'>;
 
 /** The serialisable part of a started suite, as the shared-suite coordinator hands it to test files. */
 export interface SharedSuiteDescription {
+  /** Which shared suite (its canonical settings), for letting go of it. */
+  key: string;
   baseUrl: string;
   rootUrl: string;
   sshPort: number;
@@ -317,12 +319,12 @@ export function sharedSuiteSettings(options: SharedTestSuiteOptions = {}): { app
 }
 
 /**
- * A suite shared with the other e2e files that ask for the same settings (started by the first of them, stopped when
- * the whole run ends), for files that only use the suite: they isolate themselves by their own users, organizations
+ * A suite shared with the other e2e files that ask for the same settings (started by the first of them; the default
+ * one stopped when the whole run ends, another once no file holds it), for files that only use the suite: they isolate themselves by their own users, organizations
  * and repositories (`uniqueName`) and assert nothing about the instance as a whole. A file that stops or starts apps,
  * needs a private NATS, `without`, or settings no other file shares keeps `startTestSuite` (DEVELOPMENT.md).
- * `stop()` only lets go of the suite; `startApp`/`stopApp` refuse. Outside the e2e project (no coordinator) it
- * starts a private suite instead.
+ * `stop()` only lets go of the suite; `startApp`/`stopApp` refuse. Outside the e2e project (no coordinator) it starts
+ * a private suite instead.
  */
 export async function sharedTestSuite(options: SharedTestSuiteOptions = {}): Promise<TestSuite> {
   assertBuilt();
@@ -332,14 +334,20 @@ export async function sharedTestSuite(options: SharedTestSuiteOptions = {}): Pro
   const description = await postJson<SharedSuiteDescription>(`${coordinator}/suites`, settings);
   const refuse = (what: string) => () =>
     Promise.reject(new Error(`${what}: this suite is shared with other test files; use startTestSuite() for a suite of the file's own`));
+  const { key, ...shared } = description;
+  let released = false;
   return {
-    ...description,
+    ...shared,
     api: apiUrls(description.baseUrl),
     createAdmin: () => createAdminWithCli(description.env),
     startApp: refuse('startApp'),
     stopApp: refuse('stopApp'),
     lastLines: (app, lines = 40) => logTail(path.join(description.dataDir, 'logs', `${app}.log`), lines),
-    stop: async () => undefined,
+    stop: async () => {
+      if (released) return;
+      released = true;
+      await postJson(`${coordinator}/release`, { key });
+    },
   };
 }
 
