@@ -39,7 +39,11 @@ export default defineConfig({
           include: ['test/e2e/**/*.e2e-spec.ts'],
           testTimeout: 120_000,
           hookTimeout: 300_000,
-          fileParallelism: false,
+          // Files that only use the suite share one per set of settings (`sharedTestSuite`, DEVELOPMENT.md); the
+          // coordinator that starts and stops them lives here, in the main process, for the whole run.
+          globalSetup: ['test/support/shared-suites.ts'],
+          // Suites mostly wait on I/O: two files at a time use two cores better than one.
+          maxWorkers: 2,
           sequence: { groupOrder: 2 },
         },
       },

@@ -8,14 +8,10 @@
 import { giteaApi } from 'gitea-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToken, createUser, http, uniqueName, type Account, type HttpClient } from '../support/session.js';
-import { startTestSuite, type TestSuite } from '../support/suite.js';
-import {
-  REPO_SUITE_APPS, commitAll, generateSshKey, gitRunner, gitSshCommand, httpCloneUrl, redact, sshCloneUrl, workspace,
-  type Git, type KeyPair, type RunResult,
-} from '../support/git.js';
+import { sharedTestSuite, type TestSuite } from '../support/suite.js';
+import { commitAll, generateSshKey, gitRunner, gitSshCommand, httpCloneUrl, redact, sshCloneUrl, workspace, type Git, type KeyPair, type RunResult } from '../support/git.js';
 import { commitSignedAs } from '../support/signing.js';
 import { sshSign } from '../support/signing-tools.js';
-import { FAST_PASSWORD_HASH } from './identity-helpers.js';
 
 let suite: TestSuite;
 let api: HttpClient;
@@ -69,7 +65,7 @@ async function syncWith(dir: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  suite = await startTestSuite({ apps: REPO_SUITE_APPS, env: { ...FAST_PASSWORD_HASH } });
+  suite = await sharedTestSuite();
   api = http(suite);
   git = gitRunner(ws.dir('home'));
   const admin = await suite.createAdmin();

@@ -8,10 +8,9 @@ import { Octokit } from '@octokit/rest';
 import { giteaApi, type CreateStatusOption } from 'gitea-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToken, createUser, http, uniqueName, type Account, type HttpClient } from '../support/session.js';
-import { startTestSuite, type TestSuite } from '../support/suite.js';
+import { sharedTestSuite, type TestSuite } from '../support/suite.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { waitFor } from '../support/wait.js';
-import { FAST_PASSWORD_HASH } from './identity-helpers.js';
 
 let suite: TestSuite;
 let api: HttpClient;
@@ -38,7 +37,7 @@ async function report(sha: string, body: Record<string, unknown>, name = repo) {
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  suite = await startTestSuite({ env: { ...FAST_PASSWORD_HASH, CAIRN__WEBHOOK__ALLOWED_HOST_LIST: 'loopback' } });
+  suite = await sharedTestSuite();
   api = http(suite);
   const admin = await suite.createAdmin();
   alice = await createUser(suite, admin, uniqueName('alice'));

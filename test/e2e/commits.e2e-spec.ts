@@ -8,9 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertMatchesContract } from '../support/openapi-contract.js';
 import { createUser, http, uniqueName, type Account, type HttpClient, type HttpResponse } from '../support/session.js';
-import { startTestSuite, type TestSuite } from '../support/suite.js';
-import { REPO_SUITE_APPS, commitAll, gitRunner, httpCloneUrl, workspace, type Git } from '../support/git.js';
-import { FAST_PASSWORD_HASH, expectApiError } from './identity-helpers.js';
+import { sharedTestSuite, type TestSuite } from '../support/suite.js';
+import { commitAll, gitRunner, httpCloneUrl, workspace, type Git } from '../support/git.js';
+import { expectApiError } from './identity-helpers.js';
 
 let suite: TestSuite;
 let api: HttpClient;
@@ -49,7 +49,7 @@ function expectTotals(res: HttpResponse, total: number, page: number, perPage: n
 }
 
 beforeAll(async () => {
-  suite = await startTestSuite({ apps: REPO_SUITE_APPS, env: { ...FAST_PASSWORD_HASH } });
+  suite = await sharedTestSuite();
   api = http(suite);
   git = gitRunner(ws.dir('home'));
   const admin = await suite.createAdmin();

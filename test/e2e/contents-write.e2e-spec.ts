@@ -7,11 +7,10 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToken, createUser, http, uniqueName, type Account, type HttpClient } from '../support/session.js';
-import { startTestSuite, type TestSuite } from '../support/suite.js';
+import { sharedTestSuite, type TestSuite } from '../support/suite.js';
 import { gitRunner, httpCloneUrl, workspace, type Git } from '../support/git.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { waitFor } from '../support/wait.js';
-import { FAST_PASSWORD_HASH } from './identity-helpers.js';
 
 let suite: TestSuite;
 let api: HttpClient;
@@ -56,7 +55,7 @@ async function createFile(path: string, text: string, extra: Record<string, unkn
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  suite = await startTestSuite({ env: { ...FAST_PASSWORD_HASH, CAIRN__WEBHOOK__ALLOWED_HOST_LIST: 'loopback' } });
+  suite = await sharedTestSuite();
   api = http(suite);
   const admin = await suite.createAdmin();
   alice = await createUser(suite, admin, uniqueName('alice'), { full_name: 'Alice Liddell' });

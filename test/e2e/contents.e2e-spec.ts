@@ -12,9 +12,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertMatchesContract, assertMatchesDefinition } from '../support/openapi-contract.js';
 import { createToken, createUser, http, uniqueName, type Account, type HttpClient } from '../support/session.js';
-import { startTestSuite, type TestSuite } from '../support/suite.js';
-import { REPO_SUITE_APPS, commitAll, gitRunner, httpCloneUrl, workspace, writeFiles, type Git } from '../support/git.js';
-import { FAST_PASSWORD_HASH, expectApiError, expectClientError, scopeMessage } from './identity-helpers.js';
+import { sharedTestSuite, type TestSuite } from '../support/suite.js';
+import { commitAll, gitRunner, httpCloneUrl, workspace, writeFiles, type Git } from '../support/git.js';
+import { expectApiError, expectClientError, scopeMessage } from './identity-helpers.js';
 
 let suite: TestSuite;
 let api: HttpClient;
@@ -41,7 +41,7 @@ const MARKER = () => path.join(ws.root, 'pwned');
 const day = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
 beforeAll(async () => {
-  suite = await startTestSuite({ apps: REPO_SUITE_APPS, env: { ...FAST_PASSWORD_HASH } });
+  suite = await sharedTestSuite();
   api = http(suite);
   git = gitRunner(ws.dir('home'));
   const admin = await suite.createAdmin();

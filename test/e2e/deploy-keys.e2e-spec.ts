@@ -10,12 +10,9 @@ import { giteaApi } from 'gitea-js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToken, createUser, http, uniqueName, type Account, type HttpClient } from '../support/session.js';
-import { startTestSuite, type TestSuite } from '../support/suite.js';
-import {
-  REPO_SUITE_APPS, commitAll, generateSshKey, gitRunner, gitSshCommand, httpCloneUrl, redact, sshCloneUrl, workspace,
-  type Git, type KeyPair, type RunResult,
-} from '../support/git.js';
-import { FAST_PASSWORD_HASH, expectApiError } from './identity-helpers.js';
+import { sharedTestSuite, type TestSuite } from '../support/suite.js';
+import { commitAll, generateSshKey, gitRunner, gitSshCommand, httpCloneUrl, redact, sshCloneUrl, workspace, type Git, type KeyPair, type RunResult } from '../support/git.js';
+import { expectApiError } from './identity-helpers.js';
 
 let suite: TestSuite;
 let api: HttpClient;
@@ -47,7 +44,7 @@ async function addKey(repo: string, title: string, key: KeyPair, readOnly: boole
 }
 
 beforeAll(async () => {
-  suite = await startTestSuite({ apps: REPO_SUITE_APPS, env: { ...FAST_PASSWORD_HASH } });
+  suite = await sharedTestSuite();
   api = http(suite);
   git = gitRunner(ws.dir('home'));
   db = new pg.Client({ connectionString: suite.databaseUrl });

@@ -15,10 +15,10 @@ import type { PullRequestDto } from '@cairn/contracts';
 import { commitAll, gitRunner, httpCloneUrl, workspace, type Git } from '../support/git.js';
 import { assertMatchesContract } from '../support/openapi-contract.js';
 import { createToken, createUser, http, uniqueName, type Account, type HttpClient } from '../support/session.js';
-import { startTestSuite, type TestSuite } from '../support/suite.js';
+import { sharedTestSuite, type TestSuite } from '../support/suite.js';
 import { waitFor } from '../support/wait.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
-import { FAST_PASSWORD_HASH, expectApiError } from './identity-helpers.js';
+import { expectApiError } from './identity-helpers.js';
 
 let suite: TestSuite;
 let api: HttpClient;
@@ -65,9 +65,7 @@ async function remoteRef(repo: string, ref: string): Promise<string> {
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  suite = await startTestSuite({
-    env: { ...FAST_PASSWORD_HASH, CAIRN__WEBHOOK__ALLOWED_HOST_LIST: 'loopback', CAIRN__WEBHOOK__RETRY_BASE_DELAY: '100ms' },
-  });
+  suite = await sharedTestSuite();
   api = http(suite);
   const admin = await suite.createAdmin();
   alice = await createUser(suite, admin, uniqueName('alice'));

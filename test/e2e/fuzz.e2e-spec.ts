@@ -16,11 +16,11 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAST_PASSWORD_HASH } from './identity-helpers.js';
+
 import { commitAll, generateSshKey, gitRunner, httpCloneUrl, workspace } from '../support/git.js';
 import { fuzzOperations, loadDocument, requestArb, type FuzzRequest, type RealValues } from '../support/openapi-fuzz.js';
 import { createUser, http as httpClient, uniqueName, type Account, type HttpClient } from '../support/session.js';
-import { processAlive, startTestSuite, type TestSuite } from '../support/suite.js';
+import { processAlive, sharedTestSuite, type TestSuite } from '../support/suite.js';
 
 const RUNS = Math.max(1, Number(process.env.CAIRN_FUZZ_RUNS ?? 4));
 /**
@@ -191,7 +191,7 @@ async function keepFixtures(): Promise<void> {
 
 beforeAll(async () => {
   process.stdout.write(`fuzz: seed ${SEED} (CAIRN_FUZZ_SEED=${SEED} repeats this run), ${RUNS} run(s) per operation and caller\n`);
-  suite = await startTestSuite({ env: { ...FAST_PASSWORD_HASH, CAIRN__WEBHOOK__ALLOWED_HOST_LIST: 'loopback' } });
+  suite = await sharedTestSuite();
   api = httpClient(suite);
   admin = await suite.createAdmin();
   owner = await createUser(suite, admin, uniqueName('owner'));

@@ -13,12 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createToken, createUser, http, uniqueName, type Account, type HttpClient,
 } from '../support/session.js';
-import { startTestSuite, type TestSuite } from '../support/suite.js';
-import {
-  REPO_SUITE_APPS, bareRepoPath, commitAll, generateSshKey, gitRunner, gitSshCommand, httpCloneUrl, redact, sshCloneUrl,
-  sshExec, workspace, type Git, type KeyPair, type RunResult,
-} from '../support/git.js';
-import { FAST_PASSWORD_HASH, expectApiError } from './identity-helpers.js';
+import { sharedTestSuite, type TestSuite } from '../support/suite.js';
+import { bareRepoPath, commitAll, generateSshKey, gitRunner, gitSshCommand, httpCloneUrl, redact, sshCloneUrl, sshExec, workspace, type Git, type KeyPair, type RunResult } from '../support/git.js';
+import { expectApiError } from './identity-helpers.js';
 
 type Role = 'anonymous' | 'stranger' | 'reader' | 'writer' | 'repoAdmin' | 'orgOwner' | 'siteAdmin';
 type SignedIn = Exclude<Role, 'anonymous'>;
@@ -80,7 +77,7 @@ function expectRefused(r: RunResult, pattern: RegExp, what: string): void {
 }
 
 beforeAll(async () => {
-  suite = await startTestSuite({ apps: REPO_SUITE_APPS, env: { ...FAST_PASSWORD_HASH } });
+  suite = await sharedTestSuite();
   api = http(suite);
   home = ws.dir('home');
   git = gitRunner(home);

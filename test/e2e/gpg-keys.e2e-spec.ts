@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workspace, type Workspace } from '../support/git.js';
 import { createToken, createUser, http, uniqueName, type Account, type HttpClient } from '../support/session.js';
 import { Gpg, sshKeyPair, sshSign, type GpgKey } from '../support/signing-tools.js';
-import { startTestSuite, type TestSuite } from '../support/suite.js';
-import { FAST_PASSWORD_HASH, expectApiError, expectClientError, expectContract, scopeMessage } from './identity-helpers.js';
+import { sharedTestSuite, type TestSuite } from '../support/suite.js';
+import { expectApiError, expectClientError, expectContract, scopeMessage } from './identity-helpers.js';
 
 let suite: TestSuite;
 let api: HttpClient;
@@ -32,7 +32,7 @@ const tokenOf = async (a: Account) => {
 };
 
 beforeAll(async () => {
-  suite = await startTestSuite({ env: { ...FAST_PASSWORD_HASH } });
+  suite = await sharedTestSuite();
   api = http(suite);
   ws = workspace('cairn-e2e-gpg-');
   gpg = new Gpg(ws.dir('gnupg'));

@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToken, createUser, http, uniqueName, type Account, type HttpClient, type HttpResponse } from '../support/session.js';
-import { startTestSuite, type TestSuite } from '../support/suite.js';
-import { FAST_PASSWORD_HASH, expectApiError, expectClientError, expectContract, scopeMessage } from './identity-helpers.js';
+import { sharedTestSuite, type TestSuite } from '../support/suite.js';
+import { expectApiError, expectClientError, expectContract, scopeMessage } from './identity-helpers.js';
 
 type Role = 'anonymous' | 'outsider' | 'member' | 'owner' | 'admin';
 
@@ -48,7 +48,7 @@ async function newTeam(orgName: string, name = uniqueName('team')): Promise<numb
 const logins = (res: HttpResponse) => (res.body as Array<{ login: string }>).map((u) => u.login).sort();
 
 beforeAll(async () => {
-  suite = await startTestSuite({ env: { ...FAST_PASSWORD_HASH } });
+  suite = await sharedTestSuite();
   api = http(suite);
   admin = await suite.createAdmin();
   [owner, member, member2, outsider] = await Promise.all([

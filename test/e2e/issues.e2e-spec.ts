@@ -5,9 +5,7 @@
 import { Octokit } from '@octokit/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToken, createUser, http, uniqueName, type Account } from '../support/session.js';
-import { startTestSuite, type TestSuite } from '../support/suite.js';
-
-const FAST_PASSWORD_HASH = { CAIRN__SECURITY__PASSWORD_HASH_ALGO: 'scrypt$1024$8$1' };
+import { sharedTestSuite, type TestSuite } from '../support/suite.js';
 
 describe('issues and locking', () => {
   let suite: TestSuite;
@@ -22,7 +20,7 @@ describe('issues and locking', () => {
   const path = (p: string) => `/repos/${owner.username}/${repo}${p}`;
 
   beforeAll(async () => {
-    suite = await startTestSuite({ env: FAST_PASSWORD_HASH });
+    suite = await sharedTestSuite();
     const admin = await suite.createAdmin();
     owner = await createUser(suite, admin, uniqueName('owner'));
     writer = await createUser(suite, admin, uniqueName('writer'));

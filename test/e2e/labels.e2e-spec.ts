@@ -9,10 +9,9 @@ import { Octokit } from '@octokit/rest';
 import { giteaApi } from 'gitea-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToken, createUser, http, uniqueName, type Account, type HttpClient } from '../support/session.js';
-import { startTestSuite, type TestSuite } from '../support/suite.js';
+import { sharedTestSuite, type TestSuite } from '../support/suite.js';
 import { waitFor } from '../support/wait.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
-import { FAST_PASSWORD_HASH } from './identity-helpers.js';
 
 describe('labels and milestones', () => {
   let suite: TestSuite;
@@ -29,9 +28,7 @@ describe('labels and milestones', () => {
 
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
-    suite = await startTestSuite({
-      env: { ...FAST_PASSWORD_HASH, CAIRN__WEBHOOK__ALLOWED_HOST_LIST: 'loopback', CAIRN__WEBHOOK__RETRY_BASE_DELAY: '100ms' },
-    });
+    suite = await sharedTestSuite();
     api = http(suite);
     const admin = await suite.createAdmin();
     owner = await createUser(suite, admin, uniqueName('lowner'));

@@ -7,11 +7,11 @@
 import { Octokit } from '@octokit/rest';
 import { giteaApi } from 'gitea-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_SUITE_APPS } from '../support/git.js';
+
 import { createToken, createUser, http, uniqueName, type Account, type HttpClient } from '../support/session.js';
-import { startTestSuite, type TestSuite } from '../support/suite.js';
+import { sharedTestSuite, type TestSuite } from '../support/suite.js';
 import { waitFor } from '../support/wait.js';
-import { FAST_PASSWORD_HASH, expectApiError } from './identity-helpers.js';
+import { expectApiError } from './identity-helpers.js';
 
 let suite: TestSuite;
 let api: HttpClient;
@@ -51,7 +51,7 @@ async function threadsOf(who: Account, ready: (threads: Thread[]) => boolean, wh
 }
 
 beforeAll(async () => {
-  suite = await startTestSuite({ apps: REPO_SUITE_APPS, env: { ...FAST_PASSWORD_HASH } });
+  suite = await sharedTestSuite();
   api = http(suite);
   admin = await suite.createAdmin();
   [alice, bob, carol, dave] = await Promise.all(

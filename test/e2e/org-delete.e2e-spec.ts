@@ -11,9 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IdentityEvents } from '@cairn/contracts';
 import { createToken, createUser, http, uniqueName, type Account, type HttpClient } from '../support/session.js';
 import { insertRunner } from '../support/runners.js';
-import { startTestSuite, type TestSuite } from '../support/suite.js';
+import { sharedTestSuite, type TestSuite } from '../support/suite.js';
 import { waitFor } from '../support/wait.js';
-import { FAST_PASSWORD_HASH, expectApiError } from './identity-helpers.js';
+import { expectApiError } from './identity-helpers.js';
 
 let suite: TestSuite;
 let api: HttpClient;
@@ -29,7 +29,7 @@ let carol: Account;
 const hookBody = { type: 'gitea', active: false, config: { url: 'http://127.0.0.1:9/hook', content_type: 'json' } };
 
 beforeAll(async () => {
-  suite = await startTestSuite({ env: { ...FAST_PASSWORD_HASH, CAIRN__WEBHOOK__ALLOWED_HOST_LIST: 'loopback' } });
+  suite = await sharedTestSuite();
   api = http(suite);
   db = new pg.Client({ connectionString: suite.databaseUrl });
   await db.connect();

@@ -5,10 +5,10 @@
  */
 import { giteaApi } from 'gitea-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_SUITE_APPS, commitAll, gitRunner, httpCloneUrl, redact, workspace, type Git } from '../support/git.js';
+import { commitAll, gitRunner, httpCloneUrl, redact, workspace, type Git } from '../support/git.js';
 import { createToken, createUser, http, uniqueName, type Account, type HttpClient } from '../support/session.js';
-import { startTestSuite, type TestSuite } from '../support/suite.js';
-import { FAST_PASSWORD_HASH, expectApiError } from './identity-helpers.js';
+import { sharedTestSuite, type TestSuite } from '../support/suite.js';
+import { expectApiError } from './identity-helpers.js';
 
 let suite: TestSuite;
 let api: HttpClient;
@@ -30,7 +30,7 @@ function giteaClient(token: string): Client {
 }
 
 beforeAll(async () => {
-  suite = await startTestSuite({ apps: REPO_SUITE_APPS, env: { ...FAST_PASSWORD_HASH } });
+  suite = await sharedTestSuite();
   api = http(suite);
   git = gitRunner(ws.dir('home'));
   admin = await suite.createAdmin();

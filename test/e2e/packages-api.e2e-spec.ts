@@ -15,10 +15,10 @@ import {
   createOrg, createPackageUser, createTeam, genericFileUrl, type PackageUser,
 } from '../support/packages.js';
 import { createToken, http, uniqueName, type Account, type HttpClient, type HttpResponse } from '../support/session.js';
-import { startTestSuite, type TestSuite } from '../support/suite.js';
+import { sharedTestSuite, type TestSuite } from '../support/suite.js';
 import { waitFor } from '../support/wait.js';
 import { startWebhookReceiver, type ReceivedDelivery, type WebhookReceiver } from '../support/webhook-receiver.js';
-import { FAST_PASSWORD_HASH, expectApiError } from './identity-helpers.js';
+import { expectApiError } from './identity-helpers.js';
 
 /** The digests of empty input (Gitea's test uploads an empty `file.bin`). */
 const EMPTY = {
@@ -40,9 +40,7 @@ let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  suite = await startTestSuite({
-    env: { ...FAST_PASSWORD_HASH, CAIRN__WEBHOOK__ALLOWED_HOST_LIST: 'loopback', CAIRN__WEBHOOK__RETRY_BASE_DELAY: '100ms' },
-  });
+  suite = await sharedTestSuite();
   api = http(suite);
   db = new pg.Client({ connectionString: suite.databaseUrl });
   await db.connect();
@@ -369,6 +367,7 @@ describe('package webhooks', () => {
   let writer: PackageUser;
   let orgOwner: PackageUser;
   let linkedOwner: PackageUser;
+  let systemHookId: number | undefined;
   const at = (path: string) => receiver.received.filter((r) => r.path === path && r.event === 'package');
   const signatureOk = (r: ReceivedDelivery) =>
     r.headers['x-gitea-signature'] === createHmac('sha256', SECRET).update(r.body).digest('hex') &&
@@ -389,6 +388,12 @@ describe('package webhooks', () => {
     expect((await api.post(`/orgs/${org}/hooks`, { basic: orgOwner, body: hook('/org') })).status).toBe(201);
     const system = await api.post('/admin/hooks', { basic: admin, body: hook('/system', { is_system_webhook: 'true' }) });
     expect(system.status, system.text).toBe(201);
+    systemHookId = system.body.id;
+  });
+
+  // A system hook hears every package of the instance, which other test files share: gone with this describe.
+  afterAll(async () => {
+    if (systemHookId) await api.delete(`/admin/hooks/${systemHookId}`, { basic: admin });
   });
 
   it('an organization package: created and deleted reach the organization and system hooks, signed', async () => {

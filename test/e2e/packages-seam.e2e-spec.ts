@@ -3,14 +3,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPackageUser, genericFileUrl, type PackageUser } from '../support/packages.js';
-import { startTestSuite, type TestSuite } from '../support/suite.js';
+import { sharedTestSuite, type TestSuite } from '../support/suite.js';
 
 describe('package registries through the gateway', () => {
   let suite: TestSuite;
   let alice: PackageUser;
 
   beforeAll(async () => {
-    suite = await startTestSuite();
+    suite = await sharedTestSuite();
     const admin = await suite.createAdmin();
     alice = await createPackageUser(suite, admin, 'alice');
   });

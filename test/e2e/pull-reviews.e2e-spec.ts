@@ -22,7 +22,7 @@ describe('pull-request reviews', () => {
 
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
-    await w.start({ CAIRN__WEBHOOK__ALLOWED_HOST_LIST: 'loopback' });
+    await w.start({}, { shared: true });
     const admin = await w.suite.createAdmin();
     writer = await createUser(w.suite, admin, uniqueName('writer'));
     reader = await createUser(w.suite, admin, uniqueName('reader'));

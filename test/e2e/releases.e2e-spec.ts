@@ -10,11 +10,11 @@ import { giteaApi } from 'gitea-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertMatchesContract } from '../support/openapi-contract.js';
 import { createToken, createUser, http, uniqueName, type Account, type HttpClient } from '../support/session.js';
-import { startTestSuite, type TestSuite } from '../support/suite.js';
-import { REPO_SUITE_APPS, gitRunner, httpCloneUrl, workspace } from '../support/git.js';
+import { sharedTestSuite, type TestSuite } from '../support/suite.js';
+import { gitRunner, httpCloneUrl, workspace } from '../support/git.js';
 import { waitFor } from '../support/wait.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
-import { FAST_PASSWORD_HASH, expectApiError } from './identity-helpers.js';
+import { expectApiError } from './identity-helpers.js';
 
 let suite: TestSuite;
 let api: HttpClient;
@@ -32,10 +32,7 @@ const gitea = () => giteaApi(suite.baseUrl, { token, customFetch: (...args: Para
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  suite = await startTestSuite({
-    apps: REPO_SUITE_APPS,
-    env: { ...FAST_PASSWORD_HASH, CAIRN__WEBHOOK__ALLOWED_HOST_LIST: 'loopback', CAIRN__WEBHOOK__RETRY_BASE_DELAY: '100ms' },
-  });
+  suite = await sharedTestSuite();
   api = http(suite);
   const admin = await suite.createAdmin();
   owner = await createUser(suite, admin, uniqueName('owner'));

@@ -13,10 +13,9 @@ import {
   commitAll, generateSshKey, gitRunner, gitSshCommand, httpCloneUrl, sshCloneUrl, workspace, type Git, type KeyPair,
 } from '../support/git.js';
 import { createToken, createUser, http, uniqueName, type Account, type HttpClient } from '../support/session.js';
-import { startTestSuite, type TestSuite } from '../support/suite.js';
+import { sharedTestSuite, type TestSuite } from '../support/suite.js';
 import { waitFor } from '../support/wait.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
-import { FAST_PASSWORD_HASH } from './identity-helpers.js';
 
 let suite: TestSuite;
 let api: HttpClient;
@@ -42,9 +41,7 @@ async function createRepo(owner: Account, body: Record<string, unknown>): Promis
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  suite = await startTestSuite({
-    env: { ...FAST_PASSWORD_HASH, CAIRN__WEBHOOK__ALLOWED_HOST_LIST: 'loopback', CAIRN__WEBHOOK__RETRY_BASE_DELAY: '100ms' },
-  });
+  suite = await sharedTestSuite();
   api = http(suite);
   admin = await suite.createAdmin();
   alice = await createUser(suite, admin, uniqueName('alice'));

@@ -11,11 +11,9 @@ import { assertMatchesDefinition } from '../support/openapi-contract.js';
 import {
   createToken, createUser, http, uniqueName, type Account, type HttpClient, type HttpResponse,
 } from '../support/session.js';
-import { startTestSuite, type TestSuite } from '../support/suite.js';
-import {
-  REPO_SUITE_APPS, bareRepoPath, commitAll, gitRunner, httpCloneUrl, workspace, type Git,
-} from '../support/git.js';
-import { FAST_PASSWORD_HASH, expectApiError, expectClientError, expectContract, scopeMessage } from './identity-helpers.js';
+import { sharedTestSuite, type TestSuite } from '../support/suite.js';
+import { bareRepoPath, commitAll, gitRunner, httpCloneUrl, workspace, type Git } from '../support/git.js';
+import { expectApiError, expectClientError, expectContract, scopeMessage } from './identity-helpers.js';
 
 type Role = 'anonymous' | 'stranger' | 'reader' | 'writer' | 'repoAdmin' | 'orgOwner' | 'siteAdmin';
 const ROLES: Role[] = ['anonymous', 'stranger', 'reader', 'writer', 'repoAdmin', 'orgOwner', 'siteAdmin'];
@@ -74,7 +72,7 @@ async function withCollaborators(repo: string): Promise<void> {
 const names = (res: HttpResponse): string[] => (res.body as Array<{ full_name: string }>).map((r) => r.full_name).sort();
 
 beforeAll(async () => {
-  suite = await startTestSuite({ apps: REPO_SUITE_APPS, env: { ...FAST_PASSWORD_HASH } });
+  suite = await sharedTestSuite();
   api = http(suite);
   git = gitRunner(ws.dir('home'));
   admin = await suite.createAdmin();

@@ -14,8 +14,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { npmClient, writePackage } from '../support/npm-cli.js';
 import { buildImageLayout, skopeo, skopeoAvailable } from '../support/oci-layout.js';
-import { PACKAGES_SUITE_APPS, createOrg, curl, genericFileUrl, registryUrls } from '../support/packages.js';
-import { basicAuth, startTestSuite, type Account, type TestSuite } from '../support/suite.js';
+import { createOrg, curl, genericFileUrl, registryUrls } from '../support/packages.js';
+import { basicAuth, sharedTestSuite, type Account, type TestSuite } from '../support/suite.js';
 import { waitFor } from '../support/wait.js';
 import { createToken, createUser, http, uniqueName, webSessionCookie, type HttpClient } from '../support/session.js';
 import {
@@ -23,7 +23,7 @@ import {
   type Git, type KeyPair, type RunResult,
 } from '../support/git.js';
 import { totpCode, totpStep, wrongTotpCode } from '../support/totp.js';
-import { FAST_PASSWORD_HASH, expectApiError, expectContract } from './identity-helpers.js';
+import { expectApiError, expectContract } from './identity-helpers.js';
 
 /** What every refusal under the policy must say: the cause and the enrolment route. */
 const ENROL_HINT = /requires two-factor authentication \(\[security\] TWO_FACTOR_AUTH = enforced\): enrol with POST \/api\/v1\/user\/2fa\b/;
@@ -104,14 +104,8 @@ function expectGitRefusedWithHint(r: RunResult, what: string): void {
 const inactiveHook = { type: 'gitea', active: false, config: { url: 'http://127.0.0.1:9/hook', content_type: 'json' } };
 
 beforeAll(async () => {
-  suite = await startTestSuite({
-    apps: PACKAGES_SUITE_APPS,
-    env: {
-      ...FAST_PASSWORD_HASH,
-      CAIRN__SECURITY__TWO_FACTOR_AUTH: 'enforced',
-      CAIRN__WEBHOOK__ALLOWED_HOST_LIST: 'loopback',
-    },
-  });
+  // Shared with the other files under TWO_FACTOR_AUTH = enforced (web-settings, web-require-signin).
+  suite = await sharedTestSuite({ env: { CAIRN__SECURITY__TWO_FACTOR_AUTH: 'enforced' } });
   api = http(suite);
   git = gitRunner(ws.dir('home'));
 
@@ -184,7 +178,6 @@ afterAll(async () => {
   await suite?.stop();
   ws.cleanup();
 });
-
 
 describe('a user who must enrol', () => {
   it('sees no private repository in any list, only public ones', async () => {

@@ -9,13 +9,11 @@ import { Octokit } from '@octokit/rest';
 import { giteaApi } from 'gitea-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToken, createUser, http, uniqueName, type Account, type HttpClient } from '../support/session.js';
-import { startTestSuite, type TestSuite } from '../support/suite.js';
-import {
-  REPO_SUITE_APPS, commitAll, generateSshKey, gitSshCommand, gitRunner, httpCloneUrl, sshCloneUrl, workspace, type Git,
-} from '../support/git.js';
+import { sharedTestSuite, type TestSuite } from '../support/suite.js';
+import { commitAll, generateSshKey, gitSshCommand, gitRunner, httpCloneUrl, sshCloneUrl, workspace, type Git } from '../support/git.js';
 import { waitFor } from '../support/wait.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
-import { FAST_PASSWORD_HASH, expectApiError } from './identity-helpers.js';
+import { expectApiError } from './identity-helpers.js';
 
 let suite: TestSuite;
 let api: HttpClient;
@@ -28,10 +26,7 @@ let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  suite = await startTestSuite({
-    apps: REPO_SUITE_APPS,
-    env: { ...FAST_PASSWORD_HASH, CAIRN__WEBHOOK__ALLOWED_HOST_LIST: 'loopback' },
-  });
+  suite = await sharedTestSuite();
   api = http(suite);
   git = gitRunner(ws.dir('home'));
   admin = await suite.createAdmin();

@@ -3,8 +3,8 @@
  * script served from `/assets/`), the page carries a CSP without inline scripts, and axe finds no serious violations.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_SUITE_APPS } from '../support/git.js';
-import { startTestSuite, type TestSuite } from '../support/suite.js';
+
+import { sharedTestSuite, type TestSuite } from '../support/suite.js';
 import {
   chromiumAvailable, computedStyle, expectAccessible, launchBrowser, newPage, screenshot, type Browser,
 } from '../support/browser.js';
@@ -14,7 +14,7 @@ describe.skipIf(!chromiumAvailable())('web layout', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    suite = await startTestSuite({ apps: REPO_SUITE_APPS });
+    suite = await sharedTestSuite();
     browser = await launchBrowser();
   });
 

@@ -7,15 +7,14 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_SUITE_APPS, gitRunner, httpCloneUrl, workspace, writeFiles, type Git } from '../support/git.js';
+import { gitRunner, httpCloneUrl, workspace, writeFiles, type Git } from '../support/git.js';
 import { createUser, http, uniqueName, type Account, type HttpClient } from '../support/session.js';
 import { commitSignedAs, type CommitSigning } from '../support/signing.js';
 import { Gpg, sshKeyPair, sshSign, type GpgKey } from '../support/signing-tools.js';
-import { startTestSuite, type TestSuite } from '../support/suite.js';
+import { sharedTestSuite, type TestSuite } from '../support/suite.js';
 import {
   chromiumAvailable, expectAccessible, launchBrowser, newPage, screenshot, signIn, type Browser, type Page,
 } from '../support/browser.js';
-import { FAST_PASSWORD_HASH } from './identity-helpers.js';
 
 type KeyPair = Awaited<ReturnType<typeof sshKeyPair>>;
 
@@ -96,7 +95,7 @@ describe.skipIf(!chromiumAvailable())('web UI: repositories', () => {
     const keys = ws.dir('keys');
     [aliceKey, aliceUnverifiedKey, bobKey] = await Promise.all([sshKeyPair(keys), sshKeyPair(keys), sshKeyPair(keys, 'ecdsa')]);
     gpg = new Gpg(ws.dir('gnupg'));
-    suite = await startTestSuite({ apps: REPO_SUITE_APPS, env: { ...FAST_PASSWORD_HASH } });
+    suite = await sharedTestSuite();
     api = http(suite);
     git = gitRunner(ws.dir('home'));
     const admin = await suite.createAdmin();
@@ -144,7 +143,8 @@ describe.skipIf(!chromiumAvailable())('web UI: repositories', () => {
 
   it('explores repositories, users and organizations, and shows a profile', async () => {
     await onPage('explore', null, async (page) => {
-      await visit(page, '/explore/users');
+      // By name: other test files add users to the same instance, and the first page shows the newest.
+      await visit(page, `/explore/users?q=${alice.username}`);
       expect(await page.getByRole('link', { name: alice.username, exact: true }).count()).toBe(1);
       await visit(page, '/explore/organizations');
       await visit(page, `/explore/repos?q=${repo}`);

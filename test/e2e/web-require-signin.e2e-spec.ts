@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_SUITE_APPS } from '../support/git.js';
 import { createUser, enrolTwoFactor, http, uniqueName } from '../support/session.js';
-import { startTestSuite, type Account, type TestSuite } from '../support/suite.js';
+import { sharedTestSuite, startTestSuite, type Account, type TestSuite } from '../support/suite.js';
 import { totpCode } from '../support/totp.js';
 import {
   chromiumAvailable, expectAccessible, launchBrowser, newPage, screenshot, signIn, type Browser,
@@ -34,7 +34,11 @@ interface Setup {
  * admin then enrols in two-factor (after the setup calls, which Basic authentication alone could not make later).
  */
 async function setUp(env: Record<string, string>, enrolAdmin = false): Promise<Setup> {
-  const suite = await startTestSuite({ apps: REPO_SUITE_APPS, env: { ...FAST_PASSWORD_HASH, ...env } });
+  // TWO_FACTOR_AUTH = enforced: the suite shared with the other files under it (two-factor-enforced, web-settings);
+  // the REQUIRE_SIGNIN_VIEW settings are this file's alone.
+  const suite = env.CAIRN__SECURITY__TWO_FACTOR_AUTH
+    ? await sharedTestSuite({ env })
+    : await startTestSuite({ apps: REPO_SUITE_APPS, env: { ...FAST_PASSWORD_HASH, ...env } });
   const admin = await suite.createAdmin();
   const api = http(suite);
   // Under TWO_FACTOR_AUTH = enforced the admin API refuses an admin without two-factor: that account comes from the CLI.

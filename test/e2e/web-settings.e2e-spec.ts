@@ -12,7 +12,7 @@ import {
   chromiumAvailable, expectAccessible, launchBrowser, newPage, screenshot, signIn, type Browser, type Page,
 } from '../support/browser.js';
 import { createUser, http, uniqueName, type Account, type HttpClient } from '../support/session.js';
-import { startTestSuite, type TestSuite } from '../support/suite.js';
+import { sharedTestSuite, startTestSuite, type TestSuite } from '../support/suite.js';
 import { totpCode, totpStep, wrongTotpCode } from '../support/totp.js';
 import { Gpg } from '../support/signing-tools.js';
 import { workspace } from '../support/git.js';
@@ -392,10 +392,8 @@ describe.skipIf(!chromiumAvailable())('web settings under [security] TWO_FACTOR_
   let browser: Browser;
 
   beforeAll(async () => {
-    suite = await startTestSuite({
-      apps: APPS,
-      env: { ...FAST_PASSWORD_HASH, CAIRN__SECURITY__TWO_FACTOR_AUTH: 'enforced' },
-    });
+    // Shared with the other files under TWO_FACTOR_AUTH = enforced (two-factor-enforced, web-require-signin).
+    suite = await sharedTestSuite({ env: { CAIRN__SECURITY__TWO_FACTOR_AUTH: 'enforced' } });
     browser = await launchBrowser();
   }, 300_000);
 

@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 import { Queues, mergeCheckJobId, type MergeCheckJobData, type PullRequestDto } from '@cairn/contracts';
 import { bareRepoPath, commitAll, gitRunner, httpCloneUrl, workspace, type Git, type Workspace } from './git.js';
 import { createToken, createUser, http, uniqueName, type Account } from './session.js';
-import { startTestSuite, type TestSuite } from './suite.js';
+import { sharedTestSuite, startTestSuite, type TestSuite } from './suite.js';
 
 export const FAST_PASSWORD_HASH = { CAIRN__SECURITY__PASSWORD_HASH_ALGO: 'scrypt$1024$8$1' };
 export const DELAY_KEY = 'CAIRN__REPOSITORY_PULL_REQUEST__DELAY_CHECK_FOR_INACTIVE_DAYS';
@@ -36,8 +36,14 @@ export class PullsWorld {
   work!: string;
   queue!: Queue<MergeCheckJobData>;
 
-  async start(env: Record<string, string>): Promise<void> {
-    this.suite = await startTestSuite({ env: { ...FAST_PASSWORD_HASH, ...env } });
+  /**
+   * Starts the world on a suite of its own with `env`, or (`shared`) on the shared suite with those settings: only
+   * for files that count nothing queue-wide (`queueIdle` waits for every file's checks).
+   */
+  async start(env: Record<string, string>, options: { shared?: boolean } = {}): Promise<void> {
+    this.suite = options.shared
+      ? await sharedTestSuite({ env })
+      : await startTestSuite({ env: { ...FAST_PASSWORD_HASH, ...env } });
     const admin = await this.suite.createAdmin();
     this.owner = await createUser(this.suite, admin, uniqueName('dev'));
     this.token = await createToken(this.suite, this.owner);

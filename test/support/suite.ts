@@ -12,7 +12,8 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -88,6 +89,11 @@ export interface TestSuiteOptions {
   databaseUrl?: string;
   /** The Redis server (default `REDIS_URL` or the local one). */
   redisUrl?: string;
+  /**
+   * A database on the default server with every migration deployed, copied instead of deploying the migrations
+   * (default: the one the e2e project's globalSetup made for this run, if any). Not used with `databaseUrl`.
+   */
+  templateDatabase?: string;
 }
 
 const NATS_SERVER = process.env.CAIRN_TEST_NATS_SERVER ?? '/usr/sbin/nats-server';
@@ -126,8 +132,10 @@ export async function startTestSuite(options: TestSuiteOptions = {}): Promise<Te
     // The suite's own probes (and the CLI) use the gateway's login; each app its own.
     const natsEnv = natsAuth ? login('gateway') : {};
     const appEnv = natsAuth ? Object.fromEntries(NATS_SERVICES.map((s) => [s.app, login(s.user)])) : undefined;
-    const databaseUrl = await createDatabase(`cairn_e2e_${id}`, cleanups, options.databaseUrl);
-    await deployMigrations(databaseUrl);
+    // A copy of the run's migrated template (a tenth of a second) instead of deploying every migration (seconds).
+    const template = options.databaseUrl ? undefined : (options.templateDatabase ?? (await provided(TEMPLATE_DATABASE)));
+    const databaseUrl = await createDatabase(`cairn_e2e_${id}`, cleanups, options.databaseUrl, template);
+    if (!template) await deployMigrations(databaseUrl);
     const redisUrl = options.redisUrl ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
     const queuePrefix = `cairn-e2e-${id}`;
     cleanups.push(() => deleteRedisKeys(redisUrl, queuePrefix));
@@ -196,10 +204,9 @@ export async function startTestSuite(options: TestSuiteOptions = {}): Promise<Te
       stopped.add(name);
     };
 
-    const api = (p: string) => (/^https?:\/\//.test(p) ? p : `${suite.baseUrl}/api/v1${p.startsWith('/') ? p : `/${p}`}`);
     return {
       baseUrl: suite.baseUrl,
-      api,
+      api: apiUrls(suite.baseUrl),
       rootUrl: suite.rootUrl,
       sshPort: suite.sshPort,
       databaseUrl,
@@ -217,6 +224,161 @@ export async function startTestSuite(options: TestSuiteOptions = {}): Promise<Te
     await cleanup();
     throw err;
   }
+}
+
+/**
+ * Creates a database on the default server (`CAIRN_TEST_DATABASE_URL` or the local one) with every migration deployed,
+ * to be copied by {@link startTestSuite} (`templateDatabase`); `drop()` removes it.
+ */
+export async function createTemplateDatabase(): Promise<{ name: string; drop: () => Promise<void> }> {
+  const name = `cairn_e2e_template_${randomBytes(5).toString('hex')}`;
+  const cleanups: (() => Promise<void> | void)[] = [];
+  const drop = async () => {
+    for (const fn of cleanups.reverse()) await fn();
+    cleanups.length = 0;
+  };
+  try {
+    await deployMigrations(await createDatabase(name, cleanups));
+    return { name, drop };
+  } catch (err) {
+    await drop();
+    throw err;
+  }
+}
+
+/** `api('/user')` → `<baseUrl>/api/v1/user`; absolute URLs unchanged. */
+function apiUrls(baseUrl: string): (path: string) => string {
+  return (p) => (/^https?:\/\//.test(p) ? p : `${baseUrl}/api/v1${p.startsWith('/') ? p : `/${p}`}`);
+}
+
+/**
+ * The settings of the default shared suite: every file that needs nothing else shares it. Fast password hashing
+ * (scrypt N=1024: sign-ins in tests are not what a test measures), webhooks allowed to call loopback receivers, quick
+ * delivery retries, and no per-address sign-in limit: every file signs in from 127.0.0.1, and one file's failed
+ * sign-ins must not throttle another's (the per-account limit stays; sign-in-throttle tests both on its own suite).
+ */
+export const SHARED_SUITE_ENV: Readonly<Record<string, string>> = Object.freeze({
+  CAIRN__SECURITY__PASSWORD_HASH_ALGO: 'scrypt$1024$8$1',
+  CAIRN__WEBHOOK__ALLOWED_HOST_LIST: 'loopback',
+  CAIRN__WEBHOOK__RETRY_BASE_DELAY: '100ms',
+  CAIRN__SECURITY__LOGIN_MAX_FAILURES_PER_ADDRESS: '0',
+});
+
+/** What a file may choose of a shared suite: its apps (default: all) and settings on top of {@link SHARED_SUITE_ENV}. */
+export type SharedTestSuiteOptions = Pick<TestSuiteOptions, 'apps' | 'env'>;
+
+/** The serialisable part of a started suite, as the shared-suite coordinator hands it to test files. */
+export interface SharedSuiteDescription {
+  /** Which shared suite (its canonical settings), for letting go of it. */
+  key: string;
+  baseUrl: string;
+  rootUrl: string;
+  sshPort: number;
+  databaseUrl: string;
+  env: Record<string, string>;
+  dataDir: string;
+  apps: { name: string; pid: number | undefined }[];
+  opsUrls: Record<string, string>;
+}
+
+/** Where `test/support/shared-suites.ts` (the e2e project's globalSetup) listens; provided to every e2e file. */
+export const SHARED_SUITES_URL = 'cairnSharedSuitesUrl';
+/** The run's migrated template database (made by the same globalSetup). */
+export const TEMPLATE_DATABASE = 'cairnE2eTemplateDatabase';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** `http://127.0.0.1:<port>` of the shared-suite coordinator (e2e project only). */
+    [SHARED_SUITES_URL]: string;
+    /** The name of a database on the default server with every migration deployed, to copy (e2e project only). */
+    [TEMPLATE_DATABASE]: string;
+  }
+}
+
+/** A value the e2e project's globalSetup provided; undefined outside a Vitest worker or another project. */
+async function provided(key: typeof SHARED_SUITES_URL | typeof TEMPLATE_DATABASE): Promise<string | undefined> {
+  try {
+    const { inject } = await import('vitest');
+    return (inject(key) as string | undefined) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The settings a shared suite is started with, in one canonical form (sorted apps, sorted settings on top of
+ * {@link SHARED_SUITE_ENV}): two files asking for the same settings get the same suite.
+ */
+export function sharedSuiteSettings(options: SharedTestSuiteOptions = {}): { apps: string[]; env: Record<string, string> } {
+  const apps = [...new Set(options.apps ?? APPS.map((a) => a.name))].sort();
+  const unknown = apps.filter((name) => !APPS.some((a) => a.name === name));
+  if (unknown.length) throw new Error(`unknown app(s): ${unknown.join(', ')}`);
+  const merged: Record<string, string> = { ...SHARED_SUITE_ENV, ...options.env };
+  const env = Object.fromEntries(Object.keys(merged).sort().map((k) => [k, merged[k]]));
+  return { apps, env };
+}
+
+/**
+ * A suite shared with the other e2e files that ask for the same settings (started by the first of them; the default
+ * one stopped when the whole run ends, another once no file holds it), for files that only use the suite: they isolate themselves by their own users, organizations
+ * and repositories (`uniqueName`) and assert nothing about the instance as a whole. A file that stops or starts apps,
+ * needs a private NATS, `without`, or settings no other file shares keeps `startTestSuite` (DEVELOPMENT.md).
+ * `stop()` only lets go of the suite; `startApp`/`stopApp` refuse. Outside the e2e project (no coordinator) it starts
+ * a private suite instead.
+ */
+export async function sharedTestSuite(options: SharedTestSuiteOptions = {}): Promise<TestSuite> {
+  assertBuilt();
+  const settings = sharedSuiteSettings(options);
+  const coordinator = await provided(SHARED_SUITES_URL);
+  if (!coordinator) return startTestSuite(settings);
+  const description = await postJson<SharedSuiteDescription>(`${coordinator}/suites`, settings);
+  const refuse = (what: string) => () =>
+    Promise.reject(new Error(`${what}: this suite is shared with other test files; use startTestSuite() for a suite of the file's own`));
+  const { key, ...shared } = description;
+  let released = false;
+  return {
+    ...shared,
+    api: apiUrls(description.baseUrl),
+    createAdmin: () => createAdminWithCli(description.env),
+    startApp: refuse('startApp'),
+    stopApp: refuse('stopApp'),
+    lastLines: (app, lines = 40) => logTail(path.join(description.dataDir, 'logs', `${app}.log`), lines),
+    stop: async () => {
+      if (released) return;
+      released = true;
+      await postJson(`${coordinator}/release`, { key });
+    },
+  };
+}
+
+/** The coordinator's answer to a JSON POST (node:http: a suite may take minutes to start, longer than fetch waits). */
+function postJson<T>(url: string, body: unknown): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (text += d));
+      res.on('end', () => {
+        if (res.statusCode === 200) return resolve(JSON.parse(text) as T);
+        let message = text;
+        try {
+          message = (JSON.parse(text) as { message: string }).message;
+        } catch {
+          // not JSON: the text itself
+        }
+        reject(new Error(`shared suite: ${message}`));
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+/** The last `lines` lines of a log file (a shared suite's apps write theirs under `<dataDir>/logs`). */
+function logTail(file: string, lines: number): string[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8').split('\n').filter((l) => l.length > 0).slice(-lines);
 }
 
 /** Runs `cairn admin user create … --admin` (the real CLI) against the suite's database. */
@@ -262,7 +424,12 @@ async function startNats(dataDir: string, cleanups: (() => Promise<void> | void)
   throw new Error(`nats-server did not listen on ${port}: ${stderr}`);
 }
 
-async function createDatabase(name: string, cleanups: (() => Promise<void> | void)[], server?: string): Promise<string> {
+async function createDatabase(
+  name: string,
+  cleanups: (() => Promise<void> | void)[],
+  server?: string,
+  template?: string,
+): Promise<string> {
   const base = new URL(server ?? process.env.CAIRN_TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres');
   const admin = new URL(base);
   admin.pathname = '/postgres';
@@ -271,7 +438,7 @@ async function createDatabase(name: string, cleanups: (() => Promise<void> | voi
   const client = new pg.Client({ connectionString: admin.toString() });
   await client.connect();
   try {
-    await client.query(`CREATE DATABASE "${name}"`);
+    await client.query(template ? `CREATE DATABASE "${name}" TEMPLATE "${template}"` : `CREATE DATABASE "${name}"`);
   } finally {
     await client.end();
   }
