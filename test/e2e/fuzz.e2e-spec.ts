@@ -255,3 +255,139 @@ describe('fuzzing every documented operation', () => {
   );
 });
 
+
+/**
+ * The package registries are no part of the API description, so their routes are listed here: generic, npm and the
+ * container registry (OCI distribution, `/v2`), each with path segments drawn from real names, arbitrary text and
+ * hostile spellings, arbitrary bodies and headers. The same rule: never a 5xx, never a hang, every app survives.
+ */
+describe('fuzzing the package registries', () => {
+  /** One registry request: method, path (already encoded), body, content type. */
+  interface RegistryRequest {
+    method: string;
+    path: string;
+    body?: Uint8Array;
+    contentType?: string;
+  }
+
+  const hostile = ['..', '.', '%2e%2e', '%00', 'a%2Fb', '%20', '-', '_', 'A'.repeat(300), '%E2%80%AE', '%ff'];
+  const segment = (real: string[]) =>
+    fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom(...real) },
+      { weight: 2, arbitrary: fc.string({ maxLength: 40 }).map(encodeURIComponent) },
+      { weight: 1, arbitrary: fc.constantFrom(...hostile) },
+    );
+  const bytes = fc.oneof(
+    fc.uint8Array({ maxLength: 512 }),
+    fc.jsonValue({ maxDepth: 3 }).map((v) => new TextEncoder().encode(JSON.stringify(v))),
+    // Documents shaped like what the registries expect, with arbitrary values inside.
+    fc.record({ name: fc.string(), versions: fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 })), _attachments: fc.dictionary(fc.string({ maxLength: 8 }), fc.record({ data: fc.string() })) })
+      .map((v) => new TextEncoder().encode(JSON.stringify(v))),
+    fc.record({ schemaVersion: fc.oneof(fc.constant(2), fc.integer()), mediaType: fc.string(), config: fc.jsonValue({ maxDepth: 2 }), layers: fc.array(fc.record({ mediaType: fc.string(), digest: fc.string(), size: fc.integer() }), { maxLength: 3 }) })
+      .map((v) => new TextEncoder().encode(JSON.stringify(v))),
+  );
+  const contentType = fc.constantFrom(
+    undefined, 'application/json', 'application/octet-stream', 'application/vnd.oci.image.manifest.v1+json',
+    'application/vnd.docker.distribution.manifest.v2+json', 'text/html', 'multipart/form-data; boundary=x',
+  );
+  const digest = fc.oneof(
+    fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 64, maxLength: 64 }).map((h) => `sha256:${h}`),
+    fc.string({ maxLength: 80 }).map(encodeURIComponent),
+  );
+
+  /** Request shapes per registry route; `o` is an owner, `n` a package or image name. */
+  function requestArbs(owners: string[], names: string[]): fc.Arbitrary<RegistryRequest>[] {
+    const o = segment(owners);
+    const n = segment(names);
+    const v = segment(['1.0.0', 'latest', 'v1']);
+    const f = segment(['file.bin', 'index.html', 'x.tgz']);
+    const write = fc.constantFrom('PUT', 'POST', 'DELETE', 'PATCH');
+    const read = fc.constantFrom('GET', 'HEAD');
+    const any = fc.oneof(read, write);
+    const req = (method: fc.Arbitrary<string>, path: fc.Arbitrary<string>) =>
+      fc.record({ method, path, body: fc.option(bytes, { nil: undefined }), contentType });
+    return [
+      req(any, fc.tuple(o, n, v, f).map(([a, b, c, d]) => `/api/packages/${a}/generic/${b}/${c}/${d}`)),
+      req(any, fc.tuple(o, n, v).map(([a, b, c]) => `/api/packages/${a}/generic/${b}/${c}`)),
+      req(any, fc.tuple(o, n).map(([a, b]) => `/api/packages/${a}/npm/${b}`)),
+      req(any, fc.tuple(o, n).map(([a, b]) => `/api/packages/${a}/npm/@${b}%2f${b}`)),
+      req(read, fc.tuple(o, n, v, f).map(([a, b, c, d]) => `/api/packages/${a}/npm/${b}/-/${c}/${d}`)),
+      req(any, fc.tuple(o, n, v).map(([a, b, c]) => `/api/packages/${a}/npm/-/package/${b}/dist-tags/${c}`)),
+      req(read, fc.tuple(o, fc.string({ maxLength: 30 })).map(([a, t]) => `/api/packages/${a}/npm/-/v1/search?text=${encodeURIComponent(t)}&size=${t.length - 5}`)),
+      req(read, fc.tuple(fc.string({ maxLength: 30 }), fc.integer({ min: -5, max: 5000 })).map(([l, k]) => `/v2/_catalog?n=${k}&last=${encodeURIComponent(l)}`)),
+      req(any, fc.tuple(o, n).map(([a, b]) => `/v2/${a}/${b}/tags/list`)),
+      req(any, fc.tuple(o, n, fc.oneof(v, digest)).map(([a, b, c]) => `/v2/${a}/${b}/manifests/${c}`)),
+      req(any, fc.tuple(o, n, digest).map(([a, b, c]) => `/v2/${a}/${b}/blobs/${c}`)),
+      req(any, fc.tuple(o, n, fc.option(digest, { nil: undefined })).map(([a, b, d]) => `/v2/${a}/${b}/blobs/uploads/${d ? `?digest=${d}` : ''}`)),
+      req(any, fc.tuple(o, n, fc.string({ maxLength: 40 }).map(encodeURIComponent), digest).map(([a, b, u, d]) => `/v2/${a}/${b}/blobs/uploads/${u}?digest=${d}`)),
+      req(read, fc.tuple(fc.string({ maxLength: 60 }), fc.string({ maxLength: 20 })).map(([scope, service]) => `/v2/token?scope=${encodeURIComponent(scope)}&service=${encodeURIComponent(service)}`)),
+    ];
+  }
+
+  /** The registry's bearer token for a caller (anonymous callers get one too), for `/v2` requests. */
+  async function registryBearer(basic: string | undefined): Promise<string> {
+    const res = await fetch(`${suite.baseUrl}/v2/token`, { headers: basic ? { authorization: basic } : {} });
+    const body = (await res.json()) as { token?: string };
+    if (!body.token) throw new Error(`/v2/token answered ${res.status} without a token`);
+    return `Bearer ${body.token}`;
+  }
+
+  it(
+    'answers every generated registry request without a 5xx or a hang, and every app survives',
+    async () => {
+      // A real package of each kind, so that a share of the requests reach stored data.
+      const name = uniqueName('fz');
+      const file = await fetch(`${suite.baseUrl}/api/packages/${owner.username}/generic/${name}/1.0.0/file.bin`, {
+        method: 'PUT', headers: { authorization: owner.basic }, body: 'fuzz',
+      });
+      expect(file.status).toBe(201);
+      const callers: [string, string | undefined][] = [
+        ['anonymous', undefined],
+        ['stranger', stranger.basic],
+        ['owner', owner.basic],
+      ];
+      const bearers = new Map<string, string>();
+      for (const [caller, basic] of callers) bearers.set(caller, await registryBearer(basic));
+      const arbs = requestArbs([owner.username, fx.org, stranger.username], [name, 'evil', fx.repo]);
+      const findings: string[] = [];
+      const answers = new Map<string, number>();
+      let requests = 0;
+      for (const [index, arb] of arbs.entries()) {
+        for (const [c, [caller, basic]] of callers.entries()) {
+          const samples = fc.sample(arb, { seed: SEED + 7919 + index * 3 + c, numRuns: RUNS * 5 });
+          for (const req of samples) {
+            requests++;
+            const headers: Record<string, string> = {};
+            const authorization = req.path.startsWith('/v2/') && !req.path.startsWith('/v2/token') ? bearers.get(caller) : basic;
+            if (authorization) headers.authorization = authorization;
+            if (req.contentType) headers['content-type'] = req.contentType;
+            const body = req.body && !['GET', 'HEAD'].includes(req.method) ? Buffer.from(req.body) : undefined;
+            try {
+              const res = await fetch(`${suite.baseUrl}${req.path}`, {
+                method: req.method, headers, body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+              });
+              const text = await res.text();
+              const cls = `${String(res.status)[0]}xx`;
+              answers.set(cls, (answers.get(cls) ?? 0) + 1);
+              if (res.status >= 500) findings.push(`${caller} ${req.method} ${req.path.slice(0, 200)} → ${res.status} ${text.slice(0, 300)}`);
+            } catch (err) {
+              const e = err as Error;
+              const what = e.name === 'TimeoutError' ? `no answer within ${REQUEST_TIMEOUT_MS / 1000} s (hang)` : `request failed: ${e.message}`;
+              findings.push(`${caller} ${req.method} ${req.path.slice(0, 200)} → ${what}`);
+            }
+          }
+        }
+      }
+      process.stdout.write(
+        `fuzz: registries: ${requests} requests over ${arbs.length} route shapes, 3 callers, seed ${SEED}, ` +
+          `answers ${JSON.stringify(Object.fromEntries([...answers].sort()))}, ${findings.length} finding(s)\n`,
+      );
+      const dead = suite.apps.filter((a) => !a.pid || !processAlive(a.pid)).map((a) => a.name);
+      const ready = await fetch(`${suite.baseUrl}/readyz`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+      expect(findings, `seed ${SEED}`).toEqual([]);
+      expect(dead, `apps that died during the registry fuzz run (seed ${SEED})`).toEqual([]);
+      expect(ready.status, await ready.text()).toBe(200);
+    },
+    30 * 60_000,
+  );
+});

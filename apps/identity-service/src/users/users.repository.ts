@@ -97,7 +97,9 @@ export class UsersRepository {
   }
 
   /** A user or organization by name, case-insensitively. */
-  findByName(name: string, db: Db = this.prisma): Promise<UserWithTwoFactor | null> {
+  async findByName(name: string, db: Db = this.prisma): Promise<UserWithTwoFactor | null> {
+    // PostgreSQL text cannot hold NUL: such a name names nobody (asking would be a 500 from the driver).
+    if (name.includes('\0')) return null;
     return db.user.findUnique({ where: { lowerName: name.toLowerCase() }, include: withTwoFactor });
   }
 
@@ -109,6 +111,7 @@ export class UsersRepository {
 
   /** A user by login name or primary e-mail (Gitea accepts both for sign-in). */
   async findUserForLogin(login: string): Promise<UserWithTwoFactor | null> {
+    if (login.includes('\0')) return null; // as findByName
     const lower = login.toLowerCase();
     const row = lower.includes('@')
       ? await this.prisma.user.findUnique({ where: { lowerEmail: lower }, include: withTwoFactor })
