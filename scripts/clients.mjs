@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:f
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findBinary } from './suite.mjs';
 import giteaSdk from './clients/gitea-sdk.mjs';
 import schemathesis from './clients/schemathesis.mjs';
 
@@ -41,16 +42,8 @@ export const CLIENTS = [
   schemathesis,
 ];
 
-/** @param {string} name @returns {string | null} */
-export function findTool(name) {
-  const dirs = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/local/go/bin', path.join(homedir(), 'go', 'bin')];
-  for (const dir of dirs) {
-    if (!dir) continue;
-    const candidate = path.join(dir, name);
-    if (existsSync(candidate)) return candidate;
-  }
-  return null;
-}
+/** A toolchain program (go, python3): on PATH, else where Go's installer puts it. @param {string} name */
+export const findTool = (name) => findBinary(name, ['/usr/local/go/bin', path.join(homedir(), 'go', 'bin')]);
 
 /** @param {string} name */
 export function clientSpec(name) {

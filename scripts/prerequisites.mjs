@@ -8,10 +8,10 @@
 //
 // Servers that do not answer at their URLs are started from the installed binaries with their data in `.cairn/`
 // (PostgreSQL with trust authentication for `postgres` on 127.0.0.1) and left running, exactly as `npm start` starts
-// them. Plain JavaScript on Node's standard library first: it runs before `npm ci` has finished anything.
+// them. Plain JavaScript; suite.mjs loads its npm dependencies only when it starts servers.
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
+import { DEFAULTS, REPO_ROOT, SuiteError, ensureInfrastructure, findBinary, findPostgresBinaries } from './suite.mjs';
 
 const args = new Set(process.argv.slice(2));
 const unknown = [...args].filter((a) => !['--clients', '--check'].includes(a));
@@ -32,21 +32,6 @@ function stop(message) {
   process.exit(1);
 }
 
-/** @param {string} name @returns {string | null} */
-function which(name) {
-  const dirs = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/sbin', '/usr/local/sbin', '/usr/local/go/bin'];
-  for (const dir of dirs) {
-    if (!dir) continue;
-    try {
-      accessSync(path.join(dir, name), constants.X_OK);
-      return path.join(dir, name);
-    } catch {
-      // not here
-    }
-  }
-  return null;
-}
-
 /** @param {string} cmd @param {string[]} argv */
 const succeeds = (cmd, argv) => spawnSync(cmd, argv, { stdio: 'ignore' }).status === 0;
 
@@ -55,39 +40,28 @@ const succeeds = (cmd, argv) => spawnSync(cmd, argv, { stdio: 'ignore' }).status
  * @type {{ what: string, pkg: string, present: () => boolean, why: string }[]}
  */
 const TOOLS = [
-  { what: 'PostgreSQL server', pkg: 'postgresql', present: () => hasPostgresServer(), why: 'every integration and e2e test' },
-  { what: 'nats-server', pkg: 'nats-server', present: () => !!which('nats-server'), why: 'the bus; integration tests start private servers' },
-  { what: 'redis-server', pkg: 'redis-server', present: () => !!which('redis-server'), why: 'queues' },
-  { what: 'git', pkg: 'git', present: () => !!which('git'), why: 'repositories' },
-  { what: 'ssh and ssh-keygen', pkg: 'openssh-client', present: () => !!which('ssh') && !!which('ssh-keygen'), why: 'git over SSH, key tests' },
-  { what: 'gpg', pkg: 'gnupg', present: () => !!which('gpg'), why: 'commit signing' },
-  { what: 'curl', pkg: 'curl', present: () => !!which('curl'), why: 'the registry tests drive the registries with the real curl' },
-  { what: 'skopeo', pkg: 'skopeo', present: () => !!which('skopeo'), why: 'the container registry tests push and pull with the real OCI client' },
-  { what: 'chromium', pkg: 'chromium', present: () => !!which('chromium'), why: 'the web UI tests (playwright-core drives Debian\'s Chromium; no browser download)' },
+  { what: 'PostgreSQL server', pkg: 'postgresql', present: () => findPostgresBinaries() !== null, why: 'every integration and e2e test' },
+  { what: 'nats-server', pkg: 'nats-server', present: () => !!findBinary('nats-server'), why: 'the bus; integration tests start private servers' },
+  { what: 'redis-server', pkg: 'redis-server', present: () => !!findBinary('redis-server'), why: 'queues' },
+  { what: 'git', pkg: 'git', present: () => !!findBinary('git'), why: 'repositories' },
+  { what: 'ssh and ssh-keygen', pkg: 'openssh-client', present: () => !!findBinary('ssh') && !!findBinary('ssh-keygen'), why: 'git over SSH, key tests' },
+  { what: 'gpg', pkg: 'gnupg', present: () => !!findBinary('gpg'), why: 'commit signing' },
+  { what: 'curl', pkg: 'curl', present: () => !!findBinary('curl'), why: 'the registry tests drive the registries with the real curl' },
+  { what: 'skopeo', pkg: 'skopeo', present: () => !!findBinary('skopeo'), why: 'the container registry tests push and pull with the real OCI client' },
+  { what: 'chromium', pkg: 'chromium', present: () => !!findBinary('chromium'), why: 'the web UI tests (playwright-core drives Debian\'s Chromium; no browser download)' },
   {
     what: 'docker-compose',
     pkg: 'docker-compose',
-    present: () => !!which('docker-compose') || succeeds('docker', ['compose', 'version']),
+    present: () => !!findBinary('docker-compose') || succeeds('docker', ['compose', 'version']),
     why: 'docker-compose.yml is rendered and checked by compose itself (no Docker daemon needed)',
   },
 ];
 
-function hasPostgresServer() {
-  try {
-    accessSync('/usr/lib/postgresql', constants.R_OK);
-    const r = spawnSync('sh', ['-c', 'ls /usr/lib/postgresql/*/bin/initdb'], { stdio: 'ignore' });
-    if (r.status === 0) return true;
-  } catch {
-    // not a Debian layout
-  }
-  return !!which('initdb') && !!which('pg_ctl');
-}
-
 /** apt-get as root, or through passwordless sudo; null when neither works. */
 const aptPrefix = (() => {
-  if (!which('apt-get')) return null;
+  if (!findBinary('apt-get')) return null;
   if (process.getuid?.() === 0) return [];
-  return which('sudo') && succeeds('sudo', ['-n', 'true']) ? ['sudo', '-n'] : null;
+  return findBinary('sudo') && succeeds('sudo', ['-n', 'true']) ? ['sudo', '-n'] : null;
 })();
 const canApt = () => aptPrefix !== null;
 
@@ -139,7 +113,6 @@ if (CHECK_ONLY) {
 }
 
 // ---- servers ------------------------------------------------------------------------------------------------------
-const { DEFAULTS, REPO_ROOT, SuiteError, ensureInfrastructure } = await import('./suite.mjs');
 try {
   const testDatabaseUrl = process.env.CAIRN_TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
   const infra = await ensureInfrastructure({

@@ -626,9 +626,13 @@ export function redact(url) {
   }
 }
 
-/** @param {string} name @param {string[]} [extraDirs] @returns {string | null} */
-function findBinary(name, extraDirs = []) {
-  const dirs = [...extraDirs, ...(process.env.PATH ?? '').split(path.delimiter), '/usr/sbin', '/usr/local/sbin'];
+/**
+ * An executable program on PATH, then in the sbin folders (servers), then in `extraDirs` (e.g. a toolchain's own bin).
+ * The one place the scripts look for programs. @param {string} name @param {string[]} [extraDirs]
+ * @returns {string | null}
+ */
+export function findBinary(name, extraDirs = []) {
+  const dirs = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/sbin', '/usr/local/sbin', ...extraDirs];
   for (const dir of dirs) {
     if (!dir) continue;
     const candidate = path.join(dir, name);
@@ -700,8 +704,8 @@ async function probePostgres(url) {
   }
 }
 
-/** @returns {{ initdb: string, pgCtl: string } | null} */
-function findPostgresBinaries() {
+/** The installed PostgreSQL server's initdb and pg_ctl (newest Debian version first). @returns {{ initdb: string, pgCtl: string } | null} */
+export function findPostgresBinaries() {
   const base = '/usr/lib/postgresql';
   /** @type {string[]} */
   let versions = [];
