@@ -149,8 +149,26 @@ interface Finding {
 const statusClasses = new Map<string, number>();
 let fixtureRebuilds = 0;
 
-/** Sends one generated request; returns what is wrong with the outcome, or null. */
-async function send(req: FuzzRequest, authorization: string | undefined): Promise<string | null> {
+/**
+ * Sends one request, counting its answer by status class into `classes`; returns what is wrong with the outcome
+ * (a 5xx, a hang, a failed request), or null. Shared by the API and the registry runs.
+ */
+async function exchange(url: string, init: RequestInit, classes: Map<string, number>): Promise<string | null> {
+  try {
+    const res = await fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    const text = await res.text();
+    const statusClass = `${String(res.status)[0]}xx`;
+    classes.set(statusClass, (classes.get(statusClass) ?? 0) + 1);
+    return res.status >= 500 ? `${res.status} ${text.slice(0, 300)}` : null;
+  } catch (err) {
+    const e = err as Error;
+    if (e.name === 'TimeoutError') return `no answer within ${REQUEST_TIMEOUT_MS / 1000} s (hang)`;
+    return `request failed: ${e.message} ${String((e as { cause?: Error }).cause?.message ?? '')}`;
+  }
+}
+
+/** Sends one generated API request; returns what is wrong with the outcome, or null. */
+function send(req: FuzzRequest, authorization: string | undefined): Promise<string | null> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (authorization) headers.authorization = authorization;
   let body: string | undefined;
@@ -158,22 +176,15 @@ async function send(req: FuzzRequest, authorization: string | undefined): Promis
     headers['content-type'] = 'application/json';
     body = 'raw' in req.body ? req.body.raw : JSON.stringify(req.body.json);
   }
-  try {
-    const res = await fetch(`${suite.baseUrl}/api/v1${req.path}`, {
-      method: req.method,
-      headers,
-      body,
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-    });
-    const text = await res.text();
-    const statusClass = `${String(res.status)[0]}xx`;
-    statusClasses.set(statusClass, (statusClasses.get(statusClass) ?? 0) + 1);
-    return res.status >= 500 ? `${res.status} ${text.slice(0, 300)}` : null;
-  } catch (err) {
-    const e = err as Error;
-    if (e.name === 'TimeoutError') return `no answer within ${REQUEST_TIMEOUT_MS / 1000} s (hang)`;
-    return `request failed: ${e.message} ${String((e as { cause?: Error }).cause?.message ?? '')}`;
-  }
+  return exchange(`${suite.baseUrl}/api/v1${req.path}`, { method: req.method, headers, body }, statusClasses);
+}
+
+/** Every app is still running and the gateway is ready (every service answers its health check). */
+async function expectSuiteAlive(during: string): Promise<void> {
+  const dead = suite.apps.filter((a) => !a.pid || !processAlive(a.pid)).map((a) => a.name);
+  const ready = await fetch(`${suite.baseUrl}/readyz`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+  expect(dead, `apps that died during ${during} (seed ${SEED})`).toEqual([]);
+  expect(ready.status, await ready.text()).toBe(200);
 }
 
 /** Makes sure the fixture repository still exists under its name (a fuzzed PATCH may rename it, a DELETE delete it). */
@@ -241,15 +252,11 @@ describe('fuzzing every documented operation', () => {
           `${fixtureRebuilds} fixture rebuild(s), ${findings.length} finding(s)\n`,
       );
 
-      // Every app is still running and the gateway is ready (every service answers its health check).
-      const dead = suite.apps.filter((a) => !a.pid || !processAlive(a.pid)).map((a) => a.name);
-      const ready = await fetch(`${suite.baseUrl}/readyz`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
       const report = findings.map(
         (f) => `${f.caller} ${f.request.method} ${f.request.path.slice(0, 200)} body=${JSON.stringify(f.request.body ?? null)?.slice(0, 200)} → ${f.outcome}`,
       );
       expect(report, `seed ${SEED}`).toEqual([]);
-      expect(dead, `apps that died during the fuzz run (seed ${SEED})`).toEqual([]);
-      expect(ready.status, await ready.text()).toBe(200);
+      await expectSuiteAlive('the fuzz run');
     },
     30 * 60_000,
   );
@@ -362,19 +369,8 @@ describe('fuzzing the package registries', () => {
             if (authorization) headers.authorization = authorization;
             if (req.contentType) headers['content-type'] = req.contentType;
             const body = req.body && !['GET', 'HEAD'].includes(req.method) ? Buffer.from(req.body) : undefined;
-            try {
-              const res = await fetch(`${suite.baseUrl}${req.path}`, {
-                method: req.method, headers, body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-              });
-              const text = await res.text();
-              const cls = `${String(res.status)[0]}xx`;
-              answers.set(cls, (answers.get(cls) ?? 0) + 1);
-              if (res.status >= 500) findings.push(`${caller} ${req.method} ${req.path.slice(0, 200)} → ${res.status} ${text.slice(0, 300)}`);
-            } catch (err) {
-              const e = err as Error;
-              const what = e.name === 'TimeoutError' ? `no answer within ${REQUEST_TIMEOUT_MS / 1000} s (hang)` : `request failed: ${e.message}`;
-              findings.push(`${caller} ${req.method} ${req.path.slice(0, 200)} → ${what}`);
-            }
+            const outcome = await exchange(`${suite.baseUrl}${req.path}`, { method: req.method, headers, body }, answers);
+            if (outcome) findings.push(`${caller} ${req.method} ${req.path.slice(0, 200)} → ${outcome}`);
           }
         }
       }
@@ -382,11 +378,8 @@ describe('fuzzing the package registries', () => {
         `fuzz: registries: ${requests} requests over ${arbs.length} route shapes, 3 callers, seed ${SEED}, ` +
           `answers ${JSON.stringify(Object.fromEntries([...answers].sort()))}, ${findings.length} finding(s)\n`,
       );
-      const dead = suite.apps.filter((a) => !a.pid || !processAlive(a.pid)).map((a) => a.name);
-      const ready = await fetch(`${suite.baseUrl}/readyz`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
       expect(findings, `seed ${SEED}`).toEqual([]);
-      expect(dead, `apps that died during the registry fuzz run (seed ${SEED})`).toEqual([]);
-      expect(ready.status, await ready.text()).toBe(200);
+      await expectSuiteAlive('the registry fuzz run');
     },
     30 * 60_000,
   );
