@@ -15,13 +15,12 @@
  *   CAIRN_SCHEMATHESIS_REPORTS   a folder to keep schemathesis's NDJSON event reports in (`owner.ndjson`, `anonymous.ndjson`)
  *   `npm run fuzz:openapi`       the full pass (scripts/reliability.mjs): more examples, the coverage phase, a new seed
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAST_PASSWORD_HASH } from './identity-helpers.js';
-import { workspace } from '../support/git.js';
+import { run, workspace } from '../support/git.js';
 import { createToken, http, type Account, type HttpClient } from '../support/session.js';
 import { startTestSuite, type TestSuite } from '../support/suite.js';
 import { clientSpec, clientStatus, ensureClient } from '../../scripts/clients.mjs';
@@ -155,17 +154,6 @@ function configFile(dictionaries: Record<string, (string | number)[]>): string {
   return file;
 }
 
-function run(cmd: string, args: string[], cwd: string): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, output }));
-  });
-}
-
 /** Reads one pass's NDJSON event report: operations, requests sent, failures and errors. */
 function readReport(caller: string, file: string): PassResult {
   const result: PassResult = { caller, operations: new Set(), requests: 0, findings: [], errors: [], toolErrors: [], bodiless: 0 };
@@ -237,7 +225,8 @@ async function pass(caller: 'owner' | 'anonymous', config: string): Promise<Pass
     args.push('--header', `Authorization: token ${token}`);
     for (const id of Object.keys(OWNER_EXCLUDED)) args.push('--exclude-operation-id', id);
   }
-  const { output } = await run(st, args, ws.root);
+  const ran = await run(st, args, { cwd: ws.root, env: { ...process.env, NO_COLOR: '1' }, timeoutMs: RUN_TIMEOUT_MS });
+  const output = ran.stdout + ran.stderr;
   let result: PassResult;
   try {
     result = readReport(caller, report);
