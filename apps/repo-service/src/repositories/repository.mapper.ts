@@ -123,6 +123,8 @@ export function toRepositorySummary(row: RepositoryRow, urls: RepoUrlSettings): 
     html_url: links.html,
     clone_url: links.clone,
     ssh_url: links.ssh(urls),
+    open_issues_count: row.numIssues - row.numClosedIssues,
+    open_pr_counter: row.numPulls - row.numClosedPulls,
   };
 }
 

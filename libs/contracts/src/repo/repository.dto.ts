@@ -30,6 +30,9 @@ export interface RepositorySummaryDto {
   html_url: string;
   clone_url: string;
   ssh_url: string;
+  /** Open issues and pull requests, for the header's tab counts. */
+  open_issues_count: number;
+  open_pr_counter: number;
 }
 
 /** Gitea's `Repository`. */

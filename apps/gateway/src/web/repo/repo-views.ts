@@ -1,4 +1,5 @@
 import {
+  accessAtLeast,
   COMMIT_DIFF_MAX_BYTES, DomainError, REF_NAMES_MAX, RepoSubjects,
   type CommitDto, type ContentsResponseDto, type RefNamesReply,
 } from '@cairn/contracts';
@@ -33,6 +34,12 @@ export interface RepoHeader {
   base: string;
   cloneHttp: string;
   cloneSsh: string;
+  archived: boolean;
+  /** Counts on the Issues and Pull requests tabs. */
+  openIssues: number;
+  openPulls: number;
+  /** The Settings tab: repository admins and site admins only (the settings pages check again). */
+  canAdmin: boolean;
 }
 
 /** The ref a page shows and the switcher's choices. */
@@ -140,6 +147,10 @@ export class RepoViews {
       base: `/${encodeURIComponent(owner)}/${encodeURIComponent(name)}`,
       cloneHttp: summary.clone_url,
       cloneSsh: summary.ssh_url,
+      archived: summary.archived,
+      openIssues: summary.open_issues_count,
+      openPulls: summary.open_pr_counter,
+      canAdmin: accessAtLeast(ctx.access, 'admin') || (ctx.actor?.isAdmin ?? false),
     };
   }
 

@@ -1,0 +1,69 @@
+/**
+ * Formatting every template shares, bound as `ui` in each compiled template (see `createViews`): one home for how
+ * times, counts and avatars look, so no page formats them its own way.
+ */
+
+const UNITS: ReadonlyArray<[name: string, seconds: number]> = [
+  ['year', 365 * 86_400],
+  ['month', 30 * 86_400],
+  ['week', 7 * 86_400],
+  ['day', 86_400],
+  ['hour', 3_600],
+  ['minute', 60],
+];
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** "3 commits", "1 commit". */
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : pluralForm}`;
+}
+
+/** "2026-11-28 20:31 UTC": the absolute time shown on hover. */
+export function absoluteTime(at: Date): string {
+  return `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** "5 minutes ago", "in 2 days", "just now". */
+export function relativeTime(at: Date, now: Date = new Date()): string {
+  const seconds = Math.round((now.getTime() - at.getTime()) / 1000);
+  const abs = Math.abs(seconds);
+  if (abs < 45) return 'just now';
+  for (const [name, size] of UNITS) {
+    if (abs >= size) {
+      const n = Math.floor(abs / size);
+      const phrase = plural(n, name);
+      return seconds >= 0 ? `${phrase} ago` : `in ${phrase}`;
+    }
+  }
+  return seconds >= 0 ? '1 minute ago' : 'in 1 minute';
+}
+
+/** A `<time>` element: relative text, the absolute time on hover, machine-readable `datetime`. Empty for no time. */
+export function timeElement(iso: string | Date | null | undefined, now: Date = new Date()): string {
+  if (!iso) return '';
+  const at = iso instanceof Date ? iso : new Date(iso);
+  if (Number.isNaN(at.getTime())) return '';
+  const absolute = absoluteTime(at);
+  return `<time datetime="${escapeHtml(at.toISOString())}" title="${escapeHtml(absolute)}">${escapeHtml(relativeTime(at, now))}</time>`;
+}
+
+/** The generated avatar of a user or organization (an identicon served by the gateway; no external service). */
+export function avatarUrl(login: string, size = 40): string {
+  return `/user/avatar/${encodeURIComponent(login)}/${size}`;
+}
+
+/** An `<img>` of a user's avatar, decorative (the name always stands beside it). */
+export function avatarImage(login: string, size = 20): string {
+  return `<img class="avatar" src="${escapeHtml(avatarUrl(login, size * 2))}" alt="" width="${size}" height="${size}">`;
+}
+
+export const TEMPLATE_HELPERS = {
+  time: timeElement,
+  plural,
+  avatar: avatarImage,
+  avatarUrl,
+} as const;
+export type TemplateHelpers = typeof TEMPLATE_HELPERS;
