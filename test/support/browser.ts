@@ -124,3 +124,30 @@ export async function signIn(
     await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Verify' }).click()]);
   }
 }
+
+/** The page's horizontal overflow in CSS pixels (0 when nothing sticks out sideways). */
+export async function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } })
+      .document.documentElement;
+    return Math.max(0, root.scrollWidth - root.clientWidth);
+  });
+}
+
+/**
+ * The issue's rule for every page: axe clean (serious/critical) at 1280 px and at 390 px, and nothing wider than a
+ * 390 px phone. Restores the desktop viewport afterwards. Saves `<name>.png` and `<name>-phone.png` when named.
+ */
+export async function expectAccessibleAtBothWidths(page: Page, name?: string): Promise<void> {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expectAccessible(page);
+  if (name) await screenshot(page, name);
+  await page.setViewportSize({ width: 390, height: 844 });
+  try {
+    expect(await horizontalOverflow(page), `horizontal overflow at 390 px on ${page.url()}`).toBe(0);
+    await expectAccessible(page);
+    if (name) await screenshot(page, `${name}-phone`);
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }
+}
