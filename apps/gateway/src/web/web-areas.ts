@@ -3,6 +3,7 @@ import { registerAuthPages } from './auth/auth.pages.js';
 import { registerHomePages } from './home/home.pages.js';
 import { registerPullsPages } from './pulls/pulls.pages.js';
 import { registerRepoPages } from './repo/repo.pages.js';
+import { registerReviewPages } from './review/review.pages.js';
 import { registerSettingsPages } from './settings/settings.pages.js';
 import type { WebKit } from './core/web-kit.js';
 
@@ -14,6 +15,7 @@ export const WEB_AREAS: ReadonlyArray<(web: WebKit) => void> = [
   registerHomePages,
   registerAuthPages,
   registerPullsPages,
+  registerReviewPages,
   registerRepoPages,
   registerSettingsPages,
   registerAdminPages,

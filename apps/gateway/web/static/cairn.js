@@ -26,3 +26,34 @@ const reloadMergeBox = () => {
   }, ms);
 };
 reloadMergeBox();
+/* review: diff expanders and inline line-comment forms (without this file both are plain links to their pages) */
+const fetchDocument = async (url) => {
+  const res = await fetch(url, { credentials: 'same-origin' }).catch(() => null);
+  return res && res.ok ? new DOMParser().parseFromString(await res.text(), 'text/html') : null;
+};
+document.addEventListener('click', async (event) => {
+  const link = event.target instanceof Element ? event.target.closest('a[data-excerpt], a.line-comment') : null;
+  const row = link?.closest('tr');
+  if (!link || !row || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey) return;
+  event.preventDefault();
+  if (link.dataset.excerpt) {
+    // The hidden lines replace the expander; a failure leaves the link to follow.
+    const doc = await fetchDocument(link.dataset.excerpt);
+    const rows = doc ? [...doc.querySelectorAll('tbody > tr')] : null;
+    if (rows) row.replaceWith(...rows.map((r) => document.adoptNode(r)));
+    else location.href = link.href;
+    return;
+  }
+  const open = row.nextElementSibling?.classList.contains('line-comment-row') ? row.nextElementSibling : null;
+  if (open) return open.querySelector('textarea')?.focus();
+  const doc = await fetchDocument(link.href);
+  const form = doc?.querySelector('form.line-comment-form');
+  if (!form) return void (location.href = link.href);
+  const tr = document.createElement('tr');
+  tr.className = 'line-comment-row';
+  const td = tr.appendChild(document.createElement('td'));
+  td.colSpan = row.children.length;
+  td.appendChild(document.adoptNode(form));
+  row.after(tr);
+  form.querySelector('textarea')?.focus();
+});

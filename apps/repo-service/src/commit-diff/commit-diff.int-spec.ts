@@ -44,7 +44,7 @@ describe('commit diffs and ref names for the web UI (integration, real git)', ()
 
   it('gives a root commit against the empty tree', async () => {
     const d = await diff(c[1]);
-    expect(d).toMatchObject({ sha: c[1], tooLarge: false });
+    expect(d).toMatchObject({ sha: c[1], from: null, tooLarge: false });
     expect(d.patch).toContain('new file mode 100644');
     expect(d.patch).toContain('+++ b/a.txt');
   });
@@ -52,13 +52,23 @@ describe('commit diffs and ref names for the web UI (integration, real git)', ()
   it('gives changes against the parent, renames detected, by ref name too', async () => {
     const d = await diff('v2');
     expect(d.sha).toBe(c[2]);
+    expect(d.from).toBe(c[1]);
     expect(d.patch).toContain('-b\n+B\n+c\n');
     expect(d.patch).toContain('rename from old.md\nrename to docs/new.md');
   });
 
   it('says tooLarge, without a cut patch, past the byte cap', async () => {
-    expect(await diff(c[3], 4096)).toEqual({ sha: c[3], patch: '', tooLarge: true });
+    expect(await diff(c[3], 4096)).toEqual({ sha: c[3], from: c[2], patch: '', tooLarge: true });
     expect((await diff(c[3], 512 * 1024)).tooLarge).toBe(false);
+  });
+
+  it('gives the changes since the merge base with a base (base...head), and refuses unknown or unrelated bases', async () => {
+    const d = await diffs.diff({ actor: null, repo, access: 'read', sha: 'v2', base: 'feature/x', maxBytes: 64 * 1024 } as GetCommitDiffRequest);
+    expect(d).toMatchObject({ sha: c[2], from: c[1], tooLarge: false });
+    expect(d.patch).toContain('rename to docs/new.md');
+    expect(d.patch).not.toContain('big.txt');
+    const code = (p: Promise<unknown>) => p.then(() => 'ok', (e: unknown) => (e instanceof DomainError ? e.code : String(e)));
+    expect(await code(diffs.diff({ actor: null, repo, access: 'read', sha: 'main', base: 'nope', maxBytes: 1024 } as GetCommitDiffRequest))).toBe(ErrorCode.NOT_FOUND);
   });
 
   it('refuses unknown commits and options-looking refs', async () => {

@@ -160,6 +160,27 @@ export class IssuesService {
     return toIssueDto(updated, await this.views.context(req, issueUserIds(updated)));
   }
 
+  /**
+   * Closes the open issues of the repository that a merged pull request names with a closing keyword (Gitea's
+   * `Closes #n`): each gets a `pull_ref` timeline entry naming the pull request (`#index`) and is closed by the merger
+   * like an edit (its `close` entry and `closed` event). Pull requests and closed issues named are left alone. Returns
+   * the numbers closed.
+   */
+  async closeReferencedBy(
+    scope: ViewScope & { repo: { id: number; ownerId: number } }, actor: ActorDto, pull: { index: number }, indexes: number[],
+  ): Promise<number[]> {
+    const closed: number[] = [];
+    for (const index of indexes) {
+      const row = await this.issues.findByIndex(scope.repo.id, index);
+      if (!row || row.isPull || row.state !== 'open') continue;
+      await inTx(this.prisma, (tx) =>
+        this.issues.addComment(tx, { issueId: row.id, repoId: row.repoId, type: 'pull_ref', posterId: actor.id, body: `#${pull.index}`, now: new Date() }));
+      await this.applyEdit(scope, actor, row, { state: 'closed' });
+      closed.push(index);
+    }
+    return closed;
+  }
+
   /** Applies an edit to a plain issue in one transaction, with its timeline entries and events. */
   private async applyEdit(
     scope: ViewScope & { repo: { ownerId: number } },

@@ -26,6 +26,8 @@ import { MergeProtection, type ProposedMerge } from '../branch-protection/merge-
 import { PushProtection, type ProposedRefWrite } from '../branch-protection/push-protection.service.js';
 import { Approvals } from '../reviews/approvals.js';
 import { inTx } from '../tracker/tx.js';
+import { IssuesService } from '../issues/issues.service.js';
+import { closingReferences } from './closing-references.js';
 import { EventOutbox } from '@cairn/platform';
 
 /** Which repository setting allows each merge style (Gitea's `PullRequestsConfig.IsMergeStyleAllowed`). */
@@ -67,6 +69,7 @@ export class MergeService implements BeforeApplicationShutdown {
     private readonly mergeProtection: MergeProtection,
     private readonly pushProtection: PushProtection,
     private readonly heads: PullHeads,
+    private readonly issueService: IssuesService,
     @Inject(PULL_SETTINGS) private readonly settings: PullSettings,
   ) {}
 
@@ -187,9 +190,22 @@ export class MergeService implements BeforeApplicationShutdown {
       return rec;
     });
     await this.refUpdates.afterCommit(recorded);
+    await this.closeReferencedIssues(req, actor, row);
 
     if (req.body.delete_branch_after_merge) await this.deleteHeadBranch(req, actor, row, head, dir, r);
     return null;
+  }
+
+  /** Gitea closes the issues a merged pull request's title or body names with a closing keyword; the merge stands if that fails. */
+  private async closeReferencedIssues(req: MergePullRequest, actor: ActorDto, row: PullIssueRow): Promise<void> {
+    const indexes = closingReferences(`${row.title}\n${row.body}`, req.repo.ownerName, req.repo.name).filter((n) => n !== row.index);
+    if (!indexes.length) return;
+    try {
+      const closed = await this.issueService.closeReferencedBy(req, actor, { index: row.index }, indexes);
+      if (closed.length) this.logger.log(`pull #${row.index} of repository ${req.repo.id} closed issues ${closed.map((n) => `#${n}`).join(', ')}`);
+    } catch (err) {
+      this.logger.warn(`closing the issues pull #${row.index} of repository ${req.repo.id} names failed: ${(err as Error).message}`);
+    }
   }
 
   private defaultTitle(style: string, row: PullIssueRow): string {

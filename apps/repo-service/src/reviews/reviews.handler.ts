@@ -3,8 +3,8 @@ import { Payload } from '@nestjs/microservices';
 import { RpcHandler } from '@cairn/platform';
 import {
   CreatePullReviewRequest, DismissPullReviewRequest, ListPullReviewsRequest, PullReviewIdRequest,
-  PullReviewRequestsRequest, ReviewSubjects, SubmitPullReviewRequest,
-  type Paginated, type PullReviewCommentDto, type PullReviewDto,
+  PullIndexRequest, PullReviewRequestsRequest, ReviewSubjects, SubmitPullReviewRequest,
+  type Paginated, type PullReviewCommentDto, type PullReviewDto, type PullReviewSummaryDto,
 } from '@cairn/contracts';
 import { ReviewsService } from './reviews.service.js';
 
@@ -12,6 +12,11 @@ import { ReviewsService } from './reviews.service.js';
 @Controller()
 export class ReviewsHandler {
   constructor(private readonly reviews: ReviewsService) {}
+
+  @RpcHandler(ReviewSubjects.summary)
+  summary(@Payload() req: PullIndexRequest): Promise<PullReviewSummaryDto> {
+    return this.reviews.summary(req);
+  }
 
   @RpcHandler(ReviewSubjects.list)
   list(@Payload() req: ListPullReviewsRequest): Promise<Paginated<PullReviewDto>> {

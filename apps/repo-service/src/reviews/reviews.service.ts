@@ -3,7 +3,8 @@ import {
   DomainError, PullReviewEvents, accessAtLeast, toPaging,
   type ActorDto, type CreatePullReviewRequest, type DismissPullReviewRequest, type ListPullReviewsRequest, type Paginated,
   type PullReviewCommentDto, type PullReviewDto, type PullReviewEventData, type PullReviewIdRequest,
-  type PullReviewRequestsRequest, type SubmitPullReviewRequest, type TeamDto, type UserDto,
+  type PullIndexRequest, type PullReviewRequestsRequest, type PullReviewSummaryDto, type SubmitPullReviewRequest,
+  type TeamDto, type UserDto,
 } from '@cairn/contracts';
 import { EventOutbox } from '@cairn/platform';
 import { teamReachesRepo } from '../access/access-level.js';
@@ -17,6 +18,8 @@ import type { PullIssueRow } from '../tracker/pull.mapper.js';
 import type { ViewScope } from '../tracker/repo-views.js';
 import { RepoViews } from '../tracker/repo-views.js';
 import { inTx } from '../tracker/tx.js';
+import { BranchProtectionService } from '../branch-protection/branch-protection.service.js';
+import { Approvals } from './approvals.js';
 import { toReviewCommentDto, toReviewDto, type ReviewRenderContext } from './review.mapper.js';
 import { ReviewsRepository, type ReviewRow, type ReviewType } from './reviews.repository.js';
 
@@ -52,7 +55,24 @@ export class ReviewsService {
     private readonly access: AccessService,
     private readonly identity: IdentityDirectory,
     private readonly outbox: EventOutbox,
+    private readonly approvals: Approvals,
+    private readonly protection: BranchProtectionService,
   ) {}
+
+  /** Where the reviews stand for merging, counted as the merge rules count them (`Approvals`, the base's rule). */
+  async summary(req: PullIndexRequest): Promise<PullReviewSummaryDto> {
+    const pull = await this.pulls.load(req.repo.id, req.index);
+    const [rule, standings] = await Promise.all([
+      this.protection.ruleFor(req.repo.id, pull.pullRequest.baseBranch),
+      this.reviews.standings([pull.id]),
+    ]);
+    return {
+      approvals: await this.approvals.approvalsCount(pull, { dismissStale: rule?.dismissStaleApprovals ?? false }),
+      required_approvals: rule?.requiredApprovals ?? 0,
+      change_requests: (standings.get(pull.id) ?? []).filter((r) => r.type === 'reject' && !r.dismissed).length,
+      block_on_rejected_reviews: rule?.blockOnRejectedReviews ?? false,
+    };
+  }
 
   async list(req: ListPullReviewsRequest): Promise<Paginated<PullReviewDto>> {
     const pull = await this.pulls.load(req.repo.id, req.index);

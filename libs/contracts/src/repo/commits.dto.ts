@@ -180,15 +180,24 @@ export interface CompareDto {
 /** The largest patch a `repo.commit.diff` reply may carry (it travels in one bus message). */
 export const COMMIT_DIFF_MAX_BYTES = 512 * 1024;
 
-/** `repo.commit.diff`: one commit (ref or sha) and the most patch bytes the caller will show. */
+/**
+ * `repo.commit.diff`: one commit (ref or sha) and the most patch bytes the caller will show. With `base` (a ref or
+ * sha), the changes of `sha` since its merge base with `base` instead (Gitea's `base...head`: a compare page, a pull
+ * request's files).
+ */
 export class GetCommitDiffRequest extends RepoScopedRequest {
   @IsString() @MaxLength(1024) sha: string;
   @IsInt() @Min(1) @Max(COMMIT_DIFF_MAX_BYTES) maxBytes: number;
+  @IsOptional() @IsString() @MaxLength(1024) base?: string;
 }
 
-/** `repo.commit.diff` reply: the resolved commit id and its patch (`git diff-tree -p`), or `tooLarge` and no patch. */
+/**
+ * `repo.commit.diff` reply: the resolved commit id and its patch (`git diff-tree -p`), or `tooLarge` and no patch.
+ * `from` is the commit the patch starts at: the first parent (null for a root commit), or the merge base with `base`.
+ */
 export interface CommitDiffReply {
   sha: string;
+  from: string | null;
   patch: string;
   tooLarge: boolean;
 }

@@ -88,13 +88,16 @@ export interface CommentDto {
   updated_at: string;
 }
 
-/** Kinds of timeline entries Cairn records (Gitea's `CommentType` names). */
-export const COMMENT_TYPES = ['comment', 'close', 'reopen', 'lock', 'unlock', 'merge_pull', 'pull_push'] as const;
+/**
+ * Kinds of timeline entries Cairn records (Gitea's `CommentType` names). `pull_ref`: a merged pull request closed the
+ * issue; its body is the pull request's `#index`.
+ */
+export const COMMENT_TYPES = ['comment', 'close', 'reopen', 'lock', 'unlock', 'merge_pull', 'pull_push', 'pull_ref'] as const;
 export type CommentType = (typeof COMMENT_TYPES)[number];
 
 /** Gitea's `TimelineComment` (the subset Cairn records): `GET …/issues/{n}/timeline`. */
 export interface TimelineCommentDto extends CommentDto {
-  /** `comment`, `lock`, `unlock`, `close`, `reopen`, `merge_pull`, `pull_push`. */
+  /** `comment`, `lock`, `unlock`, `close`, `reopen`, `merge_pull`, `pull_push`, `pull_ref`. */
   type: CommentType;
 }
 

@@ -122,8 +122,9 @@ export const RepoSubjects = {
   /** Get one commit by ref or sha: {@link GetCommitRequest} → `CommitDto`. */
   commitGet: 'repo.commit.get',
   /**
-   * One commit's unified diff against its first parent (the web UI's commit page): {@link GetCommitDiffRequest} →
-   * {@link CommitDiffReply} (no patch, `tooLarge`, past the request's byte cap).
+   * One commit's unified diff against its first parent, or against its merge base with `base` (the web UI's commit,
+   * compare and pull-request files pages): {@link GetCommitDiffRequest} → {@link CommitDiffReply} (no patch,
+   * `tooLarge`, past the request's byte cap).
    */
   commitDiff: 'repo.commit.diff',
   /** List branches: {@link ListBranchesRequest} → `Paginated<BranchDto>`. */

@@ -39,6 +39,18 @@ export interface PullReviewDto {
   pull_request_url: string;
 }
 
+/**
+ * Reply of `repo.pull-review.summary`: the official approvals the base branch's protection rule counts (all official
+ * ones without a rule), the approvals the rule requires (0: none), and the reviewers whose latest review requests
+ * changes (not dismissed), with whether the rule blocks merging on them.
+ */
+export interface PullReviewSummaryDto {
+  approvals: number;
+  required_approvals: number;
+  change_requests: number;
+  block_on_rejected_reviews: boolean;
+}
+
 /** Gitea's `PullReviewComment`. `position` is the new-side line, `original_position` the old-side one (0: none). */
 export interface PullReviewCommentDto {
   id: number;

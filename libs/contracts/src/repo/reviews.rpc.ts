@@ -2,8 +2,9 @@ import type { Paginated } from '../common/pagination.js';
 import type { RpcPair } from '../rpc-contract.js';
 import type {
   CreatePullReviewRequest, DismissPullReviewRequest, ListPullReviewsRequest, PullReviewCommentDto, PullReviewDto,
-  PullReviewIdRequest, PullReviewRequestsRequest, SubmitPullReviewRequest,
+  PullReviewIdRequest, PullReviewRequestsRequest, PullReviewSummaryDto, SubmitPullReviewRequest,
 } from './reviews.dto.js';
+import type { PullIndexRequest } from './pulls.dto.js';
 import type { ReviewSubjects } from './reviews.subjects.js';
 
 /** The request and reply of every subject in {@link ReviewSubjects}, answered by repo-service. */
@@ -18,4 +19,5 @@ export interface ReviewRpc {
   [ReviewSubjects.undismiss]: RpcPair<PullReviewIdRequest, PullReviewDto>;
   [ReviewSubjects.requestAdd]: RpcPair<PullReviewRequestsRequest, PullReviewDto[]>;
   [ReviewSubjects.requestRemove]: RpcPair<PullReviewRequestsRequest, null>;
+  [ReviewSubjects.summary]: RpcPair<PullIndexRequest, PullReviewSummaryDto>;
 }

@@ -23,4 +23,10 @@ export const ReviewSubjects = {
   requestAdd: 'repo.pull-review.request-add',
   /** Withdraw review requests: `PullReviewRequestsRequest` → `null`. */
   requestRemove: 'repo.pull-review.request-remove',
+  /**
+   * Where a pull request's reviews stand for merging (the web merge box): `PullIndexRequest` →
+   * `PullReviewSummaryDto` (approvals as the base branch's protection rule counts them, the approvals it requires,
+   * the change requests standing).
+   */
+  summary: 'repo.pull-review.summary',
 } as const;

@@ -61,6 +61,8 @@ export function avatarImage(login: string, size = 20): string {
 }
 
 export const TEMPLATE_HELPERS = {
+  /** HTML-escapes text a template builds into raw markup (`<%~ %>`). */
+  escape: escapeHtml,
   time: timeElement,
   plural,
   avatar: avatarImage,

@@ -22,6 +22,8 @@ export interface ListView {
     locked: boolean; lockReason: string | null;
   }>;
   emptyText: string;
+  /** "New pull request": the compare page (pull-request lists only). */
+  newPullHref: string | null;
   pager: { page: number; pages: number; prev: string | null; next: string | null } | null;
 }
 
@@ -39,6 +41,7 @@ export function listView(m: ListModel, result: Paginated<IssueDto>, repoName: st
       locked: i.is_locked, lockReason: i.active_lock_reason,
     })),
     emptyText: `No ${m.state === 'all' ? '' : `${m.state} `}${noun}.`,
+    newPullHref: m.kind === 'pulls' ? m.basePath.replace(/\/pulls$/, '/compare') : null,
     pager: pages === 1 ? null : {
       page: m.page, pages,
       prev: m.page > 1 ? href(m.state, m.page - 1) : null,
@@ -54,6 +57,7 @@ const EVENT_TEXT: Record<string, string> = {
   unlock: 'unlocked this conversation',
   merge_pull: 'merged this pull request',
   pull_push: 'pushed commits',
+  pull_ref: 'closed this with pull request',
 };
 
 /** What the conversation part of an issue or pull-request page is made of. */
@@ -92,7 +96,7 @@ export interface ConversationView {
 function entry(c: TimelineCommentDto, render: (body: string) => string): ConversationView['entries'][number] {
   const base = { id: c.id, author: c.user.login, at: c.created_at };
   if (c.type === 'comment') return { kind: 'comment', ...base, html: render(c.body) };
-  const reason = c.type === 'lock' && c.body ? ` as ${c.body}` : '';
+  const reason = c.type === 'lock' && c.body ? ` as ${c.body}` : c.type === 'pull_ref' ? ` ${c.body}` : '';
   return { kind: 'event', ...base, text: `${EVENT_TEXT[c.type] ?? c.type}${reason}` };
 }
 

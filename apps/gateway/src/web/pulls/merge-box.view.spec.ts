@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PullRequestDto, RepositoryDto } from '@cairn/contracts';
 import { createViews } from '../core/views.js';
-import { allowedMergeStyles, allowedUpdateStyles, headTarget, mergeBoxView, type MergeBoxModel } from './merge-box.view.js';
+import { allowedMergeStyles, allowedUpdateStyles, headTarget, mergeBoxView, reviewLines, type MergeBoxModel } from './merge-box.view.js';
 
 const views = createViews(false);
 
@@ -66,6 +66,24 @@ describe('merge box', () => {
     const upToDate = render({ pr: pr({ mergeable_state: 'mergeable', merge_base: 'b' }) });
     expect(upToDate).not.toContain('/update"');
     expect(upToDate).not.toContain('out-of-date');
+  });
+
+  it('offers no update-branch on a conflicting pull request, though it is behind', () => {
+    const conflict = render({ pr: pr({ mergeable_state: 'conflict', conflicted_files: ['a.txt'] }) });
+    expect(conflict).toContain('out-of-date');
+    expect(conflict).not.toContain('/update"');
+  });
+
+  it('shows where the reviews stand: approvals against the required number, change requests', () => {
+    const reviews = { approvals: 1, required_approvals: 2, change_requests: 1, block_on_rejected_reviews: true };
+    const html = render({ pr: pr({ mergeable_state: 'mergeable' }), reviews });
+    expect(html).toContain('1 of 2 required approvals: more approvals are needed to merge.');
+    expect(html).toContain('1 reviewer requested changes: merging is blocked until they are resolved.');
+    expect(reviewLines({ approvals: 2, required_approvals: 2, change_requests: 0, block_on_rejected_reviews: false }))
+      .toEqual([{ tone: 'ok', text: '2 of 2 required approvals.' }]);
+    expect(reviewLines({ approvals: 0, required_approvals: 0, change_requests: 0, block_on_rejected_reviews: false }))
+      .toEqual([{ tone: 'info', text: 'No approvals yet.' }]);
+    expect(render({ pr: pr({ merged: true }), reviews })).not.toContain('review-state');
   });
 
   it('offers no update-branch for a head in a fork, and names that head owner/repo:branch', () => {

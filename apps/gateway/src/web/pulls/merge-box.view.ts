@@ -1,4 +1,5 @@
-import type { MergeDoStyle, PullRequestDto, RepositoryDto, UpdateStyle } from '@cairn/contracts';
+import type { MergeDoStyle, PullRequestDto, PullReviewSummaryDto, RepositoryDto, UpdateStyle } from '@cairn/contracts';
+import { plural } from '../core/template-helpers.js';
 import type { PullUpdateRecord } from './pull-update.tracker.js';
 
 /** How often the merge box reloads itself while something is pending (Gitea's `data-pull-merge-box-reloading-interval`). */
@@ -62,6 +63,8 @@ export interface MergeBoxModel {
   updateStyles: UpdateStyle[];
   /** The signed-in user's branch update on this pull request: running, or its outcome not yet shown. */
   update: PullUpdateRecord | null;
+  /** Where the reviews stand (repo-service's count, as the merge rules count them); null when not asked. */
+  reviews?: PullReviewSummaryDto | null;
 }
 
 /** What `pulls/merge-box.eta` shows: every decision made here, the template only lays it out. */
@@ -80,6 +83,25 @@ export interface MergeBoxView {
   mergeChoices: Array<{ style: MergeDoStyle; label: string; checked: boolean }> | null;
   deleteBranchChecked: boolean;
   updateChoices: Array<{ style: UpdateStyle; label: string }> | null;
+  /** "2 of 3 required approvals", "1 change request": what the reviews say, each line with its tone. */
+  reviewLines: Array<{ tone: 'ok' | 'warn' | 'info'; text: string }>;
+}
+
+/** The merge box's lines about reviews: approvals (against the required number), change requests. */
+export function reviewLines(r: PullReviewSummaryDto | null | undefined): MergeBoxView['reviewLines'] {
+  if (!r) return [];
+  const lines: MergeBoxView['reviewLines'] = [];
+  if (r.required_approvals > 0) {
+    const enough = r.approvals >= r.required_approvals;
+    lines.push({ tone: enough ? 'ok' : 'warn', text: `${r.approvals} of ${r.required_approvals} required approvals${enough ? '' : ': more approvals are needed to merge'}.` });
+  } else {
+    lines.push({ tone: r.approvals ? 'ok' : 'info', text: r.approvals ? `${plural(r.approvals, 'approval')}.` : 'No approvals yet.' });
+  }
+  if (r.change_requests) {
+    const blocks = r.block_on_rejected_reviews ? ': merging is blocked until they are resolved' : '';
+    lines.push({ tone: 'warn', text: `${plural(r.change_requests, 'reviewer')} requested changes${blocks}.` });
+  }
+  return lines;
 }
 
 /** The allowed styles, the repository's default preselected (else the first). */
@@ -112,6 +134,8 @@ export function mergeBoxView(m: MergeBoxModel): MergeBoxView {
     headSha: pr.head.sha,
     mergeChoices: forms && state === 'mergeable' && m.mergeStyles.length ? mergeChoices(m) : null,
     deleteBranchChecked: m.defaults.deleteBranch,
-    updateChoices: forms && behind && !headInOtherRepository(pr) ? m.updateStyles.map((style) => ({ style, label: UPDATE_LABELS[style] })) : null,
+    // A conflicting pull request is not offered an update: it would fail on the same conflict (Gitea hides it too).
+    updateChoices: forms && behind && pr.mergeable_state !== 'conflict' && !headInOtherRepository(pr) ? m.updateStyles.map((style) => ({ style, label: UPDATE_LABELS[style] })) : null,
+    reviewLines: pr.merged ? [] : reviewLines(m.reviews),
   };
 }

@@ -1,5 +1,5 @@
 import {
-  DomainError, ErrorCode, IssueSubjects, MERGE_DO_STYLES, PullSubjects, RepoSubjects, UPDATE_STYLES, accessAtLeast,
+  DomainError, ErrorCode, IssueSubjects, MERGE_DO_STYLES, PullSubjects, RepoSubjects, ReviewSubjects, UPDATE_STYLES, accessAtLeast,
   type ActorDto, type MergeDoStyle, type UpdateStyle,
 } from '@cairn/contracts';
 import type { RepoContext } from '../../access/repo-access.guard.js';
@@ -111,13 +111,14 @@ class PullsPages {
   private async mergeBoxModel(ctx: RepoContext, index: number): Promise<MergeBoxModel> {
     const canWrite = this.canWrite(ctx);
     const key = this.updateKey(ctx, index);
-    const [pr, repo, update] = await Promise.all([
+    const [pr, repo, update, reviews] = await Promise.all([
       this.web.rpc.send(PullSubjects.get, { ...ctx, index, view: true }),
       canWrite ? this.web.rpc.send(RepoSubjects.repositoryGet, { ...ctx }) : Promise.resolve(null),
       key ? this.updates.take(key) : Promise.resolve(null),
+      this.web.rpc.send(ReviewSubjects.summary, { ...ctx, index }),
     ]);
     return {
-      pr, canWrite, update,
+      pr, canWrite, update, reviews,
       pullPath: `${this.repoPath(ctx)}/pulls/${index}`,
       mergeStyles: repo ? allowedMergeStyles(repo) : [],
       defaults: { style: repo?.default_merge_style ?? 'merge', deleteBranch: repo?.default_delete_branch_after_merge ?? false },

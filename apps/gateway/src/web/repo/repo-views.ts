@@ -8,7 +8,8 @@ import type { RepoContext } from '../../access/repo-access.guard.js';
 import { escapeHtml, highlightLines } from './highlight.js';
 import { MARKDOWN_MAX_BYTES, isMarkdownName, renderMarkdown } from './markdown.js';
 import { refUrl, splitRefPath, type RefKind, type RefPath } from './ref-path.js';
-import { parseUnifiedDiff, type DiffFile } from './unified-diff.js';
+import { diffView, excerptUrl, type DiffStyle, type DiffView } from './diff-view.js';
+import { parseUnifiedDiff } from './unified-diff.js';
 import { verificationBadge, type VerificationBadge } from './verification-badge.js';
 
 /**
@@ -118,7 +119,7 @@ export interface CommitsView {
 export interface CommitView {
   header: RepoHeader;
   commit: CommitRowView & { body: string; parents: string[]; committerName: string; browseUrl: string };
-  files: DiffFile[];
+  diff: DiffView;
   tooLarge: boolean;
 }
 
@@ -249,7 +250,7 @@ export class RepoViews {
   }
 
   /** One commit with its badge and its diff (a diff past the byte cap is not shown). */
-  async commit(ctx: RepoContext, sha: string): Promise<CommitView> {
+  async commit(ctx: RepoContext, sha: string, style: DiffStyle): Promise<CommitView> {
     const site = siteOf(ctx);
     const [header, c, diff] = await Promise.all([
       this.header(ctx),
@@ -268,7 +269,11 @@ export class RepoViews {
         committerName: c.commit.committer.name,
         browseUrl: refUrl(site.base, 'src', 'commit', c.sha),
       },
-      files: diff.tooLarge ? [] : parseUnifiedDiff(diff.patch),
+      diff: diffView(diff.tooLarge ? [] : parseUnifiedDiff(diff.patch), {
+        style,
+        headBlobUrl: (path) => refUrl(site.base, 'src', 'commit', c.sha, path),
+        excerptUrl: (path, from, to, shift) => excerptUrl(site.base, c.sha, path, from, to, shift, style),
+      }),
       tooLarge: diff.tooLarge,
     };
   }

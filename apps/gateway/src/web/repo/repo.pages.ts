@@ -2,6 +2,7 @@ import { DomainError, type ActorDto } from '@cairn/contracts';
 import { InternalRawClient } from '../../routes/repo-content/internal-raw.client.js';
 import { sendRawBlob } from '../../routes/repo-content/send-raw.js';
 import { answered, page, redirect, type PageContext, type PageResult, type WebKit } from '../core/web-kit.js';
+import { diffStyleOf } from './diff-view.js';
 import { OwnerViews } from './owner-views.js';
 import { registerReleaseDownloads } from './release-downloads.js';
 import { isRefKind, refUrl } from './ref-path.js';
@@ -94,7 +95,7 @@ export function registerRepoPages(web: WebKit): void {
   web.get<RepoParams & { sha: string }, Query>('/:owner/:repo/commit/:sha', async (ctx) => {
     const repo = await access(ctx);
     if (!/^[0-9a-f]{4,64}$/i.test(ctx.params.sha)) throw DomainError.notFound('commit not found');
-    const view = await repos.commit(repo, ctx.params.sha);
+    const view = await repos.commit(repo, ctx.params.sha, diffStyleOf(ctx.query.style));
     return page('repo/commit', `${view.commit.title} · ${view.header.fullName}`, view);
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createViews } from '../core/views.js';
+import { diffView } from './diff-view.js';
 import { verificationBadge } from './verification-badge.js';
 
 const views = createViews(false);
@@ -40,11 +41,13 @@ describe('repository area templates', () => {
     expect(list).toMatch(/class="badge badge-untrusted"[^>]*Key: SHA256:k\.">Untrusted</);
     const commit = render('repo/commit', {
       header, commit: { ...row, body: '', parents: ['p'], committerName: 'a', browseUrl: '/b' }, tooLarge: false,
-      files: [{ oldPath: 'a', newPath: 'a', status: 'modified', binary: false, additions: 1, deletions: 0,
-        hunks: [{ header: '@@ -1 +1 @@', lines: [{ kind: 'add', oldNo: null, newNo: 1, text: '<script>' }] }] }],
+      diff: diffView([{ oldPath: 'a', newPath: 'a', status: 'modified', binary: false, oldMode: null, newMode: null, additions: 1, deletions: 0,
+        hunks: [{ header: '@@ -1 +1 @@', oldStart: 1, oldCount: 1, newStart: 1, newCount: 1, lines: [{ kind: 'add', oldNo: null, newNo: 1, text: '<script>' }] }] }],
+      { style: 'unified' }),
     });
     expect(commit).toContain('<span class="mono key">SHA256:k</span>');
-    expect(commit).toContain('&lt;script&gt;');
+    expect(commit).toContain('&#60;script&#62;');
+    expect(commit).not.toContain('<script>');
   });
 
   it('render the explore, profile, dashboard and empty pages', () => {

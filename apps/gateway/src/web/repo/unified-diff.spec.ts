@@ -66,6 +66,24 @@ describe('parseUnifiedDiff', () => {
     ]);
   });
 
+  it('reads mode changes and the modes of added and deleted files', () => {
+    const patch = [
+      'diff --git a/run.sh b/run.sh',
+      'old mode 100644',
+      'new mode 100755',
+      'diff --git a/tool b/tool',
+      'new file mode 100755',
+      '--- /dev/null',
+      '+++ b/tool',
+      '@@ -0,0 +1 @@',
+      '+#!/bin/sh',
+    ].join('\n');
+    expect(parseUnifiedDiff(patch).map((f) => [f.status, f.oldMode, f.newMode])).toEqual([
+      ['modified', '100644', '100755'],
+      ['added', null, '100755'],
+    ]);
+  });
+
   it('ignores anything before the first file', () => {
     expect(parseUnifiedDiff('')).toEqual([]);
     expect(parseUnifiedDiff('garbage\n+not a line')).toEqual([]);

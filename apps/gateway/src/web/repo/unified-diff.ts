@@ -8,6 +8,11 @@ export interface DiffLine {
 
 export interface DiffHunk {
   header: string;
+  /** The header's ranges (`@@ -oldStart,oldCount +newStart,newCount @@`; a count of 0 starts after the line named). */
+  oldStart: number;
+  oldCount: number;
+  newStart: number;
+  newCount: number;
   lines: DiffLine[];
 }
 
@@ -17,12 +22,15 @@ export interface DiffFile {
   newPath: string;
   status: 'added' | 'deleted' | 'modified' | 'renamed';
   binary: boolean;
+  /** File modes when they change (`100644` → `100755`), or of an added/deleted file; null when not said. */
+  oldMode: string | null;
+  newMode: string | null;
   additions: number;
   deletions: number;
   hunks: DiffHunk[];
 }
 
-const HUNK = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@(.*)$/;
+const HUNK = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)$/;
 
 /**
  * Parses `git diff-tree -p` output (the commit diff repo-service sends) into files, hunks and numbered lines.
@@ -38,7 +46,7 @@ export function parseUnifiedDiff(patch: string): DiffFile[] {
   for (const line of patch.split('\n')) {
     if (line.startsWith('diff --git ')) {
       const [a, b] = headerPaths(line.slice('diff --git '.length));
-      file = { oldPath: a, newPath: b, status: 'modified', binary: false, additions: 0, deletions: 0, hunks: [] };
+      file = { oldPath: a, newPath: b, status: 'modified', binary: false, oldMode: null, newMode: null, additions: 0, deletions: 0, hunks: [] };
       hunk = null;
       files.push(file);
       continue;
@@ -47,8 +55,8 @@ export function parseUnifiedDiff(patch: string): DiffFile[] {
     const m = HUNK.exec(line);
     if (m) {
       oldNo = Number(m[1]);
-      newNo = Number(m[2]);
-      hunk = { header: line, lines: [] };
+      newNo = Number(m[3]);
+      hunk = { header: line, oldStart: oldNo, oldCount: Number(m[2] ?? 1), newStart: newNo, newCount: Number(m[4] ?? 1), lines: [] };
       file.hunks.push(hunk);
       continue;
     }
@@ -72,8 +80,14 @@ export function parseUnifiedDiff(patch: string): DiffFile[] {
 }
 
 function readFileHeader(file: DiffFile, line: string): void {
-  if (line.startsWith('new file mode')) file.status = 'added';
-  else if (line.startsWith('deleted file mode')) file.status = 'deleted';
+  if (line.startsWith('new file mode ')) {
+    file.status = 'added';
+    file.newMode = line.slice('new file mode '.length);
+  } else if (line.startsWith('deleted file mode ')) {
+    file.status = 'deleted';
+    file.oldMode = line.slice('deleted file mode '.length);
+  } else if (line.startsWith('old mode ')) file.oldMode = line.slice('old mode '.length);
+  else if (line.startsWith('new mode ')) file.newMode = line.slice('new mode '.length);
   else if (line.startsWith('rename from ')) {
     file.status = 'renamed';
     file.oldPath = unquote(line.slice('rename from '.length));
