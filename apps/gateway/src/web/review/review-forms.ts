@@ -17,6 +17,12 @@ export function splitCompare(basehead: string, defaultBranch: string): { base: s
   return { base, head };
 }
 
+/** The compare page of two refs (`/` and a fork's `owner:` kept readable, everything else encoded). */
+export function compareUrl(repoBase: string, base: string, head: string): string {
+  const enc = (ref: string) => ref.split('/').map((s) => encodeURIComponent(s).replace(/%3A/gi, ':')).join('/');
+  return `${repoBase}/compare/${enc(base)}...${enc(head)}`;
+}
+
 /** The branch part of a head (`owner:branch` names a fork's branch). */
 export function headBranch(head: string): string {
   const colon = head.indexOf(':');

@@ -15,7 +15,7 @@ import { refUrl } from '../repo/ref-path.js';
 import { RepoViews, siteOf, type RepoHeader } from '../repo/repo-views.js';
 import { parseUnifiedDiff } from '../repo/unified-diff.js';
 import { verificationBadge, type VerificationBadge } from '../repo/verification-badge.js';
-import { headBranch } from './review-forms.js';
+import { compareUrl, headBranch } from './review-forms.js';
 
 /** Commits one Commits tab or compare page lists (the API's largest page). */
 const COMMITS_SHOWN = MAX_PAGE_SIZE;
@@ -124,7 +124,7 @@ export class ReviewViews {
   /** The compare page of `base...head`: commits, diff, and the form or the open pull request. */
   async compare(ctx: RepoContext, base: string, head: string, style: DiffStyle, canCreate: boolean): Promise<CompareView> {
     const site = siteOf(ctx);
-    const here = `${site.base}/compare/${encodeURIComponent(base)}...${encodeURIComponent(head)}`.replace(/%2F/g, '/').replace(/%3A/g, ':');
+    const here = compareUrl(site.base, base, head);
     const [header, names, compared, existing] = await Promise.all([
       this.repos.header(ctx),
       this.repos.refNames(ctx),

@@ -3,7 +3,7 @@ import type { RepoContext } from '../../access/repo-access.guard.js';
 import { fragment, page, redirect, requireSignIn, type PageContext, type WebKit } from '../core/web-kit.js';
 import { diffStyleOf, excerptRows, fileAnchor, lineAnchor } from '../repo/diff-view.js';
 import { FILE_VIEW_MAX_BYTES, siteOf } from '../repo/repo-views.js';
-import { idsField, linePlace, milestoneField, reviewEvent, splitCompare } from './review-forms.js';
+import { compareUrl, idsField, linePlace, milestoneField, reviewEvent, splitCompare } from './review-forms.js';
 import { ReviewViews } from './review-views.js';
 
 interface RepoParams { owner: string; repo: string }
@@ -53,7 +53,7 @@ class ReviewPages {
     const ctx = await this.pulls(c);
     const base = c.query.base;
     const head = c.query.head;
-    if (base && head) return redirect(`${siteOf(ctx).base}/compare/${encodeURIComponent(base)}...${encodeURIComponent(head)}`);
+    if (base && head) return redirect(compareUrl(siteOf(ctx).base, base, head));
     const [header, names] = await Promise.all([this.views.header(ctx), this.web.rpc.send(RepoSubjects.refNames, { ...ctx, limit: 500 })]);
     return page('review/compare-picker', `Compare · ${header.fullName}`, { header, branches: names.branches, base: header.defaultBranch });
   }
