@@ -1,0 +1,100 @@
+// Web UI benchmark: the server-rendered Files changed page of a pull request with 100 changed files and 5,000
+// changed lines (unified and split) against the JSON API calls that feed it, measured in turns in the same run
+// (ratio = page / API; target ≤ 2). Nothing asserts on time.
+//
+//   npm run build && node bench/web-pull-files.bench.mjs
+//
+// The suite runs from dist/ on infrastructure of its own (NATS server, database, Redis prefix). The repository is made
+// with git in a scratch work tree and pushed over HTTP like any push: `main` with 100 files of 120 lines, and a
+// branch changing 25 lines of each (5 hunks of 5 lines: 25 removed + 25 added = 50 changed lines a file). The API
+// floor is what the page asks for, in the API's shape, side by side as the page asks: the pull request, its commit
+// count, its reviews and its changed files (two pages of 50). Pages and calls are anonymous reads of a public
+// repository. Knobs: BENCH_RUNS (default 30).
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { benchGitEnv, measureInTurns, report } from './git-bench-support.mjs';
+import { benchRun, postJson, say, startSuiteWithAdmin } from './suite-bench-support.mjs';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+const FILES = 100;
+const LINES = 120;
+
+const run = benchRun('cairn-bench-pull-files', { keep: Boolean(process.env.CAIRN_BENCH_KEEP) });
+try {
+  const { suite, adminName, headers } = await startSuiteWithAdmin(run, ['write:repository', 'write:user']);
+  const repo = 'review';
+  await postJson(`${suite.baseUrl}/api/v1/user/repos`, headers.authorization, { name: repo });
+
+  const work = path.join(run.dataDir, 'work');
+  mkdirSync(work, { recursive: true });
+  const git = (...args) => execFileSync('git', args, { cwd: work, env: benchGitEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const write = (changed) => {
+    for (let f = 0; f < FILES; f++) {
+      const lines = Array.from({ length: LINES }, (_, i) => {
+        // Lines 10–14, 30–34, …, 90–94 of each file change on the branch: five hunks of five lines.
+        const edited = changed && (i % 20) >= 10 && (i % 20) < 15 && i < 100;
+        return edited ? `export const value${i} = compute(${i}, "changed in file ${f}");` : `export const value${i} = ${i}; // file ${f}`;
+      });
+      const file = path.join(work, `src/module${Math.floor(f / 10)}/file${f}.ts`);
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, `${lines.join('\n')}\n`);
+    }
+  };
+  git('init', '-q', '-b', 'main');
+  write(false);
+  git('add', '-A');
+  git('commit', '-q', '-m', 'base');
+  git('checkout', '-q', '-b', 'feature');
+  write(true);
+  git('add', '-A');
+  git('commit', '-q', '-m', 'change 100 files');
+  const pushUrl = new URL(`${suite.baseUrl}/${adminName}/${repo}.git`);
+  pushUrl.username = adminName;
+  pushUrl.password = headers.authorization.replace(/^token /, '');
+  say('pushing the repository');
+  git('push', '-q', pushUrl.toString(), 'main', 'feature');
+  const pull = await postJson(`${suite.baseUrl}/api/v1/repos/${adminName}/${repo}/pulls`, headers.authorization, {
+    head: 'feature', base: 'main', title: 'Change everything',
+  });
+
+  const get = async (url, type) => {
+    const res = await fetch(`${suite.baseUrl}${url}`);
+    const body = await res.text();
+    if (res.status !== 200 || !(res.headers.get('content-type') ?? '').includes(type)) {
+      throw new Error(`GET ${url} answered ${res.status} ${res.headers.get('content-type')}: ${body.slice(0, 200)}`);
+    }
+    return body;
+  };
+  const page = `/${adminName}/${repo}/pulls/${pull.number}/files`;
+  const api = `/api/v1/repos/${adminName}/${repo}/pulls/${pull.number}`;
+  // Sanity: the page shows what is measured (100 files, 2,500 added and 2,500 removed lines).
+  const html = await get(page, 'text/html');
+  const count = (re) => (html.match(re) ?? []).length;
+  if (count(/<details class="card diff-file"/g) !== FILES) throw new Error(`the page shows ${count(/<details class="card diff-file"/g)} files, not ${FILES}`);
+  if (count(/<tr class="add"/g) !== 2500 || count(/<tr class="del"/g) !== 2500) throw new Error('the page does not show 5,000 changed lines');
+  const files = JSON.parse(await get(`${api}/files?limit=50`, 'application/json'));
+  if (files.length !== 50 || files.reduce((n, f) => n + f.changes, 0) !== 2500) throw new Error('the API does not list the changed files');
+  console.log(`Files changed page: ${(html.length / 1024).toFixed(0)} KiB of HTML for ${FILES} files / 5,000 changed lines`);
+
+  const floor = () => Promise.all([
+    get(api, 'application/json'),
+    get(`${api}/commits?limit=1`, 'application/json'),
+    get(`${api}/reviews?limit=50`, 'application/json'),
+    get(`${api}/files?limit=50&page=1`, 'application/json'),
+    get(`${api}/files?limit=50&page=2`, 'application/json'),
+  ]);
+  say('measuring');
+  const m = await measureInTurns(
+    {
+      unified: () => get(page, 'text/html'),
+      split: () => get(`${page}?style=split`, 'text/html'),
+      api: floor,
+    },
+    { warmup: 3, runs: RUNS },
+  );
+  report('Files changed (unified) vs the API calls feeding it', m.unified, m.api);
+  report('Files changed (split) vs the API calls feeding it', m.split, m.api);
+} finally {
+  await run.cleanup();
+}
