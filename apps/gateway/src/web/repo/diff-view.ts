@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LruCache } from '@cairn/platform';
 import { escapeHtml, highlightLines } from './highlight.js';
 import type { DiffFile, DiffHunk } from './unified-diff.js';
 
@@ -146,8 +147,25 @@ function firstLine(start: number, count: number): number {
   return count === 0 ? start + 1 : start;
 }
 
-/** Highlighted HTML of each old-side and new-side line of the file, in hunk order. */
+/**
+ * Highlighted sides by blob pair and paths: the same two blobs always give the same hunks (the diff options are fixed),
+ * so a pull request's files, viewed again and again during a review, are highlighted once. Highlighting is most of a
+ * diff page's work (docs/web-review.md, the benchmark). Bounded by entries; files above the line bound are not kept.
+ */
+const HIGHLIGHTED = new LruCache<{ old: string[]; new: string[] }>(2000);
+const HIGHLIGHT_CACHE_MAX_LINES = 2000;
+
+/** Highlighted HTML of each old-side and new-side line of the file, in hunk order (cached by blob pair). */
 function highlightSides(f: DiffFile): { old: string[]; new: string[] } {
+  const key = f.blobs ? `${f.blobs}\0${f.oldPath}\0${f.newPath}` : null;
+  const cached = key ? HIGHLIGHTED.get(key) : undefined;
+  if (cached) return cached;
+  const sides = highlightUncached(f);
+  if (key && sides.old.length + sides.new.length <= HIGHLIGHT_CACHE_MAX_LINES) HIGHLIGHTED.set(key, sides);
+  return sides;
+}
+
+function highlightUncached(f: DiffFile): { old: string[]; new: string[] } {
   const oldText: string[] = [];
   const newText: string[] = [];
   for (const h of f.hunks) {

@@ -41,7 +41,7 @@ describe('repository area templates', () => {
     expect(list).toMatch(/class="badge badge-untrusted"[^>]*Key: SHA256:k\.">Untrusted</);
     const commit = render('repo/commit', {
       header, commit: { ...row, body: '', parents: ['p'], committerName: 'a', browseUrl: '/b' }, tooLarge: false,
-      diff: diffView([{ oldPath: 'a', newPath: 'a', status: 'modified', binary: false, oldMode: null, newMode: null, additions: 1, deletions: 0,
+      diff: diffView([{ oldPath: 'a', newPath: 'a', status: 'modified', binary: false, oldMode: null, newMode: null, blobs: null, additions: 1, deletions: 0,
         hunks: [{ header: '@@ -1 +1 @@', oldStart: 1, oldCount: 1, newStart: 1, newCount: 1, lines: [{ kind: 'add', oldNo: null, newNo: 1, text: '<script>' }] }] }],
       { style: 'unified' }),
     });

@@ -73,14 +73,15 @@ describe('parseUnifiedDiff', () => {
       'new mode 100755',
       'diff --git a/tool b/tool',
       'new file mode 100755',
+      'index 0000000..e69de29',
       '--- /dev/null',
       '+++ b/tool',
       '@@ -0,0 +1 @@',
       '+#!/bin/sh',
     ].join('\n');
-    expect(parseUnifiedDiff(patch).map((f) => [f.status, f.oldMode, f.newMode])).toEqual([
-      ['modified', '100644', '100755'],
-      ['added', null, '100755'],
+    expect(parseUnifiedDiff(patch).map((f) => [f.status, f.oldMode, f.newMode, f.blobs])).toEqual([
+      ['modified', '100644', '100755', null],
+      ['added', null, '100755', '0000000..e69de29'],
     ]);
   });
 

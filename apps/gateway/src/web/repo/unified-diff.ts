@@ -25,6 +25,8 @@ export interface DiffFile {
   /** File modes when they change (`100644` → `100755`), or of an added/deleted file; null when not said. */
   oldMode: string | null;
   newMode: string | null;
+  /** The blob ids of the `index` line (full ids with `--full-index`); null when the patch has none (a pure rename). */
+  blobs: string | null;
   additions: number;
   deletions: number;
   hunks: DiffHunk[];
@@ -46,7 +48,7 @@ export function parseUnifiedDiff(patch: string): DiffFile[] {
   for (const line of patch.split('\n')) {
     if (line.startsWith('diff --git ')) {
       const [a, b] = headerPaths(line.slice('diff --git '.length));
-      file = { oldPath: a, newPath: b, status: 'modified', binary: false, oldMode: null, newMode: null, additions: 0, deletions: 0, hunks: [] };
+      file = { oldPath: a, newPath: b, status: 'modified', binary: false, oldMode: null, newMode: null, blobs: null, additions: 0, deletions: 0, hunks: [] };
       hunk = null;
       files.push(file);
       continue;
@@ -88,6 +90,7 @@ function readFileHeader(file: DiffFile, line: string): void {
     file.oldMode = line.slice('deleted file mode '.length);
   } else if (line.startsWith('old mode ')) file.oldMode = line.slice('old mode '.length);
   else if (line.startsWith('new mode ')) file.newMode = line.slice('new mode '.length);
+  else if (line.startsWith('index ')) file.blobs = line.slice('index '.length).split(' ')[0];
   else if (line.startsWith('rename from ')) {
     file.status = 'renamed';
     file.oldPath = unquote(line.slice('rename from '.length));
