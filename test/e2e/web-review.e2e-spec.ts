@@ -267,11 +267,18 @@ describe.skipIf(!chromiumAvailable())('web UI: compare, open and review pull req
       await page.goto(web(`/pulls/${pull}`));
       await page.locator('#merge-box[data-mergeable-state="mergeable"]').waitFor({ timeout: 60_000 });
       expect(await page.locator('#merge-box .review-state').textContent()).toContain('1 of 1 required approvals.');
+      // Gitea's merge_title_field / merge_message_field: the merge commit says what the merger wrote.
+      await page.locator('.merge-message summary').click();
+      await page.locator('#merge-box').getByLabel('Title').fill('Greet people, reviewed');
+      await page.locator('#merge-box').getByLabel('Message').fill(`Closes #${issue}`);
       await follow(page, page.getByRole('button', { name: 'Merge pull request' }));
       expect(await page.locator('#merge-box .merge-state').textContent()).toBe('merged');
     } finally {
       await owner.close();
     }
+    const merged = await api.get(path(`/pulls/${pull}`), { basic: alice });
+    const commit = await api.get(path(`/git/commits/${merged.body.merge_commit_sha}`), { basic: alice });
+    expect(commit.body.commit.message).toBe(`Greet people, reviewed\n\nCloses #${issue}\n`);
     const closed = await api.get(path(`/issues/${issue}`), { basic: alice });
     expect(closed.body.state).toBe('closed');
     const timeline = await api.get(path(`/issues/${issue}/timeline`), { basic: alice });

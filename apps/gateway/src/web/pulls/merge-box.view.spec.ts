@@ -58,6 +58,8 @@ describe('merge box', () => {
     expect(html).toContain('value="squash" checked');
     expect(html).not.toContain('value="merge" checked');
     expect(html).toContain('name="delete_branch_after_merge" value="true" checked');
+    expect(html).toContain('name="merge_title_field"');
+    expect(html).toContain('name="merge_message_field"');
     // A default the repository no longer allows falls back to the first allowed style.
     expect(render({ pr: pr({ mergeable_state: 'mergeable' }), defaults: { style: 'rebase', deleteBranch: false } })).toContain('value="merge" checked');
   });

@@ -158,7 +158,12 @@ class PullsPages {
     try {
       await this.web.rpc.send(PullSubjects.merge, {
         ...ctx, index,
-        body: { Do, ...(head ? { head_commit_id: head } : {}), delete_branch_after_merge: c.form.delete_branch_after_merge === 'true' },
+        body: {
+          Do, ...(head ? { head_commit_id: head } : {}), delete_branch_after_merge: c.form.delete_branch_after_merge === 'true',
+          // Gitea's form names; empty ones leave repo-service's default title and message.
+          ...(c.form.merge_title_field?.trim() ? { MergeTitleField: c.form.merge_title_field } : {}),
+          ...(c.form.merge_message_field?.trim() ? { MergeMessageField: c.form.merge_message_field } : {}),
+        },
       }, { timeoutMs: LONG_RPC_MS });
     } catch (err) {
       // A refusal the user can act on (a newer push, a conflict, not mergeable) goes back to the page, as Gitea's flash.
