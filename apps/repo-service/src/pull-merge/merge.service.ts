@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import {
   DomainError, ErrorCode, PullRequestEvents, accessAtLeast, zeroIdLike,
-  type ActorDto, type MergePullRequest, type MergeableState, type PullRequestEventData, type UpdatePullRequest,
+  type ActorDto, type MergePullRequest, type MergeableState, type UpdatePullRequest,
   type RepoTrustModel, type UserDto,
 } from '@cairn/contracts';
 import { requireActor } from '../tracker/issue-permissions.js';
