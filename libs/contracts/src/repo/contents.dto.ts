@@ -128,3 +128,48 @@ export interface GetRawReply {
   type: 'file' | 'symlink';
   contentBase64: string | null;
 }
+
+/** The largest file `repo.blame` annotates (bytes of the blob; larger ones are `tooLarge`). */
+export const BLAME_MAX_BYTES = 384 * 1024;
+
+/** `repo.blame`: who last changed each line of a file at a ref (`git blame --porcelain`). */
+export class BlameRequest extends RepoScopedRequest {
+  /** Tree path of a file. */
+  @IsString() @MaxLength(4096) path: string;
+  /** Branch, tag or commit id (default branch if absent). */
+  @IsOptional() @IsString() @MaxLength(1024) ref?: string;
+}
+
+/** A commit that last changed some lines of a blamed file. */
+export interface BlameCommitDto {
+  sha: string;
+  /** The message's first line. */
+  summary: string;
+  authorName: string;
+  authorEmail: string;
+  /** Author time, RFC 3339. */
+  authorDate: string;
+}
+
+/** Consecutive lines (1-based `start`, `count` of them) last changed by one commit. */
+export interface BlameRangeDto {
+  sha: string;
+  start: number;
+  count: number;
+}
+
+/**
+ * `repo.blame` reply: the resolved commit, the file's lines (LF-split, without their line ends), ranges in line order
+ * covering every line, and each commit once. `tooLarge` (no lines, no ranges) past {@link BLAME_MAX_BYTES}; `binary`
+ * for a file with NUL bytes.
+ */
+export interface BlameReply {
+  commit: string;
+  path: string;
+  size: number;
+  lines: string[];
+  ranges: BlameRangeDto[];
+  commits: BlameCommitDto[];
+  tooLarge: boolean;
+  binary: boolean;
+}

@@ -12,10 +12,10 @@ import type {
   AddCollaboratorRequest, CollaboratorRequest, ListCollaboratorsRequest, RepoCollaboratorPermissionDto,
 } from './collaborator.dto.js';
 import type {
-  CommitDiffReply, CommitDto, CommitListReply, CompareDto, CompareRequest, GetCommitDiffRequest, GetCommitRequest, ListCommitsRequest,
+  CommitDiffReply, CommitDto, CommitSummariesRequest, CommitSummaryDto, CommitListReply, CompareDto, CompareRequest, GetCommitDiffRequest, GetCommitRequest, ListCommitsRequest,
 } from './commits.dto.js';
 import type {
-  GetContentsReply, GetContentsRequest, GetFileContentsReply, GetFileContentsRequest, GetRawReply, GetRawRequest,
+  BlameReply, BlameRequest, GetContentsReply, GetContentsRequest, GetFileContentsReply, GetFileContentsRequest, GetRawReply, GetRawRequest,
 } from './contents.dto.js';
 import type {
   CreateDeployKeyRequest, DeployKeyDto, DeployKeyFingerprintRequest, DeployKeyIdRequest, ListDeployKeysRequest,
@@ -85,6 +85,8 @@ export interface RepoRpc {
   [RepoSubjects.commitGet]: RpcPair<GetCommitRequest, CommitDto>;
   [RepoSubjects.compare]: RpcPair<CompareRequest, CompareDto>;
   [RepoSubjects.commitDiff]: RpcPair<GetCommitDiffRequest, CommitDiffReply>;
+  [RepoSubjects.blame]: RpcPair<BlameRequest, BlameReply>;
+  [RepoSubjects.commitSummaries]: RpcPair<CommitSummariesRequest, CommitSummaryDto[]>;
   [RepoSubjects.branchList]: RpcPair<ListBranchesRequest, Paginated<BranchDto>>;
   [RepoSubjects.branchCreate]: RpcPair<CreateBranchRequest, BranchDto>;
   [RepoSubjects.branchDelete]: RpcPair<DeleteBranchRequest, null>;

@@ -36,8 +36,8 @@ export function splitRefPath(kind: RefKind, rest: string, names: RefNamesReply):
   return { kind, ref: best, path: trimmed.slice(best.length + 1) };
 }
 
-/** The URL path of a ref and tree path under a repository (`src`, `raw`, `commits`), each segment encoded. */
-export function refUrl(repoBase: string, section: 'src' | 'raw' | 'commits', kind: RefKind, ref: string, path = ''): string {
+/** The URL path of a ref and tree path under a repository (`src`, `raw`, `commits`, `blame`), each segment encoded. */
+export function refUrl(repoBase: string, section: 'src' | 'raw' | 'commits' | 'blame', kind: RefKind, ref: string, path = ''): string {
   const segs = [...ref.split('/'), ...(path ? path.split('/') : [])].map(encodeURIComponent).join('/');
   return `${repoBase}/${section}/${kind}/${segs}`;
 }

@@ -1,10 +1,11 @@
 import {
   accessAtLeast,
-  COMMIT_DIFF_MAX_BYTES, DomainError, REF_NAMES_MAX, RepoSubjects,
+  COMMIT_DIFF_MAX_BYTES, COMMIT_SUMMARIES_MAX, DomainError, REF_NAMES_MAX, RepoSubjects,
   type CommitDto, type ContentsResponseDto, type RefNamesReply,
 } from '@cairn/contracts';
 import { LruCache, type RpcClient } from '@cairn/platform';
 import type { RepoContext } from '../../access/repo-access.guard.js';
+import { imageTypeForName } from '../../http/user-content.js';
 import { escapeHtml, highlightLines } from './highlight.js';
 import { MARKDOWN_MAX_BYTES, isMarkdownName, renderMarkdown } from './markdown.js';
 import { refUrl, splitRefPath, type RefKind, type RefPath } from './ref-path.js';
@@ -60,6 +61,17 @@ export interface TreeEntryView {
   name: string;
   type: ContentsResponseDto['type'];
   url: string;
+  /** Bytes of a file or symlink; null for folders and submodules. */
+  size: number | null;
+  /** The commit that last changed the entry (from repo-service's last-commit cache), when known. */
+  lastCommit: { sha: string; title: string; url: string; date: string } | null;
+}
+
+/** The bar above a tree: the newest commit of the folder and how many commits its history has. */
+export interface LatestCommitView {
+  commit: CommitRowView;
+  total: number;
+  historyUrl: string;
 }
 
 export interface Breadcrumb {
@@ -73,6 +85,7 @@ export interface TreeView {
   switcher: RefSwitcher;
   historyUrl: string;
   crumbs: Breadcrumb[];
+  latest: LatestCommitView | null;
   entries: TreeEntryView[];
   readme: { name: string; html: string; markdown: boolean } | null;
 }
@@ -86,6 +99,13 @@ export interface FileView {
   name: string;
   size: number;
   rawUrl: string;
+  blameUrl: string;
+  /** How the file is shown: an image (`<img>` of the raw URL), a PDF (linked), rendered Markdown, or its lines. */
+  display: 'image' | 'pdf' | 'markdown' | 'source';
+  /** Rendered Markdown (display `markdown`); the toggle links to the other view. */
+  markdownHtml: string | null;
+  sourceUrl: string | null;
+  renderedUrl: string | null;
   /** Highlighted, escaped lines; null when the file is binary or too large to show. */
   lines: string[] | null;
   binary: boolean;
@@ -163,7 +183,7 @@ export class RepoViews {
    * empty repository. The header, the ref names and the listing are fetched side by side; the README comes from the
    * cache of rendered READMEs or, on a miss, right after the listing.
    */
-  async browse(ctx: RepoContext, kind?: RefKind, rest = ''): Promise<TreeView | FileView | null> {
+  async browse(ctx: RepoContext, kind?: RefKind, rest = '', options: { source?: boolean } = {}): Promise<TreeView | FileView | null> {
     if (ctx.repo.empty) return null;
     const site = siteOf(ctx);
     const header = quiet(this.header(ctx));
@@ -172,19 +192,55 @@ export class RepoViews {
     const reply = await this.rpc.send(RepoSubjects.contentsGet, { ...ctx, path: at.path, ref: at.ref, maxBlobSize: FILE_VIEW_MAX_BYTES });
     const ref: RefView = { ...at, names: await names };
     const crumbs = breadcrumbs(site, ref);
-    if (!reply.dir) return toFileView(await header, ref, crumbs, reply.file!);
-    const entries = [...reply.dir]
+    if (!reply.dir) return toFileView(await header, ref, crumbs, reply.file!, options.source === true);
+    const historyUrl = refUrl(site.base, 'commits', ref.kind, ref.ref, ref.path);
+    const dir = reply.dir;
+    // The entries' last commits come with the listing (ids, from the last-commit cache); their titles in one read.
+    const [latest, summaries, readme] = await Promise.all([
+      this.latestCommit(ctx, site, reply.commit, ref.path, historyUrl),
+      this.rpc.send(RepoSubjects.commitSummaries, {
+        ...ctx, shas: [...new Set(dir.map((e) => e.last_commit_sha).filter((x): x is string => x !== null))].slice(0, COMMIT_SUMMARIES_MAX),
+      }),
+      this.readme(ctx, site, ref, dir),
+    ]);
+    const titles = new Map(summaries.map((c) => [c.sha, c.title]));
+    const entries = [...dir]
       .sort((a, b) => Number(b.type === 'dir') - Number(a.type === 'dir') || a.name.localeCompare(b.name))
-      .map((e) => ({ name: e.name, type: e.type, url: refUrl(site.base, 'src', ref.kind, ref.ref, e.path) }));
+      .map((e): TreeEntryView => ({
+        name: e.name,
+        type: e.type,
+        url: refUrl(site.base, 'src', ref.kind, ref.ref, e.path),
+        size: e.type === 'file' || e.type === 'symlink' ? e.size : null,
+        lastCommit: e.last_commit_sha
+          ? {
+              sha: e.last_commit_sha,
+              title: titles.get(e.last_commit_sha) ?? e.last_commit_sha.slice(0, 10),
+              url: `${site.base}/commit/${e.last_commit_sha}`,
+              date: e.last_author_date ?? e.last_committer_date ?? '',
+            }
+          : null,
+      }));
     return {
       header: await header,
       ref,
       switcher: refSwitcher(site, ref, 'src'),
-      historyUrl: refUrl(site.base, 'commits', ref.kind, ref.ref, ref.path),
+      historyUrl,
       crumbs,
+      latest,
       entries,
-      readme: await this.readme(ctx, site, ref, reply.dir),
+      readme,
     };
+  }
+
+  /** The newest commit touching the folder at the resolved commit, and the count of its history (one list call). */
+  private async latestCommit(ctx: RepoContext, site: Site, commit: string, path: string, historyUrl: string): Promise<LatestCommitView | null> {
+    const reply = await this.rpc.send(RepoSubjects.commitList, {
+      ...ctx,
+      filter: { sha: commit, path: path || undefined, page: 1, limit: 1 },
+      options: { stat: false, verification: false, files: false },
+    });
+    const newest = reply.items[0];
+    return newest ? { commit: toCommitRow(site, newest), total: reply.total, historyUrl } : null;
   }
 
   /** A README's text through `repo.raw.get` (bytes only: no last-commit lookup as `contents` does). */
@@ -303,21 +359,38 @@ function breadcrumbs(site: Site, ref: RefPath): Breadcrumb[] {
   return crumbs;
 }
 
-function toFileView(header: RepoHeader, ref: RefView, crumbs: Breadcrumb[], file: ContentsResponseDto): FileView {
+function toFileView(header: RepoHeader, ref: RefView, crumbs: Breadcrumb[], file: ContentsResponseDto, source: boolean): FileView {
   const rawUrl = refUrl(header.base, 'raw', ref.kind, ref.ref, ref.path);
+  const fileUrl = refUrl(header.base, 'src', ref.kind, ref.ref, ref.path);
   const base = {
     header, ref, crumbs, name: file.name, size: file.size, rawUrl, language: null,
+    blameUrl: refUrl(header.base, 'blame', ref.kind, ref.ref, ref.path),
     switcher: refSwitcher(header, ref, 'src'),
     historyUrl: refUrl(header.base, 'commits', ref.kind, ref.ref, ref.path),
+    display: 'source' as FileView['display'], markdownHtml: null, sourceUrl: null, renderedUrl: null,
   };
+  // Images are shown from their raw URL (served sandboxed, SVG included); PDFs are linked (the page's CSP embeds nothing).
+  if (file.type === 'file' && imageTypeForName(file.name)) return { ...base, display: 'image', lines: null, binary: false, tooLarge: false };
+  if (file.type === 'file' && /\.pdf$/i.test(file.name)) return { ...base, display: 'pdf', lines: null, binary: false, tooLarge: false };
   if (file.type !== 'file' || file.content === null || file.size > FILE_VIEW_MAX_BYTES) {
     const text = file.type === 'symlink' && file.target !== null ? [file.target] : null;
     return { ...base, lines: text, binary: false, tooLarge: text === null && file.type === 'file' };
   }
   const bytes = Buffer.from(file.content, 'base64');
   if (bytes.subarray(0, 8000).includes(0)) return { ...base, lines: null, binary: true, tooLarge: false };
-  const { language, lines } = highlightLines(bytes.toString('utf8'), file.name);
-  return { ...base, lines, binary: false, tooLarge: false, language };
+  const text = bytes.toString('utf8');
+  if (isMarkdownName(file.name) && bytes.length <= MARKDOWN_MAX_BYTES && !source) {
+    const folder = ref.path.includes('/') ? ref.path.slice(0, ref.path.lastIndexOf('/') + 1) : '';
+    const linkBase = `${refUrl(header.base, 'src', ref.kind, ref.ref, folder)}/`.replace(/\/+$/, '/');
+    const imageBase = `${refUrl(header.base, 'raw', ref.kind, ref.ref, folder)}/`.replace(/\/+$/, '/');
+    return {
+      ...base, display: 'markdown', markdownHtml: renderMarkdown(text, linkBase, imageBase), sourceUrl: `${fileUrl}?display=source`,
+      lines: null, binary: false, tooLarge: false,
+    };
+  }
+  const { language, lines } = highlightLines(text, file.name);
+  const renderedUrl = isMarkdownName(file.name) && bytes.length <= MARKDOWN_MAX_BYTES ? fileUrl : null;
+  return { ...base, lines, binary: false, tooLarge: false, language, renderedUrl };
 }
 
 /** Links to the same section and path at every listed branch and tag. */
