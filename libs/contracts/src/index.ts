@@ -16,3 +16,4 @@ export * from './packages/index.js';
 export * from './rpc-contract.js';
 export * from './git/object-id.js';
 export * from './git/ref-name.js';
+export * from './event-contract.js';

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import {
   DomainError, ErrorCode, IdentitySubjects, NOTIFICATION_STATUSES, placeholderUser, repoUrls, toPaging,
-  type AccessLevel, type ActorDto, type DomainEvent, type ListNotificationsRequest, type NotificationCountDto, type NotificationStatus,
+  type AccessLevel, type ActorDto, type AnyDomainEvent, type ListNotificationsRequest, type NotificationCountDto, type NotificationStatus,
   type NotificationThreadDto, type NotificationThreadRequest, type Paginated, type ReadNotificationsRequest,
   type UserDto,
 } from '@cairn/contracts';
@@ -61,7 +61,7 @@ export class NotificationsService {
   // ---- from events -------------------------------------------------------------------------------------------
 
   /** Applies one event (idempotent: a redelivered event changes nothing). */
-  async fromEvent(event: DomainEvent): Promise<void> {
+  async fromEvent(event: AnyDomainEvent): Promise<void> {
     const target = notifyTarget(event);
     if (!target) return;
     const issue = await this.notifications.findIssue(target.repoId, target.index);
