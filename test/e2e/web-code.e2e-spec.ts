@@ -254,6 +254,19 @@ describe.skipIf(!chromiumAvailable())('web UI: code, branches, tags, releases', 
       expect(await page.locator('.assets li').first().textContent()).toContain('1 download');
       await expectAccessibleAtBothWidths(page, 'web-code-releases');
 
+      // A forged multipart form (no CSRF token, or a wrong one) creates nothing, whatever the files it carries.
+      for (const csrf of [undefined, 'x'.repeat(43)]) {
+        const forged = await page.request.post(`${base}/releases/new`, {
+          multipart: {
+            ...(csrf ? { _csrf: csrf } : {}),
+            tag_name: 'forged',
+            attachment: { name: 'evil.txt', mimeType: 'text/plain', buffer: Buffer.from('x') },
+          },
+        });
+        expect(forged.status()).toBe(403);
+      }
+      expect((await api.get(`/repos/${alice.username}/${repo}/releases/tags/forged`, { basic: alice })).status).toBe(404);
+
       // A tag that exists already as a release: the form again, with the service's message and a 4xx.
       await visit(page, `${base}/releases/new`);
       await page.getByLabel('Tag name').fill('v2.0');
