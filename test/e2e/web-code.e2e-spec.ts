@@ -114,6 +114,9 @@ describe.skipIf(!chromiumAvailable())('web UI: code, branches, tags, releases', 
       await expectAccessibleAtBothWidths(page, 'web-code-tree');
       await visit(page, `${base}/src/branch/main/docs`);
       expect(await row('logo.png').textContent()).toContain('B');
+      // A folder's bar: its own newest commit and history.
+      expect(await bar.textContent()).toContain('initial import');
+      expect(await bar.getByRole('link', { name: '1 commit', exact: true }).getAttribute('href')).toBe(`${base}/commits/branch/main/docs`);
       await expectAccessibleAtBothWidths(page, 'web-code-tree-folder');
     });
   });

@@ -8,8 +8,6 @@ import { BranchProtectionModule } from '../branch-protection/branch-protection.m
 import { CommitUserDirectory, RpcCommitUserDirectory } from '../commits/commit-users.js';
 import { CommitsHandler } from '../commits/commits.handler.js';
 import { CommitsService } from '../commits/commits.service.js';
-import { CommitSummariesHandler } from '../commit-summaries/commit-summaries.handler.js';
-import { CommitSummariesService } from '../commit-summaries/commit-summaries.service.js';
 import { CommitDiffHandler } from '../commit-diff/commit-diff.handler.js';
 import { CommitDiffService } from '../commit-diff/commit-diff.service.js';
 import { ContentsHandler } from '../contents/contents.handler.js';
@@ -37,7 +35,7 @@ class CatFilePoolShutdown implements OnApplicationShutdown {
  */
 @Module({
   imports: [SignaturesModule, BranchProtectionModule],
-  controllers: [ContentsHandler, CommitsHandler, BranchesHandler, CommitDiffHandler, RefNamesHandler, BlameHandler, CommitSummariesHandler],
+  controllers: [ContentsHandler, CommitsHandler, BranchesHandler, CommitDiffHandler, RefNamesHandler, BlameHandler],
   providers: [
     { provide: GIT_READ_SETTINGS, useFactory: () => loadGitReadSettings() },
     { provide: CatFilePool, useFactory: () => sharedCatFilePool() },
@@ -54,7 +52,6 @@ class CatFilePoolShutdown implements OnApplicationShutdown {
     BranchesService,
     CommitDiffService,
     BlameService,
-    CommitSummariesService,
     RefNamesService,
   ],
   exports: [GitReadContext, CatFilePool, ContentsService, CommitsService, BranchesService, SignaturesModule],

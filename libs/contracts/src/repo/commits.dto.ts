@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { ListQuery } from '../common/pagination.js';
 import type { UserDto } from '../identity/user.dto.js';
 import type { PayloadUserDto } from './branches.dto.js';
@@ -193,21 +193,3 @@ export interface CommitDiffReply {
   tooLarge: boolean;
 }
 
-/** The most commits one `repo.commit.summaries` request may name. */
-export const COMMIT_SUMMARIES_MAX = 500;
-
-/** `repo.commit.summaries`: the first lines and authors of some commits (the web tree's last commit per entry). */
-export class CommitSummariesRequest extends RepoScopedRequest {
-  @IsArray() @ArrayMaxSize(COMMIT_SUMMARIES_MAX) @IsString({ each: true }) @MaxLength(64, { each: true }) shas: string[];
-}
-
-/** One commit's summary; commits that are not there are left out of the reply. */
-export interface CommitSummaryDto {
-  sha: string;
-  /** The message's first line. */
-  title: string;
-  authorName: string;
-  authorEmail: string;
-  /** Author date, RFC 3339. */
-  authorDate: string;
-}

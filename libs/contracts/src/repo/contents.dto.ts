@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import {
-  ArrayNotEmpty, IsArray, IsInt, IsOptional, IsString, MaxLength, Min, ValidateNested,
+  ArrayNotEmpty, IsArray, IsBoolean, IsInt, IsOptional, IsString, MaxLength, Min, ValidateNested,
 } from 'class-validator';
 import { RepoScopedRequest } from './repo-access.dto.js';
 
@@ -73,6 +73,25 @@ export class GetContentsRequest extends RepoScopedRequest {
   @IsOptional() @IsString() @MaxLength(1024) ref?: string;
   /** `[api] DEFAULT_MAX_BLOB_SIZE`: a larger file comes without content. */
   @IsInt() @Min(0) maxBlobSize: number;
+  /**
+   * For a directory, also the summaries of its entries' last commits and the number of commits in the folder's
+   * history (the web tree): {@link GetContentsReply.commits}, {@link GetContentsReply.historyCount}.
+   */
+  @IsOptional() @IsBoolean() withCommits?: boolean;
+}
+
+/** A commit as the web tree shows it beside an entry. */
+export interface CommitSummaryDto {
+  sha: string;
+  /** The message's first line. */
+  title: string;
+  authorName: string;
+  /** The login of the user owning the author e-mail, or null. */
+  authorLogin: string | null;
+  /** Author date, RFC 3339. */
+  authorDate: string;
+  /** Committer date, RFC 3339 (which commit is newest). */
+  committerDate: string;
 }
 
 /**
@@ -86,6 +105,12 @@ export interface GetContentsReply {
   /** The commit the ref resolved to. */
   commit: string;
   deferred?: boolean;
+  /** With `withCommits`, for a directory: each entry's last commit once (the listing names them by id). */
+  commits?: CommitSummaryDto[];
+  /** With `withCommits`, for a directory: the number of commits reachable from `commit` touching it. */
+  historyCount?: number;
+  /** With `withCommits`, for a directory: the newest commit touching it (the resolved commit itself at the root). */
+  latestCommit?: string;
 }
 
 /** `repo.file-contents.get`: Gitea's batch file contents. */

@@ -12,7 +12,7 @@ import type {
   AddCollaboratorRequest, CollaboratorRequest, ListCollaboratorsRequest, RepoCollaboratorPermissionDto,
 } from './collaborator.dto.js';
 import type {
-  CommitDiffReply, CommitDto, CommitSummariesRequest, CommitSummaryDto, CommitListReply, CompareDto, CompareRequest, GetCommitDiffRequest, GetCommitRequest, ListCommitsRequest,
+  CommitDiffReply, CommitDto, CommitListReply, CompareDto, CompareRequest, GetCommitDiffRequest, GetCommitRequest, ListCommitsRequest,
 } from './commits.dto.js';
 import type {
   BlameReply, BlameRequest, GetContentsReply, GetContentsRequest, GetFileContentsReply, GetFileContentsRequest, GetRawReply, GetRawRequest,
@@ -86,7 +86,6 @@ export interface RepoRpc {
   [RepoSubjects.compare]: RpcPair<CompareRequest, CompareDto>;
   [RepoSubjects.commitDiff]: RpcPair<GetCommitDiffRequest, CommitDiffReply>;
   [RepoSubjects.blame]: RpcPair<BlameRequest, BlameReply>;
-  [RepoSubjects.commitSummaries]: RpcPair<CommitSummariesRequest, CommitSummaryDto[]>;
   [RepoSubjects.branchList]: RpcPair<ListBranchesRequest, Paginated<BranchDto>>;
   [RepoSubjects.branchCreate]: RpcPair<CreateBranchRequest, BranchDto>;
   [RepoSubjects.branchDelete]: RpcPair<DeleteBranchRequest, null>;

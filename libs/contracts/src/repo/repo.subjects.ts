@@ -154,11 +154,6 @@ export const RepoSubjects = {
    * {@link BlameReply}.
    */
   blame: 'repo.blame',
-  /**
-   * The first lines and authors of some commits by id, read from their objects (the web tree's last commit of each
-   * entry): {@link CommitSummariesRequest} → `CommitSummaryDto[]` (unknown ids left out).
-   */
-  commitSummaries: 'repo.commit.summaries',
   /** Branch and tag names (the web UI's ref switcher): {@link ListRefNamesRequest} → {@link RefNamesReply}. */
   refNames: 'repo.ref.names',
   /** The instance signing key's public half: {@link GetSigningKeyRequest} → {@link SigningKeyReply}. */

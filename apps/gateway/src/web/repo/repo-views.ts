@@ -1,6 +1,6 @@
 import {
   accessAtLeast,
-  COMMIT_DIFF_MAX_BYTES, COMMIT_SUMMARIES_MAX, DomainError, REF_NAMES_MAX, RepoSubjects,
+  COMMIT_DIFF_MAX_BYTES, DomainError, REF_NAMES_MAX, RepoSubjects,
   type CommitDto, type ContentsResponseDto, type RefNamesReply,
 } from '@cairn/contracts';
 import { LruCache, type RpcClient } from '@cairn/platform';
@@ -8,7 +8,7 @@ import type { RepoContext } from '../../access/repo-access.guard.js';
 import { imageTypeForName } from '../../http/user-content.js';
 import { escapeHtml, highlightLines } from './highlight.js';
 import { MARKDOWN_MAX_BYTES, isMarkdownName, renderMarkdown } from './markdown.js';
-import { refUrl, splitRefPath, type RefKind, type RefPath } from './ref-path.js';
+import { likelyRefPath, refUrl, splitRefPath, type RefKind, type RefPath } from './ref-path.js';
 import { parseUnifiedDiff, type DiffFile } from './unified-diff.js';
 import { verificationBadge, type VerificationBadge } from './verification-badge.js';
 
@@ -69,7 +69,7 @@ export interface TreeEntryView {
 
 /** The bar above a tree: the newest commit of the folder and how many commits its history has. */
 export interface LatestCommitView {
-  commit: CommitRowView;
+  commit: { sha: string; shortSha: string; title: string; url: string; authorName: string; authorLogin: string | null; date: string };
   total: number;
   historyUrl: string;
 }
@@ -188,38 +188,46 @@ export class RepoViews {
     const site = siteOf(ctx);
     const header = quiet(this.header(ctx));
     const names = quiet(this.refNames(ctx));
-    const at = kind ? splitOrNotFound(kind, rest, await names) : { kind: 'branch' as const, ref: ctx.repo.defaultBranch, path: '' };
-    const reply = await this.rpc.send(RepoSubjects.contentsGet, { ...ctx, path: at.path, ref: at.ref, maxBlobSize: FILE_VIEW_MAX_BYTES });
+    const read = (target: RefPath) => this.rpc.send(RepoSubjects.contentsGet, {
+      ...ctx, path: target.path, ref: target.ref, maxBlobSize: FILE_VIEW_MAX_BYTES, withCommits: true,
+    });
+    // The listing starts at once with the likely split of the path (a ref name without `/`), beside the names that
+    // confirm it; a name with a slash reads again.
+    const likely = kind ? likelyRefPath(kind, rest) : { kind: 'branch' as const, ref: ctx.repo.defaultBranch, path: '' };
+    const early = quiet(read(likely));
+    const at = kind ? splitOrNotFound(kind, rest, await names) : likely;
+    const reply = at.ref === likely.ref && at.path === likely.path ? await early : await read(at);
     const ref: RefView = { ...at, names: await names };
     const crumbs = breadcrumbs(site, ref);
     if (!reply.dir) return toFileView(await header, ref, crumbs, reply.file!, options.source === true);
     const historyUrl = refUrl(site.base, 'commits', ref.kind, ref.ref, ref.path);
     const dir = reply.dir;
-    // The entries' last commits come with the listing (ids, from the last-commit cache); their titles in one read.
-    const [latest, summaries, readme] = await Promise.all([
-      this.latestCommit(ctx, site, reply.commit, ref.path, historyUrl),
-      this.rpc.send(RepoSubjects.commitSummaries, {
-        ...ctx, shas: [...new Set(dir.map((e) => e.last_commit_sha).filter((x): x is string => x !== null))].slice(0, COMMIT_SUMMARIES_MAX),
-      }),
-      this.readme(ctx, site, ref, dir),
-    ]);
-    const titles = new Map(summaries.map((c) => [c.sha, c.title]));
+    const readme = await this.readme(ctx, site, ref, dir);
+    // The entries' last commits (ids from the last-commit cache) and the folder's history count came with the listing.
+    const commits = new Map((reply.commits ?? []).map((c) => [c.sha, c]));
     const entries = [...dir]
       .sort((a, b) => Number(b.type === 'dir') - Number(a.type === 'dir') || a.name.localeCompare(b.name))
-      .map((e): TreeEntryView => ({
-        name: e.name,
-        type: e.type,
-        url: refUrl(site.base, 'src', ref.kind, ref.ref, e.path),
-        size: e.type === 'file' || e.type === 'symlink' ? e.size : null,
-        lastCommit: e.last_commit_sha
-          ? {
-              sha: e.last_commit_sha,
-              title: titles.get(e.last_commit_sha) ?? e.last_commit_sha.slice(0, 10),
-              url: `${site.base}/commit/${e.last_commit_sha}`,
-              date: e.last_author_date ?? e.last_committer_date ?? '',
-            }
-          : null,
-      }));
+      .map((e): TreeEntryView => {
+        const c = e.last_commit_sha ? commits.get(e.last_commit_sha) : undefined;
+        return {
+          name: e.name,
+          type: e.type,
+          url: refUrl(site.base, 'src', ref.kind, ref.ref, e.path),
+          size: e.type === 'file' || e.type === 'symlink' ? e.size : null,
+          lastCommit: c ? { sha: c.sha, title: c.title, url: `${site.base}/commit/${c.sha}`, date: c.authorDate } : null,
+        };
+      });
+    const newest = reply.latestCommit ? commits.get(reply.latestCommit) : undefined;
+    const latest: LatestCommitView | null = newest
+      ? {
+          commit: {
+            sha: newest.sha, shortSha: newest.sha.slice(0, 10), title: newest.title, url: `${site.base}/commit/${newest.sha}`,
+            authorName: newest.authorName, authorLogin: newest.authorLogin, date: newest.authorDate,
+          },
+          total: reply.historyCount ?? 0,
+          historyUrl,
+        }
+      : null;
     return {
       header: await header,
       ref,
@@ -230,17 +238,6 @@ export class RepoViews {
       entries,
       readme,
     };
-  }
-
-  /** The newest commit touching the folder at the resolved commit, and the count of its history (one list call). */
-  private async latestCommit(ctx: RepoContext, site: Site, commit: string, path: string, historyUrl: string): Promise<LatestCommitView | null> {
-    const reply = await this.rpc.send(RepoSubjects.commitList, {
-      ...ctx,
-      filter: { sha: commit, path: path || undefined, page: 1, limit: 1 },
-      options: { stat: false, verification: false, files: false },
-    });
-    const newest = reply.items[0];
-    return newest ? { commit: toCommitRow(site, newest), total: reply.total, historyUrl } : null;
   }
 
   /** A README's text through `repo.raw.get` (bytes only: no last-commit lookup as `contents` does). */
