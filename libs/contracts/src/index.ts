@@ -4,6 +4,7 @@ export * from './errors/domain-error.js';
 export * from './common/actor.js';
 export * from './common/pagination.js';
 export * from './common/health.js';
+export * from './common/api-time.js';
 export * from './subjects.js';
 export * from './events.js';
 export * from './queues.js';
