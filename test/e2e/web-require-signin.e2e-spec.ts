@@ -143,6 +143,38 @@ describe.skipIf(!chromiumAvailable())('REQUIRE_SIGNIN_VIEW = expensive', () => {
       await context.close();
     }
   });
+
+  it('shows an anonymous visitor the images of the README on the open repository home', async () => {
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+    const api = http(setup.suite);
+    const readme = Buffer.from('# Open\n\n![logo](docs/logo.png)\n').toString('base64');
+    const current = await api.get(`/repos/${setup.repo}/contents/README.md`, { basic: setup.admin });
+    const changed = await api.post(`/repos/${setup.repo}/contents`, {
+      basic: setup.admin,
+      body: {
+        message: 'a README with an image',
+        files: [
+          { operation: 'create', path: 'docs/logo.png', content: png },
+          { operation: 'update', path: 'README.md', content: readme, sha: current.body.sha },
+        ],
+      },
+    });
+    expect(changed.status, changed.text).toBe(201);
+    const raw = await anonymous(setup, `/${setup.repo}/raw/branch/main/docs/logo.png`);
+    expect(raw.status).toBe(200);
+    expect(raw.headers.get('content-type')).toBe('image/png');
+    // Other raw files stay behind sign-in.
+    expect((await anonymous(setup, `/${setup.repo}/raw/branch/main/README.md`)).status).toBe(303);
+
+    const { context, page } = await newPage(setup.browser, setup.suite.baseUrl);
+    try {
+      await page.goto(`/${setup.repo}`);
+      const logo = page.locator('.markdown img');
+      await expect.poll(() => logo.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(1);
+    } finally {
+      await context.close();
+    }
+  });
 });
 
 describe.skipIf(!chromiumAvailable())('TWO_FACTOR_AUTH = enforced', () => {

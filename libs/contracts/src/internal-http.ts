@@ -34,6 +34,12 @@ export function internalGitPath(owner: string, repo: string, endpoint: InternalG
 export const INTERNAL_RAW_PATH = '/internal/raw';
 
 /**
+ * A repository archive (Gitea's `/{owner}/{repo}/archive/{ref}.zip|.tar.gz`), streamed:
+ * `GET …?owner=&repo=&commit=<full id>&format=zip|tar.gz` (every path under `<repo>/`).
+ */
+export const INTERNAL_ARCHIVE_PATH = '/internal/archive';
+
+/**
  * Release attachment bytes (never over NATS): `POST …?repo=<id>&release=<id>&name=<name>` stores the request body as
  * a new attachment (the actor in {@link INTERNAL_HEADERS}.actorId) and answers 201 with its `AttachmentDto`;
  * `GET …?repo=<id>&uuid=<uuid>` streams a stored one.

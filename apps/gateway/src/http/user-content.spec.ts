@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import {
-  OCTET_STREAM, TEXT_PLAIN, USER_CONTENT_CSP, looksLikeText, peekHead, secureUserContentHeaders, sniffSafeImage, userContentType,
+  OCTET_STREAM, TEXT_PLAIN, USER_CONTENT_CSP, imageTypeForName, looksLikeText, peekHead, secureUserContentHeaders, sniffSafeImage, userContentType,
 } from './user-content.js';
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
@@ -28,6 +28,19 @@ describe('userContentType', () => {
     expect(userContentType('raw', Buffer.from([0, 1, 2, 3]))).toBe(OCTET_STREAM);
     expect(userContentType('raw', null)).toBe(OCTET_STREAM);
     expect(userContentType('download', PNG, 'text/html')).toBe('image/png');
+  });
+
+  it('serves a raw .svg as an SVG image and a raw .pdf as a PDF (sandboxed), never HTML as HTML', () => {
+    expect(userContentType('raw', SVG, undefined, 'logo.svg')).toBe('image/svg+xml');
+    expect(userContentType('raw', SVG, undefined, 'logo.svg.txt')).toBe(TEXT_PLAIN);
+    expect(userContentType('raw', HTML, undefined, 'index.html')).toBe(TEXT_PLAIN);
+    expect(userContentType('raw', Buffer.from('%PDF-1.7\n%\xe2\xe3'), undefined, 'doc.pdf')).toBe('application/pdf');
+    expect(userContentType('raw', HTML, undefined, 'doc.pdf')).toBe(TEXT_PLAIN);
+    expect(userContentType('raw', PNG, undefined, 'fake.svg')).toBe('image/png');
+    expect(userContentType('download', SVG, 'image/svg+xml', 'logo.svg')).toBe(OCTET_STREAM);
+    expect(imageTypeForName('Photo.JPG')).toBe('image/jpeg');
+    expect(imageTypeForName('notes.txt')).toBeNull();
+    expect(imageTypeForName('Makefile')).toBeNull();
   });
 
   it('sniffs raster images only, and text as Gitea does (first KiB without binary control bytes)', () => {

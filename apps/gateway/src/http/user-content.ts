@@ -34,6 +34,21 @@ const SAFE_IMAGES: ReadonlyArray<{ type: string; matches: (h: Buffer) => boolean
   { type: 'image/x-icon', matches: (h) => h.subarray(0, 4).equals(Buffer.from([0, 0, 1, 0])) },
 ];
 
+/** Image file extensions and their types: the file view shows these as `<img>`, raw serves them as images. */
+const IMAGE_TYPES_BY_EXTENSION: Readonly<Record<string, string>> = {
+  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', bmp: 'image/bmp',
+  ico: 'image/x-icon', svg: 'image/svg+xml',
+};
+
+/** The image type a file name says (by extension), or null. */
+export function imageTypeForName(name: string): string | null {
+  const dot = name.lastIndexOf('.');
+  return dot < 0 ? null : (IMAGE_TYPES_BY_EXTENSION[name.slice(dot + 1).toLowerCase()] ?? null);
+}
+
+export const SVG_TYPE = 'image/svg+xml';
+export const PDF_TYPE = 'application/pdf';
+
 /** The safe image type the bytes start with, or null. */
 export function sniffSafeImage(head: Buffer): string | null {
   return SAFE_IMAGES.find((i) => i.matches(head))?.type ?? null;
@@ -59,20 +74,24 @@ export function isInertType(declared: string | undefined): boolean {
 
 /**
  * The content type Cairn answers for user content. `head` is the body's first bytes (null when they are not known:
- * a HEAD request or a byte range that does not start at 0), `declared` what the storing service says.
+ * a HEAD request or a byte range that does not start at 0), `declared` what the storing service says, `name` a raw
+ * file's name: a text file named `.svg` is served as an SVG image and a `.pdf` starting `%PDF-` as a PDF (as Gitea
+ * does) — both under the sandbox, so nothing in them runs as Cairn. HTML is never `text/html`.
  */
-export function userContentType(kind: UserContentKind, head: Buffer | null, declared?: string): string {
+export function userContentType(kind: UserContentKind, head: Buffer | null, declared?: string, name?: string): string {
   if (kind === 'download' && isInertType(declared)) return declared as string;
   const image = head ? sniffSafeImage(head) : null;
   if (image) return image;
-  if (kind === 'raw' && head && looksLikeText(head)) return TEXT_PLAIN;
+  const byName = kind === 'raw' && name ? imageTypeForName(name) : null;
+  if (kind === 'raw' && head && name?.toLowerCase().endsWith('.pdf') && head.subarray(0, 5).toString('latin1') === '%PDF-') return PDF_TYPE;
+  if (kind === 'raw' && head && looksLikeText(head)) return byName === SVG_TYPE ? SVG_TYPE : TEXT_PLAIN;
   return OCTET_STREAM;
 }
 
 /** The headers every user-content answer carries, with the decided content type. */
-export function userContentHeaders(kind: UserContentKind, head: Buffer | null, declared?: string): Record<string, string> {
+export function userContentHeaders(kind: UserContentKind, head: Buffer | null, declared?: string, name?: string): Record<string, string> {
   return {
-    'content-type': userContentType(kind, head, declared),
+    'content-type': userContentType(kind, head, declared, name),
     'x-content-type-options': 'nosniff',
     'content-security-policy': USER_CONTENT_CSP,
   };

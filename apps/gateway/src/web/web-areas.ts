@@ -1,5 +1,6 @@
 import { registerAdminPages } from './admin/admin.pages.js';
 import { registerAuthPages } from './auth/auth.pages.js';
+import { registerCodePages } from './code/code.pages.js';
 import { registerHomePages } from './home/home.pages.js';
 import { registerPullsPages } from './pulls/pulls.pages.js';
 import { registerRepoPages } from './repo/repo.pages.js';
@@ -17,6 +18,7 @@ export const WEB_AREAS: ReadonlyArray<(web: WebKit) => void> = [
   registerPullsPages,
   registerReviewPages,
   registerRepoPages,
+  registerCodePages,
   registerSettingsPages,
   registerAdminPages,
 ];

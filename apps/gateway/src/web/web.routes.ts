@@ -24,6 +24,9 @@ export function registerWebRoutes(fastify: FastifyInstance, app: INestApplicatio
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body: string, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body)));
     });
+    // A form with files (`enctype="multipart/form-data"`) stays unread: its page streams it (`core/multipart-form.ts`).
+    scope.removeContentTypeParser('multipart/form-data');
+    scope.addContentTypeParser('multipart/form-data', (_req, _payload, done) => done(null, undefined));
     const web = new WebKit(scope, {
       rpc,
       settings,

@@ -143,6 +143,23 @@ describe('contents, file-contents and raw over real repositories (integration)',
       expect(by['a b'].url).toBe(`${API}/contents/a%20b?ref=main`);
     });
 
+    it('answers a listing with its entries\' last commits once each, the newest and the folder\'s history count on request', async () => {
+      expect(await get('docs')).not.toHaveProperty('commits');
+      const docs = await get('docs', { withCommits: true });
+      expect(docs.historyCount).toBe(2);
+      expect(docs.latestCommit).toBe(c.second);
+      expect(docs.commits?.map((x) => x.sha).sort()).toEqual([c.first, c.second].sort());
+      expect(docs.commits?.find((x) => x.sha === c.second)).toEqual({
+        sha: c.second, title: 'second', authorName: expect.any(String), authorLogin: null,
+        authorDate: '2024-01-01T20:00:00-05:00', committerDate: '2024-01-02T10:00:00+02:00',
+      });
+      const root = await get('', { withCommits: true });
+      expect(root.latestCommit).toBe(c.second);
+      expect(root.historyCount).toBe(3);
+      const atFeature = await get('docs', { withCommits: true, ref: 'feature/x' });
+      expect(atFeature).toMatchObject({ latestCommit: c.feature, historyCount: 3 });
+    });
+
     it('lists a subdirectory and describes symlinks, executables and submodules', async () => {
       const { dir } = await get('vendor');
       expect(dir).toHaveLength(1);

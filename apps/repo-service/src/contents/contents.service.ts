@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import {
   DomainError,
+  type CommitSummaryDto,
   type ContentsResponseDto,
   type GetContentsReply,
   type GetContentsRequest,
@@ -10,7 +11,9 @@ import {
   type GetRawRequest,
   type RepoRefDto,
 } from '@cairn/contracts';
+import { CommitUserDirectory } from '../commits/commit-users.js';
 import { GitReadContext } from '../git/git-read-context.js';
+import { countHistory, readCommitObjects } from '../git/history.js';
 import type { TreeEntry } from '../git/git-objects.js';
 import { lastCommitsForPaths } from '../git/last-commits.js';
 import { resolveRefPrefix, type ResolvedRef } from '../git/refs.js';
@@ -47,7 +50,11 @@ function joinPath(dir: string, name: string): string {
  */
 @Injectable()
 export class ContentsService {
-  constructor(private readonly git: GitReadContext) {}
+  constructor(
+    private readonly git: GitReadContext,
+    // Absent in tests that build the service alone: commit authors then come without logins.
+    @Optional() private readonly users?: CommitUserDirectory,
+  ) {}
 
   /** `GET /contents/{path}`: a file (with content), symlink or submodule entry, or a directory listing. */
   async get(req: GetContentsRequest): Promise<GetContentsReply> {
@@ -58,7 +65,15 @@ export class ContentsService {
     const [entry] = await lookupPaths(this.git.pool, repoPath, ref.commit, [path]);
     if (!entry) throw notFound();
     if (entry.kind === 'dir') {
-      return { commit: ref.commit, dir: await this.listing(repoPath, ref, path, this.links(req, ref)) };
+      const dir = await this.listing(repoPath, ref, path, this.links(req, ref));
+      if (!req.withCommits) return { commit: ref.commit, dir };
+      const shas = dir.map((e) => e.last_commit_sha).filter((s): s is string => s !== null);
+      // At the root the newest commit is the resolved one, even when it changed nothing (a merge, an empty commit).
+      const [{ commits, latest }, historyCount] = await Promise.all([
+        this.commitSummaries(repoPath, path === '' ? [ref.commit, ...shas] : shas),
+        countHistory(repoPath, { commit: ref.commit, path: path || undefined }),
+      ]);
+      return { commit: ref.commit, dir, commits, historyCount, latestCommit: path === '' ? ref.commit : latest };
     }
     const { file, deferred } = await this.entryResponse(req.repo, repoPath, ref, path, entry, req.maxBlobSize);
     return { commit: ref.commit, file, ...(deferred ? { deferred } : {}) };
@@ -238,6 +253,34 @@ export class ContentsService {
       reply.contentBase64 = data.toString('base64');
     }
     return reply;
+  }
+
+  /**
+   * The listed entries' last commits, each once: read through the pooled cat-file (one pipelined round trip), the
+   * authors' logins in one identity lookup; and the newest of them (latest committer date; on a tie, the one that is
+   * not a parent of another).
+   */
+  private async commitSummaries(repoPath: string, shas: string[]): Promise<{ commits: CommitSummaryDto[]; latest?: string }> {
+    const unique = [...new Set(shas)];
+    const objects = await readCommitObjects(this.git.pool, repoPath, unique);
+    const users = this.users ? await this.users.byEmails([...objects.values()].map((c) => c.author.email)) : new Map<string, never>();
+    const commits = unique.map((sha): CommitSummaryDto => {
+      const c = objects.get(sha)!;
+      const nl = c.message.indexOf('\n');
+      return {
+        sha,
+        title: (nl < 0 ? c.message : c.message.slice(0, nl)).trim(),
+        authorName: c.author.name,
+        authorLogin: users.get(c.author.email.toLowerCase())?.login ?? null,
+        authorDate: c.author.date,
+        committerDate: c.committer.date,
+      };
+    });
+    const newestTime = Math.max(...commits.map((c) => Date.parse(c.committerDate)));
+    const candidates = commits.filter((c) => Date.parse(c.committerDate) === newestTime);
+    const parents = new Set(candidates.flatMap((c) => objects.get(c.sha)!.parents));
+    const latest = candidates.find((c) => !parents.has(c.sha)) ?? candidates[0];
+    return { commits, latest: latest?.sha };
   }
 
   private links(req: { repo: GetContentsRequest['repo'] }, ref: ResolvedRef): ContentsLinkContext {

@@ -1,5 +1,7 @@
 import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
+import { BlameHandler } from '../blame/blame.handler.js';
+import { BlameService } from '../blame/blame.service.js';
 import { BranchesHandler } from '../branches/branches.handler.js';
 import { BranchesService } from '../branches/branches.service.js';
 import { BranchProtectionModule } from '../branch-protection/branch-protection.module.js';
@@ -27,13 +29,13 @@ class CatFilePoolShutdown implements OnApplicationShutdown {
 
 /**
  * The git read APIs of repo-service: contents, raw, batch file contents, commits (since/until), branches, and the
- * web UI's commit diffs and ref names.
+ * web UI's commit diffs, ref names and blame.
  * Needs the platform (settings, RPC client), the repository storage on disk, and — for the trust of signed commits
  * (`SignaturesModule`) — repo-service's settings and Prisma modules.
  */
 @Module({
   imports: [SignaturesModule, BranchProtectionModule],
-  controllers: [ContentsHandler, CommitsHandler, BranchesHandler, CommitDiffHandler, RefNamesHandler],
+  controllers: [ContentsHandler, CommitsHandler, BranchesHandler, CommitDiffHandler, RefNamesHandler, BlameHandler],
   providers: [
     { provide: GIT_READ_SETTINGS, useFactory: () => loadGitReadSettings() },
     { provide: CatFilePool, useFactory: () => sharedCatFilePool() },
@@ -49,6 +51,7 @@ class CatFilePoolShutdown implements OnApplicationShutdown {
     CommitsService,
     BranchesService,
     CommitDiffService,
+    BlameService,
     RefNamesService,
   ],
   exports: [GitReadContext, CatFilePool, ContentsService, CommitsService, BranchesService, SignaturesModule],

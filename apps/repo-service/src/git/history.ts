@@ -116,6 +116,15 @@ export function walkHistory(
   });
 }
 
+/** The number of commits matching the filter: from the count cache, or one walk (then cached). */
+export async function countHistory(repoPath: string, f: HistoryFilter): Promise<number> {
+  const cached = historyCountCache.get(repoPath, f);
+  if (cached !== undefined) return cached;
+  const { total } = await walkHistory(repoPath, f, { skip: 0, limit: 0 });
+  historyCountCache.set(repoPath, f, total);
+  return total;
+}
+
 /** True when at least one commit reachable from `commit` touched `path` (no date filters). */
 export async function pathHasHistory(repoPath: string, commit: string, path: string): Promise<boolean> {
   const { stdout } = await runGitChecked(repoPath, ['rev-list', '--max-count=1', '--end-of-options', commit, '--', path]);

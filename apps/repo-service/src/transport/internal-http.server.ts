@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { Logger } from '@nestjs/common';
 import {
-  INTERNAL_ATTACHMENTS_PATH, INTERNAL_GIT_ENDPOINTS, INTERNAL_GIT_PREFIX, INTERNAL_HEADERS, INTERNAL_RAW_PATH,
+  INTERNAL_ARCHIVE_PATH, INTERNAL_ATTACHMENTS_PATH, INTERNAL_GIT_ENDPOINTS, INTERNAL_GIT_PREFIX, INTERNAL_HEADERS, INTERNAL_RAW_PATH,
 } from '@cairn/contracts';
 import {
   CORRELATION_HEADER, internalTokenMatches, listenOn, repoStoragePath, traceHttpExchange, withCorrelationId,
@@ -14,6 +14,7 @@ import { sanitizeGitProtocol, type GitService } from './git-service-request.js';
 import { startClientGitService, startGitService, type GitTransportPaths } from './git-process.js';
 import { streamRawBlob } from '../contents/raw-blob.js';
 import { streamBlobById } from '../contents/blob-stream.js';
+import { isArchiveFormat, streamArchive } from '../contents/archive-stream.js';
 import { serveAttachment, type AttachmentEndpoint } from './attachment-http.js';
 
 /** `<prefix><owner>/<repo>/<endpoint>` (paths and headers: @cairn/contracts `internal-http.ts`). */
@@ -66,7 +67,7 @@ export function pktLine(text: string): string {
 /** The route of an internal request with the repository left out (span names stay few): `…/:owner/:repo/info/refs`. */
 function routeName(url: string | undefined): string | undefined {
   const pathname = (url ?? '').split('?')[0];
-  if (pathname === INTERNAL_RAW_PATH || pathname === INTERNAL_ATTACHMENTS_PATH) return pathname;
+  if (pathname === INTERNAL_RAW_PATH || pathname === INTERNAL_ATTACHMENTS_PATH || pathname === INTERNAL_ARCHIVE_PATH) return pathname;
   const m = ROUTE.exec(pathname);
   return m ? `${INTERNAL_GIT_PREFIX}:owner/:repo/${m[3]}` : undefined;
 }
@@ -119,15 +120,34 @@ export class InternalGitHttpServer {
     clearTimeout(force);
   }
 
-  private async raw(url: URL, res: ServerResponse): Promise<void> {
-    const q = url.searchParams;
+  /** The repository folder named by `?owner=&repo=`, or null once a 400/404 is answered. */
+  private async repoDir(q: URLSearchParams, res: ServerResponse): Promise<string | null> {
     let dir: string;
     try {
       dir = repoStoragePath(this.options.repoRoot, q.get('owner') ?? '', q.get('repo') ?? '');
     } catch {
-      return plain(res, 400, 'invalid repository path');
+      plain(res, 400, 'invalid repository path');
+      return null;
     }
-    if (!(await stat(dir).then((s) => s.isDirectory(), () => false))) return plain(res, 404, 'repository not found');
+    if (!(await stat(dir).then((s) => s.isDirectory(), () => false))) {
+      plain(res, 404, 'repository not found');
+      return null;
+    }
+    return dir;
+  }
+
+  private async archive(url: URL, res: ServerResponse): Promise<void> {
+    const q = url.searchParams;
+    const format = q.get('format');
+    if (!isArchiveFormat(format)) return plain(res, 400, 'format must be zip or tar.gz');
+    const dir = await this.repoDir(q, res);
+    if (dir) await streamArchive(dir, q.get('commit') ?? '', format, q.get('repo') ?? '', res);
+  }
+
+  private async raw(url: URL, res: ServerResponse): Promise<void> {
+    const q = url.searchParams;
+    const dir = await this.repoDir(q, res);
+    if (!dir) return;
     const blob = q.get('blob');
     if (blob !== null) return streamBlobById(dir, blob, res);
     await streamRawBlob(dir, q.get('ref') ?? '', q.get('path') ?? '', res);
@@ -140,6 +160,8 @@ export class InternalGitHttpServer {
     const url = new URL(req.url ?? '/', 'http://internal');
     // Blobs too large for a bus message: `GET /internal/raw?owner=&repo=&ref=&path=` streams their bytes.
     if (url.pathname === INTERNAL_RAW_PATH && req.method === 'GET') return this.raw(url, res);
+    // Archives of a commit: `GET /internal/archive?owner=&repo=&commit=&format=` streams `git archive`.
+    if (url.pathname === INTERNAL_ARCHIVE_PATH && req.method === 'GET') return this.archive(url, res);
     // Release attachments: their bytes in (upload) and out (download), never over the bus.
     if (url.pathname === INTERNAL_ATTACHMENTS_PATH && this.options.attachments) {
       return serveAttachment(this.options.attachments, req, res, url);

@@ -201,3 +201,4 @@ export interface CommitDiffReply {
   patch: string;
   tooLarge: boolean;
 }
+

@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import {
-  ArrayNotEmpty, IsArray, IsInt, IsOptional, IsString, MaxLength, Min, ValidateNested,
+  ArrayNotEmpty, IsArray, IsBoolean, IsInt, IsOptional, IsString, MaxLength, Min, ValidateNested,
 } from 'class-validator';
 import { RepoScopedRequest } from './repo-access.dto.js';
 
@@ -73,6 +73,25 @@ export class GetContentsRequest extends RepoScopedRequest {
   @IsOptional() @IsString() @MaxLength(1024) ref?: string;
   /** `[api] DEFAULT_MAX_BLOB_SIZE`: a larger file comes without content. */
   @IsInt() @Min(0) maxBlobSize: number;
+  /**
+   * For a directory, also the summaries of its entries' last commits and the number of commits in the folder's
+   * history (the web tree): {@link GetContentsReply.commits}, {@link GetContentsReply.historyCount}.
+   */
+  @IsOptional() @IsBoolean() withCommits?: boolean;
+}
+
+/** A commit as the web tree shows it beside an entry. */
+export interface CommitSummaryDto {
+  sha: string;
+  /** The message's first line. */
+  title: string;
+  authorName: string;
+  /** The login of the user owning the author e-mail, or null. */
+  authorLogin: string | null;
+  /** Author date, RFC 3339. */
+  authorDate: string;
+  /** Committer date, RFC 3339 (which commit is newest). */
+  committerDate: string;
 }
 
 /**
@@ -86,6 +105,12 @@ export interface GetContentsReply {
   /** The commit the ref resolved to. */
   commit: string;
   deferred?: boolean;
+  /** With `withCommits`, for a directory: each entry's last commit once (the listing names them by id). */
+  commits?: CommitSummaryDto[];
+  /** With `withCommits`, for a directory: the number of commits reachable from `commit` touching it. */
+  historyCount?: number;
+  /** With `withCommits`, for a directory: the newest commit touching it (the resolved commit itself at the root). */
+  latestCommit?: string;
 }
 
 /** `repo.file-contents.get`: Gitea's batch file contents. */
@@ -127,4 +152,49 @@ export interface GetRawReply {
   size: number;
   type: 'file' | 'symlink';
   contentBase64: string | null;
+}
+
+/** The largest file `repo.blame` annotates (bytes of the blob; larger ones are `tooLarge`). */
+export const BLAME_MAX_BYTES = 384 * 1024;
+
+/** `repo.blame`: who last changed each line of a file at a ref (`git blame --porcelain`). */
+export class BlameRequest extends RepoScopedRequest {
+  /** Tree path of a file. */
+  @IsString() @MaxLength(4096) path: string;
+  /** Branch, tag or commit id (default branch if absent). */
+  @IsOptional() @IsString() @MaxLength(1024) ref?: string;
+}
+
+/** A commit that last changed some lines of a blamed file. */
+export interface BlameCommitDto {
+  sha: string;
+  /** The message's first line. */
+  summary: string;
+  authorName: string;
+  authorEmail: string;
+  /** Author time, RFC 3339. */
+  authorDate: string;
+}
+
+/** Consecutive lines (1-based `start`, `count` of them) last changed by one commit. */
+export interface BlameRangeDto {
+  sha: string;
+  start: number;
+  count: number;
+}
+
+/**
+ * `repo.blame` reply: the resolved commit, the file's lines (LF-split, without their line ends), ranges in line order
+ * covering every line, and each commit once. `tooLarge` (no lines, no ranges) past {@link BLAME_MAX_BYTES}; `binary`
+ * for a file with NUL bytes.
+ */
+export interface BlameReply {
+  commit: string;
+  path: string;
+  size: number;
+  lines: string[];
+  ranges: BlameRangeDto[];
+  commits: BlameCommitDto[];
+  tooLarge: boolean;
+  binary: boolean;
 }

@@ -15,7 +15,7 @@ import type {
   CommitDiffReply, CommitDto, CommitListReply, CompareDto, CompareRequest, GetCommitDiffRequest, GetCommitRequest, ListCommitsRequest,
 } from './commits.dto.js';
 import type {
-  GetContentsReply, GetContentsRequest, GetFileContentsReply, GetFileContentsRequest, GetRawReply, GetRawRequest,
+  BlameReply, BlameRequest, GetContentsReply, GetContentsRequest, GetFileContentsReply, GetFileContentsRequest, GetRawReply, GetRawRequest,
 } from './contents.dto.js';
 import type {
   CreateDeployKeyRequest, DeployKeyDto, DeployKeyFingerprintRequest, DeployKeyIdRequest, ListDeployKeysRequest,
@@ -85,6 +85,7 @@ export interface RepoRpc {
   [RepoSubjects.commitGet]: RpcPair<GetCommitRequest, CommitDto>;
   [RepoSubjects.compare]: RpcPair<CompareRequest, CompareDto>;
   [RepoSubjects.commitDiff]: RpcPair<GetCommitDiffRequest, CommitDiffReply>;
+  [RepoSubjects.blame]: RpcPair<BlameRequest, BlameReply>;
   [RepoSubjects.branchList]: RpcPair<ListBranchesRequest, Paginated<BranchDto>>;
   [RepoSubjects.branchCreate]: RpcPair<CreateBranchRequest, BranchDto>;
   [RepoSubjects.branchDelete]: RpcPair<DeleteBranchRequest, null>;

@@ -150,6 +150,11 @@ export const RepoSubjects = {
   topicAdd: 'repo.topic.add',
   /** Remove one topic (repo admin; NOT_FOUND when absent): {@link TopicRequest} → `null`. */
   topicDelete: 'repo.topic.delete',
+  /**
+   * Who last changed each line of a file (the web UI's blame page; `git blame --porcelain`): {@link BlameRequest} →
+   * {@link BlameReply}.
+   */
+  blame: 'repo.blame',
   /** Branch and tag names (the web UI's ref switcher): {@link ListRefNamesRequest} → {@link RefNamesReply}. */
   refNames: 'repo.ref.names',
   /** The instance signing key's public half: {@link GetSigningKeyRequest} → {@link SigningKeyReply}. */

@@ -1,6 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { Logger } from '@nestjs/common';
-import { DomainError, ErrorCode, INTERNAL_ATTACHMENTS_PATH, INTERNAL_RAW_PATH, type RepoRefDto } from '@cairn/contracts';
+import {
+  DomainError, ErrorCode, INTERNAL_ARCHIVE_PATH, INTERNAL_ATTACHMENTS_PATH, INTERNAL_RAW_PATH, type RepoRefDto,
+} from '@cairn/contracts';
 import type { CommonSettings } from '@cairn/platform';
 import { InternalEndpoint, internalCallHeaders } from '../../http/internal-endpoint.js';
 
@@ -8,7 +10,7 @@ import { InternalEndpoint, internalCallHeaders } from '../../http/internal-endpo
  * Fetches blob bytes that are too large for a bus message from repo-service's internal HTTP endpoint
  * (`GET /internal/raw?owner=&repo=&ref=&path=`, shared internal token). The ref is always the commit id the
  * service resolved, so the bytes are exactly those the metadata describes. Release attachments' bytes come the same
- * way (`GET /internal/attachments?repo=&uuid=`).
+ * way (`GET /internal/attachments?repo=&uuid=`), and archives (`GET /internal/archive?owner=&repo=&commit=&format=`).
  */
 export class InternalRawClient {
   private readonly logger = new Logger('InternalRaw');
@@ -31,6 +33,11 @@ export class InternalRawClient {
   /** Opens a release attachment's bytes (a uuid repo-service has just resolved for this repository). */
   openAttachment(repo: RepoRefDto, uuid: string): Promise<IncomingMessage> {
     return this.openPath(INTERNAL_ATTACHMENTS_PATH, repo, { repo: String(repo.id), uuid });
+  }
+
+  /** Opens `git archive` of a commit (a full id repo-service has just resolved) as zip or tar.gz. */
+  openArchive(repo: RepoRefDto, commit: string, format: 'zip' | 'tar.gz'): Promise<IncomingMessage> {
+    return this.openPath(INTERNAL_ARCHIVE_PATH, repo, { owner: repo.ownerName, repo: repo.name, commit, format });
   }
 
   private openWith(repo: RepoRefDto, which: { ref: string; path: string } | { blob: string }): Promise<IncomingMessage> {

@@ -11,7 +11,7 @@ export const RAW_INLINE_MAX_BYTES = 512 * 1024;
 /**
  * Answers a file's raw bytes (the API's `…/raw/{path}` and the web UI's raw links): small blobs come inline from
  * `repo.raw.get`, larger ones are streamed from repo-service's internal HTTP. Served as user content (text as
- * `text/plain`, a safe image as itself, else bytes; `nosniff`, sandboxed), with an inline disposition as Gitea.
+ * `text/plain`, a safe image as itself, `.svg`/`.pdf` by name, else bytes; `nosniff`, sandboxed), with an inline disposition as Gitea.
  */
 export async function sendRawBlob(
   rpc: RpcClient,
@@ -28,14 +28,14 @@ export async function sendRawBlob(
     .header('x-gitea-object-type', blob.type);
   if (blob.contentBase64 !== null) {
     const bytes = Buffer.from(blob.contentBase64, 'base64');
-    await reply.headers(userContentHeaders('raw', bytes)).send(bytes);
+    await reply.headers(userContentHeaders('raw', bytes, undefined, blob.name)).send(bytes);
     return;
   }
   const upstream = await internalRaw.open(ctx.repo, blob.commit, blob.path);
   const length = upstream.headers['content-length'];
   if (typeof length === 'string') void reply.header('content-length', length);
   const { head, body } = await peekHead(upstream);
-  await reply.headers(userContentHeaders('raw', head)).send(body);
+  await reply.headers(userContentHeaders('raw', head, undefined, blob.name)).send(body);
 }
 
 /** `Content-Disposition` with the file name (ASCII fallback plus RFC 5987 for the exact name). */

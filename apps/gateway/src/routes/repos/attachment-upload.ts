@@ -109,7 +109,7 @@ export class AttachmentUploader {
         parser = busboy({
           headers: req.headers,
           // One byte over the limit: even a part busboy cuts there is refused by repo-service's own check.
-          limits: { fileSize: this.maxBytes + 1, files: 8, fields: 32, fieldSize: 64 * 1024, parts: 64 },
+          limits: { fileSize: this.partLimitBytes, files: 8, fields: 32, fieldSize: 64 * 1024, parts: 64 },
         });
       } catch (err) {
         return reject(DomainError.invalid(`invalid multipart body: ${(err as Error).message}`));
@@ -123,18 +123,9 @@ export class AttachmentUploader {
           return;
         }
         started = true;
-        const name = target.name || info.filename || '';
-        const problem = nameProblem(name);
-        if (problem) {
-          part.resume();
-          return settle(problem);
-        }
-        // busboy ends a file cut at the limit normally: the limit event must abort the upstream request first.
-        const limited = feed(part, new Transform({ transform: (chunk: Buffer, _e, done) => done(null, chunk) }));
-        part.on('limit', () => limited.destroy(tooLarge(this.maxBytes)));
-        part.on('error', (err: Error) => limited.destroy(err));
-        file = limited;
-        this.send(target, name, limited).then((dto) => settle(null, dto), settle);
+        const upload = this.startPart(target, target.name || info.filename || '', part);
+        file = upload.stream;
+        upload.done.then((dto) => settle(null, dto), settle);
       });
       parser.on('error', (err: Error) => {
         // A cut or malformed body: the part being streamed must not end as if complete.
@@ -146,6 +137,32 @@ export class AttachmentUploader {
       });
       req.raw.pipe(parser);
     });
+  }
+
+  /**
+   * Streams one file part of a multipart body that busboy reads with `limits.fileSize` = {@link partLimitBytes} (the
+   * web's release form uses it too) to repo-service; the stored attachment, or a 413 past `[attachment] MAX_SIZE`.
+   */
+  uploadPart(target: UploadTarget, name: string, part: Readable): Promise<AttachmentDto> {
+    return this.startPart(target, name, part).done;
+  }
+
+  /** busboy's `fileSize` limit for a part: one byte over the limit, so a cut part is refused by repo-service too. */
+  get partLimitBytes(): number {
+    return this.maxBytes + 1;
+  }
+
+  private startPart(target: UploadTarget, name: string, part: Readable): { stream: Transform | null; done: Promise<AttachmentDto> } {
+    const problem = nameProblem(name);
+    if (problem) {
+      part.resume();
+      return { stream: null, done: Promise.reject(problem) };
+    }
+    // busboy ends a file cut at the limit normally: the limit event must abort the upstream request first.
+    const limited = feed(part, new Transform({ transform: (chunk: Buffer, _e, done) => done(null, chunk) }));
+    part.on('limit', () => limited.destroy(tooLarge(this.maxBytes)));
+    part.on('error', (err: Error) => limited.destroy(err));
+    return { stream: limited, done: this.send(target, name, limited) };
   }
 
   /** Streams `body` (which fails with a 413 past the limit) to repo-service and returns the stored attachment. */

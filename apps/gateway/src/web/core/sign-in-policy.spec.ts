@@ -14,6 +14,16 @@ describe('REQUIRE_SIGNIN_VIEW for anonymous web visitors', () => {
     }
   });
 
+  it('lets them see the images a README on the open home page shows (raw/media of an image file), not other raw files', () => {
+    for (const path of ['/o/r/raw/branch/main/docs/logo.png', '/o/r/media/branch/main/a.SVG', '/o/r/raw/branch/main/%6cogo.png']) {
+      expect(anonymousMustSignIn('expensive', path, false), path).toBe(false);
+    }
+    for (const path of ['/o/r/raw/branch/main/logo.png.txt', '/o/r/src/branch/main/logo.png', '/o/r/blame/branch/main/logo.png']) {
+      expect(anonymousMustSignIn('expensive', path, false), path).toBe(true);
+    }
+    expect(anonymousMustSignIn('strict', '/o/r/raw/branch/main/logo.png', false)).toBe(true);
+  });
+
   it('classifies the decoded path: percent-encoded segments are the pages they are routed to', () => {
     for (const path of ['/o/r/%72aw/branch/main/a.txt', '/o/r/%73rc/branch/main', '/o/r/%63ommits/branch/main',
       '/o/r/%69ssues', '/o/r/%70ulls/3', '/%75ser/events']) {

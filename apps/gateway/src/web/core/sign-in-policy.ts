@@ -1,9 +1,11 @@
 import type { RequireSigninView } from '../../config/gateway-settings.js';
+import { imageTypeForName } from '../../http/user-content.js';
 
 /**
  * Under `REQUIRE_SIGNIN_VIEW = expensive`, the repository pages anonymous visitors are sent to sign in from (Gitea's
  * list, matched by the path after `/{owner}/{repo}/`): code, raw, history, blame, archives, issues and pulls, wiki,
- * activity. The repository home page stays open.
+ * activity. The repository home page stays open — and so do the images its README shows: the raw bytes of an image
+ * file (`raw`/`media` of a path named as an image) are one blob read, nothing a crawler walks history with.
  */
 const EXPENSIVE_REPO_PAGES = new Set([
   'archive', 'blame', 'commit', 'commits', 'graph', 'media', 'raw', 'src', 'wiki', 'activity', 'issues', 'pulls',
@@ -30,6 +32,7 @@ export function isExpensivePath(path: string): boolean {
   const segments = routedSegments(path);
   if (segments[0] === 'user' && segments[1] === 'events') return true;
   if (segments.length < 3 || SITE_SEGMENTS.has(segments[0])) return false;
+  if ((segments[2] === 'raw' || segments[2] === 'media') && imageTypeForName(segments.at(-1) ?? '') !== null) return false;
   return EXPENSIVE_REPO_PAGES.has(segments[2]);
 }
 

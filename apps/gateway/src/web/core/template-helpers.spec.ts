@@ -1,9 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { plural, relativeTime, timeElement } from './template-helpers.js';
+import { fileSize, plural, relativeTime, timeElement } from './template-helpers.js';
 import { createViews } from './views.js';
 
 describe('template helpers', () => {
   const now = new Date('2026-11-28T12:00:00Z');
+
+  it('gives file sizes as people read them', () => {
+    expect(fileSize(0)).toBe('0 B');
+    expect(fileSize(1023)).toBe('1023 B');
+    expect(fileSize(1024)).toBe('1 KiB');
+    expect(fileSize(2000)).toBe('2 KiB');
+    expect(fileSize(1536)).toBe('1.5 KiB');
+    expect(fileSize(300 * 1024)).toBe('300 KiB');
+    expect(fileSize(5 * 1024 * 1024 * 1024)).toBe('5 GiB');
+  });
 
   it('says how long ago, in words', () => {
     expect(relativeTime(new Date('2026-11-28T11:59:50Z'), now)).toBe('just now');

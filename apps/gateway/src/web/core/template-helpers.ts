@@ -21,6 +21,19 @@ export function plural(count: number, singular: string, pluralForm = `${singular
   return `${count} ${count === 1 ? singular : pluralForm}`;
 }
 
+/** "512 B", "1.5 KiB", "12 MiB": a file's size as people read it. */
+export function fileSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let n = bytes / 1024;
+  let i = 0;
+  while (n >= 1024 && i < units.length - 1) {
+    n /= 1024;
+    i++;
+  }
+  return `${n < 10 ? n.toFixed(1).replace(/\.0$/, '') : Math.round(n)} ${units[i]}`;
+}
+
 /** "2026-11-28 20:31 UTC": the absolute time shown on hover. */
 export function absoluteTime(at: Date): string {
   return `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
@@ -65,6 +78,7 @@ export const TEMPLATE_HELPERS = {
   escape: escapeHtml,
   time: timeElement,
   plural,
+  size: fileSize,
   avatar: avatarImage,
   avatarUrl,
 } as const;

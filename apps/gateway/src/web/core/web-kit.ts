@@ -6,6 +6,9 @@ import {
 import type { CommonSettings, JsonLogger, LazyRedis, RpcClient } from '@cairn/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { resolveRepoAccess } from '../../access/repo-access.guard.js';
+import { readCredentials } from '../../auth/credentials.js';
+import { resolveCredentials } from '../../auth/resolve-credentials.js';
+import { missingScopesMessage } from '../../auth/scopes.js';
 import type { GatewaySettings } from '../../config/gateway-settings.js';
 import { setRetryAfter } from '../../http/retry-after.js';
 import { readCookie, sessionCookie } from './cookies.js';
@@ -65,6 +68,17 @@ export interface PageOptions {
   public?: boolean;
   /** Reachable by a user who must change their password first (that page, sign-out); others send them there. */
   duringPasswordChange?: boolean;
+  /**
+   * The page takes `multipart/form-data` (a form with files): its body is left unread and the handler streams it
+   * through `readMultipartForm` (`multipart-form.ts`), which checks the CSRF field before acting on any part.
+   */
+  multipart?: boolean;
+  /**
+   * Without a session, the request's own API credentials (Basic, `token`/`Bearer`, `?token=`) sign it in, needing these
+   * token scopes — as Gitea lets scripts and CI fetch what a browser would (release attachments). Only then does the
+   * sign-in policy apply to a visitor who presented none.
+   */
+  apiCredentials?: { scopes: readonly string[] };
 }
 
 /** Gitea's page for a user who must change their password (the API's refusal names it too). */
@@ -182,6 +196,17 @@ export class WebKit {
     return context;
   }
 
+  /** The actor of the request's API credentials (their token scopes checked), or null when it presents none. */
+  private async apiActor(req: FastifyRequest, scopes: readonly string[]): Promise<ActorDto | null> {
+    const presented = readCredentials(req);
+    if (presented === 'malformed') throw new DomainError(ErrorCode.UNAUTHENTICATED, 'malformed Authorization header');
+    if (!presented.request) return null;
+    const { actor } = await resolveCredentials(this.rpc, this.settings, presented.request);
+    const missing = missingScopesMessage(actor, scopes);
+    if (missing) throw DomainError.forbidden(missing);
+    return actor;
+  }
+
   /** Saves changes a page made to the session (e.g. a pending sign-in). */
   saveSession(session: WebSession): Promise<void> {
     return this.deps.store.save(session);
@@ -208,6 +233,7 @@ export class WebKit {
     let ctx: PageContext | null = null;
     try {
       ctx = await this.context(req, reply);
+      if (!ctx.actor && options.apiCredentials) ctx.actor = await this.apiActor(req, options.apiCredentials.scopes);
       if (!ctx.actor && anonymousMustSignIn(this.settings.requireSigninView, req.url, options.public === true)) {
         throw new SignInRequired();
       }
@@ -215,7 +241,7 @@ export class WebKit {
         await this.send(req, reply, ctx, redirect(CHANGE_PASSWORD_PATH));
         return;
       }
-      if (UNSAFE_METHODS.has(req.method)) {
+      if (UNSAFE_METHODS.has(req.method) && !(options.multipart && isMultipart(req))) {
         const session = await this.loadedSession(req);
         const presented = ctx.form[CSRF_FIELD] ?? req.headers[CSRF_HEADER];
         if (!session || !csrfMatches(session.csrf, presented)) {
@@ -387,6 +413,10 @@ interface SessionState {
 function sessionState(req: FastifyRequest): SessionState {
   const holder = req as unknown as { [SESSION_STATE]?: SessionState };
   return (holder[SESSION_STATE] ??= {});
+}
+
+export function isMultipart(req: FastifyRequest): boolean {
+  return (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase() === 'multipart/form-data';
 }
 
 function formFields(body: unknown): Record<string, string> {

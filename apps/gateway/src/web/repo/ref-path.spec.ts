@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { refUrl, splitRefPath } from './ref-path.js';
+import { likelyRefPath, refUrl, splitRefPath } from './ref-path.js';
 
 const names = { branches: ['feature', 'feature/x', 'main'], tags: ['v1'], truncated: false };
 
@@ -25,5 +25,11 @@ describe('splitRefPath', () => {
 describe('refUrl', () => {
   it('encodes each segment', () => {
     expect(refUrl('/o/r', 'src', 'branch', 'feature/x', 'a b/c#d.md')).toBe('/o/r/src/branch/feature/x/a%20b/c%23d.md');
+  });
+
+  it('guesses the split of a name without a slash, which splitRefPath confirms or corrects', () => {
+    expect(likelyRefPath('branch', 'main/docs/a.md/')).toEqual({ kind: 'branch', ref: 'main', path: 'docs/a.md' });
+    expect(likelyRefPath('tag', 'v1')).toEqual({ kind: 'tag', ref: 'v1', path: '' });
+    expect(likelyRefPath('branch', 'feature/x/a.md')).toEqual({ kind: 'branch', ref: 'feature', path: 'x/a.md' });
   });
 });

@@ -36,8 +36,18 @@ export function splitRefPath(kind: RefKind, rest: string, names: RefNamesReply):
   return { kind, ref: best, path: trimmed.slice(best.length + 1) };
 }
 
-/** The URL path of a ref and tree path under a repository (`src`, `raw`, `commits`), each segment encoded. */
-export function refUrl(repoBase: string, section: 'src' | 'raw' | 'commits', kind: RefKind, ref: string, path = ''): string {
+/**
+ * The split {@link splitRefPath} gives when the ref's name has no `/` (most do): the first segment is the ref. Pages
+ * start reading with it before the ref names are known, and read again when the names say otherwise.
+ */
+export function likelyRefPath(kind: RefKind, rest: string): RefPath {
+  const trimmed = rest.replace(/^\/+|\/+$/g, '');
+  const cut = trimmed.indexOf('/');
+  return { kind, ref: cut < 0 ? trimmed : trimmed.slice(0, cut), path: cut < 0 ? '' : trimmed.slice(cut + 1) };
+}
+
+/** The URL path of a ref and tree path under a repository (`src`, `raw`, `commits`, `blame`), each segment encoded. */
+export function refUrl(repoBase: string, section: 'src' | 'raw' | 'commits' | 'blame', kind: RefKind, ref: string, path = ''): string {
   const segs = [...ref.split('/'), ...(path ? path.split('/') : [])].map(encodeURIComponent).join('/');
   return `${repoBase}/${section}/${kind}/${segs}`;
 }

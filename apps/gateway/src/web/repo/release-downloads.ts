@@ -1,46 +1,24 @@
 import { Readable } from 'node:stream';
-import { DomainError, ErrorCode, ReleaseSubjects, type ActorDto, type AssetDownloadReply } from '@cairn/contracts';
+import { DomainError, ReleaseSubjects, type AssetDownloadReply } from '@cairn/contracts';
 import type { RepoContext } from '../../access/repo-access.guard.js';
-import { readCredentials } from '../../auth/credentials.js';
-import { resolveCredentials } from '../../auth/resolve-credentials.js';
-import { missingScopesMessage } from '../../auth/scopes.js';
 import { peekHead, userContentHeaders } from '../../http/user-content.js';
 import { InternalRawClient } from '../../routes/repo-content/internal-raw.client.js';
 import { contentDisposition } from '../../routes/repo-content/send-raw.js';
-import { anonymousMustSignIn } from '../core/sign-in-policy.js';
-import { SignInRequired, answered, type PageContext, type WebKit } from '../core/web-kit.js';
+import { answered, type PageContext, type WebKit } from '../core/web-kit.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * Who downloads: the session's user, or — as Gitea lets scripts and CI fetch private attachments — the API
- * credentials of the request (Basic, `token`/`Bearer`, `?token=`; a token needs `read:repository`). Without either,
- * `REQUIRE_SIGNIN_VIEW` decides whether an anonymous download is allowed.
- */
-async function downloader(web: WebKit, ctx: PageContext<unknown, unknown>): Promise<ActorDto | null> {
-  if (ctx.actor) return ctx.actor;
-  const presented = readCredentials(ctx.req);
-  if (presented === 'malformed') throw new DomainError(ErrorCode.UNAUTHENTICATED, 'malformed Authorization header');
-  if (!presented.request) {
-    if (anonymousMustSignIn(web.settings.requireSigninView, ctx.req.url, false)) throw new SignInRequired();
-    return null;
-  }
-  const { actor } = await resolveCredentials(web.rpc, web.settings, presented.request);
-  const missing = missingScopesMessage(actor, ['read:repository']);
-  if (missing) throw DomainError.forbidden(missing);
-  return actor;
-}
-
-/**
  * Release attachment downloads (Gitea's web routes): `/{owner}/{repo}/releases/download/{tag}/{name}` — every
  * attachment's `browser_download_url` — and `/attachments/{uuid}`. Read access as every repository page (private:
- * 404 to outsiders), for the {@link downloader}; the download counted by repo-service, then the bytes streamed from
+ * 404 to outsiders), for the session's user or — as Gitea lets scripts and CI fetch private attachments — the API
+ * credentials of the request (a token needs `read:repository`; the kit's `apiCredentials`, then its sign-in
+ * policy); the download counted by repo-service, then the bytes streamed from
  * its internal endpoint with their length; nothing is buffered.
  */
 export function registerReleaseDownloads(web: WebKit): void {
   const files = new InternalRawClient(web.deps.common);
-  // `public`: the sign-in policy is applied by `downloader`, after API credentials had their chance.
-  const options = { public: true };
+  const options = { apiCredentials: { scopes: ['read:repository'] } };
 
   const send = async (ctx: PageContext<unknown, unknown>, repo: RepoContext, found: AssetDownloadReply) => {
     // A HEAD gets the headers alone. Fastify's HEAD route drains a stream it is given: an empty one, not the file.
@@ -63,7 +41,7 @@ export function registerReleaseDownloads(web: WebKit): void {
   };
 
   web.get<{ owner: string; repo: string; '*': string }>('/:owner/:repo/releases/download/*', async (ctx) => {
-    const repo = await web.repoAccess({ actor: await downloader(web, ctx) }, ctx.params.owner, ctx.params.repo, 'releases');
+    const repo = await web.repoAccess(ctx, ctx.params.owner, ctx.params.repo, 'releases');
     // The tag may hold slashes; the name is the last segment.
     const rest = ctx.params['*'] ?? '';
     const cut = rest.lastIndexOf('/');
@@ -75,11 +53,10 @@ export function registerReleaseDownloads(web: WebKit): void {
   }, options);
 
   web.get<{ uuid: string }>('/attachments/:uuid', async (ctx) => {
-    const actor = await downloader(web, ctx);
     const uuid = ctx.params.uuid.toLowerCase();
     if (!UUID.test(uuid)) throw DomainError.notFound('attachment does not exist');
     const where = await web.rpc.send(ReleaseSubjects.assetLocate, { uuid });
-    const repo = await web.repoAccess({ actor }, where.owner, where.repo, 'releases');
+    const repo = await web.repoAccess(ctx, where.owner, where.repo, 'releases');
     return send(ctx, repo, await web.rpc.send(ReleaseSubjects.assetDownload, { ...repo, uuid, headOnly: ctx.req.method === 'HEAD' }));
   }, options);
 }

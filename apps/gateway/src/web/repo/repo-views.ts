@@ -5,9 +5,10 @@ import {
 } from '@cairn/contracts';
 import { LruCache, type RpcClient } from '@cairn/platform';
 import type { RepoContext } from '../../access/repo-access.guard.js';
+import { imageTypeForName } from '../../http/user-content.js';
 import { escapeHtml, highlightLines } from './highlight.js';
 import { MARKDOWN_MAX_BYTES, isMarkdownName, renderMarkdown } from './markdown.js';
-import { refUrl, splitRefPath, type RefKind, type RefPath } from './ref-path.js';
+import { likelyRefPath, refUrl, splitRefPath, type RefKind, type RefPath } from './ref-path.js';
 import { diffView, excerptUrl, type DiffStyle, type DiffView } from './diff-view.js';
 import { parseUnifiedDiff } from './unified-diff.js';
 import { verificationBadge, type VerificationBadge } from './verification-badge.js';
@@ -61,6 +62,17 @@ export interface TreeEntryView {
   name: string;
   type: ContentsResponseDto['type'];
   url: string;
+  /** Bytes of a file or symlink; null for folders and submodules. */
+  size: number | null;
+  /** The commit that last changed the entry (from repo-service's last-commit cache), when known. */
+  lastCommit: { sha: string; title: string; url: string; date: string } | null;
+}
+
+/** The bar above a tree: the newest commit of the folder and how many commits its history has. */
+export interface LatestCommitView {
+  commit: { sha: string; shortSha: string; title: string; url: string; authorName: string; authorLogin: string | null; date: string };
+  total: number;
+  historyUrl: string;
 }
 
 export interface Breadcrumb {
@@ -74,6 +86,7 @@ export interface TreeView {
   switcher: RefSwitcher;
   historyUrl: string;
   crumbs: Breadcrumb[];
+  latest: LatestCommitView | null;
   entries: TreeEntryView[];
   readme: { name: string; html: string; markdown: boolean } | null;
 }
@@ -87,6 +100,13 @@ export interface FileView {
   name: string;
   size: number;
   rawUrl: string;
+  blameUrl: string;
+  /** How the file is shown: an image (`<img>` of the raw URL), a PDF (linked), rendered Markdown, or its lines. */
+  display: 'image' | 'pdf' | 'markdown' | 'source';
+  /** Rendered Markdown (display `markdown`); the toggle links to the other view. */
+  markdownHtml: string | null;
+  sourceUrl: string | null;
+  renderedUrl: string | null;
   /** Highlighted, escaped lines; null when the file is binary or too large to show. */
   lines: string[] | null;
   binary: boolean;
@@ -164,27 +184,60 @@ export class RepoViews {
    * empty repository. The header, the ref names and the listing are fetched side by side; the README comes from the
    * cache of rendered READMEs or, on a miss, right after the listing.
    */
-  async browse(ctx: RepoContext, kind?: RefKind, rest = ''): Promise<TreeView | FileView | null> {
+  async browse(ctx: RepoContext, kind?: RefKind, rest = '', options: { source?: boolean } = {}): Promise<TreeView | FileView | null> {
     if (ctx.repo.empty) return null;
     const site = siteOf(ctx);
     const header = quiet(this.header(ctx));
     const names = quiet(this.refNames(ctx));
-    const at = kind ? splitOrNotFound(kind, rest, await names) : { kind: 'branch' as const, ref: ctx.repo.defaultBranch, path: '' };
-    const reply = await this.rpc.send(RepoSubjects.contentsGet, { ...ctx, path: at.path, ref: at.ref, maxBlobSize: FILE_VIEW_MAX_BYTES });
+    const read = (target: RefPath) => this.rpc.send(RepoSubjects.contentsGet, {
+      ...ctx, path: target.path, ref: target.ref, maxBlobSize: FILE_VIEW_MAX_BYTES, withCommits: true,
+    });
+    // The listing starts at once with the likely split of the path (a ref name without `/`), beside the names that
+    // confirm it; a name with a slash reads again.
+    const likely = kind ? likelyRefPath(kind, rest) : { kind: 'branch' as const, ref: ctx.repo.defaultBranch, path: '' };
+    const early = quiet(read(likely));
+    const at = kind ? splitOrNotFound(kind, rest, await names) : likely;
+    const reply = at.ref === likely.ref && at.path === likely.path ? await early : await read(at);
     const ref: RefView = { ...at, names: await names };
     const crumbs = breadcrumbs(site, ref);
-    if (!reply.dir) return toFileView(await header, ref, crumbs, reply.file!);
-    const entries = [...reply.dir]
+    if (!reply.dir) return toFileView(await header, ref, crumbs, reply.file!, options.source === true);
+    const historyUrl = refUrl(site.base, 'commits', ref.kind, ref.ref, ref.path);
+    const dir = reply.dir;
+    const readme = await this.readme(ctx, site, ref, dir);
+    // The entries' last commits (ids from the last-commit cache) and the folder's history count came with the listing.
+    const commits = new Map((reply.commits ?? []).map((c) => [c.sha, c]));
+    const entries = [...dir]
       .sort((a, b) => Number(b.type === 'dir') - Number(a.type === 'dir') || a.name.localeCompare(b.name))
-      .map((e) => ({ name: e.name, type: e.type, url: refUrl(site.base, 'src', ref.kind, ref.ref, e.path) }));
+      .map((e): TreeEntryView => {
+        const c = e.last_commit_sha ? commits.get(e.last_commit_sha) : undefined;
+        return {
+          name: e.name,
+          type: e.type,
+          url: refUrl(site.base, 'src', ref.kind, ref.ref, e.path),
+          size: e.type === 'file' || e.type === 'symlink' ? e.size : null,
+          lastCommit: c ? { sha: c.sha, title: c.title, url: `${site.base}/commit/${c.sha}`, date: c.authorDate } : null,
+        };
+      });
+    const newest = reply.latestCommit ? commits.get(reply.latestCommit) : undefined;
+    const latest: LatestCommitView | null = newest
+      ? {
+          commit: {
+            sha: newest.sha, shortSha: newest.sha.slice(0, 10), title: newest.title, url: `${site.base}/commit/${newest.sha}`,
+            authorName: newest.authorName, authorLogin: newest.authorLogin, date: newest.authorDate,
+          },
+          total: reply.historyCount ?? 0,
+          historyUrl,
+        }
+      : null;
     return {
       header: await header,
       ref,
       switcher: refSwitcher(site, ref, 'src'),
-      historyUrl: refUrl(site.base, 'commits', ref.kind, ref.ref, ref.path),
+      historyUrl,
       crumbs,
+      latest,
       entries,
-      readme: await this.readme(ctx, site, ref, reply.dir),
+      readme,
     };
   }
 
@@ -308,21 +361,38 @@ function breadcrumbs(site: Site, ref: RefPath): Breadcrumb[] {
   return crumbs;
 }
 
-function toFileView(header: RepoHeader, ref: RefView, crumbs: Breadcrumb[], file: ContentsResponseDto): FileView {
+function toFileView(header: RepoHeader, ref: RefView, crumbs: Breadcrumb[], file: ContentsResponseDto, source: boolean): FileView {
   const rawUrl = refUrl(header.base, 'raw', ref.kind, ref.ref, ref.path);
+  const fileUrl = refUrl(header.base, 'src', ref.kind, ref.ref, ref.path);
   const base = {
     header, ref, crumbs, name: file.name, size: file.size, rawUrl, language: null,
+    blameUrl: refUrl(header.base, 'blame', ref.kind, ref.ref, ref.path),
     switcher: refSwitcher(header, ref, 'src'),
     historyUrl: refUrl(header.base, 'commits', ref.kind, ref.ref, ref.path),
+    display: 'source' as FileView['display'], markdownHtml: null, sourceUrl: null, renderedUrl: null,
   };
+  // Images are shown from their raw URL (served sandboxed, SVG included); PDFs are linked (the page's CSP embeds nothing).
+  if (file.type === 'file' && imageTypeForName(file.name)) return { ...base, display: 'image', lines: null, binary: false, tooLarge: false };
+  if (file.type === 'file' && /\.pdf$/i.test(file.name)) return { ...base, display: 'pdf', lines: null, binary: false, tooLarge: false };
   if (file.type !== 'file' || file.content === null || file.size > FILE_VIEW_MAX_BYTES) {
     const text = file.type === 'symlink' && file.target !== null ? [file.target] : null;
     return { ...base, lines: text, binary: false, tooLarge: text === null && file.type === 'file' };
   }
   const bytes = Buffer.from(file.content, 'base64');
   if (bytes.subarray(0, 8000).includes(0)) return { ...base, lines: null, binary: true, tooLarge: false };
-  const { language, lines } = highlightLines(bytes.toString('utf8'), file.name);
-  return { ...base, lines, binary: false, tooLarge: false, language };
+  const text = bytes.toString('utf8');
+  if (isMarkdownName(file.name) && bytes.length <= MARKDOWN_MAX_BYTES && !source) {
+    const folder = ref.path.includes('/') ? ref.path.slice(0, ref.path.lastIndexOf('/') + 1) : '';
+    const linkBase = `${refUrl(header.base, 'src', ref.kind, ref.ref, folder)}/`.replace(/\/+$/, '/');
+    const imageBase = `${refUrl(header.base, 'raw', ref.kind, ref.ref, folder)}/`.replace(/\/+$/, '/');
+    return {
+      ...base, display: 'markdown', markdownHtml: renderMarkdown(text, linkBase, imageBase), sourceUrl: `${fileUrl}?display=source`,
+      lines: null, binary: false, tooLarge: false,
+    };
+  }
+  const { language, lines } = highlightLines(text, file.name);
+  const renderedUrl = isMarkdownName(file.name) && bytes.length <= MARKDOWN_MAX_BYTES ? fileUrl : null;
+  return { ...base, lines, binary: false, tooLarge: false, language, renderedUrl };
 }
 
 /** Links to the same section and path at every listed branch and tag. */

@@ -69,7 +69,8 @@ export function registerRepoPages(web: WebKit): void {
 
   web.get<RefParams, Query>('/:owner/:repo/src/:kind/*', async (ctx) => {
     const repo = await access(ctx);
-    return browsed(await repos.browse(repo, refKind(ctx.params.kind), ctx.params['*']), () => repos.header(repo));
+    const source = ctx.query.display === 'source';
+    return browsed(await repos.browse(repo, refKind(ctx.params.kind), ctx.params['*'], { source }), () => repos.header(repo));
   });
 
   web.get<RefParams, Query>('/:owner/:repo/raw/:kind/*', async (ctx) => {

@@ -1,0 +1,63 @@
+import type { ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
+import { isObjectId } from '@cairn/contracts';
+import { spawnGit } from '@cairn/platform';
+import type { CatFilePool } from '../git/cat-file-pool.js';
+import { sharedCatFilePool } from '../git/shared-pool.js';
+
+/** The archive formats of Gitea's `/archive/{ref}.zip|.tar.gz`. */
+export type ArchiveFormat = 'zip' | 'tar.gz';
+
+export function isArchiveFormat(value: string | null): value is ArchiveFormat {
+  return value === 'zip' || value === 'tar.gz';
+}
+
+function plain(res: ServerResponse, status: number, message: string): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-cache' });
+  res.end(`${message}\n`);
+}
+
+/**
+ * Streams `git archive` of the commit `commit` (a full id the gateway resolved; anything else is 400, a non-commit 404)
+ * into an internal HTTP answer, every path under `<prefix>/` as Gitea's archives are. zip comes from git itself; tar.gz
+ * is git's tar gzipped here (no external gzip process). Nothing is buffered; a client that goes away kills git.
+ */
+export async function streamArchive(
+  repoPath: string,
+  commit: string,
+  format: ArchiveFormat,
+  prefix: string,
+  res: ServerResponse,
+  pool: CatFilePool = sharedCatFilePool(),
+): Promise<void> {
+  if (!isObjectId(commit)) return plain(res, 400, 'invalid commit id');
+  if (!prefix || /[/\\\0]/.test(prefix) || prefix.startsWith('-') || prefix === '.' || prefix === '..') {
+    return plain(res, 400, 'invalid prefix');
+  }
+  const info = await pool.one(repoPath, { op: 'info', object: commit }).catch(() => null);
+  if (info?.type !== 'commit') return plain(res, 404, 'not found');
+  const child = spawnGit(repoPath, ['archive', `--format=${format === 'zip' ? 'zip' : 'tar'}`, `--prefix=${prefix}/`, commit]);
+  child.stdin.end();
+  child.stderr.resume();
+  res.once('close', () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
+  res.writeHead(200, { 'content-type': format === 'zip' ? 'application/zip' : 'application/gzip' });
+  const exited = new Promise<number | null>((resolve) => {
+    child.on('error', () => resolve(null));
+    child.on('close', (code) => resolve(code));
+  });
+  try {
+    if (format === 'zip') await pipeline(child.stdout, res);
+    else await pipeline(child.stdout, createGzip(), res);
+  } catch {
+    res.destroy();
+  }
+  // A failed git must not look like a complete archive.
+  if ((await exited) !== 0) res.destroy();
+}
