@@ -1,5 +1,6 @@
 import { registerAdminPages } from './admin/admin.pages.js';
 import { registerAuthPages } from './auth/auth.pages.js';
+import { registerConfigPages } from './config/config.pages.js';
 import { registerHomePages } from './home/home.pages.js';
 import { registerPullsPages } from './pulls/pulls.pages.js';
 import { registerRepoPages } from './repo/repo.pages.js';
@@ -16,5 +17,6 @@ export const WEB_AREAS: ReadonlyArray<(web: WebKit) => void> = [
   registerPullsPages,
   registerRepoPages,
   registerSettingsPages,
+  registerConfigPages,
   registerAdminPages,
 ];
