@@ -110,12 +110,13 @@ describe.skipIf(!chromiumAvailable())('web: configure repositories, organization
       expect((await api.get(`/repos/${owner.username}/${renamed}`, { basic: owner })).body.archived).toBe(false);
 
       // A wrong name: a 422 with the reason on the form, the repository still there.
-      await page.getByLabel(/^Type .* to confirm$/).fill(repo);
+      const deleteForm = page.getByRole('form', { name: 'Delete this repository' });
+      await deleteForm.getByLabel(/to confirm$/).fill(repo);
       expect(await submit(page, 'Delete repository')).toBe(422);
       expect(await page.getByText(`does not match "${renamed}"`).first().isVisible()).toBe(true);
       await expectAccessibleAtBothWidths(page);
       expect((await api.get(`/repos/${owner.username}/${renamed}`, { basic: owner })).status).toBe(200);
-      await page.getByLabel(/^Type .* to confirm$/).fill(renamed);
+      await deleteForm.getByLabel(/to confirm$/).fill(renamed);
       expect(await submit(page, 'Delete repository')).toBe(200);
       expect(page.url()).toBe(`${suite.baseUrl}/${owner.username}`);
       expect((await api.get(`/repos/${owner.username}/${renamed}`, { basic: owner })).status).toBe(404);
@@ -128,6 +129,29 @@ describe.skipIf(!chromiumAvailable())('web: configure repositories, organization
       expect((await page.goto(`/${owner.username}/${other}/settings`))?.status()).toBe(404);
       expect(await page.getByRole('link', { name: 'Settings' }).count()).toBe(0);
     });
+  });
+
+  it('transfers a repository to an organization, with its name typed; an unknown owner is refused on the form', async () => {
+    const repo = await newRepo(owner);
+    const org = uniqueName('movers');
+    expect((await api.post('/orgs', { basic: owner, body: { username: org } })).status).toBe(201);
+    await signedIn(owner, async (page) => {
+      await page.goto(`/${owner.username}/${repo}/settings`);
+      const transfer = page.getByRole('form', { name: 'Transfer ownership' });
+      await transfer.getByLabel('New owner').fill('nobody-by-this-name');
+      await transfer.getByLabel(/to confirm$/).fill(repo);
+      expect(await submit(page, 'Transfer repository')).toBe(422);
+      expect(await page.getByRole('alert').textContent()).toMatch(/not exist/);
+      await transfer.getByLabel('New owner').fill(org);
+      await transfer.getByLabel(/to confirm$/).fill(repo);
+      expect(await submit(page, 'Transfer repository')).toBe(200);
+      expect(page.url()).toBe(`${suite.baseUrl}/${org}/${repo}`);
+    });
+    expect((await api.get(`/repos/${org}/${repo}`, { basic: owner })).body).toMatchObject({ full_name: `${org}/${repo}` });
+    expect((await api.get(`/repos/${owner.username}/${repo}`, { basic: owner })).status).toBe(404);
+    // The git data moved with it.
+    const readme = await api.get(`/repos/${org}/${repo}/contents/README.md`, { basic: owner });
+    expect(readme.status).toBe(200);
   });
 
   it('adds a collaborator who can then see and push to the private repository; changes and removes them', async () => {

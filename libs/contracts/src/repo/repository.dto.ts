@@ -1,6 +1,6 @@
 import { Transform, Type } from 'class-transformer';
 import {
-  ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateNested,
+  ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested,
 } from 'class-validator';
 import { ActorDto } from '../common/actor.js';
 import { ListQuery, MAX_INT32 } from '../common/pagination.js';
@@ -224,6 +224,16 @@ export class CreateRepositoryRequest {
 /** `repo.repository.edit`. */
 export class EditRepositoryRequest extends RepoScopedRequest {
   @ValidateNested() @Type(() => EditRepoBody) body: EditRepoBody;
+}
+
+/** Gitea's `TransferRepoOption`: the new owner, a user or an organization, by name. */
+export class TransferRepoBody {
+  @IsString() @MinLength(1) @MaxLength(255) new_owner: string;
+}
+
+/** `repo.repository.transfer`. */
+export class TransferRepositoryRequest extends RepoScopedRequest {
+  @ValidateNested() @Type(() => TransferRepoBody) body: TransferRepoBody;
 }
 
 /**

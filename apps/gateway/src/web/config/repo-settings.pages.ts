@@ -23,7 +23,7 @@ function framed(site: RepoConfigSite, section: string, data: object): object {
 
 /**
  * A repository's settings (Gitea's `/{owner}/{repo}/settings/**`, repository administrators): options and the danger
- * zone (rename, archive, delete with the name typed), collaborators, branch protection rules, deploy keys.
+ * zone (rename, archive, transfer, delete with the name typed), collaborators, branch protection rules, deploy keys.
  * Every change is the API's subject (`repo.repository.edit`, `…delete`, `repo.collaborator.*`, …).
  */
 export function registerRepoSettingsPages(web: WebKit, sites: ConfigSites): void {
@@ -58,10 +58,18 @@ export function registerRepoSettingsPages(web: WebKit, sites: ConfigSites): void
           await ctx.flash('success', `The repository ${site.header.fullName} has been deleted.`);
           return redirect(`/${encodeURIComponent(site.header.owner)}`);
         }
+        case 'transfer': {
+          confirmTypedName(ctx.form.repo_name, site.repo.repo.name);
+          const body = { new_owner: (ctx.form.new_owner_name ?? '').trim() };
+          const moved = await rpc.send(RepoSubjects.repositoryTransfer, { ...site.repo, body });
+          await ctx.flash('success', `The repository has been transferred to ${moved.owner.login}.`);
+          return redirect(`/${encodeURIComponent(moved.owner.login)}/${encodeURIComponent(moved.name)}`);
+        }
         default: throw DomainError.unprocessable('unknown settings action');
       }
     } catch (err) {
-      return options(site, { ...formRejection(err), failedAction: action });
+      // An unknown new owner is a 404 about what was typed.
+      return options(site, { ...formRejection(err, { notFoundIsInput: action === 'transfer' }), failedAction: action });
     }
   });
 
