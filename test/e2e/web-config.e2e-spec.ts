@@ -330,6 +330,19 @@ describe.skipIf(!chromiumAvailable())('web: configure repositories, organization
       expect(await page.getByRole('link', { name: carol.username }).isVisible()).toBe(true);
       await expectAccessibleAtBothWidths(page, 'web-config-org-team');
 
+      // The team gets a private repository of the organization from its collaborators page; carol then sees it.
+      const repo = uniqueName('org-repo');
+      expect((await api.post(`/orgs/${org}/repos`, { basic: owner, body: { name: repo, private: true } })).status).toBe(201);
+      expect((await api.get(`/repos/${org}/${repo}`, { basic: carol })).status).toBe(404);
+      await page.goto(`/${org}/${repo}/settings/collaboration`);
+      await page.getByLabel('Team', { exact: true }).selectOption('builders');
+      expect(await submit(page, 'Add team')).toBe(200);
+      expect(await page.getByText('The team builders now has access.').isVisible()).toBe(true);
+      await expectAccessibleAtBothWidths(page, 'web-config-repo-teams');
+      expect((await api.get(`/repos/${org}/${repo}`, { basic: carol })).status).toBe(200);
+      expect(await submit(page, 'Remove team builders')).toBe(200);
+      expect((await api.get(`/repos/${org}/${repo}`, { basic: carol })).status).toBe(404);
+
       await page.goto(`/org/${org}/members`);
       expect(await page.getByRole('link', { name: carol.username }).isVisible()).toBe(true);
       await expectAccessibleAtBothWidths(page, 'web-config-org-members');

@@ -1,4 +1,4 @@
-import { DomainError, IdentitySubjects, RepoSubjects, type EditRepoBody } from '@cairn/contracts';
+import { DomainError, ErrorCode, IdentitySubjects, RepoSubjects, type EditRepoBody } from '@cairn/contracts';
 import { parsePositiveId } from '../../http/params.js';
 import { page, redirect, type PageContext, type PageResult, type WebKit } from '../core/web-kit.js';
 import { formRejection } from '../settings/form-error.js';
@@ -81,8 +81,31 @@ export function registerRepoSettingsPages(web: WebKit, sites: ConfigSites): void
       permission: (await rpc.send(RepoSubjects.collaboratorPermission, { ...site.repo, username: user.login })).permission,
     })));
     return page('config/repo-collaboration', `Collaborators · ${site.header.fullName}`, framed(site, 'collaboration', {
-      collaborators, ...outcome,
+      collaborators, teams: await orgTeams(site), ...outcome,
     }), outcome.status);
+  };
+  /**
+   * An organization repository's teams: those with access (all repositories, or given this one) and the others; null
+   * for a user's repository (identity-service knows no organization of that name).
+   */
+  const orgTeams = async (site: RepoConfigSite) => {
+    const actor = site.actor;
+    const org = site.repo.repo.ownerName;
+    const list = await rpc.send(IdentitySubjects.teamList, { actor, org, query: { limit: LIST_LIMIT } }).catch((err: unknown) => {
+      if (err instanceof DomainError && err.code === ErrorCode.NOT_FOUND) return null;
+      throw err;
+    });
+    if (!list) return null;
+    const given = await Promise.all(list.items.map(async (team) => team.includes_all_repositories || await rpc
+      .send(RepoSubjects.teamRepoGet, { actor, teamId: team.id, org, repo: site.repo.repo.name })
+      .then(() => true, (err: unknown) => {
+        if (err instanceof DomainError && err.code === ErrorCode.NOT_FOUND) return false;
+        throw err;
+      })));
+    return {
+      withAccess: list.items.filter((_, i) => given[i]),
+      others: list.items.filter((_, i) => !given[i]),
+    };
   };
   /** A collaborator's name from the `uid`/`id` the forms carry (Gitea's), among this repository's collaborators. */
   const collaboratorName = async (site: RepoConfigSite, raw: string | undefined): Promise<string> => {
@@ -109,6 +132,22 @@ export function registerRepoSettingsPages(web: WebKit, sites: ConfigSites): void
     await ctx.flash('success', `${username} has been added as a collaborator.`);
     return redirect(`${site.settingsBase}/collaboration`);
   });
+  // Teams of an organization repository (Gitea's `…/collaboration/team` with `team` = name, `…/team/delete` with `id`).
+  const teamChange = async (ctx: PageContext, add: boolean) => {
+    const site = await sites.repo(ctx);
+    const org = site.repo.repo.ownerName;
+    const list = await rpc.send(IdentitySubjects.teamList, { actor: site.actor, org, query: { limit: LIST_LIMIT } });
+    const team = add
+      ? list.items.find((t) => t.name.toLowerCase() === (ctx.form.team ?? '').trim().toLowerCase())
+      : list.items.find((t) => t.id === parsePositiveId(ctx.form.id));
+    if (!team) return collaboration(site, { error: 'no such team in this organization', status: 422 });
+    const request = { actor: site.actor, teamId: team.id, org, repo: site.repo.repo.name };
+    await rpc.send(add ? RepoSubjects.teamRepoAdd : RepoSubjects.teamRepoRemove, request);
+    await ctx.flash('success', add ? `The team ${team.name} now has access.` : `The team ${team.name} no longer has access.`);
+    return redirect(`${site.settingsBase}/collaboration`);
+  };
+  web.post(`${R}/collaboration/team`, (ctx) => teamChange(ctx, true));
+  web.post(`${R}/collaboration/team/delete`, (ctx) => teamChange(ctx, false));
   web.post(`${R}/collaboration/access_mode`, async (ctx) => {
     const site = await sites.repo(ctx);
     const permission = collaboratorMode(ctx.form.mode);
