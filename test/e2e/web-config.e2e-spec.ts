@@ -371,6 +371,12 @@ describe.skipIf(!chromiumAvailable())('web: configure repositories, organization
       expect(await page.getByRole('cell', { name: extra, exact: true }).isVisible()).toBe(true);
       await expectAccessibleAtBothWidths(page, 'web-config-user-emails');
       expect((await api.get('/user/emails', { basic: dora })).body.map((e: { email: string }) => e.email)).toContain(extra);
+      expect(await submit(page, `Make ${extra} primary`)).toBe(200);
+      expect((await api.get('/user/emails', { basic: dora })).body).toEqual(expect.arrayContaining([
+        expect.objectContaining({ email: extra, primary: true }),
+        expect.objectContaining({ email: `${dora.username}@example.com`, primary: false }),
+      ]));
+      expect(await submit(page, `Make ${dora.username}@example.com primary`)).toBe(200);
       expect(await submit(page, `Delete ${extra}`)).toBe(200);
       expect((await api.get('/user/emails', { basic: dora })).body.map((e: { email: string }) => e.email)).not.toContain(extra);
     });

@@ -57,5 +57,17 @@ export function registerConfigPages(web: WebKit): void {
     return redirect('/user/settings/account');
   });
 
+  web.post('/user/settings/account/email/primary', async (ctx) => {
+    const actor = requireSignIn(ctx);
+    const email = (ctx.form.id ?? '').trim();
+    try {
+      await web.rpc.send(IdentitySubjects.emailSetPrimary, { actor, email });
+    } catch (err) {
+      return account(actor, formRejection(err, { notFoundIsInput: true }));
+    }
+    await ctx.flash('success', `${email} is now your primary e-mail address.`);
+    return redirect('/user/settings/account');
+  });
+
   registerPackagePages(web);
 }
