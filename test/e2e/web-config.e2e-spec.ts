@@ -382,6 +382,41 @@ describe.skipIf(!chromiumAvailable())('web: configure repositories, organization
     });
   });
 
+  it('answers bad form input with a 4xx, never a 500', async () => {
+    const repo = await newRepo(owner);
+    await signedIn(owner, async (page) => {
+      await page.goto(`/${owner.username}/${repo}/settings`);
+      const csrf = await page.locator('input[name=_csrf]').first().inputValue();
+      const base = `/${owner.username}/${repo}/settings`;
+      const bad: [string, Record<string, string>][] = [
+        [base, { action: 'explode' }],
+        [base, { action: 'update', repo_name: '../../etc' }],
+        [base, { action: 'advanced', pulls_default_merge_style: 'octopus' }],
+        [base, { action: 'transfer', new_owner_name: '', repo_name: repo }],
+        [`${base}/collaboration/access_mode`, { uid: 'x', mode: '2' }],
+        [`${base}/collaboration/access_mode`, { uid: '99999999', mode: '9' }],
+        [`${base}/collaboration/delete`, { id: '-1' }],
+        [`${base}/branches/edit`, { rule_name: 'main', enable_push: 'maybe' }],
+        [`${base}/branches/edit`, { rule_name: 'main', required_approvals: 'many' }],
+        [`${base}/branches/delete`, { rule_name: 'no-such-rule' }],
+        [`${base}/hooks/gitea/new`, { payload_url: 'not a url', events: 'choose_events' }],
+        [`${base}/hooks/abc`, { payload_url: 'http://x' }],
+        [`${base}/hooks/999999/test`, {}],
+        [`${base}/keys`, { title: 't', content: 'not a key' }],
+        [`${base}/actions/secrets`, { name: '', data: '' }],
+        [`${base}/actions/variables/delete`, { name: 'NOPE' }],
+        [`/${owner.username}/-/packages/generic/nothing/1.0.0/delete`, {}],
+        ['/user/settings/account/email', { email: 'not-an-address' }],
+        ['/user/settings/account/email/primary', { id: 'nobody@example.com' }],
+      ];
+      for (const [url, form] of bad) {
+        const res = await page.request.post(url, { form: { _csrf: csrf, ...form }, maxRedirects: 0 });
+        expect(res.status(), `${url} ${JSON.stringify(form)}`).toBeGreaterThanOrEqual(400);
+        expect(res.status(), `${url} ${JSON.stringify(form)}`).toBeLessThan(500);
+      }
+    });
+  });
+
   it('lists packages, their versions and files with digests and how to install; the owner deletes a version', async () => {
     const name = uniqueName('tool');
     for (const version of ['1.0.0', '1.1.0']) {
