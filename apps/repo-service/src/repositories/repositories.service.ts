@@ -471,6 +471,15 @@ export class RepositoriesService {
     if (await this.repositories.existsByName(target.id, row.name)) {
       throw DomainError.unprocessable(`repository "${target.login}/${row.name}" already exists`);
     }
+    // Gitea's `team_ids`: teams of the new organization, checked before anything moves.
+    const teamIds = [...new Set(req.body.team_ids ?? [])];
+    if (teamIds.length > 0 && target.kind !== 'organization') {
+      throw DomainError.unprocessable('team_ids can only be given when the new owner is an organization');
+    }
+    for (const teamId of teamIds) {
+      const team = await this.identity.team(actor, teamId);
+      if (team.organization?.id !== target.id) throw DomainError.unprocessable(`team ${teamId} is not a team of "${target.login}"`);
+    }
     const from = { ownerName: row.ownerName, name: row.name };
     const to = { ownerName: target.login, name: row.name };
     await this.storage.rename(from, to);
@@ -484,6 +493,7 @@ export class RepositoriesService {
       if (uniqueViolation(err) !== null) throw DomainError.unprocessable(`repository "${target.login}/${row.name}" already exists`);
       throw err;
     }
+    for (const teamId of teamIds) await this.repositories.grantTeam(target.id, teamId, row.id);
     return toRepositoryDto(updated, target.user, req.access, this.urls);
   }
 

@@ -226,9 +226,11 @@ export class EditRepositoryRequest extends RepoScopedRequest {
   @ValidateNested() @Type(() => EditRepoBody) body: EditRepoBody;
 }
 
-/** Gitea's `TransferRepoOption`: the new owner, a user or an organization, by name. */
+/** Gitea's `TransferRepoOption`: the new owner (a user or an organization, by name) and teams to give it there. */
 export class TransferRepoBody {
   @IsString() @MinLength(1) @MaxLength(255) new_owner: string;
+  /** Teams of the new organization that get the repository (only when the new owner is an organization). */
+  @IsOptional() @IsArray() @ArrayMaxSize(100) @IsInt({ each: true }) @Min(1, { each: true }) team_ids?: number[];
 }
 
 /** `repo.repository.transfer`. */
