@@ -69,10 +69,10 @@ describe.skipIf(!chromiumAvailable())('web: configure repositories, organization
   }
 
   /** Clones over HTTP as `account`, commits a file on `branch` and pushes; resolves with git's exit code and output. */
-  async function pushAs(account: Account, repo: string, branch: string, file: string) {
+  async function pushAs(account: Account, repo: string, branch: string, file: string, repoOwner = owner.username) {
     const git = gitRunner(ws.dir('home'));
     const work = ws.dir('work');
-    const url = httpCloneUrl(suite.baseUrl, owner.username, repo, { username: account.username, secret: account.password });
+    const url = httpCloneUrl(suite.baseUrl, repoOwner, repo, { username: account.username, secret: account.password });
     await git.ok(['clone', '-q', url, work]);
     await git.ok(['checkout', '-q', '-B', branch], { cwd: work });
     await commitAll(git, work, { [file]: `${file}\n` }, `add ${file}`);
@@ -361,7 +361,7 @@ describe.skipIf(!chromiumAvailable())('web: configure repositories, organization
     });
   });
 
-  it("manages the user's e-mail addresses", async () => {
+  it("manages the user's e-mail addresses and webhooks", async () => {
     const dora = await createUser(suite, admin, uniqueName('dora'));
     await signedIn(dora, async (page) => {
       await page.goto('/user/settings/account');
@@ -379,6 +379,20 @@ describe.skipIf(!chromiumAvailable())('web: configure repositories, organization
       expect(await submit(page, `Make ${dora.username}@example.com primary`)).toBe(200);
       expect(await submit(page, `Delete ${extra}`)).toBe(200);
       expect((await api.get('/user/emails', { basic: dora })).body.map((e: { email: string }) => e.email)).not.toContain(extra);
+
+      // The user's own webhooks: one hook for every repository they own.
+      await Promise.all([page.waitForNavigation(), page.getByRole('link', { name: 'Webhooks' }).click()]);
+      await Promise.all([page.waitForNavigation(), page.getByRole('link', { name: 'Add webhook' }).click()]);
+      await page.getByLabel('Target URL').fill(`${receiver.url}/${dora.username}`);
+      expect(await submit(page, 'Add webhook')).toBe(200);
+      expect(await page.getByRole('button', { name: 'Test delivery' }).count()).toBe(0); // repository hooks only
+      await expectAccessibleAtBothWidths(page, 'web-config-user-hook');
+      const repo = uniqueName('dora-repo');
+      expect((await api.post('/user/repos', { basic: dora, body: { name: repo, auto_init: true } })).status).toBe(201);
+      const push = await pushAs(dora, repo, 'main', 'hooked.txt', dora.username);
+      expect(push.code, push.stderr).toBe(0);
+      const got = await waitFor(() => receiver.received.find((r) => r.path === `/${dora.username}` && r.event === 'push'), 'the user hook delivery');
+      expect(got.json.repository.name).toBe(repo);
     });
   });
 

@@ -76,7 +76,10 @@ export class ConfigSites {
     return {
       actor,
       settingsBase: '/user/settings',
-      frame: (section) => ({ head: '../config/_user-head', nav: '../config/_user-actions-nav', data: { tab: 'actions', section } }),
+      // Webhooks are a tab of their own; runners, variables and secrets share the Actions tab and its side navigation.
+      frame: (section) => section === 'hooks'
+        ? { head: '../config/_user-head', nav: '../hooks/_no-nav', data: { tab: 'hooks', section } }
+        : { head: '../config/_user-head', nav: '../config/_user-actions-nav', data: { tab: 'actions', section } },
       hooks: { level: 'user' },
       actions: { level: 'user' },
     };

@@ -23,6 +23,8 @@ export function registerConfigPages(web: WebKit): void {
   });
   registerHookPages(web, { route: '/:owner/:repo/settings/hooks', listAndNew: true, resolve: async (ctx) => hookSite(await sites.repo(ctx), true) });
   registerHookPages(web, { route: '/org/:org/settings/hooks', listAndNew: true, resolve: async (ctx) => hookSite(await sites.org(ctx), false) });
+  // The user's hooks: delivered for every repository the user owns (hooks-service's `user` scope, as `/api/v1/user/hooks`).
+  registerHookPages(web, { route: '/user/settings/hooks', listAndNew: true, resolve: async (ctx) => hookSite(sites.user(ctx), false) });
 
   registerActionsPages(web, '/:owner/:repo/settings', (ctx) => sites.repo(ctx));
   registerActionsPages(web, '/org/:org/settings', (ctx) => sites.org(ctx));
