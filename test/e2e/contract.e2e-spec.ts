@@ -599,7 +599,7 @@ describe('every operation answers what the published description says', () => {
     await call('DELETE', '/repos/{owner}/{repo}/releases/tags/{tag}', `${r}/releases/tags/v2`, { basic: alice });
   });
 
-  it('repositories and branches: by id, topics, media, branch create, rename and delete, forks, organization permissions', async () => {
+  it('repositories and branches: by id, topics, media, branch create, rename and delete, forks, organization permissions, transfer', async () => {
     const repo = uniqueName('repos-part');
     const r = `/repos/${alice.username}/${repo}`;
     const made = await call('POST', '/user/repos', '/user/repos', { basic: alice, body: { name: repo, auto_init: true } });
@@ -623,6 +623,17 @@ describe('every operation answers what the published description says', () => {
     const org = uniqueName('perm-org');
     await call('POST', '/orgs', '/orgs', { basic: alice, body: { username: org } });
     await call('GET', '/users/{username}/orgs/{org}/permissions', `/users/${alice.username}/orgs/${org}/permissions`, { basic: bob });
+    // Transfer into the organization, given to one of its teams there (Gitea's `team_ids`).
+    const moving = uniqueName('moving');
+    await call('POST', '/user/repos', '/user/repos', { basic: alice, body: { name: moving } });
+    const team = await api.post(`/orgs/${org}/teams`, { basic: alice, body: { name: 'movers', permission: 'read' } });
+    expect(team.status, team.text).toBe(201);
+    const moved = await call('POST', '/repos/{owner}/{repo}/transfer', `/repos/${alice.username}/${moving}/transfer`, {
+      basic: alice, body: { new_owner: org, team_ids: [team.body.id] },
+    });
+    expect(moved.body.full_name).toBe(`${org}/${moving}`);
+    const teamRepos = await api.get(`/teams/${team.body.id}/repos`, { basic: alice });
+    expect(teamRepos.body.map((r: { name: string }) => r.name)).toEqual([moving]);
   });
 
   it('labels and milestones: repository labels, issue labels, milestones', async () => {

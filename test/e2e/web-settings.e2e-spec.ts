@@ -292,7 +292,8 @@ describe.skipIf(!chromiumAvailable())('web settings and site administration', ()
       await Promise.all([page.waitForNavigation(), page.getByRole('link', { name: 'Add a system webhook' }).click()]);
       await expectAccessible(page);
       await page.getByLabel('Target URL').fill(`${receiver.url}/system`);
-      await page.getByLabel('Events').fill('repository');
+      await page.getByLabel('Custom events').check();
+      await page.getByLabel('repository', { exact: true }).check();
       await page.getByLabel('Secret (signs each delivery)').fill('hook-secret-never-shown');
       expect(await page.getByLabel('Active').isChecked()).toBe(true);
       expect(await submit(page, 'Add webhook')).toBe(200);

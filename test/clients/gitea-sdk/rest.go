@@ -178,6 +178,22 @@ func (r *Run) orgs() {
 		}
 		return expect(len(rs) == 1 && rs[0].Name == orgRepo, "%d repos", len(rs))
 	})
+	r.do("TransferRepo", func() error {
+		// A repository of the admin moves into the organisation (and is removed again, so the org can be deleted).
+		moving := r.name("sdk-moving")
+		if _, _, err := r.c.CreateRepo(gitea.CreateRepoOption{Name: moving}); err != nil {
+			return fmt.Errorf("preparing: %w", err)
+		}
+		repo, _, err := r.c.TransferRepo(r.admin, moving, gitea.TransferRepoOption{NewOwner: r.org})
+		if err != nil {
+			return err
+		}
+		if err := expect(repo.Owner.UserName == r.org && repo.Name == moving, "repo %q", repo.FullName); err != nil {
+			return err
+		}
+		_, err = r.c.DeleteRepo(r.org, moving)
+		return err
+	})
 
 	var team *gitea.Team
 	r.do("CreateTeam", func() (err error) {

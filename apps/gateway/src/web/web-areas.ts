@@ -1,6 +1,7 @@
 import { registerAdminPages } from './admin/admin.pages.js';
 import { registerAuthPages } from './auth/auth.pages.js';
 import { registerCodePages } from './code/code.pages.js';
+import { registerConfigPages } from './config/config.pages.js';
 import { registerHomePages } from './home/home.pages.js';
 import { registerPullsPages } from './pulls/pulls.pages.js';
 import { registerRepoPages } from './repo/repo.pages.js';
@@ -20,5 +21,6 @@ export const WEB_AREAS: ReadonlyArray<(web: WebKit) => void> = [
   registerRepoPages,
   registerCodePages,
   registerSettingsPages,
+  registerConfigPages,
   registerAdminPages,
 ];

@@ -5,15 +5,10 @@
  * announced as its *header event* (`X-Gitea-Event`/`X-GitHub-Event`).
  */
 
-/** Every key a hook can enable, in display order. */
-export const HOOK_EVENT_KEYS = [
-  'create', 'delete', 'fork', 'push',
-  'issues', 'issue_assign', 'issue_label', 'issue_milestone', 'issue_comment',
-  'pull_request', 'pull_request_assign', 'pull_request_label', 'pull_request_milestone', 'pull_request_comment',
-  'pull_request_review', 'pull_request_sync', 'pull_request_review_request',
-  'wiki', 'repository', 'release', 'package', 'status', 'workflow_job', 'workflow_run',
-] as const;
-export type HookEventKey = (typeof HOOK_EVENT_KEYS)[number];
+import { HOOK_EVENT_KEYS, type HookEventKey } from '@cairn/contracts';
+
+// The keys live in contracts: the web hook form offers one checkbox per key.
+export { HOOK_EVENT_KEYS, type HookEventKey };
 
 const ISSUE_FAMILY: HookEventKey[] = ['issues', 'issue_assign', 'issue_label', 'issue_milestone', 'issue_comment'];
 const PULL_FAMILY: HookEventKey[] = [

@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { RpcHandler } from '@cairn/platform';
-import { ActorRequest, EmailsRequest, IdentitySubjects, type EmailDto } from '@cairn/contracts';
+import { ActorRequest, EmailPrimaryRequest, EmailsRequest, IdentitySubjects, type EmailDto } from '@cairn/contracts';
 import { EmailsService } from './emails.service.js';
 
 @Controller()
@@ -16,6 +16,11 @@ export class EmailsHandler {
   @RpcHandler(IdentitySubjects.emailAdd)
   add(@Payload() req: EmailsRequest): Promise<EmailDto[]> {
     return this.emails.add(req.actor ?? null, req.body?.emails);
+  }
+
+  @RpcHandler(IdentitySubjects.emailSetPrimary)
+  setPrimary(@Payload() req: EmailPrimaryRequest): Promise<EmailDto[]> {
+    return this.emails.setPrimary(req.actor ?? null, req.email);
   }
 
   @RpcHandler(IdentitySubjects.emailDelete)

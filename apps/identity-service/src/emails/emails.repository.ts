@@ -25,6 +25,21 @@ export class EmailsRepository {
     return this.prisma.emailAddress.findMany({ where: { userId, lowerEmail: { in: lowerEmails } } });
   }
 
+  /** `email` (one of the user's rows) becomes `users.email`; the old primary joins the additional addresses. */
+  async makePrimary(userId: number, email: string, oldPrimary: string): Promise<void> {
+    await this.prisma.$transaction(async (tx) => {
+      await tx.user.update({ where: { id: userId }, data: { email, lowerEmail: email.toLowerCase() } });
+      if (oldPrimary) {
+        const lowerEmail = oldPrimary.toLowerCase();
+        await tx.emailAddress.upsert({
+          where: { lowerEmail },
+          create: { userId, email: oldPrimary, lowerEmail, isActivated: true },
+          update: {},
+        });
+      }
+    });
+  }
+
   async delete(userId: number, lowerEmails: string[]): Promise<void> {
     await this.prisma.emailAddress.deleteMany({ where: { userId, lowerEmail: { in: lowerEmails } } });
   }

@@ -56,6 +56,22 @@ export class EmailsService {
     await this.emails.delete(user.id, wanted);
   }
 
+  /**
+   * Gitea's "make primary": an activated additional address becomes `users.email`; the old primary is kept as an
+   * additional address (so nothing that knew it, such as signed commits, loses it).
+   */
+  async setPrimary(actor: ActorDto | null, email: string): Promise<EmailDto[]> {
+    const user = await this.user(actor);
+    const lower = email.trim().toLowerCase();
+    if (lower !== user.lowerEmail) {
+      const [row] = await this.emails.owned(user.id, [lower]);
+      if (!row) throw DomainError.notFound(`email address "${email.trim()}" does not exist`);
+      if (!row.isActivated) throw DomainError.unprocessable('Email address is not activated');
+      await this.emails.makePrimary(user.id, row.email, user.email);
+    }
+    return this.list(actor);
+  }
+
   private async user(actor: ActorDto | null): Promise<UserRow> {
     if (!actor) throw new DomainError(ErrorCode.UNAUTHENTICATED, 'token is required');
     const user = await this.users.findById(actor.id);

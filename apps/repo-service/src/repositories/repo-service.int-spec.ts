@@ -443,6 +443,36 @@ describe('reading, editing and deleting', () => {
     expect(existsSync(storagePath('alice', 'first'))).toBe(true);
   });
 
+  it('transfers a repository to an organization its owner may create in, moving its storage; refuses the rest', async () => {
+    const transfer = async (login: string, owner: string, repo: string, newOwner: string) =>
+      rpc.send(RepoSubjects.repositoryTransfer, { ...(await scoped(login, owner, repo)), body: { new_owner: newOwner } });
+    await create('dave', { name: 'moving', auto_init: true });
+    const head = git(storagePath('dave', 'moving'), 'rev-parse', 'main').trim();
+
+    // Not its owner; to another user (Gitea's pending transfer); to an organization without the right to create there.
+    expect((await failure(transfer('bob', 'dave', 'moving', 'bob'))).code).toBe(ErrorCode.PERMISSION_DENIED);
+    expect((await failure(transfer('dave', 'dave', 'moving', 'alice'))).code).toBe(ErrorCode.PERMISSION_DENIED);
+    expect((await failure(transfer('dave', 'dave', 'moving', 'nope'))).code).toBe(ErrorCode.NOT_FOUND);
+    expect((await failure(transfer('dave', 'dave', 'moving', 'dave'))).code).toBe(ErrorCode.UNPROCESSABLE);
+    await create('dave', { name: 'taken' }, 'org', 'acme');
+    await create('dave', { name: 'taken' });
+    expect((await failure(transfer('dave', 'dave', 'taken', 'acme'))).message).toBe('repository "acme/taken" already exists');
+    expect(existsSync(storagePath('dave', 'taken'))).toBe(true);
+
+    const moved = await transfer('dave', 'dave', 'moving', 'acme');
+    expect(moved).toMatchObject({ full_name: 'acme/moving', owner: { login: 'acme' } });
+    expect(existsSync(storagePath('dave', 'moving'))).toBe(false);
+    expect(git(storagePath('acme', 'moving'), 'rev-parse', 'main').trim()).toBe(head);
+    expect(await accessOf('dave', 'dave', 'moving')).toBe('none');
+    expect(await accessOf('dave', 'acme', 'moving')).toBe('owner');
+
+    // hank is a member of acme without the right to create repositories: he cannot move his own there.
+    await create('hank', { name: 'hanks' });
+    expect((await failure(transfer('hank', 'hank', 'hanks', 'acme'))).message).toBe('Given user is not allowed to create repository in organization.');
+    // A site admin moves any repository to any user.
+    await expect(transfer('root', 'hank', 'hanks', 'bob')).resolves.toMatchObject({ full_name: 'bob/hanks' });
+  });
+
   it('edits settings, visibility, archiving and the default branch', async () => {
     await create('alice', { name: 'settings', auto_init: true });
     const dir = storagePath('alice', 'settings');

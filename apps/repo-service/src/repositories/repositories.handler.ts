@@ -3,7 +3,7 @@ import { Payload } from '@nestjs/microservices';
 import { RpcHandler } from '@cairn/platform';
 import {
   CreateRepositoryRequest, EditRepositoryRequest, ForkRepositoryRequest, GetRepositoryByIdRequest, ListForksRequest, ListRepositoriesRequest, OwnedRepositoriesRequest, RepoScopedRequest,
-  RepoSubjects, SearchRepositoriesRequest, VisibleRepositoriesRequest,
+  RepoSubjects, SearchRepositoriesRequest, TransferRepositoryRequest, VisibleRepositoriesRequest,
   type OwnedRepositoriesReply, type Paginated, type RepositoryDto, type RepositorySummaryDto,
 } from '@cairn/contracts';
 import { RepositoriesRepository } from './repositories.repository.js';
@@ -54,6 +54,11 @@ export class RepositoriesHandler {
   @RpcHandler(RepoSubjects.repositoryEdit)
   edit(@Payload() req: EditRepositoryRequest): Promise<RepositoryDto> {
     return this.repositories.edit(req);
+  }
+
+  @RpcHandler(RepoSubjects.repositoryTransfer)
+  transfer(@Payload() req: TransferRepositoryRequest): Promise<RepositoryDto> {
+    return this.repositories.transfer(req);
   }
 
   @RpcHandler(RepoSubjects.repositoryDelete)

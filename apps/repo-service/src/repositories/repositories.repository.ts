@@ -110,6 +110,19 @@ export class RepositoriesRepository {
     return tx.repository.update({ where: { id }, data });
   }
 
+  /**
+   * Moves a repository to another owner: the owner columns change, the old organization's team grants go (teams
+   * belong to the owner), and the new owner stops being a collaborator of what they now own.
+   */
+  async transfer(tx: Tx, id: number, owner: { id: number; login: string; kind: string }): Promise<RepositoryRow> {
+    await tx.teamRepo.deleteMany({ where: { repoId: id } });
+    await tx.collaboration.deleteMany({ where: { repoId: id, userId: owner.id } });
+    return tx.repository.update({
+      where: { id },
+      data: { ownerId: owner.id, ownerName: owner.login, ownerLowerName: owner.login.toLowerCase(), ownerKind: owner.kind },
+    });
+  }
+
   /** A repository's topics, the row locked until the transaction ends (null: no such repository). */
   async lockTopics(tx: Tx, id: number): Promise<string[] | null> {
     const rows = await tx.$queryRaw<{ topics: string[] }[]>`

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   DomainError, ErrorCode, HooksSubjects, placeholderUser, RepoEvents, accessAtLeast, checkRepoName, isValidBranchName,
   sanitizeTopic, toPaging, type ForkRepositoryRequest, type GetRepositoryByIdRequest, type ListForksRequest,
-  type ActorDto, type CreateRepositoryRequest, type EditRepositoryRequest, type ListRepositoriesRequest,
+  type ActorDto, type CreateRepositoryRequest, type EditRepositoryRequest, type ListRepositoriesRequest, type TransferRepositoryRequest,
   type OrgMembershipReply, type OwnerDto, type Paginated, type Paging, type RepoScopedRequest, type RepositoryDto,
   type RepositoryEventData, type RepositoryForkedEventData, type RepositorySummaryDto, type SearchRepositoriesRequest, type UserDto, type VisibleRepositoriesRequest,
 } from '@cairn/contracts';
@@ -440,6 +440,61 @@ export class RepositoriesService {
       );
     }
     return toRepositoryDto(updated, await this.ownerOf(updated), req.access, this.urls);
+  }
+
+  // ---- transfer ----------------------------------------------------------------------------------------------
+
+  /**
+   * Moves a repository to another owner at once (Gitea's direct transfer): its owner (or a site admin) may move it to
+   * themselves or to an organization they may create repositories in; a site admin anywhere. Moving it to another
+   * user needs that user's acceptance in Gitea (a pending transfer), which Cairn does not have: refused unless a site
+   * admin does it. Storage moves first and moves back if the row cannot change.
+   */
+  async transfer(req: TransferRepositoryRequest): Promise<RepositoryDto> {
+    if (!accessAtLeast(req.access, 'owner') || !req.actor) throw DomainError.forbidden('user should be the owner of the repo');
+    const actor = req.actor;
+    const row = await this.repositories.findById(req.repo.id);
+    if (!row) throw DomainError.notFound('repository not found');
+    const target = await this.identity.resolveOwner(req.body.new_owner);
+    if (target.id === row.ownerId) throw DomainError.unprocessable(`the repository already belongs to "${target.login}"`);
+    if (!actor.isAdmin) {
+      if (target.kind === 'user' && target.id !== actor.id) {
+        throw DomainError.forbidden('only a site admin can transfer a repository to another user');
+      }
+      if (target.kind === 'organization') {
+        const standing = await this.identity.membership(target.id, actor.id);
+        if (!standing.isOwner && !standing.teams.some((t) => t.canCreateOrgRepo)) {
+          throw DomainError.forbidden('Given user is not allowed to create repository in organization.');
+        }
+      }
+    }
+    if (await this.repositories.existsByName(target.id, row.name)) {
+      throw DomainError.unprocessable(`repository "${target.login}/${row.name}" already exists`);
+    }
+    // Gitea's `team_ids`: teams of the new organization, checked before anything moves.
+    const teamIds = [...new Set(req.body.team_ids ?? [])];
+    if (teamIds.length > 0 && target.kind !== 'organization') {
+      throw DomainError.unprocessable('team_ids can only be given when the new owner is an organization');
+    }
+    for (const teamId of teamIds) {
+      const team = await this.identity.team(actor, teamId);
+      if (team.organization?.id !== target.id) throw DomainError.unprocessable(`team ${teamId} is not a team of "${target.login}"`);
+    }
+    const from = { ownerName: row.ownerName, name: row.name };
+    const to = { ownerName: target.login, name: row.name };
+    await this.storage.rename(from, to);
+    let updated: RepositoryRow;
+    try {
+      updated = await this.prisma.$transaction((tx) => this.repositories.transfer(tx, row.id, target));
+    } catch (err) {
+      await this.storage.rename(to, from).catch((e: Error) =>
+        this.logger.error(`could not move ${to.ownerName}/${to.name} back to ${from.ownerName}: ${e.message}`),
+      );
+      if (uniqueViolation(err) !== null) throw DomainError.unprocessable(`repository "${target.login}/${row.name}" already exists`);
+      throw err;
+    }
+    for (const teamId of teamIds) await this.repositories.grantTeam(target.id, teamId, row.id);
+    return toRepositoryDto(updated, target.user, req.access, this.urls);
   }
 
   // ---- delete ------------------------------------------------------------------------------------------------

@@ -13,6 +13,19 @@ export const HOOK_TYPES = [
 ] as const;
 export type HookType = (typeof HOOK_TYPES)[number];
 
+/**
+ * Every event key a hook can enable (Gitea's `HookEvents` booleans), in display order. `events` in a request may also
+ * name a family (`issues`, `pull_request`) or `*`; hooks-service expands them (`hook-events.ts`).
+ */
+export const HOOK_EVENT_KEYS = [
+  'create', 'delete', 'fork', 'push',
+  'issues', 'issue_assign', 'issue_label', 'issue_milestone', 'issue_comment',
+  'pull_request', 'pull_request_assign', 'pull_request_label', 'pull_request_milestone', 'pull_request_comment',
+  'pull_request_review', 'pull_request_sync', 'pull_request_review_request',
+  'wiki', 'repository', 'release', 'package', 'status', 'workflow_job', 'workflow_run',
+] as const;
+export type HookEventKey = (typeof HOOK_EVENT_KEYS)[number];
+
 /** `config.content_type` values. */
 export const HOOK_CONTENT_TYPES = ['json', 'form'] as const;
 

@@ -16,6 +16,11 @@ export class EmailsBody {
   @IsOptional() @IsArray() @ArrayMaxSize(50) @IsString({ each: true }) @MaxLength(255, { each: true }) emails?: string[];
 }
 
+/** `identity.email.set-primary`: one of the caller's activated addresses becomes the primary one (Gitea's web settings). */
+export class EmailPrimaryRequest extends ActorRequest {
+  @IsString() @MaxLength(255) email: string;
+}
+
 /** `identity.email.add` / `identity.email.delete`. */
 export class EmailsRequest extends ActorRequest {
   @ValidateNested() @Type(() => EmailsBody) body: EmailsBody;

@@ -16,7 +16,7 @@ import type {
 import type {
   CreateGpgKeyRequest, GpgKeyDto, ListGpgKeysRequest, VerifyGpgKeyRequest, VerifySshKeyRequest,
 } from './gpg-key.dto.js';
-import type { EmailDto, EmailsRequest } from './email.dto.js';
+import type { EmailDto, EmailPrimaryRequest, EmailsRequest } from './email.dto.js';
 import type { SigningKeysReply, SigningKeysRequest } from './signing-keys.dto.js';
 import type { AccessTokenDto, CreateTokenRequest, DeleteTokenRequest, ListTokensRequest } from './token.dto.js';
 import type {
@@ -46,6 +46,7 @@ export interface IdentityRpc {
   [IdentitySubjects.emailList]: RpcPair<ActorRequest, EmailDto[]>;
   [IdentitySubjects.emailAdd]: RpcPair<EmailsRequest, EmailDto[]>;
   [IdentitySubjects.emailDelete]: RpcPair<EmailsRequest, null>;
+  [IdentitySubjects.emailSetPrimary]: RpcPair<EmailPrimaryRequest, EmailDto[]>;
   [IdentitySubjects.userLookup]: RpcPair<LookupUsersRequest, LookupUsersReply>;
   [IdentitySubjects.userSettingsGet]: RpcPair<UserSettingsRequest, UserSettingsDto>;
   [IdentitySubjects.userSettingsUpdate]: RpcPair<UserSettingsRequest, UserSettingsDto>;

@@ -34,6 +34,11 @@ export const IdentitySubjects = {
   emailAdd: 'identity.email.add',
   /** Remove some of the caller's additional addresses: {@link EmailsRequest} → `null`. */
   emailDelete: 'identity.email.delete',
+  /**
+   * Make one of the caller's activated additional addresses the primary one; the old primary stays as an additional
+   * address: {@link EmailPrimaryRequest} → the caller's `EmailDto[]`.
+   */
+  emailSetPrimary: 'identity.email.set-primary',
   /** Look up users by ids and/or e-mail addresses (commit authors, repository owners). */
   userLookup: 'identity.user.lookup',
   /** The caller's own profile settings (`GET /user/settings`). */

@@ -28,7 +28,7 @@ import type { RepoAccessReply, RepoAccessRequest, RepoScopedRequest } from './re
 import type {
   CreateRepositoryRequest, EditRepositoryRequest, ListRepositoriesRequest, OwnedRepositoriesReply, OwnedRepositoriesRequest,
   ForkRepositoryRequest, GetRepositoryByIdRequest, ListForksRequest, RepositoryDto, RepositorySummaryDto,
-  SearchRepositoriesRequest, TeamRepositoriesRequest, TeamRepositoryRequest, VisibleRepositoriesRequest,
+  SearchRepositoriesRequest, TeamRepositoriesRequest, TeamRepositoryRequest, TransferRepositoryRequest, VisibleRepositoriesRequest,
 } from './repository.dto.js';
 import type {
   ListNotificationsRequest, NotificationCountDto, NotificationCountRequest, NotificationThreadDto, NotificationThreadRequest,
@@ -49,6 +49,7 @@ export interface RepoRpc {
   [RepoSubjects.repositoryFork]: RpcPair<ForkRepositoryRequest, RepositoryDto>;
   [RepoSubjects.repositoryForks]: RpcPair<ListForksRequest, Paginated<RepositoryDto>>;
   [RepoSubjects.repositoryEdit]: RpcPair<EditRepositoryRequest, RepositoryDto>;
+  [RepoSubjects.repositoryTransfer]: RpcPair<TransferRepositoryRequest, RepositoryDto>;
   [RepoSubjects.repositoryDelete]: RpcPair<RepoScopedRequest, null>;
   [RepoSubjects.repositoryList]: RpcPair<ListRepositoriesRequest, Paginated<RepositoryDto>>;
   [RepoSubjects.repositorySearch]: RpcPair<SearchRepositoriesRequest, Paginated<RepositoryDto>>;

@@ -30,6 +30,11 @@ export const RepoSubjects = {
   repositoryForks: 'repo.repository.forks',
   /** Edit a repository (repo admin): {@link EditRepositoryRequest} → `RepositoryDto`. */
   repositoryEdit: 'repo.repository.edit',
+  /**
+   * Move a repository to another owner (repo owner; the actor must be able to create repositories there, or be a site
+   * admin): {@link TransferRepositoryRequest} → the moved `RepositoryDto`.
+   */
+  repositoryTransfer: 'repo.repository.transfer',
   /** Delete a repository and its storage (repo owner or site admin): `RepoScopedRequest` → `null`. */
   repositoryDelete: 'repo.repository.delete',
   /** List an owner's, or the caller's, repositories: {@link ListRepositoriesRequest} → `Paginated<RepositoryDto>`. */

@@ -1,6 +1,6 @@
 import { Transform, Type } from 'class-transformer';
 import {
-  ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateNested,
+  ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested,
 } from 'class-validator';
 import { ActorDto } from '../common/actor.js';
 import { ListQuery, MAX_INT32 } from '../common/pagination.js';
@@ -224,6 +224,18 @@ export class CreateRepositoryRequest {
 /** `repo.repository.edit`. */
 export class EditRepositoryRequest extends RepoScopedRequest {
   @ValidateNested() @Type(() => EditRepoBody) body: EditRepoBody;
+}
+
+/** Gitea's `TransferRepoOption`: the new owner (a user or an organization, by name) and teams to give it there. */
+export class TransferRepoBody {
+  @IsString() @MinLength(1) @MaxLength(255) new_owner: string;
+  /** Teams of the new organization that get the repository (only when the new owner is an organization). */
+  @IsOptional() @IsArray() @ArrayMaxSize(100) @IsInt({ each: true }) @Min(1, { each: true }) team_ids?: number[];
+}
+
+/** `repo.repository.transfer`. */
+export class TransferRepositoryRequest extends RepoScopedRequest {
+  @ValidateNested() @Type(() => TransferRepoBody) body: TransferRepoBody;
 }
 
 /**

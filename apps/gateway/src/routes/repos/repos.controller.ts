@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query } from '@nestjs/common';
 import {
-  CreateForkBody, CreateRepoBody, DomainError, EditRepoBody, ListQuery, RepoSubjects, SearchReposQuery, twoFactorDeniesRepoAccess,
+  CreateForkBody, CreateRepoBody, DomainError, EditRepoBody, ListQuery, RepoSubjects, SearchReposQuery, TransferRepoBody,
+  twoFactorDeniesRepoAccess,
   twoFactorRequiredMessage, type ActorDto, type ListRepositoriesRequest, type Paginated, type RepositoryDto,
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
@@ -123,6 +124,15 @@ export class ReposController {
   @RepoAccess('admin')
   edit(@CurrentRepo() ctx: RepoContext, @Body() body: EditRepoBody): Promise<RepositoryDto> {
     return this.rpc.send(RepoSubjects.repositoryEdit, { ...ctx, body: body ?? {} });
+  }
+
+  /** Gitea's direct transfer (202 with the moved repository); who may move it where is repo-service's rule. */
+  @Post('repos/:owner/:repo/transfer')
+  @RepoAccess('owner')
+  @SignInRequired()
+  @HttpCode(202)
+  transfer(@CurrentRepo() ctx: RepoContext, @Body() body: TransferRepoBody): Promise<RepositoryDto> {
+    return this.rpc.send(RepoSubjects.repositoryTransfer, { ...ctx, body });
   }
 
   @Delete('repos/:owner/:repo')

@@ -3,17 +3,18 @@ import { assertSiteAdmin } from '../../auth/site-admin-policy.js';
 import { parsePositiveId } from '../../http/params.js';
 import { page, redirect, requireSignIn, type PageContext, type WebKit } from '../core/web-kit.js';
 import { formRejection } from '../settings/form-error.js';
-import { adminHookKind, hookBodyFromForm } from './hook-form.js';
+import { pager, pageNumber } from '../core/paging.js';
+import {
+  HOOK_EVENT_CHECKBOXES, NEW_HOOK_VALUES, adminHookKind, createHookBody, typedHookValues,
+} from '../hooks/hook-form.js';
+import { registerHookPages, type PageFrame } from '../hooks/hook-pages.js';
 
 const ADMIN_HOOKS: HookScopeDto = { level: 'admin' };
 const ADMIN_RUNNERS = { level: 'admin' as const };
 const PAGE_SIZE = 50;
-const DELIVERIES_PER_PAGE = 20;
+/** The frame of the shared hook pages here: the administration's heading and tabs, no side navigation. */
+const ADMIN_FRAME: PageFrame = { head: '../admin/_head', nav: '../hooks/_no-nav', data: { tab: 'hooks' } };
 
-function pageNumber(value: string | undefined): number {
-  const n = value && /^\d{1,6}$/.test(value) ? Number(value) : 1;
-  return Math.max(1, n);
-}
 
 /**
  * `/-/admin/**` (Gitea's paths): users, system and default webhooks with their deliveries and redelivery, runners.
@@ -55,59 +56,30 @@ export function registerAdminPages(kit: WebKit): void {
   kit.get('/-/admin/hooks/new', async (ctx) => {
     admin(ctx);
     const kind = adminHookKind(ctx.query.kind ?? 'system');
-    return page('admin/hook-new', kind === 'system' ? 'Add system webhook' : 'Add default webhook', {
-      tab: 'hooks', form: { kind, content_type: 'json', events: 'push', active: 'on' },
+    return page('hooks/new', kind === 'system' ? 'Add system webhook' : 'Add default webhook', {
+      ...ADMIN_FRAME.data, frame: ADMIN_FRAME, kind, action: '/-/admin/hooks', values: NEW_HOOK_VALUES, checkboxes: HOOK_EVENT_CHECKBOXES,
     });
   });
   kit.post('/-/admin/hooks', async (ctx) => {
     const actor = admin(ctx);
+    const kind = adminHookKind(ctx.form.kind);
     try {
-      const hook = await rpc.send(HooksSubjects.webhookCreate, { actor, scope: ADMIN_HOOKS, body: hookBodyFromForm(ctx.form) });
+      const body = createHookBody(ctx.form, { is_system_webhook: kind === 'system' });
+      const hook = await rpc.send(HooksSubjects.webhookCreate, { actor, scope: ADMIN_HOOKS, body });
       await ctx.flash('success', 'The webhook has been added.');
       return redirect(`/-/admin/hooks/${hook.id}`);
     } catch (err) {
-      const { secret: _secret, authorization_header: _auth, ...shown } = ctx.form; // secrets are not echoed back
-      return page('admin/hook-new', 'Add webhook', { tab: 'hooks', form: shown, ...formRejection(err) }, 422);
+      return page('hooks/new', 'Add webhook', {
+        ...ADMIN_FRAME.data, frame: ADMIN_FRAME, kind, action: '/-/admin/hooks', values: typedHookValues(ctx.form),
+        checkboxes: HOOK_EVENT_CHECKBOXES, ...formRejection(err),
+      }, 422);
     }
   });
-  kit.get<{ id: string }>('/-/admin/hooks/:id', async (ctx) => {
-    const actor = admin(ctx);
-    const hookId = parsePositiveId(ctx.params.id);
-    const current = pageNumber(ctx.query.page);
-    const [hook, deliveries] = await Promise.all([
-      rpc.send(HooksSubjects.webhookGet, { actor, scope: ADMIN_HOOKS, hookId }),
-      rpc.send(HooksSubjects.deliveryList, { actor, scope: ADMIN_HOOKS, hookId, query: { page: current, limit: DELIVERIES_PER_PAGE } }),
-    ]);
-    return page('admin/hook', `Webhook ${hook.config.url ?? hook.id}`, {
-      tab: 'hooks', hook, deliveries: deliveries.items, pager: pager(current, deliveries.total, DELIVERIES_PER_PAGE),
-    });
-  });
-  kit.post<{ id: string }>('/-/admin/hooks/:id/delete', async (ctx) => {
-    const actor = admin(ctx);
-    await rpc.send(HooksSubjects.webhookDelete, { actor, scope: ADMIN_HOOKS, hookId: parsePositiveId(ctx.params.id) });
-    await ctx.flash('success', 'The webhook has been removed.');
-    return redirect('/-/admin/hooks');
-  });
-  kit.get<{ id: string; deliveryId: string }>('/-/admin/hooks/:id/deliveries/:deliveryId', async (ctx) => {
-    const actor = admin(ctx);
-    const hookId = parsePositiveId(ctx.params.id);
-    const deliveryId = parsePositiveId(ctx.params.deliveryId, 'deliveryId');
-    const delivery = await rpc.send(HooksSubjects.deliveryGet, { actor, scope: ADMIN_HOOKS, hookId, deliveryId });
-    return page('admin/delivery', `Delivery ${delivery.guid}`, {
-      tab: 'hooks',
-      hookId,
-      delivery,
-      requestText: httpMessageText(delivery.request.headers, JSON.stringify(delivery.request.payload, null, 2)),
-      responseText: httpMessageText(delivery.response.headers, delivery.response.payload ?? ''),
-    });
-  });
-  kit.post<{ id: string; deliveryId: string }>('/-/admin/hooks/:id/deliveries/:deliveryId/redeliver', async (ctx) => {
-    const actor = admin(ctx);
-    const hookId = parsePositiveId(ctx.params.id);
-    const deliveryId = parsePositiveId(ctx.params.deliveryId, 'deliveryId');
-    await rpc.send(HooksSubjects.deliveryRedeliver, { actor, scope: ADMIN_HOOKS, hookId, deliveryId });
-    await ctx.flash('success', 'The delivery has been queued again.');
-    return redirect(`/-/admin/hooks/${hookId}`);
+  // A hook (edit, delete), its deliveries and redelivery: the pages every hook scope shares.
+  registerHookPages(kit, {
+    route: '/-/admin/hooks',
+    listAndNew: false,
+    resolve: async (ctx) => ({ actor: admin(ctx), scope: ADMIN_HOOKS, base: '/-/admin/hooks', frame: ADMIN_FRAME, canTest: false }),
   });
 
   // Runners of the whole instance, and the instance's registration token.
@@ -128,15 +100,4 @@ export function registerAdminPages(kit: WebKit): void {
     await ctx.flash('success', 'The runner has been removed.');
     return redirect('/-/admin/runners');
   });
-}
-
-/** Previous/next links of a list page. */
-function pager(current: number, total: number, size: number): { previous: number | null; next: number | null; current: number } {
-  return { current, previous: current > 1 ? current - 1 : null, next: current * size < total ? current + 1 : null };
-}
-
-/** Headers (already masked by hooks-service) and body as one readable block. */
-function httpMessageText(headers: Record<string, string> | null, body: string): string {
-  const lines = Object.entries(headers ?? {}).map(([name, value]) => `${name}: ${value}`);
-  return `${lines.join('\n')}\n\n${body}`;
 }

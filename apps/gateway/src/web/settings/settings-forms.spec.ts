@@ -1,6 +1,5 @@
 import { DomainError, ErrorCode, SCOPE_CATEGORIES } from '@cairn/contracts';
 import { describe, expect, it } from 'vitest';
-import { hookBodyFromForm } from '../admin/hook-form.js';
 import { formRejection } from './form-error.js';
 import { profileFromForm } from './profile-form.js';
 import { qrCodeSvg } from './qr-code.js';
@@ -25,26 +24,6 @@ describe('profile form', () => {
       full_name: 'Ada', description: '', website: 'https://ada.example', location: '', hide_email: true,
     });
     expect(profileFromForm({}).hide_email).toBe(false);
-  });
-});
-
-describe('admin hook form', () => {
-  it('builds a Gitea hook body: system flag, events list, active checkbox, secret only when given', () => {
-    const body = hookBodyFromForm({
-      kind: 'system', url: ' http://127.0.0.1:9/h ', content_type: 'form', events: 'push, repository  issues',
-      branch_filter: 'main', active: 'on', secret: '',
-    });
-    expect(body).toEqual({
-      type: 'gitea',
-      config: { url: 'http://127.0.0.1:9/h', content_type: 'form', is_system_webhook: true },
-      events: ['push', 'repository', 'issues'],
-      branch_filter: 'main',
-      active: true,
-    });
-    const dflt = hookBodyFromForm({ kind: 'default', url: 'http://x', events: '*', secret: 's3', authorization_header: 'Bearer t' });
-    expect(dflt).toMatchObject({ active: false, events: ['*'], authorization_header: 'Bearer t' });
-    expect(dflt.config).toMatchObject({ is_system_webhook: false, secret: 's3', content_type: 'json' });
-    expect(() => hookBodyFromForm({ kind: 'repo', url: 'http://x' })).toThrow(/system or default/);
   });
 });
 

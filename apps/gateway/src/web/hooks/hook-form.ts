@@ -1,0 +1,120 @@
+import { DomainError, HOOK_EVENT_KEYS, type CreateHookBody, type EditHookBody, type HookDto } from '@cairn/contracts';
+
+/** The two kinds of admin hook: system hooks see every repository; default hooks are copied into new ones. */
+export const ADMIN_HOOK_KINDS = ['system', 'default'] as const;
+export type AdminHookKind = (typeof ADMIN_HOOK_KINDS)[number];
+
+export function adminHookKind(value: string | undefined): AdminHookKind {
+  if (value === 'system' || value === 'default') return value;
+  throw DomainError.unprocessable('kind must be system or default');
+}
+
+/** Gitea's three choices of the form's `events` radio group. */
+export const HOOK_EVENT_CHOICES = ['push_only', 'send_everything', 'choose_events'] as const;
+export type HookEventChoice = (typeof HOOK_EVENT_CHOICES)[number];
+
+/**
+ * The form's event checkboxes, one per key (Gitea's field names). Checking `issues` or `pull_request` means that
+ * event alone, as on Gitea's form: the API's name for it is `issues_only` / `pull_request_only`.
+ */
+export const HOOK_EVENT_CHECKBOXES = HOOK_EVENT_KEYS.map((key) => ({ key, label: key.replaceAll('_', ' ') }));
+const ONLY: Partial<Record<string, string>> = { issues: 'issues_only', pull_request: 'pull_request_only' };
+
+/** The values a hook form shows: what was typed (after a refusal) or the stored hook (edit). */
+export interface HookFormValues {
+  payload_url: string;
+  content_type: 'json' | 'form';
+  events: HookEventChoice;
+  checked: string[];
+  branch_filter: string;
+  active: boolean;
+  /** The hook already has a secret / authorization header: the fields may stay empty to keep them. */
+  hasSecret?: boolean;
+}
+
+export const NEW_HOOK_VALUES: HookFormValues = {
+  payload_url: '', content_type: 'json', events: 'push_only', checked: [], branch_filter: '', active: true,
+};
+
+/** The stored hook as the edit form shows it (never its secret). */
+export function hookFormValues(hook: HookDto): HookFormValues {
+  const all = HOOK_EVENT_KEYS.every((k) => hook.events.includes(k));
+  const pushOnly = hook.events.length === 1 && hook.events[0] === 'push';
+  return {
+    payload_url: hook.config.url ?? '',
+    content_type: hook.config.content_type === 'form' ? 'form' : 'json',
+    events: all ? 'send_everything' : pushOnly ? 'push_only' : 'choose_events',
+    checked: hook.events,
+    branch_filter: hook.branch_filter,
+    active: hook.active,
+    hasSecret: true,
+  };
+}
+
+/** What was typed, to show the form again after a refusal (secrets are never echoed back). */
+export function typedHookValues(form: Record<string, string>): HookFormValues {
+  return {
+    payload_url: form.payload_url ?? '',
+    content_type: form.content_type === 'form' ? 'form' : 'json',
+    events: eventChoice(form.events),
+    checked: HOOK_EVENT_KEYS.filter((k) => form[k] === 'on'),
+    branch_filter: form.branch_filter ?? '',
+    active: form.active === 'on',
+  };
+}
+
+function eventChoice(value: string | undefined): HookEventChoice {
+  return (HOOK_EVENT_CHOICES as readonly string[]).includes(value ?? '') ? (value as HookEventChoice) : 'push_only';
+}
+
+/** The API's `events` list for the form's choice; hooks-service checks the names as for the API. */
+export function hookEventsFromForm(form: Record<string, string>): string[] {
+  const choice = eventChoice(form.events);
+  if (choice === 'send_everything') return ['*'];
+  if (choice === 'push_only') return ['push'];
+  const chosen = HOOK_EVENT_KEYS.filter((k) => form[k] === 'on').map((k) => ONLY[k] ?? k);
+  if (chosen.length === 0) throw DomainError.unprocessable('choose at least one event');
+  return chosen;
+}
+
+/**
+ * The "add webhook" form (Gitea's field names) as the API's `CreateHookBody` of a Gitea-type hook — one form for
+ * system, default, organization and repository hooks. `extraConfig` carries the admin kind (`is_system_webhook`).
+ */
+export function createHookBody(form: Record<string, string>, extraConfig: Record<string, unknown> = {}): CreateHookBody {
+  const config: Record<string, unknown> = {
+    url: (form.payload_url ?? '').trim(),
+    content_type: form.content_type ?? 'json',
+    ...extraConfig,
+  };
+  if (form.secret) config.secret = form.secret;
+  const body: CreateHookBody = {
+    type: 'gitea',
+    config,
+    events: hookEventsFromForm(form),
+    branch_filter: (form.branch_filter ?? '').trim(),
+    active: form.active === 'on',
+  };
+  if (form.authorization_header) body.authorization_header = form.authorization_header;
+  return body;
+}
+
+/** The edit form as `EditHookBody`: an empty secret or authorization header keeps the stored one. */
+export function editHookBody(form: Record<string, string>): EditHookBody {
+  const config: Record<string, unknown> = { url: (form.payload_url ?? '').trim(), content_type: form.content_type ?? 'json' };
+  if (form.secret) config.secret = form.secret;
+  const body: EditHookBody = {
+    config,
+    events: hookEventsFromForm(form),
+    branch_filter: (form.branch_filter ?? '').trim(),
+    active: form.active === 'on',
+  };
+  if (form.authorization_header) body.authorization_header = form.authorization_header;
+  return body;
+}
+
+/** Headers (already masked by hooks-service) and body as one readable block. */
+export function httpMessageText(headers: Record<string, string> | null, body: string): string {
+  const lines = Object.entries(headers ?? {}).map(([name, value]) => `${name}: ${value}`);
+  return `${lines.join('\n')}\n\n${body}`;
+}
