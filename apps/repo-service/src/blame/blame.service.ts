@@ -8,6 +8,8 @@ import { parseBlamePorcelain } from './blame-porcelain.js';
 
 /** A blame walks history: a pathological file must not pin a git process. */
 const BLAME_TIMEOUT_MS = 30_000;
+/** The lines' JSON may take this much of a bus reply (control characters escape to six bytes each). */
+const LINES_REPLY_BUDGET = 640 * 1024;
 /** Porcelain output per line is a header (~50 bytes) plus the line: bounded well above what BLAME_MAX_BYTES gives. */
 const BLAME_MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
 
@@ -36,6 +38,7 @@ export class BlameService {
     if (bytes.subarray(0, 8000).includes(0)) return { ...reply, binary: true };
     const text = bytes.toString('utf8');
     const lines = text === '' ? [] : text.replace(/\n$/, '').split('\n');
+    if (Buffer.byteLength(JSON.stringify(lines)) > LINES_REPLY_BUDGET) return { ...reply, tooLarge: true };
     const run = await runGitChecked(repoPath, ['blame', '--porcelain', ref.commit, '--', path], {
       timeoutMs: BLAME_TIMEOUT_MS,
       maxStdoutBytes: BLAME_MAX_OUTPUT_BYTES,

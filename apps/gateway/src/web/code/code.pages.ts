@@ -120,12 +120,13 @@ export function registerCodePages(web: WebKit): void {
   const releaseForm = async (ctx: RepoContext, values: Record<string, string>, release: ReleaseDto | null, error = '', status = 200) => {
     const header = await views.header(ctx);
     const base = siteOf(ctx).base;
+    const row = release ? toReleaseRow(base, release) : null;
     return page('code/release-form', `${release ? 'Edit' : 'New'} release · ${header.fullName}`, {
       header,
       values,
       error,
-      release: release ? toReleaseRow(base, release) : null,
-      action: release ? `${base}/releases/edit/${encodeURIComponent(release.tag_name)}` : `${base}/releases/new`,
+      release: row,
+      action: row ? row.editUrl : `${base}/releases/new`,
       defaultBranch: ctx.repo.defaultBranch,
     }, status);
   };
@@ -152,6 +153,7 @@ export function registerCodePages(web: WebKit): void {
     try {
       if (isMultipart(c.req)) {
         fields = await readMultipartForm(c, { fileBytes: uploader.partLimitBytes, files: RELEASE_FORM_FILES }, async (file, sent) => {
+          fields = sent; // what the form shows again if the release is refused
           if (file.field !== 'attachment') return void file.stream.resume();
           const release = await create(sent);
           await uploader.uploadPart({ repo: ctx.repo, releaseId: release.id, actorId: actor.id, name: undefined }, file.name, file.stream);
