@@ -3,7 +3,7 @@ import {
   DomainError, NOT_SIGNED_VERIFICATION, PullRequestEvents, encodePathSegments, isValidBranchName, repoUrls, toPaging,
   type ActorDto, type ChangedFileDto, type CommitDto, type CreatePullRequest, type EditPullBody, type EditPullRequest,
   type GetPullByBranchesRequest, type GetPullRequest, type ListPullsRequest, type Paginated,
-  type PullIndexRequest, type PullPageRequest, type PullRequestDto, type PullRequestEventData,
+  type PullIndexRequest, type PullPageRequest, type PullRequestDto,
 } from '@cairn/contracts';
 import { canModify, requireActor } from '../tracker/issue-permissions.js';
 import { IssuesRepository, type IssueRow } from '../tracker/issues.repository.js';
