@@ -73,6 +73,8 @@ describe.skipIf(!chromiumAvailable())('web UI: compare, open and review pull req
     [alice, bob] = await Promise.all([createUser(suite, admin, uniqueName('alice')), createUser(suite, admin, uniqueName('bob'))]);
     expect((await api.post('/user/repos', { basic: alice, body: { name: repo } })).status).toBe(201);
     expect((await api.put(path(`/collaborators/${bob.username}`), { basic: alice, body: { permission: 'write' } })).status).toBe(204);
+    const label = await api.post(path('/labels'), { basic: alice, body: { name: 'enhancement', color: '#84b6eb' } });
+    expect(label.status, label.text).toBe(201);
     const made = await api.post(path('/issues'), { basic: alice, body: { title: 'Greeting is missing' } });
     expect(made.status, made.text).toBe(201);
     issue = made.body.number;
@@ -115,6 +117,8 @@ describe.skipIf(!chromiumAvailable())('web UI: compare, open and review pull req
 
       await page.getByLabel('Title').fill('Greet people');
       await page.getByLabel('Description').fill(`Closes #${issue}`);
+      await page.getByLabel('enhancement').check();
+      await page.getByRole('group', { name: 'Assignees' }).getByLabel(bob.username).check();
       await follow(page, page.getByRole('button', { name: 'Create pull request' }));
       const m = /\/pulls\/(\d+)$/.exec(new URL(page.url()).pathname);
       expect(m, page.url()).not.toBeNull();
@@ -132,6 +136,8 @@ describe.skipIf(!chromiumAvailable())('web UI: compare, open and review pull req
     }
     const created = await api.get(path(`/pulls/${pull}`), { basic: alice });
     expect(created.body).toMatchObject({ title: 'Greet people', body: `Closes #${issue}`, head: { ref: 'feature/greet' }, base: { ref: 'main' } });
+    expect(created.body.labels.map((l: { name: string }) => l.name)).toEqual(['enhancement']);
+    expect(created.body.assignees.map((u: { login: string }) => u.login)).toEqual([bob.username]);
   });
 
   it('shows the Commits and Files changed tabs, unified and split, and loads hidden lines in place', async () => {
