@@ -105,6 +105,7 @@ describe.skipIf(!chromiumAvailable())('web UI: compare, open and review pull req
       await page.goto(web('/pulls'));
       await follow(page, page.getByRole('link', { name: 'New pull request' }));
       expect(new URL(page.url()).pathname).toBe(web('/compare'));
+      await expectAccessibleAtBothWidths(page, 'web-review-compare-picker');
       await page.getByLabel('Compare').selectOption('feature/greet');
       await follow(page, page.getByRole('button', { name: 'Compare' }));
       expect(new URL(page.url()).pathname).toBe(web('/compare/main...feature/greet'));
