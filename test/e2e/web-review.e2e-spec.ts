@@ -311,4 +311,32 @@ describe.skipIf(!chromiumAvailable())('web UI: compare, open and review pull req
     expect((await api.get(path(`/issues/${fixedIssue}`), { basic: alice })).body.state).toBe('closed');
     expect((await api.get(path(`/issues/${other}`), { basic: alice })).body.state).toBe('open');
   });
+
+  it("compares with a fork's branch (owner:branch) and opens the pull request from it", async () => {
+    const forked = await api.post(path('/forks'), { basic: bob, body: {} });
+    expect(forked.status, forked.text).toBe(202);
+    await waitFor('the fork to be ready', async () => {
+      const r = await api.get(`/repos/${bob.username}/${repo}`, { basic: bob });
+      return r.status === 200 && !r.body.empty;
+    });
+    const creds = { username: alice.username, secret: alice.password };
+    await git.ok(['fetch', '-q', httpCloneUrl(suite.baseUrl, alice.username, repo, creds), 'main'], { cwd: work });
+    await git.ok(['checkout', '-q', '-b', 'bob-idea', 'FETCH_HEAD'], { cwd: work });
+    await commitAll(git, work, { 'idea.md': '# An idea from a fork\n' }, 'An idea from the fork');
+    await git.ok(['push', '-q', httpCloneUrl(suite.baseUrl, bob.username, repo, { username: bob.username, secret: bob.password }), 'bob-idea:bob-idea'], { cwd: work });
+
+    const { page, close } = await as(bob);
+    try {
+      await page.goto(web(`/compare/main...${bob.username}:bob-idea`));
+      expect(await page.locator('.commit-title').allTextContents()).toEqual(['An idea from the fork']);
+      expect(await page.locator('details.diff-file', { hasText: 'idea.md' }).locator('tr.add .lc').textContent()).toContain('An idea from a fork');
+      expect(await page.getByLabel('Title').inputValue()).toBe('An idea from the fork');
+      await follow(page, page.getByRole('button', { name: 'Create pull request' }));
+      const number = Number(/\/pulls\/(\d+)$/.exec(new URL(page.url()).pathname)?.[1]);
+      const opened = await api.get(path(`/pulls/${number}`), { basic: alice });
+      expect(opened.body).toMatchObject({ title: 'An idea from the fork', head: { ref: 'bob-idea', repo: { full_name: `${bob.username}/${repo}` } } });
+    } finally {
+      await close();
+    }
+  });
 });
