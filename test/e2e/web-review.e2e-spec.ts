@@ -73,6 +73,8 @@ describe.skipIf(!chromiumAvailable())('web UI: compare, open and review pull req
     [alice, bob] = await Promise.all([createUser(suite, admin, uniqueName('alice')), createUser(suite, admin, uniqueName('bob'))]);
     expect((await api.post('/user/repos', { basic: alice, body: { name: repo } })).status).toBe(201);
     expect((await api.put(path(`/collaborators/${bob.username}`), { basic: alice, body: { permission: 'write' } })).status).toBe(204);
+    const label = await api.post(path('/labels'), { basic: alice, body: { name: 'enhancement', color: '#84b6eb' } });
+    expect(label.status, label.text).toBe(201);
     const made = await api.post(path('/issues'), { basic: alice, body: { title: 'Greeting is missing' } });
     expect(made.status, made.text).toBe(201);
     issue = made.body.number;
@@ -103,6 +105,7 @@ describe.skipIf(!chromiumAvailable())('web UI: compare, open and review pull req
       await page.goto(web('/pulls'));
       await follow(page, page.getByRole('link', { name: 'New pull request' }));
       expect(new URL(page.url()).pathname).toBe(web('/compare'));
+      await expectAccessibleAtBothWidths(page, 'web-review-compare-picker');
       await page.getByLabel('Compare').selectOption('feature/greet');
       await follow(page, page.getByRole('button', { name: 'Compare' }));
       expect(new URL(page.url()).pathname).toBe(web('/compare/main...feature/greet'));
@@ -115,6 +118,8 @@ describe.skipIf(!chromiumAvailable())('web UI: compare, open and review pull req
 
       await page.getByLabel('Title').fill('Greet people');
       await page.getByLabel('Description').fill(`Closes #${issue}`);
+      await page.getByLabel('enhancement').check();
+      await page.getByRole('group', { name: 'Assignees' }).getByLabel(bob.username).check();
       await follow(page, page.getByRole('button', { name: 'Create pull request' }));
       const m = /\/pulls\/(\d+)$/.exec(new URL(page.url()).pathname);
       expect(m, page.url()).not.toBeNull();
@@ -132,6 +137,8 @@ describe.skipIf(!chromiumAvailable())('web UI: compare, open and review pull req
     }
     const created = await api.get(path(`/pulls/${pull}`), { basic: alice });
     expect(created.body).toMatchObject({ title: 'Greet people', body: `Closes #${issue}`, head: { ref: 'feature/greet' }, base: { ref: 'main' } });
+    expect(created.body.labels.map((l: { name: string }) => l.name)).toEqual(['enhancement']);
+    expect(created.body.assignees.map((u: { login: string }) => u.login)).toEqual([bob.username]);
   });
 
   it('shows the Commits and Files changed tabs, unified and split, and loads hidden lines in place', async () => {
@@ -303,5 +310,33 @@ describe.skipIf(!chromiumAvailable())('web UI: compare, open and review pull req
     expect(merged.status, merged.text).toBe(200);
     expect((await api.get(path(`/issues/${fixedIssue}`), { basic: alice })).body.state).toBe('closed');
     expect((await api.get(path(`/issues/${other}`), { basic: alice })).body.state).toBe('open');
+  });
+
+  it("compares with a fork's branch (owner:branch) and opens the pull request from it", async () => {
+    const forked = await api.post(path('/forks'), { basic: bob, body: {} });
+    expect(forked.status, forked.text).toBe(202);
+    await waitFor('the fork to be ready', async () => {
+      const r = await api.get(`/repos/${bob.username}/${repo}`, { basic: bob });
+      return r.status === 200 && !r.body.empty;
+    });
+    const creds = { username: alice.username, secret: alice.password };
+    await git.ok(['fetch', '-q', httpCloneUrl(suite.baseUrl, alice.username, repo, creds), 'main'], { cwd: work });
+    await git.ok(['checkout', '-q', '-b', 'bob-idea', 'FETCH_HEAD'], { cwd: work });
+    await commitAll(git, work, { 'idea.md': '# An idea from a fork\n' }, 'An idea from the fork');
+    await git.ok(['push', '-q', httpCloneUrl(suite.baseUrl, bob.username, repo, { username: bob.username, secret: bob.password }), 'bob-idea:bob-idea'], { cwd: work });
+
+    const { page, close } = await as(bob);
+    try {
+      await page.goto(web(`/compare/main...${bob.username}:bob-idea`));
+      expect(await page.locator('.commit-title').allTextContents()).toEqual(['An idea from the fork']);
+      expect(await page.locator('details.diff-file', { hasText: 'idea.md' }).locator('tr.add .lc').textContent()).toContain('An idea from a fork');
+      expect(await page.getByLabel('Title').inputValue()).toBe('An idea from the fork');
+      await follow(page, page.getByRole('button', { name: 'Create pull request' }));
+      const number = Number(/\/pulls\/(\d+)$/.exec(new URL(page.url()).pathname)?.[1]);
+      const opened = await api.get(path(`/pulls/${number}`), { basic: alice });
+      expect(opened.body).toMatchObject({ title: 'An idea from the fork', head: { ref: 'bob-idea', repo: { full_name: `${bob.username}/${repo}` } } });
+    } finally {
+      await close();
+    }
   });
 });

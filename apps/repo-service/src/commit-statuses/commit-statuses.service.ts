@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import {
   accessAtLeast, combineCommitStatusStates, CommitStatusEvents, DomainError, ErrorCode, repoUrls, toPaging,
-  type CombinedStatusReply, type CommitStatusDto, type CommitStatusEventData, type CreateCommitStatusRequest,
+  type CombinedStatusReply, type CommitStatusDto, type CreateCommitStatusRequest,
   type GetCombinedStatusRequest, type ListCommitStatusesRequest, type Paginated, type PushedCommit,
   type CommitStatusState, type RepoRefDto, type RepoScopedRequest,
 } from '@cairn/contracts';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   DomainError, IssueCommentEvents,
   type ActorDto, type CommentDto, type CreateIssueCommentRequest, type EditIssueCommentRequest,
-  type IssueCommentEventData, type IssueCommentIdRequest, type IssueIndexRequest, type Paginated, type PullRequestDto,
+  type IssueCommentIdRequest, type IssueIndexRequest, type Paginated, type PullRequestDto,
   type RepositoryDto,
 } from '@cairn/contracts';
 import { PrismaService } from '../prisma/prisma.service.js';

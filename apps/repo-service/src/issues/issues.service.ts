@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   DomainError, IssueEvents, accessAtLeast, toPaging,
   type ActorDto, type CreateIssueRequest, type EditIssueBody, type EditIssueRequest, type IssueDto,
-  type IssueEventData, type IssueIndexRequest, type IssueTimelineRequest, type ListIssuesRequest, type LockIssueRequest, type Paginated,
+  type IssueIndexRequest, type IssueTimelineRequest, type ListIssuesRequest, type LockIssueRequest, type Paginated,
   type RepoScopedRequest, type TimelineCommentDto, type UserDto,
 } from '@cairn/contracts';
 import { PrismaService } from '../prisma/prisma.service.js';

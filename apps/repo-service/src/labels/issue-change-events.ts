@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
-  IssueEvents, type ActorDto, type IssueEventData, type IssueLabelAction, type IssueMilestoneAction,
+  IssueEvents, type ActorDto, type IssueLabelAction, type IssueMilestoneAction,
 } from '@cairn/contracts';
 import { EventOutbox } from '@cairn/platform';
 import { PullRenderer } from '../pulls/pull-renderer.js';

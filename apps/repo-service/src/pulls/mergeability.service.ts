@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import {
   MERGE_CHECK_URGENT_PRIORITY, PullRequestEvents,
-  type CheckTargetReply, type MergeableState, type PullRequestEventData, type ReportMergeabilityReply,
+  type CheckTargetReply, type MergeableState, type ReportMergeabilityReply,
   type ReportMergeabilityRequest,
 } from '@cairn/contracts';
 import { MicroBatcher, newEvent, outboxRow, type Settled, EventOutbox } from '@cairn/platform';

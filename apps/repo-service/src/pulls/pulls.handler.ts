@@ -3,9 +3,9 @@ import { Payload } from '@nestjs/microservices';
 import { RpcHandler } from '@cairn/platform';
 import {
   CheckTargetRequest, CreatePullRequest, EditPullRequest, GetPullByBranchesRequest, GetPullRequest,
-  ListPullsRequest, PullIndexRequest, PullPageRequest, PullSubjects, ReportMergeabilityRequest,
+  ListPullsRequest, PullHeadRequest, PullIndexRequest, PullPageRequest, PullSubjects, ReportMergeabilityRequest,
   type ChangedFileDto, type CheckTargetReply, type CommitDto, type Paginated, type PullRequestDto,
-  type ReportMergeabilityReply,
+  type PullHeadReply, type ReportMergeabilityReply,
 } from '@cairn/contracts';
 import { MergeabilityService } from './mergeability.service.js';
 import { PullsService } from './pulls.service.js';
@@ -31,6 +31,11 @@ export class PullsHandler {
   @RpcHandler(PullSubjects.get)
   get(@Payload() req: GetPullRequest): Promise<PullRequestDto> {
     return this.pulls.get(req);
+  }
+
+  @RpcHandler(PullSubjects.headCommit)
+  headCommit(@Payload() req: PullHeadRequest): Promise<PullHeadReply> {
+    return this.pulls.headCommit(req);
   }
 
   @RpcHandler(PullSubjects.getByBranches)

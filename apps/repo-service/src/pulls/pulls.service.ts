@@ -3,7 +3,7 @@ import {
   DomainError, NOT_SIGNED_VERIFICATION, PullRequestEvents, encodePathSegments, isValidBranchName, repoUrls, toPaging,
   type ActorDto, type ChangedFileDto, type CommitDto, type CreatePullRequest, type EditPullBody, type EditPullRequest,
   type GetPullByBranchesRequest, type GetPullRequest, type ListPullsRequest, type Paginated,
-  type PullIndexRequest, type PullPageRequest, type PullRequestDto, type PullRequestEventData,
+  type PullHeadReply, type PullHeadRequest, type PullIndexRequest, type PullPageRequest, type PullRequestDto,
 } from '@cairn/contracts';
 import { canModify, requireActor } from '../tracker/issue-permissions.js';
 import { IssuesRepository, type IssueRow } from '../tracker/issues.repository.js';
@@ -193,6 +193,16 @@ export class PullsService implements OnModuleInit {
   }
 
   /** `GET …/pulls/{base}/{head}`: the pull request from `head` into `base` (the open one first); a view. */
+  /** The commit a head names (`branch` or a fork's `owner:branch`), copied into this repository from a fork. */
+  async headCommit(req: PullHeadRequest): Promise<PullHeadReply> {
+    const { repo, branch } = await this.heads.parse(req, req.head);
+    if (!isValidBranchName(branch)) throw DomainError.unprocessable(`invalid head branch name "${branch.slice(0, 100)}"`);
+    const dir = this.storage.pathFor(req.repo);
+    const sha = repo ? await this.heads.tipInto(dir, repo, branch) : await resolveBranch(dir, branch);
+    if (!sha) throw DomainError.notFound(`head branch "${branch.slice(0, 100)}" does not exist`);
+    return { sha };
+  }
+
   async getByBranches(req: GetPullByBranchesRequest): Promise<PullRequestDto> {
     const head = await this.heads.parse(req, req.head);
     const row = await this.pulls.findLatestByBranches(req.repo.id, head.repo?.id ?? null, head.branch, req.base.trim());

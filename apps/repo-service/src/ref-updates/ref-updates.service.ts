@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   IdentitySubjects, MERGE_CHECK_URGENT_PRIORITY, PullRequestEvents, RepoEvents, checkNowAfterBaseMove, isZeroId,
   mergeCheckPriority, repoUrls,
-  type MergeCheckJobData, type PullRequestEventData, type PushEventData, type RefUpdate,
+  type MergeCheckJobData, type PushEventData, type RefUpdate,
   type RepoEventRepository, type UserDto,
 } from '@cairn/contracts';
 import { RpcClient, EventOutbox } from '@cairn/platform';

@@ -218,6 +218,16 @@ export class GetPullByBranchesRequest extends RepoScopedRequest {
   @IsString() @MaxLength(255) head: string;
 }
 
+/** `repo.pull-request.head-commit`: a head as `CreatePullBody.head` takes it. */
+export class PullHeadRequest extends RepoScopedRequest {
+  @IsString() @MinLength(1) @MaxLength(255) head: string;
+}
+
+/** Reply of `repo.pull-request.head-commit`: the head's commit, now present in the base repository. */
+export interface PullHeadReply {
+  sha: string;
+}
+
 /** `repo.pull-request.edit`. */
 export class EditPullRequest extends PullIndexRequest {
   @ValidateNested() @Type(() => EditPullBody) body: EditPullBody;

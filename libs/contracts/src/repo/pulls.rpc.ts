@@ -2,7 +2,7 @@ import type { Paginated } from '../common/pagination.js';
 import type { CommitDto } from './commits.dto.js';
 import type {
   ChangedFileDto, CheckTargetReply, CheckTargetRequest, CreatePullRequest, EditPullRequest,
-  GetPullByBranchesRequest, GetPullRequest, ListPullsRequest, MergePullRequest,
+  GetPullByBranchesRequest, GetPullRequest, ListPullsRequest, MergePullRequest, PullHeadReply, PullHeadRequest,
   PullIndexRequest, PullPageRequest, PullRequestDto, ReportMergeabilityReply, ReportMergeabilityRequest,
   UpdatePullRequest,
 } from './pulls.dto.js';
@@ -18,6 +18,7 @@ export interface PullRpc {
   [PullSubjects.list]: RpcPair<ListPullsRequest, Paginated<PullRequestDto>>;
   [PullSubjects.get]: RpcPair<GetPullRequest, PullRequestDto>;
   [PullSubjects.getByBranches]: RpcPair<GetPullByBranchesRequest, PullRequestDto>;
+  [PullSubjects.headCommit]: RpcPair<PullHeadRequest, PullHeadReply>;
   [PullSubjects.edit]: RpcPair<EditPullRequest, PullRequestDto>;
   [PullSubjects.commits]: RpcPair<PullPageRequest, Paginated<CommitDto>>;
   [PullSubjects.files]: RpcPair<PullPageRequest, Paginated<ChangedFileDto>>;

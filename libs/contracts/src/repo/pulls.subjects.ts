@@ -12,6 +12,12 @@ export const PullSubjects = {
   get: 'repo.pull-request.get',
   /** Get the open pull request for a base and head branch (a view): `GetPullByBranchesRequest` → `PullRequestDto`. */
   getByBranches: 'repo.pull-request.get-by-branches',
+  /**
+   * The commit a pull-request head names — `branch`, or `owner:branch` of a fork (as `create` takes it) — present in
+   * this repository (a fork's is copied in, as opening the pull request would): `PullHeadRequest` → `PullHeadReply`.
+   * The web compare page's way to compare with a fork.
+   */
+  headCommit: 'repo.pull-request.head-commit',
   /** Edit title, body, state: `EditPullRequest` → `PullRequestDto`. */
   edit: 'repo.pull-request.edit',
   /** The commits of a pull request: `PullPageRequest` → `Paginated<CommitDto>`. */

@@ -125,17 +125,19 @@ export class ReviewViews {
   async compare(ctx: RepoContext, base: string, head: string, style: DiffStyle, canCreate: boolean): Promise<CompareView> {
     const site = siteOf(ctx);
     const here = compareUrl(site.base, base, head);
+    // A fork's branch (`owner:branch`) is compared by its commit, copied into this repository as a pull request's is.
+    const headRef = head.includes(':') ? (await this.rpc.send(PullSubjects.headCommit, { ...ctx, head })).sha : head;
     const [header, names, compared, existing] = await Promise.all([
       this.repos.header(ctx),
       this.repos.refNames(ctx),
-      this.rpc.send(RepoSubjects.compare, { ...ctx, basehead: `${base}...${head}`, options: { stat: false, verification: true, files: false } }),
+      this.rpc.send(RepoSubjects.compare, { ...ctx, basehead: `${base}...${headRef}`, options: { stat: false, verification: true, files: false } }),
       this.rpc.send(PullSubjects.getByBranches, { ...ctx, base, head }).catch((err: unknown) => {
         if (err instanceof DomainError && err.code === ErrorCode.NOT_FOUND) return null;
         throw err;
       }),
     ]);
     const nothing = compared.total_commits === 0;
-    const diff = nothing ? null : await this.rpc.send(RepoSubjects.commitDiff, { ...ctx, sha: headBranch(head), base, maxBytes: COMMIT_DIFF_MAX_BYTES });
+    const diff = nothing ? null : await this.rpc.send(RepoSubjects.commitDiff, { ...ctx, sha: headRef, base, maxBytes: COMMIT_DIFF_MAX_BYTES });
     const commits = compared.commits.slice(0, COMMITS_SHOWN).map((c) => this.commitItem(site.base, c));
     const open = existing && existing.state === 'open' ? existing : null;
     const showForm = canCreate && !nothing && !open;
