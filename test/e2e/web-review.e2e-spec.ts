@@ -335,8 +335,36 @@ describe.skipIf(!chromiumAvailable())('web UI: compare, open and review pull req
       const number = Number(/\/pulls\/(\d+)$/.exec(new URL(page.url()).pathname)?.[1]);
       const opened = await api.get(path(`/pulls/${number}`), { basic: alice });
       expect(opened.body).toMatchObject({ title: 'An idea from the fork', head: { ref: 'bob-idea', repo: { full_name: `${bob.username}/${repo}` } } });
+      pull = number;
     } finally {
       await close();
     }
+  });
+
+  it('keeps "Start a review" comments pending, visible to their author only, until the review is submitted', async () => {
+    const { page, close } = await as(alice);
+    try {
+      await page.goto(web(`/pulls/${pull}/files`));
+      await page.locator('tr.add', { hasText: 'An idea from a fork' }).getByRole('link', { name: /Comment on new line 1/ }).click();
+      const form = page.locator('tr.line-comment-row form');
+      await form.getByLabel('Comment').fill('Which idea?');
+      await follow(page, form.getByRole('button', { name: 'Start a review' }));
+      expect(await page.locator('tr.line-comments .tag', { hasText: 'Pending' }).count()).toBe(1);
+      expect(await page.locator('.review-box summary').textContent()).toContain('1 pending comment');
+      // Another reader does not see a draft.
+      const other = await as(bob);
+      try {
+        await other.page.goto(web(`/pulls/${pull}/files`));
+        expect(await other.page.locator('tr.line-comments', { hasText: 'Which idea?' }).count()).toBe(0);
+      } finally {
+        await other.close();
+      }
+      await page.getByLabel('Review summary').fill('A question first.');
+      await follow(page, page.getByRole('button', { name: 'Submit review' }));
+    } finally {
+      await close();
+    }
+    const reviews = await api.get(path(`/pulls/${pull}/reviews`), { basic: bob });
+    expect(reviews.body).toMatchObject([{ state: 'COMMENT', body: 'A question first.', comments_count: 1, user: { login: alice.username } }]);
   });
 });
