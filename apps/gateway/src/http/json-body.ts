@@ -81,9 +81,29 @@ export function describeBodyTooLarge(req: FastifyRequest | undefined): PayloadTo
   return bodyTooLarge(req?.routeOptions?.bodyLimit ?? 0, false);
 }
 
+/**
+ * A web page that takes files (a release's attachments) marks its route with the session cookie's name: a request
+ * carrying that cookie is held to the route's limit, like one with credentials. The page checks the session and its
+ * CSRF token before it reads any file, and the cookie is SameSite, so a cross-site form gains nothing from it.
+ */
+export interface SessionUploadRouteConfig {
+  sessionUploadCookie?: string;
+}
+
+function sessionUpload(req: FastifyRequest): boolean {
+  const name = (req.routeOptions.config as SessionUploadRouteConfig | undefined)?.sessionUploadCookie;
+  if (!name) return false;
+  return (req.headers.cookie ?? '').split(';').some((part) => part.trim().startsWith(`${name}=`));
+}
+
+/** Whether the request may send a body up to its route's limit (otherwise `[server] MAX_BODY_SIZE`). */
+function mayUseRouteLimit(req: FastifyRequest): boolean {
+  return carriesCredentials(req) || sessionUpload(req);
+}
+
 /** The limit a request's body was held to at the edge (see the `onRequest` hook). */
 function edgeLimit(req: FastifyRequest, limits: BodyLimits): number {
-  return carriesCredentials(req) ? (req.routeOptions.bodyLimit ?? limits.json) : limits.json;
+  return mayUseRouteLimit(req) ? (req.routeOptions.bodyLimit ?? limits.json) : limits.json;
 }
 
 /** Discards a refused body, then calls `next`; past `limit` bytes it stops reading and lets the connection go. */
@@ -149,6 +169,7 @@ export function registerJsonBodyParser(fastify: FastifyInstance, limits: BodyLim
       route.bodyLimit = limits.fileContent;
     }
     if (route.url === ATTACHMENT_UPLOAD_ROUTE && methods.includes('POST')) route.bodyLimit = limits.attachment;
+    if ((route.config as SessionUploadRouteConfig | undefined)?.sessionUploadCookie) route.bodyLimit = limits.attachment;
   });
 
   fastify.addHook('onRequest', (req, _reply, done) => {
@@ -160,7 +181,7 @@ export function registerJsonBodyParser(fastify: FastifyInstance, limits: BodyLim
       return done();
     }
     // Refuse a declared oversize before reading a byte of it; anonymous callers get the normal limit everywhere.
-    const anonymous = !carriesCredentials(req);
+    const anonymous = !mayUseRouteLimit(req);
     const routeLimit = req.routeOptions.bodyLimit ?? limits.json;
     const limit = anonymous ? limits.json : routeLimit;
     if (length !== undefined && Number(length) > limit) return done(bodyTooLarge(limit, anonymous));

@@ -10,6 +10,7 @@ import { readCredentials } from '../../auth/credentials.js';
 import { resolveCredentials } from '../../auth/resolve-credentials.js';
 import { missingScopesMessage } from '../../auth/scopes.js';
 import type { GatewaySettings } from '../../config/gateway-settings.js';
+import type { SessionUploadRouteConfig } from '../../http/json-body.js';
 import { setRetryAfter } from '../../http/retry-after.js';
 import { readCookie, sessionCookie } from './cookies.js';
 import { CSRF_FIELD, CSRF_HEADER, UNSAFE_METHODS, csrfMatches } from './csrf.js';
@@ -166,7 +167,9 @@ export class WebKit {
   }
 
   private route(method: 'GET' | 'POST', url: string, handler: PageHandler<unknown, unknown>, options: PageOptions): void {
-    this.scope.route({ method, url, handler: (req, reply) => this.serve(req, reply, handler, options) });
+    // A page taking files gets the attachment size limit for signed-in browsers (see json-body.ts).
+    const config: SessionUploadRouteConfig = options.multipart ? { sessionUploadCookie: SESSION_COOKIE } : {};
+    this.scope.route({ method, url, config, handler: (req, reply) => this.serve(req, reply, handler, options) });
   }
 
   /**
