@@ -1,5 +1,6 @@
 import { registerAdminPages } from './admin/admin.pages.js';
 import { registerAuthPages } from './auth/auth.pages.js';
+import { registerCreatePages } from './create/create.pages.js';
 import { registerHomePages } from './home/home.pages.js';
 import { registerPullsPages } from './pulls/pulls.pages.js';
 import { registerRepoPages } from './repo/repo.pages.js';
@@ -13,6 +14,7 @@ import type { WebKit } from './core/web-kit.js';
 export const WEB_AREAS: ReadonlyArray<(web: WebKit) => void> = [
   registerHomePages,
   registerAuthPages,
+  registerCreatePages,
   registerPullsPages,
   registerRepoPages,
   registerSettingsPages,

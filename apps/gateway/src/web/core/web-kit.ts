@@ -261,6 +261,7 @@ export class WebKit {
       flash,
       twoFactorAlert: twoFactorDeniesRepoAccess(this.settings.twoFactorAuth, actor),
       appName: 'Cairn',
+      registration: !this.settings.disableRegistration,
       path: req.url,
     };
     const body = this.deps.views.render(template, { ...data, layout });
