@@ -10,6 +10,7 @@ import {
 } from '../support/browser.js';
 import { http, uniqueName, type HttpClient } from '../support/session.js';
 import { sharedTestSuite, type TestSuite } from '../support/suite.js';
+import { waitFor } from '../support/wait.js';
 
 /** Clicks a button by its accessible name and waits for the page the form leads to; answers its status. */
 async function submit(page: Page, button: string | RegExp): Promise<number | undefined> {
@@ -98,7 +99,7 @@ describe.skipIf(!chromiumAvailable())('web shell: create, discuss, navigate', ()
   it('creates a repository with a README from the + menu', async () => {
     await page.goto('/');
     await page.locator('.create-menu summary').click();
-    await Promise.all([page.waitForNavigation(), page.getByRole('link', { name: 'New repository' }).click()]);
+    await Promise.all([page.waitForNavigation(), page.locator('.create-menu').getByRole('link', { name: 'New repository' }).click()]);
     expect(new URL(page.url()).pathname).toBe('/repo/create');
     await expectAccessibleAtBothWidths(page, 'web-shell-new-repo');
     await page.getByLabel('Repository name').fill(repo);
@@ -131,5 +132,163 @@ describe.skipIf(!chromiumAvailable())('web shell: create, discuss, navigate', ()
     await page.getByLabel('Repository name').fill('tools');
     expect(await submit(page, 'Create repository')).toBe(422);
     expect(await page.getByRole('alert').textContent()).toContain('already exists');
+  });
+
+  it('creates labels and a milestone on their pages', async () => {
+    await page.goto(`/${me.username}/${repo}/labels`);
+    await expectAccessibleAtBothWidths(page, 'web-shell-labels-empty');
+    await Promise.all([page.waitForNavigation(), page.getByRole('link', { name: 'New label' }).click()]);
+    await expectAccessibleAtBothWidths(page, 'web-shell-new-label');
+    await page.getByLabel('Label name').fill('bug');
+    await page.getByLabel('Colour').fill('#d73a4a');
+    await page.getByLabel('Description').fill('Something is broken');
+    expect(await submit(page, 'Create label')).toBe(200);
+    await page.goto(`/${me.username}/${repo}/labels/new`);
+    await page.getByLabel('Label name').fill('docs');
+    expect(await submit(page, 'Create label')).toBe(200);
+    expect(new URL(page.url()).pathname).toBe(`/${me.username}/${repo}/labels`);
+    expect(await page.locator('.label-row .label').allTextContents()).toEqual(['bug', 'docs']);
+    await expectAccessibleAtBothWidths(page, 'web-shell-labels');
+    // A bad colour is the service's refusal, shown on the form.
+    const res = await page.request.post(`/${me.username}/${repo}/labels/new`, {
+      form: { _csrf: await page.locator('input[name=_csrf]').first().inputValue(), title: 'x', color: 'blue' },
+    });
+    expect(res.status()).toBe(422);
+
+    await page.goto(`/${me.username}/${repo}/milestones`);
+    await Promise.all([page.waitForNavigation(), page.getByRole('link', { name: 'New milestone' }).click()]);
+    await expectAccessibleAtBothWidths(page, 'web-shell-new-milestone');
+    await page.getByLabel('Title').fill('v1.0');
+    await page.getByLabel('Description').fill('First release');
+    await page.getByLabel('Due date').fill('2031-01-31');
+    expect(await submit(page, 'Create milestone')).toBe(200);
+    expect(await page.locator('.milestone-row strong').allTextContents()).toEqual(['v1.0']);
+    await expectAccessibleAtBothWidths(page, 'web-shell-milestones');
+    const api1 = await api.get<Array<{ title: string; due_on: string }>>(`/repos/${me.username}/${repo}/milestones`, { basic: basic() });
+    expect(api1.body).toMatchObject([{ title: 'v1.0', due_on: '2031-01-31T23:59:59Z' }]);
+  });
+
+  it('opens an issue with labels, a milestone and an assignee from the list\'s New issue button', async () => {
+    await page.goto(`/${me.username}/${repo}/issues`);
+    await expectAccessibleAtBothWidths(page, 'web-shell-issues-empty');
+    await Promise.all([page.waitForNavigation(), page.getByRole('link', { name: 'New issue' }).click()]);
+    await expectAccessibleAtBothWidths(page, 'web-shell-new-issue');
+    await page.getByLabel('Title').fill('The parser drops @mentions');
+    await page.getByLabel('Description').fill(`Seen with @${me.username}, see #1.\n\n- [x] reproduce\n- [ ] fix`);
+    await page.getByRole('checkbox', { name: 'bug' }).check();
+    await page.getByLabel('Milestone').selectOption({ label: 'v1.0' });
+    await page.getByRole('checkbox', { name: me.username }).check();
+    expect(await submit(page, 'Create issue')).toBe(200);
+    expect(new URL(page.url()).pathname).toBe(`/${me.username}/${repo}/issues/1`);
+    const issue = await api.get<{ labels: Array<{ name: string }>; milestone: { title: string }; assignees: Array<{ login: string }> }>(
+      `/repos/${me.username}/${repo}/issues/1`, { basic: basic() },
+    );
+    expect(issue.body.labels.map((l) => l.name)).toEqual(['bug']);
+    expect(issue.body.milestone.title).toBe('v1.0');
+    expect(issue.body.assignees.map((a) => a.login)).toEqual([me.username]);
+    // The page: repository header on the Issues tab, sidebar, Markdown with references and task lists.
+    expect(await page.locator('.repo-tabs a[aria-current=page]').textContent()).toContain('Issues');
+    expect(await page.locator('.issue-sidebar .label').allTextContents()).toEqual(['bug']);
+    expect(await page.locator('.issue-sidebar').getByRole('link', { name: 'v1.0' }).count()).toBe(1);
+    expect(await page.locator('.comment-body a.ref').evaluateAll((as) => as.map((a) => a.getAttribute('href'))))
+      .toEqual([`/${me.username}`, `/${me.username}/${repo}/issues/1`]);
+    expect(await page.locator('.comment-body input.task:checked').count()).toBe(1);
+    await expectAccessibleAtBothWidths(page, 'web-shell-issue');
+  });
+
+  it('comments, closes with a comment, reopens and edits the title', async () => {
+    const path = `/${me.username}/${repo}/issues/1`;
+    await page.goto(path);
+    await page.getByLabel('Add a comment').fill('Looking into it.');
+    expect(await submit(page, 'Comment')).toBe(200);
+    await page.getByLabel('Add a comment').fill('Fixed by abc1234f.');
+    expect(await submit(page, 'Close with comment')).toBe(200);
+    expect(await page.locator('.issue-state .badge').first().textContent()).toBe('closed');
+    expect(await submit(page, 'Reopen with comment')).toBe(200);
+    expect(await page.locator('.issue-state .badge').first().textContent()).toBe('open');
+    await page.getByText('Edit title').click();
+    await page.getByLabel('Title', { exact: true }).fill('The parser drops mentions');
+    expect(await submit(page, 'Save title')).toBe(200);
+    expect(await page.locator('#issue-title').textContent()).toBe('The parser drops mentions');
+    // One ordered timeline: comment, comment, closed, reopened — each with its avatar and relative time.
+    const entries = await page.locator('ol.timeline > li').evaluateAll((lis) => lis.map((li) => li.textContent?.replace(/\s+/g, ' ').trim()));
+    expect(entries.slice(1).map((e) => e?.replace(/ (just now|\d+ \w+ ago)$/, '').replace(/ (just now|\d+ \w+ ago) /, ' '))).toEqual([
+      `${me.username} commented Looking into it.`,
+      `${me.username} commented Fixed by abc1234f.`,
+      `${me.username} closed this`,
+      `${me.username} reopened this`,
+    ]);
+    expect(await page.locator('ol.timeline time').count()).toBe(5);
+    expect(await page.locator('.comment-body a.ref[href$="/commit/abc1234f"]').count()).toBe(1);
+    // An empty comment without a state change is refused with a 4xx, not a 500.
+    const res = await page.request.post(`${path}/comments`, {
+      form: { _csrf: await page.locator('input[name=_csrf]').first().inputValue(), content: '  ' },
+    });
+    expect(res.status()).toBe(422);
+    // The sidebar's forms change labels through the API's messages.
+    await page.getByText('Edit labels').click();
+    await page.getByRole('checkbox', { name: 'docs' }).check();
+    expect(await submit(page, 'Save labels')).toBe(200);
+    expect(await page.locator('.issue-sidebar ul.labels .label').allTextContents()).toEqual(['bug', 'docs']);
+    await expectAccessibleAtBothWidths(page, 'web-shell-issue-conversation');
+  });
+
+  it('filters the issue list by label, milestone, assignee, poster and keyword, with open/closed counts', async () => {
+    const repoPath = `/${me.username}/${repo}`;
+    const second = await api.post<{ number: number }>(`/repos/${me.username}/${repo}/issues`, { basic: basic(), body: { title: 'Unrelated chore' } });
+    expect(second.status).toBe(201);
+    await page.goto(`${repoPath}/issues`);
+    expect(await page.locator('.item-list .item-title').allTextContents()).toEqual(['Unrelated chore', 'The parser drops mentions']);
+    expect(await page.getByRole('link', { name: /^Open/ }).textContent()).toContain('2');
+    await page.getByLabel('Label').selectOption({ label: 'bug' });
+    expect(await submit(page, 'Filter')).toBe(200);
+    expect(await page.locator('.item-list .item-title').allTextContents()).toEqual(['The parser drops mentions']);
+    await expectAccessibleAtBothWidths(page, 'web-shell-issues-filtered');
+    const me2 = (await api.get<{ id: number }>('/user', { basic: basic() })).body.id;
+    for (const query of [`milestone=${(await api.get<Array<{ id: number }>>(`/repos/${me.username}/${repo}/milestones`, { basic: basic() })).body[0].id}`,
+      `assignee=${me2}`, 'q=parser']) {
+      await page.goto(`${repoPath}/issues?${query}`);
+      expect(await page.locator('.item-list .item-title').allTextContents(), query).toEqual(['The parser drops mentions']);
+    }
+    await page.goto(`${repoPath}/issues?poster=${me2}`);
+    expect(await page.locator('.item-list .item-title').count()).toBe(2);
+    await page.goto(`${repoPath}/issues?poster=999999999`);
+    expect(await page.locator('.item-list .item').count()).toBe(0);
+  });
+
+  it('shows the dashboard with repositories, organizations and recent activity, and the notifications page', async () => {
+    // Someone else comments on the issue: the owner gets a notification.
+    const other = { username: uniqueName('peer'), password: 'peer-password-1' };
+    const signup = await newPage(browser, suite.baseUrl);
+    try {
+      await signup.page.goto('/user/sign_up');
+      await signup.page.getByLabel('Username').fill(other.username);
+      await signup.page.getByLabel('Email address').fill(`${other.username}@example.com`);
+      await signup.page.getByLabel('Password', { exact: true }).fill(other.password);
+      await signup.page.getByLabel('Confirm password').fill(other.password);
+      expect(await submit(signup.page, 'Register account')).toBe(200);
+      await signup.page.goto(`/${me.username}/${repo}/issues/1`);
+      // A reader sees the sidebar but no edit forms, and cannot close someone else's issue.
+      expect(await signup.page.getByText('Edit labels').count()).toBe(0);
+      expect(await signup.page.getByRole('button', { name: 'Close with comment' }).count()).toBe(0);
+      await signup.page.getByLabel('Add a comment').fill(`Same here, @${me.username}.`);
+      expect(await submit(signup.page, 'Comment')).toBe(200);
+    } finally {
+      await signup.context.close();
+    }
+    await waitFor(async () => (await api.get<unknown[]>('/notifications', { basic: basic() })).body.length > 0, 'the owner\'s notification');
+    await page.goto('/');
+    expect(await page.getByRole('heading', { name: 'Dashboard' }).count()).toBe(1);
+    expect(await page.locator('#dash-repos + ul a').allTextContents()).toEqual(expect.arrayContaining([`${me.username}/${repo}`, `${org}/tools`]));
+    expect(await page.locator('section[aria-labelledby=dash-orgs]').getByRole('link', { name: org }).count()).toBe(1);
+    expect(await page.locator('section[aria-labelledby=dash-activity]').getByRole('link', { name: 'The parser drops mentions' }).count()).toBe(1);
+    expect(await page.getByRole('link', { name: /^Notifications 1 unread/ }).count()).toBe(1);
+    await expectAccessibleAtBothWidths(page, 'web-shell-dashboard');
+    await Promise.all([page.waitForNavigation(), page.getByRole('link', { name: /^Notifications/ }).click()]);
+    expect(await page.locator('.thread > a').allTextContents()).toEqual(['The parser drops mentions']);
+    await expectAccessibleAtBothWidths(page, 'web-shell-notifications');
+    expect(await submit(page, /^Mark as read/)).toBe(200);
+    expect(await page.locator('.thread').count()).toBe(0);
+    expect((await api.get<{ new: number }>('/notifications/new', { basic: basic() })).body.new).toBe(0);
   });
 });

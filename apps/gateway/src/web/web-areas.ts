@@ -2,6 +2,7 @@ import { registerAdminPages } from './admin/admin.pages.js';
 import { registerAuthPages } from './auth/auth.pages.js';
 import { registerCreatePages } from './create/create.pages.js';
 import { registerHomePages } from './home/home.pages.js';
+import { registerNotificationPages } from './notifications/notifications.pages.js';
 import { registerPullsPages } from './pulls/pulls.pages.js';
 import { registerRepoPages } from './repo/repo.pages.js';
 import { registerSettingsPages } from './settings/settings.pages.js';
@@ -15,6 +16,7 @@ export const WEB_AREAS: ReadonlyArray<(web: WebKit) => void> = [
   registerHomePages,
   registerAuthPages,
   registerCreatePages,
+  registerNotificationPages,
   registerPullsPages,
   registerRepoPages,
   registerSettingsPages,

@@ -104,6 +104,12 @@ export class IssuesService {
       if (!user) throw DomainError.unprocessable(`user does not exist [name: ${q.assigned_by.slice(0, 100)}]`);
       assigneeId = user.id;
     }
+    let posterId: number | undefined;
+    if (q.created_by) {
+      const user = await this.identity.userByLogin(q.created_by);
+      if (!user) throw DomainError.unprocessable(`user does not exist [name: ${q.created_by.slice(0, 100)}]`);
+      posterId = user.id;
+    }
     const labelIds = await this.labelFilter(req, q.labels);
     const milestoneIds = q.milestones ? await this.milestones.idsForFilter(req.repo.id, splitList(q.milestones)) : undefined;
     // A label that does not exist is carried by no issue; nor does a kind (issues, pulls) the reader may not read.
@@ -116,6 +122,7 @@ export class IssuesService {
         isPull,
         keyword: q.q?.trim() || undefined,
         assigneeId,
+        posterId,
         labelIds,
         milestoneIds,
       },

@@ -24,6 +24,8 @@ export interface IssueFilter {
   keyword?: string;
   /** Only issues assigned to this user. */
   assigneeId?: number;
+  /** Only issues opened by this user. */
+  posterId?: number;
   /** Issues carrying every one of these labels. */
   labelIds?: number[];
   /** Issues in any of these milestones. */
@@ -113,6 +115,7 @@ export class IssuesRepository {
     if (filter.state !== 'all') where.state = filter.state;
     if (filter.isPull !== undefined) where.isPull = filter.isPull;
     if (filter.assigneeId !== undefined) where.assignees = { some: { assigneeId: filter.assigneeId } };
+    if (filter.posterId !== undefined) where.posterId = filter.posterId;
     if (filter.keyword) {
       where.OR = [
         { title: { contains: filter.keyword, mode: 'insensitive' } },

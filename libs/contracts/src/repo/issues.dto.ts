@@ -147,6 +147,8 @@ export class ListIssuesQuery extends ListQuery {
   @IsOptional() @IsString() @MaxLength(255) q?: string;
   /** Only issues assigned to this user (login). */
   @IsOptional() @IsString() @MaxLength(255) assigned_by?: string;
+  /** Only issues opened by this user (login). */
+  @IsOptional() @IsString() @MaxLength(255) created_by?: string;
   /** Comma-separated label names: issues carrying all of them. */
   @IsOptional() @IsString() @MaxLength(4096) labels?: string;
   /** Comma-separated milestone titles or ids: issues in any of them. */

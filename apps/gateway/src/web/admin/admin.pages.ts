@@ -2,6 +2,7 @@ import { HooksSubjects, IdentitySubjects, RunnersSubjects, type ActorDto, type H
 import { assertSiteAdmin } from '../../auth/site-admin-policy.js';
 import { parsePositiveId } from '../../http/params.js';
 import { page, redirect, requireSignIn, type PageContext, type WebKit } from '../core/web-kit.js';
+import { pageOf } from '../core/paging.js';
 import { formRejection } from '../settings/form-error.js';
 import { adminHookKind, hookBodyFromForm } from './hook-form.js';
 
@@ -9,11 +10,6 @@ const ADMIN_HOOKS: HookScopeDto = { level: 'admin' };
 const ADMIN_RUNNERS = { level: 'admin' as const };
 const PAGE_SIZE = 50;
 const DELIVERIES_PER_PAGE = 20;
-
-function pageNumber(value: string | undefined): number {
-  const n = value && /^\d{1,6}$/.test(value) ? Number(value) : 1;
-  return Math.max(1, n);
-}
 
 /**
  * `/-/admin/**` (Gitea's paths): users, system and default webhooks with their deliveries and redelivery, runners.
@@ -34,7 +30,7 @@ export function registerAdminPages(kit: WebKit): void {
 
   kit.get('/-/admin/users', async (ctx) => {
     const actor = admin(ctx);
-    const current = pageNumber(ctx.query.page);
+    const current = pageOf(ctx.query);
     const q = (ctx.query.q ?? '').slice(0, 255);
     const users = await rpc.send(IdentitySubjects.userSearch, { actor, query: { page: current, limit: PAGE_SIZE, q: q || undefined } });
     return page('admin/users', 'User accounts', {
@@ -73,7 +69,7 @@ export function registerAdminPages(kit: WebKit): void {
   kit.get<{ id: string }>('/-/admin/hooks/:id', async (ctx) => {
     const actor = admin(ctx);
     const hookId = parsePositiveId(ctx.params.id);
-    const current = pageNumber(ctx.query.page);
+    const current = pageOf(ctx.query);
     const [hook, deliveries] = await Promise.all([
       rpc.send(HooksSubjects.webhookGet, { actor, scope: ADMIN_HOOKS, hookId }),
       rpc.send(HooksSubjects.deliveryList, { actor, scope: ADMIN_HOOKS, hookId, query: { page: current, limit: DELIVERIES_PER_PAGE } }),
