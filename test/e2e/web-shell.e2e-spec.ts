@@ -123,10 +123,11 @@ describe.skipIf(!chromiumAvailable())('web shell: create, discuss, navigate', ()
     expect(await page.getByLabel('Owner').locator('option:checked').textContent()).toBe(org);
     await page.getByLabel('Repository name').fill('tools');
     await page.getByLabel('Make the repository private').check();
+    await page.getByLabel('Add an initial commit with a README').uncheck();
     expect(await submit(page, 'Create repository')).toBe(200);
     expect(new URL(page.url()).pathname).toBe(`/${org}/tools`);
-    const created = await api.get<{ private: boolean; owner: { login: string } }>(`/repos/${org}/tools`, { basic: basic() });
-    expect(created.body).toMatchObject({ private: true, owner: { login: org } });
+    const created = await api.get<{ private: boolean; empty: boolean; owner: { login: string } }>(`/repos/${org}/tools`, { basic: basic() });
+    expect(created.body).toMatchObject({ private: true, empty: true, owner: { login: org } });
     // The same name again: the service refuses, the form says so with 409's form status.
     await page.goto(`/repo/create?org=${org}`);
     await page.getByLabel('Repository name').fill('tools');
@@ -290,5 +291,20 @@ describe.skipIf(!chromiumAvailable())('web shell: create, discuss, navigate', ()
     expect(await submit(page, /^Mark as read/)).toBe(200);
     expect(await page.locator('.thread').count()).toBe(0);
     expect((await api.get<{ new: number }>('/notifications/new', { basic: basic() })).body.new).toBe(0);
+  });
+
+  it('fixes the defects: empty-repository commands on their own lines, "1 commit", relative times, the commit page on a phone', async () => {
+    await page.goto(`/${org}/tools`);
+    const commands = (await page.locator('pre').first().textContent())!.split('\n');
+    expect(commands).toEqual([expect.stringMatching(/^git remote add origin \S+\/tools\.git$/), 'git push -u origin main']);
+    await expectAccessibleAtBothWidths(page, 'web-shell-empty-repo');
+
+    await page.goto(`/${me.username}/${repo}/commits/branch/main`);
+    expect(await page.getByText('1 commit', { exact: true }).count()).toBe(1);
+    expect(await page.locator('ol.commits time[title$=" UTC"]').count()).toBeGreaterThan(0);
+    const head = await api.get<Array<{ sha: string }>>(`/repos/${me.username}/${repo}/commits?limit=1`, { basic: basic() });
+    await page.goto(`/${me.username}/${repo}/commit/${head.body[0].sha}`);
+    expect(await page.locator('time[title$=" UTC"]').count()).toBe(1);
+    await expectAccessibleAtBothWidths(page, 'web-shell-commit');
   });
 });
