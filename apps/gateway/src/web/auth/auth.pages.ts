@@ -164,7 +164,7 @@ async function signUpForm(
   const closed = web.settings.disableRegistration;
   return page('auth/sign-up', 'Register', {
     ...form, closed, minLength: MIN_PASSWORD_LENGTH, csrf: await ctx.csrfToken(),
-  }, closed ? 403 : status);
+  }, status);
 }
 
 async function signInForm(
