@@ -71,6 +71,26 @@ function setting(obj, args, doc, owner) {
   return { section: section || undefined, key: keyText, def: defText, doc, owner };
 }
 
+/**
+ * Specs declared once and shared by several apps (`export const x: SettingSpec<T> = { … }` in libs), by name: they
+ * count for each app whose settings object names them (`checkTimeoutMs: mergeCheckTimeoutSetting`).
+ * @type {Map<string, { init: ts.ObjectLiteralExpression, doc: string }>}
+ */
+const sharedSpecs = new Map();
+
+/** @param {string} file */
+function collectSharedSpecs(file) {
+  for (const stmt of parseSource(file).statements) {
+    if (!ts.isVariableStatement(stmt)) continue;
+    for (const decl of stmt.declarationList.declarations) {
+      const init = decl.initializer && unwrap(decl.initializer);
+      if (!ts.isIdentifier(decl.name) || !init || !ts.isObjectLiteralExpression(init)) continue;
+      if (!decl.type || !/^SettingSpec</.test(decl.type.getText())) continue;
+      sharedSpecs.set(decl.name.text, { init, doc: docOf(stmt) });
+    }
+  }
+}
+
 /** @param {string} file @param {string} owner @returns {Setting[]} */
 function settingsIn(file, owner) {
   const sf = parseSource(file);
@@ -88,6 +108,12 @@ function settingsIn(file, owner) {
   const visit = (/** @type {ts.Node} */ node) => {
     if (ts.isPropertyAssignment(node)) {
       const init = unwrap(node.initializer);
+      const shared = ts.isIdentifier(init) ? sharedSpecs.get(init.text) : undefined;
+      if (shared) {
+        const s = setting(shared.init, new Map(), shared.doc, owner);
+        if (s) out.push(s);
+        return;
+      }
       if (ts.isObjectLiteralExpression(init)) {
         const s = setting(init, new Map(), docOf(node), owner);
         if (s) {
@@ -117,6 +143,7 @@ function settingsIn(file, owner) {
 export function table() {
   /** @type {Setting[]} */
   const all = [];
+  for (const file of sourceFiles(path.join(REPO_ROOT, 'libs'))) collectSharedSpecs(file);
   for (const group of ['libs', 'apps']) {
     for (const project of readdirSync(path.join(REPO_ROOT, group)).sort()) {
       const owner = group === 'libs' && project === 'platform' ? 'all apps' : project;

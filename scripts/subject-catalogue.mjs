@@ -1,5 +1,7 @@
 // Prints the catalogue of NATS subjects (request-reply), JetStream event subjects and BullMQ queues as Markdown
-// tables, read from libs/contracts (`*subjects.ts`, `events.ts`, `*-events.ts`, `queues.ts`) with their doc comments.
+// tables, read from libs/contracts (`*subjects.ts`, `queues.ts`) with their doc comments. The event subjects come
+// from the event contract itself (`EVENT_GROUPS`, imported from the built @cairn/contracts: run `npm run build`
+// first), so an event group declared anywhere is listed as soon as the contract names it.
 //
 //   node scripts/subject-catalogue.mjs            print the tables
 //   node scripts/subject-catalogue.mjs --write    update the generated section of docs/architecture.md
@@ -7,6 +9,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REPO_ROOT } from './suite.mjs';
+import 'reflect-metadata'; // the contracts' request classes carry decorators
+import { EVENT_GROUPS, EVENTS_STREAM } from '@cairn/contracts';
 import { docOf, parseSource, replaceSection, sourceFiles, ts, unwrap } from './lib/docs-sections.mjs';
 
 const CONTRACTS = path.join(REPO_ROOT, 'libs/contracts/src');
@@ -96,17 +100,27 @@ function rpcPairs(file) {
 export function subjectCatalogue() {
   const files = sourceFiles(CONTRACTS);
   const subjectFiles = files.filter((f) => /subjects\.ts$/.test(f) && path.basename(f) !== 'subjects.ts');
-  const eventFiles = files.filter((f) => /(^|[-/])events\.ts$/.test(f));
   const queueFiles = files.filter((f) => path.basename(f) === 'queues.ts');
 
   const subjects = subjectFiles.flatMap(constantObjects).flatMap((o) => o.entries);
-  const events = eventFiles
-    .flatMap(constantObjects)
-    .flatMap((o) => o.entries)
-    .filter((e) => e.value.includes('.evt.'));
   const queues = queueFiles.flatMap(constantObjects).flatMap((o) => o.entries);
-  const stream = eventFiles.flatMap(constantObjects).find((o) => o.name === 'EVENTS_STREAM');
-  return { files, subjects, events, queues, queueFiles, streamName: stream?.entries[0]?.value ?? 'CAIRN_EVENTS' };
+  return { files, subjects, events: contractEvents(files), queues, queueFiles, streamName: EVENTS_STREAM };
+}
+
+/**
+ * Every event subject of the event contract (`EVENT_GROUPS`), with the doc comment of its constant wherever that
+ * constant is declared (the sources are read for the comments only).
+ * @param {string[]} files @returns {Entry[]}
+ */
+function contractEvents(files) {
+  const declared = new Map(files.flatMap(constantObjects).flatMap((o) => o.entries).map((e) => [e.constant, e]));
+  return Object.entries(EVENT_GROUPS).flatMap(([group, subjects]) =>
+    Object.entries(subjects).map(([key, value]) => {
+      const constant = `${group}.${key}`;
+      const source = declared.get(constant);
+      return { constant, value, doc: source?.doc ?? '', file: source?.file ?? '' };
+    }),
+  );
 }
 
 /** @returns {string} */

@@ -2,7 +2,7 @@
  * Finding 9, the whole suite: every app logs in to NATS as its own least-privilege user of the generated
  * deploy/nats accounts (docs/nats-security.md) — the gateway's calls to every service, repo-service's calls to
  * identity and hooks, the outbox → JetStream → hooks-service consumer path and a webhook delivery all work within
- * those permissions, and nobody gets in without a login.
+ * those permissions (release events included), and nobody gets in without a login.
  */
 import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,6 +70,27 @@ describe('a suite on NATS with per-service logins', () => {
     for (const app of REPO_SUITE_APPS) {
       expect(suite.lastLines(app, 200).join('\n')).not.toMatch(/Permissions Violation/i);
     }
+  });
+
+  it('publishes release events within its permissions: a release webhook arrives (the generated accounts once lacked them)', async () => {
+    const repo = uniqueName('rel');
+    expect((await api.post('/user/repos', { basic: alice, body: { name: repo, auto_init: true } })).status).toBe(201);
+    const hook = await api.post(`/repos/${alice.username}/${repo}/hooks`, {
+      basic: alice,
+      body: { type: 'gitea', active: true, events: ['release'], config: { url: `${receiver.url}/release`, content_type: 'json' } },
+    });
+    expect(hook.status).toBe(201);
+    const created = await api.post(`/repos/${alice.username}/${repo}/releases`, {
+      basic: alice,
+      body: { tag_name: 'v1.0.0', name: 'One', body: 'first' },
+    });
+    expect(created.status).toBe(201);
+    const delivered = await waitFor(
+      () => receiver.received.find((r) => r.path === '/release' && r.headers['x-gitea-event'] === 'release'),
+      'the release delivery',
+    );
+    expect(delivered.json).toMatchObject({ action: 'published', release: { tag_name: 'v1.0.0' } });
+    expect(suite.lastLines('repo-service', 200).join('\n')).not.toMatch(/Permissions Violation/i);
   });
 
   it("deletes an organization: identity asks repo-service, hooks-service's owner consumer drops its hooks", async () => {

@@ -14,9 +14,9 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
 import { verify } from '@octokit/webhooks-methods';
 import pg from 'pg';
-import type { DomainEvent } from '@cairn/contracts';
+import type { DomainEvent, EventSubject } from '@cairn/contracts';
 import {
-  DomainErrorFilter, createRpcValidationPipe, ensureEventsStream, newEvent, publishEvent,
+  DomainErrorFilter, createRpcValidationPipe, ensureEventsStream, eventEnvelope, publishEvent,
 } from '@cairn/platform';
 import { createScratchDatabase, deleteRedisKeys, startPrivateNats } from '../../../test/support/integration.js';
 
@@ -49,7 +49,8 @@ export interface Infra {
   /** The environment a hooks-service of this test file runs with. */
   env: Record<string, string>;
   sql<R extends pg.QueryResultRow = any>(text: string, params?: unknown[]): Promise<R[]>;
-  publish(type: string, data: unknown): Promise<DomainEvent>;
+  /** Publishes an event of a contract subject; the payload is a test fixture (often only the fields a test reads). */
+  publish(type: EventSubject, data: unknown): Promise<DomainEvent>;
   /** Restarts nothing; stops everything this file started. */
   close(): Promise<void>;
 }
@@ -89,7 +90,7 @@ export async function startInfra(area: string, extraEnv: Record<string, string> 
     env,
     sql: async (text, params) => (await pool.query(text, params)).rows,
     publish: async (type, data) => {
-      const event = newEvent(type, data);
+      const event = eventEnvelope(type, data);
       await publishEvent(js, event);
       return event;
     },

@@ -27,6 +27,36 @@ export const IdentityEvents = {
   memberRemoved: 'identity.evt.member.removed',
 } as const;
 
+/** The payload of {@link IdentityEvents.userCreated}. */
+export interface UserCreatedData {
+  id: number;
+  login: string;
+}
+
+/** The payload of {@link IdentityEvents.tokenRevoked}. */
+export interface TokenRevokedData {
+  tokenId: number;
+  userId: number;
+}
+
+/** The payload of {@link IdentityEvents.orgCreated}. */
+export interface OrgCreatedData {
+  id: number;
+  name: string;
+  visibility: string;
+  /** The user who created it (the first member of its Owners team). */
+  ownerId: number;
+}
+
+/** The payload of {@link IdentityEvents.memberAdded} / {@link IdentityEvents.memberRemoved}. */
+export interface OrgMemberEventData {
+  orgId: number;
+  /** The organization's name; absent when the member left because their own account was deleted. */
+  org?: string;
+  userId: number;
+  login: string;
+}
+
 /** The payload of {@link IdentityEvents.userDeleted}. */
 export interface AccountDeletedData {
   /** The account's id: the owner id of everything it owned in other services. */

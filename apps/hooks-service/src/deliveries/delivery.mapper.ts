@@ -1,7 +1,7 @@
+import { toApiTime } from '@cairn/contracts';
 import type {
   DeliveryState, HookDeliveryAttemptDto, HookDeliveryDetailDto, HookDeliveryDto,
 } from '@cairn/contracts';
-import { toApiTime } from '../common/api-time.js';
 import type { AttemptRow, DeliveryRow } from './deliveries.repository.js';
 import { judge } from './outcome.js';
 import { maskUrlCredentials } from './header-mask.js';

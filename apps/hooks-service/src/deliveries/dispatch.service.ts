@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { DomainEvent } from '@cairn/contracts';
+import type { AnyDomainEvent } from '@cairn/contracts';
 import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
 import { mapDomainEvent, type HookEventSpec } from '../payloads/event-map.js';
 import { renderPayload } from '../payloads/formats.js';
@@ -28,7 +28,7 @@ export class DispatchService {
     @Inject(COMMON_SETTINGS) private readonly settings: CommonSettings,
   ) {}
 
-  async handleEvent(event: DomainEvent): Promise<{ deliveries: number }> {
+  async handleEvent(event: AnyDomainEvent): Promise<{ deliveries: number }> {
     const mapped = mapDomainEvent(event.type, event.data, { rootUrl: this.settings.rootUrl });
     if (!mapped) return { deliveries: 0 };
     const { repository } = mapped;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   CommitStatusEvents, IssueCommentEvents, IssueEvents, PackageEvents, PullRequestEvents, PullReviewEvents, RepoEvents, ZERO_SHA,
   type IssueEventData, type PackageEventData, type PullRequestEventData, type PullReviewEventData, type PushEventData,
-  type CommitStatusEventData, type RepositoryEventData,
+  IdentityEvents, type CommentDto, type CommitStatusEventData, type RepositoryEventData,
 } from '@cairn/contracts';
 import { EVENT_MAP, mapDomainEvent } from './event-map.js';
 import { renderPayload } from './formats.js';
@@ -169,7 +169,7 @@ describe('domain event → webhook events', () => {
     expect(opened.specs[0]).toMatchObject({ eventType: 'issues', action: 'opened', payload: { action: 'opened', number: 4, issue } });
     const locked = mapDomainEvent(IssueEvents.locked, { action: 'locked', number: 5, issue, isPull: true, pullRequest: pr, repository, sender: pusher }, ctx)!;
     expect(locked.specs[0]).toMatchObject({ eventType: 'pull_request', payload: { pull_request: pr } });
-    const comment = { id: 99, body: 'hi' };
+    const comment = { id: 99, body: 'hi' } as CommentDto; // only what the payload copies
     const onIssue = mapDomainEvent(IssueCommentEvents.created, { action: 'created', issue, comment, isPull: false, repository, sender: pusher }, ctx)!;
     expect(onIssue.specs[0]).toMatchObject({ eventType: 'issue_comment', payload: { comment, is_pull: false } });
     const onPull = mapDomainEvent(IssueCommentEvents.edited, { action: 'edited', issue, pullRequest: pr, comment, isPull: true, changes: { body: { from: 'x' } }, repository, sender: pusher }, ctx)!;
@@ -187,7 +187,7 @@ describe('domain event → webhook events', () => {
   });
 
   it('ignores event types it does not know', () => {
-    expect(mapDomainEvent('repo.evt.star.added', {}, ctx)).toBeNull();
+    expect(mapDomainEvent(IdentityEvents.userCreated, { id: 1, login: 'new' }, ctx)).toBeNull();
     expect(Object.keys(EVENT_MAP)).toContain(RepoEvents.pushReceived);
   });
 });

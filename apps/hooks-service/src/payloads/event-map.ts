@@ -1,6 +1,6 @@
 import {
   CommitStatusEvents, IssueCommentEvents, IssueEvents, PackageEvents, PullRequestEvents, PullReviewEvents, ReleaseEvents,
-  RepoEvents, isZeroId, type ReleaseEventData,
+  RepoEvents, isZeroId, type EventContract, type EventSubject, type ReleaseEventData,
   repoUrls, type IssueCommentEventData, type IssueEventData, type PackageEventData, type PullRequestEventData,
   type PullReviewEventData, type PushEventData, type RepositoryForkedEventData, type CommitStatusEventData, type RepoEventRepository, type RepositoryEventData,
 } from '@cairn/contracts';
@@ -37,8 +37,6 @@ export interface MappedEvent {
 export interface MapContext {
   rootUrl: string;
 }
-
-type Mapper = (data: never, ctx: MapContext) => MappedEvent;
 
 function repoRef(r: RepoEventRepository) {
   return { id: r.id, ownerId: r.ownerId };
@@ -327,25 +325,33 @@ function releaseEvent(data: ReleaseEventData, ctx: MapContext): MappedEvent {
   };
 }
 
+type MapperOf<S extends EventSubject> = (data: EventContract[S], ctx: MapContext) => MappedEvent;
+type EventMap = { [S in EventSubject]?: MapperOf<S> };
+
+/** The same mapper for every subject of one group (their payloads are one type). */
+function each<G extends Record<string, EventSubject>>(group: G, mapper: MapperOf<G[keyof G]>): EventMap {
+  return Object.fromEntries(Object.values(group).map((subject) => [subject, mapper]));
+}
+
 /**
  * Domain events → webhook events. Adding a type is one entry here. Types not listed are acknowledged and ignored.
  */
-export const EVENT_MAP: Record<string, Mapper> = {
+export const EVENT_MAP: EventMap = {
   [RepoEvents.repositoryCreated]: repositoryEvent('created'),
   [RepoEvents.repositoryDeleted]: repositoryEvent('deleted'),
   [RepoEvents.pushReceived]: pushEvent,
   [RepoEvents.repositoryForked]: forkEvent,
-  ...Object.fromEntries(Object.values(IssueEvents).map((t) => [t, issueEvent])),
-  ...Object.fromEntries(Object.values(IssueCommentEvents).map((t) => [t, commentEvent])),
-  ...Object.fromEntries(Object.values(PullRequestEvents).map((t) => [t, pullRequestEvent])),
+  ...each(IssueEvents, issueEvent),
+  ...each(IssueCommentEvents, commentEvent),
+  ...each(PullRequestEvents, pullRequestEvent),
   [CommitStatusEvents.created]: commitStatusEvent,
-  ...Object.fromEntries(Object.values(PullReviewEvents).map((t) => [t, pullReviewEvent])),
-  [PackageEvents.versionCreated]: packageEvent,
-  [PackageEvents.versionDeleted]: packageEvent,
-  ...Object.fromEntries(Object.values(ReleaseEvents).map((t) => [t, releaseEvent])),
+  ...each(PullReviewEvents, pullReviewEvent),
+  ...each(PackageEvents, packageEvent),
+  ...each(ReleaseEvents, releaseEvent),
 };
 
-export function mapDomainEvent(type: string, data: unknown, ctx: MapContext): MappedEvent | null {
-  const mapper = EVENT_MAP[type];
-  return mapper ? mapper(data as never, ctx) : null;
+/** What one event means for webhooks, or null for an event no webhook is about. */
+export function mapDomainEvent<S extends EventSubject>(type: S, data: EventContract[S], ctx: MapContext): MappedEvent | null {
+  const mapper = EVENT_MAP[type] as MapperOf<S> | undefined;
+  return mapper ? mapper(data, ctx) : null;
 }

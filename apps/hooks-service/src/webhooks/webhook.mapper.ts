@@ -1,5 +1,5 @@
+import { toApiTime } from '@cairn/contracts';
 import type { HookDto } from '@cairn/contracts';
-import { toApiTime } from '../common/api-time.js';
 import type { SecretBox } from '@cairn/platform';
 import { eventsForDto } from './hook-events.js';
 import { maskCredential, maskUrlCredentials } from '../deliveries/header-mask.js';

@@ -1,4 +1,5 @@
 import { Injectable, Optional } from '@nestjs/common';
+import type { EventContract, EventSubject } from '@cairn/contracts';
 import { newEvent, OutboxRelay } from '@cairn/platform';
 import type { Tx } from '../prisma/prisma.service.js';
 import { OutboxRepository } from './outbox.repository.js';
@@ -15,7 +16,7 @@ export class EventPublisher {
     @Optional() private readonly relay: OutboxRelay | null,
   ) {}
 
-  async record<T>(tx: Tx, type: string, data: T): Promise<void> {
+  async record<S extends EventSubject>(tx: Tx, type: S, data: EventContract[S]): Promise<void> {
     await this.outbox.add(tx, newEvent(type, data));
   }
 

@@ -1,6 +1,6 @@
+import { EPOCH_TIME, toApiTime } from '@cairn/contracts';
 import type { GpgKeyDto } from '@cairn/contracts';
 import type { GpgKey } from '../generated/prisma/client.js';
-import { EPOCH_TIME, toApiTime } from '../common/api-time.js';
 import type { GpgKeyWithSubkeys } from './gpg-keys.repository.js';
 
 /**

@@ -1,5 +1,5 @@
+import { toApiTime } from '@cairn/contracts';
 import type { ActorDto, PublicKeyDto } from '@cairn/contracts';
-import { toApiTime } from '../common/api-time.js';
 import { toUserDto } from '../users/user.mapper.js';
 import type { KeyWithUser } from './keys.repository.js';
 

@@ -1,5 +1,5 @@
+import { toApiTime } from '@cairn/contracts';
 import type { AccessTokenDto } from '@cairn/contracts';
-import { toApiTime } from '../common/api-time.js';
 import type { TokenRow } from './tokens.repository.js';
 
 /** Gitea's `AccessToken`; `sha1` carries the secret only in the creation reply. */

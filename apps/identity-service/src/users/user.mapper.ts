@@ -1,6 +1,6 @@
+import { EPOCH_TIME, toApiTime } from '@cairn/contracts';
 import { createHash } from 'node:crypto';
 import type { ActorDto, OwnerDto, UserDto, UserSettingsDto, Visibility } from '@cairn/contracts';
-import { EPOCH_TIME, toApiTime } from '../common/api-time.js';
 import type { UserRow } from './users.repository.js';
 
 /** What rendering a user depends on: the instance URL and who is looking. */

@@ -1,22 +1,12 @@
 import { availableParallelism } from 'node:os';
-import { loadSettings, parsers, type SettingsOf } from '@cairn/platform';
+import { loadSettings, mergeCheckTimeoutSetting, parsers, type SettingsOf } from '@cairn/platform';
 
 /**
  * merge-check-worker's settings (Gitea's `[repository.pull-request]` plus the worker's own `[merge-check]`), read once
  * at start; a bad value refuses start with a message naming the setting.
  */
 export const workerSettingsSpec = {
-  /** `[repository.pull-request] CHECK_TIMEOUT`: a check running longer is killed and recorded as `error`. */
-  checkTimeoutMs: {
-    section: 'repository.pull-request',
-    key: 'CHECK_TIMEOUT',
-    default: 60_000,
-    parse: (raw: string) => {
-      const ms = parsers.durationMs(raw);
-      if (ms < 100 || ms > 3_600_000) throw new Error('expected a duration between 100ms and 1h');
-      return ms;
-    },
-  },
+  checkTimeoutMs: mergeCheckTimeoutSetting,
   /** `[merge-check] CONCURRENCY`: checks one worker process runs at once (default: the number of CPUs). */
   concurrency: {
     section: 'merge-check',

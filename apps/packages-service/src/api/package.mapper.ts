@@ -1,3 +1,4 @@
+import { toApiTime } from '@cairn/contracts';
 import type { PackageDto, PackageFileDto, RepositoryDto, UserDto } from '@cairn/contracts';
 
 /** A package version with its package, as the API renders it. */
@@ -19,11 +20,6 @@ export interface RenderContext {
   ghost: (id: number) => UserDto;
 }
 
-/** RFC 3339 without milliseconds, as Gitea's times. */
-export function apiTime(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
 /** `<owner html url>/-/packages/<type>/<lower name>/<lower version>` (Gitea's `VersionHTMLURL`). */
 export function versionHtmlUrl(owner: UserDto, v: VersionView): string {
   const { type, lowerName } = v.package;
@@ -43,7 +39,7 @@ export function toPackageDto(v: VersionView, ctx: RenderContext): PackageDto {
     name: v.package.name,
     version: v.version,
     html_url: versionHtmlUrl(owner, v),
-    created_at: apiTime(v.createdAt),
+    created_at: toApiTime(v.createdAt),
   };
 }
 

@@ -1,5 +1,5 @@
+import { toApiTime } from '@cairn/contracts';
 import type { BranchProtectionDto, UserDto } from '@cairn/contracts';
-import { toApiTime } from '../repositories/repository.mapper.js';
 import type { BranchProtectionRow } from './branch-protection.repository.js';
 
 /** Gitea's `BranchProtection` JSON; `users` renders the stored user ids as logins (unknown ids are left out). */

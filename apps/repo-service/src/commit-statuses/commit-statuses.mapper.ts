@@ -1,5 +1,5 @@
+import { toApiTime } from '@cairn/contracts';
 import type { CommitStatusDto, CommitStatusState, PushedCommit, UserDto } from '@cairn/contracts';
-import { toApiTime } from '../repositories/repository.mapper.js';
 import type { ParsedCommitObject } from '../git/commit-object.js';
 import type { LogFileChange } from '../git/log-format.js';
 import type { CommitStatusRow } from './commit-status-store.js';

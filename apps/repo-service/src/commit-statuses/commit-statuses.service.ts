@@ -56,7 +56,7 @@ export class CommitStatusesService {
         creatorId: actor.id,
       });
       const out = toCommitStatusDto(row, apiUrl, sender);
-      await this.outbox.record<CommitStatusEventData>(tx, CommitStatusEvents.created, {
+      await this.outbox.record(tx, CommitStatusEvents.created, {
         id: row.id,
         sha,
         status: out,

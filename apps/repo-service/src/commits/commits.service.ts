@@ -14,7 +14,7 @@ import { CommitVerifier } from '../signatures/commit-verifier.js';
 import { splitBaseHead } from './basehead.js';
 import { CommitUserDirectory } from './commit-users.js';
 import { toCommitDto } from './commits.mapper.js';
-import { parseRfc3339 } from './rfc3339.js';
+import { parseRfc3339 } from '@cairn/contracts';
 import { runGitChecked } from '@cairn/platform';
 
 const EMPTY_REPOSITORY = 'Git Repository is empty.';

@@ -1,5 +1,5 @@
+import { toApiTime } from '@cairn/contracts';
 import type { DeployKeyDto } from '@cairn/contracts';
-import { toApiTime } from '../repositories/repository.mapper.js';
 import type { DeployKeyRow } from './deploy-keys.repository.js';
 
 /** Gitea's `DeployKey` (without the owner-only `read_only` and `repository`, which the service adds). */

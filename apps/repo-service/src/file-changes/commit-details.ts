@@ -1,5 +1,5 @@
 import type { CommitDatesBody, FileOperation, IdentityBody } from '@cairn/contracts';
-import { parseRfc3339 } from '../commits/rfc3339.js';
+import { parseRfc3339 } from '@cairn/contracts';
 import type { GitIdentity } from '../merge/git-plumbing.js';
 
 /**

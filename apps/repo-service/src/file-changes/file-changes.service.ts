@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   DomainError, ErrorCode, NOT_SIGNED_VERIFICATION, accessAtLeast, isObjectId, isValidBranchName, zeroIdLike,
   type ChangeFileOperationBody, type ChangeFilesReply, type ChangeFilesRequest, type ContentsResponseDto,
-  type ActorDto, type FileCommitResponseDto, type FileOperation, type RepoRefDto, type RepoTrustModel,
+  type ActorDto, type FileCommitResponseDto, type FileOperation, type RepoRefDto, type RepoTrustModel, toApiTime
 } from '@cairn/contracts';
 import { runGitText } from '@cairn/platform';
 import { ContentsService } from '../contents/contents.service.js';
@@ -294,7 +294,7 @@ export class FileChangesService {
     const out = await runGitText(dir, ['show', '-s', '--format=%T%x00%P%x00%an%x00%ae%x00%aI%x00%cn%x00%ce%x00%cI', assertOid(sha), '--']);
     const [, parents, an, ae, ad, cn, ce, cd] = out.trim().split('\0');
     const apiUrl = this.git.apiUrl(req.repo);
-    const utc = (iso: string) => new Date(iso).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const utc = (iso: string) => toApiTime(new Date(iso));
     return {
       url: `${apiUrl}/git/commits/${sha}`,
       sha,

@@ -2,11 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   DomainError, ErrorCode, RepoUrls, accessAtLeast, placeholderUser, toPaging,
   type CheckFollowRequest, type FollowStateReply, type ListFollowedRequest, type ListFollowersRequest, type Paginated,
-  type RepoScopedRequest, type RepositoryDto, type SetFollowRequest, type UserDto,
+  type RepoScopedRequest, type RepositoryDto, type SetFollowRequest, type UserDto, toApiTime
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
 import { IdentityDirectory } from '../access/identity-directory.js';
-import { toApiTime } from '../repositories/repository.mapper.js';
 import { RepositoriesRepository } from '../repositories/repositories.repository.js';
 import { RepositoriesService } from '../repositories/repositories.service.js';
 import { FollowsRepository } from './follows.repository.js';

@@ -76,7 +76,7 @@ export class CommentsService {
       });
       const updated = (await this.issues.findById(req.repo.id, issue.id, tx))!;
       const out = toCommentDto(row, updated, event.ctx);
-      await this.outbox.record<IssueCommentEventData>(tx, IssueCommentEvents.created, {
+      await this.outbox.record(tx, IssueCommentEvents.created, {
         action: 'created',
         ...event.payload(updated),
         comment: out,
@@ -100,7 +100,7 @@ export class CommentsService {
     const dto = await inTx(this.prisma, async (tx) => {
       const row = await this.issues.updateComment(tx, comment.id, req.body.body, now);
       const out = toCommentDto(row, issue, event.ctx);
-      await this.outbox.record<IssueCommentEventData>(tx, IssueCommentEvents.edited, {
+      await this.outbox.record(tx, IssueCommentEvents.edited, {
         action: 'edited',
         ...event.payload(issue),
         comment: out,
@@ -120,7 +120,7 @@ export class CommentsService {
     const deleted = await inTx(this.prisma, async (tx) => {
       if (!(await this.issues.deleteComment(tx, comment))) return false;
       const updated = (await this.issues.findById(req.repo.id, issue.id, tx))!;
-      await this.outbox.record<IssueCommentEventData>(tx, IssueCommentEvents.deleted, {
+      await this.outbox.record(tx, IssueCommentEvents.deleted, {
         action: 'deleted',
         ...event.payload(updated),
         comment: toCommentDto(comment, updated, event.ctx),

@@ -75,7 +75,7 @@ export class IssuesService {
       await this.issues.setAssignees(tx, issue.id, assigneeIds);
       await this.extras.apply(tx, issue.id, extras, now);
       const out = toIssueDto((await this.issues.findById(req.repo.id, issue.id, tx))!, ctx);
-      await this.outbox.record<IssueEventData>(tx, IssueEvents.opened, {
+      await this.outbox.record(tx, IssueEvents.opened, {
         action: 'opened',
         number: index,
         issue: out,
@@ -85,7 +85,7 @@ export class IssuesService {
       });
       // Gitea notifies each assignment of a new issue too.
       for (const id of assigneeIds) {
-        await this.outbox.record<IssueEventData>(tx, IssueEvents.assigned, {
+        await this.outbox.record(tx, IssueEvents.assigned, {
           action: 'assigned', number: index, issue: out, isPull: false, assignee: users.get(id), repository: repo.event, sender,
         });
       }
@@ -183,7 +183,7 @@ export class IssuesService {
       applyIssueEdit(tx, this.issues, row.id, actor.id, body, now, {
         reload: async (t, id) => (await this.issues.findById(scope.repo.id, id, t))!,
         edited: (t, updated, changes) =>
-          this.outbox.record<IssueEventData>(t, IssueEvents.edited, {
+          this.outbox.record(t, IssueEvents.edited, {
             action: 'edited',
             number: updated.index,
             issue: toIssueDto(updated, ctx),
@@ -193,7 +193,7 @@ export class IssuesService {
             sender,
           }),
         assigneeChanged: (t, updated, action, userId) =>
-          this.outbox.record<IssueEventData>(t, IssueEvents[action], {
+          this.outbox.record(t, IssueEvents[action], {
             action,
             number: updated.index,
             issue: toIssueDto(updated, ctx),
@@ -203,7 +203,7 @@ export class IssuesService {
             sender,
           }),
         stateChanged: (t, updated, action) =>
-          this.outbox.record<IssueEventData>(t, IssueEvents[action], {
+          this.outbox.record(t, IssueEvents[action], {
             action,
             number: updated.index,
             issue: toIssueDto(updated, ctx),
@@ -251,7 +251,7 @@ export class IssuesService {
         now,
       });
       const updated = (await this.issues.findById(req.repo.id, row.id, tx))!;
-      await this.outbox.record<IssueEventData>(tx, lock ? IssueEvents.locked : IssueEvents.unlocked, {
+      await this.outbox.record(tx, lock ? IssueEvents.locked : IssueEvents.unlocked, {
         action: lock ? 'locked' : 'unlocked',
         number: updated.index,
         issue: toIssueDto(updated, ctx),

@@ -10,7 +10,7 @@ import { IssuesRepository } from '../tracker/issues.repository.js';
 import { isPullRow } from '../tracker/pull.mapper.js';
 import { RepoViews, type ViewScope } from '../tracker/repo-views.js';
 
-const SUBJECT: Record<IssueLabelAction | IssueMilestoneAction, string> = {
+const SUBJECT: Record<IssueLabelAction | IssueMilestoneAction, (typeof IssueEvents)[keyof typeof IssueEvents]> = {
   label_updated: IssueEvents.labelUpdated,
   label_cleared: IssueEvents.labelCleared,
   milestoned: IssueEvents.milestoned,
@@ -34,7 +34,7 @@ export class IssueChangeEvents {
     const row = (await this.issues.findById(scope.repo.id, issueId, tx))!;
     if (isPullRow(row)) {
       const r = await this.pulls.prepare(scope, [row], actor);
-      await this.outbox.record<IssueEventData>(tx, SUBJECT[action], {
+      await this.outbox.record(tx, SUBJECT[action], {
         action, number: row.index, issue: r.issue(row), isPull: true, pullRequest: r.pull(row), repository: r.repository, sender: r.sender,
       });
       return;
@@ -42,7 +42,7 @@ export class IssueChangeEvents {
     const users = await this.views.users([actor.id, row.posterId, scope.repo.ownerId]);
     const repo = await this.views.repository(scope.repo.id, scope.access, users);
     const issue = toIssueDto(row, { rootUrl: this.views.rootUrl, repo: scope.repo, users });
-    await this.outbox.record<IssueEventData>(tx, SUBJECT[action], {
+    await this.outbox.record(tx, SUBJECT[action], {
       action, number: row.index, issue, isPull: false, repository: repo.event, sender: await this.views.sender(actor, users),
     });
   }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { IssueCommentEvents, IssueEvents, PullRequestEvents, PullReviewEvents, type DomainEvent } from '@cairn/contracts';
+import { IssueCommentEvents, IssueEvents, PullRequestEvents, PullReviewEvents, type AnyDomainEvent } from '@cairn/contracts';
 import { mentionedLogins, notifyTarget } from './notification-targets.js';
 
-const event = (type: string, data: unknown): DomainEvent => ({ id: 'e1', type, occurredAt: '2026-01-01T00:00:00Z', data });
+// Partial payloads: only the fields the mapping reads.
+const event = (type: string, data: unknown) => ({ id: 'e1', type, occurredAt: '2026-01-01T00:00:00Z', data }) as AnyDomainEvent;
 const repository = { id: 7 };
 
 describe('notification targets', () => {

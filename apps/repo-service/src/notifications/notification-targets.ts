@@ -1,6 +1,5 @@
 import {
-  IssueCommentEvents, IssueEvents, PullRequestEvents, PullReviewEvents,
-  type DomainEvent, type IssueCommentEventData, type IssueEventData, type PullRequestEventData, type PullReviewEventData,
+  IssueCommentEvents, IssueEvents, PullRequestEvents, PullReviewEvents, type AnyDomainEvent,
 } from '@cairn/contracts';
 
 /** What one event means for notifications: the issue (or pull request) it touched, who did it, and what they wrote. */
@@ -18,49 +17,56 @@ export interface NotifyTarget {
   receiverId?: number;
 }
 
-/** Issue and pull-request events that notify participants (edits, locks, pushes and checks do not, as in Gitea). */
-const ISSUE_EVENTS = new Set<string>([IssueEvents.opened, IssueEvents.closed, IssueEvents.reopened]);
-const PULL_EVENTS = new Set<string>([
-  PullRequestEvents.opened, PullRequestEvents.closed, PullRequestEvents.reopened, PullRequestEvents.merged,
-]);
-
-/** The notify target of an event, or null when the event notifies nobody. */
-export function notifyTarget(event: DomainEvent): NotifyTarget | null {
-  if (ISSUE_EVENTS.has(event.type)) {
-    const d = event.data as IssueEventData;
-    if (d.isPull) return null;
-    return {
-      repoId: d.repository.id, index: d.number, doerId: d.sender?.id ?? null, commentId: null,
-      text: event.type === IssueEvents.opened ? (d.issue.body ?? '') : '',
-    };
+/**
+ * The notify target of an event, or null when the event notifies nobody. Issue and pull-request openings, closings
+ * and merges and new comments tell every participant; assigning and asking for a review tell that one user (Gitea's
+ * NotifyIssueChangeAssignee/PullRequestReviewRequest); edits, locks, pushes and checks tell nobody, as in Gitea.
+ */
+export function notifyTarget(event: AnyDomainEvent): NotifyTarget | null {
+  switch (event.type) {
+    case IssueEvents.opened:
+    case IssueEvents.closed:
+    case IssueEvents.reopened: {
+      const d = event.data;
+      if (d.isPull) return null;
+      return {
+        repoId: d.repository.id, index: d.number, doerId: d.sender?.id ?? null, commentId: null,
+        text: event.type === IssueEvents.opened ? (d.issue.body ?? '') : '',
+      };
+    }
+    case IssueCommentEvents.created: {
+      const d = event.data;
+      return {
+        repoId: d.repository.id, index: d.issue.number, doerId: d.sender?.id ?? null, commentId: d.comment.id,
+        text: d.comment.body ?? '',
+      };
+    }
+    case IssueEvents.assigned:
+    case PullRequestEvents.assigned: {
+      const d = event.data;
+      if (!d.assignee) return null;
+      return { repoId: d.repository.id, index: d.number, doerId: d.sender?.id ?? null, commentId: null, text: '', receiverId: d.assignee.id };
+    }
+    case PullReviewEvents.requested:
+    case PullReviewEvents.submitted: {
+      const d = event.data;
+      const base = { repoId: d.repository.id, index: d.number, doerId: d.sender?.id ?? null, commentId: null };
+      if (event.type === PullReviewEvents.submitted) return { ...base, text: d.review?.content ?? '' };
+      return d.requestedReviewer ? { ...base, text: '', receiverId: d.requestedReviewer.id } : null;
+    }
+    case PullRequestEvents.opened:
+    case PullRequestEvents.closed:
+    case PullRequestEvents.reopened:
+    case PullRequestEvents.merged: {
+      const d = event.data;
+      return {
+        repoId: d.repository.id, index: d.number, doerId: d.sender?.id ?? null, commentId: null,
+        text: event.type === PullRequestEvents.opened ? (d.pullRequest.body ?? '') : '',
+      };
+    }
+    default:
+      return null;
   }
-  if (event.type === IssueCommentEvents.created) {
-    const d = event.data as IssueCommentEventData;
-    return {
-      repoId: d.repository.id, index: d.issue.number, doerId: d.sender?.id ?? null, commentId: d.comment.id,
-      text: d.comment.body ?? '',
-    };
-  }
-  // Assigning, and asking for a review, tell that one user (Gitea's NotifyIssueChangeAssignee/PullRequestReviewRequest).
-  if (event.type === IssueEvents.assigned || event.type === PullRequestEvents.assigned) {
-    const d = event.data as IssueEventData | PullRequestEventData;
-    if (!d.assignee) return null;
-    return { repoId: d.repository.id, index: d.number, doerId: d.sender?.id ?? null, commentId: null, text: '', receiverId: d.assignee.id };
-  }
-  if (event.type === PullReviewEvents.requested || event.type === PullReviewEvents.submitted) {
-    const d = event.data as PullReviewEventData;
-    const base = { repoId: d.repository.id, index: d.number, doerId: d.sender?.id ?? null, commentId: null };
-    if (event.type === PullReviewEvents.submitted) return { ...base, text: d.review?.content ?? '' };
-    return d.requestedReviewer ? { ...base, text: '', receiverId: d.requestedReviewer.id } : null;
-  }
-  if (PULL_EVENTS.has(event.type)) {
-    const d = event.data as PullRequestEventData;
-    return {
-      repoId: d.repository.id, index: d.number, doerId: d.sender?.id ?? null, commentId: null,
-      text: event.type === PullRequestEvents.opened ? (d.pullRequest.body ?? '') : '',
-    };
-  }
-  return null;
 }
 
 /**

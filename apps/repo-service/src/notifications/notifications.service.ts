@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import {
-  DomainError, ErrorCode, IdentitySubjects, NOTIFICATION_STATUSES, placeholderUser, repoUrls, toPaging,
-  type AccessLevel, type ActorDto, type DomainEvent, type ListNotificationsRequest, type NotificationCountDto, type NotificationStatus,
+  DomainError, ErrorCode, IdentitySubjects, NOTIFICATION_STATUSES, parseApiTime, placeholderUser, repoUrls, toApiTime, toPaging,
+  type AccessLevel, type ActorDto, type AnyDomainEvent, type ListNotificationsRequest, type NotificationCountDto, type NotificationStatus,
   type NotificationThreadDto, type NotificationThreadRequest, type Paginated, type ReadNotificationsRequest,
   type UserDto,
 } from '@cairn/contracts';
@@ -9,7 +9,7 @@ import { RpcClient } from '@cairn/platform';
 import { AccessService } from '../access/access.service.js';
 import { IdentityDirectory } from '../access/identity-directory.js';
 import { RepositoriesRepository, type RepositoryRow } from '../repositories/repositories.repository.js';
-import { toApiTime, toRepositoryDto } from '../repositories/repository.mapper.js';
+import { toRepositoryDto } from '../repositories/repository.mapper.js';
 import { RepoViews } from '../tracker/repo-views.js';
 import { mentionedLogins, notifyTarget } from './notification-targets.js';
 import { NotificationsRepository, type NotificationFilter, type NotificationRow } from './notifications.repository.js';
@@ -32,10 +32,8 @@ function targetStatus(value: string | undefined): NotificationStatus {
 /** An RFC 3339 query time, or 422 naming the parameter. */
 function queryTime(name: string, value: string | undefined): Date | undefined {
   if (!value) return undefined;
-  const t = new Date(value);
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(t.getTime())) {
-    throw DomainError.unprocessable(`${name} must be an RFC 3339 date-time`);
-  }
+  const t = parseApiTime(value);
+  if (!t) throw DomainError.unprocessable(`${name} must be an RFC 3339 date-time`);
   return t;
 }
 
@@ -61,7 +59,7 @@ export class NotificationsService {
   // ---- from events -------------------------------------------------------------------------------------------
 
   /** Applies one event (idempotent: a redelivered event changes nothing). */
-  async fromEvent(event: DomainEvent): Promise<void> {
+  async fromEvent(event: AnyDomainEvent): Promise<void> {
     const target = notifyTarget(event);
     if (!target) return;
     const issue = await this.notifications.findIssue(target.repoId, target.index);

@@ -176,7 +176,7 @@ export class MergeService implements BeforeApplicationShutdown {
       await this.issues.addComment(tx, { issueId: row.id, repoId: row.repoId, type: 'merge_pull', posterId: actor.id, body: outcome.newTip, now });
       const rec = await this.refUpdates.recordRefUpdates(tx, moved, r.repository);
       const merged = (await this.issues.findById(req.repo.id, row.id, tx)) as PullIssueRow;
-      await this.outbox.record<PullRequestEventData>(tx, PullRequestEvents.merged, {
+      await this.outbox.record(tx, PullRequestEvents.merged, {
         action: 'closed',
         number: merged.index,
         pullRequest: r.pull(merged),

@@ -141,7 +141,7 @@ export class MergeabilityService {
       }
       for (const { k, req, after, files } of items) {
         const row = outboxRow(
-          newEvent<PullRequestEventData>(PullRequestEvents.mergeabilityChanged, {
+          newEvent(PullRequestEvents.mergeabilityChanged, {
             action: 'mergeability_changed',
             number: after.index,
             pullRequest: r.pull(after),

@@ -1,4 +1,4 @@
-import { loadSettings, parsers, type SettingsOf } from '@cairn/platform';
+import { loadSettings, mergeCheckTimeoutSetting, parsers, type SettingsOf } from '@cairn/platform';
 
 /**
  * repo-service's pull-request settings (Gitea's `[repository.pull-request]`), read once at start; a bad value refuses
@@ -16,20 +16,7 @@ export const pullSettingsSpec = {
     default: 7,
     parse: parsers.int(-1_000_000, 1_000_000),
   },
-  /**
-   * `[repository.pull-request] CHECK_TIMEOUT`: the longest a mergeability check (and each `merge-tree` of a merge or
-   * branch update) may run before its git process is killed and the check is recorded as `error`.
-   */
-  checkTimeoutMs: {
-    section: 'repository.pull-request',
-    key: 'CHECK_TIMEOUT',
-    default: 60_000,
-    parse: (raw: string) => {
-      const ms = parsers.durationMs(raw);
-      if (ms < 100 || ms > 3_600_000) throw new Error('expected a duration between 100ms and 1h');
-      return ms;
-    },
-  },
+  checkTimeoutMs: mergeCheckTimeoutSetting,
 };
 
 export type PullSettings = SettingsOf<typeof pullSettingsSpec>;

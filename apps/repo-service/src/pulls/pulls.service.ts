@@ -132,7 +132,7 @@ export class PullsService implements OnModuleInit {
       await this.extras.apply(tx, issue.id, extras, now);
       const created = { ...(await this.issues.findById(req.repo.id, issue.id, tx))!, pullRequest: pull } as PullIssueRow;
       const out = r.pull(created);
-      await this.outbox.record<PullRequestEventData>(tx, PullRequestEvents.opened, {
+      await this.outbox.record(tx, PullRequestEvents.opened, {
         action: 'opened',
         number: index,
         pullRequest: out,
@@ -141,7 +141,7 @@ export class PullsService implements OnModuleInit {
       });
       // Gitea notifies each assignment of a new pull request too.
       for (const id of assigneeIds) {
-        await this.outbox.record<PullRequestEventData>(tx, PullRequestEvents.assigned, {
+        await this.outbox.record(tx, PullRequestEvents.assigned, {
           action: 'assigned', number: index, pullRequest: out, assignee: r.ctx.users.get(id), repository: r.repository, sender: r.sender,
         });
       }
@@ -255,7 +255,7 @@ export class PullsService implements OnModuleInit {
       applyIssueEdit(tx, this.issues, row.id, actor.id, { ...body, assigneeIds }, now, {
         reload: async (t, id) => (await this.issues.findById(scope.repo.id, id, t)) as PullIssueRow,
         edited: (t, current, changes) =>
-          this.outbox.record<PullRequestEventData>(t, PullRequestEvents.edited, {
+          this.outbox.record(t, PullRequestEvents.edited, {
             action: 'edited',
             number: current.index,
             pullRequest: r.pull(current),
@@ -264,7 +264,7 @@ export class PullsService implements OnModuleInit {
             sender: r.sender,
           }),
         assigneeChanged: (t, current, action, userId) =>
-          this.outbox.record<PullRequestEventData>(t, PullRequestEvents[action], {
+          this.outbox.record(t, PullRequestEvents[action], {
             action,
             number: current.index,
             pullRequest: r.pull(current),
@@ -281,7 +281,7 @@ export class PullsService implements OnModuleInit {
           return true;
         },
         stateChanged: (t, current, action) =>
-          this.outbox.record<PullRequestEventData>(t, PullRequestEvents[action], {
+          this.outbox.record(t, PullRequestEvents[action], {
             action,
             number: current.index,
             pullRequest: r.pull(current),

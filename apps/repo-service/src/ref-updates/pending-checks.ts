@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { mergeCheckPriority } from '@cairn/contracts';
+import { checkNowUpdatedAfter, mergeCheckPriority } from '@cairn/contracts';
 import { MergeCheckQueue, checkJobData } from '../pulls/merge-check.queue.js';
 import { PULL_SETTINGS, type PullSettings } from '../pulls/pull-settings.js';
 import { PullsRepository } from '../pulls/pulls.repository.js';
@@ -29,10 +29,9 @@ export class PendingChecks implements OnApplicationBootstrap {
 
   /** Returns how many checks were queued (again). */
   async requeue(now = new Date()): Promise<number> {
-    const days = this.settings.delayCheckForInactiveDays;
-    if (days === 0) return 0;
-    const since = days < 0 ? null : new Date(now.getTime() - days * 86_400_000);
-    const pending = await this.pulls.pendingChecks(since, MAX_REQUEUED);
+    const bound = checkNowUpdatedAfter(now, this.settings.delayCheckForInactiveDays);
+    if (bound === 'none') return 0;
+    const pending = await this.pulls.pendingChecks(bound === 'all' ? null : bound, MAX_REQUEUED);
     let rank = 0;
     for (const c of pending) {
       await this.queue.enqueue(checkJobData(c), mergeCheckPriority(c.issueUpdatedAt, now, rank++));

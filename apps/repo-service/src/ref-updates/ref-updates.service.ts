@@ -276,7 +276,7 @@ export class RefUpdates {
           r = await this.renderer.prepareSystem(row.repoId, [fresh], prepared.input.pusherId);
           prepared.renderings.set(row.repoId, r);
         }
-        await this.outbox.record<PullRequestEventData>(tx, PullRequestEvents.synchronized, {
+        await this.outbox.record(tx, PullRequestEvents.synchronized, {
           action: 'synchronized',
           number: fresh.index,
           pullRequest: r.pull(fresh),

@@ -1,3 +1,4 @@
+import { toApiTime } from '@cairn/contracts';
 import type { AttachmentDto } from '@cairn/contracts';
 import { escapeSegments } from '../git-data/git-data.mapper.js';
 import type { AttachmentRow } from './attachments.repository.js';
@@ -14,7 +15,7 @@ export function toAttachmentDto(row: AttachmentRow, base: string): AttachmentDto
     name: row.name,
     size: row.size,
     download_count: row.downloadCount,
-    created_at: row.createdAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    created_at: toApiTime(row.createdAt),
     uuid: row.uuid,
     browser_download_url: `${base}${encodeURIComponent(row.name)}`,
   };

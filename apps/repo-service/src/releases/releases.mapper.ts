@@ -1,3 +1,4 @@
+import { toApiTime } from '@cairn/contracts';
 import type { AttachmentDto, ReleaseDto, UserDto } from '@cairn/contracts';
 import { escapeSegments } from '../git-data/git-data.mapper.js';
 import type { ReleaseRow } from './releases.repository.js';
@@ -12,7 +13,7 @@ export function toReleaseDto(
 ): ReleaseDto {
   const url = `${apiUrl}/releases/${row.id}`;
   const tag = escapeSegments(row.tagName); // Gitea's `util.PathEscapeSegments`: slashes stay
-  const created = row.createdAt.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const created = toApiTime(row.createdAt);
   return {
     id: row.id,
     tag_name: row.tagName,

@@ -144,7 +144,7 @@ export class ReleasesService {
       const row = await change(tx);
       const out = (await this.toDtos(req, [row], users))[0];
       if (action && repo) {
-        await this.outbox.record<ReleaseEventData>(tx, ReleaseEvents[action], {
+        await this.outbox.record(tx, ReleaseEvents[action], {
           action,
           release: { ...out, body: cutText(out.body) },
           repository: repo.event,

@@ -1,6 +1,6 @@
 import {
   accessAtLeast, repoUrls,
-  type AccessLevel, type SshUrlSettings, type RepoEventRepository, type RepositoryDto, type RepositorySummaryDto, type UserDto,
+  type AccessLevel, type SshUrlSettings, type RepoEventRepository, type RepositoryDto, type RepositorySummaryDto, type UserDto, EPOCH_TIME, toApiTime
 } from '@cairn/contracts';
 import type { RepositoryRow } from './repositories.repository.js';
 
@@ -10,13 +10,6 @@ export interface RepoUrlSettings extends SshUrlSettings {
   rootUrl: string;
 }
 
-/** Gitea's "never" (the Unix epoch) for unset times such as `archived_at`. */
-const EPOCH = '1970-01-01T00:00:00Z';
-
-/** RFC 3339 with second precision and `Z`, as Gitea writes times. */
-export function toApiTime(d: Date | null | undefined): string {
-  return d ? d.toISOString().replace(/\.\d{3}Z$/, 'Z') : EPOCH;
-}
 
 /** The host part of ROOT_URL (brackets kept for IPv6). */
 export function hostOf(rootUrl: string): string {
@@ -68,7 +61,7 @@ export function toRepositoryDto(
     archived: row.isArchived,
     created_at: toApiTime(row.createdAt),
     updated_at: toApiTime(row.updatedAt),
-    archived_at: toApiTime(row.isArchived ? row.archivedAt : null),
+    archived_at: row.isArchived && row.archivedAt ? toApiTime(row.archivedAt) : EPOCH_TIME,
     permissions: {
       admin: accessAtLeast(access, 'admin'),
       push: accessAtLeast(access, 'write'),

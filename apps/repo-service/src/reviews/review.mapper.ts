@@ -1,5 +1,5 @@
+import { toApiTime } from '@cairn/contracts';
 import type { PullReviewCommentDto, PullReviewDto, ReviewState, TeamDto } from '@cairn/contracts';
-import { toApiTime } from '../repositories/repository.mapper.js';
 import { issueHtmlUrl, type IssueRenderContext } from '../tracker/issue.mapper.js';
 import type { ReviewCommentRow, ReviewRow, ReviewType } from './reviews.repository.js';
 

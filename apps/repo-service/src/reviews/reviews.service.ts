@@ -329,6 +329,6 @@ export class ReviewsService {
     const subject = data.action === 'reviewed'
       ? PullReviewEvents.submitted
       : data.action === 'review_requested' ? PullReviewEvents.requested : PullReviewEvents.requestRemoved;
-    return this.outbox.record<PullReviewEventData>(tx, subject, data);
+    return this.outbox.record(tx, subject, data);
   }
 }

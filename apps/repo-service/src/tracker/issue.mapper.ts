@@ -1,8 +1,7 @@
 import {
   placeholderUser,
-  repoUrls, type CommentDto, type CommentType, type IssueDto, type IssueState, type TimelineCommentDto, type UserDto,
+  repoUrls, type CommentDto, type CommentType, type IssueDto, type IssueState, type TimelineCommentDto, type UserDto, toApiTime
 } from '@cairn/contracts';
-import { toApiTime } from '../repositories/repository.mapper.js';
 import type { CommentRow, IssueRow } from './issues.repository.js';
 import { toLabelDto, toMilestoneDto } from './label.mapper.js';
 

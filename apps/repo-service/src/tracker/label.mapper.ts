@@ -1,6 +1,5 @@
-import { repoUrls, type LabelDto, type MilestoneDto } from '@cairn/contracts';
+import { repoUrls, type LabelDto, type MilestoneDto, toApiTime } from '@cairn/contracts';
 import type { Label, Milestone } from '../generated/prisma/client.js';
-import { toApiTime } from '../repositories/repository.mapper.js';
 import type { IssueRenderContext } from './issue.mapper.js';
 
 /** Where label URLs point: the repository (its labels, and its owner's), or an organization alone. */

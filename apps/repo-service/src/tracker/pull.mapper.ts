@@ -1,5 +1,5 @@
+import { toApiTime } from '@cairn/contracts';
 import type { MergeableState, PullRequestDto, RepositoryDto, TeamDto, UserDto } from '@cairn/contracts';
-import { toApiTime } from '../repositories/repository.mapper.js';
 import { assigneesOf, issueHtmlUrl, optionalTime, userOf, type IssueRenderContext } from './issue.mapper.js';
 import type { IssueRow } from './issues.repository.js';
 import { toLabelDto, toMilestoneDto } from './label.mapper.js';

@@ -12,7 +12,7 @@ import {
   type ActorDto, type DomainError,
 } from '@cairn/contracts';
 import {
-  DomainErrorFilter, RpcClient, SecretBox, createRpcValidationPipe, ensureEventsStream, newEvent, publishEvent,
+  DomainErrorFilter, RpcClient, SecretBox, createRpcValidationPipe, ensureEventsStream, eventEnvelope, newEvent, publishEvent,
 } from '@cairn/platform';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
@@ -251,8 +251,8 @@ describe('deletion events', () => {
     await seed(41, 0);
     expect(await rows(0, 77)).toBe(4);
     const js = jetstream(identity);
-    await publishEvent(js, newEvent(RepoEvents.repositoryDeleted, { repository: { id: 77, ownerId: 3 }, sender: null }));
-    await publishEvent(js, newEvent(IdentityEvents.userDeleted, { id: 40, login: 'gone' }));
+    await publishEvent(js, eventEnvelope(RepoEvents.repositoryDeleted, { repository: { id: 77, ownerId: 3 }, sender: null }) /* only the ids the cleanup reads */);
+    await publishEvent(js, newEvent(IdentityEvents.userDeleted, { id: 40, login: 'gone', kind: 'user' }));
     await waitFor(async () => (await rows(0, 77)) === 0 && (await rows(40, 0)) === 0, 'the deleted scopes emptied');
     expect(await rows(0, 78)).toBe(4);
     expect(await rows(41, 0)).toBe(4);
@@ -260,7 +260,7 @@ describe('deletion events', () => {
 
   it('handles an event once: a redelivered deletion changes nothing', async () => {
     const cleanup = app.get(ScopeCleanup);
-    const event = newEvent(RepoEvents.repositoryDeleted, { repository: { id: 90, ownerId: 3 }, sender: null });
+    const event = eventEnvelope(RepoEvents.repositoryDeleted, { repository: { id: 90, ownerId: 3 }, sender: null }) /* only the ids the cleanup reads */;
     await seed(0, 90);
     expect(await cleanup.handle(event)).toEqual({ runners: 1, registrationTokens: 1, variables: 1, secrets: 1 });
     await seed(0, 90);

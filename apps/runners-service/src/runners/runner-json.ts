@@ -1,5 +1,5 @@
+import { toApiTime } from '@cairn/contracts';
 import type { ActionRunnerDto, ActionRunnerLabelDto, RunnerLabelsDto } from '@cairn/contracts';
-import { toApiTime } from '../actions/api-time.js';
 import type { Runner } from '../generated/prisma/client.js';
 import { runnerState, type LivenessWindows } from './runner-status.js';
 

@@ -1,12 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   DomainError, toPaging, type ActionsScopeDto, type ActorDto, type CreateOrUpdateSecretBody, type ListQuery,
-  type Paginated, type SecretDto, type SecretPutReply,
+  type Paginated, type SecretDto, type SecretPutReply, toApiTime
 } from '@cairn/contracts';
 import type { SecretBox } from '@cairn/platform';
 import { ActionsScopeResolver, type ScopeKey } from '../actions/actions-scope.js';
 import { ACTIONS_DATA_MAX, actionsName, cutDescription, lookupName } from '../actions/actions-names.js';
-import { toApiTime } from '../actions/api-time.js';
 import type { Secret } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { ACTIONS_SECRET_BOX } from './secret-box.js';

@@ -60,14 +60,21 @@ export function mergeCheckPriority(issueUpdatedAt: Date, now: Date, rank = 0): n
 }
 
 /**
- * `[repository.pull-request] DELAY_CHECK_FOR_INACTIVE_DAYS` applied to a pull request whose base moved: `-1` (any
- * negative value) never delays; `0` always delays; `N ≥ 1` delays pull requests whose issue was last updated N days
- * ago or earlier (`updated + N days <= now`, Gitea's rule). True means "check now".
+ * `[repository.pull-request] DELAY_CHECK_FOR_INACTIVE_DAYS` as a bound: after a base move, pull requests whose issue
+ * was updated after the returned time are checked now. `'all'` (any negative value): every one, nothing is delayed;
+ * `'none'` (`0`): none, every check waits for a view; `N ≥ 1`: those updated in the last N days (Gitea's rule,
+ * `updated + N days > now`). The one home of the rule: {@link checkNowAfterBaseMove} and the restart's query use it.
  */
+export function checkNowUpdatedAfter(now: Date, delayDays: number): Date | 'all' | 'none' {
+  if (delayDays < 0) return 'all';
+  if (delayDays === 0) return 'none';
+  return new Date(now.getTime() - delayDays * 86_400_000);
+}
+
+/** Whether a pull request whose base moved is checked now (true) or waits for a view ({@link checkNowUpdatedAfter}). */
 export function checkNowAfterBaseMove(issueUpdatedAt: Date, now: Date, delayDays: number): boolean {
-  if (delayDays < 0) return true;
-  if (delayDays === 0) return false;
-  return issueUpdatedAt.getTime() + delayDays * 86_400_000 > now.getTime();
+  const bound = checkNowUpdatedAfter(now, delayDays);
+  return bound === 'all' || (bound !== 'none' && issueUpdatedAt.getTime() > bound.getTime());
 }
 
 /** What `git merge-tree --write-tree -z --name-only --no-messages <base> <head>` said. */

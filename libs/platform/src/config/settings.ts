@@ -170,6 +170,22 @@ export const natsAuthSettings = {
   natsTlsKey: { section: 'nats', key: 'TLS_KEY', default: '', parse: parsers.string },
 };
 
+/**
+ * `[repository.pull-request] CHECK_TIMEOUT`: the longest a mergeability check (and each `merge-tree` of a merge or
+ * branch update) may run before its git process is killed and the check is recorded as `error`.
+ */
+// Shared: repo-service and merge-check-worker both read it (`checkTimeoutMs: mergeCheckTimeoutSetting`).
+export const mergeCheckTimeoutSetting: SettingSpec<number> = {
+  section: 'repository.pull-request',
+  key: 'CHECK_TIMEOUT',
+  default: 60_000,
+  parse: (raw: string) => {
+    const ms = parsers.durationMs(raw);
+    if (ms < 100 || ms > 3_600_000) throw new Error('expected a duration between 100ms and 1h');
+    return ms;
+  },
+};
+
 /** Settings every app reads. */
 export const commonSettings = {
   ...natsAuthSettings,

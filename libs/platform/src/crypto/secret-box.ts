@@ -5,7 +5,11 @@ import type { SettingSpec } from '../config/settings.js';
 /** Used when `[security] SECRET_KEY` is not set: fine for development; production refuses to start with it. */
 export const DEV_SECRET_KEY = 'cairn-insecure-development-secret-key-change-me';
 
-/** `[security] SECRET_KEY`: declare it in a service's settings spec as `secretKey: secretKeySetting`. */
+/**
+ * `[security] SECRET_KEY`: the key that encrypts the secrets kept in the database (webhook secrets, two-factor
+ * secrets, Actions secrets, registry tokens); production refuses to start while it is unset or the development value.
+ */
+// Shared: each service that keeps secrets declares it in its spec as `secretKey: secretKeySetting`.
 export const secretKeySetting: SettingSpec<string> = {
   section: 'security',
   key: 'SECRET_KEY',

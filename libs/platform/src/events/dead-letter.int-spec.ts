@@ -14,7 +14,7 @@ import { waitFor as until } from '../../../../test/support/wait.js';
 import { deadLetterCount } from '../metrics/dead-letters.js';
 import { createWorker } from '../queues/typed-queue.js';
 import { connectNats, consumeEvents, ensureEventsStream, eventRetryDelayMs, EVENT_MAX_RETRY_DELAY_MS, publishEvent } from './jetstream.js';
-import { newEvent } from './outbox.js';
+import { eventEnvelope } from './outbox.js';
 
 let nats: PrivateNats;
 let nc: NatsConnection;
@@ -40,8 +40,8 @@ describe('consumeEvents', () => {
   it('dead-letters an event that fails maxDeliver times and goes on with the others', async () => {
     const durable = 'dead-letter-probe';
     const before = await deadLetterCount('event', durable);
-    const poison = newEvent('repo.evt.probe.made', { poison: true });
-    const good = [1, 2, 3].map((n) => newEvent('repo.evt.probe.made', { n }));
+    const poison = eventEnvelope('repo.evt.probe.made', { poison: true });
+    const good = [1, 2, 3].map((n) => eventEnvelope('repo.evt.probe.made', { n }));
     const calls = new Map<string, number>();
     const handled: string[] = [];
     const stop = await consumeEvents(nc, {

@@ -1,3 +1,4 @@
+import type { EventContract, EventSubject } from '@cairn/contracts';
 import { Injectable, Optional } from '@nestjs/common';
 import { newEvent, OutboxRelay, outboxRow } from './outbox.js';
 
@@ -17,7 +18,7 @@ export interface OutboxTx {
 export class EventOutbox {
   constructor(@Optional() private readonly relay: OutboxRelay | null) {}
 
-  async record<T>(tx: OutboxTx, type: string, data: T): Promise<void> {
+  async record<S extends EventSubject>(tx: OutboxTx, type: S, data: EventContract[S]): Promise<void> {
     const row = outboxRow(newEvent(type, data));
     await tx.outboxEvent.create({ data: row });
   }

@@ -1,7 +1,7 @@
 import { EVENT_MAX_BYTES, EVENT_TEXT_CUT_MARK, EVENT_TEXT_MAX_BYTES } from '@cairn/contracts';
 import { describe, expect, it } from 'vitest';
 import { EventTooLargeError, boundEventTexts, cutText, jsonBytes } from './event-size.js';
-import { newEvent, outboxRow } from './outbox.js';
+import { eventEnvelope, outboxRow } from './outbox.js';
 
 /** The JSON bytes of a string without its quotes. */
 const inner = (s: string) => jsonBytes(s) - 2;
@@ -41,7 +41,7 @@ describe('boundEventTexts', () => {
 describe('the event size invariant', () => {
   it('newEvent cuts a 512 KB comment body (of characters JSON escapes 6-fold) so the event fits', () => {
     const body = '\u0001'.repeat(256 * 1024);
-    const event = newEvent('repo.evt.issue-comment.edited', {
+    const event = eventEnvelope('repo.evt.issue-comment.edited', {
       comment: { body }, issue: { body }, changes: { body: { from: body } },
     });
     expect(jsonBytes(event)).toBeLessThan(EVENT_MAX_BYTES);
@@ -50,7 +50,7 @@ describe('the event size invariant', () => {
 
   it('outboxRow refuses an event over EVENT_MAX_BYTES with a clear error', () => {
     const many = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`f${i}`, 'y'.repeat(EVENT_TEXT_MAX_BYTES)]));
-    const event = newEvent('repo.evt.probe.made', many);
+    const event = eventEnvelope('repo.evt.probe.made', many);
     expect(() => outboxRow(event)).toThrow(EventTooLargeError);
     expect(() => outboxRow(event)).toThrow(/repo\.evt\.probe\.made is \d+ bytes, over the \d+-byte limit/);
   });

@@ -2,7 +2,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import {
   AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JetStreamClient, type JsMsg,
 } from '@nats-io/jetstream';
-import { EVENTS_STREAM, EVENTS_STREAM_SUBJECTS, type DomainEvent } from '@cairn/contracts';
+import { EVENTS_STREAM, EVENTS_STREAM_SUBJECTS, type AnyDomainEvent, type DomainEvent } from '@cairn/contracts';
 import { Logger } from '@nestjs/common';
 import { withCorrelationId } from '../logging/correlation.js';
 import { recordDeadLetter } from '../metrics/dead-letters.js';
@@ -99,7 +99,7 @@ export interface DurableConsumerOptions {
    */
   subjects: [string];
   /** Handles one event; throw to have it redelivered later. Must be idempotent (dedupe on `event.id`). */
-  handle: (event: DomainEvent) => Promise<void>;
+  handle: (event: AnyDomainEvent) => Promise<void>;
   /** How long a message may be in processing before JetStream redelivers it. */
   ackWaitMs?: number;
   /** Delay before a failed event is tried again the first time; it doubles with every try, up to 5 minutes. */
@@ -182,9 +182,9 @@ export async function consumeEvents(nc: NatsConnection, opts: DurableConsumerOpt
 }
 
 async function handleOne(msg: JsMsg, opts: DurableConsumerOptions, logger: Logger): Promise<void> {
-  let event: DomainEvent;
+  let event: AnyDomainEvent;
   try {
-    event = msg.json<DomainEvent>();
+    event = msg.json<AnyDomainEvent>();
   } catch {
     recordDeadLetter('event', opts.durable, `message ${msg.seq} on ${msg.subject}`, 'not JSON');
     msg.ack();

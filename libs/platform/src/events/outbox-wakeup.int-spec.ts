@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase, startPrivateNats, type PrivateNats, type ScratchDatabase } from '../../../../test/support/integration.js';
 import { connectNats } from './jetstream.js';
 import { listenerApplicationName } from '../db/pg-listener.js';
-import { newEvent, outboxChannel, OutboxRelay } from './outbox.js';
+import { eventEnvelope, outboxChannel, OutboxRelay } from './outbox.js';
 
 /** Longer than the test timeout: a row published during a test was published because the relay was woken. */
 const NEVER_MS = 600_000;
@@ -43,7 +43,7 @@ async function startRelay(): Promise<OutboxRelay> {
 
 /** Commits `count` events in one transaction of its own connection (as another service process would). */
 async function commitEvents(client: pg.ClientBase, count: number, tag: string): Promise<string[]> {
-  const events = Array.from({ length: count }, (_, i) => newEvent(SUBJECT, { tag, i }));
+  const events = Array.from({ length: count }, (_, i) => eventEnvelope(SUBJECT, { tag, i }));
   await client.query('BEGIN');
   for (const e of events) {
     await client.query('INSERT INTO repo.outbox_events (id, subject, payload) VALUES ($1, $2, $3::jsonb)', [e.id, e.type, JSON.stringify(e)]);
@@ -92,7 +92,7 @@ describe('OutboxRelay wake-up', () => {
     await Promise.all([holder.connect(), other.connect()]);
     try {
       // Written but not committed yet: its trigger's NOTIFY waits for the commit (and the row is invisible anyway).
-      const held = newEvent(SUBJECT, { step: 'held' });
+      const held = eventEnvelope(SUBJECT, { step: 'held' });
       await holder.query('BEGIN');
       await holder.query('INSERT INTO repo.outbox_events (id, subject, payload) VALUES ($1, $2, $3::jsonb)', [
         held.id, held.type, JSON.stringify(held),

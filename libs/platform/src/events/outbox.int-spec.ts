@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase, freePort, waitForPort, type ScratchDatabase } from '../../../../test/support/integration.js';
 import { deadLetterCount } from '../metrics/dead-letters.js';
 import { connectNats } from './jetstream.js';
-import { newEvent, OutboxRelay } from './outbox.js';
+import { eventEnvelope, OutboxRelay } from './outbox.js';
 
 /** A nats-server that can be stopped and started again on the same port with the same store. */
 class RestartableNats {
@@ -86,10 +86,10 @@ afterAll(async () => {
 describe('OutboxRelay', () => {
   it('dead-letters an oversized row and a row that is no event, and publishes every row after them', async () => {
     const before = await deadLetterCount('outbox', 'repo');
-    const first = newEvent('repo.evt.probe.made', { n: 1 });
-    const oversized = newEvent('repo.evt.probe.made', { n: 2 });
+    const first = eventEnvelope('repo.evt.probe.made', { n: 1 });
+    const oversized = eventEnvelope('repo.evt.probe.made', { n: 2 });
     const garbage = randomUUID();
-    const later = Array.from({ length: 5 }, (_, i) => newEvent('repo.evt.probe.made', { n: 3 + i }));
+    const later = Array.from({ length: 5 }, (_, i) => eventEnvelope('repo.evt.probe.made', { n: 3 + i }));
     await insert(first.id, first);
     await insert(oversized.id, { ...oversized, data: { body: 'z'.repeat(1_100_000) } });
     await insert(garbage, { hello: 'world' });
@@ -107,7 +107,7 @@ describe('OutboxRelay', () => {
     expect(await deadLetterCount('outbox', 'repo')).toBe(before + 2);
 
     // Dead letters are skipped from then on: the next rows go out at once.
-    const next = newEvent('repo.evt.probe.made', { n: 99 });
+    const next = eventEnvelope('repo.evt.probe.made', { n: 99 });
     await insert(next.id, next);
     await relay.flush();
     expect(await row(next.id)).toMatchObject({ published: true });
@@ -124,7 +124,7 @@ describe('OutboxRelay', () => {
       })();
     });
     await nats.stop();
-    const waiting = Array.from({ length: 3 }, (_, i) => newEvent('repo.evt.probe.made', { waiting: i }));
+    const waiting = Array.from({ length: 3 }, (_, i) => eventEnvelope('repo.evt.probe.made', { waiting: i }));
     for (const e of waiting) await insert(e.id, e);
     await relay.flush();
     await relay.flush();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
-import type { DomainEvent } from '@cairn/contracts';
+import type { DomainEvent, EventContract, EventOf, EventSubject } from '@cairn/contracts';
 import { Logger } from '@nestjs/common';
 import pg from 'pg';
 import { PgListener } from '../db/pg-listener.js';
@@ -33,7 +33,15 @@ import { currentTraceparent } from '../tracing/trace-context.js';
  * fallback (a notification can be lost while the listening connection is being replaced; the listener also catches
  * up by waking the relay whenever it starts listening again).
  */
-export function newEvent<T>(type: string, data: T): DomainEvent<T> {
+export function newEvent<S extends EventSubject>(type: S, data: EventContract[S]): EventOf<S> {
+  return eventEnvelope(type, data);
+}
+
+/**
+ * The envelope of an event of any subject, outside the contract: only for tests of the outbox and the stream, which
+ * move probe events no service publishes. Services use {@link newEvent}.
+ */
+export function eventEnvelope<T, S extends string = string>(type: S, data: T): DomainEvent<T> & { type: S } {
   // Texts are cut here, so no producer can make an event too large with a long body (see event-size.ts).
   return { id: randomUUID(), type, occurredAt: new Date().toISOString(), data: boundEventTexts(data) };
 }

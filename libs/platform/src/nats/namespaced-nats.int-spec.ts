@@ -14,7 +14,7 @@ import { startPrivateNats, type PrivateNats } from '../../../../test/support/int
 import { waitFor } from '../../../../test/support/wait.js';
 import { RpcClient } from '../rpc/rpc-client.js';
 import { connectNats, consumeEvents, ensureEventsStream, namespaceOf, publishEvent } from '../events/jetstream.js';
-import { newEvent } from '../events/outbox.js';
+import { eventEnvelope } from '../events/outbox.js';
 import { NamespacedServerNats } from './namespaced-server-nats.js';
 import { NatsNamespace } from './nats-namespace.js';
 
@@ -116,8 +116,8 @@ describe('events in a namespace', () => {
       await consumeEvents(ncB, { durable: 'probe', subjects: ['repo.evt.>'], handle: async (e) => void got.b.push(e) }),
     ];
     try {
-      const eventsA = [1, 2, 3].map((n) => newEvent('repo.evt.probe.made', { n, in: 'a' }));
-      const eventB = newEvent('repo.evt.probe.made', { n: 1, in: 'b' });
+      const eventsA = [1, 2, 3].map((n) => eventEnvelope('repo.evt.probe.made', { n, in: 'a' }));
+      const eventB = eventEnvelope('repo.evt.probe.made', { n: 1, in: 'b' });
       for (const e of eventsA) await publishEvent(jetstream(ncA), e, a);
       await publishEvent(jetstream(ncB), eventB, b);
 

@@ -100,7 +100,7 @@ describe('connecting with credentials', () => {
     const hooks = await connectNats(optionsFor('hooks'), 'test-hooks-js');
     opened.push(identity, hooks);
     await ensureEventsStream(identity);
-    const event = newEvent('identity.evt.user.created', { id: 1 });
+    const event = newEvent('identity.evt.user.created', { id: 1, login: 'probe' });
     let stop: (() => Promise<void>) | undefined;
     const received = new Promise<DomainEvent>((resolve) => {
       void consumeEvents(hooks, {

@@ -4,8 +4,8 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Type-level test of the typed bus: a small program using RpcClient.send, @RpcHandler and the typed BullMQ queue
- * helpers is type-checked with the
+ * Type-level test of the typed bus: a small program using RpcClient.send, @RpcHandler, the typed BullMQ queue
+ * helpers and the event contract (newEvent, EventOutbox.record, narrowing AnyDomainEvent) is type-checked with the
  * real sources, and the compiler must report exactly the lines marked `// ✗` (and nothing else). The fixture lives
  * in memory beside this file so that it resolves `@cairn/contracts` and the RPC modules like the code does.
  */
@@ -16,7 +16,8 @@ const FIXTURE = path.join(HERE, 'bus-typing.fixture.ts');
 const SOURCE = `
 import { Payload } from '@nestjs/microservices';
 import {
-  HooksSubjects, IdentitySubjects, IssueSubjects, PullSubjects, RepoSubjects, healthSubject,
+  HooksSubjects, IdentityEvents, IdentitySubjects, IssueSubjects, PullSubjects, ReleaseEvents, RepoSubjects, healthSubject,
+  type AnyDomainEvent, type ReleaseEventData,
   ActorRequest, HookCreateRequest, HookRequest, OrgRequest, UsernameRequest,
   type HealthReply, type HookDto, type RepositoryDto, type RpcSubject, type UserDto,
 } from '@cairn/contracts';
@@ -25,6 +26,8 @@ import { createQueue, createWorker, jobNameOf, type TypedQueue } from '../queues
 import { addUniqueJob } from '../queues/unique-job.js';
 import type { RpcClient } from './rpc-client.js';
 import { RpcHandler } from './rpc-handler.js';
+import { EventOutbox, type OutboxTx } from '../events/event-outbox.js';
+import { newEvent } from '../events/outbox.js';
 
 declare const rpc: RpcClient;
 
@@ -88,6 +91,23 @@ export async function producers(): Promise<void> {
   await deliveries.add(jobNameOf(Queues.webhookDelivery), { pullId: 1 }); // ✗ another queue's job data
   createWorker(Queues.mergeCheck, (job) => Promise.resolve(job.data.headSha), { connection: {} });
   createWorker(Queues.mergeCheck, (job) => Promise.resolve(job.data.deliveryId), { connection: {} }); // ✗ not its data
+}
+
+declare const outbox: EventOutbox;
+declare const tx: OutboxTx;
+declare const release: ReleaseEventData;
+
+export async function events(): Promise<void> {
+  const created = newEvent(IdentityEvents.userCreated, { id: 1, login: 'alice' });
+  newEvent(IdentityEvents.userCreated, { id: 1 }); // ✗ payload missing a field
+  newEvent(IdentityEvents.userCreated, release); // ✗ another subject's payload
+  newEvent('identity.evt.user.frobnicated', { id: 1, login: 'alice' }); // ✗ a subject not in the contract
+  await outbox.record(tx, ReleaseEvents.published, release);
+  await outbox.record(tx, ReleaseEvents.published, { id: 1, login: 'alice' }); // ✗ another subject's payload
+  await outbox.record(tx, 'repo.evt.release.frobnicated', release); // ✗ a subject not in the contract
+  const any = created as AnyDomainEvent;
+  if (any.type === ReleaseEvents.published) void any.data.release.tag_name;
+  if (any.type === IdentityEvents.userCreated) void any.data.release; // ✗ narrowed to the subject's payload
 }
 
 type ValueOf<T> = T[keyof T];

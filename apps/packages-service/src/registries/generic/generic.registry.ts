@@ -5,6 +5,7 @@ import type { PackageRegistry, RegistryDeps } from '../../http/registry.js';
 import { serveBlob } from '../../http/serve-blob.js';
 import { BlobTooLargeError } from '../../storage/blob-store.js';
 import { genericFileNameError, genericPackageNameError, genericVersionError } from './generic-names.js';
+import { clientErrorStatus } from '../client-error-status.js';
 
 type FileParams = { owner: string; name: string; version: string; filename: string };
 type VersionParams = Omit<FileParams, 'filename'>;
@@ -16,14 +17,6 @@ function plain(reply: FastifyReply, status: number, message: string): FastifyRep
   return reply.code(status).type('text/plain; charset=utf-8').send(`${message}\n`);
 }
 
-/** HTTP status of the domain errors the package store raises. */
-const STATUS: Partial<Record<ErrorCode, number>> = {
-  [ErrorCode.NOT_FOUND]: 404,
-  [ErrorCode.ALREADY_EXISTS]: 409,
-  [ErrorCode.CONFLICT]: 409,
-  [ErrorCode.CONTENT_TOO_LARGE]: 413,
-  [ErrorCode.INVALID_ARGUMENT]: 400,
-};
 
 /**
  * Gitea's generic package registry: `PUT|GET|DELETE /api/packages/{owner}/generic/{name}/{version}/{filename}` and
@@ -100,8 +93,8 @@ class GenericRegistry {
       if (err instanceof BlobTooLargeError) {
         return void (await plain(reply, 413, `package file is too large: the generic limit (LIMIT_SIZE_GENERIC) is ${err.maxBytes} bytes`));
       }
-      const status = err instanceof DomainError ? STATUS[err.code] : undefined;
-      if (status) return void (await plain(reply, status, (err as DomainError).message));
+      const status = clientErrorStatus(err);
+      if (status) return void (await plain(reply, status, (err as Error).message));
       // The client went away before its body was read: nothing was recorded and nobody waits for an answer. Any
       // other failure is answered (5xx, logged by the server's error handler), never a silent 200.
       if (!req.raw.complete) return void reply.raw.destroy();

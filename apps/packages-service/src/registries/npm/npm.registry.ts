@@ -12,6 +12,7 @@ import { parseNpmPath, type NpmPath } from './npm-paths.js';
 import { readPublishBody, type AttachmentSink } from './npm-publish-body.js';
 import { checkIntegrity, parsePublishDocument } from './npm-publish.js';
 import { NpmStore } from './npm-store.js';
+import { clientErrorStatus } from '../client-error-status.js';
 
 /** The most bytes of a publish body besides its tarball (readme, manifest): kept in memory while the tarball streams. */
 const MAX_METADATA_BYTES = 16 << 20;
@@ -23,14 +24,6 @@ const SEARCH_MAX_SIZE = 250;
 
 const PREFIX = '/api/packages/:owner/npm';
 
-/** HTTP status of the domain errors npm requests end in. */
-const STATUS: Partial<Record<ErrorCode, number>> = {
-  [ErrorCode.INVALID_ARGUMENT]: 400,
-  [ErrorCode.NOT_FOUND]: 404,
-  [ErrorCode.ALREADY_EXISTS]: 409,
-  [ErrorCode.CONFLICT]: 409,
-  [ErrorCode.CONTENT_TOO_LARGE]: 413,
-};
 
 /** npm clients read `{ "error": "…" }` (Gitea's npm error format). */
 function npmError(reply: FastifyReply, status: number, message: string): FastifyReply {
@@ -91,8 +84,8 @@ class NpmRegistry {
       if (err instanceof BlobTooLargeError) {
         return void (await npmError(reply, 413, `package file is too large: the npm limit (LIMIT_SIZE_NPM) is ${err.maxBytes} bytes`));
       }
-      const status = err instanceof DomainError ? STATUS[err.code] : undefined;
-      if (status) return void (await npmError(reply, status, (err as DomainError).message));
+      const status = clientErrorStatus(err);
+      if (status) return void (await npmError(reply, status, (err as Error).message));
       // The client went away before its body was read: nothing was recorded and nobody waits for an answer. Any
       // other failure is answered (5xx, logged by the server's error handler), never a silent 200.
       if (!req.raw.complete) return void reply.raw.destroy();

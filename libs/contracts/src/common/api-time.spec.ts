@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError, ErrorCode } from '@cairn/contracts';
-import { parseRfc3339 } from './rfc3339.js';
-import { parseDateFilter } from './commits.service.js';
+import { parseApiTime, parseRfc3339, toApiTime } from './api-time.js';
 
 describe('parseRfc3339', () => {
   it('accepts UTC timestamps', () => {
@@ -46,25 +44,14 @@ describe('parseRfc3339', () => {
   });
 });
 
-describe('parseDateFilter', () => {
-  it("fails with Gitea's 422 message naming the parameter", () => {
-    for (const name of ['since', 'until'] as const) {
-      let err: unknown;
-      try {
-        parseDateFilter(name, '2024-01-02');
-      } catch (e) {
-        err = e;
-      }
-      expect(err).toBeInstanceOf(DomainError);
-      expect((err as DomainError).code).toBe(ErrorCode.UNPROCESSABLE);
-      expect((err as DomainError).message).toBe(`invalid '${name}' format, expected ISO 8601 (RFC3339)`);
-    }
+describe('toApiTime / parseApiTime', () => {
+  it('writes whole seconds with Z, as Gitea', () => {
+    expect(toApiTime(new Date('2026-11-28T20:31:05.789Z'))).toBe('2026-11-28T20:31:05Z');
   });
 
-  it('rounds a fractional lower bound up and an upper bound down (commit dates are whole seconds)', () => {
-    expect(parseDateFilter('since', '2024-01-02T15:04:05.5Z')).toBe(1704207846);
-    expect(parseDateFilter('until', '2024-01-02T15:04:05.5Z')).toBe(1704207845);
-    expect(parseDateFilter('since', '2024-01-02T15:04:05Z')).toBe(1704207845);
-    expect(parseDateFilter('since', undefined)).toBeUndefined();
+  it('reads only RFC 3339 with a zone (a time without one is refused, not taken as local time)', () => {
+    expect(parseApiTime('2026-11-28T20:31:05.25+01:00')?.toISOString()).toBe('2026-11-28T19:31:05.250Z');
+    expect(parseApiTime('2026-11-28T20:31:05')).toBeNull();
+    expect(parseApiTime('2026-11-28')).toBeNull();
   });
 });

@@ -1,0 +1,77 @@
+import {
+  IdentityEvents,
+  type AccountDeletedData, type DomainEvent, type OrgCreatedData, type OrgMemberEventData, type TokenRevokedData,
+  type UserCreatedData,
+} from './events.js';
+import { PackageEvents, type PackageEventData } from './packages/package-events.js';
+import { CommitStatusEvents } from './repo/commit-status-events.js';
+import type { CommitStatusEventData } from './repo/commit-statuses.dto.js';
+import {
+  IssueCommentEvents, IssueEvents, PullRequestEvents, PullReviewEvents,
+  type IssueCommentEventData, type IssueEventData, type PullRequestEventData, type PullReviewEventData,
+} from './repo/issue-events.js';
+import { ReleaseEvents, type ReleaseEventData } from './repo/releases.dto.js';
+import {
+  RepoEvents, type PushEventData, type RepositoryEventData, type RepositoryForkedEventData,
+} from './repo/repo-events.js';
+import { RunnersEvents, type RunnerEventData } from './runners/runners-events.js';
+
+type PayloadOfEach<Group extends Record<string, string>, Data> = { [K in Group[keyof Group]]: Data };
+
+/**
+ * Every durable event subject and the payload it carries, keyed by the subject string: the event twin of
+ * `RpcContract`. `newEvent`, `EventOutbox.record` and `consumeEvents` accept only subjects named here, so an unknown
+ * subject or a payload of the wrong shape is a compile error; the subject catalogue and each service's NATS
+ * permissions are generated from {@link EVENT_GROUPS} below, not from file names.
+ */
+export interface EventContract
+  extends PayloadOfEach<typeof IssueEvents, IssueEventData>,
+    PayloadOfEach<typeof IssueCommentEvents, IssueCommentEventData>,
+    PayloadOfEach<typeof PullRequestEvents, PullRequestEventData>,
+    PayloadOfEach<typeof PullReviewEvents, PullReviewEventData>,
+    PayloadOfEach<typeof ReleaseEvents, ReleaseEventData>,
+    PayloadOfEach<typeof CommitStatusEvents, CommitStatusEventData>,
+    PayloadOfEach<typeof PackageEvents, PackageEventData>,
+    PayloadOfEach<typeof RunnersEvents, RunnerEventData> {
+  [IdentityEvents.userCreated]: UserCreatedData;
+  [IdentityEvents.userDeleted]: AccountDeletedData;
+  [IdentityEvents.tokenRevoked]: TokenRevokedData;
+  [IdentityEvents.orgCreated]: OrgCreatedData;
+  [IdentityEvents.memberAdded]: OrgMemberEventData;
+  [IdentityEvents.memberRemoved]: OrgMemberEventData;
+  [RepoEvents.repositoryCreated]: RepositoryEventData;
+  [RepoEvents.repositoryDeleted]: RepositoryEventData;
+  [RepoEvents.repositoryForked]: RepositoryForkedEventData;
+  [RepoEvents.pushReceived]: PushEventData;
+}
+
+export type EventSubject = keyof EventContract;
+
+/** A domain event of one subject, its payload typed by the contract. */
+export interface EventOf<S extends EventSubject> extends DomainEvent<EventContract[S]> {
+  type: S;
+}
+
+/** Any domain event, as a union discriminated by `type`: `switch (event.type)` narrows `event.data`. */
+export type AnyDomainEvent = { [S in EventSubject]: EventOf<S> }[EventSubject];
+
+/**
+ * Every group of event subjects by its constant's name: the run-time list the generators read (the catalogue in
+ * docs/architecture.md, the NATS permissions in deploy/nats/accounts.conf). The checks below keep it and
+ * {@link EventContract} the same set.
+ */
+export const EVENT_GROUPS = {
+  IdentityEvents, RepoEvents, IssueEvents, IssueCommentEvents, PullRequestEvents, PullReviewEvents, ReleaseEvents,
+  CommitStatusEvents, PackageEvents, RunnersEvents,
+} as const;
+
+type GroupedSubject = { [G in keyof typeof EVENT_GROUPS]: (typeof EVENT_GROUPS)[G][keyof (typeof EVENT_GROUPS)[G]] }[keyof typeof EVENT_GROUPS];
+/** A group whose subjects lack a payload in the contract, or a contract subject in no group, fails to compile here. */
+export const EVENT_GROUPS_MATCH_CONTRACT: [GroupedSubject] extends [EventSubject]
+  ? [EventSubject] extends [GroupedSubject] ? true : never
+  : never = true;
+
+/** Every event subject, in the order of {@link EVENT_GROUPS}. */
+export const EVENT_SUBJECTS: readonly EventSubject[] = Object.values(EVENT_GROUPS).flatMap(
+  (group) => Object.values(group) as EventSubject[],
+);
