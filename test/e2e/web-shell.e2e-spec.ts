@@ -211,15 +211,16 @@ describe.skipIf(!chromiumAvailable())('web shell: create, discuss, navigate', ()
     await page.getByLabel('Title', { exact: true }).fill('The parser drops mentions');
     expect(await submit(page, 'Save title')).toBe(200);
     expect(await page.locator('#issue-title').textContent()).toBe('The parser drops mentions');
-    // One ordered timeline: comment, comment, closed, reopened — each with its avatar and relative time.
+    // One ordered timeline: comment, comment, closed, reopened, title changed — each with its avatar and relative time.
     const entries = await page.locator('ol.timeline > li').evaluateAll((lis) => lis.map((li) => li.textContent?.replace(/\s+/g, ' ').trim()));
     expect(entries.slice(1).map((e) => e?.replace(/ (just now|\d+ \w+ ago)$/, '').replace(/ (just now|\d+ \w+ ago) /, ' '))).toEqual([
       `${me.username} commented Looking into it.`,
       `${me.username} commented Fixed by abc1234f.`,
       `${me.username} closed this`,
       `${me.username} reopened this`,
+      `${me.username} changed the title from “The parser drops @mentions” to “The parser drops mentions”`,
     ]);
-    expect(await page.locator('ol.timeline time').count()).toBe(5);
+    expect(await page.locator('ol.timeline time').count()).toBe(6);
     expect(await page.locator('.comment-body a.ref[href$="/commit/abc1234f"]').count()).toBe(1);
     // An empty comment without a state change is refused with a 4xx, not a 500.
     const res = await page.request.post(`${path}/comments`, {
@@ -231,6 +232,11 @@ describe.skipIf(!chromiumAvailable())('web shell: create, discuss, navigate', ()
     await page.getByRole('checkbox', { name: 'docs' }).check();
     expect(await submit(page, 'Save labels')).toBe(200);
     expect(await page.locator('.issue-sidebar ul.labels .label').allTextContents()).toEqual(['bug', 'docs']);
+    await page.getByText('Edit assignees').click();
+    await page.locator('.issue-sidebar').getByRole('checkbox', { name: me.username }).uncheck();
+    expect(await submit(page, 'Save assignees')).toBe(200);
+    expect(await page.locator('.issue-sidebar').getByText('No one assigned').count()).toBe(1);
+    expect(await page.locator('ol.timeline > li.event').last().textContent()).toContain(`${me.username} removed their assignment`);
     await expectAccessibleAtBothWidths(page, 'web-shell-issue-conversation');
   });
 
@@ -246,6 +252,8 @@ describe.skipIf(!chromiumAvailable())('web shell: create, discuss, navigate', ()
     expect(await page.locator('.item-list .item-title').allTextContents()).toEqual(['The parser drops mentions']);
     await expectAccessibleAtBothWidths(page, 'web-shell-issues-filtered');
     const me2 = (await api.get<{ id: number }>('/user', { basic: basic() })).body.id;
+    // The conversation test unassigned the issue; assign it again for the assignee filter.
+    expect((await api.patch(`/repos/${me.username}/${repo}/issues/1`, { basic: basic(), body: { assignees: [me.username] } })).status).toBe(201);
     for (const query of [`milestone=${(await api.get<Array<{ id: number }>>(`/repos/${me.username}/${repo}/milestones`, { basic: basic() })).body[0].id}`,
       `assignee=${me2}`, 'q=parser']) {
       await page.goto(`${repoPath}/issues?${query}`);

@@ -8,7 +8,7 @@ import {
 import { PrismaService } from '../prisma/prisma.service.js';
 import { PullsService } from '../pulls/pulls.service.js';
 import { ISSUE_SETTINGS, type IssueSettings } from './issue-settings.js';
-import { issueUserIds, toIssueDto, toTimelineDto } from '../tracker/issue.mapper.js';
+import { issueUserIds, timelineUserIds, toIssueDto, toTimelineDto } from '../tracker/issue.mapper.js';
 import { IssuesRepository, type IssueRow } from '../tracker/issues.repository.js';
 import { canModify, narrowToIssueUnit, readableIssueKinds, requireActor } from '../tracker/issue-permissions.js';
 import { checkLockReason } from './lock-reasons.js';
@@ -276,7 +276,7 @@ export class IssuesService {
     const paged = req.query?.page !== undefined || req.query?.limit !== undefined;
     const { skip, take } = toPaging(req.query);
     const comments = paged ? all.slice(skip, skip + take) : all;
-    const ctx = await this.views.context(req, comments.map((c) => c.posterId));
+    const ctx = await this.views.context(req, comments.flatMap(timelineUserIds));
     return { items: comments.map((c) => toTimelineDto(c, row, ctx)), total: all.length };
   }
 }

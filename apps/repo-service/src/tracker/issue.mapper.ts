@@ -104,5 +104,15 @@ export function toCommentDto(row: CommentRow, issue: Pick<IssueRow, 'index' | 'i
 
 /** Gitea's `TimelineComment` JSON (the fields Cairn records). */
 export function toTimelineDto(row: CommentRow, issue: Pick<IssueRow, 'index' | 'isPull'>, ctx: IssueRenderContext): TimelineCommentDto {
-  return { ...toCommentDto(row, issue, ctx), type: row.type as CommentType };
+  const dto: TimelineCommentDto = { ...toCommentDto(row, issue, ctx), type: row.type as CommentType };
+  if (row.type === 'change_title') Object.assign(dto, { old_title: row.oldTitle ?? '', new_title: row.newTitle ?? '' });
+  if (row.type === 'assignees' && row.assigneeId !== null) {
+    Object.assign(dto, { assignee: userOf(ctx, row.assigneeId), removed_assignee: row.removedAssignee });
+  }
+  return dto;
+}
+
+/** The users a timeline entry names (its author, and an assignee): the render context must know them. */
+export function timelineUserIds(row: Pick<CommentRow, 'posterId' | 'assigneeId'>): number[] {
+  return row.assigneeId === null ? [row.posterId] : [row.posterId, row.assigneeId];
 }

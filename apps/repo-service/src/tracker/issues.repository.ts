@@ -205,7 +205,11 @@ export class IssuesRepository {
 
   async addComment(
     tx: Tx,
-    data: { issueId: number; repoId: number; type: CommentType; posterId: number; body: string; now: Date },
+    data: {
+      issueId: number; repoId: number; type: CommentType; posterId: number; body: string; now: Date;
+      /** `change_title`: the titles; `assignees`: who, and whether it was a removal. */
+      oldTitle?: string; newTitle?: string; assigneeId?: number; removedAssignee?: boolean;
+    },
   ): Promise<CommentRow> {
     const row = await tx.issueComment.create({
       data: {
@@ -214,6 +218,10 @@ export class IssuesRepository {
         type: data.type,
         posterId: data.posterId,
         body: data.body,
+        oldTitle: data.oldTitle,
+        newTitle: data.newTitle,
+        assigneeId: data.assigneeId,
+        removedAssignee: data.removedAssignee ?? false,
         createdAt: data.now,
         updatedAt: data.now,
       },

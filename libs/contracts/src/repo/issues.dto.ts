@@ -89,13 +89,21 @@ export interface CommentDto {
 }
 
 /** Kinds of timeline entries Cairn records (Gitea's `CommentType` names). */
-export const COMMENT_TYPES = ['comment', 'close', 'reopen', 'lock', 'unlock', 'merge_pull', 'pull_push'] as const;
+export const COMMENT_TYPES = [
+  'comment', 'close', 'reopen', 'lock', 'unlock', 'merge_pull', 'pull_push', 'change_title', 'assignees',
+] as const;
 export type CommentType = (typeof COMMENT_TYPES)[number];
 
 /** Gitea's `TimelineComment` (the subset Cairn records): `GET …/issues/{n}/timeline`. */
 export interface TimelineCommentDto extends CommentDto {
-  /** `comment`, `lock`, `unlock`, `close`, `reopen`, `merge_pull`, `pull_push`. */
+  /** `comment`, `lock`, `unlock`, `close`, `reopen`, `merge_pull`, `pull_push`, `change_title`, `assignees`. */
   type: CommentType;
+  /** `change_title`: the title before and after. */
+  old_title?: string;
+  new_title?: string;
+  /** `assignees`: who was assigned, or unassigned when `removed_assignee`. */
+  assignee?: UserDto | null;
+  removed_assignee?: boolean;
 }
 
 /** Most assignees one request may name. */

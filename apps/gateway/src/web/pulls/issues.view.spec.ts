@@ -78,6 +78,21 @@ describe('issue views', () => {
     expect(html).toContain('<time datetime="2026-11-02T10:00:00.000Z" title="2026-11-02 10:00 UTC">');
   });
 
+  it('words title changes and assignments with their details', () => {
+    const at = '2026-11-04T10:00:00Z';
+    const timeline = [
+      { id: 20, type: 'change_title', old_title: 'Bug', new_title: 'Crash <on> start', user, created_at: at },
+      { id: 21, type: 'assignees', assignee: bob, removed_assignee: false, user, created_at: at },
+      { id: 22, type: 'assignees', assignee: user, removed_assignee: false, user, created_at: at },
+      { id: 23, type: 'assignees', assignee: bob, removed_assignee: true, user, created_at: at },
+    ] as TimelineCommentDto[];
+    const view = conversationView(model({ timeline }));
+    expect(view.entries.map((e) => (e.kind === 'event' ? e.text : ''))).toEqual([
+      'changed the title from “Bug” to “Crash <on> start”', 'assigned bob', 'self-assigned this', 'unassigned bob',
+    ]);
+    expect(views.render('pulls/conversation', { talk: view, csrf: 't' })).toContain('“Crash &lt;on&gt; start”');
+  });
+
   it('puts reviews into the timeline by time, with their state', () => {
     const review = { id: 9, user: bob, state: 'APPROVED', body: 'LGTM #7', submitted_at: '2026-11-02T12:00:00Z', dismissed: false } as PullReviewDto;
     const changes = { ...review, id: 10, state: 'REQUEST_CHANGES', body: '', submitted_at: '2026-11-01T12:00:00Z' } as PullReviewDto;

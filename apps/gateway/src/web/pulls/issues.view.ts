@@ -199,11 +199,22 @@ export interface ConversationView {
   };
 }
 
+/** An event's sentence after its author's name; entries with details say them (Gitea's wording). */
+function eventText(c: TimelineCommentDto): string {
+  if (c.type === 'lock' && c.body) return `${EVENT_TEXT.lock} as ${c.body}`;
+  if (c.type === 'change_title' && c.old_title !== undefined) return `changed the title from “${c.old_title}” to “${c.new_title ?? ''}”`;
+  if (c.type === 'assignees' && c.assignee) {
+    const self = c.assignee.login === c.user.login;
+    if (c.removed_assignee) return self ? 'removed their assignment' : `unassigned ${c.assignee.login}`;
+    return self ? 'self-assigned this' : `assigned ${c.assignee.login}`;
+  }
+  return EVENT_TEXT[c.type] ?? c.type.replace(/_/g, ' ');
+}
+
 function entry(c: TimelineCommentDto, render: (body: string) => string): TimelineEntry {
   const base = { id: `issuecomment-${c.id}`, author: c.user.login, at: c.created_at };
   if (c.type === 'comment') return { kind: 'comment', ...base, html: render(c.body) };
-  const reason = c.type === 'lock' && c.body ? ` as ${c.body}` : '';
-  return { kind: 'event', ...base, text: `${EVENT_TEXT[c.type] ?? c.type.replace(/_/g, ' ')}${reason}` };
+  return { kind: 'event', ...base, text: eventText(c) };
 }
 
 function reviewEntry(r: PullReviewDto, render: (body: string) => string): TimelineEntry | null {
