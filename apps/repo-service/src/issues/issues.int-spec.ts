@@ -13,7 +13,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  DomainError, ErrorCode, HooksSubjects, IdentitySubjects, IssueEvents, IssueSubjects, PullSubjects, RepoSubjects,
+  DomainError, ErrorCode, HooksSubjects, IdentitySubjects, IssueEvents, IssueSubjects, LabelSubjects, MilestoneSubjects, PullSubjects, RepoSubjects,
   type AccessLevel, type ActorDto, type UserDto,
 } from '@cairn/contracts';
 import { DomainErrorFilter, RpcClient, createRpcValidationPipe } from '@cairn/platform';
@@ -296,6 +296,33 @@ describe('issues', () => {
     // Events are not comments: the issue's comment count and comment list stay empty.
     expect((await rpc.send(IssueSubjects.get, { ...owner, index: issue.number })).comments).toBe(0);
     expect((await rpc.send(IssueSubjects.commentList, { ...owner, index: issue.number })).items).toEqual([]);
+  });
+
+  it('records label and milestone changes as `label` and `milestone` timeline entries', async () => {
+    const { as } = await newRepo();
+    const owner = as('alice', 'owner');
+    const bug = await rpc.send(LabelSubjects.create, { ...owner, body: { name: 'bug', color: '#ee0701' } });
+    const docs = await rpc.send(LabelSubjects.create, { ...owner, body: { name: 'docs', color: '#0075ca' } });
+    const v1 = await rpc.send(MilestoneSubjects.create, { ...owner, body: { title: 'v1' } });
+    const v2 = await rpc.send(MilestoneSubjects.create, { ...owner, body: { title: 'v2' } });
+    const issue = await rpc.send(IssueSubjects.create, { ...owner, body: { title: 'Labelled' } });
+    const index = issue.number;
+    await rpc.send(LabelSubjects.issueAdd, { ...owner, index, body: { labels: [bug.id] } });
+    await rpc.send(LabelSubjects.issueReplace, { ...owner, index, body: { labels: [docs.id] } });
+    await rpc.send(IssueSubjects.edit, { ...owner, index, body: { milestone: v1.id } });
+    await rpc.send(IssueSubjects.edit, { ...owner, index, body: { milestone: v2.id } });
+    await rpc.send(IssueSubjects.edit, { ...owner, index, body: { milestone: 0 } });
+    await rpc.send(LabelSubjects.delete, { ...owner, id: docs.id });
+    const timeline = await rpc.send(IssueSubjects.timeline, { ...as(null, 'read'), index });
+    expect(timeline.items.map((t) => [t.type, t.body, t.label?.name ?? t.label, t.milestone?.title ?? t.milestone, t.old_milestone?.title ?? t.old_milestone]))
+      .toEqual([
+        ['label', '1', 'bug', undefined, undefined],
+        ['label', '', 'bug', undefined, undefined],
+        ['label', '1', null, undefined, undefined], // docs, deleted since
+        ['milestone', '', undefined, 'v1', null],
+        ['milestone', '', undefined, 'v2', 'v1'],
+        ['milestone', '', undefined, null, 'v2'],
+      ]);
   });
 
   it('answers NOT_FOUND for an unknown number', async () => {

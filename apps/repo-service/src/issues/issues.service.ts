@@ -8,7 +8,8 @@ import {
 import { PrismaService } from '../prisma/prisma.service.js';
 import { PullsService } from '../pulls/pulls.service.js';
 import { ISSUE_SETTINGS, type IssueSettings } from './issue-settings.js';
-import { issueUserIds, timelineUserIds, toIssueDto, toTimelineDto } from '../tracker/issue.mapper.js';
+import { issueUserIds, timelineUserIds, toIssueDto, toTimelineDto, type TimelineRefs } from '../tracker/issue.mapper.js';
+import { toLabelDto, toMilestoneDto } from '../tracker/label.mapper.js';
 import { IssuesRepository, type IssueRow } from '../tracker/issues.repository.js';
 import { canModify, narrowToIssueUnit, readableIssueKinds, requireActor } from '../tracker/issue-permissions.js';
 import { checkLockReason } from './lock-reasons.js';
@@ -276,8 +277,17 @@ export class IssuesService {
     const paged = req.query?.page !== undefined || req.query?.limit !== undefined;
     const { skip, take } = toPaging(req.query);
     const comments = paged ? all.slice(skip, skip + take) : all;
-    const ctx = await this.views.context(req, comments.flatMap(timelineUserIds));
-    return { items: comments.map((c) => toTimelineDto(c, row, ctx)), total: all.length };
+    const labelIds = comments.flatMap((c) => (c.labelId === null ? [] : [c.labelId]));
+    const milestoneIds = comments.flatMap((c) => [c.milestoneId, c.oldMilestoneId].filter((id): id is number => id !== null));
+    const [ctx, found] = await Promise.all([
+      this.views.context(req, comments.flatMap(timelineUserIds)),
+      this.issues.timelineRefs([...new Set(labelIds)], [...new Set(milestoneIds)]),
+    ]);
+    const refs: TimelineRefs = {
+      labels: new Map(found.labels.map((l) => [l.id, toLabelDto(l, { rootUrl: this.views.rootUrl, repo: req.repo })])),
+      milestones: new Map(found.milestones.map((m) => [m.id, toMilestoneDto(m)])),
+    };
+    return { items: comments.map((c) => toTimelineDto(c, row, ctx, refs)), total: all.length };
   }
 }
 

@@ -209,6 +209,8 @@ export class IssuesRepository {
       issueId: number; repoId: number; type: CommentType; posterId: number; body: string; now: Date;
       /** `change_title`: the titles; `assignees`: who, and whether it was a removal. */
       oldTitle?: string; newTitle?: string; assigneeId?: number; removedAssignee?: boolean;
+      /** `label`: the label (body `1`: added); `milestone`: the milestone set and the one before. */
+      labelId?: number; milestoneId?: number | null; oldMilestoneId?: number | null;
     },
   ): Promise<CommentRow> {
     const row = await tx.issueComment.create({
@@ -222,6 +224,9 @@ export class IssuesRepository {
         newTitle: data.newTitle,
         assigneeId: data.assigneeId,
         removedAssignee: data.removedAssignee ?? false,
+        labelId: data.labelId,
+        milestoneId: data.milestoneId,
+        oldMilestoneId: data.oldMilestoneId,
         createdAt: data.now,
         updatedAt: data.now,
       },
@@ -251,6 +256,15 @@ export class IssuesRepository {
   }
 
   /** An issue's timeline entries, oldest first (only `types` when given). */
+  /** The labels and milestones (by id, deleted ones left out) that timeline entries name. */
+  async timelineRefs(labelIds: number[], milestoneIds: number[]): Promise<{ labels: Label[]; milestones: Milestone[] }> {
+    const [labels, milestones] = await Promise.all([
+      labelIds.length ? this.prisma.label.findMany({ where: { id: { in: labelIds } } }) : [],
+      milestoneIds.length ? this.prisma.milestone.findMany({ where: { id: { in: milestoneIds } } }) : [],
+    ]);
+    return { labels, milestones };
+  }
+
   listComments(issueId: number, types?: CommentType[], db: Db = this.prisma): Promise<CommentRow[]> {
     return db.issueComment.findMany({
       where: { issueId, ...(types ? { type: { in: types } } : {}) },

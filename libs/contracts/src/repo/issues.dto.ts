@@ -90,13 +90,13 @@ export interface CommentDto {
 
 /** Kinds of timeline entries Cairn records (Gitea's `CommentType` names). */
 export const COMMENT_TYPES = [
-  'comment', 'close', 'reopen', 'lock', 'unlock', 'merge_pull', 'pull_push', 'change_title', 'assignees',
+  'comment', 'close', 'reopen', 'lock', 'unlock', 'merge_pull', 'pull_push', 'change_title', 'assignees', 'label', 'milestone',
 ] as const;
 export type CommentType = (typeof COMMENT_TYPES)[number];
 
 /** Gitea's `TimelineComment` (the subset Cairn records): `GET …/issues/{n}/timeline`. */
 export interface TimelineCommentDto extends CommentDto {
-  /** `comment`, `lock`, `unlock`, `close`, `reopen`, `merge_pull`, `pull_push`, `change_title`, `assignees`. */
+  /** `comment`, `lock`, `unlock`, `close`, `reopen`, `merge_pull`, `pull_push`, `change_title`, `assignees`, `label`, `milestone`. */
   type: CommentType;
   /** `change_title`: the title before and after. */
   old_title?: string;
@@ -104,6 +104,11 @@ export interface TimelineCommentDto extends CommentDto {
   /** `assignees`: who was assigned, or unassigned when `removed_assignee`. */
   assignee?: UserDto | null;
   removed_assignee?: boolean;
+  /** `label`: the label added (`body` is `1`) or removed (`body` empty); null once the label is deleted. */
+  label?: LabelDto | null;
+  /** `milestone`: the milestone set and the one before (null: none, or deleted since). */
+  milestone?: MilestoneDto | null;
+  old_milestone?: MilestoneDto | null;
 }
 
 /** Most assignees one request may name. */

@@ -78,17 +78,24 @@ describe('issue views', () => {
     expect(html).toContain('<time datetime="2026-11-02T10:00:00.000Z" title="2026-11-02 10:00 UTC">');
   });
 
-  it('words title changes and assignments with their details', () => {
+  it('words title, assignee, label and milestone changes with their details', () => {
     const at = '2026-11-04T10:00:00Z';
     const timeline = [
       { id: 20, type: 'change_title', old_title: 'Bug', new_title: 'Crash <on> start', user, created_at: at },
       { id: 21, type: 'assignees', assignee: bob, removed_assignee: false, user, created_at: at },
       { id: 22, type: 'assignees', assignee: user, removed_assignee: false, user, created_at: at },
       { id: 23, type: 'assignees', assignee: bob, removed_assignee: true, user, created_at: at },
+      { id: 24, type: 'label', body: '1', label: bug, user, created_at: at },
+      { id: 25, type: 'label', body: '', label: bug, user, created_at: at },
+      { id: 26, type: 'milestone', milestone: v1, old_milestone: null, user, created_at: at },
+      { id: 27, type: 'milestone', milestone: { ...v1, title: 'v2' }, old_milestone: v1, user, created_at: at },
+      { id: 28, type: 'milestone', milestone: null, old_milestone: v1, user, created_at: at },
     ] as TimelineCommentDto[];
     const view = conversationView(model({ timeline }));
     expect(view.entries.map((e) => (e.kind === 'event' ? e.text : ''))).toEqual([
       'changed the title from “Bug” to “Crash <on> start”', 'assigned bob', 'self-assigned this', 'unassigned bob',
+      'added the bug label', 'removed the bug label', 'added this to the v1 milestone', 'modified the milestone from v1 to v2',
+      'removed this from the v1 milestone',
     ]);
     expect(views.render('pulls/conversation', { talk: view, csrf: 't' })).toContain('“Crash &lt;on&gt; start”');
   });

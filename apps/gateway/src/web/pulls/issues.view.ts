@@ -208,6 +208,11 @@ function eventText(c: TimelineCommentDto): string {
     if (c.removed_assignee) return self ? 'removed their assignment' : `unassigned ${c.assignee.login}`;
     return self ? 'self-assigned this' : `assigned ${c.assignee.login}`;
   }
+  if (c.type === 'label' && c.label) return `${c.body ? 'added' : 'removed'} the ${c.label.name} label`;
+  if (c.type === 'milestone' && (c.milestone || c.old_milestone)) {
+    if (c.milestone && c.old_milestone) return `modified the milestone from ${c.old_milestone.title} to ${c.milestone.title}`;
+    return c.milestone ? `added this to the ${c.milestone.title} milestone` : `removed this from the ${c.old_milestone!.title} milestone`;
+  }
   return EVENT_TEXT[c.type] ?? c.type.replace(/_/g, ' ');
 }
 
