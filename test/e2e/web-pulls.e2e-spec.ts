@@ -169,7 +169,7 @@ describe.skipIf(!chromiumAvailable())('web: issues and pull requests in the brow
       await expectAccessible(page);
       await Promise.all([page.waitForURL(`**/issues/${n}`), page.getByRole('link', { name: 'Broken <b>build</b>' }).click()]);
       await page.getByLabel('Add a comment').fill('Seen on main too.');
-      await submit(page, page.getByRole('button', { name: 'Comment' }));
+      await submit(page, page.getByRole('button', { name: 'Comment', exact: true }));
       expect(await page.locator('.comment-body', { hasText: 'Seen on main too.' }).count()).toBe(1);
       await submit(page, page.getByRole('button', { name: 'Lock conversation' }));
       expect(await page.locator('.issue-state .badge-locked').isVisible()).toBe(true);

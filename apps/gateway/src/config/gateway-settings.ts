@@ -49,6 +49,11 @@ export const gatewaySettingsSpec = {
     default: 'off' as RequireSigninView,
     parse: parseRequireSigninView,
   },
+  /**
+   * `[service] DISABLE_REGISTRATION`: identity-service refuses sign-up under it; the gateway reads it only to say so on
+   * `/user/sign_up` and to leave the Register link out of the site header.
+   */
+  disableRegistration: { section: 'service', key: 'DISABLE_REGISTRATION', default: false, parse: parsers.bool },
   defaultPagingNum: { section: 'api', key: 'DEFAULT_PAGING_NUM', default: 30, parse: parsers.int(1, 1000) },
   maxResponseItems: { section: 'api', key: 'MAX_RESPONSE_ITEMS', default: 50, parse: parsers.int(1, 10000) },
   defaultGitTreesPerPage: {

@@ -22,7 +22,13 @@ export function registerWebRoutes(fastify: FastifyInstance, app: INestApplicatio
   void fastify.register(async (scope) => {
     // Forms post url-encoded bodies; only web routes (this scope) parse them — the API stays JSON-only.
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body: string, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body)));
+      // A repeated field (checkboxes of one name) keeps every value, in order; `ctx.formAll` reads them.
+      const fields: Record<string, string | string[]> = {};
+      for (const [key, value] of new URLSearchParams(body)) {
+        const had = fields[key];
+        fields[key] = had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value];
+      }
+      done(null, fields);
     });
     // A form with files (`enctype="multipart/form-data"`) stays unread: its page streams it (`core/multipart-form.ts`).
     scope.removeContentTypeParser('multipart/form-data');

@@ -5,9 +5,9 @@ document.addEventListener('submit', (event) => {
   const message = form instanceof HTMLFormElement ? form.dataset.confirm : undefined;
   if (message && !window.confirm(message)) event.preventDefault();
 });
-// Closes an open user menu when clicking elsewhere.
+// Closes an open user or create (+) menu when clicking elsewhere.
 document.addEventListener('click', (event) => {
-  for (const menu of document.querySelectorAll('details.user-menu[open]')) {
+  for (const menu of document.querySelectorAll('details.user-menu[open], details.create-menu[open]')) {
     if (!menu.contains(event.target)) menu.removeAttribute('open');
   }
 });

@@ -73,6 +73,11 @@ export const identitySettingsSpec = {
     default: 300_000,
     parse: parsers.durationMs,
   },
+  /**
+   * `[service] DISABLE_REGISTRATION` (Gitea's name and default): `true` refuses self sign-up (403); accounts are then
+   * created by administrators only. The gateway reads the same setting to hide the sign-up link.
+   */
+  disableRegistration: { section: 'service', key: 'DISABLE_REGISTRATION', default: false, parse: parsers.bool },
   /** `[ssh] MINIMUM_KEY_SIZE_CHECK`: enforce `[ssh.minimum_key_sizes]`. */
   minimumKeySizeCheck: { section: 'ssh', key: 'MINIMUM_KEY_SIZE_CHECK', default: true, parse: parsers.bool },
   /** Minimum sizes in bits; -1 refuses the key type altogether (Gitea's defaults; DSA is not allowed). */

@@ -1,13 +1,15 @@
-import { Controller } from '@nestjs/common';
+import { Controller, Inject } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { RpcClient, RpcHandler } from '@cairn/platform';
 import {
   AdminSearchUsersRequest, RepoSubjects,
   CreateUserRequest, EditUserRequest, IdentitySubjects, LookupUsersRequest, OwnerResolveRequest, SearchUsersRequest,
-  ChangeOwnPasswordRequest, UsernameRequest, UserSettingsRequest,
+  ChangeOwnPasswordRequest, DomainError, RegisterUserRequest, UsernameRequest, UserSettingsRequest,
   type LookupUsersReply, type OwnerDto, type Paginated, type UserDto, type UserSettingsDto,
 } from '@cairn/contracts';
+import { SignInThrottle } from '../auth/sign-in-throttle.js';
 import { requireActor, requireBody } from '../common/require-actor.js';
+import { IDENTITY_SETTINGS, type IdentitySettings } from '../config/identity-settings.js';
 import { UsersService } from './users.service.js';
 import { UserSettingsService } from './user-settings.service.js';
 
@@ -17,11 +19,24 @@ export class UsersHandler {
     private readonly users: UsersService,
     private readonly settings: UserSettingsService,
     private readonly rpc: RpcClient,
+    private readonly throttle: SignInThrottle,
+    @Inject(IDENTITY_SETTINGS) private readonly identitySettings: IdentitySettings,
   ) {}
 
   @RpcHandler(IdentitySubjects.userCreate)
   create(@Payload() req: CreateUserRequest): Promise<UserDto> {
     return this.users.create(requireActor(req.actor), requireBody(req.body));
+  }
+
+  /**
+   * Sign-up. Every attempt, successful or not, stays counted against the source address in the sign-in throttle's
+   * window: one address cannot create accounts (or probe names) faster than it could guess passwords.
+   */
+  @RpcHandler(IdentitySubjects.userRegister)
+  async register(@Payload() req: RegisterUserRequest): Promise<UserDto> {
+    if (this.identitySettings.disableRegistration) throw DomainError.forbidden('registration is disabled on this site');
+    await this.throttle.begin({ account: `sign-up:${req.username}`, address: req.clientAddress });
+    return this.users.register({ username: req.username, email: req.email, password: req.password });
   }
 
   @RpcHandler(IdentitySubjects.userEdit)

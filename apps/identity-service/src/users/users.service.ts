@@ -48,6 +48,18 @@ export class UsersService {
    */
   async create(actor: ActorDto | null, body: CreateUserBody): Promise<UserDto> {
     if (actor && !actor.isAdmin) throw DomainError.forbidden('user should be the site admin');
+    return this.insert(actor, body);
+  }
+
+  /**
+   * A visitor's own account (sign-up): the rules of {@link create}, as an ordinary user who chose their password (so
+   * no "must change password"). Whether sign-up is open and its throttle are the handler's.
+   */
+  async register(body: Pick<CreateUserBody, 'username' | 'email' | 'password'>): Promise<UserDto> {
+    return this.insert(null, { ...body, must_change_password: false, admin: false });
+  }
+
+  private async insert(actor: ActorDto | null, body: CreateUserBody): Promise<UserDto> {
     const reason = invalidNameReason(body.username);
     if (reason) throw DomainError.unprocessable(`invalid user name: ${reason}`);
     if (await this.users.nameTaken(body.username)) throw DomainError.unprocessable('user already exists');

@@ -13,7 +13,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  DomainError, ErrorCode, HooksSubjects, IdentitySubjects, IssueEvents, IssueSubjects, PullSubjects, RepoSubjects,
+  DomainError, ErrorCode, HooksSubjects, IdentitySubjects, IssueEvents, IssueSubjects, LabelSubjects, MilestoneSubjects, PullSubjects, RepoSubjects,
   type AccessLevel, type ActorDto, type UserDto,
 } from '@cairn/contracts';
 import { DomainErrorFilter, RpcClient, createRpcValidationPipe } from '@cairn/platform';
@@ -46,10 +46,11 @@ class FakeServices {
     if (!a) throw DomainError.notFound('no such owner');
     return { id: a.id, login: a.login, kind: 'user', visibility: 'public', user: userDto(a) };
   }
-  lookup(req: { ids?: number[]; emails?: string[] }) {
-    const users = accounts.filter((a) => req.ids?.includes(a.id) || req.emails?.includes(`${a.login}@example.com`));
+  lookup(req: { ids?: number[]; emails?: string[]; logins?: string[] }) {
+    const users = accounts.filter((a) =>
+      req.ids?.includes(a.id) || req.emails?.includes(`${a.login}@example.com`) || req.logins?.some((l) => l.toLowerCase() === a.login));
     const byEmail = Object.fromEntries(users.map((u) => [`${u.login}@example.com`, u.id]));
-    return { users: users.map(userDto), byEmail };
+    return { users: users.map(userDto), byEmail, adminIds: [] };
   }
   membership() {
     return { isMember: false, isOwner: false, teams: [] };
@@ -276,7 +277,52 @@ describe('issues', () => {
     const reopened = await rpc.send(IssueSubjects.edit, { ...as('carol', 'read'), index: issue.number, body: { state: 'open' } });
     expect(reopened).toMatchObject({ state: 'open', closed_at: null });
     const timeline = await rpc.send(IssueSubjects.timeline, { ...as(null, 'read'), index: issue.number });
-    expect(timeline.items.map((t) => [t.type, t.user.login])).toEqual([['close', 'bob'], ['reopen', 'carol']]);
+    expect(timeline.items.map((t) => [t.type, t.user.login])).toEqual([['change_title', 'carol'], ['close', 'bob'], ['reopen', 'carol']]);
+    expect(timeline.items[0]).toMatchObject({ old_title: 'Mine', new_title: 'Mine, edited' });
+  });
+
+  it('records each assignment and unassignment as an `assignees` timeline entry naming the user', async () => {
+    const { as } = await newRepo();
+    const owner = as('alice', 'owner');
+    const issue = await rpc.send(IssueSubjects.create, { ...owner, body: { title: 'Assign me' } });
+    await rpc.send(IssueSubjects.edit, { ...owner, index: issue.number, body: { assignees: ['alice'] } });
+    await rpc.send(IssueSubjects.edit, { ...owner, index: issue.number, body: { assignees: ['alice'] } }); // no change, no entry
+    await rpc.send(IssueSubjects.edit, { ...owner, index: issue.number, body: { assignees: [] } });
+    const timeline = await rpc.send(IssueSubjects.timeline, { ...as(null, 'read'), index: issue.number });
+    expect(timeline.items.map((t) => [t.type, t.user.login, t.assignee?.login, t.removed_assignee])).toEqual([
+      ['assignees', 'alice', 'alice', false],
+      ['assignees', 'alice', 'alice', true],
+    ]);
+    // Events are not comments: the issue's comment count and comment list stay empty.
+    expect((await rpc.send(IssueSubjects.get, { ...owner, index: issue.number })).comments).toBe(0);
+    expect((await rpc.send(IssueSubjects.commentList, { ...owner, index: issue.number })).items).toEqual([]);
+  });
+
+  it('records label and milestone changes as `label` and `milestone` timeline entries', async () => {
+    const { as } = await newRepo();
+    const owner = as('alice', 'owner');
+    const bug = await rpc.send(LabelSubjects.create, { ...owner, body: { name: 'bug', color: '#ee0701' } });
+    const docs = await rpc.send(LabelSubjects.create, { ...owner, body: { name: 'docs', color: '#0075ca' } });
+    const v1 = await rpc.send(MilestoneSubjects.create, { ...owner, body: { title: 'v1' } });
+    const v2 = await rpc.send(MilestoneSubjects.create, { ...owner, body: { title: 'v2' } });
+    const issue = await rpc.send(IssueSubjects.create, { ...owner, body: { title: 'Labelled' } });
+    const index = issue.number;
+    await rpc.send(LabelSubjects.issueAdd, { ...owner, index, body: { labels: [bug.id] } });
+    await rpc.send(LabelSubjects.issueReplace, { ...owner, index, body: { labels: [docs.id] } });
+    await rpc.send(IssueSubjects.edit, { ...owner, index, body: { milestone: v1.id } });
+    await rpc.send(IssueSubjects.edit, { ...owner, index, body: { milestone: v2.id } });
+    await rpc.send(IssueSubjects.edit, { ...owner, index, body: { milestone: 0 } });
+    await rpc.send(LabelSubjects.delete, { ...owner, id: docs.id });
+    const timeline = await rpc.send(IssueSubjects.timeline, { ...as(null, 'read'), index });
+    expect(timeline.items.map((t) => [t.type, t.body, t.label?.name ?? t.label, t.milestone?.title ?? t.milestone, t.old_milestone?.title ?? t.old_milestone]))
+      .toEqual([
+        ['label', '1', 'bug', undefined, undefined],
+        ['label', '', 'bug', undefined, undefined],
+        ['label', '1', null, undefined, undefined], // docs, deleted since
+        ['milestone', '', undefined, 'v1', null],
+        ['milestone', '', undefined, 'v2', 'v1'],
+        ['milestone', '', undefined, null, 'v2'],
+      ]);
   });
 
   it('answers NOT_FOUND for an unknown number', async () => {

@@ -8,7 +8,8 @@ import {
 import { PrismaService } from '../prisma/prisma.service.js';
 import { PullsService } from '../pulls/pulls.service.js';
 import { ISSUE_SETTINGS, type IssueSettings } from './issue-settings.js';
-import { issueUserIds, toIssueDto, toTimelineDto } from '../tracker/issue.mapper.js';
+import { issueUserIds, timelineUserIds, toIssueDto, toTimelineDto, type TimelineRefs } from '../tracker/issue.mapper.js';
+import { toLabelDto, toMilestoneDto } from '../tracker/label.mapper.js';
 import { IssuesRepository, type IssueRow } from '../tracker/issues.repository.js';
 import { canModify, narrowToIssueUnit, readableIssueKinds, requireActor } from '../tracker/issue-permissions.js';
 import { checkLockReason } from './lock-reasons.js';
@@ -104,6 +105,12 @@ export class IssuesService {
       if (!user) throw DomainError.unprocessable(`user does not exist [name: ${q.assigned_by.slice(0, 100)}]`);
       assigneeId = user.id;
     }
+    let posterId: number | undefined;
+    if (q.created_by) {
+      const user = await this.identity.userByLogin(q.created_by);
+      if (!user) throw DomainError.unprocessable(`user does not exist [name: ${q.created_by.slice(0, 100)}]`);
+      posterId = user.id;
+    }
     const labelIds = await this.labelFilter(req, q.labels);
     const milestoneIds = q.milestones ? await this.milestones.idsForFilter(req.repo.id, splitList(q.milestones)) : undefined;
     // A label that does not exist is carried by no issue; nor does a kind (issues, pulls) the reader may not read.
@@ -116,6 +123,7 @@ export class IssuesService {
         isPull,
         keyword: q.q?.trim() || undefined,
         assigneeId,
+        posterId,
         labelIds,
         milestoneIds,
       },
@@ -290,8 +298,17 @@ export class IssuesService {
     const paged = req.query?.page !== undefined || req.query?.limit !== undefined;
     const { skip, take } = toPaging(req.query);
     const comments = paged ? all.slice(skip, skip + take) : all;
-    const ctx = await this.views.context(req, comments.map((c) => c.posterId));
-    return { items: comments.map((c) => toTimelineDto(c, row, ctx)), total: all.length };
+    const labelIds = comments.flatMap((c) => (c.labelId === null ? [] : [c.labelId]));
+    const milestoneIds = comments.flatMap((c) => [c.milestoneId, c.oldMilestoneId].filter((id): id is number => id !== null));
+    const [ctx, found] = await Promise.all([
+      this.views.context(req, comments.flatMap(timelineUserIds)),
+      this.issues.timelineRefs([...new Set(labelIds)], [...new Set(milestoneIds)]),
+    ]);
+    const refs: TimelineRefs = {
+      labels: new Map(found.labels.map((l) => [l.id, toLabelDto(l, { rootUrl: this.views.rootUrl, repo: req.repo })])),
+      milestones: new Map(found.milestones.map((m) => [m.id, toMilestoneDto(m)])),
+    };
+    return { items: comments.map((c) => toTimelineDto(c, row, ctx, refs)), total: all.length };
   }
 }
 

@@ -138,6 +138,14 @@ export class LabelsService {
       const wanted = next(current);
       const changed = await this.labels.setIssueLabels(tx, issue.id, wanted.map((l) => l.id));
       if (changed) {
+        // One `label` timeline entry per label removed (body empty) or added (body `1`), as Gitea's.
+        const had = new Set(current.map((l) => l.id));
+        const has = new Set(wanted.map((l) => l.id));
+        const entry = (labelId: number, added: boolean) => this.issues.addComment(tx, {
+          issueId: issue.id, repoId: scope.repo.id, type: 'label', posterId: actor.id, body: added ? '1' : '', now, labelId,
+        });
+        for (const l of current) if (!has.has(l.id)) await entry(l.id, false);
+        for (const l of wanted) if (!had.has(l.id)) await entry(l.id, true);
         await this.issues.touch(tx, issue.id, now);
         await this.events.record(tx, scope, actor, issue.id, action);
       }

@@ -87,8 +87,12 @@ export class MilestonesService {
     const target = await this.resolveForNewIssue(scope.repo.id, id);
     const changed = await inTx(this.prisma, async (tx) => {
       await this.issues.lockRow(tx, issueId);
-      const { before } = await this.issues.setMilestone(tx, issueId, target, new Date());
+      const now = new Date();
+      const { before } = await this.issues.setMilestone(tx, issueId, target, now);
       if (before === target) return false;
+      await this.issues.addComment(tx, {
+        issueId, repoId: scope.repo.id, type: 'milestone', posterId: actor.id, body: '', now, milestoneId: target, oldMilestoneId: before,
+      });
       await this.events.record(tx, scope, actor, issueId, target === null ? 'demilestoned' : 'milestoned');
       return true;
     });

@@ -28,8 +28,9 @@ export interface EditKind<Row extends IssueRow> {
 /**
  * Applies an edit of title, body and state to an issue or pull request, inside the caller's transaction: the row is
  * locked and read again, a title (trimmed) or body that differs is stored with one `edited` event naming what it was
- * before, assignees given are set (one `assigned`/`unassigned` event each), and a state change gets its
- * `close`/`reopen` timeline entry and its event. Returns the row as stored.
+ * before (a new title also gets its `change_title` timeline entry), assignees given are set (one `assignees` timeline
+ * entry and one `assigned`/`unassigned` event each), and a state change gets its `close`/`reopen` timeline entry and
+ * its event. Returns the row as stored.
  */
 export async function applyIssueEdit<Row extends IssueRow>(
   tx: Tx,
@@ -54,6 +55,13 @@ export async function applyIssueEdit<Row extends IssueRow>(
   }
   if (Object.keys(data).length) {
     await issues.update(tx, issueId, { ...data, updatedAt: now });
+    // Gitea's timeline records a title change (not a body edit) as `change_title` with both titles.
+    if (data.title !== undefined) {
+      await issues.addComment(tx, {
+        issueId, repoId: current.repoId, type: 'change_title', posterId: actorId, body: '', now,
+        oldTitle: current.title, newTitle: data.title,
+      });
+    }
     current = await kind.reload(tx, issueId);
     await kind.edited(tx, current, changes);
   }
@@ -62,8 +70,15 @@ export async function applyIssueEdit<Row extends IssueRow>(
     if (added.length || removed.length) {
       await issues.touch(tx, issueId, now);
       current = await kind.reload(tx, issueId);
-      for (const id of removed) await kind.assigneeChanged(tx, current, 'unassigned', id);
-      for (const id of added) await kind.assigneeChanged(tx, current, 'assigned', id);
+      // One `assignees` timeline entry per user, as Gitea's `CommentTypeAssignees`.
+      for (const id of removed) {
+        await issues.addComment(tx, { issueId, repoId: current.repoId, type: 'assignees', posterId: actorId, body: '', now, assigneeId: id, removedAssignee: true });
+        await kind.assigneeChanged(tx, current, 'unassigned', id);
+      }
+      for (const id of added) {
+        await issues.addComment(tx, { issueId, repoId: current.repoId, type: 'assignees', posterId: actorId, body: '', now, assigneeId: id });
+        await kind.assigneeChanged(tx, current, 'assigned', id);
+      }
     }
   }
   const state = body.state;

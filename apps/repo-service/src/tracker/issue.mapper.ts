@@ -1,6 +1,6 @@
 import {
   placeholderUser,
-  repoUrls, type CommentDto, type CommentType, type IssueDto, type IssueState, type TimelineCommentDto, type UserDto, toApiTime
+  repoUrls, type CommentDto, type CommentType, type IssueDto, type LabelDto, type MilestoneDto, type IssueState, type TimelineCommentDto, type UserDto, toApiTime
 } from '@cairn/contracts';
 import type { CommentRow, IssueRow } from './issues.repository.js';
 import { toLabelDto, toMilestoneDto } from './label.mapper.js';
@@ -103,6 +103,29 @@ export function toCommentDto(row: CommentRow, issue: Pick<IssueRow, 'index' | 'i
 }
 
 /** Gitea's `TimelineComment` JSON (the fields Cairn records). */
-export function toTimelineDto(row: CommentRow, issue: Pick<IssueRow, 'index' | 'isPull'>, ctx: IssueRenderContext): TimelineCommentDto {
-  return { ...toCommentDto(row, issue, ctx), type: row.type as CommentType };
+/** The labels and milestones timeline entries name, by id (deleted ones are absent: the entry shows null). */
+export interface TimelineRefs {
+  labels: Map<number, LabelDto>;
+  milestones: Map<number, MilestoneDto>;
+}
+
+export function toTimelineDto(
+  row: CommentRow, issue: Pick<IssueRow, 'index' | 'isPull'>, ctx: IssueRenderContext, refs?: TimelineRefs,
+): TimelineCommentDto {
+  const dto: TimelineCommentDto = { ...toCommentDto(row, issue, ctx), type: row.type as CommentType };
+  if (row.type === 'change_title') Object.assign(dto, { old_title: row.oldTitle ?? '', new_title: row.newTitle ?? '' });
+  if (row.type === 'assignees' && row.assigneeId !== null) {
+    Object.assign(dto, { assignee: userOf(ctx, row.assigneeId), removed_assignee: row.removedAssignee });
+  }
+  if (row.type === 'label') dto.label = (row.labelId !== null && refs?.labels.get(row.labelId)) || null;
+  if (row.type === 'milestone') {
+    dto.milestone = (row.milestoneId !== null && refs?.milestones.get(row.milestoneId)) || null;
+    dto.old_milestone = (row.oldMilestoneId !== null && refs?.milestones.get(row.oldMilestoneId)) || null;
+  }
+  return dto;
+}
+
+/** The users a timeline entry names (its author, and an assignee): the render context must know them. */
+export function timelineUserIds(row: Pick<CommentRow, 'posterId' | 'assigneeId'>): number[] {
+  return row.assigneeId === null ? [row.posterId] : [row.posterId, row.assigneeId];
 }

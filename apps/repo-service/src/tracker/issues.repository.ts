@@ -24,6 +24,8 @@ export interface IssueFilter {
   keyword?: string;
   /** Only issues assigned to this user. */
   assigneeId?: number;
+  /** Only issues opened by this user. */
+  posterId?: number;
   /** Issues carrying every one of these labels. */
   labelIds?: number[];
   /** Issues in any of these milestones. */
@@ -113,6 +115,7 @@ export class IssuesRepository {
     if (filter.state !== 'all') where.state = filter.state;
     if (filter.isPull !== undefined) where.isPull = filter.isPull;
     if (filter.assigneeId !== undefined) where.assignees = { some: { assigneeId: filter.assigneeId } };
+    if (filter.posterId !== undefined) where.posterId = filter.posterId;
     if (filter.keyword) {
       where.OR = [
         { title: { contains: filter.keyword, mode: 'insensitive' } },
@@ -202,7 +205,13 @@ export class IssuesRepository {
 
   async addComment(
     tx: Tx,
-    data: { issueId: number; repoId: number; type: CommentType; posterId: number; body: string; now: Date },
+    data: {
+      issueId: number; repoId: number; type: CommentType; posterId: number; body: string; now: Date;
+      /** `change_title`: the titles; `assignees`: who, and whether it was a removal. */
+      oldTitle?: string; newTitle?: string; assigneeId?: number; removedAssignee?: boolean;
+      /** `label`: the label (body `1`: added); `milestone`: the milestone set and the one before. */
+      labelId?: number; milestoneId?: number | null; oldMilestoneId?: number | null;
+    },
   ): Promise<CommentRow> {
     const row = await tx.issueComment.create({
       data: {
@@ -211,6 +220,13 @@ export class IssuesRepository {
         type: data.type,
         posterId: data.posterId,
         body: data.body,
+        oldTitle: data.oldTitle,
+        newTitle: data.newTitle,
+        assigneeId: data.assigneeId,
+        removedAssignee: data.removedAssignee ?? false,
+        labelId: data.labelId,
+        milestoneId: data.milestoneId,
+        oldMilestoneId: data.oldMilestoneId,
         createdAt: data.now,
         updatedAt: data.now,
       },
@@ -240,6 +256,15 @@ export class IssuesRepository {
   }
 
   /** An issue's timeline entries, oldest first (only `types` when given). */
+  /** The labels and milestones (by id, deleted ones left out) that timeline entries name. */
+  async timelineRefs(labelIds: number[], milestoneIds: number[]): Promise<{ labels: Label[]; milestones: Milestone[] }> {
+    const [labels, milestones] = await Promise.all([
+      labelIds.length ? this.prisma.label.findMany({ where: { id: { in: labelIds } } }) : [],
+      milestoneIds.length ? this.prisma.milestone.findMany({ where: { id: { in: milestoneIds } } }) : [],
+    ]);
+    return { labels, milestones };
+  }
+
   listComments(issueId: number, types?: CommentType[], db: Db = this.prisma): Promise<CommentRow[]> {
     return db.issueComment.findMany({
       where: { issueId, ...(types ? { type: { in: types } } : {}) },

@@ -26,7 +26,7 @@ import type {
   ActorRequest, CreateUserRequest, EditUserRequest, LookupUsersReply, LookupUsersRequest, OwnerDto, OwnerResolveRequest,
   AdminSearchUsersRequest, SearchUsersRequest, UserDto, UsernameRequest,
 } from './user.dto.js';
-import type { ChangeOwnPasswordRequest, UserSettingsDto, UserSettingsRequest } from './user-settings.dto.js';
+import type { ChangeOwnPasswordRequest, RegisterUserRequest, UserSettingsDto, UserSettingsRequest } from './user-settings.dto.js';
 import type { RpcPair } from '../rpc-contract.js';
 import type { IdentitySubjects } from './identity.subjects.js';
 
@@ -38,6 +38,7 @@ export interface IdentityRpc {
   [IdentitySubjects.authWebSignIn]: RpcPair<WebSignInRequest, WebSignInReply>;
   [IdentitySubjects.authWebSecondFactor]: RpcPair<SecondFactorRequest, SecondFactorReply>;
   [IdentitySubjects.userCreate]: RpcPair<CreateUserRequest, UserDto>;
+  [IdentitySubjects.userRegister]: RpcPair<RegisterUserRequest, UserDto>;
   [IdentitySubjects.userEdit]: RpcPair<EditUserRequest, UserDto>;
   [IdentitySubjects.userDelete]: RpcPair<UsernameRequest, { ok: true }>;
   [IdentitySubjects.userGet]: RpcPair<UsernameRequest, UserDto>;

@@ -18,6 +18,12 @@ export const IdentitySubjects = {
 
   /** Create a user (admin). */
   userCreate: 'identity.user.create',
+  /**
+   * Self sign-up (the web's `/user/sign_up`): the same name, e-mail and uniqueness rules as `userCreate`, a password of
+   * at least `MIN_PASSWORD_LENGTH`; refused (403) under `[service] DISABLE_REGISTRATION`, throttled per source address
+   * like sign-in: {@link RegisterUserRequest} → `UserDto`.
+   */
+  userRegister: 'identity.user.register',
   /** Edit a user (admin). */
   userEdit: 'identity.user.edit',
   /** Delete a user (admin). */

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsOptional, IsString, IsUrl, MaxLength, MinLength, ValidateIf, ValidateNested } from 'class-validator';
+import { IsBoolean, IsEmail, IsIn, IsOptional, IsString, IsUrl, MaxLength, MinLength, ValidateIf, ValidateNested } from 'class-validator';
 import { ActorDto } from '../common/actor.js';
 
 /** Gitea's diff view styles (`diff_view_style`); empty keeps the site default. */
@@ -53,4 +53,17 @@ export class ChangeOwnPasswordRequest {
   @MinLength(MIN_PASSWORD_LENGTH, { message: `the password must be at least ${MIN_PASSWORD_LENGTH} characters long` })
   @MaxLength(255)
   password: string;
+}
+
+/** `identity.user.register`: a visitor creates their own account (signed in afterwards by the caller). */
+export class RegisterUserRequest {
+  /** Login name (checked by identity-service as for `identity.user.create`). */
+  @IsString() @MinLength(1) @MaxLength(40) username: string;
+  @IsEmail() @MaxLength(255) email: string;
+  @IsString()
+  @MinLength(MIN_PASSWORD_LENGTH, { message: `the password must be at least ${MIN_PASSWORD_LENGTH} characters long` })
+  @MaxLength(255)
+  password: string;
+  /** The visitor's address: registrations count against it as failed sign-ins do. */
+  @IsOptional() @IsString() @MaxLength(64) clientAddress?: string;
 }

@@ -92,13 +92,27 @@ export interface CommentDto {
  * Kinds of timeline entries Cairn records (Gitea's `CommentType` names). `pull_ref`: a merged pull request closed the
  * issue; its body is the pull request's `#index`.
  */
-export const COMMENT_TYPES = ['comment', 'close', 'reopen', 'lock', 'unlock', 'merge_pull', 'pull_push', 'pull_ref'] as const;
+export const COMMENT_TYPES = [
+  'comment', 'close', 'reopen', 'lock', 'unlock', 'merge_pull', 'pull_push', 'pull_ref', 'change_title', 'assignees', 'label',
+  'milestone',
+] as const;
 export type CommentType = (typeof COMMENT_TYPES)[number];
 
 /** Gitea's `TimelineComment` (the subset Cairn records): `GET …/issues/{n}/timeline`. */
 export interface TimelineCommentDto extends CommentDto {
-  /** `comment`, `lock`, `unlock`, `close`, `reopen`, `merge_pull`, `pull_push`, `pull_ref`. */
+  /** `comment`, `lock`, `unlock`, `close`, `reopen`, `merge_pull`, `pull_push`, `pull_ref`, `change_title`, `assignees`, `label`, `milestone`. */
   type: CommentType;
+  /** `change_title`: the title before and after. */
+  old_title?: string;
+  new_title?: string;
+  /** `assignees`: who was assigned, or unassigned when `removed_assignee`. */
+  assignee?: UserDto | null;
+  removed_assignee?: boolean;
+  /** `label`: the label added (`body` is `1`) or removed (`body` empty); null once the label is deleted. */
+  label?: LabelDto | null;
+  /** `milestone`: the milestone set and the one before (null: none, or deleted since). */
+  milestone?: MilestoneDto | null;
+  old_milestone?: MilestoneDto | null;
 }
 
 /** Most assignees one request may name. */
@@ -150,6 +164,8 @@ export class ListIssuesQuery extends ListQuery {
   @IsOptional() @IsString() @MaxLength(255) q?: string;
   /** Only issues assigned to this user (login). */
   @IsOptional() @IsString() @MaxLength(255) assigned_by?: string;
+  /** Only issues opened by this user (login). */
+  @IsOptional() @IsString() @MaxLength(255) created_by?: string;
   /** Comma-separated label names: issues carrying all of them. */
   @IsOptional() @IsString() @MaxLength(4096) labels?: string;
   /** Comma-separated milestone titles or ids: issues in any of them. */

@@ -3,7 +3,7 @@ import { assertSiteAdmin } from '../../auth/site-admin-policy.js';
 import { parsePositiveId } from '../../http/params.js';
 import { page, redirect, requireSignIn, type PageContext, type WebKit } from '../core/web-kit.js';
 import { formRejection } from '../settings/form-error.js';
-import { pager, pageNumber } from '../core/paging.js';
+import { pager, pageOf } from '../core/paging.js';
 import {
   HOOK_EVENT_CHECKBOXES, NEW_HOOK_VALUES, adminHookKind, createHookBody, typedHookValues,
 } from '../hooks/hook-form.js';
@@ -35,7 +35,7 @@ export function registerAdminPages(kit: WebKit): void {
 
   kit.get('/-/admin/users', async (ctx) => {
     const actor = admin(ctx);
-    const current = pageNumber(ctx.query.page);
+    const current = pageOf(ctx.query);
     const q = (ctx.query.q ?? '').slice(0, 255);
     const users = await rpc.send(IdentitySubjects.userSearch, { actor, query: { page: current, limit: PAGE_SIZE, q: q || undefined } });
     return page('admin/users', 'User accounts', {

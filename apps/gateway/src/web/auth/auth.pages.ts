@@ -3,8 +3,10 @@ import type { FastifyRequest } from 'fastify';
 import {
   CHANGE_PASSWORD_PATH, page, redirect, requireSignIn, safeRedirectTarget, type PageContext, type PageResult, type WebKit,
 } from '../core/web-kit.js';
+import { formRejection } from '../settings/form-error.js';
 
 const SIGN_IN = '/user/login';
+const SIGN_UP = '/user/sign_up';
 const TWO_FACTOR = '/user/two_factor';
 const RECOVERY = '/user/two_factor/scratch';
 /** Where Gitea sends a user who signed in with their recovery code: the page to enrol again. */
@@ -87,6 +89,36 @@ export function registerAuthPages(web: WebKit): void {
     }, open);
   }
 
+  // Sign-up (Gitea's form fields). identity-service decides everything (open or not, names, e-mail, password length,
+  // throttle); the page only compares the two password fields and says what was refused.
+  web.get(SIGN_UP, async (ctx) => {
+    if (ctx.actor) return redirect('/');
+    return signUpForm(ctx, web, { userName: '', email: '' });
+  }, open);
+
+  web.post(SIGN_UP, async (ctx) => {
+    if (ctx.actor) return redirect('/');
+    const userName = (ctx.form.user_name ?? '').trim();
+    const email = (ctx.form.email ?? '').trim();
+    const password = ctx.form.password ?? '';
+    if (web.settings.disableRegistration) return signUpForm(ctx, web, { userName, email }, 403);
+    if (password !== (ctx.form.retype ?? '')) {
+      return signUpForm(ctx, web, { userName, email, error: 'The passwords do not match.' }, 422);
+    }
+    let user;
+    try {
+      user = await web.rpc.send(IdentitySubjects.userRegister, {
+        username: userName.slice(0, 40), email: email.slice(0, 255), password, clientAddress: clientAddress(ctx.req),
+      });
+    } catch (err) {
+      const { error, status } = formRejection(err);
+      return signUpForm(ctx, web, { userName, email, error }, status);
+    }
+    await web.signIn(ctx.req, ctx.reply, user.id);
+    await ctx.flash('success', `Welcome, ${user.login}: your account has been created.`);
+    return redirect('/');
+  }, open);
+
   web.post('/user/logout', async (ctx) => {
     await web.signOut(ctx.req, ctx.reply);
     return redirect('/');
@@ -121,6 +153,18 @@ export function registerAuthPages(web: WebKit): void {
 
 async function changePasswordForm(ctx: PageContext, error?: string, status = 200): Promise<PageResult> {
   return page('auth/change-password', 'Change your password', { error, minLength: MIN_PASSWORD_LENGTH, csrf: await ctx.csrfToken() }, status);
+}
+
+async function signUpForm(
+  ctx: PageContext,
+  web: WebKit,
+  form: { userName: string; email: string; error?: string },
+  status = 200,
+): Promise<PageResult> {
+  const closed = web.settings.disableRegistration;
+  return page('auth/sign-up', 'Register', {
+    ...form, closed, minLength: MIN_PASSWORD_LENGTH, csrf: await ctx.csrfToken(),
+  }, status);
 }
 
 async function signInForm(

@@ -1,6 +1,6 @@
 import { DomainError, IdentitySubjects, PackageApiSubjects, type ActorDto } from '@cairn/contracts';
 import { page, redirect, requireSignIn, type PageContext, type WebKit } from '../core/web-kit.js';
-import { pager, pageNumber } from '../core/paging.js';
+import { pager, pageOf } from '../core/paging.js';
 
 const PAGE_SIZE = 30;
 
@@ -47,7 +47,7 @@ export function registerPackagePages(web: WebKit): void {
     const owner = ctx.params.owner;
     const type = (ctx.query.type ?? '').trim().slice(0, 32);
     const q = (ctx.query.q ?? '').trim().slice(0, 255);
-    const current = pageNumber(ctx.query.page);
+    const current = pageOf(ctx.query);
     const list = await rpc.send(PackageApiSubjects.packageList, {
       actor: ctx.actor, owner, query: { page: current, limit: PAGE_SIZE, ...(type ? { type } : {}), ...(q ? { q } : {}) },
     });
@@ -60,7 +60,7 @@ export function registerPackagePages(web: WebKit): void {
 
   web.get<PackageParams>('/:owner/-/packages/:type/:name', async (ctx) => {
     const { owner, type, name } = ctx.params;
-    const current = pageNumber(ctx.query.page);
+    const current = pageOf(ctx.query);
     const list = await rpc.send(PackageApiSubjects.versionList, { actor: ctx.actor, owner, type, name, query: { page: current, limit: PAGE_SIZE } });
     if (list.total === 0) throw DomainError.notFound('package not found');
     return page('config/package', `${name} · Packages · ${owner}`, {

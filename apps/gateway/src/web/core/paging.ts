@@ -1,7 +1,10 @@
-/** `?page=` as a positive page number (anything else is page 1). */
-export function pageNumber(value: string | undefined): number {
-  const n = value && /^\d{1,6}$/.test(value) ? Number(value) : 1;
-  return Math.max(1, n);
+/** The highest page number a web list accepts (deeper pages are page 1: nobody pages that far by hand). */
+export const MAX_PAGE = 100_000;
+
+/** `?page=` as a positive page number; anything else is page 1. The one home of paging for every web page. */
+export function pageOf(query: { page?: string | undefined }): number {
+  const n = Number(query.page);
+  return Number.isInteger(n) && n >= 1 && n <= MAX_PAGE ? n : 1;
 }
 
 export interface Pager {

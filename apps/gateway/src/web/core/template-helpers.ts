@@ -73,6 +73,16 @@ export function avatarImage(login: string, size = 20): string {
   return `<img class="avatar" src="${escapeHtml(avatarUrl(login, size * 2))}" alt="" width="${size}" height="${size}">`;
 }
 
+/**
+ * A label's colour as a small round swatch: an SVG `data:` image, because the pages' CSP allows no inline style (and
+ * `img-src` allows `data:`). Anything but a hex colour draws grey.
+ */
+export function colorSwatch(color: string, size = 12): string {
+  const hex = /^#?([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(color.trim())?.[1] ?? '888888';
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 2 2"><circle cx="1" cy="1" r="1" fill="#${hex}"/></svg>`;
+  return `<img class="swatch" src="data:image/svg+xml,${encodeURIComponent(svg)}" alt="" width="${size}" height="${size}">`;
+}
+
 export const TEMPLATE_HELPERS = {
   /** HTML-escapes text a template builds into raw markup (`<%~ %>`). */
   escape: escapeHtml,
@@ -81,5 +91,6 @@ export const TEMPLATE_HELPERS = {
   size: fileSize,
   avatar: avatarImage,
   avatarUrl,
+  swatch: colorSwatch,
 } as const;
 export type TemplateHelpers = typeof TEMPLATE_HELPERS;

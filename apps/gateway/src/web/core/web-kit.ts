@@ -47,8 +47,10 @@ export interface PageContext<P = Record<string, string>, Q = Record<string, stri
   reply: FastifyReply;
   params: P;
   query: Q;
-  /** The submitted form fields (unsafe methods), `{}` otherwise. */
+  /** The submitted form fields (unsafe methods), `{}` otherwise; a repeated field gives its first value here. */
   form: Record<string, string>;
+  /** Every value of a form field (repeated checkboxes), in order; `[]` when absent. */
+  formAll: (name: string) => string[];
   /** The signed-in user as the API would see them (`via: 'session'`, scopes `all`), or null. */
   actor: ActorDto | null;
   user: UserDto | null;
@@ -290,6 +292,7 @@ export class WebKit {
       flash,
       twoFactorAlert: twoFactorDeniesRepoAccess(this.settings.twoFactorAuth, actor),
       appName: 'Cairn',
+      registration: !this.settings.disableRegistration,
       path: req.url,
     };
     const body = this.deps.views.render(template, { ...data, layout });
@@ -381,6 +384,7 @@ export class WebKit {
       params: (req.params ?? {}) as Record<string, string>,
       query: (req.query ?? {}) as Record<string, string | undefined>,
       form: formFields(req.body),
+      formAll: (name) => formValues(req.body, name),
       actor: who?.actor ?? null,
       user: who?.user ?? null,
       mustChangePassword: who?.mustChangePassword ?? false,
@@ -420,6 +424,13 @@ function sessionState(req: FastifyRequest): SessionState {
 
 export function isMultipart(req: FastifyRequest): boolean {
   return (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase() === 'multipart/form-data';
+}
+
+function formValues(body: unknown, name: string): string[] {
+  if (!body || typeof body !== 'object') return [];
+  const value = (body as Record<string, unknown>)[name];
+  const all = Array.isArray(value) ? value : [value];
+  return all.filter((v): v is string => typeof v === 'string');
 }
 
 function formFields(body: unknown): Record<string, string> {

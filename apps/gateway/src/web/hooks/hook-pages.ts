@@ -1,7 +1,7 @@
 import { HooksSubjects, type ActorDto, type HookDeliveryDetailDto, type HookScopeDto } from '@cairn/contracts';
 import { parsePositiveId } from '../../http/params.js';
 import { page, redirect, type PageContext, type PageResult, type WebKit } from '../core/web-kit.js';
-import { pager, pageNumber } from '../core/paging.js';
+import { pager, pageOf } from '../core/paging.js';
 import { formRejection } from '../settings/form-error.js';
 import {
   HOOK_EVENT_CHECKBOXES, NEW_HOOK_VALUES, createHookBody, editHookBody, hookFormValues, httpMessageText, typedHookValues,
@@ -74,7 +74,7 @@ export function registerHookPages(web: WebKit, site: HookSiteRoutes): void {
 
   const hookPage = async (ctx: PageContext, at: HookSite, outcome: { error?: string; status?: number; values?: HookFormValues } = {}) => {
     const hookId = parsePositiveId(ctx.params.id);
-    const current = pageNumber(ctx.query.page);
+    const current = pageOf(ctx.query);
     const [hook, deliveries] = await Promise.all([
       rpc.send(HooksSubjects.webhookGet, { actor: at.actor, scope: at.scope, hookId }),
       rpc.send(HooksSubjects.deliveryList, { actor: at.actor, scope: at.scope, hookId, query: { page: current, limit: DELIVERIES_PER_PAGE } }),

@@ -1,4 +1,5 @@
 import MarkdownIt from 'markdown-it';
+import type { StateCore, Token } from 'markdown-it';
 
 /** Documents larger than this are shown as plain text: rendering must stay cheap on every page view. */
 export const MARKDOWN_MAX_BYTES = 512 * 1024;
@@ -16,7 +17,7 @@ const md = new MarkdownIt({ html: false, linkify: true, typographer: false });
  * given fixed attributes are set before the original rule renders it.
  */
 function resolvingRule(
-  rule: 'link_open' | 'image', attr: 'href' | 'src', base: keyof MarkdownEnv, fixed: Readonly<Record<string, string>>,
+  rule: 'link_open' | 'image', attr: 'href' | 'src', base: 'linkBase' | 'imageBase', fixed: Readonly<Record<string, string>>,
 ): void {
   const original = md.renderer.rules[rule] ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
   md.renderer.rules[rule] = (tokens, idx, options, env, self) => {
@@ -35,7 +36,91 @@ type MarkdownEnv = {
   linkBase: string;
   /** Folder URL relative images resolve against (the raw route, so the bytes load). */
   imageBase: string;
+  /** The repository the text belongs to (`/{owner}/{repo}`): `#n` and commit ids link into it. */
+  repoBase?: string;
 };
+
+/**
+ * Gitea's references in text (never inside links or code): `owner/repo#n`, `#n` (an issue or pull request of this
+ * repository: the issue page redirects pulls), `@user`, and commit ids (7–40 hex digits, at least one of them a digit
+ * so that words like "defaced" stay words) standing alone between non-word characters.
+ */
+const REFERENCE = new RegExp([
+  String.raw`(?<![\w/.-])(?<owner>[A-Za-z0-9][\w.-]*)\/(?<repo>[\w.-]+)#(?<crossIndex>\d{1,9})(?!\w)`,
+  String.raw`(?<![\w&#/])#(?<index>\d{1,9})(?!\w)`,
+  String.raw`(?<![\w.@/])@(?<user>[A-Za-z0-9](?:[\w.-]*[A-Za-z0-9])?)`,
+  String.raw`(?<![\w/])(?<sha>(?=[a-f]*\d)[0-9a-f]{7,40})(?![\w])`,
+].join('|'), 'g');
+
+/** The link of one reference, or null when it needs a repository and there is none. */
+function referenceLink(groups: Record<string, string | undefined>, repoBase: string | undefined): { href: string; text: string } | null {
+  const seg = encodeURIComponent;
+  if (groups.owner) return { href: `/${seg(groups.owner)}/${seg(groups.repo!)}/issues/${groups.crossIndex}`, text: `${groups.owner}/${groups.repo}#${groups.crossIndex}` };
+  if (groups.user) return { href: `/${seg(groups.user)}`, text: `@${groups.user}` };
+  if (!repoBase) return null;
+  if (groups.index) return { href: `${repoBase}/issues/${groups.index}`, text: `#${groups.index}` };
+  return { href: `${repoBase}/commit/${groups.sha}`, text: groups.sha!.slice(0, 10) };
+}
+
+/** Splits one text token into text and link tokens at each reference. */
+function linkReferences(state: StateCore, token: Token, repoBase: string | undefined): Token[] {
+  const out: Token[] = [];
+  const text = token.content;
+  let last = 0;
+  const push = (content: string) => {
+    if (!content) return;
+    const t = new state.Token('text', '', 0);
+    t.content = content;
+    out.push(t);
+  };
+  for (const m of text.matchAll(REFERENCE)) {
+    const link = referenceLink(m.groups ?? {}, repoBase);
+    if (!link) continue;
+    push(text.slice(last, m.index));
+    const open = new state.Token('link_open', 'a', 1);
+    open.attrs = [['href', link.href], ['class', 'ref']];
+    out.push(open);
+    push(link.text);
+    out.push(new state.Token('link_close', 'a', -1));
+    last = m.index + m[0].length;
+  }
+  if (!out.length) return [token];
+  push(text.slice(last));
+  return out;
+}
+
+md.core.ruler.push('cairn_references', (state) => {
+  const { repoBase } = state.env as MarkdownEnv;
+  for (const block of state.tokens) {
+    if (block.type !== 'inline' || !block.children) continue;
+    let depth = 0;
+    block.children = block.children.flatMap((t) => {
+      if (t.type === 'link_open') depth++;
+      if (t.type === 'link_close') depth--;
+      return t.type === 'text' && depth === 0 ? linkReferences(state, t, repoBase) : [t];
+    });
+  }
+});
+
+/** Task-list items (`- [ ] todo`, `- [x] done`) start with a disabled checkbox, as on Gitea: markers become inputs. */
+md.core.ruler.push('cairn_task_lists', (state) => {
+  const tokens = state.tokens;
+  for (let i = 2; i < tokens.length; i++) {
+    const inline = tokens[i];
+    if (inline.type !== 'inline' || tokens[i - 1].type !== 'paragraph_open' || tokens[i - 2].type !== 'list_item_open') continue;
+    const first = inline.children?.[0];
+    const marker = first?.type === 'text' ? /^\[([ xX])\] /.exec(first.content) : null;
+    if (!first || !marker) continue;
+    first.content = first.content.slice(marker[0].length);
+    const box = new state.Token('html_inline', '', 0);
+    // Fixed markup of ours (the author's text never reaches it): safe under `html: false`.
+    box.content = marker[1] === ' '
+      ? '<input type="checkbox" class="task" disabled aria-label="Task to do"> '
+      : '<input type="checkbox" class="task" disabled checked aria-label="Task done"> ';
+    inline.children!.unshift(box);
+    tokens[i - 2].attrJoin('class', 'task-list-item');
+  }
+});
 
 /** Keeps absolute URLs, fragments and site-absolute paths; resolves the rest against `base`. */
 function resolveRelative(target: string, base: string): string {
@@ -44,9 +129,12 @@ function resolveRelative(target: string, base: string): string {
   return url.pathname + url.search + url.hash;
 }
 
-/** Renders a Markdown document to HTML (see above); `linkBase`/`imageBase` are site paths ending with `/`. */
-export function renderMarkdown(source: string, linkBase: string, imageBase: string): string {
-  return md.render(source, { linkBase, imageBase } satisfies MarkdownEnv);
+/**
+ * Renders a Markdown document to HTML (see above); `linkBase`/`imageBase` are site paths ending with `/`; `repoBase`
+ * (`/{owner}/{repo}`) is the repository whose issues and commits `#n` and commit ids name (without it they stay text).
+ */
+export function renderMarkdown(source: string, linkBase: string, imageBase: string, repoBase?: string): string {
+  return md.render(source, { linkBase, imageBase, repoBase } satisfies MarkdownEnv);
 }
 
 /** Is this file name one the README pane renders as Markdown? */

@@ -1,8 +1,11 @@
 import { IdentitySubjects, RepoSubjects, type ActorDto, type Paginated, type RepositoryDto } from '@cairn/contracts';
 import type { RpcClient } from '@cairn/platform';
+import { threadView, type ThreadView } from '../notifications/notifications.view.js';
 
 /** Entries per page of the explore, profile and dashboard lists. */
 export const LIST_PAGE_SIZE = 20;
+/** Threads in the dashboard's recent activity. */
+const RECENT_ACTIVITY = 10;
 
 export interface RepoCardView {
   fullName: string;
@@ -26,6 +29,13 @@ export interface ListPage<T> {
   page: number;
   prevUrl: string | null;
   nextUrl: string | null;
+}
+
+export interface DashboardView {
+  repos: ListPage<RepoCardView>;
+  orgs: OwnerCardView[];
+  unreadNotifications: number;
+  activity: ThreadView[];
 }
 
 export interface ProfileView {
@@ -80,15 +90,23 @@ export class OwnerViews {
     };
   }
 
-  /** The signed-in user's home: their repositories (own, collaborations, organizations') and organizations. */
-  async dashboard(actor: ActorDto, page: number): Promise<{ repos: ListPage<RepoCardView>; orgs: OwnerCardView[] }> {
-    const [repos, orgs] = await Promise.all([
+  /**
+   * The signed-in user's home: their repositories (own, collaborations, organizations'), organizations, unread
+   * notifications, and recent activity — the issues and pull requests they take part in (their notification threads of
+   * every status, newest first: Cairn has no activity feed).
+   */
+  async dashboard(actor: ActorDto, page: number): Promise<DashboardView> {
+    const [repos, orgs, unread, recent] = await Promise.all([
       this.rpc.send(RepoSubjects.repositoryList, { actor, query: { page, limit: LIST_PAGE_SIZE } }),
       this.rpc.send(IdentitySubjects.orgList, { actor, username: actor.login, query: { page: 1, limit: 50 } }),
+      this.rpc.send(RepoSubjects.notificationCount, { actor }),
+      this.rpc.send(RepoSubjects.notificationList, { actor, query: { all: true, page: 1, limit: RECENT_ACTIVITY } }),
     ]);
     return {
       repos: listPage(repos, page, '/', '', toRepoCard),
       orgs: orgs.items.map((o) => ({ login: o.username, fullName: o.full_name, description: o.description, url: ownerUrl(o.username) })),
+      unreadNotifications: unread.new,
+      activity: recent.items.map(threadView),
     };
   }
 }

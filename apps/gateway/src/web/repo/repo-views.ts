@@ -265,7 +265,7 @@ export class RepoViews {
     const text = await this.readmeText(ctx, ref.ref, entry.path);
     if (text === null) return null;
     const readme = isMarkdownName(entry.name)
-      ? { name: entry.name, html: renderMarkdown(text, linkBase, imageBase), markdown: true }
+      ? { name: entry.name, html: renderMarkdown(text, linkBase, imageBase, site.base), markdown: true }
       : { name: entry.name, html: `<pre>${escapeHtml(text)}</pre>`, markdown: false };
     if (readme.html.length <= README_CACHE_MAX_CHARS) this.renderedReadmes.set(key, readme);
     return readme;

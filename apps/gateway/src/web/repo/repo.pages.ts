@@ -1,6 +1,7 @@
 import { DomainError, type ActorDto } from '@cairn/contracts';
 import { InternalRawClient } from '../../routes/repo-content/internal-raw.client.js';
 import { sendRawBlob } from '../../routes/repo-content/send-raw.js';
+import { pageOf } from '../core/paging.js';
 import { answered, page, redirect, type PageContext, type PageResult, type WebKit } from '../core/web-kit.js';
 import { diffStyleOf } from './diff-view.js';
 import { OwnerViews } from './owner-views.js';
@@ -17,12 +18,6 @@ interface RefParams extends RepoParams {
   '*': string;
 }
 type Query = Record<string, string | undefined>;
-
-/** `?page=` as a positive page number (anything else is page 1). */
-function pageOf(q: Query): number {
-  const n = Number(q.page);
-  return Number.isInteger(n) && n >= 1 && n <= 100_000 ? n : 1;
-}
 
 /** `?q=`, trimmed and bounded as the API's search queries are. */
 function keywordOf(q: Query): string {

@@ -57,7 +57,7 @@ describe('repository area templates', () => {
     const html = render('repo/profile', { owner: profile, repos: empty });
     expect(html).toContain('>Organization<');
     expect(html).not.toContain('href="javascript:');
-    expect(render('repo/dashboard', { login: 'a', repos: empty, orgs: [] })).toContain('You are not a member of any organization.');
+    expect(render('repo/dashboard', { login: 'a', repos: empty, orgs: [], unreadNotifications: 0, activity: [] })).toContain('You are not a member of any organization.');
     expect(render('repo/empty', { header })).toContain('git push -u origin main');
   });
 });
