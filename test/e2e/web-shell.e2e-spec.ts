@@ -150,6 +150,20 @@ describe.skipIf(!chromiumAvailable())('web shell: create, discuss, navigate', ()
     expect(new URL(page.url()).pathname).toBe(`/${me.username}/${repo}/labels`);
     expect(await page.locator('.label-row .label').allTextContents()).toEqual(['bug', 'docs']);
     await expectAccessibleAtBothWidths(page, 'web-shell-labels');
+    // Edit and delete, from the row's own forms.
+    await page.goto(`/${me.username}/${repo}/labels/new`);
+    await page.getByLabel('Label name').fill('tmp');
+    expect(await submit(page, 'Create label')).toBe(200);
+    const row = page.locator('.label-row', { hasText: 'tmp' });
+    await row.getByText('Edit').click();
+    await row.getByLabel('Label name').fill('temporary');
+    await row.getByLabel('Description').fill('Goes away');
+    expect(await submit(page, 'Save label')).toBe(200);
+    expect(await page.locator('.label-row', { hasText: 'Goes away' }).locator('.label').textContent()).toBe('temporary');
+    const temporary = page.locator('.label-row', { hasText: 'temporary' });
+    await temporary.getByText('Edit').click();
+    await Promise.all([page.waitForNavigation(), temporary.getByRole('button', { name: 'Delete label' }).click()]);
+    expect(await page.locator('.label-row .label').allTextContents()).toEqual(['bug', 'docs']);
     // A bad colour is the service's refusal, shown on the form.
     const res = await page.request.post(`/${me.username}/${repo}/labels/new`, {
       form: { _csrf: await page.locator('input[name=_csrf]').first().inputValue(), title: 'x', color: 'blue' },
