@@ -203,9 +203,28 @@ describe.skipIf(!chromiumAvailable())('web: the whole collaboration loop in the 
     await expectAccessibleAtBothWidths(page, 'web-loop-14-changes-requested');
   });
 
-  it('7. the collaborator pushes a fix; the owner approves and merges; the issue closes', async () => {
-    await commitAll(git, bobClone, { 'greeting.txt': 'line one\nhello\nline three\n' }, 'Be polite');
+  it('7. the collaborator pushes a fix and force-pushes it amended; the owner approves and merges; the issue closes', async () => {
+    const before = await git.ok(['rev-parse', 'HEAD'], { cwd: bobClone });
+    const fix = await commitAll(git, bobClone, { 'greeting.txt': 'line one\nhello\nline three\n' }, 'Be polite');
     await git.ok(['push', '-q', 'origin', 'greeting'], { cwd: bobClone });
+    await git.ok(['commit', '-q', '--amend', '-m', 'Be polite (amended)'], { cwd: bobClone });
+    await git.ok(['push', '-q', '--force', 'origin', 'greeting'], { cwd: bobClone });
+    const amended = await git.ok(['rev-parse', 'HEAD'], { cwd: bobClone });
+    // Both pushes are in the timeline, as Gitea records them: the commit added, then the force-push's two heads.
+    const pushes = await waitFor(async () => {
+      const res = await fetch(suite.api(`/repos/${alice.username}/${repo}/issues/${pullNumber}/timeline`), {
+        headers: { authorization: basicAuth(alice.username, alice.password) },
+      });
+      const entries = ((await res.json()) as { type: string; body: string }[]).filter((e) => e.type === 'pull_push');
+      return entries.length === 2 ? entries.map((e) => JSON.parse(e.body) as unknown) : null;
+    }, 'both pushes in the timeline');
+    expect(pushes).toEqual([
+      { is_force_push: false, commit_ids: [fix] },
+      { is_force_push: true, commit_ids: [fix, amended] },
+    ]);
+    expect(before).not.toBe(fix);
+    await alice.page.goto(repoPath(`/pulls/${pullNumber}`));
+    expect(await alice.page.locator('.timeline').textContent()).toContain(`force-pushed the branch from ${fix.slice(0, 10)} to ${amended.slice(0, 10)}`);
 
     const { page } = alice;
     const head = await git.ok(['rev-parse', 'HEAD'], { cwd: bobClone });

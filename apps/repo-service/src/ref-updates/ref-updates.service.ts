@@ -8,14 +8,14 @@ import {
 import { RpcClient, EventOutbox } from '@cairn/platform';
 import { REPO_SETTINGS, type RepoSettings } from '../config/repo-settings.js';
 import { CommitGraphMaintainer } from '../git/commit-graph-maintainer.js';
-import { pullHeadRef, resolveBranch, updateRef } from '../merge/git-plumbing.js';
+import { isAncestor, logRange, pullHeadRef, resolveBranch, updateRef } from '../merge/git-plumbing.js';
 import type { Tx } from '../prisma/prisma.service.js';
 import { MergeCheckQueue, checkJobData } from '../pulls/merge-check.queue.js';
 import { PullRenderer, type PullRendering } from '../pulls/pull-renderer.js';
 import { PULL_SETTINGS, type PullSettings } from '../pulls/pull-settings.js';
 import { PullsService } from '../pulls/pulls.service.js';
 import { effectiveStatus, type PullIssueRow } from '../tracker/pull.mapper.js';
-import { ISSUE_INCLUDE } from '../tracker/issues.repository.js';
+import { ISSUE_INCLUDE, IssuesRepository } from '../tracker/issues.repository.js';
 import { PullsRepository, type CandidateRow } from '../pulls/pulls.repository.js';
 import { PullHeads } from '../pulls/pull-heads.js';
 import type { RefUpdateLine } from '../transport/push-log.js';
@@ -50,6 +50,30 @@ export interface PreparedRefUpdates {
    * pushed branch); missing ones are rendered when needed.
    */
   renderings: Map<number, PullRendering>;
+  /** The timeline entry of each pull request a pushed branch moves, by pull request id (see {@link pullPush}). */
+  pullPushes: Map<number, PullPush>;
+}
+
+/**
+ * A push to a pull request's head, as Gitea records it in the timeline (`pull_push`, its body JSON
+ * `{"is_force_push", "commit_ids"}`): the commits added since the old head (oldest first), or for a force-push — the
+ * old head not in the new history — the old and the new head.
+ */
+export interface PullPush {
+  from: string;
+  to: string;
+  body: string;
+}
+
+/** Commit ids a `pull_push` entry lists at most (Gitea shows the first ones too). */
+const PULL_PUSH_MAX_COMMITS = 250;
+
+async function pullPush(dir: string, from: string, to: string): Promise<PullPush> {
+  const forced = !(await isAncestor(dir, from, to).catch(() => false));
+  const commitIds = forced
+    ? [from, to]
+    : (await logRange(dir, from, to, 0, PULL_PUSH_MAX_COMMITS)).commits.map((c) => c.sha).reverse();
+  return { from, to, body: JSON.stringify({ is_force_push: forced, commit_ids: commitIds }) };
 }
 
 /** What a recording did, for the work after its commit. */
@@ -107,6 +131,7 @@ export class RefUpdates {
     private readonly queue: MergeCheckQueue,
     private readonly commitGraphs: CommitGraphMaintainer,
     private readonly heads: PullHeads,
+    private readonly issues: IssuesRepository,
     @Inject(PULL_SETTINGS) private readonly settings: PullSettings,
     @Inject(REPO_SETTINGS) private readonly repoSettings: RepoSettings,
   ) {}
@@ -133,7 +158,17 @@ export class RefUpdates {
       if (sha) await this.copyHead(input, row.repoId, sha);
     }
     const pusher = input.pusherId === null ? null : (people.users.get(input.pusherId) ?? null);
-    return { input, updates, people, pusher, renderings };
+    const pullPushes = new Map<number, PullPush>();
+    for (const row of preview) {
+      const sha = moved.find((b) => b.branch === row.pullRequest.headBranch)?.sha;
+      const from = row.pullRequest.headSha;
+      if (!sha || sha === from) continue;
+      // Both heads are in the pushed repository (a fork's old head too): read there.
+      pullPushes.set(row.pullRequest.id, await pullPush(input.dir, from, sha).catch(() => ({
+        from, to: sha, body: JSON.stringify({ is_force_push: true, commit_ids: [from, sha] }),
+      })));
+    }
+    return { input, updates, people, pusher, renderings, pullPushes };
   }
 
   /**
@@ -285,6 +320,12 @@ export class RefUpdates {
           repository: r.repository,
           sender: r.sender,
         });
+        const push = prepared.pullPushes.get(pr.id);
+        if (push && push.from === pr.headSha && push.to === sha) {
+          await this.issues.addComment(tx, {
+            issueId: row.id, repoId: row.repoId, type: 'pull_push', posterId: prepared.input.pusherId ?? 0, body: push.body, now,
+          });
+        }
         recorded.pullHeads.push({ dir, repoId: row.repoId, index: row.index, sha });
       } else if (effectiveStatus(pr) !== 'checking') {
         continue;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { IssueDto, LabelDto, MilestoneDto, PullReviewDto, TimelineCommentDto, UserDto } from '@cairn/contracts';
 import { createViews } from '../core/views.js';
 import type { RepoHeader } from '../repo/repo-views.js';
-import { conversationView, listQuery, listView, type ConversationModel, type ListFilters } from './issues.view.js';
+import { conversationView, listQuery, listView, pullPushOf, type ConversationModel, type ListFilters } from './issues.view.js';
 
 const views = createViews(false);
 const user = { id: 1, login: 'alice' } as UserDto;
@@ -161,5 +161,16 @@ describe('issue views', () => {
     expect(writer).toContain('<option value="4" selected>v1</option>');
     expect(writer).toContain('name="assignee_ids" value="2" checked');
     expect(writer).toContain('name="assignee_ids" value="1">');
+  });
+});
+
+describe('pullPushOf', () => {
+  const a = 'a'.repeat(40);
+  const b = 'b'.repeat(40);
+  it("reads Gitea's pull_push body and refuses anything else", () => {
+    expect(pullPushOf(JSON.stringify({ is_force_push: true, commit_ids: [a, b] }))).toEqual({ forced: true, commitIds: [a, b] });
+    expect(pullPushOf(JSON.stringify({ is_force_push: false, commit_ids: [a, '<script>'] }))).toEqual({ forced: false, commitIds: [a] });
+    expect(pullPushOf('not json')).toBeNull();
+    expect(pullPushOf(JSON.stringify({ commit_ids: [a] }))).toBeNull();
   });
 });

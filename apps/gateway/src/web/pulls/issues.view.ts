@@ -203,7 +203,30 @@ export interface ConversationView {
 }
 
 /** An event's sentence after its author's name; entries with details say them (Gitea's wording). */
+/** A `pull_push` entry's body, Gitea's `{"is_force_push", "commit_ids"}`; null when it is not that JSON. */
+export function pullPushOf(body: string): { forced: boolean; commitIds: string[] } | null {
+  try {
+    const v = JSON.parse(body) as { is_force_push?: unknown; commit_ids?: unknown };
+    if (typeof v.is_force_push !== 'boolean' || !Array.isArray(v.commit_ids)) return null;
+    const ids = v.commit_ids.filter((id): id is string => typeof id === 'string' && /^[0-9a-f]{40,64}$/.test(id));
+    return { forced: v.is_force_push, commitIds: ids };
+  } catch {
+    return null;
+  }
+}
+
+function pushText(c: TimelineCommentDto): string {
+  const push = pullPushOf(c.body);
+  if (!push) return EVENT_TEXT.pull_push;
+  if (push.forced && push.commitIds.length === 2) {
+    return `force-pushed the branch from ${push.commitIds[0].slice(0, 10)} to ${push.commitIds[1].slice(0, 10)}`;
+  }
+  const n = push.commitIds.length;
+  return `pushed ${n} commit${n === 1 ? '' : 's'}: ${push.commitIds.map((id) => id.slice(0, 10)).join(', ')}`;
+}
+
 function eventText(c: TimelineCommentDto): string {
+  if (c.type === 'pull_push') return pushText(c);
   if (c.type === 'lock' && c.body) return `${EVENT_TEXT.lock} as ${c.body}`;
   if (c.type === 'pull_ref' && c.body) return `${EVENT_TEXT.pull_ref} ${c.body}`;
   if (c.type === 'change_title' && c.old_title !== undefined) return `changed the title from “${c.old_title}” to “${c.new_title ?? ''}”`;
