@@ -131,6 +131,10 @@ describe('every operation answers what the published description says', () => {
   it('server, users, tokens and keys', async () => {
     await call('GET', '/version', '/version');
     await call('GET', '/settings/api', '/settings/api');
+    await call('GET', '/gitignore/templates', '/gitignore/templates');
+    await call('GET', '/gitignore/templates/{name}', '/gitignore/templates/Go');
+    await call('GET', '/licenses', '/licenses');
+    await call('GET', '/licenses/{name}', '/licenses/MIT');
     await call('GET', '/user', '/user', { basic: alice });
     await call('GET', '/users/search', `/users/search?q=${alice.username}`, { basic: alice });
     await call('GET', '/users/{username}', `/users/${alice.username}`, { basic: alice });

@@ -96,7 +96,7 @@ describe.skipIf(!chromiumAvailable())('web shell: create, discuss, navigate', ()
     }
   });
 
-  it('creates a repository with a README from the + menu', async () => {
+  it('creates a repository with a README, a licence and .gitignore templates from the + menu', async () => {
     await page.goto('/');
     await page.locator('.create-menu summary').click();
     await Promise.all([page.waitForNavigation(), page.locator('.create-menu').getByRole('link', { name: 'New repository' }).click()]);
@@ -105,9 +105,20 @@ describe.skipIf(!chromiumAvailable())('web shell: create, discuss, navigate', ()
     await page.getByLabel('Repository name').fill(repo);
     await page.getByLabel('Description').fill('Shell notes');
     expect(await page.getByLabel('Add an initial commit with a README').isChecked()).toBe(true);
+    await page.getByLabel('License').selectOption({ label: 'MIT License' });
+    await page.getByLabel('.gitignore').selectOption(['Go', 'Node']);
     expect(await submit(page, 'Create repository')).toBe(200);
     expect(new URL(page.url()).pathname).toBe(`/${me.username}/${repo}`);
     expect(await page.locator('.markdown h1').first().textContent()).toBe(repo);
+    expect(await page.locator('table.tree a.entry').allTextContents()).toEqual(['.gitignore', 'LICENSE', 'README.md']);
+    await Promise.all([page.waitForURL(`**/${repo}/src/branch/main/LICENSE`), page.getByRole('link', { name: 'LICENSE' }).click()]);
+    expect(await page.locator('table.code').textContent()).toContain(`Copyright (c) ${new Date().getUTCFullYear()} ${me.username}`);
+    await page.goto(`/${me.username}/${repo}/src/branch/main/.gitignore`);
+    const ignored = await page.locator('table.code .lc').allTextContents();
+    // The options in list order (Go before Node), each under Gitea's heading line.
+    expect(ignored[0]).toBe('# ---> Go');
+    expect(ignored).toContain('# ---> Node');
+    expect(ignored.indexOf('# ---> Node')).toBeGreaterThan(ignored.indexOf('*.exe'));
     const again = await api.get<{ empty: boolean; description: string }>(`/repos/${me.username}/${repo}`, { basic: basic() });
     expect(again.body).toMatchObject({ empty: false, description: 'Shell notes' });
   });

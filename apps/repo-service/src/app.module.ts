@@ -19,6 +19,7 @@ import { FileChangesModule } from './file-changes/file-changes.module.js';
 import { BranchWritesModule } from './branches/branch-writes.module.js';
 import { SigningModule } from './signing/signing.module.js';
 import { ReleasesModule } from './releases/releases.module.js';
+import { TemplatesModule } from './templates/templates.module.js';
 
 /** repo-service: repositories, git storage and transport, issues, pull requests, packages. */
 @Module({
@@ -28,6 +29,7 @@ import { ReleasesModule } from './releases/releases.module.js';
     PrismaModule,
     StorageModule,
     SigningModule,
+    TemplatesModule,
     AccessModule,
     RepositoriesModule,
     CollaboratorsModule,

@@ -32,6 +32,41 @@ func (r *Run) misc() {
 		return expect(s.MaxResponseItems > 0 && s.DefaultPagingNum > 0, "settings %+v", s)
 	})
 	r.signingKeys("GetSigningKeyGPG", "GetSigningKeySSH", r.c.GetSigningKeyGPG, r.c.GetSigningKeySSH)
+	r.templates()
+}
+
+// templates checks the .gitignore and licence templates a repository's auto_init can add.
+func (r *Run) templates() {
+	r.do("ListGitignoresTemplates", func() error {
+		names, _, err := r.c.ListGitignoresTemplates()
+		if err != nil {
+			return err
+		}
+		return expect(slices.Contains(names, "Go") && slices.Contains(names, "Node"), "gitignores %v", names)
+	})
+	r.do("GetGitignoreTemplateInfo", func() error {
+		t, _, err := r.c.GetGitignoreTemplateInfo("Go")
+		if err != nil {
+			return err
+		}
+		return expect(t.Name == "Go" && strings.Contains(t.Source, "*.exe"), "gitignore %.60q", t.Source)
+	})
+	r.do("ListLicenseTemplates", func() error {
+		list, _, err := r.c.ListLicenseTemplates()
+		if err != nil {
+			return err
+		}
+		return expect(slices.ContainsFunc(list, func(l *gitea.LicensesTemplateListEntry) bool {
+			return l.Key == "MIT" && strings.HasSuffix(l.URL, "/api/v1/licenses/MIT")
+		}), "licenses %d", len(list))
+	})
+	r.do("GetLicenseTemplateInfo", func() error {
+		l, _, err := r.c.GetLicenseTemplateInfo("Apache-2.0")
+		if err != nil {
+			return err
+		}
+		return expect(l.Key == "Apache-2.0" && strings.Contains(l.Body, "Apache License"), "license %+v", l.Name)
+	})
 }
 
 // signingKeys checks the instance's public signing key in the configured format, and 404 for the other one (Gitea

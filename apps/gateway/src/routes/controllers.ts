@@ -1,6 +1,7 @@
 import type { Type } from '@nestjs/common';
 import { MiscController } from './misc/misc.controller.js';
 import { RepoSigningKeyController, SigningKeyController } from './misc/signing-key.controller.js';
+import { TemplatesController } from './misc/templates.controller.js';
 import { UsersController } from './users/users.controller.js';
 import { OwnKeysController } from './users/keys.controller.js';
 import { EmailsController } from './users/emails.controller.js';
@@ -43,6 +44,7 @@ import { NotificationsController } from './notifications/notifications.controlle
 export const API_CONTROLLERS: Type<unknown>[] = [
   MiscController,
   SigningKeyController,
+  TemplatesController,
   UsersController,
   OwnKeysController,
   EmailsController,

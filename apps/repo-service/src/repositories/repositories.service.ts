@@ -15,6 +15,8 @@ import { PrismaService } from '../prisma/prisma.service.js';
 import { CommitSigner } from '../signing/commit-signer.js';
 import { RepoStorage } from '../storage/repo-storage.js';
 import { AttachmentStore } from '../storage/attachment-store.js';
+import { templateFiles } from '../templates/init-files.js';
+import { TemplateCatalogue } from '../templates/template-catalogue.js';
 import {
   RepositoriesRepository,
   type RepositoryChanges, type RepositoryFilter, type RepositoryOrder, type RepositoryRow,
@@ -57,6 +59,7 @@ export class RepositoriesService {
     private readonly access: AccessService,
     private readonly rpc: RpcClient,
     private readonly signer: CommitSigner,
+    private readonly templates: TemplateCatalogue,
     @Inject(COMMON_SETTINGS) common: CommonSettings,
     @Inject(REPO_SETTINGS) private readonly settings: RepoSettings,
   ) {
@@ -83,6 +86,12 @@ export class RepositoriesService {
     const [owner, doers] = await Promise.all([this.creationOwner(req), this.identity.usersById([actor.id])]);
     const doer = doers.get(actor.id) ?? placeholderUser(actor.id, actor.login, this.urls.rootUrl);
     if (await this.repositories.existsByName(owner.id, body.name)) throw DomainError.alreadyExists(DUPLICATE);
+    // Before anything is created: an unknown template name is a 422, with or without auto_init.
+    const templateFilesToAdd = templateFiles(this.templates, body, {
+      owner: owner.login,
+      repo: body.name,
+      year: String(new Date().getUTCFullYear()),
+    });
 
     // Storage first (created exclusively), then the row and its event in one transaction; if anything after the
     // storage fails, the storage goes again, so neither half outlives the other.
@@ -97,7 +106,7 @@ export class RepositoriesService {
         await this.storage.commitFiles(
           location,
           branch,
-          [{ path: 'README.md', content: defaultReadme(body.name, body.description ?? '') }],
+          [{ path: 'README.md', content: defaultReadme(body.name, body.description ?? '') }, ...templateFilesToAdd],
           'Initial commit',
           {
             name: doer.full_name || doer.login,

@@ -24,6 +24,7 @@ export * from './repo-urls.js';
 export * from './two-factor-policy.js';
 export * from './archived-policy.js';
 export * from './signing-key.dto.js';
+export * from './templates.dto.js';
 export * from './commit-statuses.dto.js';
 export * from './commit-statuses.subjects.js';
 export * from './commit-status-events.js';

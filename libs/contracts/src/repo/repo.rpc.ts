@@ -35,6 +35,9 @@ import type {
   ReadNotificationsRequest,
 } from './notifications.dto.js';
 import type { GetSigningKeyRequest, SigningKeyReply } from './signing-key.dto.js';
+import type {
+  GetTemplateRequest, GitignoreTemplateDto, LicenseTemplateDto, ListTemplatesRequest, TemplateCatalogueReply,
+} from './templates.dto.js';
 import type { RpcPair } from '../rpc-contract.js';
 import type { RepoSubjects } from './repo.subjects.js';
 
@@ -97,6 +100,9 @@ export interface RepoRpc {
   [RepoSubjects.topicDelete]: RpcPair<TopicRequest, null>;
   [RepoSubjects.refNames]: RpcPair<ListRefNamesRequest, RefNamesReply>;
   [RepoSubjects.signingKeyGet]: RpcPair<GetSigningKeyRequest, SigningKeyReply>;
+  [RepoSubjects.templateList]: RpcPair<ListTemplatesRequest, TemplateCatalogueReply>;
+  [RepoSubjects.templateGitignore]: RpcPair<GetTemplateRequest, GitignoreTemplateDto>;
+  [RepoSubjects.templateLicense]: RpcPair<GetTemplateRequest, LicenseTemplateDto>;
   [RepoSubjects.branchProtectionList]: RpcPair<RepoScopedRequest, BranchProtectionDto[]>;
   [RepoSubjects.branchProtectionGet]: RpcPair<BranchProtectionRequest, BranchProtectionDto>;
   [RepoSubjects.branchProtectionCreate]: RpcPair<CreateBranchProtectionRequest, BranchProtectionDto>;

@@ -164,6 +164,12 @@ export const RepoSubjects = {
   refNames: 'repo.ref.names',
   /** The instance signing key's public half: {@link GetSigningKeyRequest} → {@link SigningKeyReply}. */
   signingKeyGet: 'repo.signing-key.get',
+  /** The `.gitignore` and licence templates `auto_init` can add: {@link ListTemplatesRequest} → {@link TemplateCatalogueReply}. */
+  templateList: 'repo.template.list',
+  /** One `.gitignore` template: {@link GetTemplateRequest} → {@link GitignoreTemplateDto} (NOT_FOUND when unknown). */
+  templateGitignore: 'repo.template.gitignore',
+  /** One licence: {@link GetTemplateRequest} → {@link LicenseTemplateDto} (NOT_FOUND when unknown). */
+  templateLicense: 'repo.template.license',
 
   /** A repository's branch protection rules (repo admin): {@link RepoScopedRequest} → `BranchProtectionDto[]`. */
   branchProtectionList: 'repo.branch-protection.list',

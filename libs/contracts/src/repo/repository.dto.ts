@@ -115,11 +115,14 @@ export class CreateRepoBody {
   @IsOptional() @IsBoolean() template?: boolean;
   /** Accepted for compatibility; only `sha1` is supported. Empty: sha1 (Gitea's Go SDK always sends the field). */
   @IsOptional() @IsIn(['', 'sha1', 'sha256']) object_format_name?: '' | 'sha1' | 'sha256';
-  /** Accepted for compatibility and ignored (no templates are installed). */
+  /**
+   * `.gitignore` templates for the `auto_init` commit, comma-separated (`Node,macOS`; `GET /gitignore/templates`),
+   * concatenated in that order. An unknown name: 422.
+   */
   @IsOptional() @IsString() @MaxLength(255) gitignores?: string;
   /** Accepted for compatibility and ignored. */
   @IsOptional() @IsString() @MaxLength(255) issue_labels?: string;
-  /** Accepted for compatibility and ignored. */
+  /** The licence of the `auto_init` commit's `LICENSE` (`GET /licenses`: `MIT`, `Apache-2.0`…; year and owner filled in). An unknown key: 422. */
   @IsOptional() @IsString() @MaxLength(255) license?: string;
   /** Accepted for compatibility; the README is always the default one. */
   @IsOptional() @IsString() @MaxLength(255) readme?: string;

@@ -30,13 +30,23 @@ describe('shell templates', () => {
   it('renders the new-repository form with the owner picker preselected, and the organization form', () => {
     const html = views.render('create/repo', {
       owners: [{ id: 1, login: 'al', kind: 'self' }, { id: 9, login: 'acme', kind: 'org' }],
-      form: { uid: '9', repo_name: '', description: '', private: true, auto_init: true, readme: 'Default', default_branch: '' },
-      readmes: ['Default'], csrf: 'tok',
+      form: {
+        uid: '9', repo_name: '', description: '', private: true, auto_init: true, readme: 'Default', default_branch: '',
+        gitignores: ['Go'], license: 'MIT',
+      },
+      readmes: ['Default'], gitignores: ['C++', 'Go'],
+      licenses: [{ key: 'Apache-2.0', name: 'Apache License 2.0' }, { key: 'MIT', name: 'MIT License' }], csrf: 'tok',
     });
     expect(html).toContain('<option value="9" selected>acme</option>');
     expect(html).toContain('name="private" value="on" checked');
     expect(html).toContain('name="auto_init" value="on" checked');
-    for (const name of ['uid', 'repo_name', 'description', 'readme', 'default_branch']) expect(html).toContain(`name="${name}"`);
+    for (const name of ['uid', 'repo_name', 'description', 'readme', 'gitignores', 'license', 'default_branch']) {
+      expect(html).toContain(`name="${name}"`);
+    }
+    expect(html).toContain('<option value="C++">C++</option>');
+    expect(html).toContain('<option value="Go" selected>Go</option>');
+    expect(html).toContain('<option value="MIT" selected>MIT License</option>');
+    expect(html).not.toContain('no <code>.gitignore</code>');
     const org = views.render('create/org', { form: { org_name: '', visibility: 'limited' }, visibilities: ['public', 'limited', 'private'], csrf: 't' });
     expect(org).toContain('name="visibility" value="limited" checked');
   });

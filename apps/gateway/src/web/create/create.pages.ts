@@ -38,6 +38,10 @@ interface RepoForm {
   private: boolean;
   auto_init: boolean;
   readme: string;
+  /** `.gitignore` template names (the multi-select's values; Gitea posts them comma-separated: both are read). */
+  gitignores: string[];
+  /** A licence key, or '' for none. */
+  license: string;
   default_branch: string;
 }
 
@@ -51,8 +55,9 @@ export function registerCreatePages(web: WebKit): void {
     const actor = requireSignIn(ctx);
     const owners = await ownerChoices(web.rpc, actor);
     const preselected = owners.find((o) => o.login === ctx.query.org) ?? owners[0];
-    return repoForm(ctx, owners, {
-      uid: String(preselected.id), repo_name: '', description: '', private: false, auto_init: true, readme: 'Default', default_branch: '',
+    return repoForm(web.rpc, ctx, owners, {
+      uid: String(preselected.id), repo_name: '', description: '', private: false, auto_init: true, readme: 'Default',
+      gitignores: [], license: '', default_branch: '',
     });
   });
 
@@ -62,10 +67,12 @@ export function registerCreatePages(web: WebKit): void {
     const form: RepoForm = {
       uid: f.uid ?? '', repo_name: (f.repo_name ?? '').trim(), description: f.description ?? '', private: f.private === 'on',
       auto_init: f.auto_init === 'on', readme: f.readme ?? 'Default', default_branch: (f.default_branch ?? '').trim(),
+      gitignores: ctx.formAll('gitignores').flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean),
+      license: (f.license ?? '').trim(),
     };
     const owners = await ownerChoices(web.rpc, actor);
     const owner = owners.find((o) => String(o.id) === form.uid);
-    if (!owner) return repoForm(ctx, owners, form, { error: 'Choose an owner from the list.', status: 422 });
+    if (!owner) return repoForm(web.rpc, ctx, owners, form, { error: 'Choose an owner from the list.', status: 422 });
     try {
       const repo = await web.rpc.send(RepoSubjects.repositoryCreate, {
         actor,
@@ -78,11 +85,14 @@ export function registerCreatePages(web: WebKit): void {
           auto_init: form.auto_init,
           ...(form.default_branch ? { default_branch: form.default_branch.slice(0, 100) } : {}),
           ...(form.auto_init ? { readme: form.readme.slice(0, 255) } : {}),
+          // Unknown names come back as a 422 on the form (repo-service checks them).
+          ...(form.auto_init && form.gitignores.length ? { gitignores: form.gitignores.join(',').slice(0, 255) } : {}),
+          ...(form.auto_init && form.license ? { license: form.license.slice(0, 255) } : {}),
         },
       });
       return redirect(`/${encodeURIComponent(repo.owner.login)}/${encodeURIComponent(repo.name)}`);
     } catch (err) {
-      return repoForm(ctx, owners, form, refusal(err));
+      return repoForm(web.rpc, ctx, owners, form, refusal(err));
     }
   });
 
@@ -116,10 +126,12 @@ function refusal(err: unknown): { error: string; status: number } {
 }
 
 async function repoForm(
-  ctx: PageContext, owners: OwnerChoice[], form: RepoForm, failure?: { error: string; status: number },
+  rpc: RpcClient, ctx: PageContext, owners: OwnerChoice[], form: RepoForm, failure?: { error: string; status: number },
 ): Promise<PageResult> {
+  const templates = await rpc.send(RepoSubjects.templateList, {});
   return page('create/repo', 'New repository', {
-    owners, form, readmes: README_TEMPLATES, error: failure?.error, csrf: await ctx.csrfToken(),
+    owners, form, readmes: README_TEMPLATES, gitignores: templates.gitignores, licenses: templates.licenses,
+    error: failure?.error, csrf: await ctx.csrfToken(),
   }, failure?.status ?? 200);
 }
 
