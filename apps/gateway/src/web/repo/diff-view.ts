@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { LruCache } from '@cairn/platform';
-import { escapeHtml, HIGHLIGHT_MAX_BYTES, highlightAs, highlightLines, languageFor } from './highlight.js';
+import { escapeHtml, HIGHLIGHT_MAX_BYTES, highlightAs, highlightLines, highlightSpans, languageFor } from './highlight.js';
 import type { DiffFile, DiffHunk } from './unified-diff.js';
 
 /** Gitea's `?style=`: one column of lines, or the old and new side by side. */
@@ -173,29 +173,33 @@ function highlightHunks(f: DiffFile): string[][] {
 /**
  * One hunk's lines as HTML. Each hunk is highlighted on its own (the lines between hunks are not in the diff, so
  * neither whole-side nor per-hunk highlighting knows their state). Context and added lines come from the new side, as
- * the unified style shows them; the old side is highlighted only up to its last removed line, the only old lines
- * shown, with the context before them for their tokens' state. A hunk without removed lines needs no old side.
+ * the unified style shows them. The old side is highlighted only for its removed lines: from the last line before the
+ * first change where no token is open (up to the first change both sides are the same text, so the new side's
+ * highlighting tells), to its last removed line. A hunk without removed lines needs no old side.
  */
 function highlightHunk(h: DiffHunk, oldLanguage: string | null, newLanguage: string | null): string[] {
   const out = h.lines.map(() => '');
+  const openAfter = h.lines.map(() => false);
+  const newSide = indexesOf(h, (l) => l.kind === 'add' || l.kind === 'context');
+  if (newSide.length) {
+    const { lines, openAtEnd } = highlightSpans(textOf(h, newSide), newLanguage);
+    newSide.forEach((i, k) => {
+      out[i] = lines[k] ?? '';
+      openAfter[i] = openAtEnd[k] ?? false;
+    });
+  }
   let lastDel = -1;
   h.lines.forEach((l, i) => {
     if (l.kind === 'del') lastDel = i;
   });
-  const newSide = indexesOf(h, (l) => l.kind === 'add' || l.kind === 'context');
-  const oldSide = indexesOf(h, (l, i) => (l.kind === 'del' || l.kind === 'context') && i <= lastDel);
-  if (newSide.length) {
-    const newHtml = highlightAs(textOf(h, newSide), newLanguage);
-    newSide.forEach((i, k) => {
-      out[i] = newHtml[k] ?? '';
-    });
-  }
-  if (oldSide.length) {
-    const oldHtml = highlightAs(textOf(h, oldSide), oldLanguage);
-    oldSide.forEach((i, k) => {
-      if (h.lines[i].kind === 'del') out[i] = oldHtml[k] ?? '';
-    });
-  }
+  if (lastDel < 0) return out;
+  let from = h.lines.findIndex((l) => l.kind === 'add' || l.kind === 'del');
+  while (from > 0 && openAfter[from - 1]) from--;
+  const oldSide = indexesOf(h, (l, i) => (l.kind === 'del' || l.kind === 'context') && i >= from && i <= lastDel);
+  const oldHtml = highlightAs(textOf(h, oldSide), oldLanguage);
+  oldSide.forEach((i, k) => {
+    if (h.lines[i].kind === 'del') out[i] = oldHtml[k] ?? '';
+  });
   return out;
 }
 

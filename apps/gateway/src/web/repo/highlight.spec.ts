@@ -4,7 +4,7 @@ import css from 'highlight.js/lib/languages/css';
 import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import { describe, expect, it } from 'vitest';
-import { HIGHLIGHT_MAX_BYTES, highlightAs, highlightLines, languageFor } from './highlight.js';
+import { HIGHLIGHT_MAX_BYTES, highlightAs, highlightLines, highlightSpans, languageFor } from './highlight.js';
 
 describe('highlightLines', () => {
   it('highlights a known language, one balanced line per source line', () => {
@@ -35,6 +35,11 @@ describe('highlightLines', () => {
     expect(theirs).toContain('title function_');
     expect(configured.highlight(code, { language: 'typescript', ignoreIllegals: true }).value).toBe(theirs);
     expect(highlightAs(code, 'typescript')[4]).toBe('<span class="hljs-string">line <span class="hljs-subst">${<span class="hljs-number">1</span> + <span class="hljs-number">2</span>}</span> template`</span>; <span class="hljs-comment">// trailing &lt;comment&gt;</span>');
+  });
+
+  it('tells which lines end inside a token', () => {
+    expect(highlightSpans('/* a\n b */ let s = `x\ny`;\nz();\n', 'typescript').openAtEnd).toEqual([true, true, false, false]);
+    expect(highlightSpans('/* a\nb\n', null).openAtEnd).toEqual([false, false]);
   });
 
   it('escapes unknown and oversized files without highlighting', () => {

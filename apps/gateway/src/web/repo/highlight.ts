@@ -35,9 +35,21 @@ export function highlightLines(text: string, fileName: string): { language: stri
 
 /** {@link highlightLines} in a language already chosen (null: escaped only), for callers that bound the size themselves. */
 export function highlightAs(text: string, language: string | null): string[] {
+  return highlightSpans(text, language).lines;
+}
+
+/**
+ * {@link highlightAs}, and for each line whether a token (comment, string, …) is still open at its end: where none is,
+ * the next line starts as the start of a text would, which lets a caller highlight from there instead of from the top.
+ */
+export function highlightSpans(text: string, language: string | null): { lines: string[]; openAtEnd: boolean[] } {
   const body = text.endsWith('\n') ? text.slice(0, -1) : text;
-  if (!language) return body.split('\n').map(escapeHtml);
-  return splitBalanced(hljs.highlight(body, { language, ignoreIllegals: true }).value);
+  const openAtEnd: boolean[] = [];
+  if (!language) {
+    const lines = body.split('\n').map(escapeHtml);
+    return { lines, openAtEnd: lines.map(() => false) };
+  }
+  return { lines: splitBalanced(hljs.highlight(body, { language, ignoreIllegals: true }).value, openAtEnd), openAtEnd };
 }
 
 const HTML_SPECIAL = /[&<>"']/;
@@ -113,7 +125,7 @@ class HtmlEmitter implements Emitter {
 hljs.configure({ __emitter: HtmlEmitter });
 
 /** Splits highlight.js output at newlines, closing the spans open at each line end and reopening them after. */
-function splitBalanced(html: string): string[] {
+function splitBalanced(html: string, openAtEnd: boolean[]): string[] {
   const lines: string[] = [];
   const open: string[] = [];
   let current = '';
@@ -124,6 +136,7 @@ function splitBalanced(html: string): string[] {
     last = tag.lastIndex;
     if (m[0] === '\n') {
       lines.push(current + '</span>'.repeat(open.length));
+      openAtEnd.push(open.length > 0);
       current = open.join('');
     } else if (m[0] === '</span>') {
       open.pop();
@@ -134,6 +147,7 @@ function splitBalanced(html: string): string[] {
     }
   }
   lines.push(current + html.slice(last));
+  openAtEnd.push(open.length > 0);
   return lines;
 }
 
