@@ -75,7 +75,7 @@ function openingTag(scope: string): string {
 
 /**
  * Writes highlight.js's HTML straight into a string. The default emitter builds a token tree, walks it and escapes
- * every text node with five `replace` passes: on a pull request's diff that was a third of the highlighting time
+ * every text node with five `replace` passes: on a pull request's diff that was about a fifth of the highlighting time
  * (docs/web-review.md). The output is the same HTML, byte for byte (the unit tests compare both). highlight.js calls
  * `openNode`/`closeNode` besides the {@link Emitter} interface's methods.
  */
