@@ -63,6 +63,38 @@ describe('diffView', () => {
     expect(pair.left.commentUrl).toBeNull();
   });
 
+  it('highlights each hunk on its own: removed lines get the state of the context before them, context the new side', () => {
+    const commented = [
+      'diff --git a/c.ts b/c.ts',
+      '--- a/c.ts',
+      '+++ b/c.ts',
+      '@@ -1,4 +1,4 @@',
+      ' /* a comment',
+      '-   still the comment */ let gone = 1;',
+      '+   still the comment */ let kept = 2;',
+      ' const after = "x";',
+      ' const last = 3;',
+      // A string left open in the hunk before does not reach into this one.
+      '@@ -20,2 +20,3 @@',
+      ' const z = 1;',
+      '+const y = 2;',
+      ' const w = 3;',
+    ].join('\n');
+    for (const style of ['unified', 'split'] as const) {
+      const rows = diffView(parseUnifiedDiff(commented), { style }).files[0].rows;
+      const cells = rows.flatMap((r) => (r.type === 'line' ? [r.cell] : r.type === 'pair' ? [r.left, r.right] : []));
+      const html = (kind: string, text: string) => cells.find((c) => c.kind === kind && c.html.includes(text))!.html;
+      expect(html('del', 'gone')).toMatch(/^<span class="hljs-comment">\s+still the comment \*\/<\/span>/);
+      expect(html('add', 'kept')).toMatch(/^<span class="hljs-comment">\s+still the comment \*\/<\/span>/);
+      expect(html('context', ' z = ')).toMatch(/^<span class="hljs-keyword">const<\/span>/);
+      // Both columns of a context line show the same (new side) HTML.
+      const context = cells.filter((c) => c.kind === 'context' && c.html.includes('after'));
+      expect(context.length).toBe(style === 'split' ? 2 : 1);
+      expect(new Set(context.map((c) => c.html)).size).toBe(1);
+      expect(context[0].html).toContain('<span class="hljs-string">&quot;x&quot;</span>');
+    }
+  });
+
   it('collapses huge files and renders through the shared partial without a horizontal page', () => {
     const big = ['diff --git a/big.txt b/big.txt', '--- a/big.txt', '+++ b/big.txt', '@@ -1,0 +1,500 @@', ...Array.from({ length: 500 }, (_, i) => `+line ${i}`)].join('\n');
     const v = diffView(parseUnifiedDiff(big), { style: 'unified' });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { LruCache } from '@cairn/platform';
-import { escapeHtml, highlightLines } from './highlight.js';
+import { escapeHtml, HIGHLIGHT_MAX_BYTES, highlightAs, highlightLines, highlightSpans, languageFor } from './highlight.js';
 import type { DiffFile, DiffHunk } from './unified-diff.js';
 
 /** Gitea's `?style=`: one column of lines, or the old and new side by side. */
@@ -148,40 +148,75 @@ function firstLine(start: number, count: number): number {
 }
 
 /**
- * Highlighted sides by blob pair and paths: the same two blobs always give the same hunks (the diff options are fixed),
+ * Highlighted hunks by blob pair and paths: the same two blobs always give the same hunks (the diff options are fixed),
  * so a pull request's files, viewed again and again during a review, are highlighted once. Highlighting is most of a
  * diff page's work (docs/web-review.md, the benchmark). Bounded by entries; files above the line bound are not kept.
  */
-const HIGHLIGHTED = new LruCache<{ old: string[]; new: string[] }>(2000);
+const HIGHLIGHTED = new LruCache<string[][]>(2000);
 const HIGHLIGHT_CACHE_MAX_LINES = 2000;
 
-/** Highlighted HTML of each old-side and new-side line of the file, in hunk order (cached by blob pair). */
-function highlightSides(f: DiffFile): { old: string[]; new: string[] } {
+/** The highlighted HTML of every line of every hunk of the file, `[hunk][line]` (cached by blob pair). */
+function highlightHunks(f: DiffFile): string[][] {
   const key = f.blobs ? `${f.blobs}\0${f.oldPath}\0${f.newPath}` : null;
   const cached = key ? HIGHLIGHTED.get(key) : undefined;
   if (cached) return cached;
-  const sides = highlightUncached(f);
-  if (key && sides.old.length + sides.new.length <= HIGHLIGHT_CACHE_MAX_LINES) HIGHLIGHTED.set(key, sides);
-  return sides;
+  const bytes = f.hunks.reduce((n, h) => h.lines.reduce((m, l) => m + Buffer.byteLength(l.text, 'utf8') + 1, n), 0);
+  const big = bytes > HIGHLIGHT_MAX_BYTES;
+  const oldLanguage = big ? null : languageFor(f.oldPath);
+  const newLanguage = big ? null : languageFor(f.newPath);
+  const hunks = f.hunks.map((h) => highlightHunk(h, oldLanguage, newLanguage));
+  const lines = f.hunks.reduce((n, h) => n + h.lines.length, 0);
+  if (key && lines <= HIGHLIGHT_CACHE_MAX_LINES) HIGHLIGHTED.set(key, hunks);
+  return hunks;
 }
 
-function highlightUncached(f: DiffFile): { old: string[]; new: string[] } {
-  const oldText: string[] = [];
-  const newText: string[] = [];
-  for (const h of f.hunks) {
-    for (const l of h.lines) {
-      if (l.kind === 'del' || l.kind === 'context') oldText.push(l.text);
-      if (l.kind === 'add' || l.kind === 'context') newText.push(l.text);
-    }
+/**
+ * One hunk's lines as HTML. Each hunk is highlighted on its own (the lines between hunks are not in the diff, so
+ * neither whole-side nor per-hunk highlighting knows their state). Context and added lines come from the new side, as
+ * the unified style shows them. The old side is highlighted only for its removed lines: from the last line before the
+ * first change where no token is open (up to the first change both sides are the same text, so the new side's
+ * highlighting tells), to its last removed line. A hunk without removed lines needs no old side.
+ */
+function highlightHunk(h: DiffHunk, oldLanguage: string | null, newLanguage: string | null): string[] {
+  const out = h.lines.map(() => '');
+  const openAfter = h.lines.map(() => false);
+  const newSide = indexesOf(h, (l) => l.kind === 'add' || l.kind === 'context');
+  if (newSide.length) {
+    const { lines, openAtEnd } = highlightSpans(textOf(h, newSide), newLanguage);
+    newSide.forEach((i, k) => {
+      out[i] = lines[k] ?? '';
+      openAfter[i] = openAtEnd[k] ?? false;
+    });
   }
-  const side = (lines: string[], name: string) => (lines.length ? highlightLines(`${lines.join('\n')}\n`, name).lines : []);
-  return { old: side(oldText, f.oldPath), new: side(newText, f.newPath) };
+  let lastDel = -1;
+  h.lines.forEach((l, i) => {
+    if (l.kind === 'del') lastDel = i;
+  });
+  if (lastDel < 0) return out;
+  let from = h.lines.findIndex((l) => l.kind === 'add' || l.kind === 'del');
+  while (from > 0 && openAfter[from - 1]) from--;
+  const oldSide = indexesOf(h, (l, i) => (l.kind === 'del' || l.kind === 'context') && i >= from && i <= lastDel);
+  const oldHtml = highlightAs(textOf(h, oldSide), oldLanguage);
+  oldSide.forEach((i, k) => {
+    if (h.lines[i].kind === 'del') out[i] = oldHtml[k] ?? '';
+  });
+  return out;
+}
+
+function indexesOf(h: DiffHunk, pick: (l: DiffHunk['lines'][number], i: number) => boolean): number[] {
+  const picked: number[] = [];
+  h.lines.forEach((l, i) => {
+    if (pick(l, i)) picked.push(i);
+  });
+  return picked;
+}
+
+function textOf(h: DiffHunk, picked: number[]): string {
+  return `${picked.map((i) => h.lines[i].text).join('\n')}\n`;
 }
 
 function rowsOf(f: DiffFile, fileId: string, links: DiffLinks): DiffRow[] {
-  const html = highlightSides(f);
-  let oi = 0;
-  let ni = 0;
+  const html = highlightHunks(f);
   const path = f.status === 'deleted' ? f.oldPath : f.newPath;
   const cell = (kind: DiffCell['kind'], side: DiffSide, no: number | null, text: string): DiffCell => ({
     kind, no, html: text,
@@ -196,32 +231,30 @@ function rowsOf(f: DiffFile, fileId: string, links: DiffLinks): DiffRow[] {
   };
   let nextNew = 1;
   let nextOld = 1;
-  for (const h of f.hunks) {
+  f.hunks.forEach((h, hi) => {
+    const htmlOf = html[hi];
     const gap = expander(f, h, nextOld, nextNew, links);
     if (gap) rows.push(gap);
     rows.push({ type: 'hunk', header: h.header });
     if (links.style === 'unified') {
-      for (const l of h.lines) {
+      h.lines.forEach((l, li) => {
         if (l.kind === 'note') {
           rows.push({ type: 'line', kind: 'note', oldNo: null, newNo: null, cell: { ...empty, html: escapeHtml(l.text) } });
-          continue;
+          return;
         }
         const side: DiffSide = l.kind === 'del' ? 'previous' : 'proposed';
-        const text = l.kind === 'del' ? html.old[oi] : html.new[ni];
-        if (l.kind !== 'add') oi++;
-        if (l.kind !== 'del') ni++;
         const no = side === 'previous' ? l.oldNo : l.newNo;
-        rows.push({ type: 'line', kind: l.kind, oldNo: l.oldNo, newNo: l.newNo, cell: cell(l.kind, side, no, text ?? '') });
+        rows.push({ type: 'line', kind: l.kind, oldNo: l.oldNo, newNo: l.newNo, cell: cell(l.kind, side, no, htmlOf[li]) });
         pushComments(l.kind === 'context' ? [...commentsAt('previous', l.oldNo), ...commentsAt('proposed', l.newNo)] : commentsAt(side, no));
-      }
+      });
     } else {
-      // Split: a run of removed lines pairs with the run of added lines after it.
-      const lines = h.lines.filter((l) => l.kind !== 'note');
+      // Split: a run of removed lines pairs with the run of added lines after it; context shows its new side's HTML.
+      const lines = h.lines.map((l, li) => ({ ...l, html: htmlOf[li] })).filter((l) => l.kind !== 'note');
       for (let i = 0; i < lines.length;) {
         const l = lines[i];
         if (l.kind === 'context') {
-          const left = cell('context', 'previous', l.oldNo, html.old[oi++] ?? '');
-          const right = cell('context', 'proposed', l.newNo, html.new[ni++] ?? '');
+          const left = cell('context', 'previous', l.oldNo, l.html);
+          const right = cell('context', 'proposed', l.newNo, l.html);
           rows.push({ type: 'pair', left, right });
           pushComments([...commentsAt('previous', l.oldNo), ...commentsAt('proposed', l.newNo)]);
           i++;
@@ -234,8 +267,8 @@ function rowsOf(f: DiffFile, fileId: string, links: DiffLinks): DiffRow[] {
         for (let k = 0; k < Math.max(dels.length, adds.length); k++) {
           const d = dels[k];
           const a = adds[k];
-          const left = d ? cell('del', 'previous', d.oldNo, html.old[oi++] ?? '') : empty;
-          const right = a ? cell('add', 'proposed', a.newNo, html.new[ni++] ?? '') : empty;
+          const left = d ? cell('del', 'previous', d.oldNo, d.html) : empty;
+          const right = a ? cell('add', 'proposed', a.newNo, a.html) : empty;
           rows.push({ type: 'pair', left, right });
           pushComments([...commentsAt('previous', d?.oldNo ?? null), ...commentsAt('proposed', a?.newNo ?? null)]);
         }
@@ -243,7 +276,7 @@ function rowsOf(f: DiffFile, fileId: string, links: DiffLinks): DiffRow[] {
     }
     nextOld = firstLine(h.oldStart, h.oldCount) + h.oldCount;
     nextNew = firstLine(h.newStart, h.newCount) + h.newCount;
-  }
+  });
   if (f.hunks.length && f.status !== 'deleted' && f.status !== 'added') {
     const rest = links.headBlobUrl ? `${links.headBlobUrl(path)}#L${nextNew}` : null;
     rows.push({

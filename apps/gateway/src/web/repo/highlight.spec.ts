@@ -1,5 +1,10 @@
+import configured from 'highlight.js/lib/common';
+import hljs from 'highlight.js/lib/core';
+import css from 'highlight.js/lib/languages/css';
+import typescript from 'highlight.js/lib/languages/typescript';
+import xml from 'highlight.js/lib/languages/xml';
 import { describe, expect, it } from 'vitest';
-import { HIGHLIGHT_MAX_BYTES, highlightLines, languageFor } from './highlight.js';
+import { HIGHLIGHT_MAX_BYTES, highlightAs, highlightLines, highlightSpans, languageFor } from './highlight.js';
 
 describe('highlightLines', () => {
   it('highlights a known language, one balanced line per source line', () => {
@@ -10,6 +15,31 @@ describe('highlightLines', () => {
     expect(lines[1]).toBe('<span class="hljs-comment"> b */</span>');
     expect(lines[2]).toContain('&lt;y&gt;');
     for (const l of lines) expect(l.match(/<span/g)?.length ?? 0).toBe(l.match(/<\/span>/g)?.length ?? 0);
+  });
+
+  it('writes the same HTML as highlight.js\'s own emitter (scopes with parts, embedded languages, escapes)', () => {
+    // A separate instance keeps highlight.js's default emitter: the module configures the shared one.
+    const reference = hljs.newInstance();
+    reference.registerLanguage('typescript', typescript);
+    reference.registerLanguage('xml', xml);
+    reference.registerLanguage('css', css);
+    const code = [
+      '/** Docs with @param x and <b>tags</b> & "quotes" */',
+      'export class Box<T> extends Base { get(\'k\'): T { return this.x?.y ?? 0x1f; } }',
+      'function render(a: number) { return html`<div class="a">${a}</div>` + css`p { color: red; }`; }',
+      'const s = `multi',
+      'line ${1 + 2} template`; // trailing <comment>',
+    ].join('\n');
+    const theirs = reference.highlight(code, { language: 'typescript', ignoreIllegals: true }).value;
+    expect(theirs).toContain('language-xml');
+    expect(theirs).toContain('title function_');
+    expect(configured.highlight(code, { language: 'typescript', ignoreIllegals: true }).value).toBe(theirs);
+    expect(highlightAs(code, 'typescript')[4]).toBe('<span class="hljs-string">line <span class="hljs-subst">${<span class="hljs-number">1</span> + <span class="hljs-number">2</span>}</span> template`</span>; <span class="hljs-comment">// trailing &lt;comment&gt;</span>');
+  });
+
+  it('tells which lines end inside a token', () => {
+    expect(highlightSpans('/* a\n b */ let s = `x\ny`;\nz();\n', 'typescript').openAtEnd).toEqual([true, true, false, false]);
+    expect(highlightSpans('/* a\nb\n', null).openAtEnd).toEqual([false, false]);
   });
 
   it('escapes unknown and oversized files without highlighting', () => {
