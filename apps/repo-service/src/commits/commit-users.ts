@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { IdentitySubjects, type UserDto } from '@cairn/contracts';
-import { RpcClient } from '@cairn/platform';
+import { LruCache, RpcClient } from '@cairn/platform';
 
 /** Finds the users owning commit e-mail addresses (Gitea's `GetUserByEmail`, batched). */
 export abstract class CommitUserDirectory {
@@ -24,6 +24,46 @@ export class RpcCommitUserDirectory extends CommitUserDirectory {
     for (const [email, id] of Object.entries(reply.byEmail ?? {})) {
       const user = byId.get(id);
       if (user) out.set(email.toLowerCase(), user);
+    }
+    return out;
+  }
+}
+
+/** How long a commit e-mail's login is reused: a renamed user or a newly added address shows after this at most. */
+export const COMMIT_LOGIN_MAX_AGE_MS = 10_000;
+
+/**
+ * Logins of commit e-mails (lower-cased; null for addresses nobody owns), remembered for a short while so that a
+ * tree page viewed again needs no identity call for its authors. Only logins are kept, never whole users: pages
+ * that answer user objects (the commits API) ask the directory every time.
+ */
+export class RecentCommitLogins {
+  private readonly known: LruCache<{ login: string | null; at: number }>;
+
+  constructor(
+    private readonly directory: CommitUserDirectory,
+    readonly maxAgeMs = COMMIT_LOGIN_MAX_AGE_MS,
+    maxEntries = 10_000,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.known = new LruCache(maxEntries);
+  }
+
+  async logins(emails: string[]): Promise<Map<string, string | null>> {
+    const out = new Map<string, string | null>();
+    const ask: string[] = [];
+    const now = this.now();
+    for (const email of new Set(emails.map((e) => e.toLowerCase()))) {
+      const hit = this.known.get(email);
+      if (hit && now - hit.at < this.maxAgeMs) out.set(email, hit.login);
+      else ask.push(email);
+    }
+    if (ask.length === 0) return out;
+    const users = await this.directory.byEmails(ask);
+    for (const email of ask) {
+      const login = users.get(email)?.login ?? null;
+      this.known.set(email, { login, at: now });
+      out.set(email, login);
     }
     return out;
   }

@@ -11,9 +11,10 @@ import {
   type GetRawRequest,
   type RepoRefDto,
 } from '@cairn/contracts';
-import { CommitUserDirectory } from '../commits/commit-users.js';
+import { CommitUserDirectory, RecentCommitLogins } from '../commits/commit-users.js';
 import { GitReadContext } from '../git/git-read-context.js';
-import { countHistory, readCommitObjects } from '../git/history.js';
+import { readCommitHeadlines } from '../git/commit-headlines.js';
+import { countHistory } from '../git/history.js';
 import type { TreeEntry } from '../git/git-objects.js';
 import { lastCommitsForPaths } from '../git/last-commits.js';
 import { resolveRefPrefix, type ResolvedRef } from '../git/refs.js';
@@ -50,11 +51,16 @@ function joinPath(dir: string, name: string): string {
  */
 @Injectable()
 export class ContentsService {
+  /** The authors' logins of listed commits (null without a user directory). */
+  private readonly logins: RecentCommitLogins | null;
+
   constructor(
     private readonly git: GitReadContext,
     // Absent in tests that build the service alone: commit authors then come without logins.
-    @Optional() private readonly users?: CommitUserDirectory,
-  ) {}
+    @Optional() users?: CommitUserDirectory,
+  ) {
+    this.logins = users ? new RecentCommitLogins(users) : null;
+  }
 
   /** `GET /contents/{path}`: a file (with content), symlink or submodule entry, or a directory listing. */
   async get(req: GetContentsRequest): Promise<GetContentsReply> {
@@ -256,29 +262,29 @@ export class ContentsService {
   }
 
   /**
-   * The listed entries' last commits, each once: read through the pooled cat-file (one pipelined round trip), the
-   * authors' logins in one identity lookup; and the newest of them (latest committer date; on a tie, the one that is
-   * not a parent of another).
+   * The listed entries' last commits, each once: headlines from the cache of commit headlines (the others read
+   * through the pooled cat-file in one pipelined round trip), the authors' logins from the recent logins (the others
+   * in one identity lookup); and the newest of them (latest committer date; on a tie, the one that is not a parent of
+   * another).
    */
   private async commitSummaries(repoPath: string, shas: string[]): Promise<{ commits: CommitSummaryDto[]; latest?: string }> {
     const unique = [...new Set(shas)];
-    const objects = await readCommitObjects(this.git.pool, repoPath, unique);
-    const users = this.users ? await this.users.byEmails([...objects.values()].map((c) => c.author.email)) : new Map<string, never>();
+    const headlines = await readCommitHeadlines(this.git.pool, repoPath, unique);
+    const logins = this.logins ? await this.logins.logins([...headlines.values()].map((c) => c.authorEmail)) : new Map<string, null>();
     const commits = unique.map((sha): CommitSummaryDto => {
-      const c = objects.get(sha)!;
-      const nl = c.message.indexOf('\n');
+      const c = headlines.get(sha)!;
       return {
         sha,
-        title: (nl < 0 ? c.message : c.message.slice(0, nl)).trim(),
-        authorName: c.author.name,
-        authorLogin: users.get(c.author.email.toLowerCase())?.login ?? null,
-        authorDate: c.author.date,
-        committerDate: c.committer.date,
+        title: c.title,
+        authorName: c.authorName,
+        authorLogin: logins.get(c.authorEmail.toLowerCase()) ?? null,
+        authorDate: c.authorDate,
+        committerDate: c.committerDate,
       };
     });
     const newestTime = Math.max(...commits.map((c) => Date.parse(c.committerDate)));
     const candidates = commits.filter((c) => Date.parse(c.committerDate) === newestTime);
-    const parents = new Set(candidates.flatMap((c) => objects.get(c.sha)!.parents));
+    const parents = new Set(candidates.flatMap((c) => headlines.get(c.sha)!.parents));
     const latest = candidates.find((c) => !parents.has(c.sha)) ?? candidates[0];
     return { commits, latest: latest?.sha };
   }

@@ -253,7 +253,7 @@ export interface HistoryCommit extends ParsedCommitObject, LoggedDiff {}
  * commit.
  */
 export async function readCommitObjects(
-  pool: CatFilePool,
+  pool: Pick<CatFilePool, 'run'>,
   repoPath: string,
   ids: string[],
 ): Promise<Map<string, ParsedCommitObject>> {

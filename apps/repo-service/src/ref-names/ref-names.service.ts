@@ -1,23 +1,52 @@
 import { Injectable } from '@nestjs/common';
 import type { ListRefNamesRequest, RefNamesReply } from '@cairn/contracts';
-import { runGitChecked } from '@cairn/platform';
+import { LruCache, runGitChecked } from '@cairn/platform';
 import { GitReadContext } from '../git/git-read-context.js';
+import { refStoreStamp } from './ref-store-stamp.js';
 
 /** Refs listed at most (about 200,000 names): a page must not read an unbounded list. */
 const REF_LIST_MAX_BYTES = 16 * 1024 * 1024;
+/** Repositories whose names are remembered, and the most names remembered for one. */
+const CACHED_REPOSITORIES = 1_000;
+const CACHED_NAMES_MAX = 10_000;
+
+interface KnownNames {
+  stamp: string;
+  branches: string[];
+  tags: string[];
+}
 
 /**
- * Branch and tag names for the web UI's ref switcher: one `git for-each-ref` for both kinds (one process per page
- * view), sorted by name and cut at the caller's limit per kind.
+ * Branch and tag names for the web UI's ref switcher: one `git for-each-ref` for both kinds, sorted by name and cut
+ * at the caller's limit per kind. The names are remembered per repository with the stamp of its ref store they were
+ * read at ({@link refStoreStamp}: a few `stat`s), so a page view starts no git process while no ref was added or
+ * removed.
  */
 @Injectable()
 export class RefNamesService {
+  private readonly known = new LruCache<KnownNames>(CACHED_REPOSITORIES);
+
   constructor(private readonly git: GitReadContext) {}
 
   async list(req: ListRefNamesRequest): Promise<RefNamesReply> {
     if (req.repo.empty) return { branches: [], tags: [], truncated: false };
+    const repoPath = this.git.pathOf(req.repo);
+    const stamp = await refStoreStamp(repoPath);
+    let names = stamp === null ? undefined : this.known.get(repoPath);
+    if (!names || names.stamp !== stamp) {
+      names = { stamp: stamp ?? '', ...(await this.read(repoPath)) };
+      if (stamp !== null && names.branches.length + names.tags.length <= CACHED_NAMES_MAX) this.known.set(repoPath, names);
+    }
+    return {
+      branches: names.branches.slice(0, req.limit),
+      tags: names.tags.slice(0, req.limit),
+      truncated: names.branches.length > req.limit || names.tags.length > req.limit,
+    };
+  }
+
+  private async read(repoPath: string): Promise<{ branches: string[]; tags: string[] }> {
     const { stdout } = await runGitChecked(
-      this.git.pathOf(req.repo),
+      repoPath,
       ['for-each-ref', '--sort=refname', '--format=%(refname)', 'refs/heads/', 'refs/tags/'],
       { maxStdoutBytes: REF_LIST_MAX_BYTES },
     );
@@ -27,10 +56,6 @@ export class RefNamesService {
       if (line.startsWith('refs/heads/')) branches.push(line.slice('refs/heads/'.length));
       else if (line.startsWith('refs/tags/')) tags.push(line.slice('refs/tags/'.length));
     }
-    return {
-      branches: branches.slice(0, req.limit),
-      tags: tags.slice(0, req.limit),
-      truncated: branches.length > req.limit || tags.length > req.limit,
-    };
+    return { branches, tags };
   }
 }
