@@ -5,21 +5,13 @@ import { isObjectId } from '@cairn/contracts';
 import { spawnGit } from '@cairn/platform';
 import type { CatFilePool } from '../git/cat-file-pool.js';
 import { sharedCatFilePool } from '../git/shared-pool.js';
+import { plainAnswer } from './plain-answer.js';
 
 /** The archive formats of Gitea's `/archive/{ref}.zip|.tar.gz`. */
 export type ArchiveFormat = 'zip' | 'tar.gz';
 
 export function isArchiveFormat(value: string | null): value is ArchiveFormat {
   return value === 'zip' || value === 'tar.gz';
-}
-
-function plain(res: ServerResponse, status: number, message: string): void {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-cache' });
-  res.end(`${message}\n`);
 }
 
 /**
@@ -35,12 +27,12 @@ export async function streamArchive(
   res: ServerResponse,
   pool: CatFilePool = sharedCatFilePool(),
 ): Promise<void> {
-  if (!isObjectId(commit)) return plain(res, 400, 'invalid commit id');
+  if (!isObjectId(commit)) return plainAnswer(res, 400, 'invalid commit id');
   if (!prefix || /[/\\\0]/.test(prefix) || prefix.startsWith('-') || prefix === '.' || prefix === '..') {
-    return plain(res, 400, 'invalid prefix');
+    return plainAnswer(res, 400, 'invalid prefix');
   }
   const info = await pool.one(repoPath, { op: 'info', object: commit }).catch(() => null);
-  if (info?.type !== 'commit') return plain(res, 404, 'not found');
+  if (info?.type !== 'commit') return plainAnswer(res, 404, 'not found');
   const child = spawnGit(repoPath, ['archive', `--format=${format === 'zip' ? 'zip' : 'tar'}`, `--prefix=${prefix}/`, commit]);
   child.stdin.end();
   child.stderr.resume();

@@ -7,15 +7,7 @@ import { lookupPaths } from '../git/tree-reader.js';
 import { inlineDisposition, OCTET_STREAM, SNIFF_BYTES } from './content-type.js';
 import { spawnGit } from '@cairn/platform';
 import { isValidRefOrSha } from '@cairn/contracts';
-
-function plain(res: ServerResponse, status: number, message: string): void {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-cache' });
-  res.end(`${message}\n`);
-}
+import { plainAnswer } from './plain-answer.js';
 
 /**
  * Streams the raw bytes of `path` at `ref` (branch, tag or commit id — the gateway sends the commit id it got from
@@ -34,18 +26,18 @@ export async function streamRawBlob(
   pool: CatFilePool = sharedCatFilePool(),
 ): Promise<void> {
   const clean = sanitizeTreePath(path);
-  if (!clean || !isValidRefOrSha(ref)) return plain(res, 400, 'invalid ref or path');
+  if (!clean || !isValidRefOrSha(ref)) return plainAnswer(res, 400, 'invalid ref or path');
   let resolved;
   try {
     resolved = await resolveRef(pool, repoPath, ref);
   } catch {
-    return plain(res, 404, 'not found');
+    return plainAnswer(res, 404, 'not found');
   }
-  if (!resolved) return plain(res, 404, 'not found');
+  if (!resolved) return plainAnswer(res, 404, 'not found');
   const [entry] = await lookupPaths(pool, repoPath, resolved.commit, [clean]);
-  if (!entry || (entry.kind !== 'file' && entry.kind !== 'symlink')) return plain(res, 404, 'not found');
+  if (!entry || (entry.kind !== 'file' && entry.kind !== 'symlink')) return plainAnswer(res, 404, 'not found');
   const info = await pool.one(repoPath, { op: 'info', object: entry.oid });
-  if (!info) return plain(res, 404, 'not found');
+  if (!info) return plainAnswer(res, 404, 'not found');
 
   const child = spawnGit(repoPath, ['cat-file', 'blob', entry.oid]);
   child.stdin.end();
@@ -85,12 +77,12 @@ export async function streamRawBlob(
       if (headBytes >= SNIFF_BYTES) start();
     });
     child.on('error', () => {
-      plain(res, 500, 'internal error');
+      plainAnswer(res, 500, 'internal error');
       resolve();
     });
     child.on('close', (code) => {
       if (code !== 0) {
-        plain(res, 500, 'internal error');
+        plainAnswer(res, 500, 'internal error');
       } else {
         start();
         res.end();
