@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccessModule } from '../access/access.module.js';
+import { TemplatesModule } from '../templates/templates.module.js';
 import { RepositoriesHandler } from './repositories.handler.js';
 import { RepositoriesRepository } from './repositories.repository.js';
 import { RepositoriesService } from './repositories.service.js';
@@ -10,7 +11,7 @@ import { TopicsService } from '../topics/topics.service.js';
 
 /** Repository creation, reading, editing, deletion, listing and search; topics; repositories given to teams. */
 @Module({
-  imports: [AccessModule],
+  imports: [AccessModule, TemplatesModule],
   controllers: [RepositoriesHandler, TeamReposHandler, TopicsHandler],
   providers: [RepositoriesRepository, RepositoriesService, TeamReposService, TopicsService],
   exports: [RepositoriesRepository, RepositoriesService],

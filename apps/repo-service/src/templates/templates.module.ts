@@ -1,9 +1,8 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TemplateCatalogue } from './template-catalogue.js';
 import { TemplatesHandler } from './templates.handler.js';
 
-/** The `.gitignore` and licence templates, read once at start. Global: repository creation commits them. */
-@Global()
+/** The `.gitignore` and licence templates, read once at start; repository creation (RepositoriesModule) commits them. */
 @Module({
   controllers: [TemplatesHandler],
   providers: [{ provide: TemplateCatalogue, useFactory: () => new TemplateCatalogue() }],
