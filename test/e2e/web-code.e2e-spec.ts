@@ -18,6 +18,14 @@ import {
 
 /** A 1×1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+/** A one-page PDF saying "Hello PDF". */
+const PDF = Buffer.from(
+  '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n' +
+    '3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]/Contents 4 0 R/Resources<</Font<</F1 5 0 R>>>>>>endobj\n' +
+    '4 0 obj<</Length 44>>stream\nBT /F1 24 Tf 20 100 Td (Hello PDF) Tj ET\nendstream endobj\n' +
+    '5 0 obj<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
+  'latin1',
+);
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script><rect width="10" height="10"/></svg>\n';
 
 const ws = workspace('cairn-e2e-web-code-');
@@ -76,6 +84,7 @@ describe.skipIf(!chromiumAvailable())('web UI: code, branches, tags, releases', 
       'docs/logo.png': PNG,
       'docs/guide.md': '# Guide\n\nSee **this**.\n',
       'docs/drawing.svg': SVG,
+      'docs/hello.pdf': PDF,
       'src/app.ts': 'export const a = 1;\nexport const b = 2;\n',
     });
     await commit('change b in app', { 'src/app.ts': 'export const a = 1;\nexport const b = 3;\n' });
@@ -121,7 +130,7 @@ describe.skipIf(!chromiumAvailable())('web UI: code, branches, tags, releases', 
     });
   });
 
-  it('shows images, SVG and Markdown in the file view, and serves raw images as images, sandboxed', async () => {
+  it('shows images, SVG, PDF and Markdown in the file view, and serves raw images as images, sandboxed', async () => {
     await onPage(null, async (page) => {
       await visit(page, `${base}/src/branch/main/docs/logo.png`);
       const img = page.getByRole('img', { name: 'logo.png' });
@@ -148,6 +157,19 @@ describe.skipIf(!chromiumAvailable())('web UI: code, branches, tags, releases', 
       });
       await visit(page, `${base}/raw/branch/main/docs/drawing.svg`);
       expect(dialogs).toEqual([]);
+
+      // A PDF is shown in the file view by the browser's own viewer, framing the sandboxed raw answer.
+      await visit(page, `${base}/src/branch/main/docs/hello.pdf`);
+      const frame = page.locator('iframe.file-pdf');
+      expect(await frame.getAttribute('src')).toBe(`${base}/raw/branch/main/docs/hello.pdf`);
+      const pdf = await page.request.get(`${base}/raw/branch/main/docs/hello.pdf`);
+      expect(pdf.headers()['content-type']).toBe('application/pdf');
+      expect(pdf.headers()['content-security-policy']).toMatch(/sandbox/);
+      expect(pdf.headers()['x-frame-options']).toBe('SAMEORIGIN');
+      // The frame holds the PDF (Chromium's viewer is a frame of its own inside it), not an error page.
+      await expect.poll(() => page.frames().some((f) => f.url().endsWith('/docs/hello.pdf') && f !== page.mainFrame())).toBe(true);
+      expect(page.frames().some((f) => f.url().startsWith('chrome-error:'))).toBe(false);
+      await expectAccessibleAtBothWidths(page, 'web-code-file-pdf');
 
       await visit(page, `${base}/src/branch/main/docs/guide.md`);
       expect(await page.locator('.file-markdown strong').textContent()).toBe('this');

@@ -118,6 +118,8 @@ const CONTENT_SECURITY_POLICY = [
   "img-src 'self' data:",
   "connect-src 'self'",
   "form-action 'self'",
+  // The file view frames a PDF's raw answer (sandboxed user content, same origin) for the browser's PDF viewer.
+  "frame-src 'self'",
   "base-uri 'none'",
   "frame-ancestors 'none'",
 ].join('; ');

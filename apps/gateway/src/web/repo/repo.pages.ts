@@ -71,7 +71,9 @@ export function registerRepoPages(web: WebKit): void {
   web.get<RefParams, Query>('/:owner/:repo/raw/:kind/*', async (ctx) => {
     const repo = await access(ctx);
     const target = await repos.rawTarget(repo, refKind(ctx.params.kind), ctx.params['*']);
-    // The bytes are the API's raw answer (nosniff, inline disposition), under the pages' strict CSP.
+    // The bytes are the API's raw answer (nosniff, inline disposition, the sandboxed user-content CSP). Only this
+    // site's own pages may frame it: the file view embeds PDFs.
+    ctx.reply.header('x-frame-options', 'SAMEORIGIN');
     await sendRawBlob(web.rpc, internalRaw, repo, target.path, target.ref, ctx.reply);
     return answered();
   });
