@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  chromiumAvailable, expectAccessibleAtBothWidths, launchBrowser, newPage, signIn, type Browser, type Page,
+  chromiumAvailable, submitByButton as submit, expectAccessibleAtBothWidths, launchBrowser, newPage, signIn, type Browser, type Page,
 } from '../support/browser.js';
 import { commitAll, generateSshKey, gitRunner, httpCloneUrl, workspace } from '../support/git.js';
 import { createUser, http, uniqueName, type Account, type HttpClient } from '../support/session.js';
@@ -16,14 +16,6 @@ import { sharedTestSuite, type TestSuite } from '../support/suite.js';
 import { waitFor } from '../support/wait.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
-/** Clicks a button (by its accessible name) and waits for the page it leads to; answers that page's status. */
-async function submit(page: Page, button: string | RegExp): Promise<number | undefined> {
-  const [response] = await Promise.all([
-    page.waitForNavigation({ waitUntil: 'load' }),
-    page.getByRole('button', { name: button }).click(),
-  ]);
-  return response?.status();
-}
 
 describe.skipIf(!chromiumAvailable())('web: configure repositories, organizations, users and packages', () => {
   let suite: TestSuite;

@@ -9,7 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  chromiumAvailable, expectAccessible, launchBrowser, newPage, screenshot, signIn, type Browser, type Page,
+  chromiumAvailable, submitByButton as submit, expectAccessible, launchBrowser, newPage, screenshot, signIn, type Browser, type Page,
 } from '../support/browser.js';
 import { createUser, http, uniqueName, type Account, type HttpClient } from '../support/session.js';
 import { sharedTestSuite, startTestSuite, type TestSuite } from '../support/suite.js';
@@ -22,14 +22,6 @@ import { FAST_PASSWORD_HASH, sshKeyFactory } from './identity-helpers.js';
 
 const APPS = ['identity-service', 'repo-service', 'hooks-service', 'runners-service', 'gateway'];
 
-/** Submits a form by its button and waits for the next page; answers its status. */
-async function submit(page: Page, button: string | RegExp): Promise<number | undefined> {
-  const [response] = await Promise.all([
-    page.waitForNavigation({ waitUntil: 'load' }),
-    page.getByRole('button', { name: button }).click(),
-  ]);
-  return response?.status();
-}
 
 describe.skipIf(!chromiumAvailable())('web settings and site administration', () => {
   let suite: TestSuite;

@@ -151,3 +151,12 @@ export async function expectAccessibleAtBothWidths(page: Page, name?: string): P
     await page.setViewportSize({ width: 1280, height: 800 });
   }
 }
+
+/** Clicks a button (by its accessible name) and waits for the page the form leads to; answers that page's status. */
+export async function submitByButton(page: Page, button: string | RegExp): Promise<number | undefined> {
+  const [response] = await Promise.all([
+    page.waitForNavigation({ waitUntil: 'load' }),
+    page.getByRole('button', { name: button }).click(),
+  ]);
+  return response?.status();
+}

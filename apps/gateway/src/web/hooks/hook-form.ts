@@ -82,35 +82,29 @@ export function hookEventsFromForm(form: Record<string, string>): string[] {
  * system, default, organization and repository hooks. `extraConfig` carries the admin kind (`is_system_webhook`).
  */
 export function createHookBody(form: Record<string, string>, extraConfig: Record<string, unknown> = {}): CreateHookBody {
+  return { type: 'gitea', ...hookFields(form, extraConfig) };
+}
+
+/** The edit form as `EditHookBody`: an empty secret or authorization header keeps the stored one. */
+export function editHookBody(form: Record<string, string>): EditHookBody {
+  return hookFields(form, {});
+}
+
+/** What the add and edit forms share; a secret or authorization header is sent only when one was typed. */
+function hookFields(form: Record<string, string>, extraConfig: Record<string, unknown>) {
   const config: Record<string, unknown> = {
     url: (form.payload_url ?? '').trim(),
     content_type: form.content_type ?? 'json',
     ...extraConfig,
   };
   if (form.secret) config.secret = form.secret;
-  const body: CreateHookBody = {
-    type: 'gitea',
+  return {
     config,
     events: hookEventsFromForm(form),
     branch_filter: (form.branch_filter ?? '').trim(),
     active: form.active === 'on',
+    ...(form.authorization_header ? { authorization_header: form.authorization_header } : {}),
   };
-  if (form.authorization_header) body.authorization_header = form.authorization_header;
-  return body;
-}
-
-/** The edit form as `EditHookBody`: an empty secret or authorization header keeps the stored one. */
-export function editHookBody(form: Record<string, string>): EditHookBody {
-  const config: Record<string, unknown> = { url: (form.payload_url ?? '').trim(), content_type: form.content_type ?? 'json' };
-  if (form.secret) config.secret = form.secret;
-  const body: EditHookBody = {
-    config,
-    events: hookEventsFromForm(form),
-    branch_filter: (form.branch_filter ?? '').trim(),
-    active: form.active === 'on',
-  };
-  if (form.authorization_header) body.authorization_header = form.authorization_header;
-  return body;
 }
 
 /** Headers (already masked by hooks-service) and body as one readable block. */
