@@ -5,8 +5,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { PackageAccess } from '../access/package-access.js';
 import { PACKAGES_SETTINGS, type PackagesSettings } from '../config/packages-settings.js';
 import { REGISTRIES } from '../registries/registry-list.js';
+import { PrismaService } from '../prisma/prisma.service.js';
 import { PackageStore } from '../store/package-store.js';
-import type { RegistryDeps } from './registry.js';
+import type { RegistryDeps } from '../registries/registry.js';
 
 const logger = new Logger('PackagesHttp');
 
@@ -59,7 +60,7 @@ export function buildPackagesHttpServer(deps: RegistryDeps): FastifyInstance {
 export async function startPackagesHttp(nest: INestApplicationContext): Promise<() => Promise<void>> {
   const common = nest.get<CommonSettings>(COMMON_SETTINGS);
   const settings = nest.get<PackagesSettings>(PACKAGES_SETTINGS);
-  const app = buildPackagesHttpServer({ common, settings, store: nest.get(PackageStore), access: nest.get(PackageAccess) });
+  const app = buildPackagesHttpServer({ common, settings, store: nest.get(PackageStore), prisma: nest.get(PrismaService), access: nest.get(PackageAccess) });
   await app.ready();
   const port = await listenOn(app.server, common.packagesInternalPort, settings.internalHost);
   logger.log(`package registries listening on ${settings.internalHost}:${port}`);

@@ -225,7 +225,7 @@ export class ContainerRegistryService {
         let versionId: number;
         if (existing) {
           await this.repo.clearVersion(tx, existing.id);
-          await tx.packageVersion.update({ where: { id: existing.id }, data: { metadata: asJson(metadata), creatorId, createdAt: new Date() } });
+          await this.store.replaceVersionMetadata(tx, existing.id, asJson(metadata), creatorId);
           versionId = existing.id;
         } else {
           versionId = (await this.store.createVersion(tx, { packageId: pkg.id, version, creatorId, metadata: asJson(metadata) })).id;
@@ -338,7 +338,7 @@ export class ContainerRegistryService {
     const pkg = await this.store.getOrCreatePackage(tx, { ownerId: ref.ownerId, type: CONTAINER, name: ref.image });
     await this.repo.ensureRepositoryProperty(tx, pkg.id, `${ref.owner}/${ref.image}`);
     const uploads = await this.store.getOrCreateVersion(tx, { packageId: pkg.id, version: UPLOAD_VERSION, creatorId });
-    if (!uploads.isInternal) await tx.packageVersion.update({ where: { id: uploads.id }, data: { isInternal: true } });
+    if (!uploads.isInternal) await this.store.markVersionInternal(tx, uploads.id);
     await this.repo.addFileOnce(tx, {
       versionId: uploads.id, blobId, name: blobFileName(sha256), isLead: false, digest: digestOfHex(sha256),
       mediaType: 'application/octet-stream',
