@@ -18,6 +18,7 @@ import { KeysService } from './keys/keys.service.js';
 import { OrgsRepository } from './orgs/orgs.repository.js';
 import { OrgsService } from './orgs/orgs.service.js';
 import { PrismaService } from './prisma/prisma.service.js';
+import { Transactions } from './prisma/transactions.js';
 import { SigningKeysRepository } from './signing/signing-keys.repository.js';
 import { SigningKeysService } from './signing/signing-keys.service.js';
 import { TokenUsage } from './tokens/token-usage.js';
@@ -28,7 +29,7 @@ import { UsersService } from './users/users.service.js';
 import { UserSettingsService } from './users/user-settings.service.js';
 
 const services = [
-  PrismaService, OutboxRepository, EventPublisher,
+  PrismaService, Transactions, OutboxRepository, EventPublisher,
   UsersRepository, UsersService, UserSettingsService, OrgsRepository, OrgsService,
   TokensRepository, TokensService, TokenUsage,
   KeysRepository, KeysService, KeyUsage, EmailsRepository, EmailsService,

@@ -67,6 +67,12 @@ export class OrgsRepository {
     });
   }
 
+  /** Deletes the organization (only while it still is one); false when there was nothing to delete. */
+  async deleteOrg(tx: Tx, id: number): Promise<boolean> {
+    const { count } = await tx.user.deleteMany({ where: { id, type: 'organization' } });
+    return count > 0;
+  }
+
   createTeam(tx: Tx, t: NewTeam): Promise<TeamRow> {
     return tx.team.create({ data: { ...t, lowerName: t.name.toLowerCase() } });
   }

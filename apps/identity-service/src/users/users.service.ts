@@ -8,7 +8,7 @@ import { COMMON_SETTINGS, type CommonSettings, uniqueViolation } from '@cairn/pl
 import { PasswordHasher } from '../auth/password-hasher.js';
 import { EventPublisher } from '../common/event-publisher.js';
 import { canSeeOrg, canSeeUser, visibleToViewer } from '../common/visibility.js';
-import { PrismaService } from '../prisma/prisma.service.js';
+import { Transactions } from '../prisma/transactions.js';
 import { OrgsRepository } from '../orgs/orgs.repository.js';
 import { TokensRepository } from '../tokens/tokens.repository.js';
 import { toOwnerDto, toUserDto } from './user.mapper.js';
@@ -28,7 +28,7 @@ export function duplicateAccountError(err: unknown): DomainError | null {
 @Injectable()
 export class UsersService {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly transactions: Transactions,
     private readonly users: UsersRepository,
     private readonly orgs: OrgsRepository,
     private readonly tokens: TokensRepository,
@@ -67,7 +67,7 @@ export class UsersService {
     const passwordHash = await this.hasher.hash(body.password);
     let row;
     try {
-      row = await this.prisma.$transaction(async (tx) => {
+      row = await this.transactions.run(async (tx) => {
         const created = await this.users.create(tx, {
           name: body.username,
           email: body.email,
@@ -118,7 +118,7 @@ export class UsersService {
     }
     let row;
     try {
-      row = await this.users.update(this.prisma, user.id, c);
+      row = await this.transactions.run((tx) => this.users.update(tx, user.id, c));
     } catch (err) {
       throw duplicateAccountError(err) ?? err;
     }
@@ -139,7 +139,7 @@ export class UsersService {
     if ((await countRepositories(target.id)) > 0) {
       throw DomainError.unprocessable(`user "${target.name}" still owns repositories: delete or transfer them first`);
     }
-    await this.prisma.$transaction(async (tx) => {
+    await this.transactions.run(async (tx) => {
       const owned = await this.orgs.lockOwnerTeamsOf(tx, target.id);
       if (owned.some((t) => t.members <= 1)) {
         throw DomainError.unprocessable('user still has ownership of organizations');
