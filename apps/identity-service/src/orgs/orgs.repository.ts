@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Prisma, type OrgUser, type Team, type User } from '../generated/prisma/client.js';
 import { IDENTITY_SCHEMA, PrismaService, type Db, type Tx } from '../prisma/prisma.service.js';
+import type { UserOrgLinks } from '../users/account-links.js';
 
 export type TeamRow = Team;
 export type OrgRow = User;
@@ -48,7 +49,7 @@ const TEAMS = Prisma.raw(`"${IDENTITY_SCHEMA}"."teams"`);
 const TEAM_USERS = Prisma.raw(`"${IDENTITY_SCHEMA}"."team_users"`);
 
 @Injectable()
-export class OrgsRepository {
+export class OrgsRepository implements UserOrgLinks {
   constructor(private readonly prisma: PrismaService) {}
 
   async findOrgByName(name: string, db: Db = this.prisma): Promise<OrgRow | null> {

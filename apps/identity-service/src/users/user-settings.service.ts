@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, type ActorDto, type UserSettingsDto, type UserSettingsOptions } from '@cairn/contracts';
-import { PasswordHasher } from '../auth/password-hasher.js';
+import { PasswordHasher } from '../common/password-hasher.js';
 import { Transactions } from '../prisma/transactions.js';
 import { toUserSettingsDto } from './user.mapper.js';
 import { UsersRepository, type UserChanges, type UserRow } from './users.repository.js';

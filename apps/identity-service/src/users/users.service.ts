@@ -5,13 +5,12 @@ import {
   type Paginated, type SearchUsersQuery, type UserDto,
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, type CommonSettings, uniqueViolation } from '@cairn/platform';
-import { PasswordHasher } from '../auth/password-hasher.js';
+import { PasswordHasher } from '../common/password-hasher.js';
 import { EventPublisher } from '../common/event-publisher.js';
 import { canSeeOrg, canSeeUser, visibleToViewer } from '../common/visibility.js';
 import { Transactions } from '../prisma/transactions.js';
-import { OrgsRepository } from '../orgs/orgs.repository.js';
-import { TokensRepository } from '../tokens/tokens.repository.js';
 import { toOwnerDto, toUserDto } from './user.mapper.js';
+import { USER_ORG_LINKS, USER_TOKEN_LINKS, type UserOrgLinks, type UserTokenLinks } from './account-links.js';
 import { UsersRepository, type UserChanges, type UserRow } from './users.repository.js';
 
 const MAX_LOOKUP = 500;
@@ -30,8 +29,8 @@ export class UsersService {
   constructor(
     private readonly transactions: Transactions,
     private readonly users: UsersRepository,
-    private readonly orgs: OrgsRepository,
-    private readonly tokens: TokensRepository,
+    @Inject(USER_ORG_LINKS) private readonly orgs: UserOrgLinks,
+    @Inject(USER_TOKEN_LINKS) private readonly tokens: UserTokenLinks,
     private readonly hasher: PasswordHasher,
     private readonly events: EventPublisher,
     @Inject(COMMON_SETTINGS) private readonly common: CommonSettings,
