@@ -167,11 +167,9 @@ export class OrgsService {
   }
 
   /**
-   * Deletes an organization (owners and site admins, Gitea's `reqOrgOwnership`) with its teams, team members and
-   * memberships (foreign-key cascades), in one transaction with `identity.evt.user.deleted` (`kind: 'organization'`):
-   * runners-service and hooks-service drop what the organization owned on that event. Refused while the organization
-   * owns repositories (Gitea's `ErrUserOwnRepos`); `countRepositories` asks repo-service, which this service cannot
-   * query in the same transaction, so a repository created in between is not seen (as in any cross-service check).
+   * Deletes an organization with its teams and memberships (cascades) in one transaction with
+   * `identity.evt.user.deleted`, on which the other services drop what it owned. Refused while it owns repositories
+   * (`ErrUserOwnRepos`); repo-service is asked outside the transaction, so one created meanwhile is not seen.
    */
   async delete(actor: ActorDto, name: string, countRepositories: (orgId: number) => Promise<number>): Promise<void> {
     const { org } = await this.visibleOrg(actor, name);

@@ -12,9 +12,8 @@ import type { RegistryDeps } from '../registries/registry.js';
 const logger = new Logger('PackagesHttp');
 
 /**
- * packages-service's internal HTTP endpoint: the registries' routes (`/api/packages/…`, `/v2/…`), reached only through
- * the gateway, which streams requests here with the shared internal token and the authenticated caller
- * ({@link PACKAGES_ACTOR_HEADER}). Bodies are never parsed here: each registry streams `req.raw` itself.
+ * The registries' internal HTTP endpoint, reached only through the gateway (internal token, caller in
+ * {@link PACKAGES_ACTOR_HEADER}). Bodies are never parsed here: each registry streams `req.raw` itself.
  */
 export function buildPackagesHttpServer(deps: RegistryDeps): FastifyInstance {
   const app = Fastify({

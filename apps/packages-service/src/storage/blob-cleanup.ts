@@ -19,20 +19,9 @@ export interface SweepResult {
 }
 
 /**
- * Deletes what nothing references any more, crash-safe and without ever losing a blob a concurrent upload needs.
- *
- * The rule (mark, then sweep after a grace period, each deletion under the blob's lock):
- * 1. A blob row no file references is marked (`unreferenced_since`); an upload referencing it again clears the mark.
- * 2. A blob still marked after `CLEANUP_GRACE_PERIOD` is deleted in one transaction holding its lock: the row is
- *    deleted only if still marked and unreferenced, then the file is moved out of its address before the commit.
- *    An upload takes the same lock when it moves its own freshly written copy into place and upserts the row
- *    (`PackageStore.commitBlob`), so either the upload comes first (the blob is referenced: nothing is deleted) or
- *    the deletion does (the upload then puts its copy and a new row in place). Bytes are never shared between the
- *    two: every upload writes its own copy.
- * 3. A stored file without a row older than the grace period is what a crash between an upload's rename and its
- *    commit leaves: deleted under the same lock after checking again that no row appeared.
- * 4. Temporary files and upload sessions untouched for the grace period belong to interrupted uploads.
- * A crash anywhere leaves a state the next sweep finishes: a marked row, a file in `tmp/`, or an orphan file.
+ * Deletes what nothing references any more (docs/architecture.md, "Cleanup"): mark, then sweep after the grace
+ * period, each deletion under the blob's lock, which uploads take too; so a concurrent upload never loses its blob
+ * and a crash leaves only what the next sweep finishes.
  */
 @Injectable()
 export class BlobCleanup implements OnApplicationBootstrap, OnModuleDestroy {

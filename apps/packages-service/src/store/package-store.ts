@@ -101,11 +101,7 @@ export class PackageStore {
     throw DomainError.conflict('the package was deleted while this upload was recorded; try again');
   }
 
-  /**
-   * Locks a package against uploads until the transaction ends (they hold {@link getOrCreatePackage}'s share lock):
-   * every delete takes it before it counts files or versions, so the counts include every upload that committed.
-   * False when the package is gone.
-   */
+  /** Every delete takes this lock before counting, so its counts include every upload that committed; false: gone. */
   lockPackage(tx: Tx, packageId: number): Promise<boolean> {
     return this.rows.lockPackage(tx, packageId);
   }
@@ -149,11 +145,7 @@ export class PackageStore {
     return row;
   }
 
-  /**
-   * Moves a staged blob to its address and records it (one row per sha256), under the blob's lock so the cleanup
-   * cannot retire it in between (see blob-cleanup.ts); clears a cleanup mark. Call inside the transaction that
-   * references the blob.
-   */
+  /** Moves a staged blob to its address and records it under the blob's lock, so the cleanup cannot retire it meanwhile. */
   async commitBlob(tx: Tx, staged: StagedBlob): Promise<BlobRow> {
     await this.blobRows.lock(tx, staged.sha256);
     await this.blobs.commit(staged);

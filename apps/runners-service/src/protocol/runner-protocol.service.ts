@@ -71,9 +71,8 @@ function unknownTask(id: bigint): ConnectError {
 }
 
 /**
- * Gitea's runner protocol (`runner.v1.RunnerService`): registration with a registration token of a scope, the
- * runner's declaration of its version and labels, the `FetchTask` long-poll (no task until workflows exist — but a
- * heartbeat), and task reports (state, outputs, log rows) for the runner's own tasks.
+ * Gitea's runner protocol (`runner.v1.RunnerService`); `FetchTask` only holds the long-poll (a heartbeat) until
+ * workflows exist.
  */
 @Injectable()
 export class RunnerProtocolService implements OnModuleDestroy {

@@ -1,7 +1,6 @@
 /**
- * The container registry's rules (OCI distribution spec, as Gitea implements it): blob uploads (monolithic, chunked,
- * mounted), manifests and indexes by tag and digest, tags, deletions. HTTP stays in container.routes.ts; bytes are
- * streamed to temporary files and into the blob store, never held in memory (manifests, at most 10 MiB, excepted).
+ * The container registry's rules (OCI distribution spec, as Gitea implements it); HTTP stays in container.registry.ts.
+ * Bytes stream to temporary files and the blob store, never into memory (manifests, at most 10 MiB, excepted).
  */
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';

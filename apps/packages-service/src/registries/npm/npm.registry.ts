@@ -46,9 +46,8 @@ const ROUTES: Record<NpmPath['kind'], Partial<Record<string, Need>>> = {
 };
 
 /**
- * Gitea's npm registry at `/api/packages/{owner}/npm/…`: packuments, tarball downloads, publish (the tarball streams
- * from the base64 in the JSON body into a staged blob, checked against its integrity before anything is recorded),
- * unpublish of a version or a whole package, dist-tags and search.
+ * Gitea's npm registry at `/api/packages/{owner}/npm/…`. A publish streams the base64 tarball into a staged blob and
+ * checks its integrity before anything is recorded.
  */
 class NpmRegistry {
   private readonly npm: NpmRepository;
