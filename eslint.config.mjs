@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { builtinRules } from 'eslint/use-at-your-own-risk';
 import tseslint from 'typescript-eslint';
+import { dataAccessRule } from './tools/eslint/data-access.mjs';
 import { createModuleBoundariesRule } from './tools/eslint/module-boundaries.mjs';
 
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
@@ -120,7 +121,7 @@ export default tseslint.config(
   },
   ...tseslint.configs.recommended,
   {
-    plugins: { cairn: { rules: { 'module-boundaries': moduleBoundaries } } },
+    plugins: { cairn: { rules: { 'module-boundaries': moduleBoundaries, 'data-access': dataAccessRule } } },
     rules: {
       'cairn/module-boundaries': ['error', boundaryOptions],
       '@typescript-eslint/no-unused-vars': [
@@ -132,6 +133,17 @@ export default tseslint.config(
       'no-useless-assignment': 'warn',
       'no-restricted-imports': ['error', { patterns: [deepImport] }],
     },
+  },
+  // Tables are touched only by repositories (tools/eslint/data-access.mjs); the prisma folder holds the client and the
+  // `Transactions` services open their transactions with.
+  {
+    files: ['apps/*/src/**/*.ts'],
+    ignores: [
+      '**/*.repository.ts', 'apps/*/src/prisma/**', '**/*.spec.ts', '**/*.int-spec.ts', '**/testing/**',
+      // TODO(issue 24 part 1): repo-service's last Prisma calls outside repositories move with its layers.
+      'apps/repo-service/**',
+    ],
+    rules: { 'cairn/data-access': 'error' },
   },
   // Type-aware rules for the compiled sources (those in the projects' tsconfig files; tests are not in them). They
   // cost most of the lint time; CAIRN_LINT_NO_TYPES=1 skips them for a quick local run.

@@ -11,7 +11,7 @@ import { RpcDeadlineInterceptor } from '../rpc/rpc-deadline.js';
 import { RpcTracingInterceptor } from '../rpc/tracing.interceptor.js';
 import { RpcClient } from '../rpc/rpc-client.js';
 import { NatsNamespace } from '../nats/nats-namespace.js';
-import { NamespacedServerNats } from '../nats/namespaced-server-nats.js';
+import { NamespacedServerNats } from '../rpc/namespaced-server-nats.js';
 import { natsConnectionOptions, type NatsConnectOptions } from '../nats/nats-connection-options.js';
 import { healthSubject } from '@cairn/contracts';
 import { loadOpsAddress, startAppOps } from '../ops/app-ops.js';

@@ -1,3 +1,7 @@
+import { parseNatsNamespace } from '../config/nats-namespace-setting.js';
+
+export { parseNatsNamespace };
+
 /**
  * Several Cairn installations (or a test run beside a running suite) may share one NATS server. Each gets its own
  * namespace (`[nats] NAMESPACE`), and this is the one place that turns Cairn's fixed NATS names into the names of an
@@ -40,20 +44,3 @@ export class NatsNamespace {
 
 /** The token after the namespace in every namespaced subject (see {@link NatsNamespace}). */
 const SUBJECT_MARKER = 'cairn';
-
-const MAX_LENGTH = 32;
-
-/**
- * Validates a namespace: empty, or one NATS subject token that is also a valid stream/consumer name — letters,
- * digits, `-` and `_` only (no spaces, dots, `*`, `>`, slashes), at most 32 characters.
- */
-export function parseNatsNamespace(raw: string): string {
-  const value = raw.trim();
-  if (value === '') return '';
-  if (value.length > MAX_LENGTH || !/^[A-Za-z0-9_-]+$/.test(value)) {
-    throw new Error(
-      `expected at most ${MAX_LENGTH} letters, digits, "-" or "_" (one NATS subject token: no spaces, dots, "*" or ">")`,
-    );
-  }
-  return value;
-}

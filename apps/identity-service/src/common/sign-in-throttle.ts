@@ -50,13 +50,9 @@ return 0
 `;
 
 /**
- * The one home of sign-in throttling: failed password or two-factor sign-ins are counted per account and per source
- * address in Redis (shared by every identity-service instance), in a fixed window that starts at the first failure.
- * Once a limit is reached every further attempt — even with the right password — is refused with 429 and
- * `Retry-After` until the window ends. A successful sign-in clears the account's count (a user who mistyped is not
- * left near the limit) but only gives back its own attempt on the address's count (so signing in to one's own account
- * does not reset the count of guesses from that address). If Redis is unreachable sign-in still works, unthrottled,
- * and an error is logged: an outage of the cache must not lock everybody out.
+ * The one home of sign-in throttling (per account and per source address, in Redis, fixed windows; the rules are in
+ * docs/architecture.md). A success clears the account's count but only gives back its own attempt on the address's.
+ * Without Redis, sign-in works unthrottled: a cache outage must not lock everybody out.
  */
 @Injectable()
 export class SignInThrottle implements OnApplicationShutdown {

@@ -1,5 +1,5 @@
-import type { Db, Tx } from '../../prisma/prisma.service.js';
-import type { BlobRow, FileRow, PackageRow, PackageStore, VersionRow } from '../../store/package-store.js';
+import type { PrismaService, Tx } from '../../prisma/prisma.service.js';
+import type { BlobRow, FileRow, VersionRow } from '../../store/packages.repository.js';
 import type { NpmVersionRecord } from './npm-packument.js';
 import type { NpmMetadata } from './npm-publish.js';
 
@@ -24,17 +24,13 @@ function versionRecord(
   };
 }
 
-/** The npm registry's reads and writes beyond the shared package store: versions with their tarballs, dist-tags. */
-export class NpmStore {
-  constructor(private readonly store: PackageStore) {}
-
-  findPackage(ownerId: number, name: string, db?: Db): Promise<PackageRow | null> {
-    return this.store.findPackage(ownerId, 'npm', name, db);
-  }
+/** The npm registry's rows beyond the shared package store: versions with their tarballs, dist-tags, search. */
+export class NpmRepository {
+  constructor(private readonly prisma: PrismaService) {}
 
   /** Every visible version of a package with its tarball's digests and its dist-tags. */
   async versionRecords(packageId: number): Promise<NpmVersionRecord[]> {
-    const versions = await this.store.prisma.packageVersion.findMany({
+    const versions = await this.prisma.packageVersion.findMany({
       where: { packageId, isInternal: false },
       include: { files: { where: { isLead: true }, include: { blob: true }, take: 1 } },
     });
@@ -44,7 +40,7 @@ export class NpmStore {
 
   /** The dist-tags of a package: tag → version. */
   async distTags(packageId: number): Promise<Record<string, string>> {
-    const versions = await this.store.prisma.packageVersion.findMany({
+    const versions = await this.prisma.packageVersion.findMany({
       where: { packageId, isInternal: false },
       select: { id: true, version: true },
     });
@@ -88,8 +84,8 @@ export class NpmStore {
       versions: { some: { isInternal: false } },
     };
     const [total, packages] = await Promise.all([
-      this.store.prisma.package.count({ where }),
-      this.store.prisma.package.findMany({
+      this.prisma.package.count({ where }),
+      this.prisma.package.findMany({
         where,
         orderBy: { lowerName: 'asc' },
         skip: from,
@@ -111,8 +107,17 @@ export class NpmStore {
     return { hits, total };
   }
 
+  /** The one visible version of a package that has a file of this name (Gitea's download by file name). */
+  async versionWithFile(packageId: number, filename: string): Promise<VersionRow | null> {
+    const versions = await this.prisma.packageVersion.findMany({
+      where: { packageId, isInternal: false, files: { some: { lowerName: filename.toLowerCase() } } },
+      take: 2,
+    });
+    return versions.length === 1 ? versions[0] : null;
+  }
+
   private async tagsOf(versionIds: number[]): Promise<Map<number, string[]>> {
-    const rows = await this.store.prisma.packageProperty.findMany({
+    const rows = await this.prisma.packageProperty.findMany({
       where: { refType: 'version', refId: { in: versionIds }, name: NPM_TAG_PROPERTY },
       orderBy: { id: 'asc' },
     });

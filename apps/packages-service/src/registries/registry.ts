@@ -3,6 +3,7 @@ import type { CommonSettings } from '@cairn/platform';
 import type { FastifyInstance } from 'fastify';
 import type { PackageAccess } from '../access/package-access.js';
 import type { PackagesSettings } from '../config/packages-settings.js';
+import type { PrismaService } from '../prisma/prisma.service.js';
 import type { PackageStore } from '../store/package-store.js';
 
 declare module 'fastify' {
@@ -15,6 +16,8 @@ declare module 'fastify' {
 /** What a registry's routes are given. */
 export interface RegistryDeps {
   store: PackageStore;
+  /** For the registries' own repositories (npm dist-tags, container images). */
+  prisma: PrismaService;
   access: PackageAccess;
   settings: PackagesSettings;
   common: CommonSettings;

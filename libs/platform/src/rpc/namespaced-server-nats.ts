@@ -3,11 +3,11 @@ import { headers as natsHeaders, type Msg, type NatsConnection, type Subscriptio
 import { DomainError, ErrorCode, errorEnvelope, type ErrorEnvelope } from '@cairn/contracts';
 import { DEFAULT_RPC_MAX_MESSAGE_BYTES } from '../config/settings.js';
 import { randomUUID } from 'node:crypto';
-import { NatsNamespace } from './nats-namespace.js';
+import { NatsNamespace } from '../nats/nats-namespace.js';
 import {
   BusTransfers, fetchTransfer, safeMessageBytes, transferTicketOf, withTransferTicket,
-} from '../rpc/bus-transfer.js';
-import { deadlineFromHeaders } from '../rpc/rpc-deadline.js';
+} from './bus-transfer.js';
+import { deadlineFromHeaders } from './rpc-deadline.js';
 
 const encoder = new TextEncoder();
 /** How long a large request may take to fetch when its caller sent no deadline. */
