@@ -15,6 +15,7 @@ export * from './issues.subjects.js';
 export * from './labels.dto.js';
 export * from './labels.subjects.js';
 export * from './pulls.dto.js';
+export * from './merge-style-rules.js';
 export * from './pulls.subjects.js';
 export * from './reviews.dto.js';
 export * from './reviews.subjects.js';
