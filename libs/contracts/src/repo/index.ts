@@ -1,5 +1,6 @@
 export * from './repo.subjects.js';
 export * from './repo-access.dto.js';
+export * from './repo-access-needs.js';
 export * from './repo-events.js';
 export * from './repository.dto.js';
 export * from './collaborator.dto.js';
