@@ -23,7 +23,7 @@ const on = (need: AccessLevel, units?: RepoUnit | readonly RepoUnit[]): RepoAcce
 /**
  * The one home of each repository operation's required level. The gateway's `@RepoAccess(subject)` checks it before
  * sending (and measures it on `units`); repo-service's `@RpcHandler(subject)` checks the `access` it receives
- * against the same entry, so the two cannot disagree. docs/architecture.md, "Access levels".
+ * against the same entry. docs/architecture.md, "Where the sign-in and permission rules live".
  */
 export const REPO_ACCESS_NEEDS = {
   [LabelSubjects.list]: on('read', ISSUES_OR_PULLS),
