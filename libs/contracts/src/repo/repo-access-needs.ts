@@ -1,6 +1,9 @@
 import { DomainError } from '../errors/domain-error.js';
 import { ErrorCode } from '../errors/error-code.js';
 import type { ActorDto } from '../common/actor.js';
+import { CommitStatusSubjects } from './commit-statuses.subjects.js';
+import { GitDataSubjects } from './git-data.subjects.js';
+import { IssueSubjects } from './issues.subjects.js';
 import { LabelSubjects, MilestoneSubjects } from './labels.subjects.js';
 import { ReleaseSubjects } from './releases.subjects.js';
 import { accessAtLeast, type AccessLevel, type RepoUnit } from './repo-access.dto.js';
@@ -26,6 +29,8 @@ const on = (need: AccessLevel, units?: RepoUnit | readonly RepoUnit[]): RepoAcce
  * against the same entry. docs/architecture.md, "Where the sign-in and permission rules live".
  */
 export const REPO_ACCESS_NEEDS = {
+  [IssueSubjects.lock]: on('write', ISSUES_OR_PULLS),
+  [IssueSubjects.unlock]: on('write', ISSUES_OR_PULLS),
   [LabelSubjects.list]: on('read', ISSUES_OR_PULLS),
   [LabelSubjects.get]: on('read', ISSUES_OR_PULLS),
   [LabelSubjects.create]: on('write', ISSUES_OR_PULLS),
@@ -64,6 +69,26 @@ export const REPO_ACCESS_NEEDS = {
   [RepoSubjects.branchProtectionCreate]: on('admin'),
   [RepoSubjects.branchProtectionEdit]: on('admin'),
   [RepoSubjects.branchProtectionDelete]: on('admin'),
+  [RepoSubjects.topicList]: on('read'),
+  [RepoSubjects.topicReplace]: on('admin'),
+  [RepoSubjects.topicAdd]: on('admin'),
+  [RepoSubjects.topicDelete]: on('admin'),
+  [RepoSubjects.deployKeyList]: on('admin'),
+  [RepoSubjects.deployKeyGet]: on('admin'),
+  [RepoSubjects.deployKeyCreate]: on('admin'),
+  [RepoSubjects.deployKeyDelete]: on('admin'),
+  [RepoSubjects.branchList]: on('read', 'code'),
+  [RepoSubjects.branchGet]: on('read', 'code'),
+  [RepoSubjects.branchCreate]: on('write', 'code'),
+  [RepoSubjects.branchDelete]: on('write', 'code'),
+  [RepoSubjects.branchRename]: on('write', 'code'),
+  [GitDataSubjects.tagList]: on('read', 'code'),
+  [GitDataSubjects.tagGet]: on('read', 'code'),
+  [GitDataSubjects.tagCreate]: on('write', 'code'),
+  [GitDataSubjects.tagDelete]: on('write', 'code'),
+  [CommitStatusSubjects.list]: on('read', 'code'),
+  [CommitStatusSubjects.combined]: on('read', 'code'),
+  [CommitStatusSubjects.create]: on('write', 'code'),
 } as const satisfies Record<string, RepoAccessNeed>;
 
 /** A subject whose required level is declared in {@link REPO_ACCESS_NEEDS}. */
