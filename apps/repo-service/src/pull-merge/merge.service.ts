@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import {
-  DomainError, ErrorCode, PullRequestEvents, accessAtLeast, mergeStyleAllowed, updateStyleAllowed, zeroIdLike,
+  DomainError, ErrorCode, PullRequestEvents, mergeStyleAllowed, updateStyleAllowed, zeroIdLike,
   type ActorDto, type MergePullRequest, type MergeableState, type UpdatePullRequest,
   type RepoTrustModel, type UserDto,
 } from '@cairn/contracts';
@@ -88,9 +88,6 @@ export class MergeService implements BeforeApplicationShutdown {
 
   private async runMerge(req: MergePullRequest): Promise<null> {
     const actor = requireActor(req.actor);
-    if (!accessAtLeast(req.access, 'write') && !actor.isAdmin) {
-      throw DomainError.forbidden('user should have permission to merge the pull request');
-    }
     const row = await this.pulls.load(req.repo.id, req.index);
     const pr = row.pullRequest;
     if (pr.merged) throw notAllowed('the pull request has already been merged');
@@ -262,9 +259,6 @@ export class MergeService implements BeforeApplicationShutdown {
 
   private async runUpdate(req: UpdatePullRequest): Promise<null> {
     const actor = requireActor(req.actor);
-    if (!accessAtLeast(req.access, 'write') && !actor.isAdmin) {
-      throw DomainError.forbidden('user should have permission to update the pull request branch');
-    }
     const style = req.style ?? 'merge';
     const row = await this.pulls.load(req.repo.id, req.index);
     const pr = row.pullRequest;

@@ -5,6 +5,7 @@ import { CommitStatusSubjects } from './commit-statuses.subjects.js';
 import { GitDataSubjects } from './git-data.subjects.js';
 import { IssueSubjects } from './issues.subjects.js';
 import { LabelSubjects, MilestoneSubjects } from './labels.subjects.js';
+import { PullSubjects } from './pulls.subjects.js';
 import { ReleaseSubjects } from './releases.subjects.js';
 import { accessAtLeast, type AccessLevel, type RepoUnit } from './repo-access.dto.js';
 import { RepoSubjects } from './repo.subjects.js';
@@ -31,6 +32,8 @@ const on = (need: AccessLevel, units?: RepoUnit | readonly RepoUnit[]): RepoAcce
 export const REPO_ACCESS_NEEDS = {
   [IssueSubjects.lock]: on('write', ISSUES_OR_PULLS),
   [IssueSubjects.unlock]: on('write', ISSUES_OR_PULLS),
+  [PullSubjects.merge]: on('write', 'pulls'),
+  [PullSubjects.update]: on('write', 'pulls'),
   [LabelSubjects.list]: on('read', ISSUES_OR_PULLS),
   [LabelSubjects.get]: on('read', ISSUES_OR_PULLS),
   [LabelSubjects.create]: on('write', ISSUES_OR_PULLS),

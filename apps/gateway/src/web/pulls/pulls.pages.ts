@@ -49,10 +49,8 @@ function pickOne<T extends string>(value: unknown, allowed: readonly T[], what: 
 }
 
 /**
- * Issue and pull-request pages (Gitea's `/{owner}/{repo}/issues…` and `/{owner}/{repo}/pulls…`): lists, pages with
- * their timeline and lock state, comment and lock forms, and the merge box with merge and update-branch forms. Pages
- * ask the services what the API asks for the same user, so they show nothing the API would not; repo-service keeps
- * the write rules, the pages only hide forms that would be refused. See docs/web-pulls.md.
+ * Issue and pull-request pages at Gitea's paths, asking the services what the API asks for the same user: the
+ * services keep the write rules, the pages only hide forms that would be refused. See docs/web-pulls.md.
  */
 class PullsPages {
   private readonly repos: RepoViews;
