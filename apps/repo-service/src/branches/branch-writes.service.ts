@@ -140,9 +140,8 @@ export class BranchWritesService {
     );
   }
 
-  /** Write access, a repository that is neither archived (423, as Gitea's `mustNotBeArchived`) nor empty. */
+  /** A repository that is neither archived (423, as Gitea's `mustNotBeArchived`) nor empty. */
   private async writableRow(req: RepoScopedRequest): Promise<RepositoryRow> {
-    if (!accessAtLeast(req.access, 'write')) throw DomainError.forbidden('user should have a permission to write to a repo');
     const row = await this.views.row(req.repo.id);
     if (row.isArchived) throw new DomainError(ErrorCode.LOCKED, 'repo is archived');
     if (row.isEmpty) throw DomainError.notFound('Git Repository is empty.');

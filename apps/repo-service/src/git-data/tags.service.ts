@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import {
-  DomainError, ErrorCode, accessAtLeast, isValidRefName, isValidRefNameAfterPrefix, toPaging, zeroIdLike,
+  DomainError, ErrorCode, isValidRefName, isValidRefNameAfterPrefix, toPaging, zeroIdLike,
   type ActorDto, type CreateTagRequest, type ListTagsRequest, type RepoRefDto, type Paginated, type RepoScopedRequest, type TagDto, type TagNameRequest,
 } from '@cairn/contracts';
 import { runGit, runGitChecked } from '@cairn/platform';
@@ -73,7 +73,7 @@ export class TagsService {
   }
 
   async create(req: CreateTagRequest): Promise<TagDto> {
-    const actor = await this.assertWriter(req);
+    const actor = await this.assertWritable(req);
     const { tag_name: name, message } = req.body;
     if (name.length > TAG_NAME_MAX_LENGTH || !isValidRefName(name)) throw DomainError.unprocessable(`invalid tag name "${name}"`);
     const dir = this.git.pathOf(req.repo);
@@ -101,7 +101,7 @@ export class TagsService {
   }
 
   async delete(req: TagNameRequest): Promise<null> {
-    const actor = await this.assertWriter(req);
+    const actor = await this.assertWritable(req);
     const dir = this.git.pathOf(req.repo);
     const found = await this.find(dir, req.tag);
     if (!found) throw DomainError.notFound(`tag doesn't exist: ${req.tag}`);
@@ -137,10 +137,9 @@ export class TagsService {
     ]);
   }
 
-  /** Writers and site admins; an archived repository is read-only (423). */
-  async assertWriter(req: RepoScopedRequest) {
+  /** The actor of a write, on a repository that is not archived (423); the level is checked by `@RpcHandler`. */
+  async assertWritable(req: RepoScopedRequest) {
     const actor = requireActor(req.actor);
-    if (!accessAtLeast(req.access, 'write') && !actor.isAdmin) throw DomainError.forbidden('user should have write access to the repository');
     if ((await this.views.row(req.repo.id)).isArchived) throw new DomainError(ErrorCode.LOCKED, 'repo is archived');
     return actor;
   }

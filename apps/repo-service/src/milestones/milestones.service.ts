@@ -7,7 +7,6 @@ import {
 import type { Milestone } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { IssueChangeEvents } from '../labels/issue-change-events.js';
-import { requireActor, requireWriter } from '../tracker/issue-permissions.js';
 import { IssuesRepository } from '../tracker/issues.repository.js';
 import { toMilestoneDto } from '../tracker/label.mapper.js';
 import type { ViewScope } from '../tracker/repo-views.js';
@@ -35,8 +34,6 @@ export class MilestonesService {
   }
 
   async create(req: CreateMilestoneRequest): Promise<MilestoneDto> {
-    requireActor(req.actor);
-    requireWriter(req, 'create milestones');
     const now = new Date();
     const closed = req.body.state === 'closed';
     const row = await this.milestones.create(req.repo.id, {
@@ -50,8 +47,6 @@ export class MilestonesService {
   }
 
   async edit(req: EditMilestoneRequest): Promise<MilestoneDto> {
-    requireActor(req.actor);
-    requireWriter(req, 'edit milestones');
     const current = await this.load(req.repo.id, req.id);
     const body = req.body ?? {};
     const now = new Date();
@@ -66,8 +61,6 @@ export class MilestonesService {
   }
 
   async delete(req: MilestoneIdRequest): Promise<void> {
-    requireActor(req.actor);
-    requireWriter(req, 'delete milestones');
     const row = await this.load(req.repo.id, req.id);
     await this.milestones.delete(row.id);
   }

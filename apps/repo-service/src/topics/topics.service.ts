@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import {
-  DomainError, TOPICS_PER_REPO_MAX, accessAtLeast, isValidTopic, sanitizeTopic, sanitizeTopics, toPaging,
-  type ListTopicsReply, type ListTopicsRequest, type ReplaceTopicsRequest, type RepoScopedRequest, type TopicRequest,
+  DomainError, TOPICS_PER_REPO_MAX, isValidTopic, sanitizeTopic, sanitizeTopics, toPaging,
+  type ListTopicsReply, type ListTopicsRequest, type ReplaceTopicsRequest, type TopicRequest,
 } from '@cairn/contracts';
 import { PrismaService, type Tx } from '../prisma/prisma.service.js';
 import { RepositoriesRepository } from '../repositories/repositories.repository.js';
 
-const ADMIN_NEEDED = 'user should be an owner or a collaborator with admin write of a repository';
 
 /**
  * A repository's topics (Gitea's `routers/api/v1/repo/topic.go`), kept as a sorted array on the repository row:
@@ -27,7 +26,6 @@ export class TopicsService {
   }
 
   async replace(req: ReplaceTopicsRequest): Promise<void> {
-    this.mayEdit(req);
     const { valid, invalid } = sanitizeTopics(req.topics);
     // Gitea checks the count first, then the names.
     if (valid.length > TOPICS_PER_REPO_MAX) {
@@ -39,7 +37,6 @@ export class TopicsService {
 
   /** Adding a topic the repository has already is a success that changes nothing, as in Gitea. */
   async add(req: TopicRequest): Promise<void> {
-    this.mayEdit(req);
     const topic = this.validOne(req.topic);
     await this.prisma.$transaction(async (tx) => {
       // The row is locked: two concurrent additions must not both pass the count check.
@@ -51,7 +48,6 @@ export class TopicsService {
   }
 
   async delete(req: TopicRequest): Promise<void> {
-    this.mayEdit(req);
     const topic = this.validOne(req.topic);
     await this.prisma.$transaction(async (tx) => {
       const topics = await this.locked(tx, req.repo.id);
@@ -70,9 +66,5 @@ export class TopicsService {
     const topic = sanitizeTopic(raw);
     if (!isValidTopic(topic)) throw DomainError.unprocessable('Topic name is invalid', [topic]);
     return topic;
-  }
-
-  private mayEdit(req: RepoScopedRequest): void {
-    if (!accessAtLeast(req.access, 'admin')) throw DomainError.forbidden(ADMIN_NEEDED);
   }
 }

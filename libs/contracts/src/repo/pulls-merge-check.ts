@@ -1,7 +1,6 @@
 /**
- * The merge-check queue's contract, shared by its one producer (repo-service: creation, views, moved branches,
- * merges) and by what runs the checks (merge-check-worker): job ids, job data, priorities, the delay rule, and what
- * a check's `git merge-tree` output means. Pure functions, no I/O.
+ * The merge-check queue's contract between repo-service (producer) and merge-check-worker: job ids and data,
+ * priorities, the delay rule, the meaning of `git merge-tree` output. Pure.
  */
 import { isObjectId } from '../git/object-id.js';
 

@@ -61,10 +61,8 @@ export interface BootstrapOptions {
 }
 
 /**
- * The one way a Cairn service starts: validate configuration (refuse to start with a message naming the bad
- * setting), create the Nest microservice on NATS with the service's queue group so replicas share the load (both
- * in the installation's `[nats] NAMESPACE`), install the global validation pipe, error filter and correlation
- * interceptor, and shut down cleanly on SIGTERM/SIGINT.
+ * The one way a service starts: configuration validated (refused with the bad setting named), a Nest microservice
+ * on NATS in the service's queue group (so replicas share the load), the RPC pipeline, clean shutdown on signals.
  */
 export async function bootstrapService(options: BootstrapOptions): Promise<void> {
   const logger = new JsonLogger(options.name);

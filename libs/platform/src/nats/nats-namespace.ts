@@ -3,17 +3,10 @@ import { parseNatsNamespace } from '../config/nats-namespace-setting.js';
 export { parseNatsNamespace };
 
 /**
- * Several Cairn installations (or a test run beside a running suite) may share one NATS server. Each gets its own
- * namespace (`[nats] NAMESPACE`), and this is the one place that turns Cairn's fixed NATS names into the names of an
- * installation. The empty namespace is the default and changes nothing, so existing deployments keep their names.
- *
- * With namespace `a`:
- *   - subjects (request-reply, health, events, stream subjects, consumer filters): `identity.user.get` becomes
- *     `a.cairn.identity.user.get`;
- *   - names (queue groups, the events stream, durable consumers): `identity-service` becomes `a_identity-service`,
- *     `CAIRN_EVENTS` becomes `a_CAIRN_EVENTS`.
- * The fixed second token keeps a namespace's stream subjects (`a.cairn.*.evt.>`) apart from the default stream's
- * `*.evt.>`: NATS refuses to create a stream whose subjects overlap another's, and `a.*.evt.>` would overlap it.
+ * Turns Cairn's fixed NATS names into one installation's (`[nats] NAMESPACE`), so several can share a server; the
+ * empty namespace changes nothing. With `a`: `identity.user.get` → `a.cairn.identity.user.get`, `identity-service`
+ * → `a_identity-service`. The fixed `cairn` token keeps `a.cairn.*.evt.>` from overlapping the default stream's
+ * `*.evt.>` (NATS refuses overlapping streams).
  */
 export class NatsNamespace {
   /** The default installation: every name as it is. */

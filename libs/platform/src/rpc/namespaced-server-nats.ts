@@ -29,16 +29,9 @@ interface OutgoingPacket {
 }
 
 /**
- * Nest's NATS server, subscribed in one installation's namespace, and able to carry messages over `max_payload`.
- *
- * Namespace: handlers keep their plain patterns (`@MessagePattern('identity.user.get')` is a static string); Nest's
- * `bindEvents` subscribes each pattern with its queue group, and here those two are mapped on their way to the
- * connection. A message is still handled under its plain pattern, so nothing else in Nest sees the namespace.
- *
- * Size: a request that arrives as a transfer stand-in is fetched before Nest sees it; a reply larger than the safe
- * size is parked and answered with a stand-in (`bus-transfer.ts`, the caller's `RpcClient` fetches it). A reply that
- * can be neither sent nor parked is answered with an error envelope at once (INTERNAL with a logged error id when it
- * is over `RPC_MAX_MESSAGE_SIZE`), so no caller waits for its timeout (Nest itself would only log the publish error).
+ * Nest's NATS server in one installation's namespace (handlers keep their plain patterns; the mapping happens at
+ * the connection) that carries messages over `max_payload` through `bus-transfer.ts`. A reply that can be neither
+ * sent nor parked is answered with an error envelope at once, so no caller waits for its timeout.
  */
 export class NamespacedServerNats extends ServerNats {
   private transfers: BusTransfers | undefined;
