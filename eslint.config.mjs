@@ -57,6 +57,8 @@ const boundaryOptions = {
       bannedExternalImports: ['@nestjs/*', '@prisma/*', 'prisma', 'pg', 'ioredis', 'bullmq', '@nats-io/*'],
     },
     { sourceTag: 'lib:platform', onlyDependOnLibsWithTags: ['lib:contracts'] },
+    // git is plain TypeScript over platform's metrics and tracing: no framework of its own.
+    { sourceTag: 'lib:git', onlyDependOnLibsWithTags: ['lib:contracts', 'lib:platform'], bannedExternalImports: ['@nestjs/*', '@prisma/*', 'prisma'] },
     // The gateway holds no data: it asks a service over NATS.
     { sourceTag: 'scope:gateway', bannedExternalImports: ['@prisma/*', 'prisma', 'pg'] },
     // Scripts, tools and the e2e harness drive the apps from outside; they may use the libraries.
@@ -95,7 +97,7 @@ const browserGlobals = Object.fromEntries(
 
 const deepImport = {
   group: ['@cairn/*/*'],
-  message: 'Import @cairn packages only from their root (@cairn/contracts, @cairn/platform): deep paths are private.',
+  message: 'Import @cairn packages only from their root (@cairn/contracts, @cairn/platform, @cairn/git): deep paths are private.',
 };
 
 export default tseslint.config(

@@ -1,6 +1,7 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { isObjectId } from '@cairn/contracts';
-import { collectStderr, LruCache, spawnGit, stopGit } from '@cairn/platform';
+import { LruCache } from '@cairn/platform';
+import { collectStderr, spawnGit, stopGit } from '@cairn/git';
 import { parseCommitLinks, type CommitLinks } from './merge-base.js';
 
 

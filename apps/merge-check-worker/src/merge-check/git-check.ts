@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isObjectId, parseMergeTreeOutput, type MergeTreeOutcome } from '@cairn/contracts';
-import { runGit } from '@cairn/platform';
+import { runGit } from '@cairn/git';
 
 /** `git merge-base` as its own process: the merge base, or undefined when there is none or git failed. */
 export async function mergeBaseByProcess(dir: string, base: string, head: string, timeoutMs: number): Promise<string | undefined> {

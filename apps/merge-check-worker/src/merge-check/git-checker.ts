@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { isObjectId } from '@cairn/contracts';
-import { runGit } from '@cairn/platform';
+import { runGit } from '@cairn/git';
 import { CommitReader } from './commit-reader.js';
 import { mergeBaseByProcess, runCheck, toCheckResult, type CheckResult } from './git-check.js';
 import { findMergeBase } from './merge-base.js';

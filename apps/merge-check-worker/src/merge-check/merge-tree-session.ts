@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isObjectId, type MergeTreeOutcome } from '@cairn/contracts';
-import { collectStderr, spawnGit, stopGit } from '@cairn/platform';
+import { collectStderr, spawnGit, stopGit } from '@cairn/git';
 
 
 /**

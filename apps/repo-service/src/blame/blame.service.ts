@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { BLAME_MAX_BYTES, DomainError, type BlameReply, type BlameRequest } from '@cairn/contracts';
-import { runGitChecked } from '@cairn/platform';
+import { runGitChecked } from '@cairn/git';
 import { GitReadContext } from '../git/git-read-context.js';
 import { sanitizeTreePath } from '../git/tree-path.js';
 import { lookupPaths } from '../git/tree-reader.js';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { accessAtLeast, type AccessLevel } from '@cairn/contracts';
-import { runGit, runGitText } from '@cairn/platform';
+import { runGit, runGitText } from '@cairn/git';
 import type { BranchProtectionRow } from './branch-protection.repository.js';
 import { BranchProtectionService } from './branch-protection.service.js';
 import { CommitStatusStore } from '../commit-statuses/commit-status-store.js';

@@ -8,7 +8,7 @@ import { GitReadContext } from '../git/git-read-context.js';
 import { CommitVerifier } from '../signatures/commit-verifier.js';
 import { toBranchDto } from './branches.mapper.js';
 import { BranchProtectionService } from '../branch-protection/branch-protection.service.js';
-import { runGitChecked } from '@cairn/platform';
+import { runGitChecked } from '@cairn/git';
 
 /**
  * Branches (Gitea's `Branch`): the list comes from one `git for-each-ref` (newest commit first, then by name, as

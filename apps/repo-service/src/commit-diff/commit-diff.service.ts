@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, isObjectId, isValidRefOrSha, type CommitDiffReply, type GetCommitDiffRequest } from '@cairn/contracts';
-import { GitCommandError, runGit } from '@cairn/platform';
+import { GitCommandError, runGit } from '@cairn/git';
 import { GitReadContext } from '../git/git-read-context.js';
 import { resolveRef } from '../git/refs.js';
 

@@ -10,7 +10,7 @@ import { GitFixture, removeDir, tempDir } from '../git/testing/git-fixture.js';
 import { testCommitVerifier } from '../signatures/testing/test-verifier.js';
 import { CommitUserDirectory } from './commit-users.js';
 import { CommitsService } from './commits.service.js';
-import { gitSpawnStats } from '@cairn/platform';
+import { gitSpawnStats } from '@cairn/git';
 
 const ROOT_URL = 'http://cairn.test:3000/';
 const API = `${ROOT_URL}api/v1/repos/bob/history`;

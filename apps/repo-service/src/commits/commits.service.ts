@@ -15,7 +15,7 @@ import { splitBaseHead } from './basehead.js';
 import { CommitUserDirectory } from './commit-users.js';
 import { toCommitDto } from './commits.mapper.js';
 import { parseRfc3339 } from '@cairn/contracts';
-import { runGitChecked } from '@cairn/platform';
+import { runGitChecked } from '@cairn/git';
 
 const EMPTY_REPOSITORY = 'Git Repository is empty.';
 

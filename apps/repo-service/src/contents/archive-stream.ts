@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { isObjectId } from '@cairn/contracts';
-import { spawnGit } from '@cairn/platform';
+import { spawnGit } from '@cairn/git';
 import type { CatFilePool } from '../git/cat-file-pool.js';
 import { sharedCatFilePool } from '../git/shared-pool.js';
 import { plainAnswer } from './plain-answer.js';

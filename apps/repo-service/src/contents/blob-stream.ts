@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { isObjectId } from '@cairn/contracts';
-import { spawnGit } from '@cairn/platform';
+import { spawnGit } from '@cairn/git';
 import type { CatFilePool } from '../git/cat-file-pool.js';
 import { sharedCatFilePool } from '../git/shared-pool.js';
 

@@ -11,7 +11,7 @@ import { lastCommitCache } from '../git/last-commits.js';
 import { GitFixture, removeDir, tempDir } from '../git/testing/git-fixture.js';
 import { ContentsService, INLINE_CONTENT_BUDGET } from './contents.service.js';
 import { streamRawBlob } from './raw-blob.js';
-import { gitSpawnStats } from '@cairn/platform';
+import { gitSpawnStats } from '@cairn/git';
 
 const ROOT_URL = 'http://cairn.test:3000/';
 const API = `${ROOT_URL}api/v1/repos/alice/demo`;

@@ -5,7 +5,7 @@ import { sharedCatFilePool } from '../git/shared-pool.js';
 import { baseName, sanitizeTreePath } from '../git/tree-path.js';
 import { lookupPaths } from '../git/tree-reader.js';
 import { inlineDisposition, OCTET_STREAM, SNIFF_BYTES } from './content-type.js';
-import { spawnGit } from '@cairn/platform';
+import { spawnGit } from '@cairn/git';
 import { isValidRefOrSha } from '@cairn/contracts';
 import { plainAnswer } from './plain-answer.js';
 

@@ -5,7 +5,7 @@ import {
   type ChangeFileOperationBody, type ChangeFilesReply, type ChangeFilesRequest, type ContentsResponseDto,
   type ActorDto, type FileCommitResponseDto, type FileOperation, type RepoRefDto, type RepoTrustModel, toApiTime
 } from '@cairn/contracts';
-import { runGitText } from '@cairn/platform';
+import { runGitText } from '@cairn/git';
 import { ContentsService } from '../contents/contents.service.js';
 import { GitReadContext } from '../git/git-read-context.js';
 import type { TreeEntry } from '../git/git-objects.js';

@@ -4,7 +4,7 @@ import {
   type AnnotatedTagDto, type GetBlobReply, type GetBlobRequest, type GetTreeRequest, type GitBlobResponseDto, type GitEntryDto,
   type GitObjectRequest, type GitTreeResponseDto, type ListGitRefsRequest, type ReferenceDto,
 } from '@cairn/contracts';
-import { runGitChecked } from '@cairn/platform';
+import { runGitChecked } from '@cairn/git';
 import { base64Length, INLINE_CONTENT_BUDGET } from '../contents/contents.service.js';
 import { GitReadContext } from '../git/git-read-context.js';
 import { CommitVerifier } from '../signatures/commit-verifier.js';

@@ -4,7 +4,7 @@ import {
   DomainError, ErrorCode, accessAtLeast, isValidRefName, isValidRefNameAfterPrefix, toPaging, zeroIdLike,
   type ActorDto, type CreateTagRequest, type ListTagsRequest, type RepoRefDto, type Paginated, type RepoScopedRequest, type TagDto, type TagNameRequest,
 } from '@cairn/contracts';
-import { runGit, runGitChecked } from '@cairn/platform';
+import { runGit, runGitChecked } from '@cairn/git';
 import { PushProtection } from '../branch-protection/push-protection.service.js';
 import { parseCommitObject } from '../git/commit-object.js';
 import { GitReadContext } from '../git/git-read-context.js';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { Logger } from '@nestjs/common';
 import { DomainError } from '@cairn/contracts';
-import { spawnGit } from '@cairn/platform';
+import { spawnGit } from '@cairn/git';
 import { isObjectId } from '@cairn/contracts';
 
 /** Git object types. */

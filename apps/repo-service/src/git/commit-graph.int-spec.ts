@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CommitGraphMaintainer } from './commit-graph-maintainer.js';
 import { commitGraphState, maintainCommitGraph } from './commit-graph.js';
 import { GitFixture, removeDir, tempDir } from './testing/git-fixture.js';
-import { gitSpawnStats } from '@cairn/platform';
+import { gitSpawnStats } from '@cairn/git';
 
 /** Runs git in a bare repository without any host configuration. */
 function git(bare: string, args: string[], env: Record<string, string> = {}): string {

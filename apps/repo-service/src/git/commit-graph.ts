@@ -1,6 +1,6 @@
 import { open, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { runGitChecked } from '@cairn/platform';
+import { runGitChecked } from '@cairn/git';
 import { isObjectId } from '@cairn/contracts';
 
 /**

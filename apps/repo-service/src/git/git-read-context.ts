@@ -1,5 +1,5 @@
 import { DomainError, repoUrls, type RepoRefDto } from '@cairn/contracts';
-import { repoStoragePath } from '@cairn/platform';
+import { repoStoragePath } from '@cairn/git';
 import type { CatFilePool } from './cat-file-pool.js';
 import { resolveRef, type ResolvedRef } from './refs.js';
 

@@ -6,7 +6,8 @@ import {
   ErrorCode, IdentitySubjects, RepoSubjects,
   type ActorDto, type GetContentsRequest, type GetFileContentsRequest, type LookupUsersReply, type RepoRefDto, type UserDto,
 } from '@cairn/contracts';
-import { createRpcValidationPipe, DomainErrorFilter, gitSpawnStats, PlatformModule, RpcClient } from '@cairn/platform';
+import { createRpcValidationPipe, DomainErrorFilter, PlatformModule, RpcClient } from '@cairn/platform';
+import { gitSpawnStats } from '@cairn/git';
 import { RepoConfigModule } from '../config/repo-settings.js';
 import { PrismaModule } from '../prisma/prisma.module.js';
 import { SigningModule } from '../signing/signing.module.js';

@@ -1,5 +1,6 @@
 import { isObjectId } from '@cairn/contracts';
-import { GitCommandError, LruCache, rpcDeadlineSignal, runGitChecked, spawnGit, watchGitExit } from '@cairn/platform';
+import { LruCache, rpcDeadlineSignal } from '@cairn/platform';
+import { GitCommandError, runGitChecked, spawnGit, watchGitExit } from '@cairn/git';
 import type { CatFilePool } from './cat-file-pool.js';
 import { parseCommitObject, type ParsedCommitObject } from './commit-object.js';
 import { COMMIT_ID_LOG_FORMAT, parseDiffLog, type LoggedDiff } from './log-format.js';

@@ -4,7 +4,7 @@ import { CommitGraphMaintainer } from './commit-graph-maintainer.js';
 import { treePaths, warmLastCommits } from './last-commit-warmer.js';
 import { LastCommitCache, lastCommitCache, lastCommitsForPaths } from './last-commits.js';
 import { GitFixture, removeDir, tempDir } from './testing/git-fixture.js';
-import { gitSpawnStats } from '@cairn/platform';
+import { gitSpawnStats } from '@cairn/git';
 
 const ZERO = '0'.repeat(40);
 

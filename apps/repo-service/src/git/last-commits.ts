@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { LAST_COMMIT_LOG_FORMAT, WalkParser, type WalkedCommit } from './log-format.js';
-import { LruCache, spawnGit } from '@cairn/platform';
+import { LruCache } from '@cairn/platform';
+import { spawnGit } from '@cairn/git';
 import { parentOf } from './tree-path.js';
 
 /** The last commit that changed a path (Gitea's `last_commit_sha` and dates). */

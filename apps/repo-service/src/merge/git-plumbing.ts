@@ -2,7 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isObjectId, isValidRefNameAfterPrefix, parseMergeTreeOutput, zeroIdLike, type MergeTreeOutcome } from '@cairn/contracts';
-import { rpcDeadlineSignal, runGit, runGitText } from '@cairn/platform';
+import { rpcDeadlineSignal } from '@cairn/platform';
+import { runGit, runGitText } from '@cairn/git';
 import { signedCommitParts, type CommitSigning } from '../signing/commit-signer.js';
 
 /** Throws unless `oid` is a full lower-case object id (the only revisions this module hands to git). */

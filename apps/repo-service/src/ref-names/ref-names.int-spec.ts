@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RepoRefDto } from '@cairn/contracts';
-import { gitSpawnStats } from '@cairn/platform';
+import { gitSpawnStats } from '@cairn/git';
 import { CatFilePool } from '../git/cat-file-pool.js';
 import { GitReadContext } from '../git/git-read-context.js';
 import { GitFixture, removeDir, tempDir } from '../git/testing/git-fixture.js';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ListRefNamesRequest, RefNamesReply } from '@cairn/contracts';
-import { LruCache, runGitChecked } from '@cairn/platform';
+import { LruCache } from '@cairn/platform';
+import { runGitChecked } from '@cairn/git';
 import { GitReadContext } from '../git/git-read-context.js';
 import { refStoreStamp } from './ref-store-stamp.js';
 

@@ -3,7 +3,8 @@ import {
   NOT_SIGNED_VERIFICATION,
   type PayloadCommitVerificationDto, type RepoRefDto, type SigningKeyOwner, type SigningKeysReply,
 } from '@cairn/contracts';
-import { LruCache, repoStoragePath } from '@cairn/platform';
+import { LruCache } from '@cairn/platform';
+import { repoStoragePath } from '@cairn/git';
 import type { CatFilePool } from '../git/cat-file-pool.js';
 import { parseCommitObject, type ParsedCommitObject } from '../git/commit-object.js';
 import type { TrustModel } from '../signing/signing-settings.js';

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { isObjectId, IdentitySubjects } from '@cairn/contracts';
-import { RpcClient, runGitText } from '@cairn/platform';
+import { RpcClient } from '@cairn/platform';
+import { runGitText } from '@cairn/git';
 import { IdentityDirectory } from '../access/identity-directory.js';
 import { REPO_SETTINGS } from '../config/repo-settings.js';
 import { assertOid } from '../merge/git-plumbing.js';

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMessage, readKey, readSignature, verify } from 'openpgp';
-import { runGit } from '@cairn/platform';
+import { runGit } from '@cairn/git';
 import { splitCommitSignature } from '../git/commit-object.js';
 import { assertOid } from '../merge/git-plumbing.js';
 import type { PublicSigningKey } from './instance-key.js';

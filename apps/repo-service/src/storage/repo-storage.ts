@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { DomainError, isValidBranchName, type RepoRefDto } from '@cairn/contracts';
-import { COMMON_SETTINGS, repoStoragePath, runGitChecked, type CommonSettings } from '@cairn/platform';
+import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
+import { repoStoragePath, runGitChecked } from '@cairn/git';
 import { commitTree } from '../merge/git-plumbing.js';
 import type { CommitSigning } from '../signing/commit-signer.js';
 

@@ -1,6 +1,6 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { Logger } from '@nestjs/common';
-import { runGit, spawnGit } from '@cairn/platform';
+import { runGit, spawnGit } from '@cairn/git';
 import type { GitService } from './git-service-request.js';
 import { PUSH_JOURNAL_ENV } from './push-log.js';
 import type { JournalContext, OpenJournal, PushJournals } from './push-journal.js';

@@ -1,5 +1,5 @@
 import { isObjectId, isZeroId } from '@cairn/contracts';
-import { runGitChecked } from '@cairn/platform';
+import { runGitChecked } from '@cairn/git';
 import type { RefUpdateLine } from './push-log.js';
 
 /** A commit of a push as git reports it (before user names and URLs are added). */

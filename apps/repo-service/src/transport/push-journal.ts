@@ -4,7 +4,7 @@ import { mkdir, open, readdir, readFile, rename, rm, stat, utimes } from 'node:f
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { isZeroId } from '@cairn/contracts';
-import { runGitText } from '@cairn/platform';
+import { runGitText } from '@cairn/git';
 import { JOURNAL_REFS_FILE, journalOutcome, parseJournal, type RefUpdateLine } from './push-log.js';
 import type { PushContext, PushSink } from './push-sink.js';
 

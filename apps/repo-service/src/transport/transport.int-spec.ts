@@ -20,7 +20,8 @@ import {
   type AccessLevel, type ActorDto, type DomainEvent, type PushEventData, type RepoAccessReply, type ResolveKeyReply,
   type UserDto,
 } from '@cairn/contracts';
-import { DomainErrorFilter, PlatformModule, repoStoragePath, RpcClient } from '@cairn/platform';
+import { DomainErrorFilter, PlatformModule, RpcClient } from '@cairn/platform';
+import { repoStoragePath } from '@cairn/git';
 import { RepoConfigModule } from '../config/repo-settings.js';
 import { PrismaModule } from '../prisma/prisma.module.js';
 import { CommitGraphMaintainer } from '../git/commit-graph-maintainer.js';

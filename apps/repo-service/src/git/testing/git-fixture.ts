@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { repoStoragePath } from '@cairn/platform';
+import { repoStoragePath } from '@cairn/git';
 
 /** One file change of a commit: content, a symlink, an executable, or `null` to delete. */
 export type FileSpec = string | Buffer | { symlink: string } | { exec: string } | null;

@@ -1,9 +1,8 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { gitEnvironment } from './git-environment.js';
 import {
-  gitProcessesFinished, gitProcessesRunning, gitProcessesSpawned, type GitProcessOutcome,
-} from '../metrics/cairn-metrics.js';
-import { SpanKind, endSpan, startSpan } from '../tracing/trace-context.js';
+  gitProcessesFinished, gitProcessesRunning, gitProcessesSpawned, type GitProcessOutcome, SpanKind, endSpan, startSpan,
+} from '@cairn/platform';
 
 /**
  * The one way Cairn starts git (the home of this rule; `gitEnvironment()` is its environment):

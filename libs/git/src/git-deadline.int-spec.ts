@@ -4,9 +4,8 @@
  */
 import { ErrorCode } from '@cairn/contracts';
 import { describe, expect, it } from 'vitest';
-import { runGit } from '../git/git-process.js';
-import { DomainErrorFilter } from './domain-error.filter.js';
-import { currentRpcDeadline, rpcDeadlineSignal, withRpcDeadline } from './rpc-deadline.js';
+import { currentRpcDeadline, DomainErrorFilter, rpcDeadlineSignal, withRpcDeadline } from '@cairn/platform';
+import { runGit } from './git-process.js';
 
 describe('rpcDeadlineSignal', () => {
   it('is absent outside a request with a deadline', () => {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitCommandError, gitSpawnStats, runGit, runGitChecked, runGitText, spawnGit, stopGit } from './git-process.js';
-import { gitProcessesFinished, gitProcessesRunning, gitProcessesSpawned } from '../metrics/cairn-metrics.js';
+import { gitProcessesFinished, gitProcessesRunning, gitProcessesSpawned } from '@cairn/platform';
 
 /** A metric's current value for exactly `labels` (0 when it has none yet). */
 async function valueOf(metric: { get(): Promise<{ values: { labels: object; value: number }[] }> }, labels: object = {}) {
