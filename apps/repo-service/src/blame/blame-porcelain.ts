@@ -1,5 +1,5 @@
 import type { BlameCommitDto, BlameRangeDto } from '@cairn/contracts';
-import { formatGitTime } from '../git/commit-object.js';
+import { formatGitTime } from '@cairn/git';
 
 /**
  * Parses `git blame --porcelain` output into line ranges (in final-line order, neighbours of one commit merged) and

@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { BLAME_MAX_BYTES, DomainError, type BlameReply, type BlameRequest } from '@cairn/contracts';
-import { runGitChecked } from '@cairn/git';
+import { lookupPaths, runGitChecked, sanitizeTreePath } from '@cairn/git';
 import { GitReadContext } from '../git/git-read-context.js';
-import { sanitizeTreePath } from '../git/tree-path.js';
-import { lookupPaths } from '../git/tree-reader.js';
 import { parseBlamePorcelain } from './blame-porcelain.js';
 
 /** A blame walks history: a pathological file must not pin a git process. */

@@ -1,6 +1,5 @@
 import { isZeroId } from '@cairn/contracts';
-import { runGit, runGitText } from '@cairn/git';
-import { parseCommitObject } from '../git/commit-object.js';
+import { parseCommitObject, runGit, runGitText } from '@cairn/git';
 import type { CommitToVerify } from '../signatures/commit-verifier.js';
 import type { BranchProtectionRow } from './branch-protection.repository.js';
 import type { BranchWrite } from './push-policy.js';

@@ -3,12 +3,11 @@ import {
   accessAtLeast, DomainError, NOT_SIGNED_VERIFICATION, isValidRefNameAfterPrefix, toPaging, type BranchDto, type GetBranchRequest, type ListBranchesRequest, type Paginated, type RepoScopedRequest,
 } from '@cairn/contracts';
 import { CommitUserDirectory } from '../commits/commit-users.js';
-import { parseCommitObject, type ParsedCommitObject } from '../git/commit-object.js';
+import { parseCommitObject, type ParsedCommitObject, runGitChecked } from '@cairn/git';
 import { GitReadContext } from '../git/git-read-context.js';
 import { CommitVerifier } from '../signatures/commit-verifier.js';
 import { toBranchDto } from './branches.mapper.js';
 import { BranchProtectionService } from '../branch-protection/branch-protection.service.js';
-import { runGitChecked } from '@cairn/git';
 
 /**
  * Branches (Gitea's `Branch`): the list comes from one `git for-each-ref` (newest commit first, then by name, as

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, isObjectId, isValidRefOrSha, type CommitDiffReply, type GetCommitDiffRequest } from '@cairn/contracts';
-import { GitCommandError, runGit } from '@cairn/git';
+import { GitCommandError, resolveRef, runGit } from '@cairn/git';
 import { GitReadContext } from '../git/git-read-context.js';
-import { resolveRef } from '../git/refs.js';
 
 /** A diff stops here even when the caller would take more (a pathological commit must not pin a git process). */
 const DIFF_TIMEOUT_MS = 20_000;

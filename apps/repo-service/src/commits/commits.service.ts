@@ -8,14 +8,12 @@ import {
   historyCommits, historyCountCache, logDiffs, logPage, pathHasHistory, readCommitObjects, walkHistory,
   type HistoryCommit, type HistoryFilter, type LogPageOptions,
 } from '../git/history.js';
-import { resolveRef } from '../git/refs.js';
-import { sanitizeTreePath } from '../git/tree-path.js';
+import { resolveRef, runGitChecked, sanitizeTreePath } from '@cairn/git';
 import { CommitVerifier } from '../signatures/commit-verifier.js';
 import { splitBaseHead } from './basehead.js';
 import { CommitUserDirectory } from './commit-users.js';
 import { toCommitDto } from './commits.mapper.js';
 import { parseRfc3339 } from '@cairn/contracts';
-import { runGitChecked } from '@cairn/git';
 
 const EMPTY_REPOSITORY = 'Git Repository is empty.';
 

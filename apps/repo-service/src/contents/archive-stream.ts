@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { isObjectId } from '@cairn/contracts';
 import { spawnGit } from '@cairn/git';
-import type { CatFilePool } from '../git/cat-file-pool.js';
+import type { CatFilePool } from '@cairn/git';
 import { sharedCatFilePool } from '../git/shared-pool.js';
 import { plainAnswer } from './plain-answer.js';
 

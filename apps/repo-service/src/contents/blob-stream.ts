@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { isObjectId } from '@cairn/contracts';
 import { spawnGit } from '@cairn/git';
-import type { CatFilePool } from '../git/cat-file-pool.js';
+import type { CatFilePool } from '@cairn/git';
 import { sharedCatFilePool } from '../git/shared-pool.js';
 
 function plain(res: ServerResponse, status: number, message: string): void {

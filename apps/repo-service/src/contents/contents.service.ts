@@ -15,11 +15,9 @@ import { CommitUserDirectory, RecentCommitLogins } from '../commits/commit-users
 import { GitReadContext } from '../git/git-read-context.js';
 import { readCommitHeadlines } from '../git/commit-headlines.js';
 import { countHistory } from '../git/history.js';
-import type { TreeEntry } from '../git/git-objects.js';
+import type { TreeEntry } from '@cairn/git';
 import { lastCommitsForPaths } from '../git/last-commits.js';
-import { resolveRefPrefix, type ResolvedRef } from '../git/refs.js';
-import { baseName, sanitizeTreePath } from '../git/tree-path.js';
-import { listDirectory, lookupPaths, objectInfos, readBlobs, submoduleUrls } from '../git/tree-reader.js';
+import { baseName, listDirectory, lookupPaths, objectInfos, readBlobs, type ResolvedRef, resolveRefPrefix, sanitizeTreePath, submoduleUrls } from '@cairn/git';
 import { toContentsResponse, type ContentsEntryFacts, type ContentsLinkContext } from './contents.mapper.js';
 
 /**

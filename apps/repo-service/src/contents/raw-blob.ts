@@ -1,11 +1,8 @@
 import type { ServerResponse } from 'node:http';
-import type { CatFilePool } from '../git/cat-file-pool.js';
-import { resolveRef } from '../git/refs.js';
+import type { CatFilePool } from '@cairn/git';
+import { baseName, lookupPaths, resolveRef, sanitizeTreePath, spawnGit } from '@cairn/git';
 import { sharedCatFilePool } from '../git/shared-pool.js';
-import { baseName, sanitizeTreePath } from '../git/tree-path.js';
-import { lookupPaths } from '../git/tree-reader.js';
 import { inlineDisposition, OCTET_STREAM, SNIFF_BYTES } from './content-type.js';
-import { spawnGit } from '@cairn/git';
 import { isValidRefOrSha } from '@cairn/contracts';
 import { plainAnswer } from './plain-answer.js';
 

@@ -5,13 +5,10 @@ import {
   type ChangeFileOperationBody, type ChangeFilesReply, type ChangeFilesRequest, type ContentsResponseDto,
   type ActorDto, type FileCommitResponseDto, type FileOperation, type RepoRefDto, type RepoTrustModel, toApiTime
 } from '@cairn/contracts';
-import { runGitText } from '@cairn/git';
+import { assertOid, branchRef, commitTree, type GitIdentity, lookupPaths, resolveBranch, runGitText, sanitizeTreePath, updateRef } from '@cairn/git';
 import { ContentsService } from '../contents/contents.service.js';
 import { GitReadContext } from '../git/git-read-context.js';
-import type { TreeEntry } from '../git/git-objects.js';
-import { lookupPaths } from '../git/tree-reader.js';
-import { sanitizeTreePath } from '../git/tree-path.js';
-import { assertOid, branchRef, commitTree, resolveBranch, updateRef, type GitIdentity } from '../merge/git-plumbing.js';
+import type { TreeEntry } from '@cairn/git';
 import { userGitIdentity } from '../merge/user-identity.js';
 import { CommitVerifier } from '../signatures/commit-verifier.js';
 import { CommitSigner } from '../signing/commit-signer.js';

@@ -2,8 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isObjectId, zeroIdLike } from '@cairn/contracts';
-import { runGit, runGitText } from '@cairn/git';
-import { assertOid } from '../merge/git-plumbing.js';
+import { assertOid, runGit, runGitText } from '@cairn/git';
 
 /** One change to a tree: a blob written at `path` (with its mode), or `path` removed. */
 export type TreeEdit = { path: string; remove: true } | { path: string; mode: '100644' | '100755' | '120000'; blob: string };

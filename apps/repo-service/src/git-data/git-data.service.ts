@@ -4,12 +4,11 @@ import {
   type AnnotatedTagDto, type GetBlobReply, type GetBlobRequest, type GetTreeRequest, type GitBlobResponseDto, type GitEntryDto,
   type GitObjectRequest, type GitTreeResponseDto, type ListGitRefsRequest, type ReferenceDto,
 } from '@cairn/contracts';
-import { runGitChecked } from '@cairn/git';
+import { parseTagObject, runGitChecked } from '@cairn/git';
 import { base64Length, INLINE_CONTENT_BUDGET } from '../contents/contents.service.js';
 import { GitReadContext } from '../git/git-read-context.js';
 import { CommitVerifier } from '../signatures/commit-verifier.js';
 import { toReferenceDto } from './git-data.mapper.js';
-import { parseTagObject } from './tag-object.js';
 
 /** Gitea answers 400 (not 404) for an object id that names nothing usable in these routes. */
 const badSha = (sha: string) => DomainError.invalid(`sha not found [${sha}]`);

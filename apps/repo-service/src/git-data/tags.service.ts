@@ -4,19 +4,15 @@ import {
   DomainError, ErrorCode, accessAtLeast, isValidRefName, isValidRefNameAfterPrefix, toPaging, zeroIdLike,
   type ActorDto, type CreateTagRequest, type ListTagsRequest, type RepoRefDto, type Paginated, type RepoScopedRequest, type TagDto, type TagNameRequest,
 } from '@cairn/contracts';
-import { runGit, runGitChecked } from '@cairn/git';
+import { assertOid, deleteRef, parseCommitObject, parseTagObject, resolveRef, runGit, runGitChecked, tagObjectText, updateRef } from '@cairn/git';
 import { PushProtection } from '../branch-protection/push-protection.service.js';
-import { parseCommitObject } from '../git/commit-object.js';
 import { GitReadContext } from '../git/git-read-context.js';
-import { resolveRef } from '../git/refs.js';
-import { assertOid, deleteRef, updateRef } from '../merge/git-plumbing.js';
 import { userGitIdentity } from '../merge/user-identity.js';
 import { requireActor } from '../tracker/issue-permissions.js';
 import { RepoViews } from '../tracker/repo-views.js';
 import { PUSH_SINK, type PushSink } from '../transport/push-sink.js';
 import { toTagDto, type TagFacts } from './git-data.mapper.js';
 import { TAG_DELETE_GUARD, type TagDeleteGuard } from './tag-delete-guard.js';
-import { parseTagObject, tagObjectText } from './tag-object.js';
 
 /** Longest tag name the API creates (Gitea's `CreateTagOption` `MaxSize(100)`). */
 const TAG_NAME_MAX_LENGTH = 100;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CommitGraphMaintainer } from './commit-graph-maintainer.js';
 import { commitGraphState, maintainCommitGraph } from './commit-graph.js';
-import { GitFixture, removeDir, tempDir } from './testing/git-fixture.js';
+import { GitFixture, removeDir, tempDir } from '../../../../test/support/git-fixture.js';
 import { gitSpawnStats } from '@cairn/git';
 
 /** Runs git in a bare repository without any host configuration. */

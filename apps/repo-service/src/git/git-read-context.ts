@@ -1,7 +1,6 @@
 import { DomainError, repoUrls, type RepoRefDto } from '@cairn/contracts';
-import { repoStoragePath } from '@cairn/git';
-import type { CatFilePool } from './cat-file-pool.js';
-import { resolveRef, type ResolvedRef } from './refs.js';
+import { repoStoragePath, type ResolvedRef, resolveRef } from '@cairn/git';
+import type { CatFilePool } from '@cairn/git';
 
 /** What the git read services share: the cat-file pool, where repositories live, and how to link to them. */
 export class GitReadContext {

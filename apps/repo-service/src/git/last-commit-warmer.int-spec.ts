@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CommitGraphMaintainer } from './commit-graph-maintainer.js';
 import { treePaths, warmLastCommits } from './last-commit-warmer.js';
 import { LastCommitCache, lastCommitCache, lastCommitsForPaths } from './last-commits.js';
-import { GitFixture, removeDir, tempDir } from './testing/git-fixture.js';
+import { GitFixture, removeDir, tempDir } from '../../../../test/support/git-fixture.js';
 import { gitSpawnStats } from '@cairn/git';
 
 const ZERO = '0'.repeat(40);

@@ -1,8 +1,6 @@
 import { Logger } from '@nestjs/common';
-import { LAST_COMMIT_LOG_FORMAT, WalkParser, type WalkedCommit } from './log-format.js';
+import { LAST_COMMIT_LOG_FORMAT, parentOf, spawnGit, type WalkedCommit, WalkParser } from '@cairn/git';
 import { LruCache } from '@cairn/platform';
-import { spawnGit } from '@cairn/git';
-import { parentOf } from './tree-path.js';
 
 /** The last commit that changed a path (Gitea's `last_commit_sha` and dates). */
 export type LastCommit = WalkedCommit;

@@ -1,7 +1,7 @@
-import type { CommitSigning } from '../signing/commit-signer.js';
+import type { CommitSigning } from '@cairn/git';
 import {
   commitTree, commitsToReplay, isAncestor, mergeTree, replayCommits, treeOf, type GitIdentity,
-} from './git-plumbing.js';
+} from '@cairn/git';
 
 /** The outcome of computing a merge or an update (nothing is moved yet: the caller moves the ref). */
 export type StyleOutcome =

@@ -1,12 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { isObjectId, IdentitySubjects } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
-import { runGitText } from '@cairn/git';
+import { assertOid, type CommitSigning, runGitText } from '@cairn/git';
 import { IdentityDirectory } from '../access/identity-directory.js';
 import { REPO_SETTINGS } from '../config/repo-settings.js';
-import { assertOid } from '../merge/git-plumbing.js';
 import { CommitSignatureCheck } from './commit-signature-check.js';
-import { CommitSigner, type CommitSigning, type SigningAction, type SigningContext } from './commit-signer.js';
+import { CommitSigner, type SigningAction, type SigningContext } from './commit-signer.js';
 import { InstanceSigningKey, type SigningSettings } from './instance-key.js';
 import { evaluateRules, type SigningFacts } from './signing-rules.js';
 import type { SigningRule } from './signing-settings.js';

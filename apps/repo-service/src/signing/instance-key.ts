@@ -8,7 +8,7 @@ import { DomainError, type SigningKeyFormat } from '@cairn/contracts';
 import { ConfigError, type SettingsOf } from '@cairn/platform';
 import { gitEnvironment, runGit } from '@cairn/git';
 import { REPO_SETTINGS } from '../config/repo-settings.js';
-import type { CommitSigning } from './commit-signer.js';
+import type { CommitSigning } from '@cairn/git';
 import { runSigningTool } from './signing-tools.js';
 import type { SigningFormat, signingSettingsSpec } from './signing-settings.js';
 

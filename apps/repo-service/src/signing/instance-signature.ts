@@ -2,9 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMessage, readKey, readSignature, verify } from 'openpgp';
-import { runGit } from '@cairn/git';
-import { splitCommitSignature } from '../git/commit-object.js';
-import { assertOid } from '../merge/git-plumbing.js';
+import { assertOid, runGit, splitCommitSignature } from '@cairn/git';
 import type { PublicSigningKey } from './instance-key.js';
 import { runSigningTool } from './signing-tools.js';
 

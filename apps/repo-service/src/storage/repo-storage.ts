@@ -3,9 +3,8 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { DomainError, isValidBranchName, type RepoRefDto } from '@cairn/contracts';
 import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
-import { repoStoragePath, runGitChecked } from '@cairn/git';
-import { commitTree } from '../merge/git-plumbing.js';
-import type { CommitSigning } from '../signing/commit-signer.js';
+import { commitTree, repoStoragePath, runGitChecked } from '@cairn/git';
+import type { CommitSigning } from '@cairn/git';
 
 /** What locates a repository on disk: the owner's and the repository's names (a `RepoRefDto` will do). */
 export type RepoLocation = Pick<RepoRefDto, 'ownerName' | 'name'>;

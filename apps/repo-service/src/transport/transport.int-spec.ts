@@ -21,7 +21,7 @@ import {
   type UserDto,
 } from '@cairn/contracts';
 import { DomainErrorFilter, PlatformModule, RpcClient } from '@cairn/platform';
-import { repoStoragePath } from '@cairn/git';
+import { pullHeadRef, repoStoragePath, updateRef } from '@cairn/git';
 import { RepoConfigModule } from '../config/repo-settings.js';
 import { PrismaModule } from '../prisma/prisma.module.js';
 import { CommitGraphMaintainer } from '../git/commit-graph-maintainer.js';
@@ -36,7 +36,6 @@ import { PushRecorder } from '../ref-updates/push-recorder.service.js';
 import { GitSshServer } from './ssh.server.js';
 import { PushJournals } from './push-journal.js';
 import { InternalGitHttpServer } from './internal-http.server.js';
-import { pullHeadRef, updateRef } from '../merge/git-plumbing.js';
 import { loadOrCreateHostKey } from './ssh-host-key.js';
 import { TransportModule } from './transport.module.js';
 import { createScratchDatabase, startPrivateNats, type PrivateNats, type ScratchDatabase } from '../../../../test/support/integration.js';

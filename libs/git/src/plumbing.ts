@@ -1,31 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { isObjectId, isValidRefNameAfterPrefix, parseMergeTreeOutput, zeroIdLike, type MergeTreeOutcome } from '@cairn/contracts';
+import { isObjectId, zeroIdLike } from '@cairn/contracts';
 import { rpcDeadlineSignal } from '@cairn/platform';
-import { runGit, runGitText } from '@cairn/git';
-import { signedCommitParts, type CommitSigning } from '../signing/commit-signer.js';
-
-/** Throws unless `oid` is a full lower-case object id (the only revisions this module hands to git). */
-export function assertOid(oid: string): string {
-  if (!isObjectId(oid)) throw new Error(`not an object id: ${JSON.stringify(oid).slice(0, 80)}`);
-  return oid;
-}
-
-/**
- * `refs/heads/<branch>` for any branch git allows (a pushed `-x` included: the full ref is never an option); throws
- * otherwise.
- */
-export function branchRef(branch: string): string {
-  if (!isValidRefNameAfterPrefix(branch)) throw new Error(`invalid branch name: ${JSON.stringify(branch).slice(0, 120)}`);
-  return `refs/heads/${branch}`;
-}
-
-/** `refs/pull/<n>/head`. */
-export function pullHeadRef(index: number): string {
-  if (!Number.isSafeInteger(index) || index < 1) throw new Error(`invalid pull request number ${index}`);
-  return `refs/pull/${index}/head`;
-}
+import { commitMessageBytes, parseCommitObject, type CommitPerson } from './commit-object.js';
+import { signedCommitParts, type CommitSigning } from './commit-signing.js';
+import { runGit, runGitText } from './git-process.js';
+import { mergeTree } from './merge-tree.js';
+import { assertOid, branchRef } from './refs.js';
 
 /** A git identity; `date` in git's raw form (`@<unix> <±hhmm>`), now when absent. */
 export interface GitIdentity {
@@ -60,8 +39,8 @@ export async function resolveBranch(dir: string, branch: string): Promise<string
 }
 
 /** The best common ancestor of two commits, or null when they share no history. */
-export async function mergeBase(dir: string, a: string, b: string): Promise<string | null> {
-  const r = await runGit(dir, ['merge-base', '--end-of-options', assertOid(a), assertOid(b)]);
+export async function mergeBase(dir: string, a: string, b: string, options: { timeoutMs?: number } = {}): Promise<string | null> {
+  const r = await runGit(dir, ['merge-base', '--end-of-options', assertOid(a), assertOid(b)], options);
   if (r.code !== 0) return null;
   const oid = r.stdout.toString('utf8').trim();
   return isObjectId(oid) ? oid : null;
@@ -92,79 +71,23 @@ export async function isAncestor(dir: string, ancestor: string, descendant: stri
   throw new Error(`git merge-base --is-ancestor failed: ${r.stderr.trim()}`);
 }
 
-export interface MergeTreeOptions {
-  /** Write the objects here instead of into the repository (a read-only check). */
-  objectDirectory?: string;
-  timeoutMs?: number;
-}
-
-/**
- * `git merge-tree --write-tree` of two commits: the merged tree, or the conflicted files, or an error (a timeout is an
- * error saying so). With `objectDirectory` the repository itself is only read.
- */
-export async function mergeTree(dir: string, ours: string, theirs: string, options: MergeTreeOptions = {}): Promise<MergeTreeOutcome> {
-  const env = options.objectDirectory
-    ? { GIT_OBJECT_DIRECTORY: options.objectDirectory, GIT_ALTERNATE_OBJECT_DIRECTORIES: join(dir, 'objects') }
-    : {};
-  const r = await runGit(
-    dir,
-    ['merge-tree', '--write-tree', '-z', '--name-only', '--no-messages', '--end-of-options', assertOid(ours), assertOid(theirs)],
-    { env, timeoutMs: options.timeoutMs },
-  );
-  if (r.timedOut) return { kind: 'error', message: `the merge check exceeded its time limit (${options.timeoutMs} ms)` };
-  return parseMergeTreeOutput(r.stdout.toString('utf8'), r.code, r.stderr);
-}
-
-/**
- * A read-only mergeability check: `merge-tree` with its objects written to a throw-away object directory (the
- * repository's objects are reached as an alternate), removed afterwards.
- */
-export async function checkMergeability(dir: string, base: string, head: string, timeoutMs: number): Promise<MergeTreeOutcome> {
-  const scratch = await mkdtemp(join(tmpdir(), 'cairn-merge-check-'));
-  try {
-    return await mergeTree(dir, base, head, { objectDirectory: scratch, timeoutMs });
-  } finally {
-    await rm(scratch, { recursive: true, force: true });
-  }
-}
-
 /** The tree of a commit. */
 export async function treeOf(dir: string, commit: string): Promise<string> {
   return assertOid((await runGitText(dir, ['rev-parse', '--verify', '--end-of-options', `${assertOid(commit)}^{tree}`])).trim());
 }
 
-/** A commit's parts that replaying it needs. */
-export interface CommitParts {
-  tree: string;
-  parents: string[];
-  author: GitIdentity;
-  /** The raw message bytes (kept as git stored them). */
-  message: Buffer;
+/** A parsed commit's person as git takes it back (`GIT_AUTHOR_DATE=@<unix> <±hhmm>`): a replayed commit keeps it. */
+export function gitIdentity(person: CommitPerson): GitIdentity {
+  const offset = /([+-])(\d{2}):(\d{2})$/.exec(person.date);
+  const tz = offset ? `${offset[1]}${offset[2]}${offset[3]}` : '+0000';
+  return { name: person.name, email: person.email, date: `@${Date.parse(person.date) / 1000} ${tz}` };
 }
 
-/** Parses `git cat-file commit` output. */
-export function parseCommitObject(raw: Buffer): CommitParts {
-  const split = raw.indexOf('\n\n');
-  const header = (split < 0 ? raw : raw.subarray(0, split)).toString('utf8');
-  const message = split < 0 ? Buffer.alloc(0) : raw.subarray(split + 2);
-  let tree = '';
-  const parents: string[] = [];
-  let author: GitIdentity = { name: '', email: '' };
-  for (const line of header.split('\n')) {
-    if (line.startsWith('tree ')) tree = line.slice(5).trim();
-    else if (line.startsWith('parent ')) parents.push(line.slice(7).trim());
-    else if (line.startsWith('author ')) {
-      const m = /^author (.*) <([^>]*)> (\d+) ([+-]\d{4})$/.exec(line);
-      if (m) author = { name: m[1], email: m[2], date: `@${m[3]} ${m[4]}` };
-    }
-  }
-  return { tree, parents, author, message };
-}
-
-export async function readCommit(dir: string, commit: string): Promise<CommitParts> {
+/** The raw bytes of a commit object (`git cat-file commit`). */
+async function readRawCommit(dir: string, commit: string): Promise<Buffer> {
   const r = await runGit(dir, ['cat-file', 'commit', assertOid(commit)]);
   if (r.code !== 0) throw new Error(`git cat-file commit ${commit} failed: ${r.stderr.trim()}`);
-  return parseCommitObject(r.stdout);
+  return r.stdout;
 }
 
 /**
@@ -251,7 +174,8 @@ export async function replayCommits(
   let tip = assertOid(onto);
   let tipTree = await treeOf(dir, tip);
   for (const commit of commits) {
-    const parts = await readCommit(dir, commit);
+    const raw = await readRawCommit(dir, commit);
+    const parts = parseCommitObject(raw);
     const parent = parts.parents[0];
     if (!parent) return { kind: 'error', message: `cannot replay root commit ${commit}` };
     const scaffold = await commitTree(dir, tipTree, [parent], 'cairn: rebase scaffold\n', committer, committer);
@@ -259,7 +183,7 @@ export async function replayCommits(
     if (merged.kind === 'error') return merged;
     if (merged.kind === 'conflict') return { kind: 'conflict', files: merged.files, commit };
     if (merged.tree === tipTree) continue;
-    tip = await commitTree(dir, merged.tree, [tip], parts.message, parts.author, committer);
+    tip = await commitTree(dir, merged.tree, [tip], commitMessageBytes(raw), gitIdentity(parts.author), committer);
     tipTree = merged.tree;
   }
   return { kind: 'ok', tip };

@@ -1,16 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { findMergeBase, parseCommitLinks, type CommitLinks, type ReadCommits } from './merge-base.js';
+import { formatGitTime } from './commit-object.js';
+import { findMergeBase, type CommitAncestry, type ReadCommits } from './merge-base-walk.js';
 
 /**
  * A commit graph in memory: `graph('a:10', 'b:20 a', …)` — each entry `<id>:<time> <parent…>`. The reader counts
  * what it was asked, so tests can see how far a walk went.
  */
 function graph(...entries: string[]): { read: ReadCommits; reads: string[] } {
-  const commits = new Map<string, CommitLinks>();
+  const commits = new Map<string, CommitAncestry>();
   for (const e of entries) {
     const [head, ...parents] = e.split(' ');
     const [id, time] = head.split(':');
-    commits.set(id, { parents, time: Number(time) });
+    commits.set(id, { parents, committer: { name: 'C', email: 'c@x', date: formatGitTime(Number(time), '+0000') } });
   }
   const reads: string[] = [];
   return {
@@ -65,22 +66,5 @@ describe('findMergeBase', () => {
     const long = graph('r:0', ...Array.from({ length: 50 }, (_, i) => `c${i}:${i + 1} ${i ? `c${i - 1}` : 'r'}`), 'h:100 r');
     expect(await findMergeBase(long.read, 'c49', 'h', 10)).toMatchObject({ kind: 'undecided' });
     expect(await findMergeBase(long.read, 'c49', 'h', 1000)).toEqual({ kind: 'found', oid: 'r' });
-  });
-});
-
-describe('parseCommitLinks', () => {
-  const tree = 'a'.repeat(40);
-  const p1 = 'b'.repeat(40);
-  const p2 = 'c'.repeat(40);
-
-  it('reads the parents and the committer time', () => {
-    const raw = `tree ${tree}\nparent ${p1}\nparent ${p2}\nauthor A <a@x> 100 +0000\ncommitter C <c@x> 1700000000 +0200\n\nmsg\nparent ${tree}\n`;
-    expect(parseCommitLinks(raw)).toEqual({ parents: [p1, p2], time: 1_700_000_000 });
-    expect(parseCommitLinks(`tree ${tree}\ncommitter C <c@x> 5 -0100\n\nroot`)).toEqual({ parents: [], time: 5 });
-  });
-
-  it('refuses what is not a commit', () => {
-    expect(parseCommitLinks('100644 blob x\n')).toBeNull();
-    expect(parseCommitLinks(`tree ${tree}\nauthor A <a@x> 1 +0000\n\nno committer`)).toBeNull();
   });
 });

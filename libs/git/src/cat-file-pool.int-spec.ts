@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatFilePool } from './cat-file-pool.js';
-import { GitFixture, removeDir, tempDir } from './testing/git-fixture.js';
-import { gitSpawnStats } from '@cairn/git';
+import { GitFixture, removeDir, tempDir } from '../../../test/support/git-fixture.js';
+import { gitSpawnStats } from './git-process.js';
 
 async function until(check: () => boolean): Promise<void> {
   while (!check()) await new Promise((r) => setTimeout(r, 5));

@@ -1,5 +1,5 @@
 import type { CatFileCommand, CatFileObject, CatFilePool } from './cat-file-pool.js';
-import { hashBytesOf, parseGitmodules, parseTree, type TreeEntry } from './git-objects.js';
+import { hashBytesOf, parseGitmodules, parseTree, type TreeEntry } from './tree-object.js';
 import { baseName, parentOf } from './tree-path.js';
 
 /** The object name of a directory at a commit (`<commit>^{tree}` for the root). */

@@ -1,11 +1,10 @@
-/** What a merge-base walk needs of a commit: its parents and its committer time (seconds since the epoch). */
-export interface CommitLinks {
-  parents: string[];
-  time: number;
-}
+import type { ParsedCommitObject } from './commit-object.js';
+
+/** What a merge-base walk reads of a commit (a part of the one parsed commit type). */
+export type CommitAncestry = Pick<ParsedCommitObject, 'parents' | 'committer'>;
 
 /** Reads commits (in the order asked); null for an object that is missing or not a commit. */
-export type ReadCommits = (oids: string[]) => Promise<(CommitLinks | null)[]>;
+export type ReadCommits = (oids: string[]) => Promise<(CommitAncestry | null)[]>;
 
 /**
  * What the walk found: the one best common ancestor, none (unrelated histories), or `undecided` — several best
@@ -13,6 +12,11 @@ export type ReadCommits = (oids: string[]) => Promise<(CommitLinks | null)[]>;
  * a missing commit, or a walk longer than its budget.
  */
 export type MergeBaseAnswer = { kind: 'found'; oid: string } | { kind: 'none' } | { kind: 'undecided'; reason: string };
+
+/** The committer time in seconds since the epoch, the order git walks commits in. */
+function timeOf(commit: CommitAncestry): number {
+  return Date.parse(commit.committer.date) / 1000;
+}
 
 const ONE = 1;
 const TWO = 2;
@@ -66,6 +70,9 @@ class NewestFirst {
 }
 
 /**
+ * Kept beside `git merge-base` (below) for a measured reason: the merge-check worker walks through its long-lived
+ * cat-file process instead of starting a `git merge-base` per check (bench/README.md, mergeability checks).
+ *
  * The merge base of two commits, found the way `git merge-base` finds it (without a commit-graph): both commits are
  * walked newest first, each commit painted with the side(s) it is reachable from; a commit reachable from both is a
  * common ancestor and everything below it is stale; the walk ends when only stale commits are left to visit. Every
@@ -75,7 +82,7 @@ class NewestFirst {
  * visited.
  */
 export async function findMergeBase(read: ReadCommits, a: string, b: string, maxCommits: number): Promise<MergeBaseAnswer> {
-  const links = new Map<string, CommitLinks>();
+  const links = new Map<string, CommitAncestry>();
   const [la, lb] = await read(a === b ? [a] : [a, b]);
   if (!la || (a !== b && !lb)) return { kind: 'undecided', reason: 'a commit is missing' };
   if (a === b) return { kind: 'found', oid: a };
@@ -86,8 +93,8 @@ export async function findMergeBase(read: ReadCommits, a: string, b: string, max
     [b, TWO],
   ]);
   const queue = new NewestFirst();
-  queue.push(a, la.time);
-  queue.push(b, lb!.time);
+  queue.push(a, timeOf(la));
+  queue.push(b, timeOf(lb!));
   const found: string[] = [];
   let visited = 0;
   const flagsOf = (oid: string) => flags.get(oid) ?? 0;
@@ -114,28 +121,11 @@ export async function findMergeBase(read: ReadCommits, a: string, b: string, max
     }
     for (const p of next) {
       flags.set(p, flagsOf(p) | paint);
-      queue.push(p, links.get(p)!.time);
+      queue.push(p, timeOf(links.get(p)!));
     }
   }
   const best = found.filter((c) => (flagsOf(c) & STALE) === 0);
   if (best.length === 1) return { kind: 'found', oid: best[0] };
   if (best.length === 0) return { kind: 'none' };
   return { kind: 'undecided', reason: `${best.length} best common ancestors` };
-}
-
-/** Parses a raw commit object's parents and committer time; null when it does not look like a commit. */
-export function parseCommitLinks(raw: string): CommitLinks | null {
-  const end = raw.indexOf('\n\n');
-  const header = end < 0 ? raw : raw.slice(0, end);
-  const parents: string[] = [];
-  let time: number | null = null;
-  for (const line of header.split('\n')) {
-    if (line.startsWith('parent ')) parents.push(line.slice(7).trim());
-    else if (line.startsWith('committer ')) {
-      const m = / (-?\d+) [+-]\d{4}$/.exec(line);
-      time = m ? Number(m[1]) : 0;
-    }
-  }
-  if (!header.startsWith('tree ') || time === null) return null;
-  return { parents, time };
 }

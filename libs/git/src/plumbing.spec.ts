@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { branchRef, parseCommitObject, parseNameStatus, parseNumstat, pullHeadRef } from './git-plumbing.js';
+import { commitMessageBytes, parseCommitObject } from './commit-object.js';
+import { gitIdentity, parseNameStatus, parseNumstat } from './plumbing.js';
+import { branchRef, pullHeadRef } from './refs.js';
 
 describe('git output parsing', () => {
   it('reads numstat -z, including renames and binary files', () => {
@@ -14,7 +16,7 @@ describe('git output parsing', () => {
     const m = parseNameStatus('A\0x\0M\0y\0R100\0old\0new\0D\0z\0');
     expect([...m.entries()]).toEqual([['x', 'A'], ['y', 'M'], ['new', 'R'], ['z', 'D']]);
   });
-  it('reads a commit object: tree, parents, author with raw date, message bytes', () => {
+  it('gives back a commit\'s author with its raw date, and its message bytes, as a replay keeps them', () => {
     const raw = Buffer.from(
       'tree 1111111111111111111111111111111111111111\n' +
         'parent 2222222222222222222222222222222222222222\n' +
@@ -24,8 +26,9 @@ describe('git output parsing', () => {
     const c = parseCommitObject(raw);
     expect(c.tree).toBe('1'.repeat(40));
     expect(c.parents).toEqual(['2'.repeat(40)]);
-    expect(c.author).toEqual({ name: 'Ann Example', email: 'ann@example.com', date: '@1700000000 +0100' });
-    expect(c.message.toString()).toBe('Subject\n\nBody line\n');
+    expect(gitIdentity(c.author)).toEqual({ name: 'Ann Example', email: 'ann@example.com', date: '@1700000000 +0100' });
+    expect(gitIdentity(c.committer)).toEqual({ name: 'Bob', email: 'bob@example.com', date: '@1700000500 +0000' });
+    expect(commitMessageBytes(raw).toString()).toBe('Subject\n\nBody line\n');
   });
 });
 

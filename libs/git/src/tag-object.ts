@@ -1,4 +1,4 @@
-import { formatGitTime } from '../git/commit-object.js';
+import { formatGitTime } from './commit-object.js';
 
 /** A raw annotated tag object, parsed. */
 export interface ParsedTagObject {

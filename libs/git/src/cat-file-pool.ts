@@ -1,9 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { Logger } from '@nestjs/common';
-import { DomainError } from '@cairn/contracts';
-import { spawnGit } from '@cairn/git';
-import { isObjectId } from '@cairn/contracts';
+import { DomainError, isObjectId } from '@cairn/contracts';
+import { spawnGit } from './git-process.js';
 
 /** Git object types. */
 export type GitObjectType = 'blob' | 'tree' | 'commit' | 'tag';
@@ -196,6 +194,8 @@ export interface CatFilePoolOptions {
   maxProcesses: number;
   /** An unused process is ended after this long (ms). */
   idleTimeoutMs: number;
+  /** Told when a process died under a request that is then retried once (the app logs it). */
+  onRetry?: (reason: string) => void;
 }
 
 interface PoolEntry {
@@ -211,7 +211,6 @@ interface PoolEntry {
  * request that was in flight is retried once on a fresh one (reads are idempotent).
  */
 export class CatFilePool {
-  private readonly logger = new Logger('CatFilePool');
   /** Map order is recency: an entry is moved to the end whenever it is used. */
   private readonly entries = new Map<string, PoolEntry>();
   private readonly waiters: (() => void)[] = [];
@@ -239,7 +238,7 @@ export class CatFilePool {
         return await entry.proc.send(commands);
       } catch (err) {
         if (err instanceof CatFileCrashError && attempt === 0 && !this.closed) {
-          this.logger.warn(`cat-file for a repository died (${err.message}); retrying once on a new process`);
+          this.options.onRetry?.(`cat-file for a repository died (${err.message}); retrying once on a new process`);
           continue;
         }
         throw err;

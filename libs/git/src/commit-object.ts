@@ -96,6 +96,12 @@ export function splitCommitSignature(data: Buffer): CommitSignature | null {
   return { tooLarge: false, armored: Buffer.concat(signature).toString('utf8'), payload: Buffer.concat(payload) };
 }
 
+/** The message of a raw commit object, byte for byte (whatever its encoding: what a replayed commit keeps). */
+export function commitMessageBytes(data: Buffer): Buffer {
+  const split = data.indexOf('\n\n');
+  return split < 0 ? Buffer.alloc(0) : data.subarray(split + 2);
+}
+
 function person(value: string): CommitPerson {
   const m = /^(.*?) ?<([^>]*)> (-?\d+) ([+-]\d{4})$/.exec(value);
   if (!m) return { name: value, email: '', date: formatGitTime(0, '+0000') };

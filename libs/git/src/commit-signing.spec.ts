@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { signedCommitParts, type CommitSigning } from './commit-signer.js';
+import { signedCommitParts, type CommitSigning } from './commit-signing.js';
 
 const alice = { name: 'Alice', email: 'alice@example.com' };
 const bob = { name: 'Bob', email: 'bob@example.com' };

@@ -2,8 +2,9 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isObjectId, type MergeTreeOutcome } from '@cairn/contracts';
-import { collectStderr, spawnGit, stopGit } from '@cairn/git';
+import { isObjectId } from '@cairn/contracts';
+import { collectStderr, spawnGit, stopGit } from './git-process.js';
+import { mergeTimedOut, type MergeTreeOutcome } from './merge-tree.js';
 
 
 /**
@@ -105,7 +106,7 @@ export class MergeTreeSession {
     this.merges += 1;
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
-        this.finish({ kind: 'error', message: `the check exceeded its time limit of ${timeoutMs} ms` });
+        this.finish(mergeTimedOut(timeoutMs));
         // Dead from now on, not only once the kill has taken effect: the session must not be handed out again.
         this.exited = true;
         this.child.kill('SIGKILL');

@@ -1,5 +1,26 @@
 import type { CatFileCommand, CatFilePool } from './cat-file-pool.js';
-import { ABBREVIATED_OBJECT_ID_PATTERN, isValidRefNameAfterPrefix } from '@cairn/contracts';
+import { ABBREVIATED_OBJECT_ID_PATTERN, isObjectId, isValidRefNameAfterPrefix } from '@cairn/contracts';
+
+/** Throws unless `oid` is a full lower-case object id (the only revisions this module hands to git). */
+export function assertOid(oid: string): string {
+  if (!isObjectId(oid)) throw new Error(`not an object id: ${JSON.stringify(oid).slice(0, 80)}`);
+  return oid;
+}
+
+/**
+ * `refs/heads/<branch>` for any branch git allows (a pushed `-x` included: the full ref is never an option); throws
+ * otherwise.
+ */
+export function branchRef(branch: string): string {
+  if (!isValidRefNameAfterPrefix(branch)) throw new Error(`invalid branch name: ${JSON.stringify(branch).slice(0, 120)}`);
+  return `refs/heads/${branch}`;
+}
+
+/** `refs/pull/<n>/head`. */
+export function pullHeadRef(index: number): string {
+  if (!Number.isSafeInteger(index) || index < 1) throw new Error(`invalid pull request number ${index}`);
+  return `refs/pull/${index}/head`;
+}
 
 /** What a ref input resolved to (Gitea's `RefName` kinds). */
 export interface ResolvedRef {
