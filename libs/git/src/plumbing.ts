@@ -2,7 +2,7 @@ import { isObjectId, zeroIdLike } from '@cairn/contracts';
 import { rpcDeadlineSignal } from '@cairn/platform';
 import { commitMessageBytes, parseCommitObject, type CommitPerson } from './commit-object.js';
 import { signedCommitParts, type CommitSigning } from './commit-signing.js';
-import { runGit, runGitText } from './git-process.js';
+import { runGit, runGitText, type RunGitOptions } from './git-process.js';
 import { mergeTree } from './merge-tree.js';
 import { assertOid, branchRef } from './refs.js';
 
@@ -83,11 +83,13 @@ export function gitIdentity(person: CommitPerson): GitIdentity {
   return { name: person.name, email: person.email, date: `@${Date.parse(person.date) / 1000} ${tz}` };
 }
 
-/** The raw bytes of a commit object (`git cat-file commit`). */
-async function readRawCommit(dir: string, commit: string): Promise<Buffer> {
-  const r = await runGit(dir, ['cat-file', 'commit', assertOid(commit)]);
-  if (r.code !== 0) throw new Error(`git cat-file commit ${commit} failed: ${r.stderr.trim()}`);
-  return r.stdout;
+/**
+ * The raw bytes of a commit object (`git cat-file commit`), null when git cannot read it. `options.env` reaches
+ * objects not in the repository yet (a push's quarantine).
+ */
+export async function readRawCommit(dir: string, commit: string, options: RunGitOptions = {}): Promise<Buffer | null> {
+  const r = await runGit(dir, ['cat-file', 'commit', assertOid(commit)], options);
+  return r.code === 0 ? r.stdout : null;
 }
 
 /**
@@ -175,6 +177,7 @@ export async function replayCommits(
   let tipTree = await treeOf(dir, tip);
   for (const commit of commits) {
     const raw = await readRawCommit(dir, commit);
+    if (!raw) throw new Error(`git cat-file commit ${commit} failed`);
     const parts = parseCommitObject(raw);
     const parent = parts.parents[0];
     if (!parent) return { kind: 'error', message: `cannot replay root commit ${commit}` };

@@ -1,5 +1,5 @@
 import { isZeroId } from '@cairn/contracts';
-import { parseCommitObject, runGit, runGitText } from '@cairn/git';
+import { parseCommitObject, readRawCommit, runGitText } from '@cairn/git';
 import type { CommitToVerify } from '../signatures/commit-verifier.js';
 import type { BranchProtectionRow } from './branch-protection.repository.js';
 import type { BranchWrite } from './push-policy.js';
@@ -56,9 +56,9 @@ async function firstUnverified(
   if (shas.length > MAX_VERIFIED_COMMITS) return shas[MAX_VERIFIED_COMMITS];
   const commits: CommitToVerify[] = [];
   for (const sha of shas) {
-    const run = await runGit(dir, ['cat-file', 'commit', sha], { env });
-    if (run.code !== 0) return sha;
-    commits.push({ sha, commit: parseCommitObject(run.stdout) });
+    const raw = await readRawCommit(dir, sha, { env });
+    if (!raw) return sha;
+    commits.push({ sha, commit: parseCommitObject(raw) });
   }
   const verified = await verify(commits);
   return shas.find((sha) => verified.get(sha) !== true) ?? null;

@@ -3,9 +3,8 @@ import {
   DomainError, ErrorCode,
   type CommitListFilter, type CommitOptions, type ListCommitsRequest, type RepoRefDto, type UserDto,
 } from '@cairn/contracts';
-import { CatFilePool, gitSpawnStats } from '@cairn/git';
+import { CatFilePool, gitSpawnStats, historyCountCache } from '@cairn/git';
 import { GitReadContext } from '../git/git-read-context.js';
-import { historyCountCache } from '../git/history.js';
 import { GitFixture, removeDir, tempDir } from '../../../../test/support/git-fixture.js';
 import { testCommitVerifier } from '../signatures/testing/test-verifier.js';
 import { CommitUserDirectory } from './commit-users.js';

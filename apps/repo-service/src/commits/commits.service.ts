@@ -5,10 +5,9 @@ import {
 } from '@cairn/contracts';
 import { GitReadContext } from '../git/git-read-context.js';
 import {
-  historyCommits, historyCountCache, logDiffs, logPage, pathHasHistory, readCommitObjects, walkHistory,
-  type HistoryCommit, type HistoryFilter, type LogPageOptions,
-} from '../git/history.js';
-import { resolveRef, runGitChecked, sanitizeTreePath } from '@cairn/git';
+  type HistoryCommit, historyCommits, historyCountCache, type HistoryFilter, logDiffs, logPage, type LogPageOptions,
+  pathHasHistory, readCommitObjects, resolveRef, runGitChecked, sanitizeTreePath, walkHistory,
+} from '@cairn/git';
 import { CommitVerifier } from '../signatures/commit-verifier.js';
 import { splitBaseHead } from './basehead.js';
 import { CommitUserDirectory } from './commit-users.js';

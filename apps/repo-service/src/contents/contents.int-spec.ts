@@ -5,9 +5,8 @@ import {
   DomainError, ErrorCode,
   type ContentsResponseDto, type GetContentsRequest, type GetFileContentsRequest, type RepoRefDto,
 } from '@cairn/contracts';
-import { CatFilePool, gitSpawnStats } from '@cairn/git';
+import { CatFilePool, gitSpawnStats, lastCommitCache } from '@cairn/git';
 import { GitReadContext } from '../git/git-read-context.js';
-import { lastCommitCache } from '../git/last-commits.js';
 import { GitFixture, removeDir, tempDir } from '../../../../test/support/git-fixture.js';
 import { ContentsService, INLINE_CONTENT_BUDGET } from './contents.service.js';
 import { streamRawBlob } from './raw-blob.js';

@@ -5,10 +5,12 @@ import {
   type ChangeFileOperationBody, type ChangeFilesReply, type ChangeFilesRequest, type ContentsResponseDto,
   type ActorDto, type FileCommitResponseDto, type FileOperation, type RepoRefDto, type RepoTrustModel, toApiTime
 } from '@cairn/contracts';
-import { assertOid, branchRef, commitTree, type GitIdentity, lookupPaths, resolveBranch, runGitText, sanitizeTreePath, updateRef } from '@cairn/git';
+import {
+  assertOid, branchRef, commitTree, type GitIdentity, lookupPaths, resolveBranch, runGitText, sanitizeTreePath,
+  type TreeEntry, updateRef,
+} from '@cairn/git';
 import { ContentsService } from '../contents/contents.service.js';
 import { GitReadContext } from '../git/git-read-context.js';
-import type { TreeEntry } from '@cairn/git';
 import { userGitIdentity } from '../merge/user-identity.js';
 import { CommitVerifier } from '../signatures/commit-verifier.js';
 import { CommitSigner } from '../signing/commit-signer.js';

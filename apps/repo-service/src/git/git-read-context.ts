@@ -1,6 +1,5 @@
 import { DomainError, repoUrls, type RepoRefDto } from '@cairn/contracts';
-import { repoStoragePath, type ResolvedRef, resolveRef } from '@cairn/git';
-import type { CatFilePool } from '@cairn/git';
+import { type CatFilePool, repoStoragePath, type ResolvedRef, resolveRef } from '@cairn/git';
 
 /** What the git read services share: the cat-file pool, where repositories live, and how to link to them. */
 export class GitReadContext {

@@ -1,6 +1,5 @@
-import type { CommitSigning } from '@cairn/git';
 import {
-  commitTree, commitsToReplay, isAncestor, mergeTree, replayCommits, treeOf, type GitIdentity,
+  type CommitSigning, commitsToReplay, commitTree, type GitIdentity, isAncestor, mergeTree, replayCommits, treeOf,
 } from '@cairn/git';
 
 /** The outcome of computing a merge or an update (nothing is moved yet: the caller moves the ref). */

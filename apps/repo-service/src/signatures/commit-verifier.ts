@@ -4,8 +4,7 @@ import {
   type PayloadCommitVerificationDto, type RepoRefDto, type SigningKeyOwner, type SigningKeysReply,
 } from '@cairn/contracts';
 import { LruCache } from '@cairn/platform';
-import { parseCommitObject, type ParsedCommitObject, repoStoragePath } from '@cairn/git';
-import type { CatFilePool } from '@cairn/git';
+import { type CatFilePool, parseCommitObject, type ParsedCommitObject, repoStoragePath } from '@cairn/git';
 import type { TrustModel } from '../signing/signing-settings.js';
 import { InstanceSigningKeys } from './instance-keys.js';
 import { readPgpSignature, type PgpSignature } from './openpgp-signature.js';

@@ -6,9 +6,8 @@ import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { DomainError, type SigningKeyFormat } from '@cairn/contracts';
 import { ConfigError, type SettingsOf } from '@cairn/platform';
-import { gitEnvironment, runGit } from '@cairn/git';
+import { type CommitSigning, gitEnvironment, runGit } from '@cairn/git';
 import { REPO_SETTINGS } from '../config/repo-settings.js';
-import type { CommitSigning } from '@cairn/git';
 import { runSigningTool } from './signing-tools.js';
 import type { SigningFormat, signingSettingsSpec } from './signing-settings.js';
 

@@ -3,8 +3,7 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { DomainError, isValidBranchName, type RepoRefDto } from '@cairn/contracts';
 import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
-import { commitTree, repoStoragePath, runGitChecked } from '@cairn/git';
-import type { CommitSigning } from '@cairn/git';
+import { type CommitSigning, commitTree, repoStoragePath, runGitChecked } from '@cairn/git';
 
 /** What locates a repository on disk: the owner's and the repository's names (a `RepoRefDto` will do). */
 export type RepoLocation = Pick<RepoRefDto, 'ownerName' | 'name'>;

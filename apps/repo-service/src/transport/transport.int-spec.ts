@@ -21,12 +21,12 @@ import {
   type UserDto,
 } from '@cairn/contracts';
 import { DomainErrorFilter, PlatformModule, RpcClient } from '@cairn/platform';
-import { pullHeadRef, repoStoragePath, updateRef } from '@cairn/git';
+import {
+  commitGraphState, lastCommitCache, lastCommitsForPaths, pullHeadRef, repoStoragePath, updateRef,
+} from '@cairn/git';
 import { RepoConfigModule } from '../config/repo-settings.js';
 import { PrismaModule } from '../prisma/prisma.module.js';
 import { CommitGraphMaintainer } from '../git/commit-graph-maintainer.js';
-import { commitGraphState } from '../git/commit-graph.js';
-import { lastCommitCache, lastCommitsForPaths } from '../git/last-commits.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { RepoStorage } from '../storage/repo-storage.js';
 import { StorageModule } from '../storage/storage.module.js';

@@ -1,6 +1,6 @@
 import { open, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { runGitChecked } from '@cairn/git';
+import { runGitChecked } from './git-process.js';
 import { isObjectId } from '@cairn/contracts';
 
 /**

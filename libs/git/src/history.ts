@@ -1,7 +1,9 @@
 import { isObjectId } from '@cairn/contracts';
 import { LruCache, rpcDeadlineSignal } from '@cairn/platform';
-import { COMMIT_ID_LOG_FORMAT, GitCommandError, type LoggedDiff, parseCommitObject, type ParsedCommitObject, parseDiffLog, runGitChecked, spawnGit, watchGitExit } from '@cairn/git';
-import type { CatFilePool } from '@cairn/git';
+import type { CatFilePool } from './cat-file-pool.js';
+import { parseCommitObject, type ParsedCommitObject } from './commit-object.js';
+import { GitCommandError, runGitChecked, spawnGit, watchGitExit } from './git-process.js';
+import { COMMIT_ID_LOG_FORMAT, parseDiffLog, type LoggedDiff } from './log-format.js';
 import { RevListPage } from './rev-list-page.js';
 
 /** The revision range and filters shared by a page of commits and its count (so both always agree). */

@@ -1,5 +1,5 @@
 import { LruCache } from '@cairn/platform';
-import type { CatFilePool } from '@cairn/git';
+import type { CatFilePool } from './cat-file-pool.js';
 import { readCommitObjects } from './history.js';
 
 /** What a listing shows of a commit (a tree entry's last commit, the latest-commit bar). */

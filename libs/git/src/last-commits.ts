@@ -1,5 +1,6 @@
-import { Logger } from '@nestjs/common';
-import { LAST_COMMIT_LOG_FORMAT, parentOf, spawnGit, type WalkedCommit, WalkParser } from '@cairn/git';
+import { spawnGit } from './git-process.js';
+import { LAST_COMMIT_LOG_FORMAT, WalkParser, type WalkedCommit } from './log-format.js';
+import { parentOf } from './tree-path.js';
 import { LruCache } from '@cairn/platform';
 
 /** The last commit that changed a path (Gitea's `last_commit_sha` and dates). */
@@ -73,7 +74,13 @@ export function lastCommitsForPaths(
   repoPath: string,
   commit: string,
   paths: string[],
-  options: { timeoutMs?: number; cache?: LastCommitCache | null; signal?: AbortSignal } = {},
+  options: {
+    timeoutMs?: number;
+    cache?: LastCommitCache | null;
+    signal?: AbortSignal;
+    /** Told when the walk stopped at its time limit (the app logs it). */
+    onTimeout?: (message: string) => void;
+  } = {},
 ): Promise<Map<string, LastCommit>> {
   const cache = options.cache === undefined ? lastCommitCache : options.cache;
   const remaining = new Set<string>();
@@ -111,7 +118,7 @@ export function lastCommitsForPaths(
       else resolve(found);
     };
     const timer = setTimeout(() => {
-      new Logger('LastCommits').warn(`last-commit walk stopped after ${options.timeoutMs ?? 30_000} ms`);
+      options.onTimeout?.(`last-commit walk stopped after ${options.timeoutMs ?? 30_000} ms`);
       finish();
     }, options.timeoutMs ?? 30_000);
     timer.unref();

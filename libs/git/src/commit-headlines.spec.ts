@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CatFileCommand, CatFileObject } from '@cairn/git';
+import type { CatFileCommand, CatFileObject } from './cat-file-pool.js';
 import { CommitHeadlineCache, readCommitHeadlines } from './commit-headlines.js';
 
 const A = 'a'.repeat(40);

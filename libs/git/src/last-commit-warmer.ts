@@ -1,6 +1,6 @@
 import { lastCommitsForPaths, type LastCommitCache } from './last-commits.js';
 import { isZeroId } from '@cairn/contracts';
-import { runGitChecked, spawnGit, watchGitExit } from '@cairn/git';
+import { runGitChecked, spawnGit, watchGitExit } from './git-process.js';
 
 /**
  * Trees with more entries (files and directories, all levels) than this are not warmed after a push: one walk
