@@ -22,3 +22,6 @@ export * from './last-commits.js';
 export * from './last-commit-warmer.js';
 export * from './commit-graph.js';
 export * from './git-streams.js';
+export * from './index-tree.js';
+export * from './push-commits.js';
+export * from './blame.js';

@@ -20,6 +20,20 @@ export const COMMIT_ID_LOG_FORMAT = '%x1e%H';
 export const LAST_COMMIT_LOG_FORMAT = '%x1e%H%x00%cI%x00%aI';
 const LAST_COMMIT_FIELDS = 3;
 
+/**
+ * A commit's people, dates and message as `git log` prints them: the dates strict ISO 8601 with the commit's own
+ * offset (`%aI`/`%cI`, `+00:00` rather than `Z`), as the pull-request commits and push payloads show them today.
+ */
+export interface LoggedCommitFields {
+  authorName: string;
+  authorEmail: string;
+  authorDate: string;
+  committerName: string;
+  committerEmail: string;
+  committerDate: string;
+  message: string;
+}
+
 /** One changed path of a commit (raw status letter: A, D, M, T, …). */
 export interface LogFileChange {
   path: string;

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isObjectId } from '@cairn/contracts';
-import { collectStderr, spawnGit, stopGit } from './git-process.js';
+import { collectStderr, runGit, spawnGit, stopGit } from './git-process.js';
 import { mergeTimedOut, type MergeTreeOutcome } from './merge-tree.js';
 
 
@@ -146,5 +146,34 @@ export class MergeTreeSession {
     this.pending = undefined;
     clearTimeout(p.timer);
     p.resolve(outcome);
+  }
+}
+
+/** The empty tree, which every git repository has without storing it. */
+const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
+/**
+ * Whether long-lived merge-tree sessions answer here (coreutils `stdbuf`, a git with `merge-tree --stdin`): merges a
+ * commit with itself in a scratch repository; rejects with what went wrong.
+ */
+export async function probeMergeTreeSessions(): Promise<void> {
+  const root = await mkdtemp(join(tmpdir(), 'cairn-merge-check-probe-'));
+  try {
+    const dir = join(root, 'probe.git');
+    const init = await runGit(null, ['init', '--bare', '--quiet', '--', dir], { timeoutMs: 10_000 });
+    if (init.code !== 0) throw new Error(init.stderr || 'git init failed');
+    const identity = { GIT_AUTHOR_NAME: 'Cairn', GIT_AUTHOR_EMAIL: 'cairn@localhost', GIT_COMMITTER_NAME: 'Cairn', GIT_COMMITTER_EMAIL: 'cairn@localhost' };
+    const made = await runGit(dir, ['commit-tree', '-m', 'probe', EMPTY_TREE], { env: identity, timeoutMs: 10_000 });
+    const commit = made.stdout.toString('utf8').trim();
+    if (made.code !== 0 || !isObjectId(commit)) throw new Error(made.stderr || 'git commit-tree failed');
+    const session = await MergeTreeSession.open(dir, true);
+    try {
+      const outcome = await session.merge(commit, commit, 10_000);
+      if (outcome.kind !== 'clean') throw new Error(outcome.kind === 'error' ? outcome.message : 'unexpected answer');
+    } finally {
+      await session.close();
+    }
+  } finally {
+    await rm(root, { recursive: true, force: true });
   }
 }

@@ -1,8 +1,10 @@
 import { isObjectId, zeroIdLike } from '@cairn/contracts';
 import { rpcDeadlineSignal } from '@cairn/platform';
 import { commitMessageBytes, parseCommitObject, type CommitPerson } from './commit-object.js';
+import type { LoggedCommitFields } from './log-format.js';
+import { tagObjectText } from './tag-object.js';
 import { signedCommitParts, type CommitSigning } from './commit-signing.js';
-import { runGit, runGitText, type RunGitOptions } from './git-process.js';
+import { GitCommandError, runGit, runGitText, type GitRun, type RunGitOptions } from './git-process.js';
 import { mergeTree } from './merge-tree.js';
 import { assertOid, branchRef } from './refs.js';
 
@@ -63,9 +65,185 @@ export async function fetchCommit(dir: string, fromDir: string, oid: string, tim
   if (r.code !== 0) throw new Error(`git fetch of ${oid} failed: ${r.stderr.trim().slice(0, 300)}`);
 }
 
+/** The first parent of a commit; null for a root commit. */
+export async function firstParent(dir: string, commit: string): Promise<string | null> {
+  const r = await runGit(dir, ['rev-parse', '--verify', '-q', '--end-of-options', `${assertOid(commit)}^`]);
+  const oid = r.stdout.toString('utf8').trim();
+  return r.code === 0 && isObjectId(oid) ? oid : null;
+}
+
+/** The paths that differ between two commits (`git diff --name-only`, renames as delete + add). */
+export async function changedPaths(dir: string, from: string, to: string, options: RunGitOptions = {}): Promise<string[]> {
+  const out = await runGitText(dir, ['diff', '--name-only', '-z', '--no-renames', assertOid(from), assertOid(to), '--'], options);
+  return out.split('\0').filter(Boolean);
+}
+
+/** The commits reachable from `head` and not from `base` (`git rev-list head ^base`), newest first. */
+export async function commitsBetween(dir: string, base: string, head: string): Promise<string[]> {
+  const out = await runGitText(dir, ['rev-list', '--end-of-options', assertOid(head), `^${assertOid(base)}`]);
+  return out.split('\n').map((s) => s.trim()).filter(isObjectId);
+}
+
+/** The full names of the branches and tags, sorted (`refs/heads/…` first), at most `maxBytes` of them. */
+export async function branchAndTagRefs(dir: string, maxBytes?: number): Promise<string[]> {
+  const out = await runGitText(dir, ['for-each-ref', '--sort=refname', '--format=%(refname)', 'refs/heads/', 'refs/tags/'], {
+    maxStdoutBytes: maxBytes,
+  });
+  return out.split('\n').filter(Boolean);
+}
+
+/** Whether the repository has any branch at all. */
+export async function hasBranches(dir: string): Promise<boolean> {
+  const out = await runGitText(dir, ['for-each-ref', '--count=1', '--format=%(objectname)', 'refs/heads/']);
+  return out.length > 0;
+}
+
+/**
+ * What receive-pack would run after a push by itself (`git maintenance run --auto`: packing objects and refs when
+ * there are many); resolves with git's run, never rejects on an exit code.
+ */
+export function runAutoMaintenance(dir: string): Promise<GitRun> {
+  return runGit(dir, ['maintenance', 'run', '--auto', '--quiet'], { timeoutMs: 30 * 60_000 });
+}
+
+/** Creates an empty bare repository at `path` (an absolute storage path) whose HEAD names `initialBranch`. */
+export async function initBareRepository(path: string, initialBranch: string): Promise<void> {
+  await runGitText(null, ['init', '--quiet', '--bare', `--initial-branch=${initialBranch}`, '--', path]);
+}
+
+/** Copies every branch and tag of the repository at `fromDir`, objects included, into `dir` (one local fetch). */
+export async function fetchBranchesAndTags(dir: string, fromDir: string): Promise<void> {
+  await runGitText(dir, ['fetch', '--quiet', '--no-write-fetch-head', '--', fromDir, '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*']);
+}
+
+/** Writes a tree of regular files (`name` → blob id, no directories) and returns its id (`git mktree`). */
+export async function writeFlatTree(dir: string, files: { name: string; blob: string }[]): Promise<string> {
+  const entries = files.map((f) => `100644 blob ${assertOid(f.blob)}\t${f.name}\n`).join('');
+  return assertOid((await runGitText(dir, ['mktree'], { input: entries })).trim());
+}
+
+/** Points HEAD at `refs/heads/<branch>` (what clones check out). */
+export async function setHeadBranch(dir: string, branch: string): Promise<void> {
+  await runGitText(dir, ['symbolic-ref', 'HEAD', branchRef(branch)]);
+}
+
+/** One ref as `git for-each-ref` lists it. */
+export interface RefEntry {
+  /** The full ref name (`refs/heads/main`). */
+  ref: string;
+  /** The object it points at, not peeled (an annotated tag's own id). */
+  oid: string;
+  type: string;
+}
+
+/**
+ * The refs matching `patterns` (prefixes or full names; every ref without), in git's `sort` order (`--sort` keys,
+ * the last one primary) or by name.
+ */
+export async function listRefs(dir: string, options: { patterns?: string[]; sort?: string[] } = {}): Promise<RefEntry[]> {
+  const sort = (options.sort ?? []).map((key) => `--sort=${key}`);
+  const out = await runGitText(dir, ['for-each-ref', ...sort, '--format=%(objectname) %(objecttype) %(refname)', ...(options.patterns ?? [])]);
+  return out
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [oid, type] = line.split(' ', 2);
+      return { oid, type, ref: line.slice(oid.length + type.length + 2) };
+    });
+}
+
+/** The object a full ref name points at (not peeled), or null when there is no such ref. */
+export async function refTarget(dir: string, ref: string): Promise<string | null> {
+  const r = await runGit(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', ref]);
+  const oid = r.stdout.toString('utf8').trim();
+  return r.code === 0 && isObjectId(oid) ? oid : null;
+}
+
+/** Writes an annotated tag object for a commit (`git mktag`, tagged now) and returns its id. */
+export async function writeAnnotatedTag(
+  dir: string,
+  commit: string,
+  name: string,
+  tagger: { name: string; email: string },
+  message: string,
+): Promise<string> {
+  return assertOid((await runGitText(dir, ['mktag'], { input: tagObjectText(assertOid(commit), 'commit', name, tagger, message) })).trim());
+}
+
+/** One entry of `git ls-tree -l` (a tree's own entries, or every entry below it). */
+export interface ListedTreeEntry {
+  path: string;
+  /** As git writes it (`40000` for a tree). */
+  mode: string;
+  type: string;
+  oid: string;
+  /** Bytes of a blob; null for trees and submodules. */
+  size: number | null;
+}
+
+/** The entries of a tree (`git ls-tree -l`), recursively with `recursive` (trees listed too), in git's order. */
+export async function listTree(dir: string, tree: string, recursive: boolean): Promise<ListedTreeEntry[]> {
+  const args = ['ls-tree', '-z', '-l', ...(recursive ? ['-r', '-t'] : []), '--end-of-options', assertOid(tree)];
+  return (await runGitText(dir, args))
+    .split('\0')
+    .filter(Boolean)
+    .map((rec) => {
+      const tab = rec.indexOf('\t');
+      const [mode, type, oid, size] = rec.slice(0, tab).split(/ +/);
+      return { path: rec.slice(tab + 1), mode, type, oid, size: size === '-' ? null : Number(size) };
+    });
+}
+
+/**
+ * The commits a ref update brings, oldest first: `old..new`, or for a new ref (`old` null) those of `new` no ref
+ * has yet. At most `max` (the newest of them); `options.env` reaches a push's quarantined objects.
+ */
+export async function commitsAdded(dir: string, old: string | null, next: string, max: number, options: RunGitOptions = {}): Promise<string[]> {
+  const range = old === null ? [assertOid(next), '--not', '--all'] : [`${assertOid(old)}..${assertOid(next)}`];
+  const list = await runGitText(dir, ['rev-list', '--reverse', `--max-count=${max}`, ...range, '--'], options);
+  return list.split('\n').filter(Boolean);
+}
+
+/**
+ * A commit's patch (renames detected, no external diff or textconv): against `from`, or with `from` null against
+ * its first parent (a root commit against the empty tree). `tooLarge` when git was stopped at `maxBytes` or
+ * `timeoutMs` rather than a cut patch (a half hunk would render as a wrong diff).
+ */
+export async function commitPatch(
+  dir: string,
+  sha: string,
+  from: string | null,
+  limits: { maxBytes: number; timeoutMs: number },
+): Promise<{ patch: string; tooLarge: boolean }> {
+  const common = ['--no-color', '--no-ext-diff', '--no-textconv', '-M', '--full-index', '--no-commit-id'];
+  const args = from === null
+    ? ['diff-tree', '-p', '--root', '--first-parent', ...common, assertOid(sha)]
+    : ['diff-tree', '-p', ...common, assertOid(from), assertOid(sha)];
+  try {
+    const run = await runGit(dir, args, { maxStdoutBytes: limits.maxBytes, timeoutMs: limits.timeoutMs });
+    if (run.timedOut) return { patch: '', tooLarge: true };
+    if (run.code !== 0) throw new GitCommandError('diff-tree', run.code, run.stderr);
+    return { patch: run.stdout.toString('utf8'), tooLarge: false };
+  } catch (err) {
+    if (err instanceof GitCommandError && err.code === null && err.stderr.startsWith('output larger than')) {
+      return { patch: '', tooLarge: true };
+    }
+    throw err;
+  }
+}
+
+/** One value of the git configuration of a repository (`--local`) or of a file; undefined when unset. */
+export async function gitConfigValue(source: { repo: string } | { file: string }, name: string, bool = false): Promise<string | undefined> {
+  const get = [...(bool ? ['--type=bool'] : []), '--get', name];
+  const run = 'repo' in source
+    ? await runGit(source.repo, ['config', '--local', ...get], { timeoutMs: 10_000 })
+    : await runGit(null, ['config', '--file', source.file, ...get], { timeoutMs: 10_000 });
+  return run.code === 0 ? run.stdout.toString('utf8').trim() : undefined;
+}
+
 /** Whether `ancestor` is reachable from `descendant` (a commit is its own ancestor). */
-export async function isAncestor(dir: string, ancestor: string, descendant: string): Promise<boolean> {
-  const r = await runGit(dir, ['merge-base', '--is-ancestor', '--end-of-options', assertOid(ancestor), assertOid(descendant)]);
+export async function isAncestor(dir: string, ancestor: string, descendant: string, options: RunGitOptions = {}): Promise<boolean> {
+  const r = await runGit(dir, ['merge-base', '--is-ancestor', '--end-of-options', assertOid(ancestor), assertOid(descendant)], options);
   if (r.code === 0) return true;
   if (r.code === 1) return false;
   throw new Error(`git merge-base --is-ancestor failed: ${r.stderr.trim()}`);
@@ -267,17 +445,10 @@ export async function diffFiles(dir: string, from: string, to: string): Promise<
 }
 
 /** One commit of a range as the API renders it. */
-export interface LoggedCommit {
+export interface LoggedCommit extends LoggedCommitFields {
   sha: string;
   tree: string;
   parents: string[];
-  authorName: string;
-  authorEmail: string;
-  authorDate: string;
-  committerName: string;
-  committerEmail: string;
-  committerDate: string;
-  message: string;
 }
 
 const LOG_FORMAT = '--format=%H%x00%T%x00%P%x00%an%x00%ae%x00%aI%x00%cn%x00%ce%x00%cI%x00%B%x00%x1e';
@@ -295,6 +466,17 @@ export async function logRange(
     runGitText(dir, ['log', `--skip=${Math.max(0, skip)}`, `--max-count=${Math.max(0, take)}`, LOG_FORMAT, ...range]),
     runGitText(dir, ['rev-list', '--count', ...range]),
   ]);
+  return { commits: parseLoggedCommits(out), total: Number(count.trim()) || 0 };
+}
+
+/** One commit in {@link LoggedCommit}'s form (the dates as git's strict ISO 8601). */
+export async function loggedCommit(dir: string, sha: string): Promise<LoggedCommit> {
+  const [commit] = parseLoggedCommits(await runGitText(dir, ['log', '-1', LOG_FORMAT, '--end-of-options', assertOid(sha)]));
+  if (!commit) throw new Error(`git log -1 ${sha}: no commit`);
+  return commit;
+}
+
+function parseLoggedCommits(out: string): LoggedCommit[] {
   const commits: LoggedCommit[] = [];
   for (const record of out.split('\x1e')) {
     const f = record.replace(/^\n/, '').split('\0');
@@ -312,7 +494,7 @@ export async function logRange(
       message: f[9],
     });
   }
-  return { commits, total: Number(count.trim()) || 0 };
+  return commits;
 }
 
 /** Line and file counts of the diff between two commits (one git process). */

@@ -1,10 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { isObjectId } from '@cairn/contracts';
 import {
-  CatFilePool, findMergeBase, mergeBase, MergeTreeSession, parseCommitObject, runGit, type CommitAncestry, type ReadCommits,
+  CatFilePool, findMergeBase, mergeBase, MergeTreeSession, parseCommitObject, probeMergeTreeSessions, type CommitAncestry,
+  type ReadCommits,
 } from '@cairn/git';
 import { LruCache } from '@cairn/platform';
 import { runCheck, toCheckResult, type CheckResult } from './git-check.js';
@@ -18,8 +16,6 @@ export const SESSION_IDLE_MS = 20_000;
 const MAX_IDLE_SESSIONS = 16;
 /** Commits a merge-base walk may visit before `git merge-base` is asked instead. */
 const MAX_WALK = 5_000;
-/** The empty tree, which every git repository has without storing it. */
-const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
 /**
  * Commits already read, by object id. An object id names its content, so an entry is right in every repository
@@ -98,7 +94,7 @@ export class GitChecker implements OnApplicationShutdown {
 
   /** Whether long-lived merge-tree processes answer here, found once by merging a commit with itself. */
   private persistentMode(): Promise<boolean> {
-    this.persistent ??= this.probe().then(
+    this.persistent ??= probeMergeTreeSessions().then(
       () => true,
       (err: unknown) => {
         this.logger.warn(`long-lived git merge-tree unavailable (${(err as Error).message}); one git process per check`);
@@ -108,31 +104,9 @@ export class GitChecker implements OnApplicationShutdown {
     return this.persistent;
   }
 
-  private async probe(): Promise<void> {
-    const root = await mkdtemp(join(tmpdir(), 'cairn-merge-check-probe-'));
-    try {
-      const dir = join(root, 'probe.git');
-      const init = await runGit(null, ['init', '--bare', '--quiet', '--', dir], { timeoutMs: 10_000 });
-      if (init.code !== 0) throw new Error(init.stderr || 'git init failed');
-      const identity = { GIT_AUTHOR_NAME: 'Cairn', GIT_AUTHOR_EMAIL: 'cairn@localhost', GIT_COMMITTER_NAME: 'Cairn', GIT_COMMITTER_EMAIL: 'cairn@localhost' };
-      const made = await runGit(dir, ['commit-tree', '-m', 'probe', EMPTY_TREE], { env: identity, timeoutMs: 10_000 });
-      const commit = made.stdout.toString('utf8').trim();
-      if (made.code !== 0 || !isObjectId(commit)) throw new Error(made.stderr || 'git commit-tree failed');
-      const session = await MergeTreeSession.open(dir, true);
-      try {
-        const outcome = await session.merge(commit, commit, 10_000);
-        if (outcome.kind !== 'clean') throw new Error(outcome.kind === 'error' ? outcome.message : 'unexpected answer');
-      } finally {
-        await session.close();
-      }
-    } finally {
-      await rm(root, { recursive: true, force: true });
-    }
-  }
-
   /**
-   * The merge base walked through the repository's pooled cat-file; `git merge-base` decides when the walk cannot (several
-   * best candidates, a very long history). Undefined when there is none or it could not be found in time.
+   * The merge base walked through the repository's pooled cat-file; `git merge-base` decides when the walk cannot
+   * (several best candidates, a very long history). Undefined when there is none or it could not be found in time.
    */
   private async mergeBase(session: Session, base: string, head: string, timeoutMs: number): Promise<string | undefined> {
     let timer: NodeJS.Timeout | undefined;

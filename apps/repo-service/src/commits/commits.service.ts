@@ -5,8 +5,8 @@ import {
 } from '@cairn/contracts';
 import { GitReadContext } from '../git/git-read-context.js';
 import {
-  type HistoryCommit, historyCommits, historyCountCache, type HistoryFilter, logDiffs, logPage, type LogPageOptions,
-  pathHasHistory, readCommitObjects, resolveRef, runGitChecked, sanitizeTreePath, walkHistory,
+  hasBranches, type HistoryCommit, historyCommits, historyCountCache, type HistoryFilter, logDiffs, logPage,
+  type LogPageOptions, pathHasHistory, readCommitObjects, resolveRef, sanitizeTreePath, walkHistory,
 } from '@cairn/git';
 import { CommitVerifier } from '../signatures/commit-verifier.js';
 import { splitBaseHead } from './basehead.js';
@@ -144,8 +144,7 @@ export class CommitsService {
     const resolved = await resolveRef(this.git.pool, repoPath, repo.defaultBranch);
     if (resolved) return resolved.commit;
     // No default branch: an empty repository (no branch at all) is 409, as Gitea; otherwise 404.
-    const { stdout } = await runGitChecked(repoPath, ['for-each-ref', '--count=1', '--format=%(objectname)', 'refs/heads/']);
-    if (stdout.length === 0) throw DomainError.conflict(EMPTY_REPOSITORY);
+    if (!(await hasBranches(repoPath))) throw DomainError.conflict(EMPTY_REPOSITORY);
     throw DomainError.notFound(`default branch "${repo.defaultBranch}" not found`);
   }
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { isObjectId, IdentitySubjects } from '@cairn/contracts';
+import { IdentitySubjects } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
-import { assertOid, type CommitSigning, runGitText } from '@cairn/git';
+import { commitsBetween, type CommitSigning } from '@cairn/git';
 import { IdentityDirectory } from '../access/identity-directory.js';
 import { REPO_SETTINGS } from '../config/repo-settings.js';
 import { CommitSignatureCheck } from './commit-signature-check.js';
@@ -93,8 +93,7 @@ export class InstanceCommitSigner extends CommitSigner {
   /** `commitssigned`: the head and every commit it adds to the base verify. */
   private async commitsVerify(ctx: SigningContext): Promise<boolean> {
     if (!ctx.baseCommit || !ctx.headCommit) return false;
-    const out = await runGitText(ctx.gitDir, ['rev-list', '--end-of-options', assertOid(ctx.headCommit), `^${assertOid(ctx.baseCommit)}`]);
-    const commits = new Set([ctx.headCommit, ...out.split('\n').map((s) => s.trim()).filter(isObjectId)]);
+    const commits = new Set([ctx.headCommit, ...(await commitsBetween(ctx.gitDir, ctx.baseCommit, ctx.headCommit))]);
     return this.signatures.allVerify(ctx, [...commits]);
   }
 }

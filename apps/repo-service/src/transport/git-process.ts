@@ -1,6 +1,6 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { Logger } from '@nestjs/common';
-import { runGit, spawnGitService } from '@cairn/git';
+import { runAutoMaintenance, spawnGitService } from '@cairn/git';
 import type { GitService } from './git-service-request.js';
 import { PUSH_JOURNAL_ENV } from './push-log.js';
 import type { JournalContext, OpenJournal, PushJournals } from './push-journal.js';
@@ -96,7 +96,7 @@ export async function startClientGitService(
   const finished = run.finished.then(async (result) => {
     checks?.release();
     await paths.journals.complete(journal);
-    if (result.code === 0) runAutoMaintenance(options.dir);
+    if (result.code === 0) maintainAfterPush(options.dir);
     return result;
   });
   return { child: run.child, finished };
@@ -110,8 +110,8 @@ const maintenanceLogger = new Logger('GitMaintenance');
  * its `pack-refs` would journal every packed ref into the push's journal, or — detached, after the journal was
  * removed — be refused by the hook. Not awaited; failures are logged.
  */
-function runAutoMaintenance(dir: string): void {
-  void runGit(dir, ['maintenance', 'run', '--auto', '--quiet'], { timeoutMs: 30 * 60_000 })
+function maintainAfterPush(dir: string): void {
+  void runAutoMaintenance(dir)
     .then((r) => {
       if (r.code !== 0) maintenanceLogger.warn(`git maintenance in ${dir} exited with ${r.code}: ${r.stderr}`);
     })

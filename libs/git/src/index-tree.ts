@@ -2,13 +2,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isObjectId, zeroIdLike } from '@cairn/contracts';
-import { assertOid, runGit, runGitText } from '@cairn/git';
+import { runGit, runGitText } from './git-process.js';
+import { assertOid } from './refs.js';
 
 /** One change to a tree: a blob written at `path` (with its mode), or `path` removed. */
 export type TreeEdit = { path: string; remove: true } | { path: string; mode: '100644' | '100755' | '120000'; blob: string };
 
 /** Writes `content` as a blob into the repository (`git hash-object -w --stdin`); returns its id. */
-export async function writeBlob(dir: string, content: Buffer): Promise<string> {
+export async function writeBlob(dir: string, content: string | Buffer): Promise<string> {
   return assertOid((await runGitText(dir, ['hash-object', '-w', '--stdin'], { input: content })).trim());
 }
 

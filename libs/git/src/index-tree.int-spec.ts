@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commitTree, resolveBranch, updateRef } from '@cairn/git';
-import { GitFixture, removeDir, tempDir } from '../../../../test/support/git-fixture.js';
+import { GitFixture, removeDir, tempDir } from '../../../test/support/git-fixture.js';
+import { commitTree, resolveBranch, updateRef } from './plumbing.js';
 import { writeBlob, writeEditedTree } from './index-tree.js';
 
 let root: string;

@@ -1,18 +1,17 @@
 import { isObjectId, isZeroId } from '@cairn/contracts';
-import { runGitChecked } from '@cairn/git';
-import type { RefUpdateLine } from './push-log.js';
+import { runGitChecked } from './git-process.js';
+import type { LoggedCommitFields } from './log-format.js';
+
+/** One ref update of a push: full ref name, old and new object ids (zero ids for creation and deletion). */
+export interface RefUpdate {
+  ref: string;
+  old: string;
+  new: string;
+}
 
 /** A commit of a push as git reports it (before user names and URLs are added). */
-export interface GitCommitInfo {
+export interface GitCommitInfo extends LoggedCommitFields {
   id: string;
-  authorName: string;
-  authorEmail: string;
-  /** Strict ISO 8601 with the author's offset (`%aI`), what Gitea's JSON shows. */
-  authorDate: string;
-  committerName: string;
-  committerEmail: string;
-  committerDate: string;
-  message: string;
   added: string[];
   removed: string[];
   modified: string[];
@@ -35,7 +34,7 @@ const FORMAT = `--format=${RECORD}%H%x00%an%x00%ae%x00%aI%x00%cn%x00%ce%x00%cI%x
  * their new commits when this runs), plus the old tips of those it updated or deleted. Branch names cannot contain
  * glob characters, so `--exclude` matches exactly one branch; object ids are checked before they get here.
  */
-function rangeArgs(update: RefUpdateLine, push: RefUpdateLine[]): string[] {
+function rangeArgs(update: RefUpdate, push: RefUpdate[]): string[] {
   if (!isZeroId(update.old)) return ['--end-of-options', update.new, `^${update.old}`];
   const branches = push.filter((u) => u.ref.startsWith('refs/heads/'));
   const excludes = branches.map((u) => `--exclude=${u.ref.slice('refs/heads/'.length)}`);
@@ -92,9 +91,9 @@ export function parseCommitLog(output: string): GitCommitInfo[] {
  */
 export async function refCommits(
   dir: string,
-  update: RefUpdateLine,
+  update: RefUpdate,
   cap: number,
-  push: RefUpdateLine[] = [update],
+  push: RefUpdate[] = [update],
 ): Promise<RefCommits> {
   if (isZeroId(update.new) || !update.ref.startsWith('refs/heads/') || !isObjectId(update.new)) {
     return { commits: [], total: 0 };

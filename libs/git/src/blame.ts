@@ -1,5 +1,7 @@
 import type { BlameCommitDto, BlameRangeDto } from '@cairn/contracts';
-import { formatGitTime } from '@cairn/git';
+import { formatGitTime } from './commit-object.js';
+import { runGitChecked } from './git-process.js';
+import { assertOid } from './refs.js';
 
 /**
  * Parses `git blame --porcelain` output into line ranges (in final-line order, neighbours of one commit merged) and
@@ -41,4 +43,18 @@ export function parseBlamePorcelain(output: string): { ranges: BlameRangeDto[]; 
     else if (key === 'summary') current.summary = value;
   }
   return { ranges, commits: [...commits.values()] };
+}
+
+/** `git blame --porcelain` of one file at a commit, parsed; rejects past `timeoutMs` or `maxOutputBytes` of output. */
+export async function blameFile(
+  dir: string,
+  commit: string,
+  path: string,
+  limits: { timeoutMs: number; maxOutputBytes: number },
+): Promise<{ ranges: BlameRangeDto[]; commits: BlameCommitDto[] }> {
+  const run = await runGitChecked(dir, ['blame', '--porcelain', assertOid(commit), '--', path], {
+    timeoutMs: limits.timeoutMs,
+    maxStdoutBytes: limits.maxOutputBytes,
+  });
+  return parseBlamePorcelain(run.stdout.toString('utf8'));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseBlamePorcelain } from './blame-porcelain.js';
+import { parseBlamePorcelain } from './blame.js';
 
 const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);
