@@ -1,28 +1,12 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { ESLint } from 'eslint';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { workspaceEslint } from './workspace-eslint.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-// The workspace's own configuration: the test proves the rule in use ("only libs/git starts git"), not a copy.
 describe('only libs/git starts git or reads git objects (eslint.config.mjs)', () => {
-  let eslint: ESLint;
-  const saved = process.env.CAIRN_LINT_NO_TYPES;
-
-  beforeAll(() => {
-    process.env.CAIRN_LINT_NO_TYPES = '1';
-    eslint = new ESLint({ cwd: ROOT, overrideConfigFile: path.join(ROOT, 'eslint.config.mjs') });
-  });
-  afterAll(() => {
-    if (saved === undefined) delete process.env.CAIRN_LINT_NO_TYPES;
-    else process.env.CAIRN_LINT_NO_TYPES = saved;
-  });
+  const eslint = workspaceEslint();
 
   /** The git-home findings for `code` as if it were the file `rel`. */
   async function findings(rel: string, code: string): Promise<string[]> {
-    const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, rel) });
-    return result.messages
+    return (await eslint.lint(rel, code))
       .filter((m) => m.fatal || ((m.ruleId === 'no-restricted-imports' || m.ruleId === 'no-restricted-syntax') && m.message.includes('libs/git')))
       .map((m) => m.message);
   }
