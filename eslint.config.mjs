@@ -58,6 +58,8 @@ const boundaryOptions = {
       bannedExternalImports: ['@nestjs/*', '@prisma/*', 'prisma', 'pg', 'ioredis', 'bullmq', '@nats-io/*'],
     },
     { sourceTag: 'lib:platform', onlyDependOnLibsWithTags: ['lib:contracts'] },
+    // git is plain TypeScript over platform's metrics and tracing: no framework of its own.
+    { sourceTag: 'lib:git', onlyDependOnLibsWithTags: ['lib:contracts', 'lib:platform'], bannedExternalImports: ['@nestjs/*', '@prisma/*', 'prisma'] },
     // The gateway holds no data: it asks a service over NATS.
     { sourceTag: 'scope:gateway', bannedExternalImports: ['@prisma/*', 'prisma', 'pg'] },
     // Scripts, tools and the e2e harness drive the apps from outside; they may use the libraries.
@@ -96,8 +98,43 @@ const browserGlobals = Object.fromEntries(
 
 const deepImport = {
   group: ['@cairn/*/*'],
-  message: 'Import @cairn packages only from their root (@cairn/contracts, @cairn/platform): deep paths are private.',
+  message: 'Import @cairn packages only from their root (@cairn/contracts, @cairn/platform, @cairn/git): deep paths are private.',
 };
+
+/**
+ * Only libs/git starts git or reads git objects (issue 24): elsewhere no child_process (the gpg/ssh-keygen runners
+ * excepted: they are not git), none of @cairn/git's process functions, no `cat-file`. Tests build fixtures as they like.
+ */
+const GIT_HOME_FILES = ['apps/*/src/**/*.ts', 'libs/contracts/src/**/*.ts', 'libs/platform/src/**/*.ts'];
+const GIT_HOME_IGNORES = ['**/*.spec.ts', '**/*.int-spec.ts', '**/testing/**'];
+const SIGNING_TOOL_FILES = ['apps/repo-service/src/signing/signing-tools.ts', 'apps/repo-service/src/signing/instance-key.ts'];
+const gitHomeMessage = 'Only libs/git starts git or reads git objects: add a function to @cairn/git (issue 24).';
+const gitProcessFunctions = ['spawnGit', 'runGit', 'runGitText', 'runGitChecked', 'collectStderr', 'watchGitExit', 'stopGit'];
+
+/** `no-restricted-imports` outside libs/git: @cairn/git's process functions never, child_process only when allowed. */
+function gitHomeImports({ childProcess }) {
+  const paths = [{ name: '@cairn/git', importNames: gitProcessFunctions, message: gitHomeMessage }];
+  if (!childProcess) {
+    for (const name of ['node:child_process', 'child_process']) paths.push({ name, allowTypeImports: true, message: gitHomeMessage });
+  }
+  return ['error', { patterns: [deepImport], paths }];
+}
+
+const gitHome = [
+  {
+    files: GIT_HOME_FILES,
+    ignores: GIT_HOME_IGNORES,
+    rules: {
+      'no-restricted-imports': gitHomeImports({ childProcess: false }),
+      'no-restricted-syntax': [
+        'error',
+        { selector: "Literal[value='cat-file']", message: gitHomeMessage },
+        { selector: "CallExpression[callee.name=/^(spawn|spawnSync|execFile|execFileSync)$/][arguments.0.value='git']", message: gitHomeMessage },
+      ],
+    },
+  },
+  { files: SIGNING_TOOL_FILES, rules: { 'no-restricted-imports': gitHomeImports({ childProcess: true }) } },
+];
 
 export default tseslint.config(
   {
@@ -145,6 +182,7 @@ export default tseslint.config(
     ],
     rules: { 'cairn/data-access': 'error' },
   },
+  ...gitHome,
   // Type-aware rules for the compiled sources (those in the projects' tsconfig files; tests are not in them). They
   // cost most of the lint time; CAIRN_LINT_NO_TYPES=1 skips them for a quick local run.
   {

@@ -1,4 +1,4 @@
-/** @cairn/platform: what every Cairn app shares (configuration, logging, RPC, events, bootstrap, spawning git and the storage path). */
+/** @cairn/platform: what every Cairn app shares (configuration, logging, RPC, events, bootstrap). */
 // First: contracts' DTO decorators need Reflect's metadata API when their modules load.
 import 'reflect-metadata';
 export * from './config/ini.js';
@@ -35,9 +35,6 @@ export * from './common/last-used-throttle.js';
 export * from './common/listen-on.js';
 export * from './queues/unique-job.js';
 export * from './queues/typed-queue.js';
-export * from './git/git-environment.js';
-export * from './git/git-process.js';
-export * from './git/repo-storage-path.js';
 export * from './events/event-size.js';
 export * from './metrics/dead-letters.js';
 export * from './metrics/cairn-metrics.js';

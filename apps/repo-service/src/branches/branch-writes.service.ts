@@ -8,8 +8,7 @@ import {
 import { BranchProtectionService, RENAME_NEEDS_ADMIN } from '../branch-protection/branch-protection.service.js';
 import { PushProtection } from '../branch-protection/push-protection.service.js';
 import { GitReadContext } from '../git/git-read-context.js';
-import { resolveRef } from '../git/refs.js';
-import { branchRef, deleteRef, resolveBranch, updateRef } from '../merge/git-plumbing.js';
+import { branchRef, deleteRef, resolveBranch, resolveRef, updateRef } from '@cairn/git';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { PullsRepository } from '../pulls/pulls.repository.js';
 import { RepositoriesRepository, type RepositoryRow } from '../repositories/repositories.repository.js';

@@ -1,5 +1,5 @@
 import type { BranchDto, PayloadCommitVerificationDto, PayloadUserDto, UserDto } from '@cairn/contracts';
-import type { CommitPerson, ParsedCommitObject } from '../git/commit-object.js';
+import type { CommitPerson, ParsedCommitObject } from '@cairn/git';
 
 function payloadUser(p: CommitPerson, users: Map<string, UserDto>): PayloadUserDto {
   return { name: p.name, email: p.email, username: users.get(p.email.toLowerCase())?.login ?? '' };

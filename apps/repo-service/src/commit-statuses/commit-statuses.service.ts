@@ -7,8 +7,7 @@ import {
 } from '@cairn/contracts';
 import { EventOutbox } from '@cairn/platform';
 import { GitReadContext } from '../git/git-read-context.js';
-import { logDiffs, readCommitObjects } from '../git/history.js';
-import { resolveRef } from '../git/refs.js';
+import { logDiffs, readCommitObjects, resolveRef } from '@cairn/git';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { RepoViews } from '../tracker/repo-views.js';
 import { inTx } from '../tracker/tx.js';

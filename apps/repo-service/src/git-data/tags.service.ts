@@ -4,19 +4,17 @@ import {
   DomainError, ErrorCode, isValidRefName, isValidRefNameAfterPrefix, toPaging, zeroIdLike,
   type ActorDto, type CreateTagRequest, type ListTagsRequest, type RepoRefDto, type Paginated, type RepoScopedRequest, type TagDto, type TagNameRequest,
 } from '@cairn/contracts';
-import { runGit, runGitChecked } from '@cairn/platform';
+import {
+  assertOid, deleteRef, listRefs, parseCommitObject, parseTagObject, refTarget, resolveRef, updateRef, writeAnnotatedTag,
+} from '@cairn/git';
 import { PushProtection } from '../branch-protection/push-protection.service.js';
-import { parseCommitObject } from '../git/commit-object.js';
 import { GitReadContext } from '../git/git-read-context.js';
-import { resolveRef } from '../git/refs.js';
-import { assertOid, deleteRef, updateRef } from '../merge/git-plumbing.js';
 import { userGitIdentity } from '../merge/user-identity.js';
 import { requireActor } from '../tracker/issue-permissions.js';
 import { RepoViews } from '../tracker/repo-views.js';
 import { PUSH_SINK, type PushSink } from '../transport/push-sink.js';
 import { toTagDto, type TagFacts } from './git-data.mapper.js';
 import { TAG_DELETE_GUARD, type TagDeleteGuard } from './tag-delete-guard.js';
-import { parseTagObject, tagObjectText } from './tag-object.js';
 
 /** Longest tag name the API creates (Gitea's `CreateTagOption` `MaxSize(100)`). */
 const TAG_NAME_MAX_LENGTH = 100;
@@ -49,17 +47,8 @@ export class TagsService {
   async list(req: ListTagsRequest): Promise<Paginated<TagDto>> {
     if (req.repo.empty) return { items: [], total: 0 };
     const dir = this.git.pathOf(req.repo);
-    const { stdout } = await runGitChecked(dir, [
-      'for-each-ref', '--sort=-creatordate', '--format=%(objectname) %(objecttype) %(refname)', 'refs/tags/',
-    ]);
-    const all: TagRef[] = stdout
-      .toString('utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => {
-        const [oid, type] = line.split(' ', 2);
-        return { oid, type, name: line.slice(oid.length + type.length + 2).slice('refs/tags/'.length) };
-      });
+    const refs = await listRefs(dir, { patterns: ['refs/tags/'], sort: ['-creatordate'] });
+    const all: TagRef[] = refs.map((r) => ({ oid: r.oid, type: r.type, name: r.ref.slice('refs/tags/'.length) }));
     const paging = toPaging(req.query);
     const page = all.slice(paging.skip, paging.skip + paging.take);
     return { items: await this.toDtos(req, dir, page), total: all.length };
@@ -123,8 +112,7 @@ export class TagsService {
     if (message?.trim()) {
       const users = await this.views.users([actor.id]);
       const tagger = userGitIdentity(users.get(actor.id), actor.login, this.views.rootUrl);
-      const run = await runGitChecked(dir, ['mktag'], { input: tagObjectText(oid, 'commit', name, tagger, message) });
-      oid = assertOid(run.stdout.toString('utf8').trim());
+      oid = await writeAnnotatedTag(dir, oid, name, tagger, message);
     }
     const ref = `refs/tags/${name}`;
     await this.protection.assertAllowed({ repoId: repo.id, actorId: actor.id, dir, updates: [{ ref, old: zeroIdLike(oid), new: oid }] });
@@ -147,9 +135,9 @@ export class TagsService {
   /** The tag ref by name (the name reaches git only as a full ref on cat-file's stdin), or null. */
   private async find(dir: string, name: string): Promise<TagRef | null> {
     if (!isValidRefNameAfterPrefix(name)) return null;
-    const r = await runGit(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `refs/tags/${name}`]);
-    if (r.code !== 0) return null;
-    const info = await this.git.pool.one(dir, { op: 'info', object: r.stdout.toString('utf8').trim() });
+    const target = await refTarget(dir, `refs/tags/${name}`);
+    if (!target) return null;
+    const info = await this.git.pool.one(dir, { op: 'info', object: target });
     return info ? { name, oid: info.oid, type: info.type } : null;
   }
 

@@ -15,7 +15,7 @@ import { ContentsService } from '../contents/contents.service.js';
 import { RefNamesHandler } from '../ref-names/ref-names.handler.js';
 import { RefNamesService } from '../ref-names/ref-names.service.js';
 import { SignaturesModule } from '../signatures/signatures.module.js';
-import { CatFilePool } from './cat-file-pool.js';
+import { CatFilePool } from '@cairn/git';
 import { GIT_READ_SETTINGS, loadGitReadSettings, type GitReadSettings } from './git-read-settings.js';
 import { GitReadContext } from './git-read-context.js';
 import { closeSharedCatFilePool, sharedCatFilePool } from './shared-pool.js';

@@ -6,7 +6,8 @@ import {
   ErrorCode, IdentitySubjects, RepoSubjects,
   type ActorDto, type GetContentsRequest, type GetFileContentsRequest, type LookupUsersReply, type RepoRefDto, type UserDto,
 } from '@cairn/contracts';
-import { createRpcValidationPipe, DomainErrorFilter, gitSpawnStats, PlatformModule, RpcClient } from '@cairn/platform';
+import { createRpcValidationPipe, DomainErrorFilter, PlatformModule, RpcClient } from '@cairn/platform';
+import { gitSpawnStats } from '@cairn/git';
 import { RepoConfigModule } from '../config/repo-settings.js';
 import { PrismaModule } from '../prisma/prisma.module.js';
 import { SigningModule } from '../signing/signing.module.js';
@@ -14,7 +15,7 @@ import { StorageModule } from '../storage/storage.module.js';
 import { GitReadModule } from './git-read.module.js';
 import { BranchProtectionService } from '../branch-protection/branch-protection.service.js';
 import { closeSharedCatFilePool } from './shared-pool.js';
-import { GitFixture, removeDir, tempDir } from './testing/git-fixture.js';
+import { GitFixture, removeDir, tempDir } from '../../../../test/support/git-fixture.js';
 import { startPrivateNats, type PrivateNats } from '../../../../test/support/integration.js';
 
 const carol = { id: 42, login: 'carol', email: 'carol@example.com' } as UserDto;

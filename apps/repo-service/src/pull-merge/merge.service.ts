@@ -18,7 +18,7 @@ import { mergeSettingsOf } from '../repositories/repository.mapper.js';
 import { RefUpdates, type PreparedRefUpdates } from '../ref-updates/ref-updates.service.js';
 import { RepoStorage } from '../storage/repo-storage.js';
 import { PullHeads } from '../pulls/pull-heads.js';
-import { branchRef, checkMergeability, deleteRef, resolveBranch, updateRef, type GitIdentity } from '../merge/git-plumbing.js';
+import { branchRef, checkMergeability, deleteRef, resolveBranch, updateRef, type GitIdentity } from '@cairn/git';
 import { computeMerge, computeUpdate } from '../merge/merge-styles.js';
 import { userGitIdentity } from '../merge/user-identity.js';
 import { CommitSigner } from '../signing/commit-signer.js';

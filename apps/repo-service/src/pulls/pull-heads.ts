@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError } from '@cairn/contracts';
 import { AccessService } from '../access/access.service.js';
-import { fetchCommit, resolveBranch } from '../merge/git-plumbing.js';
+import { fetchCommit, resolveBranch } from '@cairn/git';
 import { RepositoriesRepository, type RepositoryRow } from '../repositories/repositories.repository.js';
 import { RepoStorage, type RepoLocation } from '../storage/repo-storage.js';
 import type { ViewScope } from '../tracker/repo-views.js';

@@ -10,7 +10,7 @@ import { IssuesRepository, type IssueRow } from '../tracker/issues.repository.js
 import { RepoViews, type ViewScope } from '../tracker/repo-views.js';
 import {
   diffFiles, diffStats, isAncestor, logRange, mergeBase, pullHeadRef, resolveBranch, updateRef,
-} from '../merge/git-plumbing.js';
+} from '@cairn/git';
 import { PullHeads, type HeadColumns } from './pull-heads.js';
 import { PrismaService, type Tx } from '../prisma/prisma.service.js';
 import { RepoStorage } from '../storage/repo-storage.js';

@@ -8,7 +8,7 @@ import {
 import { RpcClient, EventOutbox } from '@cairn/platform';
 import { REPO_SETTINGS, type RepoSettings } from '../config/repo-settings.js';
 import { CommitGraphMaintainer } from '../git/commit-graph-maintainer.js';
-import { isAncestor, logRange, pullHeadRef, resolveBranch, updateRef } from '../merge/git-plumbing.js';
+import { isAncestor, logRange, pullHeadRef, resolveBranch, updateRef } from '@cairn/git';
 import type { Tx } from '../prisma/prisma.service.js';
 import { MergeCheckQueue, checkJobData } from '../pulls/merge-check.queue.js';
 import { PullRenderer, type PullRendering } from '../pulls/pull-renderer.js';
