@@ -13,7 +13,7 @@ import { PackagesApiRepository } from '../../apps/packages-service/src/api/packa
 import type { PackagesSettings } from '../../apps/packages-service/src/config/packages-settings.js';
 import { PackageEventRecorder } from '../../apps/packages-service/src/events/package-event-recorder.js';
 import { PrismaService } from '../../apps/packages-service/src/prisma/prisma.service.js';
-import { FsBlobStore } from '../../apps/packages-service/src/storage/blob-store.js';
+import { FsBlobStore } from '@cairn/platform';
 import { PackageStore } from '../../apps/packages-service/src/store/package-store.js';
 import { createScratchDatabase, startPrivateNats, type PrivateNats, type ScratchDatabase } from './integration.js';
 import { STAND_IN_ROOT_URL, StandInServicesModule } from './stand-in-services.js';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Module } from '@nestjs/common';
-import { PlatformModule, EventOutbox } from '@cairn/platform';
+import { PlatformModule, EventOutbox, openBlobStore } from '@cairn/platform';
 import { PackageAccess } from './access/package-access.js';
 import { PackageViews } from './api/package-views.js';
 import { PackagesApiHandler } from './api/packages-api.handler.js';
@@ -13,7 +13,6 @@ import { PackageEventRecorder } from './events/package-event-recorder.js';
 import { PrismaService } from './prisma/prisma.service.js';
 import { BlobCleanup } from './storage/blob-cleanup.js';
 import { BLOB_STORE } from './storage/blob-lock.js';
-import { FsBlobStore } from './storage/blob-store.js';
 import { PackageStore } from './store/package-store.js';
 
 /**
@@ -28,7 +27,7 @@ import { PackageStore } from './store/package-store.js';
     {
       provide: BLOB_STORE,
       inject: [PACKAGES_SETTINGS],
-      useFactory: (s: PackagesSettings) => new FsBlobStore(path.resolve(s.storagePath)),
+      useFactory: (s: PackagesSettings) => openBlobStore('packages', path.resolve(s.storagePath)),
     },
     PrismaService,
     EventOutbox,

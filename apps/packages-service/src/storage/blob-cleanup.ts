@@ -1,9 +1,8 @@
-import { rm } from 'node:fs/promises';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { PACKAGES_SETTINGS, type PackagesSettings } from '../config/packages-settings.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { BLOB_STORE, lockBlob } from './blob-lock.js';
-import type { FsBlobStore } from './blob-store.js';
+import type { BlobStore } from '@cairn/platform';
 
 /** What one sweep did. */
 export interface SweepResult {
@@ -43,7 +42,7 @@ export class BlobCleanup implements OnApplicationBootstrap, OnModuleDestroy {
 
   constructor(
     private readonly prisma: PrismaService,
-    @Inject(BLOB_STORE) private readonly blobs: FsBlobStore,
+    @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     @Inject(PACKAGES_SETTINGS) private readonly settings: PackagesSettings,
   ) {}
 
@@ -107,7 +106,7 @@ export class BlobCleanup implements OnApplicationBootstrap, OnModuleDestroy {
       trash = await this.blobs.retire(sha256);
       return true;
     });
-    if (trash) await rm(trash, { force: true });
+    if (trash) await this.blobs.dropRetired(trash);
     return gone;
   }
 
@@ -119,7 +118,7 @@ export class BlobCleanup implements OnApplicationBootstrap, OnModuleDestroy {
       if (await tx.packageBlob.findUnique({ where: { hashSha256: sha256 }, select: { id: true } })) return;
       trash = await this.blobs.retire(sha256);
     });
-    if (trash) await rm(trash, { force: true });
+    if (trash) await this.blobs.dropRetired(trash);
     return trash !== null;
   }
 }

@@ -1,6 +1,6 @@
 import type { Tx } from '../prisma/prisma.service.js';
 
-/** Injection token of the {@link FsBlobStore}. */
+/** Injection token of the packages' blob store (`[storage.packages]`). */
 export const BLOB_STORE = Symbol('BLOB_STORE');
 
 /** The advisory-lock class of blob locks ("PKGB"), so they never collide with other advisory locks. */

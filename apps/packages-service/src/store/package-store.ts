@@ -5,7 +5,7 @@ import { Prisma } from '../generated/prisma/client.js';
 import { PACKAGES_SETTINGS, type PackagesSettings } from '../config/packages-settings.js';
 import { PrismaService, type Db, type Tx } from '../prisma/prisma.service.js';
 import { BLOB_STORE, lockBlob } from '../storage/blob-lock.js';
-import type { FsBlobStore, StagedBlob } from '../storage/blob-store.js';
+import type { BlobStore, StagedBlob } from '@cairn/platform';
 import { PackageEventRecorder } from '../events/package-event-recorder.js';
 
 export type PackageRow = Prisma.PackageGetPayload<object>;
@@ -30,7 +30,7 @@ const TYPE_LIMIT: Record<PackageType, keyof PackagesSettings> = {
 export class PackageStore {
   constructor(
     readonly prisma: PrismaService,
-    @Inject(BLOB_STORE) readonly blobs: FsBlobStore,
+    @Inject(BLOB_STORE) readonly blobs: BlobStore,
     @Inject(PACKAGES_SETTINGS) private readonly settings: PackagesSettings,
     private readonly events: PackageEventRecorder,
   ) {}

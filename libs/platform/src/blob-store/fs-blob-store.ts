@@ -5,69 +5,9 @@ import { mkdir, open, readdir, rename, rm, stat, unlink, type FileHandle } from 
 import path from 'node:path';
 import { Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { BlobTooLargeError, SHA256_HEX, checkedSha256, type BlobDigests, type BlobStore, type ByteRange, type StagedBlob, type StoredBlob } from './blob-store.js';
 import { ParallelDigests } from './hash-workers.js';
 
-/** The four digests Gitea keeps of every blob (lower-case hex). */
-export interface BlobDigests {
-  md5: string;
-  sha1: string;
-  sha256: string;
-  sha512: string;
-}
-
-export interface StoredBlob extends BlobDigests {
-  size: number;
-}
-
-/** Content written and hashed into a temporary file, not yet at its address (see {@link BlobStore.commit}). */
-export interface StagedBlob extends StoredBlob {
-  tempPath: string;
-}
-
-/** The upload was larger than its limit; nothing was stored. */
-export class BlobTooLargeError extends Error {
-  constructor(readonly maxBytes: number) {
-    super(`content larger than ${maxBytes} bytes`);
-  }
-}
-
-/** A byte range of a blob (inclusive end, as HTTP's `Range`). */
-export interface ByteRange {
-  start: number;
-  end: number;
-}
-
-/**
- * Content-addressed blob storage: every blob is stored once under its sha256. `put` never holds the content in
- * memory; a blob is visible under its address only once its bytes are complete and durable (temp file, fsync,
- * rename), so a crash mid-upload leaves at most a temporary file that {@link BlobStore.removeStaleTemp} removes.
- */
-export interface BlobStore {
-  /**
-   * Streams `content` into a temporary file, hashing it (md5, sha1, sha256, sha512) and fsyncing it; refuses
-   * (BlobTooLargeError, nothing kept) past `maxBytes` (-1: no limit). The bytes are not yet at their address.
-   */
-  stage(content: Readable, options: { maxBytes: number }): Promise<StagedBlob>;
-  /**
-   * Moves a staged blob to its address (atomic rename; identical bytes may replace an existing copy). The package
-   * store calls it under the blob's lock, in the transaction that references the blob (see blob-cleanup.ts).
-   */
-  commit(staged: StagedBlob): Promise<StoredBlob>;
-  /** Deletes a staged blob's temporary file (no-op when it was committed). */
-  discard(staged: StagedBlob): Promise<void>;
-  /** `stage` then `commit`: for blobs nothing references yet (tests, tools). */
-  put(content: Readable, options: { maxBytes: number }): Promise<StoredBlob>;
-  /** The blob's bytes (or a range of them); null when it is not stored. */
-  open(sha256: string, range?: ByteRange): Promise<Readable | null>;
-  /** The blob's size, or null when it is not stored. */
-  size(sha256: string): Promise<number | null>;
-  /** Deletes a blob (no-op when absent). */
-  remove(sha256: string): Promise<void>;
-  /** Deletes temporary files last written before `olderThan`; returns how many. */
-  removeStaleTemp(olderThan: Date): Promise<number>;
-}
-
-const SHA256 = /^[0-9a-f]{64}$/;
 /** Read chunk size of blob files: fewer, larger chunks through the three processes of a transfer. */
 const IO_CHUNK_BYTES = 1024 * 1024;
 /**
@@ -168,7 +108,7 @@ async function writeAt(handle: FileHandle, data: Uint8Array, position: number): 
   }
 }
 
-/** {@link BlobStore} on a filesystem folder (`[packages] STORAGE_PATH`): `blobs/<aa>/<bb>/<sha256>` and `tmp/`. */
+/** {@link BlobStore} on a filesystem folder (`[storage] STORAGE_TYPE = local`): `blobs/<aa>/<bb>/<sha256>` and `tmp/`. */
 export class FsBlobStore implements BlobStore {
   private readonly blobsDir: string;
   readonly tempDir: string;
@@ -181,7 +121,7 @@ export class FsBlobStore implements BlobStore {
 
   /** The path of a blob; throws on anything that is not a sha256 (no path can be built from other input). */
   blobPath(sha256: string): string {
-    if (!SHA256.test(sha256)) throw new Error(`not a sha256 hex digest: ${JSON.stringify(sha256.slice(0, 80))}`);
+    checkedSha256(sha256);
     return path.join(this.blobsDir, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
   }
 
@@ -203,20 +143,20 @@ export class FsBlobStore implements BlobStore {
       throw err;
     }
     if (!sink.closed) await once(sink, 'close');
-    return { ...sink.digests!, size: sink.size, tempPath };
+    return { ...sink.digests!, size: sink.size, staging: tempPath };
   }
 
   async commit(staged: StagedBlob): Promise<StoredBlob> {
-    const { tempPath, ...blob } = staged;
+    const { staging, ...blob } = staged;
     const target = this.blobPath(blob.sha256);
     await mkdir(path.dirname(target), { recursive: true });
-    await rename(tempPath, target);
+    await rename(staging, target);
     await fsync(path.dirname(target));
     return blob;
   }
 
   async discard(staged: StagedBlob): Promise<void> {
-    await rm(staged.tempPath, { force: true });
+    await rm(staged.staging, { force: true });
   }
 
   async put(content: Readable, options: { maxBytes: number }): Promise<StoredBlob> {
@@ -236,6 +176,10 @@ export class FsBlobStore implements BlobStore {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw err;
     }
+  }
+
+  async dropRetired(handle: string): Promise<void> {
+    await rm(handle, { force: true });
   }
 
   async open(sha256: string, range?: ByteRange): Promise<Readable | null> {
@@ -272,7 +216,7 @@ export class FsBlobStore implements BlobStore {
     for (const a of await listDir(this.blobsDir)) {
       for (const b of await listDir(path.join(this.blobsDir, a))) {
         for (const name of await listDir(path.join(this.blobsDir, a, b))) {
-          if (!SHA256.test(name)) continue;
+          if (!SHA256_HEX.test(name)) continue;
           try {
             if ((await stat(path.join(this.blobsDir, a, b, name))).mtime < olderThan) yield name;
           } catch (err) {

@@ -1,0 +1,74 @@
+/**
+ * A private MinIO server per test file (the real S3-compatible server, built from the Go module proxy by
+ * scripts/clients/minio.mjs), on a free port with its data in a temporary folder.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+// @ts-ignore — plain ESM JavaScript without type declarations
+import { clientSpec, clientStatus, ensureClient } from '../../scripts/clients.mjs';
+import { freePort, waitForPort } from './integration.js';
+import { waitFor } from './wait.js';
+
+export interface RunningMinio {
+  /** `host:port`, as `[storage] MINIO_ENDPOINT`. */
+  endpoint: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** `CAIRN__STORAGE__*` variables that put every kind of blob in this server's `bucket`. */
+  env(bucket: string): Record<string, string>;
+  stop(): Promise<void>;
+}
+
+/** Why MinIO cannot run here (no Go toolchain), or null; with `CI=true` a missing toolchain is a failure. */
+export function minioMissing(): string | null {
+  const missing = (clientStatus(clientSpec('minio')) as { missing: string | null }).missing;
+  if (missing && process.env.CI === 'true') throw new Error(`minio needs ${missing}`);
+  if (missing) process.stdout.write(`minio: skipped, install ${missing}\n`);
+  return missing;
+}
+
+export async function startMinio(): Promise<RunningMinio> {
+  const { bin } = (await ensureClient('minio')) as { bin: string };
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'cairn-minio-'));
+  const [port, consolePort] = [await freePort(), await freePort()];
+  const accessKeyId = `cairn${randomBytes(4).toString('hex')}`;
+  const secretAccessKey = randomBytes(18).toString('base64url');
+  const child = spawn(bin, ['server', dataDir, '--address', `127.0.0.1:${port}`, '--console-address', `127.0.0.1:${consolePort}`, '--quiet'], {
+    env: { ...process.env, MINIO_ROOT_USER: accessKeyId, MINIO_ROOT_PASSWORD: secretAccessKey, MINIO_BROWSER: 'off', MINIO_UPDATE: 'off' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  try {
+    await waitForPort(port, child, 60_000);
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/minio/health/ready`).catch(() => null))?.ok || null, 'MinIO ready', 60_000);
+  } catch (err) {
+    child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+    throw new Error(`MinIO did not start: ${(err as Error).message}\n${stderr.slice(-2000)}`, { cause: err });
+  }
+  const endpoint = `127.0.0.1:${port}`;
+  return {
+    endpoint,
+    accessKeyId,
+    secretAccessKey,
+    env: (bucket) => ({
+      CAIRN__STORAGE__STORAGE_TYPE: 'minio',
+      CAIRN__STORAGE__MINIO_ENDPOINT: endpoint,
+      CAIRN__STORAGE__MINIO_ACCESS_KEY_ID: accessKeyId,
+      CAIRN__STORAGE__MINIO_SECRET_ACCESS_KEY: secretAccessKey,
+      CAIRN__STORAGE__MINIO_BUCKET: bucket,
+    }),
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
