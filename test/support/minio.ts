@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 // @ts-ignore — plain ESM JavaScript without type declarations
 import { clientSpec, clientStatus, ensureClient } from '../../scripts/clients.mjs';
+import { ListMultipartUploadsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { freePort, waitForPort } from './integration.js';
 import { waitFor } from './wait.js';
 
@@ -19,7 +20,31 @@ export interface RunningMinio {
   secretAccessKey: string;
   /** `CAIRN__STORAGE__*` variables that put every kind of blob in this server's `bucket`. */
   env(bucket: string): Record<string, string>;
+  /** The keys of the objects `bucket` holds under `prefix`. */
+  objectKeys(bucket: string, prefix: string): Promise<string[]>;
+  objectCount(bucket: string, prefix: string): Promise<number>;
+  /** How many unfinished multipart uploads `key` has (MinIO lists them by exact key only). */
+  unfinishedUploads(bucket: string, key: string): Promise<number>;
   stop(): Promise<void>;
+}
+
+const running = new Set<RunningMinio>();
+const packageBlobsAtStop: number[] = [];
+
+/** The one MinIO server this process runs (a test file's suite's). */
+export function theRunningMinio(): RunningMinio {
+  if (running.size !== 1) throw new Error(`expected one running MinIO server, found ${running.size}`);
+  return [...running][0]!;
+}
+
+/**
+ * How many package blobs the suites of this process put in MinIO (bucket `cairn`, `[storage.packages]`'s default
+ * prefix): counted on the servers still running, and on the others when they stopped. Proves a test ran on S3.
+ */
+export async function packageBlobsInMinio(): Promise<number> {
+  let total = packageBlobsAtStop.reduce((a, b) => a + b, 0);
+  for (const server of running) total += await server.objectCount('cairn', 'packages/blobs/');
+  return total;
 }
 
 /** Why MinIO cannot run here (no Go toolchain), or null; with `CI=true` a missing toolchain is a failure. */
@@ -51,7 +76,10 @@ export async function startMinio(): Promise<RunningMinio> {
     throw new Error(`MinIO did not start: ${(err as Error).message}\n${stderr.slice(-2000)}`, { cause: err });
   }
   const endpoint = `127.0.0.1:${port}`;
-  return {
+  const client = new S3Client({
+    endpoint: `http://${endpoint}`, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId, secretAccessKey },
+  });
+  const server: RunningMinio = {
     endpoint,
     accessKeyId,
     secretAccessKey,
@@ -62,7 +90,27 @@ export async function startMinio(): Promise<RunningMinio> {
       CAIRN__STORAGE__MINIO_SECRET_ACCESS_KEY: secretAccessKey,
       CAIRN__STORAGE__MINIO_BUCKET: bucket,
     }),
+    async objectKeys(bucket, prefix) {
+      const keys: string[] = [];
+      let token: string | undefined;
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
+        keys.push(...(page.Contents ?? []).map((o) => o.Key!));
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+      return keys;
+    },
+    async objectCount(bucket, prefix) {
+      return (await server.objectKeys(bucket, prefix)).length;
+    },
+    async unfinishedUploads(bucket, key) {
+      const page = await client.send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: key }));
+      return (page.Uploads ?? []).filter((u) => u.Key === key).length;
+    },
     async stop() {
+      if (!running.delete(server)) return;
+      packageBlobsAtStop.push(await server.objectCount('cairn', 'packages/blobs/').catch(() => 0));
+      client.destroy();
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
@@ -71,4 +119,6 @@ export async function startMinio(): Promise<RunningMinio> {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  running.add(server);
+  return server;
 }

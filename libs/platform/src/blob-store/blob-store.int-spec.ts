@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { CreateMultipartUploadCommand, ListMultipartUploadsCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { minioMissing, startMinio, type RunningMinio } from '../../../../test/support/minio.js';
 import { BlobTooLargeError, type BlobStore } from './blob-store.js';
@@ -123,5 +123,20 @@ describe.skipIf(missing !== null)('S3 storage settings', () => {
     const blob = await store.put(Readable.from([Buffer.from('hello')]), { maxBytes: -1 });
     const keys = await store.client.send(new ListObjectsV2Command({ Bucket: settings.minioBucket }));
     expect(keys.Contents?.map((o) => o.Key)).toEqual([`packages/blobs/${blob.sha256.slice(0, 2)}/${blob.sha256.slice(2, 4)}/${blob.sha256}`]);
+  });
+
+  it('aborts the multipart upload of an upload whose process died (its marker names it), and removes the marker', async () => {
+    const store = (await freshStore('minio')) as S3BlobStore;
+    const bucket = store.bucket;
+    // What a killed stage() leaves: its marker and its unfinished multipart upload, no object.
+    await store.client.send(new PutObjectCommand({ Bucket: bucket, Key: 'packages/tmp/killed.uploading', Body: '' }));
+    await store.client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: 'packages/tmp/killed' }));
+    const unfinished = async () =>
+      (await store.client.send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: 'packages/tmp/killed' }))).Uploads ?? [];
+    expect(await unfinished()).toHaveLength(1);
+    expect(await store.removeStaleTemp(new Date(Date.now() - 60_000))).toBe(0);
+    expect(await store.removeStaleTemp(new Date(Date.now() + 60_000))).toBe(1);
+    expect(await unfinished()).toEqual([]);
+    expect((await store.client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'packages/tmp/' }))).KeyCount).toBe(0);
   });
 });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
-  CopyObjectCommand, CreateBucketCommand, DeleteObjectCommand, HeadBucketCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client,
+  AbortMultipartUploadCommand, CopyObjectCommand, CreateBucketCommand, ListMultipartUploadsCommand, PutObjectCommand, DeleteObjectCommand, HeadBucketCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client,
   S3ServiceException, type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
@@ -29,6 +29,12 @@ export interface S3Location {
 /** Multipart part size: an upload holds at most `PART_BYTES × PARTS_IN_FLIGHT` in memory, whatever its size. */
 const PART_BYTES = 8 * 1024 * 1024;
 const PARTS_IN_FLIGHT = 4;
+/**
+ * Beside each upload under way, an empty `<key>.uploading` object: a process killed mid-upload leaves no object, only
+ * an unfinished multipart upload, which S3 servers do not all list by prefix (MinIO lists them by exact key only). The
+ * marker names it for the sweep.
+ */
+const UPLOADING = '.uploading';
 /** Hashing slabs, as the filesystem store: copied once into shared memory the four hashing threads read. */
 const SLAB_BYTES = 1024 * 1024;
 const SLABS = 4;
@@ -105,7 +111,7 @@ function isNotFound(err: unknown): boolean {
  */
 export class S3BlobStore implements BlobStore {
   readonly client: S3Client;
-  private readonly bucket: string;
+  readonly bucket: string;
   private readonly base: string;
 
   constructor(
@@ -156,6 +162,11 @@ export class S3BlobStore implements BlobStore {
 
   async stage(content: Readable, options: { maxBytes: number }): Promise<StagedBlob> {
     const key = this.tempKey();
+    // A client abort during the marker's PUT must find a listener; the pipeline below then sees the stream destroyed.
+    const early = () => undefined;
+    content.on('error', early);
+    const marker = `${key}${UPLOADING}`;
+    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: marker, Body: '' }));
     const digesting = new DigestingStream(options.maxBytes);
     const upload = new Upload({
       client: this.client,
@@ -166,11 +177,15 @@ export class S3BlobStore implements BlobStore {
     try {
       await Promise.all([pipeline(content, digesting), upload.done()]);
     } catch (err) {
+      content.off('error', early);
       digesting.destroy();
       await upload.abort().catch(() => undefined);
       await this.deleteKey(key).catch(() => undefined);
+      await this.deleteKey(marker).catch(() => undefined);
       throw err;
     }
+    content.off('error', early);
+    await this.deleteKey(marker);
     return { ...digesting.digests!, size: digesting.bytes, staging: key };
   }
 
@@ -243,10 +258,10 @@ export class S3BlobStore implements BlobStore {
   async removeStaleTemp(olderThan: Date): Promise<number> {
     let removed = 0;
     for await (const object of this.list(`${this.base}tmp/`)) {
-      if (object.lastModified < olderThan) {
-        await this.deleteKey(object.key);
-        removed++;
-      }
+      if (object.lastModified >= olderThan) continue;
+      if (object.key.endsWith(UPLOADING)) await this.abortUploads(object.key.slice(0, -UPLOADING.length));
+      await this.deleteKey(object.key);
+      removed++;
     }
     for (const name of await readdir(this.tempDir).catch(() => [] as string[])) {
       const file = path.join(this.tempDir, name);
@@ -266,6 +281,16 @@ export class S3BlobStore implements BlobStore {
       for (const o of page.Contents ?? []) if (o.Key && o.LastModified) yield { key: o.Key, lastModified: o.LastModified };
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
+  }
+
+  /** Aborts the unfinished multipart uploads of `key` (listed by exact key: MinIO lists no others). */
+  private async abortUploads(key: string): Promise<void> {
+    const page = await this.client.send(new ListMultipartUploadsCommand({ Bucket: this.bucket, Prefix: key }));
+    for (const u of page.Uploads ?? []) {
+      if (u.Key === key && u.UploadId) {
+        await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: u.UploadId }));
+      }
+    }
   }
 
   private async copyKey(from: string, to: string): Promise<void> {
