@@ -3,12 +3,11 @@
  * already sent to MinIO) leaves no version, no blob row and no object — only the upload's marker and its unfinished
  * multipart upload, which the restarted service's cleanup aborts. The filesystem twin is packages-crash.e2e-spec.ts.
  */
-import { request } from 'node:http';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { minioMissing, theRunningMinio } from '../support/minio.js';
 import {
-  createPackageUser, curl, genericFileUrl, startPackagesSuite, type PackageUser, type PackagesTestBed,
+  createPackageUser, curl, genericFileUrl, startEndlessUpload, startPackagesSuite, type PackageUser, type PackagesTestBed,
 } from '../support/packages.js';
 import type { TestSuite } from '../support/suite.js';
 import { waitFor } from '../support/wait.js';
@@ -36,33 +35,11 @@ describe.skipIf(missing !== null)('packages-service killed during an upload to S
   it('leaves no partial version or object, and the cleanup aborts the unfinished multipart upload', async () => {
     const minio = theRunningMinio();
     const url = new URL(genericFileUrl(suite, alice.username, 'crash', '1.0.0', 'big.bin'));
-    const chunk = Buffer.alloc(256 * 1024, 7);
-    const upload = request(url, { method: 'PUT', headers: { authorization: `token ${alice.token}`, 'transfer-encoding': 'chunked' } });
-    const answered = new Promise<number | string>((resolve) => {
-      upload.on('response', (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
-      upload.on('error', (err) => resolve(err.message));
-    });
-    let sending = true;
-    let sent = 0;
-    const closed = new Promise((r) => upload.once('close', r));
-    const pump = async () => {
-      while (sending && !upload.destroyed) {
-        sent += chunk.length;
-        if (!upload.write(chunk)) await Promise.race([new Promise((r) => upload.once('drain', r)), closed]);
-        await new Promise((r) => setImmediate(r));
-      }
-    };
-    const pumping = pump();
+    const upload = startEndlessUpload(url, alice.token);
     // Past two multipart parts (8 MiB each) and the sockets' buffers: MinIO has received parts of this upload.
-    await waitFor(() => sent > 40 * 1024 * 1024, 'the upload to stream 40 MiB');
+    await waitFor(() => upload.sent() > 40 * 1024 * 1024, 'the upload to stream 40 MiB');
     await suite.stopApp('packages-service', { signal: 'SIGKILL' });
-    sending = false;
-    await pumping;
-    upload.destroy();
-    expect(await answered).not.toBe(201);
+    expect(await upload.stop()).not.toBe(201);
 
     const versions = await db.query(`SELECT v.id FROM packages.package_version v JOIN packages.package p ON p.id = v.package_id WHERE p.lower_name = 'crash'`);
     expect(versions.rows).toEqual([]);

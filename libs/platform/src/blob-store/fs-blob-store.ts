@@ -5,40 +5,30 @@ import { mkdir, open, readdir, rename, rm, stat, unlink, type FileHandle } from 
 import path from 'node:path';
 import { Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { BlobTooLargeError, SHA256_HEX, checkedSha256, type BlobDigests, type BlobStore, type ByteRange, type StagedBlob, type StoredBlob } from './blob-store.js';
-import { ParallelDigests } from './hash-workers.js';
+import { SHA256_HEX, checkedSha256, type BlobDigests, type BlobStore, type ByteRange, type StagedBlob, type StoredBlob } from './blob-store.js';
+import { SLAB_BYTES, SlabDigester } from './slab-digester.js';
 
 /** Read chunk size of blob files: fewer, larger chunks through the three processes of a transfer. */
 const IO_CHUNK_BYTES = 1024 * 1024;
 /**
- * An upload is copied into a ring of slabs of shared memory; each full slab is written to the file and handed to the
- * four hashing threads at once, and is reused only once all five are done with it. So an upload holds at most
- * `SLABS × SLAB_BYTES` whatever its size, and a slow disk or hash slows the client down (back-pressure).
- */
-const SLAB_BYTES = 1024 * 1024;
-const SLABS = 4;
-
-/**
- * Writes what flows in to a new file (`flags: 'wx'`), hashing it on the worker threads of {@link ParallelDigests} and
- * counting it; fails once more than `maxBytes` went by. On finish the file is fsynced and {@link digests} are set.
+ * Writes what flows in to a new file (`flags: 'wx'`), counting and hashing it ({@link SlabDigester}, which also writes
+ * each slab); fails once more than `maxBytes` went by. On finish the file is fsynced and {@link digests} are set.
  */
 class HashingFileSink extends Writable {
-  size = 0;
   digests: BlobDigests | null = null;
   private handle: FileHandle | null = null;
-  private readonly hashes = new ParallelDigests();
-  private readonly slabs = Array.from({ length: SLABS }, () => new SharedArrayBuffer(SLAB_BYTES));
-  private readonly views = this.slabs.map((slab) => new Uint8Array(slab));
-  private readonly inFlight: Array<Promise<void> | null> = new Array<Promise<void> | null>(SLABS).fill(null);
-  private current = 0;
-  private filled = 0;
-  private position = 0;
+  private readonly digester: SlabDigester;
 
   constructor(
     private readonly file: string,
-    private readonly maxBytes: number,
+    maxBytes: number,
   ) {
     super({ highWaterMark: SLAB_BYTES });
+    this.digester = new SlabDigester(maxBytes, (data, position) => writeAt(this.handle!, data, position));
+  }
+
+  get size(): number {
+    return this.digester.bytes;
   }
 
   override _construct(done: (err?: Error | null) => void): void {
@@ -49,54 +39,25 @@ class HashingFileSink extends Writable {
   }
 
   override _write(chunk: Buffer, _enc: BufferEncoding, done: (err?: Error | null) => void): void {
-    this.take(chunk).then(() => done(), done);
+    this.digester.absorb(chunk).then(() => done(), done);
   }
 
   override _final(done: (err?: Error | null) => void): void {
-    this.flush();
-    Promise.all(this.inFlight)
-      .then(() => this.handle!.sync())
-      .then(() => this.hashes.digests())
-      .then((digests) => {
+    this.digester
+      .finish()
+      .then(async (digests) => {
+        await this.handle!.sync();
         this.digests = digests;
-        done();
-      }, done);
+      })
+      .then(() => done(), done);
   }
 
   override _destroy(err: Error | null, done: (err?: Error | null) => void): void {
-    if (!this.digests) this.hashes.drop();
     // No write may land after the caller removed the file: wait for those under way before closing it.
-    Promise.allSettled(this.inFlight)
+    this.digester
+      .abandon()
       .then(() => this.handle?.close())
       .then(() => done(err), (closeErr: Error) => done(err ?? closeErr));
-  }
-
-  private async take(chunk: Buffer): Promise<void> {
-    this.size += chunk.length;
-    if (this.maxBytes >= 0 && this.size > this.maxBytes) throw new BlobTooLargeError(this.maxBytes);
-    for (let offset = 0; offset < chunk.length; ) {
-      if (this.filled === 0) await this.inFlight[this.current]; // the slab is still being written or hashed
-      const n = Math.min(chunk.length - offset, SLAB_BYTES - this.filled);
-      this.views[this.current]!.set(chunk.subarray(offset, offset + n), this.filled);
-      this.filled += n;
-      offset += n;
-      if (this.filled === SLAB_BYTES) this.flush();
-    }
-  }
-
-  /** Sends the current slab to the file and to the hashing threads at once, and moves on to the next slab. */
-  private flush(): void {
-    if (this.filled === 0) return;
-    const i = this.current;
-    const work = Promise.all([
-      writeAt(this.handle!, this.views[i]!.subarray(0, this.filled), this.position),
-      this.hashes.update(this.slabs[i]!, this.filled),
-    ]).then(() => undefined);
-    work.catch(() => undefined); // awaited before the slab's reuse and at the end; never an unhandled rejection
-    this.inFlight[i] = work;
-    this.position += this.filled;
-    this.filled = 0;
-    this.current = (i + 1) % SLABS;
   }
 }
 

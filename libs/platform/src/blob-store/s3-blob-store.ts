@@ -9,8 +9,8 @@ import {
   S3ServiceException, type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { BlobTooLargeError, checkedSha256, type BlobDigests, type BlobStore, type ByteRange, type StagedBlob, type StoredBlob } from './blob-store.js';
-import { ParallelDigests } from './hash-workers.js';
+import { checkedSha256, type BlobDigests, type BlobStore, type ByteRange, type StagedBlob, type StoredBlob } from './blob-store.js';
+import { SLAB_BYTES, SlabDigester } from './slab-digester.js';
 
 /** Where an S3-compatible store keeps its objects (Gitea's `[storage] MINIO_*` settings). */
 export interface S3Location {
@@ -35,66 +35,29 @@ const PARTS_IN_FLIGHT = 4;
  * marker names it for the sweep.
  */
 const UPLOADING = '.uploading';
-/** Hashing slabs, as the filesystem store: copied once into shared memory the four hashing threads read. */
-const SLAB_BYTES = 1024 * 1024;
-const SLABS = 4;
-
 /** Passes bytes through unchanged while counting them against a limit and computing Gitea's four digests. */
 class DigestingStream extends Transform {
-  /** Not `size`: the AWS SDK would read that as the body's length. */
-  bytes = 0;
   digests: BlobDigests | null = null;
-  private readonly hashes = new ParallelDigests();
-  private readonly slabs = Array.from({ length: SLABS }, () => new SharedArrayBuffer(SLAB_BYTES));
-  private readonly views = this.slabs.map((slab) => new Uint8Array(slab));
-  private readonly inFlight: Array<Promise<void> | null> = new Array<Promise<void> | null>(SLABS).fill(null);
-  private current = 0;
-  private filled = 0;
+  readonly digester: SlabDigester;
 
-  constructor(private readonly maxBytes: number) {
+  constructor(maxBytes: number) {
     super({ highWaterMark: SLAB_BYTES });
+    this.digester = new SlabDigester(maxBytes);
   }
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
-    this.absorb(chunk).then(() => done(null, chunk), done);
+    this.digester.absorb(chunk).then(() => done(null, chunk), done);
   }
 
   override _flush(done: TransformCallback): void {
-    this.send();
-    Promise.all(this.inFlight)
-      .then(() => this.hashes.digests())
-      .then((digests) => {
-        this.digests = digests;
-        done();
-      }, done);
+    this.digester.finish().then((digests) => {
+      this.digests = digests;
+      done();
+    }, done);
   }
 
   override _destroy(err: Error | null, done: (err?: Error | null) => void): void {
-    if (!this.digests) this.hashes.drop();
-    void Promise.allSettled(this.inFlight).then(() => done(err));
-  }
-
-  private async absorb(chunk: Buffer): Promise<void> {
-    this.bytes += chunk.length;
-    if (this.maxBytes >= 0 && this.bytes > this.maxBytes) throw new BlobTooLargeError(this.maxBytes);
-    for (let offset = 0; offset < chunk.length; ) {
-      if (this.filled === 0) await this.inFlight[this.current];
-      const n = Math.min(chunk.length - offset, SLAB_BYTES - this.filled);
-      this.views[this.current]!.set(chunk.subarray(offset, offset + n), this.filled);
-      this.filled += n;
-      offset += n;
-      if (this.filled === SLAB_BYTES) this.send();
-    }
-  }
-
-  private send(): void {
-    if (this.filled === 0) return;
-    const i = this.current;
-    const work = this.hashes.update(this.slabs[i]!, this.filled);
-    work.catch(() => undefined); // awaited before the slab's reuse and at the end
-    this.inFlight[i] = work;
-    this.filled = 0;
-    this.current = (i + 1) % SLABS;
+    void this.digester.abandon().then(() => done(err));
   }
 }
 
@@ -186,7 +149,7 @@ export class S3BlobStore implements BlobStore {
     }
     content.off('error', early);
     await this.deleteKey(marker);
-    return { ...digesting.digests!, size: digesting.bytes, staging: key };
+    return { ...digesting.digests!, size: digesting.digester.bytes, staging: key };
   }
 
   async commit(staged: StagedBlob): Promise<StoredBlob> {

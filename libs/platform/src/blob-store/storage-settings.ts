@@ -9,15 +9,22 @@ import { S3BlobStore } from './s3-blob-store.js';
  * (`[storage.packages]`, `[storage.attachments]`, `[storage.actions_log]`, `[storage.actions_artifacts]`).
  */
 export const storageSettingsSpec = {
-  /** `local` (a folder; the default) or `minio` (any S3-compatible server: MinIO, Ceph, AWS S3, …). */
+  /**
+   * `local` (a folder; the default) or `minio` (any S3-compatible server: MinIO, Ceph, AWS S3, …). Read by the services
+   * that keep blobs (today packages-service); docs/storage.md.
+   */
   storageType: { section: 'storage', key: 'STORAGE_TYPE', default: 'local', parse: parsers.oneOf('local', 'minio') },
   /** The S3 endpoint as `host:port`. */
   minioEndpoint: { section: 'storage', key: 'MINIO_ENDPOINT', default: 'localhost:9000', parse: parsers.string },
+  /** The access key of the S3 account. */
   minioAccessKeyId: { section: 'storage', key: 'MINIO_ACCESS_KEY_ID', default: '', parse: parsers.string },
+  /** Its secret key (never logged; in Kubernetes, put it in the Secret). */
   minioSecretAccessKey: { section: 'storage', key: 'MINIO_SECRET_ACCESS_KEY', default: '', parse: parsers.string },
   /** Created at start when missing, as Gitea does. */
   minioBucket: { section: 'storage', key: 'MINIO_BUCKET', default: 'cairn', parse: parsers.string },
+  /** The bucket's region. */
   minioLocation: { section: 'storage', key: 'MINIO_LOCATION', default: 'us-east-1', parse: parsers.string },
+  /** `true`: HTTPS to the endpoint. */
   minioUseSsl: { section: 'storage', key: 'MINIO_USE_SSL', default: false, parse: parsers.bool },
   /** A key prefix in the bucket; empty: the kind's name and `/` (`packages/`), as Gitea. */
   minioBasePath: { section: 'storage', key: 'MINIO_BASE_PATH', default: '', parse: parsers.string },
