@@ -2,16 +2,16 @@
  * A private MinIO server per test file (the real S3-compatible server, built from the Go module proxy by
  * scripts/clients/minio.mjs), on a free port with its data in a temporary folder.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 // @ts-ignore — plain ESM JavaScript without type declarations
 import { clientSpec, clientStatus, ensureClient } from '../../scripts/clients.mjs';
+// @ts-ignore — plain ESM JavaScript without type declarations
+import { runMinio } from '../../scripts/clients/minio.mjs';
 import { ListMultipartUploadsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { freePort, waitForPort } from './integration.js';
-import { waitFor } from './wait.js';
+import { freePort } from './integration.js';
 
 export interface RunningMinio {
   /** `host:port`, as `[storage] MINIO_ENDPOINT`. */
@@ -58,24 +58,19 @@ export function minioMissing(): string | null {
 export async function startMinio(): Promise<RunningMinio> {
   const { bin } = (await ensureClient('minio')) as { bin: string };
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cairn-minio-'));
-  const [port, consolePort] = [await freePort(), await freePort()];
+  const port = await freePort();
+  let consolePort = await freePort();
+  while (consolePort === port) consolePort = await freePort();
   const accessKeyId = `cairn${randomBytes(4).toString('hex')}`;
   const secretAccessKey = randomBytes(18).toString('base64url');
-  const child = spawn(bin, ['server', dataDir, '--address', `127.0.0.1:${port}`, '--console-address', `127.0.0.1:${consolePort}`, '--quiet'], {
-    env: { ...process.env, MINIO_ROOT_USER: accessKeyId, MINIO_ROOT_PASSWORD: secretAccessKey, MINIO_BROWSER: 'off', MINIO_UPDATE: 'off' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
+  let minio: { endpoint: string; stop: () => Promise<void> };
   try {
-    await waitForPort(port, child, 60_000);
-    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/minio/health/ready`).catch(() => null))?.ok || null, 'MinIO ready', 60_000);
+    minio = await runMinio({ bin, dataDir, port, consolePort, accessKeyId, secretAccessKey });
   } catch (err) {
-    child.kill('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
-    throw new Error(`MinIO did not start: ${(err as Error).message}\n${stderr.slice(-2000)}`, { cause: err });
+    throw err;
   }
-  const endpoint = `127.0.0.1:${port}`;
+  const { endpoint } = minio;
   const client = new S3Client({
     endpoint: `http://${endpoint}`, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId, secretAccessKey },
   });
@@ -111,11 +106,7 @@ export async function startMinio(): Promise<RunningMinio> {
       if (!running.delete(server)) return;
       packageBlobsAtStop.push(await server.objectCount('cairn', 'packages/blobs/').catch(() => 0));
       client.destroy();
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await minio.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
