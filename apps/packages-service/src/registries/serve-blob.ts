@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { BlobStore, ByteRange } from '@cairn/platform';
+import { attachmentDisposition, type BlobStore, type ByteRange } from '@cairn/platform';
 
 /** A stored file to send: its blob's address, size and digests, and how to present it. */
 export interface ServedFile {
@@ -30,12 +30,6 @@ export function parseRange(header: string | undefined, size: number): ByteRange 
   return { start, end };
 }
 
-/** RFC 6266 `Content-Disposition` with the file name (ASCII fallback plus the UTF-8 form). */
-function contentDisposition(filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
-}
-
 /**
  * Streams a package file from the blob store, never buffering it: `Content-Length`, the blob's digests (`ETag` is
  * the sha256, plus `X-Checksum-*` headers), `Last-Modified`, a single `Range`, and `If-None-Match` (304).
@@ -44,7 +38,7 @@ export async function serveBlob(req: FastifyRequest, reply: FastifyReply, blobs:
   const etag = `"${file.sha256}"`;
   void reply
     .header('content-type', file.contentType ?? 'application/octet-stream')
-    .header('content-disposition', contentDisposition(file.filename))
+    .header('content-disposition', attachmentDisposition(file.filename))
     .header('etag', etag)
     .header('last-modified', file.lastModified.toUTCString())
     .header('accept-ranges', 'bytes')
@@ -71,6 +65,13 @@ export async function serveBlob(req: FastifyRequest, reply: FastifyReply, blobs:
     reply.hijack();
     reply.raw.writeHead(range ? 206 : 200, headers as Record<string, string>);
     reply.raw.end();
+    return;
+  }
+  // SERVE_DIRECT: the bytes come from the object store itself (it answers the client's Range too); the checks above
+  // have already run, and the URL expires within minutes.
+  const direct = await blobs.directUrl(file.sha256, { filename: file.filename, contentType: file.contentType ?? 'application/octet-stream' });
+  if (direct) {
+    await reply.code(303).header('location', direct).header('content-length', '0').send();
     return;
   }
   const stream = await blobs.open(file.sha256, range ?? undefined);

@@ -58,6 +58,11 @@ export interface BlobStore {
   /** Deletes a blob (no-op when absent). */
   remove(sha256: string): Promise<void>;
   /**
+   * A short-lived URL the client may download the blob from itself (`[storage] SERVE_DIRECT`, S3 only), presenting it
+   * as `filename` of `contentType`; null when the store serves its bytes only through Cairn.
+   */
+  directUrl(sha256: string, presentAs: { filename: string; contentType: string }): Promise<string | null>;
+  /**
    * Takes a blob off its address into the store's temporary area (null when absent) and answers a handle for
    * {@link dropRetired}: the cleanup does this under the blob's lock, so an upload committing the same bytes later
    * never finds a copy that is about to be deleted.
@@ -84,4 +89,10 @@ export const SHA256_HEX = /^[0-9a-f]{64}$/;
 export function checkedSha256(sha256: string): string {
   if (!SHA256_HEX.test(sha256)) throw new Error(`not a sha256 hex digest: ${JSON.stringify(sha256.slice(0, 80))}`);
   return sha256;
+}
+
+/** RFC 6266 `Content-Disposition: attachment` with the file name (ASCII fallback plus the UTF-8 form). */
+export function attachmentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }

@@ -139,6 +139,10 @@ export class FsBlobStore implements BlobStore {
     }
   }
 
+  async directUrl(): Promise<string | null> {
+    return null;
+  }
+
   async dropRetired(handle: string): Promise<void> {
     await rm(handle, { force: true });
   }

@@ -9,7 +9,8 @@ import {
   S3ServiceException, type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { checkedSha256, type BlobDigests, type BlobStore, type ByteRange, type StagedBlob, type StoredBlob } from './blob-store.js';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { attachmentDisposition, checkedSha256, type BlobDigests, type BlobStore, type ByteRange, type StagedBlob, type StoredBlob } from './blob-store.js';
 import { SLAB_BYTES, SlabDigester } from './slab-digester.js';
 
 /** Where an S3-compatible store keeps its objects (Gitea's `[storage] MINIO_*` settings). */
@@ -24,7 +25,12 @@ export interface S3Location {
   useSsl: boolean;
   /** A key prefix inside the bucket (`MINIO_BASE_PATH`), e.g. `packages/`. */
   basePath: string;
+  /** `SERVE_DIRECT`: downloads are redirected to presigned URLs instead of passing through Cairn. */
+  serveDirect?: boolean;
 }
+
+/** How long a presigned download URL stays valid (Gitea's is 5 minutes too). */
+const DIRECT_URL_SECONDS = 300;
 
 /** Multipart part size: an upload holds at most `PART_BYTES × PARTS_IN_FLIGHT` in memory, whatever its size. */
 const PART_BYTES = 8 * 1024 * 1024;
@@ -76,6 +82,7 @@ export class S3BlobStore implements BlobStore {
   readonly client: S3Client;
   readonly bucket: string;
   private readonly base: string;
+  private readonly serveDirect: boolean;
 
   constructor(
     location: S3Location,
@@ -89,6 +96,7 @@ export class S3BlobStore implements BlobStore {
     };
     this.client = new S3Client(config);
     this.bucket = location.bucket;
+    this.serveDirect = location.serveDirect ?? false;
     this.base = location.basePath && !location.basePath.endsWith('/') ? `${location.basePath}/` : location.basePath;
     mkdirSync(tempDir, { recursive: true });
   }
@@ -195,6 +203,16 @@ export class S3BlobStore implements BlobStore {
       if (isNotFound(err)) return null;
       throw err;
     }
+  }
+
+  async directUrl(sha256: string, presentAs: { filename: string; contentType: string }): Promise<string | null> {
+    if (!this.serveDirect) return null;
+    return getSignedUrl(this.client, new GetObjectCommand({
+      Bucket: this.bucket,
+      Key: this.blobKey(sha256),
+      ResponseContentType: presentAs.contentType,
+      ResponseContentDisposition: attachmentDisposition(presentAs.filename),
+    }), { expiresIn: DIRECT_URL_SECONDS });
   }
 
   async size(sha256: string): Promise<number | null> {

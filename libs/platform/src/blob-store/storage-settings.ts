@@ -28,6 +28,11 @@ export const storageSettingsSpec = {
   minioUseSsl: { section: 'storage', key: 'MINIO_USE_SSL', default: false, parse: parsers.bool },
   /** A key prefix in the bucket; empty: the kind's name and `/` (`packages/`), as Gitea. */
   minioBasePath: { section: 'storage', key: 'MINIO_BASE_PATH', default: '', parse: parsers.string },
+  /**
+   * `true`: package downloads answer 303 to a presigned URL on the S3 server (valid 5 minutes) instead of passing the
+   * bytes through Cairn; the server must then be reachable by clients at `MINIO_ENDPOINT`. Ignored for `local`.
+   */
+  serveDirect: { section: 'storage', key: 'SERVE_DIRECT', default: false, parse: parsers.bool },
 } satisfies Record<string, SettingSpec<unknown>>;
 
 export type StorageSettings = SettingsOf<typeof storageSettingsSpec>;
@@ -61,6 +66,7 @@ export async function openBlobStore(kind: StorageKind, localRoot: string, env: N
     location: s.minioLocation,
     useSsl: s.minioUseSsl,
     basePath: s.minioBasePath,
+    serveDirect: s.serveDirect,
   }, path.join(localRoot, 'tmp'));
   await store.ensureBucket();
   return store;

@@ -58,6 +58,11 @@ export class ContainerRegistryService {
     return hit;
   }
 
+  /** Where the client may fetch a layer from the object store itself (`SERVE_DIRECT`), or null. */
+  directBlobUrl(sha256: string, contentType: string): Promise<string | null> {
+    return this.blobs.directUrl(sha256, { filename: sha256, contentType });
+  }
+
   async openBlob(sha256: string, range?: ByteRange): Promise<Readable> {
     const stream = await this.blobs.open(sha256, range);
     if (!stream) throw new OciError('BLOB_UNKNOWN', 'blob content is missing from storage');

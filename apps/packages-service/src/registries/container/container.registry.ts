@@ -171,6 +171,11 @@ class ContainerRegistry {
           etag: `"${endpoint.digest}"`,
         };
         if (method === 'HEAD') return this.head(reply, 200, { ...headers, 'accept-ranges': 'bytes' });
+        // SERVE_DIRECT: the layer comes from the object store (307, as the distribution spec allows and Gitea answers).
+        const direct = await this.service.directBlobUrl(blob.sha256, blob.mediaType ?? 'application/octet-stream');
+        if (direct) {
+          return this.send(reply.code(307).headers({ location: direct, 'docker-content-digest': endpoint.digest }));
+        }
         // One byte range, so clients can resume a layer download.
         const range = parseRange(header(req, 'range'), blob.size);
         if (range === 'unsatisfiable') {
