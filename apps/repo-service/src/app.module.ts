@@ -18,8 +18,17 @@ import { GitReadModule } from './git/git-read.module.js';
 import { FileChangesModule } from './file-changes/file-changes.module.js';
 import { BranchWritesModule } from './branches/branch-writes.module.js';
 import { SigningModule } from './signing/signing.module.js';
+import { SignaturesModule } from './signatures/signatures.module.js';
 import { ReleasesModule } from './releases/releases.module.js';
 import { TemplatesModule } from './templates/templates.module.js';
+import { TopicsModule } from './topics/topics.module.js';
+import { RefNamesModule } from './ref-names/ref-names.module.js';
+import { CommitsModule } from './commits/commits.module.js';
+import { ContentsModule } from './contents/contents.module.js';
+import { BranchesModule } from './branches/branches.module.js';
+import { CommitDiffModule } from './commit-diff/commit-diff.module.js';
+import { BlameModule } from './blame/blame.module.js';
+import { LayerPortsModule } from './layer-ports.module.js';
 
 /** repo-service: repositories, git storage and transport, issues, pull requests, packages. */
 @Module({
@@ -29,6 +38,7 @@ import { TemplatesModule } from './templates/templates.module.js';
     PrismaModule,
     StorageModule,
     SigningModule,
+    SignaturesModule,
     TemplatesModule,
     AccessModule,
     RepositoriesModule,
@@ -41,10 +51,18 @@ import { TemplatesModule } from './templates/templates.module.js';
     NotificationsModule,
     DeletedAccountsModule,
     GitReadModule,
+    RefNamesModule,
+    TopicsModule,
+    CommitsModule,
+    ContentsModule,
+    BranchesModule,
+    CommitDiffModule,
+    BlameModule,
     FileChangesModule,
     CommitStatusesModule,
     ReleasesModule,
     BranchWritesModule,
+    LayerPortsModule,
   ],
 })
 export class AppModule {}

@@ -10,7 +10,7 @@ import { MergeCheckQueue } from './pulls/merge-check.queue.js';
 import { MergeabilityService } from './pulls/mergeability.service.js';
 import { PULL_SETTINGS, loadPullSettings } from './pulls/pull-settings.js';
 import { PullHeads } from './pulls/pull-heads.js';
-import { PullRenderer } from './pulls/pull-renderer.js';
+import { PullRenderer } from './tracker/pull-renderer.js';
 import { PullsHandler } from './pulls/pulls.handler.js';
 import { PullsRepository } from './pulls/pulls.repository.js';
 import { PullsService } from './pulls/pulls.service.js';
@@ -20,18 +20,16 @@ import { PushRecorder } from './ref-updates/push-recorder.service.js';
 import { RefUpdates } from './ref-updates/ref-updates.service.js';
 import { RepositoriesModule } from './repositories/repositories.module.js';
 import { SignaturesModule } from './signatures/signatures.module.js';
-import { PUSH_SINK } from './transport/push-sink.js';
 import { CommentsService } from './issues/comments.service.js';
 import { ISSUE_SETTINGS, loadIssueSettings } from './issues/issue-settings.js';
 import { IssuesHandler } from './issues/issues.handler.js';
 import { IssuesRepository } from './tracker/issues.repository.js';
 import { IssuesService } from './issues/issues.service.js';
-import { RepoViews } from './tracker/repo-views.js';
 import { Approvals } from './reviews/approvals.js';
 import { ReviewsHandler } from './reviews/reviews.handler.js';
-import { ReviewsRepository } from './reviews/reviews.repository.js';
+import { ReviewsRepository } from './tracker/reviews.repository.js';
 import { ReviewsService } from './reviews/reviews.service.js';
-import { IssueChangeEvents } from './labels/issue-change-events.js';
+import { IssueChangeEvents } from './tracker/issue-change-events.js';
 import { LabelsHandler, OrgLabelsHandler } from './labels/labels.handler.js';
 import { OrgLabelsService } from './labels/org-labels.service.js';
 import { LabelsRepository } from './labels/labels.repository.js';
@@ -52,7 +50,6 @@ import { MilestonesService } from './milestones/milestones.service.js';
   providers: [
     { provide: ISSUE_SETTINGS, useFactory: () => loadIssueSettings() },
     { provide: PULL_SETTINGS, useFactory: () => loadPullSettings() },
-    RepoViews,
     IssuesRepository,
     PullsRepository,
     PullRenderer,
@@ -63,7 +60,6 @@ import { MilestonesService } from './milestones/milestones.service.js';
     PendingChecks,
     PushRecorderRepository,
     PushRecorder,
-    { provide: PUSH_SINK, useFactory: (recorder: PushRecorder) => recorder.sink, inject: [PushRecorder] },
     PullsService,
     IssuesService,
     CommentsService,
@@ -80,7 +76,7 @@ import { MilestonesService } from './milestones/milestones.service.js';
     MilestonesService,
     NewIssueExtras,
   ],
-  exports: [MergeabilityService, PullsService, PullsRepository, Approvals, IssuesService, RefUpdates, RepoViews, PUSH_SINK],
+  exports: [MergeabilityService, PullsService, PullsRepository, Approvals, IssuesService, RefUpdates, PushRecorder],
 })
 export class IssueTrackerModule {}
 

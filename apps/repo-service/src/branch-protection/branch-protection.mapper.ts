@@ -48,3 +48,13 @@ export function userIdsOf(rows: BranchProtectionRow[]): number[] {
     ...r.whitelistUserIds, ...r.forcePushAllowlistUserIds, ...r.mergeWhitelistUserIds, ...r.approvalsWhitelistUserIds,
   ]);
 }
+
+/** What a branch's protection rule says, for the viewer (Gitea's `ToBranch` with a rule). */
+export interface BranchStanding {
+  ruleName: string;
+  requiredApprovals: number;
+  enableStatusCheck: boolean;
+  statusCheckContexts: string[];
+  userCanPush: boolean;
+  userCanMerge: boolean;
+}

@@ -12,7 +12,7 @@ import {
   BranchProtectionRepository, type BranchProtectionFields, type BranchProtectionRow,
 } from './branch-protection.repository.js';
 import { canUserMerge, canUserPush, ruleForBranch, type Member } from './protection-rules.js';
-import type { BranchStanding } from '../branches/branches.mapper.js';
+import type { BranchStanding } from './branch-protection.mapper.js';
 
 const ADMIN_REQUIRED = 'user should be an owner or a collaborator with admin write of a repository';
 

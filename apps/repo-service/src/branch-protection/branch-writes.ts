@@ -4,9 +4,7 @@ import { parseCommitObject } from '../git/commit-object.js';
 import type { CommitToVerify } from '../signatures/commit-verifier.js';
 import type { BranchProtectionRow } from './branch-protection.repository.js';
 import type { BranchWrite } from './push-policy.js';
-
-/** Object-directory variables of a push in progress (receive-pack's quarantine), for git to see its new objects. */
-export type QuarantineEnv = Readonly<Record<string, string | undefined>>;
+import type { QuarantineEnv } from '../transport/transport-ports.js';
 
 /** The most new commits whose signatures a push is checked for (beyond: refused, as unverifiable). */
 const MAX_VERIFIED_COMMITS = 1000;

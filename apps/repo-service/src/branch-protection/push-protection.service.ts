@@ -4,35 +4,12 @@ import { IdentityDirectory } from '../access/identity-directory.js';
 import { CommitVerifier } from '../signatures/commit-verifier.js';
 import { BranchProtectionRepository } from './branch-protection.repository.js';
 import { BranchProtectionService } from './branch-protection.service.js';
-import { describeBranchWrite, type QuarantineEnv } from './branch-writes.js';
+import { describeBranchWrite } from './branch-writes.js';
 import { ruleForBranch, type Member } from './protection-rules.js';
 import { refusalOf } from './push-policy.js';
+import { PushPolicy, type ProposedPush, type ProposedUpdate } from '../transport/transport-ports.js';
 
-/** One ref update a push (or an API write) is about to make. */
-export interface ProposedUpdate {
-  ref: string;
-  old: string;
-  new: string;
-}
-
-/** Who writes where: what the transport knows of a push in progress. */
-export interface ProposedPush {
-  repoId: number;
-  /** The pusher (null: nobody signed in, which the transports never let push). */
-  pusherId: number | null;
-  /** The deploy key pushing, if any (then `pusherId` is the repository's owner, whose allow-listing does not count). */
-  deployKeyId?: number;
-  /** The repository's storage directory. */
-  dir: string;
-  /** receive-pack's quarantine variables, so git sees the pushed objects before they are accepted. */
-  env: QuarantineEnv;
-  updates: ProposedUpdate[];
-  /**
-   * The update is a pull request's merge into its base, whose merge rules (allow-list, approvals, statuses:
-   * `MergeProtection`) were met: they stand in for the push allow-list, as in Gitea's pre-receive for merges.
-   */
-  pullMerge?: boolean;
-}
+export type { ProposedPush, ProposedUpdate };
 
 /** A ref write repo-service makes itself on a user's behalf (branch and tag API, merges, updates, renames, releases). */
 export interface ProposedRefWrite {
@@ -52,7 +29,7 @@ const BRANCH_PREFIX = 'refs/heads/';
  * all are allowed.
  */
 @Injectable()
-export class PushProtection {
+export class PushProtection implements PushPolicy {
   constructor(
     private readonly rules: BranchProtectionRepository,
     private readonly protection: BranchProtectionService,

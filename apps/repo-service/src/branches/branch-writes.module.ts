@@ -1,14 +1,14 @@
 import { Module } from '@nestjs/common';
 import { BranchProtectionModule } from '../branch-protection/branch-protection.module.js';
 import { GitReadModule } from '../git/git-read.module.js';
-import { IssueTrackerModule } from '../issue-tracker.module.js';
+import { BranchesModule } from './branches.module.js';
 import { RepositoriesModule } from '../repositories/repositories.module.js';
 import { BranchWritesHandler } from './branch-writes.handler.js';
 import { BranchWritesService } from './branch-writes.service.js';
 
 /** Branch creation, renaming and deletion through the API, recorded like pushes (`ref-updates/`). */
 @Module({
-  imports: [GitReadModule, IssueTrackerModule, BranchProtectionModule, RepositoriesModule],
+  imports: [GitReadModule, BranchesModule, BranchProtectionModule, RepositoriesModule],
   controllers: [BranchWritesHandler],
   providers: [BranchWritesService],
 })

@@ -11,12 +11,12 @@ import { GitReadContext } from '../git/git-read-context.js';
 import { resolveRef } from '../git/refs.js';
 import { branchRef, deleteRef, resolveBranch, updateRef } from '../merge/git-plumbing.js';
 import { PrismaService } from '../prisma/prisma.service.js';
-import { PullsRepository } from '../pulls/pulls.repository.js';
+import { BranchRenameFollowers } from './branch-rename-followers.js';
 import { RepositoriesRepository, type RepositoryRow } from '../repositories/repositories.repository.js';
 import { RepoStorage } from '../storage/repo-storage.js';
-import { requireActor } from '../tracker/issue-permissions.js';
-import { RepoViews } from '../tracker/repo-views.js';
-import { inTx } from '../tracker/tx.js';
+import { requireActor } from '../access/require-actor.js';
+import { RepoViews } from '../repositories/repo-views.js';
+import { inTx } from '../prisma/tx.js';
 import type { RefUpdateLine } from '../transport/push-log.js';
 import { PUSH_SINK, type PushSink } from '../transport/push-sink.js';
 import { BranchesService } from './branches.service.js';
@@ -38,7 +38,7 @@ export class BranchWritesService {
     private readonly protection: BranchProtectionService,
     private readonly pushProtection: PushProtection,
     private readonly prisma: PrismaService,
-    private readonly pulls: PullsRepository,
+    private readonly renameFollowers: BranchRenameFollowers,
     private readonly repositories: RepositoriesRepository,
     private readonly storage: RepoStorage,
     @Inject(PUSH_SINK) private readonly recordPush: PushSink,
@@ -120,7 +120,7 @@ export class BranchWritesService {
     await inTx(this.prisma, async (tx) => {
       if (isDefault) await this.repositories.update(tx, row.id, { defaultBranch: to });
       await this.protection.followRename(tx, row.id, from, to);
-      await this.pulls.followRenamedBranch(tx, row.id, from, to);
+      await this.renameFollowers.followRenamedBranch(tx, row.id, from, to);
       // Last, so that a failure above leaves the refs alone; a failure here rolls the rows back.
       if (!(await updateRef(dir, branchRef(to), sha, null, `cairn: branch renamed from ${from}`))) throw targetExists();
       if (!(await deleteRef(dir, branchRef(from), sha))) {

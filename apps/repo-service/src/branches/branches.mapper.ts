@@ -1,18 +1,9 @@
 import type { BranchDto, PayloadCommitVerificationDto, PayloadUserDto, UserDto } from '@cairn/contracts';
 import type { CommitPerson, ParsedCommitObject } from '../git/commit-object.js';
+import type { BranchStanding } from '../branch-protection/branch-protection.mapper.js';
 
 function payloadUser(p: CommitPerson, users: Map<string, UserDto>): PayloadUserDto {
   return { name: p.name, email: p.email, username: users.get(p.email.toLowerCase())?.login ?? '' };
-}
-
-/** What a branch's protection rule says, for the viewer (Gitea's `ToBranch` with a rule). */
-export interface BranchStanding {
-  ruleName: string;
-  requiredApprovals: number;
-  enableStatusCheck: boolean;
-  statusCheckContexts: string[];
-  userCanPush: boolean;
-  userCanMerge: boolean;
 }
 
 /** Gitea's `ToBranch`; `standing` is the branch's protection (null: unprotected, writers may push and merge). */

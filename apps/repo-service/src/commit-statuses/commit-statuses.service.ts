@@ -10,8 +10,8 @@ import { GitReadContext } from '../git/git-read-context.js';
 import { logDiffs, readCommitObjects } from '../git/history.js';
 import { resolveRef } from '../git/refs.js';
 import { PrismaService } from '../prisma/prisma.service.js';
-import { RepoViews } from '../tracker/repo-views.js';
-import { inTx } from '../tracker/tx.js';
+import { RepoViews } from '../repositories/repo-views.js';
+import { inTx } from '../prisma/tx.js';
 import { CommitStatusStore, type CommitStatusRow } from './commit-status-store.js';
 import { toCommitStatusDto, toPayloadCommit } from './commit-statuses.mapper.js';
 

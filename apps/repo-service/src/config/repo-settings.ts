@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { isValidBranchName, type TwoFactorPolicy } from '@cairn/contracts';
 import { loadSettings, parsers, type SettingsOf } from '@cairn/platform';
-import { signingSettingsSpec } from '../signing/signing-settings.js';
+import { signingSettingsSpec } from './signing-settings.js';
 
 /**
  * repo-service's own settings (Gitea names; `CAIRN__SECTION__KEY` overrides `app.ini`). The common ones

@@ -10,7 +10,7 @@ import { GitReadContext } from '../git/git-read-context.js';
 import { lastCommitCache } from '../git/last-commits.js';
 import { GitFixture, removeDir, tempDir } from '../git/testing/git-fixture.js';
 import { ContentsService, INLINE_CONTENT_BUDGET } from './contents.service.js';
-import { streamRawBlob } from './raw-blob.js';
+import { streamRawBlob } from '../transport/raw-blob.js';
 import { gitSpawnStats } from '@cairn/platform';
 
 const ROOT_URL = 'http://cairn.test:3000/';

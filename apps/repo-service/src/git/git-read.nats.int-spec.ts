@@ -11,7 +11,12 @@ import { RepoConfigModule } from '../config/repo-settings.js';
 import { PrismaModule } from '../prisma/prisma.module.js';
 import { SigningModule } from '../signing/signing.module.js';
 import { StorageModule } from '../storage/storage.module.js';
-import { GitReadModule } from './git-read.module.js';
+import { BlameModule } from '../blame/blame.module.js';
+import { BranchesModule } from '../branches/branches.module.js';
+import { CommitDiffModule } from '../commit-diff/commit-diff.module.js';
+import { CommitsModule } from '../commits/commits.module.js';
+import { ContentsModule } from '../contents/contents.module.js';
+import { RefNamesModule } from '../ref-names/ref-names.module.js';
 import { BranchProtectionService } from '../branch-protection/branch-protection.service.js';
 import { closeSharedCatFilePool } from './shared-pool.js';
 import { GitFixture, removeDir, tempDir } from './testing/git-fixture.js';
@@ -75,7 +80,8 @@ describe('git read handlers over a private NATS (integration)', () => {
     const moduleRef = await Test.createTestingModule({
       // The signatures part of the read APIs reads repositories' trust facts and the instance key: repo-service's
       // settings, Prisma, storage and signing modules come along.
-      imports: [PlatformModule.forService({ service: 'repo' }), RepoConfigModule, PrismaModule, StorageModule, SigningModule, GitReadModule],
+      imports: [PlatformModule.forService({ service: 'repo' }), RepoConfigModule, PrismaModule, StorageModule, SigningModule,
+        ContentsModule, CommitsModule, BranchesModule, CommitDiffModule, BlameModule, RefNamesModule],
     })
       // No branch is protected here (the rules have their own tests).
       .overrideProvider(BranchProtectionService)

@@ -9,9 +9,10 @@ import { PrismaService } from '../prisma/prisma.service.js';
 import { isPullRow, toPullDto } from '../tracker/pull.mapper.js';
 import { issueUserIds, toCommentDto, toIssueDto, type IssueRenderContext } from '../tracker/issue.mapper.js';
 import { IssuesRepository, type CommentRow, type IssueRow } from '../tracker/issues.repository.js';
-import { assertMayComment, canModify, narrowToIssueUnit, requireActor } from '../tracker/issue-permissions.js';
-import { RepoViews, type ViewScope } from '../tracker/repo-views.js';
-import { inTx } from '../tracker/tx.js';
+import { assertMayComment, canModify, narrowToIssueUnit } from '../tracker/issue-permissions.js';
+import { requireActor } from '../access/require-actor.js';
+import { RepoViews, type ViewScope } from '../repositories/repo-views.js';
+import { inTx } from '../prisma/tx.js';
 import { EventOutbox } from '@cairn/platform';
 
 /**

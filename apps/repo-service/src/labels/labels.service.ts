@@ -6,12 +6,13 @@ import {
 } from '@cairn/contracts';
 import type { Label } from '../generated/prisma/client.js';
 import { PrismaService, type Tx } from '../prisma/prisma.service.js';
-import { IssueChangeEvents } from './issue-change-events.js';
-import { narrowToIssueUnit, requireActor, requireWriter } from '../tracker/issue-permissions.js';
+import { IssueChangeEvents } from '../tracker/issue-change-events.js';
+import { narrowToIssueUnit, requireWriter } from '../tracker/issue-permissions.js';
+import { requireActor } from '../access/require-actor.js';
 import { IssuesRepository, type IssueRow } from '../tracker/issues.repository.js';
 import { toLabelDto } from '../tracker/label.mapper.js';
-import { RepoViews, type ViewScope } from '../tracker/repo-views.js';
-import { inTx } from '../tracker/tx.js';
+import { RepoViews, type ViewScope } from '../repositories/repo-views.js';
+import { inTx } from '../prisma/tx.js';
 import { labelChanges, newLabelData, parseLabelRefs, withExclusiveScopes } from './label-rules.js';
 import { LabelsRepository, type LabelOwner } from './labels.repository.js';
 

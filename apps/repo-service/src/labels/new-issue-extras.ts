@@ -3,7 +3,7 @@ import { accessAtLeast, type ActorDto } from '@cairn/contracts';
 import type { Tx } from '../prisma/prisma.service.js';
 import { MilestonesService } from '../milestones/milestones.service.js';
 import { IssuesRepository, type IssueRow } from '../tracker/issues.repository.js';
-import type { ViewScope } from '../tracker/repo-views.js';
+import type { ViewScope } from '../repositories/repo-views.js';
 import { LabelsRepository } from './labels.repository.js';
 import { LabelsService } from './labels.service.js';
 

@@ -7,7 +7,7 @@ import {
 import { IdentityDirectory } from '../access/identity-directory.js';
 import type { Label } from '../generated/prisma/client.js';
 import { toLabelDto } from '../tracker/label.mapper.js';
-import { RepoViews } from '../tracker/repo-views.js';
+import { RepoViews } from '../repositories/repo-views.js';
 import { labelChanges, newLabelData } from './label-rules.js';
 import { LabelsRepository } from './labels.repository.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isObjectId, isValidRefNameAfterPrefix, parseMergeTreeOutput, zeroIdLike, type MergeTreeOutcome } from '@cairn/contracts';
 import { rpcDeadlineSignal, runGit, runGitText } from '@cairn/platform';
-import { signedCommitParts, type CommitSigning } from '../signing/commit-signer.js';
+import { signedCommitParts, type CommitSigning } from './commit-signer.js';
 
 /** Throws unless `oid` is a full lower-case object id (the only revisions this module hands to git). */
 export function assertOid(oid: string): string {

@@ -1,4 +1,4 @@
-import type { CommitSigning } from '../signing/commit-signer.js';
+import type { CommitSigning } from './commit-signer.js';
 import {
   commitTree, commitsToReplay, isAncestor, mergeTree, replayCommits, treeOf, type GitIdentity,
 } from './git-plumbing.js';

@@ -6,12 +6,13 @@ import {
 } from '@cairn/contracts';
 import type { Milestone } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
-import { IssueChangeEvents } from '../labels/issue-change-events.js';
-import { requireActor, requireWriter } from '../tracker/issue-permissions.js';
+import { IssueChangeEvents } from '../tracker/issue-change-events.js';
+import { requireWriter } from '../tracker/issue-permissions.js';
+import { requireActor } from '../access/require-actor.js';
 import { IssuesRepository } from '../tracker/issues.repository.js';
 import { toMilestoneDto } from '../tracker/label.mapper.js';
-import type { ViewScope } from '../tracker/repo-views.js';
-import { inTx } from '../tracker/tx.js';
+import type { ViewScope } from '../repositories/repo-views.js';
+import { inTx } from '../prisma/tx.js';
 import { MilestonesRepository } from './milestones.repository.js';
 
 /** Milestones of a repository, and moving issues and pull requests in and out of them. */

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AccessModule } from '../access/access.module.js';
 import { RepositoriesModule } from '../repositories/repositories.module.js';
-import { RepoViews } from '../tracker/repo-views.js';
+import { RepoViews } from '../repositories/repo-views.js';
 import { NotificationsConsumer } from './notifications.consumer.js';
 import { NotificationsHandler } from './notifications.handler.js';
 import { NotificationsRepository } from './notifications.repository.js';

@@ -10,7 +10,7 @@ import { AccessService } from '../access/access.service.js';
 import { IdentityDirectory } from '../access/identity-directory.js';
 import { RepositoriesRepository, type RepositoryRow } from '../repositories/repositories.repository.js';
 import { toRepositoryDto } from '../repositories/repository.mapper.js';
-import { RepoViews } from '../tracker/repo-views.js';
+import { RepoViews } from '../repositories/repo-views.js';
 import { mentionedLogins, notifyTarget } from './notification-targets.js';
 import { NotificationsRepository, type NotificationFilter, type NotificationRow } from './notifications.repository.js';
 

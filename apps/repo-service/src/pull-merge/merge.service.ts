@@ -4,12 +4,12 @@ import {
   type ActorDto, type MergePullRequest, type MergeableState, type UpdatePullRequest,
   type RepoTrustModel, type UserDto,
 } from '@cairn/contracts';
-import { requireActor } from '../tracker/issue-permissions.js';
+import { requireActor } from '../access/require-actor.js';
 import { IssuesRepository } from '../tracker/issues.repository.js';
-import { RepoViews, type ViewScope } from '../tracker/repo-views.js';
+import { RepoViews, type ViewScope } from '../repositories/repo-views.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { MergeabilityService } from '../pulls/mergeability.service.js';
-import { PullRenderer, type PullRendering } from '../pulls/pull-renderer.js';
+import { PullRenderer, type PullRendering } from '../tracker/pull-renderer.js';
 import { effectiveStatus, type PullIssueRow } from '../tracker/pull.mapper.js';
 import { PullsRepository } from '../pulls/pulls.repository.js';
 import { PullsService } from '../pulls/pulls.service.js';
@@ -20,12 +20,12 @@ import { RepoStorage } from '../storage/repo-storage.js';
 import { PullHeads } from '../pulls/pull-heads.js';
 import { branchRef, checkMergeability, deleteRef, resolveBranch, updateRef, type GitIdentity } from '../merge/git-plumbing.js';
 import { computeMerge, computeUpdate } from '../merge/merge-styles.js';
-import { userGitIdentity } from '../merge/user-identity.js';
-import { CommitSigner } from '../signing/commit-signer.js';
+import { userGitIdentity } from '../repositories/user-identity.js';
+import { CommitSigner } from '../merge/commit-signer.js';
 import { MergeProtection, type ProposedMerge } from '../branch-protection/merge-protection.service.js';
 import { PushProtection, type ProposedRefWrite } from '../branch-protection/push-protection.service.js';
 import { Approvals } from '../reviews/approvals.js';
-import { inTx } from '../tracker/tx.js';
+import { inTx } from '../prisma/tx.js';
 import { IssuesService } from '../issues/issues.service.js';
 import { closingReferences } from './closing-references.js';
 import { EventOutbox } from '@cairn/platform';

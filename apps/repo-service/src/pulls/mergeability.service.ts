@@ -6,7 +6,7 @@ import {
 } from '@cairn/contracts';
 import { MicroBatcher, newEvent, outboxRow, type Settled, EventOutbox } from '@cairn/platform';
 import { MergeCheckQueue, checkJobData, type CheckablePull } from './merge-check.queue.js';
-import { PullRenderer } from './pull-renderer.js';
+import { PullRenderer } from '../tracker/pull-renderer.js';
 import { effectiveStatus, type PullIssueRow } from '../tracker/pull.mapper.js';
 import { PullsRepository, type StoredResult } from './pulls.repository.js';
 

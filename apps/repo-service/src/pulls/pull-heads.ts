@@ -4,7 +4,7 @@ import { AccessService } from '../access/access.service.js';
 import { fetchCommit, resolveBranch } from '../merge/git-plumbing.js';
 import { RepositoriesRepository, type RepositoryRow } from '../repositories/repositories.repository.js';
 import { RepoStorage, type RepoLocation } from '../storage/repo-storage.js';
-import type { ViewScope } from '../tracker/repo-views.js';
+import type { ViewScope } from '../repositories/repo-views.js';
 import { PULL_SETTINGS, type PullSettings } from './pull-settings.js';
 
 /** A pull request's head: the repository of its branch (null: the base repository itself) and the branch. */

@@ -3,6 +3,7 @@ import type { MergeableState, Paging, PullSort } from '@cairn/contracts';
 import type { Prisma, PullRequest } from '../generated/prisma/client.js';
 import { PrismaService, type Db, type Tx } from '../prisma/prisma.service.js';
 import type { PullIssueRow } from '../tracker/pull.mapper.js';
+import type { BranchRenameFollowers } from '../branches/branch-rename-followers.js';
 import { ISSUE_INCLUDE } from '../tracker/issues.repository.js';
 
 /** A pull request returned to be checked (see `PullCheckCandidate`). */
@@ -51,7 +52,7 @@ const ORDER: Record<PullSort | 'newest', Prisma.IssueOrderByWithRelationInput[]>
 
 /** Persistence of pull requests and their mergeability; every query is scoped by repository or by id. */
 @Injectable()
-export class PullsRepository {
+export class PullsRepository implements BranchRenameFollowers {
   constructor(private readonly prisma: PrismaService) {}
 
   insertPull(

@@ -5,9 +5,10 @@ import {
   type GetPullByBranchesRequest, type GetPullRequest, type ListPullsRequest, type Paginated,
   type PullHeadReply, type PullHeadRequest, type PullIndexRequest, type PullPageRequest, type PullRequestDto,
 } from '@cairn/contracts';
-import { canModify, requireActor } from '../tracker/issue-permissions.js';
+import { canModify } from '../tracker/issue-permissions.js';
+import { requireActor } from '../access/require-actor.js';
 import { IssuesRepository, type IssueRow } from '../tracker/issues.repository.js';
-import { RepoViews, type ViewScope } from '../tracker/repo-views.js';
+import { RepoViews, type ViewScope } from '../repositories/repo-views.js';
 import {
   diffFiles, diffStats, isAncestor, logRange, mergeBase, pullHeadRef, resolveBranch, updateRef,
 } from '../merge/git-plumbing.js';
@@ -16,11 +17,11 @@ import { PrismaService, type Tx } from '../prisma/prisma.service.js';
 import { RepoStorage } from '../storage/repo-storage.js';
 import { CommitVerifier } from '../signatures/commit-verifier.js';
 import { MergeabilityService } from './mergeability.service.js';
-import { PullRenderer, type PullRendering } from './pull-renderer.js';
+import { PullRenderer, type PullRendering } from '../tracker/pull-renderer.js';
 import { isPullRow, type PullIssueRow } from '../tracker/pull.mapper.js';
 import { PullsRepository } from './pulls.repository.js';
 import { applyIssueEdit } from '../tracker/issue-edit.js';
-import { inTx } from '../tracker/tx.js';
+import { inTx } from '../prisma/tx.js';
 import { Assignees } from '../tracker/assignees.js';
 import { EventOutbox } from '@cairn/platform';
 import { NewIssueExtras } from '../labels/new-issue-extras.js';

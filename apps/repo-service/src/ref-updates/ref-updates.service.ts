@@ -11,7 +11,7 @@ import { CommitGraphMaintainer } from '../git/commit-graph-maintainer.js';
 import { isAncestor, logRange, pullHeadRef, resolveBranch, updateRef } from '../merge/git-plumbing.js';
 import type { Tx } from '../prisma/prisma.service.js';
 import { MergeCheckQueue, checkJobData } from '../pulls/merge-check.queue.js';
-import { PullRenderer, type PullRendering } from '../pulls/pull-renderer.js';
+import { PullRenderer, type PullRendering } from '../tracker/pull-renderer.js';
 import { PULL_SETTINGS, type PullSettings } from '../pulls/pull-settings.js';
 import { PullsService } from '../pulls/pulls.service.js';
 import { effectiveStatus, type PullIssueRow } from '../tracker/pull.mapper.js';

@@ -9,19 +9,14 @@ import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
 import { TagsService } from '../git-data/tags.service.js';
 import type { Tx } from '../prisma/prisma.service.js';
 import { AttachmentStore, AttachmentTooLarge } from '../storage/attachment-store.js';
-import { RepoViews } from '../tracker/repo-views.js';
+import { RepoViews } from '../repositories/repo-views.js';
 import { downloadBase, toAttachmentDto } from './attachments.mapper.js';
 import { AttachmentsRepository, type AttachmentRow } from './attachments.repository.js';
 import { ReleasesRepository, type ReleaseRow } from './releases.repository.js';
 import { seesDrafts } from './release-visibility.js';
+import { AttachmentUploads, type AttachmentUpload } from '../transport/transport-ports.js';
 
 /** An upload as the gateway streams it to the internal endpoint (it has checked write access already). */
-export interface AttachmentUpload {
-  repoId: number;
-  releaseId: number;
-  uploaderId: number;
-  name: string;
-}
 
 const NOT_FOUND = 'release does not exist';
 
@@ -32,7 +27,7 @@ const NOT_FOUND = 'release does not exist';
  * HTTP endpoint, never over the bus.
  */
 @Injectable()
-export class AttachmentsService {
+export class AttachmentsService implements AttachmentUploads {
   constructor(
     private readonly attachments: AttachmentsRepository,
     private readonly releases: ReleasesRepository,

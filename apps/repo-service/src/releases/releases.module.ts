@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { BranchProtectionModule } from '../branch-protection/branch-protection.module.js';
 import { GitReadModule } from '../git/git-read.module.js';
-import { IssueTrackerModule } from '../issue-tracker.module.js';
+import { ContentsModule } from '../contents/contents.module.js';
+import { RepositoriesModule } from '../repositories/repositories.module.js';
+import { SignaturesModule } from '../signatures/signatures.module.js';
 import { GitDataHandler } from '../git-data/git-data.handler.js';
 import { GitDataService } from '../git-data/git-data.service.js';
 import { TAG_DELETE_GUARD } from '../git-data/tag-delete-guard.js';
@@ -21,7 +23,7 @@ import { ReleasesService } from './releases.service.js';
  * for the transport).
  */
 @Module({
-  imports: [GitReadModule, IssueTrackerModule, BranchProtectionModule],
+  imports: [GitReadModule, ContentsModule, SignaturesModule, RepositoriesModule, BranchProtectionModule],
   controllers: [GitDataHandler, ReleasesHandler, AttachmentsHandler],
   providers: [
     TagsService,

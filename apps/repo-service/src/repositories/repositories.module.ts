@@ -6,14 +6,13 @@ import { RepositoriesRepository } from './repositories.repository.js';
 import { RepositoriesService } from './repositories.service.js';
 import { TeamReposHandler } from './team-repos.handler.js';
 import { TeamReposService } from './team-repos.service.js';
-import { TopicsHandler } from '../topics/topics.handler.js';
-import { TopicsService } from '../topics/topics.service.js';
+import { RepoViews } from './repo-views.js';
 
-/** Repository creation, reading, editing, deletion, listing and search; topics; repositories given to teams. */
+/** Repository creation, reading, editing, deletion, listing and search; repositories given to teams; the views other features check access through. */
 @Module({
   imports: [AccessModule, TemplatesModule],
-  controllers: [RepositoriesHandler, TeamReposHandler, TopicsHandler],
-  providers: [RepositoriesRepository, RepositoriesService, TeamReposService, TopicsService],
-  exports: [RepositoriesRepository, RepositoriesService],
+  controllers: [RepositoriesHandler, TeamReposHandler],
+  providers: [RepositoriesRepository, RepositoriesService, TeamReposService, RepoViews],
+  exports: [RepositoriesRepository, RepositoriesService, RepoViews],
 })
 export class RepositoriesModule {}

@@ -12,7 +12,7 @@ import { IdentityDirectory } from '../access/identity-directory.js';
 import { viewerScope } from '../access/viewer-scope.js';
 import { REPO_SETTINGS, type RepoSettings } from '../config/repo-settings.js';
 import { PrismaService } from '../prisma/prisma.service.js';
-import { CommitSigner } from '../signing/commit-signer.js';
+import { CommitSigner } from '../merge/commit-signer.js';
 import { RepoStorage } from '../storage/repo-storage.js';
 import { AttachmentStore } from '../storage/attachment-store.js';
 import { templateFiles } from '../templates/init-files.js';

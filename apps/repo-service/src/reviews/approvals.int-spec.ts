@@ -6,7 +6,7 @@ import type { CommonSettings } from '@cairn/platform';
 import { createScratchDatabase, type ScratchDatabase } from '../../../../test/support/integration.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { Approvals } from './approvals.js';
-import { ReviewsRepository, type ReviewType } from './reviews.repository.js';
+import { ReviewsRepository, type ReviewType } from '../tracker/reviews.repository.js';
 
 const HEAD = 'a'.repeat(40);
 const OLD = 'b'.repeat(40);

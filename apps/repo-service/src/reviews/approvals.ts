@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { isStale } from './review.mapper.js';
-import { ReviewsRepository } from './reviews.repository.js';
+import { isStale } from '../tracker/review.mapper.js';
+import { ReviewsRepository } from '../tracker/reviews.repository.js';
 
 /** The pull request whose approvals are counted: its issue id and current head. */
 export interface ApprovalTarget {

@@ -11,17 +11,17 @@ import { teamReachesRepo } from '../access/access-level.js';
 import { AccessService } from '../access/access.service.js';
 import { IdentityDirectory } from '../access/identity-directory.js';
 import { PrismaService, type Tx } from '../prisma/prisma.service.js';
-import { PullRenderer } from '../pulls/pull-renderer.js';
+import { PullRenderer } from '../tracker/pull-renderer.js';
 import { PullsService } from '../pulls/pulls.service.js';
-import { requireActor } from '../tracker/issue-permissions.js';
+import { requireActor } from '../access/require-actor.js';
 import type { PullIssueRow } from '../tracker/pull.mapper.js';
-import type { ViewScope } from '../tracker/repo-views.js';
-import { RepoViews } from '../tracker/repo-views.js';
-import { inTx } from '../tracker/tx.js';
+import type { ViewScope } from '../repositories/repo-views.js';
+import { RepoViews } from '../repositories/repo-views.js';
+import { inTx } from '../prisma/tx.js';
 import { BranchProtectionService } from '../branch-protection/branch-protection.service.js';
 import { Approvals } from './approvals.js';
-import { toReviewCommentDto, toReviewDto, type ReviewRenderContext } from './review.mapper.js';
-import { ReviewsRepository, type ReviewRow, type ReviewType } from './reviews.repository.js';
+import { toReviewCommentDto, toReviewDto, type ReviewRenderContext } from '../tracker/review.mapper.js';
+import { ReviewsRepository, type ReviewRow, type ReviewType } from '../tracker/reviews.repository.js';
 
 /** `event` of create/submit → stored kind (Gitea's `preparePullReviewType`): anything else stays a draft. */
 const TYPE_OF_EVENT: Record<string, ReviewType> = { APPROVED: 'approve', REQUEST_CHANGES: 'reject', COMMENT: 'comment' };

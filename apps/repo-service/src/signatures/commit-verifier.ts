@@ -6,7 +6,7 @@ import {
 import { LruCache, repoStoragePath } from '@cairn/platform';
 import type { CatFilePool } from '../git/cat-file-pool.js';
 import { parseCommitObject, type ParsedCommitObject } from '../git/commit-object.js';
-import type { TrustModel } from '../signing/signing-settings.js';
+import type { TrustModel } from '../config/signing-settings.js';
 import { InstanceSigningKeys } from './instance-keys.js';
 import { readPgpSignature, type PgpSignature } from './openpgp-signature.js';
 import { SignatureChecker, type SignatureOutcome } from './signature-checker.js';

@@ -1,6 +1,7 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
 import { AccessModule } from '../access/access.module.js';
+import { CommitSignatureCheck } from '../signing/commit-signature-check.js';
 import { REPO_SETTINGS, type RepoSettings } from '../config/repo-settings.js';
 import { sharedCatFilePool } from '../git/shared-pool.js';
 import { CommitVerifier } from './commit-verifier.js';
@@ -12,14 +13,17 @@ import { VerifiedCommitsCheck } from './verified-commits-check.js';
 
 /**
  * Commit signature verification (`CommitVerifier`) for every API that shows a commit, and for the signing rules
- * (`VerifiedCommitsCheck`). The instance key comes from the global signing module.
+ * (`VerifiedCommitsCheck`). The instance key comes from the global signing module; global itself, because signing
+ * asks it through the {@link CommitSignatureCheck} port whether commits verify (any key source, as Gitea).
  */
+@Global()
 @Module({
   imports: [AccessModule],
   providers: [
     InstanceSigningKeys,
     SignatureChecker,
     VerifiedCommitsCheck,
+    { provide: CommitSignatureCheck, useExisting: VerifiedCommitsCheck },
     { provide: SigningKeyDirectory, useClass: RpcSigningKeyDirectory },
     { provide: SignatureTrustSource, useClass: SignatureTrustRepository },
     {
@@ -35,6 +39,6 @@ import { VerifiedCommitsCheck } from './verified-commits-check.js';
       ) => new CommitVerifier(keys, checker, instance, trust, sharedCatFilePool(), common.repoRoot, settings.defaultTrustModel),
     },
   ],
-  exports: [CommitVerifier, InstanceSigningKeys, VerifiedCommitsCheck],
+  exports: [CommitVerifier, InstanceSigningKeys, VerifiedCommitsCheck, CommitSignatureCheck],
 })
 export class SignaturesModule {}

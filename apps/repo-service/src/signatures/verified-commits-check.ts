@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CommitSignatureCheck } from '../signing/commit-signature-check.js';
-import type { SigningContext } from '../signing/commit-signer.js';
+import type { SigningContext } from '../merge/commit-signer.js';
 import { CommitVerifier } from './commit-verifier.js';
 
 /** The signing rules' signature check (`parentsigned`, `basesigned`, …) answered by the commit verifier. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { SigningContext } from './commit-signer.js';
+import type { SigningContext } from '../merge/commit-signer.js';
 import { InstanceSigningKey } from './instance-key.js';
 import { commitSignedByKey } from './instance-signature.js';
 

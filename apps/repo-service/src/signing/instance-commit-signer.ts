@@ -5,10 +5,10 @@ import { IdentityDirectory } from '../access/identity-directory.js';
 import { REPO_SETTINGS } from '../config/repo-settings.js';
 import { assertOid } from '../merge/git-plumbing.js';
 import { CommitSignatureCheck } from './commit-signature-check.js';
-import { CommitSigner, type CommitSigning, type SigningAction, type SigningContext } from './commit-signer.js';
+import { CommitSigner, type CommitSigning, type SigningAction, type SigningContext } from '../merge/commit-signer.js';
 import { InstanceSigningKey, type SigningSettings } from './instance-key.js';
 import { evaluateRules, type SigningFacts } from './signing-rules.js';
-import type { SigningRule } from './signing-settings.js';
+import type { SigningRule } from '../config/signing-settings.js';
 
 /**
  * The real {@link CommitSigner} (Gitea's `SignInitialCommit`, `SignCRUDAction`, `SignMerge`): no key → unsigned;

@@ -7,9 +7,9 @@ import { isAbsolute, join } from 'node:path';
 import { DomainError, type SigningKeyFormat } from '@cairn/contracts';
 import { ConfigError, gitEnvironment, runGit, type SettingsOf } from '@cairn/platform';
 import { REPO_SETTINGS } from '../config/repo-settings.js';
-import type { CommitSigning } from './commit-signer.js';
+import type { CommitSigning } from '../merge/commit-signer.js';
 import { runSigningTool } from './signing-tools.js';
-import type { SigningFormat, signingSettingsSpec } from './signing-settings.js';
+import type { SigningFormat, signingSettingsSpec } from '../config/signing-settings.js';
 
 export type SigningSettings = SettingsOf<typeof signingSettingsSpec>;
 

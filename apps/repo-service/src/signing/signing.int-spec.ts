@@ -16,7 +16,7 @@ import { removeDir, tempDir } from '../git/testing/git-fixture.js';
 import { InstanceKeySignatureCheck } from './commit-signature-check.js';
 import { InstanceCommitSigner } from './instance-commit-signer.js';
 import { InstanceSigningKey, validateInstanceSigningKey, type SigningSettings } from './instance-key.js';
-import { signingSettingsSpec } from './signing-settings.js';
+import { signingSettingsSpec } from '../config/signing-settings.js';
 
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 const alice: GitIdentity = { name: 'Alice', email: 'alice@example.com' };

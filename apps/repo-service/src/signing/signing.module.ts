@@ -1,9 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { AccessModule } from '../access/access.module.js';
-import { SignaturesModule } from '../signatures/signatures.module.js';
-import { VerifiedCommitsCheck } from '../signatures/verified-commits-check.js';
-import { CommitSignatureCheck } from './commit-signature-check.js';
-import { CommitSigner } from './commit-signer.js';
+import { CommitSigner } from '../merge/commit-signer.js';
 import { InstanceCommitSigner } from './instance-commit-signer.js';
 import { InstanceSigningKey } from './instance-key.js';
 import { SigningKeyHandler } from './signing-key.handler.js';
@@ -14,12 +11,10 @@ import { SigningKeyHandler } from './signing-key.handler.js';
  */
 @Global()
 @Module({
-  imports: [AccessModule, SignaturesModule],
+  imports: [AccessModule],
   controllers: [SigningKeyHandler],
   providers: [
     InstanceSigningKey,
-    // The signing rules ask the commit verifier whether commits verify (any key source, as Gitea).
-    { provide: CommitSignatureCheck, useExisting: VerifiedCommitsCheck },
     { provide: CommitSigner, useClass: InstanceCommitSigner },
   ],
   exports: [CommitSigner, InstanceSigningKey],

@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { DomainError, isValidBranchName, type RepoRefDto } from '@cairn/contracts';
 import { COMMON_SETTINGS, repoStoragePath, runGitChecked, type CommonSettings } from '@cairn/platform';
 import { commitTree } from '../merge/git-plumbing.js';
-import type { CommitSigning } from '../signing/commit-signer.js';
+import type { CommitSigning } from '../merge/commit-signer.js';
 
 /** What locates a repository on disk: the owner's and the repository's names (a `RepoRefDto` will do). */
 export type RepoLocation = Pick<RepoRefDto, 'ownerName' | 'name'>;

@@ -6,8 +6,8 @@ import { teamReachesRepo } from '../access/access-level.js';
 import { AccessService } from '../access/access.service.js';
 import { IdentityDirectory } from '../access/identity-directory.js';
 import { CollaboratorsRepository } from '../collaborators/collaborators.repository.js';
-import type { ViewScope } from './repo-views.js';
-import { RepoViews } from './repo-views.js';
+import type { ViewScope } from '../repositories/repo-views.js';
+import { RepoViews } from '../repositories/repo-views.js';
 
 /** Access modes a team unit may have, in rising order. */
 const UNIT_MODES = ['none', 'read', 'write', 'admin', 'owner'];

@@ -1,13 +1,7 @@
 import {
-  DomainError, ErrorCode, accessAtLeast, issueUnitAccess, type AccessLevel, type ActorDto, type UnitAccess,
+  DomainError, accessAtLeast, issueUnitAccess, type AccessLevel, type ActorDto, type UnitAccess,
 } from '@cairn/contracts';
-import type { ViewScope } from './repo-views.js';
-
-/** The actor, or UNAUTHENTICATED (Gitea's `reqToken` message). */
-export function requireActor(actor: ActorDto | null | undefined): ActorDto {
-  if (!actor) throw new DomainError(ErrorCode.UNAUTHENTICATED, 'token is required');
-  return actor;
-}
+import type { ViewScope } from '../repositories/repo-views.js';
 
 /** Write access to the repository (Gitea's `reqRepoWriter` for issues and pull requests), else 403. */
 export function requireWriter(scope: Pick<ViewScope, 'access'>, what: string): void {

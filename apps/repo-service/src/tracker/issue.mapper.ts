@@ -5,12 +5,9 @@ import {
 import type { CommentRow, IssueRow } from './issues.repository.js';
 import { toLabelDto, toMilestoneDto } from './label.mapper.js';
 
-/** What rendering issues needs besides the rows: where the repository is and who the users are. */
-export interface IssueRenderContext {
-  rootUrl: string;
-  repo: { id: number; ownerName: string; name: string };
-  users: Map<number, UserDto>;
-}
+import type { IssueRenderContext } from '../repositories/repo-views.js';
+
+export type { IssueRenderContext };
 
 /** A user by id, or Gitea's "Ghost" stand-in for a user that no longer exists. */
 export function userOf(ctx: Pick<IssueRenderContext, 'users' | 'rootUrl'>, id: number): UserDto {

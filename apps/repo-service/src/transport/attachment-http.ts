@@ -2,11 +2,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { DomainError, ErrorCode, INTERNAL_HEADERS, httpStatusForErrorCode } from '@cairn/contracts';
 import type { AttachmentStore } from '../storage/attachment-store.js';
-import type { AttachmentsService } from '../releases/attachments.service.js';
+import type { AttachmentUploads } from './transport-ports.js';
 
 /** What the internal endpoint needs to take and give release attachment bytes. */
 export interface AttachmentEndpoint {
-  service: AttachmentsService;
+  service: AttachmentUploads;
   store: AttachmentStore;
 }
 

@@ -4,14 +4,13 @@ import { COMMON_SETTINGS, RpcClient, type CommonSettings } from '@cairn/platform
 import { REPO_SETTINGS, type RepoSettings } from '../config/repo-settings.js';
 import { DeployKeyGate } from '../deploy-keys/deploy-key-gate.js';
 import { InternalGitHttpServer } from './internal-http.server.js';
-import { AttachmentsService } from '../releases/attachments.service.js';
 import { AttachmentStore } from '../storage/attachment-store.js';
 import type { GitTransportPaths } from './git-process.js';
 import { installHooks } from './push-log.js';
 import { PreReceiveChecks } from './pre-receive-checks.js';
-import { PushProtection } from '../branch-protection/push-protection.service.js';
 import { PushJournals } from './push-journal.js';
 import { PUSH_SINK, type PushSink } from './push-sink.js';
+import { AttachmentUploads, PushPolicy } from './transport-ports.js';
 import { loadOrCreateHostKey } from './ssh-host-key.js';
 import { GitSshServer } from './ssh.server.js';
 import { hostKeyPath, serviceDataDir, TRANSPORT_SETTINGS, type TransportSettings } from './transport-settings.js';
@@ -44,9 +43,9 @@ export class GitTransport {
     @Inject(REPO_SETTINGS) private readonly repoSettings: RepoSettings,
     private readonly rpc: RpcClient,
     @Inject(PUSH_SINK) private readonly onPush: PushSink,
-    private readonly protection: PushProtection,
+    private readonly protection: PushPolicy,
     private readonly deployKeys: DeployKeyGate,
-    private readonly attachments: AttachmentsService,
+    private readonly attachments: AttachmentUploads,
     private readonly attachmentStore: AttachmentStore,
   ) {}
 

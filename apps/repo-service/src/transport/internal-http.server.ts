@@ -12,9 +12,9 @@ import {
 } from '@cairn/platform';
 import { sanitizeGitProtocol, type GitService } from './git-service-request.js';
 import { startClientGitService, startGitService, type GitTransportPaths } from './git-process.js';
-import { streamRawBlob } from '../contents/raw-blob.js';
-import { streamBlobById } from '../contents/blob-stream.js';
-import { isArchiveFormat, streamArchive } from '../contents/archive-stream.js';
+import { streamRawBlob } from './raw-blob.js';
+import { streamBlobById } from './blob-stream.js';
+import { isArchiveFormat, streamArchive } from './archive-stream.js';
 import { serveAttachment, type AttachmentEndpoint } from './attachment-http.js';
 
 /** `<prefix><owner>/<repo>/<endpoint>` (paths and headers: @cairn/contracts `internal-http.ts`). */

@@ -38,6 +38,7 @@ import { InternalGitHttpServer } from './internal-http.server.js';
 import { pullHeadRef, updateRef } from '../merge/git-plumbing.js';
 import { loadOrCreateHostKey } from './ssh-host-key.js';
 import { TransportModule } from './transport.module.js';
+import { LayerPortsModule } from '../layer-ports.module.js';
 import { createScratchDatabase, startPrivateNats, type PrivateNats, type ScratchDatabase } from '../../../../test/support/integration.js';
 
 const ROOT_URL = 'http://cairn.test:3000/';
@@ -132,6 +133,7 @@ Module({
     StorageModule,
     SigningModule,
     TransportModule,
+    LayerPortsModule,
   ],
 })(TransportTestModule);
 

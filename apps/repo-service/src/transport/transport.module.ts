@@ -1,9 +1,6 @@
 import { Module } from '@nestjs/common';
-import { BranchProtectionModule } from '../branch-protection/branch-protection.module.js';
 import { DeployKeyGate } from '../deploy-keys/deploy-key-gate.js';
 import { DeployKeysRepository } from '../deploy-keys/deploy-keys.repository.js';
-import { IssueTrackerModule } from '../issue-tracker.module.js';
-import { ReleasesModule } from '../releases/releases.module.js';
 import { GitTransport } from './git-transport.js';
 import { loadTransportSettings, TRANSPORT_SETTINGS } from './transport-settings.js';
 
@@ -13,8 +10,7 @@ import { loadTransportSettings, TRANSPORT_SETTINGS } from './transport-settings.
  * repo-service; started from `main.ts` (`afterStart`).
  */
 @Module({
-  imports: [IssueTrackerModule, BranchProtectionModule, ReleasesModule],
-  providers: [
+    providers: [
     { provide: TRANSPORT_SETTINGS, useFactory: () => loadTransportSettings() },
     GitTransport,
     DeployKeysRepository,

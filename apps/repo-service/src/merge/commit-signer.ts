@@ -1,5 +1,5 @@
 import type { ActorDto, RepoRefDto } from '@cairn/contracts';
-import type { TrustModel } from './signing-settings.js';
+import type { TrustModel } from '../config/signing-settings.js';
 
 /** The commits Cairn creates itself, each with its own `[repository.signing]` rule. */
 export type SigningAction = 'initial-commit' | 'crud' | 'merge';

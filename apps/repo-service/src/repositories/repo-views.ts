@@ -7,11 +7,17 @@ import {
 import { COMMON_SETTINGS, RpcClient, type CommonSettings } from '@cairn/platform';
 import { IdentityDirectory } from '../access/identity-directory.js';
 import { REPO_SETTINGS, type RepoSettings } from '../config/repo-settings.js';
-import { RepositoriesRepository, type RepositoryRow } from '../repositories/repositories.repository.js';
+import { RepositoriesRepository, type RepositoryRow } from './repositories.repository.js';
 import {
   hostOf, toEventRepository, toRepositoryDto, type RepoUrlSettings,
-} from '../repositories/repository.mapper.js';
-import type { IssueRenderContext } from './issue.mapper.js';
+} from './repository.mapper.js';
+
+/** What rendering issues needs besides the rows: where the repository is and who the users are. */
+export interface IssueRenderContext {
+  rootUrl: string;
+  repo: { id: number; ownerName: string; name: string };
+  users: Map<number, UserDto>;
+}
 
 /** The part of a repository-scoped request that rendering needs. */
 export interface ViewScope {

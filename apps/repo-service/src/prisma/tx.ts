@@ -1,4 +1,4 @@
-import type { PrismaService, Tx } from '../prisma/prisma.service.js';
+import type { PrismaService, Tx } from './prisma.service.js';
 
 /**
  * Transaction limits for issue and pull-request writes. Creations in one repository queue on its number counter's

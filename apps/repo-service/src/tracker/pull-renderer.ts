@@ -3,10 +3,10 @@ import type {
   ActorDto, IssueDto, PullRequestDto, RepoEventRepository, RepositoryDto, TeamDto, UserDto,
 } from '@cairn/contracts';
 import { IdentityDirectory } from '../access/identity-directory.js';
-import { issueUserIds, toIssueDto, type IssueRenderContext } from '../tracker/issue.mapper.js';
-import { RepoViews, type ViewScope } from '../tracker/repo-views.js';
-import { toPullDto, type PullIssueRow, type PullRenderContext } from '../tracker/pull.mapper.js';
-import { ReviewsRepository } from '../reviews/reviews.repository.js';
+import { issueUserIds, toIssueDto, type IssueRenderContext } from './issue.mapper.js';
+import { RepoViews, type ViewScope } from '../repositories/repo-views.js';
+import { toPullDto, type PullIssueRow, type PullRenderContext } from './pull.mapper.js';
+import { ReviewsRepository } from './reviews.repository.js';
 import type { Db } from '../prisma/prisma.service.js';
 import { AccessService } from '../access/access.service.js';
 

@@ -1,6 +1,6 @@
 import { toApiTime } from '@cairn/contracts';
 import type { PullReviewCommentDto, PullReviewDto, ReviewState, TeamDto } from '@cairn/contracts';
-import { issueHtmlUrl, type IssueRenderContext } from '../tracker/issue.mapper.js';
+import { issueHtmlUrl, type IssueRenderContext } from './issue.mapper.js';
 import type { ReviewCommentRow, ReviewRow, ReviewType } from './reviews.repository.js';
 
 const STATE_OF: Record<ReviewType, ReviewState> = {

@@ -3,12 +3,12 @@ import {
   IssueEvents, type ActorDto, type IssueLabelAction, type IssueMilestoneAction,
 } from '@cairn/contracts';
 import { EventOutbox } from '@cairn/platform';
-import { PullRenderer } from '../pulls/pull-renderer.js';
+import { PullRenderer } from './pull-renderer.js';
 import type { Tx } from '../prisma/prisma.service.js';
-import { toIssueDto } from '../tracker/issue.mapper.js';
-import { IssuesRepository } from '../tracker/issues.repository.js';
-import { isPullRow } from '../tracker/pull.mapper.js';
-import { RepoViews, type ViewScope } from '../tracker/repo-views.js';
+import { toIssueDto } from './issue.mapper.js';
+import { IssuesRepository } from './issues.repository.js';
+import { isPullRow } from './pull.mapper.js';
+import { RepoViews, type ViewScope } from '../repositories/repo-views.js';
 
 const SUBJECT: Record<IssueLabelAction | IssueMilestoneAction, (typeof IssueEvents)[keyof typeof IssueEvents]> = {
   label_updated: IssueEvents.labelUpdated,
