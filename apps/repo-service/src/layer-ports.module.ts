@@ -1,14 +1,14 @@
 import { Global, Module } from '@nestjs/common';
-import { BranchRenameFollowers } from './branches/branch-rename-followers.js';
-import { BranchProtectionModule } from './branch-protection/branch-protection.module.js';
-import { PushProtection } from './branch-protection/push-protection.service.js';
-import { IssueTrackerModule } from './issue-tracker.module.js';
-import { PullsRepository } from './pulls/pulls.repository.js';
-import { PushRecorder } from './ref-updates/push-recorder.service.js';
-import { AttachmentsService } from './releases/attachments.service.js';
-import { ReleasesModule } from './releases/releases.module.js';
-import { PUSH_SINK } from './transport/push-sink.js';
-import { AttachmentUploads, PushPolicy } from './transport/transport-ports.js';
+import { BranchRenameFollowers } from './code/branches/branch-rename-followers.js';
+import { BranchProtectionModule } from './code/branch-protection/branch-protection.module.js';
+import { PushProtection } from './code/branch-protection/push-protection.service.js';
+import { IssueTrackerModule } from './tracker/issue-tracker.module.js';
+import { PullsRepository } from './tracker/pulls/pulls.repository.js';
+import { PushRecorder } from './tracker/ref-updates/push-recorder.service.js';
+import { AttachmentsService } from './code/releases/attachments.service.js';
+import { ReleasesModule } from './code/releases/releases.module.js';
+import { PUSH_SINK } from './git-core/transport/push-sink.js';
+import { AttachmentUploads, PushPolicy } from './git-core/transport/transport-ports.js';
 
 /**
  * The one place where a lower layer's port meets the higher layer that implements it: each token is declared low
