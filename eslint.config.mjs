@@ -98,6 +98,29 @@ const deepImport = {
   message: 'Import @cairn packages only from their root (@cairn/contracts, @cairn/platform): deep paths are private.',
 };
 
+/**
+ * repo-service's layers (apps/repo-service/layers.json, bottom to top): a file in one layer may not import a layer
+ * above it; what a low layer needs from above is a port it declares (docs/architecture.md#repo-service-layers).
+ * One block per layer, repeating `deepImport` because a later `no-restricted-imports` replaces the earlier options.
+ */
+function layerRules(app) {
+  const { layers } = JSON.parse(readFileSync(path.join(ROOT, app, 'layers.json'), 'utf8'));
+  return layers.slice(0, -1).map((layer, i) => {
+    const above = layers.slice(i + 1);
+    return {
+      files: [`${app}/src/${layer}/**/*.ts`],
+      // Tests may reach across, as in tools/folder-cycles.
+      ignores: ['**/*.spec.ts', '**/*.int-spec.ts'],
+      rules: {
+        'no-restricted-imports': ['error', { patterns: [deepImport, {
+          regex: `^\\.{1,2}/(?:\\.\\./)*(?:${above.join('|')})/`,
+          message: `${layer} is below ${above.join(', ')} (${app}/layers.json): declare a port here and bind it in layer-ports.module.ts instead.`,
+        }] }],
+      },
+    };
+  });
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -133,6 +156,7 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [deepImport] }],
     },
   },
+  ...layerRules('apps/repo-service'),
   // Type-aware rules for the compiled sources (those in the projects' tsconfig files; tests are not in them). They
   // cost most of the lint time; CAIRN_LINT_NO_TYPES=1 skips them for a quick local run.
   {
