@@ -3,7 +3,7 @@ import { accessAtLeast, type AccessLevel } from '@cairn/contracts';
 import { runGit, runGitText } from '@cairn/platform';
 import type { BranchProtectionRow } from './branch-protection.repository.js';
 import { BranchProtectionService } from './branch-protection.service.js';
-import { CommitStatusStore } from '../commit-statuses/commit-status-store.js';
+import { CommitStatusStore } from '../commit-statuses/commit-status-store.repository.js';
 import { canUserMerge, protectedPaths } from './protection-rules.js';
 import { requiredChecksPass, type StatusOfContext } from './required-checks.js';
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { CommitStatusStore } from './commit-status-store.js';
+import { CommitStatusStore } from './commit-status-store.repository.js';
 
 /**
  * Commit statuses as stored: {@link CommitStatusStore} (with the SEAM `combinedStatus(repoId, sha)`). Needs only

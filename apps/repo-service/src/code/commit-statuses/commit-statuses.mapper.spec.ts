@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toCommitStatusDto, toPayloadCommit } from './commit-statuses.mapper.js';
-import type { CommitStatusRow } from './commit-status-store.js';
+import type { CommitStatusRow } from './commit-status-store.repository.js';
 
 const SHA = 'ab'.repeat(20);
 

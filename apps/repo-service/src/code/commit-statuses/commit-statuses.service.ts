@@ -12,7 +12,7 @@ import { resolveRef } from '../../git-core/git/refs.js';
 import { PrismaService } from '../../shared/prisma/prisma.service.js';
 import { RepoViews } from '../../git-core/repositories/repo-views.js';
 import { inTx } from '../../shared/prisma/tx.js';
-import { CommitStatusStore, type CommitStatusRow } from './commit-status-store.js';
+import { CommitStatusStore, type CommitStatusRow } from './commit-status-store.repository.js';
 import { toCommitStatusDto, toPayloadCommit } from './commit-statuses.mapper.js';
 
 /** Commit statuses (Gitea's `routers/api/v1/repo/status.go` and `services/repository/commitstatus`). */

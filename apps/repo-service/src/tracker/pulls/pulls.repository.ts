@@ -179,6 +179,17 @@ export class PullsRepository implements BranchRenameFollowers {
     await tx.pullRequest.updateMany({ where: { repoId, merged: false, headBranch: from }, data: { headBranch: to } });
   }
 
+  /** Takes the transaction-scoped advisory lock of one branch (ref-updates' order of branch locks before row locks). */
+  async lockBranch(tx: Tx, repoId: number, branch: string): Promise<void> {
+    await tx.$queryRaw`SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(${repoId}::int, hashtext(${branch}))) AS l`;
+  }
+
+  /** A pull request's issue row touched (`updated_at = now`) after its head moved, read back for its event. */
+  async touchIssue(tx: Tx, issueId: number, now: Date): Promise<PullIssueRow> {
+    await tx.issue.update({ where: { id: issueId }, data: { updatedAt: now } });
+    return (await tx.issue.findUniqueOrThrow({ where: { id: issueId }, include: ISSUE_INCLUDE })) as PullIssueRow;
+  }
+
   /** Which of these branches an open pull request uses as head or base (one statement). */
   async branchesInUse(db: Db, repoId: number, branches: string[]): Promise<Set<string>> {
     const rows = await db.$queryRaw<{ branch: string }[]>`

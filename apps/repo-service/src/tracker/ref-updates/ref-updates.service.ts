@@ -15,7 +15,7 @@ import { PullRenderer, type PullRendering } from '../issue-core/pull-renderer.js
 import { PULL_SETTINGS, type PullSettings } from '../pulls/pull-settings.js';
 import { PullsService } from '../pulls/pulls.service.js';
 import { effectiveStatus, type PullIssueRow } from '../issue-core/pull.mapper.js';
-import { ISSUE_INCLUDE, IssuesRepository } from '../issue-core/issues.repository.js';
+import { IssuesRepository } from '../issue-core/issues.repository.js';
 import { PullsRepository, type CandidateRow } from '../pulls/pulls.repository.js';
 import { PullHeads } from '../pulls/pull-heads.js';
 import type { RefUpdateLine } from '../../git-core/transport/push-log.js';
@@ -190,7 +190,7 @@ export class RefUpdates {
    */
   async lockBranches(tx: Tx, prepared: PreparedRefUpdates): Promise<void> {
     for (const { branch } of movedBranches(prepared.input.lines)) {
-      await tx.$queryRaw`SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(${prepared.input.repoId}::int, hashtext(${branch}))) AS l`;
+      await this.pulls.lockBranch(tx, prepared.input.repoId, branch);
     }
   }
 
@@ -303,8 +303,7 @@ export class RefUpdates {
         const dir = row.repoId === prepared.input.repoId ? prepared.input.dir : await this.copyHead(prepared.input, row.repoId, sha);
         if (dir === null) continue;
         await this.pulls.setCommits(tx, pr.id, { headSha: sha });
-        await tx.issue.update({ where: { id: row.id }, data: { updatedAt: now } });
-        const fresh = (await tx.issue.findUniqueOrThrow({ where: { id: row.id }, include: ISSUE_INCLUDE })) as PullIssueRow;
+        const fresh = await this.pulls.touchIssue(tx, row.id, now);
         // A pull request opened after `prepare` looked (rare): rendered now.
         let r = prepared.renderings.get(row.repoId);
         if (!r) {
