@@ -14,7 +14,7 @@ import { MergeCheckQueue, checkJobData } from '../pulls/merge-check.queue.js';
 import { PullRenderer, type PullRendering } from '../issue-core/pull-renderer.js';
 import { PULL_SETTINGS, type PullSettings } from '../pulls/pull-settings.js';
 import { PullsService } from '../pulls/pulls.service.js';
-import { effectiveStatus, type PullIssueRow } from '../issue-core/pull.mapper.js';
+import { effectiveStatus } from '../issue-core/pull.mapper.js';
 import { IssuesRepository } from '../issue-core/issues.repository.js';
 import { PullsRepository, type CandidateRow } from '../pulls/pulls.repository.js';
 import { PullHeads } from '../pulls/pull-heads.js';
