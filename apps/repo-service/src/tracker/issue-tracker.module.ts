@@ -40,9 +40,8 @@ import { MilestonesRepository } from './milestones/milestones.repository.js';
 import { MilestonesService } from './milestones/milestones.service.js';
 
 /**
- * Issues, comments, labels, milestones, pull requests, their reviews, their mergeability state, merging and what moved branches do to them (`issues/`,
- * `pulls/`, `merge/`, `ref-updates/`). Needs the global Prisma, storage and repo-settings modules of repo-service.
- * Settings are read once when the module starts.
+ * Issues, comments, labels, milestones, pull requests, reviews, mergeability, merging, and what moved branches do to
+ * them (`ref-updates/`, the push recorder behind `PUSH_SINK`). Settings are read once at start.
  */
 @Module({
   imports: [AccessModule, RepositoriesModule, GitMaintenanceModule, SignaturesModule, CollaboratorsModule, BranchProtectionModule],

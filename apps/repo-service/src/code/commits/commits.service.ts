@@ -29,14 +29,8 @@ export function parseDateFilter(name: 'since' | 'until', value: string | undefin
 }
 
 /**
- * Gitea's commit list and single-commit APIs. The total counts exactly the listed commits — `since`/`until`
- * included (the corrected 1.27 counting) — and the history is walked once per page:
- * - total not known yet: one `git rev-list` walk gives the total and the page's ids (and the total is cached: its
- *   key — commit ids, path, timestamps — is immutable); files/stats come from one `git log --no-walk`, started
- *   next to the walk and handed the ids when it has them;
- * - total cached: one `git log` walk to the end of the page gives the ids (with files/stats when wanted).
- * The commits themselves are read from the pooled cat-file process (as Gitea reads them, and as the branch API
- * does), and the users behind the page's e-mail addresses come from one identity-service call.
+ * Gitea's commit list and single-commit APIs; the total counts exactly the listed commits (`since`/`until` too, as
+ * Gitea 1.27). One history walk per page: the total is cached under an immutable key, so a cached total skips it.
  */
 @Injectable()
 export class CommitsService {

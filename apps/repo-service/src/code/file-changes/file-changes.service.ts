@@ -70,11 +70,8 @@ function prefixes(path: string): string[] {
 }
 
 /**
- * Gitea's contents write API (`services/repository/files/update.go`) with git plumbing on the bare repository:
- * blobs with `hash-object`, the tree in a throw-away index, `commit-tree` (signed when the {@link CommitSigner} says
- * so), and the branch moved with `update-ref <new> <expected old>` — a concurrent push is never overwritten (409
- * instead). The move is then recorded through the push sink, exactly like a push: the push event and its webhooks,
- * pull requests following the branch and their checks, the first branch of an empty repository.
+ * Gitea's contents write API with git plumbing on the bare repository; the branch moves with `update-ref <new> <old>`
+ * (a concurrent push wins: 409) and is recorded through the push sink exactly like a push.
  */
 @Injectable()
 export class FileChangesService {

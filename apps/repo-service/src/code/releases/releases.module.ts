@@ -17,10 +17,8 @@ import { ReleasesRepository } from './releases.repository.js';
 import { ReleasesService } from './releases.service.js';
 
 /**
- * Releases, and the tags and git data routes they build on (`git-data/`: tags written like pushes, through
- * `ref-updates/`); releases refuse the deletion of their tags through the {@link TAG_DELETE_GUARD}. Release attachments
- * too: their metadata over the bus, their bytes through the internal HTTP endpoint ({@link AttachmentsService}, exported
- * for the transport).
+ * Releases with their attachments, and the tag and git data routes they build on (`git-data/`); releases refuse the
+ * deletion of their tags through the {@link TAG_DELETE_GUARD}. {@link AttachmentsService} is the transport's `AttachmentUploads`.
  */
 @Module({
   imports: [GitReadModule, ContentsModule, SignaturesModule, RepositoriesModule, BranchProtectionModule],

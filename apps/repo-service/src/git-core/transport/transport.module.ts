@@ -5,9 +5,8 @@ import { GitTransport } from './git-transport.js';
 import { loadTransportSettings, TRANSPORT_SETTINGS } from './transport-settings.js';
 
 /**
- * Git over HTTP (internal endpoint behind the gateway) and SSH. Pushes go to the push sink (`PUSH_SINK`) the issue
- * tracker's module provides (`ref-updates/`). Needs the global Prisma, storage and repo-settings modules of
- * repo-service; started from `main.ts` (`afterStart`).
+ * Git over HTTP (internal endpoint behind the gateway) and SSH, started from `main.ts`. Its ports (`PUSH_SINK`,
+ * `PushPolicy`, `AttachmentUploads`) are implemented above and bound in `layer-ports.module.ts`.
  */
 @Module({
     providers: [

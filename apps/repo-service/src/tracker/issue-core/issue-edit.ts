@@ -26,11 +26,8 @@ export interface EditKind<Row extends IssueRow> {
 }
 
 /**
- * Applies an edit of title, body and state to an issue or pull request, inside the caller's transaction: the row is
- * locked and read again, a title (trimmed) or body that differs is stored with one `edited` event naming what it was
- * before (a new title also gets its `change_title` timeline entry), assignees given are set (one `assignees` timeline
- * entry and one `assigned`/`unassigned` event each), and a state change gets its `close`/`reopen` timeline entry and
- * its event. Returns the row as stored.
+ * Edits title, body, assignees and state of an issue or pull inside the caller's transaction, on the row locked and
+ * read again, so each change gets exactly one event and timeline entry.
  */
 export async function applyIssueEdit<Row extends IssueRow>(
   tx: Tx,

@@ -302,13 +302,8 @@ export class PullsRepository implements BranchRenameFollowers {
   }
 
   /**
-   * Stores check results, each with its event, in **one statement** (a CTE: an outbox row is inserted only where
-   * its update applied): a result must be for its pull request's current commits and not stored already. At most
-   * one result per pull request. Returns the pull request ids whose result was stored.
-   *
-   * The commit waits for its WAL flush like every other write (measured at 1.5-2 ms of a report): relaxing it would
-   * be cheaper, but a PostgreSQL crash would then lose acknowledged results together with their
-   * `mergeability-changed` events, which webhook receivers never get back.
+   * Stores check results with their events in one statement (the outbox row only where the update applied: current
+   * commits, not stored yet); returns the pull ids stored. Synchronous commit kept: a lost result loses its webhook.
    */
   async storeResultsWithEvents(results: StoredResult[], now: Date, db: Db = this.prisma): Promise<Set<number>> {
     if (results.length === 0) return new Set();

@@ -5,11 +5,8 @@ import { boundEventTexts, jsonBytes } from '@cairn/platform';
 const ENVELOPE_BYTES = 512;
 
 /**
- * The `repo.evt.push.received` events of one push: one event while it fits {@link EVENT_MAX_BYTES}, otherwise its
- * ref updates spread over as many events as needed, in order (a push of hundreds of branches made one event over
- * NATS's limit). Webhooks do not change: hooks-service sends one `push` (and `create`/`delete`) delivery per ref
- * update, whichever event carries it. A single update too large on its own keeps its newest commits (and
- * `totalCommits`), as Gitea caps the commits of a push payload; a single commit too large loses its file lists.
+ * A push's `repo.evt.push.received` events: its ref updates spread in order over as many as keep each under
+ * {@link EVENT_MAX_BYTES} (NATS's limit); an update too large alone keeps its newest commits, as Gitea caps them.
  */
 export function pushEvents(push: PushEventData, maxBytes = EVENT_MAX_BYTES): PushEventData[] {
   const bounded = boundEventTexts(push);

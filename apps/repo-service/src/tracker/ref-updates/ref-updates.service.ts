@@ -101,22 +101,10 @@ function movedBranches(lines: RefUpdateLine[]): { branch: string; sha: string }[
 }
 
 /**
- * The one home of "a branch moved" — for pushes over HTTP and SSH and for repo-service's own merges, branch updates
- * and branch deletions alike. Used in three steps:
- *
- * 1. {@link prepare}, before the transaction: the commits of each update, the people named in the event, the
- *    rendering of the pull requests that may move.
- * 2. {@link recordRefUpdates}, inside the caller's transaction: the `repo.evt.push.received` event, pull-request
- *    heads and bases moved (only while the update's commit is still the branch's tip) and their `synchronized`
- *    events, all through the outbox.
- * 3. {@link afterCommit}: `refs/pull/N/head`, the commit-graph and last-commit warm-up, and the checks queued with
- *    the delay rules (head moved: at once, urgent; base moved: only pull requests active within
- *    `DELAY_CHECK_FOR_INACTIVE_DAYS`, most recent first; the others stay `checking` until viewed); the open pull
- *    requests from or into a deleted branch closed by the pusher (Gitea's `CloseBranchPulls` on a push), whether
- *    git, the branch API or a rename deleted it.
- *
- * Nothing needs merge-check-worker to run: pull requests follow their branches while every worker is down, and the
- * queued checks wait in Redis.
+ * The one home of "a branch moved" (pushes, and repo-service's own merges, branch updates and deletions), in three
+ * steps: {@link prepare} before the transaction (no remote calls under locks), {@link recordRefUpdates} inside it
+ * (push event, pull heads and bases, through the outbox), {@link afterCommit} after it (refs, caches, queued checks,
+ * pulls of deleted branches closed). Needs no merge-check-worker: queued checks wait in Redis.
  */
 @Injectable()
 export class RefUpdates {
@@ -171,10 +159,7 @@ export class RefUpdates {
     return { input, updates, people, pusher, renderings, pullPushes };
   }
 
-  /**
-   * Copies a pushed commit of a fork into a base repository: its directory, or null when the copy failed (logged;
-   * the push is recorded all the same, and that pull request keeps its head until the next push).
-   */
+  /** Copies a fork's pushed commit into a base repository; null when that failed (the pull keeps its head until the next push). */
   private async copyHead(input: RefUpdatesInput, baseRepoId: number, sha: string): Promise<string | null> {
     return this.heads.copyIntoRepo(baseRepoId, input.dir, sha).catch((err: Error) => {
       this.logger.warn(`copying ${sha} of repository ${input.repoId} into repository ${baseRepoId} failed: ${err.message}`);
@@ -183,10 +168,8 @@ export class RefUpdates {
   }
 
   /**
-   * Serialises recordings of the same branches (transaction-scoped advisory locks, in name order), so that the tip
-   * read in {@link recordRefUpdates} is the newest and a slower recording of an older move never moves a pull
-   * request back. A caller that changes pull-request rows before recording (a merge, a branch update) takes these
-   * locks first, so that every transaction takes branch locks before row locks (no deadlock with a push).
+   * Serialises recordings of the same branches (advisory locks in name order), so a slower recording of an older
+   * move never moves a pull request back; callers changing pull rows first take these before row locks (no deadlock).
    */
   async lockBranches(tx: Tx, prepared: PreparedRefUpdates): Promise<void> {
     for (const { branch } of movedBranches(prepared.input.lines)) {
@@ -234,13 +217,8 @@ export class RefUpdates {
   }
 
   /**
-   * Step 3 (after the commit). Failures are logged, never thrown: the refs moved and the events are stored.
-   *
-   * A check queued here is lost if the process dies between the commit and the queueing. The pull request stays
-   * `checking` in the database, and that state is what brings the check back: every view queues the check of a
-   * pull request still `checking` (`MergeabilityService.onView`), a merge runs the check itself, and at start
-   * repo-service queues the checks of the pull requests left `checking` that the delay rule would check now
-   * (`PendingChecks`).
+   * Step 3 (after the commit): failures are logged, never thrown — the refs moved and the events are stored. A check
+   * lost to a crash here comes back from the `checking` state (views, merges and `PendingChecks` at start queue it).
    */
   async afterCommit(recorded: RecordedRefUpdates): Promise<void> {
     const { input } = recorded.prepared;
@@ -263,11 +241,7 @@ export class RefUpdates {
     }
   }
 
-  /**
-   * Closes the open pull requests of the deleted branches, each with its `closed` event, by the pusher. A branch that
-   * exists again (recreated since, or a journal replayed late) keeps its pull requests; without a known pusher
-   * nothing is closed (an event needs a sender).
-   */
+  /** Closes the open pulls of deleted branches (Gitea's `CloseBranchPulls`), unless the branch exists again or no pusher is known. */
   private async closeDeletedBranchPulls(prepared: PreparedRefUpdates): Promise<void> {
     const { input, pusher } = prepared;
     if (input.pusherId === null) return;
@@ -281,11 +255,7 @@ export class RefUpdates {
     }
   }
 
-  /**
-   * The pull requests from `branch` (into this repository, or from this fork into its base) get the new head and a
-   * `synchronized` event in their base repository; they are returned to be checked, with those already at that head
-   * but still `checking`.
-   */
+  /** Pulls from `branch` (here or from this fork) get the new head and a `synchronized` event; returned to be checked. */
   private async moveHeads(
     tx: Tx,
     prepared: PreparedRefUpdates,
@@ -334,10 +304,7 @@ export class RefUpdates {
     return out;
   }
 
-  /**
-   * Only a move to the branch's current tip moves pull requests: a slower recording of an older move (a push
-   * recorded after a later one, or after the API acted on newer commits) would move them back. Read from git.
-   */
+  /** Only a move to the branch's current tip (read from git) moves pull requests: an older move recorded late must not. */
   private async isTip(dir: string, branch: string, sha: string): Promise<boolean> {
     const tip = await resolveBranch(dir, branch).catch(() => null);
     if (tip !== sha) this.logger.log(`not moving pull requests of ${branch} to ${sha}: the tip is ${tip ?? 'gone'}`);
