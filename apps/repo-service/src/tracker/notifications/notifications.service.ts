@@ -38,10 +38,8 @@ function queryTime(name: string, value: string | undefined): Date | undefined {
 }
 
 /**
- * Notification threads (Gitea's `routers/api/v1/notify`): one per user and issue or pull request they take part in
- * or follow (author, commenters, assignees, mentioned users, the repository's watchers), made unread by the issue, comment and pull-request events repo-service
- * publishes — consumed durably here, where the issues and the access rules live, so a thread is only created for a
- * user who can read the repository.
+ * Notification threads (Gitea's `routers/api/v1/notify`), one per user and issue they take part in or watch, made
+ * unread by repo-service's own issue events — consumed here, beside the access rules, so only readers get threads.
  */
 @Injectable()
 export class NotificationsService {

@@ -43,10 +43,8 @@ const STYLE_ALLOWED: Record<string, (r: RepositoryRow) => boolean> = {
 const notAllowed = (message: string) => new DomainError(ErrorCode.NOT_ALLOWED, message);
 
 /**
- * Merging and updating pull requests with git plumbing on the bare repository: the new commits are written with
- * `merge-tree`/`commit-tree`, and the branch moves with `update-ref <new> <expected old>`, so a concurrent push is
- * never overwritten (the merge fails with 409 instead). A merge or update moves a branch like a push, and is recorded
- * like one ({@link RefUpdates}) in the same transaction that marks the pull request merged or updated.
+ * Merging and updating pull requests with git plumbing; the branch moves with `update-ref <new> <old>` (a concurrent
+ * push wins: 409) and is recorded like a push ({@link RefUpdates}) in the transaction that marks the pull merged.
  */
 @Injectable()
 export class MergeService implements BeforeApplicationShutdown {

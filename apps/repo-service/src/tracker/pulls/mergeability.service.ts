@@ -69,9 +69,8 @@ export class MergeabilityService {
   }
 
   /**
-   * `repo.pull-request.report-mergeability`: stored only if the commits are still the pull request's current ones
-   * (else ignored: a newer check is or will be queued), then `mergeability-changed` is published. Reports arriving
-   * together (several workers, a worker's concurrent checks) are stored together: one read and one write for all.
+   * `repo.pull-request.report-mergeability`: stored only for the pull's current commits (a newer check is coming
+   * otherwise); reports arriving together are stored together, one read and one write for all.
    */
   report(req: ReportMergeabilityRequest): Promise<ReportMergeabilityReply> {
     return this.reports.add(req);

@@ -8,10 +8,8 @@ import { PullsRepository } from '../pulls/pulls.repository.js';
 const MAX_REQUEUED = 1_000;
 
 /**
- * At start, queues again the checks of open pull requests left `checking` that the delay rule would check now: a
- * check queued after its transaction committed (`RefUpdates.afterCommit`) is lost if the process died in between.
- * Jobs are unique per commit pair, so checks that are still queued are not duplicated. Pull requests outside the
- * window (and all with `DELAY_CHECK_FOR_INACTIVE_DAYS = 0`) wait for a view, as delayed checks always do.
+ * At start, queues again the checks a crash lost after their commit (pulls left `checking` that the delay rule would
+ * check now); jobs are unique per commit pair, so a still-queued check is not duplicated.
  */
 @Injectable()
 export class PendingChecks implements OnApplicationBootstrap {

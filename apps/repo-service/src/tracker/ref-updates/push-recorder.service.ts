@@ -13,10 +13,8 @@ import type { PushContext } from '../../git-core/transport/push-sink.js';
 const JOURNAL_MARK_DAYS = 7;
 
 /**
- * Records the exact ref updates of one push: one transaction marks the push's journal recorded (so a replayed
- * journal is recorded once), marks a first push (non-empty, default branch) and hands the updates to
- * {@link RefUpdates} (the push event, pull requests following their branches); after the commit, HEAD follows a
- * first push and {@link RefUpdates.afterCommit} does the rest (refs, caches, checks).
+ * The push sink: one transaction per push marks its journal recorded (a replay records it once) and hands the updates
+ * to {@link RefUpdates}; after the commit, HEAD follows a first push and {@link RefUpdates.afterCommit} runs.
  */
 @Injectable()
 export class PushRecorder implements OnApplicationBootstrap, OnModuleDestroy {
