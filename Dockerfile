@@ -18,6 +18,7 @@ COPY apps/packages-service/package.json apps/packages-service/
 COPY apps/merge-check-worker/package.json apps/merge-check-worker/
 COPY libs/contracts/package.json libs/contracts/
 COPY libs/platform/package.json libs/platform/
+COPY libs/git/package.json libs/git/
 # `npm ci`: exactly the committed lockfile (it carries every platform's optional binaries).
 RUN npm ci --no-audit --no-fund
 COPY . .

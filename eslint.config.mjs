@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { builtinRules } from 'eslint/use-at-your-own-risk';
 import tseslint from 'typescript-eslint';
+import { dataAccessRule } from './tools/eslint/data-access.mjs';
 import { createModuleBoundariesRule } from './tools/eslint/module-boundaries.mjs';
 
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
@@ -57,6 +58,8 @@ const boundaryOptions = {
       bannedExternalImports: ['@nestjs/*', '@prisma/*', 'prisma', 'pg', 'ioredis', 'bullmq', '@nats-io/*'],
     },
     { sourceTag: 'lib:platform', onlyDependOnLibsWithTags: ['lib:contracts'] },
+    // git is plain TypeScript over platform's metrics and tracing: no framework of its own.
+    { sourceTag: 'lib:git', onlyDependOnLibsWithTags: ['lib:contracts', 'lib:platform'], bannedExternalImports: ['@nestjs/*', '@prisma/*', 'prisma'] },
     // The gateway holds no data: it asks a service over NATS.
     { sourceTag: 'scope:gateway', bannedExternalImports: ['@prisma/*', 'prisma', 'pg'] },
     // Scripts, tools and the e2e harness drive the apps from outside; they may use the libraries.
@@ -95,31 +98,69 @@ const browserGlobals = Object.fromEntries(
 
 const deepImport = {
   group: ['@cairn/*/*'],
-  message: 'Import @cairn packages only from their root (@cairn/contracts, @cairn/platform): deep paths are private.',
+  message: 'Import @cairn packages only from their root (@cairn/contracts, @cairn/platform, @cairn/git): deep paths are private.',
 };
 
 /**
- * repo-service's layers (apps/repo-service/layers.json, bottom to top): a file in one layer may not import a layer
- * above it; what a low layer needs from above is a port it declares (docs/architecture.md#repo-service-layers).
- * One block per layer, repeating `deepImport` because a later `no-restricted-imports` replaces the earlier options.
+ * Only libs/git starts git or reads git objects (issue 24): elsewhere no child_process (the gpg/ssh-keygen runners
+ * excepted: they are not git), none of @cairn/git's process functions, no `cat-file`. Tests build fixtures as they like.
  */
-function layerRules(app) {
-  const { layers } = JSON.parse(readFileSync(path.join(ROOT, app, 'layers.json'), 'utf8'));
-  return layers.slice(0, -1).map((layer, i) => {
-    const above = layers.slice(i + 1);
-    return {
-      files: [`${app}/src/${layer}/**/*.ts`],
-      // Tests may reach across, as in tools/folder-cycles.
-      ignores: ['**/*.spec.ts', '**/*.int-spec.ts'],
-      rules: {
-        'no-restricted-imports': ['error', { patterns: [deepImport, {
-          regex: `^\\.{1,2}/(?:\\.\\./)*(?:${above.join('|')})/`,
-          message: `${layer} is below ${above.join(', ')} (${app}/layers.json): declare a port here and bind it in layer-ports.module.ts instead.`,
-        }] }],
-      },
-    };
-  });
+const GIT_HOME_FILES = ['apps/*/src/**/*.ts', 'libs/contracts/src/**/*.ts', 'libs/platform/src/**/*.ts'];
+const GIT_HOME_IGNORES = ['**/*.spec.ts', '**/*.int-spec.ts', '**/testing/**'];
+const SIGNING_TOOL_FILES = ['apps/repo-service/src/git-core/signing/signing-tools.ts', 'apps/repo-service/src/git-core/signing/instance-key.ts'];
+const gitHomeMessage = 'Only libs/git starts git or reads git objects: add a function to @cairn/git (issue 24).';
+const gitProcessFunctions = ['spawnGit', 'runGit', 'runGitText', 'runGitChecked', 'collectStderr', 'watchGitExit', 'stopGit'];
+
+/**
+ * repo-service's layers (apps/repo-service/layers.json, bottom to top): a file may not import a layer above its own;
+ * what a low layer needs from above is a port it declares (docs/architecture.md#repo-service-layers).
+ */
+const REPO_SERVICE = 'apps/repo-service';
+const repoLayers = JSON.parse(readFileSync(path.join(ROOT, REPO_SERVICE, 'layers.json'), 'utf8')).layers;
+
+/** The import pattern refusing the layers above `layer`. */
+function aboveLayer(layer) {
+  const above = repoLayers.slice(repoLayers.indexOf(layer) + 1);
+  return {
+    regex: `^\\.{1,2}/(?:\\.\\./)*(?:${above.join('|')})/`,
+    message: `${layer} is below ${above.join(', ')} (${REPO_SERVICE}/layers.json): declare a port here and bind it in layer-ports.module.ts instead.`,
+  };
 }
+
+/**
+ * `no-restricted-imports` outside libs/git: @cairn/git's process functions never, child_process only when allowed;
+ * in a repo-service `layer`, no layer above it either.
+ */
+function gitHomeImports({ childProcess, layer }) {
+  const paths = [{ name: '@cairn/git', importNames: gitProcessFunctions, message: gitHomeMessage }];
+  if (!childProcess) {
+    for (const name of ['node:child_process', 'child_process']) paths.push({ name, allowTypeImports: true, message: gitHomeMessage });
+  }
+  return ['error', { patterns: layer ? [deepImport, aboveLayer(layer)] : [deepImport], paths }];
+}
+
+const gitHome = [
+  {
+    files: GIT_HOME_FILES,
+    ignores: GIT_HOME_IGNORES,
+    rules: {
+      'no-restricted-imports': gitHomeImports({ childProcess: false }),
+      'no-restricted-syntax': [
+        'error',
+        { selector: "Literal[value='cat-file']", message: gitHomeMessage },
+        { selector: "CallExpression[callee.name=/^(spawn|spawnSync|execFile|execFileSync)$/][arguments.0.value='git']", message: gitHomeMessage },
+      ],
+    },
+  },
+  // One block per repo-service layer below the top: a later `no-restricted-imports` replaces the earlier options, so
+  // each block carries all of them. Tests may reach across, as in tools/folder-cycles.
+  ...repoLayers.slice(0, -1).map((layer) => ({
+    files: [`${REPO_SERVICE}/src/${layer}/**/*.ts`],
+    ignores: GIT_HOME_IGNORES,
+    rules: { 'no-restricted-imports': gitHomeImports({ childProcess: false, layer }) },
+  })),
+  { files: SIGNING_TOOL_FILES, rules: { 'no-restricted-imports': gitHomeImports({ childProcess: true, layer: 'git-core' }) } },
+];
 
 export default tseslint.config(
   {
@@ -143,7 +184,7 @@ export default tseslint.config(
   },
   ...tseslint.configs.recommended,
   {
-    plugins: { cairn: { rules: { 'module-boundaries': moduleBoundaries } } },
+    plugins: { cairn: { rules: { 'module-boundaries': moduleBoundaries, 'data-access': dataAccessRule } } },
     rules: {
       'cairn/module-boundaries': ['error', boundaryOptions],
       '@typescript-eslint/no-unused-vars': [
@@ -156,7 +197,17 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [deepImport] }],
     },
   },
-  ...layerRules('apps/repo-service'),
+  // Tables are touched only by repositories (tools/eslint/data-access.mjs); the prisma folder holds the client and the
+  // `Transactions` services open their transactions with.
+  {
+    files: ['apps/*/src/**/*.ts'],
+    ignores: [
+      '**/*.repository.ts', 'apps/*/src/prisma/**', 'apps/*/src/shared/prisma/**', '**/*.spec.ts', '**/*.int-spec.ts',
+      '**/testing/**',
+    ],
+    rules: { 'cairn/data-access': 'error' },
+  },
+  ...gitHome,
   // Type-aware rules for the compiled sources (those in the projects' tsconfig files; tests are not in them). They
   // cost most of the lint time; CAIRN_LINT_NO_TYPES=1 skips them for a quick local run.
   {

@@ -1,16 +1,16 @@
 // Shared helpers of the git benchmarks: the environment of the git they run, build a bare repository with
 // `git fast-import` (fast, any size), time a function, and report `ratio = ours / floor`. No assertions: numbers are
-// printed, never checked. Needs a build (the git environment comes from libs/platform/dist).
+// printed, never checked. Needs a build (the git environment comes from libs/git/dist).
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 // The module itself, not the package index: the index would load all of the platform (Nest, NATS…) for one function.
-import { gitEnvironment } from '../libs/platform/dist/git/git-environment.js';
+import { gitEnvironment } from '../libs/git/dist/git-environment.js';
 
 /**
  * The environment of a git process a benchmark runs itself (floors, setup, clients): Cairn's own rule
- * (`gitEnvironment` of `@cairn/platform`: no user or system configuration, no prompts, C locale), so that a floor
+ * (`gitEnvironment` of `@cairn/git`: no user or system configuration, no prompts, C locale), so that a floor
  * runs git exactly as the service does, plus a fixed committer identity and `extra`.
  */
 export function benchGitEnv(extra = {}) {

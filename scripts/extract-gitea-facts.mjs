@@ -1,13 +1,8 @@
-// Extracts the facts Cairn's OpenAPI generator needs from Gitea's published Swagger 2.0 description
-// (`templates/swagger/v1_json.tmpl` of go-gitea/gitea, served by every Gitea at `/swagger.v1.json`) into
-// `apps/gateway/openapi/gitea-facts.json`, which the project owns and commits.
+// Extracts from Gitea's Swagger 2.0 description the facts the OpenAPI generator needs (operations, parameters,
+// responses, definitions; no prose) into the committed `apps/gateway/openapi/gitea-facts.json`. Only this script
+// reads a Gitea description.
 //
 //   node scripts/extract-gitea-facts.mjs /path/to/gitea/swagger.v1.json      (or GITEA_OPENAPI=/path/to/… )
-//
-// Kept: every operation's id, tags, parameters (name, in, type, format, enum, required, schema) and responses (status
-// codes and schema references), every definition (field names, types, formats, required) and named response. Dropped:
-// prose (descriptions, summaries, titles) and Go-source annotations. Only this script reads a Gitea description;
-// the build, `npm start` and the tests read the committed facts file.
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

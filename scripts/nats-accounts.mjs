@@ -1,16 +1,11 @@
-// Generates the least-privilege NATS users of a Cairn installation (one per service) from the subject catalogue
-// (libs/contracts) and the services' sources: each service may subscribe only to the request subjects it serves,
-// publish only the requests it makes (found in its source), its own domain events and the JetStream API calls on
-// the events stream it needs, and receive replies only on its own inbox prefix `_INBOX.<service>.>` (set by
-// `natsConnectionOptions`). Answering requests goes through `allow_responses`.
+// Generates the least-privilege NATS user of each service from the subject catalogue and the services' sources
+// (what it serves, requests, publishes; replies on its own `_INBOX.<service>.>`). Passwords are environment
+// references, never written here. See docs/nats-security.md.
 //
 //   node scripts/nats-accounts.mjs            print the nats-server `authorization` block
 //   node scripts/nats-accounts.mjs --write    update deploy/nats/accounts.conf
 //   node scripts/nats-accounts.mjs --check    exit 1 when deploy/nats/accounts.conf is out of date
 //   node scripts/nats-accounts.mjs --namespace <ns>   print it for an installation's `[nats] NAMESPACE` (after a build)
-//
-// Passwords are references to environment variables of the nats-server process (`$CAIRN_NATS_PASSWORD_<SERVICE>`),
-// never written here. See docs/nats-security.md.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,14 +1,9 @@
-// Brings what the tests need onto this machine, or stops at once with one line naming what to install. Used by
-// `.ci/run`, by `npm test` (its first step) and by developers (`npm run infra`): one home for "the prerequisites".
+// The one home of "what the tests need": installs missing Debian packages (or names them and stops) and starts
+// PostgreSQL, NATS and Redis from `.cairn/` when nothing answers at their URLs, as `npm start` does.
 //
-//   node scripts/prerequisites.mjs            tools and servers; Debian packages installed when missing (as root with apt)
-//   node scripts/prerequisites.mjs --clients  also every real client's toolchain, and builds/installs the clients into
-//                                             ~/.cache/cairn-clients (CI: a missing toolchain is an error, not a skip)
-//   node scripts/prerequisites.mjs --check    only say what is missing; install and start nothing
-//
-// Servers that do not answer at their URLs are started from the installed binaries with their data in `.cairn/`
-// (PostgreSQL with trust authentication for `postgres` on 127.0.0.1) and left running, exactly as `npm start` starts
-// them. Plain JavaScript; suite.mjs loads its npm dependencies only when it starts servers.
+//   node scripts/prerequisites.mjs            tools and servers
+//   node scripts/prerequisites.mjs --clients  also every real client, built into ~/.cache/cairn-clients (CI)
+//   node scripts/prerequisites.mjs --check    only say what is missing
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { DEFAULTS, REPO_ROOT, SuiteError, ensureInfrastructure, findBinary, findPostgresBinaries } from './suite.mjs';

@@ -1,11 +1,5 @@
-// `npm run fuzz` / `npm run chaos`: the reliability suites (docs/reliability.md) in their long form. `npm test` runs
-// the same spec files in a short form (their defaults); these raise the bounds unless the caller set them, build
-// first (the suites run the built apps), and run the one spec file.
-//
-//   npm run fuzz               CAIRN_FUZZ_RUNS=40 (requests per operation and caller), a new seed (CAIRN_FUZZ_SEED=N replays)
-//   npm run chaos              CAIRN_CHAOS_ROUNDS=3 (kill/restart rounds), CAIRN_CHAOS_WORKERS=4
-//   npm run fuzz:openapi       schemathesis with CAIRN_SCHEMATHESIS_EXAMPLES=25 per operation and caller, its coverage
-//                              phase too, a new seed (CAIRN_SCHEMATHESIS_SEED=N replays)
+// `npm run fuzz` / `npm run chaos` / `npm run fuzz:openapi`: the reliability suites (docs/reliability.md) with
+// raised bounds unless the caller set them (`npm test` runs them short); builds first.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { REPO_ROOT } from './suite.mjs';

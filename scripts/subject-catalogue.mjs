@@ -1,7 +1,5 @@
-// Prints the catalogue of NATS subjects (request-reply), JetStream event subjects and BullMQ queues as Markdown
-// tables, read from libs/contracts (`*subjects.ts`, `queues.ts`) with their doc comments. The event subjects come
-// from the event contract itself (`EVENT_GROUPS`, imported from the built @cairn/contracts: run `npm run build`
-// first), so an event group declared anywhere is listed as soon as the contract names it.
+// The Markdown catalogue of request-reply subjects, event subjects (from the built contract's `EVENT_GROUPS`: build
+// first) and BullMQ queues, with their doc comments.
 //
 //   node scripts/subject-catalogue.mjs            print the tables
 //   node scripts/subject-catalogue.mjs --write    update the generated section of docs/architecture.md

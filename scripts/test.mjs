@@ -1,14 +1,10 @@
-// `npm test`: prerequisites (scripts/prerequisites.mjs), lint, type check + build, type check of the test code, migration check, then the unit, integration and end-to-end tests, in that
-// order, stopping at the first failure. Ends with one plain line `N passed, M failed` totalling the Vitest tests.
+// `npm test`: prerequisites, lint, build, typecheck-tests, generated, migrations, unit, integration, e2e, in that
+// order, stopping at the first failure; ends with `N passed, M failed` summed from the Vitest JSON reports.
 //
 //   node scripts/test.mjs                 every step
-//   node scripts/test.mjs unit e2e        only the named steps (prerequisites, lint, build, typecheck-tests, generated, migrations, unit,
-//                                         integration, e2e)
+//   node scripts/test.mjs unit e2e        only the named steps (`e2e` alone builds first)
 //
-// lint, build, unit and integration run as Nx targets of every project (`nx run-many -t <target>`), so unchanged
-// projects come from the Nx cache (.nx/cache). Each project's `test`/`integration` target writes a Vitest JSON
-// report to `<project>/test-results/<kind>.json` (restored from the cache on a hit); this script adds them up.
-// The end-to-end tests run the built apps, so `e2e` alone builds first (`build` is added when missing).
+// lint, build, unit and integration are Nx targets, so unchanged projects come from the Nx cache.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync } from 'node:fs';

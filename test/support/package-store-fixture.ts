@@ -14,7 +14,9 @@ import type { PackagesSettings } from '../../apps/packages-service/src/config/pa
 import { PackageEventRecorder } from '../../apps/packages-service/src/events/package-event-recorder.js';
 import { PrismaService } from '../../apps/packages-service/src/prisma/prisma.service.js';
 import { FsBlobStore } from '../../apps/packages-service/src/storage/blob-store.js';
+import { BlobsRepository } from '../../apps/packages-service/src/storage/blobs.repository.js';
 import { PackageStore } from '../../apps/packages-service/src/store/package-store.js';
+import { PackagesRepository } from '../../apps/packages-service/src/store/packages.repository.js';
 import { createScratchDatabase, startPrivateNats, type PrivateNats, type ScratchDatabase } from './integration.js';
 import { STAND_IN_ROOT_URL, StandInServicesModule } from './stand-in-services.js';
 
@@ -65,11 +67,12 @@ export async function startPackageStoreFixture(name: string, overrides: Partial<
     };
     const common = { databaseUrl: db.url, rootUrl: STAND_IN_ROOT_URL } as CommonSettings;
     const events = new PackageEventRecorder(new PackagesApiRepository(prisma), new PackageViews(rpc, common), new EventOutbox(null), rpc);
-    const p = prisma;
+    const rows = new PackagesRepository(prisma);
+    const blobRows = new BlobsRepository(prisma);
     return {
       db, root, prisma, blobs, settings, events,
-      store: new PackageStore(prisma, blobs, settings, events),
-      storeWith: (o) => new PackageStore(p, blobs, { ...settings, ...o }, events),
+      store: new PackageStore(rows, blobRows, blobs, settings, events),
+      storeWith: (o) => new PackageStore(rows, blobRows, blobs, { ...settings, ...o }, events),
       close,
     };
   } catch (err) {

@@ -1,29 +1,16 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { ESLint } from 'eslint';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { workspaceEslint } from './workspace-eslint.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SRC = 'apps/repo-service/src';
 
 // The workspace's own ESLint configuration, so the test proves the layer rule in use (apps/repo-service/layers.json).
 describe("repo-service's layer rule (eslint.config.mjs)", () => {
-  let eslint: ESLint;
-  const saved = process.env.CAIRN_LINT_NO_TYPES;
-
-  beforeAll(() => {
-    process.env.CAIRN_LINT_NO_TYPES = '1';
-    eslint = new ESLint({ cwd: ROOT, overrideConfigFile: path.join(ROOT, 'eslint.config.mjs') });
-  });
-  afterAll(() => {
-    if (saved === undefined) delete process.env.CAIRN_LINT_NO_TYPES;
-    else process.env.CAIRN_LINT_NO_TYPES = saved;
-  });
+  const eslint = workspaceEslint();
 
   /** The restricted-import messages for a file `rel` importing `spec`. */
   async function refusals(rel: string, spec: string) {
-    const [result] = await eslint.lintText(`export * from '${spec}';\n`, { filePath: path.join(ROOT, SRC, rel) });
-    return result.messages.filter((m) => m.ruleId === 'no-restricted-imports' || m.fatal).map((m) => m.message);
+    const messages = await eslint.lint(`${SRC}/${rel}`, `export * from '${spec}';\n`);
+    return messages.filter((m) => m.ruleId === 'no-restricted-imports' || m.fatal).map((m) => m.message);
   }
 
   it('refuses an import of a layer above: git-core of code or tracker, code of tracker, shared of any layer', async () => {
@@ -44,7 +31,11 @@ describe("repo-service's layer rule (eslint.config.mjs)", () => {
     expect(await refusals('git-core/git/example.int-spec.ts', '../../code/contents/contents.module.js')).toEqual([]);
   });
 
-  it('still refuses deep @cairn imports inside a layer (the layer block keeps the workspace pattern)', async () => {
-    expect(await refusals('code/branches/example.ts', '@cairn/platform/src/git/git-process.js')).toHaveLength(1);
+  it('keeps the workspace restrictions inside a layer (a later block replaces the earlier options)', async () => {
+    expect(await refusals('code/branches/example.ts', '@cairn/platform/src/index.js')).toHaveLength(1);
+    expect(await refusals('tracker/pulls/example.ts', 'node:child_process')).toHaveLength(1);
+    expect(await refusals('code/branches/example.ts', 'node:child_process')).toHaveLength(1);
+    expect(await refusals('git-core/signing/signing-tools.ts', 'node:child_process')).toEqual([]);
+    expect(await refusals('git-core/signing/signing-tools.ts', '../../code/branches/branches.module.js')).toHaveLength(1);
   });
 });

@@ -1,14 +1,5 @@
-// `cairn/module-boundaries`: the check `@nx/enforce-module-boundaries` makes, driven by the same data — each Nx
-// project's tags (the `nx` key of its package.json, or its project.json) and a `depConstraints` table — because no
-// @nx/* plugin is published for Nx 24 (they stop at 23.x and must match Nx's version).
-//
-// For every import of a file inside a project:
-//   - `@cairn/<pkg>` or a relative path that lands in another project: that project must carry a tag the importer's
-//     constraints allow (`onlyDependOnLibsWithTags`); a relative path into another project is always refused
-//     (projects are imported by package name);
-//   - any other package: refused when it matches the importer's `bannedExternalImports`;
-//   - a test-only path (`testOnlyPaths`, e.g. tools/migrate, test/support): only test code may import it;
-//   - projects tagged with one of `relativeImportsFrom` may reach other projects' files by relative path.
+// `cairn/module-boundaries`: what `@nx/enforce-module-boundaries` checks (project tags, `depConstraints`,
+// `bannedExternalImports`, `testOnlyPaths`), ours because no @nx/* plugin is published for Nx 24.
 import path from 'node:path';
 import { readProjects } from '../../scripts/lib/nx-projects.mjs';
 

@@ -1,29 +1,12 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { ESLint } from 'eslint';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { workspaceEslint } from './workspace-eslint.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-// The workspace's own ESLint configuration, so the test proves the tags and depConstraints in use, not a copy.
 describe('cairn/module-boundaries (eslint.config.mjs)', () => {
-  let eslint: ESLint;
-  const saved = process.env.CAIRN_LINT_NO_TYPES;
-
-  beforeAll(() => {
-    // Type-aware rules need the file on disk; the boundary rule does not.
-    process.env.CAIRN_LINT_NO_TYPES = '1';
-    eslint = new ESLint({ cwd: ROOT, overrideConfigFile: path.join(ROOT, 'eslint.config.mjs') });
-  });
-  afterAll(() => {
-    if (saved === undefined) delete process.env.CAIRN_LINT_NO_TYPES;
-    else process.env.CAIRN_LINT_NO_TYPES = saved;
-  });
+  const eslint = workspaceEslint();
 
   /** The boundary findings for `code` as if it were the file `rel`. */
   async function boundaryFindings(rel: string, code: string) {
-    const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, rel) });
-    return result.messages
+    return (await eslint.lint(rel, code))
       .filter((m) => m.ruleId === 'cairn/module-boundaries' || m.fatal)
       .map((m) => ({ severity: m.severity, message: m.message }));
   }

@@ -5,12 +5,27 @@
 // tests may reach across. Prints each cycle (a strongly connected set of folders) and exits 1 when there is one
 // among the folders checked.
 //
+//   node tools/folder-cycles/folder-cycles.mjs                                    (every app and library)
 //   node tools/folder-cycles/folder-cycles.mjs apps/repo-service/src [folder …]   (folders: only cycles among these count)
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"](\.{1,2}\/[^'"]+)['"]/gm;
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** The `src` folder of every app and library, relative to the repository root. @returns {string[]} */
+export function sourceDirs(root = ROOT) {
+  return ['apps', 'libs'].flatMap((group) =>
+    existsSync(path.join(root, group))
+      ? readdirSync(path.join(root, group))
+          .sort()
+          .map((name) => `${group}/${name}/src`)
+          .filter((dir) => existsSync(path.join(root, dir)))
+      : [],
+  );
+}
 
 /**
  * The app's layer folders (`<app>/layers.json`, next to `src`), bottom to top; none when the app has no layers.
@@ -86,16 +101,17 @@ export function cycles(graph, only = null) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [srcDir, ...only] = process.argv.slice(2);
-  if (!srcDir) {
-    console.error('usage: node tools/folder-cycles/folder-cycles.mjs <app>/src [folder …]');
-    process.exit(2);
+  let failed = false;
+  for (const dir of srcDir ? [srcDir] : sourceDirs().map((d) => path.join(ROOT, d))) {
+    const graph = folderGraph(dir);
+    const found = cycles(graph, only.length ? only : null);
+    const name = path.relative(process.cwd(), dir) || dir;
+    for (const set of found) {
+      console.log(`${name}: cycle: ${set.join(' ↔ ')}`);
+      for (const a of set) console.log(`  ${a} → ${[...graph.get(a)].filter((b) => set.includes(b)).join(', ')}`);
+    }
+    if (!found.length) console.log(`no folder cycles in ${name}${only.length ? ` among ${only.join(', ')}` : ''}`);
+    failed ||= found.length > 0;
   }
-  const graph = folderGraph(srcDir);
-  const found = cycles(graph, only.length ? only : null);
-  for (const set of found) {
-    console.log(`cycle: ${set.join(' ↔ ')}`);
-    for (const a of set) console.log(`  ${a} → ${[...graph.get(a)].filter((b) => set.includes(b)).join(', ')}`);
-  }
-  if (!found.length) console.log(`no folder cycles in ${srcDir}${only.length ? ` among ${only.join(', ')}` : ''}`);
-  process.exit(found.length ? 1 : 0);
+  process.exit(failed ? 1 : 0);
 }

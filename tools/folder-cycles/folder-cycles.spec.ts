@@ -1,9 +1,10 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { cycles, folderGraph, layersOf } from './folder-cycles.mjs';
+import { cycles, folderGraph, layersOf, sourceDirs } from './folder-cycles.mjs';
 
-const REPO_SERVICE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../apps/repo-service/src');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const REPO_SERVICE = path.join(ROOT, 'apps/repo-service/src');
 
 describe('repo-service folder layers', () => {
   const graph = folderGraph(REPO_SERVICE);
@@ -23,5 +24,17 @@ describe('repo-service folder layers', () => {
     const g = new Map([['a', new Set(['b'])], ['b', new Set(['c'])], ['c', new Set(['a'])], ['d', new Set(['a'])]]);
     expect(cycles(g)).toEqual([['a', 'b', 'c']]);
     expect(cycles(g, ['a', 'b', 'd'])).toEqual([]);
+  });
+});
+
+describe('every other app and library', () => {
+  // repo-service has its own case above (its layers are checked folder by folder).
+  const dirs = sourceDirs().filter((dir) => dir !== 'apps/repo-service/src');
+
+  it('finds the apps and libraries', () => {
+    expect(dirs).toEqual(expect.arrayContaining(['apps/gateway/src', 'apps/runners-service/src', 'libs/platform/src']));
+  });
+  it.each(dirs)('%s has no import cycle among its first-level folders', (dir) => {
+    expect(cycles(folderGraph(path.join(ROOT, dir)))).toEqual([]);
   });
 });

@@ -16,6 +16,7 @@ import { SqlPool } from './prisma/sql-pool.js';
 import { HookScopeResolver } from './webhooks/hook-scope.js';
 import { WebhooksHandler } from './webhooks/webhooks.handler.js';
 import { WebhooksRepository } from './webhooks/webhooks.repository.js';
+import { TEST_DELIVERY } from './webhooks/test-delivery.js';
 import { WebhooksService } from './webhooks/webhooks.service.js';
 
 function secretBox(settings: HooksSettings, common: CommonSettings): SecretBox {
@@ -36,6 +37,7 @@ function secretBox(settings: HooksSettings, common: CommonSettings): SecretBox {
     HookScopeResolver,
     DeliveryQueue,
     DispatchService,
+    { provide: TEST_DELIVERY, useExisting: DispatchService },
     WebhooksService,
     DeliveriesService,
     DeliveryAttemptService,

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuthService } from './auth/auth.service.js';
-import { PasswordHasher } from './auth/password-hasher.js';
-import { SignInThrottle } from './auth/sign-in-throttle.js';
+import { PasswordHasher } from './common/password-hasher.js';
+import { SignInThrottle } from './common/sign-in-throttle.js';
 import { TwoFactorRepository } from './auth/two-factor.repository.js';
 import { TwoFactorService } from './auth/two-factor.service.js';
 import { CLOCK, systemClock } from './common/clock.js';
@@ -18,19 +18,23 @@ import { KeysService } from './keys/keys.service.js';
 import { OrgsRepository } from './orgs/orgs.repository.js';
 import { OrgsService } from './orgs/orgs.service.js';
 import { PrismaService } from './prisma/prisma.service.js';
+import { Transactions } from './prisma/transactions.js';
 import { SigningKeysRepository } from './signing/signing-keys.repository.js';
 import { SigningKeysService } from './signing/signing-keys.service.js';
 import { TokenUsage } from './tokens/token-usage.js';
 import { TokensRepository } from './tokens/tokens.repository.js';
 import { TokensService } from './tokens/tokens.service.js';
+import { USER_ORG_LINKS, USER_TOKEN_LINKS } from './users/account-links.js';
 import { UsersRepository } from './users/users.repository.js';
 import { UsersService } from './users/users.service.js';
 import { UserSettingsService } from './users/user-settings.service.js';
 
 const services = [
-  PrismaService, OutboxRepository, EventPublisher,
+  PrismaService, Transactions, OutboxRepository, EventPublisher,
   UsersRepository, UsersService, UserSettingsService, OrgsRepository, OrgsService,
   TokensRepository, TokensService, TokenUsage,
+  { provide: USER_ORG_LINKS, useExisting: OrgsRepository },
+  { provide: USER_TOKEN_LINKS, useExisting: TokensRepository },
   KeysRepository, KeysService, KeyUsage, EmailsRepository, EmailsService,
   GpgKeysRepository, GpgKeysService, SigningKeysRepository, SigningKeysService,
   TwoFactorRepository, TwoFactorService, SignInThrottle, AuthService,

@@ -12,9 +12,12 @@ import { PackageDeletions } from './events/deletions.js';
 import { PackageEventRecorder } from './events/package-event-recorder.js';
 import { PrismaService } from './prisma/prisma.service.js';
 import { BlobCleanup } from './storage/blob-cleanup.js';
-import { BLOB_STORE } from './storage/blob-lock.js';
-import { FsBlobStore } from './storage/blob-store.js';
+import { BLOB_STORE, FsBlobStore } from './storage/blob-store.js';
+import { BlobsRepository } from './storage/blobs.repository.js';
+import { PACKAGE_EVENT_SINK } from './store/package-event-sink.js';
 import { PackageStore } from './store/package-store.js';
+import { PackagesRepository } from './store/packages.repository.js';
+import { DeletionsRepository } from './events/deletions.repository.js';
 
 /**
  * packages-service: packages, versions, files and content-addressed blobs; the registries are served on its internal
@@ -36,6 +39,10 @@ import { PackageStore } from './store/package-store.js';
     PackageViews,
     PackagesApiRepository,
     PackageEventRecorder,
+    { provide: PACKAGE_EVENT_SINK, useExisting: PackageEventRecorder },
+    PackagesRepository,
+    BlobsRepository,
+    DeletionsRepository,
     PackageStore,
     PackagesApiService,
     PackageDeletions,

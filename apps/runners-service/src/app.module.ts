@@ -8,6 +8,13 @@ import { RunnerAuthenticator } from './protocol/runner-auth.js';
 import { RunnerLivenessRecorder } from './protocol/runner-liveness.js';
 import { RunnerProtocolService } from './protocol/runner-protocol.service.js';
 import { PrismaService } from './prisma/prisma.service.js';
+import { Transactions } from './prisma/transactions.js';
+import { ScopeDataRepository } from './events/scope-data.repository.js';
+import { TasksRepository } from './protocol/tasks.repository.js';
+import { RegistrationTokensRepository } from './runners/registration-tokens.repository.js';
+import { RunnersRepository } from './runners/runners.repository.js';
+import { SecretsRepository } from './secrets/secrets.repository.js';
+import { VariablesRepository } from './variables/variables.repository.js';
 import { REGISTRATION_TOKEN_BOX, registrationTokenBox } from './runners/registration-token-box.js';
 import { RegistrationTokensService } from './runners/registration-tokens.service.js';
 import { RunnersHandler } from './runners/runners.handler.js';
@@ -30,7 +37,14 @@ import { VariablesService } from './variables/variables.service.js';
     { provide: ACTIONS_SECRET_BOX, inject: [RUNNERS_SETTINGS, COMMON_SETTINGS], useFactory: actionsSecretBox },
     { provide: REGISTRATION_TOKEN_BOX, inject: [RUNNERS_SETTINGS, COMMON_SETTINGS], useFactory: registrationTokenBox },
     PrismaService,
+    Transactions,
     EventOutbox,
+    RunnersRepository,
+    RegistrationTokensRepository,
+    TasksRepository,
+    VariablesRepository,
+    SecretsRepository,
+    ScopeDataRepository,
     ActionsScopeResolver,
     VariablesService,
     SecretsService,

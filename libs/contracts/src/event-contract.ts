@@ -19,10 +19,8 @@ import { RunnersEvents, type RunnerEventData } from './runners/runners-events.js
 type PayloadOfEach<Group extends Record<string, string>, Data> = { [K in Group[keyof Group]]: Data };
 
 /**
- * Every durable event subject and the payload it carries, keyed by the subject string: the event twin of
- * `RpcContract`. `newEvent`, `EventOutbox.record` and `consumeEvents` accept only subjects named here, so an unknown
- * subject or a payload of the wrong shape is a compile error; the subject catalogue and each service's NATS
- * permissions are generated from {@link EVENT_GROUPS} below, not from file names.
+ * Every durable event subject and its payload, the event twin of `RpcContract`: an unknown subject or a wrong
+ * payload does not compile, and the catalogue and NATS permissions are generated from {@link EVENT_GROUPS}.
  */
 export interface EventContract
   extends PayloadOfEach<typeof IssueEvents, IssueEventData>,

@@ -87,11 +87,9 @@ export const EVENT_TEXT_CUT_MARK = '\n\n… (cut)';
 export interface DomainEvent<T = unknown> {
   /** Unique event id (UUID); consumers de-duplicate on it. */
   id: string;
-  /** The event subject. */
   type: string;
   /** When the change was committed (RFC 3339). */
   occurredAt: string;
-  /** The event body. */
   data: T;
 }
 

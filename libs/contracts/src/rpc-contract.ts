@@ -22,10 +22,8 @@ export interface RpcPair<Request, Reply> {
 }
 
 /**
- * Every request-reply subject of the bus and its pair, keyed by the subject string. Each domain declares its pairs
- * beside its subject constants (`<domain>.rpc.ts`, keyed by those constants); this interface joins them.
- * `RpcClient.send` and the `@RpcHandler` decorator accept only subjects named here, so a payload or reply of the
- * wrong shape is a compile error on both sides. See docs/architecture.md, "The typed bus".
+ * Every request-reply subject and its pair, joined from the domains' `<domain>.rpc.ts`: `RpcClient.send` and
+ * `@RpcHandler` accept only these, so a wrong payload or reply does not compile (docs/architecture.md, "The typed bus").
  */
 export interface RpcContract extends IdentityRpc, RepoRpc, IssueRpc, LabelRpc, PullRpc, ReviewRpc, GitDataRpc, ReleaseRpc, HooksRpc, RunnersRpc,
   PackageApiRpc,

@@ -1,4 +1,4 @@
-/** @cairn/platform: what every Cairn app shares (configuration, logging, RPC, events, bootstrap, spawning git and the storage path). */
+/** @cairn/platform: what every Cairn app shares (configuration, logging, RPC, events, bootstrap). */
 // First: contracts' DTO decorators need Reflect's metadata API when their modules load.
 import 'reflect-metadata';
 export * from './config/ini.js';
@@ -13,7 +13,8 @@ export * from './rpc/correlation.interceptor.js';
 export * from './rpc/rpc-deadline.js';
 export * from './rpc/bus-transfer.js';
 export * from './nats/nats-namespace.js';
-export * from './nats/namespaced-server-nats.js';
+export * from './nats/nats-connection.js';
+export * from './rpc/namespaced-server-nats.js';
 export * from './nats/nats-connection-options.js';
 export * from './events/jetstream.js';
 export * from './events/outbox.js';
@@ -34,9 +35,6 @@ export * from './common/last-used-throttle.js';
 export * from './common/listen-on.js';
 export * from './queues/unique-job.js';
 export * from './queues/typed-queue.js';
-export * from './git/git-environment.js';
-export * from './git/git-process.js';
-export * from './git/repo-storage-path.js';
 export * from './events/event-size.js';
 export * from './metrics/dead-letters.js';
 export * from './metrics/cairn-metrics.js';
@@ -46,6 +44,7 @@ export * from './ops/ops-server.js';
 export * from './ops/readiness.js';
 export * from './ops/event-loop-heartbeat.js';
 export * from './ops/app-ops.js';
+export * from './ops/health-checks.js';
 export * from './rpc/rpc-metrics.interceptor.js';
 export * from './tracing/tracing-settings.js';
 export * from './tracing/tracing.js';

@@ -3,8 +3,10 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import {
-  DomainError, ErrorCode, RepoSubjects, accessAtLeast, twoFactorDeniesRepoAccess, twoFactorRequiredMessage,
-  unitAccessLevel, type AccessLevel, type ActorDto, type RepoAccessReply, type RepoUnit, type UnitAccess,
+  DomainError, ErrorCode, REPO_ACCESS_NEEDS, RepoSubjects, assertRepoAccess, twoFactorDeniesRepoAccess,
+  twoFactorRequiredMessage, unitAccessLevel,
+  type AccessLevel, type ActorDto, type RepoAccessNeed, type RepoAccessReply, type RepoAccessSubject, type RepoUnit,
+  type UnitAccess,
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
 import type { FastifyRequest } from 'fastify';
@@ -14,27 +16,27 @@ import { GATEWAY_SETTINGS, type GatewaySettings } from '../config/gateway-settin
 const REPO_ACCESS = 'cairn:repoAccess';
 const RESOLVED = Symbol('cairnRepo');
 
-/** What a route needs: a level, on the repository or on one of its units (the strongest of several counts). */
-interface RepoAccessNeed {
-  need: AccessLevel;
-  units?: RepoUnit | readonly RepoUnit[];
+/**
+ * Marks a `/repos/{owner}/{repo}/…` route and the access it needs. With a subject, the need is that operation's
+ * declaration in `REPO_ACCESS_NEEDS` (which repo-service enforces too): the way for a route that sends one message.
+ * A level (and `units`) by hand is for routes the table does not cover yet. The guard resolves the repository once; one
+ * the caller cannot see answers 404, never 403. The route receives the unit's level as `access`.
+ */
+export function RepoAccess(subject: RepoAccessSubject): MethodDecorator & ClassDecorator;
+export function RepoAccess(need: AccessLevel, units?: RepoUnit | readonly RepoUnit[]): MethodDecorator & ClassDecorator;
+export function RepoAccess(needOrSubject: AccessLevel | RepoAccessSubject, units?: RepoUnit | readonly RepoUnit[]) {
+  const declared: RepoAccessNeed = Object.hasOwn(REPO_ACCESS_NEEDS, needOrSubject)
+    ? REPO_ACCESS_NEEDS[needOrSubject as RepoAccessSubject]
+    : { need: needOrSubject as AccessLevel, units };
+  return SetMetadata(REPO_ACCESS, declared);
 }
 
-/**
- * Marks a `/repos/{owner}/{repo}/…` route and the access it needs, on the repository or — with `units` — on the
- * unit the route belongs to (a team's `units_map` may give a unit more or less than the repository). The guard
- * resolves the repository and the caller's access once (`repo.access.resolve`); a repository the caller cannot see
- * answers 404, never 403. The route then receives the unit's level as `access`, so the services' own checks judge
- * by the same unit.
- */
-export const RepoAccess = (need: AccessLevel, units?: RepoUnit | readonly RepoUnit[]) =>
-  SetMetadata(REPO_ACCESS, { need, units } satisfies RepoAccessNeed);
+/** The need a route declares with {@link RepoAccess} (for tests comparing routes with the table). */
+export function declaredRepoAccess(reflector: Reflector, handler: object): RepoAccessNeed | undefined {
+  return reflector.get<RepoAccessNeed | undefined>(REPO_ACCESS, handler as () => unknown);
+}
 
-/**
- * The issue tracker's routes, shared by issues and pull requests (`/issues/…`, labels, milestones, assignees): the
- * stronger of the two units counts, as Gitea's `reqRepoReader/Writer(unit.TypeIssues, unit.TypePullRequests)`.
- */
-export const ISSUES_OR_PULLS: readonly RepoUnit[] = ['issues', 'pulls'];
+export { ISSUES_OR_PULLS } from '@cairn/contracts';
 
 const NOT_ARCHIVED = 'cairn:repoNotArchived';
 
@@ -61,15 +63,6 @@ export const CurrentRepo = createParamDecorator((_d: unknown, ctx: ExecutionCont
   return resolved;
 });
 
-/** Gitea's messages for each missing level. */
-const DENIED: Record<AccessLevel, string> = {
-  none: 'not found',
-  read: 'user should have a permission to read units',
-  write: 'user should have a permission to write to a repo',
-  admin: 'user should be an owner or a collaborator with admin write of a repository',
-  owner: 'user should be the owner of the repo',
-};
-
 @Injectable()
 export class RepoAccessGuard implements CanActivate {
   constructor(
@@ -87,10 +80,7 @@ export class RepoAccessGuard implements CanActivate {
     if (!params.owner || !params.repo) throw new Error('@RepoAccess route without :owner/:repo');
     const { actor } = getAuthState(req);
     const context_ = await resolveRepoAccess(this.rpc, this.settings, actor, params.owner, params.repo, units);
-    if (!accessAtLeast(context_.access, need)) {
-      if (!actor && need !== 'read') throw new DomainError(ErrorCode.UNAUTHENTICATED, 'token is required');
-      throw DomainError.forbidden(DENIED[need]);
-    }
+    assertRepoAccess(context_, need);
     const refuseArchived = this.reflector.getAllAndOverride<boolean>(NOT_ARCHIVED, [context.getHandler(), context.getClass()]);
     if (refuseArchived && context_.repo.archived) throw new DomainError(ErrorCode.LOCKED, 'repo is archived');
     (req as unknown as Record<symbol, RepoContext>)[RESOLVED] = context_;

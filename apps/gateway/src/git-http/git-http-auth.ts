@@ -48,11 +48,9 @@ async function authenticate(rpc: RpcClient, settings: GatewaySettings, req: Fast
 }
 
 /**
- * The git smart-HTTP policy, the same as the API's: authenticate once (Basic with a password or a token as the
- * password, or a token header), check token scopes (`read:repository` to fetch, `write:repository` to push — also
- * for the `info/refs` GET of a push), apply `REQUIRE_SIGNIN_VIEW`, then resolve the repository and the caller's access
- * with the two-factor policy. Anonymous callers who need more get 401 with a Basic challenge; signed-in callers get
- * 404 for what they cannot see and 403 for a push with read access only.
+ * The git smart-HTTP policy, the API's: one authentication, token scopes (`write:repository` already for a push's
+ * `info/refs`), `REQUIRE_SIGNIN_VIEW`, access with the two-factor policy. Anonymous → 401 with a Basic challenge;
+ * signed in → 404 for the unseen, 403 for a push with read access.
  */
 export async function authorizeGitHttp(
   rpc: RpcClient,

@@ -25,11 +25,9 @@ function fingerprint(body: unknown): string {
 }
 
 /**
- * `Idempotency-Key` on POST (the IETF httpapi draft, as Stripe does it): the first request with a key runs and its
- * answer (status and body) is kept for `[api] IDEMPOTENCY_TTL` per (user, method, URL, key); a retry with the same
- * body gets that answer again with `Idempotent-Replayed: true` instead of creating a second resource; a retry while
- * the first still runs → 409; the same key with a different body → 422. Failed requests keep nothing (a retry runs
- * again). Anonymous requests and requests without the header pass through untouched; a streamed upload with one → 422.
+ * `Idempotency-Key` on POST (IETF httpapi draft, as Stripe): a retry with the same body replays the first answer
+ * (`Idempotent-Replayed: true`) instead of creating twice; while the first runs 409; another body 422. Failures keep
+ * nothing.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {

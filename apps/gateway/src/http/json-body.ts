@@ -17,12 +17,9 @@ const FILE_CONTENT_ROUTES = /^\/api\/v1\/repos\/:owner\/:repo\/(contents|content
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * The one route that takes a file body instead of JSON: a release attachment upload (Gitea's
- * `repoCreateReleaseAttachment`), `multipart/form-data` or `application/octet-stream`, streamed unparsed to its
- * controller. Multipart is what a cross-site form can send without a CORS preflight, so it is accepted only from a
- * request that carries its credentials itself (an `Authorization` header or `?token=`), which a cross-site page
- * cannot make a browser add; the web session cookie alone, which the browser would add, never suffices, nor Basic
- * credentials on a request from a web page ({@link carriesOwnUploadCredentials}).
+ * The one route taking a file body (release attachment upload). Multipart is what a cross-site form can send, so it
+ * is accepted only with credentials the request carries itself (header or `?token=`), never the session cookie
+ * ({@link carriesOwnUploadCredentials}).
  */
 export const ATTACHMENT_UPLOAD_ROUTE = '/api/v1/repos/:owner/:repo/releases/:id/assets';
 const FILE_BODY_TYPES = ['multipart/form-data', 'application/octet-stream'];
@@ -152,15 +149,10 @@ function carriesOwnUploadCredentials(req: FastifyRequest): boolean {
 }
 
 /**
- * Request bodies at the edge, before anything is parsed or authenticated:
- * - only JSON is parsed (git smart HTTP registers its own types in its own scope); any other type is 415, so a
- *   browser form (`application/x-www-form-urlencoded`, `text/plain`, `multipart/form-data` — what a cross-site page
- *   can send without a CORS preflight) never reaches an API route (CSRF, issue 9 item 8); the one exception is the
- *   attachment upload ({@link ATTACHMENT_UPLOAD_ROUTE}), and only with credentials a cross-site page cannot add;
- * - a request without a body is fine whatever its `Content-Type` says (Gitea's Go SDK sends one on bodiless calls);
- * - bodies are capped at `[server] MAX_BODY_SIZE` (413), except authenticated requests to the file-content routes;
- * - JSON nested deeper than {@link MAX_JSON_DEPTH} is 400 before `JSON.parse` (which would otherwise recurse on it).
- * Register before the routes are (an `onRoute` hook sets the per-route limits).
+ * Request bodies at the edge, before parsing or authentication: only JSON (else 415, so a cross-site form never
+ * reaches an API route; the attachment upload is the one exception); a bodiless request passes whatever its type;
+ * `[server] MAX_BODY_SIZE` (413); JSON deeper than {@link MAX_JSON_DEPTH} is 400 before `JSON.parse` recurses on it.
+ * Register before the routes (an `onRoute` hook sets per-route limits).
  */
 export function registerJsonBodyParser(fastify: FastifyInstance, limits: BodyLimits): void {
   fastify.addHook('onRoute', (route: RouteOptions) => {

@@ -2,10 +2,8 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 
 /**
- * The one home of how the gateway answers bytes users stored — raw files and media, release attachments, package
- * files and registry blobs — on Cairn's own origin (Gitea's `ServeSetHeaders`/`ServeUserContentByReader`): the server
- * decides the content type (never the uploader's declared one), browsers may not sniff another (`nosniff`), and the
- * body is sandboxed (`Content-Security-Policy: …; sandbox`), so no stored HTML, SVG or script ever runs as Cairn.
+ * The one home of how stored bytes are answered on Cairn's origin (Gitea's `ServeSetHeaders`): the server decides the
+ * type, `nosniff`, and a sandbox CSP, so no stored HTML, SVG or script runs as Cairn.
  */
 
 /** Gitea's policy for served files: nothing loads, no script runs, the document has an opaque origin. */
@@ -73,10 +71,8 @@ export function isInertType(declared: string | undefined): boolean {
 }
 
 /**
- * The content type Cairn answers for user content. `head` is the body's first bytes (null when they are not known:
- * a HEAD request or a byte range that does not start at 0), `declared` what the storing service says, `name` a raw
- * file's name: a text file named `.svg` is served as an SVG image and a `.pdf` starting `%PDF-` as a PDF (as Gitea
- * does) — both under the sandbox, so nothing in them runs as Cairn. HTML is never `text/html`.
+ * The content type of user content, decided by the server: `.svg` text as SVG and `%PDF-` `.pdf` as PDF (as Gitea),
+ * both sandboxed; HTML is never `text/html`.
  */
 export function userContentType(kind: UserContentKind, head: Buffer | null, declared?: string, name?: string): string {
   if (kind === 'download' && isInertType(declared)) return declared as string;

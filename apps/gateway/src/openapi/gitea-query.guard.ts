@@ -7,10 +7,8 @@ import { matchGiteaPath } from './gitea-paths.js';
 import { collectRoutes } from './route-table.js';
 
 /**
- * Global: a query parameter Gitea documents for the operation but Cairn does not implement is refused with 422 naming
- * it, never silently dropped (a client asking `archived=true` must not get every repository). Which ones those are
- * is read from the published description, where the generator marked them ({@link UNIMPLEMENTED}) from the handler's
- * query class; parameters Gitea does not document are ignored, as Gitea does.
+ * Refuses (422) a query parameter Gitea documents but Cairn does not implement, as marked in the published
+ * description ({@link UNIMPLEMENTED}): a client asking `archived=true` must not silently get every repository.
  */
 @Injectable()
 export class GiteaQueryGuard implements CanActivate {

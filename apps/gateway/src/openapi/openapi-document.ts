@@ -28,11 +28,8 @@ const STATUS_TEXT: Record<string, string> = {
 };
 
 /**
- * Builds `/swagger.v1.json` from the code: every route the controllers declare is listed. Where Gitea has the same
- * operation, its facts (operation id, tag, parameters, response schemas) are used so that names and types follow
- * Gitea; the success status is the handler's own; Gitea query parameters the handler does not read are marked
- * {@link UNIMPLEMENTED}. Cairn's additions to Gitea's objects are merged in from {@link CAIRN_EXTENSIONS}; routes
- * Gitea lacks keep `cairn*` ids and are described from their contract classes and Cairn's response schemas.
+ * Builds `/swagger.v1.json` from the controllers: Gitea's facts for operations Gitea has (so names and types follow
+ * Gitea), Cairn's additions from {@link CAIRN_EXTENSIONS}, `cairn*` ids for the rest.
  */
 export function buildOpenApiDocument(controllers: Type<unknown>[], gitea: GiteaFacts): Record<string, unknown> {
   const routes = collectRoutes(controllers);
@@ -136,11 +133,8 @@ function describeGiteaRoute(route: ApiRoute, op: Operation): Operation {
 }
 
 /**
- * The refusals the gateway answers before or around any handler, which Gitea's description leaves out of most
- * operations (Gitea answers them too): 401 for missing or bad credentials (any operation: a bad token is refused even
- * where none is needed), 404 for a path naming nothing, 400 for a malformed path value or JSON body, 415 for a body
- * of a type the operation does not take (an upload: credentials it does not accept), 422 for query or body values that break their rules. Error answers are JSON (`APIError`), whatever
- * the operation produces when it succeeds.
+ * The refusals the gateway answers around any handler (401, 404, 400, 415, 422 as `APIError` JSON), which Gitea's
+ * description leaves out of most operations though Gitea answers them too.
  */
 function declareGatewayRefusals(op: Operation): void {
   const responses = op.responses as Record<string, unknown>;

@@ -28,11 +28,8 @@ const UPSTREAM_HIGH_WATER_MARK = 1024 * 1024;
 type Caller = { actor: ActorDto | null; forwardAuthorization: boolean };
 
 /**
- * The package registries at the edge (`/api/packages/*`, `/v2/*`): the caller's credentials are resolved here as the
- * API resolves them (Basic with a password or token, `token`/`Bearer` headers, `?token=`), then the request is
- * streamed to packages-service's internal endpoint with the internal token and the actor
- * ({@link PACKAGES_ACTOR_HEADER}), request and response bodies never buffered. Access decisions are packages-service's;
- * every answer goes out as user content ({@link secureUserContentHeaders}: decided type, `nosniff`, sandbox CSP).
+ * The package registries at the edge: credentials resolved as the API does, then streamed to packages-service (which
+ * decides access) with the actor; every answer goes out as user content ({@link secureUserContentHeaders}).
  */
 export class PackagesProxy {
   private readonly logger = new Logger('PackagesProxy');

@@ -40,10 +40,8 @@ function plain(raw: FastifyReply['raw'], status: number, message: string): void 
 }
 
 /**
- * Gitea's runner protocol at the edge (`/api/actions/*`, Connect RPC): streamed to runners-service's internal
- * endpoint and back, request and response bodies never buffered, the request body bounded. The gateway does not
- * authenticate runners (runners-service does, from the runner's own headers); it forwards only Connect's headers and
- * the runner's, plus the shared internal token.
+ * Gitea's runner protocol at the edge, streamed to runners-service (which authenticates runners) and back, never
+ * buffered; only Connect's and the runner's headers are forwarded, plus the internal token.
  */
 export class RunnerProtocolProxy {
   private readonly logger = new Logger('RunnerProtocol');

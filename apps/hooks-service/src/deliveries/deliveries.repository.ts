@@ -140,18 +140,10 @@ const BATCHING = { maxBatch: 200, maxInFlight: 1 };
 /** Timestamps are stored as UTC `timestamp(3)` (Prisma's convention); database time is the one clock. */
 const NOW = `(now() AT TIME ZONE 'UTC')`;
 
-/**
- * The only place deliveries and attempts are read and written. The per-attempt path (claim, record) and the
- * per-event insert are single SQL statements — the per-attempt ones shared by concurrent attempts — and the API
- * reads go through Prisma.
- */
+/** Deliveries and attempts; the per-attempt path (claim, record) and the per-event insert are single SQL statements. */
 @Injectable()
 export class DeliveriesRepository {
-  /**
-   * Claims and results of concurrent attempts share statements: with one statement of each kind in flight, what
-   * arrives meanwhile goes into the next one, so batches grow with the load (a statement's cost is mostly per
-   * statement, not per row).
-   */
+  /** One statement of each kind in flight; what arrives meanwhile joins the next (a statement costs per statement). */
   private readonly claims = new MicroBatcher<ClaimRequest, DeliveryClaim | null>((items) => this.claimBatch(items), BATCHING);
   private readonly finishes = new MicroBatcher<FinishRequest, boolean>((items) => this.finishBatch(items), BATCHING);
 

@@ -5,7 +5,7 @@ import { HOOKS_SETTINGS, type HooksSettings } from '../config/hooks-settings.js'
 import { nextRetryDelayMs, parseRetryAfter } from './backoff.js';
 import { DeliveriesRepository, type DeliveryClaim } from './deliveries.repository.js';
 import { DeliveryQueue } from './delivery-queue.js';
-import { maskHeaders } from './header-mask.js';
+import { maskHeaders } from '../common/header-mask.js';
 import { OpenedSecrets } from './opened-secrets.js';
 import { HttpSender, MAX_RECORDED_BODY, type SendResult } from './http-sender.js';
 import { judge } from './outcome.js';

@@ -5,10 +5,8 @@ import type { JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 
 /**
- * First attempts of an event's deliveries go in groups: delivery `id` belongs to group `floor(id / size)` of its
- * event. A fan-out of 1,000 hooks is then ~125 jobs instead of 1,000 (BullMQ's Redis work is per job), still
- * spread over every instance's worker (a worker holds at most DELIVER_CONCURRENCY jobs, so small groups keep one
- * instance from taking a whole fan-out), and the group is found again from any one of its rows (the sweeper's case).
+ * First attempts of an event's deliveries go in groups (`floor(id / size)`): BullMQ's Redis work is per job, and small
+ * groups still spread a fan-out over every instance; any row finds its group again (the sweeper's case).
  */
 export const FIRST_ATTEMPTS_PER_JOB = 8;
 
@@ -115,7 +113,6 @@ export class DeliveryQueue implements OnApplicationShutdown {
     });
   }
 
-  /** Enqueues single attempts (a delay for retries). */
   async enqueue(items: AttemptToEnqueue[]): Promise<void> {
     await this.add(
       items.map((it) => ({
@@ -126,7 +123,6 @@ export class DeliveryQueue implements OnApplicationShutdown {
     );
   }
 
-  /** Enqueues the first attempts of an event's deliveries, in their groups. */
   async enqueueFirstAttempts(eventId: string, deliveryIds: number[]): Promise<void> {
     await this.add(planJobs(deliveryIds.map((id) => ({ id, eventId, attempt: 1 }))));
   }

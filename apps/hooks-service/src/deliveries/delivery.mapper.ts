@@ -4,7 +4,7 @@ import type {
 } from '@cairn/contracts';
 import type { AttemptRow, DeliveryRow } from './deliveries.repository.js';
 import { judge } from './outcome.js';
-import { maskUrlCredentials } from './header-mask.js';
+import { maskUrlCredentials } from '../common/header-mask.js';
 
 function statusText(row: { lastStatusCode: number | null; lastError: string | null; attempts: number }): string {
   if (row.attempts === 0) return 'pending';

@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { AnyDomainEvent } from '@cairn/contracts';
+import type { AnyDomainEvent, HookDeliveryDto } from '@cairn/contracts';
 import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
 import { mapDomainEvent, type HookEventSpec } from '../payloads/event-map.js';
 import { renderPayload } from '../payloads/formats.js';
 import { branchMatches } from '../webhooks/branch-filter.js';
 import { headerEventOf, hookWants } from '../webhooks/hook-events.js';
 import { hookMeta } from '../webhooks/webhook.mapper.js';
+import type { TestDelivery } from '../webhooks/test-delivery.js';
 import { WebhooksRepository, type MatchableHook } from '../webhooks/webhooks.repository.js';
-import { DeliveriesRepository, type DeliveryRow, type NewDelivery } from './deliveries.repository.js';
+import { DeliveriesRepository, type NewDelivery } from './deliveries.repository.js';
 import { DeliveryQueue } from './delivery-queue.js';
+import { toDeliveryDto } from './delivery.mapper.js';
 
 /**
  * Turns domain events into deliveries: the matching hooks (the repository's, its owner's, every system hook; by
@@ -18,7 +20,7 @@ import { DeliveryQueue } from './delivery-queue.js';
  * Idempotent per event: a redelivered event writes nothing new and re-enqueues what has not started yet.
  */
 @Injectable()
-export class DispatchService {
+export class DispatchService implements TestDelivery {
   private readonly logger = new Logger('DispatchService');
 
   constructor(
@@ -62,12 +64,12 @@ export class DispatchService {
   }
 
   /** A delivery outside any event (hook tests): written, then enqueued. */
-  async deliverNow(hook: MatchableHook, spec: HookEventSpec, repoId: number): Promise<DeliveryRow | null> {
+  async deliverTest(hook: MatchableHook, spec: HookEventSpec, repoId: number): Promise<HookDeliveryDto | null> {
     const body = renderPayload(hook.type, spec.eventType, spec.payload, hookMeta(hook), undefined);
     if (!body) return null;
     const row = await this.deliveries.create(this.row(hook, spec, body.body, repoId, null));
     await this.queue.enqueue([{ deliveryId: row.id, attempt: 1 }]);
-    return row;
+    return toDeliveryDto(row);
   }
 
   private matches(hook: MatchableHook, spec: HookEventSpec): boolean {

@@ -129,10 +129,8 @@ const ISSUE_SUB_EVENTS: Partial<Record<IssueEventData['action'], { issue: string
 };
 
 /**
- * `repo.evt.issue.*` → Gitea's `IssuePayload` (`issues`; `issue_assign` for assigned/unassigned, with GitHub's
- * `assignee`); lock/unlock of a pull request → `pull_request`; label and
- * milestone actions → `issue_label`/`issue_milestone` (`pull_request_label`/`pull_request_milestone` for pull
- * requests, with Gitea's `PullRequestPayload`).
+ * `repo.evt.issue.*` → Gitea's `IssuePayload` (`issues`, `issue_assign`, `issue_label`, `issue_milestone`; a pull
+ * request's lock and label/milestone actions go out as its `pull_request*` kinds).
  */
 function issueEvent(data: IssueEventData, ctx: MapContext): MappedEvent {
   const repository = repositoryJson(data.repository, ctx.rootUrl);

@@ -2,7 +2,7 @@ import { toApiTime } from '@cairn/contracts';
 import type { HookDto } from '@cairn/contracts';
 import type { SecretBox } from '@cairn/platform';
 import { eventsForDto } from './hook-events.js';
-import { maskCredential, maskUrlCredentials } from '../deliveries/header-mask.js';
+import { maskCredential, maskUrlCredentials } from '../common/header-mask.js';
 import type { WebhookRow } from './webhooks.repository.js';
 
 /** The hook's type-specific settings as stored. */

@@ -8,13 +8,12 @@ import {
 import { COMMON_SETTINGS, RpcClient, type CommonSettings } from '@cairn/platform';
 import type { Prisma } from '../generated/prisma/client.js';
 import { SecretBox } from '@cairn/platform';
-import { DispatchService } from '../deliveries/dispatch.service.js';
-import { toDeliveryDto } from '../deliveries/delivery.mapper.js';
 import { pushPayload } from '../payloads/gitea-payloads.js';
 import { HookScopeResolver } from './hook-scope.js';
 import { checkCreateHook, checkEditHook } from './hook-options.js';
 import { hookMeta, openOrEmpty, toHookDto } from './webhook.mapper.js';
-import { isMaskOf, maskCredential, maskUrlCredentials } from '../deliveries/header-mask.js';
+import { isMaskOf, maskCredential, maskUrlCredentials } from '../common/header-mask.js';
+import { TEST_DELIVERY, type TestDelivery } from './test-delivery.js';
 import { WebhooksRepository } from './webhooks.repository.js';
 
 /** Hook management in the three scopes, default-hook copies, and test deliveries. */
@@ -26,7 +25,7 @@ export class WebhooksService {
     private readonly hooks: WebhooksRepository,
     private readonly scopes: HookScopeResolver,
     private readonly box: SecretBox,
-    private readonly dispatch: DispatchService,
+    @Inject(TEST_DELIVERY) private readonly testDelivery: TestDelivery,
     private readonly rpc: RpcClient,
     @Inject(COMMON_SETTINGS) private readonly settings: CommonSettings,
   ) {}
@@ -142,9 +141,9 @@ export class WebhooksService {
       urls: links,
     });
     if (commit) payload.compare_url = links.compare(sha, sha);
-    const row = await this.dispatch.deliverNow(hook, { eventType: 'push', key: 'test', payload }, repo.id);
-    if (!row) throw DomainError.unprocessable('this hook type sends nothing for a push without commits');
-    return toDeliveryDto(row);
+    const delivery = await this.testDelivery.deliverTest(hook, { eventType: 'push', key: 'test', payload }, repo.id);
+    if (!delivery) throw DomainError.unprocessable('this hook type sends nothing for a push without commits');
+    return delivery;
   }
 
   /** The branch's head commit (Gitea `PayloadCommit`), or null when the branch or repo-service is not there. */

@@ -10,8 +10,8 @@ import { hashAccessToken } from '../tokens/token-secret.js';
 import { TokenUsage } from '../tokens/token-usage.js';
 import { UsersRepository, type UserWithTwoFactor } from '../users/users.repository.js';
 import { UsersService } from '../users/users.service.js';
-import { PasswordHasher } from './password-hasher.js';
-import { SignInThrottle } from './sign-in-throttle.js';
+import { PasswordHasher } from '../common/password-hasher.js';
+import { SignInThrottle } from '../common/sign-in-throttle.js';
 import { TwoFactorService } from './two-factor.service.js';
 
 interface Principal {

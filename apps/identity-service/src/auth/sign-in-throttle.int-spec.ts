@@ -3,7 +3,7 @@ import { DomainError, ErrorCode, IdentitySubjects, type ResolveCredentialsReques
 import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
 import { actorOf, startIdentityTestEnv, type IdentityTestEnv } from '../../test/identity-test-env.js';
 import { IDENTITY_SETTINGS, type IdentitySettings } from '../config/identity-settings.js';
-import { SignInThrottle } from './sign-in-throttle.js';
+import { SignInThrottle } from '../common/sign-in-throttle.js';
 import { base32Decode, totp } from './totp.js';
 import { TwoFactorService } from './two-factor.service.js';
 

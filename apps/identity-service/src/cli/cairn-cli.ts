@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 /**
- * Cairn's administration CLI, after Gitea's: `npm run cairn -- admin user create --username u --password p
- * --email e [--admin] [--must-change-password=false] [--access-token [--access-token-name n]
- * [--access-token-scopes s]]`. Works on the database directly through the service layer (no NATS needed).
+ * Cairn's administration CLI, after Gitea's (`npm run cairn -- admin user create …`): works on the database through
+ * the service layer, without NATS.
  */
 import 'reflect-metadata';
 import { Global, Module, type INestApplicationContext } from '@nestjs/common';

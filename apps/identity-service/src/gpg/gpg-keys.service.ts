@@ -5,7 +5,7 @@ import {
 } from '@cairn/contracts';
 import { CLOCK, type Clock } from '../common/clock.js';
 import { canSeeUser } from '../common/visibility.js';
-import { PrismaService } from '../prisma/prisma.service.js';
+import { Transactions } from '../prisma/transactions.js';
 import { acceptedVerificationTokens, tokenVariants } from '../keys/verification-token.js';
 import { activatedEmails } from '../users/user.mapper.js';
 import { UsersRepository, type UserRow } from '../users/users.repository.js';
@@ -27,7 +27,7 @@ function badSignature(token: string): DomainError {
 @Injectable()
 export class GpgKeysService {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly transactions: Transactions,
     private readonly keys: GpgKeysRepository,
     private readonly users: UsersRepository,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -73,7 +73,7 @@ export class GpgKeysService {
     const ids = parsed.flatMap((k) => [k.keyId, ...k.subkeys.map((s) => s.keyId)]);
     if (new Set(ids).size !== ids.length) throw DomainError.unprocessable(KEY_ID_USED);
     try {
-      const rows = await this.prisma.$transaction(async (tx) => {
+      const rows = await this.transactions.run(async (tx) => {
         if ((await this.keys.usedKeyIds(ids, tx)).length > 0) throw DomainError.unprocessable(KEY_ID_USED);
         return this.keys.create(tx, user.id, body.armored_public_key, parsed, verified);
       });

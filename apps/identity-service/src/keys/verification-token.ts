@@ -4,10 +4,9 @@ import type { UserRow } from '../users/users.repository.js';
 const WINDOW_MS = 60_000;
 
 /**
- * Gitea's key verification token (`GET /user/gpg_key_token`): a digest of the user's identity and a one-minute time
- * window. The token handed out names the *next* window; a signature is accepted over it or over the previous one
- * (the current window), so a token stays good for one to two minutes. It proves nothing by itself — what counts
- * is the signature over it, which only the key's holder can make.
+ * Gitea's key verification token (`GET /user/gpg_key_token`): a digest of the user and a one-minute window. The token
+ * names the next window and the previous one is accepted too, so it stays good one to two minutes; only the signature
+ * over it proves anything.
  */
 export function verificationToken(user: Pick<UserRow, 'id' | 'name' | 'email' | 'createdAt'>, now: Date, windowsAhead: 0 | 1): string {
   const window = Math.floor(now.getTime() / WINDOW_MS) * WINDOW_MS + windowsAhead * WINDOW_MS;

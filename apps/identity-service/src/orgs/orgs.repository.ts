@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Prisma, type OrgUser, type Team, type User } from '../generated/prisma/client.js';
 import { IDENTITY_SCHEMA, PrismaService, type Db, type Tx } from '../prisma/prisma.service.js';
+import type { UserOrgLinks } from '../users/account-links.js';
 
 export type TeamRow = Team;
 export type OrgRow = User;
@@ -48,7 +49,7 @@ const TEAMS = Prisma.raw(`"${IDENTITY_SCHEMA}"."teams"`);
 const TEAM_USERS = Prisma.raw(`"${IDENTITY_SCHEMA}"."team_users"`);
 
 @Injectable()
-export class OrgsRepository {
+export class OrgsRepository implements UserOrgLinks {
   constructor(private readonly prisma: PrismaService) {}
 
   async findOrgByName(name: string, db: Db = this.prisma): Promise<OrgRow | null> {
@@ -65,6 +66,12 @@ export class OrgsRepository {
     return tx.user.create({
       data: { type: 'organization', lowerName: o.name.toLowerCase(), ...o },
     });
+  }
+
+  /** Deletes the organization (only while it still is one); false when there was nothing to delete. */
+  async deleteOrg(tx: Tx, id: number): Promise<boolean> {
+    const { count } = await tx.user.deleteMany({ where: { id, type: 'organization' } });
+    return count > 0;
   }
 
   createTeam(tx: Tx, t: NewTeam): Promise<TeamRow> {

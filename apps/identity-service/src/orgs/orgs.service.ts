@@ -9,7 +9,8 @@ import {
 import { COMMON_SETTINGS, type CommonSettings, uniqueViolation } from '@cairn/platform';
 import { EventPublisher } from '../common/event-publisher.js';
 import { canSeeOrg, canSeeUser, visibleToViewer } from '../common/visibility.js';
-import { PrismaService, type Tx } from '../prisma/prisma.service.js';
+import type { Tx } from '../prisma/prisma.service.js';
+import { Transactions } from '../prisma/transactions.js';
 import { toUserDto } from '../users/user.mapper.js';
 import { UsersRepository, type UserRow } from '../users/users.repository.js';
 import { duplicateAccountError } from '../users/users.service.js';
@@ -32,7 +33,7 @@ interface OrgContext {
 @Injectable()
 export class OrgsService {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly transactions: Transactions,
     private readonly orgs: OrgsRepository,
     private readonly users: UsersRepository,
     private readonly events: EventPublisher,
@@ -106,7 +107,7 @@ export class OrgsService {
     if (await this.users.nameTaken(body.username)) throw DomainError.unprocessable('user already exists');
     let org: OrgRow;
     try {
-      org = await this.prisma.$transaction(async (tx) => {
+      org = await this.transactions.run(async (tx) => {
         const created = await this.orgs.createOrg(tx, {
           name: body.username,
           fullName: body.full_name ?? '',
@@ -161,16 +162,14 @@ export class OrgsService {
       visibility: body.visibility || undefined,
       repoAdminChangeTeamAccess: body.repo_admin_change_team_access,
     };
-    const updated = await this.prisma.$transaction((tx) => this.orgs.updateOrg(tx, org.id, changes));
+    const updated = await this.transactions.run((tx) => this.orgs.updateOrg(tx, org.id, changes));
     return this.orgDto(updated);
   }
 
   /**
-   * Deletes an organization (owners and site admins, Gitea's `reqOrgOwnership`) with its teams, team members and
-   * memberships (foreign-key cascades), in one transaction with `identity.evt.user.deleted` (`kind: 'organization'`):
-   * runners-service and hooks-service drop what the organization owned on that event. Refused while the organization
-   * owns repositories (Gitea's `ErrUserOwnRepos`); `countRepositories` asks repo-service, which this service cannot
-   * query in the same transaction, so a repository created in between is not seen (as in any cross-service check).
+   * Deletes an organization with its teams and memberships (cascades) in one transaction with
+   * `identity.evt.user.deleted`, on which the other services drop what it owned. Refused while it owns repositories
+   * (`ErrUserOwnRepos`); repo-service is asked outside the transaction, so one created meanwhile is not seen.
    */
   async delete(actor: ActorDto, name: string, countRepositories: (orgId: number) => Promise<number>): Promise<void> {
     const { org } = await this.visibleOrg(actor, name);
@@ -180,10 +179,9 @@ export class OrgsService {
         `organization "${org.name}" still owns repositories: delete or transfer them first`,
       );
     }
-    await this.prisma.$transaction(async (tx) => {
+    await this.transactions.run(async (tx) => {
       // Type-checked delete: a concurrent deletion (or a rename into a user) leaves nothing to delete.
-      const { count } = await tx.user.deleteMany({ where: { id: org.id, type: 'organization' } });
-      if (count === 0) throw DomainError.notFound(`organization "${name}" does not exist`);
+      if (!(await this.orgs.deleteOrg(tx, org.id))) throw DomainError.notFound(`organization "${name}" does not exist`);
       const data: AccountDeletedData = { id: org.id, login: org.name, kind: 'organization' };
       await this.events.record(tx, IdentityEvents.userDeleted, data);
     });
@@ -280,7 +278,7 @@ export class OrgsService {
     // Without units or units_map a team gets every unit (Gitea refuses such a request with a 500).
     const units = resolveTeamUnits(body.permission ?? 'read', body, { units: [...TEAM_UNITS], unitsMap: {} });
     try {
-      const team = await this.prisma.$transaction((tx) =>
+      const team = await this.transactions.run((tx) =>
         this.orgs.createTeam(tx, {
           orgId: org.id,
           name: teamName,
@@ -326,7 +324,7 @@ export class OrgsService {
       Object.assign(changes, resolveTeamUnits(requested, body, { units: team.units, unitsMap: unitsMapOf(team) }));
     }
     try {
-      const updated = await this.prisma.$transaction((tx) => this.orgs.updateTeam(tx, team.id, changes));
+      const updated = await this.transactions.run((tx) => this.orgs.updateTeam(tx, team.id, changes));
       return toTeamDto(updated, this.orgDto(org));
     } catch (err) {
       if (uniqueViolation(err)?.includes('lower_name')) throw DomainError.unprocessable('team already exists');
@@ -343,7 +341,7 @@ export class OrgsService {
     const { org, team } = await this.visibleTeam(actor, teamId);
     await this.requireOwner(actor, org.id);
     if (team.permission === 'owner') throw DomainError.unprocessable('the Owners team cannot be deleted');
-    await this.prisma.$transaction(async (tx) => {
+    await this.transactions.run(async (tx) => {
       const former = await this.orgs.deleteTeam(tx, team.id);
       for (const userId of former) {
         if ((await this.orgs.countUserTeamsInOrg(tx, org.id, userId)) > 0) continue;
@@ -386,7 +384,7 @@ export class OrgsService {
     const { org, team } = await this.visibleTeam(actor, teamId);
     await this.requireOwner(actor, org.id);
     const user = await this.targetUser(username);
-    await this.prisma.$transaction(async (tx) => {
+    await this.transactions.run(async (tx) => {
       await this.orgs.addTeamMember(tx, team, user.id);
       if (await this.orgs.ensureOrgUser(tx, org.id, user.id)) await this.memberAddedEvent(tx, org, user);
     });
@@ -397,7 +395,7 @@ export class OrgsService {
     const { org, team } = await this.visibleTeam(actor, teamId);
     await this.requireOwner(actor, org.id);
     const user = await this.targetUser(username);
-    await this.prisma.$transaction(async (tx) => {
+    await this.transactions.run(async (tx) => {
       if (team.permission === 'owner') {
         await this.orgs.lockTeam(tx, team.id);
         if ((await this.orgs.isTeamMember(team.id, user.id, tx)) && (await this.orgs.countTeamMembers(team.id, tx)) <= 1) {
@@ -440,7 +438,7 @@ export class OrgsService {
     const { org } = await this.visibleOrg(actor, name);
     await this.requireOwner(actor, org.id);
     const user = await this.targetUser(username);
-    await this.prisma.$transaction(async (tx) => {
+    await this.transactions.run(async (tx) => {
       const owners = await this.orgs.ownersTeam(org.id, tx);
       if (owners) {
         await this.orgs.lockTeam(tx, owners.id);

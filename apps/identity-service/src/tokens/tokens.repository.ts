@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Prisma, type AccessToken } from '../generated/prisma/client.js';
 import { IDENTITY_SCHEMA, PrismaService, type Db } from '../prisma/prisma.service.js';
 import type { UserWithTwoFactor } from '../users/users.repository.js';
+import type { UserTokenLinks } from '../users/account-links.js';
 
 export type TokenRow = AccessToken;
 
@@ -16,7 +17,7 @@ export interface NewToken {
 const ACCESS_TOKENS = Prisma.raw(`"${IDENTITY_SCHEMA}"."access_tokens"`);
 
 @Injectable()
-export class TokensRepository {
+export class TokensRepository implements UserTokenLinks {
   constructor(private readonly prisma: PrismaService) {}
 
   findByHash(tokenHash: string): Promise<(TokenRow & { user: UserWithTwoFactor }) | null> {

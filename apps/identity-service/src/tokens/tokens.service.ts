@@ -4,7 +4,7 @@ import {
   type AccessTokenDto, type ActorDto, type CreateAccessTokenBody, type ListQuery, type Paginated,
 } from '@cairn/contracts';
 import { EventPublisher } from '../common/event-publisher.js';
-import { PrismaService } from '../prisma/prisma.service.js';
+import { Transactions } from '../prisma/transactions.js';
 import { UsersRepository, type UserRow } from '../users/users.repository.js';
 import { toAccessTokenDto } from './token.mapper.js';
 import { generateAccessToken, hashAccessToken } from './token-secret.js';
@@ -31,7 +31,7 @@ export function normaliseScopes(given: string[] | undefined): string[] {
 @Injectable()
 export class TokensService {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly transactions: Transactions,
     private readonly tokens: TokensRepository,
     private readonly users: UsersRepository,
     private readonly events: EventPublisher,
@@ -57,13 +57,13 @@ export class TokensService {
     }
     const secret = generateAccessToken();
     try {
-      const row = await this.tokens.create(this.prisma, {
+      const row = await this.transactions.run((tx) => this.tokens.create(tx, {
         userId: user.id,
         name,
         tokenHash: hashAccessToken(secret),
         tokenLastEight: secret.slice(-8),
         scopes,
-      });
+      }));
       return toAccessTokenDto(row, secret);
     } catch (err) {
       if (uniqueViolation(err)?.includes('name')) throw DomainError.invalid('access token name has been used already');
@@ -84,7 +84,7 @@ export class TokensService {
     const asId = /^\d+$/.test(token.trim()) ? Number(token.trim()) : 0;
     // Ids are 32-bit in the database: a larger number names no token (asking Prisma would fail, not miss).
     if (asId > MAX_INT32) throw DomainError.notFound(`access token ${token.trim()} does not exist`);
-    await this.prisma.$transaction(async (tx) => {
+    await this.transactions.run(async (tx) => {
       let id: number;
       if (asId > 0) {
         const row = await this.tokens.findForUser(user.id, asId, tx);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, type ActorDto, type UserSettingsDto, type UserSettingsOptions } from '@cairn/contracts';
-import { PasswordHasher } from '../auth/password-hasher.js';
-import { PrismaService } from '../prisma/prisma.service.js';
+import { PasswordHasher } from '../common/password-hasher.js';
+import { Transactions } from '../prisma/transactions.js';
 import { toUserSettingsDto } from './user.mapper.js';
 import { UsersRepository, type UserChanges, type UserRow } from './users.repository.js';
 
@@ -16,7 +16,7 @@ const SETTINGS_COLUMNS: ReadonlyArray<[keyof UserSettingsOptions, keyof UserChan
 @Injectable()
 export class UserSettingsService {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly transactions: Transactions,
     private readonly users: UsersRepository,
     private readonly hasher: PasswordHasher,
   ) {}
@@ -32,7 +32,7 @@ export class UserSettingsService {
       // Gitea's options are Go pointers: `null` leaves a field as it is, like leaving it out.
       if (body[from] !== undefined && body[from] !== null) (changes as Record<string, unknown>)[to] = body[from];
     }
-    return toUserSettingsDto(await this.users.update(this.prisma, actor.id, changes));
+    return toUserSettingsDto(await this.transactions.run((tx) => this.users.update(tx, actor.id, changes)));
   }
 
   /** Sets the actor's own new password and clears "must change password" (Gitea refuses the old one again). */
@@ -41,7 +41,8 @@ export class UserSettingsService {
     if (await this.hasher.verify(password, row.passwordHash)) {
       throw DomainError.unprocessable('the new password must differ from the current one');
     }
-    await this.users.update(this.prisma, actor.id, { passwordHash: await this.hasher.hash(password), mustChangePassword: false });
+    const passwordHash = await this.hasher.hash(password);
+    await this.transactions.run((tx) => this.users.update(tx, actor.id, { passwordHash, mustChangePassword: false }));
   }
 
   private async ownRow(actor: ActorDto): Promise<UserRow> {

@@ -7,7 +7,7 @@ import {
   ChangeOwnPasswordRequest, DomainError, RegisterUserRequest, UsernameRequest, UserSettingsRequest,
   type LookupUsersReply, type OwnerDto, type Paginated, type UserDto, type UserSettingsDto,
 } from '@cairn/contracts';
-import { SignInThrottle } from '../auth/sign-in-throttle.js';
+import { SignInThrottle } from '../common/sign-in-throttle.js';
 import { requireActor, requireBody } from '../common/require-actor.js';
 import { IDENTITY_SETTINGS, type IdentitySettings } from '../config/identity-settings.js';
 import { UsersService } from './users.service.js';

@@ -5,13 +5,12 @@ import {
   type Paginated, type SearchUsersQuery, type UserDto,
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, type CommonSettings, uniqueViolation } from '@cairn/platform';
-import { PasswordHasher } from '../auth/password-hasher.js';
+import { PasswordHasher } from '../common/password-hasher.js';
 import { EventPublisher } from '../common/event-publisher.js';
 import { canSeeOrg, canSeeUser, visibleToViewer } from '../common/visibility.js';
-import { PrismaService } from '../prisma/prisma.service.js';
-import { OrgsRepository } from '../orgs/orgs.repository.js';
-import { TokensRepository } from '../tokens/tokens.repository.js';
+import { Transactions } from '../prisma/transactions.js';
 import { toOwnerDto, toUserDto } from './user.mapper.js';
+import { USER_ORG_LINKS, USER_TOKEN_LINKS, type UserOrgLinks, type UserTokenLinks } from './account-links.js';
 import { UsersRepository, type UserChanges, type UserRow } from './users.repository.js';
 
 const MAX_LOOKUP = 500;
@@ -28,10 +27,10 @@ export function duplicateAccountError(err: unknown): DomainError | null {
 @Injectable()
 export class UsersService {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly transactions: Transactions,
     private readonly users: UsersRepository,
-    private readonly orgs: OrgsRepository,
-    private readonly tokens: TokensRepository,
+    @Inject(USER_ORG_LINKS) private readonly orgs: UserOrgLinks,
+    @Inject(USER_TOKEN_LINKS) private readonly tokens: UserTokenLinks,
     private readonly hasher: PasswordHasher,
     private readonly events: EventPublisher,
     @Inject(COMMON_SETTINGS) private readonly common: CommonSettings,
@@ -67,7 +66,7 @@ export class UsersService {
     const passwordHash = await this.hasher.hash(body.password);
     let row;
     try {
-      row = await this.prisma.$transaction(async (tx) => {
+      row = await this.transactions.run(async (tx) => {
         const created = await this.users.create(tx, {
           name: body.username,
           email: body.email,
@@ -118,7 +117,7 @@ export class UsersService {
     }
     let row;
     try {
-      row = await this.users.update(this.prisma, user.id, c);
+      row = await this.transactions.run((tx) => this.users.update(tx, user.id, c));
     } catch (err) {
       throw duplicateAccountError(err) ?? err;
     }
@@ -139,7 +138,7 @@ export class UsersService {
     if ((await countRepositories(target.id)) > 0) {
       throw DomainError.unprocessable(`user "${target.name}" still owns repositories: delete or transfer them first`);
     }
-    await this.prisma.$transaction(async (tx) => {
+    await this.transactions.run(async (tx) => {
       const owned = await this.orgs.lockOwnerTeamsOf(tx, target.id);
       if (owned.some((t) => t.members <= 1)) {
         throw DomainError.unprocessable('user still has ownership of organizations');

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { gitEnvironment } from '@cairn/platform';
+import { gitEnvironment } from '@cairn/git';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCheck } from './git-check.js';
 import { GitChecker } from './git-checker.js';

@@ -1,13 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { isObjectId } from '@cairn/contracts';
-import { runGit } from '@cairn/platform';
-import { CommitReader } from './commit-reader.js';
-import { mergeBaseByProcess, runCheck, toCheckResult, type CheckResult } from './git-check.js';
-import { findMergeBase } from './merge-base.js';
-import { MergeTreeSession } from './merge-tree-session.js';
+import {
+  CatFilePool, findMergeBase, mergeBase, MergeTreeSession, parseCommitObject, probeMergeTreeSessions, type CommitAncestry,
+  type ReadCommits,
+} from '@cairn/git';
+import { LruCache } from '@cairn/platform';
+import { runCheck, toCheckResult, type CheckResult } from './git-check.js';
 
 
 /** A session is ended after this many merges: git keeps every object it parsed, and the scratch directory grows. */
@@ -18,22 +16,25 @@ export const SESSION_IDLE_MS = 20_000;
 const MAX_IDLE_SESSIONS = 16;
 /** Commits a merge-base walk may visit before `git merge-base` is asked instead. */
 const MAX_WALK = 5_000;
-/** The empty tree, which every git repository has without storing it. */
-const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
-/** Long-lived git processes of one repository, used by one check at a time. */
+/**
+ * Commits already read, by object id. An object id names its content, so an entry is right in every repository
+ * that has the commit; bounded (a base push makes many checks walk the same base commits).
+ */
+const known = new LruCache<CommitAncestry>(50_000);
+
+/** A long-lived merge-tree process of one repository, used by one check at a time. */
 interface Session {
   dir: string;
   tree: MergeTreeSession;
-  commits: CommitReader;
 }
 
 /**
- * Runs mergeability checks with long-lived git processes per repository: a `git merge-tree --stdin` (objects into
- * its own scratch directory) and a `git cat-file --batch` from which the merge base is walked — no process is
- * started per check, which is most of what a check used to cost. A repository has one session per check running in
- * it; idle sessions are reused, and ended after {@link SESSION_IDLE_MS} or {@link SESSION_MAX_MERGES} merges, or
- * when one of their processes ended (git 2.39 ends `merge-tree --stdin` on a merge it cannot do).
+ * Runs mergeability checks with long-lived git processes per repository: a `git merge-tree --stdin` session per
+ * check running in it (objects into its own scratch directory) and the pooled `git cat-file` from which the merge
+ * base is walked — no process is started per check. Idle sessions are reused, and ended after
+ * {@link SESSION_IDLE_MS} or {@link SESSION_MAX_MERGES} merges, or when their process ended (git 2.39 ends
+ * `merge-tree --stdin` on a merge it cannot do).
  *
  * Where git cannot answer request by request (no coreutils `stdbuf`, a git without `merge-tree --stdin`; found
  * out once, at the first check), every check runs its own processes as before ({@link runCheck}).
@@ -47,6 +48,12 @@ export class GitChecker implements OnApplicationShutdown {
   private persistent?: Promise<boolean>;
   private closing = false;
   private readonly sweeper: NodeJS.Timeout;
+  /** The cat-file processes merge bases are walked through (one per repository, shared by its checks). */
+  private readonly objects = new CatFilePool({
+    maxProcesses: 2 * MAX_IDLE_SESSIONS,
+    idleTimeoutMs: SESSION_IDLE_MS,
+    onRetry: (reason) => this.logger.warn(reason),
+  });
 
   constructor() {
     this.sweeper = setInterval(() => this.sweep(), SESSION_IDLE_MS / 2);
@@ -82,11 +89,12 @@ export class GitChecker implements OnApplicationShutdown {
     this.closing = true;
     clearInterval(this.sweeper);
     await Promise.all(this.idle.splice(0).map((s) => this.end(s)));
+    this.objects.close();
   }
 
   /** Whether long-lived merge-tree processes answer here, found once by merging a commit with itself. */
   private persistentMode(): Promise<boolean> {
-    this.persistent ??= this.probe().then(
+    this.persistent ??= probeMergeTreeSessions().then(
       () => true,
       (err: unknown) => {
         this.logger.warn(`long-lived git merge-tree unavailable (${(err as Error).message}); one git process per check`);
@@ -96,31 +104,9 @@ export class GitChecker implements OnApplicationShutdown {
     return this.persistent;
   }
 
-  private async probe(): Promise<void> {
-    const root = await mkdtemp(join(tmpdir(), 'cairn-merge-check-probe-'));
-    try {
-      const dir = join(root, 'probe.git');
-      const init = await runGit(null, ['init', '--bare', '--quiet', '--', dir], { timeoutMs: 10_000 });
-      if (init.code !== 0) throw new Error(init.stderr || 'git init failed');
-      const identity = { GIT_AUTHOR_NAME: 'Cairn', GIT_AUTHOR_EMAIL: 'cairn@localhost', GIT_COMMITTER_NAME: 'Cairn', GIT_COMMITTER_EMAIL: 'cairn@localhost' };
-      const made = await runGit(dir, ['commit-tree', '-m', 'probe', EMPTY_TREE], { env: identity, timeoutMs: 10_000 });
-      const commit = made.stdout.toString('utf8').trim();
-      if (made.code !== 0 || !isObjectId(commit)) throw new Error(made.stderr || 'git commit-tree failed');
-      const session = await MergeTreeSession.open(dir, true);
-      try {
-        const outcome = await session.merge(commit, commit, 10_000);
-        if (outcome.kind !== 'clean') throw new Error(outcome.kind === 'error' ? outcome.message : 'unexpected answer');
-      } finally {
-        await session.close();
-      }
-    } finally {
-      await rm(root, { recursive: true, force: true });
-    }
-  }
-
   /**
-   * The merge base walked through the session's cat-file; `git merge-base` decides when the walk cannot (several
-   * best candidates, a very long history). Undefined when there is none or it could not be found in time.
+   * The merge base walked through the repository's pooled cat-file; `git merge-base` decides when the walk cannot
+   * (several best candidates, a very long history). Undefined when there is none or it could not be found in time.
    */
   private async mergeBase(session: Session, base: string, head: string, timeoutMs: number): Promise<string | undefined> {
     let timer: NodeJS.Timeout | undefined;
@@ -128,17 +114,44 @@ export class GitChecker implements OnApplicationShutdown {
       timer = setTimeout(() => resolve('expired'), timeoutMs);
     });
     try {
-      const answer = await Promise.race([findMergeBase(session.commits.read, base, head, MAX_WALK), expired]).catch(() => null);
+      let late = false;
+      const walk = findMergeBase(this.commitReader(session.dir, () => late), base, head, MAX_WALK);
+      const answer = await Promise.race([walk, expired]).catch(() => null);
       if (answer === 'expired') {
-        session.commits.kill();
+        // The walk stops at its next read.
+        late = true;
         return undefined;
       }
       if (answer?.kind === 'found') return answer.oid;
       if (answer?.kind === 'none') return undefined;
-      return await mergeBaseByProcess(session.dir, base, head, timeoutMs);
+      return (await mergeBase(session.dir, base, head, { timeoutMs })) ?? undefined;
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** Reads commits through the pooled cat-file of `dir` (what is not known yet); stops reading once `late`. */
+  private commitReader(dir: string, late: () => boolean): ReadCommits {
+    return async (oids) => {
+      const found = new Map<string, CommitAncestry>();
+      const unknown: string[] = [];
+      for (const oid of oids) {
+        const hit = known.get(oid);
+        if (hit) found.set(oid, hit);
+        else if (isObjectId(oid)) unknown.push(oid);
+      }
+      if (unknown.length) {
+        if (late()) throw new Error('the walk ran out of time');
+        const objects = await this.objects.run(dir, unknown.map((object) => ({ op: 'contents' as const, object })));
+        objects.forEach((object, i) => {
+          if (object?.type !== 'commit' || !object.data) return;
+          const { parents, committer } = parseCommitObject(object.data);
+          known.set(unknown[i], { parents, committer });
+          found.set(unknown[i], { parents, committer });
+        });
+      }
+      return oids.map((oid) => found.get(oid) ?? null);
+    };
   }
 
   private async acquire(dir: string, fresh: boolean): Promise<Session> {
@@ -147,7 +160,7 @@ export class GitChecker implements OnApplicationShutdown {
     if (i >= 0) {
       session = this.idle.splice(i, 1)[0];
     } else {
-      session = { dir, tree: await MergeTreeSession.open(dir, true), commits: new CommitReader(dir) };
+      session = { dir, tree: await MergeTreeSession.open(dir, true) };
     }
     this.busy.add(session);
     return session;
@@ -155,7 +168,7 @@ export class GitChecker implements OnApplicationShutdown {
 
   private release(session: Session): void {
     this.busy.delete(session);
-    const reusable = !this.closing && session.tree.alive && session.commits.alive && session.tree.merges < SESSION_MAX_MERGES;
+    const reusable = !this.closing && session.tree.alive && session.tree.merges < SESSION_MAX_MERGES;
     if (!reusable) {
       void this.end(session);
       return;
@@ -172,7 +185,7 @@ export class GitChecker implements OnApplicationShutdown {
   }
 
   private async end(session: Session): Promise<void> {
-    await Promise.all([session.tree.close(), session.commits.close()]).catch((err: unknown) =>
+    await session.tree.close().catch((err: unknown) =>
       this.logger.warn(`ending git processes of ${session.dir}: ${(err as Error).message}`),
     );
   }

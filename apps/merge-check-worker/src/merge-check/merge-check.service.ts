@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PullSubjects, type MergeCheckJobData } from '@cairn/contracts';
-import { COMMON_SETTINGS, mergeChecks, repoStoragePath, RpcClient, type CommonSettings } from '@cairn/platform';
+import { COMMON_SETTINGS, mergeChecks, RpcClient, type CommonSettings } from '@cairn/platform';
+import { repoStoragePath } from '@cairn/git';
 import { WORKER_SETTINGS, type WorkerSettings } from '../config/worker-settings.js';
 import type { CheckResult } from './git-check.js';
 import { GitChecker } from './git-checker.js';

@@ -21,15 +21,8 @@ export interface AccessFacts {
 const stronger = (a: AccessLevel, b: AccessLevel): AccessLevel => (accessAtLeast(a, b) ? a : b);
 
 /**
- * Gitea's package access rule (`determineAccessMode`), the one every registry and the packages API use:
- * - site admins: owner;
- * - a user's packages: the user → owner; other signed-in users → read when the user is public or limited;
- *   anonymous → read when the user is public;
- * - an organization's packages: owners → owner; otherwise the strongest team permission on the packages unit (an
- *   admin team covers every unit); anyone to whom the organization is visible (public: everyone, limited: signed-in
- *   users, private: members) → at least read;
- * - `REQUIRE_SIGNIN_VIEW = true`: nothing for anonymous callers;
- * - a user who must enrol in two-factor first: read of what the public may see.
+ * Gitea's package access rule (`determineAccessMode`), the one every registry and the packages API use (the cases
+ * are listed in docs/architecture.md, "Access").
  */
 export function determineAccessMode(actor: ActorDto | null, owner: OwnerDto, facts: AccessFacts): AccessLevel {
   if (actor && facts.mustEnrolTwoFactor) {

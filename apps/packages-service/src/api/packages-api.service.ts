@@ -81,7 +81,7 @@ export class PackagesApiService {
     const { owner } = await this.allowed(req.actor, req.owner, 'write');
     const version = await this.versionOf(owner.id, req);
     await this.store.transaction(async (tx) => {
-      const row = await tx.packageVersion.findUnique({ where: { id: version.id } });
+      const row = await this.store.findVersionById(version.id, tx);
       if (!row) throw DomainError.notFound('package does not exist');
       await this.store.deleteVersion(tx, row, req.actor?.id ?? null);
     });

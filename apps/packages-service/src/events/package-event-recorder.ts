@@ -6,6 +6,7 @@ import { EventOutbox, RpcClient } from '@cairn/platform';
 import { PackageViews } from '../api/package-views.js';
 import { PackagesApiRepository } from '../api/packages-api.repository.js';
 import type { Tx } from '../prisma/prisma.service.js';
+import type { PackageEventSink } from '../store/package-event-sink.js';
 
 /**
  * Records Gitea's `package` events (a version created or deleted) in the outbox, inside the transaction that makes
@@ -14,7 +15,7 @@ import type { Tx } from '../prisma/prisma.service.js';
  * blobs before their manifest) make no event.
  */
 @Injectable()
-export class PackageEventRecorder {
+export class PackageEventRecorder implements PackageEventSink {
   constructor(
     private readonly rows: PackagesApiRepository,
     private readonly views: PackageViews,

@@ -5,15 +5,15 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { PackageAccess } from '../access/package-access.js';
 import { PACKAGES_SETTINGS, type PackagesSettings } from '../config/packages-settings.js';
 import { REGISTRIES } from '../registries/registry-list.js';
+import { PrismaService } from '../prisma/prisma.service.js';
 import { PackageStore } from '../store/package-store.js';
-import type { RegistryDeps } from './registry.js';
+import type { RegistryDeps } from '../registries/registry.js';
 
 const logger = new Logger('PackagesHttp');
 
 /**
- * packages-service's internal HTTP endpoint: the registries' routes (`/api/packages/…`, `/v2/…`), reached only through
- * the gateway, which streams requests here with the shared internal token and the authenticated caller
- * ({@link PACKAGES_ACTOR_HEADER}). Bodies are never parsed here: each registry streams `req.raw` itself.
+ * The registries' internal HTTP endpoint, reached only through the gateway (internal token, caller in
+ * {@link PACKAGES_ACTOR_HEADER}). Bodies are never parsed here: each registry streams `req.raw` itself.
  */
 export function buildPackagesHttpServer(deps: RegistryDeps): FastifyInstance {
   const app = Fastify({
@@ -59,7 +59,7 @@ export function buildPackagesHttpServer(deps: RegistryDeps): FastifyInstance {
 export async function startPackagesHttp(nest: INestApplicationContext): Promise<() => Promise<void>> {
   const common = nest.get<CommonSettings>(COMMON_SETTINGS);
   const settings = nest.get<PackagesSettings>(PACKAGES_SETTINGS);
-  const app = buildPackagesHttpServer({ common, settings, store: nest.get(PackageStore), access: nest.get(PackageAccess) });
+  const app = buildPackagesHttpServer({ common, settings, store: nest.get(PackageStore), prisma: nest.get(PrismaService), access: nest.get(PackageAccess) });
   await app.ready();
   const port = await listenOn(app.server, common.packagesInternalPort, settings.internalHost);
   logger.log(`package registries listening on ${settings.internalHost}:${port}`);

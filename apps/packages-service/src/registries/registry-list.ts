@@ -1,4 +1,4 @@
-import type { PackageRegistry } from '../http/registry.js';
+import type { PackageRegistry } from './registry.js';
 import { containerRegistry } from './container/container.registry.js';
 import { genericRegistry } from './generic/generic.registry.js';
 import { npmRegistry } from './npm/npm.registry.js';

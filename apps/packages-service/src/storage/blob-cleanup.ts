@@ -1,9 +1,8 @@
 import { rm } from 'node:fs/promises';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { PACKAGES_SETTINGS, type PackagesSettings } from '../config/packages-settings.js';
-import { PrismaService } from '../prisma/prisma.service.js';
-import { BLOB_STORE, lockBlob } from './blob-lock.js';
-import type { FsBlobStore } from './blob-store.js';
+import { BLOB_STORE, type FsBlobStore } from './blob-store.js';
+import { BlobsRepository } from './blobs.repository.js';
 
 /** What one sweep did. */
 export interface SweepResult {
@@ -20,20 +19,9 @@ export interface SweepResult {
 }
 
 /**
- * Deletes what nothing references any more, crash-safe and without ever losing a blob a concurrent upload needs.
- *
- * The rule (mark, then sweep after a grace period, each deletion under the blob's lock):
- * 1. A blob row no file references is marked (`unreferenced_since`); an upload referencing it again clears the mark.
- * 2. A blob still marked after `CLEANUP_GRACE_PERIOD` is deleted in one transaction holding its lock: the row is
- *    deleted only if still marked and unreferenced, then the file is moved out of its address before the commit.
- *    An upload takes the same lock when it moves its own freshly written copy into place and upserts the row
- *    (`PackageStore.commitBlob`), so either the upload comes first (the blob is referenced: nothing is deleted) or
- *    the deletion does (the upload then puts its copy and a new row in place). Bytes are never shared between the
- *    two: every upload writes its own copy.
- * 3. A stored file without a row older than the grace period is what a crash between an upload's rename and its
- *    commit leaves: deleted under the same lock after checking again that no row appeared.
- * 4. Temporary files and upload sessions untouched for the grace period belong to interrupted uploads.
- * A crash anywhere leaves a state the next sweep finishes: a marked row, a file in `tmp/`, or an orphan file.
+ * Deletes what nothing references any more (docs/architecture.md, "Cleanup"): mark, then sweep after the grace
+ * period, each deletion under the blob's lock, which uploads take too; so a concurrent upload never loses its blob
+ * and a crash leaves only what the next sweep finishes.
  */
 @Injectable()
 export class BlobCleanup implements OnApplicationBootstrap, OnModuleDestroy {
@@ -42,7 +30,7 @@ export class BlobCleanup implements OnApplicationBootstrap, OnModuleDestroy {
   private running?: Promise<SweepResult | null>;
 
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly rows: BlobsRepository,
     @Inject(BLOB_STORE) private readonly blobs: FsBlobStore,
     @Inject(PACKAGES_SETTINGS) private readonly settings: PackagesSettings,
   ) {}
@@ -70,25 +58,17 @@ export class BlobCleanup implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async doSweep(now: Date): Promise<SweepResult> {
     const cutoff = new Date(now.getTime() - this.settings.cleanupGraceMs);
-    const marked = await this.prisma.$executeRaw`
-      UPDATE packages.package_blob b SET unreferenced_since = ${now}
-      WHERE b.unreferenced_since IS NULL
-        AND NOT EXISTS (SELECT 1 FROM packages.package_file f WHERE f.blob_id = b.id)`;
+    const marked = await this.rows.markUnreferenced(now);
     let deleted = 0;
     for (;;) {
-      const due = await this.prisma.packageBlob.findMany({
-        where: { unreferencedSince: { lt: cutoff } },
-        select: { id: true, hashSha256: true },
-        take: 500,
-        orderBy: { id: 'asc' },
-      });
+      const due = await this.rows.markedBefore(cutoff, 500);
       for (const blob of due) if (await this.deleteBlob(blob.id, blob.hashSha256, cutoff)) deleted++;
       if (due.length < 500) break;
     }
     let orphans = 0;
     for await (const sha256 of this.blobs.storedBefore(cutoff)) if (await this.deleteOrphan(sha256)) orphans++;
     const temps = await this.blobs.removeStaleTemp(cutoff);
-    const { count: uploads } = await this.prisma.packageBlobUpload.deleteMany({ where: { updatedAt: { lt: cutoff } } });
+    const uploads = await this.rows.deleteUploadsBefore(cutoff);
     const result = { marked, deleted, orphans, temps, uploads };
     if (deleted || orphans || temps || uploads) this.logger.log(`storage cleanup: ${JSON.stringify(result)}`);
     return result;
@@ -97,13 +77,9 @@ export class BlobCleanup implements OnApplicationBootstrap, OnModuleDestroy {
   /** Deletes a blob that stayed unreferenced since before `cutoff` (rule 2); false when it no longer qualifies. */
   private async deleteBlob(id: number, sha256: string, cutoff: Date): Promise<boolean> {
     let trash: string | null = null;
-    const gone = await this.prisma.$transaction(async (tx) => {
-      await lockBlob(tx, sha256);
-      const n = await tx.$executeRaw`
-        DELETE FROM packages.package_blob b
-        WHERE b.id = ${id} AND b.unreferenced_since < ${cutoff}
-          AND NOT EXISTS (SELECT 1 FROM packages.package_file f WHERE f.blob_id = b.id)`;
-      if (n === 0) return false;
+    const gone = await this.rows.transaction(async (tx) => {
+      await this.rows.lock(tx, sha256);
+      if (!(await this.rows.deleteIfStillUnreferenced(tx, id, cutoff))) return false;
       trash = await this.blobs.retire(sha256);
       return true;
     });
@@ -114,9 +90,9 @@ export class BlobCleanup implements OnApplicationBootstrap, OnModuleDestroy {
   /** Deletes a stored file that has no row (rule 3); false when a row exists (or appeared). */
   private async deleteOrphan(sha256: string): Promise<boolean> {
     let trash: string | null = null;
-    await this.prisma.$transaction(async (tx) => {
-      await lockBlob(tx, sha256);
-      if (await tx.packageBlob.findUnique({ where: { hashSha256: sha256 }, select: { id: true } })) return;
+    await this.rows.transaction(async (tx) => {
+      await this.rows.lock(tx, sha256);
+      if (await this.rows.exists(tx, sha256)) return;
       trash = await this.blobs.retire(sha256);
     });
     if (trash) await rm(trash, { force: true });

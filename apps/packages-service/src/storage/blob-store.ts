@@ -7,6 +7,9 @@ import { Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ParallelDigests } from './hash-workers.js';
 
+/** Injection token of the {@link FsBlobStore}. */
+export const BLOB_STORE = Symbol('BLOB_STORE');
+
 /** The four digests Gitea keeps of every blob (lower-case hex). */
 export interface BlobDigests {
   md5: string;

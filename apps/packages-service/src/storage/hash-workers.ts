@@ -83,9 +83,8 @@ function workers(): Record<DigestAlgorithm, HashWorker> {
 }
 
 /**
- * The four digests of one stream of bytes, computed in parallel off the main thread. `update` hands the threads a
- * view of shared memory and resolves once all four have consumed it (the caller then reuses that memory: that is the
- * back-pressure); `digests` ends the session. `drop` forgets a session that will not finish.
+ * The four digests of one stream, computed off the main thread. `update` resolves once every thread has consumed the
+ * shared memory it was given, so the caller's reuse of that memory is the back-pressure.
  */
 export class ParallelDigests {
   private readonly session = nextSession++;

@@ -11,8 +11,8 @@ import { startPackageStoreFixture, type PackageStoreFixture } from '../../../../
 import type { PackagesSettings } from '../config/packages-settings.js';
 import type { PrismaService } from '../prisma/prisma.service.js';
 import { BlobCleanup } from '../storage/blob-cleanup.js';
+import { BlobsRepository } from '../storage/blobs.repository.js';
 import type { FsBlobStore } from '../storage/blob-store.js';
-import type { PackageEventRecorder } from '../events/package-event-recorder.js';
 import { PackageStore } from './package-store.js';
 
 const GRACE = 3_600_000;
@@ -21,13 +21,12 @@ let prisma: PrismaService;
 let blobs: FsBlobStore;
 let settings: PackagesSettings;
 let store: PackageStore;
-let events: PackageEventRecorder;
 let cleanup: BlobCleanup;
 
 beforeAll(async () => {
   fixture = await startPackageStoreFixture('pkgstore', { cleanupGraceMs: GRACE, cleanupIntervalMs: GRACE });
-  ({ prisma, blobs, settings, store, events } = fixture);
-  cleanup = new BlobCleanup(prisma, blobs, settings);
+  ({ prisma, blobs, settings, store } = fixture);
+  cleanup = new BlobCleanup(new BlobsRepository(prisma), blobs, settings);
 });
 
 afterAll(async () => {
@@ -88,7 +87,7 @@ describe('PackageStore', () => {
   it('counts an owner\'s bytes and enforces LIMIT_TOTAL_OWNER_SIZE and the per-type limits', async () => {
     await upload(3, 'q', '1', 'x', randomBytes(1000));
     expect(await store.ownerTotalSize(3)).toBe(1000);
-    const limited = new PackageStore(prisma, blobs, { ...settings, limitTotalOwnerSize: 1500, limitSizeGeneric: 700 }, events);
+    const limited = fixture.storeWith({ limitTotalOwnerSize: 1500, limitSizeGeneric: 700 });
     await expect(limited.checkOwnerQuota(3, 500)).resolves.toBeUndefined();
     expect((await failure(limited.checkOwnerQuota(3, 501))).code).toBe(ErrorCode.CONTENT_TOO_LARGE);
     expect(() => limited.checkFileSize('generic', 701)).toThrow(/LIMIT_SIZE_GENERIC/);

@@ -1,18 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, ErrorCode, type PackageType } from '@cairn/contracts';
 import { uniqueViolation } from '@cairn/platform';
-import { Prisma } from '../generated/prisma/client.js';
+import type { Prisma } from '../generated/prisma/client.js';
 import { PACKAGES_SETTINGS, type PackagesSettings } from '../config/packages-settings.js';
-import { PrismaService, type Db, type Tx } from '../prisma/prisma.service.js';
-import { BLOB_STORE, lockBlob } from '../storage/blob-lock.js';
-import type { FsBlobStore, StagedBlob } from '../storage/blob-store.js';
-import { PackageEventRecorder } from '../events/package-event-recorder.js';
+import type { Db, Tx } from '../prisma/prisma.service.js';
+import { BLOB_STORE, type FsBlobStore, type StagedBlob } from '../storage/blob-store.js';
+import { BlobsRepository } from '../storage/blobs.repository.js';
+import { PACKAGE_EVENT_SINK, type PackageEventSink } from './package-event-sink.js';
+import {
+  PackagesRepository, type BlobRow, type FileRow, type FileWithBlob, type PackageRow, type VersionRow,
+} from './packages.repository.js';
 
-export type PackageRow = Prisma.PackageGetPayload<object>;
-export type VersionRow = Prisma.PackageVersionGetPayload<object>;
-export type FileRow = Prisma.PackageFileGetPayload<object>;
-export type BlobRow = Prisma.PackageBlobGetPayload<object>;
-export type FileWithBlob = Prisma.PackageFileGetPayload<{ include: { blob: true } }>;
+export type { BlobRow, FileRow, FileWithBlob, PackageRow, VersionRow };
 
 /** Per-type file size limits' settings. */
 const TYPE_LIMIT: Record<PackageType, keyof PackagesSettings> = {
@@ -29,10 +28,11 @@ const TYPE_LIMIT: Record<PackageType, keyof PackagesSettings> = {
 @Injectable()
 export class PackageStore {
   constructor(
-    readonly prisma: PrismaService,
+    private readonly rows: PackagesRepository,
+    private readonly blobRows: BlobsRepository,
     @Inject(BLOB_STORE) readonly blobs: FsBlobStore,
     @Inject(PACKAGES_SETTINGS) private readonly settings: PackagesSettings,
-    private readonly events: PackageEventRecorder,
+    @Inject(PACKAGE_EVENT_SINK) private readonly events: PackageEventSink,
   ) {}
 
   /**
@@ -40,7 +40,7 @@ export class PackageStore {
    * published once it committed.
    */
   async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    const result = await this.prisma.$transaction(fn, { timeout: 60_000, maxWait: 10_000 });
+    const result = await this.rows.transaction(fn);
     this.events.kick();
     return result;
   }
@@ -61,7 +61,7 @@ export class PackageStore {
   }
 
   /** Refuses (CONTENT_TOO_LARGE) adding `size` bytes when it would take the owner over `LIMIT_TOTAL_OWNER_SIZE`. */
-  async checkOwnerQuota(ownerId: number, size: number, db: Db = this.prisma): Promise<void> {
+  async checkOwnerQuota(ownerId: number, size: number, db?: Db): Promise<void> {
     const max = this.settings.limitTotalOwnerSize;
     if (max < 0) return;
     const used = await this.ownerTotalSize(ownerId, db);
@@ -74,22 +74,14 @@ export class PackageStore {
   }
 
   /** The bytes of every file of the owner's packages (a blob shared by two files counts twice, as in Gitea). */
-  async ownerTotalSize(ownerId: number, db: Db = this.prisma): Promise<number> {
-    const rows = await db.$queryRaw<Array<{ total: bigint | null }>>`
-      SELECT SUM(b.size) AS total FROM packages.package_file f
-      JOIN packages.package_blob b ON b.id = f.blob_id
-      JOIN packages.package_version v ON v.id = f.version_id
-      JOIN packages.package p ON p.id = v.package_id
-      WHERE p.owner_id = ${ownerId}`;
-    return Number(rows[0]?.total ?? 0);
+  ownerTotalSize(ownerId: number, db?: Db): Promise<number> {
+    return this.rows.ownerTotalSize(ownerId, db);
   }
 
   // ---- packages and versions ---------------------------------------------------------------------------------
 
-  findPackage(ownerId: number, type: PackageType, name: string, db: Db = this.prisma): Promise<PackageRow | null> {
-    return db.package.findUnique({
-      where: { ownerId_type_lowerName: { ownerId, type, lowerName: name.toLowerCase() } },
-    });
+  findPackage(ownerId: number, type: PackageType, name: string, db?: Db): Promise<PackageRow | null> {
+    return this.rows.findPackage(ownerId, type, name, db);
   }
 
   /**
@@ -102,33 +94,28 @@ export class PackageStore {
     tx: Tx,
     p: { ownerId: number; type: PackageType; name: string; semverCompatible?: boolean; isInternal?: boolean },
   ): Promise<PackageRow> {
-    const lowerName = p.name.toLowerCase();
     for (let attempt = 0; attempt < 3; attempt++) {
-      await tx.$executeRaw`
-        INSERT INTO packages.package (owner_id, type, name, lower_name, semver_compatible, is_internal)
-        VALUES (${p.ownerId}, ${p.type}, ${p.name}, ${lowerName}, ${p.semverCompatible ?? false}, ${p.isInternal ?? false})
-        ON CONFLICT (owner_id, type, lower_name) DO NOTHING`;
-      const held = await tx.$queryRaw<Array<{ id: number }>>`
-        SELECT id FROM packages.package WHERE owner_id = ${p.ownerId} AND type = ${p.type} AND lower_name = ${lowerName} FOR SHARE`;
-      if (held.length) return tx.package.findUniqueOrThrow({ where: { id: held[0].id } });
+      const held = await this.rows.insertAndShareLockPackage(tx, p);
+      if (held) return held;
     }
     throw DomainError.conflict('the package was deleted while this upload was recorded; try again');
   }
 
-  /**
-   * Locks a package against uploads until the transaction ends (they hold {@link getOrCreatePackage}'s share lock):
-   * every delete takes it before it counts files or versions, so the counts include every upload that committed.
-   * False when the package is gone.
-   */
-  async lockPackage(tx: Tx, packageId: number): Promise<boolean> {
-    const held = await tx.$queryRaw<Array<{ id: number }>>`SELECT id FROM packages.package WHERE id = ${packageId} FOR UPDATE`;
-    return held.length > 0;
+  /** Every delete takes this lock before counting, so its counts include every upload that committed; false: gone. */
+  lockPackage(tx: Tx, packageId: number): Promise<boolean> {
+    return this.rows.lockPackage(tx, packageId);
   }
 
-  findVersion(packageId: number, version: string, db: Db = this.prisma): Promise<VersionRow | null> {
-    return db.packageVersion.findUnique({
-      where: { packageId_lowerVersion: { packageId, lowerVersion: version.toLowerCase() } },
-    });
+  findVersion(packageId: number, version: string, db?: Db): Promise<VersionRow | null> {
+    return this.rows.findVersion(packageId, version, db);
+  }
+
+  findVersionById(id: number, db?: Db): Promise<VersionRow | null> {
+    return this.rows.findVersionById(id, db);
+  }
+
+  versionsOfPackage(packageId: number, db?: Db): Promise<VersionRow[]> {
+    return this.rows.versionsOfPackage(packageId, db);
   }
 
   /** Creates a version; an existing one is ALREADY_EXISTS (409). */
@@ -138,16 +125,7 @@ export class PackageStore {
   ): Promise<VersionRow> {
     let row: VersionRow;
     try {
-      row = await tx.packageVersion.create({
-        data: {
-          packageId: v.packageId,
-          version: v.version,
-          lowerVersion: v.version.toLowerCase(),
-          creatorId: v.creatorId,
-          metadata: v.metadata ?? {},
-          isInternal: v.isInternal ?? false,
-        },
-      });
+      row = await this.rows.insertVersion(tx, v);
     } catch (err) {
       if (uniqueViolation(err) !== null) throw DomainError.alreadyExists('package version already exists');
       throw err;
@@ -161,35 +139,17 @@ export class PackageStore {
     tx: Tx,
     v: { packageId: number; version: string; creatorId: number; metadata?: Prisma.InputJsonValue },
   ): Promise<VersionRow> {
-    const lowerVersion = v.version.toLowerCase();
-    const created = await tx.$queryRaw<Array<{ id: number }>>`
-      INSERT INTO packages.package_version (package_id, version, lower_version, creator_id, metadata)
-      VALUES (${v.packageId}, ${v.version}, ${lowerVersion}, ${v.creatorId}, ${JSON.stringify(v.metadata ?? {})}::jsonb)
-      ON CONFLICT (package_id, lower_version) DO NOTHING RETURNING id`;
+    const { row, created } = await this.rows.insertVersionIfMissing(tx, v);
     // Only the upload that created the version makes the `package` event (Gitea's PackageCreate).
-    if (created.length) await this.events.record(tx, 'created', created[0].id, v.creatorId || null);
-    return tx.packageVersion.findUniqueOrThrow({ where: { packageId_lowerVersion: { packageId: v.packageId, lowerVersion } } });
+    if (created) await this.events.record(tx, 'created', row.id, v.creatorId || null);
+    return row;
   }
 
-  /**
-   * Moves a staged blob to its address and records it (one row per sha256), under the blob's lock so the cleanup
-   * cannot retire it in between (see blob-cleanup.ts); clears a cleanup mark. Call inside the transaction that
-   * references the blob.
-   */
+  /** Moves a staged blob to its address and records it under the blob's lock, so the cleanup cannot retire it meanwhile. */
   async commitBlob(tx: Tx, staged: StagedBlob): Promise<BlobRow> {
-    await lockBlob(tx, staged.sha256);
+    await this.blobRows.lock(tx, staged.sha256);
     await this.blobs.commit(staged);
-    return tx.packageBlob.upsert({
-      where: { hashSha256: staged.sha256 },
-      create: {
-        size: BigInt(staged.size),
-        hashMd5: staged.md5,
-        hashSha1: staged.sha1,
-        hashSha256: staged.sha256,
-        hashSha512: staged.sha512,
-      },
-      update: { unreferencedSince: null },
-    });
+    return this.blobRows.record(tx, staged);
   }
 
   /** Adds a file to a version; a file of the same name (and composite key) is ALREADY_EXISTS (409). */
@@ -198,36 +158,24 @@ export class PackageStore {
     f: { versionId: number; blobId: number; name: string; compositeKey?: string; isLead?: boolean },
   ): Promise<FileRow> {
     try {
-      return await tx.packageFile.create({
-        data: {
-          versionId: f.versionId,
-          blobId: f.blobId,
-          name: f.name,
-          lowerName: f.name.toLowerCase(),
-          compositeKey: f.compositeKey ?? '',
-          isLead: f.isLead ?? false,
-        },
-      });
+      return await this.rows.insertFile(tx, f);
     } catch (err) {
       if (uniqueViolation(err) !== null) throw DomainError.alreadyExists('package file already exists');
       throw err;
     }
   }
 
-  findFile(versionId: number, name: string, compositeKey = '', db: Db = this.prisma): Promise<FileWithBlob | null> {
-    return db.packageFile.findUnique({
-      where: { versionId_lowerName_compositeKey: { versionId, lowerName: name.toLowerCase(), compositeKey } },
-      include: { blob: true },
-    });
+  findFile(versionId: number, name: string, compositeKey = '', db?: Db): Promise<FileWithBlob | null> {
+    return this.rows.findFile(versionId, name, compositeKey, db);
   }
 
-  countFiles(versionId: number, db: Db = this.prisma): Promise<number> {
-    return db.packageFile.count({ where: { versionId } });
+  countFiles(versionId: number, db?: Db): Promise<number> {
+    return this.rows.countFiles(versionId, db);
   }
 
   /** Deletes a file; its blob may become unreferenced (the cleanup deletes it later). */
-  async deleteFile(tx: Tx, fileId: number): Promise<void> {
-    await tx.packageFile.delete({ where: { id: fileId } });
+  deleteFile(tx: Tx, fileId: number): Promise<void> {
+    return this.rows.deleteFile(tx, fileId);
   }
 
   /**
@@ -237,25 +185,28 @@ export class PackageStore {
   async deleteVersion(tx: Tx, version: VersionRow, doerId: number | null = null): Promise<void> {
     // Uploads to the package finish first; a version another delete removed meanwhile is gone already.
     await this.lockPackage(tx, version.packageId);
-    if (!(await tx.packageVersion.findUnique({ where: { id: version.id }, select: { id: true } }))) return;
+    if (!(await this.rows.findVersionById(version.id, tx))) return;
     await this.events.record(tx, 'deleted', version.id, doerId);
-    const files = await tx.packageFile.findMany({ where: { versionId: version.id }, select: { id: true } });
-    await tx.packageProperty.deleteMany({ where: { refType: 'file', refId: { in: files.map((f) => f.id) } } });
-    await tx.packageProperty.deleteMany({ where: { refType: 'version', refId: version.id } });
-    await tx.packageVersion.delete({ where: { id: version.id } });
-    await this.deletePackageIfEmpty(tx, version.packageId);
+    await this.rows.deleteVersion(tx, version.id);
+    await this.rows.deletePackageIfEmpty(tx, version.packageId);
   }
 
   /** Deletes a package that has no version left (and its properties). */
-  async deletePackageIfEmpty(tx: Tx, packageId: number): Promise<boolean> {
-    if ((await tx.packageVersion.count({ where: { packageId } })) > 0) return false;
-    await tx.packageProperty.deleteMany({ where: { refType: 'package', refId: packageId } });
-    await tx.package.delete({ where: { id: packageId } });
-    return true;
+  deletePackageIfEmpty(tx: Tx, packageId: number): Promise<boolean> {
+    return this.rows.deletePackageIfEmpty(tx, packageId);
   }
 
   /** Counts a download (best effort: a failure is the caller's to log, never the download's). */
-  async countDownload(versionId: number): Promise<void> {
-    await this.prisma.packageVersion.update({ where: { id: versionId }, data: { downloadCount: { increment: 1 } } });
+  countDownload(versionId: number): Promise<void> {
+    return this.rows.countDownload(versionId);
+  }
+
+  /** A version pushed again under the same name: new metadata, creator and time. */
+  replaceVersionMetadata(tx: Tx, versionId: number, metadata: Prisma.InputJsonValue, creatorId: number): Promise<void> {
+    return this.rows.replaceVersionMetadata(tx, versionId, metadata, creatorId);
+  }
+
+  markVersionInternal(tx: Tx, versionId: number): Promise<void> {
+    return this.rows.markVersionInternal(tx, versionId);
   }
 }

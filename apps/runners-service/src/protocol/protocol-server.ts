@@ -74,11 +74,9 @@ async function readBody(body: AsyncIterable<Uint8Array>, max: number): Promise<U
 }
 
 /**
- * runners-service's internal endpoint for the runner protocol: Connect (JSON and binary protobuf) over HTTP/1.1 and
- * h2c on one port — a connection opening with HTTP/2's preface goes to the HTTP/2 server, any other to the HTTP/1.1
- * one. Only the gateway calls it (shared internal token, constant-time check); the runner authenticates itself to
- * the handlers with its own headers. Connect's universal handlers are mounted directly (what `connectNodeAdapter`
- * does) so that a plain binary unary message can be decoded once before them (see {@link readBody}).
+ * The runner protocol's internal endpoint (Connect over HTTP/1.1 and h2c on one port, told apart by HTTP/2's
+ * preface), called only by the gateway. Connect's handlers are mounted directly so that a binary unary message is
+ * decoded once before them (see {@link readBody}).
  */
 export class RunnerProtocolServer {
   private readonly logger = new Logger('RunnerProtocolHttp');

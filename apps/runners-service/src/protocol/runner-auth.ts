@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Code, ConnectError, type HandlerContext } from '@connectrpc/connect';
 import type { Runner } from '../generated/prisma/client.js';
-import { PrismaService } from '../prisma/prisma.service.js';
+import { RunnersRepository } from '../runners/runners.repository.js';
 import { runnerTokenMatches } from '../runners/runner-token.js';
 import { RunnerLivenessRecorder } from './runner-liveness.js';
 
@@ -26,14 +26,14 @@ export type RunnerCall = 'Declare' | 'FetchTask' | 'UpdateTask' | 'UpdateLog';
 @Injectable()
 export class RunnerAuthenticator {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly runners: RunnersRepository,
     private readonly liveness: RunnerLivenessRecorder,
   ) {}
 
   async authenticate(ctx: HandlerContext, call: RunnerCall): Promise<Runner> {
     const uuid = ctx.requestHeader.get(RUNNER_UUID_HEADER) ?? '';
     const token = ctx.requestHeader.get(RUNNER_TOKEN_HEADER) ?? '';
-    const runner = UUID.test(uuid) ? await this.prisma.runner.findUnique({ where: { uuid } }) : null;
+    const runner = UUID.test(uuid) ? await this.runners.findByUuid(uuid) : null;
     if (!runner || !token || !runnerTokenMatches(token, runner.tokenHash)) {
       throw new ConnectError('unregistered runner', Code.Unauthenticated);
     }

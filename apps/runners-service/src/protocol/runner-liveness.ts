@@ -1,10 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { LastUsedThrottle, UsageRecorder } from '@cairn/platform';
-import { Prisma } from '../generated/prisma/client.js';
 import { livenessWriteIntervalMs, RUNNERS_SETTINGS, type RunnersSettings } from '../config/runners-settings.js';
-import { PrismaService, RUNNERS_SCHEMA } from '../prisma/prisma.service.js';
-
-const RUNNERS = Prisma.raw(`"${RUNNERS_SCHEMA}".runners`);
+import { RunnersRepository } from '../runners/runners.repository.js';
 
 /**
  * A runner's heartbeats (`last_online` on every authenticated call, `last_active` on task reports), written like a
@@ -18,14 +15,14 @@ export class RunnerLivenessRecorder implements OnModuleDestroy {
   readonly active: UsageRecorder;
 
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly runners: RunnersRepository,
     @Inject(RUNNERS_SETTINGS) settings: RunnersSettings,
   ) {
     const interval = livenessWriteIntervalMs(settings);
     const onError = (what: string) => (id: number, err: unknown) =>
       this.logger.warn(`could not record ${what} of runner ${id}: ${(err as Error).message}`);
-    this.online = new UsageRecorder(new LastUsedThrottle(interval), (id, ms) => this.touchOnline(id, ms), onError('liveness'));
-    this.active = new UsageRecorder(new LastUsedThrottle(interval), (id, ms) => this.touchActive(id, ms), onError('activity'));
+    this.online = new UsageRecorder(new LastUsedThrottle(interval), (id, ms) => this.runners.touchOnline(id, ms), onError('liveness'));
+    this.active = new UsageRecorder(new LastUsedThrottle(interval), (id, ms) => this.runners.touchActive(id, ms), onError('activity'));
   }
 
   /** The runner made an authenticated call. */
@@ -36,21 +33,6 @@ export class RunnerLivenessRecorder implements OnModuleDestroy {
   /** The runner reported work on a task (it is busy). */
   working(runnerId: number): void {
     this.active.record(runnerId);
-  }
-
-  private touchOnline(id: number, intervalMs: number): Promise<number> {
-    const seconds = intervalMs / 1000;
-    return this.prisma.$executeRaw`
-      UPDATE ${RUNNERS} SET last_online = now()
-      WHERE id = ${id} AND (last_online IS NULL OR last_online < now() - make_interval(secs => ${seconds}::double precision))`;
-  }
-
-  // A task report is also a sign of life: both columns in one write.
-  private touchActive(id: number, intervalMs: number): Promise<number> {
-    const seconds = intervalMs / 1000;
-    return this.prisma.$executeRaw`
-      UPDATE ${RUNNERS} SET last_active = now(), last_online = now()
-      WHERE id = ${id} AND (last_active IS NULL OR last_active < now() - make_interval(secs => ${seconds}::double precision))`;
   }
 
   async onModuleDestroy(): Promise<void> {

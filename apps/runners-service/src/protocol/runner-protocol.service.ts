@@ -6,7 +6,9 @@ import { Code, ConnectError, type HandlerContext } from '@connectrpc/connect';
 import { RunnersEvents, runnerEventData } from '@cairn/contracts';
 import { RUNNERS_SETTINGS, type RunnersSettings } from '../config/runners-settings.js';
 import type { Runner, Task } from '../generated/prisma/client.js';
-import { PrismaService } from '../prisma/prisma.service.js';
+import { Transactions } from '../prisma/transactions.js';
+import { RegistrationTokensRepository } from '../runners/registration-tokens.repository.js';
+import { RunnersRepository } from '../runners/runners.repository.js';
 import { hashRunnerToken, newRunnerToken } from '../runners/runner-token.js';
 import {
   type DeclareRequest, type DeclareResponse, DeclareResponseSchema, type FetchTaskRequest, type FetchTaskResponse,
@@ -17,6 +19,7 @@ import {
 } from './gen/runner/v1/messages_pb.js';
 import { RunnerAuthenticator } from './runner-auth.js';
 import { RunnerLivenessRecorder } from './runner-liveness.js';
+import { TasksRepository } from './tasks.repository.js';
 import { EventOutbox } from '@cairn/platform';
 
 /** Gitea cuts a runner's name at 255 bytes. */
@@ -68,9 +71,8 @@ function unknownTask(id: bigint): ConnectError {
 }
 
 /**
- * Gitea's runner protocol (`runner.v1.RunnerService`): registration with a registration token of a scope, the
- * runner's declaration of its version and labels, the `FetchTask` long-poll (no task until workflows exist — but a
- * heartbeat), and task reports (state, outputs, log rows) for the runner's own tasks.
+ * Gitea's runner protocol (`runner.v1.RunnerService`); `FetchTask` only holds the long-poll (a heartbeat) until
+ * workflows exist.
  */
 @Injectable()
 export class RunnerProtocolService implements OnModuleDestroy {
@@ -79,7 +81,10 @@ export class RunnerProtocolService implements OnModuleDestroy {
   private readonly stopping = new AbortController();
 
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly runners: RunnersRepository,
+    private readonly registrationTokens: RegistrationTokensRepository,
+    private readonly tasks: TasksRepository,
+    private readonly transactions: Transactions,
     private readonly outbox: EventOutbox,
     private readonly auth: RunnerAuthenticator,
     private readonly liveness: RunnerLivenessRecorder,
@@ -92,9 +97,7 @@ export class RunnerProtocolService implements OnModuleDestroy {
 
   async register(req: RegisterRequest): Promise<RegisterResponse> {
     if (!req.token || !req.name) throw new ConnectError('missing runner token, name', Code.InvalidArgument);
-    const registration = await this.prisma.runnerRegistrationToken.findUnique({
-      where: { tokenHash: hashRunnerToken(req.token) },
-    });
+    const registration = await this.registrationTokens.findByHash(hashRunnerToken(req.token));
     if (!registration) throw new ConnectError('runner registration token not found', Code.Unauthenticated);
     if (!registration.isActive) {
       throw new ConnectError('runner registration token has been invalidated, please use the latest one', Code.Unauthenticated);
@@ -102,19 +105,17 @@ export class RunnerProtocolService implements OnModuleDestroy {
     // Runners older than Gitea 1.20 send their labels as agent_labels.
     const labels = req.labels.length === 0 && req.agentLabels.length > 0 ? req.agentLabels : req.labels;
     const token = newRunnerToken();
-    const runner = await this.prisma.$transaction(async (tx) => {
-      const created = await tx.runner.create({
-        data: {
-          uuid: randomUUID(),
-          name: cutBytes(req.name, RUNNER_NAME_MAX_BYTES),
-          ownerId: registration.ownerId,
-          repoId: registration.repoId,
-          version: req.version,
-          labels,
-          ephemeral: req.ephemeral,
-          tokenHash: hashRunnerToken(token),
-          registrationTokenId: registration.id,
-        },
+    const runner = await this.transactions.run(async (tx) => {
+      const created = await this.runners.create(tx, {
+        uuid: randomUUID(),
+        name: cutBytes(req.name, RUNNER_NAME_MAX_BYTES),
+        ownerId: registration.ownerId,
+        repoId: registration.repoId,
+        version: req.version,
+        labels,
+        ephemeral: req.ephemeral,
+        tokenHash: hashRunnerToken(token),
+        registrationTokenId: registration.id,
       });
       await this.outbox.record(tx, RunnersEvents.runnerRegistered, runnerEventData(created, null));
       return created;
@@ -126,10 +127,7 @@ export class RunnerProtocolService implements OnModuleDestroy {
 
   async declare(req: DeclareRequest, ctx: HandlerContext): Promise<DeclareResponse> {
     const runner = await this.auth.authenticate(ctx, 'Declare');
-    const updated = await this.prisma.runner.update({
-      where: { id: runner.id },
-      data: { version: req.version, labels: req.labels },
-    });
+    const updated = await this.runners.declare(runner.id, req.version, req.labels);
     return create(DeclareResponseSchema, { runner: runnerMessage(updated) });
   }
 
@@ -158,18 +156,13 @@ export class RunnerProtocolService implements OnModuleDestroy {
       if (!keep) this.logger.warn(`ignored an output of task ${task.id}: key or value too long`);
       return keep;
     });
-    if (outputs.length) {
-      await this.prisma.taskOutput.createMany({
-        data: outputs.map(([key, value]) => ({ taskId: task.id, key, value })),
-        skipDuplicates: true, // the first value of a key wins, as in Gitea
-      });
-    }
-    const sent = await this.prisma.taskOutput.findMany({ where: { taskId: task.id }, select: { key: true }, orderBy: { key: 'asc' } });
+    if (outputs.length) await this.tasks.addOutputs(task.id, outputs);
+    const sent = await this.tasks.outputKeys(task.id);
 
     if (runner.ephemeral && DONE.has(updated.status) && !runner.deletedAt) await this.retireEphemeral(runner);
     return create(UpdateTaskResponseSchema, {
       state: create(TaskStateSchema, { id: state.id, result: STATUS_RESULT[updated.status] ?? Result.UNSPECIFIED }),
-      sentOutputs: sent.map((o) => o.key),
+      sentOutputs: sent,
     });
   }
 
@@ -189,32 +182,14 @@ export class RunnerProtocolService implements OnModuleDestroy {
     }
     const rows: LogRow[] = req.rows.slice(Number(ack - req.index));
     const size = rows.reduce((n, r) => n + Buffer.byteLength(r.content, 'utf8'), 0);
-    const length = await this.prisma.$transaction(async (tx) => {
-      const moved = await tx.task.updateMany({
-        where: { id: task.id, logLength: task.logLength },
-        data: { logLength: { increment: rows.length }, logSize: { increment: size } },
-      });
-      if (moved.count === 0) return null; // someone else appended first
-      await tx.taskLog.createMany({
-        data: rows.map((r, i) => ({
-          taskId: task.id,
-          index: task.logLength + i,
-          time: date(r.time) ?? new Date(),
-          content: r.content,
-        })),
-      });
-      return task.logLength + rows.length;
-    });
-    if (length === null) {
-      const now = await this.prisma.task.findUniqueOrThrow({ where: { id: task.id }, select: { logLength: true } });
-      return create(UpdateLogResponseSchema, { ackIndex: BigInt(now.logLength) });
-    }
+    const stored = rows.map((r) => ({ time: date(r.time) ?? new Date(), content: r.content }));
+    const length = (await this.tasks.appendLog(task.id, task.logLength, stored, size)) ?? (await this.tasks.logLength(task.id));
     return create(UpdateLogResponseSchema, { ackIndex: BigInt(length) });
   }
 
   /** The task, if it exists and is this runner's; anything else is `not_found` (no hint whose task it is). */
   private async ownTask(runner: Runner, id: bigint): Promise<Task> {
-    const task = id > 0n && id <= 2_147_483_647n ? await this.prisma.task.findUnique({ where: { id: Number(id) } }) : null;
+    const task = id > 0n && id <= 2_147_483_647n ? await this.tasks.find(Number(id)) : null;
     if (!task || task.runnerId !== runner.id) throw unknownTask(id);
     return task;
   }
@@ -223,19 +198,16 @@ export class RunnerProtocolService implements OnModuleDestroy {
   private async applyState(task: Task, state: TaskState): Promise<Task> {
     const status = RESULT_STATUS[state.result];
     const startedAt = task.startedAt ?? date(state.startedAt) ?? new Date();
-    return this.prisma.task.update({
-      where: { id: task.id },
-      data: status
-        ? { status, startedAt, stoppedAt: date(state.stoppedAt) ?? new Date() }
-        : { status: 'running', startedAt },
-    });
+    return this.tasks.update(
+      task.id,
+      status ? { status, startedAt, stoppedAt: date(state.stoppedAt) ?? new Date() } : { status: 'running', startedAt },
+    );
   }
 
   /** An ephemeral runner is removed once its one task is done (Gitea 1.24); it may still report for a moment. */
   private async retireEphemeral(runner: Runner): Promise<void> {
-    await this.prisma.$transaction(async (tx) => {
-      const { count } = await tx.runner.updateMany({ where: { id: runner.id, deletedAt: null }, data: { deletedAt: new Date() } });
-      if (count) await this.outbox.record(tx, RunnersEvents.runnerDeleted, runnerEventData(runner, null));
+    await this.transactions.run(async (tx) => {
+      if (await this.runners.markDeleted(tx, runner.id)) await this.outbox.record(tx, RunnersEvents.runnerDeleted, runnerEventData(runner, null));
     });
     this.outbox.kick();
   }

@@ -2,7 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ActionsScopeDto, ActorDto, RegistrationTokenDto } from '@cairn/contracts';
 import type { SecretBox } from '@cairn/platform';
 import { ActionsScopeResolver, type ScopeKey } from '../actions/actions-scope.js';
-import { PrismaService, type Tx } from '../prisma/prisma.service.js';
+import type { Tx } from '../prisma/prisma.service.js';
+import { Transactions } from '../prisma/transactions.js';
+import { RegistrationTokensRepository } from './registration-tokens.repository.js';
 import { REGISTRATION_TOKEN_BOX } from './registration-token-box.js';
 import { hashRunnerToken, newRunnerToken } from './runner-token.js';
 
@@ -14,18 +16,18 @@ import { hashRunnerToken, newRunnerToken } from './runner-token.js';
 @Injectable()
 export class RegistrationTokensService {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly tokens: RegistrationTokensRepository,
+    private readonly transactions: Transactions,
     private readonly scopes: ActionsScopeResolver,
     @Inject(REGISTRATION_TOKEN_BOX) private readonly box: SecretBox,
   ) {}
 
   async get(actor: ActorDto | null, scope: ActionsScopeDto, reset = false): Promise<RegistrationTokenDto> {
     const key = await this.scopes.resolve(actor, scope);
-    return this.prisma.$transaction(async (tx) => {
-      // One writer per scope at a time: two first calls must not make two tokens.
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('runner-registration-token'), hashtext(${`${key.ownerId}:${key.repoId}`}))`;
+    return this.transactions.run(async (tx) => {
+      await this.tokens.lockScope(tx, key);
       if (!reset) {
-        const newest = await tx.runnerRegistrationToken.findFirst({ where: key, orderBy: { id: 'desc' } });
+        const newest = await this.tokens.newest(tx, key);
         if (newest?.isActive) return { token: this.box.open(newest.tokenSealed) };
       }
       return { token: await this.issue(tx, key) };
@@ -34,10 +36,7 @@ export class RegistrationTokensService {
 
   private async issue(tx: Tx, key: ScopeKey): Promise<string> {
     const token = newRunnerToken();
-    await tx.runnerRegistrationToken.updateMany({ where: { ...key, isActive: true }, data: { isActive: false } });
-    await tx.runnerRegistrationToken.create({
-      data: { ...key, tokenHash: hashRunnerToken(token), tokenSealed: this.box.seal(token), isActive: true },
-    });
+    await this.tokens.replace(tx, key, hashRunnerToken(token), this.box.seal(token));
     return token;
   }
 }

@@ -5,16 +5,11 @@ import {
 } from '@cairn/contracts';
 import { ActionsScopeResolver, type ScopeKey } from '../actions/actions-scope.js';
 import { RUNNERS_SETTINGS, type RunnersSettings } from '../config/runners-settings.js';
-import type { Prisma, Runner } from '../generated/prisma/client.js';
-import { PrismaService } from '../prisma/prisma.service.js';
+import type { Runner } from '../generated/prisma/client.js';
+import { Transactions } from '../prisma/transactions.js';
 import { toLabelList, toRunnerJson } from './runner-json.js';
+import { RunnersRepository } from './runners.repository.js';
 import { EventOutbox } from '@cairn/platform';
-
-/** Where a level's list looks: the instance sees every runner; the other levels only their own scope (exactly). */
-function listWhere(scope: ActionsScopeDto, key: ScopeKey): Prisma.RunnerWhereInput {
-  if (scope.level === 'admin') return { deletedAt: null };
-  return key.repoId > 0 ? { repoId: key.repoId, deletedAt: null } : { ownerId: key.ownerId, repoId: 0, deletedAt: null };
-}
 
 /** Gitea's "editable in context": the instance edits any runner, a user or organization its own, a repository its own. */
 function editableIn(scope: ActionsScopeDto, key: ScopeKey, r: Runner): boolean {
@@ -29,24 +24,18 @@ function editableIn(scope: ActionsScopeDto, key: ScopeKey, r: Runner): boolean {
 @Injectable()
 export class RunnersService {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly runners: RunnersRepository,
+    private readonly transactions: Transactions,
     private readonly scopes: ActionsScopeResolver,
     private readonly outbox: EventOutbox,
     @Inject(RUNNERS_SETTINGS) private readonly settings: RunnersSettings,
   ) {}
 
   async list(actor: ActorDto | null, scope: ActionsScopeDto, query?: ListQuery): Promise<ActionRunnersResponseDto> {
-    const where = listWhere(scope, await this.scopes.resolve(actor, scope));
+    const key = await this.scopes.resolve(actor, scope);
     const { skip, take } = toPaging(query);
-    const [rows, total] = await Promise.all([
-      this.prisma.runner.findMany({
-        where,
-        orderBy: [{ lastOnline: { sort: 'desc', nulls: 'last' } }, { id: 'desc' }],
-        skip,
-        take,
-      }),
-      this.prisma.runner.count({ where }),
-    ]);
+    // The instance sees every runner; the other levels only their own scope (exactly).
+    const { rows, total } = await this.runners.page(scope.level === 'admin' ? 'all' : key, skip, take);
     const now = Date.now();
     return { runners: rows.map((r) => toRunnerJson(r, this.settings, now)), total_count: total };
   }
@@ -58,9 +47,8 @@ export class RunnersService {
   /** Soft delete (the row stays for its tasks; the protocol refuses the runner), with the audit event. */
   async delete(actor: ActorDto | null, scope: ActionsScopeDto, runnerId: number): Promise<void> {
     const runner = await this.find(actor, scope, runnerId);
-    const deleted = await this.prisma.$transaction(async (tx) => {
-      const { count } = await tx.runner.updateMany({ where: { id: runner.id, deletedAt: null }, data: { deletedAt: new Date() } });
-      if (count === 0) return false;
+    const deleted = await this.transactions.run(async (tx) => {
+      if (!(await this.runners.markDeleted(tx, runner.id))) return false;
       await this.outbox.record(tx, RunnersEvents.runnerDeleted, runnerEventData(runner, actor?.id ?? null));
       return true;
     });
@@ -101,13 +89,11 @@ export class RunnersService {
     change: (current: string[]) => string[],
   ): Promise<RunnerLabelsDto> {
     const runner = await this.find(actor, scope, runnerId);
-    const labels = await this.prisma.$transaction(async (tx) => {
-      // The row lock orders concurrent changes (and a Declare of the runner protocol) on the same runner.
-      const [row] = await tx.$queryRaw<{ labels: string[] }[]>`
-        SELECT labels FROM runners.runners WHERE id = ${runner.id} AND deleted_at IS NULL FOR UPDATE`;
-      if (!row) throw DomainError.notFound('Runner not found');
-      const next = change(row.labels);
-      await tx.runner.update({ where: { id: runner.id }, data: { labels: next } });
+    const labels = await this.transactions.run(async (tx) => {
+      const current = await this.runners.lockLabels(tx, runner.id);
+      if (!current) throw DomainError.notFound('Runner not found');
+      const next = change(current);
+      await this.runners.setLabels(tx, runner.id, next);
       return next;
     });
     return toLabelList(labels);
@@ -117,7 +103,7 @@ export class RunnersService {
   private async find(actor: ActorDto | null, scope: ActionsScopeDto, runnerId: number): Promise<Runner> {
     const key = await this.scopes.resolve(actor, scope);
     const runner =
-      runnerId > 0 && runnerId <= MAX_INT32 ? await this.prisma.runner.findFirst({ where: { id: runnerId, deletedAt: null } }) : null;
+      runnerId > 0 && runnerId <= MAX_INT32 ? await this.runners.findLive(runnerId) : null;
     if (!runner) throw DomainError.notFound('Runner not found');
     if (!editableIn(scope, key, runner)) throw DomainError.notFound('No permission to access this runner');
     return runner;

@@ -7,7 +7,7 @@ import type { SecretBox } from '@cairn/platform';
 import { ActionsScopeResolver, type ScopeKey } from '../actions/actions-scope.js';
 import { ACTIONS_DATA_MAX, actionsName, cutDescription, lookupName } from '../actions/actions-names.js';
 import type { Secret } from '../generated/prisma/client.js';
-import { PrismaService } from '../prisma/prisma.service.js';
+import { SecretsRepository } from './secrets.repository.js';
 import { ACTIONS_SECRET_BOX } from './secret-box.js';
 import { uniqueViolation } from '@cairn/platform';
 
@@ -20,7 +20,7 @@ const toDto = (s: Secret): SecretDto => ({ name: s.name, description: s.descript
 @Injectable()
 export class SecretsService {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly secrets: SecretsRepository,
     private readonly scopes: ActionsScopeResolver,
     @Inject(ACTIONS_SECRET_BOX) private readonly box: SecretBox,
   ) {}
@@ -28,10 +28,7 @@ export class SecretsService {
   async list(actor: ActorDto | null, scope: ActionsScopeDto, query?: ListQuery): Promise<Paginated<SecretDto>> {
     const key = await this.secretScope(actor, scope);
     const { skip, take } = toPaging(query);
-    const [rows, total] = await Promise.all([
-      this.prisma.secret.findMany({ where: key, orderBy: { name: 'asc' }, skip, take }),
-      this.prisma.secret.count({ where: key }),
-    ]);
+    const { rows, total } = await this.secrets.page(key, skip, take);
     return { items: rows.map(toDto), total };
   }
 
@@ -48,13 +45,11 @@ export class SecretsService {
       throw DomainError.invalid(`data too long: a secret's value is at most ${ACTIONS_DATA_MAX} bytes`);
     }
     const change = { dataSealed: this.box.seal(body.data), description: cutDescription(body.description) };
-    const where = { ownerId_repoId_name: { ...key, name: stored } };
     // Two tries: a concurrent PUT of the same new name makes the create lose; the update then wins.
     for (let attempt = 0; ; attempt++) {
-      const { count } = await this.prisma.secret.updateMany({ where: where.ownerId_repoId_name, data: change });
-      if (count > 0) return { created: false };
+      if (await this.secrets.updateExisting(key, stored, change)) return { created: false };
       try {
-        await this.prisma.secret.create({ data: { ...key, name: stored, ...change } });
+        await this.secrets.create(key, stored, change);
         return { created: true };
       } catch (err) {
         if (uniqueViolation(err) === null || attempt > 0) throw err;
@@ -65,8 +60,7 @@ export class SecretsService {
   async delete(actor: ActorDto | null, scope: ActionsScopeDto, name: string): Promise<void> {
     const key = await this.secretScope(actor, scope);
     const stored = lookupName(name);
-    const { count } = stored ? await this.prisma.secret.deleteMany({ where: { ...key, name: stored } }) : { count: 0 };
-    if (count === 0) throw DomainError.notFound('secret not found');
+    if (!stored || !(await this.secrets.delete(key, stored))) throw DomainError.notFound('secret not found');
   }
 
   private async secretScope(actor: ActorDto | null, scope: ActionsScopeDto): Promise<ScopeKey> {

@@ -6,7 +6,7 @@ import {
 import { ActionsScopeResolver } from '../actions/actions-scope.js';
 import { ACTIONS_DATA_MAX, actionsName, cutDescription, lookupName, storableText } from '../actions/actions-names.js';
 import type { Variable } from '../generated/prisma/client.js';
-import { PrismaService } from '../prisma/prisma.service.js';
+import { VariablesRepository } from './variables.repository.js';
 import { uniqueViolation } from '@cairn/platform';
 
 /** Gitea's `NormalizeStringEOL`: CRLF and lone CR become LF. */
@@ -33,17 +33,14 @@ const toDto = (v: Variable): ActionVariableDto => ({
 @Injectable()
 export class VariablesService {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly variables: VariablesRepository,
     private readonly scopes: ActionsScopeResolver,
   ) {}
 
   async list(actor: ActorDto | null, scope: ActionsScopeDto, query?: ListQuery): Promise<Paginated<ActionVariableDto>> {
     const key = await this.scopes.resolve(actor, scope);
     const { skip, take } = toPaging(query);
-    const [rows, total] = await Promise.all([
-      this.prisma.variable.findMany({ where: key, orderBy: { name: 'asc' }, skip, take }),
-      this.prisma.variable.count({ where: key }),
-    ]);
+    const { rows, total } = await this.variables.page(key, skip, take);
     return { items: rows.map(toDto), total };
   }
 
@@ -56,9 +53,7 @@ export class VariablesService {
     const stored = actionsName('variable', name);
     const data = variableData(body.value);
     try {
-      await this.prisma.variable.create({
-        data: { ...key, name: stored, data, description: cutDescription(body.description) },
-      });
+      await this.variables.create(key, { name: stored, data, description: cutDescription(body.description) });
     } catch (err) {
       if (uniqueViolation(err) !== null) throw DomainError.alreadyExists(`variable name ${name} already exists`);
       throw err;
@@ -73,10 +68,7 @@ export class VariablesService {
     const stored = actionsName('variable', newName);
     const data = variableData(body.value);
     try {
-      await this.prisma.variable.update({
-        where: { id: current.id },
-        data: { name: stored, data, description: cutDescription(body.description) },
-      });
+      await this.variables.update(current.id, { name: stored, data, description: cutDescription(body.description) });
     } catch (err) {
       if (uniqueViolation(err) !== null) throw DomainError.alreadyExists(`variable name ${newName} already exists`);
       if ((err as { code?: string }).code === 'P2025') throw DomainError.notFound('variable not found');
@@ -87,13 +79,12 @@ export class VariablesService {
   async delete(actor: ActorDto | null, scope: ActionsScopeDto, name: string): Promise<void> {
     const key = await this.scopes.resolve(actor, scope);
     const stored = lookupName(name);
-    const { count } = stored ? await this.prisma.variable.deleteMany({ where: { ...key, name: stored } }) : { count: 0 };
-    if (count === 0) throw DomainError.notFound('variable not found');
+    if (!stored || !(await this.variables.delete(key, stored))) throw DomainError.notFound('variable not found');
   }
 
   private async find(key: { ownerId: number; repoId: number }, name: string): Promise<Variable> {
     const stored = lookupName(name);
-    const row = stored && (await this.prisma.variable.findUnique({ where: { ownerId_repoId_name: { ...key, name: stored } } }));
+    const row = stored && (await this.variables.find(key, stored));
     if (!row) throw DomainError.notFound('variable not found');
     return row;
   }

@@ -5,17 +5,13 @@ import { IsBoolean, IsInt, IsOptional, IsString } from 'class-validator';
  * own rules; `null` means anonymous.
  */
 export class ActorDto {
-  /** The user id. */
   @IsInt() id: number;
-  /** The user's login name. */
   @IsString() login: string;
-  /** Site administrator. */
   @IsBoolean() isAdmin: boolean;
   /** Token scopes (Gitea's names, e.g. `write:repository`); `['all']` for password and session logins. */
   @IsString({ each: true }) scopes: string[];
   /** Whether the user has two-factor authentication enrolled. */
   @IsBoolean() hasTwoFactor: boolean;
-  /** How the caller authenticated. */
   @IsOptional() @IsString() via?: 'token' | 'password' | 'session' | 'ssh' | 'runner';
   /** The access token id, when authenticated with a token. */
   @IsOptional() @IsInt() tokenId?: number;

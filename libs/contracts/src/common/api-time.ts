@@ -13,7 +13,6 @@ export function toApiTime(d: Date): string {
 
 /** A parsed RFC 3339 instant: whole unix seconds plus whether there was a non-zero fraction. */
 export interface Rfc3339Instant {
-  /** Unix seconds, rounded down. */
   seconds: number;
   /** True when the fractional part was not zero (so `seconds` is strictly before the instant). */
   fractional: boolean;
@@ -27,10 +26,8 @@ function daysIn(year: number, month: number): number {
 }
 
 /**
- * Parses a timestamp the way Go's `time.Parse(time.RFC3339, …)` accepts it: `YYYY-MM-DDTHH:MM:SS`, optional
- * fraction (1–9 digits), then `Z` or `±HH:MM`; every field in range (month 1–12, the month's days, hour < 24,
- * minute and second < 60, offset hours < 24). Returns null for anything else (`2024-01-02`, `1700000000`,
- * `yesterday`, `2024-13-01T00:00:00Z`).
+ * Parses what Go's `time.Parse(time.RFC3339, …)` accepts (a zone is required, every field in range); null
+ * otherwise.
  */
 export function parseRfc3339(value: string): Rfc3339Instant | null {
   const m = RFC3339.exec(value);

@@ -4,10 +4,8 @@ import { ABBREVIATED_OBJECT_ID_PATTERN } from './object-id.js';
 export const MAX_REF_LENGTH = 1024;
 
 /**
- * True when `name` may be used as a ref name (branch or tag, short or `refs/…`): the rules of
- * `git check-ref-format` — no component starting with `.` or ending in `.lock`, no `..`, no control characters,
- * space, `~ ^ : ? * [ \`, no leading, trailing or doubled `/`, no trailing `.`, no `@{`, not `@` — plus no leading
- * `-`, so no input can ever be read as a git option.
+ * `git check-ref-format`'s rules for a branch or tag name (short or `refs/…`), plus no leading `-`, so no input
+ * can be read as a git option.
  */
 export function isValidRefName(name: unknown): name is string {
   if (typeof name !== 'string' || name.length === 0 || name.length > MAX_REF_LENGTH) return false;
@@ -28,10 +26,8 @@ export function isFullRefName(name: unknown): name is string {
 }
 
 /**
- * True when `name` is valid after a `refs/<namespace>/` prefix (`refs/heads/<name>`, `refs/tags/<name>`): git's
- * rules, where a leading `-` is allowed (`git push origin HEAD:refs/heads/-x` creates branch `-x`). Code that uses
- * such a name always writes the full ref, so it is never read as an option. Use it for names that already exist in
- * a repository (pushed refs); names typed into the API keep the stricter {@link isValidRefName}.
+ * `name` is valid after `refs/<namespace>/`, where git allows a leading `-`: for names already in a repository,
+ * always used as the full ref so never read as an option. Names typed into the API use {@link isValidRefName}.
  */
 export function isValidRefNameAfterPrefix(name: unknown): name is string {
   return typeof name === 'string' && !name.startsWith('refs/') && isFullRefName(`refs/heads/${name}`);
@@ -43,9 +39,7 @@ export function isValidRefOrSha(input: unknown): input is string {
 }
 
 /**
- * Ref namespaces the server alone writes: a push that creates, moves or deletes a ref under one of them is refused
- * (Gitea refuses `refs/pull/*` to every pusher but itself). `refs/pull/<n>/head` follows its pull request's branch;
- * `refs/cairn/` and `refs/keep-around/` are reserved for the server. Branches (`refs/heads/`), tags (`refs/tags/`)
- * and other namespaces (e.g. `refs/notes/`) stay open to writers, as in Gitea.
+ * Ref namespaces only the server writes (Gitea refuses `refs/pull/*` to every pusher but itself); pushes to them
+ * are refused.
  */
 export const SERVER_OWNED_REF_PREFIXES: readonly string[] = ['refs/pull/', 'refs/cairn/', 'refs/keep-around/'];

@@ -1,8 +1,6 @@
 /**
- * The format of Cairn access tokens: `cairn_` + 40 base62 characters of randomness + a 6-character base62 CRC32 of
- * everything before it (as GitHub's tokens), so secret scanners can spot them and malformed or mistyped tokens are
- * rejected without a database lookup. The gateway uses {@link isWellFormedAccessToken} to tell a token used as a
- * Basic-auth password from a password.
+ * Access tokens: `cairn_` + 40 base62 random characters + a 6-character base62 CRC32 (as GitHub's), so secret
+ * scanners spot them and typos are refused without a lookup.
  */
 export const ACCESS_TOKEN_PREFIX = 'cairn_';
 /** Characters of randomness after the prefix. */

@@ -25,7 +25,6 @@ export interface TwoFactorEnrollReply {
 
 /** `POST /user/2fa/confirm` body: a current code of the pending enrolment's authenticator. */
 export class TwoFactorConfirmBody {
-  /** The 6-digit TOTP code. */
   @IsString() @Matches(/^\s*\d{6}\s*$/, { message: 'passcode must be the 6-digit code of your authenticator app' })
   passcode: string;
 }

@@ -40,9 +40,7 @@ export interface UserDto {
 
 /** `POST /admin/users` body (Gitea's `CreateUserOption`). */
 export class CreateUserBody {
-  /** Login name. */
   @IsString() @MinLength(1) @MaxLength(40) username: string;
-  /** Primary e-mail address. */
   @IsEmail() @MaxLength(255) email: string;
   /** Password (required: Cairn has no external auth sources). */
   @IsString() @MinLength(1) @MaxLength(255) password: string;

@@ -16,7 +16,6 @@ export interface PayloadUserDto {
 export interface PayloadCommitDto {
   id: string;
   message: string;
-  /** The commit's web page. */
   url: string;
   author: PayloadUserDto;
   committer: PayloadUserDto;

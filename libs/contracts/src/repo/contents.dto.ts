@@ -83,12 +83,10 @@ export class GetContentsRequest extends RepoScopedRequest {
 /** A commit as the web tree shows it beside an entry. */
 export interface CommitSummaryDto {
   sha: string;
-  /** The message's first line. */
   title: string;
   authorName: string;
   /** The login of the user owning the author e-mail, or null. */
   authorLogin: string | null;
-  /** Author date, RFC 3339. */
   authorDate: string;
   /** Committer date, RFC 3339 (which commit is newest). */
   committerDate: string;
@@ -168,11 +166,9 @@ export class BlameRequest extends RepoScopedRequest {
 /** A commit that last changed some lines of a blamed file. */
 export interface BlameCommitDto {
   sha: string;
-  /** The message's first line. */
   summary: string;
   authorName: string;
   authorEmail: string;
-  /** Author time, RFC 3339. */
   authorDate: string;
 }
 

@@ -37,7 +37,6 @@ export class FileOptionsBody {
 
 /** Gitea's `CreateFileOptions` (`POST …/contents/{filepath}`). */
 export class CreateFileBody extends FileOptionsBody {
-  /** The file's bytes, base64. */
   @IsString() content: string;
 }
 

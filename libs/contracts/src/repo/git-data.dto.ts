@@ -80,7 +80,6 @@ export interface ReferenceDto {
 
 /** `POST /repos/{o}/{r}/tags` body (Gitea's `CreateTagOption`). */
 export class CreateTagBody {
-  /** The tag's name. */
   @IsString() @MaxLength(255) tag_name: string;
   /** With a message, an annotated tag; without, a lightweight one. */
   @IsOptional() @IsString() @MaxLength(65536) message?: string;

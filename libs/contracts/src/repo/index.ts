@@ -1,5 +1,6 @@
 export * from './repo.subjects.js';
 export * from './repo-access.dto.js';
+export * from './repo-access-needs.js';
 export * from './repo-events.js';
 export * from './repository.dto.js';
 export * from './collaborator.dto.js';
@@ -15,6 +16,7 @@ export * from './issues.subjects.js';
 export * from './labels.dto.js';
 export * from './labels.subjects.js';
 export * from './pulls.dto.js';
+export * from './merge-style-rules.js';
 export * from './pulls.subjects.js';
 export * from './reviews.dto.js';
 export * from './reviews.subjects.js';

@@ -90,7 +90,6 @@ export interface IssueEventData {
    */
   action: 'opened' | 'edited' | 'closed' | 'reopened' | 'locked' | 'unlocked' | 'assigned' | 'unassigned' | IssueLabelAction
     | IssueMilestoneAction;
-  /** The issue number. */
   number: number;
   issue: IssueDto;
   /** True when the issue is a pull request (lock/unlock, label and milestone actions are published as issue events for those). */

@@ -133,7 +133,6 @@ export class AssigneesFields {
 export class CreateIssueBody extends AssigneesFields {
   @IsString() @MinLength(1) @MaxLength(ISSUE_TITLE_MAX_LENGTH) title: string;
   @IsOptional() @IsString() @MaxLength(ISSUE_BODY_MAX_LENGTH) body?: string;
-  /** Create the issue closed. */
   @IsOptional() @IsBoolean() closed?: boolean;
   /** Label ids (of the repository or its organization); set only when the poster has write access, as in Gitea. */
   @IsOptional() @IsArray() @IsInt({ each: true }) labels?: number[];

@@ -1,9 +1,7 @@
 /**
- * The merge-check queue's contract, shared by its one producer (repo-service: creation, views, moved branches,
- * merges) and by what runs the checks (merge-check-worker): job ids, job data, priorities, the delay rule, and what
- * a check's `git merge-tree` output means. Pure functions, no I/O.
+ * The merge-check queue's contract between repo-service (producer) and merge-check-worker: job ids and data,
+ * priorities, the delay rule, the meaning of `git merge-tree` output. Pure.
  */
-import { isObjectId } from '../git/object-id.js';
 
 /** What a merge-check job carries: ids and the commit pair it is for (a result for another pair is never stored). */
 export interface MergeCheckJobData {
@@ -75,38 +73,4 @@ export function checkNowUpdatedAfter(now: Date, delayDays: number): Date | 'all'
 export function checkNowAfterBaseMove(issueUpdatedAt: Date, now: Date, delayDays: number): boolean {
   const bound = checkNowUpdatedAfter(now, delayDays);
   return bound === 'all' || (bound !== 'none' && issueUpdatedAt.getTime() > bound.getTime());
-}
-
-/** What `git merge-tree --write-tree -z --name-only --no-messages <base> <head>` said. */
-export type MergeTreeOutcome =
-  | { kind: 'clean'; tree: string }
-  | { kind: 'conflict'; tree: string; files: string[] }
-  | { kind: 'error'; message: string };
-
-
-/**
- * Interprets a `git merge-tree --write-tree -z --name-only --no-messages` run: exit 0 is a clean merge (the output is
- * the tree id); exit 1 with a tree id first is a conflict, followed by the NUL-separated names of the conflicted
- * files (each once, in git's order); anything else (git 2.39 also exits 1 for unknown commits, without a tree id)
- * is an error carrying git's message.
- */
-export function parseMergeTreeOutput(stdout: string, exitCode: number | null, stderr = ''): MergeTreeOutcome {
-  const fields = stdout.split('\0');
-  const tree = fields[0]?.trim() ?? '';
-  if (exitCode === 0 && isObjectId(tree)) return { kind: 'clean', tree };
-  if (exitCode === 1 && isObjectId(tree)) {
-    const files: string[] = [];
-    const seen = new Set<string>();
-    // The file list ends at the first empty field (the separator before the messages section, or the end).
-    for (const name of fields.slice(1)) {
-      if (name === '') break;
-      if (!seen.has(name)) {
-        seen.add(name);
-        files.push(name);
-      }
-    }
-    return { kind: 'conflict', tree, files };
-  }
-  const message = stderr.trim() || stdout.trim() || `git merge-tree exited with ${exitCode ?? 'a signal'}`;
-  return { kind: 'error', message: message.slice(0, 2000) };
 }

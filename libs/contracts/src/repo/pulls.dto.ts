@@ -7,7 +7,7 @@ import { ABBREVIATED_OBJECT_ID_PATTERN, OBJECT_ID_PATTERN } from '../git/object-
 import type { TeamDto } from '../identity/org.dto.js';
 import type { UserDto } from '../identity/user.dto.js';
 import { RepoScopedRequest } from './repo-access.dto.js';
-import type { RepositoryDto } from './repository.dto.js';
+import { MERGE_STYLES, type RepositoryDto } from './repository.dto.js';
 import type { LabelDto, MilestoneDto } from './labels.dto.js';
 import {
   AssigneesFields, EmptyAsAbsent, ISSUE_BODY_MAX_LENGTH, ISSUE_STATES, ISSUE_TITLE_MAX_LENGTH, type IssueState,
@@ -21,9 +21,7 @@ export const MERGEABLE_STATES = ['checking', 'mergeable', 'conflict', 'error'] a
 export type MergeableState = (typeof MERGEABLE_STATES)[number];
 
 /** Merge styles of `POST …/pulls/{index}/merge` (Gitea's `MergePullRequestOption.Do`). */
-export const MERGE_DO_STYLES = [
-  'merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only', 'manually-merged',
-] as const;
+export const MERGE_DO_STYLES = [...MERGE_STYLES, 'manually-merged'] as const;
 export type MergeDoStyle = (typeof MERGE_DO_STYLES)[number];
 
 /** Styles of `POST …/pulls/{index}/update`. */

@@ -54,19 +54,15 @@ export type RepoTrustModel = (typeof REPO_TRUST_MODELS)[number];
  * (ids and names; storage is derived from them by repo-service) and to render it in payloads.
  */
 export class RepoRefDto {
-  /** Repository id. */
   @IsInt() id: number;
   /** Owner id (user or organization). */
   @IsInt() ownerId: number;
   /** Owner login, as stored (original case). */
   @IsString() @MaxLength(255) ownerName: string;
-  /** Repository name, as stored. */
   @IsString() @MaxLength(255) name: string;
   /** The default branch name. */
   @IsString() @MaxLength(255) defaultBranch: string;
-  /** Private repository. */
   @IsOptional() private?: boolean;
-  /** No commits yet. */
   @IsOptional() empty?: boolean;
   /** Archived: read-only (pushes and writes refused). */
   @IsOptional() archived?: boolean;

@@ -1,9 +1,6 @@
 /**
- * A repository's URLs, as Gitea writes them (the one home of this rule: repo-service's JSON, hooks-service's payloads
- * and the gateway's pages all link to repositories). Every piece taken from data is percent-encoded: owner and
- * repository names are restricted today, but branch names, tags and paths are not (`#`, `?`, `%`, spaces, non-ASCII),
- * and an unencoded one would point a link somewhere else. Paths and ref names keep their `/` separators, each segment
- * encoded (Gitea's `PathEscapeSegments`).
+ * A repository's URLs as Gitea writes them, every piece from data percent-encoded per segment (branch names, tags
+ * and paths may hold `#`, `?`, `%`, spaces) so a link cannot point elsewhere.
  */
 
 /** The repository a URL is for. */

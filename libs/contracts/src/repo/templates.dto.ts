@@ -26,7 +26,6 @@ export class GetTemplateRequest {
 /** Gitea's `GitignoreTemplateInfo`. */
 export interface GitignoreTemplateDto {
   name: string;
-  /** The template's text. */
   source: string;
 }
 

@@ -4,12 +4,8 @@ import type { ActorDto } from '../common/actor.js';
 export type TwoFactorPolicy = '' | 'enforced';
 
 /**
- * The two-factor policy (its one home). With `enforced`, a signed-in user without two-factor enrolled — site admins
- * included, as in Gitea — must enrol before repository data reaches them by any way: the gateway applies it to the API
- * (repository routes answer 404, lists and search leave private repositories out, organization hooks and admin routes
- * answer 403), web pages and git over HTTP, and refuses `Sudo` by an administrator who must enrol; repo-service
- * applies it to lists and search (viewer scope) and to git over SSH. Anonymous callers are not affected (public
- * repositories stay readable), nor are Actions runners, which are not users and cannot enrol.
+ * The two-factor policy's one home: with `enforced`, a signed-in user without two-factor (site admins too, as
+ * Gitea) gets no repository data by any way until enrolled. Anonymous callers and Actions runners are not affected.
  */
 export function twoFactorDeniesRepoAccess(
   policy: TwoFactorPolicy,

@@ -35,7 +35,6 @@ export class UpdateVariableBody {
 export interface ActionVariableDto {
   owner_id: number;
   repo_id: number;
-  /** Upper-case, as stored. */
   name: string;
   data: string;
   description: string;

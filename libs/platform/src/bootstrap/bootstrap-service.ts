@@ -11,7 +11,7 @@ import { RpcDeadlineInterceptor } from '../rpc/rpc-deadline.js';
 import { RpcTracingInterceptor } from '../rpc/tracing.interceptor.js';
 import { RpcClient } from '../rpc/rpc-client.js';
 import { NatsNamespace } from '../nats/nats-namespace.js';
-import { NamespacedServerNats } from '../nats/namespaced-server-nats.js';
+import { NamespacedServerNats } from '../rpc/namespaced-server-nats.js';
 import { natsConnectionOptions, type NatsConnectOptions } from '../nats/nats-connection-options.js';
 import { healthSubject } from '@cairn/contracts';
 import { loadOpsAddress, startAppOps } from '../ops/app-ops.js';
@@ -61,10 +61,8 @@ export interface BootstrapOptions {
 }
 
 /**
- * The one way a Cairn service starts: validate configuration (refuse to start with a message naming the bad
- * setting), create the Nest microservice on NATS with the service's queue group so replicas share the load (both
- * in the installation's `[nats] NAMESPACE`), install the global validation pipe, error filter and correlation
- * interceptor, and shut down cleanly on SIGTERM/SIGINT.
+ * The one way a service starts: configuration validated (refused with the bad setting named), a Nest microservice
+ * on NATS in the service's queue group (so replicas share the load), the RPC pipeline, clean shutdown on signals.
  */
 export async function bootstrapService(options: BootstrapOptions): Promise<void> {
   const logger = new JsonLogger(options.name);

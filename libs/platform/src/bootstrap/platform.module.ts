@@ -14,19 +14,13 @@ import { watchOutboxLag } from '../events/outbox-lag.js';
 import { createPgPool } from '../db/pg-pool.js';
 import { NatsNamespace } from '../nats/nats-namespace.js';
 import { natsConnectionOptions } from '../nats/nats-connection-options.js';
+import { NATS_CONNECTION } from '../nats/nats-connection.js';
+import { HEALTH_CHECKS, type HealthCheck } from '../ops/health-checks.js';
 
 /** Injection tokens provided by {@link PlatformModule}. */
 export const COMMON_SETTINGS = Symbol('COMMON_SETTINGS');
-export const NATS_CONNECTION = Symbol('NATS_CONNECTION');
 export const SERVICE_NAME = Symbol('SERVICE_NAME');
-export const HEALTH_CHECKS = Symbol('HEALTH_CHECKS');
 export const PG_POOL = Symbol('PG_POOL');
-
-/** A named dependency check reported by the health subject. */
-export interface HealthCheck {
-  name: string;
-  check: () => Promise<boolean>;
-}
 
 export interface PlatformOptions {
   /** Short service name: `identity`, `repo`, `hooks`, `runners`, `merge-check`. */

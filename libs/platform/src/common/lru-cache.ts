@@ -1,8 +1,6 @@
 /**
- * A map bounded to `maxEntries`, least recently used entries going first — the one bounded in-process cache of the
- * apps. Meant for keys that name immutable facts (a commit id names the whole history behind it, a sealed secret its
- * plaintext), where entries never go stale and only memory needs a bound; a caller whose entries can age stores the
- * time with the value and checks it on `get`.
+ * The apps' one bounded in-process cache (least recently used go first), for keys naming immutable facts; a caller
+ * whose entries can age stores the time with the value.
  */
 export class LruCache<V, K = string> {
   private readonly entries = new Map<K, V>();

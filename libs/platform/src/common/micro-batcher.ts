@@ -1,9 +1,6 @@
 /**
- * Coalesces calls into batches (DataLoader-style): `add` resolves with the item's own result. Calls made in the same
- * turn of the event loop share a batch; with `maxInFlight`, at most that many batches run at once and whatever
- * arrives meanwhile waits for the next one — so under load a batch grows to what accumulated during one round trip,
- * while a lone call still costs one `setImmediate` (nothing waits for a timer). The batch function returns one
- * settled result per item, in order.
+ * Coalesces calls into batches (DataLoader-style): calls of one event-loop turn share a batch, and with
+ * `maxInFlight` later ones wait for the next, so batches grow under load while a lone call waits for no timer.
  */
 export type Settled<O> = { ok: true; value: O } | { ok: false; error: unknown };
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseIni, type IniData } from './ini.js';
-import { parseNatsNamespace } from '../nats/nats-namespace.js';
+import { parseNatsNamespace } from './nats-namespace-setting.js';
 
 /**
  * Settings mirror Gitea's `[section] KEY`. Sources, later wins: the default, then `app.ini` (path in `CAIRN_CONFIG`),

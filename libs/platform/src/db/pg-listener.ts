@@ -15,10 +15,8 @@ export function listenerApplicationName(channel: string): string {
 }
 
 /**
- * `LISTEN` on one PostgreSQL channel over a connection of its own (a pooled connection would lose the LISTEN when
- * returned). `onWake` is called for every notification, and also each time listening (re)starts: whatever was
- * notified while no connection listened is caught up by the caller's next look, so nothing is missed across a
- * PostgreSQL restart or a killed backend. The connection is replaced, with a growing delay, whenever it fails.
+ * `LISTEN` on a connection of its own (a pooled one would lose it), replaced with a growing delay when it fails.
+ * `onWake` also runs whenever listening (re)starts, so notifications sent while nobody listened are caught up.
  */
 export class PgListener {
   private readonly logger: Logger;

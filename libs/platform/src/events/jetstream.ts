@@ -126,10 +126,8 @@ export function eventRetryDelayMs(delivery: number, firstDelayMs = 2_000): numbe
 }
 
 /**
- * Consumes events durably: each is acknowledged only after its handler succeeded, so a crash means redelivery,
- * never loss. A failing event is retried with a doubling delay, at most `maxDeliver` times, then dead-lettered
- * ({@link recordDeadLetter}) so it never loops forever. Returns a function that stops consuming (in-flight handlers
- * finish first).
+ * Consumes events durably: acknowledged only after the handler succeeded (a crash means redelivery, never loss);
+ * retried with a doubling delay up to `maxDeliver`, then dead-lettered. Returns a stopper (in-flight handlers finish).
  */
 export async function consumeEvents(nc: NatsConnection, opts: DurableConsumerOptions): Promise<() => Promise<void>> {
   const logger = new Logger(`consumer:${opts.durable}`);

@@ -12,26 +12,10 @@ import { ensureEventsStream, namespaceOf, publishEvent } from './jetstream.js';
 import { currentTraceparent } from '../tracing/trace-context.js';
 
 /**
- * The transactional outbox. Services insert the event row in the same transaction as the change (so an event is
- * never lost and never published for a rolled-back change); the relay publishes committed rows to JetStream and
- * marks them. Every data-owning service has this table in its own Postgres schema:
- *
- *   model OutboxEvent { id String @id @db.Uuid; subject String; payload Json; createdAt DateTime @default(now())
- *                       @map("created_at"); publishedAt DateTime? @map("published_at"); attempts Int @default(0);
- *                       lastError String? @map("last_error"); failedAt DateTime? @map("failed_at");
- *                       traceparent String?; @@map("outbox_events") }
- *
- * A row that can never be published (too large for NATS, unreadable, or failing {@link OUTBOX_MAX_ATTEMPTS} times)
- * is dead-lettered (`failed_at` set, `last_error` kept, counted in `cairn_dead_letters_total{kind="outbox"}`) and
- * skipped: it never holds back the rows after it. NATS being unreachable is not the row's fault: those rows stay
- * pending and the relay tries again with a growing delay (capped at {@link OUTBOX_MAX_RETRY_DELAY_MS}).
- *
- * Waking up: every service's migrations give `outbox_events` a statement trigger that runs
- * `pg_notify('<schema>.outbox_events')` ({@link outboxChannel}). A notification is sent only when the inserting
- * transaction commits, so the relay, listening on a connection of its own ({@link PgListener}), publishes within
- * milliseconds of the commit — whichever process or replica wrote the rows. Polling every `pollMs` stays only as a
- * fallback (a notification can be lost while the listening connection is being replaced; the listener also catches
- * up by waking the relay whenever it starts listening again).
+ * The transactional outbox: the event row is inserted in the change's own transaction (never lost, never published
+ * for a rolled-back change); the relay publishes committed rows to JetStream. A row that can never be published is
+ * dead-lettered and skipped, never holding back later rows; NATS being down only delays. The relay wakes on the
+ * table's `pg_notify` trigger ({@link outboxChannel}) within milliseconds of a commit; polling is the fallback.
  */
 export function newEvent<S extends EventSubject>(type: S, data: EventContract[S]): EventOf<S> {
   return eventEnvelope(type, data);
@@ -189,10 +173,8 @@ export class OutboxRelay {
   }
 
   /**
-   * Publish now. A call during a pass makes one more pass after it, so a row committed while a pass was reading
-   * is never left for the poll. Passes start at most every {@link PASS_SPACING_MS}: a wake-up after a quiet moment
-   * starts one at once, a stream of commits is published in passes that many milliseconds apart (one pass per
-   * commit would cost as much as the commits themselves).
+   * Publish now. A call during a pass makes one more pass, so a row committed mid-pass is not left for the poll;
+   * passes are spaced {@link PASS_SPACING_MS} apart so a stream of commits does not cost a pass each.
    */
   kick(): void {
     if (this.stopped) return;

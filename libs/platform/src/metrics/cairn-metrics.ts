@@ -3,10 +3,8 @@ import { platformMetrics } from './dead-letters.js';
 import { within } from '../common/within.js';
 
 /**
- * The one home of Cairn's metric names (beside `cairn_dead_letters_total` in dead-letters.ts, the gateway's HTTP
- * metrics below and Node.js's default metrics): deploy/observability's rules and dashboard may reference only names
- * registered here (a test checks). Labels are bounded: subjects from the catalogue, queue and consumer names from
- * contracts, outcomes from fixed sets — never ids. Every series carries `service` (the registry's default label).
+ * The one home of Cairn's metric names (deploy/observability may use only these: a test checks). Labels are
+ * bounded sets, never ids.
  */
 
 /** Work that reads a gauge's current values from elsewhere (Redis, Postgres, JetStream) when Prometheus scrapes. */

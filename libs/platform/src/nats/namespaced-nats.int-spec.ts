@@ -15,7 +15,7 @@ import { waitFor } from '../../../../test/support/wait.js';
 import { RpcClient } from '../rpc/rpc-client.js';
 import { connectNats, consumeEvents, ensureEventsStream, namespaceOf, publishEvent } from '../events/jetstream.js';
 import { eventEnvelope } from '../events/outbox.js';
-import { NamespacedServerNats } from './namespaced-server-nats.js';
+import { NamespacedServerNats } from '../rpc/namespaced-server-nats.js';
 import { NatsNamespace } from './nats-namespace.js';
 
 const WHO = 'probe.who';

@@ -1,15 +1,12 @@
+import { parseNatsNamespace } from '../config/nats-namespace-setting.js';
+
+export { parseNatsNamespace };
+
 /**
- * Several Cairn installations (or a test run beside a running suite) may share one NATS server. Each gets its own
- * namespace (`[nats] NAMESPACE`), and this is the one place that turns Cairn's fixed NATS names into the names of an
- * installation. The empty namespace is the default and changes nothing, so existing deployments keep their names.
- *
- * With namespace `a`:
- *   - subjects (request-reply, health, events, stream subjects, consumer filters): `identity.user.get` becomes
- *     `a.cairn.identity.user.get`;
- *   - names (queue groups, the events stream, durable consumers): `identity-service` becomes `a_identity-service`,
- *     `CAIRN_EVENTS` becomes `a_CAIRN_EVENTS`.
- * The fixed second token keeps a namespace's stream subjects (`a.cairn.*.evt.>`) apart from the default stream's
- * `*.evt.>`: NATS refuses to create a stream whose subjects overlap another's, and `a.*.evt.>` would overlap it.
+ * Turns Cairn's fixed NATS names into one installation's (`[nats] NAMESPACE`), so several can share a server; the
+ * empty namespace changes nothing. With `a`: `identity.user.get` → `a.cairn.identity.user.get`, `identity-service`
+ * → `a_identity-service`. The fixed `cairn` token keeps `a.cairn.*.evt.>` from overlapping the default stream's
+ * `*.evt.>` (NATS refuses overlapping streams).
  */
 export class NatsNamespace {
   /** The default installation: every name as it is. */
@@ -40,20 +37,3 @@ export class NatsNamespace {
 
 /** The token after the namespace in every namespaced subject (see {@link NatsNamespace}). */
 const SUBJECT_MARKER = 'cairn';
-
-const MAX_LENGTH = 32;
-
-/**
- * Validates a namespace: empty, or one NATS subject token that is also a valid stream/consumer name — letters,
- * digits, `-` and `_` only (no spaces, dots, `*`, `>`, slashes), at most 32 characters.
- */
-export function parseNatsNamespace(raw: string): string {
-  const value = raw.trim();
-  if (value === '') return '';
-  if (value.length > MAX_LENGTH || !/^[A-Za-z0-9_-]+$/.test(value)) {
-    throw new Error(
-      `expected at most ${MAX_LENGTH} letters, digits, "-" or "_" (one NATS subject token: no spaces, dots, "*" or ">")`,
-    );
-  }
-  return value;
-}

@@ -35,10 +35,8 @@ export interface OpsServer {
 let defaultMetricsOn = false;
 
 /**
- * The ops endpoint every app serves on its own port (`[ops] HOST`/`PORT`), apart from public traffic:
- * `GET /livez` (200 while the event loop keeps its heartbeat, 503 when it is stuck), `GET /readyz` (200 when the
- * app has started and every dependency answers, 503 with the failing checks otherwise), `GET /metrics`
- * (Prometheus text: the platform's metrics with Node.js's runtime metrics, labelled `service`).
+ * The ops endpoint on its own port, apart from public traffic: `/livez` (event-loop heartbeat), `/readyz` (started
+ * and every dependency answers), `/metrics` (Prometheus, labelled `service`).
  */
 export async function startOpsServer(options: OpsServerOptions): Promise<OpsServer> {
   platformMetrics.setDefaultLabels({ service: options.service });

@@ -34,10 +34,8 @@ export function createQueue<Q extends QueueName>(name: Q, options: QueueOptions)
 }
 
 /**
- * Starts a worker of queue `name`; the processor sees that queue's job name and data types, and runs in a span
- * continuing the trace of the job's producer (while tracing). Jobs are retried up
- * to their `attempts` (every producer sets them); a job that failed its last attempt is a dead letter: logged and
- * counted (`cairn_dead_letters_total{kind="job"}`) here, and kept in BullMQ's failed set for inspection.
+ * Starts a worker of queue `name`, typed by its job name and data, in a span continuing the producer's trace. A job
+ * failing its last attempt is a dead letter: logged, counted, kept in BullMQ's failed set.
  */
 export function createWorker<Q extends QueueName, R>(
   name: Q,

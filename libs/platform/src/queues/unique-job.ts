@@ -1,17 +1,9 @@
 import type { JobsOptions, Queue } from 'bullmq';
 
 /**
- * Adds a job whose id names the work (say, "check pull request 7 at these two commits"), so that asking twice while
- * it waits or runs queues it once — and asking again after it finished queues it again.
- *
- * BullMQ alone does not do the second half: `queue.add` with an id that exists is a no-op as long as the old job is
- * kept (finished jobs are kept for inspection), and the `Job` it returns is built locally from the new arguments, so
- * its `finishedOn` says nothing about the job in Redis. Work that must be redone after a return to an earlier state
- * (a base branch that moves away and back) would silently never run. So the kept job's real state is read, and a
- * finished one is removed and the job added anew.
- *
- * Two callers racing past a finished job may queue the work twice in the worst case; never zero times.
- * Returns whether a new job was added (`false`: the same work was already waiting or running).
+ * Adds a job whose id names the work, so asking twice while it waits or runs queues it once, and asking after it
+ * finished queues it again. BullMQ's `add` is a no-op while a finished job with that id is kept, so a finished one is
+ * removed first (racing callers may queue twice, never zero times). Returns whether a new job was added.
  */
 export async function addUniqueJob<T, N extends string>(
   queue: Queue<T, unknown, N>,

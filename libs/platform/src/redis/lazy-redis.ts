@@ -1,10 +1,8 @@
 import { Redis } from 'ioredis';
 
 /**
- * A Redis client for side work that must fail fast rather than wait (sign-in throttles, idempotency records):
- * connected on first use — an app or CLI that never needs it never connects, and starts without Redis — a command
- * waits for one reconnection and 2 s at most, and connection errors surface on the commands (one listener, added with
- * the client, keeps ioredis from printing them raw). BullMQ queues need other options and keep their own connections.
+ * A Redis client for side work that must fail fast (throttles, idempotency): connects on first use, so apps start
+ * without Redis; a command waits for one reconnection and 2 s at most. BullMQ keeps its own connections.
  */
 export class LazyRedis {
   private redis: Redis | null = null;

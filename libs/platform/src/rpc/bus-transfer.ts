@@ -4,11 +4,9 @@ import { randomUUID } from 'node:crypto';
 import { NatsNamespace } from '../nats/nats-namespace.js';
 
 /**
- * Large bus messages. NATS refuses a message over the server's `max_payload` (1 MiB by default), so a request or
- * reply larger than {@link safeMessageBytes} is not sent: its sender parks the bytes here and sends a small stand-in
- * whose {@link TRANSFER_HEADER} names a one-time ticket; the receiver pulls the bytes in chunks from the sender's
- * own transfer subject (request-reply, one chunk per round trip, so nothing overruns the connection). Parked bytes
- * are bounded in total, expire with the request's deadline, and are dropped once fully fetched.
+ * Messages over NATS `max_payload`: the sender parks the bytes and sends a stand-in naming a one-time ticket
+ * ({@link TRANSFER_HEADER}); the receiver pulls them in chunks from the sender's transfer subject. Parked bytes are
+ * bounded, expire with the request's deadline and are dropped once fetched.
  */
 
 /** Header of a stand-in message: the JSON {@link TransferTicket} of the parked body. */

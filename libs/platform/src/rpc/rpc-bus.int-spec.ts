@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase, startPrivateNats, type PrivateNats, type ScratchDatabase } from '../../../../test/support/integration.js';
 import { installRpcPipeline } from '../bootstrap/bootstrap-service.js';
-import { NamespacedServerNats } from '../nats/namespaced-server-nats.js';
+import { NamespacedServerNats } from './namespaced-server-nats.js';
 import { NatsNamespace } from '../nats/nats-namespace.js';
 import { RpcClient } from './rpc-client.js';
 import { BusTransfers, fetchTransfer } from './bus-transfer.js';

@@ -38,16 +38,9 @@ interface ReplyPacket {
 }
 
 /**
- * The one way to call another service: typed request-reply over NATS with a deadline on every call, the correlation
- * id and the deadline in message headers, and replies decoded so that every failure surfaces as a
- * {@link DomainError} (service error envelope → its code; nobody listening → UNAVAILABLE; no answer in time →
- * TIMEOUT). Subjects are given plain and sent in the installation's `namespace`.
- *
- * Speaks Nest's NATS packet format (`{pattern, data, id}` → `{id, response | err}`) directly, so that it can carry
- * messages over the server's `max_payload`: a larger request is parked and fetched by the service, a larger reply is
- * fetched from the service (see `bus-transfer.ts`); one over `maxMessageBytes` fails at once with CONTENT_TOO_LARGE
- * before anything is sent. Inside a handler, a call inherits the handler's deadline when that is sooner.
- * `send` accepts only the subjects of `RpcContract` (@cairn/contracts), with that pair's request and reply types.
+ * The one way to call another service: typed request-reply (`RpcContract`) with a deadline on every call; every
+ * failure surfaces as a {@link DomainError}. Speaks Nest's NATS packet format itself so that messages over
+ * `max_payload` can be parked and fetched (`bus-transfer.ts`).
  */
 export class RpcClient {
   private nc: NatsConnection | undefined;

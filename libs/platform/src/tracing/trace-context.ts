@@ -4,10 +4,8 @@ import {
 } from '@opentelemetry/api';
 
 /**
- * Cairn's explicit spans and trace-context propagation (no monkey-patched modules): every process boundary — HTTP,
- * NATS request-reply, JetStream events (through the outbox), BullMQ jobs — carries the W3C `traceparent`, and the
- * receiving side continues the trace with {@link inSpan}. While tracing is off (the default) every helper here
- * returns at once and nothing is added anywhere.
+ * Explicit spans and W3C `traceparent` propagation across HTTP, NATS, the outbox's events and BullMQ jobs (no
+ * patched modules); with tracing off every helper returns at once.
  */
 
 /** W3C trace-context fields (`traceparent`, maybe `tracestate`) as they cross a boundary. */

@@ -20,10 +20,8 @@ export interface Tracing {
 const EXPORT_DELAY_MS = 1_000;
 
 /**
- * Starts OpenTelemetry tracing for app `app` when `[tracing] ENABLED` is set (else returns undefined and nothing is
- * installed): W3C trace-context propagation, async-context tracking, parent-based ratio sampling, OTLP/HTTP export,
- * and Prisma's own spans (`@prisma/instrumentation` only sets the global hook Prisma's client reads: no module
- * patching, so it works under ESM without loader hooks). Throws ConfigError for invalid `[tracing]` settings.
+ * Starts OpenTelemetry tracing when `[tracing] ENABLED` (W3C propagation, ratio sampling, OTLP/HTTP, Prisma's
+ * spans through its global hook, so no module patching under ESM); ConfigError for bad `[tracing]` settings.
  */
 export function startTracing(app: string, env: NodeJS.ProcessEnv = process.env): Tracing | undefined {
   const settings = loadSettings(tracingSettings, env);

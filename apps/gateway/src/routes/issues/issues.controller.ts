@@ -90,7 +90,7 @@ export class IssuesController {
    */
   @Put(':index/lock')
   @SignInRequired()
-  @RepoAccess('write', ISSUES_OR_PULLS)
+  @RepoAccess(IssueSubjects.lock)
   @HttpCode(204)
   async lock(
     @CurrentRepo() ctx: RepoContext,
@@ -108,7 +108,7 @@ export class IssuesController {
 
   @Delete(':index/lock')
   @SignInRequired()
-  @RepoAccess('write', ISSUES_OR_PULLS)
+  @RepoAccess(IssueSubjects.unlock)
   @HttpCode(204)
   async unlock(@CurrentRepo() ctx: RepoContext, @Param('index', PositiveIntPipe) index: number): Promise<void> {
     await this.rpc.send(IssueSubjects.unlock, { ...ctx, index });

@@ -4,7 +4,7 @@ import {
   type LabelDto, type Paginated,
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
-import { CurrentRepo, ISSUES_OR_PULLS, RepoAccess, type RepoContext } from '../../access/repo-access.guard.js';
+import { CurrentRepo, RepoAccess, type RepoContext } from '../../access/repo-access.guard.js';
 import { ScopeCategoryOf, SignInRequired } from '../../auth/policy.decorators.js';
 import { Paged } from '../../http/paged.js';
 import { PositiveIntPipe } from '../../http/params.js';
@@ -16,7 +16,7 @@ export class RepoLabelsController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Get()
-  @RepoAccess('read', ISSUES_OR_PULLS)
+  @RepoAccess(LabelSubjects.list)
   @Paged()
   list(@CurrentRepo() ctx: RepoContext, @Query() query: ListQuery): Promise<Paginated<LabelDto>> {
     return this.rpc.send(LabelSubjects.list, { ...ctx, query });
@@ -24,27 +24,27 @@ export class RepoLabelsController {
 
   @Post()
   @SignInRequired()
-  @RepoAccess('write', ISSUES_OR_PULLS)
+  @RepoAccess(LabelSubjects.create)
   create(@CurrentRepo() ctx: RepoContext, @Body() body: CreateLabelBody): Promise<LabelDto> {
     return this.rpc.send(LabelSubjects.create, { ...ctx, body });
   }
 
   @Get(':id')
-  @RepoAccess('read', ISSUES_OR_PULLS)
+  @RepoAccess(LabelSubjects.get)
   get(@CurrentRepo() ctx: RepoContext, @Param('id', PositiveIntPipe) id: number): Promise<LabelDto> {
     return this.rpc.send(LabelSubjects.get, { ...ctx, id });
   }
 
   @Patch(':id')
   @SignInRequired()
-  @RepoAccess('write', ISSUES_OR_PULLS)
+  @RepoAccess(LabelSubjects.edit)
   edit(@CurrentRepo() ctx: RepoContext, @Param('id', PositiveIntPipe) id: number, @Body() body: EditLabelBody): Promise<LabelDto> {
     return this.rpc.send(LabelSubjects.edit, { ...ctx, id, body: body ?? {} });
   }
 
   @Delete(':id')
   @SignInRequired()
-  @RepoAccess('write', ISSUES_OR_PULLS)
+  @RepoAccess(LabelSubjects.delete)
   @HttpCode(204)
   async delete(@CurrentRepo() ctx: RepoContext, @Param('id', PositiveIntPipe) id: number): Promise<void> {
     await this.rpc.send(LabelSubjects.delete, { ...ctx, id });
@@ -61,14 +61,14 @@ export class IssueLabelsController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Get()
-  @RepoAccess('read', ISSUES_OR_PULLS)
+  @RepoAccess(LabelSubjects.issueList)
   list(@CurrentRepo() ctx: RepoContext, @Param('index', PositiveIntPipe) index: number): Promise<LabelDto[]> {
     return this.rpc.send(LabelSubjects.issueList, { ...ctx, index });
   }
 
   @Post()
   @SignInRequired()
-  @RepoAccess('write', ISSUES_OR_PULLS)
+  @RepoAccess(LabelSubjects.issueAdd)
   @HttpCode(200)
   add(@CurrentRepo() ctx: RepoContext, @Param('index', PositiveIntPipe) index: number, @Body() body: IssueLabelsBody): Promise<LabelDto[]> {
     return this.rpc.send(LabelSubjects.issueAdd, { ...ctx, index, body });
@@ -76,14 +76,14 @@ export class IssueLabelsController {
 
   @Put()
   @SignInRequired()
-  @RepoAccess('write', ISSUES_OR_PULLS)
+  @RepoAccess(LabelSubjects.issueReplace)
   replace(@CurrentRepo() ctx: RepoContext, @Param('index', PositiveIntPipe) index: number, @Body() body: IssueLabelsBody): Promise<LabelDto[]> {
     return this.rpc.send(LabelSubjects.issueReplace, { ...ctx, index, body });
   }
 
   @Delete()
   @SignInRequired()
-  @RepoAccess('write', ISSUES_OR_PULLS)
+  @RepoAccess(LabelSubjects.issueClear)
   @HttpCode(204)
   async clear(@CurrentRepo() ctx: RepoContext, @Param('index', PositiveIntPipe) index: number): Promise<void> {
     await this.rpc.send(LabelSubjects.issueClear, { ...ctx, index });
@@ -91,7 +91,7 @@ export class IssueLabelsController {
 
   @Delete(':id')
   @SignInRequired()
-  @RepoAccess('write', ISSUES_OR_PULLS)
+  @RepoAccess(LabelSubjects.issueRemove)
   @HttpCode(204)
   async remove(
     @CurrentRepo() ctx: RepoContext,

@@ -4,7 +4,7 @@ import {
   type MilestoneDto, type Paginated,
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
-import { CurrentRepo, ISSUES_OR_PULLS, RepoAccess, type RepoContext } from '../../access/repo-access.guard.js';
+import { CurrentRepo, RepoAccess, type RepoContext } from '../../access/repo-access.guard.js';
 import { ScopeCategoryOf, SignInRequired } from '../../auth/policy.decorators.js';
 import { Paged } from '../../http/paged.js';
 
@@ -18,7 +18,7 @@ export class MilestonesController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Get()
-  @RepoAccess('read', ISSUES_OR_PULLS)
+  @RepoAccess(MilestoneSubjects.list)
   @Paged()
   list(@CurrentRepo() ctx: RepoContext, @Query() query: ListMilestonesQuery): Promise<Paginated<MilestoneDto>> {
     return this.rpc.send(MilestoneSubjects.list, { ...ctx, query });
@@ -26,27 +26,27 @@ export class MilestonesController {
 
   @Post()
   @SignInRequired()
-  @RepoAccess('write', ISSUES_OR_PULLS)
+  @RepoAccess(MilestoneSubjects.create)
   create(@CurrentRepo() ctx: RepoContext, @Body() body: CreateMilestoneBody): Promise<MilestoneDto> {
     return this.rpc.send(MilestoneSubjects.create, { ...ctx, body });
   }
 
   @Get(':id')
-  @RepoAccess('read', ISSUES_OR_PULLS)
+  @RepoAccess(MilestoneSubjects.get)
   get(@CurrentRepo() ctx: RepoContext, @Param('id') id: string): Promise<MilestoneDto> {
     return this.rpc.send(MilestoneSubjects.get, { ...ctx, id });
   }
 
   @Patch(':id')
   @SignInRequired()
-  @RepoAccess('write', ISSUES_OR_PULLS)
+  @RepoAccess(MilestoneSubjects.edit)
   edit(@CurrentRepo() ctx: RepoContext, @Param('id') id: string, @Body() body: EditMilestoneBody): Promise<MilestoneDto> {
     return this.rpc.send(MilestoneSubjects.edit, { ...ctx, id, body: body ?? {} });
   }
 
   @Delete(':id')
   @SignInRequired()
-  @RepoAccess('write', ISSUES_OR_PULLS)
+  @RepoAccess(MilestoneSubjects.delete)
   @HttpCode(204)
   async delete(@CurrentRepo() ctx: RepoContext, @Param('id') id: string): Promise<void> {
     await this.rpc.send(MilestoneSubjects.delete, { ...ctx, id });

@@ -96,7 +96,7 @@ export class PullsController {
   @Post(':index/merge')
   @SignInRequired()
   @MustNotBeArchived()
-  @RepoAccess('write', 'pulls')
+  @RepoAccess(PullSubjects.merge)
   @HttpCode(200)
   async merge(
     @CurrentRepo() ctx: RepoContext,
@@ -110,7 +110,7 @@ export class PullsController {
   @Post(':index/update')
   @SignInRequired()
   @MustNotBeArchived()
-  @RepoAccess('write', 'pulls')
+  @RepoAccess(PullSubjects.update)
   @HttpCode(200)
   async update(
     @CurrentRepo() ctx: RepoContext,

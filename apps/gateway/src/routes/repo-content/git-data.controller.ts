@@ -29,7 +29,7 @@ export class GitDataController {
   }
 
   @Get('tags')
-  @RepoAccess('read', 'code')
+  @RepoAccess(GitDataSubjects.tagList)
   async listTags(
     @CurrentRepo() ctx: RepoContext,
     @Query() query: ListQuery,
@@ -41,21 +41,21 @@ export class GitDataController {
   }
 
   @Get('tags/*')
-  @RepoAccess('read', 'code')
+  @RepoAccess(GitDataSubjects.tagGet)
   getTag(@CurrentRepo() ctx: RepoContext, @Param('*') tag: string): Promise<TagDto> {
     return this.rpc.send(GitDataSubjects.tagGet, { ...ctx, tag: tag ?? '' });
   }
 
   /** Gitea answers 201 (its description says 200). */
   @Post('tags')
-  @RepoAccess('write', 'code')
+  @RepoAccess(GitDataSubjects.tagCreate)
   @HttpCode(201)
   createTag(@CurrentRepo() ctx: RepoContext, @Body() body: CreateTagBody): Promise<TagDto> {
     return this.rpc.send(GitDataSubjects.tagCreate, { ...ctx, body });
   }
 
   @Delete('tags/*')
-  @RepoAccess('write', 'code')
+  @RepoAccess(GitDataSubjects.tagDelete)
   @HttpCode(204)
   async deleteTag(@CurrentRepo() ctx: RepoContext, @Param('*') tag: string): Promise<void> {
     await this.rpc.send(GitDataSubjects.tagDelete, { ...ctx, tag: tag ?? '' });

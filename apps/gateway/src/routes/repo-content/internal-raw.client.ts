@@ -7,10 +7,8 @@ import type { CommonSettings } from '@cairn/platform';
 import { InternalEndpoint, internalCallHeaders } from '../../http/internal-endpoint.js';
 
 /**
- * Fetches blob bytes that are too large for a bus message from repo-service's internal HTTP endpoint
- * (`GET /internal/raw?owner=&repo=&ref=&path=`, shared internal token). The ref is always the commit id the
- * service resolved, so the bytes are exactly those the metadata describes. Release attachments' bytes come the same
- * way (`GET /internal/attachments?repo=&uuid=`), and archives (`GET /internal/archive?owner=&repo=&commit=&format=`).
+ * Fetches bytes too large for a bus message (blobs, attachments, archives) from repo-service's internal endpoint; a
+ * blob is always asked by the commit id the service resolved, so bytes and metadata match.
  */
 export class InternalRawClient {
   private readonly logger = new Logger('InternalRaw');

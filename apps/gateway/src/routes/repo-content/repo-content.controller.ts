@@ -188,7 +188,7 @@ export class RepoContentController {
   }
 
   @Get('branches')
-  @RepoAccess('read', 'code')
+  @RepoAccess(RepoSubjects.branchList)
   async branches(
     @CurrentRepo() ctx: RepoContext,
     @Query() query: ListQuery,
@@ -200,21 +200,21 @@ export class RepoContentController {
   }
 
   @Get('branches/*')
-  @RepoAccess('read', 'code')
+  @RepoAccess(RepoSubjects.branchGet)
   branch(@CurrentRepo() ctx: RepoContext, @Param('*') branch: string): Promise<BranchDto> {
     return this.rpc.send(RepoSubjects.branchGet, { ...ctx, branch: branch ?? '' });
   }
 
   @Post('branches')
   @MustNotBeArchived()
-  @RepoAccess('write', 'code')
+  @RepoAccess(RepoSubjects.branchCreate)
   createBranch(@CurrentRepo() ctx: RepoContext, @Body() body: CreateBranchBody): Promise<BranchDto> {
     return this.rpc.send(RepoSubjects.branchCreate, { ...ctx, body });
   }
 
   @Delete('branches/*')
   @MustNotBeArchived()
-  @RepoAccess('write', 'code')
+  @RepoAccess(RepoSubjects.branchDelete)
   @HttpCode(204)
   async deleteBranch(@CurrentRepo() ctx: RepoContext, @Param('*') branch: string): Promise<void> {
     await this.rpc.send(RepoSubjects.branchDelete, { ...ctx, branch: branch ?? '' });
@@ -222,7 +222,7 @@ export class RepoContentController {
 
   @Patch('branches/*')
   @MustNotBeArchived()
-  @RepoAccess('write', 'code')
+  @RepoAccess(RepoSubjects.branchRename)
   @HttpCode(204)
   async renameBranch(@CurrentRepo() ctx: RepoContext, @Param('*') branch: string, @Body() body: RenameBranchBody): Promise<void> {
     await this.rpc.send(RepoSubjects.branchRename, { ...ctx, branch: branch ?? '', body });

@@ -75,10 +75,8 @@ export interface UploadTarget {
 }
 
 /**
- * Release attachment uploads (Gitea's `repoCreateReleaseAttachment`): the file of a `multipart/form-data` body's
- * `attachment` part, or a whole `application/octet-stream` body named by `?name=`, streamed to repo-service's
- * internal endpoint as it arrives (never buffered, never over the bus). Past `[attachment] MAX_SIZE` the upstream
- * request is aborted (repo-service keeps nothing) and the answer is 413.
+ * Release attachment uploads (multipart `attachment` part or an octet-stream body named by `?name=`), streamed to
+ * repo-service's internal endpoint, never buffered nor over the bus; past `[attachment] MAX_SIZE` aborted with 413.
  */
 export class AttachmentUploader {
   private readonly logger = new Logger('AttachmentUpload');

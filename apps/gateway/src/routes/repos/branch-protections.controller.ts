@@ -17,26 +17,26 @@ export class BranchProtectionsController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Get()
-  @RepoAccess('admin')
+  @RepoAccess(RepoSubjects.branchProtectionList)
   list(@CurrentRepo() ctx: RepoContext): Promise<BranchProtectionDto[]> {
     return this.rpc.send(RepoSubjects.branchProtectionList, ctx);
   }
 
   @Post()
-  @RepoAccess('admin')
+  @RepoAccess(RepoSubjects.branchProtectionCreate)
   @HttpCode(201)
   create(@CurrentRepo() ctx: RepoContext, @Body() body: CreateBranchProtectionBody): Promise<BranchProtectionDto> {
     return this.rpc.send(RepoSubjects.branchProtectionCreate, { ...ctx, body: body ?? {} });
   }
 
   @Get('*')
-  @RepoAccess('admin')
+  @RepoAccess(RepoSubjects.branchProtectionGet)
   get(@CurrentRepo() ctx: RepoContext, @Param('*') name: string): Promise<BranchProtectionDto> {
     return this.rpc.send(RepoSubjects.branchProtectionGet, { ...ctx, name: name ?? '' });
   }
 
   @Patch('*')
-  @RepoAccess('admin')
+  @RepoAccess(RepoSubjects.branchProtectionEdit)
   edit(
     @CurrentRepo() ctx: RepoContext,
     @Param('*') name: string,
@@ -46,7 +46,7 @@ export class BranchProtectionsController {
   }
 
   @Delete('*')
-  @RepoAccess('admin')
+  @RepoAccess(RepoSubjects.branchProtectionDelete)
   @HttpCode(204)
   async remove(@CurrentRepo() ctx: RepoContext, @Param('*') name: string): Promise<void> {
     await this.rpc.send(RepoSubjects.branchProtectionDelete, { ...ctx, name: name ?? '' });

@@ -16,7 +16,7 @@ export class CollaboratorsController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Get()
-  @RepoAccess('read')
+  @RepoAccess(RepoSubjects.collaboratorList)
   @Paged()
   list(
     @CurrentRepo() ctx: RepoContext,
@@ -26,7 +26,7 @@ export class CollaboratorsController {
   }
 
   @Get(':username')
-  @RepoAccess('read')
+  @RepoAccess(RepoSubjects.collaboratorCheck)
   @HttpCode(204)
   async check(@CurrentRepo() ctx: RepoContext, @Param('username') username: string): Promise<void> {
     const yes = await this.rpc.send(RepoSubjects.collaboratorCheck, { ...ctx, username });
@@ -34,7 +34,7 @@ export class CollaboratorsController {
   }
 
   @Put(':username')
-  @RepoAccess('admin')
+  @RepoAccess(RepoSubjects.collaboratorAdd)
   @HttpCode(204)
   async add(
     @CurrentRepo() ctx: RepoContext,
@@ -45,14 +45,14 @@ export class CollaboratorsController {
   }
 
   @Delete(':username')
-  @RepoAccess('admin')
+  @RepoAccess(RepoSubjects.collaboratorRemove)
   @HttpCode(204)
   async remove(@CurrentRepo() ctx: RepoContext, @Param('username') username: string): Promise<void> {
     await this.rpc.send(RepoSubjects.collaboratorRemove, { ...ctx, username });
   }
 
   @Get(':username/permission')
-  @RepoAccess('read')
+  @RepoAccess(RepoSubjects.collaboratorPermission)
   permission(@CurrentRepo() ctx: RepoContext, @Param('username') username: string): Promise<RepoCollaboratorPermissionDto> {
     return this.rpc.send(RepoSubjects.collaboratorPermission, { ...ctx, username });
   }

@@ -19,7 +19,7 @@ export class CommitStatusesController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Post('statuses/:sha')
-  @RepoAccess('write', 'code')
+  @RepoAccess(CommitStatusSubjects.create)
   create(
     @CurrentRepo() ctx: RepoContext,
     @Param('sha') sha: string,
@@ -29,7 +29,7 @@ export class CommitStatusesController {
   }
 
   @Get('statuses/:sha')
-  @RepoAccess('read', 'code')
+  @RepoAccess(CommitStatusSubjects.list)
   @Paged()
   list(
     @CurrentRepo() ctx: RepoContext,
@@ -40,7 +40,7 @@ export class CommitStatusesController {
   }
 
   @Get('commits/:ref/statuses')
-  @RepoAccess('read', 'code')
+  @RepoAccess(CommitStatusSubjects.list)
   @Paged()
   listByRef(
     @CurrentRepo() ctx: RepoContext,
@@ -51,7 +51,7 @@ export class CommitStatusesController {
   }
 
   @Get('commits/:ref/status')
-  @RepoAccess('read', 'code')
+  @RepoAccess(CommitStatusSubjects.combined)
   async combined(
     @CurrentRepo() ctx: RepoContext,
     @Param('ref') ref: string,

@@ -17,26 +17,26 @@ export class DeployKeysController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Get()
-  @RepoAccess('admin')
+  @RepoAccess(RepoSubjects.deployKeyList)
   @Paged()
   list(@CurrentRepo() ctx: RepoContext, @Query() query: ListDeployKeysQuery): Promise<Paginated<DeployKeyDto>> {
     return this.rpc.send(RepoSubjects.deployKeyList, { ...ctx, query });
   }
 
   @Post()
-  @RepoAccess('admin')
+  @RepoAccess(RepoSubjects.deployKeyCreate)
   create(@CurrentRepo() ctx: RepoContext, @Body() body: CreateKeyBody): Promise<DeployKeyDto> {
     return this.rpc.send(RepoSubjects.deployKeyCreate, { ...ctx, body });
   }
 
   @Get(':id')
-  @RepoAccess('admin')
+  @RepoAccess(RepoSubjects.deployKeyGet)
   get(@CurrentRepo() ctx: RepoContext, @Param('id', PositiveIntPipe) id: number): Promise<DeployKeyDto> {
     return this.rpc.send(RepoSubjects.deployKeyGet, { ...ctx, id });
   }
 
   @Delete(':id')
-  @RepoAccess('admin')
+  @RepoAccess(RepoSubjects.deployKeyDelete)
   @HttpCode(204)
   async remove(@CurrentRepo() ctx: RepoContext, @Param('id', PositiveIntPipe) id: number): Promise<void> {
     await this.rpc.send(RepoSubjects.deployKeyDelete, { ...ctx, id });

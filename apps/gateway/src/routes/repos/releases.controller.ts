@@ -33,7 +33,7 @@ export class ReleasesController {
   }
 
   @Get()
-  @RepoAccess('read', 'releases')
+  @RepoAccess(ReleaseSubjects.list)
   async list(
     @CurrentRepo() ctx: RepoContext,
     @Query() q: ListReleasesQuery,
@@ -48,52 +48,52 @@ export class ReleasesController {
   }
 
   @Post()
-  @RepoAccess('write', 'releases')
+  @RepoAccess(ReleaseSubjects.create)
   @HttpCode(201)
   create(@CurrentRepo() ctx: RepoContext, @Body() body: CreateReleaseBody): Promise<ReleaseDto> {
     return this.rpc.send(ReleaseSubjects.create, { ...ctx, body });
   }
 
   @Get('latest')
-  @RepoAccess('read', 'releases')
+  @RepoAccess(ReleaseSubjects.latest)
   latest(@CurrentRepo() ctx: RepoContext): Promise<ReleaseDto> {
     return this.rpc.send(ReleaseSubjects.latest, ctx);
   }
 
   @Get('tags/*')
-  @RepoAccess('read', 'releases')
+  @RepoAccess(ReleaseSubjects.getByTag)
   getByTag(@CurrentRepo() ctx: RepoContext, @Param('*') tag: string): Promise<ReleaseDto> {
     return this.rpc.send(ReleaseSubjects.getByTag, { ...ctx, tag: tag ?? '' });
   }
 
   @Delete('tags/*')
-  @RepoAccess('write', 'releases')
+  @RepoAccess(ReleaseSubjects.deleteByTag)
   @HttpCode(204)
   async deleteByTag(@CurrentRepo() ctx: RepoContext, @Param('*') tag: string): Promise<void> {
     await this.rpc.send(ReleaseSubjects.deleteByTag, { ...ctx, tag: tag ?? '' });
   }
 
   @Get(':id')
-  @RepoAccess('read', 'releases')
+  @RepoAccess(ReleaseSubjects.get)
   get(@CurrentRepo() ctx: RepoContext, @Param('id', PositiveIntPipe) id: number): Promise<ReleaseDto> {
     return this.rpc.send(ReleaseSubjects.get, { ...ctx, id });
   }
 
   @Patch(':id')
-  @RepoAccess('write', 'releases')
+  @RepoAccess(ReleaseSubjects.edit)
   edit(@CurrentRepo() ctx: RepoContext, @Param('id', PositiveIntPipe) id: number, @Body() body: EditReleaseBody): Promise<ReleaseDto> {
     return this.rpc.send(ReleaseSubjects.edit, { ...ctx, id, body });
   }
 
   @Delete(':id')
-  @RepoAccess('write', 'releases')
+  @RepoAccess(ReleaseSubjects.delete)
   @HttpCode(204)
   async delete(@CurrentRepo() ctx: RepoContext, @Param('id', PositiveIntPipe) id: number): Promise<void> {
     await this.rpc.send(ReleaseSubjects.delete, { ...ctx, id });
   }
 
   @Get(':id/assets')
-  @RepoAccess('read', 'releases')
+  @RepoAccess(ReleaseSubjects.assetList)
   listAssets(@CurrentRepo() ctx: RepoContext, @Param('id', PositiveIntPipe) id: number): Promise<AttachmentDto[]> {
     return this.rpc.send(ReleaseSubjects.assetList, { ...ctx, id });
   }
@@ -114,7 +114,7 @@ export class ReleasesController {
   }
 
   @Get(':id/assets/:attachment_id')
-  @RepoAccess('read', 'releases')
+  @RepoAccess(ReleaseSubjects.assetGet)
   getAsset(
     @CurrentRepo() ctx: RepoContext,
     @Param('id', PositiveIntPipe) id: number,
@@ -125,7 +125,7 @@ export class ReleasesController {
 
   /** Gitea answers an edit with 201. */
   @Patch(':id/assets/:attachment_id')
-  @RepoAccess('write', 'releases')
+  @RepoAccess(ReleaseSubjects.assetEdit)
   @HttpCode(201)
   editAsset(
     @CurrentRepo() ctx: RepoContext,
@@ -137,7 +137,7 @@ export class ReleasesController {
   }
 
   @Delete(':id/assets/:attachment_id')
-  @RepoAccess('write', 'releases')
+  @RepoAccess(ReleaseSubjects.assetDelete)
   @HttpCode(204)
   async deleteAsset(
     @CurrentRepo() ctx: RepoContext,

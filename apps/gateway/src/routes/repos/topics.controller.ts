@@ -16,7 +16,7 @@ export class TopicsController {
   ) {}
 
   @Get()
-  @RepoAccess('read')
+  @RepoAccess(RepoSubjects.topicList)
   async list(
     @CurrentRepo() ctx: RepoContext,
     @Query() query: ListQuery,
@@ -28,21 +28,21 @@ export class TopicsController {
   }
 
   @Put()
-  @RepoAccess('admin')
+  @RepoAccess(RepoSubjects.topicReplace)
   @HttpCode(204)
   async replace(@CurrentRepo() ctx: RepoContext, @Body() body: RepoTopicOptionsBody): Promise<void> {
     await this.rpc.send(RepoSubjects.topicReplace, { ...ctx, topics: body.topics });
   }
 
   @Put(':topic')
-  @RepoAccess('admin')
+  @RepoAccess(RepoSubjects.topicAdd)
   @HttpCode(204)
   async add(@CurrentRepo() ctx: RepoContext, @Param('topic') topic: string): Promise<void> {
     await this.rpc.send(RepoSubjects.topicAdd, { ...ctx, topic });
   }
 
   @Delete(':topic')
-  @RepoAccess('admin')
+  @RepoAccess(RepoSubjects.topicDelete)
   @HttpCode(204)
   async remove(@CurrentRepo() ctx: RepoContext, @Param('topic') topic: string): Promise<void> {
     await this.rpc.send(RepoSubjects.topicDelete, { ...ctx, topic });

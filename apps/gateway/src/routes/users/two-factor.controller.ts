@@ -9,10 +9,8 @@ import {
 } from '../../auth/policy.decorators.js';
 
 /**
- * `/user/2fa`: the caller's TOTP enrolment (a Cairn extension; Gitea enrols on a web page only). Start it, confirm it
- * with a code, or remove it — always with the password (Basic; plus `X-Gitea-OTP` once enrolled), so a stolen token
- * cannot lock the owner out. Open to users who must enrol under `[security] TWO_FACTOR_AUTH = enforced`: this is where
- * every refusal of theirs points.
+ * `/user/2fa` (a Cairn extension): TOTP enrolment, always with the password so a stolen token cannot lock the owner
+ * out; open to users who must enrol under `TWO_FACTOR_AUTH = enforced`, as every refusal of theirs points here.
  */
 @Controller('user/2fa')
 @ScopeCategoryOf('user')

@@ -13,10 +13,8 @@ const RECOVERY = '/user/two_factor/scratch';
 const AFTER_RECOVERY = '/user/settings/security';
 
 /**
- * Signing in and out (Gitea's paths): `/user/login` (user name or e-mail and password), then — with two-factor
- * enrolled — `/user/two_factor` (a TOTP code) or `/user/two_factor/scratch` (the recovery code); `POST /user/logout`.
- * Identity-service checks every step behind the API's sign-in throttle (too many failures: the 429 page with
- * Retry-After). Completing sign-in gives the browser a new session id.
+ * Signing in and out at Gitea's paths (password, then a TOTP or recovery code when enrolled), every step behind the
+ * API's sign-in throttle; completing sign-in gives the browser a new session id.
  */
 export function registerAuthPages(web: WebKit): void {
   const open = { public: true };

@@ -1,5 +1,5 @@
 import {
-  DomainError, MERGE_STYLES,
+  DomainError, MERGE_STYLES, MERGE_STYLE_SETTING,
   type CollaboratorPermission, type CreateBranchProtectionBody, type EditRepoBody, type MergeStyle,
 } from '@cairn/contracts';
 
@@ -24,14 +24,15 @@ export function repoOptionsFromForm(form: Record<string, string>): EditRepoBody 
   return body;
 }
 
-/** Gitea's pull-request option checkboxes (`action=advanced`) and the API field each sets. */
-export const MERGE_STYLE_FIELDS = [
-  { field: 'pulls_allow_merge', body: 'allow_merge_commits', label: 'Create merge commit' },
-  { field: 'pulls_allow_rebase', body: 'allow_rebase', label: 'Rebase then fast-forward' },
-  { field: 'pulls_allow_rebase_merge', body: 'allow_rebase_explicit', label: 'Rebase then create merge commit' },
-  { field: 'pulls_allow_squash', body: 'allow_squash_merge', label: 'Squash' },
-  { field: 'pulls_allow_fast_forward_only', body: 'allow_fast_forward_only_merge', label: 'Fast-forward only' },
-] as const;
+/** Gitea's pull-request option checkboxes (`action=advanced`); the API field each sets is the style's setting. */
+export const MERGE_STYLE_FIELDS = ([
+  { style: 'merge', field: 'pulls_allow_merge', label: 'Create merge commit' },
+  { style: 'rebase', field: 'pulls_allow_rebase', label: 'Rebase then fast-forward' },
+  { style: 'rebase-merge', field: 'pulls_allow_rebase_merge', label: 'Rebase then create merge commit' },
+  { style: 'squash', field: 'pulls_allow_squash', label: 'Squash' },
+  { style: 'fast-forward-only', field: 'pulls_allow_fast_forward_only', label: 'Fast-forward only' },
+] as const satisfies ReadonlyArray<{ style: MergeStyle; field: string; label: string }>)
+  .map((f) => ({ ...f, body: MERGE_STYLE_SETTING[f.style] }));
 
 /** `action=advanced`: allowed merge styles, the default one, delete-branch-after-merge. */
 export function mergeOptionsFromForm(form: Record<string, string>): EditRepoBody {

@@ -26,10 +26,8 @@ export function installHint(rootUrl: string, owner: string, type: string, name: 
 }
 
 /**
- * Package pages at Gitea's paths: an owner's packages (`/{owner}/-/packages`, type filter), a package's versions, a
- * version's files (sizes, digests) with how to install it, and deleting a version. packages-service applies the
- * access rule on every call (as for `/api/v1/packages/…`); the pages only hide the delete button from those it would
- * refuse (not the owner, an organization member with write, or a site admin).
+ * Package pages at Gitea's paths; packages-service applies the access rule on every call, the pages only hide the
+ * delete button from those it would refuse.
  */
 export function registerPackagePages(web: WebKit): void {
   const rpc = web.rpc;

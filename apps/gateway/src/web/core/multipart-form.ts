@@ -25,12 +25,9 @@ const FIELDS_MAX = 64;
 const csrfRefused = () => DomainError.forbidden('invalid or missing CSRF token: reload the page and try again');
 
 /**
- * Reads a `multipart/form-data` page body as it arrives (a page registered with `{ multipart: true }`): text fields
- * are collected, each file is handed to `onFile` in order — with the fields sent before it, which browsers send in
- * document order, so a form puts its fields before its file inputs — and nothing is buffered. The session's CSRF
- * token (`_csrf`, the form's first field) is checked before the first file is handed on and before the fields are
- * returned: a forged form reaches neither. The first failure (the token, `onFile`, a malformed body) is thrown once
- * the whole body is read; files after it are skipped.
+ * Reads a `multipart/form-data` page body as it streams: each file goes to `onFile` with the fields sent before it.
+ * The CSRF token (the first field) is checked before any file or field is handed on, so a forged form reaches
+ * neither; the first failure is thrown once the body is read.
  */
 export function readMultipartForm(
   ctx: PageContext<unknown, unknown>,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PullRequestDto, RepositoryDto } from '@cairn/contracts';
 import { createViews } from '../core/views.js';
-import { allowedMergeStyles, allowedUpdateStyles, headTarget, mergeBoxView, reviewLines, type MergeBoxModel } from './merge-box.view.js';
+import { headTarget, mergeBoxView, reviewLines, type MergeBoxModel } from './merge-box.view.js';
 
 const views = createViews(false);
 
@@ -117,13 +117,5 @@ describe('merge box', () => {
     });
     expect(failed).not.toContain('data-pull-merge-box-reloading-interval');
     expect(failed).toContain('Updating the branch failed: conflict in &lt;a&gt;');
-  });
-
-  it('derives the allowed styles from the repository settings', () => {
-    const repo = { allow_merge_commits: false, allow_rebase: true, allow_rebase_explicit: false, allow_squash_merge: true,
-      allow_fast_forward_only_merge: true, allow_rebase_update: false } as RepositoryDto;
-    expect(allowedMergeStyles(repo)).toEqual(['rebase', 'squash', 'fast-forward-only']);
-    expect(allowedUpdateStyles(repo)).toEqual(['merge']);
-    expect(allowedUpdateStyles({ ...repo, allow_rebase_update: true })).toEqual(['merge', 'rebase']);
   });
 });

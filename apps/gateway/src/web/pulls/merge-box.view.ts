@@ -1,4 +1,4 @@
-import type { MergeDoStyle, PullRequestDto, PullReviewSummaryDto, RepositoryDto, UpdateStyle } from '@cairn/contracts';
+import type { MergeStyle, PullRequestDto, PullReviewSummaryDto, UpdateStyle } from '@cairn/contracts';
 import { plural } from '../core/template-helpers.js';
 import type { PullUpdateRecord } from './pull-update.tracker.js';
 
@@ -12,26 +12,16 @@ const STATE_TEXT: Record<string, string> = {
   error: 'The mergeability check failed.',
 };
 
-/** The merge styles a repository may allow, in Gitea's order, with their labels and the setting that enables them. */
-const MERGE_STYLE_LABELS: ReadonlyArray<[MergeDoStyle, string, keyof RepositoryDto]> = [
-  ['merge', 'Create merge commit', 'allow_merge_commits'],
-  ['rebase', 'Rebase and fast-forward', 'allow_rebase'],
-  ['rebase-merge', 'Rebase and create merge commit', 'allow_rebase_explicit'],
-  ['squash', 'Squash and merge', 'allow_squash_merge'],
-  ['fast-forward-only', 'Fast-forward only', 'allow_fast_forward_only_merge'],
-];
+/** Which styles a repository allows is decided in `@cairn/contracts` (`allowedMergeStyles`); here only their labels. */
+const MERGE_STYLE_LABELS: Record<MergeStyle, string> = {
+  merge: 'Create merge commit',
+  rebase: 'Rebase and fast-forward',
+  'rebase-merge': 'Rebase and create merge commit',
+  squash: 'Squash and merge',
+  'fast-forward-only': 'Fast-forward only',
+};
 
 const UPDATE_LABELS: Record<UpdateStyle, string> = { merge: 'Update branch by merge', rebase: 'Update branch by rebase' };
-
-/** The merge styles `repo` allows. */
-export function allowedMergeStyles(repo: RepositoryDto): MergeDoStyle[] {
-  return MERGE_STYLE_LABELS.filter(([, , flag]) => repo[flag] === true).map(([style]) => style);
-}
-
-/** The update styles `repo` allows (merge always; rebase when enabled). */
-export function allowedUpdateStyles(repo: RepositoryDto): UpdateStyle[] {
-  return repo.allow_rebase_update ? ['merge', 'rebase'] : ['merge'];
-}
 
 /**
  * The head lacks base commits when their merge base is not the base's tip (Gitea offers "update branch" then). Only
@@ -57,7 +47,8 @@ export interface MergeBoxModel {
   pullPath: string;
   /** Forms are shown only to those repo-service would let merge and update (write access or site admin). */
   canWrite: boolean;
-  mergeStyles: MergeDoStyle[];
+  /** In Gitea's order (`allowedMergeStyles`). */
+  mergeStyles: MergeStyle[];
   /** The repository's preselected style and "delete branch" choice (its `default_merge_style` and friends). */
   defaults: { style: string; deleteBranch: boolean };
   updateStyles: UpdateStyle[];
@@ -80,7 +71,7 @@ export interface MergeBoxView {
   notice: { kind: 'running' | 'ok' | 'error'; style: string; at: string; message: string } | null;
   pullPath: string;
   headSha: string;
-  mergeChoices: Array<{ style: MergeDoStyle; label: string; checked: boolean }> | null;
+  mergeChoices: Array<{ style: MergeStyle; label: string; checked: boolean }> | null;
   deleteBranchChecked: boolean;
   updateChoices: Array<{ style: UpdateStyle; label: string }> | null;
   /** "2 of 3 required approvals", "1 change request": what the reviews say, each line with its tone. */
@@ -106,9 +97,8 @@ export function reviewLines(r: PullReviewSummaryDto | null | undefined): MergeBo
 
 /** The allowed styles, the repository's default preselected (else the first). */
 function mergeChoices(m: MergeBoxModel): NonNullable<MergeBoxView['mergeChoices']> {
-  const allowed = MERGE_STYLE_LABELS.filter(([s]) => m.mergeStyles.includes(s));
-  const preselected = allowed.some(([s]) => s === m.defaults.style) ? m.defaults.style : allowed[0][0];
-  return allowed.map(([style, label]) => ({ style, label, checked: style === preselected }));
+  const preselected = (m.mergeStyles as string[]).includes(m.defaults.style) ? m.defaults.style : m.mergeStyles[0];
+  return m.mergeStyles.map((style) => ({ style, label: MERGE_STYLE_LABELS[style], checked: style === preselected }));
 }
 
 export function mergeBoxView(m: MergeBoxModel): MergeBoxView {

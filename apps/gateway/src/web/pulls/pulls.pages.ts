@@ -1,6 +1,6 @@
 import {
   DomainError, ErrorCode, IdentitySubjects, IssueSubjects, LabelSubjects, MERGE_DO_STYLES, MilestoneSubjects, PullSubjects,
-  RepoSubjects, ReviewSubjects, UPDATE_STYLES,
+  RepoSubjects, ReviewSubjects, UPDATE_STYLES, allowedMergeStyles, allowedUpdateStyles,
   type ActorDto, type LabelDto, type ListIssuesQuery, type MergeDoStyle, type MilestoneDto, type UpdateStyle, type UserDto,
 } from '@cairn/contracts';
 import type { RepoContext } from '../../access/repo-access.guard.js';
@@ -9,7 +9,7 @@ import { fragment, page, redirect, requireSignIn, type PageContext, type PageRes
 import { RepoViews } from '../repo/repo-views.js';
 import { formRejection } from '../settings/form-error.js';
 import { conversationView, listView, type ConversationModel, type ListChoices, type ListFilters } from './issues.view.js';
-import { allowedMergeStyles, allowedUpdateStyles, headTarget, mergeBoxView, type MergeBoxModel } from './merge-box.view.js';
+import { headTarget, mergeBoxView, type MergeBoxModel } from './merge-box.view.js';
 import { PullUpdateTracker, type PullUpdateKey } from './pull-update.tracker.js';
 import { registerTrackerPages } from './tracker.pages.js';
 import { canWriteTracker } from './write-access.js';
@@ -49,10 +49,8 @@ function pickOne<T extends string>(value: unknown, allowed: readonly T[], what: 
 }
 
 /**
- * Issue and pull-request pages (Gitea's `/{owner}/{repo}/issues…` and `/{owner}/{repo}/pulls…`): lists, pages with
- * their timeline and lock state, comment and lock forms, and the merge box with merge and update-branch forms. Pages
- * ask the services what the API asks for the same user, so they show nothing the API would not; repo-service keeps
- * the write rules, the pages only hide forms that would be refused. See docs/web-pulls.md.
+ * Issue and pull-request pages at Gitea's paths, asking the services what the API asks for the same user: the
+ * services keep the write rules, the pages only hide forms that would be refused. See docs/web-pulls.md.
  */
 class PullsPages {
   private readonly repos: RepoViews;

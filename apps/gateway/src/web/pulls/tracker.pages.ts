@@ -44,10 +44,8 @@ export function milestoneRows(items: MilestoneDto[], issuesPath: string) {
 }
 
 /**
- * A repository's labels and milestones (Gitea's `/{owner}/{repo}/labels`, `/labels/new`, `/labels/edit`,
- * `/labels/delete`, `/milestones`, `/milestones/new`, `/milestones/edit`, `/milestones/{id}/open|close`,
- * `/milestones/delete`), through the API's label and milestone messages. repo-service decides who may write (write
- * access on issues); the pages show the forms to those it would let.
+ * A repository's labels and milestones at Gitea's paths, through the API's messages: repo-service refuses writes
+ * below the level `REPO_ACCESS_NEEDS` declares; the pages only hide forms it would refuse.
  */
 export function registerTrackerPages(web: WebKit): void {
   const repos = new RepoViews(web.rpc);

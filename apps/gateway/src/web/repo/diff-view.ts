@@ -171,11 +171,8 @@ function highlightHunks(f: DiffFile): string[][] {
 }
 
 /**
- * One hunk's lines as HTML. Each hunk is highlighted on its own (the lines between hunks are not in the diff, so
- * neither whole-side nor per-hunk highlighting knows their state). Context and added lines come from the new side, as
- * the unified style shows them. The old side is highlighted only for its removed lines: from the last line before the
- * first change where no token is open (up to the first change both sides are the same text, so the new side's
- * highlighting tells), to its last removed line. A hunk without removed lines needs no old side.
+ * One hunk's lines as HTML, highlighted per hunk (the lines between hunks are unknown). The old side is highlighted
+ * only for its removed lines, starting where no token is open before the first change.
  */
 function highlightHunk(h: DiffHunk, oldLanguage: string | null, newLanguage: string | null): string[] {
   const out = h.lines.map(() => '');

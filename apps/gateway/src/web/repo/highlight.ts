@@ -74,10 +74,8 @@ function openingTag(scope: string): string {
 }
 
 /**
- * Writes highlight.js's HTML straight into a string. The default emitter builds a token tree, walks it and escapes
- * every text node with five `replace` passes: on a pull request's diff that was about a fifth of the highlighting time
- * (docs/web-review.md). The output is the same HTML, byte for byte (the unit tests compare both). highlight.js calls
- * `openNode`/`closeNode` besides the {@link Emitter} interface's methods.
+ * Writes highlight.js's HTML straight into a string: the default emitter's tree walk and five-pass escaping were a
+ * fifth of a diff's highlighting time (docs/web-review.md). Same bytes (the unit tests compare both).
  */
 class HtmlEmitter implements Emitter {
   html = '';

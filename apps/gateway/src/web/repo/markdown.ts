@@ -5,10 +5,8 @@ import type { StateCore, Token } from 'markdown-it';
 export const MARKDOWN_MAX_BYTES = 512 * 1024;
 
 /**
- * Markdown as the README pane shows it, safe by construction: raw HTML in the source is escaped (`html: false`),
- * so no tag or attribute the author wrote reaches the page; link and image targets pass markdown-it's URL check
- * (no `javascript:`, `vbscript:`, `file:` or non-image `data:`); links open with `rel="nofollow noopener"`. Relative
- * targets are resolved against the folder the document is in, so `docs/a.md` and `./img.png` work as on Gitea.
+ * Markdown as the README pane shows it, safe by construction: raw HTML escaped, link and image targets through
+ * markdown-it's URL check, links `rel="nofollow noopener"`; relative targets resolved against the document's folder.
  */
 const md = new MarkdownIt({ html: false, linkify: true, typographer: false });
 

@@ -9,12 +9,9 @@ import { answered, type PageContext, type WebKit } from '../core/web-kit.js';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * Release attachment downloads (Gitea's web routes): `/{owner}/{repo}/releases/download/{tag}/{name}` — every
- * attachment's `browser_download_url` — and `/attachments/{uuid}`. Read access as every repository page (private:
- * 404 to outsiders), for the session's user or — as Gitea lets scripts and CI fetch private attachments — the API
- * credentials of the request (a token needs `read:repository`; the kit's `apiCredentials`, then its sign-in
- * policy); the download counted by repo-service, then the bytes streamed from
- * its internal endpoint with their length; nothing is buffered.
+ * Release attachment downloads (`/{owner}/{repo}/releases/download/{tag}/{name}`, `/attachments/{uuid}`): read
+ * access as any repository page, for the session or, as Gitea allows for scripts, the request's API credentials;
+ * streamed from repo-service, never buffered.
  */
 export function registerReleaseDownloads(web: WebKit): void {
   const files = new InternalRawClient(web.deps.common);

@@ -34,10 +34,8 @@ const TRUST: Readonly<Record<'trusted' | 'untrusted' | 'unmatched', { label: str
 };
 
 /**
- * Maps the API's `verification` object to the badge the pages show, so a page never says more than the API does:
- * not signed → no badge; signed but not verified → "Unverified" with the reason; verified → its trust status under
- * the repository's trust model ("Verified" when the model gives none), with the signer and the key from the
- * reason (`<signer> / <key>`).
+ * The API's `verification` as the pages' badge, never saying more than the API: none, "Unverified" with the reason,
+ * or the trust status under the repository's model with signer and key.
  */
 export function verificationBadge(v: PayloadCommitVerificationDto | null | undefined): VerificationBadge {
   if (!v || (!v.verified && v.signature === '')) {

@@ -1,7 +1,6 @@
 /**
- * The container registry's rules (OCI distribution spec, as Gitea implements it): blob uploads (monolithic, chunked,
- * mounted), manifests and indexes by tag and digest, tags, deletions. HTTP stays in container.routes.ts; bytes are
- * streamed to temporary files and into the blob store, never held in memory (manifests, at most 10 MiB, excepted).
+ * The container registry's rules (OCI distribution spec, as Gitea implements it); HTTP stays in container.registry.ts.
+ * Bytes stream to temporary files and the blob store, never into memory (manifests, at most 10 MiB, excepted).
  */
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -225,7 +224,7 @@ export class ContainerRegistryService {
         let versionId: number;
         if (existing) {
           await this.repo.clearVersion(tx, existing.id);
-          await tx.packageVersion.update({ where: { id: existing.id }, data: { metadata: asJson(metadata), creatorId, createdAt: new Date() } });
+          await this.store.replaceVersionMetadata(tx, existing.id, asJson(metadata), creatorId);
           versionId = existing.id;
         } else {
           versionId = (await this.store.createVersion(tx, { packageId: pkg.id, version, creatorId, metadata: asJson(metadata) })).id;
@@ -338,7 +337,7 @@ export class ContainerRegistryService {
     const pkg = await this.store.getOrCreatePackage(tx, { ownerId: ref.ownerId, type: CONTAINER, name: ref.image });
     await this.repo.ensureRepositoryProperty(tx, pkg.id, `${ref.owner}/${ref.image}`);
     const uploads = await this.store.getOrCreateVersion(tx, { packageId: pkg.id, version: UPLOAD_VERSION, creatorId });
-    if (!uploads.isInternal) await tx.packageVersion.update({ where: { id: uploads.id }, data: { isInternal: true } });
+    if (!uploads.isInternal) await this.store.markVersionInternal(tx, uploads.id);
     await this.repo.addFileOnce(tx, {
       versionId: uploads.id, blobId, name: blobFileName(sha256), isLead: false, digest: digestOfHex(sha256),
       mediaType: 'application/octet-stream',

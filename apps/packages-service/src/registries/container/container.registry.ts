@@ -8,8 +8,8 @@ import { DomainError, ErrorCode, containerRegistryChallenge, type ActorDto } fro
 import { isDatabaseUnavailable } from '@cairn/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OwnerAccess } from '../../access/package-access.js';
-import type { PackageRegistry, RegistryDeps } from '../../http/registry.js';
-import { parseRange } from '../../http/serve-blob.js';
+import type { PackageRegistry, RegistryDeps } from '../registry.js';
+import { parseRange } from '../serve-blob.js';
 import { ContainerRegistryService, type ImageRef } from './container-registry.service.js';
 import { ContainerRepository } from './container.repository.js';
 import { API_VERSION_HEADER } from './oci-headers.js';
@@ -39,7 +39,7 @@ class ContainerRegistry {
   private readonly challenge: string;
 
   constructor(private readonly deps: RegistryDeps) {
-    this.service = new ContainerRegistryService(deps.store, new ContainerRepository(deps.store.prisma));
+    this.service = new ContainerRegistryService(deps.store, new ContainerRepository(deps.prisma));
     this.tokenKey = registryTokenKey(deps.settings.secretKey);
     this.challenge = containerRegistryChallenge(deps.common.rootUrl);
   }

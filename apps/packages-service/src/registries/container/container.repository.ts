@@ -1,8 +1,7 @@
 /**
- * The container registry's data, stored the way Gitea stores it: a package per image (`owner/image`), a version per
- * tag or untagged digest, the manifest as the version's lead file `manifest.json`, config and layers as files
- * `sha256_<hex>`, and blobs pushed before their manifest as files of the internal version `_upload`. Properties
- * carry the OCI facts (digest, media type, tagged, an index's manifest references).
+ * The container registry's data, stored as Gitea stores it: a package per image, a version per tag or untagged
+ * digest, the manifest as lead file `manifest.json`, layers as `sha256_<hex>` files, blobs pushed before their
+ * manifest in the internal version `_upload`; properties carry the OCI facts.
  */
 import { Prisma } from '../../generated/prisma/client.js';
 import type { PrismaService, Db, Tx } from '../../prisma/prisma.service.js';

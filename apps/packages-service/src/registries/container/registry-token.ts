@@ -1,10 +1,7 @@
 /**
- * The registry's own bearer tokens, handed out by `GET /v2/token` (Gitea's token flow): a JWT signed with HS256
- * under a key derived from `[security] SECRET_KEY`. It is a reference, not a copy of rights: it names the user (id 0
- * for anonymous) and, when the caller signed in with an access token, that token's id — every request re-reads the
- * user (still allowed to sign in, admin or not) and the token (still there, its scopes) from identity-service, so a
- * demoted admin or a deleted access token stops counting at once. Short-lived: clients ask for a new one when it
- * expires.
+ * The registry's bearer tokens (`GET /v2/token`, Gitea's flow): an HS256 JWT under a key derived from `SECRET_KEY`.
+ * A reference, not a copy of rights: every request re-reads the user and access token it names, so a demoted admin
+ * or a deleted token stops counting at once.
  */
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import type { ActorDto } from '@cairn/contracts';

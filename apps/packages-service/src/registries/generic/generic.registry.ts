@@ -1,8 +1,8 @@
 import { DomainError, ErrorCode } from '@cairn/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OwnerAccess } from '../../access/package-access.js';
-import type { PackageRegistry, RegistryDeps } from '../../http/registry.js';
-import { serveBlob } from '../../http/serve-blob.js';
+import type { PackageRegistry, RegistryDeps } from '../registry.js';
+import { serveBlob } from '../serve-blob.js';
 import { BlobTooLargeError } from '../../storage/blob-store.js';
 import { genericFileNameError, genericPackageNameError, genericVersionError } from './generic-names.js';
 import { clientErrorStatus } from '../client-error-status.js';

@@ -3,15 +3,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { checkOwnerAccess } from '../../access/owner-access-check.js';
 import type { OwnerAccess } from '../../access/package-access.js';
 import type { Prisma } from '../../generated/prisma/client.js';
-import type { PackageRegistry, RegistryDeps } from '../../http/registry.js';
-import { serveBlob } from '../../http/serve-blob.js';
+import type { PackageRegistry, RegistryDeps } from '../registry.js';
+import { serveBlob } from '../serve-blob.js';
 import { BlobTooLargeError, type StagedBlob } from '../../storage/blob-store.js';
 import { npmDistTag, npmPackageName, type NpmPackageName } from './npm-names.js';
 import { buildPackument, buildSearchResponse, npmRegistryUrl } from './npm-packument.js';
 import { parseNpmPath, type NpmPath } from './npm-paths.js';
 import { readPublishBody, type AttachmentSink } from './npm-publish-body.js';
 import { checkIntegrity, parsePublishDocument } from './npm-publish.js';
-import { NpmStore } from './npm-store.js';
+import { NpmRepository } from './npm.repository.js';
 import { clientErrorStatus } from '../client-error-status.js';
 
 /** The most bytes of a publish body besides its tarball (readme, manifest): kept in memory while the tarball streams. */
@@ -46,15 +46,14 @@ const ROUTES: Record<NpmPath['kind'], Partial<Record<string, Need>>> = {
 };
 
 /**
- * Gitea's npm registry at `/api/packages/{owner}/npm/…`: packuments, tarball downloads, publish (the tarball streams
- * from the base64 in the JSON body into a staged blob, checked against its integrity before anything is recorded),
- * unpublish of a version or a whole package, dist-tags and search.
+ * Gitea's npm registry at `/api/packages/{owner}/npm/…`. A publish streams the base64 tarball into a staged blob and
+ * checks its integrity before anything is recorded.
  */
 class NpmRegistry {
-  private readonly npm: NpmStore;
+  private readonly npm: NpmRepository;
 
   constructor(private readonly deps: RegistryDeps) {
-    this.npm = new NpmStore(deps.store);
+    this.npm = new NpmRepository(deps.prisma);
   }
 
   routes(app: FastifyInstance): void {
@@ -138,7 +137,7 @@ class NpmRegistry {
   }
 
   private async packument(reply: FastifyReply, name: NpmPackageName, resolved: OwnerAccess): Promise<void> {
-    const pkg = await this.npm.findPackage(resolved.owner.id, name.full);
+    const pkg = await this.deps.store.findPackage(resolved.owner.id, 'npm', name.full);
     const records = pkg ? await this.npm.versionRecords(pkg.id) : [];
     if (!pkg || !records.length) return void (await npmError(reply, 404, 'package does not exist'));
     await reply.type('application/json; charset=utf-8').send(buildPackument(this.registryUrl(resolved), resolved.owner.login, pkg.name, records));
@@ -189,8 +188,8 @@ class NpmRegistry {
     filename: string,
   ): Promise<void> {
     const { store } = this.deps;
-    const pkg = await this.npm.findPackage(ownerId, name.full);
-    const pv = pkg && (version === null ? await this.versionWithFile(pkg.id, filename) : await store.findVersion(pkg.id, version));
+    const pkg = await this.deps.store.findPackage(ownerId, 'npm', name.full);
+    const pv = pkg && (version === null ? await this.npm.versionWithFile(pkg.id, filename) : await store.findVersion(pkg.id, version));
     const file = pv && !pv.isInternal ? await store.findFile(pv.id, filename) : null;
     if (!pv || !file) return void (await npmError(reply, 404, 'package file does not exist'));
     if (req.method === 'GET') await store.countDownload(pv.id);
@@ -201,21 +200,12 @@ class NpmRegistry {
     });
   }
 
-  /** The one version of a package that has a file of this name (Gitea's download by file name). */
-  private async versionWithFile(packageId: number, filename: string) {
-    const versions = await this.deps.store.prisma.packageVersion.findMany({
-      where: { packageId, isInternal: false, files: { some: { lowerName: filename.toLowerCase() } } },
-      take: 2,
-    });
-    return versions.length === 1 ? versions[0] : null;
-  }
-
   private async unpublishVersion(
     reply: FastifyReply, ownerId: number, name: NpmPackageName, version: string, doerId: number | null,
   ): Promise<void> {
     const { store } = this.deps;
     const deleted = await store.transaction(async (tx) => {
-      const pkg = await this.npm.findPackage(ownerId, name.full, tx);
+      const pkg = await this.deps.store.findPackage(ownerId, 'npm', name.full, tx);
       const pv = pkg && (await store.findVersion(pkg.id, version, tx));
       if (!pv) return false;
       await store.deleteVersion(tx, pv, doerId);
@@ -228,9 +218,9 @@ class NpmRegistry {
   private async unpublishPackage(reply: FastifyReply, ownerId: number, name: NpmPackageName, doerId: number | null): Promise<void> {
     const { store } = this.deps;
     const deleted = await store.transaction(async (tx) => {
-      const pkg = await this.npm.findPackage(ownerId, name.full, tx);
+      const pkg = await this.deps.store.findPackage(ownerId, 'npm', name.full, tx);
       if (!pkg) return false;
-      const versions = await tx.packageVersion.findMany({ where: { packageId: pkg.id } });
+      const versions = await store.versionsOfPackage(pkg.id, tx);
       for (const pv of versions) await store.deleteVersion(tx, pv, doerId);
       return versions.length > 0;
     });
@@ -239,7 +229,7 @@ class NpmRegistry {
   }
 
   private async listTags(reply: FastifyReply, ownerId: number, name: NpmPackageName): Promise<void> {
-    const pkg = await this.npm.findPackage(ownerId, name.full);
+    const pkg = await this.deps.store.findPackage(ownerId, 'npm', name.full);
     await reply.send(pkg ? await this.npm.distTags(pkg.id) : {});
   }
 
@@ -254,7 +244,7 @@ class NpmRegistry {
     const version = versionOfTagBody(await readSmallBody(req, MAX_TAG_BODY_BYTES));
     const { store } = this.deps;
     const found = await store.transaction(async (tx) => {
-      const pkg = await this.npm.findPackage(ownerId, name.full, tx);
+      const pkg = await this.deps.store.findPackage(ownerId, 'npm', name.full, tx);
       const pv = pkg && (await store.findVersion(pkg.id, version, tx));
       if (!pv || pv.isInternal) return false;
       await this.npm.setTag(tx, pv, tag);
@@ -266,7 +256,7 @@ class NpmRegistry {
 
   private async deleteTag(reply: FastifyReply, ownerId: number, name: NpmPackageName, tag: string): Promise<void> {
     npmDistTag(tag);
-    const pkg = await this.npm.findPackage(ownerId, name.full);
+    const pkg = await this.deps.store.findPackage(ownerId, 'npm', name.full);
     if (pkg) await this.deps.store.transaction((tx) => this.npm.deleteTag(tx, pkg.id, tag));
     await reply.code(200).send({ ok: true });
   }

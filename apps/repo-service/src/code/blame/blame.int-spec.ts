@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BLAME_MAX_BYTES, DomainError, ErrorCode, type BlameRequest, type RepoRefDto } from '@cairn/contracts';
-import { CatFilePool } from '../../git-core/git/cat-file-pool.js';
+import { CatFilePool } from '@cairn/git';
 import { GitReadContext } from '../../git-core/git/git-read-context.js';
-import { GitFixture, removeDir, tempDir } from '../../git-core/git/testing/git-fixture.js';
+import { GitFixture, removeDir, tempDir } from '../../../../../test/support/git-fixture.js';
 import { BlameService } from './blame.service.js';
 
 const repo: RepoRefDto = { id: 1, ownerId: 2, ownerName: 'bob', name: 'blamed', defaultBranch: 'main' };

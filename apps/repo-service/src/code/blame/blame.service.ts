@@ -1,10 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { BLAME_MAX_BYTES, DomainError, type BlameReply, type BlameRequest } from '@cairn/contracts';
-import { runGitChecked } from '@cairn/platform';
+import { blameFile, lookupPaths, sanitizeTreePath } from '@cairn/git';
 import { GitReadContext } from '../../git-core/git/git-read-context.js';
-import { sanitizeTreePath } from '../../git-core/git/tree-path.js';
-import { lookupPaths } from '../../git-core/git/tree-reader.js';
-import { parseBlamePorcelain } from './blame-porcelain.js';
 
 /** A blame walks history: a pathological file must not pin a git process. */
 const BLAME_TIMEOUT_MS = 30_000;
@@ -39,10 +36,7 @@ export class BlameService {
     const text = bytes.toString('utf8');
     const lines = text === '' ? [] : text.replace(/\n$/, '').split('\n');
     if (Buffer.byteLength(JSON.stringify(lines)) > LINES_REPLY_BUDGET) return { ...reply, tooLarge: true };
-    const run = await runGitChecked(repoPath, ['blame', '--porcelain', ref.commit, '--', path], {
-      timeoutMs: BLAME_TIMEOUT_MS,
-      maxStdoutBytes: BLAME_MAX_OUTPUT_BYTES,
-    });
-    return { ...reply, lines, ...parseBlamePorcelain(run.stdout.toString('utf8')) };
+    const blamed = await blameFile(repoPath, ref.commit, path, { timeoutMs: BLAME_TIMEOUT_MS, maxOutputBytes: BLAME_MAX_OUTPUT_BYTES });
+    return { ...reply, lines, ...blamed };
   }
 }

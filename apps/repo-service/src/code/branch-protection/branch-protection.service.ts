@@ -14,7 +14,6 @@ import {
 import { canUserMerge, canUserPush, ruleForBranch, type Member } from './protection-rules.js';
 import type { BranchStanding } from './branch-protection.mapper.js';
 
-const ADMIN_REQUIRED = 'user should be an owner or a collaborator with admin write of a repository';
 
 /**
  * Branch protection rules (Gitea's `routers/api/v1/repo/branch.go` protection routes and `ProtectedBranch`): their
@@ -32,19 +31,16 @@ export class BranchProtectionService {
   ) {}
 
   async list(req: RepoScopedRequest): Promise<BranchProtectionDto[]> {
-    requireAdmin(req);
     const rows = await this.rules.list(req.repo.id);
     const users = await this.identity.usersById(userIdsOf(rows));
     return rows.map((r) => toBranchProtectionDto(r, users));
   }
 
   async get(req: BranchProtectionRequest): Promise<BranchProtectionDto> {
-    requireAdmin(req);
     return this.render(await this.existing(req));
   }
 
   async create(req: CreateBranchProtectionRequest): Promise<BranchProtectionDto> {
-    requireAdmin(req);
     await this.requireWritable(req.repo.id);
     const body = req.body ?? {};
     const ruleName = (body.rule_name || body.branch_name || '').trim();
@@ -59,7 +55,6 @@ export class BranchProtectionService {
   }
 
   async edit(req: EditBranchProtectionRequest): Promise<BranchProtectionDto> {
-    requireAdmin(req);
     await this.requireWritable(req.repo.id);
     const row = await this.existing(req);
     const fields = await this.fieldsOf(req.repo.id, req.body ?? {}, row);
@@ -67,7 +62,6 @@ export class BranchProtectionService {
   }
 
   async remove(req: BranchProtectionRequest): Promise<void> {
-    requireAdmin(req);
     await this.requireWritable(req.repo.id);
     await this.rules.remove((await this.existing(req)).id);
   }
@@ -223,9 +217,4 @@ export class BranchProtectionService {
       return u.id;
     });
   }
-}
-
-function requireAdmin(req: RepoScopedRequest): void {
-  if (!accessAtLeast(req.access, 'read')) throw DomainError.notFound();
-  if (!accessAtLeast(req.access, 'admin')) throw DomainError.forbidden(ADMIN_REQUIRED);
 }

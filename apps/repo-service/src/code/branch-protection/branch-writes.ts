@@ -1,6 +1,5 @@
 import { isZeroId } from '@cairn/contracts';
-import { runGit, runGitText } from '@cairn/platform';
-import { parseCommitObject } from '../../git-core/git/commit-object.js';
+import { changedPaths, commitsAdded, isAncestor, parseCommitObject, readRawCommit } from '@cairn/git';
 import type { CommitToVerify } from '../../git-core/signatures/commit-verifier.js';
 import type { BranchProtectionRow } from './branch-protection.repository.js';
 import type { BranchWrite } from './push-policy.js';
@@ -27,14 +26,9 @@ export async function describeBranchWrite(
   if (write.deletes) return write;
   const created = isZeroId(update.old);
   if (!created) {
-    const behind = await runGitText(dir, ['rev-list', '--max-count=1', update.old, `^${update.new}`, '--'], { env });
-    write.forces = behind.trim() !== '';
+    write.forces = !(await isAncestor(dir, update.old, update.new, { env }));
     if (rule.protectedFilePatterns.trim() || rule.unprotectedFilePatterns.trim()) {
-      const diff = await runGitText(dir, ['diff', '--name-only', '-z', '--no-renames', update.old, update.new, '--'], {
-        env,
-        maxStdoutBytes: 64 * 1024 * 1024,
-      });
-      write.changedPaths = diff.split('\0').filter(Boolean).slice(0, MAX_CHANGED_PATHS);
+      write.changedPaths = (await changedPaths(dir, update.old, update.new, { env })).slice(0, MAX_CHANGED_PATHS);
     }
   }
   if (rule.requireSignedCommits) write.unverifiedCommit = await firstUnverified(dir, env, update, created, verify);
@@ -49,15 +43,13 @@ async function firstUnverified(
   verify: (commits: CommitToVerify[]) => Promise<Map<string, boolean>>,
 ): Promise<string | null> {
   // The commits the branch gains: oldest first, so the first refusal names the earliest bad commit.
-  const range = created ? [update.new, '--not', '--all'] : [`${update.old}..${update.new}`];
-  const list = await runGitText(dir, ['rev-list', '--reverse', `--max-count=${MAX_VERIFIED_COMMITS + 1}`, ...range, '--'], { env });
-  const shas = list.split('\n').filter(Boolean);
+  const shas = await commitsAdded(dir, created ? null : update.old, update.new, MAX_VERIFIED_COMMITS + 1, { env });
   if (shas.length > MAX_VERIFIED_COMMITS) return shas[MAX_VERIFIED_COMMITS];
   const commits: CommitToVerify[] = [];
   for (const sha of shas) {
-    const run = await runGit(dir, ['cat-file', 'commit', sha], { env });
-    if (run.code !== 0) return sha;
-    commits.push({ sha, commit: parseCommitObject(run.stdout) });
+    const raw = await readRawCommit(dir, sha, { env });
+    if (!raw) return sha;
+    commits.push({ sha, commit: parseCommitObject(raw) });
   }
   const verified = await verify(commits);
   return shas.find((sha) => verified.get(sha) !== true) ?? null;

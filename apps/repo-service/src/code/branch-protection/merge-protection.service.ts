@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { accessAtLeast, type AccessLevel } from '@cairn/contracts';
-import { runGit, runGitText } from '@cairn/platform';
+import { changedPaths, isAncestor, mergeBase } from '@cairn/git';
 import type { BranchProtectionRow } from './branch-protection.repository.js';
 import { BranchProtectionService } from './branch-protection.service.js';
 import { CommitStatusStore } from '../commit-statuses/commit-status-store.repository.js';
@@ -81,13 +81,13 @@ export class MergeProtection {
       return 'Does not have enough approvals';
     }
     if (rule.blockOnOutdatedBranch) {
-      const behind = await runGit(m.dir, ['merge-base', '--is-ancestor', m.base, m.head]);
-      if (behind.code !== 0) return 'The head branch is behind the base branch';
+      const upToDate = await isAncestor(m.dir, m.base, m.head).catch(() => false);
+      if (!upToDate) return 'The head branch is behind the base branch';
     }
     if (rule.protectedFilePatterns.trim()) {
-      const mergeBase = (await runGitText(m.dir, ['merge-base', m.base, m.head])).trim();
-      const diff = await runGitText(m.dir, ['diff', '--name-only', '-z', '--no-renames', mergeBase, m.head, '--']);
-      if (protectedPaths(rule, diff.split('\0').filter(Boolean)).length) return 'Changed protected files';
+      const base = await mergeBase(m.dir, m.base, m.head);
+      if (!base) throw new Error('git merge-base: the head shares no history with the base');
+      if (protectedPaths(rule, await changedPaths(m.dir, base, m.head)).length) return 'Changed protected files';
     }
     return null;
   }

@@ -8,8 +8,7 @@ import {
 import { BranchProtectionService, RENAME_NEEDS_ADMIN } from '../branch-protection/branch-protection.service.js';
 import { PushProtection } from '../branch-protection/push-protection.service.js';
 import { GitReadContext } from '../../git-core/git/git-read-context.js';
-import { resolveRef } from '../../git-core/git/refs.js';
-import { branchRef, deleteRef, resolveBranch, updateRef } from '../../git-core/merge/git-plumbing.js';
+import { branchRef, deleteRef, resolveBranch, resolveRef, updateRef } from '@cairn/git';
 import { PrismaService } from '../../shared/prisma/prisma.service.js';
 import { BranchRenameFollowers } from './branch-rename-followers.js';
 import { RepositoriesRepository, type RepositoryRow } from '../../git-core/repositories/repositories.repository.js';
@@ -140,9 +139,8 @@ export class BranchWritesService {
     );
   }
 
-  /** Write access, a repository that is neither archived (423, as Gitea's `mustNotBeArchived`) nor empty. */
+  /** A repository that is neither archived (423, as Gitea's `mustNotBeArchived`) nor empty. */
   private async writableRow(req: RepoScopedRequest): Promise<RepositoryRow> {
-    if (!accessAtLeast(req.access, 'write')) throw DomainError.forbidden('user should have a permission to write to a repo');
     const row = await this.views.row(req.repo.id);
     if (row.isArchived) throw new DomainError(ErrorCode.LOCKED, 'repo is archived');
     if (row.isEmpty) throw DomainError.notFound('Git Repository is empty.');

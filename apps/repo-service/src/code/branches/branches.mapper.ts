@@ -1,5 +1,5 @@
 import type { BranchDto, PayloadCommitVerificationDto, PayloadUserDto, UserDto } from '@cairn/contracts';
-import type { CommitPerson, ParsedCommitObject } from '../../git-core/git/commit-object.js';
+import type { CommitPerson, ParsedCommitObject } from '@cairn/git';
 import type { BranchStanding } from '../branch-protection/branch-protection.mapper.js';
 
 function payloadUser(p: CommitPerson, users: Map<string, UserDto>): PayloadUserDto {

@@ -3,12 +3,11 @@ import {
   accessAtLeast, DomainError, NOT_SIGNED_VERIFICATION, isValidRefNameAfterPrefix, toPaging, type BranchDto, type GetBranchRequest, type ListBranchesRequest, type Paginated, type RepoScopedRequest,
 } from '@cairn/contracts';
 import { CommitUserDirectory } from '../commits/commit-users.js';
-import { parseCommitObject, type ParsedCommitObject } from '../../git-core/git/commit-object.js';
+import { listRefs, parseCommitObject, type ParsedCommitObject } from '@cairn/git';
 import { GitReadContext } from '../../git-core/git/git-read-context.js';
 import { CommitVerifier } from '../../git-core/signatures/commit-verifier.js';
 import { toBranchDto } from './branches.mapper.js';
 import { BranchProtectionService } from '../branch-protection/branch-protection.service.js';
-import { runGitChecked } from '@cairn/platform';
 
 /**
  * Branches (Gitea's `Branch`): the list comes from one `git for-each-ref` (newest commit first, then by name, as
@@ -27,21 +26,8 @@ export class BranchesService {
   async list(req: ListBranchesRequest): Promise<Paginated<BranchDto>> {
     if (req.repo.empty) return { items: [], total: 0 };
     const repoPath = this.git.pathOf(req.repo);
-    const { stdout } = await runGitChecked(repoPath, [
-      'for-each-ref',
-      '--sort=refname',
-      '--sort=-committerdate',
-      '--format=%(objectname) %(refname)',
-      'refs/heads/',
-    ]);
-    const all = stdout
-      .toString('utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => {
-        const sp = line.indexOf(' ');
-        return { sha: line.slice(0, sp), name: line.slice(sp + 1).replace(/^refs\/heads\//, '') };
-      });
+    const refs = await listRefs(repoPath, { patterns: ['refs/heads/'], sort: ['refname', '-committerdate'] });
+    const all = refs.map((r) => ({ sha: r.oid, name: r.ref.replace(/^refs\/heads\//, '') }));
     const paging = toPaging(req.query);
     const page = all.slice(paging.skip, paging.skip + paging.take);
     return { items: await this.toDtos(req, repoPath, page), total: all.length };

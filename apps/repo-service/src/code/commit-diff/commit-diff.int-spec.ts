@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError, ErrorCode, type GetCommitDiffRequest, type ListRefNamesRequest, type RepoRefDto } from '@cairn/contracts';
-import { CatFilePool } from '../../git-core/git/cat-file-pool.js';
+import { CatFilePool } from '@cairn/git';
 import { GitReadContext } from '../../git-core/git/git-read-context.js';
-import { GitFixture, removeDir, tempDir } from '../../git-core/git/testing/git-fixture.js';
+import { GitFixture, removeDir, tempDir } from '../../../../../test/support/git-fixture.js';
 import { RefNamesService } from '../../git-core/ref-names/ref-names.service.js';
 import { CommitDiffService } from './commit-diff.service.js';
 

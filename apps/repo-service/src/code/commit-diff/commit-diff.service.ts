@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, isObjectId, isValidRefOrSha, type CommitDiffReply, type GetCommitDiffRequest } from '@cairn/contracts';
-import { GitCommandError, runGit } from '@cairn/platform';
+import { DomainError, isValidRefOrSha, type CommitDiffReply, type GetCommitDiffRequest } from '@cairn/contracts';
+import { commitPatch, firstParent, mergeBase, resolveRef } from '@cairn/git';
 import { GitReadContext } from '../../git-core/git/git-read-context.js';
-import { resolveRef } from '../../git-core/git/refs.js';
 
 /** A diff stops here even when the caller would take more (a pathological commit must not pin a git process). */
 const DIFF_TIMEOUT_MS = 20_000;
@@ -22,28 +21,10 @@ export class CommitDiffService {
     const resolved = req.repo.empty ? null : await resolveRef(this.git.pool, repoPath, req.sha);
     if (!resolved) throw DomainError.notFound(`commit "${req.sha}" not found`);
     const sha = resolved.commit;
-    const from = req.base === undefined ? await this.firstParent(repoPath, sha) : await this.mergeBase(req, repoPath, sha);
-    const common = ['--no-color', '--no-ext-diff', '--no-textconv', '-M', '--full-index', '--no-commit-id'];
-    const args = req.base === undefined
-      ? ['diff-tree', '-p', '--root', '--first-parent', ...common, sha]
-      : ['diff-tree', '-p', ...common, from!, sha];
-    try {
-      const run = await runGit(repoPath, args, { maxStdoutBytes: req.maxBytes, timeoutMs: DIFF_TIMEOUT_MS });
-      if (run.timedOut) return { sha, from, patch: '', tooLarge: true };
-      if (run.code !== 0) throw new GitCommandError('diff-tree', run.code, run.stderr);
-      return { sha, from, patch: run.stdout.toString('utf8'), tooLarge: false };
-    } catch (err) {
-      if (err instanceof GitCommandError && err.code === null && err.stderr.startsWith('output larger than')) {
-        return { sha, from, patch: '', tooLarge: true };
-      }
-      throw err;
-    }
-  }
-
-  private async firstParent(repoPath: string, sha: string): Promise<string | null> {
-    const run = await runGit(repoPath, ['rev-parse', '--verify', '-q', '--end-of-options', `${sha}^`]);
-    const oid = run.stdout.toString('utf8').trim();
-    return run.code === 0 && isObjectId(oid) ? oid : null;
+    const from = req.base === undefined ? await firstParent(repoPath, sha) : await this.mergeBase(req, repoPath, sha);
+    // Without a base: against the first parent as git sees it (`--root --first-parent`), not the id read above.
+    const against = req.base === undefined ? null : from;
+    return { sha, from, ...(await commitPatch(repoPath, sha, against, { maxBytes: req.maxBytes, timeoutMs: DIFF_TIMEOUT_MS })) };
   }
 
   /** The merge base of `base` and `sha`; 404 for an unknown base, 422 for unrelated histories. */
@@ -52,9 +33,8 @@ export class CommitDiffService {
     if (!isValidRefOrSha(base)) throw DomainError.unprocessable(`no valid ref or sha: ${base}`);
     const resolved = await resolveRef(this.git.pool, repoPath, base);
     if (!resolved) throw DomainError.notFound(`base "${base}" not found`);
-    const run = await runGit(repoPath, ['merge-base', '--end-of-options', resolved.commit, sha]);
-    const oid = run.stdout.toString('utf8').trim();
-    if (run.code !== 0 || !isObjectId(oid)) throw DomainError.unprocessable(`"${base}" and "${req.sha}" have no history in common`);
+    const oid = await mergeBase(repoPath, resolved.commit, sha);
+    if (!oid) throw DomainError.unprocessable(`"${base}" and "${req.sha}" have no history in common`);
     return oid;
   }
 }

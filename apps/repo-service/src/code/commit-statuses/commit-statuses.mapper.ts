@@ -1,7 +1,6 @@
 import { toApiTime } from '@cairn/contracts';
 import type { CommitStatusDto, CommitStatusState, PushedCommit, UserDto } from '@cairn/contracts';
-import type { ParsedCommitObject } from '../../git-core/git/commit-object.js';
-import type { LogFileChange } from '../../git-core/git/log-format.js';
+import type { LogFileChange, ParsedCommitObject } from '@cairn/git';
 import type { CommitStatusRow } from './commit-status-store.repository.js';
 
 /** Gitea's `CommitStatus` JSON (`convert.ToCommitStatus`: `id` is the per-commit index; `updated_at` is the creation time). */

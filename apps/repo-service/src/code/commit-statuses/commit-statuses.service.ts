@@ -1,14 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 import {
-  accessAtLeast, combineCommitStatusStates, CommitStatusEvents, DomainError, ErrorCode, repoUrls, toPaging,
+  combineCommitStatusStates, CommitStatusEvents, DomainError, ErrorCode, repoUrls, toPaging,
   type CombinedStatusReply, type CommitStatusDto, type CreateCommitStatusRequest,
   type GetCombinedStatusRequest, type ListCommitStatusesRequest, type Paginated, type PushedCommit,
-  type CommitStatusState, type RepoRefDto, type RepoScopedRequest,
+  type CommitStatusState, type RepoRefDto,
 } from '@cairn/contracts';
 import { EventOutbox } from '@cairn/platform';
 import { GitReadContext } from '../../git-core/git/git-read-context.js';
-import { logDiffs, readCommitObjects } from '../../git-core/git/history.js';
-import { resolveRef } from '../../git-core/git/refs.js';
+import { logDiffs, readCommitObjects, resolveRef } from '@cairn/git';
 import { PrismaService } from '../../shared/prisma/prisma.service.js';
 import { RepoViews } from '../../git-core/repositories/repo-views.js';
 import { inTx } from '../../shared/prisma/tx.js';
@@ -28,11 +27,10 @@ export class CommitStatusesService {
     private readonly views: RepoViews,
   ) {}
 
-  /** Reports a status for a commit (write access; the commit must exist: 404 otherwise, as Gitea). */
+  /** Reports a status for a commit (the commit must exist: 404 otherwise, as Gitea). */
   async create(req: CreateCommitStatusRequest): Promise<CommitStatusDto> {
     const actor = req.actor;
     if (!actor) throw new DomainError(ErrorCode.UNAUTHENTICATED, 'token is required');
-    if (!accessAtLeast(req.access, 'write')) throw DomainError.forbidden('user should have write access to the code');
     const repoPath = this.git.pathOf(req.repo);
     const resolved = req.repo.empty ? null : await resolveRef(this.git.pool, repoPath, req.sha);
     if (!resolved) throw DomainError.notFound(`commit "${req.sha}" not found`);
@@ -72,7 +70,6 @@ export class CommitStatusesService {
 
   /** One page of a commit's statuses; `ref` is a branch, tag or commit id (an unknown one has no statuses). */
   async list(req: ListCommitStatusesRequest): Promise<Paginated<CommitStatusDto>> {
-    this.requireRead(req);
     const sha = await this.shaOf(req.repo, req.ref, req.refMustExist ?? false);
     const { rows, total } = await this.store.list(req.repo.id, sha, {
       sort: req.query.sort?.trim(),
@@ -84,7 +81,6 @@ export class CommitStatusesService {
 
   /** The latest status of each context (one page of them) and their combined state. */
   async combined(req: GetCombinedStatusRequest): Promise<CombinedStatusReply> {
-    this.requireRead(req);
     const sha = await this.shaOf(req.repo, req.ref, true);
     const { rows, total } = await this.store.latest(req.repo.id, sha, toPaging(req.query));
     const { json } = await this.views.repository(req.repo.id, req.access);
@@ -103,10 +99,6 @@ export class CommitStatusesService {
       },
       total,
     };
-  }
-
-  private requireRead(req: RepoScopedRequest): void {
-    if (!accessAtLeast(req.access, 'read')) throw DomainError.notFound('not found');
   }
 
   /**

@@ -3,14 +3,12 @@ import {
   DomainError, ErrorCode,
   type CommitListFilter, type CommitOptions, type ListCommitsRequest, type RepoRefDto, type UserDto,
 } from '@cairn/contracts';
-import { CatFilePool } from '../../git-core/git/cat-file-pool.js';
+import { CatFilePool, gitSpawnStats, historyCountCache } from '@cairn/git';
 import { GitReadContext } from '../../git-core/git/git-read-context.js';
-import { historyCountCache } from '../../git-core/git/history.js';
-import { GitFixture, removeDir, tempDir } from '../../git-core/git/testing/git-fixture.js';
+import { GitFixture, removeDir, tempDir } from '../../../../../test/support/git-fixture.js';
 import { testCommitVerifier } from '../../git-core/signatures/testing/test-verifier.js';
 import { CommitUserDirectory } from './commit-users.js';
 import { CommitsService } from './commits.service.js';
-import { gitSpawnStats } from '@cairn/platform';
 
 const ROOT_URL = 'http://cairn.test:3000/';
 const API = `${ROOT_URL}api/v1/repos/bob/history`;

@@ -1,7 +1,7 @@
 import type {
   CommitAffectedFileDto, CommitDto, CommitOptions, PayloadCommitVerificationDto, UserDto,
 } from '@cairn/contracts';
-import type { HistoryCommit } from '../../git-core/git/history.js';
+import type { HistoryCommit } from '@cairn/git';
 
 /** Go's zero `time.Time` in JSON: what Gitea puts in `created` of parent entries. */
 const GO_ZERO_TIME = '0001-01-01T00:00:00Z';

@@ -5,17 +5,14 @@ import {
 } from '@cairn/contracts';
 import { GitReadContext } from '../../git-core/git/git-read-context.js';
 import {
-  historyCommits, historyCountCache, logDiffs, logPage, pathHasHistory, readCommitObjects, walkHistory,
-  type HistoryCommit, type HistoryFilter, type LogPageOptions,
-} from '../../git-core/git/history.js';
-import { resolveRef } from '../../git-core/git/refs.js';
-import { sanitizeTreePath } from '../../git-core/git/tree-path.js';
+  hasBranches, type HistoryCommit, historyCommits, historyCountCache, type HistoryFilter, logDiffs, logPage,
+  type LogPageOptions, pathHasHistory, readCommitObjects, resolveRef, sanitizeTreePath, walkHistory,
+} from '@cairn/git';
 import { CommitVerifier } from '../../git-core/signatures/commit-verifier.js';
 import { splitBaseHead } from './basehead.js';
 import { CommitUserDirectory } from './commit-users.js';
 import { toCommitDto } from './commits.mapper.js';
 import { parseRfc3339 } from '@cairn/contracts';
-import { runGitChecked } from '@cairn/platform';
 
 const EMPTY_REPOSITORY = 'Git Repository is empty.';
 
@@ -141,8 +138,7 @@ export class CommitsService {
     const resolved = await resolveRef(this.git.pool, repoPath, repo.defaultBranch);
     if (resolved) return resolved.commit;
     // No default branch: an empty repository (no branch at all) is 409, as Gitea; otherwise 404.
-    const { stdout } = await runGitChecked(repoPath, ['for-each-ref', '--count=1', '--format=%(objectname)', 'refs/heads/']);
-    if (stdout.length === 0) throw DomainError.conflict(EMPTY_REPOSITORY);
+    if (!(await hasBranches(repoPath))) throw DomainError.conflict(EMPTY_REPOSITORY);
     throw DomainError.notFound(`default branch "${repo.defaultBranch}" not found`);
   }
 

@@ -5,13 +5,11 @@ import {
   DomainError, ErrorCode,
   type ContentsResponseDto, type GetContentsRequest, type GetFileContentsRequest, type RepoRefDto,
 } from '@cairn/contracts';
-import { CatFilePool } from '../../git-core/git/cat-file-pool.js';
+import { CatFilePool, gitSpawnStats, lastCommitCache } from '@cairn/git';
 import { GitReadContext } from '../../git-core/git/git-read-context.js';
-import { lastCommitCache } from '../../git-core/git/last-commits.js';
-import { GitFixture, removeDir, tempDir } from '../../git-core/git/testing/git-fixture.js';
+import { GitFixture, removeDir, tempDir } from '../../../../../test/support/git-fixture.js';
 import { ContentsService, INLINE_CONTENT_BUDGET } from './contents.service.js';
 import { streamRawBlob } from '../../git-core/transport/raw-blob.js';
-import { gitSpawnStats } from '@cairn/platform';
 
 const ROOT_URL = 'http://cairn.test:3000/';
 const API = `${ROOT_URL}api/v1/repos/alice/demo`;

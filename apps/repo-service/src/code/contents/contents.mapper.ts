@@ -1,7 +1,5 @@
 import type { ContentsEntryType, ContentsResponseDto } from '@cairn/contracts';
-import type { LastCommit } from '../../git-core/git/last-commits.js';
-import type { ResolvedRef } from '../../git-core/git/refs.js';
-import { baseName, escapePathSegments } from '../../git-core/git/tree-path.js';
+import { baseName, escapePathSegments, type LastCommit, type ResolvedRef } from '@cairn/git';
 
 /** Where an entry's links point: the repository's API and web URLs and the ref the caller asked for. */
 export interface ContentsLinkContext {

@@ -1,4 +1,4 @@
-import { Injectable, Optional } from '@nestjs/common';
+import { Injectable, Logger, Optional } from '@nestjs/common';
 import {
   DomainError,
   type CommitSummaryDto,
@@ -13,14 +13,14 @@ import {
 } from '@cairn/contracts';
 import { CommitUserDirectory, RecentCommitLogins } from '../commits/commit-users.js';
 import { GitReadContext } from '../../git-core/git/git-read-context.js';
-import { readCommitHeadlines } from '../../git-core/git/commit-headlines.js';
-import { countHistory } from '../../git-core/git/history.js';
-import type { TreeEntry } from '../../git-core/git/git-objects.js';
-import { lastCommitsForPaths } from '../../git-core/git/last-commits.js';
-import { resolveRefPrefix, type ResolvedRef } from '../../git-core/git/refs.js';
-import { baseName, sanitizeTreePath } from '../../git-core/git/tree-path.js';
-import { listDirectory, lookupPaths, objectInfos, readBlobs, submoduleUrls } from '../../git-core/git/tree-reader.js';
+import {
+  baseName, countHistory, lastCommitsForPaths, listDirectory, lookupPaths, objectInfos, readBlobs,
+  readCommitHeadlines, type ResolvedRef, resolveRefPrefix, sanitizeTreePath, submoduleUrls, type TreeEntry,
+} from '@cairn/git';
 import { toContentsResponse, type ContentsEntryFacts, type ContentsLinkContext } from './contents.mapper.js';
+
+/** A last-commit walk that hits its time limit answers what it found; the time-out is logged. */
+const LAST_COMMIT_WALK = { onTimeout: (message: string) => new Logger('LastCommits').warn(message) };
 
 /**
  * Base64 bytes one bus reply may carry inline. NATS caps a message at 1 MiB by default; file contents beyond this
@@ -111,7 +111,7 @@ export class ContentsService {
   ): Promise<{ file: ContentsResponseDto; deferred: boolean }> {
     const [info, lastCommits] = await Promise.all([
       entry.kind === 'submodule' ? null : this.git.pool.one(repoPath, { op: 'info', object: entry.oid }),
-      lastCommitsForPaths(repoPath, ref.commit, [path]),
+      lastCommitsForPaths(repoPath, ref.commit, [path], LAST_COMMIT_WALK),
     ]);
     const size = info?.size ?? 0;
     const facts: ContentsEntryFacts = {
@@ -204,7 +204,7 @@ export class ContentsService {
         repoPath,
         planned.filter((p) => p?.entry.kind === 'symlink').map((p) => ({ oid: p!.entry.oid, size: p!.size })),
       ),
-      lastCommitsForPaths(repoPath, ref.commit, paths),
+      lastCommitsForPaths(repoPath, ref.commit, paths, LAST_COMMIT_WALK),
       hasSubmodule ? submoduleUrls(this.git.pool, repoPath, ref.commit) : Promise.resolve(new Map<string, string>()),
     ]);
     const links = this.links(req, ref);
@@ -310,7 +310,7 @@ export class ContentsService {
         repoPath,
         blobs.map((e) => e.oid),
       ),
-      lastCommitsForPaths(repoPath, ref.commit, paths),
+      lastCommitsForPaths(repoPath, ref.commit, paths, LAST_COMMIT_WALK),
       entries.some((e) => e.kind === 'submodule')
         ? submoduleUrls(this.git.pool, repoPath, ref.commit)
         : Promise.resolve(new Map<string, string>()),

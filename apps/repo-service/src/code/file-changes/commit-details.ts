@@ -1,6 +1,6 @@
 import type { CommitDatesBody, FileOperation, IdentityBody } from '@cairn/contracts';
 import { parseRfc3339 } from '@cairn/contracts';
-import type { GitIdentity } from '../../git-core/merge/git-plumbing.js';
+import type { GitIdentity } from '@cairn/git';
 
 /**
  * Gitea's default message of a files change: `Add a, b`, `Update c` (update, upload and rename) and `Delete d`, one

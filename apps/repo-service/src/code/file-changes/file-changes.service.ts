@@ -5,13 +5,12 @@ import {
   type ChangeFileOperationBody, type ChangeFilesReply, type ChangeFilesRequest, type ContentsResponseDto,
   type ActorDto, type FileCommitResponseDto, type FileOperation, type RepoRefDto, type RepoTrustModel, toApiTime
 } from '@cairn/contracts';
-import { runGitText } from '@cairn/platform';
+import {
+  branchRef, commitTree, type GitIdentity, loggedCommit, lookupPaths, resolveBranch, sanitizeTreePath,
+  type TreeEdit, type TreeEntry, updateRef, writeBlob, writeEditedTree,
+} from '@cairn/git';
 import { ContentsService } from '../contents/contents.service.js';
 import { GitReadContext } from '../../git-core/git/git-read-context.js';
-import type { TreeEntry } from '../../git-core/git/git-objects.js';
-import { lookupPaths } from '../../git-core/git/tree-reader.js';
-import { sanitizeTreePath } from '../../git-core/git/tree-path.js';
-import { assertOid, branchRef, commitTree, resolveBranch, updateRef, type GitIdentity } from '../../git-core/merge/git-plumbing.js';
 import { userGitIdentity } from '../../git-core/repositories/user-identity.js';
 import { CommitVerifier } from '../../git-core/signatures/commit-verifier.js';
 import { CommitSigner } from '../../git-core/merge/commit-signer.js';
@@ -20,7 +19,6 @@ import { RepoViews } from '../../git-core/repositories/repo-views.js';
 import { PUSH_SINK, type PushSink } from '../../git-core/transport/push-sink.js';
 import { PushProtection } from '../branch-protection/push-protection.service.js';
 import { commitDates, commitIdentities, commitMessage, defaultCommitMessage } from './commit-details.js';
-import { writeBlob, writeEditedTree, type TreeEdit } from './index-tree.js';
 
 const unprocessable = (message: string) => DomainError.unprocessable(message);
 
@@ -288,21 +286,20 @@ export class FileChangesService {
 
   /** Gitea's `FileCommitResponse` of the new commit. */
   private async commitResponse(req: ChangeFilesRequest, dir: string, sha: string, message: string): Promise<FileCommitResponseDto> {
-    const out = await runGitText(dir, ['show', '-s', '--format=%T%x00%P%x00%an%x00%ae%x00%aI%x00%cn%x00%ce%x00%cI', assertOid(sha), '--']);
-    const [, parents, an, ae, ad, cn, ce, cd] = out.trim().split('\0');
+    const c = await loggedCommit(dir, sha);
     const apiUrl = this.git.apiUrl(req.repo);
     const utc = (iso: string) => toApiTime(new Date(iso));
     return {
       url: `${apiUrl}/git/commits/${sha}`,
       sha,
-      created: cd,
+      created: c.committerDate,
       html_url: `${this.git.htmlUrl(req.repo)}/commit/${sha}`,
-      author: { name: an, email: ae, date: utc(ad) },
-      committer: { name: cn, email: ce, date: utc(cd) },
-      parents: parents.split(' ').filter(Boolean).map((p) => ({ url: `${apiUrl}/git/commits/${p}`, sha: p, created: '0001-01-01T00:00:00Z' })),
+      author: { name: c.authorName, email: c.authorEmail, date: utc(c.authorDate) },
+      committer: { name: c.committerName, email: c.committerEmail, date: utc(c.committerDate) },
+      parents: c.parents.map((p) => ({ url: `${apiUrl}/git/commits/${p}`, sha: p, created: '0001-01-01T00:00:00Z' })),
       message,
       // As the commits API: Gitea links the tree by the commit's own id (the trees API takes either).
-      tree: { url: `${apiUrl}/git/trees/${sha}`, sha, created: cd },
+      tree: { url: `${apiUrl}/git/trees/${sha}`, sha, created: c.committerDate },
     };
   }
 }

@@ -4,12 +4,11 @@ import {
   type AnnotatedTagDto, type GetBlobReply, type GetBlobRequest, type GetTreeRequest, type GitBlobResponseDto, type GitEntryDto,
   type GitObjectRequest, type GitTreeResponseDto, type ListGitRefsRequest, type ReferenceDto,
 } from '@cairn/contracts';
-import { runGitChecked } from '@cairn/platform';
+import { listRefs, listTree, parseTagObject } from '@cairn/git';
 import { base64Length, INLINE_CONTENT_BUDGET } from '../contents/contents.service.js';
 import { GitReadContext } from '../../git-core/git/git-read-context.js';
 import { CommitVerifier } from '../../git-core/signatures/commit-verifier.js';
 import { toReferenceDto } from './git-data.mapper.js';
-import { parseTagObject } from './tag-object.js';
 
 /** Gitea answers 400 (not 404) for an object id that names nothing usable in these routes. */
 const badSha = (sha: string) => DomainError.invalid(`sha not found [${sha}]`);
@@ -30,18 +29,10 @@ export class GitDataService {
   async refs(req: ListGitRefsRequest): Promise<ReferenceDto[]> {
     if (req.repo.empty) return [];
     const prefix = req.filter ? `refs/${req.filter}` : '';
-    const { stdout } = await runGitChecked(this.git.pathOf(req.repo), ['for-each-ref', '--format=%(objectname) %(objecttype) %(refname)']);
     const api = this.git.apiUrl(req.repo);
-    return stdout
-      .toString('utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => {
-        const [sha, type] = line.split(' ', 2);
-        return { sha, type, ref: line.slice(sha.length + type.length + 2) };
-      })
+    return (await listRefs(this.git.pathOf(req.repo)))
       .filter((r) => r.ref.startsWith(prefix))
-      .map((r) => toReferenceDto(r.ref, r.sha, r.type, api));
+      .map((r) => toReferenceDto(r.ref, r.oid, r.type, api));
   }
 
   async annotatedTag(req: GitObjectRequest): Promise<AnnotatedTagDto> {
@@ -80,9 +71,7 @@ export class GitDataService {
     ]);
     if (!asTree) throw badSha(req.sha);
     const sha = asCommit?.oid ?? asTree.oid;
-    const args = ['ls-tree', '-z', '-l', ...(req.recursive ? ['-r', '-t'] : []), '--end-of-options', asTree.oid];
-    const { stdout } = await runGitChecked(dir, args);
-    const records = stdout.toString('utf8').split('\0').filter(Boolean);
+    const records = await listTree(dir, asTree.oid, req.recursive === true);
     const api = this.git.apiUrl(req.repo);
     const page = Math.max(1, req.page);
     const start = req.perPage * (page - 1);
@@ -90,11 +79,9 @@ export class GitDataService {
     if (start >= records.length) return answer;
     const end = Math.min(start + req.perPage, records.length);
     answer.truncated = end < records.length;
-    answer.tree = records.slice(start, end).map((rec): GitEntryDto => {
-      const tab = rec.indexOf('\t');
-      const [mode, type, oid, size] = rec.slice(0, tab).split(/ +/);
+    answer.tree = records.slice(start, end).map(({ path, mode, type, oid, size }): GitEntryDto => {
       const url = type === 'tree' ? `${api}/git/trees/${oid}` : type === 'blob' ? `${api}/git/blobs/${oid}` : '';
-      return { path: rec.slice(tab + 1), mode: mode.padStart(6, '0'), type, size: size === '-' ? 0 : Number(size), sha: oid, url };
+      return { path, mode: mode.padStart(6, '0'), type, size: size ?? 0, sha: oid, url };
     });
     return answer;
   }

@@ -1,22 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import {
-  DomainError, ErrorCode, accessAtLeast, isValidRefName, isValidRefNameAfterPrefix, toPaging, zeroIdLike,
+  DomainError, ErrorCode, isValidRefName, isValidRefNameAfterPrefix, toPaging, zeroIdLike,
   type ActorDto, type CreateTagRequest, type ListTagsRequest, type RepoRefDto, type Paginated, type RepoScopedRequest, type TagDto, type TagNameRequest,
 } from '@cairn/contracts';
-import { runGit, runGitChecked } from '@cairn/platform';
+import {
+  assertOid, deleteRef, listRefs, parseCommitObject, parseTagObject, refTarget, resolveRef, updateRef, writeAnnotatedTag,
+} from '@cairn/git';
 import { PushProtection } from '../branch-protection/push-protection.service.js';
-import { parseCommitObject } from '../../git-core/git/commit-object.js';
 import { GitReadContext } from '../../git-core/git/git-read-context.js';
-import { resolveRef } from '../../git-core/git/refs.js';
-import { assertOid, deleteRef, updateRef } from '../../git-core/merge/git-plumbing.js';
 import { userGitIdentity } from '../../git-core/repositories/user-identity.js';
 import { requireActor } from '../../shared/access/require-actor.js';
 import { RepoViews } from '../../git-core/repositories/repo-views.js';
 import { PUSH_SINK, type PushSink } from '../../git-core/transport/push-sink.js';
 import { toTagDto, type TagFacts } from './git-data.mapper.js';
 import { TAG_DELETE_GUARD, type TagDeleteGuard } from './tag-delete-guard.js';
-import { parseTagObject, tagObjectText } from './tag-object.js';
 
 /** Longest tag name the API creates (Gitea's `CreateTagOption` `MaxSize(100)`). */
 const TAG_NAME_MAX_LENGTH = 100;
@@ -49,17 +47,8 @@ export class TagsService {
   async list(req: ListTagsRequest): Promise<Paginated<TagDto>> {
     if (req.repo.empty) return { items: [], total: 0 };
     const dir = this.git.pathOf(req.repo);
-    const { stdout } = await runGitChecked(dir, [
-      'for-each-ref', '--sort=-creatordate', '--format=%(objectname) %(objecttype) %(refname)', 'refs/tags/',
-    ]);
-    const all: TagRef[] = stdout
-      .toString('utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => {
-        const [oid, type] = line.split(' ', 2);
-        return { oid, type, name: line.slice(oid.length + type.length + 2).slice('refs/tags/'.length) };
-      });
+    const refs = await listRefs(dir, { patterns: ['refs/tags/'], sort: ['-creatordate'] });
+    const all: TagRef[] = refs.map((r) => ({ oid: r.oid, type: r.type, name: r.ref.slice('refs/tags/'.length) }));
     const paging = toPaging(req.query);
     const page = all.slice(paging.skip, paging.skip + paging.take);
     return { items: await this.toDtos(req, dir, page), total: all.length };
@@ -73,7 +62,7 @@ export class TagsService {
   }
 
   async create(req: CreateTagRequest): Promise<TagDto> {
-    const actor = await this.assertWriter(req);
+    const actor = await this.assertWritable(req);
     const { tag_name: name, message } = req.body;
     if (name.length > TAG_NAME_MAX_LENGTH || !isValidRefName(name)) throw DomainError.unprocessable(`invalid tag name "${name}"`);
     const dir = this.git.pathOf(req.repo);
@@ -101,7 +90,7 @@ export class TagsService {
   }
 
   async delete(req: TagNameRequest): Promise<null> {
-    const actor = await this.assertWriter(req);
+    const actor = await this.assertWritable(req);
     const dir = this.git.pathOf(req.repo);
     const found = await this.find(dir, req.tag);
     if (!found) throw DomainError.notFound(`tag doesn't exist: ${req.tag}`);
@@ -123,8 +112,7 @@ export class TagsService {
     if (message?.trim()) {
       const users = await this.views.users([actor.id]);
       const tagger = userGitIdentity(users.get(actor.id), actor.login, this.views.rootUrl);
-      const run = await runGitChecked(dir, ['mktag'], { input: tagObjectText(oid, 'commit', name, tagger, message) });
-      oid = assertOid(run.stdout.toString('utf8').trim());
+      oid = await writeAnnotatedTag(dir, oid, name, tagger, message);
     }
     const ref = `refs/tags/${name}`;
     await this.protection.assertAllowed({ repoId: repo.id, actorId: actor.id, dir, updates: [{ ref, old: zeroIdLike(oid), new: oid }] });
@@ -137,10 +125,9 @@ export class TagsService {
     ]);
   }
 
-  /** Writers and site admins; an archived repository is read-only (423). */
-  async assertWriter(req: RepoScopedRequest) {
+  /** The actor of a write, on a repository that is not archived (423); the level is checked by `@RpcHandler`. */
+  async assertWritable(req: RepoScopedRequest) {
     const actor = requireActor(req.actor);
-    if (!accessAtLeast(req.access, 'write') && !actor.isAdmin) throw DomainError.forbidden('user should have write access to the repository');
     if ((await this.views.row(req.repo.id)).isArchived) throw new DomainError(ErrorCode.LOCKED, 'repo is archived');
     return actor;
   }
@@ -148,9 +135,9 @@ export class TagsService {
   /** The tag ref by name (the name reaches git only as a full ref on cat-file's stdin), or null. */
   private async find(dir: string, name: string): Promise<TagRef | null> {
     if (!isValidRefNameAfterPrefix(name)) return null;
-    const r = await runGit(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `refs/tags/${name}`]);
-    if (r.code !== 0) return null;
-    const info = await this.git.pool.one(dir, { op: 'info', object: r.stdout.toString('utf8').trim() });
+    const target = await refTarget(dir, `refs/tags/${name}`);
+    if (!target) return null;
+    const info = await this.git.pool.one(dir, { op: 'info', object: target });
     return info ? { name, oid: info.oid, type: info.type } : null;
   }
 

@@ -75,7 +75,7 @@ export class AttachmentsService implements AttachmentUploads {
 
   /** Gitea's `EditReleaseAttachment`: an empty name keeps the old one. */
   async edit(req: EditReleaseAssetRequest): Promise<AttachmentDto> {
-    await this.tags.assertWriter(req);
+    await this.tags.assertWritable(req);
     const release = await this.visibleRelease(req, req.id);
     let row = await this.found(req, release);
     const name = req.body.name;
@@ -87,7 +87,7 @@ export class AttachmentsService implements AttachmentUploads {
   }
 
   async delete(req: ReleaseAssetRequest): Promise<null> {
-    await this.tags.assertWriter(req);
+    await this.tags.assertWritable(req);
     const release = await this.visibleRelease(req, req.id);
     const row = await this.found(req, release);
     if (!(await this.attachments.remove(req.repo.id, row.id))) throw DomainError.notFound('attachment does not exist');

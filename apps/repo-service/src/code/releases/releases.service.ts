@@ -61,7 +61,7 @@ export class ReleasesService {
   }
 
   async create(req: CreateReleaseRequest): Promise<ReleaseDto> {
-    const actor = await this.tags.assertWriter(req);
+    const actor = await this.tags.assertWritable(req);
     const body = req.body;
     assertTagName(body.tag_name);
     if ((await this.views.row(req.repo.id)).isEmpty) throw DomainError.unprocessable('repo is empty');
@@ -88,7 +88,7 @@ export class ReleasesService {
 
   /** Gitea's `EditRelease`: empty strings keep a field; publishing a draft (or a new tag name) creates the tag. */
   async edit(req: EditReleaseRequest): Promise<ReleaseDto> {
-    const actor = await this.tags.assertWriter(req);
+    const actor = await this.tags.assertWritable(req);
     const row = await this.releases.byId(req.repo.id, req.id);
     if (!row) throw DomainError.notFound('release does not exist');
     const b = req.body;
@@ -117,7 +117,7 @@ export class ReleasesService {
   }
 
   private async remove(req: RepoScopedRequest, row: ReleaseRow | null): Promise<null> {
-    const actor = await this.tags.assertWriter(req);
+    const actor = await this.tags.assertWritable(req);
     if (!row) throw DomainError.notFound('release does not exist');
     let uuids: string[] = [];
     await this.write(req, actor, row.isDraft ? null : 'deleted', async (tx) => {

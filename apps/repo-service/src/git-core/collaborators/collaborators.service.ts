@@ -3,14 +3,13 @@ import {
   placeholderUser,
   DomainError, ErrorCode, accessAtLeast, toPaging,
   type AddCollaboratorRequest, type CollaboratorRequest, type ListCollaboratorsRequest, type OwnerDto,
-  type Paginated, type RepoCollaboratorPermissionDto, type RepoScopedRequest, type UserDto,
+  type Paginated, type RepoCollaboratorPermissionDto, type UserDto,
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
 import { AccessService } from '../../shared/access/access.service.js';
 import { IdentityDirectory } from '../../shared/access/identity-directory.js';
 import { CollaboratorsRepository } from './collaborators.repository.js';
 
-const ADMIN_REQUIRED = 'user should be an owner or a collaborator with admin write of a repository';
 
 /** Repository collaborators (Gitea's `routers/api/v1/repo/collaborators.go`). */
 @Injectable()
@@ -23,7 +22,6 @@ export class CollaboratorsService {
   ) {}
 
   async list(req: ListCollaboratorsRequest): Promise<Paginated<UserDto>> {
-    this.require(req, 'read', 'not found');
     const { rows, total } = await this.collaborators.list(req.repo.id, toPaging(req.query));
     const users = await this.identity.usersById(rows.map((r) => r.userId));
     return {
@@ -35,13 +33,11 @@ export class CollaboratorsService {
   }
 
   async isCollaborator(req: CollaboratorRequest): Promise<boolean> {
-    this.require(req, 'read', 'not found');
     const user = await this.user(req.username);
     return this.collaborators.exists(req.repo.id, user.id);
   }
 
   async add(req: AddCollaboratorRequest): Promise<void> {
-    this.require(req, 'admin', ADMIN_REQUIRED);
     const user = await this.user(req.username);
     if (user.kind !== 'user') throw DomainError.unprocessable('an organization cannot be a collaborator');
     if (user.id === req.repo.ownerId) throw DomainError.unprocessable('the owner cannot be added as a collaborator');
@@ -49,7 +45,6 @@ export class CollaboratorsService {
   }
 
   async remove(req: CollaboratorRequest): Promise<void> {
-    this.require(req, 'admin', ADMIN_REQUIRED);
     const user = await this.user(req.username);
     await this.collaborators.remove(req.repo.id, user.id);
   }
@@ -69,11 +64,6 @@ export class CollaboratorsService {
     const { user } = found;
     const level = await this.access.accessById({ id: user.id, isAdmin: found.isSiteAdmin }, req.repo.id);
     return { permission: level, role_name: level, user };
-  }
-
-  private require(req: RepoScopedRequest, need: 'read' | 'admin', message: string): void {
-    if (accessAtLeast(req.access, need)) return;
-    throw need === 'read' ? DomainError.notFound(message) : DomainError.forbidden(message);
   }
 
   /** The named user (or organization); NOT_FOUND when there is none. */

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  DomainError, IdentitySubjects, RepoUrls, accessAtLeast, toPaging,
+  DomainError, IdentitySubjects, RepoUrls, toPaging,
   type CreateDeployKeyRequest, type DeployKeyDto, type DeployKeyIdRequest, type ListDeployKeysRequest, type Paginated,
   type RepoScopedRequest,
 } from '@cairn/contracts';
@@ -9,7 +9,6 @@ import { RepositoriesService } from '../repositories/repositories.service.js';
 import { toDeployKeyDto } from './deploy-key.mapper.js';
 import { DeployKeysRepository, type DeployKeyRow } from './deploy-keys.repository.js';
 
-const ADMIN_REQUIRED = 'user should be an owner or a collaborator with admin write of a repository';
 
 /**
  * Deploy keys (Gitea's `routers/api/v1/repo/key.go`): SSH keys that reach one repository only, read-only or
@@ -26,7 +25,6 @@ export class DeployKeysService {
   ) {}
 
   async list(req: ListDeployKeysRequest): Promise<Paginated<DeployKeyDto>> {
-    this.requireAdmin(req);
     const paging = toPaging(req.query);
     const { rows, total } = await this.keys.list(
       req.repo.id,
@@ -38,7 +36,6 @@ export class DeployKeysService {
   }
 
   async create(req: CreateDeployKeyRequest): Promise<DeployKeyDto> {
-    this.requireAdmin(req);
     const { content, fingerprint } = await this.rpc.send(IdentitySubjects.keyCheckDeploy, { key: req.body.key });
     const name = req.body.title.trim();
     if (!name) throw DomainError.unprocessable('title is required');
@@ -60,7 +57,6 @@ export class DeployKeysService {
   }
 
   async get(req: DeployKeyIdRequest): Promise<DeployKeyDto> {
-    this.requireAdmin(req);
     const row = await this.keys.findInRepo(req.repo.id, req.id);
     if (!row) throw DomainError.notFound(`deploy key ${req.id} does not exist`);
     return (await this.render(req, [row]))[0];
@@ -68,7 +64,6 @@ export class DeployKeysService {
 
   /** Gitea answers 204 for a key that is not there (or not this repository's): nothing is deleted then. */
   async delete(req: DeployKeyIdRequest): Promise<void> {
-    this.requireAdmin(req);
     await this.keys.delete(req.repo.id, req.id);
   }
 
@@ -90,9 +85,5 @@ export class DeployKeysService {
 
   private keysUrl(req: RepoScopedRequest): string {
     return `${new RepoUrls(this.common.rootUrl, req.repo).api}/keys/`;
-  }
-
-  private requireAdmin(req: RepoScopedRequest): void {
-    if (!accessAtLeast(req.access, 'admin')) throw DomainError.forbidden(ADMIN_REQUIRED);
   }
 }

@@ -1,6 +1,7 @@
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { maintainCommitGraph } from './commit-graph.js';
-import { DEFAULT_WARM_MAX_ENTRIES, headRef, tipsToWarm, warmLastCommits, type PushedRef } from './last-commit-warmer.js';
+import {
+  DEFAULT_WARM_MAX_ENTRIES, headRef, maintainCommitGraph, type PushedRef, tipsToWarm, warmLastCommits,
+} from '@cairn/git';
 
 export interface CommitGraphMaintainerOptions {
   /** Repositories maintained at the same time (each run is one `git commit-graph write`). */

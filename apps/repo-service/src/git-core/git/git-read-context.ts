@@ -1,7 +1,5 @@
 import { DomainError, repoUrls, type RepoRefDto } from '@cairn/contracts';
-import { repoStoragePath } from '@cairn/platform';
-import type { CatFilePool } from './cat-file-pool.js';
-import { resolveRef, type ResolvedRef } from './refs.js';
+import { type CatFilePool, repoStoragePath, type ResolvedRef, resolveRef } from '@cairn/git';
 
 /** What the git read services share: the cat-file pool, where repositories live, and how to link to them. */
 export class GitReadContext {

@@ -1,6 +1,6 @@
 import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
-import { CatFilePool } from './cat-file-pool.js';
+import { CatFilePool } from '@cairn/git';
 import { GIT_READ_SETTINGS, loadGitReadSettings, type GitReadSettings } from './git-read-settings.js';
 import { GitReadContext } from './git-read-context.js';
 import { closeSharedCatFilePool, sharedCatFilePool } from './shared-pool.js';

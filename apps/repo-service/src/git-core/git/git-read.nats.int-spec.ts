@@ -6,7 +6,8 @@ import {
   ErrorCode, IdentitySubjects, RepoSubjects,
   type ActorDto, type GetContentsRequest, type GetFileContentsRequest, type LookupUsersReply, type RepoRefDto, type UserDto,
 } from '@cairn/contracts';
-import { createRpcValidationPipe, DomainErrorFilter, gitSpawnStats, PlatformModule, RpcClient } from '@cairn/platform';
+import { createRpcValidationPipe, DomainErrorFilter, PlatformModule, RpcClient } from '@cairn/platform';
+import { gitSpawnStats } from '@cairn/git';
 import { RepoConfigModule } from '../../shared/config/repo-settings.js';
 import { PrismaModule } from '../../shared/prisma/prisma.module.js';
 import { SigningModule } from '../signing/signing.module.js';
@@ -19,7 +20,7 @@ import { ContentsModule } from '../../code/contents/contents.module.js';
 import { RefNamesModule } from '../ref-names/ref-names.module.js';
 import { BranchProtectionService } from '../../code/branch-protection/branch-protection.service.js';
 import { closeSharedCatFilePool } from './shared-pool.js';
-import { GitFixture, removeDir, tempDir } from './testing/git-fixture.js';
+import { GitFixture, removeDir, tempDir } from '../../../../../test/support/git-fixture.js';
 import { startPrivateNats, type PrivateNats } from '../../../../../test/support/integration.js';
 
 const carol = { id: 42, login: 'carol', email: 'carol@example.com' } as UserDto;

@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CommitGraphMaintainer } from './commit-graph-maintainer.js';
-import { treePaths, warmLastCommits } from './last-commit-warmer.js';
-import { LastCommitCache, lastCommitCache, lastCommitsForPaths } from './last-commits.js';
-import { GitFixture, removeDir, tempDir } from './testing/git-fixture.js';
-import { gitSpawnStats } from '@cairn/platform';
+import {
+  gitSpawnStats, LastCommitCache, lastCommitCache, lastCommitsForPaths, treePaths, warmLastCommits,
+} from '@cairn/git';
+import { GitFixture, removeDir, tempDir } from '../../../../test/support/git-fixture.js';
 
 const ZERO = '0'.repeat(40);
 

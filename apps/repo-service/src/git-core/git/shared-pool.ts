@@ -1,4 +1,5 @@
-import { CatFilePool } from './cat-file-pool.js';
+import { Logger } from '@nestjs/common';
+import { CatFilePool } from '@cairn/git';
 import { loadGitReadSettings } from './git-read-settings.js';
 
 let shared: CatFilePool | null = null;
@@ -10,7 +11,12 @@ let shared: CatFilePool | null = null;
 export function sharedCatFilePool(): CatFilePool {
   if (!shared) {
     const s = loadGitReadSettings();
-    shared = new CatFilePool({ maxProcesses: s.catFileMaxProcesses, idleTimeoutMs: s.catFileIdleTimeoutMs });
+    const logger = new Logger('CatFilePool');
+    shared = new CatFilePool({
+      maxProcesses: s.catFileMaxProcesses,
+      idleTimeoutMs: s.catFileIdleTimeoutMs,
+      onRetry: (reason) => logger.warn(reason),
+    });
   }
   return shared;
 }

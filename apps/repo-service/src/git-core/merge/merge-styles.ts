@@ -1,7 +1,6 @@
-import type { CommitSigning } from './commit-signer.js';
 import {
-  commitTree, commitsToReplay, isAncestor, mergeTree, replayCommits, treeOf, type GitIdentity,
-} from './git-plumbing.js';
+  type CommitSigning, commitsToReplay, commitTree, type GitIdentity, isAncestor, mergeTree, replayCommits, treeOf,
+} from '@cairn/git';
 
 /** The outcome of computing a merge or an update (nothing is moved yet: the caller moves the ref). */
 export type StyleOutcome =

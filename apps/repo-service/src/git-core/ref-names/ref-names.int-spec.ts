@@ -1,10 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RepoRefDto } from '@cairn/contracts';
-import { gitSpawnStats } from '@cairn/platform';
-import { CatFilePool } from '../git/cat-file-pool.js';
+import { CatFilePool, gitSpawnStats } from '@cairn/git';
 import { GitReadContext } from '../git/git-read-context.js';
-import { GitFixture, removeDir, tempDir } from '../git/testing/git-fixture.js';
+import { GitFixture, removeDir, tempDir } from '../../../../test/support/git-fixture.js';
 import { RefNamesService } from './ref-names.service.js';
 import { refStoreStamp } from './ref-store-stamp.js';
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ListRefNamesRequest, RefNamesReply } from '@cairn/contracts';
-import { LruCache, runGitChecked } from '@cairn/platform';
+import { LruCache } from '@cairn/platform';
+import { branchAndTagRefs } from '@cairn/git';
 import { GitReadContext } from '../git/git-read-context.js';
 import { refStoreStamp } from './ref-store-stamp.js';
 
@@ -45,14 +46,9 @@ export class RefNamesService {
   }
 
   private async read(repoPath: string): Promise<{ branches: string[]; tags: string[] }> {
-    const { stdout } = await runGitChecked(
-      repoPath,
-      ['for-each-ref', '--sort=refname', '--format=%(refname)', 'refs/heads/', 'refs/tags/'],
-      { maxStdoutBytes: REF_LIST_MAX_BYTES },
-    );
     const branches: string[] = [];
     const tags: string[] = [];
-    for (const line of stdout.toString('utf8').split('\n')) {
+    for (const line of await branchAndTagRefs(repoPath, REF_LIST_MAX_BYTES)) {
       if (line.startsWith('refs/heads/')) branches.push(line.slice('refs/heads/'.length));
       else if (line.startsWith('refs/tags/')) tags.push(line.slice('refs/tags/'.length));
     }

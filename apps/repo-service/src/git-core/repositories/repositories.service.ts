@@ -12,6 +12,7 @@ import { IdentityDirectory } from '../../shared/access/identity-directory.js';
 import { viewerScope } from '../../shared/access/viewer-scope.js';
 import { REPO_SETTINGS, type RepoSettings } from '../../shared/config/repo-settings.js';
 import { PrismaService } from '../../shared/prisma/prisma.service.js';
+import { inTx, PRISMA_TX_LIMITS } from '../../shared/prisma/tx.js';
 import { CommitSigner } from '../merge/commit-signer.js';
 import { RepoStorage } from '../storage/repo-storage.js';
 import { AttachmentStore } from '../storage/attachment-store.js';
@@ -115,7 +116,7 @@ export class RepositoriesService {
           signing,
         );
       }
-      row = await this.prisma.$transaction(async (tx) => {
+      row = await inTx(this.prisma, async (tx) => {
         const created = await this.repositories.insert(tx, {
           ownerId: owner.id,
           ownerName: owner.login,
@@ -134,7 +135,7 @@ export class RepositoriesService {
         };
         await this.outbox.record(tx, RepoEvents.repositoryCreated, data);
         return created;
-      });
+      }, PRISMA_TX_LIMITS);
     } catch (err) {
       await this.storage.remove(location).catch((e: Error) =>
         this.logger.error(`could not remove the storage of ${owner.login}/${body.name}: ${e.message}`),
@@ -256,7 +257,7 @@ export class RepositoriesService {
     let row: RepositoryRow;
     try {
       await this.storage.copyRefsFrom(location, source);
-      row = await this.prisma.$transaction(async (tx) => {
+      row = await inTx(this.prisma, async (tx) => {
         const created = await this.repositories.insert(tx, {
           ownerId: owner.id,
           ownerName: owner.login,
@@ -281,7 +282,7 @@ export class RepositoriesService {
         };
         await this.outbox.record(tx, RepoEvents.repositoryForked, forked);
         return created;
-      });
+      }, PRISMA_TX_LIMITS);
     } catch (err) {
       await this.storage.remove(location).catch((e: Error) =>
         this.logger.error(`could not remove the storage of ${owner.login}/${name}: ${e.message}`),
@@ -429,7 +430,7 @@ export class RepositoriesService {
     if (renamed) await this.storage.rename(from, to);
     let updated: RepositoryRow;
     try {
-      updated = await this.prisma.$transaction((tx) => this.repositories.update(tx, row.id, changes));
+      updated = await inTx(this.prisma, (tx) => this.repositories.update(tx, row.id, changes), PRISMA_TX_LIMITS);
     } catch (err) {
       if (renamed) {
         await this.storage.rename(to, from).catch((e: Error) =>
@@ -494,7 +495,7 @@ export class RepositoriesService {
     await this.storage.rename(from, to);
     let updated: RepositoryRow;
     try {
-      updated = await this.prisma.$transaction((tx) => this.repositories.transfer(tx, row.id, target));
+      updated = await inTx(this.prisma, (tx) => this.repositories.transfer(tx, row.id, target), PRISMA_TX_LIMITS);
     } catch (err) {
       await this.storage.rename(to, from).catch((e: Error) =>
         this.logger.error(`could not move ${to.ownerName}/${to.name} back to ${from.ownerName}: ${e.message}`),
@@ -528,11 +529,11 @@ export class RepositoriesService {
         this.logger.warn(`before deleting repository ${row.id}: ${e.message}`),
       );
     }
-    await this.prisma.$transaction(async (tx) => {
+    await inTx(this.prisma, async (tx) => {
       await this.repositories.delete(tx, row.id);
       const data: RepositoryEventData = { repository: toEventRepository(row, owner, this.urls), sender };
       await this.outbox.record(tx, RepoEvents.repositoryDeleted, data);
-    });
+    }, PRISMA_TX_LIMITS);
     this.outbox.kick();
     // The row is gone, so the storage is unreachable; a failure here leaves only a stray directory behind.
     await this.storage.remove(row).catch((e: Error) =>

@@ -1,6 +1,6 @@
 import {
   accessAtLeast, repoUrls,
-  type AccessLevel, type SshUrlSettings, type RepoEventRepository, type RepositoryDto, type RepositorySummaryDto, type UserDto, EPOCH_TIME, toApiTime
+  type AccessLevel, type MergeSettings, type SshUrlSettings, type RepoEventRepository, type RepositoryDto, type RepositorySummaryDto, type UserDto, EPOCH_TIME, toApiTime
 } from '@cairn/contracts';
 import type { RepositoryRow } from './repositories.repository.js';
 
@@ -14,6 +14,20 @@ export interface RepoUrlSettings extends SshUrlSettings {
 /** The host part of ROOT_URL (brackets kept for IPv6). */
 export function hostOf(rootUrl: string): string {
   return new URL(rootUrl).hostname;
+}
+
+/** The settings the merge and update rules (`mergeStyleAllowed`) read; off while the pull request unit is disabled. */
+export function mergeSettingsOf(row: RepositoryRow): MergeSettings {
+  const pulls = row.hasPullRequests;
+  return {
+    allow_merge_commits: pulls && row.allowMergeCommits,
+    allow_rebase: pulls && row.allowRebase,
+    allow_rebase_explicit: pulls && row.allowRebaseExplicit,
+    allow_squash_merge: pulls && row.allowSquashMerge,
+    allow_fast_forward_only_merge: pulls && row.allowFastForwardOnlyMerge,
+    allow_rebase_update: pulls && row.allowRebaseUpdate,
+    allow_manual_merge: pulls && row.allowManualMerge,
+  };
 }
 
 /** Gitea's `Repository` JSON, with the permissions of a caller whose access is `access`. */
@@ -85,13 +99,7 @@ export function toRepositoryDto(
     has_actions: row.hasActions,
     // Like Gitea, the pull request settings read as off while the unit is disabled.
     ignore_whitespace_conflicts: pulls && row.ignoreWhitespaceConflicts,
-    allow_merge_commits: pulls && row.allowMergeCommits,
-    allow_rebase: pulls && row.allowRebase,
-    allow_rebase_explicit: pulls && row.allowRebaseExplicit,
-    allow_squash_merge: pulls && row.allowSquashMerge,
-    allow_fast_forward_only_merge: pulls && row.allowFastForwardOnlyMerge,
-    allow_rebase_update: pulls && row.allowRebaseUpdate,
-    allow_manual_merge: pulls && row.allowManualMerge,
+    ...mergeSettingsOf(row),
     autodetect_manual_merge: pulls && row.autodetectManualMerge,
     default_delete_branch_after_merge: pulls && row.defaultDeleteBranchAfterMerge,
     default_merge_style: pulls ? row.defaultMergeStyle : 'merge',

@@ -1,6 +1,6 @@
 import type { UserDto } from '@cairn/contracts';
 import { hostOf } from './repository.mapper.js';
-import type { GitIdentity } from '../merge/git-plumbing.js';
+import type { GitIdentity } from '@cairn/git';
 
 /**
  * A user's git identity for commits Cairn makes on their behalf: full name (else login) and e-mail (else a

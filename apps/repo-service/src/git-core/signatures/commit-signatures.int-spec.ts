@@ -7,9 +7,9 @@ import type { BranchProtectionService } from '../../code/branch-protection/branc
 import { BranchesService } from '../../code/branches/branches.service.js';
 import { CommitUserDirectory } from '../../code/commits/commit-users.js';
 import { CommitsService } from '../../code/commits/commits.service.js';
-import { CatFilePool } from '../git/cat-file-pool.js';
+import { CatFilePool } from '@cairn/git';
 import { GitReadContext } from '../git/git-read-context.js';
-import { GitFixture, removeDir, tempDir } from '../git/testing/git-fixture.js';
+import { GitFixture, removeDir, tempDir } from '../../../../../test/support/git-fixture.js';
 import { owner } from './testing/signing-owners.js';
 import { testCommitVerifier } from './testing/test-verifier.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { RepoRefDto } from '@cairn/contracts';
-import { parseCommitObject } from '../git/commit-object.js';
+import { parseCommitObject } from '@cairn/git';
 import { SignatureChecker } from './signature-checker.js';
 import { COMMITS, GPG_KEYS, SSH_KEYS } from './testing/signed-commits.fixtures.js';
 import { owner } from './testing/signing-owners.js';

@@ -3,9 +3,8 @@ import {
   NOT_SIGNED_VERIFICATION,
   type PayloadCommitVerificationDto, type RepoRefDto, type SigningKeyOwner, type SigningKeysReply,
 } from '@cairn/contracts';
-import { LruCache, repoStoragePath } from '@cairn/platform';
-import type { CatFilePool } from '../git/cat-file-pool.js';
-import { parseCommitObject, type ParsedCommitObject } from '../git/commit-object.js';
+import { LruCache } from '@cairn/platform';
+import { type CatFilePool, parseCommitObject, type ParsedCommitObject, repoStoragePath } from '@cairn/git';
 import type { TrustModel } from '../../shared/config/signing-settings.js';
 import { InstanceSigningKeys } from './instance-keys.js';
 import { readPgpSignature, type PgpSignature } from './openpgp-signature.js';

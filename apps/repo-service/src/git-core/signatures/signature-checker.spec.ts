@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SigningGpgKey, SigningKeyOwner } from '@cairn/contracts';
 import { loadRepoSettings } from '../../shared/config/repo-settings.js';
-import { parseCommitObject } from '../git/commit-object.js';
+import { parseCommitObject } from '@cairn/git';
 import { InstanceSigningKey } from '../signing/instance-key.js';
 import { InstanceSigningKeys } from './instance-keys.js';
 import { readPgpSignature } from './openpgp-signature.js';

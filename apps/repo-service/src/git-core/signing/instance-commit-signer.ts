@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { isObjectId, IdentitySubjects } from '@cairn/contracts';
-import { RpcClient, runGitText } from '@cairn/platform';
+import { IdentitySubjects } from '@cairn/contracts';
+import { RpcClient } from '@cairn/platform';
+import { commitsBetween, type CommitSigning } from '@cairn/git';
 import { IdentityDirectory } from '../../shared/access/identity-directory.js';
 import { REPO_SETTINGS } from '../../shared/config/repo-settings.js';
-import { assertOid } from '../merge/git-plumbing.js';
 import { CommitSignatureCheck } from './commit-signature-check.js';
-import { CommitSigner, type CommitSigning, type SigningAction, type SigningContext } from '../merge/commit-signer.js';
+import { CommitSigner, type SigningAction, type SigningContext } from '../merge/commit-signer.js';
 import { InstanceSigningKey, type SigningSettings } from './instance-key.js';
 import { evaluateRules, type SigningFacts } from './signing-rules.js';
 import type { SigningRule } from '../../shared/config/signing-settings.js';
@@ -93,8 +93,7 @@ export class InstanceCommitSigner extends CommitSigner {
   /** `commitssigned`: the head and every commit it adds to the base verify. */
   private async commitsVerify(ctx: SigningContext): Promise<boolean> {
     if (!ctx.baseCommit || !ctx.headCommit) return false;
-    const out = await runGitText(ctx.gitDir, ['rev-list', '--end-of-options', assertOid(ctx.headCommit), `^${assertOid(ctx.baseCommit)}`]);
-    const commits = new Set([ctx.headCommit, ...out.split('\n').map((s) => s.trim()).filter(isObjectId)]);
+    const commits = new Set([ctx.headCommit, ...(await commitsBetween(ctx.gitDir, ctx.baseCommit, ctx.headCommit))]);
     return this.signatures.allVerify(ctx, [...commits]);
   }
 }

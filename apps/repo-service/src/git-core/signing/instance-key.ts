@@ -5,9 +5,9 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { DomainError, type SigningKeyFormat } from '@cairn/contracts';
-import { ConfigError, gitEnvironment, runGit, type SettingsOf } from '@cairn/platform';
+import { ConfigError, type SettingsOf } from '@cairn/platform';
+import { type CommitSigning, gitConfigValue, gitEnvironment } from '@cairn/git';
 import { REPO_SETTINGS } from '../../shared/config/repo-settings.js';
-import type { CommitSigning } from '../merge/commit-signer.js';
 import { runSigningTool } from './signing-tools.js';
 import type { SigningFormat, signingSettingsSpec } from '../../shared/config/signing-settings.js';
 
@@ -146,15 +146,14 @@ export class InstanceSigningKey {
 
   /** One value of the git configuration that applies to `dir` (or to the server when null); undefined when unset. */
   private async gitConfig(dir: string | null, name: string, bool = false): Promise<string | undefined> {
-    const get = [...(bool ? ['--type=bool'] : []), '--get', name];
-    const sources: { gitDir: string | null; args: string[] }[] = [
-      ...(dir ? [{ gitDir: dir, args: ['config', '--local', ...get] }] : []),
-      { gitDir: null, args: ['config', '--file', join(homedir(), '.gitconfig'), ...get] },
-      { gitDir: null, args: ['config', '--file', join(homedir(), '.config', 'git', 'config'), ...get] },
+    const sources = [
+      ...(dir ? [{ repo: dir }] : []),
+      { file: join(homedir(), '.gitconfig') },
+      { file: join(homedir(), '.config', 'git', 'config') },
     ];
-    for (const { gitDir, args } of sources) {
-      const run = await runGit(gitDir, args, { timeoutMs: 10_000 });
-      if (run.code === 0) return run.stdout.toString('utf8').trim();
+    for (const source of sources) {
+      const value = await gitConfigValue(source, name, bool);
+      if (value !== undefined) return value;
     }
     return undefined;
   }

@@ -2,9 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMessage, readKey, readSignature, verify } from 'openpgp';
-import { runGit } from '@cairn/platform';
-import { splitCommitSignature } from '../git/commit-object.js';
-import { assertOid } from '../merge/git-plumbing.js';
+import { readRawCommit, splitCommitSignature } from '@cairn/git';
 import type { PublicSigningKey } from './instance-key.js';
 import { runSigningTool } from './signing-tools.js';
 
@@ -62,8 +60,8 @@ export async function signedByKey(signed: SignedCommit, key: PublicSigningKey): 
 
 /** Whether the commit `oid` of the repository at `dir` carries a signature of the instance key. */
 export async function commitSignedByKey(dir: string, oid: string, key: PublicSigningKey): Promise<boolean> {
-  const run = await runGit(dir, ['cat-file', 'commit', assertOid(oid)]);
-  if (run.code !== 0) return false;
-  const signed = splitSignedCommit(run.stdout);
+  const raw = await readRawCommit(dir, oid);
+  if (!raw) return false;
+  const signed = splitSignedCommit(raw);
   return signed ? signedByKey(signed, key) : false;
 }

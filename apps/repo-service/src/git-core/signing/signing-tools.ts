@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { gitEnvironment } from '@cairn/platform';
+import { gitEnvironment } from '@cairn/git';
 
 /** What one run of gpg or ssh-keygen did. */
 export interface ToolRun {

@@ -2,9 +2,11 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { DomainError, isValidBranchName, type RepoRefDto } from '@cairn/contracts';
-import { COMMON_SETTINGS, repoStoragePath, runGitChecked, type CommonSettings } from '@cairn/platform';
-import { commitTree } from '../merge/git-plumbing.js';
-import type { CommitSigning } from '../merge/commit-signer.js';
+import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
+import {
+  branchRef, type CommitSigning, commitTree, fetchBranchesAndTags, initBareRepository, repoStoragePath, resolveBranch,
+  setHeadBranch, updateRef, writeBlob, writeFlatTree,
+} from '@cairn/git';
 
 /** What locates a repository on disk: the owner's and the repository's names (a `RepoRefDto` will do). */
 export type RepoLocation = Pick<RepoRefDto, 'ownerName' | 'name'>;
@@ -68,7 +70,7 @@ export class RepoStorage {
       throw err;
     }
     try {
-      await runGitChecked(null, ['init', '--quiet', '--bare', `--initial-branch=${defaultBranch}`, '--', path]);
+      await initBareRepository(path, defaultBranch);
     } catch (err) {
       await this.removePath(path);
       throw err;
@@ -81,10 +83,7 @@ export class RepoStorage {
    * local `git fetch`, paths from {@link pathFor} only.
    */
   async copyRefsFrom(target: RepoLocation, source: RepoLocation): Promise<void> {
-    await runGitChecked(this.pathFor(target), [
-      'fetch', '--quiet', '--no-write-fetch-head', '--', this.pathFor(source),
-      '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*',
-    ]);
+    await fetchBranchesAndTags(this.pathFor(target), this.pathFor(source));
   }
 
   /**
@@ -101,37 +100,33 @@ export class RepoStorage {
   ): Promise<string> {
     if (!isValidBranchName(branch)) throw DomainError.unprocessable(`invalid branch name "${branch}"`);
     const gitDir = this.pathFor(ref);
-    const entries: string[] = [];
+    const entries: { name: string; blob: string }[] = [];
     for (const file of [...files].sort((a, b) => (a.path < b.path ? -1 : 1))) {
       if (!/^[^/\0\n\t]+$/.test(file.path) || file.path === '.' || file.path === '..' || file.path === '.git') {
         throw new Error(`invalid file name for a commit: ${JSON.stringify(file.path)}`);
       }
-      const blob = (await runGitChecked(gitDir, ['hash-object', '-w', '--stdin'], { input: file.content })).stdout.toString('utf8').trim();
-      entries.push(`100644 blob ${blob}\t${file.path}\n`);
+      entries.push({ name: file.path, blob: await writeBlob(gitDir, file.content) });
     }
-    const tree = (await runGitChecked(gitDir, ['mktree'], { input: entries.join('') })).stdout.toString('utf8').trim();
+    const tree = await writeFlatTree(gitDir, entries);
     const who = { name: gitSafe(signature.name) || 'Cairn', email: gitSafe(signature.email) };
     const commit = await commitTree(gitDir, tree, [], `${message}\n`, who, who, signing);
-    // An empty old value makes update-ref refuse if the branch appeared meanwhile.
-    await runGitChecked(gitDir, ['update-ref', `refs/heads/${branch}`, commit, '']);
+    // Refused if the branch appeared meanwhile.
+    if (!(await updateRef(gitDir, branchRef(branch), commit, null))) {
+      throw new Error(`branch ${branch} appeared while it was being created`);
+    }
     return commit;
   }
 
   /** True when `refs/heads/<branch>` exists. */
   async branchExists(ref: RepoLocation, branch: string): Promise<boolean> {
     if (!isValidBranchName(branch)) return false;
-    const gitDir = this.pathFor(ref);
-    const target = `refs/heads/${branch}^{commit}`;
-    const { code } = await runGitChecked(gitDir, ['rev-parse', '--verify', '--quiet', '--end-of-options', target], {
-      okCodes: [1],
-    });
-    return code === 0;
+    return (await resolveBranch(this.pathFor(ref), branch)) !== null;
   }
 
   /** Points HEAD at `refs/heads/<branch>` (what clones check out). */
   async setHead(ref: RepoLocation, branch: string): Promise<void> {
     if (!isValidBranchName(branch)) throw DomainError.unprocessable(`invalid branch name "${branch}"`);
-    await runGitChecked(this.pathFor(ref), ['symbolic-ref', 'HEAD', `refs/heads/${branch}`]);
+    await setHeadBranch(this.pathFor(ref), branch);
   }
 
   /**

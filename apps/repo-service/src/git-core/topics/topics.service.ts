@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import {
-  DomainError, TOPICS_PER_REPO_MAX, accessAtLeast, isValidTopic, sanitizeTopic, sanitizeTopics, toPaging,
-  type ListTopicsReply, type ListTopicsRequest, type ReplaceTopicsRequest, type RepoScopedRequest, type TopicRequest,
+  DomainError, TOPICS_PER_REPO_MAX, isValidTopic, sanitizeTopic, sanitizeTopics, toPaging,
+  type ListTopicsReply, type ListTopicsRequest, type ReplaceTopicsRequest, type TopicRequest,
 } from '@cairn/contracts';
 import { PrismaService, type Tx } from '../../shared/prisma/prisma.service.js';
+import { inTx, PRISMA_TX_LIMITS } from '../../shared/prisma/tx.js';
 import { RepositoriesRepository } from '../repositories/repositories.repository.js';
 
-const ADMIN_NEEDED = 'user should be an owner or a collaborator with admin write of a repository';
 
 /**
  * A repository's topics (Gitea's `routers/api/v1/repo/topic.go`), kept as a sorted array on the repository row:
@@ -27,7 +27,6 @@ export class TopicsService {
   }
 
   async replace(req: ReplaceTopicsRequest): Promise<void> {
-    this.mayEdit(req);
     const { valid, invalid } = sanitizeTopics(req.topics);
     // Gitea checks the count first, then the names.
     if (valid.length > TOPICS_PER_REPO_MAX) {
@@ -39,25 +38,23 @@ export class TopicsService {
 
   /** Adding a topic the repository has already is a success that changes nothing, as in Gitea. */
   async add(req: TopicRequest): Promise<void> {
-    this.mayEdit(req);
     const topic = this.validOne(req.topic);
-    await this.prisma.$transaction(async (tx) => {
+    await inTx(this.prisma, async (tx) => {
       // The row is locked: two concurrent additions must not both pass the count check.
       const topics = await this.locked(tx, req.repo.id);
       if (topics.includes(topic)) return;
       if (topics.length >= TOPICS_PER_REPO_MAX) throw DomainError.unprocessable('Exceeding maximum allowed topics per repo.');
       await this.repositories.setTopics(tx, req.repo.id, [...topics, topic]);
-    });
+    }, PRISMA_TX_LIMITS);
   }
 
   async delete(req: TopicRequest): Promise<void> {
-    this.mayEdit(req);
     const topic = this.validOne(req.topic);
-    await this.prisma.$transaction(async (tx) => {
+    await inTx(this.prisma, async (tx) => {
       const topics = await this.locked(tx, req.repo.id);
       if (!topics.includes(topic)) throw DomainError.notFound(`topic "${topic}" is not set on the repository`);
       await this.repositories.setTopics(tx, req.repo.id, topics.filter((t) => t !== topic));
-    });
+    }, PRISMA_TX_LIMITS);
   }
 
   private async locked(tx: Tx, repoId: number): Promise<string[]> {
@@ -70,9 +67,5 @@ export class TopicsService {
     const topic = sanitizeTopic(raw);
     if (!isValidTopic(topic)) throw DomainError.unprocessable('Topic name is invalid', [topic]);
     return topic;
-  }
-
-  private mayEdit(req: RepoScopedRequest): void {
-    if (!accessAtLeast(req.access, 'admin')) throw DomainError.forbidden(ADMIN_NEEDED);
   }
 }

@@ -2,8 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { isObjectId } from '@cairn/contracts';
-import { spawnGit } from '@cairn/platform';
-import type { CatFilePool } from '../git/cat-file-pool.js';
+import { type CatFilePool, spawnArchive } from '@cairn/git';
 import { sharedCatFilePool } from '../git/shared-pool.js';
 import { plainAnswer } from './plain-answer.js';
 
@@ -33,9 +32,7 @@ export async function streamArchive(
   }
   const info = await pool.one(repoPath, { op: 'info', object: commit }).catch(() => null);
   if (info?.type !== 'commit') return plainAnswer(res, 404, 'not found');
-  const child = spawnGit(repoPath, ['archive', `--format=${format === 'zip' ? 'zip' : 'tar'}`, `--prefix=${prefix}/`, commit]);
-  child.stdin.end();
-  child.stderr.resume();
+  const child = spawnArchive(repoPath, commit, format === 'zip' ? 'zip' : 'tar', prefix);
   res.once('close', () => {
     if (child.exitCode === null) child.kill('SIGKILL');
   });

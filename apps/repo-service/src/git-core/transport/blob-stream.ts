@@ -1,7 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { isObjectId } from '@cairn/contracts';
-import { spawnGit } from '@cairn/platform';
-import type { CatFilePool } from '../git/cat-file-pool.js';
+import { type CatFilePool, spawnBlobReader } from '@cairn/git';
 import { sharedCatFilePool } from '../git/shared-pool.js';
 
 function plain(res: ServerResponse, status: number, message: string): void {
@@ -22,9 +21,7 @@ export async function streamBlobById(repoPath: string, oid: string, res: ServerR
   if (!isObjectId(oid)) return plain(res, 400, 'invalid blob id');
   const info = await pool.one(repoPath, { op: 'info', object: oid }).catch(() => null);
   if (info?.type !== 'blob') return plain(res, 404, 'not found');
-  const child = spawnGit(repoPath, ['cat-file', 'blob', oid]);
-  child.stdin.end();
-  child.stderr.resume();
+  const child = spawnBlobReader(repoPath, oid);
   res.once('close', () => {
     if (child.exitCode === null) child.kill('SIGKILL');
   });

@@ -1,6 +1,6 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { Logger } from '@nestjs/common';
-import { runGit, spawnGit } from '@cairn/platform';
+import { runAutoMaintenance, spawnGitService } from '@cairn/git';
 import type { GitService } from './git-service-request.js';
 import { PUSH_JOURNAL_ENV } from './push-log.js';
 import type { JournalContext, OpenJournal, PushJournals } from './push-journal.js';
@@ -50,22 +50,14 @@ export interface GitServiceOptions {
  * ref update before git makes it, whatever else runs on the repository at the same time.
  */
 export function startGitService(paths: GitTransportPaths, options: GitServiceOptions): GitServiceRun {
-  const args: string[] = [];
-  if (options.service === 'upload-pack') {
-    // Partial clone support, as Gitea enables it.
-    args.push('-c', 'uploadpack.allowFilter=true', '-c', 'uploadpack.allowAnySHA1InWant=true', 'upload-pack', '--strict');
-  } else {
-    // No automatic maintenance inside receive-pack: it would inherit the hooks and journal of the push, after the
-    // journal may be gone (see runAutoMaintenance).
-    args.push('-c', `core.hooksPath=${paths.hooksDir}`, '-c', 'receive.autogc=false', 'receive-pack');
-  }
-  if (options.statelessRpc) args.push('--stateless-rpc');
-  if (options.advertiseRefs) args.push('--advertise-refs');
-  args.push('--end-of-options', options.dir);
-
-  // No --git-dir: the repository is the operand. GIT_PROTOCOL (`version=2`) is what lets upload-pack speak protocol
-  // v2; receive-pack has no v2.
-  const child = spawnGit(null, args, {
+  // GIT_PROTOCOL (`version=2`) is what lets upload-pack speak protocol v2; receive-pack has no v2. Maintenance runs
+  // after the push is recorded (runAutoMaintenance), never inside receive-pack.
+  const child = spawnGitService({
+    service: options.service,
+    dir: options.dir,
+    statelessRpc: options.statelessRpc,
+    advertiseRefs: options.advertiseRefs,
+    hooksDir: paths.hooksDir,
     env: {
       GIT_PROTOCOL: options.service === 'upload-pack' ? options.gitProtocol : undefined,
       [PUSH_JOURNAL_ENV]: options.service === 'receive-pack' ? options.journal?.path : undefined,
@@ -104,7 +96,7 @@ export async function startClientGitService(
   const finished = run.finished.then(async (result) => {
     checks?.release();
     await paths.journals.complete(journal);
-    if (result.code === 0) runAutoMaintenance(options.dir);
+    if (result.code === 0) maintainAfterPush(options.dir);
     return result;
   });
   return { child: run.child, finished };
@@ -118,8 +110,8 @@ const maintenanceLogger = new Logger('GitMaintenance');
  * its `pack-refs` would journal every packed ref into the push's journal, or — detached, after the journal was
  * removed — be refused by the hook. Not awaited; failures are logged.
  */
-function runAutoMaintenance(dir: string): void {
-  void runGit(dir, ['maintenance', 'run', '--auto', '--quiet'], { timeoutMs: 30 * 60_000 })
+function maintainAfterPush(dir: string): void {
+  void runAutoMaintenance(dir)
     .then((r) => {
       if (r.code !== 0) maintenanceLogger.warn(`git maintenance in ${dir} exited with ${r.code}: ${r.stderr}`);
     })

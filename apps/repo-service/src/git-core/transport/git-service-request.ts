@@ -1,5 +1,6 @@
-/** The two git services Cairn serves (over HTTP and SSH). */
-export type GitService = 'upload-pack' | 'receive-pack';
+import type { GitService } from '@cairn/git';
+
+export type { GitService };
 
 export interface ParsedGitCommand {
   service: GitService;

@@ -6,10 +6,8 @@ import { Logger } from '@nestjs/common';
 import {
   INTERNAL_ARCHIVE_PATH, INTERNAL_ATTACHMENTS_PATH, INTERNAL_GIT_ENDPOINTS, INTERNAL_GIT_PREFIX, INTERNAL_HEADERS, INTERNAL_RAW_PATH,
 } from '@cairn/contracts';
-import {
-  CORRELATION_HEADER, internalTokenMatches, listenOn, repoStoragePath, traceHttpExchange, withCorrelationId,
-  withTraceContext,
-} from '@cairn/platform';
+import { CORRELATION_HEADER, internalTokenMatches, listenOn, traceHttpExchange, withCorrelationId, withTraceContext } from '@cairn/platform';
+import { repoStoragePath } from '@cairn/git';
 import { sanitizeGitProtocol, type GitService } from './git-service-request.js';
 import { startClientGitService, startGitService, type GitTransportPaths } from './git-process.js';
 import { streamRawBlob } from './raw-blob.js';

@@ -4,7 +4,7 @@ import { mkdir, open, readdir, readFile, rename, rm, stat, utimes } from 'node:f
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { isZeroId } from '@cairn/contracts';
-import { runGitText } from '@cairn/platform';
+import { listRefs } from '@cairn/git';
 import { JOURNAL_REFS_FILE, journalOutcome, parseJournal, type RefUpdateLine } from './push-log.js';
 import type { PushContext, PushSink } from './push-sink.js';
 
@@ -230,11 +230,7 @@ async function readContext(path: string): Promise<JournalContext | null> {
  * happened exactly when the ref is now where the update took it (gone, for a deletion). Read once the writer is gone.
  */
 export async function settle(dir: string, unsettled: RefUpdateLine[]): Promise<RefUpdateLine[]> {
-  const out = await runGitText(dir, ['for-each-ref', '--format=%(objectname) %(refname)', ...unsettled.map((u) => u.ref)]);
-  const current = new Map<string, string>();
-  for (const line of out.split('\n')) {
-    const space = line.indexOf(' ');
-    if (space > 0) current.set(line.slice(space + 1), line.slice(0, space));
-  }
+  const refs = await listRefs(dir, { patterns: unsettled.map((u) => u.ref) });
+  const current = new Map(refs.map((r) => [r.ref, r.oid]));
   return unsettled.filter((u) => (isZeroId(u.new) ? !current.has(u.ref) : current.get(u.ref) === u.new));
 }

@@ -1,11 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import type { CatFilePool } from '../git/cat-file-pool.js';
-import { resolveRef } from '../git/refs.js';
+import { baseName, type CatFilePool, lookupPaths, resolveRef, sanitizeTreePath, spawnBlobReader } from '@cairn/git';
 import { sharedCatFilePool } from '../git/shared-pool.js';
-import { baseName, sanitizeTreePath } from '../git/tree-path.js';
-import { lookupPaths } from '../git/tree-reader.js';
 import { inlineDisposition, OCTET_STREAM, SNIFF_BYTES } from './content-type.js';
-import { spawnGit } from '@cairn/platform';
 import { isValidRefOrSha } from '@cairn/contracts';
 import { plainAnswer } from './plain-answer.js';
 
@@ -39,9 +35,7 @@ export async function streamRawBlob(
   const info = await pool.one(repoPath, { op: 'info', object: entry.oid });
   if (!info) return plainAnswer(res, 404, 'not found');
 
-  const child = spawnGit(repoPath, ['cat-file', 'blob', entry.oid]);
-  child.stdin.end();
-  child.stderr.resume();
+  const child = spawnBlobReader(repoPath, entry.oid);
   res.once('close', () => {
     if (child.exitCode === null) child.kill('SIGKILL');
   });

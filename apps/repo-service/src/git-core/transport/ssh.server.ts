@@ -8,7 +8,8 @@ import {
   unitAccessLevel,
   type RepoAccessReply, type ResolveKeyReply, type TwoFactorPolicy,
 } from '@cairn/contracts';
-import { repoStoragePath, withCorrelationId, type RpcClient, listenOn } from '@cairn/platform';
+import { withCorrelationId, type RpcClient, listenOn } from '@cairn/platform';
+import { repoStoragePath } from '@cairn/git';
 import { parseSshGitCommand, sanitizeGitProtocol, type ParsedGitCommand } from './git-service-request.js';
 import type { DeployKeyGrant } from '../deploy-keys/deploy-key-gate.js';
 import { startClientGitService, type GitTransportPaths } from './git-process.js';

@@ -20,12 +20,13 @@ import {
   type AccessLevel, type ActorDto, type DomainEvent, type PushEventData, type RepoAccessReply, type ResolveKeyReply,
   type UserDto,
 } from '@cairn/contracts';
-import { DomainErrorFilter, PlatformModule, repoStoragePath, RpcClient } from '@cairn/platform';
+import { DomainErrorFilter, PlatformModule, RpcClient } from '@cairn/platform';
+import {
+  commitGraphState, lastCommitCache, lastCommitsForPaths, pullHeadRef, repoStoragePath, updateRef,
+} from '@cairn/git';
 import { RepoConfigModule } from '../../shared/config/repo-settings.js';
 import { PrismaModule } from '../../shared/prisma/prisma.module.js';
 import { CommitGraphMaintainer } from '../git/commit-graph-maintainer.js';
-import { commitGraphState } from '../git/commit-graph.js';
-import { lastCommitCache, lastCommitsForPaths } from '../git/last-commits.js';
 import { PrismaService } from '../../shared/prisma/prisma.service.js';
 import { RepoStorage } from '../storage/repo-storage.js';
 import { StorageModule } from '../storage/storage.module.js';
@@ -35,7 +36,6 @@ import { PushRecorder } from '../../tracker/ref-updates/push-recorder.service.js
 import { GitSshServer } from './ssh.server.js';
 import { PushJournals } from './push-journal.js';
 import { InternalGitHttpServer } from './internal-http.server.js';
-import { pullHeadRef, updateRef } from '../merge/git-plumbing.js';
 import { loadOrCreateHostKey } from './ssh-host-key.js';
 import { TransportModule } from './transport.module.js';
 import { LayerPortsModule } from '../../layer-ports.module.js';

@@ -7,7 +7,14 @@ import type { PrismaService, Tx } from './prisma.service.js';
  */
 export const TX_OPTIONS = { maxWait: 15_000, timeout: 30_000 } as const;
 
-/** `prisma.$transaction(fn)` with {@link TX_OPTIONS}. */
-export function inTx<T>(prisma: PrismaService, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return prisma.$transaction(fn, TX_OPTIONS);
+/** Prisma's own limits (2 s to start, 5 s to finish), for writes that never queue on a counter row. */
+export const PRISMA_TX_LIMITS = {} as const;
+
+/** `prisma.$transaction(fn)`, with {@link TX_OPTIONS} unless other limits are given. */
+export function inTx<T>(
+  prisma: PrismaService,
+  fn: (tx: Tx) => Promise<T>,
+  limits: { maxWait?: number; timeout?: number } = TX_OPTIONS,
+): Promise<T> {
+  return prisma.$transaction(fn, limits);
 }

@@ -3,11 +3,6 @@ import {
 } from '@cairn/contracts';
 import type { ViewScope } from '../../git-core/repositories/repo-views.js';
 
-/** Write access to the repository (Gitea's `reqRepoWriter` for issues and pull requests), else 403. */
-export function requireWriter(scope: Pick<ViewScope, 'access'>, what: string): void {
-  if (!accessAtLeast(scope.access, 'write')) throw DomainError.forbidden(`write permission is required to ${what}`);
-}
-
 /** May the actor change this issue or comment: write access, or its author. */
 export function canModify(scope: Pick<ViewScope, 'actor' | 'access'>, posterId: number): boolean {
   return accessAtLeast(scope.access, 'write') || (!!scope.actor && scope.actor.id === posterId);

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import {
-  DomainError, toPaging,
+  DomainError, LabelSubjects, assertSubjectAccess, toPaging,
   type CreateLabelRequest, type EditLabelRequest, type IssueIndexRequest, type IssueLabelIdRequest,
   type IssueLabelsRequest, type LabelDto, type LabelIdRequest, type ListLabelsRequest, type Paginated,
 } from '@cairn/contracts';
 import type { Label } from '../../generated/prisma/client.js';
 import { PrismaService, type Tx } from '../../shared/prisma/prisma.service.js';
 import { IssueChangeEvents } from '../issue-core/issue-change-events.js';
-import { narrowToIssueUnit, requireWriter } from '../issue-core/issue-permissions.js';
+import { narrowToIssueUnit } from '../issue-core/issue-permissions.js';
 import { requireActor } from '../../shared/access/require-actor.js';
 import { IssuesRepository, type IssueRow } from '../issue-core/issues.repository.js';
 import { toLabelDto } from '../issue-core/label.mapper.js';
@@ -44,23 +44,17 @@ export class LabelsService {
   }
 
   async create(req: CreateLabelRequest): Promise<LabelDto> {
-    requireActor(req.actor);
-    requireWriter(req, 'create labels');
     const now = new Date();
     return this.dto(req, await this.labels.create({ repoId: req.repo.id }, newLabelData(req.body, now), now));
   }
 
   async edit(req: EditLabelRequest): Promise<LabelDto> {
-    requireActor(req.actor);
-    requireWriter(req, 'edit labels');
     const current = await this.load(req.repo.id, req.id);
     const now = new Date();
     return this.dto(req, await this.labels.update(current.id, labelChanges(req.body ?? {}, current, now), now));
   }
 
   async delete(req: LabelIdRequest): Promise<void> {
-    requireActor(req.actor);
-    requireWriter(req, 'delete labels');
     if (!(await this.labels.delete({ repoId: req.repo.id }, req.id))) throw DomainError.notFound('label not found');
   }
 
@@ -85,7 +79,7 @@ export class LabelsService {
   async remove(req: IssueLabelIdRequest): Promise<void> {
     const actor = requireActor(req.actor);
     const issue = await this.loadIssue(req);
-    requireWriter(req, 'change labels');
+    assertSubjectAccess(req, LabelSubjects.issueRemove);
     const found = await this.labels.usableByIds(await this.owner(req), [req.id]);
     if (!found.length) throw DomainError.unprocessable(`label ${req.id} does not exist`);
     await this.apply(req, actor, issue, (current) => current.filter((l) => l.id !== req.id), 'label_updated');
@@ -95,7 +89,7 @@ export class LabelsService {
   async clear(req: IssueIndexRequest): Promise<void> {
     const actor = requireActor(req.actor);
     const issue = await this.loadIssue(req);
-    requireWriter(req, 'change labels');
+    assertSubjectAccess(req, LabelSubjects.issueClear);
     await this.apply(req, actor, issue, () => [], 'label_cleared');
   }
 
@@ -118,7 +112,8 @@ export class LabelsService {
   private async change(req: IssueLabelsRequest, next: (current: Label[], given: Label[]) => Label[]): Promise<LabelDto[]> {
     const actor = requireActor(req.actor);
     const issue = await this.loadIssue(req);
-    requireWriter(req, 'change labels');
+    // Add and replace need the same level; loadIssue narrowed `access` to the issue's own unit.
+    assertSubjectAccess(req, LabelSubjects.issueReplace);
     const given = await this.resolve(req, parseLabelRefs(req.body?.labels ?? []));
     const labels = await this.apply(req, actor, issue, (current) => next(current, given), 'label_updated');
     return labels.map((l) => this.dto(req, l));

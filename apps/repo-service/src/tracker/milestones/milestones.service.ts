@@ -7,8 +7,6 @@ import {
 import type { Milestone } from '../../generated/prisma/client.js';
 import { PrismaService } from '../../shared/prisma/prisma.service.js';
 import { IssueChangeEvents } from '../issue-core/issue-change-events.js';
-import { requireWriter } from '../issue-core/issue-permissions.js';
-import { requireActor } from '../../shared/access/require-actor.js';
 import { IssuesRepository } from '../issue-core/issues.repository.js';
 import { toMilestoneDto } from '../issue-core/label.mapper.js';
 import type { ViewScope } from '../../git-core/repositories/repo-views.js';
@@ -36,8 +34,6 @@ export class MilestonesService {
   }
 
   async create(req: CreateMilestoneRequest): Promise<MilestoneDto> {
-    requireActor(req.actor);
-    requireWriter(req, 'create milestones');
     const now = new Date();
     const closed = req.body.state === 'closed';
     const row = await this.milestones.create(req.repo.id, {
@@ -51,8 +47,6 @@ export class MilestonesService {
   }
 
   async edit(req: EditMilestoneRequest): Promise<MilestoneDto> {
-    requireActor(req.actor);
-    requireWriter(req, 'edit milestones');
     const current = await this.load(req.repo.id, req.id);
     const body = req.body ?? {};
     const now = new Date();
@@ -67,8 +61,6 @@ export class MilestonesService {
   }
 
   async delete(req: MilestoneIdRequest): Promise<void> {
-    requireActor(req.actor);
-    requireWriter(req, 'delete milestones');
     const row = await this.load(req.repo.id, req.id);
     await this.milestones.delete(row.id);
   }

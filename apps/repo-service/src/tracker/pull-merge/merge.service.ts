@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import {
-  DomainError, ErrorCode, PullRequestEvents, accessAtLeast, zeroIdLike,
+  DomainError, ErrorCode, PullRequestEvents, mergeStyleAllowed, updateStyleAllowed, zeroIdLike,
   type ActorDto, type MergePullRequest, type MergeableState, type UpdatePullRequest,
   type RepoTrustModel, type UserDto,
 } from '@cairn/contracts';
@@ -14,11 +14,11 @@ import { effectiveStatus, type PullIssueRow } from '../issue-core/pull.mapper.js
 import { PullsRepository } from '../pulls/pulls.repository.js';
 import { PullsService } from '../pulls/pulls.service.js';
 import { PULL_SETTINGS, type PullSettings } from '../pulls/pull-settings.js';
-import type { RepositoryRow } from '../../git-core/repositories/repositories.repository.js';
+import { mergeSettingsOf } from '../../git-core/repositories/repository.mapper.js';
 import { RefUpdates, type PreparedRefUpdates } from '../ref-updates/ref-updates.service.js';
 import { RepoStorage } from '../../git-core/storage/repo-storage.js';
 import { PullHeads } from '../pulls/pull-heads.js';
-import { branchRef, checkMergeability, deleteRef, resolveBranch, updateRef, type GitIdentity } from '../../git-core/merge/git-plumbing.js';
+import { branchRef, checkMergeability, deleteRef, resolveBranch, updateRef, type GitIdentity } from '@cairn/git';
 import { computeMerge, computeUpdate } from '../../git-core/merge/merge-styles.js';
 import { userGitIdentity } from '../../git-core/repositories/user-identity.js';
 import { CommitSigner } from '../../git-core/merge/commit-signer.js';
@@ -29,16 +29,6 @@ import { inTx } from '../../shared/prisma/tx.js';
 import { IssuesService } from '../issues/issues.service.js';
 import { closingReferences } from './closing-references.js';
 import { EventOutbox } from '@cairn/platform';
-
-/** Which repository setting allows each merge style (Gitea's `PullRequestsConfig.IsMergeStyleAllowed`). */
-const STYLE_ALLOWED: Record<string, (r: RepositoryRow) => boolean> = {
-  merge: (r) => r.allowMergeCommits,
-  rebase: (r) => r.allowRebase,
-  'rebase-merge': (r) => r.allowRebaseExplicit,
-  squash: (r) => r.allowSquashMerge,
-  'fast-forward-only': (r) => r.allowFastForwardOnlyMerge,
-  'manually-merged': (r) => r.allowManualMerge,
-};
 
 const notAllowed = (message: string) => new DomainError(ErrorCode.NOT_ALLOWED, message);
 
@@ -96,16 +86,13 @@ export class MergeService implements BeforeApplicationShutdown {
 
   private async runMerge(req: MergePullRequest): Promise<null> {
     const actor = requireActor(req.actor);
-    if (!accessAtLeast(req.access, 'write') && !actor.isAdmin) {
-      throw DomainError.forbidden('user should have permission to merge the pull request');
-    }
     const row = await this.pulls.load(req.repo.id, req.index);
     const pr = row.pullRequest;
     if (pr.merged) throw notAllowed('the pull request has already been merged');
     if (row.state !== 'open') throw notAllowed('the pull request is closed');
     const style = req.body.Do;
     const repoRow = await this.views.row(req.repo.id);
-    if (!STYLE_ALLOWED[style]?.(repoRow)) throw notAllowed(`the merge style "${style}" is not allowed in this repository`);
+    if (!mergeStyleAllowed(mergeSettingsOf(repoRow), style)) throw notAllowed(`the merge style "${style}" is not allowed in this repository`);
     if (style === 'manually-merged') throw notAllowed('marking a pull request as manually merged is not supported');
 
     const dir = this.storage.pathFor(req.repo);
@@ -270,9 +257,6 @@ export class MergeService implements BeforeApplicationShutdown {
 
   private async runUpdate(req: UpdatePullRequest): Promise<null> {
     const actor = requireActor(req.actor);
-    if (!accessAtLeast(req.access, 'write') && !actor.isAdmin) {
-      throw DomainError.forbidden('user should have permission to update the pull request branch');
-    }
     const style = req.style ?? 'merge';
     const row = await this.pulls.load(req.repo.id, req.index);
     const pr = row.pullRequest;
@@ -280,7 +264,7 @@ export class MergeService implements BeforeApplicationShutdown {
     if (row.state !== 'open') throw DomainError.unprocessable('the pull request is closed');
     if (pr.headRepoId !== null) throw DomainError.unprocessable('updating the head branch of a pull request from another repository is not supported');
     const repoRow = await this.views.row(req.repo.id);
-    if (style === 'rebase' && !repoRow.allowRebaseUpdate) {
+    if (!updateStyleAllowed(mergeSettingsOf(repoRow), style)) {
       throw DomainError.forbidden('updating the branch by rebase is not allowed in this repository');
     }
     const dir = this.storage.pathFor(req.repo);

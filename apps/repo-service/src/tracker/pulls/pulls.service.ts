@@ -11,7 +11,7 @@ import { IssuesRepository, type IssueRow } from '../issue-core/issues.repository
 import { RepoViews, type ViewScope } from '../../git-core/repositories/repo-views.js';
 import {
   diffFiles, diffStats, isAncestor, logRange, mergeBase, pullHeadRef, resolveBranch, updateRef,
-} from '../../git-core/merge/git-plumbing.js';
+} from '@cairn/git';
 import { PullHeads, type HeadColumns } from './pull-heads.js';
 import { PrismaService, type Tx } from '../../shared/prisma/prisma.service.js';
 import { RepoStorage } from '../../git-core/storage/repo-storage.js';

@@ -1,5 +1,5 @@
 import type { PushedCommit, RefUpdate, RepoUrls, UserDto } from '@cairn/contracts';
-import { refCommits, type GitCommitInfo } from '../../git-core/transport/push-commits.js';
+import { refCommits, type GitCommitInfo } from '@cairn/git';
 import type { RefUpdateLine } from '../../git-core/transport/push-log.js';
 
 /** At most this many distinct commit e-mails are resolved to user names per push. */

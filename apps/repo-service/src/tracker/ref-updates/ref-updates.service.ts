@@ -8,7 +8,7 @@ import {
 import { RpcClient, EventOutbox } from '@cairn/platform';
 import { REPO_SETTINGS, type RepoSettings } from '../../shared/config/repo-settings.js';
 import { CommitGraphMaintainer } from '../../git-core/git/commit-graph-maintainer.js';
-import { isAncestor, logRange, pullHeadRef, resolveBranch, updateRef } from '../../git-core/merge/git-plumbing.js';
+import { isAncestor, logRange, pullHeadRef, resolveBranch, updateRef } from '@cairn/git';
 import type { Tx } from '../../shared/prisma/prisma.service.js';
 import { MergeCheckQueue, checkJobData } from '../pulls/merge-check.queue.js';
 import { PullRenderer, type PullRendering } from '../issue-core/pull-renderer.js';

@@ -1,6 +1,6 @@
 import type { OrgMembershipReply } from '@cairn/contracts';
 import { loadRepoSettings } from '../../../shared/config/repo-settings.js';
-import type { CatFilePool } from '../../git/cat-file-pool.js';
+import type { CatFilePool } from '@cairn/git';
 import { CommitVerifier } from '../commit-verifier.js';
 import { InstanceSigningKey } from '../../signing/instance-key.js';
 import { InstanceSigningKeys } from '../instance-keys.js';

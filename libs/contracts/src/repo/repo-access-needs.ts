@@ -1,0 +1,127 @@
+import { DomainError } from '../errors/domain-error.js';
+import { ErrorCode } from '../errors/error-code.js';
+import type { ActorDto } from '../common/actor.js';
+import { CommitStatusSubjects } from './commit-statuses.subjects.js';
+import { GitDataSubjects } from './git-data.subjects.js';
+import { IssueSubjects } from './issues.subjects.js';
+import { LabelSubjects, MilestoneSubjects } from './labels.subjects.js';
+import { PullSubjects } from './pulls.subjects.js';
+import { ReleaseSubjects } from './releases.subjects.js';
+import { accessAtLeast, type AccessLevel, type RepoUnit } from './repo-access.dto.js';
+import { RepoSubjects } from './repo.subjects.js';
+
+/**
+ * What an operation needs: a level on the repository or, with `units`, on the unit it belongs to (the strongest of
+ * several counts; a team's `units_map` may make them differ).
+ */
+export interface RepoAccessNeed {
+  need: AccessLevel;
+  units?: RepoUnit | readonly RepoUnit[];
+}
+
+/** The issue tracker's shared operations (issues, pulls, labels, milestones): Gitea's `reqRepoReader(TypeIssues, TypePullRequests)`. */
+export const ISSUES_OR_PULLS: readonly RepoUnit[] = ['issues', 'pulls'];
+
+const on = (need: AccessLevel, units?: RepoUnit | readonly RepoUnit[]): RepoAccessNeed => (units ? { need, units } : { need });
+
+/**
+ * The one home of each repository operation's required level. The gateway's `@RepoAccess(subject)` checks it before
+ * sending (and measures it on `units`); repo-service's `@RpcHandler(subject)` checks the `access` it receives
+ * against the same entry. docs/architecture.md, "Where the sign-in and permission rules live".
+ */
+export const REPO_ACCESS_NEEDS = {
+  [IssueSubjects.lock]: on('write', ISSUES_OR_PULLS),
+  [IssueSubjects.unlock]: on('write', ISSUES_OR_PULLS),
+  [PullSubjects.merge]: on('write', 'pulls'),
+  [PullSubjects.update]: on('write', 'pulls'),
+  [LabelSubjects.list]: on('read', ISSUES_OR_PULLS),
+  [LabelSubjects.get]: on('read', ISSUES_OR_PULLS),
+  [LabelSubjects.create]: on('write', ISSUES_OR_PULLS),
+  [LabelSubjects.edit]: on('write', ISSUES_OR_PULLS),
+  [LabelSubjects.delete]: on('write', ISSUES_OR_PULLS),
+  [LabelSubjects.issueList]: on('read', ISSUES_OR_PULLS),
+  [LabelSubjects.issueAdd]: on('write', ISSUES_OR_PULLS),
+  [LabelSubjects.issueReplace]: on('write', ISSUES_OR_PULLS),
+  [LabelSubjects.issueRemove]: on('write', ISSUES_OR_PULLS),
+  [LabelSubjects.issueClear]: on('write', ISSUES_OR_PULLS),
+  [MilestoneSubjects.list]: on('read', ISSUES_OR_PULLS),
+  [MilestoneSubjects.get]: on('read', ISSUES_OR_PULLS),
+  [MilestoneSubjects.create]: on('write', ISSUES_OR_PULLS),
+  [MilestoneSubjects.edit]: on('write', ISSUES_OR_PULLS),
+  [MilestoneSubjects.delete]: on('write', ISSUES_OR_PULLS),
+  [ReleaseSubjects.list]: on('read', 'releases'),
+  [ReleaseSubjects.get]: on('read', 'releases'),
+  [ReleaseSubjects.getByTag]: on('read', 'releases'),
+  [ReleaseSubjects.latest]: on('read', 'releases'),
+  [ReleaseSubjects.create]: on('write', 'releases'),
+  [ReleaseSubjects.edit]: on('write', 'releases'),
+  [ReleaseSubjects.delete]: on('write', 'releases'),
+  [ReleaseSubjects.deleteByTag]: on('write', 'releases'),
+  [ReleaseSubjects.assetList]: on('read', 'releases'),
+  [ReleaseSubjects.assetGet]: on('read', 'releases'),
+  [ReleaseSubjects.assetEdit]: on('write', 'releases'),
+  [ReleaseSubjects.assetDelete]: on('write', 'releases'),
+  [RepoSubjects.collaboratorList]: on('read'),
+  [RepoSubjects.collaboratorCheck]: on('read'),
+  [RepoSubjects.collaboratorAdd]: on('admin'),
+  [RepoSubjects.collaboratorRemove]: on('admin'),
+  // Who may ask about whom is the service's own rule (self, repository admins, site admins).
+  [RepoSubjects.collaboratorPermission]: on('read'),
+  [RepoSubjects.branchProtectionList]: on('admin'),
+  [RepoSubjects.branchProtectionGet]: on('admin'),
+  [RepoSubjects.branchProtectionCreate]: on('admin'),
+  [RepoSubjects.branchProtectionEdit]: on('admin'),
+  [RepoSubjects.branchProtectionDelete]: on('admin'),
+  [RepoSubjects.topicList]: on('read'),
+  [RepoSubjects.topicReplace]: on('admin'),
+  [RepoSubjects.topicAdd]: on('admin'),
+  [RepoSubjects.topicDelete]: on('admin'),
+  [RepoSubjects.deployKeyList]: on('admin'),
+  [RepoSubjects.deployKeyGet]: on('admin'),
+  [RepoSubjects.deployKeyCreate]: on('admin'),
+  [RepoSubjects.deployKeyDelete]: on('admin'),
+  [RepoSubjects.branchList]: on('read', 'code'),
+  [RepoSubjects.branchGet]: on('read', 'code'),
+  [RepoSubjects.branchCreate]: on('write', 'code'),
+  [RepoSubjects.branchDelete]: on('write', 'code'),
+  [RepoSubjects.branchRename]: on('write', 'code'),
+  [GitDataSubjects.tagList]: on('read', 'code'),
+  [GitDataSubjects.tagGet]: on('read', 'code'),
+  [GitDataSubjects.tagCreate]: on('write', 'code'),
+  [GitDataSubjects.tagDelete]: on('write', 'code'),
+  [CommitStatusSubjects.list]: on('read', 'code'),
+  [CommitStatusSubjects.combined]: on('read', 'code'),
+  [CommitStatusSubjects.create]: on('write', 'code'),
+} as const satisfies Record<string, RepoAccessNeed>;
+
+/** A subject whose required level is declared in {@link REPO_ACCESS_NEEDS}. */
+export type RepoAccessSubject = keyof typeof REPO_ACCESS_NEEDS;
+
+/** The declared need of `subject`, or undefined for a subject that declares none. */
+export function repoAccessNeed(subject: string): RepoAccessNeed | undefined {
+  return Object.hasOwn(REPO_ACCESS_NEEDS, subject) ? REPO_ACCESS_NEEDS[subject as RepoAccessSubject] : undefined;
+}
+
+/** Gitea's messages for each missing level. */
+const DENIED: Record<AccessLevel, string> = {
+  none: 'not found',
+  read: 'user should have a permission to read units',
+  write: 'user should have a permission to write to a repo',
+  admin: 'user should be an owner or a collaborator with admin write of a repository',
+  owner: 'user should be the owner of the repo',
+};
+
+/**
+ * Refuses a caller below `need` as Gitea does: 401 for an anonymous caller of anything beyond reading, else 403 with
+ * Gitea's message (a repository the caller cannot see at all is a 404 before this, when it is resolved).
+ */
+export function assertRepoAccess(scope: { actor: ActorDto | null; access: AccessLevel }, need: AccessLevel): void {
+  if (accessAtLeast(scope.access, need)) return;
+  if (!scope.actor && need !== 'read') throw new DomainError(ErrorCode.UNAUTHENTICATED, 'token is required');
+  throw DomainError.forbidden(DENIED[need]);
+}
+
+/** `subject`'s declared need checked again, for a handler that has narrowed `access` (to one issue's unit). */
+export function assertSubjectAccess(scope: { actor: ActorDto | null; access: AccessLevel }, subject: RepoAccessSubject): void {
+  assertRepoAccess(scope, REPO_ACCESS_NEEDS[subject].need);
+}
