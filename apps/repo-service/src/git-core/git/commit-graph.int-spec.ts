@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CommitGraphMaintainer } from './commit-graph-maintainer.js';
 import { commitGraphState, gitSpawnStats, maintainCommitGraph } from '@cairn/git';
-import { GitFixture, removeDir, tempDir } from '../../../../test/support/git-fixture.js';
+import { GitFixture, removeDir, tempDir } from '../../../../../test/support/git-fixture.js';
 
 /** Runs git in a bare repository without any host configuration. */
 function git(bare: string, args: string[], env: Record<string, string> = {}): string {

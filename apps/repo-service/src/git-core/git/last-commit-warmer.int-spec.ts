@@ -4,7 +4,7 @@ import { CommitGraphMaintainer } from './commit-graph-maintainer.js';
 import {
   gitSpawnStats, LastCommitCache, lastCommitCache, lastCommitsForPaths, treePaths, warmLastCommits,
 } from '@cairn/git';
-import { GitFixture, removeDir, tempDir } from '../../../../test/support/git-fixture.js';
+import { GitFixture, removeDir, tempDir } from '../../../../../test/support/git-fixture.js';
 
 const ZERO = '0'.repeat(40);
 

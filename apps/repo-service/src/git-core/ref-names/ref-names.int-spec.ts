@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RepoRefDto } from '@cairn/contracts';
 import { CatFilePool, gitSpawnStats } from '@cairn/git';
 import { GitReadContext } from '../git/git-read-context.js';
-import { GitFixture, removeDir, tempDir } from '../../../../test/support/git-fixture.js';
+import { GitFixture, removeDir, tempDir } from '../../../../../test/support/git-fixture.js';
 import { RefNamesService } from './ref-names.service.js';
 import { refStoreStamp } from './ref-store-stamp.js';
 
