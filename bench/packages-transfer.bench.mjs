@@ -7,21 +7,63 @@
 // `cp` with the four digests Gitea keeps computed beside it (md5sum, sha1sum, sha256sum, sha512sum and cp started
 // together, wall time: the least any store keeping those digests can take), and for the download, curl reading the
 // file itself (`curl file://… -o`: the client's own cost, without the services).
+// With `--storage minio` the suite keeps its blobs on a MinIO server started here (`[storage] STORAGE_TYPE = minio`),
+// and the floors are what the AWS SDK alone does against the same server: a `@aws-sdk/lib-storage` upload of the
+// file and a `GetObject` streamed into a file.
 //
-//   npm run build && node bench/packages-transfer.bench.mjs [--mib 200] [--rounds 3]
+//   npm run build && node bench/packages-transfer.bench.mjs [--mib 200] [--rounds 3] [--storage local|minio]
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
-import { benchRun, postJson, say, startProdBenchSuite } from './suite-bench-support.mjs';
+import { CreateBucketCommand, GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { ensureClient } from '../scripts/clients.mjs';
+import { runMinio } from '../scripts/clients/minio.mjs';
+import { benchRun, freePorts, postJson, say, startProdBenchSuite } from './suite-bench-support.mjs';
 
 const { values: opts } = parseArgs({
   options: {
     mib: { type: 'string', default: process.env.BENCH_MIB ?? '200' },
     rounds: { type: 'string', default: process.env.BENCH_ROUNDS ?? '3' },
+    storage: { type: 'string', default: process.env.BENCH_STORAGE ?? 'local' },
   },
 });
+
+/** A MinIO server for the run and an S3 client on it (the suite's bucket `cairn`, the floors' own `floor`). */
+async function startObjectStorage(run) {
+  const { bin } = await ensureClient('minio', { log: say });
+  const [port, consolePort] = await freePorts(2);
+  const credentials = { accessKeyId: `bench${randomBytes(4).toString('hex')}`, secretAccessKey: randomBytes(18).toString('base64url') };
+  const dataDir = path.join(run.dataDir, 'minio');
+  mkdirSync(dataDir);
+  const minio = await runMinio({ bin, dataDir, port, consolePort, ...credentials });
+  const client = new S3Client({ endpoint: `http://${minio.endpoint}`, region: 'us-east-1', forcePathStyle: true, credentials });
+  await client.send(new CreateBucketCommand({ Bucket: 'floor' }));
+  return {
+    env: {
+      CAIRN__STORAGE__STORAGE_TYPE: 'minio', CAIRN__STORAGE__MINIO_ENDPOINT: minio.endpoint, CAIRN__STORAGE__MINIO_BUCKET: 'cairn',
+      CAIRN__STORAGE__MINIO_ACCESS_KEY_ID: credentials.accessKeyId, CAIRN__STORAGE__MINIO_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+    },
+    async upload(file) {
+      const started = process.hrtime.bigint();
+      await new Upload({ client, params: { Bucket: 'floor', Key: 'file', Body: createReadStream(file) }, partSize: 8 * 1024 * 1024, queueSize: 4 }).done();
+      return Number(process.hrtime.bigint() - started) / 1e6;
+    },
+    async download(file) {
+      const started = process.hrtime.bigint();
+      const answer = await client.send(new GetObjectCommand({ Bucket: 'floor', Key: 'file' }));
+      await pipeline(answer.Body, createWriteStream(file));
+      return Number(process.hrtime.bigint() - started) / 1e6;
+    },
+    async stop() {
+      client.destroy();
+      await minio.stop();
+    },
+  };
+}
 
 /** Runs a command (argument vector; stdout to `stdoutFile` when given) and resolves with its duration in ms. */
 function timed(cmd, args, stdoutFile) {
@@ -70,8 +112,9 @@ async function main() {
   const rounds = Number(opts.rounds);
   const run = benchRun('cairn-bench-packages');
   const { dataDir } = run;
+  const s3 = opts.storage === 'minio' ? await startObjectStorage(run) : null;
   try {
-    const { suite, adminName, adminBasic } = await startProdBenchSuite(run);
+    const { suite, adminName, adminBasic } = await startProdBenchSuite(run, s3?.env ?? {});
     const { sha1: token } = await postJson(`${suite.baseUrl}/api/v1/users/${adminName}/tokens`, adminBasic, {
       name: 'bench', scopes: ['write:package'],
     });
@@ -87,7 +130,7 @@ async function main() {
     const downloaded = path.join(dataDir, 'downloaded.bin');
     const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, memory(pid)]));
 
-    const times = { upload: [], download: [], cp: [], cpHashed: [], ddSync: [], cat: [], curlFile: [] };
+    const times = { upload: [], download: [], cp: [], cpHashed: [], ddSync: [], cat: [], curlFile: [], s3Upload: [], s3Download: [] };
     const together = async (commands) => {
       const started = process.hrtime.bigint();
       await Promise.all(commands.map(([cmd, args]) => timed(cmd, args)));
@@ -109,12 +152,17 @@ async function main() {
       rmSync(downloaded, { force: true });
       times.curlFile.push(await timed('curl', ['-sS', '-o', downloaded, `file://${source}`]));
       rmSync(downloaded, { force: true });
+      if (s3) {
+        times.s3Upload.push(await s3.upload(source));
+        times.s3Download.push(await s3.download(downloaded));
+        rmSync(downloaded, { force: true });
+      }
     }
     const after = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, memory(pid)]));
 
     const m = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
     const rate = (ms) => `${((mib / ms) * 1000).toFixed(0)} MiB/s`;
-    console.log(`packages transfer, ${mib} MiB generic file, median of ${rounds} rounds`);
+    console.log(`packages transfer, ${mib} MiB generic file, median of ${rounds} rounds, ${opts.storage} storage`);
     console.log(`  upload   (curl → gateway → packages-service)  ${fmt(m.upload)}  ${rate(m.upload)}`);
     console.log(`  floor    cp                                  ${fmt(m.cp)}  ${rate(m.cp)}`);
     console.log(`  floor    cp ∥ md5/sha1/sha256/sha512sum     ${fmt(m.cpHashed)}  ${rate(m.cpHashed)}`);
@@ -124,6 +172,11 @@ async function main() {
     console.log(`  floor    curl file:// -o file                ${fmt(m.curlFile)}  ${rate(m.curlFile)}`);
     console.log(`  ratio upload/cp = ${(m.upload / m.cp).toFixed(2)} (target ≤ 2), upload/dd-fsync = ${(m.upload / m.ddSync).toFixed(2)}, upload/(cp ∥ digests) = ${(m.upload / m.cpHashed).toFixed(2)}`);
     console.log(`  ratio download/cat = ${(m.download / m.cat).toFixed(2)} (target ≤ 1.5), download/curl-file = ${(m.download / m.curlFile).toFixed(2)}`);
+    if (s3) {
+      console.log(`  floor    lib-storage upload to MinIO         ${fmt(m.s3Upload)}  ${rate(m.s3Upload)}`);
+      console.log(`  floor    GetObject from MinIO > file         ${fmt(m.s3Download)}  ${rate(m.s3Download)}`);
+      console.log(`  ratio upload/lib-storage = ${(m.upload / m.s3Upload).toFixed(2)} (target ≤ 1.5), download/GetObject = ${(m.download / m.s3Download).toFixed(2)} (target ≤ 1.5)`);
+    }
     const spread = (xs) => `${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))}`;
     console.log(`  spread: upload ${spread(times.upload)}, download ${spread(times.download)}, cp ${spread(times.cp)}, cat ${spread(times.cat)}`);
     for (const name of Object.keys(pids)) {
@@ -134,6 +187,7 @@ async function main() {
     }
   } finally {
     await run.cleanup();
+    await s3?.stop();
   }
 }
 

@@ -127,7 +127,7 @@ async function deleteKeys(redisUrl, pattern) {
  * with random secrets, and a site admin; resolves with the suite, its database URL and the admin's name and Basic
  * credentials.
  */
-export async function startProdBenchSuite(run) {
+export async function startProdBenchSuite(run, extraEnv = {}) {
   const natsUrl = await startNatsServer(run);
   const databaseUrl = await scratchDatabase(run, `cairn_bench_${run.id}`);
   say('starting the suite');
@@ -135,7 +135,7 @@ export async function startProdBenchSuite(run) {
     databaseUrl,
     natsUrl,
     queuePrefix: `cairn-bench-${run.id}`,
-    env: { RUN_MODE: 'prod', CAIRN__SECURITY__SECRET_KEY: randomBytes(24).toString('hex'), CAIRN__SECURITY__INTERNAL_TOKEN: randomBytes(24).toString('hex') },
+    env: { RUN_MODE: 'prod', CAIRN__SECURITY__SECRET_KEY: randomBytes(24).toString('hex'), CAIRN__SECURITY__INTERNAL_TOKEN: randomBytes(24).toString('hex'), ...extraEnv },
   });
   const adminName = `bench-admin-${run.id}`;
   const adminPw = `Pw-${randomBytes(9).toString('hex')}`;

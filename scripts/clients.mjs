@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { findBinary } from './suite.mjs';
 import giteaSdk from './clients/gitea-sdk.mjs';
 import schemathesis from './clients/schemathesis.mjs';
+import minio from './clients/minio.mjs';
 
 /**
  * @typedef {object} ClientBuildContext
@@ -40,6 +41,7 @@ export const CACHE_ROOT = path.join(process.env.XDG_CACHE_HOME ?? path.join(home
 export const CLIENTS = [
   giteaSdk,
   schemathesis,
+  minio,
 ];
 
 /** A toolchain program (go, python3): on PATH, else where Go's installer puts it. @param {string} name */

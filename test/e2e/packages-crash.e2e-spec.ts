@@ -4,12 +4,11 @@
  * Then `[packages] ENABLED = false`: every registry answers 404.
  */
 import { readdirSync, statSync } from 'node:fs';
-import { request } from 'node:http';
 import path from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  createPackageUser, curl, genericFileUrl, startPackagesSuite, type PackageUser, type PackagesTestBed,
+  createPackageUser, curl, genericFileUrl, startEndlessUpload, startPackagesSuite, type PackageUser, type PackagesTestBed,
 } from '../support/packages.js';
 import type { TestSuite } from '../support/suite.js';
 import { waitFor } from '../support/wait.js';
@@ -42,32 +41,10 @@ afterAll(async () => {
 describe('packages-service killed during an upload', () => {
   it('leaves no partial version, and the cleanup removes the temporary file', async () => {
     const url = new URL(genericFileUrl(suite, alice.username, 'crash', '1.0.0', 'big.bin'));
-    // A chunked upload that keeps sending until the service is gone.
-    const chunk = Buffer.alloc(256 * 1024, 7);
-    const upload = request(url, { method: 'PUT', headers: { authorization: `token ${alice.token}`, 'transfer-encoding': 'chunked' } });
-    const answered = new Promise<number | string>((resolve) => {
-      upload.on('response', (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
-      upload.on('error', (err) => resolve(err.message));
-    });
-    let sending = true;
-    const closed = new Promise((r) => upload.once('close', r));
-    const pump = async () => {
-      while (sending && !upload.destroyed) {
-        if (!upload.write(chunk)) await Promise.race([new Promise((r) => upload.once('drain', r)), closed]);
-        await new Promise((r) => setImmediate(r));
-      }
-    };
-    const pumping = pump();
+    const upload = startEndlessUpload(url, alice.token);
     await waitFor(() => partialBytes() > 1024 * 1024, 'the upload to reach packages-service\'s temporary file');
     await suite.stopApp('packages-service', { signal: 'SIGKILL' });
-    sending = false;
-    await pumping;
-    upload.destroy();
-    const outcome = await answered;
-    expect(outcome).not.toBe(201);
+    expect(await upload.stop()).not.toBe(201);
 
     const versions = await db.query(`SELECT v.id FROM packages.package_version v JOIN packages.package p ON p.id = v.package_id WHERE p.lower_name = 'crash'`);
     expect(versions.rows).toEqual([]);

@@ -13,7 +13,7 @@ import { PackagesApiRepository } from '../../apps/packages-service/src/api/packa
 import type { PackagesSettings } from '../../apps/packages-service/src/config/packages-settings.js';
 import { PackageEventRecorder } from '../../apps/packages-service/src/events/package-event-recorder.js';
 import { PrismaService } from '../../apps/packages-service/src/prisma/prisma.service.js';
-import { FsBlobStore } from '../../apps/packages-service/src/storage/blob-store.js';
+import { FsBlobStore } from '@cairn/platform';
 import { BlobsRepository } from '../../apps/packages-service/src/storage/blobs.repository.js';
 import { PackageStore } from '../../apps/packages-service/src/store/package-store.js';
 import { PackagesRepository } from '../../apps/packages-service/src/store/packages.repository.js';

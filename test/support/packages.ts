@@ -4,6 +4,7 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -158,4 +159,43 @@ export async function createTeam(
     if (added.status !== 204) throw new Error(`adding ${m.username} to team ${res.body.id} answered ${added.status}: ${added.text}`);
   }
   return res.body.id;
+}
+
+/** A chunked upload that keeps sending until {@link EndlessUpload.stop}: to kill a service in the middle of one. */
+export interface EndlessUpload {
+  /** Bytes handed to the socket so far. */
+  sent(): number;
+  /** Stops sending, drops the connection, and answers the status the service gave (or the connection's error). */
+  stop(): Promise<number | string>;
+}
+
+export function startEndlessUpload(url: URL, token: string): EndlessUpload {
+  const chunk = Buffer.alloc(256 * 1024, 7);
+  const upload = request(url, { method: 'PUT', headers: { authorization: `token ${token}`, 'transfer-encoding': 'chunked' } });
+  const answered = new Promise<number | string>((resolve) => {
+    upload.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    upload.on('error', (err) => resolve(err.message));
+  });
+  let sending = true;
+  let sent = 0;
+  const closed = new Promise((r) => upload.once('close', r));
+  const pumping = (async () => {
+    while (sending && !upload.destroyed) {
+      sent += chunk.length;
+      if (!upload.write(chunk)) await Promise.race([new Promise((r) => upload.once('drain', r)), closed]);
+      await new Promise((r) => setImmediate(r));
+    }
+  })();
+  return {
+    sent: () => sent,
+    async stop() {
+      sending = false;
+      await pumping;
+      upload.destroy();
+      return answered;
+    },
+  };
 }

@@ -22,6 +22,7 @@ import {
 } from '../../scripts/suite.mjs';
 import { deleteRedisKeys } from './integration.js';
 import { NATS_SERVICES, accountsConfig } from '../../scripts/nats-accounts.mjs';
+import { startMinio } from './minio.js';
 import { waitFor } from './wait.js';
 
 export interface Account {
@@ -94,6 +95,11 @@ export interface TestSuiteOptions {
    * (default: the one the e2e project's globalSetup made for this run, if any). Not used with `databaseUrl`.
    */
   templateDatabase?: string;
+  /**
+   * Where blobs live: `local` (a folder of the suite's), or `minio` (a private MinIO server of the suite's, as
+   * `[storage] STORAGE_TYPE = minio`). Default: `CAIRN_E2E_STORAGE`, else local.
+   */
+  storage?: 'local' | 'minio';
 }
 
 const NATS_SERVER = process.env.CAIRN_TEST_NATS_SERVER ?? '/usr/sbin/nats-server';
@@ -140,6 +146,13 @@ export async function startTestSuite(options: TestSuiteOptions = {}): Promise<Te
     const queuePrefix = `cairn-e2e-${id}`;
     cleanups.push(() => deleteRedisKeys(redisUrl, queuePrefix));
 
+    let storageEnv: Record<string, string> = {};
+    if ((options.storage ?? process.env.CAIRN_E2E_STORAGE) === 'minio') {
+      const minio = await startMinio();
+      cleanups.push(() => minio.stop());
+      storageEnv = minio.env('cairn');
+    }
+
     const [httpPort, sshPort, repoInternalPort, runnersInternalPort, packagesInternalPort, ...opsPortList] = await distinctFreePorts(5 + APPS.length);
     const opsPorts = Object.fromEntries(APPS.map((a, i) => [a.name, opsPortList[i]]));
     const selected = (options.apps ?? APPS.map((a) => a.name)).filter((name) => !options.without?.includes(name));
@@ -163,6 +176,7 @@ export async function startTestSuite(options: TestSuiteOptions = {}): Promise<Te
         CAIRN__SECURITY__INTERNAL_TOKEN: randomBytes(24).toString('hex'),
         CAIRN__SECURITY__SECRET_KEY: randomBytes(24).toString('hex'),
         ...natsEnv,
+        ...storageEnv,
         ...options.env,
       },
       appEnv,

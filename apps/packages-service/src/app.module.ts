@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Module } from '@nestjs/common';
-import { PlatformModule, EventOutbox } from '@cairn/platform';
+import { PlatformModule, EventOutbox, openBlobStore } from '@cairn/platform';
 import { PackageAccess } from './access/package-access.js';
 import { PackageViews } from './api/package-views.js';
 import { PackagesApiHandler } from './api/packages-api.handler.js';
@@ -12,7 +12,7 @@ import { PackageDeletions } from './events/deletions.js';
 import { PackageEventRecorder } from './events/package-event-recorder.js';
 import { PrismaService } from './prisma/prisma.service.js';
 import { BlobCleanup } from './storage/blob-cleanup.js';
-import { BLOB_STORE, FsBlobStore } from './storage/blob-store.js';
+import { BLOB_STORE } from './storage/blob-store.token.js';
 import { BlobsRepository } from './storage/blobs.repository.js';
 import { PACKAGE_EVENT_SINK } from './store/package-event-sink.js';
 import { PackageStore } from './store/package-store.js';
@@ -31,7 +31,7 @@ import { DeletionsRepository } from './events/deletions.repository.js';
     {
       provide: BLOB_STORE,
       inject: [PACKAGES_SETTINGS],
-      useFactory: (s: PackagesSettings) => new FsBlobStore(path.resolve(s.storagePath)),
+      useFactory: (s: PackagesSettings) => openBlobStore('packages', path.resolve(s.storagePath)),
     },
     PrismaService,
     EventOutbox,

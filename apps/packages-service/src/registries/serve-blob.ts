@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { BlobStore, ByteRange } from '../storage/blob-store.js';
+import type { BlobStore, ByteRange } from '@cairn/platform';
 
 /** A stored file to send: its blob's address, size and digests, and how to present it. */
 export interface ServedFile {

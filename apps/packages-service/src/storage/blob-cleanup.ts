@@ -1,7 +1,7 @@
-import { rm } from 'node:fs/promises';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { PACKAGES_SETTINGS, type PackagesSettings } from '../config/packages-settings.js';
-import { BLOB_STORE, type FsBlobStore } from './blob-store.js';
+import type { BlobStore } from '@cairn/platform';
+import { BLOB_STORE } from './blob-store.token.js';
 import { BlobsRepository } from './blobs.repository.js';
 
 /** What one sweep did. */
@@ -31,7 +31,7 @@ export class BlobCleanup implements OnApplicationBootstrap, OnModuleDestroy {
 
   constructor(
     private readonly rows: BlobsRepository,
-    @Inject(BLOB_STORE) private readonly blobs: FsBlobStore,
+    @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     @Inject(PACKAGES_SETTINGS) private readonly settings: PackagesSettings,
   ) {}
 
@@ -83,7 +83,7 @@ export class BlobCleanup implements OnApplicationBootstrap, OnModuleDestroy {
       trash = await this.blobs.retire(sha256);
       return true;
     });
-    if (trash) await rm(trash, { force: true });
+    if (trash) await this.blobs.dropRetired(trash);
     return gone;
   }
 
@@ -95,7 +95,7 @@ export class BlobCleanup implements OnApplicationBootstrap, OnModuleDestroy {
       if (await this.rows.exists(tx, sha256)) return;
       trash = await this.blobs.retire(sha256);
     });
-    if (trash) await rm(trash, { force: true });
+    if (trash) await this.blobs.dropRetired(trash);
     return trash !== null;
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService, type Tx } from '../prisma/prisma.service.js';
 import type { Prisma } from '../generated/prisma/client.js';
-import type { StagedBlob } from './blob-store.js';
+import type { StagedBlob } from '@cairn/platform';
 
 export type BlobRow = Prisma.PackageBlobGetPayload<object>;
 

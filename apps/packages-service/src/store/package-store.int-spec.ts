@@ -12,13 +12,13 @@ import type { PackagesSettings } from '../config/packages-settings.js';
 import type { PrismaService } from '../prisma/prisma.service.js';
 import { BlobCleanup } from '../storage/blob-cleanup.js';
 import { BlobsRepository } from '../storage/blobs.repository.js';
-import type { FsBlobStore } from '../storage/blob-store.js';
+import type { BlobStore } from '@cairn/platform';
 import { PackageStore } from './package-store.js';
 
 const GRACE = 3_600_000;
 let fixture: PackageStoreFixture;
 let prisma: PrismaService;
-let blobs: FsBlobStore;
+let blobs: BlobStore;
 let settings: PackagesSettings;
 let store: PackageStore;
 let cleanup: BlobCleanup;

@@ -4,7 +4,8 @@ import { uniqueViolation } from '@cairn/platform';
 import type { Prisma } from '../generated/prisma/client.js';
 import { PACKAGES_SETTINGS, type PackagesSettings } from '../config/packages-settings.js';
 import type { Db, Tx } from '../prisma/prisma.service.js';
-import { BLOB_STORE, type FsBlobStore, type StagedBlob } from '../storage/blob-store.js';
+import type { BlobStore, StagedBlob } from '@cairn/platform';
+import { BLOB_STORE } from '../storage/blob-store.token.js';
 import { BlobsRepository } from '../storage/blobs.repository.js';
 import { PACKAGE_EVENT_SINK, type PackageEventSink } from './package-event-sink.js';
 import {
@@ -30,7 +31,7 @@ export class PackageStore {
   constructor(
     private readonly rows: PackagesRepository,
     private readonly blobRows: BlobsRepository,
-    @Inject(BLOB_STORE) readonly blobs: FsBlobStore,
+    @Inject(BLOB_STORE) readonly blobs: BlobStore,
     @Inject(PACKAGES_SETTINGS) private readonly settings: PackagesSettings,
     @Inject(PACKAGE_EVENT_SINK) private readonly events: PackageEventSink,
   ) {}

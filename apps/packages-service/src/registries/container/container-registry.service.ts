@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DomainError, ErrorCode } from '@cairn/contracts';
-import { BlobTooLargeError, type ByteRange, type FsBlobStore, type StagedBlob } from '../../storage/blob-store.js';
+import { BlobTooLargeError, type BlobStore, type ByteRange, type StagedBlob } from '@cairn/platform';
 import type { PackageStore } from '../../store/package-store.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { Tx } from '../../prisma/prisma.service.js';
@@ -39,7 +39,7 @@ export interface StoredManifest {
 }
 
 export class ContainerRegistryService {
-  private readonly blobs: FsBlobStore;
+  private readonly blobs: BlobStore;
 
   constructor(
     private readonly store: PackageStore,

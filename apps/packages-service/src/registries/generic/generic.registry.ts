@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OwnerAccess } from '../../access/package-access.js';
 import type { PackageRegistry, RegistryDeps } from '../registry.js';
 import { serveBlob } from '../serve-blob.js';
-import { BlobTooLargeError } from '../../storage/blob-store.js';
+import { BlobTooLargeError } from '@cairn/platform';
 import { genericFileNameError, genericPackageNameError, genericVersionError } from './generic-names.js';
 import { clientErrorStatus } from '../client-error-status.js';
 

@@ -5,7 +5,7 @@ import type { OwnerAccess } from '../../access/package-access.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { PackageRegistry, RegistryDeps } from '../registry.js';
 import { serveBlob } from '../serve-blob.js';
-import { BlobTooLargeError, type StagedBlob } from '../../storage/blob-store.js';
+import { BlobTooLargeError, type StagedBlob } from '@cairn/platform';
 import { npmDistTag, npmPackageName, type NpmPackageName } from './npm-names.js';
 import { buildPackument, buildSearchResponse, npmRegistryUrl } from './npm-packument.js';
 import { parseNpmPath, type NpmPath } from './npm-paths.js';

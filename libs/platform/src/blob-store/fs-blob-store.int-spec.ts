@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BlobTooLargeError, FsBlobStore } from './blob-store.js';
+import { BlobTooLargeError } from './blob-store.js';
+import { FsBlobStore } from './fs-blob-store.js';
 
 let root: string;
 let store: FsBlobStore;

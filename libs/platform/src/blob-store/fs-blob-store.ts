@@ -5,103 +5,30 @@ import { mkdir, open, readdir, rename, rm, stat, unlink, type FileHandle } from 
 import path from 'node:path';
 import { Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ParallelDigests } from './hash-workers.js';
+import { SHA256_HEX, checkedSha256, type BlobDigests, type BlobStore, type ByteRange, type StagedBlob, type StoredBlob } from './blob-store.js';
+import { SLAB_BYTES, SlabDigester } from './slab-digester.js';
 
-/** Injection token of the {@link FsBlobStore}. */
-export const BLOB_STORE = Symbol('BLOB_STORE');
-
-/** The four digests Gitea keeps of every blob (lower-case hex). */
-export interface BlobDigests {
-  md5: string;
-  sha1: string;
-  sha256: string;
-  sha512: string;
-}
-
-export interface StoredBlob extends BlobDigests {
-  size: number;
-}
-
-/** Content written and hashed into a temporary file, not yet at its address (see {@link BlobStore.commit}). */
-export interface StagedBlob extends StoredBlob {
-  tempPath: string;
-}
-
-/** The upload was larger than its limit; nothing was stored. */
-export class BlobTooLargeError extends Error {
-  constructor(readonly maxBytes: number) {
-    super(`content larger than ${maxBytes} bytes`);
-  }
-}
-
-/** A byte range of a blob (inclusive end, as HTTP's `Range`). */
-export interface ByteRange {
-  start: number;
-  end: number;
-}
-
-/**
- * Content-addressed blob storage: every blob is stored once under its sha256. `put` never holds the content in
- * memory; a blob is visible under its address only once its bytes are complete and durable (temp file, fsync,
- * rename), so a crash mid-upload leaves at most a temporary file that {@link BlobStore.removeStaleTemp} removes.
- */
-export interface BlobStore {
-  /**
-   * Streams `content` into a temporary file, hashing it (md5, sha1, sha256, sha512) and fsyncing it; refuses
-   * (BlobTooLargeError, nothing kept) past `maxBytes` (-1: no limit). The bytes are not yet at their address.
-   */
-  stage(content: Readable, options: { maxBytes: number }): Promise<StagedBlob>;
-  /**
-   * Moves a staged blob to its address (atomic rename; identical bytes may replace an existing copy). The package
-   * store calls it under the blob's lock, in the transaction that references the blob (see blob-cleanup.ts).
-   */
-  commit(staged: StagedBlob): Promise<StoredBlob>;
-  /** Deletes a staged blob's temporary file (no-op when it was committed). */
-  discard(staged: StagedBlob): Promise<void>;
-  /** `stage` then `commit`: for blobs nothing references yet (tests, tools). */
-  put(content: Readable, options: { maxBytes: number }): Promise<StoredBlob>;
-  /** The blob's bytes (or a range of them); null when it is not stored. */
-  open(sha256: string, range?: ByteRange): Promise<Readable | null>;
-  /** The blob's size, or null when it is not stored. */
-  size(sha256: string): Promise<number | null>;
-  /** Deletes a blob (no-op when absent). */
-  remove(sha256: string): Promise<void>;
-  /** Deletes temporary files last written before `olderThan`; returns how many. */
-  removeStaleTemp(olderThan: Date): Promise<number>;
-}
-
-const SHA256 = /^[0-9a-f]{64}$/;
 /** Read chunk size of blob files: fewer, larger chunks through the three processes of a transfer. */
 const IO_CHUNK_BYTES = 1024 * 1024;
 /**
- * An upload is copied into a ring of slabs of shared memory; each full slab is written to the file and handed to the
- * four hashing threads at once, and is reused only once all five are done with it. So an upload holds at most
- * `SLABS × SLAB_BYTES` whatever its size, and a slow disk or hash slows the client down (back-pressure).
- */
-const SLAB_BYTES = 1024 * 1024;
-const SLABS = 4;
-
-/**
- * Writes what flows in to a new file (`flags: 'wx'`), hashing it on the worker threads of {@link ParallelDigests} and
- * counting it; fails once more than `maxBytes` went by. On finish the file is fsynced and {@link digests} are set.
+ * Writes what flows in to a new file (`flags: 'wx'`), counting and hashing it ({@link SlabDigester}, which also writes
+ * each slab); fails once more than `maxBytes` went by. On finish the file is fsynced and {@link digests} are set.
  */
 class HashingFileSink extends Writable {
-  size = 0;
   digests: BlobDigests | null = null;
   private handle: FileHandle | null = null;
-  private readonly hashes = new ParallelDigests();
-  private readonly slabs = Array.from({ length: SLABS }, () => new SharedArrayBuffer(SLAB_BYTES));
-  private readonly views = this.slabs.map((slab) => new Uint8Array(slab));
-  private readonly inFlight: Array<Promise<void> | null> = new Array<Promise<void> | null>(SLABS).fill(null);
-  private current = 0;
-  private filled = 0;
-  private position = 0;
+  private readonly digester: SlabDigester;
 
   constructor(
     private readonly file: string,
-    private readonly maxBytes: number,
+    maxBytes: number,
   ) {
     super({ highWaterMark: SLAB_BYTES });
+    this.digester = new SlabDigester(maxBytes, (data, position) => writeAt(this.handle!, data, position));
+  }
+
+  get size(): number {
+    return this.digester.bytes;
   }
 
   override _construct(done: (err?: Error | null) => void): void {
@@ -112,54 +39,25 @@ class HashingFileSink extends Writable {
   }
 
   override _write(chunk: Buffer, _enc: BufferEncoding, done: (err?: Error | null) => void): void {
-    this.take(chunk).then(() => done(), done);
+    this.digester.absorb(chunk).then(() => done(), done);
   }
 
   override _final(done: (err?: Error | null) => void): void {
-    this.flush();
-    Promise.all(this.inFlight)
-      .then(() => this.handle!.sync())
-      .then(() => this.hashes.digests())
-      .then((digests) => {
+    this.digester
+      .finish()
+      .then(async (digests) => {
+        await this.handle!.sync();
         this.digests = digests;
-        done();
-      }, done);
+      })
+      .then(() => done(), done);
   }
 
   override _destroy(err: Error | null, done: (err?: Error | null) => void): void {
-    if (!this.digests) this.hashes.drop();
     // No write may land after the caller removed the file: wait for those under way before closing it.
-    Promise.allSettled(this.inFlight)
+    this.digester
+      .abandon()
       .then(() => this.handle?.close())
       .then(() => done(err), (closeErr: Error) => done(err ?? closeErr));
-  }
-
-  private async take(chunk: Buffer): Promise<void> {
-    this.size += chunk.length;
-    if (this.maxBytes >= 0 && this.size > this.maxBytes) throw new BlobTooLargeError(this.maxBytes);
-    for (let offset = 0; offset < chunk.length; ) {
-      if (this.filled === 0) await this.inFlight[this.current]; // the slab is still being written or hashed
-      const n = Math.min(chunk.length - offset, SLAB_BYTES - this.filled);
-      this.views[this.current]!.set(chunk.subarray(offset, offset + n), this.filled);
-      this.filled += n;
-      offset += n;
-      if (this.filled === SLAB_BYTES) this.flush();
-    }
-  }
-
-  /** Sends the current slab to the file and to the hashing threads at once, and moves on to the next slab. */
-  private flush(): void {
-    if (this.filled === 0) return;
-    const i = this.current;
-    const work = Promise.all([
-      writeAt(this.handle!, this.views[i]!.subarray(0, this.filled), this.position),
-      this.hashes.update(this.slabs[i]!, this.filled),
-    ]).then(() => undefined);
-    work.catch(() => undefined); // awaited before the slab's reuse and at the end; never an unhandled rejection
-    this.inFlight[i] = work;
-    this.position += this.filled;
-    this.filled = 0;
-    this.current = (i + 1) % SLABS;
   }
 }
 
@@ -171,7 +69,7 @@ async function writeAt(handle: FileHandle, data: Uint8Array, position: number): 
   }
 }
 
-/** {@link BlobStore} on a filesystem folder (`[packages] STORAGE_PATH`): `blobs/<aa>/<bb>/<sha256>` and `tmp/`. */
+/** {@link BlobStore} on a filesystem folder (`[storage] STORAGE_TYPE = local`): `blobs/<aa>/<bb>/<sha256>` and `tmp/`. */
 export class FsBlobStore implements BlobStore {
   private readonly blobsDir: string;
   readonly tempDir: string;
@@ -184,7 +82,7 @@ export class FsBlobStore implements BlobStore {
 
   /** The path of a blob; throws on anything that is not a sha256 (no path can be built from other input). */
   blobPath(sha256: string): string {
-    if (!SHA256.test(sha256)) throw new Error(`not a sha256 hex digest: ${JSON.stringify(sha256.slice(0, 80))}`);
+    checkedSha256(sha256);
     return path.join(this.blobsDir, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
   }
 
@@ -206,20 +104,20 @@ export class FsBlobStore implements BlobStore {
       throw err;
     }
     if (!sink.closed) await once(sink, 'close');
-    return { ...sink.digests!, size: sink.size, tempPath };
+    return { ...sink.digests!, size: sink.size, staging: tempPath };
   }
 
   async commit(staged: StagedBlob): Promise<StoredBlob> {
-    const { tempPath, ...blob } = staged;
+    const { staging, ...blob } = staged;
     const target = this.blobPath(blob.sha256);
     await mkdir(path.dirname(target), { recursive: true });
-    await rename(tempPath, target);
+    await rename(staging, target);
     await fsync(path.dirname(target));
     return blob;
   }
 
   async discard(staged: StagedBlob): Promise<void> {
-    await rm(staged.tempPath, { force: true });
+    await rm(staged.staging, { force: true });
   }
 
   async put(content: Readable, options: { maxBytes: number }): Promise<StoredBlob> {
@@ -239,6 +137,10 @@ export class FsBlobStore implements BlobStore {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw err;
     }
+  }
+
+  async dropRetired(handle: string): Promise<void> {
+    await rm(handle, { force: true });
   }
 
   async open(sha256: string, range?: ByteRange): Promise<Readable | null> {
@@ -275,7 +177,7 @@ export class FsBlobStore implements BlobStore {
     for (const a of await listDir(this.blobsDir)) {
       for (const b of await listDir(path.join(this.blobsDir, a))) {
         for (const name of await listDir(path.join(this.blobsDir, a, b))) {
-          if (!SHA256.test(name)) continue;
+          if (!SHA256_HEX.test(name)) continue;
           try {
             if ((await stat(path.join(this.blobsDir, a, b, name))).mtime < olderThan) yield name;
           } catch (err) {

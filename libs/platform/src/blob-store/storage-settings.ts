@@ -1,0 +1,67 @@
+import path from 'node:path';
+import { loadSettings, parsers, type SettingSpec, type SettingsOf } from '../config/settings.js';
+import type { BlobStore } from './blob-store.js';
+import { FsBlobStore } from './fs-blob-store.js';
+import { S3BlobStore } from './s3-blob-store.js';
+
+/**
+ * Gitea's `[storage]` section: where blobs live, for every kind of data unless `[storage.<kind>]` says otherwise
+ * (`[storage.packages]`, `[storage.attachments]`, `[storage.actions_log]`, `[storage.actions_artifacts]`).
+ */
+export const storageSettingsSpec = {
+  /**
+   * `local` (a folder; the default) or `minio` (any S3-compatible server: MinIO, Ceph, AWS S3, …). Read by the services
+   * that keep blobs (today packages-service); docs/storage.md.
+   */
+  storageType: { section: 'storage', key: 'STORAGE_TYPE', default: 'local', parse: parsers.oneOf('local', 'minio') },
+  /** The S3 endpoint as `host:port`. */
+  minioEndpoint: { section: 'storage', key: 'MINIO_ENDPOINT', default: 'localhost:9000', parse: parsers.string },
+  /** The access key of the S3 account. */
+  minioAccessKeyId: { section: 'storage', key: 'MINIO_ACCESS_KEY_ID', default: '', parse: parsers.string },
+  /** Its secret key (never logged; in Kubernetes, put it in the Secret). */
+  minioSecretAccessKey: { section: 'storage', key: 'MINIO_SECRET_ACCESS_KEY', default: '', parse: parsers.string },
+  /** Created at start when missing, as Gitea does. */
+  minioBucket: { section: 'storage', key: 'MINIO_BUCKET', default: 'cairn', parse: parsers.string },
+  /** The bucket's region. */
+  minioLocation: { section: 'storage', key: 'MINIO_LOCATION', default: 'us-east-1', parse: parsers.string },
+  /** `true`: HTTPS to the endpoint. */
+  minioUseSsl: { section: 'storage', key: 'MINIO_USE_SSL', default: false, parse: parsers.bool },
+  /** A key prefix in the bucket; empty: the kind's name and `/` (`packages/`), as Gitea. */
+  minioBasePath: { section: 'storage', key: 'MINIO_BASE_PATH', default: '', parse: parsers.string },
+} satisfies Record<string, SettingSpec<unknown>>;
+
+export type StorageSettings = SettingsOf<typeof storageSettingsSpec>;
+export type StorageKind = 'packages' | 'attachments' | 'actions_log' | 'actions_artifacts';
+
+/** `[storage]` overlaid by `[storage.<kind>]`: a key set in the kind's section wins. */
+export function storageSettingsFor(kind: StorageKind, env: NodeJS.ProcessEnv = process.env): StorageSettings {
+  const base = loadSettings(storageSettingsSpec, env);
+  const overrides = Object.fromEntries(
+    Object.entries(storageSettingsSpec).map(([name, s]) => [name, { ...s, section: `storage.${kind}`, default: undefined, parse: s.parse as (raw: string) => unknown }]),
+  ) as Record<string, SettingSpec<unknown>>;
+  const own = loadSettings(overrides, env) as Record<string, unknown>;
+  const merged = { ...base } as Record<string, unknown>;
+  for (const [name, value] of Object.entries(own)) if (value !== undefined) merged[name] = value;
+  if (!merged.minioBasePath) merged.minioBasePath = `${kind}/`;
+  return merged as StorageSettings;
+}
+
+/**
+ * The blob store of one kind of data: a folder under `localRoot`, or a bucket (its bucket created when missing; the
+ * local `tmp/` of `localRoot` still holds uploads assembled from chunks).
+ */
+export async function openBlobStore(kind: StorageKind, localRoot: string, env: NodeJS.ProcessEnv = process.env): Promise<BlobStore> {
+  const s = storageSettingsFor(kind, env);
+  if (s.storageType === 'local') return new FsBlobStore(localRoot);
+  const store = new S3BlobStore({
+    endpoint: s.minioEndpoint,
+    accessKeyId: s.minioAccessKeyId,
+    secretAccessKey: s.minioSecretAccessKey,
+    bucket: s.minioBucket,
+    location: s.minioLocation,
+    useSsl: s.minioUseSsl,
+    basePath: s.minioBasePath,
+  }, path.join(localRoot, 'tmp'));
+  await store.ensureBucket();
+  return store;
+}
