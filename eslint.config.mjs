@@ -107,17 +107,36 @@ const deepImport = {
  */
 const GIT_HOME_FILES = ['apps/*/src/**/*.ts', 'libs/contracts/src/**/*.ts', 'libs/platform/src/**/*.ts'];
 const GIT_HOME_IGNORES = ['**/*.spec.ts', '**/*.int-spec.ts', '**/testing/**'];
-const SIGNING_TOOL_FILES = ['apps/repo-service/src/signing/signing-tools.ts', 'apps/repo-service/src/signing/instance-key.ts'];
+const SIGNING_TOOL_FILES = ['apps/repo-service/src/git-core/signing/signing-tools.ts', 'apps/repo-service/src/git-core/signing/instance-key.ts'];
 const gitHomeMessage = 'Only libs/git starts git or reads git objects: add a function to @cairn/git (issue 24).';
 const gitProcessFunctions = ['spawnGit', 'runGit', 'runGitText', 'runGitChecked', 'collectStderr', 'watchGitExit', 'stopGit'];
 
-/** `no-restricted-imports` outside libs/git: @cairn/git's process functions never, child_process only when allowed. */
-function gitHomeImports({ childProcess }) {
+/**
+ * repo-service's layers (apps/repo-service/layers.json, bottom to top): a file may not import a layer above its own;
+ * what a low layer needs from above is a port it declares (docs/architecture.md#repo-service-layers).
+ */
+const REPO_SERVICE = 'apps/repo-service';
+const repoLayers = JSON.parse(readFileSync(path.join(ROOT, REPO_SERVICE, 'layers.json'), 'utf8')).layers;
+
+/** The import pattern refusing the layers above `layer`. */
+function aboveLayer(layer) {
+  const above = repoLayers.slice(repoLayers.indexOf(layer) + 1);
+  return {
+    regex: `^\\.{1,2}/(?:\\.\\./)*(?:${above.join('|')})/`,
+    message: `${layer} is below ${above.join(', ')} (${REPO_SERVICE}/layers.json): declare a port here and bind it in layer-ports.module.ts instead.`,
+  };
+}
+
+/**
+ * `no-restricted-imports` outside libs/git: @cairn/git's process functions never, child_process only when allowed;
+ * in a repo-service `layer`, no layer above it either.
+ */
+function gitHomeImports({ childProcess, layer }) {
   const paths = [{ name: '@cairn/git', importNames: gitProcessFunctions, message: gitHomeMessage }];
   if (!childProcess) {
     for (const name of ['node:child_process', 'child_process']) paths.push({ name, allowTypeImports: true, message: gitHomeMessage });
   }
-  return ['error', { patterns: [deepImport], paths }];
+  return ['error', { patterns: layer ? [deepImport, aboveLayer(layer)] : [deepImport], paths }];
 }
 
 const gitHome = [
@@ -133,7 +152,14 @@ const gitHome = [
       ],
     },
   },
-  { files: SIGNING_TOOL_FILES, rules: { 'no-restricted-imports': gitHomeImports({ childProcess: true }) } },
+  // One block per repo-service layer below the top: a later `no-restricted-imports` replaces the earlier options, so
+  // each block carries all of them. Tests may reach across, as in tools/folder-cycles.
+  ...repoLayers.slice(0, -1).map((layer) => ({
+    files: [`${REPO_SERVICE}/src/${layer}/**/*.ts`],
+    ignores: GIT_HOME_IGNORES,
+    rules: { 'no-restricted-imports': gitHomeImports({ childProcess: false, layer }) },
+  })),
+  { files: SIGNING_TOOL_FILES, rules: { 'no-restricted-imports': gitHomeImports({ childProcess: true, layer: 'git-core' }) } },
 ];
 
 export default tseslint.config(
@@ -176,9 +202,8 @@ export default tseslint.config(
   {
     files: ['apps/*/src/**/*.ts'],
     ignores: [
-      '**/*.repository.ts', 'apps/*/src/prisma/**', '**/*.spec.ts', '**/*.int-spec.ts', '**/testing/**',
-      // TODO(issue 24 part 1): repo-service's last Prisma calls outside repositories move with its layers.
-      'apps/repo-service/**',
+      '**/*.repository.ts', 'apps/*/src/prisma/**', 'apps/*/src/shared/prisma/**', '**/*.spec.ts', '**/*.int-spec.ts',
+      '**/testing/**',
     ],
     rules: { 'cairn/data-access': 'error' },
   },

@@ -9,10 +9,10 @@ import 'reflect-metadata';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { CatFilePool } from '../apps/repo-service/dist/git/cat-file-pool.js';
-import { GitReadContext } from '../apps/repo-service/dist/git/git-read-context.js';
-import { CommitUserDirectory } from '../apps/repo-service/dist/commits/commit-users.js';
-import { CommitsService } from '../apps/repo-service/dist/commits/commits.service.js';
+import { CatFilePool } from '../apps/repo-service/dist/git-core/git/cat-file-pool.js';
+import { GitReadContext } from '../apps/repo-service/dist/git-core/git/git-read-context.js';
+import { CommitUserDirectory } from '../apps/repo-service/dist/code/commits/commit-users.js';
+import { CommitsService } from '../apps/repo-service/dist/code/commits/commits.service.js';
 import { benchGitEnv, measureInTurns, removeRoot, report, run, tempRoot } from './git-bench-support.mjs';
 import { benchVerifier } from './verifier-bench-support.mjs';
 

@@ -5,12 +5,12 @@
 // The repository gets its commit-graph the way production does after a push (`maintainCommitGraph`), and the floor
 // runs on that same repository. Run after `npx tsc -b tsconfig.build.json`: `node bench/commits-range.bench.mjs`.
 import 'reflect-metadata';
-import { CatFilePool } from '../apps/repo-service/dist/git/cat-file-pool.js';
-import { GitReadContext } from '../apps/repo-service/dist/git/git-read-context.js';
-import { CommitUserDirectory } from '../apps/repo-service/dist/commits/commit-users.js';
-import { CommitsService } from '../apps/repo-service/dist/commits/commits.service.js';
-import { maintainCommitGraph } from '../apps/repo-service/dist/git/commit-graph.js';
-import { historyCountCache } from '../apps/repo-service/dist/git/history.js';
+import { CatFilePool } from '../apps/repo-service/dist/git-core/git/cat-file-pool.js';
+import { GitReadContext } from '../apps/repo-service/dist/git-core/git/git-read-context.js';
+import { CommitUserDirectory } from '../apps/repo-service/dist/code/commits/commit-users.js';
+import { CommitsService } from '../apps/repo-service/dist/code/commits/commits.service.js';
+import { maintainCommitGraph } from '../apps/repo-service/dist/git-core/git/commit-graph.js';
+import { historyCountCache } from '../apps/repo-service/dist/git-core/git/history.js';
 import { fastImportRepo, measureInTurns, removeRoot, report, run, tempRoot } from './git-bench-support.mjs';
 import { benchVerifier } from './verifier-bench-support.mjs';
 

@@ -7,13 +7,13 @@
 // Run after `npx tsc -b tsconfig.build.json`: `node bench/file-contents.bench.mjs`.
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { CatFilePool } from '../apps/repo-service/dist/git/cat-file-pool.js';
-import { GitReadContext } from '../apps/repo-service/dist/git/git-read-context.js';
+import { CatFilePool } from '../apps/repo-service/dist/git-core/git/cat-file-pool.js';
+import { GitReadContext } from '../apps/repo-service/dist/git-core/git/git-read-context.js';
 import { gitSpawnStats } from '@cairn/git';
-import { lastCommitCache } from '../apps/repo-service/dist/git/last-commits.js';
-import { ContentsService } from '../apps/repo-service/dist/contents/contents.service.js';
-import { maintainCommitGraph } from '../apps/repo-service/dist/git/commit-graph.js';
-import { CommitGraphMaintainer } from '../apps/repo-service/dist/git/commit-graph-maintainer.js';
+import { lastCommitCache } from '../apps/repo-service/dist/git-core/git/last-commits.js';
+import { ContentsService } from '../apps/repo-service/dist/code/contents/contents.service.js';
+import { maintainCommitGraph } from '../apps/repo-service/dist/git-core/git/commit-graph.js';
+import { CommitGraphMaintainer } from '../apps/repo-service/dist/git-core/git/commit-graph-maintainer.js';
 import { fastImportRepo, measureInTurns, removeRoot, report, run, tempRoot } from './git-bench-support.mjs';
 
 // The warm-up logs each run at debug level; production logs at the configured level.

@@ -1,13 +1,13 @@
 // The commit verifier of the benchmarks: repo-service's own `CommitVerifier` (settings, checker, cache) with the keys
 // identity-service would answer held in memory (one bus call per page in production) and trust facts of a
 // user-owned repository where nobody collaborates (one query in production, none here).
-import { loadRepoSettings } from '../apps/repo-service/dist/config/repo-settings.js';
-import { CommitVerifier } from '../apps/repo-service/dist/signatures/commit-verifier.js';
-import { InstanceSigningKeys } from '../apps/repo-service/dist/signatures/instance-keys.js';
-import { InstanceSigningKey } from '../apps/repo-service/dist/signing/instance-key.js';
-import { SignatureChecker } from '../apps/repo-service/dist/signatures/signature-checker.js';
-import { SignatureTrustSource } from '../apps/repo-service/dist/signatures/signature-trust.repository.js';
-import { SigningKeyDirectory } from '../apps/repo-service/dist/signatures/signing-key-directory.js';
+import { loadRepoSettings } from '../apps/repo-service/dist/shared/config/repo-settings.js';
+import { CommitVerifier } from '../apps/repo-service/dist/git-core/signatures/commit-verifier.js';
+import { InstanceSigningKeys } from '../apps/repo-service/dist/git-core/signatures/instance-keys.js';
+import { InstanceSigningKey } from '../apps/repo-service/dist/git-core/signing/instance-key.js';
+import { SignatureChecker } from '../apps/repo-service/dist/git-core/signatures/signature-checker.js';
+import { SignatureTrustSource } from '../apps/repo-service/dist/git-core/signatures/signature-trust.repository.js';
+import { SigningKeyDirectory } from '../apps/repo-service/dist/git-core/signatures/signing-key-directory.js';
 
 class MemoryKeys extends SigningKeyDirectory {
   constructor(owners) {

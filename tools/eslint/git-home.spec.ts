@@ -37,7 +37,7 @@ describe('only libs/git starts git or reads git objects (eslint.config.mjs)', ()
   });
 
   it('lets the gpg/ssh-keygen runner spawn processes, but not git', async () => {
-    const rel = 'apps/repo-service/src/signing/signing-tools.ts';
+    const rel = 'apps/repo-service/src/git-core/signing/signing-tools.ts';
     expect(await findings(rel, "import { spawn } from 'node:child_process';\nexport const run = () => spawn('gpg', []);\n")).toEqual([]);
     expect(await findings(rel, rawProcess)).toHaveLength(1);
     expect(await findings(rel, oneShot)).toHaveLength(1);

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// Folder-level import cycles inside one app: every first-level folder of `<app>/src` is a node, and a relative
-// import from a file in folder A of a file in folder B (A ≠ B) an edge A → B. Test files (`*.spec.ts`,
-// `*.int-spec.ts`) are left out: tests may reach across. Prints each cycle (a strongly connected set of folders) and
-// exits 1 when there is one among the folders checked.
+// Folder-level import cycles inside one app: every first-level folder of `<app>/src` is a node — in an app with
+// layers (`<app>/layers.json`), every folder inside a layer (`git-core/storage`) — and a relative import from a file
+// in folder A of a file in folder B (A ≠ B) an edge A → B. Test files (`*.spec.ts`, `*.int-spec.ts`) are left out:
+// tests may reach across. Prints each cycle (a strongly connected set of folders) and exits 1 when there is one
+// among the folders checked.
 //
 //   node tools/folder-cycles/folder-cycles.mjs                                    (every app and library)
 //   node tools/folder-cycles/folder-cycles.mjs apps/repo-service/src [folder …]   (folders: only cycles among these count)
@@ -27,21 +28,34 @@ export function sourceDirs(root = ROOT) {
 }
 
 /**
- * Folder → the folders its (non-test) files import, for the first-level folders of `srcDir`.
+ * The app's layer folders (`<app>/layers.json`, next to `src`), bottom to top; none when the app has no layers.
+ * @param {string} srcDir @returns {string[]}
+ */
+export function layersOf(srcDir) {
+  const file = path.join(srcDir, '..', 'layers.json');
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).layers : [];
+}
+
+/**
+ * Folder → the folders its (non-test) files import, for the first-level folders of `srcDir` (inside a layer: the
+ * layer's folders; the layer's own files are the node named after the layer).
  * @param {string} srcDir @returns {Map<string, Set<string>>}
  */
 export function folderGraph(srcDir) {
+  const layers = layersOf(srcDir);
+  const node = (parts) => (layers.includes(parts[0]) && parts.length >= 3 ? `${parts[0]}/${parts[1]}` : parts[0]);
   const graph = new Map();
   for (const entry of readdirSync(srcDir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile() || !entry.name.endsWith('.ts') || /\.(int-)?spec\.ts$/.test(entry.name)) continue;
     const file = path.join(entry.parentPath, entry.name);
     const from = path.relative(srcDir, file).split(path.sep);
     if (from.length < 2 || from[0] === 'generated') continue;
-    const edges = graph.get(from[0]) ?? new Set();
-    graph.set(from[0], edges);
+    const fromNode = node(from);
+    const edges = graph.get(fromNode) ?? new Set();
+    graph.set(fromNode, edges);
     for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) {
       const target = path.relative(srcDir, path.resolve(path.dirname(file), m[1])).split(path.sep);
-      if (target.length >= 2 && target[0] !== '..' && target[0] !== from[0]) edges.add(target[0]);
+      if (target.length >= 2 && target[0] !== '..' && node(target) !== fromNode) edges.add(node(target));
     }
   }
   return graph;

@@ -1,28 +1,24 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { cycles, folderGraph, sourceDirs } from './folder-cycles.mjs';
+import { cycles, folderGraph, layersOf, sourceDirs } from './folder-cycles.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const REPO_SERVICE = path.join(ROOT, 'apps/repo-service/src');
-/**
- * repo-service's issue tracker, bottom to top: `tracker/` (shared rows, views, permissions, transactions, editing)
- * ← `issues/`, `pulls/` ← `ref-updates/` ← `pull-merge/`, with `merge/` (git mechanics of merging) and `transport/`
- * beside them.
- */
-const TRACKER = ['tracker', 'issues', 'pulls', 'merge', 'ref-updates', 'pull-merge', 'transport'];
 
 describe('repo-service folder layers', () => {
   const graph = folderGraph(REPO_SERVICE);
-  const uses = (folder: string) => [...(graph.get(folder) ?? [])].filter((f) => TRACKER.includes(f)).sort();
+  const layers = layersOf(REPO_SERVICE);
+  const layerOf = (node: string) => layers.indexOf(node.split('/')[0]);
 
-  it('has no import cycle among the issue tracker, merge, ref-updates and transport folders', () => {
-    expect(cycles(graph, TRACKER)).toEqual([]);
+  it('has no folder cycle at all, with each feature folder inside a layer a node of its own', () => {
+    expect(layers).toEqual(['shared', 'git-core', 'code', 'tracker']);
+    expect([...graph.keys()]).toEqual(expect.arrayContaining(['git-core/storage', 'code/branches', 'tracker/pulls']));
+    expect(cycles(graph)).toEqual([]);
   });
-  it('keeps the shared helpers neutral and issues/pulls apart from what builds on them', () => {
-    expect(uses('tracker')).toEqual([]);
-    expect(uses('merge')).toEqual([]);
-    expect(uses('pulls')).toEqual(['merge', 'tracker']);
+  it('has no folder importing a layer above its own', () => {
+    const upward = [...graph].flatMap(([from, to]) => [...to].filter((t) => layerOf(t) > layerOf(from)).map((t) => `${from} → ${t}`));
+    expect(upward).toEqual([]);
   });
   it('finds a cycle when there is one', () => {
     const g = new Map([['a', new Set(['b'])], ['b', new Set(['c'])], ['c', new Set(['a'])], ['d', new Set(['a'])]]);

@@ -1,50 +1,27 @@
 import { Module } from '@nestjs/common';
 import { PlatformModule } from '@cairn/platform';
-import { AccessModule } from './access/access.module.js';
-import { BranchProtectionModule } from './branch-protection/branch-protection.module.js';
-import { CollaboratorsModule } from './collaborators/collaborators.module.js';
-import { CommitStatusesModule } from './commit-statuses/commit-statuses.module.js';
-import { DeletedAccountsModule } from './deleted-accounts/deleted-accounts.module.js';
-import { DeployKeysModule } from './deploy-keys/deploy-keys.module.js';
-import { FollowsModule } from './follows/follows.module.js';
-import { IssueTrackerModule } from './issue-tracker.module.js';
-import { RepoConfigModule } from './config/repo-settings.js';
-import { PrismaModule } from './prisma/prisma.module.js';
-import { NotificationsModule } from './notifications/notifications.module.js';
-import { RepositoriesModule } from './repositories/repositories.module.js';
-import { StorageModule } from './storage/storage.module.js';
-import { TransportModule } from './transport/transport.module.js';
-import { GitReadModule } from './git/git-read.module.js';
-import { FileChangesModule } from './file-changes/file-changes.module.js';
-import { BranchWritesModule } from './branches/branch-writes.module.js';
-import { SigningModule } from './signing/signing.module.js';
-import { ReleasesModule } from './releases/releases.module.js';
-import { TemplatesModule } from './templates/templates.module.js';
+import { CodeModule } from './code/code.module.js';
+import { GitCoreModule } from './git-core/git-core.module.js';
+import { LayerPortsModule } from './layer-ports.module.js';
+import { AccessModule } from './shared/access/access.module.js';
+import { RepoConfigModule } from './shared/config/repo-settings.js';
+import { PrismaModule } from './shared/prisma/prisma.module.js';
+import { TrackerModule } from './tracker/tracker.module.js';
 
-/** repo-service: repositories, git storage and transport, issues, pull requests, packages. */
+/**
+ * repo-service: repositories, git storage and transport, code, issues and pull requests — in layers, bottom to top
+ * `shared`, `git-core`, `code`, `tracker` (layers.json); {@link LayerPortsModule} binds the ports lower layers declare.
+ */
 @Module({
   imports: [
     PlatformModule.forService({ service: 'repo', schema: 'repo' }),
     RepoConfigModule,
     PrismaModule,
-    StorageModule,
-    SigningModule,
-    TemplatesModule,
     AccessModule,
-    RepositoriesModule,
-    CollaboratorsModule,
-    BranchProtectionModule,
-    DeployKeysModule,
-    FollowsModule,
-    TransportModule,
-    IssueTrackerModule,
-    NotificationsModule,
-    DeletedAccountsModule,
-    GitReadModule,
-    FileChangesModule,
-    CommitStatusesModule,
-    ReleasesModule,
-    BranchWritesModule,
+    GitCoreModule,
+    CodeModule,
+    TrackerModule,
+    LayerPortsModule,
   ],
 })
 export class AppModule {}

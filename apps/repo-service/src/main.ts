@@ -1,11 +1,11 @@
 import { bootstrapService } from '@cairn/platform';
 import { AppModule } from './app.module.js';
-import { startTransport } from './transport/git-transport.js';
-import { loadTransportSettings } from './transport/transport-settings.js';
-import { loadRepoSettings } from './config/repo-settings.js';
-import { loadGitReadSettings } from './git/git-read-settings.js';
-import { validateIssueTrackerSettings } from './issue-tracker.module.js';
-import { validateInstanceSigningKey } from './signing/instance-key.js';
+import { startTransport } from './git-core/transport/git-transport.js';
+import { loadTransportSettings } from './git-core/transport/transport-settings.js';
+import { loadRepoSettings } from './shared/config/repo-settings.js';
+import { loadGitReadSettings } from './git-core/git/git-read-settings.js';
+import { validateIssueTrackerSettings } from './tracker/issue-tracker.module.js';
+import { validateInstanceSigningKey } from './git-core/signing/instance-key.js';
 
 void bootstrapService({
   name: 'repo',

@@ -90,7 +90,7 @@ beforeAll(async () => {
   repoApp.useGlobalFilters(new DomainErrorFilter());
   await repoApp.listen();
   // eslint-disable-next-line cairn/module-boundaries
-  const { PushRecorder } = await import('../../../repo-service/src/ref-updates/push-recorder.service.js');
+  const { PushRecorder } = await import('../../../repo-service/src/tracker/ref-updates/push-recorder.service.js');
   const recorder = repoApp.get(PushRecorder);
   const relay = repoApp.get(OutboxRelay);
   recordPush = async (repoId, dir, updates) => {
@@ -521,11 +521,11 @@ describe('reports', () => {
   /** repo-service's own services (this test runs both apps in one process). */
   async function repoServices() {
     // eslint-disable-next-line cairn/module-boundaries
-    const { MergeabilityService } = await import('../../../repo-service/src/pulls/mergeability.service.js');
+    const { MergeabilityService } = await import('../../../repo-service/src/tracker/pulls/mergeability.service.js');
     // eslint-disable-next-line cairn/module-boundaries
-    const { PullsRepository } = await import('../../../repo-service/src/pulls/pulls.repository.js');
+    const { PullsRepository } = await import('../../../repo-service/src/tracker/pulls/pulls.repository.js');
     // eslint-disable-next-line cairn/module-boundaries
-    const { PrismaService } = await import('../../../repo-service/src/prisma/prisma.service.js');
+    const { PrismaService } = await import('../../../repo-service/src/shared/prisma/prisma.service.js');
     return { mergeability: repoApp.get(MergeabilityService), pulls: repoApp.get(PullsRepository), prisma: repoApp.get(PrismaService) };
   }
 

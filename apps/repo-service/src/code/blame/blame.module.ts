@@ -1,0 +1,8 @@
+import { Module } from '@nestjs/common';
+import { GitReadModule } from '../../git-core/git/git-read.module.js';
+import { BlameHandler } from './blame.handler.js';
+import { BlameService } from './blame.service.js';
+
+/** The web UI's blame. */
+@Module({ imports: [GitReadModule], controllers: [BlameHandler], providers: [BlameService] })
+export class BlameModule {}

@@ -1,0 +1,77 @@
+import { Injectable } from '@nestjs/common';
+import { PrismaService, type Db } from '../../shared/prisma/prisma.service.js';
+
+/** A release attachment row (`size` as a number: at most `[attachment] MAX_SIZE` MB, far below 2^53). */
+export interface AttachmentRow {
+  id: number;
+  uuid: string;
+  repoId: number;
+  releaseId: number;
+  uploaderId: number;
+  name: string;
+  size: number;
+  downloadCount: number;
+  createdAt: Date;
+}
+
+type StoredRow = Omit<AttachmentRow, 'size'> & { size: bigint };
+
+function toRow(row: StoredRow): AttachmentRow {
+  return { ...row, size: Number(row.size) };
+}
+
+const OLDEST_FIRST = [{ id: 'asc' as const }];
+
+/** The only place release attachments are read from and written to the database; every query is scoped by repository. */
+@Injectable()
+export class AttachmentsRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  /** The attachments of some releases of one repository, oldest first. */
+  async ofReleases(repoId: number, releaseIds: number[]): Promise<AttachmentRow[]> {
+    if (!releaseIds.length) return [];
+    const rows = await this.prisma.releaseAttachment.findMany({
+      where: { repoId, releaseId: { in: releaseIds } },
+      orderBy: OLDEST_FIRST,
+    });
+    return rows.map(toRow);
+  }
+
+  async byId(repoId: number, releaseId: number, id: number): Promise<AttachmentRow | null> {
+    const row = await this.prisma.releaseAttachment.findFirst({ where: { id, repoId, releaseId } });
+    return row && toRow(row);
+  }
+
+  async byUuid(uuid: string, repoId?: number): Promise<AttachmentRow | null> {
+    const row = await this.prisma.releaseAttachment.findFirst({ where: { uuid, ...(repoId ? { repoId } : {}) } });
+    return row && toRow(row);
+  }
+
+  /** The first attachment of a release with this name (names are not unique, as in Gitea). */
+  async byName(repoId: number, releaseId: number, name: string): Promise<AttachmentRow | null> {
+    const row = await this.prisma.releaseAttachment.findFirst({ where: { repoId, releaseId, name }, orderBy: OLDEST_FIRST });
+    return row && toRow(row);
+  }
+
+  async insert(row: Omit<AttachmentRow, 'id' | 'createdAt' | 'downloadCount'>): Promise<AttachmentRow> {
+    return toRow(await this.prisma.releaseAttachment.create({ data: { ...row, size: BigInt(row.size) } }));
+  }
+
+  async rename(row: AttachmentRow, name: string): Promise<AttachmentRow> {
+    return toRow(await this.prisma.releaseAttachment.update({ where: { id: row.id }, data: { name } }));
+  }
+
+  async countDownload(id: number): Promise<void> {
+    await this.prisma.releaseAttachment.update({ where: { id }, data: { downloadCount: { increment: 1 } } });
+  }
+
+  async remove(repoId: number, id: number): Promise<boolean> {
+    return (await this.prisma.releaseAttachment.deleteMany({ where: { id, repoId } })).count > 0;
+  }
+
+  /** The uuids of a release's attachments (their files go once the release's rows are gone). */
+  async uuidsOf(repoId: number, releaseId: number, db: Db = this.prisma): Promise<string[]> {
+    const rows = await db.releaseAttachment.findMany({ where: { repoId, releaseId }, select: { uuid: true } });
+    return rows.map((r) => r.uuid);
+  }
+}

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { AccessModule } from '../../shared/access/access.module.js';
+import { CollaboratorsHandler } from './collaborators.handler.js';
+import { CollaboratorsRepository } from './collaborators.repository.js';
+import { CollaboratorsService } from './collaborators.service.js';
+
+/** Repository collaborators. */
+@Module({
+  imports: [AccessModule],
+  controllers: [CollaboratorsHandler],
+  providers: [CollaboratorsRepository, CollaboratorsService],
+  exports: [CollaboratorsRepository],
+})
+export class CollaboratorsModule {}

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { AccessModule } from '../../shared/access/access.module.js';
+import { RepositoriesModule } from '../repositories/repositories.module.js';
+import { FollowsHandler } from './follows.handler.js';
+import { FollowsRepository } from './follows.repository.js';
+import { FollowsService } from './follows.service.js';
+
+/** Stars and watches of repositories. */
+@Module({
+  imports: [AccessModule, RepositoriesModule],
+  controllers: [FollowsHandler],
+  providers: [FollowsRepository, FollowsService],
+})
+export class FollowsModule {}

@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import type { FollowKind, Paging } from '@cairn/contracts';
+import { PrismaService } from '../../shared/prisma/prisma.service.js';
+
+/** The repository counter each kind keeps. */
+const COUNTER = { star: 'numStars', watch: 'numWatches' } as const;
+
+/**
+ * The only place stars and watches are read from and written to the database (but a new repository's first watch,
+ * written with its row by `RepositoriesRepository.insert`).
+ */
+@Injectable()
+export class FollowsRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  async exists(kind: FollowKind, repoId: number, userId: number): Promise<boolean> {
+    const row = await this.prisma.repoFollow.findUnique({ where: { kind_repoId_userId: { kind, repoId, userId } }, select: { id: true } });
+    return row !== null;
+  }
+
+  /** Follows or unfollows, keeping the repository's counter in the same transaction; idempotent. */
+  set(kind: FollowKind, repoId: number, userId: number, on: boolean): Promise<void> {
+    return this.prisma.$transaction(async (tx) => {
+      const changed = on
+        ? (await tx.repoFollow.createMany({ data: [{ kind, repoId, userId }], skipDuplicates: true })).count
+        : (await tx.repoFollow.deleteMany({ where: { kind, repoId, userId } })).count;
+      if (changed === 0) return;
+      await tx.repository.update({ where: { id: repoId }, data: { [COUNTER[kind]]: { increment: on ? 1 : -1 } } });
+    });
+  }
+
+  /** One page of a repository's followers (oldest first), and the total. */
+  async followers(kind: FollowKind, repoId: number, paging: Paging): Promise<{ userIds: number[]; total: number }> {
+    const where = { kind, repoId };
+    const [rows, total] = await Promise.all([
+      this.prisma.repoFollow.findMany({ where, orderBy: { id: 'asc' }, skip: paging.skip, take: paging.take, select: { userId: true } }),
+      this.prisma.repoFollow.count({ where }),
+    ]);
+    return { userIds: rows.map((r) => r.userId), total };
+  }
+
+  /** Every repository a user follows, most recent first. */
+  async followed(kind: FollowKind, userId: number): Promise<number[]> {
+    const rows = await this.prisma.repoFollow.findMany({ where: { kind, userId }, orderBy: { id: 'desc' }, select: { repoId: true } });
+    return rows.map((r) => r.repoId);
+  }
+}

@@ -1,0 +1,35 @@
+import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
+import { CatFilePool } from '@cairn/git';
+import { GIT_READ_SETTINGS, loadGitReadSettings, type GitReadSettings } from './git-read-settings.js';
+import { GitReadContext } from './git-read-context.js';
+import { closeSharedCatFilePool, sharedCatFilePool } from './shared-pool.js';
+
+/** Ends the pooled cat-file processes when the service stops. */
+class CatFilePoolShutdown implements OnApplicationShutdown {
+  onApplicationShutdown(): void {
+    closeSharedCatFilePool();
+  }
+}
+
+/**
+ * Reading git objects: the shared cat-file pool and the {@link GitReadContext} every read API builds on. The APIs
+ * themselves are feature modules of the layers above (`code/contents`, `code/commits`, …), which import this one.
+ */
+@Module({
+  providers: [
+    { provide: GIT_READ_SETTINGS, useFactory: () => loadGitReadSettings() },
+    { provide: CatFilePool, useFactory: () => sharedCatFilePool() },
+    {
+      provide: GitReadContext,
+      inject: [CatFilePool, COMMON_SETTINGS, GIT_READ_SETTINGS],
+      useFactory: (pool: CatFilePool, common: CommonSettings, s: GitReadSettings) =>
+        new GitReadContext(pool, common.repoRoot, common.rootUrl, s.commitsRangeSize),
+    },
+    { provide: CatFilePoolShutdown, useClass: CatFilePoolShutdown },
+  ],
+  exports: [GitReadContext, CatFilePool],
+})
+export class GitReadModule {
+  constructor(@Inject(GIT_READ_SETTINGS) readonly settings: GitReadSettings) {}
+}

@@ -1,0 +1,36 @@
+import type { ActorDto, RepoRefDto } from '@cairn/contracts';
+import type { CommitSigning } from '@cairn/git';
+import type { TrustModel } from '../../shared/config/signing-settings.js';
+
+/** The commits Cairn creates itself, each with its own `[repository.signing]` rule. */
+export type SigningAction = 'initial-commit' | 'crud' | 'merge';
+
+/** What the signing rules look at (Gitea's `SignInitialCommit`, `SignCRUDAction`, `SignMerge`). */
+export interface SigningContext {
+  /** The repository's git directory. */
+  gitDir: string;
+  /** The repository, when it exists already (what a signature verifier needs to judge its commits). */
+  repo?: RepoRefDto;
+  /** The repository's trust model; absent or `default`: `[repository.signing] DEFAULT_TRUST_MODEL`. */
+  trustModel?: TrustModel | 'default';
+  /** The user making the change (null: Cairn itself). */
+  actorId: number | null;
+  /** The actor as authenticated, when the caller has it: `twofa` reads its `hasTwoFactor` instead of asking identity. */
+  actor?: ActorDto | null;
+  /** crud: the commit the change builds on (null: a new branch of an empty repository — the initial-commit rules). */
+  parentCommit?: string | null;
+  /** merge: the pull request's base and head commits. */
+  baseCommit?: string;
+  headCommit?: string;
+  /**
+   * merge: the pull request's approvals as the protection rule of the branch merged into counts them (`approved`;
+   * asked only when a rule needs it; absent = none).
+   */
+  approvals?: () => Promise<number>;
+}
+
+/** Decides whether and how a commit Cairn creates is signed. */
+export abstract class CommitSigner {
+  /** null: leave the commit unsigned (the rules say no, or no key is configured). */
+  abstract decide(action: SigningAction, ctx: SigningContext): Promise<CommitSigning | null>;
+}

@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { AccessModule } from '../../shared/access/access.module.js';
+import { TemplatesModule } from '../templates/templates.module.js';
+import { RepositoriesHandler } from './repositories.handler.js';
+import { RepositoriesRepository } from './repositories.repository.js';
+import { RepositoriesService } from './repositories.service.js';
+import { TeamReposHandler } from './team-repos.handler.js';
+import { TeamReposService } from './team-repos.service.js';
+import { RepoViews } from './repo-views.js';
+
+/** Repository creation, reading, editing, deletion, listing and search; repositories given to teams; the views other features check access through. */
+@Module({
+  imports: [AccessModule, TemplatesModule],
+  controllers: [RepositoriesHandler, TeamReposHandler],
+  providers: [RepositoriesRepository, RepositoriesService, TeamReposService, RepoViews],
+  exports: [RepositoriesRepository, RepositoriesService, RepoViews],
+})
+export class RepositoriesModule {}

@@ -1,0 +1,22 @@
+import { Global, Module } from '@nestjs/common';
+import { AccessModule } from '../../shared/access/access.module.js';
+import { CommitSigner } from '../merge/commit-signer.js';
+import { InstanceCommitSigner } from './instance-commit-signer.js';
+import { InstanceSigningKey } from './instance-key.js';
+import { SigningKeyHandler } from './signing-key.handler.js';
+
+/**
+ * Signing the commits repo-service creates with the instance key ({@link CommitSigner}), and serving that key's
+ * public half (`repo.signing-key.get`). Global: repository creation, merges and file changes all sign.
+ */
+@Global()
+@Module({
+  imports: [AccessModule],
+  controllers: [SigningKeyHandler],
+  providers: [
+    InstanceSigningKey,
+    { provide: CommitSigner, useClass: InstanceCommitSigner },
+  ],
+  exports: [CommitSigner, InstanceSigningKey],
+})
+export class SigningModule {}

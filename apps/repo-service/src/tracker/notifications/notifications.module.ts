@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { AccessModule } from '../../shared/access/access.module.js';
+import { RepositoriesModule } from '../../git-core/repositories/repositories.module.js';
+import { RepoViews } from '../../git-core/repositories/repo-views.js';
+import { NotificationsConsumer } from './notifications.consumer.js';
+import { NotificationsHandler } from './notifications.handler.js';
+import { NotificationsRepository } from './notifications.repository.js';
+import { NotificationsService } from './notifications.service.js';
+
+/** Notification threads: written from repository events, read and marked through `/notifications`. */
+@Module({
+  imports: [AccessModule, RepositoriesModule],
+  controllers: [NotificationsHandler],
+  providers: [NotificationsRepository, NotificationsService, NotificationsConsumer, RepoViews],
+})
+export class NotificationsModule {}
