@@ -39,6 +39,7 @@ export * from './blob-store/blob-store.js';
 export * from './blob-store/fs-blob-store.js';
 export * from './blob-store/s3-blob-store.js';
 export * from './blob-store/storage-settings.js';
+export * from './blob-store/migrate-blobs.js';
 export * from './blob-store/hash-workers.js';
 export * from './events/event-size.js';
 export * from './metrics/dead-letters.js';

@@ -4,9 +4,13 @@
  * the service layer, without NATS.
  */
 import 'reflect-metadata';
+import path from 'node:path';
 import { Global, Module, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { COMMON_SETTINGS, ConfigError, commonSettings, flattenValidationErrors, loadSettings } from '@cairn/platform';
+import {
+  COMMON_SETTINGS, ConfigError, commonSettings, flattenValidationErrors, loadSettings, migrateBlobs, openBlobStore,
+  packagesStoragePath, type StorageKind,
+} from '@cairn/platform';
 import { CreateUserBody, DomainError } from '@cairn/contracts';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
@@ -19,7 +23,35 @@ import { parseCliArgs, UsageError } from './cli-args.js';
 const USAGE = `usage: cairn admin user create --username <name> --password <password> --email <email>
                          [--full-name <name>] [--admin] [--must-change-password[=true|false]]
                          [--visibility public|limited|private]
-                         [--access-token] [--access-token-name <name>] [--access-token-scopes <scope,...>]`;
+                         [--access-token] [--access-token-name <name>] [--access-token-scopes <scope,...>]
+       cairn admin storage migrate --from local|minio --to local|minio [--type packages]`;
+
+/** The kinds of blob `storage migrate` can move (the others do not live in the blob store yet). */
+const MIGRATABLE: Record<string, StorageKind> = { packages: 'packages' };
+
+/**
+ * Gitea's `gitea migrate-storage`: copies every blob of one kind from one backend to the other, as configured by
+ * `[storage]` / `[storage.<kind>]` (the target's settings must be in place); safe to rerun.
+ */
+async function migrateStorage(argv: string[]): Promise<void> {
+  const args = parseCliArgs(argv, ['from', 'to', 'type'], []);
+  if (args.positionals.length) throw new UsageError(`unexpected argument(s): ${args.positionals.join(' ')}`);
+  const backend = (name: string) => {
+    const value = args.strings.get(name);
+    if (value !== 'local' && value !== 'minio') throw new UsageError(`--${name} must be local or minio`);
+    return value;
+  };
+  const [from, to] = [backend('from'), backend('to')];
+  if (from === to) throw new UsageError('--from and --to name the same backend');
+  const type = args.strings.get('type') ?? 'packages';
+  const kind = MIGRATABLE[type];
+  if (!kind) throw new UsageError(`--type ${type}: only ${Object.keys(MIGRATABLE).join(', ')} can be migrated`);
+  const root = path.resolve(loadSettings({ storagePath: packagesStoragePath }).storagePath);
+  const source = await openBlobStore(kind, root, process.env, from);
+  const target = await openBlobStore(kind, root, process.env, to);
+  const done = await migrateBlobs(source, target, (line) => process.stdout.write(`${line}\n`));
+  process.stdout.write(`Migrated ${type} from ${from} to ${to}: ${done.copied} copied (${done.bytes} bytes), ${done.skipped} already there\n`);
+}
 
 @Global()
 @Module({
@@ -80,6 +112,10 @@ async function main(argv: string[]): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h') || !group) {
     process.stdout.write(`${USAGE}\n`);
     return group ? 0 : 1;
+  }
+  if (group === 'admin' && resource === 'storage' && action === 'migrate') {
+    await migrateStorage(rest);
+    return 0;
   }
   if (group !== 'admin' || resource !== 'user' || action !== 'create') {
     throw new UsageError(`unknown command: ${[group, resource, action].filter(Boolean).join(' ')}`);

@@ -1,5 +1,5 @@
 import type { TwoFactorPolicy } from '@cairn/contracts';
-import { loadSettings, parsers, secretKeySetting, type SettingsOf } from '@cairn/platform';
+import { loadSettings, packagesStoragePath, parsers, secretKeySetting, type SettingsOf } from '@cairn/platform';
 
 /** Gitea's size notation (`-1` = no limit; `100 MB`, `1 GiB`, `512KiB`, plain bytes) → bytes, or -1. */
 export function parseSizeLimit(raw: string): number {
@@ -23,8 +23,7 @@ export function parseSizeLimit(raw: string): number {
 export const packagesSettingsSpec = {
   /** Gitea's `[packages] ENABLED`: when false every registry answers 404. */
   enabled: { section: 'packages', key: 'ENABLED', default: true, parse: parsers.bool },
-  /** Where blobs (`blobs/<aa>/<bb>/<sha256>`) and temporary uploads (`tmp/`) live; shared by all replicas. */
-  storagePath: { section: 'packages', key: 'STORAGE_PATH', default: './data/packages', parse: parsers.string },
+  storagePath: packagesStoragePath,
   /** Gitea's `LIMIT_TOTAL_OWNER_SIZE`: the most bytes one owner's package files may take (-1: no limit). */
   limitTotalOwnerSize: { section: 'packages', key: 'LIMIT_TOTAL_OWNER_SIZE', default: -1, parse: parseSizeLimit },
   /** Gitea's `LIMIT_SIZE_GENERIC`: the largest generic package file (-1: no limit). */

@@ -1,6 +1,6 @@
 // The same behaviours of both blob-store backends: a temporary folder, and a real MinIO server (S3) started here.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -8,6 +8,8 @@ import { CreateMultipartUploadCommand, ListMultipartUploadsCommand, ListObjectsV
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { minioMissing, startMinio, type RunningMinio } from '../../../../test/support/minio.js';
 import { BlobTooLargeError, type BlobStore } from './blob-store.js';
+import type { FsBlobStore } from './fs-blob-store.js';
+import { migrateBlobs } from './migrate-blobs.js';
 import { S3BlobStore } from './s3-blob-store.js';
 import { openBlobStore, storageSettingsFor } from './storage-settings.js';
 
@@ -138,5 +140,21 @@ describe.skipIf(missing !== null)('S3 storage settings', () => {
     expect(await store.removeStaleTemp(new Date(Date.now() + 60_000))).toBe(1);
     expect(await unfinished()).toEqual([]);
     expect((await store.client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'packages/tmp/' }))).KeyCount).toBe(0);
+  });
+});
+
+describe.skipIf(missing !== null)('migrateBlobs', () => {
+  it('copies every blob from a folder to MinIO once, and stops at a blob whose bytes are not its sha256', async () => {
+    const from = (await freshStore('local')) as FsBlobStore;
+    const to = await freshStore('minio');
+    const blobs = await Promise.all([randomBytes(1000), randomBytes(3 * 1024 * 1024)].map((d) => from.put(Readable.from([d]), { maxBytes: -1 })));
+    expect(await migrateBlobs(from, to)).toEqual({ copied: 2, skipped: 0, bytes: 1000 + 3 * 1024 * 1024 });
+    for (const b of blobs) expect(await to.size(b.sha256)).toBe(b.size);
+    expect(await migrateBlobs(from, to)).toMatchObject({ copied: 0, skipped: 2 });
+
+    const bad = await from.put(Readable.from([Buffer.from('original')]), { maxBytes: -1 });
+    await writeFile(from.blobPath(bad.sha256), 'tampered');
+    await expect(migrateBlobs(from, to)).rejects.toThrow(`blob ${bad.sha256} is corrupt in the source`);
+    expect(await to.size(bad.sha256)).toBeNull();
   });
 });

@@ -36,6 +36,11 @@ export const storageSettingsSpec = {
 } satisfies Record<string, SettingSpec<unknown>>;
 
 export type StorageSettings = SettingsOf<typeof storageSettingsSpec>;
+
+/** Where package blobs live with local storage (`blobs/<aa>/<bb>/<sha256>`, `tmp/`); shared by all replicas. */
+export const packagesStoragePath: SettingSpec<string> = {
+  section: 'packages', key: 'STORAGE_PATH', default: './data/packages', parse: parsers.string,
+};
 export type StorageKind = 'packages' | 'attachments' | 'actions_log' | 'actions_artifacts';
 
 /** `[storage]` overlaid by `[storage.<kind>]`: a key set in the kind's section wins. */
@@ -53,11 +58,17 @@ export function storageSettingsFor(kind: StorageKind, env: NodeJS.ProcessEnv = p
 
 /**
  * The blob store of one kind of data: a folder under `localRoot`, or a bucket (its bucket created when missing; the
- * local `tmp/` of `localRoot` still holds uploads assembled from chunks).
+ * local `tmp/` of `localRoot` still holds uploads assembled from chunks). `storageType` overrides the setting (the
+ * storage migration opens both).
  */
-export async function openBlobStore(kind: StorageKind, localRoot: string, env: NodeJS.ProcessEnv = process.env): Promise<BlobStore> {
+export async function openBlobStore(
+  kind: StorageKind,
+  localRoot: string,
+  env: NodeJS.ProcessEnv = process.env,
+  storageType?: StorageSettings['storageType'],
+): Promise<BlobStore> {
   const s = storageSettingsFor(kind, env);
-  if (s.storageType === 'local') return new FsBlobStore(localRoot);
+  if ((storageType ?? s.storageType) === 'local') return new FsBlobStore(localRoot);
   const store = new S3BlobStore({
     endpoint: s.minioEndpoint,
     accessKeyId: s.minioAccessKeyId,
