@@ -226,6 +226,25 @@ describe.each(RENDERINGS)('kustomize build %s', (dir) => {
   });
 });
 
+describe('kustomize build overlays/object-storage', () => {
+  let objs: K8sObject[];
+  beforeAll(() => {
+    objs = render('overlays/object-storage');
+  }, 120_000);
+
+  it('puts package blobs in the object store: S3 settings, credentials from a Secret, the volume only for chunked uploads', () => {
+    const settings = byKind(objs, 'ConfigMap').find((c) => c.metadata.name.startsWith('cairn-settings'))!.data;
+    expect(settings.CAIRN__STORAGE__STORAGE_TYPE).toBe('minio');
+    expect(settings.CAIRN__STORAGE__MINIO_ENDPOINT).toMatch(/^[\w.-]+:\d+$/);
+    const packages = byKind(objs, 'Deployment').find((d) => d.metadata.name === 'packages-service')!;
+    for (const name of ['CAIRN__STORAGE__MINIO_ACCESS_KEY_ID', 'CAIRN__STORAGE__MINIO_SECRET_ACCESS_KEY']) {
+      expect(envValue(packages, name)?.valueFrom?.secretKeyRef?.name, name).toBe('cairn-object-storage');
+    }
+    const pvc = byKind(objs, 'PersistentVolumeClaim').find((p) => p.metadata.name === 'packages');
+    expect(pvc?.spec.resources.requests.storage).toBe('5Gi');
+  });
+});
+
 describe('Dockerfile', () => {
   it('installs the dependencies of every app and library (their package.json files are copied before npm ci)', () => {
     const dockerfile = readFileSync(path.join(REPO_ROOT, 'Dockerfile'), 'utf8');

@@ -10,7 +10,7 @@ import { parseAllDocuments } from 'yaml';
 export const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 export const KUSTOMIZE_ROOT = path.join(REPO_ROOT, 'deploy', 'kubernetes');
 /** What CI renders: the base on its own (the defaults) and every overlay. */
-export const RENDERINGS = ['base', 'overlays/development', 'overlays/production'];
+export const RENDERINGS = ['base', 'overlays/development', 'overlays/production', 'overlays/object-storage'];
 
 /** A rendered Kubernetes object, loosely typed: the tests read what they check. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -5,7 +5,7 @@ import path from 'node:path';
 import ts from 'typescript';
 import { REPO_ROOT } from './render.js';
 
-const CREDENTIALS = ['DATABASE_URL', 'REDIS_URL', 'CAIRN__NATS__PASSWORD', 'CAIRN__NATS__TOKEN'];
+const CREDENTIALS = ['DATABASE_URL', 'REDIS_URL', 'CAIRN__NATS__PASSWORD', 'CAIRN__NATS__TOKEN', 'CAIRN__STORAGE__MINIO_SECRET_ACCESS_KEY'];
 
 function envName(section: string | undefined, key: string): string {
   return section ? `CAIRN__${section.replace(/[.-]/g, '_').toUpperCase()}__${key.toUpperCase()}` : key;
