@@ -3,26 +3,23 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { DomainError, isObjectId } from '@cairn/contracts';
 import { spawnGit } from './git-process.js';
 
-/** Git object types. */
 export type GitObjectType = 'blob' | 'tree' | 'commit' | 'tag';
 
-/** One request line: `info <object>` (type and size) or `contents <object>` (type, size and bytes). */
 export interface CatFileCommand {
   op: 'info' | 'contents';
-  /** Any object name git understands; callers build them from validated refs, object ids and tree paths. */
+  /** Callers build names from validated refs, ids and tree paths. */
   object: string;
 }
 
-/** The answer to one command; `null` when git answers `missing` (or `ambiguous`). */
+/** `null` when git answers `missing` or `ambiguous`. */
 export interface CatFileObject {
   oid: string;
   type: GitObjectType;
   size: number;
-  /** The object's bytes (`contents` only). */
   data?: Buffer;
 }
 
-/** The cat-file process went away while answering (it is replaced; the request is retried once). */
+/** The process died mid-answer; it is replaced and the request retried once. */
 export class CatFileCrashError extends Error {
   constructor(message: string) {
     super(message);
@@ -40,17 +37,14 @@ interface Pending {
 }
 
 /**
- * One long-lived `git cat-file --batch-command` process for one repository (git ≥ 2.36: `info` and `contents` in
- * the same process, so lookups and reads share it). Requests are pipelined: every command line of a request is
- * written at once and the answers are parsed off stdout in order, so a request of 30 lookups is one round trip.
- * Bodies are copied straight into a buffer of the announced size (no quadratic concatenation for large blobs).
+ * One `cat-file --batch-command` per repository (git ≥ 2.36). Commands are pipelined, so 30 lookups are one round trip;
+ * bodies go straight into a buffer of the announced size (no quadratic concatenation).
  */
 export class CatFileProcess {
   private readonly child: ChildProcessWithoutNullStreams;
   private readonly queue: Pending[] = [];
   private alive = true;
   private stderr = '';
-  // Parser state for the command currently being answered.
   private header: Buffer[] = [];
   private body: Buffer | null = null;
   private bodyFilled = 0;
@@ -79,13 +73,12 @@ export class CatFileProcess {
     return this.child.pid;
   }
 
-  /** Sends the commands and resolves with one answer per command, in order. */
   send(commands: CatFileCommand[]): Promise<(CatFileObject | null)[]> {
     if (!this.alive) return Promise.reject(new CatFileCrashError('cat-file process is gone'));
     if (commands.length === 0) return Promise.resolve([]);
     let text = '';
     for (const c of commands) {
-      // One command per line: a name with a line break (or NUL) would desynchronise the protocol.
+      // A name with a line break or NUL would desynchronise the protocol.
       if (/[\n\r\0]/.test(c.object)) throw new Error('object name contains a line break or NUL');
       text += `${c.op} ${c.object}\n`;
     }
@@ -95,7 +88,6 @@ export class CatFileProcess {
     });
   }
 
-  /** Ends the process (pending requests fail and are retried elsewhere by the pool). */
   close(): void {
     if (!this.alive) return;
     this.child.stdin.end();
@@ -115,7 +107,6 @@ export class CatFileProcess {
     this.child.kill('SIGKILL');
   }
 
-  /** Stores one answer; resolves the request when it has all of them. */
   private answer(value: CatFileObject | null): void {
     const p = this.queue[0];
     if (!p) return this.protocolError('output without a request');
@@ -190,11 +181,8 @@ export class CatFileProcess {
 }
 
 export interface CatFilePoolOptions {
-  /** Most cat-file processes open at once (one per repository). */
   maxProcesses: number;
-  /** An unused process is ended after this long (ms). */
   idleTimeoutMs: number;
-  /** Told when a process died under a request that is then retried once (the app logs it). */
   onRetry?: (reason: string) => void;
 }
 
@@ -205,32 +193,27 @@ interface PoolEntry {
 }
 
 /**
- * The pool of persistent `cat-file` processes: at most one per repository path, reused across requests, ended
- * after an idle timeout, and capped in number (the least recently used idle process makes room; when every process
- * is busy, a request for another repository waits for one to become idle). A process that dies is dropped and the
- * request that was in flight is retried once on a fresh one (reads are idempotent).
+ * At most one process per repository, LRU-capped and idle-timed; a request waits when all are busy. A dead process's
+ * request is retried once (reads are idempotent).
  */
 export class CatFilePool {
-  /** Map order is recency: an entry is moved to the end whenever it is used. */
+  /** Map order is recency. */
   private readonly entries = new Map<string, PoolEntry>();
   private readonly waiters: (() => void)[] = [];
   private closed = false;
-  /** Processes started by this pool since it was created. */
   spawned = 0;
 
   constructor(readonly options: CatFilePoolOptions) {}
 
-  /** Open processes right now. */
   get size(): number {
     return this.entries.size;
   }
 
-  /** The pid of the process serving a repository, if one is open (for tests). */
+  /** For tests. */
   pidOf(repoPath: string): number | undefined {
     return this.entries.get(repoPath)?.proc.pid;
   }
 
-  /** Runs the commands through the repository's process (pipelined, one round trip). */
   async run(repoPath: string, commands: CatFileCommand[]): Promise<(CatFileObject | null)[]> {
     for (let attempt = 0; ; attempt++) {
       const entry = await this.acquire(repoPath);
@@ -248,12 +231,10 @@ export class CatFilePool {
     }
   }
 
-  /** Convenience: one command. */
   async one(repoPath: string, command: CatFileCommand): Promise<CatFileObject | null> {
     return (await this.run(repoPath, [command]))[0];
   }
 
-  /** Ends every process. */
   close(): void {
     this.closed = true;
     for (const [, e] of this.entries) {
@@ -290,7 +271,6 @@ export class CatFilePool {
         this.spawned += 1;
         entry = created;
       }
-      // Move to the end: most recently used.
       this.entries.delete(repoPath);
       this.entries.set(repoPath, entry);
       entry.inFlight += 1;
@@ -314,7 +294,7 @@ export class CatFilePool {
     this.wakeWaiters();
   }
 
-  /** Every waiter re-checks (a slot may be free for some and not for others). */
+  /** Every waiter re-checks: a slot may be free for some and not for others. */
   private wakeWaiters(): void {
     for (const w of this.waiters.splice(0)) w();
   }
@@ -330,7 +310,6 @@ export class CatFilePool {
     if (entry?.proc === proc) {
       if (entry.idleTimer) clearTimeout(entry.idleTimer);
       this.entries.delete(repoPath);
-      // A dead process frees a slot.
       this.wakeWaiters();
     }
   }

@@ -3,18 +3,13 @@ import path from 'node:path';
 import { runGitChecked } from './git-process.js';
 import { isObjectId } from '@cairn/contracts';
 
-/**
- * What a repository's commit-graph offers: none at all, one without changed-path Bloom filters (what `git gc`
- * writes when nothing asked for filters), or one whose every layer has them.
- */
+/** `git gc` writes graphs without Bloom filters unless asked. */
 export type CommitGraphState = 'missing' | 'without-filters' | 'with-filters';
 
-/** Chunk id of the Bloom filter index (`BIDX`) in a commit-graph file. */
 const BLOOM_INDEX_CHUNK = 0x42494458;
-/** `CGPH`: the signature every commit-graph file starts with. */
 const GRAPH_SIGNATURE = 0x43475048;
 
-/** True when a commit-graph file has a Bloom filter index; null when the file is missing or not a commit-graph. */
+/** Null when the file is missing or not a commit-graph. */
 async function graphFileHasFilters(file: string): Promise<boolean | null> {
   let handle;
   try {
@@ -23,8 +18,7 @@ async function graphFileHasFilters(file: string): Promise<boolean | null> {
     return null;
   }
   try {
-    // Header: signature, version, hash version, chunk count, base graph count; then (chunks + 1) table entries of
-    // a 4-byte chunk id and an 8-byte offset.
+    // Header (signature, version, hash version, chunk count, base count), then chunks + 1 entries of id(4) + offset(8).
     const header = Buffer.alloc(8);
     if ((await handle.read(header, 0, 8, 0)).bytesRead < 8 || header.readUInt32BE(0) !== GRAPH_SIGNATURE) return null;
     const chunks = header[6];
@@ -37,10 +31,7 @@ async function graphFileHasFilters(file: string): Promise<boolean | null> {
   }
 }
 
-/**
- * Inspects the commit-graph git would load, in git's order: the single `objects/info/commit-graph` file when it
- * exists, otherwise the layers listed in `objects/info/commit-graphs/commit-graph-chain`.
- */
+/** In git's order: the single `commit-graph` file if present, else the chain's layers. */
 export async function commitGraphState(repoPath: string): Promise<CommitGraphState> {
   const info = path.join(repoPath, 'objects', 'info');
   const single = await graphFileHasFilters(path.join(info, 'commit-graph'));
@@ -56,23 +47,15 @@ export async function commitGraphState(repoPath: string): Promise<CommitGraphSta
 }
 
 export interface CommitGraphWriteOptions {
-  /** Stop git (SIGTERM, so it removes its lock) after this long. */
+  /** SIGTERM, so git removes its lock. */
   timeoutMs?: number;
-  /** Stop git (SIGTERM) when aborted, e.g. at shutdown. */
   signal?: AbortSignal;
 }
 
 /**
- * Brings the repository's commit-graph up to date, as hosting housekeeping (and git's own `maintenance` commit-graph
- * task) does: every reachable commit with its generation number (cheap `rev-list --count` and date-limited
- * `git log` walks: commits are read from the graph, not inflated from the object store) and a changed-path Bloom
- * filter (`git log -- <path>` skips commits that cannot have touched the path without diffing their trees; git 2.39
- * uses the filters for a single pathspec only).
- *
- * Incremental (`--split`): a run after a push writes a small layer with the new commits only, and git merges layers
- * as they grow (each at most half the size of the one below). A graph without Bloom filters — written by `git gc`,
- * which never computes them on its own — is rewritten once in full (`--split=replace`); git keeps filters from then
- * on, `git gc` included. Returns the mode it ran in.
+ * Generation numbers make `rev-list --count` and date-limited logs cheap; Bloom filters let `log -- <path>` skip tree
+ * diffs (git 2.39: single pathspec only). `--split` adds a small layer per push; a filterless graph (from `git gc`) is
+ * rewritten once in full, after which git keeps filters.
  */
 export async function maintainCommitGraph(
   repoPath: string,

@@ -1,4 +1,4 @@
-/** A person line of a raw commit object, rendered as Gitea renders it. */
+/** Rendered as Gitea renders it. */
 export interface CommitPerson {
   name: string;
   email: string;
@@ -6,32 +6,29 @@ export interface CommitPerson {
   date: string;
 }
 
-/** The largest signature header read (bytes); a commit carrying a larger one is reported unverified, never parsed. */
+/** Bytes; a commit with a larger one is reported unverified, never parsed. */
 export const MAX_COMMIT_SIGNATURE_BYTES = 64 * 1024;
 
-/** A commit's signature (`gpgsig` header) and the bytes it signs. */
 export type CommitSignature =
   | {
       tooLarge: false;
-      /** The armored signature: the header's value, continuation lines without their leading space. */
+      /** Continuation lines without their leading space. */
       armored: string;
-      /** The commit object without its signature headers, byte for byte: what was signed. */
+      /** Byte for byte: what was signed. */
       payload: Buffer;
     }
   | { tooLarge: true; armored: ''; payload: Buffer };
 
-/** A raw commit object, parsed. */
 export interface ParsedCommitObject {
   tree: string;
   parents: string[];
   author: CommitPerson;
   committer: CommitPerson;
   message: string;
-  /** The signature, or null for an unsigned commit. */
   signature: CommitSignature | null;
 }
 
-/** Unix seconds + git's `±hhmm` offset → RFC 3339 in that offset (`Z` when zero), as Go formats a commit time. */
+/** As Go formats a commit time. */
 export function formatGitTime(seconds: number, tz: string): string {
   const m = /^([+-])(\d{2})(\d{2})$/.exec(tz);
   const offsetMin = m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
@@ -53,11 +50,8 @@ function startsWith(data: Buffer, at: number, prefix: Buffer): boolean {
 const GPGSIG = Buffer.from('gpgsig');
 
 /**
- * Splits a raw commit object into its signature and the signed payload exactly as git does
- * (`parse_buffer_signed_by_header`): the signature header of the object's hash (`gpgsig` for SHA-1 objects,
- * `gpgsig-sha256` for SHA-256 ones, told apart by the length of the `tree` id) with its space-indented continuation
- * lines is the signature; those lines, and any other `gpgsig*` header with its continuation lines, are left out of
- * the payload; everything from the first blank line on is payload. null when the object has no such header.
+ * As git's `parse_buffer_signed_by_header`: `gpgsig` for SHA-1, `gpgsig-sha256` for SHA-256 (by tree id length); every
+ * `gpgsig*` header is left out of the payload.
  */
 export function splitCommitSignature(data: Buffer): CommitSignature | null {
   const sha256 = /^tree [0-9a-f]{64}\n/.test(data.subarray(0, 70).toString('latin1'));
@@ -96,7 +90,7 @@ export function splitCommitSignature(data: Buffer): CommitSignature | null {
   return { tooLarge: false, armored: Buffer.concat(signature).toString('utf8'), payload: Buffer.concat(payload) };
 }
 
-/** The message of a raw commit object, byte for byte (whatever its encoding: what a replayed commit keeps). */
+/** Byte for byte whatever its encoding: what a replayed commit keeps. */
 export function commitMessageBytes(data: Buffer): Buffer {
   const split = data.indexOf('\n\n');
   return split < 0 ? Buffer.alloc(0) : data.subarray(split + 2);
@@ -108,11 +102,7 @@ function person(value: string): CommitPerson {
   return { name: m[1], email: m[2], date: formatGitTime(Number(m[3]), m[4]) };
 }
 
-/**
- * Parses a raw commit object (`git cat-file commit`): headers up to the first blank line (`tree`, `parent`…,
- * `author`, `committer`; a signature header is handed to {@link splitCommitSignature}; others, with their
- * space-indented continuation lines, are skipped), then the message, kept byte for byte.
- */
+/** Unknown headers and their continuation lines are skipped; the message is kept byte for byte. */
 export function parseCommitObject(data: Buffer): ParsedCommitObject {
   const text = data.toString('utf8');
   const split = text.indexOf('\n\n');

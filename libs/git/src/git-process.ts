@@ -5,18 +5,12 @@ import {
 } from '@cairn/platform';
 
 /**
- * The one way Cairn starts git (the home of this rule; `gitEnvironment()` is its environment):
- *
- * - an argument vector, never a shell: nothing in an argument is ever interpreted;
- * - `--git-dir=<dir>` from a validated storage path ({@link repoStoragePath}) when a repository is named;
- * - callers put `--end-of-options` before revisions (every subcommand that parses revisions accepts it; a ref name
- *   or id that starts with `-` is then a revision, never an option) and `--` before paths;
- * - one-shot commands ({@link runGit}) have a time limit that kills the process, bounded stdout and a bounded stderr
- *   kept for the error message. Long-lived processes (cat-file pools, merge-tree sessions, the transport) keep their
- *   own lifecycle but start through {@link spawnGit}, and can use {@link watchGitExit} / {@link stopGit}.
+ * The one way Cairn starts git: argument vectors, `--git-dir` from a validated path, callers put `--end-of-options`
+ * before revisions and `--` before paths (a ref starting with `-` is never an option), one-shot runs are time- and
+ * output-bounded.
  */
 
-/** How many git processes this process has started, by subcommand: tests and benchmarks check what a request costs. */
+/** Tests and benchmarks count these to check what a request costs. */
 export const gitSpawnStats = {
   total: 0,
   bySubcommand: new Map<string, number>(),
@@ -25,13 +19,11 @@ export const gitSpawnStats = {
   },
 };
 
-/** The subcommand each process was started for (for error messages). */
 const subcommandOf = new WeakMap<ChildProcessWithoutNullStreams, string>();
 
-/** Global options of git that take the next argument as their value. */
 const GLOBAL_OPTIONS_WITH_VALUE = new Set(['-c', '-C', '--git-dir', '--work-tree', '--namespace']);
 
-/** The subcommand of an argument vector (after git's global options): `log` for `-c a=b log …`. */
+/** `log` for `-c a=b log …`. */
 export function gitSubcommand(args: readonly string[]): string {
   for (let i = 0; i < args.length; i += 1) {
     const a = args[i];
@@ -41,11 +33,11 @@ export function gitSubcommand(args: readonly string[]): string {
   return '';
 }
 
-/** A git run that failed. The message is for logs (it may name paths); never show it to clients. */
+/** The message may name paths: for logs, never for clients. */
 export class GitCommandError extends Error {
   constructor(
     readonly subcommand: string,
-    /** The exit code; null when git was killed (time limit, output limit, abort) or never ran. */
+    /** Null when git was killed or never ran. */
     readonly code: number | null,
     readonly stderr: string,
   ) {
@@ -55,19 +47,15 @@ export class GitCommandError extends Error {
 }
 
 export interface SpawnGitOptions {
-  /** Added to {@link gitEnvironment} (identities, object directories, `GIT_PROTOCOL`…). */
   env?: Readonly<Record<string, string | undefined>>;
   /**
-   * Run under coreutils' `stdbuf -o0` (an exec, not an extra process): for a long-lived command that answers over
-   * stdio without flushing per request (`git merge-tree --stdin`).
+   * Runs under `stdbuf -o0`: long-lived commands that answer over stdio do not flush per request (`merge-tree
+   * --stdin`).
    */
   unbuffered?: boolean;
 }
 
-/**
- * Starts `git [--git-dir=<gitDir>] <args…>` (see the rules above) with all three stdio streams piped. `gitDir` is
- * null for commands that take the repository as an operand (`upload-pack … --end-of-options <dir>`).
- */
+/** `gitDir` null for commands that take the repository as an operand (`upload-pack`). */
 export function spawnGit(
   gitDir: string | null,
   args: readonly string[],
@@ -88,7 +76,6 @@ export function spawnGit(
   return child;
 }
 
-/** `cairn_git_processes_*`: started by subcommand, running now, and how each ended. */
 function countGitProcess(child: ChildProcessWithoutNullStreams, subcommand: string): void {
   gitProcessesSpawned.inc({ subcommand });
   gitProcessesRunning.inc();
@@ -103,7 +90,6 @@ function countGitProcess(child: ChildProcessWithoutNullStreams, subcommand: stri
   child.once('exit', (code) => end(code === 0 ? 'ok' : code === null ? 'killed' : 'exit_code'));
 }
 
-/** A span per git process (while tracing), from its start to its exit, with its subcommand and exit code. */
 function traceGitProcess(child: ChildProcessWithoutNullStreams, subcommand: string): void {
   const started = startSpan(`git ${subcommand}`, {
     kind: SpanKind.INTERNAL,
@@ -123,11 +109,7 @@ function traceGitProcess(child: ChildProcessWithoutNullStreams, subcommand: stri
   });
 }
 
-/**
- * Keeps a bounded part of a process's stderr and returns a reader for it (trimmed). One-shot commands keep the
- * beginning (`first`: git's first lines say what went wrong); long-lived processes keep the `last` characters (what
- * they said before they ended, not warnings from hours ago).
- */
+/** One-shot runs keep the `first` bytes (git's first lines say what went wrong); long-lived ones keep the `last`. */
 export function collectStderr(
   child: ChildProcessWithoutNullStreams,
   options: { limit?: number; keep?: 'first' | 'last' } = {},
@@ -141,10 +123,6 @@ export function collectStderr(
   return () => text.trim();
 }
 
-/**
- * Calls `settle` once, when a git process has gone: with null after exit 0 (or a code in `okCodes`), else with why
- * it ended — it could not start, or a {@link GitCommandError} with the start of git's stderr.
- */
 export function watchGitExit(
   child: ChildProcessWithoutNullStreams,
   settle: (error: Error | null, code: number | null) => void,
@@ -164,7 +142,7 @@ export function watchGitExit(
   );
 }
 
-/** Ends a long-lived git process: stdin closed (git exits by itself), killed if it has not gone after `graceMs`. */
+/** Stdin closed first (git exits by itself); killed after `graceMs`. */
 export function stopGit(child: ChildProcessWithoutNullStreams, graceMs = 2_000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
@@ -178,37 +156,22 @@ export function stopGit(child: ChildProcessWithoutNullStreams, graceMs = 2_000):
 }
 
 export interface RunGitOptions extends SpawnGitOptions {
-  /** Written to git's stdin, which is then closed (closed at once without it). */
   input?: string | Buffer;
-  /** Kill git after this long (default one minute); the run then reports `timedOut`. */
   timeoutMs?: number;
-  /**
-   * How git is stopped on a timeout or abort (default SIGKILL). Commands that write (`commit-graph write`) get
-   * SIGTERM, on which git removes its lock files; a killed writer would leave a stale lock that blocks later writes.
-   */
+  /** Writers (`commit-graph write`) get SIGTERM so git removes its lock files; a killed writer leaves a stale lock. */
   killSignal?: NodeJS.Signals;
-  /** Refuse (kill git and reject) when stdout grows past this many bytes (default 64 MiB). */
   maxStdoutBytes?: number;
-  /** Stops git (with `killSignal`) when aborted, e.g. at shutdown; the run then rejects. */
   signal?: AbortSignal;
 }
 
-/** What one git run did. */
 export interface GitRun {
-  /** The exit code; null when git was killed. */
   code: number | null;
   stdout: Buffer;
-  /** The beginning of git's stderr (8 KiB at most). */
   stderr: string;
-  /** Killed because it exceeded its time limit. */
   timedOut: boolean;
 }
 
-/**
- * Runs one git command to its end (see the rules above). Resolves whatever the exit code — callers that treat a
- * code as an answer read it; {@link runGitChecked} rejects instead. Rejects when git cannot start, its output
- * exceeds the limit, or `signal` aborts it.
- */
+/** Resolves whatever the exit code; rejects when git cannot start, output exceeds the limit or `signal` aborts. */
 export function runGit(gitDir: string | null, args: readonly string[], options: RunGitOptions = {}): Promise<GitRun> {
   const { timeoutMs = 60_000, maxStdoutBytes = 64 * 1024 * 1024, killSignal = 'SIGKILL' } = options;
   const subcommand = gitSubcommand(args);
@@ -256,10 +219,7 @@ export function runGit(gitDir: string | null, args: readonly string[], options: 
   });
 }
 
-/**
- * {@link runGit} for commands whose failure is an error: rejects with a {@link GitCommandError} on a time-out or an
- * exit code other than 0 and `okCodes` (codes that are answers, e.g. 1 for `rev-parse --verify --quiet`).
- */
+/** `okCodes`: exit codes that are answers (1 for `rev-parse --verify --quiet`). */
 export async function runGitChecked(
   gitDir: string | null,
   args: readonly string[],
@@ -273,7 +233,6 @@ export async function runGitChecked(
   throw new GitCommandError(gitSubcommand(args), run.code, run.stderr);
 }
 
-/** {@link runGitChecked} for commands whose output is text: git's stdout as UTF-8. */
 export async function runGitText(
   gitDir: string | null,
   args: readonly string[],

@@ -6,22 +6,19 @@ import { GitCommandError, runGitChecked, spawnGit, watchGitExit } from './git-pr
 import { COMMIT_ID_LOG_FORMAT, parseDiffLog, type LoggedDiff } from './log-format.js';
 import { RevListPage } from './rev-list-page.js';
 
-/** The revision range and filters shared by a page of commits and its count (so both always agree). */
+/** Shared by a page and its count so both always agree. */
 export interface HistoryFilter {
-  /** Full commit id to start from. */
   commit: string;
-  /** Full commit id whose history is excluded (Gitea's `not`). */
+  /** Gitea's `not`. */
   not?: string;
-  /** Only commits touching this (sanitised) tree path. */
   path?: string;
-  /** Inclusive bounds on the committer date, unix seconds (already normalised; never user text). */
+  /** Committer-date bounds, inclusive, unix seconds (normalised; never user text). */
   sinceSeconds?: number;
   untilSeconds?: number;
 }
 
 function filterArgs(f: HistoryFilter): { options: string[]; revisions: string[] } {
   const options: string[] = [];
-  // `--max-age`/`--min-age` are `--since`/`--until` with exact timestamps: committer date, both bounds inclusive.
   if (f.sinceSeconds !== undefined) options.push(`--max-age=${Math.trunc(f.sinceSeconds)}`);
   if (f.untilSeconds !== undefined) options.push(`--min-age=${Math.trunc(f.untilSeconds)}`);
   const revisions = ['--end-of-options', f.commit];
@@ -32,9 +29,7 @@ function filterArgs(f: HistoryFilter): { options: string[]; revisions: string[] 
 }
 
 /**
- * Remembers commit counts by repository and filter. Every part of the key is immutable — full commit ids (which
- * name the whole history behind them), a tree path and absolute timestamps — so a count never goes stale; a push
- * moves the branch to a new commit id, hence a new key. Only memory is bounded.
+ * Keys are immutable (full commit ids, path, absolute timestamps), so a count never goes stale; only memory is bounded.
  */
 export class HistoryCountCache {
   private readonly entries: LruCache<number>;
@@ -60,21 +55,16 @@ export class HistoryCountCache {
   }
 }
 
-/** The process-wide count cache. */
 export const historyCountCache = new HistoryCountCache();
 
-/** A page of commit ids and the number of commits matching the filter, from one walk. */
 export interface WalkedHistory {
   total: number;
   ids: string[];
 }
 
 /**
- * Walks the filtered history once (`git rev-list` with exactly the log's filters) and returns both the number of
- * matching commits and the ids of one page (`skip`, `limit`), in log order. A `rev-list --count` next to a
- * `git log` page would walk the same history twice — for a date window deep in history, nearly all of the work.
- * The ids are streamed and counted, never held beyond the page; `GIT_FLUSH=0` lets git buffer its output instead
- * of writing once per commit.
+ * Count and page from one `rev-list` walk: a separate `--count` would walk the history twice (nearly all the work for a
+ * deep date window).
  */
 export function walkHistory(
   repoPath: string,
@@ -117,7 +107,6 @@ export function walkHistory(
   });
 }
 
-/** The number of commits matching the filter: from the count cache, or one walk (then cached). */
 export async function countHistory(repoPath: string, f: HistoryFilter): Promise<number> {
   const cached = historyCountCache.get(repoPath, f);
   if (cached !== undefined) return cached;
@@ -126,17 +115,13 @@ export async function countHistory(repoPath: string, f: HistoryFilter): Promise<
   return total;
 }
 
-/** True when at least one commit reachable from `commit` touched `path` (no date filters). */
 export async function pathHasHistory(repoPath: string, commit: string, path: string): Promise<boolean> {
   const { stdout } = await runGitChecked(repoPath, ['rev-list', '--max-count=1', '--end-of-options', commit, '--', path]);
   return stdout.length > 0;
 }
 
-/** The diff output wanted with each commit. */
 export interface DiffOptions {
-  /** Changed files (`--raw`). */
   files: boolean;
-  /** Line counts (`--numstat`). */
   stat: boolean;
 }
 
@@ -145,7 +130,7 @@ export interface LogPageOptions extends DiffOptions {
   limit: number;
 }
 
-/** The diff output asked for (merges against their first parent, as Gitea; renames off). */
+/** Merges against their first parent, as Gitea; renames off. */
 function diffArgs(page: DiffOptions): string[] {
   const diff: string[] = [];
   if (page.files) diff.push('--raw');
@@ -154,11 +139,7 @@ function diffArgs(page: DiffOptions): string[] {
   return diff;
 }
 
-/**
- * One page of the filtered history in one `git log` process: the ids in order, with `--raw` and/or `--numstat`
- * output when files or stats are wanted (the whole commit's changes even when the list is limited to a path).
- * The walk stops at the end of the page; what it cannot say is the total ({@link walkHistory} does both).
- */
+/** The whole commit's changes even when the walk is limited to a path; no total ({@link walkHistory} gives it). */
 export async function logPage(repoPath: string, f: HistoryFilter, page: LogPageOptions): Promise<LoggedDiff[]> {
   const { options, revisions } = filterArgs(f);
   const diff = diffArgs(page);
@@ -173,17 +154,11 @@ export async function logPage(repoPath: string, f: HistoryFilter, page: LogPageO
     ...options,
     ...revisions,
   ];
-  // A long walk stops once the caller's deadline passed (a read: nothing is left half done).
   const { stdout } = await runGitChecked(repoPath, args, { signal: rpcDeadlineSignal() });
   return parseDiffLog(stdout);
 }
 
-/**
- * The diff output of the given commits (full ids), in their order, exactly as {@link logPage} gives it, from one
- * `git log --no-walk --stdin` (no history walk; no pathspec, so the whole commit's changes, as `--full-diff` gives).
- * git is started at once and handed the ids when they arrive, so its start-up overlaps whatever produces them
- * (the walk of {@link walkHistory}). Without files or stats there is nothing to ask git.
- */
+/** One `log --no-walk --stdin` started at once, so git's start-up overlaps the walk that produces the ids. */
 export function logDiffs(
   repoPath: string,
   ids: string[] | Promise<string[]>,
@@ -206,7 +181,7 @@ export function logDiffs(
     const child = spawnGit(repoPath, args);
     const out: Buffer[] = [];
     let failure: Error | null = null;
-    // With no ids git would fall back to HEAD: it is stopped and its output ignored.
+    // With no ids git would fall back to HEAD: stop it and ignore its output.
     let nothingToAsk = false;
     let timer: NodeJS.Timeout | undefined;
     const stop = (err: Error | null) => {
@@ -233,7 +208,7 @@ export function logDiffs(
         }
         const bad = list.find((id) => !isObjectId(id));
         if (bad !== undefined) return stop(new Error(`not a full commit id: ${bad}`));
-        // Timed from here: until now git was only waiting (for a walk that has its own time limit).
+        // Timed from here: until now git was only waiting for the walk.
         timer = setTimeout(() => {
           stop(new GitCommandError('log', null, `timed out after ${timeoutMs} ms`));
         }, timeoutMs);
@@ -245,14 +220,9 @@ export function logDiffs(
   });
 }
 
-/** A commit of a history page: the parsed commit object, with diff output when it was asked for. */
 export interface HistoryCommit extends ParsedCommitObject, LoggedDiff {}
 
-/**
- * The commit objects of the given ids, read in one pipelined round trip of the repository's pooled `cat-file`
- * process (no git process per page) and parsed as the branch API parses them, by id. Throws when an id is not a
- * commit.
- */
+/** One pipelined round trip of the pooled `cat-file` (no git process per page). Throws when an id is not a commit. */
 export async function readCommitObjects(
   pool: Pick<CatFilePool, 'run'>,
   repoPath: string,
@@ -267,7 +237,6 @@ export async function readCommitObjects(
   return byId;
 }
 
-/** Puts listed commits (ids and diff output, in page order) together with their commit objects. */
 export function historyCommits(listed: LoggedDiff[], objects: Map<string, ParsedCommitObject>): HistoryCommit[] {
   return listed.map((c) => {
     const object = objects.get(c.sha);

@@ -3,14 +3,12 @@ import { LAST_COMMIT_LOG_FORMAT, WalkParser, type WalkedCommit } from './log-for
 import { parentOf } from './tree-path.js';
 import { LruCache } from '@cairn/platform';
 
-/** The last commit that changed a path (Gitea's `last_commit_sha` and dates). */
+/** Gitea's `last_commit_sha` and dates. */
 export type LastCommit = WalkedCommit;
 
 /**
- * Remembers last commits by (repository, commit, path). The answer for a given commit id never changes — the id
- * names the whole history behind it — so entries never go stale; the cache is only bounded (least recently used
- * entries go first). Repeated requests at the same commit (clients polling a branch head, or fetching a file list
- * and then the files) then need no `git log` at all.
+ * Keyed by (repository, commit, path): a commit id names its whole history, so entries never go stale; only
+ * LRU-bounded.
  */
 export class LastCommitCache {
   private readonly entries: LruCache<LastCommit>;
@@ -40,10 +38,9 @@ export class LastCommitCache {
   }
 }
 
-/** The process-wide cache used unless a caller passes its own (or `null` for none). */
+/** Used unless a caller passes its own (or `null` for none). */
 export const lastCommitCache = new LastCommitCache();
 
-/** With more paths than this, the walk is limited to their common directory instead of listing each one. */
 const MAX_PATHSPECS = 64;
 
 function commonDirectory(paths: string[]): string {
@@ -55,20 +52,9 @@ function commonDirectory(paths: string[]): string {
 }
 
 /**
- * The last commit that changed each of the given tree paths (files or directories), from one `git log` walk
- * instead of one `git log -1 -- <path>` per path. The walk is limited to the requested paths (or their common
- * directory when there are many), lists each commit's changed paths (`--raw`, renames off), and is stopped as soon
- * as every path has been seen — usually after a handful of commits. A changed path counts for every requested
- * path that equals it or contains it.
- *
- * Merges: with `--diff-merges=combined` a merge lists only the paths that differ from *every* parent — the paths
- * for which `git log -1 -- <path>` would stop at the merge itself; for the others the walk goes on into the parent
- * the path came from, as per-path history simplification does. The one difference from per-path `git log -1`:
- * history is simplified for the union of the paths, so in rare merge shapes (a path taken unchanged from one
- * parent, while the other parent changed it too) a commit from the other side can be reported.
- *
- * Paths never seen (shallow history, or the walk timed out or was aborted) are absent from the result. Paths
- * answered by the cache cost nothing; the walk only looks for the others.
+ * One `git log --raw` walk for all paths (not one `log -1` per path), stopped once every path is seen. With
+ * `--diff-merges=combined` a merge lists only paths differing from every parent, as per-path simplification; rare merge
+ * shapes can report the other side's commit. Unseen paths (timeout, shallow) are absent.
  */
 export function lastCommitsForPaths(
   repoPath: string,
@@ -78,7 +64,6 @@ export function lastCommitsForPaths(
     timeoutMs?: number;
     cache?: LastCommitCache | null;
     signal?: AbortSignal;
-    /** Told when the walk stopped at its time limit (the app logs it). */
     onTimeout?: (message: string) => void;
   } = {},
 ): Promise<Map<string, LastCommit>> {
@@ -122,11 +107,10 @@ export function lastCommitsForPaths(
       finish();
     }, options.timeoutMs ?? 30_000);
     timer.unref();
-    // Stopped (e.g. at shutdown) like a timeout: what was found so far is kept.
+    // Stopped like a timeout: what was found so far is kept.
     const onAbort = () => finish();
     options.signal?.addEventListener('abort', onAbort, { once: true });
     const parser = new WalkParser((c, changed) => {
-      // The changed path and each of its parent directories may be a requested path.
       let p = changed;
       for (;;) {
         if (remaining.delete(p)) {

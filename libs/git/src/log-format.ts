@@ -1,28 +1,20 @@
 import { isObjectId } from '@cairn/contracts';
 /**
- * `git log -z` output formats and their parsers. Every commit record starts with a header whose fields are
- * NUL-separated and whose first field is RS (0x1e) + the commit id. What follows, up to the next header, is the
- * commit's diff output: `--raw` entries (a `:`-token followed by exactly one path token, renames off) and
- * `--numstat` entries (`added TAB deleted TAB path` in one token). A path token is only ever read right after its
- * `:`-token, so no file name — whatever bytes it holds — can be mistaken for a header.
+ * `git log -z` formats. A path token is only read right after its `:`-token, so no file name can be mistaken for a
+ * header.
  */
 
 const RS = '\x1e';
 
-/**
- * Header of the commit list's log: the id only. The commits themselves (tree, parents, people, message) are read
- * from the pooled cat-file process and parsed by `parseCommitObject`, as the branch API does; git log supplies the
- * order and the diffs.
- */
+/** Ids only: commits are read from the pooled cat-file and parsed as the branch API does; log gives order and diffs. */
 export const COMMIT_ID_LOG_FORMAT = '%x1e%H';
 
-/** Header of the last-commit walk: id, committer date, author date. */
 export const LAST_COMMIT_LOG_FORMAT = '%x1e%H%x00%cI%x00%aI';
 const LAST_COMMIT_FIELDS = 3;
 
 /**
- * A commit's people, dates and message as `git log` prints them: the dates strict ISO 8601 with the commit's own
- * offset (`%aI`/`%cI`, `+00:00` rather than `Z`), as the pull-request commits and push payloads show them today.
+ * Strict ISO 8601 dates with the commit's own offset (`+00:00`, not `Z`), as pull-request commits and push payloads
+ * show them.
  */
 export interface LoggedCommitFields {
   authorName: string;
@@ -34,27 +26,24 @@ export interface LoggedCommitFields {
   message: string;
 }
 
-/** One changed path of a commit (raw status letter: A, D, M, T, …). */
 export interface LogFileChange {
   path: string;
   status: string;
 }
 
-/** One commit of {@link COMMIT_ID_LOG_FORMAT} output, with what its diff output said. */
 export interface LoggedDiff {
   sha: string;
-  /** Present when the log ran with `--raw`. */
   files?: LogFileChange[];
-  /** Present when the log ran with `--numstat` (binary files count 0). */
+  /** Binary files count 0. */
   stats?: { additions: number; deletions: number };
 }
 
-/** git's strict ISO date (`2024-01-02T15:04:05+00:00`) as Go's RFC 3339 (`…Z` for a zero offset). */
+/** Go's RFC 3339 writes `Z` for a zero offset. */
 export function normalizeGitDate(iso: string): string {
   return iso.endsWith('+00:00') ? `${iso.slice(0, -6)}Z` : iso;
 }
 
-/** Splits `-z` output into NUL-terminated tokens (a trailing empty token is dropped). */
+/** A trailing empty token is dropped. */
 export function splitNul(out: Buffer | string): string[] {
   const text = typeof out === 'string' ? out : out.toString('utf8');
   const tokens = text.split('\0');
@@ -63,7 +52,7 @@ export function splitNul(out: Buffer | string): string[] {
 }
 
 const NUMSTAT = /^(\d+|-)\t(\d+|-)\t/;
-/** Parses `git log -z --format=COMMIT_ID_LOG_FORMAT [--raw] [--numstat]` output. Throws on anything unexpected. */
+/** Throws on anything unexpected. */
 export function parseDiffLog(out: Buffer | string): LoggedDiff[] {
   const tokens = splitNul(out);
   const commits: LoggedDiff[] = [];
@@ -105,18 +94,13 @@ export function parseDiffLog(out: Buffer | string): LoggedDiff[] {
   return commits;
 }
 
-/** A commit of the last-commit walk (header fields only). */
 export interface WalkedCommit {
   sha: string;
   committerDate: string;
   authorDate: string;
 }
 
-/**
- * Incremental parser of `git log -z --format=LAST_COMMIT_LOG_FORMAT --raw` output: feed chunks as they arrive;
- * every changed path is reported at once with the commit that changed it, so the caller can stop the walk the
- * moment it has seen everything it needs.
- */
+/** Incremental: reports each path with its commit as it arrives, so the caller can stop the walk early. */
 export class WalkParser {
   private carry = '';
   private pending: string[] = [];

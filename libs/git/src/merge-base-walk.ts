@@ -1,19 +1,13 @@
 import type { ParsedCommitObject } from './commit-object.js';
 
-/** What a merge-base walk reads of a commit (a part of the one parsed commit type). */
 export type CommitAncestry = Pick<ParsedCommitObject, 'parents' | 'committer'>;
 
-/** Reads commits (in the order asked); null for an object that is missing or not a commit. */
+/** Null for an object that is missing or not a commit. */
 export type ReadCommits = (oids: string[]) => Promise<(CommitAncestry | null)[]>;
 
-/**
- * What the walk found: the one best common ancestor, none (unrelated histories), or `undecided` — several best
- * common ancestors (criss-cross merges: the caller asks `git merge-base`, whose choice among them is the rule),
- * a missing commit, or a walk longer than its budget.
- */
+/** `undecided`: criss-cross merges (git's choice is the rule), a missing commit or an exhausted budget. */
 export type MergeBaseAnswer = { kind: 'found'; oid: string } | { kind: 'none' } | { kind: 'undecided'; reason: string };
 
-/** The committer time in seconds since the epoch, the order git walks commits in. */
 function timeOf(commit: CommitAncestry): number {
   return Date.parse(commit.committer.date) / 1000;
 }
@@ -23,7 +17,7 @@ const TWO = 2;
 const STALE = 4;
 const RESULT = 8;
 
-/** A max-heap of commits by committer time (newest first), as git walks them. */
+/** Newest first, as git walks them. */
 class NewestFirst {
   private readonly items: { oid: string; time: number }[] = [];
 
@@ -70,16 +64,8 @@ class NewestFirst {
 }
 
 /**
- * Kept beside `git merge-base` (below) for a measured reason: the merge-check worker walks through its long-lived
- * cat-file process instead of starting a `git merge-base` per check (bench/README.md, mergeability checks).
- *
- * The merge base of two commits, found the way `git merge-base` finds it (without a commit-graph): both commits are
- * walked newest first, each commit painted with the side(s) it is reachable from; a commit reachable from both is a
- * common ancestor and everything below it is stale; the walk ends when only stale commits are left to visit. Every
- * best common ancestor is reached through non-stale commits, so when exactly one non-stale candidate remains it is
- * the merge base; several candidates (criss-cross histories) are left to git (`undecided`). The walk order only
- * changes how much is read (clock skew makes it read more), never the answer. `maxCommits` bounds the commits
- * visited.
+ * Kept beside `git merge-base` for a measured reason: the merge-check worker reuses its cat-file process instead of a
+ * process per check (bench/README.md). Same paint-and-stale walk as git; several candidates are left to git.
  */
 export async function findMergeBase(read: ReadCommits, a: string, b: string, maxCommits: number): Promise<MergeBaseAnswer> {
   const links = new Map<string, CommitAncestry>();

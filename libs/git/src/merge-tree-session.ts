@@ -7,11 +7,7 @@ import { collectStderr, runGit, spawnGit, stopGit } from './git-process.js';
 import { mergeTimedOut, type MergeTreeOutcome } from './merge-tree.js';
 
 
-/**
- * Reads one answer of `git merge-tree --write-tree --stdin -z --name-only --no-messages` from the start of `buf`:
- * `<1 clean | 0 conflicted> NUL <tree> NUL (<conflicted path> NUL)* NUL`. Null while the answer is incomplete;
- * otherwise the outcome and the number of bytes it took.
- */
+/** Parses `<1|0> NUL <tree> NUL (<path> NUL)* NUL`; null while incomplete, else the outcome and bytes consumed. */
 export function readMergeAnswer(buf: Buffer): { outcome: MergeTreeOutcome; length: number } | null {
   const statusEnd = buf.indexOf(0);
   if (statusEnd < 0) return null;
@@ -34,7 +30,7 @@ export function readMergeAnswer(buf: Buffer): { outcome: MergeTreeOutcome; lengt
     return { outcome: { kind: 'error', message: `unexpected merge-tree answer ${JSON.stringify(status).slice(0, 40)}` }, length };
   }
   if (status === '1') return { outcome: { kind: 'clean', tree }, length };
-  // git lists a path once per conflicted stage entry in some versions: each name once, in git's order.
+  // Some git versions list a path once per conflicted stage: keep each name once.
   return { outcome: { kind: 'conflict', tree, files: [...new Set(files)] }, length };
 }
 
@@ -44,14 +40,11 @@ interface Pending {
 }
 
 /**
- * One long-lived `git merge-tree --write-tree --stdin` on one repository, answering one merge at a time: no process
- * start, repository discovery or pack index loading per check. Its merged trees are written to a scratch object
- * directory of its own (the repository's objects reached as an alternate), so the repository is only read; the
- * scratch directory lives as long as the process and is removed with it. git 2.39 ends the process on a merge it
- * cannot do (an unknown commit, unrelated histories): that merge's answer is an error and the session is dead.
+ * A long-lived `merge-tree --stdin`: no process start or pack loading per check. Trees go to a scratch object dir (repo
+ * as alternate), so the repository is only read. git 2.39 exits on a merge it cannot do, which kills the session.
  */
 export class MergeTreeSession {
-  /** Merges answered so far (the pool retires a session after a number of them). */
+  /** The pool retires a session after a number of merges. */
   merges = 0;
   lastUsedAt = Date.now();
   private buf: Buffer = Buffer.alloc(0);
@@ -70,7 +63,6 @@ export class MergeTreeSession {
     child.once('close', (code, signal) => this.onExit(`git merge-tree exited with ${code ?? signal}`));
   }
 
-  /** Starts a session on `dir` (a validated repository path) with a fresh scratch object directory. */
   static async open(dir: string, unbuffered: boolean): Promise<MergeTreeSession> {
     const scratch = await mkdtemp(join(tmpdir(), 'cairn-merge-check-'));
     try {
@@ -85,7 +77,6 @@ export class MergeTreeSession {
     }
   }
 
-  /** False once the process ended (after an error, a timeout or `close`). */
   get alive(): boolean {
     return !this.exited;
   }
@@ -94,10 +85,7 @@ export class MergeTreeSession {
     return this.pending !== undefined;
   }
 
-  /**
-   * Merges two commits (full object ids, validated by the caller). A merge running longer than `timeoutMs` kills the
-   * process and answers an error saying so.
-   */
+  /** Past `timeoutMs` the process is killed and the merge answers an error. */
   merge(base: string, head: string, timeoutMs: number): Promise<MergeTreeOutcome> {
     if (!isObjectId(base) || !isObjectId(head)) throw new Error('base and head must be full object ids');
     if (this.pending) throw new Error('a merge-tree session answers one merge at a time');
@@ -107,7 +95,7 @@ export class MergeTreeSession {
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.finish(mergeTimedOut(timeoutMs));
-        // Dead from now on, not only once the kill has taken effect: the session must not be handed out again.
+        // Dead at once, not when the kill lands: the session must not be handed out again.
         this.exited = true;
         this.child.kill('SIGKILL');
       }, timeoutMs);
@@ -116,7 +104,6 @@ export class MergeTreeSession {
     });
   }
 
-  /** Ends the process and removes the scratch object directory with everything the merges wrote. */
   async close(): Promise<void> {
     await stopGit(this.child);
     await rm(this.scratch, { recursive: true, force: true });
@@ -149,13 +136,10 @@ export class MergeTreeSession {
   }
 }
 
-/** The empty tree, which every git repository has without storing it. */
+/** Every repository has it without storing it. */
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
-/**
- * Whether long-lived merge-tree sessions answer here (coreutils `stdbuf`, a git with `merge-tree --stdin`): merges a
- * commit with itself in a scratch repository; rejects with what went wrong.
- */
+/** Probes `stdbuf` and `merge-tree --stdin` by merging a commit with itself in a scratch repository. */
 export async function probeMergeTreeSessions(): Promise<void> {
   const root = await mkdtemp(join(tmpdir(), 'cairn-merge-check-probe-'));
   try {

@@ -32,7 +32,6 @@ function identityEnv(author: GitIdentity, committer: GitIdentity): Record<string
   };
 }
 
-/** The commit a branch points at, or null when the branch does not exist. */
 export async function resolveBranch(dir: string, branch: string): Promise<string | null> {
   const r = await runGit(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${branchRef(branch)}^{commit}`]);
   if (r.code !== 0) return null;
@@ -40,7 +39,6 @@ export async function resolveBranch(dir: string, branch: string): Promise<string
   return isObjectId(oid) ? oid : null;
 }
 
-/** The best common ancestor of two commits, or null when they share no history. */
 export async function mergeBase(dir: string, a: string, b: string, options: { timeoutMs?: number } = {}): Promise<string | null> {
   const r = await runGit(dir, ['merge-base', '--end-of-options', assertOid(a), assertOid(b)], options);
   if (r.code !== 0) return null;
@@ -48,11 +46,7 @@ export async function mergeBase(dir: string, a: string, b: string, options: { ti
   return isObjectId(oid) ? oid : null;
 }
 
-/**
- * Copies a commit and its history from another repository of the same storage into `dir` (a fork's pull-request
- * head into the base repository): one local `git fetch` of the object id, writing no ref (the caller points
- * `refs/pull/N/head` at it), without the automatic maintenance a fetch would start. Nothing when `dir` has it.
- */
+/** Copies a fork's commit into `dir` by one local fetch of the id; writes no ref, starts no auto-maintenance. */
 export async function fetchCommit(dir: string, fromDir: string, oid: string, timeoutMs: number): Promise<void> {
   const has = await runGit(dir, ['cat-file', '-e', '--end-of-options', `${assertOid(oid)}^{commit}`]);
   if (has.code === 0) return;
@@ -65,20 +59,19 @@ export async function fetchCommit(dir: string, fromDir: string, oid: string, tim
   if (r.code !== 0) throw new Error(`git fetch of ${oid} failed: ${r.stderr.trim().slice(0, 300)}`);
 }
 
-/** The first parent of a commit; null for a root commit. */
 export async function firstParent(dir: string, commit: string): Promise<string | null> {
   const r = await runGit(dir, ['rev-parse', '--verify', '-q', '--end-of-options', `${assertOid(commit)}^`]);
   const oid = r.stdout.toString('utf8').trim();
   return r.code === 0 && isObjectId(oid) ? oid : null;
 }
 
-/** The paths that differ between two commits (`git diff --name-only`, renames as delete + add). */
+/** Renames count as delete + add. */
 export async function changedPaths(dir: string, from: string, to: string, options: RunGitOptions = {}): Promise<string[]> {
   const out = await runGitText(dir, ['diff', '--name-only', '-z', '--no-renames', assertOid(from), assertOid(to), '--'], options);
   return out.split('\0').filter(Boolean);
 }
 
-/** The commits reachable from `head` and not from `base` (`git rev-list head ^base`), newest first. */
+/** Newest first. */
 export async function commitsBetween(dir: string, base: string, head: string): Promise<string[]> {
   const out = await runGitText(dir, ['rev-list', '--end-of-options', assertOid(head), `^${assertOid(base)}`]);
   return out.split('\n').map((s) => s.trim()).filter(isObjectId);
@@ -92,54 +85,41 @@ export async function branchAndTagRefs(dir: string, maxBytes?: number): Promise<
   return out.split('\n').filter(Boolean);
 }
 
-/** Whether the repository has any branch at all. */
 export async function hasBranches(dir: string): Promise<boolean> {
   const out = await runGitText(dir, ['for-each-ref', '--count=1', '--format=%(objectname)', 'refs/heads/']);
   return out.length > 0;
 }
 
-/**
- * What receive-pack would run after a push by itself (`git maintenance run --auto`: packing objects and refs when
- * there are many); resolves with git's run, never rejects on an exit code.
- */
+/** What receive-pack runs after a push (`maintenance run --auto`); never rejects on an exit code. */
 export function runAutoMaintenance(dir: string): Promise<GitRun> {
   return runGit(dir, ['maintenance', 'run', '--auto', '--quiet'], { timeoutMs: 30 * 60_000 });
 }
 
-/** Creates an empty bare repository at `path` (an absolute storage path) whose HEAD names `initialBranch`. */
 export async function initBareRepository(path: string, initialBranch: string): Promise<void> {
   await runGitText(null, ['init', '--quiet', '--bare', `--initial-branch=${initialBranch}`, '--', path]);
 }
 
-/** Copies every branch and tag of the repository at `fromDir`, objects included, into `dir` (one local fetch). */
 export async function fetchBranchesAndTags(dir: string, fromDir: string): Promise<void> {
   await runGitText(dir, ['fetch', '--quiet', '--no-write-fetch-head', '--', fromDir, '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*']);
 }
 
-/** Writes a tree of regular files (`name` → blob id, no directories) and returns its id (`git mktree`). */
 export async function writeFlatTree(dir: string, files: { name: string; blob: string }[]): Promise<string> {
   const entries = files.map((f) => `100644 blob ${assertOid(f.blob)}\t${f.name}\n`).join('');
   return assertOid((await runGitText(dir, ['mktree'], { input: entries })).trim());
 }
 
-/** Points HEAD at `refs/heads/<branch>` (what clones check out). */
 export async function setHeadBranch(dir: string, branch: string): Promise<void> {
   await runGitText(dir, ['symbolic-ref', 'HEAD', branchRef(branch)]);
 }
 
-/** One ref as `git for-each-ref` lists it. */
 export interface RefEntry {
-  /** The full ref name (`refs/heads/main`). */
   ref: string;
-  /** The object it points at, not peeled (an annotated tag's own id). */
+  /** Not peeled: an annotated tag's own id. */
   oid: string;
   type: string;
 }
 
-/**
- * The refs matching `patterns` (prefixes or full names; every ref without), in git's `sort` order (`--sort` keys,
- * the last one primary) or by name.
- */
+/** Sorted by git's `--sort` keys (the last one primary), or by name. */
 export async function listRefs(dir: string, options: { patterns?: string[]; sort?: string[] } = {}): Promise<RefEntry[]> {
   const sort = (options.sort ?? []).map((key) => `--sort=${key}`);
   const out = await runGitText(dir, ['for-each-ref', ...sort, '--format=%(objectname) %(objecttype) %(refname)', ...(options.patterns ?? [])]);
@@ -152,14 +132,13 @@ export async function listRefs(dir: string, options: { patterns?: string[]; sort
     });
 }
 
-/** The object a full ref name points at (not peeled), or null when there is no such ref. */
+/** Not peeled; null when there is no such ref. */
 export async function refTarget(dir: string, ref: string): Promise<string | null> {
   const r = await runGit(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', ref]);
   const oid = r.stdout.toString('utf8').trim();
   return r.code === 0 && isObjectId(oid) ? oid : null;
 }
 
-/** Writes an annotated tag object for a commit (`git mktag`, tagged now) and returns its id. */
 export async function writeAnnotatedTag(
   dir: string,
   commit: string,
@@ -170,18 +149,15 @@ export async function writeAnnotatedTag(
   return assertOid((await runGitText(dir, ['mktag'], { input: tagObjectText(assertOid(commit), 'commit', name, tagger, message) })).trim());
 }
 
-/** One entry of `git ls-tree -l` (a tree's own entries, or every entry below it). */
 export interface ListedTreeEntry {
   path: string;
-  /** As git writes it (`40000` for a tree). */
   mode: string;
   type: string;
   oid: string;
-  /** Bytes of a blob; null for trees and submodules. */
+  /** Null for trees and submodules. */
   size: number | null;
 }
 
-/** The entries of a tree (`git ls-tree -l`), recursively with `recursive` (trees listed too), in git's order. */
 export async function listTree(dir: string, tree: string, recursive: boolean): Promise<ListedTreeEntry[]> {
   const args = ['ls-tree', '-z', '-l', ...(recursive ? ['-r', '-t'] : []), '--end-of-options', assertOid(tree)];
   return (await runGitText(dir, args))
@@ -194,21 +170,14 @@ export async function listTree(dir: string, tree: string, recursive: boolean): P
     });
 }
 
-/**
- * The commits a ref update brings, oldest first: `old..new`, or for a new ref (`old` null) those of `new` no ref
- * has yet. At most `max` (the newest of them); `options.env` reaches a push's quarantined objects.
- */
+/** Oldest first; for a new ref (`old` null), only commits no ref has yet. `options.env` reaches quarantined objects. */
 export async function commitsAdded(dir: string, old: string | null, next: string, max: number, options: RunGitOptions = {}): Promise<string[]> {
   const range = old === null ? [assertOid(next), '--not', '--all'] : [`${assertOid(old)}..${assertOid(next)}`];
   const list = await runGitText(dir, ['rev-list', '--reverse', `--max-count=${max}`, ...range, '--'], options);
   return list.split('\n').filter(Boolean);
 }
 
-/**
- * A commit's patch (renames detected, no external diff or textconv): against `from`, or with `from` null against
- * its first parent (a root commit against the empty tree). `tooLarge` when git was stopped at `maxBytes` or
- * `timeoutMs` rather than a cut patch (a half hunk would render as a wrong diff).
- */
+/** `tooLarge` rather than a cut patch: a half hunk would render as a wrong diff. */
 export async function commitPatch(
   dir: string,
   sha: string,
@@ -232,7 +201,6 @@ export async function commitPatch(
   }
 }
 
-/** One value of the git configuration of a repository (`--local`) or of a file; undefined when unset. */
 export async function gitConfigValue(source: { repo: string } | { file: string }, name: string, bool = false): Promise<string | undefined> {
   const get = [...(bool ? ['--type=bool'] : []), '--get', name];
   const run = 'repo' in source
@@ -241,7 +209,7 @@ export async function gitConfigValue(source: { repo: string } | { file: string }
   return run.code === 0 ? run.stdout.toString('utf8').trim() : undefined;
 }
 
-/** Whether `ancestor` is reachable from `descendant` (a commit is its own ancestor). */
+/** A commit is its own ancestor. */
 export async function isAncestor(dir: string, ancestor: string, descendant: string, options: RunGitOptions = {}): Promise<boolean> {
   const r = await runGit(dir, ['merge-base', '--is-ancestor', '--end-of-options', assertOid(ancestor), assertOid(descendant)], options);
   if (r.code === 0) return true;
@@ -249,33 +217,23 @@ export async function isAncestor(dir: string, ancestor: string, descendant: stri
   throw new Error(`git merge-base --is-ancestor failed: ${r.stderr.trim()}`);
 }
 
-/** The tree of a commit. */
 export async function treeOf(dir: string, commit: string): Promise<string> {
   return assertOid((await runGitText(dir, ['rev-parse', '--verify', '--end-of-options', `${assertOid(commit)}^{tree}`])).trim());
 }
 
-/** A parsed commit's person as git takes it back (`GIT_AUTHOR_DATE=@<unix> <±hhmm>`): a replayed commit keeps it. */
+/** Kept as git takes it back (`GIT_AUTHOR_DATE=@<unix> <±hhmm>`) so a replayed commit keeps its date. */
 export function gitIdentity(person: CommitPerson): GitIdentity {
   const offset = /([+-])(\d{2}):(\d{2})$/.exec(person.date);
   const tz = offset ? `${offset[1]}${offset[2]}${offset[3]}` : '+0000';
   return { name: person.name, email: person.email, date: `@${Date.parse(person.date) / 1000} ${tz}` };
 }
 
-/**
- * The raw bytes of a commit object (`git cat-file commit`), null when git cannot read it. `options.env` reaches
- * objects not in the repository yet (a push's quarantine).
- */
 export async function readRawCommit(dir: string, commit: string, options: RunGitOptions = {}): Promise<Buffer | null> {
   const r = await runGit(dir, ['cat-file', 'commit', assertOid(commit)], options);
   return r.code === 0 ? r.stdout : null;
 }
 
-/**
- * Writes a commit object (`git commit-tree`), the message on stdin — the one writer of the commits Cairn creates.
- * Signed with `signing`'s key when given (`-c gpg.format=<fmt> commit-tree -S<key>`; the committer becomes the signer
- * under the committer trust models, {@link signedCommitParts}); `--no-gpg-sign` otherwise, whatever a configuration
- * says.
- */
+/** The one writer of Cairn's commits. `--no-gpg-sign` unless `signing` is given, whatever a configuration says. */
 export async function commitTree(
   dir: string,
   tree: string,
@@ -300,9 +258,8 @@ export async function commitTree(
 }
 
 /**
- * Moves a ref from `expectedOld` to `newOid` atomically (`git update-ref <ref> <new> <old>`): false when the ref
- * is no longer at `expectedOld` (a concurrent push won the race, and nothing is lost). `expectedOld` null means
- * "must not exist yet"; `undefined` means "whatever it is" (refs Cairn owns, such as `refs/pull/N/head`).
+ * False when a concurrent push moved the ref (nothing is lost). `expectedOld` null: must not exist; undefined: any
+ * value.
  */
 export async function updateRef(
   dir: string,
@@ -319,7 +276,6 @@ export async function updateRef(
   throw new Error(`git update-ref ${ref} failed: ${r.stderr.trim()}`);
 }
 
-/** Deletes a ref if it is still at `expectedOld`; false otherwise. */
 export async function deleteRef(dir: string, ref: string, expectedOld: string): Promise<boolean> {
   const r = await runGit(dir, ['update-ref', '-d', '--end-of-options', ref, assertOid(expectedOld)]);
   if (r.code === 0) return true;
@@ -327,7 +283,7 @@ export async function deleteRef(dir: string, ref: string, expectedOld: string): 
   throw new Error(`git update-ref -d ${ref} failed: ${r.stderr.trim()}`);
 }
 
-/** The commits of `head` not in `base`, oldest first, without merge commits (what a rebase replays). */
+/** Without merge commits: what a rebase replays. */
 export async function commitsToReplay(dir: string, base: string, head: string): Promise<string[]> {
   const out = await runGitText(dir, [
     'rev-list', '--reverse', '--topo-order', '--no-merges', '--end-of-options', assertOid(head), `^${assertOid(base)}`,
@@ -335,14 +291,11 @@ export async function commitsToReplay(dir: string, base: string, head: string): 
   return out.split('\n').map((s) => s.trim()).filter((s) => isObjectId(s));
 }
 
-/** Outcome of replaying commits. */
 export type ReplayOutcome = { kind: 'ok'; tip: string } | { kind: 'conflict'; files: string[]; commit: string } | { kind: 'error'; message: string };
 
 /**
- * Replays commits onto `onto` without a worktree (a rebase in plumbing): for each commit C with parent P, a scaffold
- * commit with the current tree and parent P makes P the merge base of a `merge-tree` with C — that three-way merge is
- * exactly a cherry-pick of C. The result is committed with C's author and message and `committer`; commits that
- * become empty are dropped, as `git rebase` does. Scaffolds stay unreachable (garbage for `git gc`).
+ * A rebase without a worktree: a scaffold commit (current tree, parent P) makes P the merge base, so `merge-tree` with
+ * C is a cherry-pick of C. Empty results are dropped, as `git rebase` does.
  */
 export async function replayCommits(
   dir: string,
@@ -370,7 +323,6 @@ export async function replayCommits(
   return { kind: 'ok', tip };
 }
 
-/** `git diff --numstat -z` between two commits: per file, additions, deletions and names (renames detected). */
 export interface NumstatEntry {
   path: string;
   previousPath?: string;
@@ -409,7 +361,6 @@ export function parseNumstat(raw: string): NumstatEntry[] {
   return out;
 }
 
-/** `git diff --name-status -z`: per file its status letter. */
 export function parseNameStatus(raw: string): Map<string, string> {
   const tokens = raw.split('\0');
   const out = new Map<string, string>();
@@ -431,10 +382,8 @@ export function parseNameStatus(raw: string): Map<string, string> {
   return out;
 }
 
-/** The files changed between two commits, with line counts and statuses. */
 export async function diffFiles(dir: string, from: string, to: string): Promise<(NumstatEntry & { status: string })[]> {
   const range = ['--end-of-options', assertOid(from), assertOid(to)];
-  // Reads: they stop once the caller's deadline passed.
   const signal = rpcDeadlineSignal();
   const [numstat, names] = await Promise.all([
     runGitText(dir, ['diff', '--numstat', '-z', '-M', '--no-ext-diff', '--no-textconv', ...range], { signal }),
@@ -444,7 +393,6 @@ export async function diffFiles(dir: string, from: string, to: string): Promise<
   return parseNumstat(numstat).map((e) => ({ ...e, status: statuses.get(e.path) ?? 'M' }));
 }
 
-/** One commit of a range as the API renders it. */
 export interface LoggedCommit extends LoggedCommitFields {
   sha: string;
   tree: string;
@@ -453,7 +401,6 @@ export interface LoggedCommit extends LoggedCommitFields {
 
 const LOG_FORMAT = '--format=%H%x00%T%x00%P%x00%an%x00%ae%x00%aI%x00%cn%x00%ce%x00%cI%x00%B%x00%x1e';
 
-/** The commits of `head` not in `base`, newest first (`git log base..head`), a page of them and the total. */
 export async function logRange(
   dir: string,
   base: string,
@@ -469,7 +416,7 @@ export async function logRange(
   return { commits: parseLoggedCommits(out), total: Number(count.trim()) || 0 };
 }
 
-/** One commit in {@link LoggedCommit}'s form (the dates as git's strict ISO 8601). */
+/** Dates as git's strict ISO 8601. */
 export async function loggedCommit(dir: string, sha: string): Promise<LoggedCommit> {
   const [commit] = parseLoggedCommits(await runGitText(dir, ['log', '-1', LOG_FORMAT, '--end-of-options', assertOid(sha)]));
   if (!commit) throw new Error(`git log -1 ${sha}: no commit`);
@@ -497,7 +444,6 @@ function parseLoggedCommits(out: string): LoggedCommit[] {
   return commits;
 }
 
-/** Line and file counts of the diff between two commits (one git process). */
 export async function diffStats(dir: string, from: string, to: string): Promise<{ additions: number; deletions: number; changedFiles: number }> {
   const out = await runGitText(dir, ['diff', '--numstat', '-z', '-M', '--no-ext-diff', '--no-textconv', '--end-of-options', assertOid(from), assertOid(to)]);
   const entries = parseNumstat(out);

@@ -1,35 +1,30 @@
 import type { CatFileCommand, CatFilePool } from './cat-file-pool.js';
 import { ABBREVIATED_OBJECT_ID_PATTERN, isObjectId, isValidRefNameAfterPrefix } from '@cairn/contracts';
 
-/** Throws unless `oid` is a full lower-case object id (the only revisions this module hands to git). */
+/** The only revisions this module hands to git. */
 export function assertOid(oid: string): string {
   if (!isObjectId(oid)) throw new Error(`not an object id: ${JSON.stringify(oid).slice(0, 80)}`);
   return oid;
 }
 
-/**
- * `refs/heads/<branch>` for any branch git allows (a pushed `-x` included: the full ref is never an option); throws
- * otherwise.
- */
+/** Any branch git allows, `-x` included: the full ref is never an option. */
 export function branchRef(branch: string): string {
   if (!isValidRefNameAfterPrefix(branch)) throw new Error(`invalid branch name: ${JSON.stringify(branch).slice(0, 120)}`);
   return `refs/heads/${branch}`;
 }
 
-/** `refs/pull/<n>/head`. */
 export function pullHeadRef(index: number): string {
   if (!Number.isSafeInteger(index) || index < 1) throw new Error(`invalid pull request number ${index}`);
   return `refs/pull/${index}/head`;
 }
 
-/** What a ref input resolved to (Gitea's `RefName` kinds). */
+/** Gitea's `RefName` kinds. */
 export interface ResolvedRef {
   kind: 'branch' | 'tag' | 'commit';
-  /** The short branch or tag name, or the commit id as given. */
   name: string;
-  /** The input as the caller wrote it (Gitea's `InputRef`, used in `?ref=` of self links). */
+  /** Gitea's `InputRef`, used in `?ref=` of self links. */
   input: string;
-  /** Full id of the commit it points at (annotated tags are peeled). */
+  /** Annotated tags are peeled. */
   commit: string;
 }
 
@@ -56,11 +51,7 @@ function candidates(input: string): { kind: ResolvedRef['kind']; name: string; c
   return out;
 }
 
-/**
- * Resolves a branch, tag or commit id — in that order, as Gitea's `ResolveRefCommit` — to a commit, in one round
- * trip through the repository's pooled cat-file process. Invalid input (anything that is neither a valid ref
- * name nor a hex id) resolves to null without reaching git.
- */
+/** Branch, tag, then commit id, as Gitea's `ResolveRefCommit`; invalid input is null without reaching git. */
 export async function resolveRef(pool: CatFilePool, repoPath: string, input: string): Promise<ResolvedRef | null> {
   const cands = candidates(input);
   if (cands.length === 0) return null;
@@ -75,13 +66,11 @@ export async function resolveRef(pool: CatFilePool, repoPath: string, input: str
   return null;
 }
 
-/** At most this many leading segments of a raw path are tried as a ref name. */
 const MAX_REF_SEGMENTS = 8;
 
 /**
- * Splits `/raw/{ref}/{path}` the way Gitea's legacy raw route does when no `?ref=` is given: the shortest leading
- * run of segments that names a branch wins, then the shortest that names a tag, then a leading commit id; otherwise
- * the whole input is a path on the default branch (`null` here). One round trip for all candidates.
+ * As Gitea's legacy raw route: shortest branch prefix, then shortest tag, then a commit id; else the whole input is a
+ * path (`null`).
  */
 export async function resolveRefPrefix(
   pool: CatFilePool,

@@ -6,31 +6,25 @@ import type { GatewaySettings } from '../config/gateway-settings.js';
 
 const JSON_TYPE = /^application\/(.+\+)?json/i;
 
-/** Deeper JSON is refused before `JSON.parse` sees it (no API body nests more than a handful of levels). */
+/** Refused before `JSON.parse` recurses (no API body nests more than a few levels). */
 const MAX_JSON_DEPTH = 64;
 
-/**
- * Routes whose bodies carry file contents (base64) and may be larger than `[server] MAX_BODY_SIZE`: up to
- * `[repository.upload] FILE_MAX_SIZE`. Matched on Fastify's route pattern (with the `/api/v1` prefix).
- */
+/** File-content routes (base64) may exceed `[server] MAX_BODY_SIZE`, up to `[repository.upload] FILE_MAX_SIZE`. */
 const FILE_CONTENT_ROUTES = /^\/api\/v1\/repos\/:owner\/:repo\/(contents|contents\/\*|file-contents)$/;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * The one route taking a file body (release attachment upload). Multipart is what a cross-site form can send, so it
- * is accepted only with credentials the request carries itself (header or `?token=`), never the session cookie
- * ({@link carriesOwnUploadCredentials}).
+ * Multipart is what a cross-site form can send, so only with the request's own credentials, never the session cookie.
  */
 export const ATTACHMENT_UPLOAD_ROUTE = '/api/v1/repos/:owner/:repo/releases/:id/assets';
 const FILE_BODY_TYPES = ['multipart/form-data', 'application/octet-stream'];
 
-/** The body limits of the gateway, in bytes. */
+/** Bytes. */
 export interface BodyLimits {
-  /** Every JSON route, and every anonymous request (`[server] MAX_BODY_SIZE`). */
+  /** `[server] MAX_BODY_SIZE`; also every anonymous request. */
   json: number;
-  /** Authenticated requests to the file-content routes (from `[repository.upload] FILE_MAX_SIZE`). */
   fileContent: number;
-  /** Authenticated attachment uploads: `[attachment] MAX_SIZE` plus room for the multipart framing. */
+  /** Plus room for the multipart framing. */
   attachment: number;
 }
 
@@ -38,7 +32,7 @@ export function bodyLimits(
   settings: Pick<GatewaySettings, 'maxBodyBytes' | 'uploadFileMaxMb'>,
   attachmentMaxSizeMb: number,
 ): BodyLimits {
-  // A file travels base64-encoded (4/3 of its size) inside a JSON object that may hold a normal body's worth more.
+  // Base64 is 4/3 of the file, inside an object that may hold a normal body's worth more.
   const file = Math.ceil((settings.uploadFileMaxMb * 1024 * 1024 * 4) / 3) + settings.maxBodyBytes;
   return {
     json: settings.maxBodyBytes,
@@ -47,7 +41,7 @@ export function bodyLimits(
   };
 }
 
-/** True when arrays and objects in a JSON text nest deeper than `limit` (stops scanning as soon as they do). */
+/** Stops scanning as soon as they do. */
 export function jsonDepthExceeds(text: string, limit: number): boolean {
   let depth = 0;
   let inString = false;
@@ -73,15 +67,14 @@ function bodyTooLarge(limit: number, anonymous: boolean): PayloadTooLargeExcepti
   );
 }
 
-/** The 413 for Fastify's own check (a chunked body that grew past the route's limit while being read). */
+/** A chunked body that grew past the route's limit while being read. */
 export function describeBodyTooLarge(req: FastifyRequest | undefined): PayloadTooLargeException {
   return bodyTooLarge(req?.routeOptions?.bodyLimit ?? 0, false);
 }
 
 /**
- * A web page that takes files (a release's attachments) marks its route with the session cookie's name: a request
- * carrying that cookie is held to the route's limit, like one with credentials. The page checks the session and its
- * CSRF token before it reads any file, and the cookie is SameSite, so a cross-site form gains nothing from it.
+ * Pages taking files key their route on the session cookie: checked with CSRF before any file is read, and SameSite, so
+ * a cross-site form gains nothing.
  */
 export interface SessionUploadRouteConfig {
   sessionUploadCookie?: string;
@@ -93,17 +86,17 @@ function sessionUpload(req: FastifyRequest): boolean {
   return (req.headers.cookie ?? '').split(';').some((part) => part.trim().startsWith(`${name}=`));
 }
 
-/** Whether the request may send a body up to its route's limit (otherwise `[server] MAX_BODY_SIZE`). */
+/** Otherwise `[server] MAX_BODY_SIZE`. */
 function mayUseRouteLimit(req: FastifyRequest): boolean {
   return carriesCredentials(req) || sessionUpload(req);
 }
 
-/** The limit a request's body was held to at the edge (see the `onRequest` hook). */
+/** See the `onRequest` hook. */
 function edgeLimit(req: FastifyRequest, limits: BodyLimits): number {
   return mayUseRouteLimit(req) ? (req.routeOptions.bodyLimit ?? limits.json) : limits.json;
 }
 
-/** Discards a refused body, then calls `next`; past `limit` bytes it stops reading and lets the connection go. */
+/** Past `limit` bytes it stops reading and lets the connection go. */
 function drainThen(payload: NodeJS.ReadableStream & { destroy?: () => void }, limit: number, next: () => void): void {
   let seen = 0;
   let called = false;
@@ -124,20 +117,15 @@ function drainThen(payload: NodeJS.ReadableStream & { destroy?: () => void }, li
   payload.on('error', once);
 }
 
-/**
- * True when the request presents credentials, read as the auth guard reads them (a malformed header counts: the guard
- * answers it with 401). Presence only: the guard verifies them later.
- */
+/** Presence only, as the auth guard reads them (a malformed header counts: the guard answers 401). */
 function carriesCredentials(req: FastifyRequest): boolean {
   const presented = readCredentials(req);
   return presented === 'malformed' || presented.request !== null;
 }
 
 /**
- * Whether an upload's credentials are its own, i.e. not something a browser adds to a cross-site form: a token header
- * (or `?token=`) always is; Basic credentials only when the request does not come from a web page — a browser replays
- * Basic credentials it cached (say, from a git-over-HTTP prompt) on any request, but marks what a page sends with
- * `Origin` or `Sec-Fetch-Site`, which command-line clients and SDKs do not send.
+ * Token or `?token=` always; Basic only without `Origin`/`Sec-Fetch-Site`, since a browser replays cached Basic
+ * credentials on cross-site requests.
  */
 function carriesOwnUploadCredentials(req: FastifyRequest): boolean {
   const presented = readCredentials(req);
@@ -149,10 +137,8 @@ function carriesOwnUploadCredentials(req: FastifyRequest): boolean {
 }
 
 /**
- * Request bodies at the edge, before parsing or authentication: only JSON (else 415, so a cross-site form never
- * reaches an API route; the attachment upload is the one exception); a bodiless request passes whatever its type;
- * `[server] MAX_BODY_SIZE` (413); JSON deeper than {@link MAX_JSON_DEPTH} is 400 before `JSON.parse` recurses on it.
- * Register before the routes (an `onRoute` hook sets per-route limits).
+ * Before parsing or auth: JSON only (415, so a cross-site form never reaches the API; the attachment upload excepted),
+ * `[server] MAX_BODY_SIZE` (413), depth over {@link MAX_JSON_DEPTH} (400). Register before the routes.
  */
 export function registerJsonBodyParser(fastify: FastifyInstance, limits: BodyLimits): void {
   fastify.addHook('onRoute', (route: RouteOptions) => {
@@ -172,19 +158,19 @@ export function registerJsonBodyParser(fastify: FastifyInstance, limits: BodyLim
       delete req.headers['content-type'];
       return done();
     }
-    // Refuse a declared oversize before reading a byte of it; anonymous callers get the normal limit everywhere.
+    // Refuse a declared oversize before reading it; anonymous callers get the normal limit everywhere.
     const anonymous = !mayUseRouteLimit(req);
     const routeLimit = req.routeOptions.bodyLimit ?? limits.json;
     const limit = anonymous ? limits.json : routeLimit;
     if (length !== undefined && Number(length) > limit) return done(bodyTooLarge(limit, anonymous));
-    // Fastify enforces only the route's limit on a chunked body: an anonymous one must say its length up front.
+    // Fastify checks only the route's limit on a chunked body: anonymous ones must declare a length.
     if (length === undefined && anonymous && routeLimit > limit) {
       return done(new HttpException('a request without credentials must send Content-Length on this route', 411));
     }
     done();
   });
 
-  // Fastify's own JSON parser refuses `__proto__` and `constructor.prototype` keys (prototype poisoning).
+  // Fastify's JSON parser refuses `__proto__` and `constructor.prototype` keys (prototype poisoning).
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser(JSON_TYPE, { parseAs: 'string' }, (req, body: string, done) => {
@@ -197,7 +183,7 @@ export function registerJsonBodyParser(fastify: FastifyInstance, limits: BodyLim
       else done(null, parsed);
     });
   });
-  // The attachment upload: the body stays unread for its controller, only with credentials of the request's own.
+  // Left unread for its controller, only with the request's own credentials.
   fastify.addContentTypeParser(FILE_BODY_TYPES, (req, payload, done) => {
     if (req.routeOptions.url === ATTACHMENT_UPLOAD_ROUTE && req.method === 'POST' && carriesOwnUploadCredentials(req)) {
       return done(null, undefined);
@@ -208,8 +194,7 @@ export function registerJsonBodyParser(fastify: FastifyInstance, limits: BodyLim
         ? 'a file upload must carry its credentials in the Authorization header (or ?token=): the session cookie alone is not accepted, nor Basic credentials sent from a web page'
         : 'request bodies must be JSON (Content-Type: application/json)',
     );
-    // Read (and drop) the body first, up to the route's limit: a client still sending it would see the connection
-    // reset instead of the 415 (a browser's form, a streaming FormData).
+    // Drain first: a client still sending would see a connection reset instead of the 415.
     drainThen(payload, edgeLimit(req, limits), () => done(refusal, undefined));
   });
   fastify.addContentTypeParser('*', (req, _payload, done) => {

@@ -2,27 +2,25 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 
 /**
- * The one home of how stored bytes are answered on Cairn's origin (Gitea's `ServeSetHeaders`): the server decides the
- * type, `nosniff`, and a sandbox CSP, so no stored HTML, SVG or script runs as Cairn.
+ * Gitea's `ServeSetHeaders`: the server decides the type, `nosniff` and a sandbox CSP, so no stored HTML, SVG or script
+ * runs as Cairn.
  */
 
-/** Gitea's policy for served files: nothing loads, no script runs, the document has an opaque origin. */
+/** Nothing loads, no script runs, opaque origin. */
 export const USER_CONTENT_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
 export const OCTET_STREAM = 'application/octet-stream';
 export const TEXT_PLAIN = 'text/plain; charset=utf-8';
 
-/** How many leading bytes decide (Go's `http.DetectContentType`, which Gitea uses, reads 512; text checks a KiB). */
+/** Go's `http.DetectContentType` (Gitea's) reads 512; text checks a KiB. */
 export const SNIFF_BYTES = 1024;
 
 /**
- * How a body is presented: `raw` — a repository file shown in the browser (text as `text/plain`, a safe image as
- * itself, anything else as bytes); `download` — a stored file or blob whose declared type passes only when it is
- * inert (JSON documents such as OCI manifests, plain text, bytes), else a safe image as itself or bytes.
+ * `raw`: text as `text/plain`, safe images as themselves, else bytes; `download`: a declared type kept only when inert.
  */
 export type UserContentKind = 'raw' | 'download';
 
-/** Raster image formats a browser only ever decodes (no SVG: it is a document that can run script). */
+/** No SVG: it is a document that can run script. */
 const SAFE_IMAGES: ReadonlyArray<{ type: string; matches: (h: Buffer) => boolean }> = [
   { type: 'image/png', matches: (h) => h.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },
   { type: 'image/jpeg', matches: (h) => h.length >= 3 && h[0] === 0xff && h[1] === 0xd8 && h[2] === 0xff },
@@ -32,13 +30,12 @@ const SAFE_IMAGES: ReadonlyArray<{ type: string; matches: (h: Buffer) => boolean
   { type: 'image/x-icon', matches: (h) => h.subarray(0, 4).equals(Buffer.from([0, 0, 1, 0])) },
 ];
 
-/** Image file extensions and their types: the file view shows these as `<img>`, raw serves them as images. */
+/** The file view shows these as `<img>`; raw serves them as images. */
 const IMAGE_TYPES_BY_EXTENSION: Readonly<Record<string, string>> = {
   png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', bmp: 'image/bmp',
   ico: 'image/x-icon', svg: 'image/svg+xml',
 };
 
-/** The image type a file name says (by extension), or null. */
 export function imageTypeForName(name: string): string | null {
   const dot = name.lastIndexOf('.');
   return dot < 0 ? null : (IMAGE_TYPES_BY_EXTENSION[name.slice(dot + 1).toLowerCase()] ?? null);
@@ -47,33 +44,29 @@ export function imageTypeForName(name: string): string | null {
 export const SVG_TYPE = 'image/svg+xml';
 export const PDF_TYPE = 'application/pdf';
 
-/** The safe image type the bytes start with, or null. */
 export function sniffSafeImage(head: Buffer): string | null {
   return SAFE_IMAGES.find((i) => i.matches(head))?.type ?? null;
 }
 
-/** Go's "binary data bytes": control characters other than TAB, LF, FF, CR and ESC. */
+/** Go's "binary data bytes". */
 function isBinaryByte(b: number): boolean {
   return b <= 0x08 || b === 0x0b || (b >= 0x0e && b <= 0x1a) || (b >= 0x1c && b <= 0x1f);
 }
 
-/** Text as Gitea judges a raw file: no binary control bytes in the first KiB. */
+/** As Gitea judges a raw file. */
 export function looksLikeText(head: Buffer): boolean {
   const n = Math.min(head.length, SNIFF_BYTES);
   for (let i = 0; i < n; i++) if (isBinaryByte(head[i])) return false;
   return true;
 }
 
-/** Declared types that no browser executes or renders as a document: kept on downloads (OCI clients need them). */
+/** Kept on downloads (OCI clients need them). */
 export function isInertType(declared: string | undefined): boolean {
   const type = declared?.split(';')[0].trim().toLowerCase() ?? '';
   return type === OCTET_STREAM || type === 'application/json' || type === 'text/plain' || /^application\/[\w.+-]+\+json$/.test(type);
 }
 
-/**
- * The content type of user content, decided by the server: `.svg` text as SVG and `%PDF-` `.pdf` as PDF (as Gitea),
- * both sandboxed; HTML is never `text/html`.
- */
+/** `.svg` as SVG and `%PDF-` `.pdf` as PDF (as Gitea), both sandboxed; never `text/html`. */
 export function userContentType(kind: UserContentKind, head: Buffer | null, declared?: string, name?: string): string {
   if (kind === 'download' && isInertType(declared)) return declared as string;
   const image = head ? sniffSafeImage(head) : null;
@@ -84,7 +77,6 @@ export function userContentType(kind: UserContentKind, head: Buffer | null, decl
   return OCTET_STREAM;
 }
 
-/** The headers every user-content answer carries, with the decided content type. */
 export function userContentHeaders(kind: UserContentKind, head: Buffer | null, declared?: string, name?: string): Record<string, string> {
   return {
     'content-type': userContentType(kind, head, declared, name),
@@ -93,10 +85,7 @@ export function userContentHeaders(kind: UserContentKind, head: Buffer | null, d
   };
 }
 
-/**
- * Sets the user-content headers on headers taken from an internal answer (`Content-Type` replaced, whatever case the
- * service used; `Content-Disposition`, length and the rest kept).
- */
+/** `Content-Type` replaced whatever its case; the rest kept. */
 export function secureUserContentHeaders(
   headers: OutgoingHttpHeaders,
   kind: UserContentKind,
@@ -112,10 +101,7 @@ export function secureUserContentHeaders(
   return { ...out, ...userContentHeaders(kind, head, declared) };
 }
 
-/**
- * Reads up to `bytes` leading bytes of a stream (fewer when it ends first), what the content type is judged on, and
- * gives back a stream of the whole body, those bytes first. Destroying that stream destroys the source.
- */
+/** Returns a stream of the whole body, those bytes first; destroying it destroys the source. */
 export async function peekHead(source: Readable, bytes = SNIFF_BYTES): Promise<{ head: Buffer; body: Readable }> {
   const chunks = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const read: Buffer[] = [];

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 
-/** The four digests Gitea keeps of every blob (lower-case hex). */
+/** Gitea keeps all four (lower-case hex). */
 export interface BlobDigests {
   md5: string;
   sha1: string;
@@ -12,78 +12,57 @@ export interface StoredBlob extends BlobDigests {
   size: number;
 }
 
-/** Content written and hashed into a temporary file, not yet at its address (see {@link BlobStore.commit}). */
+/** Not yet at its address (see {@link BlobStore.commit}). */
 export interface StagedBlob extends StoredBlob {
-  /** Where the backend holds the bytes until commit (a temporary file or object); opaque to callers. */
+  /** Opaque to callers. */
   staging: string;
 }
 
-/** The upload was larger than its limit; nothing was stored. */
+/** Nothing was stored. */
 export class BlobTooLargeError extends Error {
   constructor(readonly maxBytes: number) {
     super(`content larger than ${maxBytes} bytes`);
   }
 }
 
-/** A byte range of a blob (inclusive end, as HTTP's `Range`). */
+/** Inclusive end, as HTTP's `Range`. */
 export interface ByteRange {
   start: number;
   end: number;
 }
 
 /**
- * Content-addressed blob storage, every blob stored once under its sha256, on a folder or an S3-compatible bucket.
- * Nothing is held in memory whole; a blob is visible under its address only once its bytes are complete, so a crash
- * mid-upload leaves at most a temporary file or object, which {@link BlobStore.removeStaleTemp} removes.
+ * Content-addressed by sha256; a blob appears at its address only when complete, so a crash leaves at most a temp file
+ * that {@link BlobStore.removeStaleTemp} removes.
  */
 export interface BlobStore {
-  /**
-   * Streams `content` to a temporary file or object while hashing it (md5, sha1, sha256, sha512); refuses
-   * (BlobTooLargeError, nothing kept) past `maxBytes` (-1: no limit). The bytes are not yet at their address.
-   */
+  /** Refuses past `maxBytes` (-1: no limit) with BlobTooLargeError, keeping nothing. */
   stage(content: Readable, options: { maxBytes: number }): Promise<StagedBlob>;
-  /**
-   * Moves a staged blob to its address (identical bytes may replace an existing copy). The package store calls it
-   * under the blob's lock, in the transaction that references the blob (see blob-cleanup.ts).
-   */
+  /** Called under the blob's lock, in the transaction that references it (see blob-cleanup.ts). */
   commit(staged: StagedBlob): Promise<StoredBlob>;
-  /** Deletes a staged blob's temporary copy (no-op when it was committed). */
+  /** No-op when it was committed. */
   discard(staged: StagedBlob): Promise<void>;
-  /** `stage` then `commit`: for blobs nothing references yet (tests, tools). */
+  /** For blobs nothing references yet (tests, tools). */
   put(content: Readable, options: { maxBytes: number }): Promise<StoredBlob>;
-  /** The blob's bytes (or a range of them); null when it is not stored. */
+  /** Null when it is not stored. */
   open(sha256: string, range?: ByteRange): Promise<Readable | null>;
-  /** The blob's size, or null when it is not stored. */
   size(sha256: string): Promise<number | null>;
-  /** Deletes a blob (no-op when absent). */
+  /** No-op when absent. */
   remove(sha256: string): Promise<void>;
-  /**
-   * A short-lived URL the client may download the blob from itself (`[storage] SERVE_DIRECT`, S3 only), presenting it
-   * as `filename` of `contentType`; null when the store serves its bytes only through Cairn.
-   */
+  /** `[storage] SERVE_DIRECT`, S3 only; null when bytes go only through Cairn. */
   directUrl(sha256: string, presentAs: { filename: string; contentType: string }): Promise<string | null>;
-  /**
-   * Takes a blob off its address into the store's temporary area (null when absent) and answers a handle for
-   * {@link dropRetired}: the cleanup does this under the blob's lock, so an upload committing the same bytes later
-   * never finds a copy that is about to be deleted.
-   */
+  /** Done under the blob's lock, so a later upload of the same bytes never finds a copy about to be deleted. */
   retire(sha256: string): Promise<string | null>;
-  /** Deletes what {@link retire} set aside. */
   dropRetired(handle: string): Promise<void>;
-  /** Every stored blob's sha256 last written before `olderThan`. */
   storedBefore(olderThan: Date): AsyncGenerator<string>;
-  /** Deletes temporary files and objects last written before `olderThan`; returns how many. */
+  /** Returns how many. */
   removeStaleTemp(olderThan: Date): Promise<number>;
-  /**
-   * A local folder for uploads assembled from chunks before they become a blob (OCI chunked uploads), as Gitea's
-   * `[packages] CHUNKED_UPLOAD_PATH`; on several replicas it must be shared, whatever the backend.
-   */
+  /** As Gitea's `[packages] CHUNKED_UPLOAD_PATH`; must be shared across replicas, whatever the backend. */
   readonly tempDir: string;
-  /** A new file path in {@link tempDir}. */
   tempPath(): Promise<string>;
 }
 
-/** A blob's address: nothing but a lower-case sha256, so no path or key is ever built from other input. */
+/** Only a lower-case sha256, so no path or key is ever built from other input. */
 export const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 export function checkedSha256(sha256: string): string {
@@ -91,7 +70,7 @@ export function checkedSha256(sha256: string): string {
   return sha256;
 }
 
-/** RFC 6266 `Content-Disposition: attachment` with the file name (ASCII fallback plus the UTF-8 form). */
+/** RFC 6266, with an ASCII fallback plus the UTF-8 form. */
 export function attachmentDisposition(filename: string): string {
   const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;

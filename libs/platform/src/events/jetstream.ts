@@ -14,18 +14,17 @@ import { natsTraceHeaders } from '../tracing/nats-trace.js';
 
 const NANOS_PER_MS = 1_000_000;
 
-/** The namespace each connection made by {@link connectNats} works in: it travels with the connection. */
+/** It travels with the connection. */
 const namespaces = new WeakMap<NatsConnection, NatsNamespace>();
 
-/** The installation's namespace a connection works in (the default one for connections not made here). */
+/** The default one for connections not made here. */
 export function namespaceOf(nc: NatsConnection): NatsNamespace {
   return namespaces.get(nc) ?? NatsNamespace.none;
 }
 
 /**
- * A NATS connection for JetStream work (separate from Nest's request-reply transport). The events stream, published
- * subjects and consumers used through it are the ones of `namespace`. `connection`: the server list
- * (comma-separated) or full options from `natsConnectionOptions` (credentials, TLS).
+ * Separate from Nest's request-reply transport. `connection`: a server list or `natsConnectionOptions` (credentials,
+ * TLS).
  */
 export async function connectNats(
   connection: string | NatsConnectOptions,
@@ -38,7 +37,7 @@ export async function connectNats(
   return nc;
 }
 
-/** Creates the events stream if missing (idempotent; every publisher and consumer calls it at start). */
+/** Idempotent; every publisher and consumer calls it at start. */
 export async function ensureEventsStream(nc: NatsConnection): Promise<void> {
   const ns = namespaceOf(nc);
   const stream = ns.name(EVENTS_STREAM);
@@ -55,7 +54,6 @@ export async function ensureEventsStream(nc: NatsConnection): Promise<void> {
         max_age: 7 * 24 * 3_600_000 * NANOS_PER_MS,
       });
     } catch (err) {
-      // Another process created it at the same moment.
       await jsm.streams.info(stream).catch(() => {
         throw err;
       });
@@ -64,9 +62,8 @@ export async function ensureEventsStream(nc: NatsConnection): Promise<void> {
 }
 
 /**
- * Publishes one event to JetStream on its subject in `namespace`; `msgID` = event id so a repeat within the window
- * is dropped by the server. The event itself (its `type`) keeps the plain subject. While tracing, a producer span
- * continues `traceparent` (the trace of the transaction that wrote the event) and travels in the message headers.
+ * `msgID` = event id so the server drops a repeat within the window; the producer span continues the writer's
+ * `traceparent`.
  */
 export async function publishEvent(
   js: JetStreamClient,
@@ -88,47 +85,32 @@ function eventSpanAttributes(event: DomainEvent) {
 }
 
 export interface DurableConsumerOptions {
-  /**
-   * Durable consumer name: one per consuming service (replicas share it and split the messages). Give plain names
-   * and subjects: the connection's namespace is applied to them and to the stream.
-   */
+  /** One per consuming service (replicas split the messages); give plain names, the namespace is applied. */
   durable: string;
   /**
-   * Event subjects to receive (wildcards allowed). NATS servers before 2.10 (Debian ships 2.9) accept only one
-   * filter subject per consumer, so give one subject — a wildcard such as `repo.evt.>` covers several.
+   * NATS before 2.10 (Debian ships 2.9) accepts one filter subject per consumer: use a wildcard such as `repo.evt.>`.
    */
   subjects: [string];
-  /** Handles one event; throw to have it redelivered later. Must be idempotent (dedupe on `event.id`). */
+  /** Throw to have it redelivered. Must be idempotent (dedupe on `event.id`). */
   handle: (event: AnyDomainEvent) => Promise<void>;
-  /** How long a message may be in processing before JetStream redelivers it. */
   ackWaitMs?: number;
-  /** Delay before a failed event is tried again the first time; it doubles with every try, up to 5 minutes. */
+  /** Doubles with every try, up to 5 minutes. */
   retryDelayMs?: number;
-  /**
-   * Deliveries of one event before it is given up on (JetStream `max_deliver`): the last failure dead-letters it
-   * (error log, `cairn_dead_letters_total{kind="event"}`, message terminated). Default {@link EVENT_MAX_DELIVER}.
-   */
+  /** JetStream `max_deliver`; the last failure dead-letters it. Default {@link EVENT_MAX_DELIVER}. */
   maxDeliver?: number;
 }
 
 /**
- * Deliveries of an event before a consumer gives up on it. With the doubling delay (2 s first, capped at
- * {@link EVENT_MAX_RETRY_DELAY_MS}) 20 deliveries span about an hour and a half: an outage of a dependency is
- * waited out, an event that can never be handled stops being retried.
+ * With the doubling delay, 20 deliveries span about 1.5 hours: a dependency outage is waited out, a poison event stops.
  */
 export const EVENT_MAX_DELIVER = 20;
-/** The longest delay between two deliveries of a failing event. */
 export const EVENT_MAX_RETRY_DELAY_MS = 300_000;
 
-/** The delay before delivery `n + 1` of an event whose delivery `n` failed. */
 export function eventRetryDelayMs(delivery: number, firstDelayMs = 2_000): number {
   return Math.min(firstDelayMs * 2 ** Math.min(Math.max(delivery - 1, 0), 20), EVENT_MAX_RETRY_DELAY_MS);
 }
 
-/**
- * Consumes events durably: acknowledged only after the handler succeeded (a crash means redelivery, never loss);
- * retried with a doubling delay up to `maxDeliver`, then dead-lettered. Returns a stopper (in-flight handlers finish).
- */
+/** Acked only after the handler succeeded (a crash means redelivery, never loss); in-flight handlers finish on stop. */
 export async function consumeEvents(nc: NatsConnection, opts: DurableConsumerOptions): Promise<() => Promise<void>> {
   const logger = new Logger(`consumer:${opts.durable}`);
   await ensureEventsStream(nc);
@@ -189,7 +171,7 @@ async function handleOne(msg: JsMsg, opts: DurableConsumerOptions, logger: Logge
     return;
   }
   try {
-    // A consumer span continuing the trace of the transaction that wrote the event (the publisher's headers).
+    // Continues the trace of the transaction that wrote the event.
     await inSpan(
       `consume ${event.type}`,
       {
@@ -205,8 +187,7 @@ async function handleOne(msg: JsMsg, opts: DurableConsumerOptions, logger: Logge
     const delivery = msg.info.deliveryCount;
     if (delivery >= (opts.maxDeliver ?? EVENT_MAX_DELIVER)) {
       recordDeadLetter('event', opts.durable, `event ${event.type} ${event.id} after ${delivery} deliveries`, message);
-      // Acknowledged once recorded (the event stays in the stream until its max_age): nats-server 2.9 keeps a
-      // terminated message counted as pending until its ack_wait ran out.
+      // Acked once recorded: nats-server 2.9 counts a terminated message as pending until its ack_wait ran out.
       msg.ack();
       return;
     }

@@ -12,61 +12,53 @@ import { ensureEventsStream, namespaceOf, publishEvent } from './jetstream.js';
 import { currentTraceparent } from '../tracing/trace-context.js';
 
 /**
- * The transactional outbox: the event row is inserted in the change's own transaction (never lost, never published
- * for a rolled-back change); the relay publishes committed rows to JetStream. A row that can never be published is
- * dead-lettered and skipped, never holding back later rows; NATS being down only delays. The relay wakes on the
- * table's `pg_notify` trigger ({@link outboxChannel}) within milliseconds of a commit; polling is the fallback.
+ * Rows are inserted in the change's transaction (never lost, never published for a rollback); the relay publishes
+ * committed rows. An unpublishable row is dead-lettered, never holding back later ones; the `pg_notify` trigger ({@link
+ * outboxChannel}) wakes the relay, polling is the fallback.
  */
 export function newEvent<S extends EventSubject>(type: S, data: EventContract[S]): EventOf<S> {
   return eventEnvelope(type, data);
 }
 
-/**
- * The envelope of an event of any subject, outside the contract: only for tests of the outbox and the stream, which
- * move probe events no service publishes. Services use {@link newEvent}.
- */
+/** Outside the contract: only for outbox and stream tests that move probe events. Services use {@link newEvent}. */
 export function eventEnvelope<T, S extends string = string>(type: S, data: T): DomainEvent<T> & { type: S } {
-  // Texts are cut here, so no producer can make an event too large with a long body (see event-size.ts).
+  // Texts are cut here, so no long body can make an event too large (see event-size.ts).
   return { id: randomUUID(), type, occurredAt: new Date().toISOString(), data: boundEventTexts(data) };
 }
 
 /**
- * The row to insert for an event (Prisma: `tx.outboxEvent.create({ data: outboxRow(event) })`), with the trace
- * context of the transaction writing it (null while tracing is off), which the event's consumers continue. Throws
- * {@link EventTooLargeError} for an event over `EVENT_MAX_BYTES`: it could never be published.
+ * Carries the writing transaction's trace context for consumers. Throws {@link EventTooLargeError} over
+ * `EVENT_MAX_BYTES`: it could never be published.
  */
 export function outboxRow(event: DomainEvent) {
   assertEventFits(event);
   return { id: event.id, subject: event.type, payload: event as unknown as object, traceparent: currentTraceparent() ?? null };
 }
 
-/** Publishing failures of one row after which it is dead-lettered (NATS outages are not counted). */
+/** NATS outages are not counted. */
 export const OUTBOX_MAX_ATTEMPTS = 5;
-/** The longest wait between two tries while NATS is unreachable. */
 export const OUTBOX_MAX_RETRY_DELAY_MS = 30_000;
-/** How often the relay looks without being woken (a fallback: notifications wake it). */
+/** A fallback: notifications wake it. */
 export const OUTBOX_POLL_MS = 10_000;
-/** The poll interval while the trigger is missing (what the relay polled at before it was woken by commits). */
 const UNNOTIFIED_POLL_MS = 1_000;
-/** The first wait before trying again while NATS is unreachable or a row keeps failing; it doubles from there. */
+/** It doubles from there. */
 const RETRY_FIRST_DELAY_MS = 1_000;
-/** The shortest time between the starts of two passes (see {@link OutboxRelay.kick}). */
+/** See {@link OutboxRelay.kick}. */
 const PASS_SPACING_MS = 20;
-/** Rows read per transaction. */
 const BATCH = 200;
-/** The largest message a NATS server accepts when it does not say (its default `max_payload`). */
+/** Its default `max_payload`. */
 const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 
-/** A publishing failure that is the row's own: retrying it as it is can never succeed. */
+/** Retrying it as it is can never succeed. */
 class PoisonedRow extends Error {}
 
-/** Errors the NATS client raises for the message itself (too large, bad subject): dead-lettered at once. */
+/** Too large, bad subject: dead-lettered at once. */
 function isPoisoned(err: unknown): boolean {
   const name = (err as { name?: string } | null)?.name ?? '';
   return err instanceof PoisonedRow || name === 'InvalidArgumentError' || name === 'InvalidSubjectError';
 }
 
-/** Failures of the connection or the server, not of the row: the row stays pending, untouched. */
+/** The row stays pending, untouched. */
 function isTransient(err: unknown): boolean {
   const e = err as { name?: string; code?: string; message?: string } | null;
   if (!e) return false;
@@ -77,12 +69,11 @@ function isTransient(err: unknown): boolean {
   );
 }
 
-/** The channel the outbox trigger of `schema` notifies (see the `outbox_notify` migrations). */
+/** See the `outbox_notify` migrations. */
 export function outboxChannel(schema: string): string {
   return `${schema}.outbox_events`;
 }
 
-/** What one batch did: rows read, the NATS outage that stopped it, and whether a row failed but stays pending. */
 interface BatchResult {
   count: number;
   transient?: Error;
@@ -103,13 +94,12 @@ export class OutboxRelay {
   private js?: JetStreamClient;
   private timer?: NodeJS.Timeout;
   private retryTimer?: NodeJS.Timeout;
-  /** A pass waiting for {@link PASS_SPACING_MS} since the last one started. */
   private paceTimer?: NodeJS.Timeout;
   private lastPassAt = 0;
   private running?: Promise<void>;
   private again = false;
   private stopped = false;
-  /** While NATS is unreachable: no try before this time (ms since epoch), and the current delay. */
+  /** No try before this time (ms since epoch). */
   private retryAt = 0;
   private retryDelayMs = 0;
 
@@ -123,12 +113,12 @@ export class OutboxRelay {
     this.listener = new PgListener(databaseUrl, outboxChannel(schema), () => this.kick(), `OutboxRelay:${schema}`);
   }
 
-  /** True while commits wake the relay (its listening connection is up). */
+  /** Its listening connection is up. */
   get listening(): boolean {
     return this.listener.listening;
   }
 
-  /** Listening connections opened so far (tests follow reconnects with it). */
+  /** Tests follow reconnects with it. */
   get listenerConnections(): number {
     return this.listener.connections;
   }
@@ -138,7 +128,7 @@ export class OutboxRelay {
     this.js = jetstream(this.nc);
     // Starting to listen wakes the relay: rows committed before are published then.
     await this.listener.start();
-    // Without the trigger (migrations not deployed yet) nothing notifies: poll as often as before it existed.
+    // Without the trigger (migrations not deployed yet) nothing notifies: poll instead.
     const pollMs = (await this.notifies()) ? this.pollMs : Math.min(this.pollMs, UNNOTIFIED_POLL_MS);
     this.timer = setInterval(() => {
       void this.listener.check();
@@ -148,7 +138,7 @@ export class OutboxRelay {
     this.kick();
   }
 
-  /** Whether the `outbox_notify` trigger exists (false, with a warning, when it does not or cannot be checked). */
+  /** False, with a warning, when missing or uncheckable. */
   private async notifies(): Promise<boolean> {
     try {
       const { rows } = await this.pool.query<{ present: boolean }>(
@@ -165,16 +155,15 @@ export class OutboxRelay {
   }
 
   /**
-   * A transaction of this process that wrote events committed. Its NOTIFY wakes the relay; only while the listening
-   * connection is down does this start a pass itself (no second, empty pass per commit otherwise).
+   * Its NOTIFY wakes the relay; only while listening is down does this start a pass (no second, empty pass per commit).
    */
   committed(): void {
     if (!this.listener.listening) this.kick();
   }
 
   /**
-   * Publish now. A call during a pass makes one more pass, so a row committed mid-pass is not left for the poll;
-   * passes are spaced {@link PASS_SPACING_MS} apart so a stream of commits does not cost a pass each.
+   * A call mid-pass makes one more pass, so no committed row waits for the poll; passes are spaced {@link
+   * PASS_SPACING_MS} apart.
    */
   kick(): void {
     if (this.stopped) return;
@@ -209,13 +198,10 @@ export class OutboxRelay {
       });
   }
 
-  /**
-   * Resolves when everything committed so far has been published or dead-lettered (used by tests and at
-   * shutdown); while NATS is unreachable it resolves after one try.
-   */
+  /** Used by tests and at shutdown; while NATS is unreachable it resolves after one try. */
   async flush(): Promise<void> {
-    // A pass under way may have read before the rows the caller waits for were committed, and may set a back-off
-    // when it fails: let it end, then make a pass of our own, now, whatever the back-off or spacing says.
+    // A pass under way may have read before the awaited rows committed: let it end, then pass ourselves, ignoring
+    // back-off.
     while (this.running) await this.running;
     if (this.stopped) return;
     clearTimeout(this.paceTimer);
@@ -231,8 +217,7 @@ export class OutboxRelay {
     for (;;) {
       const { count, transient, retrying } = await this.relayBatch();
       if (transient || retrying) {
-        // Backing off: NATS down, or a row failing for an unknown reason (its attempts must not run out in a burst).
-        // Wake-ups meanwhile return at once (above); the retry timer makes the next try.
+        // Backing off (NATS down, or a row failing unknown): a burst must not use up its attempts; the timer retries.
         this.retryDelayMs = Math.min(Math.max(this.retryDelayMs * 2, RETRY_FIRST_DELAY_MS), OUTBOX_MAX_RETRY_DELAY_MS);
         this.retryAt = Date.now() + this.retryDelayMs;
         this.scheduleRetry(this.retryDelayMs);
@@ -252,11 +237,7 @@ export class OutboxRelay {
     this.retryTimer.unref();
   }
 
-  /**
-   * One transaction: the oldest pending rows, published one by one in order. Published rows are marked; a row that
-   * fails on its own gets its attempt counted (dead-lettered when it can never succeed); a NATS outage stops the
-   * batch, keeping what was published so far.
-   */
+  /** Oldest pending rows in order; a NATS outage stops the batch, keeping what was published. */
   private async relayBatch(): Promise<BatchResult> {
     const table = `"${this.schema}".outbox_events`;
     return withPgClient(this.pool, (client) => this.relayRows(client, table), (err) =>
@@ -309,10 +290,7 @@ export class OutboxRelay {
     await publishEvent(this.js!, event, namespaceOf(this.nc), row.traceparent);
   }
 
-  /**
-   * Counts a failed attempt; dead-letters the row when it can never be published or ran out of attempts (true
-   * then).
-   */
+  /** True when dead-lettered: unpublishable, or out of attempts. */
   private async failRow(client: pg.PoolClient, table: string, row: PendingRow, err: Error): Promise<boolean> {
     const attempts = row.attempts + 1;
     const dead = isPoisoned(err) || attempts >= OUTBOX_MAX_ATTEMPTS;

@@ -4,39 +4,32 @@ import { randomUUID } from 'node:crypto';
 import { NatsNamespace } from '../nats/nats-namespace.js';
 
 /**
- * Messages over NATS `max_payload`: the sender parks the bytes and sends a stand-in naming a one-time ticket
- * ({@link TRANSFER_HEADER}); the receiver pulls them in chunks from the sender's transfer subject. Parked bytes are
- * bounded, expire with the request's deadline and are dropped once fetched.
+ * Messages over NATS `max_payload`: the sender parks the bytes behind a one-time ticket; the receiver pulls chunks.
+ * Parked bytes are bounded and expire with the request's deadline.
  */
 
-/** Header of a stand-in message: the JSON {@link TransferTicket} of the parked body. */
 export const TRANSFER_HEADER = 'cairn-transfer';
-/** Header of a chunk reply when the ticket is unknown (expired, fetched already, sender restarted). */
+/** Expired, fetched already, or sender restarted. */
 const TRANSFER_GONE_HEADER = 'cairn-transfer-gone';
-/** Plain subject prefix of every process's transfer subject (`cairn.transfer.<owner>.<process id>`, in the namespace). */
+/** In the namespace. */
 export const TRANSFER_SUBJECT_PREFIX = 'cairn.transfer';
 
-/** The `max_payload` NATS servers default to, used until the connection reports the server's. */
+/** Used until the connection reports the server's. */
 export const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
-/** Room kept below `max_payload` for headers and the stand-in envelope. */
+/** For headers and the stand-in envelope. */
 const HEADROOM_BYTES = 16 * 1024;
-/** How long parked bytes wait when the request carries no deadline. */
 const DEFAULT_TTL_MS = 30_000;
-/** Grace after a deadline before parked bytes are dropped (a fetch started in time may still be running). */
+/** A fetch started in time may still be running. */
 const TTL_GRACE_MS = 5_000;
 
-/**
- * The largest message body (bytes) sent as is on `nc`: the server's `max_payload` less room for headers. Larger
- * bodies travel as a transfer. The one home of that threshold.
- */
+/** The one home of that threshold: larger bodies travel as a transfer. */
 export function safeMessageBytes(nc: NatsConnection | undefined): number {
   const max = nc?.info?.max_payload ?? DEFAULT_MAX_PAYLOAD;
   return Math.max(1024, max - HEADROOM_BYTES);
 }
 
-/** What a stand-in message carries: where and under which id the body waits, and its size. */
 export interface TransferTicket {
-  /** The sender's transfer subject (already in its namespace). */
+  /** Already in its namespace. */
   subject: string;
   id: string;
   size: number;
@@ -48,18 +41,17 @@ interface Parked {
 }
 
 export interface BusTransfersOptions {
-  /** The largest message that may be parked (bytes); larger ones are refused with CONTENT_TOO_LARGE. */
+  /** Larger ones are refused with CONTENT_TOO_LARGE. */
   maxMessageBytes: number;
-  /** All parked bytes of this process together (default twice `maxMessageBytes`); beyond it, UNAVAILABLE. */
+  /** Default twice `maxMessageBytes`; beyond it, UNAVAILABLE. */
   maxTotalBytes?: number;
   /**
-   * The service that parks (its NATS user: `gateway`, `repo`, …): the subject is `cairn.transfer.<owner>.<id>`, so
-   * a least-privilege account subscribes to its own `cairn.transfer.<owner>.>` only. Default `any`.
+   * The subject is `cairn.transfer.<owner>.<id>`, so a least-privilege account subscribes to its own only. Default
+   * `any`.
    */
   owner?: string;
 }
 
-/** One process's parked large messages and the subscription that serves them. */
 export class BusTransfers {
   private readonly parked = new Map<string, Parked>();
   private total = 0;
@@ -81,12 +73,12 @@ export class BusTransfers {
     return this.options.maxMessageBytes;
   }
 
-  /** Bytes parked right now (metrics, tests). */
+  /** For metrics and tests. */
   get parkedBytes(): number {
     return this.total;
   }
 
-  /** Starts answering chunk requests (idempotent). */
+  /** Idempotent. */
   start(): void {
     if (this.subscription) return;
     this.subscription = this.nc.subscribe(this.subject, { callback: (err, msg) => {
@@ -100,10 +92,7 @@ export class BusTransfers {
     for (const id of [...this.parked.keys()]) this.drop(id);
   }
 
-  /**
-   * Parks `bytes` until fetched or `deadline` (epoch ms) passes; returns the ticket. Throws CONTENT_TOO_LARGE over
-   * the per-message limit and UNAVAILABLE when the process already holds its total, so the caller answers at once.
-   */
+  /** Throws CONTENT_TOO_LARGE or UNAVAILABLE at once, so the caller answers at once. */
   park(bytes: Uint8Array, what: string, deadline?: number): TransferTicket {
     if (bytes.length > this.options.maxMessageBytes) {
       throw new DomainError(
@@ -124,7 +113,6 @@ export class BusTransfers {
     return { subject: this.subject, id, size: bytes.length };
   }
 
-  /** Forgets a parked message (fetched, expired, or no longer needed). */
   drop(id: string): void {
     const entry = this.parked.get(id);
     if (!entry) return;
@@ -156,7 +144,6 @@ export class BusTransfers {
   }
 }
 
-/** Reads the ticket of a stand-in message, if it is one. */
 export function transferTicketOf(h: MsgHdrs | undefined): TransferTicket | undefined {
   const raw = h?.get(TRANSFER_HEADER);
   if (!raw) return undefined;
@@ -169,16 +156,12 @@ export function transferTicketOf(h: MsgHdrs | undefined): TransferTicket | undef
   throw new DomainError(ErrorCode.INTERNAL, 'malformed transfer ticket');
 }
 
-/** Headers of a stand-in message for `ticket` (added to `h` when given). */
 export function withTransferTicket(ticket: TransferTicket, h: MsgHdrs = natsHeaders()): MsgHdrs {
   h.set(TRANSFER_HEADER, JSON.stringify(ticket));
   return h;
 }
 
-/**
- * Pulls the bytes of `ticket` from its sender, chunk by chunk, before `deadline` (epoch ms). Refuses tickets larger
- * than `maxBytes` (a receiver bounds what it accepts); the sender gone or the ticket expired fails at once.
- */
+/** Refuses tickets over `maxBytes`; a gone sender or expired ticket fails at once. */
 export async function fetchTransfer(
   nc: NatsConnection,
   ticket: TransferTicket,

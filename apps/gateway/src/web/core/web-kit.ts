@@ -17,7 +17,7 @@ import { CSRF_FIELD, CSRF_HEADER, UNSAFE_METHODS, csrfMatches } from './csrf.js'
 import { anonymousMustSignIn } from './sign-in-policy.js';
 import { SESSION_COOKIE, SESSION_TTL_SECONDS, type Flash, type SessionStore, type WebSession } from './session-store.js';
 
-/** What a page handler returns: a page in the layout, a redirect (303 after a form), or a fragment without layout. */
+/** 303 after a form. */
 export type PageResult =
   | { kind: 'page'; template: string; title: string; data: object; status: number }
   | { kind: 'redirect'; location: string }
@@ -33,67 +33,60 @@ export function redirect(location: string): PageResult {
 export function fragment(template: string, data: object = {}, status = 200): PageResult {
   return { kind: 'fragment', template, data, status };
 }
-/** The handler sent the answer itself (e.g. a file's raw bytes): nothing more to send. */
+/** E.g. a file's raw bytes. */
 export function answered(): PageResult {
   return { kind: 'answered' };
 }
 
-/** Thrown by {@link requireSignIn}: the visitor goes to the sign-in page and comes back afterwards. */
+/** The visitor goes to sign-in and comes back afterwards. */
 export class SignInRequired extends Error {}
 
-/** Everything a page handler needs about this request. */
 export interface PageContext<P = Record<string, string>, Q = Record<string, string | undefined>> {
   req: FastifyRequest;
   reply: FastifyReply;
   params: P;
   query: Q;
-  /** The submitted form fields (unsafe methods), `{}` otherwise; a repeated field gives its first value here. */
+  /** Unsafe methods only; a repeated field gives its first value. */
   form: Record<string, string>;
-  /** Every value of a form field (repeated checkboxes), in order; `[]` when absent. */
+  /** `[]` when absent. */
   formAll: (name: string) => string[];
-  /** The signed-in user as the API would see them (`via: 'session'`, scopes `all`), or null. */
+  /** As the API would see them (`via: 'session'`, scopes `all`), or null. */
   actor: ActorDto | null;
   user: UserDto | null;
-  /** The signed-in user must choose a new password before anything else (an admin created or reset them). */
+  /** An admin created or reset them. */
   mustChangePassword: boolean;
-  /** The session, created (and its cookie set) on first use. */
+  /** Created (and its cookie set) on first use. */
   session: () => Promise<WebSession>;
-  /** The CSRF token every form must carry in `_csrf` (creates the session when needed). */
+  /** Creates the session when needed. */
   csrfToken: () => Promise<string>;
-  /** A message for the next page rendered to this browser. */
   flash: (kind: Flash['kind'], text: string) => Promise<void>;
 }
 
 export type PageHandler<P, Q> = (ctx: PageContext<P, Q>) => Promise<PageResult>;
 
 export interface PageOptions {
-  /** Reachable without signing in even under `REQUIRE_SIGNIN_VIEW = true` (the sign-in pages). */
+  /** Even under `REQUIRE_SIGNIN_VIEW = true` (the sign-in pages). */
   public?: boolean;
-  /** Reachable by a user who must change their password first (that page, sign-out); others send them there. */
+  /** That page and sign-out; others redirect there. */
   duringPasswordChange?: boolean;
-  /**
-   * The page takes `multipart/form-data` (a form with files): its body is left unread and the handler streams it
-   * through `readMultipartForm` (`multipart-form.ts`), which checks the CSRF field before acting on any part.
-   */
+  /** Body left unread for `readMultipartForm`, which checks the CSRF field before acting on any part. */
   multipart?: boolean;
   /**
-   * Without a session, the request's own API credentials (Basic, `token`/`Bearer`, `?token=`) sign it in, needing these
-   * token scopes — as Gitea lets scripts and CI fetch what a browser would (release attachments). Only then does the
-   * sign-in policy apply to a visitor who presented none.
+   * Without a session, the request's API credentials sign it in with these scopes, as Gitea lets scripts fetch release
+   * attachments.
    */
   apiCredentials?: { scopes: readonly string[] };
 }
 
-/** Gitea's page for a user who must change their password (the API's refusal names it too). */
+/** The API's refusal names it too. */
 export const CHANGE_PASSWORD_PATH = '/user/change_password';
 
-/** The signed-in actor, or {@link SignInRequired}. */
 export function requireSignIn(ctx: { actor: ActorDto | null }): ActorDto {
   if (!ctx.actor) throw new SignInRequired();
   return ctx.actor;
 }
 
-/** A local path to come back to after signing in; anything else (other sites, `//x`) is dropped. */
+/** Anything else (other sites, `//x`) is dropped. */
 export function safeRedirectTarget(target: unknown): string | undefined {
   if (typeof target !== 'string' || target.length > 2048) return undefined;
   return /^\/(?![/\\])[^\s]*$/.test(target) ? target : undefined;
@@ -104,13 +97,13 @@ export interface WebKitDeps {
   settings: GatewaySettings;
   common: CommonSettings;
   store: SessionStore;
-  /** The gateway's web Redis connection (sessions; areas keep short-lived state here too). */
+  /** Sessions; areas keep short-lived state here too. */
   redis: LazyRedis;
   views: Eta;
   logger: JsonLogger;
 }
 
-/** The CSP of every page: scripts and styles only from our own files — no inline script, no inline style. */
+/** No inline script or style. */
 const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
@@ -118,7 +111,7 @@ const CONTENT_SECURITY_POLICY = [
   "img-src 'self' data:",
   "connect-src 'self'",
   "form-action 'self'",
-  // The file view frames a PDF's raw answer (sandboxed user content, same origin) for the browser's PDF viewer.
+  // The file view frames a PDF's raw answer (sandboxed, same origin) for the browser's viewer.
   "frame-src 'self'",
   "base-uri 'none'",
   "frame-ancestors 'none'",
@@ -136,9 +129,8 @@ const STATUS_TITLES: Record<number, string> = {
 };
 
 /**
- * Registers web pages in one Fastify scope (its own form-body parser; the API's JSON-only parsing stays as it is) and
- * runs each through the same steps: security headers, session cookie, current user, CSRF on unsafe methods, the
- * layout, error pages. Areas get a WebKit and call `get`/`post`.
+ * Own form-body parser, so the API's JSON-only parsing is untouched; every page gets headers, session, CSRF, layout and
+ * error pages.
  */
 export class WebKit {
   constructor(
@@ -176,10 +168,7 @@ export class WebKit {
     this.scope.route({ method, url, config, handler: (req, reply) => this.serve(req, reply, handler, options) });
   }
 
-  /**
-   * The 404 page for any other GET (registered last; every registered route is more specific). Paths of the
-   * machine-facing protocols keep their own not-found answers.
-   */
+  /** Registered last; machine-facing protocols keep their own not-found answers. */
   registerNotFoundPage(): void {
     this.scope.get('/*', (req, reply) => {
       if (/^\/(api|v2)(\/|$)/.test(req.url)) return reply.callNotFound();
@@ -190,20 +179,19 @@ export class WebKit {
   }
 
   /**
-   * The repository and the visitor's access to it, by the API's own rules (hidden → 404; under
-   * `TWO_FACTOR_AUTH = enforced` a user without two-factor gets the 404 page, whose layout carries the enrolment alert);
- * with `units`, `access` is the level on the unit the page belongs to, as on the API's routes.
+   * By the API's rules (hidden → 404, also under enforced 2FA without it); with `units`, `access` is the page's unit
+   * level.
    */
   async repoAccess(
     ctx: Pick<PageContext, 'actor'>, owner: string, repo: string, units?: RepoUnit | readonly RepoUnit[],
   ): ReturnType<typeof resolveRepoAccess> {
     const context = await resolveRepoAccess(this.rpc, this.settings, ctx.actor, owner, repo, units);
-    // A page of a unit the visitor may not read is not there for them (Gitea's web answers 404; the API, 403).
+    // Gitea's web answers 404 here; the API, 403.
     if (units !== undefined && context.access === 'none') throw DomainError.notFound('not found');
     return context;
   }
 
-  /** The actor of the request's API credentials (their token scopes checked), or null when it presents none. */
+  /** Token scopes checked; null when none are presented. */
   private async apiActor(req: FastifyRequest, scopes: readonly string[]): Promise<ActorDto | null> {
     const presented = readCredentials(req);
     if (presented === 'malformed') throw new DomainError(ErrorCode.UNAUTHENTICATED, 'malformed Authorization header');
@@ -214,12 +202,11 @@ export class WebKit {
     return actor;
   }
 
-  /** Saves changes a page made to the session (e.g. a pending sign-in). */
+  /** E.g. a pending sign-in. */
   saveSession(session: WebSession): Promise<void> {
     return this.deps.store.save(session);
   }
 
-  /** Renders a status page (404, 403, 500, …) in the layout, as the not-found handler and errors do. */
   async renderError(req: FastifyRequest, reply: FastifyReply, err: unknown): Promise<void> {
     const ctx = await this.context(req, reply).catch(() => null);
     await this.fail(req, reply, ctx, err);
@@ -289,7 +276,7 @@ export class WebKit {
       title,
       actor,
       user: ctx?.user ?? null,
-      // Sign-out is a form: the token is needed on every page a signed-in user sees.
+      // Sign-out is a form: every signed-in page needs the token.
       csrf: actor && ctx ? await ctx.csrfToken() : (session?.csrf ?? ''),
       flash,
       twoFactorAlert: twoFactorDeniesRepoAccess(this.settings.twoFactorAuth, actor),
@@ -308,10 +295,10 @@ export class WebKit {
       return;
     }
     const status = err instanceof DomainError ? httpStatusForErrorCode(err.code) : 500;
-    // A page never shows a stack trace; a 5xx says only what happened, the log has the rest.
+    // A page never shows a stack trace; the log has the rest.
     const message = err instanceof DomainError && status < 500 ? err.message : undefined;
     if (status >= 500) this.deps.logger.error(`web ${req.method} ${req.url}: ${err instanceof Error ? err.stack : String(err)}`);
-    // Bad path parameters (e.g. a malformed name) are "no such page" to a browser.
+    // Bad path parameters are "no such page" to a browser.
     const shown = status === 400 && req.method === 'GET' ? 404 : status;
     setRetryAfter(reply, err);
     const title = STATUS_TITLES[shown] ?? `Error ${shown}`;
@@ -324,7 +311,7 @@ export class WebKit {
     }
   }
 
-  /** The session this request presented (cached on the request). */
+  /** Cached on the request. */
   private async loadedSession(req: FastifyRequest): Promise<WebSession | null> {
     const state = sessionState(req);
     if (state.loaded === undefined) {
@@ -346,7 +333,7 @@ export class WebKit {
     );
   }
 
-  /** Starts a fresh session for `userId` (new id and CSRF secret: no session fixation) and sets its cookie. */
+  /** New id and CSRF secret: no session fixation. */
   async signIn(req: FastifyRequest, reply: FastifyReply, userId: number): Promise<WebSession> {
     const old = await this.loadedSession(req);
     const renewed = old
@@ -358,7 +345,7 @@ export class WebKit {
     return renewed;
   }
 
-  /** Ends the session (Redis record and cookie). */
+  /** Redis record and cookie. */
   async signOut(req: FastifyRequest, reply: FastifyReply): Promise<void> {
     const session = await this.loadedSession(req);
     if (session) await this.deps.store.destroy(session.id);
@@ -400,7 +387,7 @@ export class WebKit {
     };
   }
 
-  /** The session's user as identity-service sees them now (a disabled or deleted user is signed out). */
+  /** A disabled or deleted user is signed out. */
   private async resolveSessionUser(session: WebSession): Promise<{ actor: ActorDto; user: UserDto; mustChangePassword: boolean } | null> {
     try {
       const reply = await this.rpc.send(IdentitySubjects.authSession, { userId: session.userId! });

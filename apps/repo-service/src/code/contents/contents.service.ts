@@ -19,21 +19,17 @@ import {
 } from '@cairn/git';
 import { toContentsResponse, type ContentsEntryFacts, type ContentsLinkContext } from './contents.mapper.js';
 
-/** A last-commit walk that hits its time limit answers what it found; the time-out is logged. */
+/** It answers what it found; the time-out is logged. */
 const LAST_COMMIT_WALK = { onTimeout: (message: string) => new Logger('LastCommits').warn(message) };
 
-/**
- * Base64 bytes one bus reply may carry inline. NATS caps a message at 1 MiB by default; file contents beyond this
- * budget are marked `deferred` and the gateway fetches their bytes over repo-service's internal HTTP endpoint.
- */
+/** NATS caps a message at 1 MiB by default; larger contents are `deferred` and fetched over internal HTTP. */
 export const INLINE_CONTENT_BUDGET = 640 * 1024;
 
-/** A symlink's target is its blob's first bytes (Gitea reads 1024). */
+/** Gitea reads 1024. */
 const SYMLINK_TARGET_BYTES = 1024;
-/** Larger "symlink" blobs are not read at all (a real link target is a path). */
+/** A real link target is a path. */
 const SYMLINK_MAX_READ = 64 * 1024;
 
-/** Length of the base64 text of `n` bytes. */
 export function base64Length(n: number): number {
   return 4 * Math.ceil(n / 3);
 }
@@ -45,24 +41,22 @@ function joinPath(dir: string, name: string): string {
 }
 
 /**
- * Gitea's contents, batch file-contents and raw APIs over bare repositories: every lookup and read goes through
- * the repository's pooled `cat-file` process (ref resolution, trees, sizes and blobs of one request in a few
- * pipelined round trips), and the last commit of all requested paths comes from one bounded `git log` walk.
+ * Lookups go through the pooled `cat-file` in a few pipelined round trips; last commits come from one bounded `git log`
+ * walk.
  */
 @Injectable()
 export class ContentsService {
-  /** The authors' logins of listed commits (null without a user directory). */
+  /** Null without a user directory. */
   private readonly logins: RecentCommitLogins | null;
 
   constructor(
     private readonly git: GitReadContext,
-    // Absent in tests that build the service alone: commit authors then come without logins.
+    // Absent in tests that build the service alone.
     @Optional() users?: CommitUserDirectory,
   ) {
     this.logins = users ? new RecentCommitLogins(users) : null;
   }
 
-  /** `GET /contents/{path}`: a file (with content), symlink or submodule entry, or a directory listing. */
   async get(req: GetContentsRequest): Promise<GetContentsReply> {
     const path = sanitizeTreePath(req.path);
     if (path === null || req.repo.empty) throw notFound();
@@ -74,7 +68,7 @@ export class ContentsService {
       const dir = await this.listing(repoPath, ref, path, this.links(req, ref));
       if (!req.withCommits) return { commit: ref.commit, dir };
       const shas = dir.map((e) => e.last_commit_sha).filter((s): s is string => s !== null);
-      // At the root the newest commit is the resolved one, even when it changed nothing (a merge, an empty commit).
+      // At the root the newest commit is the resolved one, even when it changed nothing.
       const [{ commits, latest }, historyCount] = await Promise.all([
         this.commitSummaries(repoPath, path === '' ? [ref.commit, ...shas] : shas),
         countHistory(repoPath, { commit: ref.commit, path: path || undefined }),
@@ -85,10 +79,7 @@ export class ContentsService {
     return { commit: ref.commit, file, ...(deferred ? { deferred } : {}) };
   }
 
-  /**
-   * The `ContentsResponse` of the file, symlink or submodule at `path` in `ref` (null when there is none, or a
-   * directory); `deferred` when the content is too large for a bus message (see {@link GetContentsReply}).
-   */
+  /** Null for none or a directory; `deferred` when too large for a bus message. */
   async fileAt(
     repo: RepoRefDto,
     ref: ResolvedRef,
@@ -138,9 +129,8 @@ export class ContentsService {
   }
 
   /**
-   * `GET|POST /file-contents`: entries in request order, `null` for paths that cannot be retrieved, cut after
-   * `pagingNum` entries or before the base64 total would pass `maxResponseSize`; blobs over `maxBlobSize` come
-   * without content.
+   * Cut after `pagingNum` entries or before base64 would pass `maxResponseSize`; blobs over `maxBlobSize` come without
+   * content.
    */
   async fileContents(req: GetFileContentsRequest): Promise<GetFileContentsReply> {
     const { pagingNum, maxBlobSize, maxResponseSize } = req.limits;
@@ -161,7 +151,7 @@ export class ContentsService {
       blobOids.map((e) => e!.oid),
     );
 
-    // Decide what is returned before reading anything: sizes are known, so is each base64 length.
+    // Sizes are known, so what is returned is decided before reading anything.
     const planned: ({ path: string; entry: TreeEntry; size: number; withContent: boolean } | null)[] = [];
     let total = 0;
     for (const path of considered) {
@@ -181,7 +171,7 @@ export class ContentsService {
       planned.push({ path, entry, size, withContent });
     }
 
-    // Inline contents up to the bus budget; the rest is deferred to the gateway (internal HTTP).
+    // Inline up to the bus budget; the rest is deferred to internal HTTP.
     let inline = 0;
     const toRead = new Set<string>();
     const deferred: number[] = [];
@@ -222,7 +212,6 @@ export class ContentsService {
     return { items, commit: ref.commit, deferred: deferred.filter((i) => items[i] !== null) };
   }
 
-  /** `GET /raw/{path}`: the blob of a file or symlink, inline up to `maxInlineBytes`. */
   async raw(req: GetRawRequest): Promise<GetRawReply> {
     const full = sanitizeTreePath(req.path);
     if (!full || req.repo.empty) throw notFound();
@@ -262,10 +251,8 @@ export class ContentsService {
   }
 
   /**
-   * The listed entries' last commits, each once: headlines from the cache of commit headlines (the others read
-   * through the pooled cat-file in one pipelined round trip), the authors' logins from the recent logins (the others
-   * in one identity lookup); and the newest of them (latest committer date; on a tie, the one that is not a parent of
-   * another).
+   * Headlines and logins from caches, the rest in one round trip each; newest by committer date, ties to the one not a
+   * parent.
    */
   private async commitSummaries(repoPath: string, shas: string[]): Promise<{ commits: CommitSummaryDto[]; latest?: string }> {
     const unique = [...new Set(shas)];
@@ -293,7 +280,7 @@ export class ContentsService {
     return { apiUrl: this.git.apiUrl(req.repo), htmlUrl: this.git.htmlUrl(req.repo), ref };
   }
 
-  /** A directory's entries without content (Gitea lists them in tree order, each with its last commit). */
+  /** Gitea lists them in tree order, each with its last commit. */
   private async listing(
     repoPath: string,
     ref: ResolvedRef,

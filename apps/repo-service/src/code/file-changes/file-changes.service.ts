@@ -22,10 +22,9 @@ import { commitDates, commitIdentities, commitMessage, defaultCommitMessage } fr
 
 const unprocessable = (message: string) => DomainError.unprocessable(message);
 
-/** Tries of one change before a branch that keeps moving is answered with 409. */
+/** Before a branch that keeps moving is answered with 409. */
 const MAX_ATTEMPTS = 5;
 
-/** One file operation after its paths and content were checked. */
 interface PlannedFile {
   operation: FileOperation;
   path: string;
@@ -34,7 +33,7 @@ interface PlannedFile {
   content: Buffer | null;
 }
 
-/** Go's `base64.StdEncoding` (padded; line breaks ignored, as Go's decoder skips them). */
+/** Go's decoder skips line breaks. */
 function decodeBase64(text: string, path: string): Buffer {
   const clean = text.replace(/[\r\n]/g, '');
   if (clean.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(clean)) {
@@ -43,16 +42,13 @@ function decodeBase64(text: string, path: string): Buffer {
   return Buffer.from(clean, 'base64');
 }
 
-/**
- * Segments git itself refuses to write into an index (it ignores them silently, `core.protectNTFS`/`protectHFS`):
- * `.git` with trailing dots or spaces, its short name `git~1`, and backslashes (a separator on Windows).
- */
+/** git silently refuses these in an index (`core.protectNTFS`/`protectHFS`). */
 function gitIgnoresSegment(segment: string): boolean {
   const bare = segment.toLowerCase().replace(/[. ]+$/, '');
   return bare === '.git' || bare === 'git~1' || segment.includes('\\');
 }
 
-/** A path given by the caller, as Gitea's `CleanGitTreePath` would accept it and git would write it (422 otherwise). */
+/** As Gitea's `CleanGitTreePath` accepts and git writes it (422 otherwise). */
 function treePath(raw: string): string {
   const clean = sanitizeTreePath(raw);
   if (!clean || clean.split('/').some(gitIgnoresSegment)) {
@@ -61,15 +57,15 @@ function treePath(raw: string): string {
   return clean;
 }
 
-/** The path itself and every directory above it, shortest first (`a`, `a/b`, `a/b/c`). */
+/** Shortest first. */
 function prefixes(path: string): string[] {
   const parts = path.split('/');
   return parts.map((_, i) => parts.slice(0, i + 1).join('/'));
 }
 
 /**
- * Gitea's contents write API with git plumbing on the bare repository; the branch moves with `update-ref <new> <old>`
- * (a concurrent push wins: 409) and is recorded through the push sink exactly like a push.
+ * Gitea's contents write API in plumbing; `update-ref <new> <old>` lets a concurrent push win (409), recorded like a
+ * push.
  */
 @Injectable()
 export class FileChangesService {
@@ -113,9 +109,7 @@ export class FileChangesService {
       author: { ...people.author, date: dates.author },
       committer: { ...people.committer, date: dates.committer },
     };
-    // A branch that moves under us (a push, another API write) means starting again from its new tip, where every
-    // check runs again: a file changed meanwhile then fails its sha check. Each lost race is someone else's win,
-    // so this many tries let that many concurrent writers through.
+    // A moved branch means retrying from its new tip, where every check runs again; each lost race is someone's win.
     let done: Committed | null = null;
     for (let i = 0; i < MAX_ATTEMPTS && !done; i++) done = await this.commitOnce(attempt);
     if (!done) throw DomainError.conflict(`could not move the branch "${newBranch}": it kept moving while the files were being changed, or its name clashes with another branch`);
@@ -146,7 +140,7 @@ export class FileChangesService {
     };
   }
 
-  /** One try: checks against the branch's tip, the commit, and the branch moved from that tip (null: it moved). */
+  /** Null when the branch moved. */
   private async commitOnce(a: Attempt): Promise<Committed | null> {
     const base = await resolveBranch(a.dir, a.oldBranch);
     if (!base && (!a.repoEmpty || a.files.some((f) => f.operation === 'delete'))) {
@@ -173,7 +167,7 @@ export class FileChangesService {
     const tree = await writeEditedTree(a.dir, base, treeEdits);
     const signing = await this.signer.decide('crud', { gitDir: a.dir, repo: a.repo, trustModel: a.trustModel, actorId: a.actor.id, actor: a.actor, parentCommit: base });
     const commit = await commitTree(a.dir, tree, base ? [base] : [], a.message, a.author, a.committer, signing);
-    // Branch protection applies as to a push of this commit (Gitea's 403 for a protected branch).
+    // Branch protection applies as to a push of this commit (Gitea's 403).
     await this.protection.assertAllowed({
       repoId: a.repo.id, actorId: a.actor.id, dir: a.dir,
       updates: [{ ref: branchRef(a.newBranch), old: expectedOld ?? zeroIdLike(commit), new: commit }],
@@ -183,7 +177,7 @@ export class FileChangesService {
     return { commit, expectedOld, created };
   }
 
-  /** Paths cleaned and content decoded; 422 for anything unusable, before git is touched. */
+  /** 422 for anything unusable, before git is touched. */
   private plan(f: ChangeFileOperationBody): PlannedFile {
     const path = treePath(f.path);
     const fromPath = f.from_path ? treePath(f.from_path) : path;
@@ -197,11 +191,7 @@ export class FileChangesService {
     };
   }
 
-  /**
-   * The given shas that do not match their file but name a blob of this repository: an earlier version the caller
-   * read before someone else changed the file. That is a conflict (409, the issue's rule and GitHub's); a sha that
-   * names nothing here stays Gitea's 422 "sha does not match".
-   */
+  /** A stale sha naming an earlier blob here is a conflict (409, as GitHub); one naming nothing stays Gitea's 422. */
   private async staleShas(dir: string, files: PlannedFile[], found: Map<string, TreeEntry | null>): Promise<Set<string>> {
     const candidates = [
       ...new Set(files.filter((f) => f.sha && isObjectId(f.sha) && f.sha !== found.get(f.fromPath)?.oid).map((f) => f.sha!)),
@@ -211,7 +201,6 @@ export class FileChangesService {
     return new Set(candidates.filter((_, i) => infos[i]?.type === 'blob'));
   }
 
-  /** An empty repository: every file is new. */
   private editsOfEmpty(files: PlannedFile[]): FileEdit[] {
     const seen = new Set<string>();
     return files.map((f) => {
@@ -222,12 +211,7 @@ export class FileChangesService {
     });
   }
 
-  /**
-   * Gitea's `handleCheckErrors` against the branch's commit, for every file before anything is written: the file
-   * to change exists and has the given blob id (422 when not, 404 when it is missing), and nothing in the way of
-   * the target path (a file where a directory is needed, a directory or symlink where the file goes, an existing
-   * file when creating or moving).
-   */
+  /** Gitea's `handleCheckErrors`, for every file before anything is written. */
   private async check(dir: string, base: string, files: PlannedFile[]): Promise<FileEdit[]> {
     const wanted = new Set<string>();
     for (const f of files) {
@@ -284,7 +268,7 @@ export class FileChangesService {
     });
   }
 
-  /** Gitea's `FileCommitResponse` of the new commit. */
+  /** Gitea's `FileCommitResponse`. */
   private async commitResponse(req: ChangeFilesRequest, dir: string, sha: string, message: string): Promise<FileCommitResponseDto> {
     const c = await loggedCommit(dir, sha);
     const apiUrl = this.git.apiUrl(req.repo);
@@ -298,13 +282,12 @@ export class FileChangesService {
       committer: { name: c.committerName, email: c.committerEmail, date: utc(c.committerDate) },
       parents: c.parents.map((p) => ({ url: `${apiUrl}/git/commits/${p}`, sha: p, created: '0001-01-01T00:00:00Z' })),
       message,
-      // As the commits API: Gitea links the tree by the commit's own id (the trees API takes either).
+      // Gitea links the tree by the commit's own id.
       tree: { url: `${apiUrl}/git/trees/${sha}`, sha, created: c.committerDate },
     };
   }
 }
 
-/** What every try of one change needs. */
 interface Attempt {
   dir: string;
   oldBranch: string;
@@ -320,19 +303,16 @@ interface Attempt {
   committer: GitIdentity;
 }
 
-/** A commit that moved its branch. */
 interface Committed {
   commit: string;
-  /** The branch's tip it replaced (null: the branch is new). */
+  /** Null: the branch is new. */
   expectedOld: string | null;
-  /** A file written without a sha did not exist before. */
   created: boolean;
 }
 
-/** What one file does to the tree: a path removed (rename, delete) and/or a blob written. */
+/** A path removed (rename, delete) and/or a blob written. */
 interface FileEdit {
   removeFrom?: string;
   write?: { path: string; mode: '100644' | '100755' | '120000'; content?: Buffer; blob?: string };
-  /** The file did not exist before. */
   created: boolean;
 }

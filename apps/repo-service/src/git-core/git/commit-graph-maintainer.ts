@@ -4,22 +4,20 @@ import {
 } from '@cairn/git';
 
 export interface CommitGraphMaintainerOptions {
-  /** Repositories maintained at the same time (each run is one `git commit-graph write`). */
+  /** Each run is one `git commit-graph write`. */
   concurrency?: number;
-  /** One run is stopped (SIGTERM) after this long; the next push starts over from what git kept. */
+  /** SIGTERM; the next push starts over from what git kept. */
   timeoutMs?: number;
-  /** At shutdown, runs in progress get this long to finish before git is stopped (SIGTERM). */
   shutdownGraceMs?: number;
-  /** Pushed branches whose trees have more entries than this are not warmed; 0 turns the warm-up off. */
+  /** 0 turns the warm-up off. */
   warmMaxEntries?: number;
-  /** One warm-up walk is stopped after this long (what it found is kept). */
+  /** What it found is kept. */
   warmTimeoutMs?: number;
 }
 
 interface Waiting {
   promise: Promise<void>;
   resolve: () => void;
-  /** Pushed ref → its newest value among the pushes this run serves. */
   pushed: Map<string, string>;
 }
 
@@ -30,18 +28,9 @@ function waiting(): Waiting {
 }
 
 /**
- * Keeps repositories' commit-graphs current after pushes, off the request path: {@link schedule} returns at once
- * and the work runs in the background, a few repositories at a time.
- *
- * Requests coalesce per repository: while a run is waiting to start, further requests join it, so a burst of pushes
- * costs one run; a request made while a run is in progress queues exactly one follow-up run (the push may have
- * added commits that run no longer sees). Failures are logged, never thrown — a missing or stale commit-graph only
- * makes reads slower, never wrong. At shutdown nothing new starts and runs in progress are awaited (and stopped
- * cleanly after a grace period).
- *
- * After the graph write, the run warms the last-commit cache for the new tips of the pushed branches (Gitea's
- * `CacheRef`), so the first contents listing at a new tip needs no history walk; the walk comes after the graph
- * write so that it uses the fresh graph. Warm-up failures are logged like graph failures.
+ * Off the request path, a few repositories at a time. A burst of pushes coalesces into one run; one arriving mid-run
+ * queues exactly one follow-up (it may add commits that run misses). Failures only make reads slower, never wrong, so
+ * they are logged. The last-commit warm-up (Gitea's `CacheRef`) follows the graph write to use the fresh graph.
  */
 export class CommitGraphMaintainer implements OnApplicationShutdown {
   private readonly logger = new Logger('CommitGraph');
@@ -50,9 +39,8 @@ export class CommitGraphMaintainer implements OnApplicationShutdown {
   private readonly shutdownGraceMs: number;
   private readonly warmMaxEntries: number;
   private readonly warmTimeoutMs: number;
-  /** Repository → the run waiting to start (at most one each), in request order. */
+  /** At most one each, in request order. */
   private readonly waiting = new Map<string, Waiting>();
-  /** Repository → the run in progress. */
   private readonly running = new Map<string, Promise<void>>();
   private readonly abort = new AbortController();
   private closed = false;
@@ -66,18 +54,14 @@ export class CommitGraphMaintainer implements OnApplicationShutdown {
     this.warmTimeoutMs = options.warmTimeoutMs ?? 60_000;
   }
 
-  /**
-   * Asks for the repository's commit-graph to be brought up to date, then for the last commits at the new tips of
-   * `pushed` branches to be cached. Resolves (never rejects) when a run that started after this call has ended, or
-   * at once after shutdown; callers on a request path do not await it.
-   */
+  /** Resolves (never rejects) when a run started after this call ends; request paths do not await it. */
   schedule(repoPath: string, pushed: readonly PushedRef[] = []): Promise<void> {
     if (this.closed) return Promise.resolve();
     let entry = this.waiting.get(repoPath);
     if (!entry) {
       entry = waiting();
       this.waiting.set(repoPath, entry);
-      // Started from a later turn of the event loop, so requests made together join one run.
+      // A later turn of the event loop, so requests made together join one run.
       if (!this.pumpQueued) {
         this.pumpQueued = true;
         setImmediate(() => {
@@ -86,7 +70,7 @@ export class CommitGraphMaintainer implements OnApplicationShutdown {
         });
       }
     }
-    // Pushes joined into one run: a ref pushed twice is warmed at its latest value only.
+    // A ref pushed twice is warmed at its latest value only.
     for (const u of pushed) {
       entry.pushed.delete(u.ref);
       entry.pushed.set(u.ref, u.new);
@@ -94,14 +78,14 @@ export class CommitGraphMaintainer implements OnApplicationShutdown {
     return entry.promise;
   }
 
-  /** Resolves when nothing is waiting or running (tests and benchmarks). */
+  /** For tests and benchmarks. */
   async idle(): Promise<void> {
     while (this.running.size || (this.waiting.size && !this.closed)) {
       await Promise.all([...this.running.values(), ...[...this.waiting.values()].map((w) => w.promise)]);
     }
   }
 
-  /** Starts waiting runs while there is room; a repository's next run waits for its current one. */
+  /** A repository's next run waits for its current one. */
   private pump(): void {
     if (this.closed) return;
     for (const [repoPath, entry] of this.waiting) {
@@ -126,11 +110,11 @@ export class CommitGraphMaintainer implements OnApplicationShutdown {
         this.logger.warn(`commit-graph maintenance of ${repoPath} failed: ${(err as Error).message}`);
       }
     }
-    // Without a fresh graph the walk is only slower, so it runs even when the graph write failed.
+    // Without a fresh graph the walk is only slower, so it runs anyway.
     if (pushed.size) await this.warm(repoPath, pushed);
   }
 
-  /** Caches the last commits of every path at the new tips of the pushed branches (the default branch first). */
+  /** Default branch first. */
   private async warm(repoPath: string, pushed: Map<string, string>): Promise<void> {
     if (this.warmMaxEntries <= 0 || this.abort.signal.aborted) return;
     try {
@@ -156,7 +140,7 @@ export class CommitGraphMaintainer implements OnApplicationShutdown {
     }
   }
 
-  /** Stops taking work; waiting runs are dropped, runs in progress are awaited (stopped after the grace period). */
+  /** Waiting runs are dropped; those in progress are awaited, then stopped after the grace period. */
   async close(): Promise<void> {
     this.closed = true;
     for (const entry of this.waiting.values()) entry.resolve();

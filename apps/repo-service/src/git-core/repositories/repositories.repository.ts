@@ -4,10 +4,10 @@ import type { Prisma, Repository } from '../../generated/prisma/client.js';
 import { PrismaService, type Db, type Tx } from '../../shared/prisma/prisma.service.js';
 import type { ViewerScope } from '../../shared/access/viewer-scope.js';
 
-/** A stored repository (the Prisma row; only repo-service's own code sees it). */
+/** Only repo-service's own code sees the Prisma row. */
 export type RepositoryRow = Repository;
 
-/** The columns a new repository needs; everything else takes the schema's defaults. */
+/** Everything else takes the schema's defaults. */
 export interface NewRepository {
   ownerId: number;
   ownerName: string;
@@ -19,11 +19,9 @@ export interface NewRepository {
   isTemplate: boolean;
   defaultBranch: string;
   trustModel: string;
-  /** The repository this one is a fork of. */
   forkId?: number;
 }
 
-/** What may change on an existing repository. */
 export type RepositoryChanges = Partial<
   Pick<
     Repository,
@@ -35,35 +33,29 @@ export type RepositoryChanges = Partial<
   >
 >;
 
-/** Filters of a repository listing, combined with AND. */
+/** Combined with AND. */
 export interface RepositoryFilter {
-  /** Whose repositories may be returned at all. */
   scope: ViewerScope;
-  /** Include private repositories (that the scope can see). */
+  /** That the scope can see. */
   includePrivate: boolean;
-  /** Only repositories of this owner. */
   ownerId?: number;
-  /** Only repositories given to this team explicitly. */
+  /** Explicitly given to this team. */
   teamId?: number;
-  /** Only repositories this user has starred. */
   starredBy?: number;
-  /** Only repositories this user owns or (unless `exclusive`) collaborates on. */
+  /** Owned, or (unless `exclusive`) collaborated on. */
   relatedUserId?: number;
   exclusive?: boolean;
-  /** Only repositories `relatedUserId` collaborates on but does not own. */
   collaborativeOnly?: boolean;
-  /** Only what the scope's user owns or can reach as a collaborator, team member or organization member. */
+  /** As owner, collaborator, team member or organization member. */
   reachableOnly?: boolean;
   keyword?: string;
   includeDescription?: boolean;
   template?: boolean;
   archived?: boolean;
   isPrivate?: boolean;
-  /** Only repositories having one of these topics (exact, lower-case). */
+  /** Exact, lower-case. */
   anyTopic?: string[];
-  /** Only forks of this repository. */
   forkOf?: number;
-  /** Only forks (true) or only repositories that are not forks (false). */
   isFork?: boolean;
 }
 
@@ -74,7 +66,7 @@ export type RepositoryOrder = 'alpha' | 'created' | 'updated' | 'size' | 'id';
 export class RepositoriesRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  /** A new repository; `watcherId`: its first watcher (`AUTO_WATCH_NEW_REPOS`), written with the row and its count. */
+  /** `watcherId` (`AUTO_WATCH_NEW_REPOS`) is written with the row and its count. */
   insert(tx: Tx, repo: NewRepository, watcherId?: number): Promise<RepositoryRow> {
     return tx.repository.create({
       data: {
@@ -91,7 +83,6 @@ export class RepositoriesRepository {
     return db.repository.findUnique({ where: { id } });
   }
 
-  /** How many repositories an owner has (unique index on `owner_id, lower_name`). */
   countByOwner(ownerId: number, db: Db = this.prisma): Promise<number> {
     return db.repository.count({ where: { ownerId } });
   }
@@ -110,10 +101,7 @@ export class RepositoriesRepository {
     return tx.repository.update({ where: { id }, data });
   }
 
-  /**
-   * Moves a repository to another owner: the owner columns change, the old organization's team grants go (teams
-   * belong to the owner), and the new owner stops being a collaborator of what they now own.
-   */
+  /** The old org's team grants go (teams belong to the owner); the new owner stops being a collaborator. */
   async transfer(tx: Tx, id: number, owner: { id: number; login: string; kind: string }): Promise<RepositoryRow> {
     await tx.teamRepo.deleteMany({ where: { repoId: id } });
     await tx.collaboration.deleteMany({ where: { repoId: id, userId: owner.id } });
@@ -123,19 +111,19 @@ export class RepositoriesRepository {
     });
   }
 
-  /** A repository's topics, the row locked until the transaction ends (null: no such repository). */
+  /** Row locked until the transaction ends (null: no such repository). */
   async lockTopics(tx: Tx, id: number): Promise<string[] | null> {
     const rows = await tx.$queryRaw<{ topics: string[] }[]>`
       SELECT topics FROM "repo".repositories WHERE id = ${id}::int FOR UPDATE`;
     return rows[0]?.topics ?? null;
   }
 
-  /** Gives a team a repository (idempotent). */
+  /** Idempotent. */
   async grantTeam(orgId: number, teamId: number, repoId: number): Promise<void> {
     await this.prisma.teamRepo.createMany({ data: [{ orgId, teamId, repoId }], skipDuplicates: true });
   }
 
-  /** Takes a repository from a team (idempotent). */
+  /** Idempotent. */
   async revokeTeam(teamId: number, repoId: number): Promise<void> {
     await this.prisma.teamRepo.deleteMany({ where: { teamId, repoId } });
   }
@@ -144,12 +132,12 @@ export class RepositoriesRepository {
     return (await this.prisma.teamRepo.count({ where: { teamId, repoId } })) > 0;
   }
 
-  /** Stores topics, sorted by name as Gitea lists them. */
+  /** Sorted by name, as Gitea lists them. */
   async setTopics(db: Db, id: number, topics: string[]): Promise<void> {
     await db.repository.update({ where: { id }, data: { topics: [...topics].sort() } });
   }
 
-  /** Deletes a repository; its forks stand alone from then on, and its parent has one fork less (as Gitea). */
+  /** As Gitea: forks stand alone, the parent has one fork less. */
   async delete(tx: Tx, id: number): Promise<void> {
     const row = await tx.repository.delete({ where: { id } });
     await tx.repository.updateMany({ where: { forkId: id }, data: { isFork: false, forkId: null } });
@@ -158,25 +146,22 @@ export class RepositoriesRepository {
     }
   }
 
-  /** One more fork of `id`. */
-  /** Counts one more fork of `id`; the updated row. */
   countFork(tx: Tx, id: number): Promise<RepositoryRow> {
     return tx.repository.update({ where: { id }, data: { numForks: { increment: 1 } } });
   }
 
-  /** Does this owner have a fork of `forkId` already? */
   async hasFork(ownerId: number, forkId: number, db: Db = this.prisma): Promise<boolean> {
     return (await db.repository.count({ where: { ownerId, forkId } })) > 0;
   }
 
-  /** The fork of `parentId` owned by the owner with this login (case-insensitive), if any. */
+  /** Login is case-insensitive. */
   findForkByOwnerName(ownerLogin: string, parentId: number, db: Db = this.prisma): Promise<RepositoryRow | null> {
     return db.repository.findFirst({ where: { ownerLowerName: ownerLogin.toLowerCase(), forkId: parentId } });
   }
 
   /**
-   * One page of repositories matching `filter`, and the total. With `priorityOwnerId`, that owner's repositories come
-   * first (Gitea's `CASE WHEN owner_id = … THEN 0 ELSE 1 END`): the page is cut from the two ordered parts in turn.
+   * `priorityOwnerId` sorts that owner first (Gitea's `CASE WHEN owner_id = …`): the page is cut from both ordered
+   * parts in turn.
    */
   async list(
     filter: RepositoryFilter,
@@ -245,7 +230,7 @@ export class RepositoriesRepository {
     return { AND: and };
   }
 
-  /** Repositories the scope may see: public ones, plus private ones it can reach (site admins: all). */
+  /** Site admins: all. */
   private visible(scope: ViewerScope, includePrivate: boolean): Prisma.RepositoryWhereInput {
     if (!includePrivate || scope.userId === null || scope.mustEnrolTwoFactor) return { isPrivate: false };
     if (scope.isAdmin) return {};
@@ -253,9 +238,8 @@ export class RepositoriesRepository {
   }
 
   /**
-   * Repositories the scope's user reaches by relation (Gitea's "collaborative" set of `GET /user/repos`): owned,
-   * collaborated on, in an organization they own or have an all-repositories team in, given to one of their teams,
-   * or public in an organization they belong to.
+   * Gitea's "collaborative" set of `GET /user/repos`: owned, collaborated, owned org or all-repos team, team-given, or
+   * public in a member org.
    */
   private reachable(scope: ViewerScope): Prisma.RepositoryWhereInput {
     if (scope.userId === null) return { id: -1 };

@@ -30,7 +30,7 @@ const DUPLICATE = 'The repository with the same name already exists.';
 const SEARCH_MODES = ['', 'source', 'fork', 'mirror', 'collaborative'];
 const SEARCH_SORTS: RepositoryOrder[] = ['alpha', 'created', 'updated', 'size', 'id'];
 
-/** The README of `auto_init` (Gitea's "Default" template). */
+/** Gitea's "Default" template. */
 function defaultReadme(name: string, description: string): string {
   return `# ${name}\n\n${description}\n`;
 }
@@ -40,10 +40,9 @@ function nameProblem(name: string): DomainError | null {
   return problem ? DomainError.unprocessable(problem.message) : null;
 }
 
-/** Work a module above this one does before a repository is deleted (registered with `onDelete`: no import cycle). */
+/** Registered with `onDelete`, so modules above need no import cycle. */
 export type RepositoryDeletionHook = (repoId: number, actor: ActorDto | null) => Promise<void>;
 
-/** Repositories: creation (with storage), reading, editing (rename moves storage), deletion, listing, search. */
 @Injectable()
 export class RepositoriesService {
   private readonly logger = new Logger('RepositoriesService');
@@ -72,7 +71,6 @@ export class RepositoriesService {
     };
   }
 
-  // ---- create ------------------------------------------------------------------------------------------------
 
   async create(req: CreateRepositoryRequest): Promise<RepositoryDto> {
     const { actor, body } = req;
@@ -87,15 +85,14 @@ export class RepositoriesService {
     const [owner, doers] = await Promise.all([this.creationOwner(req), this.identity.usersById([actor.id])]);
     const doer = doers.get(actor.id) ?? placeholderUser(actor.id, actor.login, this.urls.rootUrl);
     if (await this.repositories.existsByName(owner.id, body.name)) throw DomainError.alreadyExists(DUPLICATE);
-    // Before anything is created: an unknown template name is a 422, with or without auto_init.
+    // An unknown template is a 422, with or without auto_init, before anything is created.
     const templateFilesToAdd = templateFiles(this.templates, body, {
       owner: owner.login,
       repo: body.name,
       year: String(new Date().getUTCFullYear()),
     });
 
-    // Storage first (created exclusively), then the row and its event in one transaction; if anything after the
-    // storage fails, the storage goes again, so neither half outlives the other.
+    // Storage first (exclusive), then row and event in one transaction; a later failure removes the storage again.
     const location = { ownerName: owner.login, name: body.name };
     await this.storage.init(location, branch);
     let row: RepositoryRow;
@@ -148,7 +145,6 @@ export class RepositoriesService {
     return toRepositoryDto(row, owner.user, 'owner', this.urls);
   }
 
-  /** The owner a creation request targets, after checking the actor may create repositories there. */
   private async creationOwner(req: CreateRepositoryRequest): Promise<OwnerDto> {
     const { actor } = req;
     switch (req.target) {
@@ -180,10 +176,7 @@ export class RepositoriesService {
     }
   }
 
-  /**
-   * Default hooks are copied before we answer 201 when hooks-service is there; if it is down or slow the
-   * `repository.created` event (already committed) lets it finish later, so this only logs.
-   */
+  /** Best effort: if hooks-service is down, the committed `repository.created` event lets it finish later. */
   private async initHooks(row: RepositoryRow, owner: UserDto): Promise<void> {
     try {
       await this.rpc.send(
@@ -200,7 +193,6 @@ export class RepositoriesService {
     }
   }
 
-  // ---- read --------------------------------------------------------------------------------------------------
 
   async get(req: RepoScopedRequest): Promise<RepositoryDto> {
     const row = await this.repositories.findById(req.repo.id);
@@ -209,7 +201,7 @@ export class RepositoriesService {
     return toRepositoryDto(row, await this.ownerOf(row), req.access, this.urls, parents.get(row.forkId ?? 0));
   }
 
-  /** `repo.repository.get-by-id` (Gitea's `GET /repositories/{id}`): a repository the actor cannot see is not found. */
+  /** Gitea's `GET /repositories/{id}`: one the actor cannot see is not found. */
   async getById(req: GetRepositoryByIdRequest): Promise<RepositoryDto> {
     const [found] = await this.visible({ actor: req.actor, ids: [req.id] });
     if (!found) throw DomainError.notFound('repository not found');
@@ -219,7 +211,7 @@ export class RepositoriesService {
     return { ...found, parent: parents.get(row?.forkId ?? 0) ?? null };
   }
 
-  /** The parents of the forks among `rows` that the actor may see, by id (rendered without their own parents). */
+  /** Rendered without their own parents. */
   private async parentsOf(rows: RepositoryRow[], actor: ActorDto | null): Promise<Map<number, RepositoryDto>> {
     const ids = rows.flatMap((r) => (r.isFork && r.forkId !== null ? [r.forkId] : []));
     if (!ids.length) return new Map();
@@ -227,13 +219,8 @@ export class RepositoriesService {
     return new Map(seen.map((p) => [p.id, p]));
   }
 
-  // ---- forks -------------------------------------------------------------------------------------------------
 
-  /**
-   * Gitea's `CreateFork`: the fork gets every branch and tag (storage first, as `create`), then its row, the
-   * parent's fork count and the `repository.created` event in one transaction. Into an organization only for its
-   * members who may create repositories there.
-   */
+  /** Gitea's `CreateFork`: storage first as `create`, then row, parent's fork count and event in one transaction. */
   async fork(req: ForkRepositoryRequest): Promise<RepositoryDto> {
     const actor = req.actor;
     if (!actor) throw new DomainError(ErrorCode.UNAUTHENTICATED, 'token is required');
@@ -296,7 +283,6 @@ export class RepositoriesService {
     return toRepositoryDto(row, owner.user, 'owner', this.urls, parents.get(source.id));
   }
 
-  /** Who owns a new fork: the actor, or an organization they are a member of and may create repositories in. */
   private async forkOwner(actor: ActorDto, organization: string | undefined): Promise<OwnerDto> {
     if (organization === undefined) return this.identity.resolveOwner(actor.login);
     const org = await this.identity.resolveOwner(organization).catch((err: unknown) => {
@@ -315,7 +301,7 @@ export class RepositoriesService {
     return org;
   }
 
-  /** `GET /repos/{owner}/{repo}/forks`: the forks the actor may see, oldest first. */
+  /** Oldest first. */
   async forks(req: ListForksRequest): Promise<Paginated<RepositoryDto>> {
     const actor = req.actor ?? null;
     const standings =
@@ -329,14 +315,14 @@ export class RepositoriesService {
     return this.render(page, actor, standings);
   }
 
-  /** `repo.repository.summary`: the header fields of {@link get} without the owner lookup. */
+  /** Without the owner lookup. */
   async summary(req: RepoScopedRequest): Promise<RepositorySummaryDto> {
     const row = await this.repositories.findById(req.repo.id);
     if (!row) throw DomainError.notFound('repository not found');
     return toRepositorySummary(row, this.urls);
   }
 
-  /** `repo.repository.visible`: the repositories among `ids` the actor may see (missing ones are left out). */
+  /** Missing ones are left out. */
   async visible(req: VisibleRepositoriesRequest): Promise<RepositoryDto[]> {
     const user = this.access.viewer(req.actor);
     const out: RepositoryDto[] = [];
@@ -352,7 +338,6 @@ export class RepositoriesService {
     return out;
   }
 
-  // ---- edit --------------------------------------------------------------------------------------------------
 
   async edit(req: EditRepositoryRequest): Promise<RepositoryDto> {
     if (!accessAtLeast(req.access, 'admin')) {
@@ -452,13 +437,10 @@ export class RepositoriesService {
     return toRepositoryDto(updated, await this.ownerOf(updated), req.access, this.urls);
   }
 
-  // ---- transfer ----------------------------------------------------------------------------------------------
 
   /**
-   * Moves a repository to another owner at once (Gitea's direct transfer): its owner (or a site admin) may move it to
-   * themselves or to an organization they may create repositories in; a site admin anywhere. Moving it to another
-   * user needs that user's acceptance in Gitea (a pending transfer), which Cairn does not have: refused unless a site
-   * admin does it. Storage moves first and moves back if the row cannot change.
+   * Gitea's direct transfer. Transfer to another user needs their acceptance in Gitea (pending transfers), which Cairn
+   * lacks: only a site admin may. Storage moves first and back if the row cannot change.
    */
   async transfer(req: TransferRepositoryRequest): Promise<RepositoryDto> {
     if (!accessAtLeast(req.access, 'owner') || !req.actor) throw DomainError.forbidden('user should be the owner of the repo');
@@ -481,7 +463,7 @@ export class RepositoriesService {
     if (await this.repositories.existsByName(target.id, row.name)) {
       throw DomainError.unprocessable(`repository "${target.login}/${row.name}" already exists`);
     }
-    // Gitea's `team_ids`: teams of the new organization, checked before anything moves.
+    // Gitea's `team_ids`, checked before anything moves.
     const teamIds = [...new Set(req.body.team_ids ?? [])];
     if (teamIds.length > 0 && target.kind !== 'organization') {
       throw DomainError.unprocessable('team_ids can only be given when the new owner is an organization');
@@ -507,9 +489,8 @@ export class RepositoriesService {
     return toRepositoryDto(updated, target.user, req.access, this.urls);
   }
 
-  // ---- delete ------------------------------------------------------------------------------------------------
 
-  /** Registers work to do before a repository is deleted (pull requests from it into other repositories closed). */
+  /** E.g. closing pull requests from it into other repositories. */
   onDelete(hook: RepositoryDeletionHook): void {
     this.deletionHooks.push(hook);
   }
@@ -535,14 +516,13 @@ export class RepositoriesService {
       await this.outbox.record(tx, RepoEvents.repositoryDeleted, data);
     }, PRISMA_TX_LIMITS);
     this.outbox.kick();
-    // The row is gone, so the storage is unreachable; a failure here leaves only a stray directory behind.
+    // The row is gone: a failure here only leaves a stray directory.
     await this.storage.remove(row).catch((e: Error) =>
       this.logger.error(`repository ${row.ownerName}/${row.name} deleted but its storage was not: ${e.message}`),
     );
     await this.attachments.removeRepository(row.id);
   }
 
-  // ---- lists -------------------------------------------------------------------------------------------------
 
   async list(req: ListRepositoriesRequest): Promise<Paginated<RepositoryDto>> {
     const actor = req.actor ?? null;
@@ -567,10 +547,7 @@ export class RepositoriesService {
     return this.render(page, actor, standings, new Map([[owner.id, owner.user]]));
   }
 
-  /**
-   * A team's repositories, rendered with the actor's permissions: those given to it, or every repository of its
-   * organization when it includes all (Gitea stores rows for those; Cairn needs none).
-   */
+  /** Teams that include all get every repository of the org (Gitea stores rows for those; Cairn needs none). */
   async teamRepositories(
     actor: ActorDto,
     team: { id: number; orgId: number; includesAll: boolean },
@@ -635,10 +612,7 @@ export class RepositoriesService {
     return this.render(page, actor, standings);
   }
 
-  /**
-   * Renders a page: owners in one identity call, access in two queries. Rows whose owner the actor may not see
-   * (private or limited owners) are left out.
-   */
+  /** Owners in one identity call, access in two queries; rows whose owner the actor may not see are left out. */
   private async render(
     page: { items: RepositoryRow[]; total: number },
     actor: ActorDto | null,
@@ -667,7 +641,7 @@ export class RepositoriesService {
     return standing?.isMember ?? false;
   }
 
-  /** Who watches a repository they just made: its creator, unless `AUTO_WATCH_NEW_REPOS` is off. */
+  /** Unless `AUTO_WATCH_NEW_REPOS` is off. */
   private firstWatcher(creatorId: number): number | undefined {
     return this.settings.autoWatchNewRepos && creatorId > 0 ? creatorId : undefined;
   }

@@ -15,25 +15,22 @@ import { trustStatus, type TrustParty } from './trust-status.js';
 import { VerificationCache } from './verification-cache.js';
 import { VerificationReason, verifiedReason } from './verification-reasons.js';
 
-/** A commit to verify: its id and its parsed object (with the signature and signed payload). */
 export interface CommitToVerify {
   sha: string;
   commit: ParsedCommitObject;
 }
 
-/** What the keys of a page are: the identity-service reply, or null when it could not be had. */
+/** Null when identity-service could not answer. */
 type PageKeys = SigningKeysReply | null;
 
 /**
- * Gitea's commit verification for a page of commits, as the commit list, single commit, branch, pull-request
- * commit and file-operation APIs show it. Per page: one `identity.signing.keys` call (only when something is
- * signed), cryptography only for outcomes not cached (see {@link VerificationCache}), and for the trust status one
- * query — plus, for an organization's repository, one membership call per distinct signing account.
+ * Gitea's commit verification. Per page: one `identity.signing.keys` call (only if something is signed), cached crypto
+ * ({@link VerificationCache}), one trust query, one membership call per org signer.
  */
 export class CommitVerifier {
   private readonly logger = new Logger(CommitVerifier.name);
   private readonly outcomes = new VerificationCache();
-  /** OpenPGP signatures read, by commit id (null when unreadable): their issuer ids are needed before the keys call. */
+  /** Null when unreadable; issuer ids are needed before the keys call. */
   private readonly pgpByCommit = new LruCache<Promise<PgpSignature | null>>(5_000);
 
   constructor(
@@ -42,21 +39,19 @@ export class CommitVerifier {
     private readonly instance: InstanceSigningKeys,
     private readonly trust: SignatureTrustSource,
     private readonly pool: CatFilePool,
-    /** `[repository] ROOT`: where the repositories' storage lives. */
     private readonly repoRoot: string,
-    /** `[repository.signing] DEFAULT_TRUST_MODEL`. */
     private readonly defaultTrustModel: TrustModel,
   ) {}
 
-  /** Reads the commits by id and verifies them (for callers without the objects: file operations, pull commits). */
+  /** For callers without the objects: file operations, pull commits. */
   async verifyCommits(repo: RepoRefDto, shas: string[]): Promise<Map<string, PayloadCommitVerificationDto>> {
     const commits = await this.read(repoStoragePath(this.repoRoot, repo.ownerName, repo.name), shas);
     return this.verify(repo, commits);
   }
 
   /**
-   * Whether each commit's signature verifies (Gitea's `ParseCommitWithSignature(…).Verified`: any key source, no
-   * trust), for the signing rules (`parentsigned`, `basesigned`, `headsigned`, `commitssigned`). Unknown ids: false.
+   * Gitea's `ParseCommitWithSignature(…).Verified` (any key source, no trust), for the `*signed` rules. Unknown ids:
+   * false.
    */
   async verifiedAt(gitDir: string, shas: string[]): Promise<Map<string, boolean>> {
     const out = new Map(shas.map((sha) => [sha, false]));
@@ -64,10 +59,7 @@ export class CommitVerifier {
     return out;
   }
 
-  /**
-   * {@link verifiedAt} for commit objects the caller has read itself (a push's commits, still in its quarantine
-   * where the pooled reader cannot see them).
-   */
+  /** For objects still in a push's quarantine, where the pooled reader cannot see them. */
   async verifiedCommits(commits: CommitToVerify[]): Promise<Map<string, boolean>> {
     const out = new Map(commits.map((c) => [c.sha, false]));
     const signed = commits.filter((c) => c.commit.signature !== null);
@@ -77,7 +69,6 @@ export class CommitVerifier {
     return out;
   }
 
-  /** The verification of each commit, by id. */
   async verify(repo: RepoRefDto, commits: CommitToVerify[]): Promise<Map<string, PayloadCommitVerificationDto>> {
     const out = new Map<string, PayloadCommitVerificationDto>();
     const signed = commits.filter((c) => c.commit.signature !== null);
@@ -91,7 +82,6 @@ export class CommitVerifier {
     return out;
   }
 
-  /** The commit objects of `shas` that exist, from the pooled cat-file process. */
   private async read(gitDir: string, shas: string[]): Promise<CommitToVerify[]> {
     const unique = [...new Set(shas)];
     if (unique.length === 0) return [];
@@ -103,7 +93,6 @@ export class CommitVerifier {
     return commits;
   }
 
-  /** The page's keys (one call) and each signed commit's outcome (cached, or checked). */
   private async outcomesOf(signed: CommitToVerify[]): Promise<{ keys: PageKeys; outcomes: SignatureOutcome[] }> {
     const pgp = await Promise.all(signed.map((c) => this.pgpOf(c)));
     const keys = await this.pageKeys(signed, pgp);
@@ -111,7 +100,7 @@ export class CommitVerifier {
     return { keys, outcomes };
   }
 
-  /** The OpenPGP signature of a commit, read once per commit id (null for SSH, too large or unreadable ones). */
+  /** Null for SSH, too large or unreadable ones. */
   private pgpOf(c: CommitToVerify): Promise<PgpSignature | null> {
     const sig = c.commit.signature!;
     if (sig.tooLarge || SignatureChecker.isSsh(sig)) return Promise.resolve(null);
@@ -123,7 +112,7 @@ export class CommitVerifier {
     return hit;
   }
 
-  /** One `identity.signing.keys` call for the page; null (logged) when identity-service cannot answer. */
+  /** Null (logged) when identity-service cannot answer. */
   private async pageKeys(signed: CommitToVerify[], pgp: (PgpSignature | null)[]): Promise<PageKeys> {
     const emails = [...new Set(signed.map((c) => c.commit.committer.email.toLowerCase()).filter(Boolean))];
     const ids = new Set(pgp.map((p) => p?.keyId ?? '').filter(Boolean));
@@ -141,7 +130,7 @@ export class CommitVerifier {
     return keys?.byEmail[c.commit.committer.email.toLowerCase()] ?? null;
   }
 
-  /** The cached outcome, or the checked one (cached only when the keys were had). */
+  /** Cached only when the keys were had. */
   private async outcome(c: CommitToVerify, pgp: PgpSignature | null, keys: PageKeys): Promise<SignatureOutcome> {
     const committer = this.committerOf(c, keys);
     const gpgOwner = (id: string) => keys?.byGpgKeyId[id] ?? null;
@@ -161,13 +150,13 @@ export class CommitVerifier {
     });
     if (keys) this.outcomes.set(cacheKey, outcome);
     else if (!outcome.verified && (outcome.reason === VerificationReason.noKeyFound || outcome.reason === VerificationReason.badSignature)) {
-      // Without the accounts' keys a signature only the instance keys could verify says nothing: say why.
+      // Without the accounts' keys, a signature only instance keys verify says nothing: say why.
       return { verified: false, reason: VerificationReason.failedRetrieval };
     }
     return outcome;
   }
 
-  /** Gitea's `ToVerification`: the signature and payload as they are, the signer, the reason. */
+  /** Gitea's `ToVerification`. */
   private render(
     c: CommitToVerify,
     outcome: SignatureOutcome,
@@ -195,10 +184,7 @@ export class CommitVerifier {
     };
   }
 
-  /**
-   * The trust status of each verified commit under the repository's trust model. The repository's facts are read
-   * only when something verified needs them; organization membership once per distinct signer.
-   */
+  /** Repository facts are read only when something verified needs them; membership once per distinct signer. */
   private async trustOf(
     repo: RepoRefDto,
     signed: CommitToVerify[],
@@ -240,10 +226,7 @@ export class CommitVerifier {
       : this.defaultTrustModel;
   }
 
-  /**
-   * Gitea's `IsOwnerMemberCollaborator`: the owner; a collaborator; for an organization's repository, an owner of the
-   * organization or a member of a team that has the repository (or all of them).
-   */
+  /** Gitea's `IsOwnerMemberCollaborator`. */
   private async collaborators(facts: TrustFacts, userIds: Set<number>): Promise<Set<number>> {
     const out = new Set<number>();
     const rest: number[] = [];

@@ -8,38 +8,33 @@ import { PgpKeyCache, verifyPgp, type PgpSignature } from './openpgp-signature.j
 import { VerificationReason } from './verification-reasons.js';
 
 const SSH_ARMOR = '-----BEGIN SSH SIGNATURE-----';
-/** The namespace git signs commits in. */
 const GIT_NAMESPACE = 'git';
 
-/** Who made a verified signature: an account (by id) or the instance (SIGNING_NAME/EMAIL). */
+/** An account (by id) or the instance (SIGNING_NAME/EMAIL). */
 export type SignerRef = { kind: 'user'; userId: number; email: string } | { kind: 'instance' };
 
-/**
- * The result of checking one signature, independent of the repository (so it can be cached per commit and keys):
- * verified with a signer and the key (OpenPGP key id, or SSH `SHA256:` fingerprint), or not with Gitea's reason.
- */
+/** Independent of the repository, so it can be cached per commit and keys; unverified carries Gitea's reason. */
 export type SignatureOutcome =
   | { verified: true; signer: SignerRef; key: string }
   | { verified: false; reason: string };
 
-/** What checking one commit's signature needs. */
 export interface SignatureCheck {
   signature: CommitSignature;
-  /** The committer's e-mail address as written in the commit. */
+  /** As written in the commit. */
   committerEmail: string;
-  /** The account owning that address (primary, activated or no-reply), or null. */
+  /** Primary, activated or no-reply; or null. */
   committer: SigningKeyOwner | null;
-  /** The OpenPGP signature, read (null for SSH signatures, or when it could not be read). */
+  /** Null for SSH signatures or when unreadable. */
   pgp: PgpSignature | null;
-  /** The owner of an OpenPGP key by key id (primary or subkey), or null. */
+  /** By key id (primary or subkey), or null. */
   gpgKeyOwner: (keyId: string) => SigningKeyOwner | null;
 }
 
 const fail = (reason: string): SignatureOutcome => ({ verified: false, reason });
 
 /**
- * Gitea 1.25's `ParseCommitWithSignature`, in its order: the committer's own keys, then (SSH) TRUSTED_SSH_KEYS, then
- * the instance key; for OpenPGP first the owner of the key id the signature names. Never throws on hostile input.
+ * Gitea 1.25's `ParseCommitWithSignature` order: committer's keys, TRUSTED_SSH_KEYS, instance key (OpenPGP: the named
+ * key's owner first). Never throws on hostile input.
  */
 @Injectable()
 export class SignatureChecker {
@@ -50,7 +45,6 @@ export class SignatureChecker {
     private readonly instance: InstanceSigningKeys,
   ) {}
 
-  /** True when the commit carries an SSH signature (else OpenPGP). */
   static isSsh(signature: CommitSignature): boolean {
     return signature.armored.startsWith(SSH_ARMOR);
   }
@@ -61,7 +55,6 @@ export class SignatureChecker {
     return this.checkPgp(c);
   }
 
-  // ---- SSH ---------------------------------------------------------------------------------------------------
 
   private async checkSsh(c: SignatureCheck): Promise<SignatureOutcome> {
     let parsed: ParsedSshSignature;
@@ -77,7 +70,7 @@ export class SignatureChecker {
     ) {
       return fail(VerificationReason.noKeyFound);
     }
-    // The signature carries its key: only a candidate with that very key can verify it, so it is checked once.
+    // The signature carries its key: only a candidate with that key can verify it.
     const signedBy = parsed.publicKeyContent;
     const candidates: Array<{ line: string | null; signer: () => SignerRef }> = [];
     if (c.committer) {
@@ -97,7 +90,6 @@ export class SignatureChecker {
     return { verified: true, signer: match.signer(), key: parsed.fingerprint };
   }
 
-  // ---- OpenPGP -----------------------------------------------------------------------------------------------
 
   private async checkPgp(c: SignatureCheck): Promise<SignatureOutcome> {
     const sig = c.pgp;
@@ -136,9 +128,8 @@ export class SignatureChecker {
   }
 
   /**
-   * Gitea's `HashAndVerifyForKeyID`: the uploaded key with `keyId` (primary or subkey), usable when it lists the
-   * address asked for (any, when none is asked for) or is verified and its owner has it; the owner signs. null when
-   * no account has such a key; the bad-signature reason when one has it but it does not verify.
+   * Gitea's `HashAndVerifyForKeyID`. Null when no account has the key; the bad-signature reason when it does not
+   * verify.
    */
   private async forKeyId(sig: PgpSignature, c: SignatureCheck, keyId: string, wantEmail: string): Promise<SignatureOutcome | null> {
     if (!keyId) return null;
@@ -173,7 +164,7 @@ export class SignatureChecker {
     return null;
   }
 
-  /** Verifies with one uploaded key (and its subkeys): the outcome, or null when it does not verify. */
+  /** Null when it does not verify. */
   private async tryKey(sig: PgpSignature, c: SignatureCheck, armored: string, signer: SignerRef): Promise<SignatureOutcome | null> {
     if (!sig.hashAccepted) return fail(VerificationReason.generateHash);
     const keys = await this.pgpKeys.read(armored);
@@ -185,11 +176,7 @@ export class SignatureChecker {
   }
 }
 
-/**
- * Gitea's `checkKeyEmails`: the key's activated address that is `want` (any, when `want` is empty); else, for a
- * verified key, its owner's activated address that is, or the owner's no-reply address when that is `want`. null
- * when there is none.
- */
+/** Gitea's `checkKeyEmails`; null when there is none. */
 function keyEmail(key: SigningGpgKey, owner: SigningKeyOwner, want: string): string | null {
   const wanted = want.toLowerCase();
   const own = key.emails.find((e) => !wanted || e === wanted);

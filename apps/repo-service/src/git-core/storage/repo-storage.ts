@@ -8,43 +8,37 @@ import {
   setHeadBranch, updateRef, writeBlob, writeFlatTree,
 } from '@cairn/git';
 
-/** What locates a repository on disk: the owner's and the repository's names (a `RepoRefDto` will do). */
+/** A `RepoRefDto` will do. */
 export type RepoLocation = Pick<RepoRefDto, 'ownerName' | 'name'>;
 
-/** A git identity for commits that repo-service makes itself (the initial commit). */
 export interface GitSignature {
   name: string;
   email: string;
 }
 
-/** One file of a commit made with {@link RepoStorage.commitFiles}. */
 export interface CommitFile {
-  /** A plain file name at the root of the tree (no `/`). */
+  /** No `/`. */
   path: string;
   content: string;
 }
 
-/** Names and e-mails reach git's headers: drop what would break them (`<`, `>`, newlines), as Gitea does. */
+/** Names and e-mails reach git's headers: drop `<`, `>` and newlines, as Gitea does. */
 function gitSafe(s: string): string {
   return s.replace(/[<>\n\r\0]/g, '').trim();
 }
 
-/**
- * Bare repositories on disk under `[repository] ROOT`. Every path comes from {@link repoStoragePath}, so no input
- * can point outside the root, and every git command runs with an argument vector.
- */
+/** Every path comes from {@link repoStoragePath}, so no input can point outside `[repository] ROOT`. */
 @Injectable()
 export class RepoStorage {
   private readonly logger = new Logger('RepoStorage');
 
   constructor(@Inject(COMMON_SETTINGS) private readonly settings: CommonSettings) {}
 
-  /** The repository's git directory: `<ROOT>/<owner>/<name>.git`, lower-cased. */
+  /** Lower-cased. */
   pathFor(ref: RepoLocation): string {
     return repoStoragePath(this.settings.repoRoot, ref.ownerName, ref.name);
   }
 
-  /** True when the git directory exists. */
   async exists(ref: RepoLocation): Promise<boolean> {
     return stat(this.pathFor(ref)).then(
       () => true,
@@ -53,9 +47,8 @@ export class RepoStorage {
   }
 
   /**
-   * Creates an empty bare repository whose HEAD names `defaultBranch`. The directory is created exclusively: if it
-   * exists already (another creation won the race, or leftovers) this fails with ALREADY_EXISTS and touches nothing.
-   * On any other failure what was created is removed again.
+   * Exclusive: an existing directory (a lost race, leftovers) fails with ALREADY_EXISTS untouched; other failures clean
+   * up.
    */
   async init(ref: RepoLocation, defaultBranch: string): Promise<string> {
     if (!isValidBranchName(defaultBranch)) throw DomainError.unprocessable(`invalid branch name "${defaultBranch}"`);
@@ -78,18 +71,12 @@ export class RepoStorage {
     return path;
   }
 
-  /**
-   * Fills a new (empty) repository with every branch and tag of another, objects included (a fork's storage): one
-   * local `git fetch`, paths from {@link pathFor} only.
-   */
+  /** A fork's storage: one local `git fetch`. */
   async copyRefsFrom(target: RepoLocation, source: RepoLocation): Promise<void> {
     await fetchBranchesAndTags(this.pathFor(target), this.pathFor(source));
   }
 
-  /**
-   * Makes a root commit with the given files on `branch`, which must not exist yet (git plumbing only: no work tree),
-   * signed as `signing` says. Returns the commit id.
-   */
+  /** Plumbing only (no work tree); `branch` must not exist yet. */
   async commitFiles(
     ref: RepoLocation,
     branch: string,
@@ -110,29 +97,24 @@ export class RepoStorage {
     const tree = await writeFlatTree(gitDir, entries);
     const who = { name: gitSafe(signature.name) || 'Cairn', email: gitSafe(signature.email) };
     const commit = await commitTree(gitDir, tree, [], `${message}\n`, who, who, signing);
-    // Refused if the branch appeared meanwhile.
     if (!(await updateRef(gitDir, branchRef(branch), commit, null))) {
       throw new Error(`branch ${branch} appeared while it was being created`);
     }
     return commit;
   }
 
-  /** True when `refs/heads/<branch>` exists. */
   async branchExists(ref: RepoLocation, branch: string): Promise<boolean> {
     if (!isValidBranchName(branch)) return false;
     return (await resolveBranch(this.pathFor(ref), branch)) !== null;
   }
 
-  /** Points HEAD at `refs/heads/<branch>` (what clones check out). */
+  /** What clones check out. */
   async setHead(ref: RepoLocation, branch: string): Promise<void> {
     if (!isValidBranchName(branch)) throw DomainError.unprocessable(`invalid branch name "${branch}"`);
     await setHeadBranch(this.pathFor(ref), branch);
   }
 
-  /**
-   * Moves a repository's storage (rename, or a change of owner name). Fails with ALREADY_EXISTS when the target
-   * exists; creates the target owner's directory if needed.
-   */
+  /** ALREADY_EXISTS when the target exists. */
   async rename(from: RepoLocation, to: RepoLocation): Promise<void> {
     const source = this.pathFor(from);
     const target = this.pathFor(to);
@@ -144,7 +126,7 @@ export class RepoStorage {
     await rename(source, target);
   }
 
-  /** Removes a repository's storage (no error if it is already gone). */
+  /** No error if it is already gone. */
   async remove(ref: RepoLocation): Promise<void> {
     await this.removePath(this.pathFor(ref));
   }

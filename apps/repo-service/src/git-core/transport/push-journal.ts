@@ -8,23 +8,22 @@ import { listRefs } from '@cairn/git';
 import { JOURNAL_REFS_FILE, journalOutcome, parseJournal, type RefUpdateLine } from './push-log.js';
 import type { PushContext, PushSink } from './push-sink.js';
 
-/** Who pushed where, as the journal keeps it (the journal's id completes it into a {@link PushContext}). */
+/** The journal's id completes it into a {@link PushContext}. */
 export type JournalContext = Omit<PushContext, 'journalId'>;
 
-/** A journal a receive-pack of this process writes to. */
 export interface OpenJournal {
   id: string;
-  /** Its directory: what `CAIRN_PUSH_JOURNAL` names for the hook. */
+  /** What `CAIRN_PUSH_JOURNAL` names for the hook. */
   path: string;
   context: JournalContext;
 }
 
 export interface PushJournalTiming {
-  /** A journal nobody has written or touched for this long belongs to nobody alive: any instance replays it. */
+  /** Untouched this long, it belongs to nobody alive: any instance replays it. */
   quietMs: number;
-  /** How often this instance looks for such journals (and first at start). */
+  /** And first at start. */
   replayEveryMs: number;
-  /** How often this instance shows its journals are in use (must be well below `quietMs`). */
+  /** Must be well below `quietMs`. */
   touchEveryMs: number;
 }
 
@@ -32,25 +31,17 @@ export const DEFAULT_JOURNAL_TIMING: PushJournalTiming = { quietMs: 10_000, repl
 
 const CONTEXT_FILE = 'context.json';
 const PID_FILE = 'pid';
-/** `<uuid>` (written by its receive-pack) or `<uuid>.<claim>` (claimed by a replay). */
 const ENTRY = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:\.([0-9a-f]{32}))?$/;
 
 /**
- * The push journal: one directory per receive-pack run under `<data>/push-journal/` (beside the repositories, on the
- * volume every replica shares), holding who pushed where (`context.json`, written and synced before git starts),
- * receive-pack's pid, and the `refs` the `reference-transaction` hook appends to before each ref moves and after.
- *
- * Once receive-pack has exited, its instance records the push from the journal and removes it (`complete`). If that
- * does not happen — the instance died (kill -9, OOM), or recording failed — the journal stays, and after it has been
- * quiet for `quietMs` any instance replays it: it claims it by renaming (one rename wins; from then on the hook
- * refuses further updates of that receive-pack, since its journal is gone), records it and removes it. Recording is
- * exactly once: the push recorder marks the journal id done in the transaction that writes the events
- * (`ref_update_journal`), and a journal already marked is only removed. Instances keep their own journals
- * (including those they are recording) fresh every `touchEveryMs`, so they are never replayed from under them.
+ * One directory per receive-pack on the shared volume: `context.json` (synced before git starts), the pid and the
+ * hook's `refs`. If the instance dies before recording, any instance replays the journal once quiet, claiming it by
+ * rename (one wins; the hook then refuses further updates). Exactly once: the recorder marks the id in
+ * `ref_update_journal` in the events' transaction.
  */
 export class PushJournals {
   private readonly logger = new Logger('PushJournal');
-  /** Journals of this process still in use (receive-pack running, or being recorded). */
+  /** Receive-pack running, or being recorded. */
   private readonly active = new Set<string>();
   private timers: NodeJS.Timeout[] = [];
   private replaying: Promise<void> | null = null;
@@ -62,7 +53,6 @@ export class PushJournals {
     private readonly timing: PushJournalTiming = DEFAULT_JOURNAL_TIMING,
   ) {}
 
-  /** Creates the journal folder, then replays what is left over and keeps doing so (and touching its own). */
   async start(): Promise<void> {
     await mkdir(this.root, { recursive: true, mode: 0o700 });
     const touch = setInterval(() => void this.touchActive(), this.timing.touchEveryMs);
@@ -73,14 +63,13 @@ export class PushJournals {
     void this.replayQuiet();
   }
 
-  /** Stops the timers and waits for a replay in progress. */
   async stop(): Promise<void> {
     this.stopped = true;
     for (const t of this.timers) clearInterval(t);
     await this.replaying;
   }
 
-  /** Opens the journal of a receive-pack about to start; its context is on disk (synced) when this resolves. */
+  /** Its context is on disk (synced) when this resolves. */
   async open(context: JournalContext): Promise<OpenJournal> {
     const id = randomUUID();
     const path = join(this.root, id);
@@ -97,8 +86,8 @@ export class PushJournals {
   }
 
   /**
-   * Notes receive-pack's pid (right after spawning it, synchronously: its first ref update needs the client's
-   * commands and pack first). It tells receive-pack's own journal lines from those of maintenance it starts.
+   * Noted synchronously after spawn (the first ref update needs the client's pack first); it tells receive-pack's lines
+   * from its maintenance's.
    */
   notePid(journal: OpenJournal, pid: number | undefined): void {
     if (pid === undefined) return;
@@ -109,10 +98,7 @@ export class PushJournals {
     }
   }
 
-  /**
-   * After receive-pack exited: records the push from its journal and removes it. On failure the journal stays for a
-   * replay (by any instance, once quiet); the failure is logged, not thrown.
-   */
+  /** On failure the journal stays for a replay; logged, not thrown. */
   async complete(journal: OpenJournal): Promise<void> {
     try {
       await this.record(journal.id, journal.path, journal.context);
@@ -123,7 +109,6 @@ export class PushJournals {
     }
   }
 
-  /** One replay pass (also run by the timer): every journal quiet for `quietMs` that no one of this process uses. */
   replayQuiet(): Promise<void> {
     if (this.stopped) return Promise.resolve();
     this.replaying ??= this.replayPass().finally(() => {
@@ -148,7 +133,7 @@ export class PushJournals {
       try {
         if (!(await this.isQuiet(path))) continue;
         const claimed = join(this.root, `${m[1]}.${randomUUID().replaceAll('-', '')}`);
-        // The claim: of several replaying instances exactly one rename succeeds.
+        // Of several replaying instances exactly one rename succeeds.
         if (!(await rename(path, claimed).then(() => true, () => false))) continue;
         this.active.add(claimed);
         try {
@@ -170,10 +155,7 @@ export class PushJournals {
     }
   }
 
-  /**
-   * A journal without a readable context: its receive-pack never started (the context is synced before), so with no
-   * refs written it is removed; with refs (never expected) it is renamed aside for an operator, out of the replay.
-   */
+  /** Receive-pack never started (context is synced first): removed when empty, else renamed aside for an operator. */
   private async setAside(id: string, path: string): Promise<void> {
     const refs = await stat(join(path, JOURNAL_REFS_FILE)).catch(() => null);
     if (!refs) {
@@ -185,7 +167,6 @@ export class PushJournals {
     this.logger.error(`push journal ${id} has ref updates but no readable context: kept as ${aside}`);
   }
 
-  /** Quiet: neither the journal folder (created, touched, claimed) nor its refs file changed for `quietMs`. */
   private async isQuiet(path: string): Promise<boolean> {
     const dir = await stat(path);
     const refs = await stat(join(path, JOURNAL_REFS_FILE)).catch(() => null);
@@ -198,7 +179,6 @@ export class PushJournals {
     for (const path of this.active) await utimes(path, now, now).catch(() => undefined);
   }
 
-  /** Reads a journal, settles what git left unfinished, hands the updates to the sink, removes the journal. */
   private async record(id: string, path: string, context: JournalContext): Promise<void> {
     const text = await readFile(join(path, JOURNAL_REFS_FILE), 'utf8').catch((err: NodeJS.ErrnoException) => {
       if (err.code === 'ENOENT') return ''; // no ref was ever about to move
@@ -215,7 +195,7 @@ export class PushJournals {
   }
 }
 
-/** The context of a journal; null when it is missing or unreadable (cut short before git started). */
+/** Null when missing or unreadable (cut short before git started). */
 async function readContext(path: string): Promise<JournalContext | null> {
   try {
     const c = JSON.parse(await readFile(join(path, CONTEXT_FILE), 'utf8')) as JournalContext;
@@ -226,8 +206,8 @@ async function readContext(path: string): Promise<JournalContext | null> {
 }
 
 /**
- * Updates git prepared but whose outcome the journal lacks (git died between locking the ref and reporting): one
- * happened exactly when the ref is now where the update took it (gone, for a deletion). Read once the writer is gone.
+ * Git died between locking and reporting: an update happened exactly when the ref is now where it took it. Read once
+ * the writer is gone.
  */
 export async function settle(dir: string, unsettled: RefUpdateLine[]): Promise<RefUpdateLine[]> {
   const refs = await listRefs(dir, { patterns: unsettled.map((u) => u.ref) });

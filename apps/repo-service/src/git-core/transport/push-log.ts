@@ -3,29 +3,23 @@ import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SERVER_OWNED_REF_PREFIXES, isFullRefName, isObjectId, isZeroId } from '@cairn/contracts';
 
-/** One ref update as git applied it: `<old> <new> <ref>`. */
 export interface RefUpdateLine {
   ref: string;
   old: string;
   new: string;
-  /** Half of a branch rename (the API's, never a push): announced as a created or deleted ref, without commits. */
+  /** Half of an API branch rename (never a push): a created or deleted ref, without commits. */
   renamed?: true;
 }
 
-/** The environment variable naming the journal directory of one receive-pack run (see `push-journal.ts`). */
+/** See `push-journal.ts`. */
 export const PUSH_JOURNAL_ENV = 'CAIRN_PUSH_JOURNAL';
 
-/** The file inside a journal directory the `reference-transaction` hook appends to. */
 export const JOURNAL_REFS_FILE = 'refs';
 
 /**
- * The `reference-transaction` hook. git runs it for every ref transaction of the receive-pack — with state
- * `prepared` while it holds the ref's lock and before anything changes on disk (a non-zero exit aborts the update),
- * then `committed` or `aborted` — and writes the updates on stdin. The hook appends each as
- * `<receive-pack pid> <state> <old> <new> <ref>` to the push's journal, so the journal holds every ref update
- * before git makes it, and what became of it, whatever happens to repo-service meanwhile. When the journal is gone
- * (a replay claimed it: see `PushJournals`) a `prepared` update is refused, so no ref can move unrecorded.
- * Input only ever reaches `printf` as an argument; nothing is evaluated.
+ * Appends each update to the journal while git holds the ref lock, before disk changes, so no ref moves unrecorded even
+ * if repo-service dies; with the journal gone (claimed by a replay) `prepared` is refused. Input only reaches `printf`
+ * as an argument.
  */
 export const REFERENCE_TRANSACTION_HOOK = `#!/bin/sh
 # Written by Cairn repo-service: journals every ref update of a push (see PUSH_JOURNAL in the docs).
@@ -45,7 +39,7 @@ while read -r old new ref; do
 done >> "$j/${JOURNAL_REFS_FILE}" || exit 1
 `;
 
-/** `case` patterns of the server-owned namespaces; the prefixes are checked so that nothing odd reaches the script. */
+/** Prefixes are checked so nothing odd reaches the script. */
 function serverOwnedPatterns(): string {
   return SERVER_OWNED_REF_PREFIXES.map((prefix) => {
     if (!/^refs\/[a-z][a-z0-9-]*\/$/.test(prefix)) throw new Error(`unexpected server-owned ref prefix ${prefix}`);
@@ -53,25 +47,19 @@ function serverOwnedPatterns(): string {
   }).join('|');
 }
 
-/** The environment variables that connect a receive-pack's `pre-receive` hook to repo-service's checks. */
 export const PRE_RECEIVE_ENV = {
-  /** The checks' address (`http://127.0.0.1:<port>/`: see `PreReceiveChecks`). */
+  /** See `PreReceiveChecks`. */
   url: 'CAIRN_PRE_RECEIVE_URL',
-  /** This push's one-time key: names the push (repository, pusher) to the checks. */
+  /** Names the push (repository, pusher) to the checks. */
   key: 'CAIRN_PRE_RECEIVE_KEY',
-  /** The Node.js binary that runs the check script. */
   node: 'CAIRN_NODE',
 } as const;
 
-/** The script beside the hooks that sends a push's updates to repo-service's checks. */
 export const PRE_RECEIVE_CHECK_SCRIPT_NAME = 'pre-receive-check.cjs';
 
 /**
- * The `pre-receive` hook: refuses the whole push when it touches a ref the server owns (`SERVER_OWNED_REF_PREFIXES`:
- * pull-request refs and the like), as Gitea does; then, when repo-service checks this push (branch protection), hands
- * the updates to the check script. What it prints reaches the client as `remote: …` lines; git then reports every
- * ref of the push as `[remote rejected] (pre-receive hook declined)`. repo-service's own ref updates (pull-request
- * heads) use `git update-ref` without these hooks.
+ * Refuses a push touching server-owned refs (`SERVER_OWNED_REF_PREFIXES`), as Gitea does, then hands updates to the
+ * check script; its output reaches the client as `remote:` lines.
  */
 export const PRE_RECEIVE_HOOK = `#!/bin/sh
 # Written by Cairn repo-service: refuses pushes to refs the server owns, then asks repo-service about the rest.
@@ -91,10 +79,7 @@ done
 printf '%s' "$lines" | "$${PRE_RECEIVE_ENV.node}" "\${0%/*}/${PRE_RECEIVE_CHECK_SCRIPT_NAME}"
 `;
 
-/**
- * The check script (CommonJS, run by the hook with repo-service's own Node.js): posts the push's key, updates and
- * quarantine directories to repo-service's checks and prints what they answer; any failure refuses the push.
- */
+/** CommonJS, run with repo-service's own Node.js; any failure refuses the push. */
 export const PRE_RECEIVE_CHECK_SCRIPT = `'use strict';
 // Written by Cairn repo-service: asks repo-service whether a push may update its refs (branch protection).
 const http = require('node:http');
@@ -132,12 +117,10 @@ process.stdin.on('end', () => {
 });
 `;
 
-/** What became of one ref update in a journal. */
 export type JournalState = 'prepared' | 'committed' | 'aborted';
 
-/** One line the `reference-transaction` hook wrote. */
 export interface JournalRecord extends RefUpdateLine {
-  /** The git process that ran the transaction (receive-pack, or a maintenance process it started). */
+  /** Receive-pack, or a maintenance process it started. */
   pid: number;
   state: JournalState;
 }
@@ -145,9 +128,8 @@ export interface JournalRecord extends RefUpdateLine {
 const STATES: ReadonlySet<string> = new Set<JournalState>(['prepared', 'committed', 'aborted']);
 
 /**
- * Parses a journal: one `<pid> <state> <old> <new> <ref>` per line. An unterminated last line is a write cut short
- * by a crash (its update was never acknowledged to git) and is dropped; other malformed lines are reported, never
- * guessed at.
+ * An unterminated last line is a write cut by a crash (never acknowledged to git) and is dropped; other malformed lines
+ * are reported, never guessed at.
  */
 export function parseJournal(text: string): { records: JournalRecord[]; invalid: string[] } {
   const records: JournalRecord[] = [];
@@ -157,7 +139,7 @@ export function parseJournal(text: string): { records: JournalRecord[]; invalid:
   for (const line of lines) {
     if (line === '') continue;
     const parts = line.split(' ');
-    // A push to the branch HEAD points at reports HEAD too: the same update seen through the symbolic ref.
+    // A push to HEAD's branch reports HEAD too: the same update through the symbolic ref.
     if (parts.length === 5 && parts[4] === 'HEAD') continue;
     const [pid, state, oldOid, newOid, ref] = parts;
     if (
@@ -172,18 +154,15 @@ export function parseJournal(text: string): { records: JournalRecord[]; invalid:
   return { records, invalid };
 }
 
-/** A journal's verdict: the updates git committed, in order, and those it prepared but never finished. */
 export interface JournalOutcome {
   committed: RefUpdateLine[];
-  /** Prepared, then neither committed nor aborted (git died in between): to be checked against the repository. */
+  /** Git died between prepare and commit: to be checked against the repository. */
   unsettled: RefUpdateLine[];
 }
 
 /**
- * What a journal says receive-pack did. Only records of receive-pack itself count (`pid`; when unknown, the first
- * record's process: receive-pack updates its refs before it starts any maintenance): the `git maintenance`/`gc` it
- * may start afterwards inherits the hook, and its `pack-refs` reports every packed ref as created. Records with two
- * zero ids are git's internal packed-refs step of a deletion, not an update.
+ * Only receive-pack's own records count (`pid`, else the first record's): a `maintenance`/`gc` it starts inherits the
+ * hook and its `pack-refs` reports every ref as created. Two zero ids are git's packed-refs step of a deletion.
  */
 export function journalOutcome(records: JournalRecord[], pid: number | null): JournalOutcome {
   const owner = pid ?? records[0]?.pid;
@@ -202,9 +181,8 @@ export function journalOutcome(records: JournalRecord[], pid: number | null): Jo
 }
 
 /**
- * Writes the hooks directory receive-pack runs with (`-c core.hooksPath=<dir>`), so the repositories' own `hooks/`
- * folders are never used. Each write is atomic (temp file + rename): replicas sharing the volume can do it together.
- * (A `post-receive` left by an older version is harmless: it does nothing without its environment variable.)
+ * Via `-c core.hooksPath`, so repositories' own `hooks/` are never used; atomic writes let replicas sharing the volume
+ * do it together.
  */
 export async function installHooks(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true, mode: 0o755 });

@@ -3,42 +3,35 @@ import type { CommentType, IssueState, Paging } from '@cairn/contracts';
 import type { Issue, IssueComment, Label, Milestone, Prisma, PullRequest } from '../../generated/prisma/client.js';
 import { PrismaService, type Db, type Tx } from '../../shared/prisma/prisma.service.js';
 
-/**
- * An issue with its pull-request half (null for plain issues), its labels (by name), its milestone and its assignees. Rows built
- * by hand right after an insert may lack labels and milestone: they render as none.
- */
+/** Rows built by hand right after an insert may lack labels and milestone: they render as none. */
 export type IssueRow = Issue & {
   pullRequest: PullRequest | null;
   labels?: { label: Label }[];
   milestone?: Milestone | null;
-  /** Its assignees, oldest assignment first. */
+  /** Oldest assignment first. */
   assignees?: { assigneeId: number }[];
 };
 export type CommentRow = IssueComment;
 
-/** Filters of an issue listing. */
 export interface IssueFilter {
   state: 'open' | 'closed' | 'all';
-  /** true: pull requests only; false: issues only; undefined: both. */
+  /** Undefined: both. */
   isPull?: boolean;
   keyword?: string;
-  /** Only issues assigned to this user. */
   assigneeId?: number;
-  /** Only issues opened by this user. */
   posterId?: number;
-  /** Issues carrying every one of these labels. */
+  /** Every one of them. */
   labelIds?: number[];
-  /** Issues in any of these milestones. */
+  /** Any of them. */
   milestoneIds?: number[];
 }
 
-/** The columns an issue edit may change. */
 export interface IssueChanges {
   title?: string;
   body?: string;
 }
 
-/** What every issue row is read with (`IssueRow`): used by the pull-request queries too. */
+/** Used by the pull-request queries too. */
 export const ISSUE_INCLUDE = {
   pullRequest: true,
   labels: { include: { label: true }, orderBy: { label: { name: 'asc' } } },
@@ -46,14 +39,14 @@ export const ISSUE_INCLUDE = {
   assignees: { select: { assigneeId: true }, orderBy: { id: 'asc' } },
 } as const satisfies Prisma.IssueInclude;
 
-/** Persistence of issues and their timeline; every query is scoped by repository. */
+/** Every query is scoped by repository. */
 @Injectable()
 export class IssuesRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   /**
-   * The next number of a repository (issues and pull requests share it). One statement: the counter row is created
-   * or incremented atomically and stays locked until the transaction ends, so concurrent creations never collide.
+   * Issues and pulls share it. The counter row stays locked until the transaction ends, so concurrent creations never
+   * collide.
    */
   async allocateIndex(tx: Tx, repoId: number): Promise<number> {
     const rows = await tx.$queryRaw<{ last_index: number }[]>`
@@ -85,7 +78,6 @@ export class IssuesRepository {
     return issue;
   }
 
-  /** Keeps the repository's issue/pull counters (`open_issues_count`, `open_pr_counter`) in step. */
   async bumpRepoCounters(tx: Tx, repoId: number, isPull: boolean, total: number, closed: number): Promise<void> {
     if (total === 0 && closed === 0) return;
     if (isPull) {
@@ -105,7 +97,7 @@ export class IssuesRepository {
     return db.issue.findFirst({ where: { id, repoId }, include: ISSUE_INCLUDE });
   }
 
-  /** Locks the issue row for the rest of the transaction (serialises state changes of one issue). */
+  /** Serialises state changes of one issue. */
   async lockRow(tx: Tx, issueId: number): Promise<void> {
     await tx.$queryRaw`SELECT id FROM "repo".issues WHERE id = ${issueId}::int FOR UPDATE`;
   }
@@ -135,10 +127,7 @@ export class IssuesRepository {
     return tx.issue.update({ where: { id }, data, include: ISSUE_INCLUDE });
   }
 
-  /**
-   * Moves an issue to `state` if it is not there yet: true when it changed (so repeated closes add no timeline
-   * entry and counters move once).
-   */
+  /** True when it changed, so repeated closes add no timeline entry and counters move once. */
   async setState(tx: Tx, issue: { id: number; repoId: number; isPull: boolean }, state: IssueState, now: Date): Promise<boolean> {
     const changed = await tx.issue.updateMany({
       where: { id: issue.id, state: state === 'open' ? 'closed' : 'open' },
@@ -150,10 +139,7 @@ export class IssuesRepository {
     return true;
   }
 
-  /**
-   * Recomputes a milestone's issue counters from its issues (Gitea's `UpdateMilestoneCounters`): called whenever an
-   * issue joins or leaves it or changes state, so the counters never drift.
-   */
+  /** Gitea's `UpdateMilestoneCounters`, recomputed from the issues so counters never drift. */
   async recountMilestone(tx: Tx, milestoneId: number | null | undefined): Promise<void> {
     if (!milestoneId) return;
     await tx.$executeRaw`UPDATE "repo".milestones m SET
@@ -162,13 +148,12 @@ export class IssuesRepository {
       WHERE m.id = ${milestoneId}::int`;
   }
 
-  /** {@link recountMilestone} for the milestone an issue is in, if any. */
   async recountMilestoneOf(tx: Tx, issueId: number): Promise<void> {
     const row = await tx.issue.findUnique({ where: { id: issueId }, select: { milestoneId: true } });
     await this.recountMilestone(tx, row?.milestoneId);
   }
 
-  /** Moves an issue into a milestone (or out of any: null), keeping both milestones' counters right. */
+  /** Null: out of any; keeps both milestones' counters right. */
   async setMilestone(tx: Tx, issueId: number, milestoneId: number | null, now: Date): Promise<{ before: number | null }> {
     const row = await tx.issue.findUniqueOrThrow({ where: { id: issueId }, select: { milestoneId: true } });
     if (row.milestoneId === milestoneId) return { before: row.milestoneId };
@@ -178,7 +163,7 @@ export class IssuesRepository {
     return { before: row.milestoneId };
   }
 
-  /** Locks (or unlocks) unless already so: true when it changed. One conditional statement, so repeats are no-ops. */
+  /** One conditional statement, so repeats are no-ops. */
   async setLocked(tx: Tx, issueId: number, locked: boolean, reason: string | null, now: Date): Promise<boolean> {
     const changed = await tx.issue.updateMany({
       where: { id: issueId, isLocked: !locked },
@@ -191,7 +176,6 @@ export class IssuesRepository {
     await tx.issue.update({ where: { id: issueId }, data: { updatedAt: now } });
   }
 
-  /** Makes the issue's assignees exactly `ids`: replies who was added and who was removed. */
   async setAssignees(tx: Tx, issueId: number, ids: number[]): Promise<{ added: number[]; removed: number[] }> {
     const current = (await tx.issueAssignee.findMany({ where: { issueId }, select: { assigneeId: true } })).map((a) => a.assigneeId);
     const added = ids.filter((id) => !current.includes(id));
@@ -201,15 +185,13 @@ export class IssuesRepository {
     return { added, removed };
   }
 
-  // ---- timeline -------------------------------------------------------------------------------------------------
 
   async addComment(
     tx: Tx,
     data: {
       issueId: number; repoId: number; type: CommentType; posterId: number; body: string; now: Date;
-      /** `change_title`: the titles; `assignees`: who, and whether it was a removal. */
       oldTitle?: string; newTitle?: string; assigneeId?: number; removedAssignee?: boolean;
-      /** `label`: the label (body `1`: added); `milestone`: the milestone set and the one before. */
+      /** `label`: body `1` means added. */
       labelId?: number; milestoneId?: number | null; oldMilestoneId?: number | null;
     },
   ): Promise<CommentRow> {
@@ -245,7 +227,7 @@ export class IssuesRepository {
     return tx.issueComment.update({ where: { id }, data: { body, updatedAt: now } });
   }
 
-  /** Deletes a comment; false if it was gone already. */
+  /** False if it was gone already. */
   async deleteComment(tx: Tx, comment: CommentRow): Promise<boolean> {
     const gone = await tx.issueComment.deleteMany({ where: { id: comment.id } });
     if (gone.count === 0) return false;
@@ -255,8 +237,7 @@ export class IssuesRepository {
     return true;
   }
 
-  /** An issue's timeline entries, oldest first (only `types` when given). */
-  /** The labels and milestones (by id, deleted ones left out) that timeline entries name. */
+  /** Deleted ones left out. */
   async timelineRefs(labelIds: number[], milestoneIds: number[]): Promise<{ labels: Label[]; milestones: Milestone[] }> {
     const [labels, milestones] = await Promise.all([
       labelIds.length ? this.prisma.label.findMany({ where: { id: { in: labelIds } } }) : [],

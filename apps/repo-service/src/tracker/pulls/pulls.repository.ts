@@ -6,7 +6,7 @@ import type { PullIssueRow } from '../issue-core/pull.mapper.js';
 import type { BranchRenameFollowers } from '../../code/branches/branch-rename-followers.js';
 import { ISSUE_INCLUDE } from '../issue-core/issues.repository.js';
 
-/** A pull request returned to be checked (see `PullCheckCandidate`). */
+/** See `PullCheckCandidate`. */
 export interface CandidateRow {
   id: number;
   repoId: number;
@@ -16,7 +16,7 @@ export interface CandidateRow {
   headSha: string;
 }
 
-/** A check result to store, with the event that announces it (see `storeResultsWithEvents`). */
+/** See `storeResultsWithEvents`. */
 export interface StoredResult {
   pullId: number;
   status: Exclude<MergeableState, 'checking'>;
@@ -28,7 +28,6 @@ export interface StoredResult {
   event: { id: string; subject: string; payload: object; traceparent: string | null };
 }
 
-/** What a check needs: the pull request and where its repository lives. */
 export interface CheckTargetRow {
   id: number;
   repoId: number;
@@ -50,7 +49,7 @@ const ORDER: Record<PullSort | 'newest', Prisma.IssueOrderByWithRelationInput[]>
   priority: [{ updatedAt: 'desc' }, { id: 'desc' }],
 };
 
-/** Persistence of pull requests and their mergeability; every query is scoped by repository or by id. */
+/** Every query is scoped by repository or by id. */
 @Injectable()
 export class PullsRepository implements BranchRenameFollowers {
   constructor(private readonly prisma: PrismaService) {}
@@ -65,7 +64,7 @@ export class PullsRepository implements BranchRenameFollowers {
     return tx.pullRequest.create({ data: { ...data, status: 'checking' } });
   }
 
-  /** The open (unmerged) pull request from `head` (of `headRepoId`, null: this repository) into `base`, if any. */
+  /** `headRepoId` null: this repository. */
   findOpenByBranches(
     repoId: number, headRepoId: number | null, headBranch: string, baseBranch: string, db: Db = this.prisma,
   ): Promise<PullIssueRow | null> {
@@ -76,7 +75,7 @@ export class PullsRepository implements BranchRenameFollowers {
     }) as Promise<PullIssueRow | null>;
   }
 
-  /** The most recent pull request from `head` into `base` in any state (`GET …/pulls/{base}/{head}`). */
+  /** Any state (`GET …/pulls/{base}/{head}`). */
   findLatestByBranches(
     repoId: number, headRepoId: number | null, headBranch: string, baseBranch: string, db: Db = this.prisma,
   ): Promise<PullIssueRow | null> {
@@ -114,9 +113,8 @@ export class PullsRepository implements BranchRenameFollowers {
   }
 
   /**
-   * A branch moved: every open pull request into it becomes `checking` with the new base, in **one statement**, and
-   * is returned. Pull requests whose result for this base is already stored are left alone (a redelivered event
-   * must not undo finished checks).
+   * One statement. Pulls with a stored result for this base are left alone: a redelivered event must not undo finished
+   * checks.
    */
   async markBaseMoved(repoId: number, branch: string, newSha: string, db: Db = this.prisma): Promise<CandidateRow[]> {
     const rows = await db.$queryRaw<CandidateSqlRow[]>`
@@ -133,11 +131,7 @@ export class PullsRepository implements BranchRenameFollowers {
     return rows.map(toCandidateRow);
   }
 
-  /**
-   * Open pull requests from any of these branches of the repository — its own and those of the repositories it is the
-   * head repository of (forks' pull requests into their base) — unlocked (what a recording will render, looked up
-   * before it).
-   */
+  /** Its own and forks' pulls into their base, unlocked: looked up before a recording renders them. */
   findOpenFromHeads(repoId: number, branches: string[], db: Db = this.prisma): Promise<PullIssueRow[]> {
     return db.issue.findMany({
       where: { isPull: true, state: 'open', pullRequest: { ...headIn(repoId), headBranch: { in: branches }, merged: false } },
@@ -145,7 +139,7 @@ export class PullsRepository implements BranchRenameFollowers {
     }) as Promise<PullIssueRow[]>;
   }
 
-  /** Open pull requests from the repository's branches into other repositories (a fork's into its base), oldest first. */
+  /** A fork's into its base, oldest first. */
   findOpenFromHeadRepo(repoId: number, db: Db = this.prisma): Promise<PullIssueRow[]> {
     return db.issue.findMany({
       where: { isPull: true, state: 'open', pullRequest: { headRepoId: repoId, repoId: { not: repoId }, merged: false } },
@@ -154,10 +148,7 @@ export class PullsRepository implements BranchRenameFollowers {
     }) as Promise<PullIssueRow[]>;
   }
 
-  /**
-   * Open pull requests from or into a branch of the repository, in any repository (what deleting it closes, as
-   * Gitea's `CloseBranchPulls`), oldest first.
-   */
+  /** In any repository: what deleting the branch closes (Gitea's `CloseBranchPulls`). */
   findOpenTouching(repoId: number, branch: string, db: Db = this.prisma): Promise<PullIssueRow[]> {
     return db.issue.findMany({
       where: {
@@ -173,24 +164,23 @@ export class PullsRepository implements BranchRenameFollowers {
     }) as Promise<PullIssueRow[]>;
   }
 
-  /** A renamed branch: the unmerged pull requests from or into it follow the new name (Gitea moves bases; heads too here). */
+  /** Gitea moves bases; heads too here. */
   async followRenamedBranch(tx: Tx, repoId: number, from: string, to: string): Promise<void> {
     await tx.pullRequest.updateMany({ where: { repoId, merged: false, baseBranch: from }, data: { baseBranch: to } });
     await tx.pullRequest.updateMany({ where: { repoId, merged: false, headBranch: from }, data: { headBranch: to } });
   }
 
-  /** Takes the transaction-scoped advisory lock of one branch (ref-updates' order of branch locks before row locks). */
+  /** Ref-updates' order: branch locks before row locks. */
   async lockBranch(tx: Tx, repoId: number, branch: string): Promise<void> {
     await tx.$queryRaw`SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(${repoId}::int, hashtext(${branch}))) AS l`;
   }
 
-  /** A pull request's issue row touched (`updated_at = now`) after its head moved, read back for its event. */
+  /** Read back for its event. */
   async touchIssue(tx: Tx, issueId: number, now: Date): Promise<PullIssueRow> {
     await tx.issue.update({ where: { id: issueId }, data: { updatedAt: now } });
     return (await tx.issue.findUniqueOrThrow({ where: { id: issueId }, include: ISSUE_INCLUDE })) as PullIssueRow;
   }
 
-  /** Which of these branches an open pull request uses as head or base (one statement). */
   async branchesInUse(db: Db, repoId: number, branches: string[]): Promise<Set<string>> {
     const rows = await db.$queryRaw<{ branch: string }[]>`
       SELECT DISTINCT b.branch FROM unnest(${branches}::text[]) AS b(branch)
@@ -203,10 +193,7 @@ export class PullsRepository implements BranchRenameFollowers {
     return new Set(rows.map((r) => r.branch));
   }
 
-  /**
-   * Open pull requests left `checking`, most recently updated first, whose issue was updated since `since` (null:
-   * any): what a restart queues again (see `PendingChecks`).
-   */
+  /** What a restart queues again (see `PendingChecks`); `since` null: any. */
   async pendingChecks(since: Date | null, limit: number, db: Db = this.prisma): Promise<CandidateRow[]> {
     const rows = await db.$queryRaw<CandidateSqlRow[]>`
       SELECT pr.id, pr.repo_id, i.index, i.updated_at, pr.base_sha, pr.head_sha
@@ -218,7 +205,7 @@ export class PullsRepository implements BranchRenameFollowers {
     return rows.map(toCandidateRow);
   }
 
-  /** Open pull requests from a branch of the repository (into it or, from a fork, into its base), locked for the transaction. */
+  /** Locked for the transaction. */
   async openFromHead(tx: Tx, repoId: number, branch: string): Promise<PullIssueRow[]> {
     const ids = await tx.$queryRaw<{ id: number }[]>`
       SELECT pr.id FROM "repo".pull_requests pr JOIN "repo".issues i ON i.id = pr.issue_id
@@ -233,7 +220,6 @@ export class PullsRepository implements BranchRenameFollowers {
     })) as PullIssueRow[];
   }
 
-  /** Open pull requests using a branch of the repository as head or base (other than `exceptPullId`). */
   countOpenUsingBranch(repoId: number, branch: string, exceptPullId: number, db: Db = this.prisma): Promise<number> {
     return db.pullRequest.count({
       where: {
@@ -249,7 +235,6 @@ export class PullsRepository implements BranchRenameFollowers {
     return db.pullRequest.update({ where: { id: pullId }, data: { allowMaintainerEdit: allow } });
   }
 
-  /** New commits for a pull request: it is `checking` again. */
   setCommits(tx: Tx, pullId: number, data: { baseSha?: string; headSha?: string; mergeBase?: string }): Promise<PullRequest> {
     return tx.pullRequest.update({ where: { id: pullId }, data: { ...data, status: 'checking' } });
   }
@@ -269,10 +254,7 @@ export class PullsRepository implements BranchRenameFollowers {
       : null;
   }
 
-  /**
-   * Pull requests with their issues, by pull request id, in one plain statement (what check reports render their
-   * events from; the ORM's relation load costs more than the statement itself on this path).
-   */
+  /** One plain statement: the ORM's relation load costs more than the statement on this path. */
   async findForReports(pullIds: number[], db: Db = this.prisma): Promise<PullIssueRow[]> {
     if (pullIds.length === 0) return [];
     const rows = await db.$queryRaw<Record<string, unknown>[]>`
@@ -301,10 +283,7 @@ export class PullsRepository implements BranchRenameFollowers {
     });
   }
 
-  /**
-   * Stores check results with their events in one statement (the outbox row only where the update applied: current
-   * commits, not stored yet); returns the pull ids stored. Synchronous commit kept: a lost result loses its webhook.
-   */
+  /** The outbox row only where the update applied. Synchronous commit kept: a lost result loses its webhook. */
   async storeResultsWithEvents(results: StoredResult[], now: Date, db: Db = this.prisma): Promise<Set<number>> {
     if (results.length === 0) return new Set();
     const input = JSON.stringify(
@@ -345,7 +324,7 @@ export class PullsRepository implements BranchRenameFollowers {
     return new Set(rows.map((r) => r.pull_id));
   }
 
-  /** Marks a pull request merged unless it already is: true when this call merged it. */
+  /** True when this call merged it. */
   async markMerged(
     tx: Tx,
     pullId: number,
@@ -365,12 +344,10 @@ export class PullsRepository implements BranchRenameFollowers {
   }
 }
 
-/** Pull requests whose head is a branch of the repository: its own, and forks' pull requests into their base. */
 function headIn(repoId: number): Prisma.PullRequestWhereInput {
   return { OR: [{ headRepoId: repoId }, { repoId, headRepoId: null }] };
 }
 
-/** The columns the candidate queries return (`RETURNING`/`SELECT pr.id, pr.repo_id, i.index, …`). */
 interface CandidateSqlRow {
   id: number;
   repo_id: number;

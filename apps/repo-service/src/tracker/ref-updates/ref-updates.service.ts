@@ -22,42 +22,35 @@ import type { RefUpdateLine } from '../../git-core/transport/push-log.js';
 import { commitEmails, listRefCommits, toRefUpdate, type PushPeople } from './pushed-commits.js';
 import { pushEvents } from './push-event.js';
 
-/** What moved where, and who did it. */
 export interface RefUpdatesInput {
   repoId: number;
-  /** The repository's storage directory. */
   dir: string;
-  /** Its owner (looked up with the pusher and the commit authors) and names (for commit URLs). */
+  /** Looked up with the pusher and commit authors; names build commit URLs. */
   ownerId: number;
   ownerName: string;
   name: string;
-  /** The exact ref updates, as git applied them. */
+  /** As git applied them. */
   lines: RefUpdateLine[];
-  /** Who moved the refs (a pusher, or the user who merged or updated); null if nobody known. */
+  /** A pusher, or the user who merged or updated; null if nobody known. */
   pusherId: number | null;
 }
 
-/** Everything {@link RefUpdates.recordRefUpdates} needs, loaded before the transaction (no remote calls under locks). */
+/** Loaded before the transaction: no remote calls under locks. */
 export interface PreparedRefUpdates {
   input: RefUpdatesInput;
-  /** The ref updates as the push event carries them. */
   updates: RefUpdate[];
-  /** Users found by the one identity lookup (pusher, owner, commit authors). */
+  /** From the one identity lookup (pusher, owner, commit authors). */
   people: PushPeople;
   pusher: UserDto | null;
-  /**
-   * Rendering for pull-request events, by base repository (this one, and the base of each fork pull request from a
-   * pushed branch); missing ones are rendered when needed.
-   */
+  /** By base repository (this one, and each fork pull's base); missing ones are rendered when needed. */
   renderings: Map<number, PullRendering>;
-  /** The timeline entry of each pull request a pushed branch moves, by pull request id (see {@link pullPush}). */
+  /** By pull request id (see {@link pullPush}). */
   pullPushes: Map<number, PullPush>;
 }
 
 /**
- * A push to a pull request's head, as Gitea records it in the timeline (`pull_push`, its body JSON
- * `{"is_force_push", "commit_ids"}`): the commits added since the old head (oldest first), or for a force-push — the
- * old head not in the new history — the old and the new head.
+ * Gitea's `pull_push` timeline body `{"is_force_push", "commit_ids"}`: commits added since the old head, or old and new
+ * head on a force-push.
  */
 export interface PullPush {
   from: string;
@@ -65,7 +58,7 @@ export interface PullPush {
   body: string;
 }
 
-/** Commit ids a `pull_push` entry lists at most (Gitea shows the first ones too). */
+/** Gitea shows the first ones too. */
 const PULL_PUSH_MAX_COMMITS = 250;
 
 async function pullPush(dir: string, from: string, to: string): Promise<PullPush> {
@@ -76,23 +69,20 @@ async function pullPush(dir: string, from: string, to: string): Promise<PullPush
   return { from, to, body: JSON.stringify({ is_force_push: forced, commit_ids: commitIds }) };
 }
 
-/** What a recording did, for the work after its commit. */
 export interface RecordedRefUpdates {
   prepared: PreparedRefUpdates;
-  /** `refs/pull/N/head` to move, in the base repository at `dir`. */
+  /** In the base repository at `dir`. */
   pullHeads: { dir: string; repoId: number; index: number; sha: string }[];
-  /** Checks to queue, at their priorities. */
   checks: { data: MergeCheckJobData; priority: number }[];
-  /** Pull requests whose base moved but that stay delayed until viewed. */
+  /** Base moved, but they stay delayed until viewed. */
   delayed: number;
 }
 
-/** The branches the updates delete. */
 function deletedBranches(lines: RefUpdateLine[]): string[] {
   return lines.filter((l) => l.ref.startsWith('refs/heads/') && isZeroId(l.new)).map((l) => l.ref.slice('refs/heads/'.length));
 }
 
-/** The branch updates that leave a commit behind (deletions and other refs move no pull request). */
+/** Deletions and other refs move no pull request. */
 function movedBranches(lines: RefUpdateLine[]): { branch: string; sha: string }[] {
   return lines
     .filter((l) => l.ref.startsWith('refs/heads/') && !isZeroId(l.new))
@@ -101,10 +91,9 @@ function movedBranches(lines: RefUpdateLine[]): { branch: string; sha: string }[
 }
 
 /**
- * The one home of "a branch moved" (pushes, and repo-service's own merges, branch updates and deletions), in three
- * steps: {@link prepare} before the transaction (no remote calls under locks), {@link recordRefUpdates} inside it
- * (push event, pull heads and bases, through the outbox), {@link afterCommit} after it (refs, caches, queued checks,
- * pulls of deleted branches closed). Needs no merge-check-worker: queued checks wait in Redis.
+ * The one home of "a branch moved": {@link prepare} before the transaction (no remote calls under locks), {@link
+ * recordRefUpdates} inside it, {@link afterCommit} after it. Queued checks wait in Redis, so no merge-check-worker is
+ * needed.
  */
 @Injectable()
 export class RefUpdates {
@@ -124,7 +113,6 @@ export class RefUpdates {
     @Inject(REPO_SETTINGS) private readonly repoSettings: RepoSettings,
   ) {}
 
-  /** Step 1 (before the transaction). */
   async prepare(input: RefUpdatesInput): Promise<PreparedRefUpdates> {
     const listed = await listRefCommits(input.dir, input.lines, this.repoSettings.pushMaxCommits, (line, err) =>
       this.logger.error(`listing commits of ${line.ref} in repository ${input.repoId} failed: ${err.message}`),
@@ -139,8 +127,8 @@ export class RefUpdates {
       const rows = preview.filter((p) => p.repoId === repoId);
       renderings.set(repoId, await this.renderer.prepareSystem(repoId, rows, input.pusherId));
     }
-    // Pull requests from a fork's branch: the new commits are copied into their base repositories before anything
-    // names them there (the copy is repeated, cheaply, for one opened meanwhile: see moveHeads).
+    // Fork heads are copied into their base repositories before anything names them there (repeated in moveHeads for a
+    // pull opened meanwhile).
     for (const row of preview.filter((p) => p.repoId !== input.repoId)) {
       const sha = moved.find((b) => b.branch === row.pullRequest.headBranch)?.sha;
       if (sha) await this.copyHead(input, row.repoId, sha);
@@ -151,7 +139,6 @@ export class RefUpdates {
       const sha = moved.find((b) => b.branch === row.pullRequest.headBranch)?.sha;
       const from = row.pullRequest.headSha;
       if (!sha || sha === from) continue;
-      // Both heads are in the pushed repository (a fork's old head too): read there.
       pullPushes.set(row.pullRequest.id, await pullPush(input.dir, from, sha).catch(() => ({
         from, to: sha, body: JSON.stringify({ is_force_push: true, commit_ids: [from, sha] }),
       })));
@@ -159,7 +146,7 @@ export class RefUpdates {
     return { input, updates, people, pusher, renderings, pullPushes };
   }
 
-  /** Copies a fork's pushed commit into a base repository; null when that failed (the pull keeps its head until the next push). */
+  /** Null when that failed: the pull keeps its head until the next push. */
   private async copyHead(input: RefUpdatesInput, baseRepoId: number, sha: string): Promise<string | null> {
     return this.heads.copyIntoRepo(baseRepoId, input.dir, sha).catch((err: Error) => {
       this.logger.warn(`copying ${sha} of repository ${input.repoId} into repository ${baseRepoId} failed: ${err.message}`);
@@ -168,8 +155,8 @@ export class RefUpdates {
   }
 
   /**
-   * Serialises recordings of the same branches (advisory locks in name order), so a slower recording of an older
-   * move never moves a pull request back; callers changing pull rows first take these before row locks (no deadlock).
+   * Advisory locks in name order, so a slow recording of an older move never moves a pull back; callers take them
+   * before row locks (no deadlock).
    */
   async lockBranches(tx: Tx, prepared: PreparedRefUpdates): Promise<void> {
     for (const { branch } of movedBranches(prepared.input.lines)) {
@@ -177,14 +164,11 @@ export class RefUpdates {
     }
   }
 
-  /**
-   * Step 2 (inside the caller's transaction). `repository` is the repository as the event carries it (a push may
-   * have changed the row in the same transaction); `sender` overrides the pusher of the pull-request events.
-   */
+  /** `repository` as the event carries it (a push may have changed the row in this transaction). */
   async recordRefUpdates(tx: Tx, prepared: PreparedRefUpdates, repository: RepoEventRepository): Promise<RecordedRefUpdates> {
     const { input } = prepared;
     const push: PushEventData = { repository, pusher: prepared.pusher, updates: prepared.updates };
-    // Several events when one would be too large for NATS (hundreds of refs): see push-event.ts.
+    // Several events when one would be too large for NATS (see push-event.ts).
     for (const part of pushEvents(push)) await this.outbox.record(tx, RepoEvents.pushReceived, part);
     const recorded: RecordedRefUpdates = { prepared, pullHeads: [], checks: [], delayed: 0 };
     const branches = movedBranches(input.lines);
@@ -198,7 +182,7 @@ export class RefUpdates {
     }
     const checks = new Map<number, { data: MergeCheckJobData; priority: number }>();
     const now = new Date();
-    // Bases first: a push may move both branches of a pull request, and its head check is for the new base.
+    // Bases first: a push may move both branches, and the head check is for the new base.
     for (const b of current) {
       const moved = await this.pulls.markBaseMoved(input.repoId, b.branch, b.sha, tx);
       const active = moved
@@ -217,13 +201,13 @@ export class RefUpdates {
   }
 
   /**
-   * Step 3 (after the commit): failures are logged, never thrown — the refs moved and the events are stored. A check
-   * lost to a crash here comes back from the `checking` state (views, merges and `PendingChecks` at start queue it).
+   * Failures are logged, never thrown: the refs moved and the events are stored. A check lost to a crash comes back
+   * from the `checking` state.
    */
   async afterCommit(recorded: RecordedRefUpdates): Promise<void> {
     const { input } = recorded.prepared;
     this.outbox.kick();
-    // The checks first: they need none of what follows (a job carries its commits), so workers start at once.
+    // Checks first: jobs carry their commits, so workers start at once.
     for (const { data, error } of await this.queue.enqueueMany(recorded.checks)) {
       this.logger.warn(`could not queue the check of pull ${data.pullId}: ${error.message}`);
     }
@@ -241,7 +225,7 @@ export class RefUpdates {
     }
   }
 
-  /** Closes the open pulls of deleted branches (Gitea's `CloseBranchPulls`), unless the branch exists again or no pusher is known. */
+  /** Gitea's `CloseBranchPulls`; skipped when the branch exists again or no pusher is known. */
   private async closeDeletedBranchPulls(prepared: PreparedRefUpdates): Promise<void> {
     const { input, pusher } = prepared;
     if (input.pusherId === null) return;
@@ -255,7 +239,6 @@ export class RefUpdates {
     }
   }
 
-  /** Pulls from `branch` (here or from this fork) get the new head and a `synchronized` event; returned to be checked. */
   private async moveHeads(
     tx: Tx,
     prepared: PreparedRefUpdates,
@@ -269,12 +252,12 @@ export class RefUpdates {
     for (const row of rows) {
       const pr = row.pullRequest;
       if (pr.headSha !== sha) {
-        // A fork's commit must be in the base repository before the check or a view looks for it there.
+        // A fork's commit must be in the base repository before a check or view looks for it.
         const dir = row.repoId === prepared.input.repoId ? prepared.input.dir : await this.copyHead(prepared.input, row.repoId, sha);
         if (dir === null) continue;
         await this.pulls.setCommits(tx, pr.id, { headSha: sha });
         const fresh = await this.pulls.touchIssue(tx, row.id, now);
-        // A pull request opened after `prepare` looked (rare): rendered now.
+        // Opened after `prepare` looked (rare): rendered now.
         let r = prepared.renderings.get(row.repoId);
         if (!r) {
           r = await this.renderer.prepareSystem(row.repoId, [fresh], prepared.input.pusherId);
@@ -304,14 +287,14 @@ export class RefUpdates {
     return out;
   }
 
-  /** Only a move to the branch's current tip (read from git) moves pull requests: an older move recorded late must not. */
+  /** Only a move to the current tip moves pulls: an older move recorded late must not. */
   private async isTip(dir: string, branch: string, sha: string): Promise<boolean> {
     const tip = await resolveBranch(dir, branch).catch(() => null);
     if (tip !== sha) this.logger.log(`not moving pull requests of ${branch} to ${sha}: the tip is ${tip ?? 'gone'}`);
     return tip === sha;
   }
 
-  /** One identity call for the pusher, the owner and the commit authors/committers (by e-mail). */
+  /** By e-mail, for authors and committers. */
   private async lookupPeople(input: RefUpdatesInput, emails: string[]): Promise<PushPeople> {
     const ids = [...new Set([input.ownerId, ...(input.pusherId === null ? [] : [input.pusherId])])];
     try {
@@ -324,7 +307,7 @@ export class RefUpdates {
         byEmail: new Map(Object.entries(reply.byEmail ?? {}).map(([e, id]) => [e.toLowerCase(), id])),
       };
     } catch (err) {
-      // The refs moved: record it even if names cannot be resolved right now.
+      // The refs moved: record it even if names cannot be resolved now.
       this.logger.warn(`user lookup for a push event failed: ${(err as Error).message}`);
       return { users: new Map(), byEmail: new Map() };
     }
