@@ -73,8 +73,14 @@ export class PushJournals {
   async open(context: JournalContext): Promise<OpenJournal> {
     const id = randomUUID();
     const path = join(this.root, id);
-    await mkdir(path, { mode: 0o700 });
+    // Marked before the folder exists: a replay pass listing the root meanwhile must skip it, not claim it.
     this.active.add(path);
+    try {
+      await mkdir(path, { mode: 0o700 });
+    } catch (err) {
+      this.active.delete(path);
+      throw err;
+    }
     const file = await open(join(path, CONTEXT_FILE), 'w', 0o600);
     try {
       await file.writeFile(JSON.stringify(context));
