@@ -202,7 +202,7 @@ export default tseslint.config(
   {
     files: ['apps/*/src/**/*.ts'],
     ignores: [
-      '**/*.repository.ts', 'apps/*/src/prisma/**', 'apps/*/src/shared/prisma/**', '**/*.spec.ts', '**/*.int-spec.ts',
+      '**/*.repository.ts', 'apps/*/src/prisma/**', 'apps/*/src/foundation/prisma/**', '**/*.spec.ts', '**/*.int-spec.ts',
       '**/testing/**',
     ],
     rules: { 'cairn/data-access': 'error' },

@@ -13,7 +13,7 @@ describe("repo-service's layer rule (eslint.config.mjs)", () => {
     return messages.filter((m) => m.ruleId === 'no-restricted-imports' || m.fatal).map((m) => m.message);
   }
 
-  it('refuses an import of a layer above: git-core of code or tracker, code of tracker, shared of any layer', async () => {
+  it('refuses an import of a layer above: git-core of code or tracker, code of tracker, foundation of any layer', async () => {
     expect(await refusals('git-core/transport/example.ts', '../../code/releases/attachments.service.js')).toEqual([
       expect.stringContaining('git-core is below code, tracker'),
     ]);
@@ -21,7 +21,7 @@ describe("repo-service's layer rule (eslint.config.mjs)", () => {
     expect(await refusals('code/branches/example.ts', '../../tracker/pulls/pulls.repository.js')).toEqual([
       expect.stringContaining('code is below tracker'),
     ]);
-    expect(await refusals('shared/access/example.ts', '../../git-core/repositories/repo-views.js')).toHaveLength(1);
+    expect(await refusals('foundation/access/example.ts', '../../git-core/repositories/repo-views.js')).toHaveLength(1);
   });
 
   it('lets a layer import itself and the layers below it; tests may reach across', async () => {

@@ -12,7 +12,7 @@ describe('repo-service folder layers', () => {
   const layerOf = (node: string) => layers.indexOf(node.split('/')[0]);
 
   it('has no folder cycle at all, with each feature folder inside a layer a node of its own', () => {
-    expect(layers).toEqual(['shared', 'git-core', 'code', 'tracker']);
+    expect(layers).toEqual(['foundation', 'git-core', 'code', 'tracker']);
     expect([...graph.keys()]).toEqual(expect.arrayContaining(['git-core/storage', 'code/branches', 'tracker/pulls']));
     expect(cycles(graph)).toEqual([]);
   });

@@ -3,14 +3,14 @@ import { PlatformModule } from '@cairn/platform';
 import { CodeModule } from './code/code.module.js';
 import { GitCoreModule } from './git-core/git-core.module.js';
 import { LayerPortsModule } from './layer-ports.module.js';
-import { AccessModule } from './shared/access/access.module.js';
-import { RepoConfigModule } from './shared/config/repo-settings.js';
-import { PrismaModule } from './shared/prisma/prisma.module.js';
+import { AccessModule } from './foundation/access/access.module.js';
+import { RepoConfigModule } from './foundation/config/repo-settings.js';
+import { PrismaModule } from './foundation/prisma/prisma.module.js';
 import { TrackerModule } from './tracker/tracker.module.js';
 
 /**
  * repo-service: repositories, git storage and transport, code, issues and pull requests — in layers, bottom to top
- * `shared`, `git-core`, `code`, `tracker` (layers.json); {@link LayerPortsModule} binds the ports lower layers declare.
+ * `foundation`, `git-core`, `code`, `tracker` (layers.json); {@link LayerPortsModule} binds the ports lower layers declare.
  */
 @Module({
   imports: [

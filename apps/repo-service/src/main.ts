@@ -2,7 +2,7 @@ import { bootstrapService } from '@cairn/platform';
 import { AppModule } from './app.module.js';
 import { startTransport } from './git-core/transport/git-transport.js';
 import { loadTransportSettings } from './git-core/transport/transport-settings.js';
-import { loadRepoSettings } from './shared/config/repo-settings.js';
+import { loadRepoSettings } from './foundation/config/repo-settings.js';
 import { loadGitReadSettings } from './git-core/git/git-read-settings.js';
 import { validateIssueTrackerSettings } from './tracker/issue-tracker.module.js';
 import { validateInstanceSigningKey } from './git-core/signing/instance-key.js';

@@ -525,7 +525,7 @@ describe('reports', () => {
     // eslint-disable-next-line cairn/module-boundaries
     const { PullsRepository } = await import('../../../repo-service/src/tracker/pulls/pulls.repository.js');
     // eslint-disable-next-line cairn/module-boundaries
-    const { PrismaService } = await import('../../../repo-service/src/shared/prisma/prisma.service.js');
+    const { PrismaService } = await import('../../../repo-service/src/foundation/prisma/prisma.service.js');
     return { mergeability: repoApp.get(MergeabilityService), pulls: repoApp.get(PullsRepository), prisma: repoApp.get(PrismaService) };
   }
 

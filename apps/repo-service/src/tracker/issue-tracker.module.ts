@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AccessModule } from '../shared/access/access.module.js';
+import { AccessModule } from '../foundation/access/access.module.js';
 import { CollaboratorsModule } from '../git-core/collaborators/collaborators.module.js';
 import { Assignees } from './issue-core/assignees.js';
 import { BranchProtectionModule } from '../code/branch-protection/branch-protection.module.js';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AccessModule } from '../../shared/access/access.module.js';
+import { AccessModule } from '../../foundation/access/access.module.js';
 import { SignaturesModule } from '../../git-core/signatures/signatures.module.js';
 import { BranchProtectionHandler } from './branch-protection.handler.js';
 import { BranchProtectionRepository } from './branch-protection.repository.js';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { BranchProtection, Prisma } from '../../generated/prisma/client.js';
-import { PrismaService, type Db } from '../../shared/prisma/prisma.service.js';
+import { PrismaService, type Db } from '../../foundation/prisma/prisma.service.js';
 
 export type BranchProtectionRow = BranchProtection;
 /** The columns a create or an edit sets (everything but ids and times). */

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import type { Db } from '../../shared/prisma/prisma.service.js';
+import type { Db } from '../../foundation/prisma/prisma.service.js';
 import {
   DomainError, ErrorCode, accessAtLeast,
   type BranchProtectionDto, type BranchProtectionRequest, type CreateBranchProtectionRequest,
   type ActorDto, type AccessLevel, type EditBranchProtectionBody, type EditBranchProtectionRequest, type RepoScopedRequest,
 } from '@cairn/contracts';
-import { AccessService } from '../../shared/access/access.service.js';
-import { IdentityDirectory } from '../../shared/access/identity-directory.js';
+import { AccessService } from '../../foundation/access/access.service.js';
+import { IdentityDirectory } from '../../foundation/access/identity-directory.js';
 import { toBranchProtectionDto, userIdsOf } from './branch-protection.mapper.js';
 import {
   BranchProtectionRepository, type BranchProtectionFields, type BranchProtectionRow,

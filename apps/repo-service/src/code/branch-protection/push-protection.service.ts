@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, isFullRefName, isObjectId } from '@cairn/contracts';
-import { IdentityDirectory } from '../../shared/access/identity-directory.js';
+import { IdentityDirectory } from '../../foundation/access/identity-directory.js';
 import { CommitVerifier } from '../../git-core/signatures/commit-verifier.js';
 import { BranchProtectionRepository } from './branch-protection.repository.js';
 import { BranchProtectionService } from './branch-protection.service.js';

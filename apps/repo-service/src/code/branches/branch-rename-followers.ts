@@ -1,4 +1,4 @@
-import type { Tx } from '../../shared/prisma/prisma.service.js';
+import type { Tx } from '../../foundation/prisma/prisma.service.js';
 
 /**
  * What else follows a renamed branch, inside the rename's transaction: open pull requests (`tracker/pulls`). Declared

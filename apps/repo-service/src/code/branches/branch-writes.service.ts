@@ -9,13 +9,13 @@ import { BranchProtectionService, RENAME_NEEDS_ADMIN } from '../branch-protectio
 import { PushProtection } from '../branch-protection/push-protection.service.js';
 import { GitReadContext } from '../../git-core/git/git-read-context.js';
 import { branchRef, deleteRef, resolveBranch, resolveRef, updateRef } from '@cairn/git';
-import { PrismaService } from '../../shared/prisma/prisma.service.js';
+import { PrismaService } from '../../foundation/prisma/prisma.service.js';
 import { BranchRenameFollowers } from './branch-rename-followers.js';
 import { RepositoriesRepository, type RepositoryRow } from '../../git-core/repositories/repositories.repository.js';
 import { RepoStorage } from '../../git-core/storage/repo-storage.js';
-import { requireActor } from '../../shared/access/require-actor.js';
+import { requireActor } from '../../foundation/access/require-actor.js';
 import { RepoViews } from '../../git-core/repositories/repo-views.js';
-import { inTx } from '../../shared/prisma/tx.js';
+import { inTx } from '../../foundation/prisma/tx.js';
 import type { RefUpdateLine } from '../../git-core/transport/push-log.js';
 import { PUSH_SINK, type PushSink } from '../../git-core/transport/push-sink.js';
 import { BranchesService } from './branches.service.js';

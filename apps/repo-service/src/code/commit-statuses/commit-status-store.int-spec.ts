@@ -3,7 +3,7 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommonSettings } from '@cairn/platform';
-import { PrismaService } from '../../shared/prisma/prisma.service.js';
+import { PrismaService } from '../../foundation/prisma/prisma.service.js';
 import { CommitStatusStore, type NewCommitStatus } from './commit-status-store.repository.js';
 import { createScratchDatabase, type ScratchDatabase } from '../../../../../test/support/integration.js';
 

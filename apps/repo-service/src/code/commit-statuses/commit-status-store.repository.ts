@@ -3,7 +3,7 @@ import {
   combineCommitStatusStates, COMMIT_STATUS_STATE_FILTERS, type CommitStatusSort, type CommitStatusState, type Paging,
 } from '@cairn/contracts';
 import type { CommitStatus } from '../../generated/prisma/client.js';
-import { PrismaService, type Db, type Tx } from '../../shared/prisma/prisma.service.js';
+import { PrismaService, type Db, type Tx } from '../../foundation/prisma/prisma.service.js';
 
 /** A stored commit status (the row). */
 export type CommitStatusRow = CommitStatus;

@@ -8,9 +8,9 @@ import {
 import { EventOutbox } from '@cairn/platform';
 import { GitReadContext } from '../../git-core/git/git-read-context.js';
 import { logDiffs, readCommitObjects, resolveRef } from '@cairn/git';
-import { PrismaService } from '../../shared/prisma/prisma.service.js';
+import { PrismaService } from '../../foundation/prisma/prisma.service.js';
 import { RepoViews } from '../../git-core/repositories/repo-views.js';
-import { inTx } from '../../shared/prisma/tx.js';
+import { inTx } from '../../foundation/prisma/tx.js';
 import { CommitStatusStore, type CommitStatusRow } from './commit-status-store.repository.js';
 import { toCommitStatusDto, toPayloadCommit } from './commit-statuses.mapper.js';
 

@@ -14,7 +14,7 @@ import { GitReadContext } from '../../git-core/git/git-read-context.js';
 import { userGitIdentity } from '../../git-core/repositories/user-identity.js';
 import { CommitVerifier } from '../../git-core/signatures/commit-verifier.js';
 import { CommitSigner } from '../../git-core/merge/commit-signer.js';
-import { requireActor } from '../../shared/access/require-actor.js';
+import { requireActor } from '../../foundation/access/require-actor.js';
 import { RepoViews } from '../../git-core/repositories/repo-views.js';
 import { PUSH_SINK, type PushSink } from '../../git-core/transport/push-sink.js';
 import { PushProtection } from '../branch-protection/push-protection.service.js';

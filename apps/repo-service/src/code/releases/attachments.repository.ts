@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService, type Db } from '../../shared/prisma/prisma.service.js';
+import { PrismaService, type Db } from '../../foundation/prisma/prisma.service.js';
 
 /** A release attachment row (`size` as a number: at most `[attachment] MAX_SIZE` MB, far below 2^53). */
 export interface AttachmentRow {

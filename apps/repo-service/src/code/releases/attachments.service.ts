@@ -7,7 +7,7 @@ import {
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
 import { TagsService } from '../git-data/tags.service.js';
-import type { Tx } from '../../shared/prisma/prisma.service.js';
+import type { Tx } from '../../foundation/prisma/prisma.service.js';
 import { AttachmentStore, AttachmentTooLarge } from '../../git-core/storage/attachment-store.js';
 import { RepoViews } from '../../git-core/repositories/repo-views.js';
 import { downloadBase, toAttachmentDto } from './attachments.mapper.js';

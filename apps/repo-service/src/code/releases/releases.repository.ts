@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Paging } from '@cairn/contracts';
-import { PrismaService, type Db } from '../../shared/prisma/prisma.service.js';
+import { PrismaService, type Db } from '../../foundation/prisma/prisma.service.js';
 
 /** A release row. */
 export interface ReleaseRow {

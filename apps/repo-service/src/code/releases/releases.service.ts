@@ -7,9 +7,9 @@ import {
 import { EventOutbox, cutText } from '@cairn/platform';
 import { TagsService } from '../git-data/tags.service.js';
 import { GitReadContext } from '../../git-core/git/git-read-context.js';
-import { PrismaService, type Tx } from '../../shared/prisma/prisma.service.js';
+import { PrismaService, type Tx } from '../../foundation/prisma/prisma.service.js';
 import { RepoViews } from '../../git-core/repositories/repo-views.js';
-import { inTx } from '../../shared/prisma/tx.js';
+import { inTx } from '../../foundation/prisma/tx.js';
 import { AttachmentsService } from './attachments.service.js';
 import { seesDrafts } from './release-visibility.js';
 import { toReleaseDto } from './releases.mapper.js';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AccessModule } from '../../shared/access/access.module.js';
+import { AccessModule } from '../../foundation/access/access.module.js';
 import { CollaboratorsHandler } from './collaborators.handler.js';
 import { CollaboratorsRepository } from './collaborators.repository.js';
 import { CollaboratorsService } from './collaborators.service.js';

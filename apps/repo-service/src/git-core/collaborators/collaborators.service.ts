@@ -6,8 +6,8 @@ import {
   type Paginated, type RepoCollaboratorPermissionDto, type UserDto,
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
-import { AccessService } from '../../shared/access/access.service.js';
-import { IdentityDirectory } from '../../shared/access/identity-directory.js';
+import { AccessService } from '../../foundation/access/access.service.js';
+import { IdentityDirectory } from '../../foundation/access/identity-directory.js';
 import { CollaboratorsRepository } from './collaborators.repository.js';
 
 

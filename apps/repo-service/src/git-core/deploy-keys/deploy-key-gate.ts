@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { REPO_SETTINGS, type RepoSettings } from '../../shared/config/repo-settings.js';
+import { REPO_SETTINGS, type RepoSettings } from '../../foundation/config/repo-settings.js';
 import { DeployKeysRepository } from './deploy-keys.repository.js';
 
 /** What a deploy key may do on its repository, once the SSH server matched it. */

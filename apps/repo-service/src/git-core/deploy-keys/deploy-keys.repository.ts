@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Prisma, type DeployKey } from '../../generated/prisma/client.js';
-import { PrismaService, REPO_SCHEMA } from '../../shared/prisma/prisma.service.js';
+import { PrismaService, REPO_SCHEMA } from '../../foundation/prisma/prisma.service.js';
 
 export type DeployKeyRow = DeployKey;
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AccessModule } from '../../shared/access/access.module.js';
+import { AccessModule } from '../../foundation/access/access.module.js';
 import { RepositoriesModule } from '../repositories/repositories.module.js';
 import { FollowsHandler } from './follows.handler.js';
 import { FollowsRepository } from './follows.repository.js';

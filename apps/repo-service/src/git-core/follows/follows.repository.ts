@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { FollowKind, Paging } from '@cairn/contracts';
-import { PrismaService } from '../../shared/prisma/prisma.service.js';
+import { PrismaService } from '../../foundation/prisma/prisma.service.js';
 
 /** The repository counter each kind keeps. */
 const COUNTER = { star: 'numStars', watch: 'numWatches' } as const;

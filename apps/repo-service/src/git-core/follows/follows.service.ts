@@ -5,7 +5,7 @@ import {
   type RepoScopedRequest, type RepositoryDto, type SetFollowRequest, type UserDto, toApiTime
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
-import { IdentityDirectory } from '../../shared/access/identity-directory.js';
+import { IdentityDirectory } from '../../foundation/access/identity-directory.js';
 import { RepositoriesRepository } from '../repositories/repositories.repository.js';
 import { RepositoriesService } from '../repositories/repositories.service.js';
 import { FollowsRepository } from './follows.repository.js';

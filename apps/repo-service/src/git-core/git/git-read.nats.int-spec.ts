@@ -8,8 +8,8 @@ import {
 } from '@cairn/contracts';
 import { createRpcValidationPipe, DomainErrorFilter, PlatformModule, RpcClient } from '@cairn/platform';
 import { gitSpawnStats } from '@cairn/git';
-import { RepoConfigModule } from '../../shared/config/repo-settings.js';
-import { PrismaModule } from '../../shared/prisma/prisma.module.js';
+import { RepoConfigModule } from '../../foundation/config/repo-settings.js';
+import { PrismaModule } from '../../foundation/prisma/prisma.module.js';
 import { SigningModule } from '../signing/signing.module.js';
 import { StorageModule } from '../storage/storage.module.js';
 import { BlameModule } from '../../code/blame/blame.module.js';

@@ -1,6 +1,6 @@
 import type { ActorDto, RepoRefDto } from '@cairn/contracts';
 import type { CommitSigning } from '@cairn/git';
-import type { TrustModel } from '../../shared/config/signing-settings.js';
+import type { TrustModel } from '../../foundation/config/signing-settings.js';
 
 /** The commits Cairn creates itself, each with its own `[repository.signing]` rule. */
 export type SigningAction = 'initial-commit' | 'crud' | 'merge';

@@ -5,8 +5,8 @@ import {
   type UserDto,
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, RpcClient, type CommonSettings } from '@cairn/platform';
-import { IdentityDirectory } from '../../shared/access/identity-directory.js';
-import { REPO_SETTINGS, type RepoSettings } from '../../shared/config/repo-settings.js';
+import { IdentityDirectory } from '../../foundation/access/identity-directory.js';
+import { REPO_SETTINGS, type RepoSettings } from '../../foundation/config/repo-settings.js';
 import { RepositoriesRepository, type RepositoryRow } from './repositories.repository.js';
 import {
   hostOf, toEventRepository, toRepositoryDto, type RepoUrlSettings,

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AccessModule } from '../../shared/access/access.module.js';
+import { AccessModule } from '../../foundation/access/access.module.js';
 import { TemplatesModule } from '../templates/templates.module.js';
 import { RepositoriesHandler } from './repositories.handler.js';
 import { RepositoriesRepository } from './repositories.repository.js';

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Paging } from '@cairn/contracts';
 import type { Prisma, Repository } from '../../generated/prisma/client.js';
-import { PrismaService, type Db, type Tx } from '../../shared/prisma/prisma.service.js';
-import type { ViewerScope } from '../../shared/access/viewer-scope.js';
+import { PrismaService, type Db, type Tx } from '../../foundation/prisma/prisma.service.js';
+import type { ViewerScope } from '../../foundation/access/viewer-scope.js';
 
 /** Only repo-service's own code sees the Prisma row. */
 export type RepositoryRow = Repository;

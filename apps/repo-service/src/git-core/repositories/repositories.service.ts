@@ -7,12 +7,12 @@ import {
   type RepositoryEventData, type RepositoryForkedEventData, type RepositorySummaryDto, type SearchRepositoriesRequest, type UserDto, type VisibleRepositoriesRequest,
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, RpcClient, type CommonSettings, uniqueViolation, EventOutbox } from '@cairn/platform';
-import { AccessService } from '../../shared/access/access.service.js';
-import { IdentityDirectory } from '../../shared/access/identity-directory.js';
-import { viewerScope } from '../../shared/access/viewer-scope.js';
-import { REPO_SETTINGS, type RepoSettings } from '../../shared/config/repo-settings.js';
-import { PrismaService } from '../../shared/prisma/prisma.service.js';
-import { inTx, PRISMA_TX_LIMITS } from '../../shared/prisma/tx.js';
+import { AccessService } from '../../foundation/access/access.service.js';
+import { IdentityDirectory } from '../../foundation/access/identity-directory.js';
+import { viewerScope } from '../../foundation/access/viewer-scope.js';
+import { REPO_SETTINGS, type RepoSettings } from '../../foundation/config/repo-settings.js';
+import { PrismaService } from '../../foundation/prisma/prisma.service.js';
+import { inTx, PRISMA_TX_LIMITS } from '../../foundation/prisma/tx.js';
 import { CommitSigner } from '../merge/commit-signer.js';
 import { RepoStorage } from '../storage/repo-storage.js';
 import { AttachmentStore } from '../storage/attachment-store.js';

@@ -4,8 +4,8 @@ import {
   type Paginated, type RepoAccessReply, type RepositoryDto, type TeamDto, type TeamRepositoriesRequest,
   type TeamRepositoryRequest,
 } from '@cairn/contracts';
-import { AccessService } from '../../shared/access/access.service.js';
-import { IdentityDirectory } from '../../shared/access/identity-directory.js';
+import { AccessService } from '../../foundation/access/access.service.js';
+import { IdentityDirectory } from '../../foundation/access/identity-directory.js';
 import { RepositoriesRepository } from './repositories.repository.js';
 import { RepositoriesService } from './repositories.service.js';
 

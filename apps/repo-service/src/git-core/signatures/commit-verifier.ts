@@ -5,7 +5,7 @@ import {
 } from '@cairn/contracts';
 import { LruCache } from '@cairn/platform';
 import { type CatFilePool, parseCommitObject, type ParsedCommitObject, repoStoragePath } from '@cairn/git';
-import type { TrustModel } from '../../shared/config/signing-settings.js';
+import type { TrustModel } from '../../foundation/config/signing-settings.js';
 import { InstanceSigningKeys } from './instance-keys.js';
 import { readPgpSignature, type PgpSignature } from './openpgp-signature.js';
 import { SignatureChecker, type SignatureOutcome } from './signature-checker.js';

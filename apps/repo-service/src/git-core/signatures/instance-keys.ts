@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { REPO_SETTINGS, type RepoSettings } from '../../shared/config/repo-settings.js';
+import { REPO_SETTINGS, type RepoSettings } from '../../foundation/config/repo-settings.js';
 import { InstanceSigningKey, isExplicitKey } from '../signing/instance-key.js';
 
 /** An SSH public key signatures may be checked against: `type base64`, without a comment. */

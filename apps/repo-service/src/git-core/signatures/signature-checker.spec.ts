@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SigningGpgKey, SigningKeyOwner } from '@cairn/contracts';
-import { loadRepoSettings } from '../../shared/config/repo-settings.js';
+import { loadRepoSettings } from '../../foundation/config/repo-settings.js';
 import { parseCommitObject } from '@cairn/git';
 import { InstanceSigningKey } from '../signing/instance-key.js';
 import { InstanceSigningKeys } from './instance-keys.js';

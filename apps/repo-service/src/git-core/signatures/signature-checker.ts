@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { SigningGpgKey, SigningKeyOwner } from '@cairn/contracts';
 import { parseSshSignature, verifySshSignature, type ParsedSshSignature } from '@cairn/platform';
-import { REPO_SETTINGS, type RepoSettings } from '../../shared/config/repo-settings.js';
+import { REPO_SETTINGS, type RepoSettings } from '../../foundation/config/repo-settings.js';
 import type { CommitSignature } from '@cairn/git';
 import { InstanceSigningKeys, sshKeyLine } from './instance-keys.js';
 import { PgpKeyCache, verifyPgp, type PgpSignature } from './openpgp-signature.js';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { OrgMembershipReply } from '@cairn/contracts';
-import { IdentityDirectory } from '../../shared/access/identity-directory.js';
-import { PrismaService } from '../../shared/prisma/prisma.service.js';
+import { IdentityDirectory } from '../../foundation/access/identity-directory.js';
+import { PrismaService } from '../../foundation/prisma/prisma.service.js';
 
 /** What the trust of a page's signatures depends on, read in one query. */
 export interface TrustFacts {

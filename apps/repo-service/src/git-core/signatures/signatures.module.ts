@@ -1,8 +1,8 @@
 import { Global, Module } from '@nestjs/common';
 import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
-import { AccessModule } from '../../shared/access/access.module.js';
+import { AccessModule } from '../../foundation/access/access.module.js';
 import { CommitSignatureCheck } from '../signing/commit-signature-check.js';
-import { REPO_SETTINGS, type RepoSettings } from '../../shared/config/repo-settings.js';
+import { REPO_SETTINGS, type RepoSettings } from '../../foundation/config/repo-settings.js';
 import { sharedCatFilePool } from '../git/shared-pool.js';
 import { CommitVerifier } from './commit-verifier.js';
 import { InstanceSigningKeys } from './instance-keys.js';

@@ -1,5 +1,5 @@
 import type { CommitTrustStatus } from '@cairn/contracts';
-import type { TrustModel } from '../../shared/config/signing-settings.js';
+import type { TrustModel } from '../../foundation/config/signing-settings.js';
 
 /** A party to a signed commit: an account (id > 0) or someone without one (id 0), with the e-mail shown for them. */
 export interface TrustParty {

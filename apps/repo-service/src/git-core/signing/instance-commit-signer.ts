@@ -2,13 +2,13 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { IdentitySubjects } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
 import { commitsBetween, type CommitSigning } from '@cairn/git';
-import { IdentityDirectory } from '../../shared/access/identity-directory.js';
-import { REPO_SETTINGS } from '../../shared/config/repo-settings.js';
+import { IdentityDirectory } from '../../foundation/access/identity-directory.js';
+import { REPO_SETTINGS } from '../../foundation/config/repo-settings.js';
 import { CommitSignatureCheck } from './commit-signature-check.js';
 import { CommitSigner, type SigningAction, type SigningContext } from '../merge/commit-signer.js';
 import { InstanceSigningKey, type SigningSettings } from './instance-key.js';
 import { evaluateRules, type SigningFacts } from './signing-rules.js';
-import type { SigningRule } from '../../shared/config/signing-settings.js';
+import type { SigningRule } from '../../foundation/config/signing-settings.js';
 
 /**
  * The real {@link CommitSigner} (Gitea's `SignInitialCommit`, `SignCRUDAction`, `SignMerge`): no key → unsigned;

@@ -7,9 +7,9 @@ import { isAbsolute, join } from 'node:path';
 import { DomainError, type SigningKeyFormat } from '@cairn/contracts';
 import { ConfigError, type SettingsOf } from '@cairn/platform';
 import { type CommitSigning, gitConfigValue, gitEnvironment } from '@cairn/git';
-import { REPO_SETTINGS } from '../../shared/config/repo-settings.js';
+import { REPO_SETTINGS } from '../../foundation/config/repo-settings.js';
 import { runSigningTool } from './signing-tools.js';
-import type { SigningFormat, signingSettingsSpec } from '../../shared/config/signing-settings.js';
+import type { SigningFormat, signingSettingsSpec } from '../../foundation/config/signing-settings.js';
 
 export type SigningSettings = SettingsOf<typeof signingSettingsSpec>;
 

@@ -1,4 +1,4 @@
-import type { SigningRule } from '../../shared/config/signing-settings.js';
+import type { SigningRule } from '../../foundation/config/signing-settings.js';
 
 /** What the rules ask, each computed only when a rule needs it (a `never` costs nothing). */
 export interface SigningFacts {

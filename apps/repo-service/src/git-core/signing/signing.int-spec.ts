@@ -10,13 +10,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode, type ActorDto, type SigningKeysReply, type UserDto } from '@cairn/contracts';
 import { ConfigError, loadSettings, type RpcClient } from '@cairn/platform';
-import type { IdentityDirectory } from '../../shared/access/identity-directory.js';
+import type { IdentityDirectory } from '../../foundation/access/identity-directory.js';
 import { commitTree, type GitIdentity } from '@cairn/git';
 import { removeDir, tempDir } from '../../../../../test/support/git-fixture.js';
 import { InstanceKeySignatureCheck } from './commit-signature-check.js';
 import { InstanceCommitSigner } from './instance-commit-signer.js';
 import { InstanceSigningKey, validateInstanceSigningKey, type SigningSettings } from './instance-key.js';
-import { signingSettingsSpec } from '../../shared/config/signing-settings.js';
+import { signingSettingsSpec } from '../../foundation/config/signing-settings.js';
 
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 const alice: GitIdentity = { name: 'Alice', email: 'alice@example.com' };

@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { AccessModule } from '../../shared/access/access.module.js';
+import { AccessModule } from '../../foundation/access/access.module.js';
 import { CommitSigner } from '../merge/commit-signer.js';
 import { InstanceCommitSigner } from './instance-commit-signer.js';
 import { InstanceSigningKey } from './instance-key.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CommonSettings } from '@cairn/platform';
-import type { RepoSettings } from '../../shared/config/repo-settings.js';
+import type { RepoSettings } from '../../foundation/config/repo-settings.js';
 import { AttachmentStore, AttachmentTooLarge } from './attachment-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-it-attachments-'));

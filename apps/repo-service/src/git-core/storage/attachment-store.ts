@@ -6,7 +6,7 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
-import { REPO_SETTINGS, type RepoSettings } from '../../shared/config/repo-settings.js';
+import { REPO_SETTINGS, type RepoSettings } from '../../foundation/config/repo-settings.js';
 import { serviceDataDir } from './service-data-dir.js';
 
 /** A temporary file this old is an upload cut short by a crash (no upload takes a day). */

@@ -3,8 +3,8 @@ import {
   DomainError, TOPICS_PER_REPO_MAX, isValidTopic, sanitizeTopic, sanitizeTopics, toPaging,
   type ListTopicsReply, type ListTopicsRequest, type ReplaceTopicsRequest, type TopicRequest,
 } from '@cairn/contracts';
-import { PrismaService, type Tx } from '../../shared/prisma/prisma.service.js';
-import { inTx, PRISMA_TX_LIMITS } from '../../shared/prisma/tx.js';
+import { PrismaService, type Tx } from '../../foundation/prisma/prisma.service.js';
+import { inTx, PRISMA_TX_LIMITS } from '../../foundation/prisma/tx.js';
 import { RepositoriesRepository } from '../repositories/repositories.repository.js';
 
 

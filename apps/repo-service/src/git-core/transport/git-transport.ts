@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Inject, Injectable, Logger, type INestApplicationContext } from '@nestjs/common';
 import { COMMON_SETTINGS, RpcClient, type CommonSettings } from '@cairn/platform';
-import { REPO_SETTINGS, type RepoSettings } from '../../shared/config/repo-settings.js';
+import { REPO_SETTINGS, type RepoSettings } from '../../foundation/config/repo-settings.js';
 import { DeployKeyGate } from '../deploy-keys/deploy-key-gate.js';
 import { InternalGitHttpServer } from './internal-http.server.js';
 import { AttachmentStore } from '../storage/attachment-store.js';

@@ -24,10 +24,10 @@ import { DomainErrorFilter, PlatformModule, RpcClient } from '@cairn/platform';
 import {
   commitGraphState, lastCommitCache, lastCommitsForPaths, pullHeadRef, repoStoragePath, updateRef,
 } from '@cairn/git';
-import { RepoConfigModule } from '../../shared/config/repo-settings.js';
-import { PrismaModule } from '../../shared/prisma/prisma.module.js';
+import { RepoConfigModule } from '../../foundation/config/repo-settings.js';
+import { PrismaModule } from '../../foundation/prisma/prisma.module.js';
 import { CommitGraphMaintainer } from '../git/commit-graph-maintainer.js';
-import { PrismaService } from '../../shared/prisma/prisma.service.js';
+import { PrismaService } from '../../foundation/prisma/prisma.service.js';
 import { RepoStorage } from '../storage/repo-storage.js';
 import { StorageModule } from '../storage/storage.module.js';
 import { SigningModule } from '../signing/signing.module.js';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService } from '../../shared/prisma/prisma.service.js';
+import { PrismaService } from '../../foundation/prisma/prisma.service.js';
 
 /** What one account deletion removed, by kind (for the log). */
 export interface AccountDataRemoved {

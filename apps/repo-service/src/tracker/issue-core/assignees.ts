@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import {
   DomainError, TEAM_LOOKUP_MAX, accessAtLeast, type AssigneesFields, type RepoRefDto, type TeamDto, type UserDto,
 } from '@cairn/contracts';
-import { teamReachesRepo } from '../../shared/access/access-level.js';
-import { AccessService } from '../../shared/access/access.service.js';
-import { IdentityDirectory } from '../../shared/access/identity-directory.js';
+import { teamReachesRepo } from '../../foundation/access/access-level.js';
+import { AccessService } from '../../foundation/access/access.service.js';
+import { IdentityDirectory } from '../../foundation/access/identity-directory.js';
 import { CollaboratorsRepository } from '../../git-core/collaborators/collaborators.repository.js';
 import type { ViewScope } from '../../git-core/repositories/repo-views.js';
 import { RepoViews } from '../../git-core/repositories/repo-views.js';

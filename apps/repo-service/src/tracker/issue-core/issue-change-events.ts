@@ -4,7 +4,7 @@ import {
 } from '@cairn/contracts';
 import { EventOutbox } from '@cairn/platform';
 import { PullRenderer } from './pull-renderer.js';
-import type { Tx } from '../../shared/prisma/prisma.service.js';
+import type { Tx } from '../../foundation/prisma/prisma.service.js';
 import { toIssueDto } from './issue.mapper.js';
 import { IssuesRepository } from './issues.repository.js';
 import { isPullRow } from './pull.mapper.js';

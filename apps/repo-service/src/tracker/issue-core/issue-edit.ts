@@ -1,5 +1,5 @@
 import type { IssueChanges, IssueState } from '@cairn/contracts';
-import type { Tx } from '../../shared/prisma/prisma.service.js';
+import type { Tx } from '../../foundation/prisma/prisma.service.js';
 import type { IssueRow, IssuesRepository } from './issues.repository.js';
 
 /** The fields `PATCH …/issues/{index}` and `PATCH …/pulls/{index}` share. */

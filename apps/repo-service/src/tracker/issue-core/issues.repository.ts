@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { CommentType, IssueState, Paging } from '@cairn/contracts';
 import type { Issue, IssueComment, Label, Milestone, Prisma, PullRequest } from '../../generated/prisma/client.js';
-import { PrismaService, type Db, type Tx } from '../../shared/prisma/prisma.service.js';
+import { PrismaService, type Db, type Tx } from '../../foundation/prisma/prisma.service.js';
 
 /** Rows built by hand right after an insert may lack labels and milestone: they render as none. */
 export type IssueRow = Issue & {

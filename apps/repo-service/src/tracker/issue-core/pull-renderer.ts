@@ -2,13 +2,13 @@ import { Injectable } from '@nestjs/common';
 import type {
   ActorDto, IssueDto, PullRequestDto, RepoEventRepository, RepositoryDto, TeamDto, UserDto,
 } from '@cairn/contracts';
-import { IdentityDirectory } from '../../shared/access/identity-directory.js';
+import { IdentityDirectory } from '../../foundation/access/identity-directory.js';
 import { issueUserIds, toIssueDto, type IssueRenderContext } from './issue.mapper.js';
 import { RepoViews, type ViewScope } from '../../git-core/repositories/repo-views.js';
 import { toPullDto, type PullIssueRow, type PullRenderContext } from './pull.mapper.js';
 import { ReviewsRepository } from './reviews.repository.js';
-import type { Db } from '../../shared/prisma/prisma.service.js';
-import { AccessService } from '../../shared/access/access.service.js';
+import type { Db } from '../../foundation/prisma/prisma.service.js';
+import { AccessService } from '../../foundation/access/access.service.js';
 
 /** Everything needed to render pull requests and their events for one repository, loaded once. */
 export interface PullRendering {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Paging } from '@cairn/contracts';
-import { PrismaService, type Db } from '../../shared/prisma/prisma.service.js';
+import { PrismaService, type Db } from '../../foundation/prisma/prisma.service.js';
 import type { PullReview, PullReviewComment } from '../../generated/prisma/client.js';
 
 /** Stored review kinds (Gitea's `ReviewType`); `request` is a review request, `pending` a draft. */

@@ -5,14 +5,14 @@ import {
   type IssueCommentIdRequest, type IssueIndexRequest, type Paginated, type PullRequestDto,
   type RepositoryDto,
 } from '@cairn/contracts';
-import { PrismaService } from '../../shared/prisma/prisma.service.js';
+import { PrismaService } from '../../foundation/prisma/prisma.service.js';
 import { isPullRow, toPullDto } from '../issue-core/pull.mapper.js';
 import { issueUserIds, toCommentDto, toIssueDto, type IssueRenderContext } from '../issue-core/issue.mapper.js';
 import { IssuesRepository, type CommentRow, type IssueRow } from '../issue-core/issues.repository.js';
 import { assertMayComment, canModify, narrowToIssueUnit } from '../issue-core/issue-permissions.js';
-import { requireActor } from '../../shared/access/require-actor.js';
+import { requireActor } from '../../foundation/access/require-actor.js';
 import { RepoViews, type ViewScope } from '../../git-core/repositories/repo-views.js';
-import { inTx } from '../../shared/prisma/tx.js';
+import { inTx } from '../../foundation/prisma/tx.js';
 import { EventOutbox } from '@cairn/platform';
 
 /**

@@ -5,20 +5,20 @@ import {
   type IssueIndexRequest, type IssueTimelineRequest, type ListIssuesRequest, type LockIssueRequest, type Paginated,
   type RepoScopedRequest, type TimelineCommentDto, type UserDto,
 } from '@cairn/contracts';
-import { PrismaService } from '../../shared/prisma/prisma.service.js';
+import { PrismaService } from '../../foundation/prisma/prisma.service.js';
 import { PullsService } from '../pulls/pulls.service.js';
 import { ISSUE_SETTINGS, type IssueSettings } from './issue-settings.js';
 import { issueUserIds, timelineUserIds, toIssueDto, toTimelineDto, type TimelineRefs } from '../issue-core/issue.mapper.js';
 import { toLabelDto, toMilestoneDto } from '../issue-core/label.mapper.js';
 import { IssuesRepository, type IssueRow } from '../issue-core/issues.repository.js';
 import { canModify, narrowToIssueUnit, readableIssueKinds } from '../issue-core/issue-permissions.js';
-import { requireActor } from '../../shared/access/require-actor.js';
+import { requireActor } from '../../foundation/access/require-actor.js';
 import { checkLockReason } from './lock-reasons.js';
 import { RepoViews, type ViewScope } from '../../git-core/repositories/repo-views.js';
 import { applyIssueEdit, type TitleBodyStateEdit } from '../issue-core/issue-edit.js';
-import { inTx } from '../../shared/prisma/tx.js';
+import { inTx } from '../../foundation/prisma/tx.js';
 import { Assignees } from '../issue-core/assignees.js';
-import { IdentityDirectory } from '../../shared/access/identity-directory.js';
+import { IdentityDirectory } from '../../foundation/access/identity-directory.js';
 import { EventOutbox } from '@cairn/platform';
 import { LabelsRepository } from '../labels/labels.repository.js';
 import { NewIssueExtras } from '../labels/new-issue-extras.js';

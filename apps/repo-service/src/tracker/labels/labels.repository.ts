@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Paging } from '@cairn/contracts';
 import type { Label, Prisma } from '../../generated/prisma/client.js';
-import { PrismaService, type Db, type Tx } from '../../shared/prisma/prisma.service.js';
+import { PrismaService, type Db, type Tx } from '../../foundation/prisma/prisma.service.js';
 
 /** The columns a label create or edit writes. */
 export interface LabelData {

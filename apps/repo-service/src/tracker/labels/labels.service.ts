@@ -5,14 +5,14 @@ import {
   type IssueLabelsRequest, type LabelDto, type LabelIdRequest, type ListLabelsRequest, type Paginated,
 } from '@cairn/contracts';
 import type { Label } from '../../generated/prisma/client.js';
-import { PrismaService, type Tx } from '../../shared/prisma/prisma.service.js';
+import { PrismaService, type Tx } from '../../foundation/prisma/prisma.service.js';
 import { IssueChangeEvents } from '../issue-core/issue-change-events.js';
 import { narrowToIssueUnit } from '../issue-core/issue-permissions.js';
-import { requireActor } from '../../shared/access/require-actor.js';
+import { requireActor } from '../../foundation/access/require-actor.js';
 import { IssuesRepository, type IssueRow } from '../issue-core/issues.repository.js';
 import { toLabelDto } from '../issue-core/label.mapper.js';
 import { RepoViews, type ViewScope } from '../../git-core/repositories/repo-views.js';
-import { inTx } from '../../shared/prisma/tx.js';
+import { inTx } from '../../foundation/prisma/tx.js';
 import { labelChanges, newLabelData, parseLabelRefs, withExclusiveScopes } from './label-rules.js';
 import { LabelsRepository, type LabelOwner } from './labels.repository.js';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { accessAtLeast, type ActorDto } from '@cairn/contracts';
-import type { Tx } from '../../shared/prisma/prisma.service.js';
+import type { Tx } from '../../foundation/prisma/prisma.service.js';
 import { MilestonesService } from '../milestones/milestones.service.js';
 import { IssuesRepository, type IssueRow } from '../issue-core/issues.repository.js';
 import type { ViewScope } from '../../git-core/repositories/repo-views.js';

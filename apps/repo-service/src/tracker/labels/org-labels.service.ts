@@ -4,7 +4,7 @@ import {
   type ActorDto, type CreateOrgLabelRequest, type EditOrgLabelRequest, type LabelDto, type ListOrgLabelsRequest,
   type OrgLabelIdRequest, type OrgLabelsRequest, type OwnerDto, type Paginated,
 } from '@cairn/contracts';
-import { IdentityDirectory } from '../../shared/access/identity-directory.js';
+import { IdentityDirectory } from '../../foundation/access/identity-directory.js';
 import type { Label } from '../../generated/prisma/client.js';
 import { toLabelDto } from '../issue-core/label.mapper.js';
 import { RepoViews } from '../../git-core/repositories/repo-views.js';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Paging } from '@cairn/contracts';
 import type { Milestone, Prisma } from '../../generated/prisma/client.js';
-import { PrismaService, type Db } from '../../shared/prisma/prisma.service.js';
+import { PrismaService, type Db } from '../../foundation/prisma/prisma.service.js';
 
 /** The columns a milestone create or edit writes. */
 export interface MilestoneData {

@@ -5,12 +5,12 @@ import {
   type MilestoneIdRequest, type Paginated,
 } from '@cairn/contracts';
 import type { Milestone } from '../../generated/prisma/client.js';
-import { PrismaService } from '../../shared/prisma/prisma.service.js';
+import { PrismaService } from '../../foundation/prisma/prisma.service.js';
 import { IssueChangeEvents } from '../issue-core/issue-change-events.js';
 import { IssuesRepository } from '../issue-core/issues.repository.js';
 import { toMilestoneDto } from '../issue-core/label.mapper.js';
 import type { ViewScope } from '../../git-core/repositories/repo-views.js';
-import { inTx } from '../../shared/prisma/tx.js';
+import { inTx } from '../../foundation/prisma/tx.js';
 import { MilestonesRepository } from './milestones.repository.js';
 
 /** Milestones of a repository, and moving issues and pull requests in and out of them. */

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AccessModule } from '../../shared/access/access.module.js';
+import { AccessModule } from '../../foundation/access/access.module.js';
 import { RepositoriesModule } from '../../git-core/repositories/repositories.module.js';
 import { RepoViews } from '../../git-core/repositories/repo-views.js';
 import { NotificationsConsumer } from './notifications.consumer.js';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { NotificationStatus, Paging } from '@cairn/contracts';
 import type { Prisma } from '../../generated/prisma/client.js';
-import { PrismaService } from '../../shared/prisma/prisma.service.js';
+import { PrismaService } from '../../foundation/prisma/prisma.service.js';
 
 /** A thread with what rendering it needs from the issue. */
 export type NotificationRow = Prisma.NotificationGetPayload<{ include: { issue: { include: { pullRequest: true } } } }>;

@@ -6,8 +6,8 @@ import {
   type UserDto,
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
-import { AccessService } from '../../shared/access/access.service.js';
-import { IdentityDirectory } from '../../shared/access/identity-directory.js';
+import { AccessService } from '../../foundation/access/access.service.js';
+import { IdentityDirectory } from '../../foundation/access/identity-directory.js';
 import { RepositoriesRepository, type RepositoryRow } from '../../git-core/repositories/repositories.repository.js';
 import { toRepositoryDto } from '../../git-core/repositories/repository.mapper.js';
 import { RepoViews } from '../../git-core/repositories/repo-views.js';

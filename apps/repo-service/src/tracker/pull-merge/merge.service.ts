@@ -4,10 +4,10 @@ import {
   type ActorDto, type MergePullRequest, type MergeableState, type UpdatePullRequest,
   type RepoTrustModel, type UserDto,
 } from '@cairn/contracts';
-import { requireActor } from '../../shared/access/require-actor.js';
+import { requireActor } from '../../foundation/access/require-actor.js';
 import { IssuesRepository } from '../issue-core/issues.repository.js';
 import { RepoViews, type ViewScope } from '../../git-core/repositories/repo-views.js';
-import { PrismaService } from '../../shared/prisma/prisma.service.js';
+import { PrismaService } from '../../foundation/prisma/prisma.service.js';
 import { MergeabilityService } from '../pulls/mergeability.service.js';
 import { PullRenderer, type PullRendering } from '../issue-core/pull-renderer.js';
 import { effectiveStatus, type PullIssueRow } from '../issue-core/pull.mapper.js';
@@ -25,7 +25,7 @@ import { CommitSigner } from '../../git-core/merge/commit-signer.js';
 import { MergeProtection, type ProposedMerge } from '../../code/branch-protection/merge-protection.service.js';
 import { PushProtection, type ProposedRefWrite } from '../../code/branch-protection/push-protection.service.js';
 import { Approvals } from '../reviews/approvals.js';
-import { inTx } from '../../shared/prisma/tx.js';
+import { inTx } from '../../foundation/prisma/tx.js';
 import { IssuesService } from '../issues/issues.service.js';
 import { closingReferences } from './closing-references.js';
 import { EventOutbox } from '@cairn/platform';

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError } from '@cairn/contracts';
-import { AccessService } from '../../shared/access/access.service.js';
+import { AccessService } from '../../foundation/access/access.service.js';
 import { fetchCommit, resolveBranch } from '@cairn/git';
 import { RepositoriesRepository, type RepositoryRow } from '../../git-core/repositories/repositories.repository.js';
 import { RepoStorage, type RepoLocation } from '../../git-core/storage/repo-storage.js';

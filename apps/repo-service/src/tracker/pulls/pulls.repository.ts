@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { MergeableState, Paging, PullSort } from '@cairn/contracts';
 import type { Prisma, PullRequest } from '../../generated/prisma/client.js';
-import { PrismaService, type Db, type Tx } from '../../shared/prisma/prisma.service.js';
+import { PrismaService, type Db, type Tx } from '../../foundation/prisma/prisma.service.js';
 import type { PullIssueRow } from '../issue-core/pull.mapper.js';
 import type { BranchRenameFollowers } from '../../code/branches/branch-rename-followers.js';
 import { ISSUE_INCLUDE } from '../issue-core/issues.repository.js';

@@ -6,14 +6,14 @@ import {
   type PullHeadReply, type PullHeadRequest, type PullIndexRequest, type PullPageRequest, type PullRequestDto,
 } from '@cairn/contracts';
 import { canModify } from '../issue-core/issue-permissions.js';
-import { requireActor } from '../../shared/access/require-actor.js';
+import { requireActor } from '../../foundation/access/require-actor.js';
 import { IssuesRepository, type IssueRow } from '../issue-core/issues.repository.js';
 import { RepoViews, type ViewScope } from '../../git-core/repositories/repo-views.js';
 import {
   diffFiles, diffStats, isAncestor, logRange, mergeBase, pullHeadRef, resolveBranch, updateRef,
 } from '@cairn/git';
 import { PullHeads, type HeadColumns } from './pull-heads.js';
-import { PrismaService, type Tx } from '../../shared/prisma/prisma.service.js';
+import { PrismaService, type Tx } from '../../foundation/prisma/prisma.service.js';
 import { RepoStorage } from '../../git-core/storage/repo-storage.js';
 import { CommitVerifier } from '../../git-core/signatures/commit-verifier.js';
 import { MergeabilityService } from './mergeability.service.js';
@@ -21,12 +21,12 @@ import { PullRenderer, type PullRendering } from '../issue-core/pull-renderer.js
 import { isPullRow, type PullIssueRow } from '../issue-core/pull.mapper.js';
 import { PullsRepository } from './pulls.repository.js';
 import { applyIssueEdit } from '../issue-core/issue-edit.js';
-import { inTx } from '../../shared/prisma/tx.js';
+import { inTx } from '../../foundation/prisma/tx.js';
 import { Assignees } from '../issue-core/assignees.js';
 import { EventOutbox } from '@cairn/platform';
 import { NewIssueExtras } from '../labels/new-issue-extras.js';
 import { RepositoriesService } from '../../git-core/repositories/repositories.service.js';
-import { IdentityDirectory } from '../../shared/access/identity-directory.js';
+import { IdentityDirectory } from '../../foundation/access/identity-directory.js';
 
 const FILE_STATUS: Record<string, string> = {
   A: 'added',

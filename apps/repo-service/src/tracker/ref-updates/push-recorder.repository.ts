@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Repository } from '../../generated/prisma/client.js';
-import { PrismaService, type Tx } from '../../shared/prisma/prisma.service.js';
+import { PrismaService, type Tx } from '../../foundation/prisma/prisma.service.js';
 
 /** The repository row as a push sees it, after the push's own changes. */
 export type PushedRepository = Repository;

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { isZeroId, placeholderUser } from '@cairn/contracts';
 import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
-import { REPO_SETTINGS, type RepoSettings } from '../../shared/config/repo-settings.js';
+import { REPO_SETTINGS, type RepoSettings } from '../../foundation/config/repo-settings.js';
 import { RefUpdates } from './ref-updates.service.js';
 import { hostOf, toEventRepository, type RepoUrlSettings } from '../../git-core/repositories/repository.mapper.js';
 import { RepoStorage } from '../../git-core/storage/repo-storage.js';

@@ -6,10 +6,10 @@ import {
   type RepoEventRepository, type UserDto,
 } from '@cairn/contracts';
 import { RpcClient, EventOutbox } from '@cairn/platform';
-import { REPO_SETTINGS, type RepoSettings } from '../../shared/config/repo-settings.js';
+import { REPO_SETTINGS, type RepoSettings } from '../../foundation/config/repo-settings.js';
 import { CommitGraphMaintainer } from '../../git-core/git/commit-graph-maintainer.js';
 import { isAncestor, logRange, pullHeadRef, resolveBranch, updateRef } from '@cairn/git';
-import type { Tx } from '../../shared/prisma/prisma.service.js';
+import type { Tx } from '../../foundation/prisma/prisma.service.js';
 import { MergeCheckQueue, checkJobData } from '../pulls/merge-check.queue.js';
 import { PullRenderer, type PullRendering } from '../issue-core/pull-renderer.js';
 import { PULL_SETTINGS, type PullSettings } from '../pulls/pull-settings.js';

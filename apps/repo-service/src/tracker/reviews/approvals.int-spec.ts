@@ -4,7 +4,7 @@ import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommonSettings } from '@cairn/platform';
 import { createScratchDatabase, type ScratchDatabase } from '../../../../../test/support/integration.js';
-import { PrismaService } from '../../shared/prisma/prisma.service.js';
+import { PrismaService } from '../../foundation/prisma/prisma.service.js';
 import { Approvals } from './approvals.js';
 import { ReviewsRepository, type ReviewType } from '../issue-core/reviews.repository.js';
 

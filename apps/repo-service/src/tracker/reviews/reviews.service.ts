@@ -7,17 +7,17 @@ import {
   type TeamDto, type UserDto,
 } from '@cairn/contracts';
 import { EventOutbox } from '@cairn/platform';
-import { teamReachesRepo } from '../../shared/access/access-level.js';
-import { AccessService } from '../../shared/access/access.service.js';
-import { IdentityDirectory } from '../../shared/access/identity-directory.js';
-import { PrismaService, type Tx } from '../../shared/prisma/prisma.service.js';
+import { teamReachesRepo } from '../../foundation/access/access-level.js';
+import { AccessService } from '../../foundation/access/access.service.js';
+import { IdentityDirectory } from '../../foundation/access/identity-directory.js';
+import { PrismaService, type Tx } from '../../foundation/prisma/prisma.service.js';
 import { PullRenderer } from '../issue-core/pull-renderer.js';
 import { PullsService } from '../pulls/pulls.service.js';
-import { requireActor } from '../../shared/access/require-actor.js';
+import { requireActor } from '../../foundation/access/require-actor.js';
 import type { PullIssueRow } from '../issue-core/pull.mapper.js';
 import type { ViewScope } from '../../git-core/repositories/repo-views.js';
 import { RepoViews } from '../../git-core/repositories/repo-views.js';
-import { inTx } from '../../shared/prisma/tx.js';
+import { inTx } from '../../foundation/prisma/tx.js';
 import { BranchProtectionService } from '../../code/branch-protection/branch-protection.service.js';
 import { Approvals } from './approvals.js';
 import { toReviewCommentDto, toReviewDto, type ReviewRenderContext } from '../issue-core/review.mapper.js';

@@ -1,5 +1,5 @@
 import type { OrgMembershipReply } from '@cairn/contracts';
-import { loadRepoSettings } from '../../../shared/config/repo-settings.js';
+import { loadRepoSettings } from '../../../foundation/config/repo-settings.js';
 import type { CatFilePool } from '@cairn/git';
 import { CommitVerifier } from '../commit-verifier.js';
 import { InstanceSigningKey } from '../../signing/instance-key.js';
