@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import { CreateBucketCommand, GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { ensureClient } from '../scripts/clients.mjs';
-import { runMinio } from '../scripts/clients/minio.mjs';
+import { minioStorageEnv, runMinio } from '../scripts/clients/minio.mjs';
 import { benchRun, freePorts, postJson, say, startProdBenchSuite } from './suite-bench-support.mjs';
 
 const { values: opts } = parseArgs({
@@ -43,10 +43,7 @@ async function startObjectStorage(run) {
   const client = new S3Client({ endpoint: `http://${minio.endpoint}`, region: 'us-east-1', forcePathStyle: true, credentials });
   await client.send(new CreateBucketCommand({ Bucket: 'floor' }));
   return {
-    env: {
-      CAIRN__STORAGE__STORAGE_TYPE: 'minio', CAIRN__STORAGE__MINIO_ENDPOINT: minio.endpoint, CAIRN__STORAGE__MINIO_BUCKET: 'cairn',
-      CAIRN__STORAGE__MINIO_ACCESS_KEY_ID: credentials.accessKeyId, CAIRN__STORAGE__MINIO_SECRET_ACCESS_KEY: credentials.secretAccessKey,
-    },
+    env: minioStorageEnv(minio.endpoint, credentials, 'cairn'),
     async upload(file) {
       const started = process.hrtime.bigint();
       await new Upload({ client, params: { Bucket: 'floor', Key: 'file', Body: createReadStream(file) }, partSize: 8 * 1024 * 1024, queueSize: 4 }).done();

@@ -54,3 +54,18 @@ export async function runMinio(o) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/**
+ * The `CAIRN__STORAGE__*` settings that put every kind of blob in `bucket` of the server at `endpoint`.
+ * @param {string} endpoint @param {{ accessKeyId: string, secretAccessKey: string }} credentials @param {string} bucket
+ * @returns {Record<string, string>}
+ */
+export function minioStorageEnv(endpoint, credentials, bucket) {
+  return {
+    CAIRN__STORAGE__STORAGE_TYPE: 'minio',
+    CAIRN__STORAGE__MINIO_ENDPOINT: endpoint,
+    CAIRN__STORAGE__MINIO_ACCESS_KEY_ID: credentials.accessKeyId,
+    CAIRN__STORAGE__MINIO_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+    CAIRN__STORAGE__MINIO_BUCKET: bucket,
+  };
+}

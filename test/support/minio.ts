@@ -9,7 +9,7 @@ import path from 'node:path';
 // @ts-ignore — plain ESM JavaScript without type declarations
 import { clientSpec, clientStatus, ensureClient } from '../../scripts/clients.mjs';
 // @ts-ignore — plain ESM JavaScript without type declarations
-import { runMinio } from '../../scripts/clients/minio.mjs';
+import { minioStorageEnv, runMinio } from '../../scripts/clients/minio.mjs';
 import { ListMultipartUploadsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { freePort } from './integration.js';
 
@@ -78,13 +78,7 @@ export async function startMinio(): Promise<RunningMinio> {
     endpoint,
     accessKeyId,
     secretAccessKey,
-    env: (bucket) => ({
-      CAIRN__STORAGE__STORAGE_TYPE: 'minio',
-      CAIRN__STORAGE__MINIO_ENDPOINT: endpoint,
-      CAIRN__STORAGE__MINIO_ACCESS_KEY_ID: accessKeyId,
-      CAIRN__STORAGE__MINIO_SECRET_ACCESS_KEY: secretAccessKey,
-      CAIRN__STORAGE__MINIO_BUCKET: bucket,
-    }),
+    env: (bucket) => minioStorageEnv(endpoint, { accessKeyId, secretAccessKey }, bucket),
     async objectKeys(bucket, prefix) {
       const keys: string[] = [];
       let token: string | undefined;

@@ -10,7 +10,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { attachmentDisposition, checkedSha256, type BlobDigests, type BlobStore, type ByteRange, type StagedBlob, type StoredBlob } from './blob-store.js';
+import { SHA256_HEX, attachmentDisposition, checkedSha256, type BlobDigests, type BlobStore, type ByteRange, type StagedBlob, type StoredBlob } from './blob-store.js';
 import { SLAB_BYTES, SlabDigester } from './slab-digester.js';
 
 /** Where an S3-compatible store keeps its objects (Gitea's `[storage] MINIO_*` settings). */
@@ -232,7 +232,7 @@ export class S3BlobStore implements BlobStore {
   async *storedBefore(olderThan: Date): AsyncGenerator<string> {
     for await (const object of this.list(`${this.base}blobs/`)) {
       const name = object.key.slice(object.key.lastIndexOf('/') + 1);
-      if (object.lastModified < olderThan && /^[0-9a-f]{64}$/.test(name)) yield name;
+      if (object.lastModified < olderThan && SHA256_HEX.test(name)) yield name;
     }
   }
 
