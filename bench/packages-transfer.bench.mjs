@@ -11,6 +11,7 @@
 // `--serve-direct` (MinIO only) downloads are answered with a redirect to a presigned URL, which curl follows.
 //
 //   npm run build && node bench/packages-transfer.bench.mjs [--mib 200] [--rounds 3] [--storage local|minio] [--serve-direct]
+//     [--node-options '--max-semi-space-size=4']   (NODE_OPTIONS of every app in the suite)
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, createReadStream, createWriteStream, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
@@ -30,6 +31,7 @@ const { values: opts } = parseArgs({
     rounds: { type: 'string', default: process.env.BENCH_ROUNDS ?? '3' },
     storage: { type: 'string', default: process.env.BENCH_STORAGE ?? 'local' },
     'serve-direct': { type: 'boolean', default: false },
+    'node-options': { type: 'string', default: '' },
   },
 });
 
@@ -139,7 +141,8 @@ async function main() {
   if (opts['serve-direct'] && opts.storage !== 'minio') throw new Error('--serve-direct needs --storage minio');
   const s3 = opts.storage === 'minio' ? await startObjectStorage(run) : null;
   try {
-    const { suite, adminName, adminBasic } = await startProdBenchSuite(run, s3?.env ?? {});
+    const nodeOptions = opts['node-options'] ? { NODE_OPTIONS: opts['node-options'] } : {};
+    const { suite, adminName, adminBasic } = await startProdBenchSuite(run, { ...s3?.env, ...nodeOptions });
     const { sha1: token } = await postJson(`${suite.baseUrl}/api/v1/users/${adminName}/tokens`, adminBasic, {
       name: 'bench', scopes: ['write:package'],
     });
