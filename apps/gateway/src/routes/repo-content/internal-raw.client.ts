@@ -6,10 +6,7 @@ import {
 import type { CommonSettings } from '@cairn/platform';
 import { InternalEndpoint, internalCallHeaders } from '../../http/internal-endpoint.js';
 
-/**
- * Fetches bytes too large for a bus message (blobs, attachments, archives) from repo-service's internal endpoint; a
- * blob is always asked by the commit id the service resolved, so bytes and metadata match.
- */
+/** Bytes too large for the bus; blobs are asked by the resolved commit id, so bytes and metadata match. */
 export class InternalRawClient {
   private readonly logger = new Logger('InternalRaw');
   private readonly endpoint: InternalEndpoint;
@@ -23,17 +20,14 @@ export class InternalRawClient {
     return this.openWith(repo, { ref: commit, path });
   }
 
-  /** Reads a whole blob by id (at most `maxBytes`) into memory (`…/git/blobs/{sha}` content too large for the bus). */
   async readBlob(repo: RepoRefDto, oid: string, maxBytes: number): Promise<Buffer> {
     return this.readAll(await this.openWith(repo, { blob: oid }), maxBytes);
   }
 
-  /** Opens a release attachment's bytes (a uuid repo-service has just resolved for this repository). */
   openAttachment(repo: RepoRefDto, uuid: string): Promise<IncomingMessage> {
     return this.openPath(INTERNAL_ATTACHMENTS_PATH, repo, { repo: String(repo.id), uuid });
   }
 
-  /** Opens `git archive` of a commit (a full id repo-service has just resolved) as zip or tar.gz. */
   openArchive(repo: RepoRefDto, commit: string, format: 'zip' | 'tar.gz'): Promise<IncomingMessage> {
     return this.openPath(INTERNAL_ARCHIVE_PATH, repo, { owner: repo.ownerName, repo: repo.name, commit, format });
   }
@@ -59,7 +53,6 @@ export class InternalRawClient {
     });
   }
 
-  /** Reads a whole blob (at most `maxBytes`) into memory. */
   async read(repo: RepoRefDto, commit: string, path: string, maxBytes: number): Promise<Buffer> {
     return this.readAll(await this.open(repo, commit, path), maxBytes);
   }

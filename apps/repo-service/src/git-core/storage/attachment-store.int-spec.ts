@@ -15,7 +15,6 @@ function store(attachmentPath = ''): AttachmentStore {
   return new AttachmentStore(common, { attachmentPath } as RepoSettings);
 }
 
-/** A stream of `n` chunks of 1 KiB. */
 function kib(n: number): Readable {
   return Readable.from(Array.from({ length: n }, (_, i) => Buffer.alloc(1024, i % 256)));
 }

@@ -21,14 +21,12 @@ export class AttachmentTooLarge extends Error {
   }
 }
 
-/** Bytes written to a temporary file, not yet an attachment. */
 export interface StagedAttachment {
   uuid: string;
   size: number;
   tmpPath: string;
 }
 
-/** Counts bytes and fails the stream as soon as they pass `limit`. */
 function sizeLimit(limit: number, seen: { bytes: number }): Transform {
   return new Transform({
     transform(chunk: Buffer, _enc, done) {
@@ -39,12 +37,8 @@ function sizeLimit(limit: number, seen: { bytes: number }): Transform {
   });
 }
 
-/**
- * Release attachment bytes on disk (`[attachment] PATH`): `<root>/<repo id>/<uuid>`, one file per attachment.
- * A new file streams into `tmp/<uuid>.part` (never held in memory, refused past the size limit), is fsynced and only
- * then renamed to its place, so a file at its place is always complete. A repository's attachments share its folder,
- * which goes with the repository. Temporary files a crash left behind are swept at start, once a day old.
- */
+// `<root>/<repo id>/<uuid>`: a new file streams into `tmp/<uuid>.part`, is fsynced, then renamed, so a file at its
+// place is always complete. Temporary files a crash left are swept at start once a day old.
 @Injectable()
 export class AttachmentStore implements OnModuleInit {
   private readonly logger = new Logger('AttachmentStore');
@@ -109,12 +103,10 @@ export class AttachmentStore implements OnModuleInit {
     await rename(staged.tmpPath, target);
   }
 
-  /** Drops staged bytes that did not become an attachment. */
   async discard(staged: StagedAttachment): Promise<void> {
     await rm(staged.tmpPath, { force: true });
   }
 
-  /** Opens an attachment for reading, or null when its file is missing. */
   async open(repoId: number, uuid: string): Promise<{ stream: ReadStream; size: number } | null> {
     const path = this.pathOf(repoId, uuid);
     const info = await stat(path).catch(() => null);
@@ -131,7 +123,6 @@ export class AttachmentStore implements OnModuleInit {
     }
   }
 
-  /** Removes the folder of a deleted repository's attachments. */
   async removeRepository(repoId: number): Promise<void> {
     if (!Number.isSafeInteger(repoId) || repoId < 1) return;
     await rm(join(this.root, String(repoId)), { recursive: true, force: true }).catch((e: Error) =>

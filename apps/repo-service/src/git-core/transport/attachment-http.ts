@@ -4,7 +4,6 @@ import { DomainError, ErrorCode, INTERNAL_HEADERS, httpStatusForErrorCode } from
 import type { AttachmentStore } from '../storage/attachment-store.js';
 import type { AttachmentUploads } from './transport-ports.js';
 
-/** What the internal endpoint needs to take and give release attachment bytes. */
 export interface AttachmentEndpoint {
   service: AttachmentUploads;
   store: AttachmentStore;
@@ -32,11 +31,7 @@ function failure(res: ServerResponse, err: unknown): void {
   throw err;
 }
 
-/**
- * `POST /internal/attachments?repo=&release=&name=` (body: the file; actor header): stores it, 201 with the
- * `AttachmentDto`. `GET /internal/attachments?repo=&uuid=`: streams the file with its length. The gateway has
- * authorised the caller; the release and the repository's state are checked here.
- */
+/** The gateway has authorised the caller; the release and the repository's state are checked here. */
 export async function serveAttachment(endpoint: AttachmentEndpoint, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const q = url.searchParams;
   const repoId = id(q.get('repo'));
