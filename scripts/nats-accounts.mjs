@@ -60,7 +60,7 @@ export function serviceAccess() {
     const serves = app === 'gateway' ? [] : [...subjects.filter((e) => first(e.value) === user).map((e) => e.value), health(user)];
     if (app !== 'gateway') calls.add(health(user));
     const own = events.filter((e) => first(e.value) === user).map((e) => e.value);
-    const consumes = /\bconsumeEvents\(/.test(src);
+    const consumes = /\bconsumeEvents\(|\bextends DurableConsumers\b/.test(src);
     return {
       user,
       app,
