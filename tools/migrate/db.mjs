@@ -1,11 +1,9 @@
-// Plain `pg` helpers: database creation, the `_prisma_migrations` table, advisory locking.
 import pg from 'pg';
 
 export const DEFAULT_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/cairn';
 
 /**
- * Same key the native Prisma schema engine uses for `pg_advisory_lock`, so our deploys also exclude a
- * concurrent native `prisma migrate deploy` on the same database.
+ * Native Prisma's `pg_advisory_lock` key, so our deploys also exclude a concurrent native `prisma migrate deploy`.
  */
 export const ADVISORY_LOCK_KEY = 72707369;
 
@@ -43,8 +41,7 @@ export function redact(url) {
 }
 
 /**
- * Creates the database named in `url` if it does not exist yet, via the `postgres` maintenance database.
- * Safe against a concurrent creator.
+ * Creates the database if missing (via the `postgres` maintenance database); safe against a concurrent creator.
  * @param {string} url
  * @returns {Promise<boolean>} true when it was created
  */
@@ -94,7 +91,7 @@ export async function migrationsTableExists(client, schema) {
 }
 
 /**
- * Exactly the table native Prisma creates, so `prisma migrate deploy` accepts our bookkeeping later.
+ * Exactly native Prisma's table, so `prisma migrate deploy` accepts our bookkeeping later.
  * @param {pg.Client} client
  * @param {string} schema
  */
