@@ -1,14 +1,9 @@
 import { Worker } from 'node:worker_threads';
 
-/** The four digests Gitea keeps of every blob, each computed on its own worker thread. */
 export const DIGEST_ALGORITHMS = ['md5', 'sha1', 'sha256', 'sha512'] as const;
 export type DigestAlgorithm = (typeof DIGEST_ALGORITHMS)[number];
 
-/**
- * The worker's whole program (evaluated, so the same code runs from `src/` under vitest and from `dist/`): one hash
- * per upload session, fed views of shared memory the main thread will reuse once this message is answered. Every
- * message is answered, in order.
- */
+/** Evaluated, so the same code runs from `src/` under vitest and from `dist/`; every message is answered, in order. */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
@@ -34,7 +29,7 @@ type Message =
   | { op: 'update'; session: number; memory: SharedArrayBuffer; length: number }
   | { op: 'digest' | 'drop'; session: number };
 
-/** One hashing thread; answers come back in the order messages were sent, so pending calls are a FIFO queue. */
+/** Answers come back in order, so pending calls are a FIFO queue. */
 class HashWorker {
   private readonly worker: Worker;
   private readonly pending: Array<{ resolve: (v: string | null) => void; reject: (e: Error) => void }> = [];
@@ -52,8 +47,8 @@ class HashWorker {
     };
     this.worker.on('error', fail);
     this.worker.on('exit', (code) => fail(new Error(`${algorithm} hashing thread exited (code ${code})`)));
-    // Referenced only while a call is pending: an idle pool never keeps the process alive (unref after the listeners,
-    // which ref it again).
+    // Referenced only while a call is pending, so an idle pool never keeps the process alive (listeners ref it
+    // again).
     this.worker.unref();
   }
 
@@ -71,7 +66,6 @@ class HashWorker {
   }
 }
 
-/** The process's hashing threads, started on first use (and again if one died). */
 let pool: Record<DigestAlgorithm, HashWorker> | null = null;
 let nextSession = 1;
 
@@ -82,10 +76,7 @@ function workers(): Record<DigestAlgorithm, HashWorker> {
   return pool;
 }
 
-/**
- * The four digests of one stream, computed off the main thread. `update` resolves once every thread has consumed the
- * shared memory it was given, so the caller's reuse of that memory is the back-pressure.
- */
+/** `update` resolves once every thread consumed its shared memory: the caller's reuse of it is the back-pressure. */
 export class ParallelDigests {
   private readonly session = nextSession++;
   private readonly threads = workers();

@@ -1,15 +1,11 @@
 import { BlobTooLargeError, type BlobDigests } from './blob-store.js';
 import { ParallelDigests } from './hash-workers.js';
 
-/**
- * An upload is copied into a ring of slabs of shared memory; each full slab is handed to the four hashing threads
- * (and to the backend's `alsoWrite`, e.g. a file) at once, and is reused only once all are done with it. So an upload
- * holds at most `SLABS × SLAB_BYTES` whatever its size, and a slow disk or hash slows the client down (back-pressure).
- */
+/** A ring of shared-memory slabs, each reused once every hash thread is done: bounded memory per upload, and back-pressure. */
 export const SLAB_BYTES = 1024 * 1024;
 const SLABS = 4;
 
-/** Counts and hashes one stream of bytes for the blob stores; refuses more than `maxBytes` (-1: no limit). */
+/** -1: no limit. */
 export class SlabDigester {
   bytes = 0;
   private readonly hashes = new ParallelDigests();
@@ -39,7 +35,6 @@ export class SlabDigester {
     }
   }
 
-  /** Sends the last slab, waits for every slab's work, and answers the digests. */
   async finish(): Promise<BlobDigests> {
     this.send();
     await Promise.all(this.inFlight);
@@ -48,7 +43,7 @@ export class SlabDigester {
     return digests;
   }
 
-  /** Waits for the work under way (no write may land after the caller cleans up) and forgets an unfinished hash. */
+  /** No write may land after the caller cleans up. */
   async abandon(): Promise<void> {
     if (!this.finished) this.hashes.drop();
     await Promise.allSettled(this.inFlight);
