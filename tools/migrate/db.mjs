@@ -2,9 +2,7 @@ import pg from 'pg';
 
 export const DEFAULT_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/cairn';
 
-/**
- * Native Prisma's `pg_advisory_lock` key, so our deploys also exclude a concurrent native `prisma migrate deploy`.
- */
+/** Native Prisma's `pg_advisory_lock` key, so our deploys also exclude a concurrent native `prisma migrate deploy`. */
 export const ADVISORY_LOCK_KEY = 72707369;
 
 /** @param {string} name */
@@ -12,10 +10,7 @@ export function quoteIdent(name) {
   return `"${name.replaceAll('"', '""')}"`;
 }
 
-/**
- * @param {string} url
- * @param {string} database
- */
+/** @param {string} url @param {string} database */
 export function withDatabase(url, database) {
   const u = new URL(url);
   u.pathname = `/${encodeURIComponent(database)}`;
@@ -42,8 +37,7 @@ export function redact(url) {
 
 /**
  * Creates the database if missing (via the `postgres` maintenance database); safe against a concurrent creator.
- * @param {string} url
- * @returns {Promise<boolean>} true when it was created
+ * @param {string} url @returns {Promise<boolean>} true when it was created
  */
 export async function ensureDatabase(url) {
   const name = databaseName(url);
@@ -66,10 +60,7 @@ export async function ensureDatabase(url) {
   }
 }
 
-/**
- * @param {string} url
- * @returns {Promise<pg.Client>}
- */
+/** @param {string} url @returns {Promise<pg.Client>} */
 export async function connect(url) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -92,8 +83,7 @@ export async function migrationsTableExists(client, schema) {
 
 /**
  * Exactly native Prisma's table, so `prisma migrate deploy` accepts our bookkeeping later.
- * @param {pg.Client} client
- * @param {string} schema
+ * @param {pg.Client} client @param {string} schema
  */
 export async function ensureMigrationsTable(client, schema) {
   const s = quoteIdent(schema);
@@ -116,8 +106,7 @@ export async function ensureMigrationsTable(client, schema) {
  */
 
 /**
- * @param {pg.Client} client
- * @param {string} schema
+ * @param {pg.Client} client @param {string} schema
  * @returns {Promise<MigrationRow[]>} rows in application order; empty when the table does not exist
  */
 export async function readMigrationRows(client, schema) {
@@ -130,8 +119,7 @@ export async function readMigrationRows(client, schema) {
 
 /**
  * Session-level advisory lock (scoped to this database); waits for a concurrent deploy to finish.
- * @param {pg.Client} client
- * @param {() => void} [onWait] called once when someone else holds the lock
+ * @param {pg.Client} client @param {() => void} [onWait] called once when someone else holds the lock
  */
 export async function lock(client, onWait) {
   const { rows } = await client.query('SELECT pg_try_advisory_lock($1) AS got', [ADVISORY_LOCK_KEY]);

@@ -96,9 +96,7 @@ function patchCharColumns(queryable) {
   };
 }
 
-/**
- * @param {any} adapter a PrismaPgAdapter
- */
+/** @param {any} adapter a PrismaPgAdapter */
 function patchAdapter(adapter) {
   patchCharColumns(adapter);
   const startTransaction = adapter.startTransaction.bind(adapter);
@@ -127,10 +125,7 @@ class ServiceAdapterFactory {
   provider = /** @type {const} */ ('postgres');
   adapterName = '@prisma/adapter-pg';
 
-  /**
-   * @param {string} databaseUrl
-   * @param {string} schema Postgres schema the service lives in
-   */
+  /** @param {string} databaseUrl @param {string} schema Postgres schema the service lives in */
   constructor(databaseUrl, schema) {
     this.databaseUrl = databaseUrl;
     this.schema = schema;
@@ -210,10 +205,7 @@ class ServiceAdapterFactory {
   }
 }
 
-/**
- * @param {string} url
- * @param {string} sql
- */
+/** @param {string} url @param {string} sql */
 async function adminQuery(url, sql) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -227,8 +219,7 @@ async function adminQuery(url, sql) {
 /**
  * @template T
  * @param {{ databaseUrl: string, schema: string, datamodels?: [string, string][], debug?: (line: string) => void }} options
- * @param {(engine: SchemaEngine) => Promise<T>} fn
- * @returns {Promise<T>}
+ * @param {(engine: SchemaEngine) => Promise<T>} fn @returns {Promise<T>}
  */
 export async function withSchemaEngine({ databaseUrl, schema, datamodels, debug }, fn) {
   const SchemaEngine = await loadSchemaEngine();
@@ -251,8 +242,7 @@ export async function withSchemaEngine({ databaseUrl, schema, datamodels, debug 
 /**
  * Engine messages carry a Rust backtrace and our factory's failures arrive as an opaque id: prefer the original JS
  * error.
- * @param {unknown} error
- * @param {unknown} adapterError
+ * @param {unknown} error @param {unknown} adapterError
  */
 function engineError(error, adapterError) {
   const message = error instanceof Error ? error.message : String(error);

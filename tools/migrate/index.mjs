@@ -69,10 +69,8 @@ const engineDebug = process.env.MIGRATE_DEBUG ? (/** @type {string} */ line) => 
 
 /**
  * As Prisma does: rolled-back rows are ignored, a row without finished_at is a failed migration.
- * @param {string} service
- * @param {import('./layout.mjs').LocalMigration[]} local
- * @param {import('./db.mjs').MigrationRow[]} rows
- * @returns {ServiceStatus}
+ * @param {string} service @param {import('./layout.mjs').LocalMigration[]} local
+ * @param {import('./db.mjs').MigrationRow[]} rows @returns {ServiceStatus}
  */
 function analyze(service, local, rows) {
   const live = rows.filter((r) => r.rolled_back_at === null);
@@ -96,9 +94,7 @@ function analyze(service, local, rows) {
 const resolveHint = (service, name) =>
   `fix the cause, then run: npm run migrate -- resolve --service ${service} --rolled-back ${name}`;
 
-/**
- * @param {ServiceStatus} st
- */
+/** @param {ServiceStatus} st */
 function refuseBrokenHistory(st) {
   if (st.failed.length > 0) {
     const f = st.failed[0];
@@ -125,6 +121,7 @@ function display(p) {
 /** @param {string} text */
 const indent = (text) => text.replace(/^/gm, '    ');
 
+/** @param {any} error */
 function failureLogs(error) {
   const parts = [`Database error code: ${error?.code ?? 'unknown'}`, '', 'Database error:', `ERROR: ${error?.message ?? error}`];
   if (error?.detail) parts.push(`DETAIL: ${error.detail}`);
@@ -136,8 +133,7 @@ function failureLogs(error) {
 /**
  * The row goes in first (outside the transaction) so a failure leaves a record; the file and the row's finish commit
  * together.
- * @param {import('pg').Client} client
- * @param {string} service
+ * @param {import('pg').Client} client @param {string} service
  * @param {import('./layout.mjs').LocalMigration} migration
  */
 async function applyMigration(client, service, migration) {
@@ -167,11 +163,8 @@ async function applyMigration(client, service, migration) {
 }
 
 /**
- * @template T
- * @param {string} databaseUrl
- * @param {(line: string) => void} log
- * @param {(client: import('pg').Client) => Promise<T>} fn
- * @returns {Promise<T>}
+ * @template T @param {string} databaseUrl @param {(line: string) => void} log
+ * @param {(client: import('pg').Client) => Promise<T>} fn @returns {Promise<T>}
  */
 async function locked(databaseUrl, log, fn) {
   if (await ensureDatabase(databaseUrl)) log(`created database ${databaseName(databaseUrl)}`);
@@ -191,8 +184,7 @@ async function locked(databaseUrl, log, fn) {
 /**
  * Pending migrations of each service, each in its own transaction; refuses while one is failed or edited; stops at
  * the first failure.
- * @param {CommonOptions} [options]
- * @returns {Promise<{ applied: { service: string, migration: string }[] }>}
+ * @param {CommonOptions} [options] @returns {Promise<{ applied: { service: string, migration: string }[] }>}
  */
 export async function deploy(options = {}) {
   const o = withDefaults(options);
@@ -253,11 +245,8 @@ export async function status(options = {}) {
 }
 
 /**
- * @template T
- * @param {string} databaseUrl
- * @param {string} service
- * @param {(engine: import('./engine.mjs').SchemaEngine) => Promise<T>} fn
- * @returns {Promise<T>}
+ * @template T @param {string} databaseUrl @param {string} service
+ * @param {(engine: import('./engine.mjs').SchemaEngine) => Promise<T>} fn @returns {Promise<T>}
  */
 async function withServiceEngine(databaseUrl, service, fn) {
   try {
@@ -312,6 +301,7 @@ export async function diff(options = {}) {
   return result;
 }
 
+/** @param {CommonOptions} [options] @returns {Promise<{ ok: boolean, uncovered: { service: string, sql: string }[], message: string }>} */
 export async function check(options = {}) {
   const o = withDefaults(options);
   const diffs = await diff(options);
@@ -431,8 +421,7 @@ export const STUB_ENGINE = fileURLToPath(new URL('./schema-engine-stub.sh', impo
 /**
  * The CLI wants a native schema engine even though generate never uses it; a stub that fails loudly satisfies the
  * check.
- * @param {Omit<CommonOptions, 'databaseUrl'>} [options]
- * @returns {Promise<string[]>} services generated
+ * @param {Omit<CommonOptions, 'databaseUrl'>} [options] @returns {Promise<string[]>} services generated
  */
 export async function generate(options = {}) {
   const o = withDefaults(options);
@@ -461,9 +450,7 @@ export async function generate(options = {}) {
 }
 
 /**
- * @param {string} cmd
- * @param {string[]} args
- * @param {import('node:child_process').SpawnOptions} opts
+ * @param {string} cmd @param {string[]} args @param {import('node:child_process').SpawnOptions} opts
  * @returns {Promise<{ code: number | null, output: string }>}
  */
 function run(cmd, args, opts) {

@@ -19,8 +19,7 @@ const SERVICE_NAME = /^[a-z][a-z0-9_]*$/;
 
 /**
  * Every `prisma/<name>/` with a schema, skipping `_`/`.` folders (fixtures, scratch).
- * @param {{ prismaDir?: string }} [options]
- * @returns {string[]} sorted service names
+ * @param {{ prismaDir?: string }} [options] @returns {string[]} sorted service names
  */
 export function listServices({ prismaDir = DEFAULT_PRISMA_DIR } = {}) {
   if (!existsSync(prismaDir)) return [];
@@ -31,11 +30,7 @@ export function listServices({ prismaDir = DEFAULT_PRISMA_DIR } = {}) {
     .sort();
 }
 
-/**
- * @param {string | undefined} service
- * @param {string} prismaDir
- * @returns {string[]}
- */
+/** @param {string | undefined} service @param {string} prismaDir @returns {string[]} */
 export function selectServices(service, prismaDir) {
   const all = listServices({ prismaDir });
   if (service === undefined) return all;
@@ -63,10 +58,7 @@ function schemaLocation(serviceDir) {
   return undefined;
 }
 
-/**
- * @param {string} prismaDir
- * @param {string} service
- */
+/** @param {string} prismaDir @param {string} service */
 export function servicePaths(prismaDir, service) {
   assertServiceName(service);
   const dir = path.join(prismaDir, service);
@@ -75,11 +67,7 @@ export function servicePaths(prismaDir, service) {
   return { dir, schema, migrations: path.join(dir, 'migrations') };
 }
 
-/**
- * Several files when `schema/` is a folder.
- * @param {string} schemaPath file or folder
- * @returns {{ path: string, content: string }[]}
- */
+/** Several files when `schema/` is a folder. @param {string} schemaPath file or folder @returns {{ path: string, content: string }[]} */
 export function readSchemaFiles(schemaPath) {
   if (statSync(schemaPath).isFile()) return [{ path: schemaPath, content: readFileSync(schemaPath, 'utf8') }];
   return readdirSync(schemaPath, { recursive: true, encoding: 'utf8' })
@@ -94,11 +82,7 @@ export function checksum(bytes) {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-/**
- * Lexicographic = chronological thanks to the timestamp prefix.
- * @param {string} migrationsDir
- * @returns {LocalMigration[]}
- */
+/** Lexicographic = chronological thanks to the timestamp prefix. @param {string} migrationsDir @returns {LocalMigration[]} */
 export function readMigrations(migrationsDir) {
   if (!existsSync(migrationsDir)) return [];
   return readdirSync(migrationsDir, { withFileTypes: true })
@@ -114,10 +98,7 @@ export function readMigrations(migrationsDir) {
     });
 }
 
-/**
- * @param {string} migrationsDir
- * @returns {string | null}
- */
+/** @param {string} migrationsDir @returns {string | null} */
 export function readLockfile(migrationsDir) {
   const file = path.join(migrationsDir, 'migration_lock.toml');
   if (!existsSync(file)) return null;
@@ -148,6 +129,7 @@ function timestamp(date) {
   return date.toISOString().replace(/[-:T]/g, '').slice(0, 14);
 }
 
+/** @param {string} name */
 export function slugify(name) {
   const slug = name
     .trim()
@@ -162,10 +144,7 @@ export function slugify(name) {
 /**
  * The timestamp is bumped past the newest existing migration so order never depends on clock skew or two runs in one
  * second.
- * @param {string} migrationsDir
- * @param {string} name
- * @param {string} sql
- * @param {Date} [now]
+ * @param {string} migrationsDir @param {string} name @param {string} sql @param {Date} [now]
  * @returns {string} the folder name
  */
 export function writeMigration(migrationsDir, name, sql, now = new Date()) {
