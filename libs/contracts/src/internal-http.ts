@@ -2,7 +2,6 @@
 
 export const INTERNAL_HEADERS = {
   token: 'x-cairn-internal-token',
-  /** Required for a push. */
   repoId: 'x-cairn-repo-id',
   actorId: 'x-cairn-actor-id',
   actorLogin: 'x-cairn-actor-login',
@@ -13,7 +12,6 @@ export const INTERNAL_GIT_PREFIX = '/internal/git/';
 export const INTERNAL_GIT_ENDPOINTS = ['info/refs', 'git-upload-pack', 'git-receive-pack'] as const;
 export type InternalGitEndpoint = (typeof INTERNAL_GIT_ENDPOINTS)[number];
 
-/** Owner and name are encoded as one path segment each. */
 export function internalGitPath(owner: string, repo: string, endpoint: InternalGitEndpoint): string {
   return `${INTERNAL_GIT_PREFIX}${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/${endpoint}`;
 }
@@ -36,5 +34,4 @@ export const RUNNER_PROTOCOL_REQUEST_HEADERS = [
   'x-runner-uuid', 'x-runner-token', 'x-runner-version',
 ] as const;
 
-/** A batch of log rows is the big one. */
 export const RUNNER_PROTOCOL_MAX_BODY_BYTES = 16 * 1024 * 1024;

@@ -1,6 +1,5 @@
 import { IsBoolean, IsInt, IsOptional, IsString } from 'class-validator';
 
-/** Who is calling, as the gateway authenticated it; `null` means anonymous. */
 export class ActorDto {
   @IsInt() id: number;
   @IsString() login: string;

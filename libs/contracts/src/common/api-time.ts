@@ -9,7 +9,6 @@ export function toApiTime(d: Date): string {
 
 export interface Rfc3339Instant {
   seconds: number;
-  /** So `seconds` is strictly before the instant. */
   fractional: boolean;
 }
 

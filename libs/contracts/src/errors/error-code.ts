@@ -1,9 +1,7 @@
-/** Only the gateway turns these into HTTP statuses, through {@link httpStatusForErrorCode}. */
 export enum ErrorCode {
   INVALID_ARGUMENT = 'INVALID_ARGUMENT',
   UNAUTHENTICATED = 'UNAUTHENTICATED',
   PERMISSION_DENIED = 'PERMISSION_DENIED',
-  /** Also when the caller may not know it exists. */
   NOT_FOUND = 'NOT_FOUND',
   ALREADY_EXISTS = 'ALREADY_EXISTS',
   CONFLICT = 'CONFLICT',
@@ -13,9 +11,7 @@ export enum ErrorCode {
   /** An archived repository: Gitea's 423. */
   LOCKED = 'LOCKED',
   RATE_LIMITED = 'RATE_LIMITED',
-  /** The message is never shown to HTTP clients. */
   INTERNAL = 'INTERNAL',
-  /** Nobody subscribed. */
   UNAVAILABLE = 'UNAVAILABLE',
   TIMEOUT = 'TIMEOUT',
 }
@@ -46,7 +42,6 @@ export interface ErrorEnvelope {
   readonly code: ErrorCode;
   readonly message: string;
   readonly details?: string[];
-  /** INTERNAL: the id under which the service logged the cause. */
   readonly errorId?: string;
   readonly retryAfterSeconds?: number;
 }

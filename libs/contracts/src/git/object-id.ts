@@ -2,7 +2,6 @@
 
 export const OBJECT_ID_PATTERN = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
-/** A full or abbreviated object id as a user may type it: 4 to 64 hex digits, either case. */
 export const ABBREVIATED_OBJECT_ID_PATTERN = /^[0-9a-fA-F]{4,64}$/;
 
 export function isObjectId(value: unknown): value is string {

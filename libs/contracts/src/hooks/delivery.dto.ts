@@ -27,7 +27,6 @@ export interface HookDeliveryDto {
   redelivery: boolean;
   duration: number;
   status: string;
-  /** 0 when there was no response. */
   status_code: number;
   event: string;
   action: string | null;

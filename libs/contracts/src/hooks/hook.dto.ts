@@ -42,7 +42,6 @@ export class CreateHookBody {
   /** Empty or absent = `["push"]`. */
   @IsOptional() @IsArray() @ArrayMaxSize(64) @IsString({ each: true }) @MaxLength(64, { each: true }) events?: string[];
   @IsOptional() @IsString() @MaxLength(1024) branch_filter?: string;
-  /** Stored encrypted. */
   @IsOptional() @IsString() @MaxLength(4096) authorization_header?: string;
   /** Default false, as Gitea. */
   @IsOptional() @IsBoolean() active?: boolean;
@@ -56,7 +55,6 @@ export class EditHookBody {
   @IsOptional() @IsBoolean() active?: boolean;
 }
 
-/** Never carries the secret. */
 export interface HookDto {
   id: number;
   type: string;
@@ -120,7 +118,6 @@ export class RepositoryInitRequest {
   @ValidateNested() @Type(() => RepositoryInitRepo) repository: RepositoryInitRepo;
 }
 
-/** 0 when already done. */
 export interface RepositoryInitReply {
   copied: number;
 }

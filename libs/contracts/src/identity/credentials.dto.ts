@@ -10,11 +10,9 @@ export class ResolveCredentialsRequest {
   @IsString() @MaxLength(1024) secret: string;
   /** A token used as password may come with any user name. */
   @IsOptional() @IsString() @MaxLength(255) username?: string;
-  /** The `X-Gitea-OTP` passcode. */
   @IsOptional() @IsString() @MaxLength(16) otp?: string;
   /** Not checked by the gateway: identity-service enforces admin-only. */
   @IsOptional() @IsString() @MaxLength(255) sudo?: string;
-  /** Failed sign-ins are also throttled per address. */
   @IsOptional() @IsString() @MaxLength(64) clientAddress?: string;
 }
 

@@ -40,7 +40,6 @@ export class VerifyGpgKeyBody {
   @IsString() @MaxLength(MAX_ARMORED_SIGNATURE_LENGTH) armored_signature: string;
 }
 
-/** Cairn: an `ssh-keygen -Y sign -n gitea` signature over the token. */
 export class VerifySshKeyBody {
   @IsInt() @Min(1) @Max(MAX_INT32) key_id: number;
   @IsString() @MaxLength(MAX_ARMORED_SIGNATURE_LENGTH) signature: string;

@@ -31,7 +31,6 @@ export class ListKeysQuery extends ListQuery {
 
 export class CreateKeyRequest extends ActorRequest {
   @ValidateNested() @Type(() => CreateKeyBody) body: CreateKeyBody;
-  /** A site admin adds the key for this user (`POST /admin/users/{username}/keys`). */
   @IsOptional() @IsString() @MaxLength(255) username?: string;
 }
 export class ListKeysRequest extends ActorRequest {
@@ -43,7 +42,6 @@ export class KeyIdRequest extends ActorRequest {
   @IsOptional() @IsString() @MaxLength(255) username?: string;
 }
 
-/** Base64 of the wire format the client offered. */
 export class ResolveKeyRequest {
   @IsString() @MaxLength(16384) keyBlobBase64: string;
 }

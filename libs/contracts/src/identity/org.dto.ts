@@ -96,7 +96,6 @@ export class CreateTeamBody {
   /** Gitea rejects `owner` and `none` here. */
   @IsOptional() @IsIn(['read', 'write', 'admin']) permission?: 'read' | 'write' | 'admin';
   @IsOptional() @IsArray() @ArrayMaxSize(32) @IsIn(TEAM_UNITS, { each: true }) units?: string[];
-  /** Takes precedence over `units` below admin permission. */
   @IsOptional() @IsUnitsMap() units_map?: Record<string, string>;
   @IsOptional() @IsBoolean() can_create_org_repo?: boolean;
 }
@@ -170,7 +169,6 @@ export interface OrgMembershipReply {
   teams: Array<{
     id: number; name: string; permission: TeamPermission; includesAllRepositories: boolean; canCreateOrgRepo: boolean;
     units?: string[];
-    /** Absent: `permission` on all units. */
     unitsMap?: Record<string, string>;
   }>;
 }

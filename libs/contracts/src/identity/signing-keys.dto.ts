@@ -3,12 +3,10 @@ import type { UserDto } from './user.dto.js';
 
 /** One call per page of commits; OpenPGP key owners are looked up by key id across all users, as Gitea does. */
 export class SigningKeysRequest {
-  /** Matched against primary, activated and no-reply addresses. */
   @IsArray() @ArrayMaxSize(500) @IsString({ each: true }) @MaxLength(320, { each: true }) emails: string[];
   @IsOptional() @IsArray() @ArrayMaxSize(500) @IsString({ each: true }) @MaxLength(40, { each: true }) gpgKeyIds?: string[];
 }
 
-/** Principal keys are never included. */
 export interface SigningSshKey {
   id: number;
   fingerprint: string;

@@ -8,13 +8,11 @@ export const SCOPE_CATEGORIES = [
 ] as const;
 export type ScopeCategory = (typeof SCOPE_CATEGORIES)[number];
 
-/** Write implies read. */
 export const TOKEN_SCOPES: readonly string[] = [
   'all',
   ...SCOPE_CATEGORIES.flatMap((c) => [`read:${c}`, `write:${c}`]),
 ];
 
-/** `sha1` is only filled once, on creation. */
 export interface AccessTokenDto {
   id: number;
   name: string;

@@ -7,7 +7,6 @@ export class TwoFactorRequest extends ActorRequest {
   @IsOptional() @IsString() @MaxLength(16) passcode?: string;
 }
 
-/** The secret is shown once; nothing changes for the user until a code from it is confirmed. */
 export interface TwoFactorEnrollReply {
   secret: string;
   otpauth_url: string;
@@ -22,7 +21,6 @@ export class TwoFactorConfirmRequest extends ActorRequest {
   @IsString() @MaxLength(16) passcode: string;
 }
 
-/** Stored hashed, shown once. */
 export interface TwoFactorConfirmReply {
   scratch_token: string;
 }

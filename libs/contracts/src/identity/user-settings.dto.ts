@@ -2,7 +2,6 @@ import { Type } from 'class-transformer';
 import { IsBoolean, IsEmail, IsIn, IsOptional, IsString, IsUrl, MaxLength, MinLength, ValidateIf, ValidateNested } from 'class-validator';
 import { ActorDto } from '../common/actor.js';
 
-/** Empty keeps the site default. */
 export const DIFF_VIEW_STYLES = ['', 'unified', 'split'] as const;
 
 export interface UserSettingsDto {
@@ -56,6 +55,5 @@ export class RegisterUserRequest {
   @MinLength(MIN_PASSWORD_LENGTH, { message: `the password must be at least ${MIN_PASSWORD_LENGTH} characters long` })
   @MaxLength(255)
   password: string;
-  /** Registrations count against it as failed sign-ins do. */
   @IsOptional() @IsString() @MaxLength(64) clientAddress?: string;
 }

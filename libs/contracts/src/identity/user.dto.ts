@@ -49,7 +49,6 @@ export class CreateUserBody {
   @IsOptional() @IsBoolean() restricted?: boolean;
   @IsOptional() @IsIn(VISIBILITIES) visibility?: Visibility;
   @IsOptional() @IsDateString() created_at?: string;
-  /** Cairn extension for the admin CLI. */
   @IsOptional() @IsBoolean() admin?: boolean;
 }
 
@@ -83,7 +82,6 @@ export class SearchUsersQuery extends ListQuery {
 export const ADMIN_USER_SORTS = ['oldest', 'newest', 'alphabetically', 'reversealphabetically', 'recentupdate', 'leastupdate'] as const;
 export type AdminUserSort = (typeof ADMIN_USER_SORTS)[number];
 
-/** `order` is not implemented. */
 export class AdminSearchUsersQuery extends ListQuery {
   @IsOptional() @IsString() @MaxLength(255) q?: string;
   /** Cairn has only the local source (0); any other matches nobody. */
@@ -135,7 +133,6 @@ export interface OwnerDto {
   login: string;
   kind: 'user' | 'organization';
   visibility: Visibility;
-  /** Organizations render as users in repository JSON. */
   user: UserDto;
 }
 export class OwnerResolveRequest {

@@ -6,7 +6,6 @@ import type { RepositoryDto } from '../repo/repository.dto.js';
 import type { UserDto } from '../identity/user.dto.js';
 
 export const PACKAGE_TYPE_PATTERN = /^[a-z0-9]{1,32}$/;
-/** Gitea's columns are 255 wide. */
 export const PACKAGE_TEXT_MAX_LENGTH = 255;
 /** A NUL would fail in Postgres. */
 // eslint-disable-next-line no-control-regex -- the rule is about control characters
@@ -25,7 +24,6 @@ export interface PackageDto {
   created_at: string;
 }
 
-/** Gitea 1.24: `size` in lower case. */
 export interface PackageFileDto {
   id: number;
   size: number;
@@ -50,7 +48,6 @@ export class ListPackageVersionsQuery extends ListQuery {
 }
 
 export class LatestPackageVersionQuery {
-  /** The newest version when none is a semantic version. */
   @IsOptional()
   @Transform(({ value }) => (value === 'true' || value === true ? true : value === 'false' || value === false ? false : value))
   @IsIn([true, false], { message: 'semver must be true or false' })

@@ -18,7 +18,6 @@ export function encodeActorHeader(actor: ActorDto): string {
   return Buffer.from(JSON.stringify({ id, login, isAdmin, scopes, hasTwoFactor, via, tokenId })).toString('base64url');
 }
 
-/** Throws on a malformed value. */
 export function decodeActorHeader(value: string | string[] | undefined): ActorDto | null {
   if (value === undefined) return null;
   if (Array.isArray(value)) throw new Error('more than one actor header');

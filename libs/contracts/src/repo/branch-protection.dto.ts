@@ -85,9 +85,7 @@ export class EditBranchProtectionBody {
 }
 
 export class CreateBranchProtectionBody extends EditBranchProtectionBody {
-  /** A branch name or a glob. */
   @IsOptional() @IsString() @MaxLength(255) rule_name?: string;
-  /** Deprecated alias, used when `rule_name` is empty. */
   @IsOptional() @IsString() @MaxLength(255) branch_name?: string;
 }
 

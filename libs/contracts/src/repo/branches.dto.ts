@@ -4,11 +4,9 @@ import { ListQuery } from '../common/pagination.js';
 import type { PayloadCommitVerificationDto } from './commits.dto.js';
 import { RepoScopedRequest } from './repo-access.dto.js';
 
-/** With the login of the user owning that e-mail. */
 export interface PayloadUserDto {
   name: string;
   email: string;
-  /** `''` when no user matches. */
   username: string;
 }
 
@@ -42,7 +40,6 @@ export class ListBranchesRequest extends RepoScopedRequest {
   @ValidateNested() @Type(() => ListQuery) query: ListQuery;
 }
 
-/** Names may contain `/`. */
 export class GetBranchRequest extends RepoScopedRequest {
   @IsString() @MaxLength(1024) branch: string;
 }
@@ -53,7 +50,6 @@ export class ListRefNamesRequest extends RepoScopedRequest {
   @IsInt() @Min(1) @Max(REF_NAMES_MAX) limit: number;
 }
 
-/** `truncated` when either kind had more than the limit. */
 export interface RefNamesReply {
   branches: string[];
   tags: string[];
@@ -62,9 +58,7 @@ export interface RefNamesReply {
 
 export class CreateBranchBody {
   @IsString() @MaxLength(100) new_branch_name: string;
-  /** Deprecated in Gitea. */
   @IsOptional() @IsString() @MaxLength(100) old_branch_name?: string;
-  /** Wins over `old_branch_name`. */
   @IsOptional() @IsString() @MaxLength(255) old_ref_name?: string;
 }
 

@@ -12,7 +12,6 @@ export type CommitStatusState = (typeof COMMIT_STATUS_STATES)[number];
 /** Gitea filters by these five and ignores any other value. */
 export const COMMIT_STATUS_STATE_FILTERS = ['pending', 'success', 'error', 'failure', 'warning'] as const;
 
-/** Anything else is newest first, as Gitea. */
 export const COMMIT_STATUS_SORTS = ['oldest', 'recentupdate', 'leastupdate', 'leastindex', 'highestindex'] as const;
 export type CommitStatusSort = (typeof COMMIT_STATUS_SORTS)[number];
 
@@ -67,7 +66,6 @@ export class CreateCommitStatusRequest extends RepoScopedRequest {
 
 export class ListCommitStatusesRequest extends RepoScopedRequest {
   @IsString() @MaxLength(255) ref: string;
-  /** `/statuses/{sha}` takes any sha as given. */
   @IsOptional() @IsBoolean() refMustExist?: boolean;
   @ValidateNested() @Type(() => ListStatusesQuery) query: ListStatusesQuery;
 }
@@ -87,7 +85,6 @@ export interface CommitStatusEventData {
   id: number;
   sha: string;
   status: CommitStatusDto;
-  /** Null if it could not be read. */
   commit: PushedCommit | null;
   repository: RepoEventRepository;
   sender: UserDto | null;

@@ -27,7 +27,6 @@ export interface PayloadCommitVerificationDto {
   signature: string;
   signer: PayloadUserDto | null;
   payload: string;
-  /** Cairn addition (Gitea shows it only in its web UI). */
   trust_status?: CommitTrustStatus;
 }
 
@@ -57,7 +56,6 @@ export interface CommitDto {
   created: string;
   html_url: string;
   commit: RepoCommitDto;
-  /** The Gitea user whose e-mail matches the author's. */
   author: UserDto | null;
   committer: UserDto | null;
   parents: CommitMetaDto[];
@@ -80,12 +78,10 @@ export function parseGiteaBool(raw: string | undefined | null, dflt = true): boo
   return ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(raw);
 }
 
-/** `since`/`until` are checked by repo-service (422). */
 export class ListCommitsQuery extends ListQuery {
   @IsOptional() @IsString() @MaxLength(1024) sha?: string;
   @IsOptional() @IsString() @MaxLength(4096) path?: string;
   @IsOptional() @IsString() @MaxLength(1024) not?: string;
-  /** By committer date. */
   @IsOptional() @IsString() @MaxLength(64) since?: string;
   @IsOptional() @IsString() @MaxLength(64) until?: string;
   @IsOptional() @IsString() @MaxLength(16) stat?: string;
@@ -99,14 +95,12 @@ export class CommitFlagsQuery {
   @IsOptional() @IsString() @MaxLength(16) files?: string;
 }
 
-/** Each defaults to true in Gitea. */
 export class CommitOptions {
   @IsBoolean() stat: boolean;
   @IsBoolean() verification: boolean;
   @IsBoolean() files: boolean;
 }
 
-/** Raw strings: repo-service validates them. */
 export class CommitListFilter {
   @IsOptional() @IsString() @MaxLength(1024) sha?: string;
   @IsOptional() @IsString() @MaxLength(4096) path?: string;
@@ -142,13 +136,11 @@ export class CompareRequest extends RepoScopedRequest {
   @ValidateNested() @Type(() => CommitOptions) options: CommitOptions;
 }
 
-/** Newest first. */
 export interface CompareDto {
   total_commits: number;
   commits: CommitDto[];
 }
 
-/** It travels in one bus message. */
 export const COMMIT_DIFF_MAX_BYTES = 512 * 1024;
 
 /** With `base`: the changes since the merge base with `base` (Gitea's `base...head`: compare page, a pull's files). */

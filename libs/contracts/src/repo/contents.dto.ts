@@ -23,7 +23,6 @@ export interface ContentsResponseDto {
   size: number;
   encoding: string | null;
   content: string | null;
-  /** First 1024 bytes. */
   target: string | null;
   url: string | null;
   html_url: string | null;
@@ -37,7 +36,6 @@ export class RefQuery {
   @IsOptional() @IsString() @MaxLength(1024) ref?: string;
 }
 
-/** The body is checked by the route (400 when unparsable). */
 export class FileContentsQuery extends RefQuery {
   @IsOptional() @IsString() body?: string;
 }
@@ -47,7 +45,6 @@ export class GetFilesBody {
   @IsArray() @ArrayNotEmpty() @IsString({ each: true }) files: string[];
 }
 
-/** Sent by the gateway, which owns the `[api]` settings. */
 export class FileContentsLimits {
   @IsInt() @Min(1) pagingNum: number;
   @IsInt() @Min(0) maxBlobSize: number;
@@ -58,7 +55,6 @@ export class GetContentsRequest extends RepoScopedRequest {
   @IsString() @MaxLength(4096) path: string;
   @IsOptional() @IsString() @MaxLength(1024) ref?: string;
   @IsInt() @Min(0) maxBlobSize: number;
-  /** The web tree: last commits of the entries and the folder's history count. */
   @IsOptional() @IsBoolean() withCommits?: boolean;
 }
 
@@ -79,18 +75,15 @@ export interface GetContentsReply {
   deferred?: boolean;
   commits?: CommitSummaryDto[];
   historyCount?: number;
-  /** The resolved commit itself at the root. */
   latestCommit?: string;
 }
 
 export class GetFileContentsRequest extends RepoScopedRequest {
   @IsOptional() @IsString() @MaxLength(1024) ref?: string;
-  /** Invalid ones answer `null`, never an error. */
   @IsArray() @IsString({ each: true }) files: string[];
   @ValidateNested() @Type(() => FileContentsLimits) limits: FileContentsLimits;
 }
 
-/** Already cut at the paging and response-size limits. */
 export interface GetFileContentsReply {
   items: (ContentsResponseDto | null)[];
   commit: string;
@@ -101,7 +94,6 @@ export class GetRawRequest extends RepoScopedRequest {
   /** Without `ref`, a leading branch, tag or commit id in the path is recognised as Gitea does. */
   @IsString() @MaxLength(4096) path: string;
   @IsOptional() @IsString() @MaxLength(1024) ref?: string;
-  /** Larger blobs come without bytes: fetch them over the internal HTTP endpoint. */
   @IsInt() @Min(0) maxInlineBytes: number;
 }
 
@@ -109,7 +101,6 @@ export interface GetRawReply {
   commit: string;
   path: string;
   name: string;
-  /** A stable ETag. */
   sha: string;
   size: number;
   type: 'file' | 'symlink';

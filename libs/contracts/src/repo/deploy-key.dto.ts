@@ -27,14 +27,12 @@ export class ListDeployKeysQuery extends ListQuery {
 export class ListDeployKeysRequest extends RepoScopedRequest {
   @ValidateNested() @Type(() => ListDeployKeysQuery) query: ListDeployKeysQuery;
 }
-/** The body is Gitea's `CreateKeyOption`, shared with user keys. */
 export class CreateDeployKeyRequest extends RepoScopedRequest {
   @ValidateNested() @Type(() => CreateKeyBody) body: CreateKeyBody;
 }
 export class DeployKeyIdRequest extends RepoScopedRequest {
   @IsInt() id: number;
 }
-/** identity-service asks: is any repository's deploy key this key? */
 export class DeployKeyFingerprintRequest {
   @IsString() @MaxLength(255) fingerprint: string;
 }

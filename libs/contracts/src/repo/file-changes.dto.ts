@@ -11,7 +11,6 @@ export class IdentityBody {
   @IsOptional() @IsString() @MaxLength(255) email?: string;
 }
 
-/** Now when absent. */
 export class CommitDatesBody {
   @IsOptional() @IsRFC3339() author?: string;
   @IsOptional() @IsRFC3339() committer?: string;
@@ -37,7 +36,6 @@ export class UpdateFileBody extends FileOptionsBody {
   @IsString() content: string;
   /** Without it the file must not exist yet (it is created: 201). */
   @IsOptional() @IsString() @MaxLength(64) sha?: string;
-  /** Rename: the file's current path (the URL names the new one). */
   @IsOptional() @IsString() @MaxLength(4096) from_path?: string;
 }
 
@@ -52,7 +50,6 @@ export type FileOperation = (typeof FILE_OPERATIONS)[number];
 export class ChangeFileOperationBody {
   @IsIn(FILE_OPERATIONS) operation: FileOperation;
   @IsString() @MaxLength(4096) path: string;
-  /** Base64; rename keeps the old content when absent. */
   @IsOptional() @IsString() content?: string;
   @IsOptional() @IsString() @MaxLength(64) sha?: string;
   @IsOptional() @IsString() @MaxLength(4096) from_path?: string;
@@ -62,7 +59,6 @@ export class ChangeFilesBody extends FileOptionsBody {
   @IsArray() @ArrayNotEmpty() @ValidateNested({ each: true }) @Type(() => ChangeFileOperationBody) files: ChangeFileOperationBody[];
 }
 
-/** The gateway has checked write access; repo-service checks it again, and everything else. */
 export class ChangeFilesRequest extends RepoScopedRequest {
   @ValidateNested() @Type(() => ChangeFilesBody) body: ChangeFilesBody;
   @IsInt() @Min(0) maxBlobSize: number;
@@ -80,7 +76,6 @@ export interface FileCommitResponseDto {
   tree: CommitMetaDto;
 }
 
-/** Null for a deleted path. */
 export interface FilesResponseDto {
   files: (ContentsResponseDto | null)[];
   commit: FileCommitResponseDto;
@@ -93,7 +88,6 @@ export interface FileResponseDto {
   verification: PayloadCommitVerificationDto;
 }
 
-/** `content` is always null. */
 export interface FileDeleteResponseDto {
   content: null;
   commit: FileCommitResponseDto;

@@ -7,7 +7,6 @@ import { RepoScopedRequest } from './repo-access.dto.js';
 export interface TagDto {
   name: string;
   message: string;
-  /** A lightweight tag: its commit's id. */
   id: string;
   commit: CommitMetaDto;
   zipball_url: string;
@@ -71,7 +70,6 @@ export interface ReferenceDto {
 
 export class CreateTagBody {
   @IsString() @MaxLength(255) tag_name: string;
-  /** With a message an annotated tag, without a lightweight one. */
   @IsOptional() @IsString() @MaxLength(65536) message?: string;
   @IsOptional() @IsString() @MaxLength(1024) target?: string;
 }
@@ -79,7 +77,6 @@ export class CreateTagBody {
 export class GitTreeQuery {
   @IsOptional() @IsString() @MaxLength(8) recursive?: string;
   @IsOptional() @Type(() => Number) @IsInt() @Min(-MAX_INT32) @Max(MAX_INT32) page?: number;
-  /** At most `[api] DEFAULT_GIT_TREES_PER_PAGE`. */
   @IsOptional() @Type(() => Number) @IsInt() @Min(-MAX_INT32) @Max(MAX_INT32) per_page?: number;
 }
 
@@ -109,7 +106,6 @@ export class GetTreeRequest extends GitObjectRequest {
   @IsInt() @Min(1) perPage: number;
 }
 
-/** All refs when `filter` is empty. */
 export class ListGitRefsRequest extends RepoScopedRequest {
   @IsString() @MaxLength(1024) filter: string;
 }

@@ -12,7 +12,6 @@ export type IssueState = (typeof ISSUE_STATES)[number];
 
 /** Gitea's `CreateIssueOption.title` has no explicit limit; the column is 255. */
 export const ISSUE_TITLE_MAX_LENGTH = 255;
-/** Characters, not bytes. */
 export const ISSUE_BODY_MAX_LENGTH = 256 * 1024;
 
 /** Always accepted besides `[repository.issue] LOCK_REASONS`. */
@@ -90,12 +89,10 @@ export interface TimelineCommentDto extends CommentDto {
   type: CommentType;
   old_title?: string;
   new_title?: string;
-  /** Unassigned when `removed_assignee`. */
   assignee?: UserDto | null;
   removed_assignee?: boolean;
   /** Added (`body` is `1`) or removed (`body` empty); null once the label is deleted. */
   label?: LabelDto | null;
-  /** Null: none, or deleted since. */
   milestone?: MilestoneDto | null;
   old_milestone?: MilestoneDto | null;
 }
@@ -113,7 +110,6 @@ export class CreateIssueBody extends AssigneesFields {
   @IsString() @MinLength(1) @MaxLength(ISSUE_TITLE_MAX_LENGTH) title: string;
   @IsOptional() @IsString() @MaxLength(ISSUE_BODY_MAX_LENGTH) body?: string;
   @IsOptional() @IsBoolean() closed?: boolean;
-  /** Set only when the poster has write access, as in Gitea. */
   @IsOptional() @IsArray() @IsInt({ each: true }) labels?: number[];
   @IsOptional() @IsInt() @Min(0) milestone?: number;
 }
@@ -126,7 +122,6 @@ export class EditIssueBody extends AssigneesFields {
   @EmptyAsAbsent() @IsOptional() @IsString() @MinLength(1) @MaxLength(ISSUE_TITLE_MAX_LENGTH) title?: string;
   @IsOptional() @IsString() @MaxLength(ISSUE_BODY_MAX_LENGTH) body?: string;
   @IsOptional() @IsIn(ISSUE_STATES) state?: IssueState;
-  /** 0 removes the milestone. */
   @IsOptional() @IsInt() @Min(0) milestone?: number;
 }
 
@@ -136,15 +131,12 @@ export class ListIssuesQuery extends ListQuery {
   @IsOptional() @IsString() @MaxLength(255) q?: string;
   @IsOptional() @IsString() @MaxLength(255) assigned_by?: string;
   @IsOptional() @IsString() @MaxLength(255) created_by?: string;
-  /** Issues carrying all of them. */
   @IsOptional() @IsString() @MaxLength(4096) labels?: string;
-  /** Issues in any of them. */
   @IsOptional() @IsString() @MaxLength(4096) milestones?: string;
 }
 
 /** May be absent or `null`; repo-service checks the reason against GitHub's and `[repository.issue] LOCK_REASONS`. */
 export class LockIssueBody {
-  /** Type-checked by repo-service (422 otherwise). */
   @IsOptional() lock_reason?: unknown;
 }
 
@@ -165,7 +157,6 @@ export class ListIssuesRequest extends RepoScopedRequest {
 }
 
 export class IssueIndexRequest extends RepoScopedRequest {
-  /** Not the database id. */
   @Type(() => Number) @IsInt() @Min(1) index: number;
 }
 

@@ -7,9 +7,7 @@ import { ListQuery } from '../common/pagination.js';
 import { IssueIndexRequest } from './issues.dto.js';
 import { RepoScopedRequest } from './repo-access.dto.js';
 
-/** Gitea's `label.ColorPattern`. */
 export const LABEL_COLOR_PATTERN = /^#?(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{3})$/;
-/** Gitea's columns are 255. */
 export const LABEL_NAME_MAX_LENGTH = 255;
 
 /** `color` is stored `#rrggbb` and answered without `#`, as Gitea's `convert.ToLabel`. */

@@ -9,7 +9,6 @@ import type { RepositoryDto } from './repository.dto.js';
 export const NOTIFICATION_STATUSES = ['unread', 'read', 'pinned'] as const;
 export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
 
-/** Cairn notifies about issues and pull requests only. */
 export const NOTIFICATION_SUBJECT_TYPES = ['issue', 'pull', 'commit', 'repository'] as const;
 
 export interface NotificationSubjectDto {
@@ -46,7 +45,6 @@ function manyValues({ value }: { value: unknown }): unknown {
 export class NotificationListQuery extends ListQuery {
   /** `status-types` is then ignored, as in Gitea. */
   @IsOptional() @Transform(queryBool) @IsBoolean() all?: boolean;
-  /** Default `unread` and `pinned`; unknown values are ignored. */
   @IsOptional() @Transform(manyValues) @IsArray() @ArrayMaxSize(8) @IsString({ each: true }) @MaxLength(16, { each: true })
   'status-types'?: string[];
   @IsOptional() @Transform(manyValues) @IsArray() @ArrayMaxSize(8) @IsIn(NOTIFICATION_SUBJECT_TYPES, { each: true })
@@ -56,7 +54,6 @@ export class NotificationListQuery extends ListQuery {
 }
 
 export class NotificationReadQuery {
-  /** Threads updated at or after this time are left alone; default: none are. */
   @IsOptional() @IsString() @MaxLength(64) last_read_at?: string;
   @IsOptional() @Transform(queryBool) @IsBoolean() all?: boolean;
   @IsOptional() @Transform(manyValues) @IsArray() @ArrayMaxSize(8) @IsString({ each: true }) @MaxLength(16, { each: true })

@@ -1,5 +1,3 @@
-/** The merge-check queue's contract between repo-service (producer) and merge-check-worker. */
-
 /** A result for another commit pair is never stored. */
 export interface MergeCheckJobData {
   pullId: number;
@@ -28,7 +26,6 @@ export function mergeCheckJobOptions(data: MergeCheckJobData, priority: number) 
   };
 }
 
-/** Lower numbers run first. */
 export const MERGE_CHECK_MAX_PRIORITY = 2_097_151;
 export const MERGE_CHECK_URGENT_PRIORITY = 1;
 

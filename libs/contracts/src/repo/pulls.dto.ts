@@ -48,11 +48,8 @@ export interface PullRequestDto {
   milestone: MilestoneDto | null;
   /** Gitea's deprecated single field: the first assignee. */
   assignee: UserDto | null;
-  /** Gitea's nil slice. */
   assignees: UserDto[] | null;
-  /** Users who have not answered since. */
   requested_reviewers: UserDto[] | null;
-  /** Gitea's nil slice. */
   requested_reviewers_teams: TeamDto[] | null;
   state: IssueState;
   draft: boolean;
@@ -109,7 +106,6 @@ export class CreatePullBody extends AssigneesFields {
 }
 
 export class EditPullBody extends AssigneesFields {
-  /** Empty: unchanged, as for issues. */
   @EmptyAsAbsent() @IsOptional() @IsString() @MinLength(1) @MaxLength(ISSUE_TITLE_MAX_LENGTH) title?: string;
   @IsOptional() @IsString() @MaxLength(ISSUE_BODY_MAX_LENGTH) body?: string;
   @IsOptional() @IsIn(ISSUE_STATES) state?: IssueState;
@@ -155,7 +151,6 @@ export class CreatePullRequest extends RepoScopedRequest {
   @ValidateNested() @Type(() => CreatePullBody) body: CreatePullBody;
 }
 
-/** Listing never triggers a check. */
 export class ListPullsRequest extends RepoScopedRequest {
   @ValidateNested() @Type(() => ListPullsQuery) query: ListPullsQuery;
 }
@@ -169,7 +164,6 @@ export class GetPullRequest extends PullIndexRequest {
   @IsOptional() @IsBoolean() view?: boolean;
 }
 
-/** A view, like {@link GetPullRequest}. */
 export class GetPullByBranchesRequest extends RepoScopedRequest {
   @IsString() @MaxLength(255) base: string;
   @IsString() @MaxLength(255) head: string;
@@ -179,7 +173,6 @@ export class PullHeadRequest extends RepoScopedRequest {
   @IsString() @MinLength(1) @MaxLength(255) head: string;
 }
 
-/** Now present in the base repository. */
 export interface PullHeadReply {
   sha: string;
 }
@@ -188,7 +181,6 @@ export class EditPullRequest extends PullIndexRequest {
   @ValidateNested() @Type(() => EditPullBody) body: EditPullBody;
 }
 
-/** HTTP 200 with an empty body. */
 export class MergePullRequest extends PullIndexRequest {
   @ValidateNested() @Type(() => MergePullBody) body: MergePullBody;
 }
@@ -207,7 +199,6 @@ export class CheckTargetRequest {
   @IsInt() @Min(1) pullId: number;
 }
 
-/** `null` when the pull request is gone, closed or merged. */
 export interface CheckTargetReply {
   pullId: number;
   repoId: number;

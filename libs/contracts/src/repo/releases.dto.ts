@@ -39,17 +39,14 @@ export const RELEASE_TAG_MAX_LENGTH = 255;
 
 export class CreateReleaseBody {
   @IsString() @MaxLength(RELEASE_TAG_MAX_LENGTH) tag_name: string;
-  /** Where the tag is created when it does not exist. */
   @IsOptional() @IsString() @MaxLength(1024) target_commitish?: string;
   @IsOptional() @IsString() @MaxLength(255) name?: string;
   @IsOptional() @IsString() @MaxLength(1_000_000) body?: string;
   @IsOptional() @IsBoolean() draft?: boolean;
   @IsOptional() @IsBoolean() prerelease?: boolean;
-  /** With a message, the release's new tag is annotated. */
   @IsOptional() @IsString() @MaxLength(65536) tag_message?: string;
 }
 
-/** Empty strings leave a field as it is. */
 export class EditReleaseBody {
   @IsOptional() @IsString() @MaxLength(RELEASE_TAG_MAX_LENGTH) tag_name?: string;
   @IsOptional() @IsString() @MaxLength(1024) target_commitish?: string;
@@ -87,7 +84,6 @@ export class EditReleaseRequest extends ReleaseIdRequest {
   @ValidateNested() @Type(() => EditReleaseBody) body: EditReleaseBody;
 }
 
-/** Gitea's `attachment.name` is a varchar(255). */
 export const ATTACHMENT_NAME_MAX_LENGTH = 255;
 
 /** It is the last segment of its download URL: no path separators, no control characters. */
@@ -96,7 +92,6 @@ export function isValidAttachmentName(name: string): boolean {
   return name.length > 0 && name.length <= ATTACHMENT_NAME_MAX_LENGTH && name !== '.' && name !== '..' && !/[/\\\x00-\x1f\x7f]/.test(name);
 }
 
-/** An empty name keeps it. */
 export class EditReleaseAssetBody {
   @IsOptional() @IsString() @MaxLength(ATTACHMENT_NAME_MAX_LENGTH) name?: string;
 }

@@ -108,7 +108,6 @@ export function assertRepoAccess(scope: { actor: ActorDto | null; access: Access
   throw DomainError.forbidden(DENIED[need]);
 }
 
-/** For a handler that has narrowed `access` (to one issue's unit). */
 export function assertSubjectAccess(scope: { actor: ActorDto | null; access: AccessLevel }, subject: RepoAccessSubject): void {
   assertRepoAccess(scope, REPO_ACCESS_NEEDS[subject].need);
 }

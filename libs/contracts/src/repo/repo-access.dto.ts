@@ -36,18 +36,15 @@ export function issueUnitAccess(req: { access: AccessLevel; units?: UnitAccess }
 export const REPO_TRUST_MODELS = ['default', 'collaborator', 'committer', 'collaboratorcommitter'] as const;
 export type RepoTrustModel = (typeof REPO_TRUST_MODELS)[number];
 
-/** Storage is derived from the ids and names by repo-service. */
 export class RepoRefDto {
   @IsInt() id: number;
   @IsInt() ownerId: number;
-  /** As stored (original case). */
   @IsString() @MaxLength(255) ownerName: string;
   @IsString() @MaxLength(255) name: string;
   @IsString() @MaxLength(255) defaultBranch: string;
   @IsOptional() private?: boolean;
   @IsOptional() empty?: boolean;
   @IsOptional() archived?: boolean;
-  /** Absent: read from the repository when needed. */
   @IsOptional() @IsIn(REPO_TRUST_MODELS) trustModel?: RepoTrustModel;
 }
 
@@ -61,7 +58,6 @@ export interface RepoAccessReply {
   repo: RepoRefDto;
   /** `none` only for public repositories read by someone without rights: then read. */
   access: AccessLevel;
-  /** Absent when no unit's level differs. */
   units?: UnitAccess;
 }
 

@@ -13,7 +13,6 @@ export const RepoEvents = {
   pushReceived: 'repo.evt.push.received',
 } as const;
 
-/** Consumers fetch more if they need it. */
 export interface RepoEventRepository {
   id: number;
   ownerId: number;
@@ -23,7 +22,6 @@ export interface RepoEventRepository {
   fullName: string;
   private: boolean;
   defaultBranch: string;
-  /** For webhook payloads. */
   json: Record<string, unknown>;
 }
 
@@ -32,7 +30,6 @@ export interface RepositoryEventData {
   sender: UserDto | null;
 }
 
-/** Null for other events or a malformed id. */
 export function deletedRepositoryIdOf(event: DomainEvent): number | null {
   if (event.type !== RepoEvents.repositoryDeleted) return null;
   const id = (event.data as Partial<RepositoryEventData> | null)?.repository?.id;
@@ -62,9 +59,7 @@ export interface RefUpdate {
   ref: string;
   old: string;
   new: string;
-  /** Newest first, capped. */
   commits: PushedCommit[];
-  /** May exceed `commits.length`. */
   totalCommits: number;
   /** Half of a branch rename: Gitea announces only the deleted and created ref (`delete`/`create` webhooks, no `push`). */
   renamed?: true;

@@ -1,4 +1,3 @@
-/** The messages are Gitea's. */
 import { isValidRefName } from '../git/ref-name.js';
 
 /** Gitea's `CreateRepoOption.name` `MaxSize(100)`. */

@@ -18,11 +18,8 @@ export function encodePathSegments(path: string): string {
 
 export type RepoRefKind = 'branch' | 'tag' | 'commit';
 
-/** `[server] ROOT_URL` ends with `/`. */
 export class RepoUrls {
-  /** Gitea's `repo.HTMLURL()`. */
   readonly html: string;
-  /** Gitea's `repo.APIURL()`. */
   readonly api: string;
   readonly clone: string;
 
@@ -48,7 +45,6 @@ export class RepoUrls {
     return `${this.html}/commit/${encodeURIComponent(sha)}`;
   }
 
-  /** As push payloads' `compare_url`. */
   compare(base: string, head: string): string {
     return `${this.html}/compare/${encodePathSegments(base)}...${encodePathSegments(head)}`;
   }

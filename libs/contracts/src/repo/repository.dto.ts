@@ -14,14 +14,12 @@ export interface PermissionDto {
   pull: boolean;
 }
 
-/** Rendered while the issues unit is enabled. */
 export interface InternalTrackerDto {
   enable_time_tracker: boolean;
   allow_only_contributors_to_track_time: boolean;
   enable_issue_dependencies: boolean;
 }
 
-/** What a web page header shows. */
 export interface RepositorySummaryDto {
   description: string;
   website: string;
@@ -99,7 +97,6 @@ export const MERGE_STYLES = ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-
 export type MergeStyle = (typeof MERGE_STYLES)[number];
 
 export class CreateRepoBody {
-  /** Checked again by repo-service. */
   @IsString() @MaxLength(100) name: string;
   @IsOptional() @IsString() @MaxLength(2048) description?: string;
   @IsOptional() @IsBoolean() private?: boolean;
@@ -158,9 +155,7 @@ export const REPO_SEARCH_SORTS = ['alpha', 'created', 'updated', 'size', 'id'] a
 
 export class SearchReposQuery extends ListQuery {
   @IsOptional() @IsString() @MaxLength(255) q?: string;
-  /** Owns or collaborates on. */
   @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(MAX_INT32) uid?: number;
-  /** Default true for signed-in callers. */
   @IsOptional() @Transform(queryBool) @IsBoolean() private?: boolean;
   @IsOptional() @Transform(queryBool) @IsBoolean() exclusive?: boolean;
   @IsOptional() @Transform(queryBool) @IsBoolean() includeDesc?: boolean;
@@ -199,7 +194,6 @@ export class EditRepositoryRequest extends RepoScopedRequest {
 
 export class TransferRepoBody {
   @IsString() @MinLength(1) @MaxLength(255) new_owner: string;
-  /** Only when the new owner is an organization. */
   @IsOptional() @IsArray() @ArrayMaxSize(100) @IsInt({ each: true }) @Min(1, { each: true }) team_ids?: number[];
 }
 
@@ -211,12 +205,10 @@ export class TransferRepositoryRequest extends RepoScopedRequest {
 export class ListRepositoriesRequest {
   @IsOptional() @ValidateNested() @Type(() => ActorDto) actor: ActorDto | null;
   @IsOptional() @IsString() @MaxLength(255) owner?: string;
-  /** Else NOT_FOUND. */
   @IsOptional() @IsIn(['user', 'organization']) ownerKind?: 'user' | 'organization';
   @ValidateNested() @Type(() => ListQuery) query: ListQuery;
 }
 
-/** The gateway wraps it as `{ok, data}`. */
 export class SearchRepositoriesRequest {
   @IsOptional() @ValidateNested() @Type(() => ActorDto) actor: ActorDto | null;
   @ValidateNested() @Type(() => SearchReposQuery) query: SearchReposQuery;
@@ -230,7 +222,6 @@ export interface OwnedRepositoriesReply {
   count: number;
 }
 
-/** All of its organization's when it includes all. */
 export class TeamRepositoriesRequest {
   @ValidateNested() @Type(() => ActorDto) actor: ActorDto;
   @IsInt() @Min(1) teamId: number;
@@ -244,7 +235,6 @@ export class TeamRepositoryRequest {
   @IsString() @MaxLength(255) repo: string;
 }
 
-/** A page of packages: at most 50. */
 export const VISIBLE_REPOSITORIES_MAX = 50;
 
 /** Packages render their linked repository only for callers who may see it; missing or invisible ids are left out. */

@@ -19,7 +19,6 @@ export const REVIEW_REQUESTS_MAX = 100;
 export interface PullReviewDto {
   id: number;
   user: UserDto | null;
-  /** Then `user` is null. */
   team: TeamDto | null;
   state: ReviewState;
   body: string;
@@ -72,7 +71,6 @@ export class CreatePullReviewBody {
   @IsOptional() @IsString() @MaxLength(ISSUE_BODY_MAX_LENGTH) body?: string;
   /** Anything else (or nothing) keeps a draft (`PENDING`), as Gitea. */
   @IsOptional() @IsString() @MaxLength(32) event?: string;
-  /** The head of the pull request when empty. */
   @IsOptional() @IsString() @Matches(/^([0-9a-fA-F]{4,64})?$/) commit_id?: string;
   @IsOptional() @IsArray() @ArrayMaxSize(REVIEW_COMMENTS_MAX) @ValidateNested({ each: true })
   @Type(() => CreatePullReviewCommentBody)

@@ -3,15 +3,12 @@ import { IsString, MaxLength } from 'class-validator';
 export class ListTemplatesRequest {}
 
 export interface LicenseTemplateEntryDto {
-  /** What `license` of a repository creation names. */
   key: string;
   name: string;
-  /** As Gitea answers. */
   url: string;
 }
 
 export interface TemplateCatalogueReply {
-  /** Sorted case-insensitively. */
   gitignores: string[];
   licenses: LicenseTemplateEntryDto[];
 }
@@ -25,7 +22,6 @@ export interface GitignoreTemplateDto {
   source: string;
 }
 
-/** The placeholders (`<year>`, `<owner>`…) are unfilled. */
 export interface LicenseTemplateDto extends LicenseTemplateEntryDto {
   body: string;
   implementation: string;

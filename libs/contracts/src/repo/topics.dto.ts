@@ -3,7 +3,6 @@ import { ArrayMaxSize, IsArray, IsString, MaxLength, ValidateNested } from 'clas
 import { ListQuery } from '../common/pagination.js';
 import { RepoScopedRequest } from './repo-access.dto.js';
 
-/** Gitea's `models/repo/topic.go`. */
 export const TOPIC_PATTERN = /^[a-z0-9][-.a-z0-9]*$/;
 export const TOPIC_MAX_LENGTH = 35;
 export const TOPICS_PER_REPO_MAX = 25;
@@ -17,7 +16,6 @@ export function isValidTopic(topic: string): boolean {
   return topic.length <= TOPIC_MAX_LENGTH && TOPIC_PATTERN.test(topic);
 }
 
-/** Gitea's `SanitizeAndValidateTopics`. */
 export function sanitizeTopics(topics: string[]): { valid: string[]; invalid: string[] } {
   const valid: string[] = [];
   const invalid: string[] = [];
@@ -47,7 +45,6 @@ export interface ListTopicsReply {
   total: number;
 }
 
-/** Invalid names → UNPROCESSABLE with them as details. */
 export class ReplaceTopicsRequest extends RepoScopedRequest {
   @IsArray() @ArrayMaxSize(1000) @IsString({ each: true }) @MaxLength(255, { each: true }) topics: string[];
 }

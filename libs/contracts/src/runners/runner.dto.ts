@@ -12,7 +12,6 @@ export const RUNNER_LABELS_MAX = 100;
 /** act_runner's `--labels` list is comma-separated. */
 export const RUNNER_LABEL_PATTERN = /^[^\s,]+$/;
 
-/** `id` is its position, `type` always `custom`. */
 export interface ActionRunnerLabelDto {
   id: number;
   name: string;
@@ -50,7 +49,6 @@ export class RunnerListRequest extends ActionsScopedRequest {
   @IsOptional() @ValidateNested() @Type(() => ListQuery) query?: ListQuery;
 }
 
-/** 0 names no runner: 404. */
 export class RunnerRequest extends ActionsScopedRequest {
   @IsInt() @Min(0) runnerId: number;
 }
@@ -72,7 +70,6 @@ export class RunnerLabelRemoveRequest extends RunnerRequest {
   @IsString() @MaxLength(RUNNER_LABEL_MAX_LENGTH) name: string;
 }
 
-/** Created when there is none; `reset` rotates. */
 export class RegistrationTokenRequest extends ActionsScopedRequest {
   @IsOptional() @IsBoolean() reset?: boolean;
 }

@@ -16,10 +16,8 @@ export class CreateVariableBody {
   @IsOptional() @IsString() @MaxLength(DESCRIPTION_TRANSPORT_MAX) description?: string;
 }
 
-/** `name` renames when not empty. */
 export class UpdateVariableBody {
   @IsOptional() @IsString() @MaxLength(ACTIONS_NAME_MAX_LENGTH) name?: string;
-  /** Required and not empty, as Gitea's binding. */
   @IsString() @IsNotEmpty() @MaxLength(VALUE_TRANSPORT_MAX) value: string;
   @IsOptional() @IsString() @MaxLength(DESCRIPTION_TRANSPORT_MAX) description?: string;
 }
@@ -50,7 +48,6 @@ export class VariableUpdateRequest extends VariableRequest {
 }
 
 export class CreateOrUpdateSecretBody {
-  /** Stored encrypted, never answered. */
   @IsString() @IsNotEmpty() @MaxLength(VALUE_TRANSPORT_MAX) data: string;
   @IsOptional() @IsString() @MaxLength(DESCRIPTION_TRANSPORT_MAX) description?: string;
 }
