@@ -1,4 +1,5 @@
-// The least-privilege NATS user of each service, derived from the catalogue and the sources; passwords stay environment references (docs/nats-security.md).
+// The least-privilege NATS user of each service, derived from the catalogue and the sources; passwords stay
+// environment references (docs/nats-security.md).
 //   node scripts/nats-accounts.mjs            print the nats-server `authorization` block
 //   node scripts/nats-accounts.mjs --write    update deploy/nats/accounts.conf
 //   node scripts/nats-accounts.mjs --check    exit 1 when deploy/nats/accounts.conf is out of date
