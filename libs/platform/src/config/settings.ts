@@ -226,7 +226,7 @@ export const commonSettings = {
   },
   /** The port packages-service's internal HTTP endpoint listens on. */
   packagesInternalPort: { section: 'cairn', key: 'PACKAGES_INTERNAL_PORT', default: 3003, parse: parsers.int(0, 65535) },
-  /** Secret internal HTTP endpoints require from the gateway; the default is public, refused with `RUN_MODE=prod`. */
+  /** Shared secret of the internal HTTP endpoints (`x-cairn-internal-token`); the public default is refused with `RUN_MODE=prod`. */
   internalToken: {
     section: 'security',
     key: 'INTERNAL_TOKEN',
