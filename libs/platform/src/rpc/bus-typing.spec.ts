@@ -4,11 +4,8 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The compiler must report exactly the lines marked `// ✗` in a small program over the real sources.
- * @RpcHandler, the typed BullMQ queue
- * helpers and the event contract (newEvent, EventOutbox.record, narrowing AnyDomainEvent) is type-checked with the
- * real sources, and the compiler must report exactly the lines marked `// ✗` (and nothing else). The fixture lives
- * in memory beside this file so that it resolves `@cairn/contracts` and the RPC modules like the code does.
+ * The compiler must report exactly the lines marked `// ✗` (and nothing else) in a small program over the real
+ * sources; the fixture lives beside this file so it resolves `@cairn/contracts` like the code does.
  */
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '../../../..');
