@@ -1,10 +1,6 @@
-// How much of Gitea's API Cairn serves: compares Cairn's published description (apps/gateway/openapi/swagger.v1.json,
-// written by `npm run openapi` from the controllers) with Gitea's (apps/gateway/openapi/gitea-facts.json) and with the
-// operations real clients call (apps/gateway/openapi/client-operations.json).
-//
+// Compares Cairn's published description with Gitea's (gitea-facts.json) and with what real clients call (client-operations.json).
 //   npm run api-coverage               print the coverage and the client operations Cairn does not serve
-//   npm run api-coverage -- --check    also exit 1 below the floors (CLIENT_FLOOR client operations, GITEA_FLOOR of
-//                                      Gitea's) or when a missing client operation has no explanation
+//   npm run api-coverage -- --check    also exit 1 below the floors or when a missing client operation has no explanation
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from './suite.mjs';
@@ -45,7 +41,7 @@ export function coverage() {
     client: { served: clientOps.length - missing.length, total: clientOps.length },
     cairnOnly: [...cairn.keys()].filter((k) => !gitea.has(k)).length,
     missing: missing.map((o) => ({ ...o, reason: reasons[o.operationId] })),
-    /** Explanations left for operations that are now served: stale, so --check refuses them too. */
+    /** Stale, so --check refuses them too. */
     staleReasons: Object.keys(reasons).filter((id) => !missing.some((o) => o.operationId === id)),
   };
 }

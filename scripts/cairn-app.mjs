@@ -1,8 +1,5 @@
 #!/usr/bin/env node
-// The container image's entry point: `cairn-app.mjs <app>` runs one Cairn app (its built `apps/<app>/dist/main.js`)
-// in this process, so SIGTERM from the container runtime (through tini) reaches the app itself; `cairn-app.mjs migrate
-// [--service <name>]` applies pending migrations (tools/migrate `deploy`, which takes PostgreSQL's migration lock).
-//
+// The container image's entry point: the app runs in this process, so SIGTERM (through tini) reaches it.
 //   docker run cairn repo-service                    (Kubernetes: `args: ["repo-service"]`)
 //   docker run cairn migrate --service repo          (Kubernetes: the init container's `args`)
 import { existsSync, readdirSync } from 'node:fs';
@@ -10,7 +7,6 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const appsDir = path.resolve(import.meta.dirname, '..', 'apps');
-/** The apps this image carries: every apps/<name> with a build. */
 const apps = readdirSync(appsDir).filter((name) => existsSync(path.join(appsDir, name, 'dist', 'main.js'))).sort();
 const [app, ...rest] = process.argv.slice(2);
 

@@ -1,8 +1,4 @@
-// The real clients Cairn is tested with (one module each in scripts/clients/), built or installed from
-// their own registries (the Go module proxy, PyPI) into `~/.cache/cairn-clients/<name>-<key>/`, where the key is the
-// client's version (plus a hash of our own sources for programs we compile against a library). A fresh machine
-// builds each once; later runs find it. Each client is one module in scripts/clients/.
-//
+// The real clients, built from their registries into `~/.cache/cairn-clients/<name>-<key>/` (key: version, plus a source hash).
 //   node scripts/clients.mjs              status of every client (version, toolchain, cached or not)
 //   node scripts/clients.mjs ensure [N…]  build/install the named clients (default: all) and print their binaries
 import { spawn } from 'node:child_process';
@@ -59,11 +55,7 @@ export function clientDir(c) {
   return path.join(CACHE_ROOT, `${c.name}-${c.key ?? c.version}`);
 }
 
-/**
- * Whether the client can be had on this machine: `missing` names the toolchain to install (null: all there), `bin`
- * is its program when already built.
- * @param {ClientSpec} c
- */
+/** `missing` names the toolchain to install (null: all there). @param {ClientSpec} c */
 export function clientStatus(c) {
   const absent = c.toolchain.filter((t) => !findTool(t));
   const bin = path.join(clientDir(c), c.bin);
@@ -90,8 +82,8 @@ function run(cmd, args, options = {}) {
 }
 
 /**
- * Builds (or installs) a client into its cache folder unless it is there; resolves its program. Concurrent callers
- * each build into a folder of their own and the first rename wins, so a half-built client is never found.
+ * Concurrent callers each build into a folder of their own and the first rename wins, so a half-built client is never
+ * found.
  * @param {string} name @param {{ log?: (line: string) => void }} [options]
  * @returns {Promise<{ bin: string, dir: string, built: boolean }>}
  */

@@ -1,14 +1,11 @@
-// Extracts from Gitea's Swagger 2.0 description the facts the OpenAPI generator needs (operations, parameters,
-// responses, definitions; no prose) into the committed `apps/gateway/openapi/gitea-facts.json`. Only this script
-// reads a Gitea description.
-//
+// The only reader of a Gitea description: its facts without prose, into `apps/gateway/openapi/gitea-facts.json`.
 //   node scripts/extract-gitea-facts.mjs /path/to/gitea/swagger.v1.json      (or GITEA_OPENAPI=/path/to/… )
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The Gitea API level Cairn implements; recorded beside the source so a reader knows what the facts stand for. */
+/** Recorded beside the source so a reader knows what the facts stand for. */
 const TARGET_API = 'Gitea 1.25';
 const PROSE = new Set(['description', 'summary', 'title', 'example']);
 
@@ -25,10 +22,8 @@ if (gitea.swagger !== '2.0' || !gitea.paths || !gitea.definitions) {
 }
 
 /**
- * A copy without prose and `x-go-*` keys. Inside `properties` the keys are field names (a field may be called
- * `description`), so they are kept and only their values are cleaned.
- * @param {unknown} value @param {boolean} [namesHere]
- * @returns {unknown}
+ * Inside `properties` the keys are field names (a field may be called `description`): only their values are cleaned.
+ * @param {unknown} value @param {boolean} [namesHere] @returns {unknown}
  */
 function facts(value, namesHere = false) {
   if (Array.isArray(value)) return value.map((v) => facts(v));

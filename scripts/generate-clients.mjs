@@ -1,7 +1,4 @@
-// `prebuild`: generates each service's Prisma client (gitignored) when it is missing or older than its schema, so
-// `npm run build` works on a fresh clone. Quiet when there is nothing to do; `--force` regenerates every client.
-// The work itself is `tools/migrate`'s `generate` (the same as `node tools/migrate/cli.mjs generate`).
-//
+// `prebuild`: Prisma clients (gitignored) when missing or older than their schema, so a fresh clone builds; quiet when nothing to do.
 //   node scripts/generate-clients.mjs [--force] [service…]   only the named services (the Nx `prisma` targets)
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';

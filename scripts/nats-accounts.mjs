@@ -1,7 +1,5 @@
-// Generates the least-privilege NATS user of each service from the subject catalogue and the services' sources
-// (what it serves, requests, publishes; replies on its own `_INBOX.<service>.>`). Passwords are environment
-// references, never written here. See docs/nats-security.md.
-//
+// The least-privilege NATS user of each service, derived from the catalogue and the sources; passwords stay
+// environment references (docs/nats-security.md).
 //   node scripts/nats-accounts.mjs            print the nats-server `authorization` block
 //   node scripts/nats-accounts.mjs --write    update deploy/nats/accounts.conf
 //   node scripts/nats-accounts.mjs --check    exit 1 when deploy/nats/accounts.conf is out of date
@@ -15,7 +13,7 @@ import { subjectCatalogue } from './subject-catalogue.mjs';
 
 export const ACCOUNTS_FILE = path.join(REPO_ROOT, 'deploy/nats/accounts.conf');
 
-/** Every process that connects to NATS: its NATS user (= the service name of its subjects) and its app folder. */
+/** Its NATS user is the service name of its subjects. */
 export const NATS_SERVICES = Object.freeze([
   { user: 'identity', app: 'identity-service' },
   { user: 'repo', app: 'repo-service' },
@@ -26,7 +24,7 @@ export const NATS_SERVICES = Object.freeze([
   { user: 'gateway', app: 'gateway' },
 ]);
 
-/** The environment variable holding a service's NATS password (on the nats-server and in that app as [nats] PASSWORD). */
+/** On the nats-server and in that app as [nats] PASSWORD. */
 export const passwordVariable = (/** @type {string} */ user) => `CAIRN_NATS_PASSWORD_${user.replace(/-/g, '_').toUpperCase()}`;
 
 const first = (/** @type {string} */ subject) => subject.split('.')[0];
@@ -73,9 +71,7 @@ export function serviceAccess() {
 }
 
 /**
- * The nats-server `authorization` block. `passwords`: literal passwords by user (tests); default: references to
- * `$CAIRN_NATS_PASSWORD_<USER>` resolved by nats-server from its environment. `mapSubject` / `streamName` apply an
- * installation's `[nats] NAMESPACE` (plain names by default).
+ * `passwords`: literal passwords (tests); default: `$CAIRN_NATS_PASSWORD_<USER>` from nats-server's environment.
  * @param {{ passwords?: Record<string, string>, mapSubject?: (s: string) => string, streamName?: string }} [options]
  */
 export function accountsConfig(options = {}) {
@@ -97,8 +93,8 @@ export function accountsConfig(options = {}) {
           `$JS.ACK.${stream}.>`,
         ]
       : [];
-    // Large messages travel as transfers (libs/platform/src/rpc/bus-transfer.ts): a process fetches chunks from any
-    // other's `cairn.transfer.<owner>.<id>` and serves its own, answering the fetches (allow_responses).
+    // Large messages travel as transfers (bus-transfer.ts): fetch from any other's `cairn.transfer.<owner>.<id>`,
+    // serve its own.
     const publish = [...s.calls.map(map), ...s.events.map(map), map('cairn.transfer.>'), ...jsApi];
     const subscribe = [...s.serves.map(map), map(`cairn.transfer.${s.user}.>`), `_INBOX.${s.user}.>`];
     const password = options.passwords ? q(options.passwords[s.user] ?? '') : `$${passwordVariable(s.user)}`;

@@ -1,6 +1,4 @@
-// Writes the Nx project graph (`nx graph --file=…`) into docs/architecture.md as a Mermaid diagram and a table of
-// projects, tags, dependencies and targets, so the documented graph is the one Nx computes.
-//
+// The Nx project graph as Nx computes it (`nx graph --file=…`), as a Mermaid diagram and table in docs/architecture.md.
 //   node scripts/nx-graph.mjs            print the section
 //   node scripts/nx-graph.mjs --write    update the generated section of docs/architecture.md
 //   node scripts/nx-graph.mjs --check    exit 1 when that section is out of date

@@ -1,6 +1,4 @@
-// The one home of "what the tests need": installs missing Debian packages (or names them and stops) and starts
-// PostgreSQL, NATS and Redis from `.cairn/` when nothing answers at their URLs, as `npm start` does.
-//
+// The one home of "what the tests need": missing Debian packages installed (or named), servers started as `npm start` does.
 //   node scripts/prerequisites.mjs            tools and servers
 //   node scripts/prerequisites.mjs --clients  also every real client, built into ~/.cache/cairn-clients (CI)
 //   node scripts/prerequisites.mjs --check    only say what is missing
@@ -30,10 +28,7 @@ function stop(message) {
 /** @param {string} cmd @param {string[]} argv */
 const succeeds = (cmd, argv) => spawnSync(cmd, argv, { stdio: 'ignore' }).status === 0;
 
-/**
- * What the tests need, each with the Debian package that brings it. `present` decides; `why` is for the reader.
- * @type {{ what: string, pkg: string, present: () => boolean, why: string }[]}
- */
+/** `why` is for the reader. @type {{ what: string, pkg: string, present: () => boolean, why: string }[]} */
 const TOOLS = [
   { what: 'PostgreSQL server', pkg: 'postgresql', present: () => findPostgresBinaries() !== null, why: 'every integration and e2e test' },
   { what: 'nats-server', pkg: 'nats-server', present: () => !!findBinary('nats-server'), why: 'the bus; integration tests start private servers' },
@@ -52,7 +47,7 @@ const TOOLS = [
   },
 ];
 
-/** apt-get as root, or through passwordless sudo; null when neither works. */
+/** Null when neither works. */
 const aptPrefix = (() => {
   if (!findBinary('apt-get')) return null;
   if (process.getuid?.() === 0) return [];
@@ -76,13 +71,11 @@ function aptInstall(pkgs) {
   if (install.status !== 0) stop(`apt-get install failed: install ${pkgs.join(' ')} yourself`);
 }
 
-// ---- Node.js ----------------------------------------------------------------------------------------------------
 const major = Number(process.versions.node.split('.')[0]);
 if (major < NODE_MAJOR) {
   stop(`Node.js ${NODE_MAJOR} or newer is needed (this is ${process.version}): install the current LTS (package.json engines)`);
 }
 
-// ---- tools and servers from Debian ------------------------------------------------------------------------------
 let missing = TOOLS.filter((t) => !t.present());
 if (missing.length && !CHECK_ONLY && canApt()) {
   aptInstall(missing.map((t) => t.pkg));
@@ -93,7 +86,6 @@ if (missing.length) {
   stop(`missing ${missing.map((t) => t.what).join(', ')}: apt-get install ${missing.map((t) => t.pkg).join(' ')}${how}`);
 }
 
-// ---- the real clients' toolchains ---------------------------------------------------------------------------------
 const { CLIENTS, clientStatus, ensureClient } = await import('./clients.mjs');
 const toolchainGaps = CLIENTS.map((c) => ({ client: c, gap: clientStatus(c).missing })).filter((x) => x.gap);
 if (toolchainGaps.length) {
@@ -107,7 +99,6 @@ if (CHECK_ONLY) {
   process.exit(0);
 }
 
-// ---- servers ------------------------------------------------------------------------------------------------------
 try {
   const testDatabaseUrl = process.env.CAIRN_TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
   const infra = await ensureInfrastructure({
@@ -124,7 +115,6 @@ try {
   throw err;
 }
 
-// ---- the clients themselves ---------------------------------------------------------------------------------------
 if (WITH_CLIENTS) {
   for (const c of CLIENTS) {
     const t0 = Date.now();

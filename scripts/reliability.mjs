@@ -1,5 +1,5 @@
-// `npm run fuzz` / `npm run chaos` / `npm run fuzz:openapi`: the reliability suites (docs/reliability.md) with
-// raised bounds unless the caller set them (`npm test` runs them short); builds first.
+// The reliability suites (docs/reliability.md) with raised bounds unless the caller set them (`npm test` runs them
+// short).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { REPO_ROOT } from './suite.mjs';

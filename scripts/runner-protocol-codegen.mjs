@@ -1,6 +1,4 @@
-// The runner protocol's TypeScript (apps/runners-service/src/protocol/gen/) from its .proto files
-// (apps/runners-service/proto/), with buf and protoc-gen-es from node_modules: no network, no remote plugins.
-//
+// The runner protocol's TypeScript from its .proto files, with buf and protoc-gen-es from node_modules (offline).
 //   node scripts/runner-protocol-codegen.mjs            regenerate (npm run generate:protocol)
 //   node scripts/runner-protocol-codegen.mjs --check    exit 1 when the committed code differs from a fresh generation
 import { spawnSync } from 'node:child_process';

@@ -1,7 +1,4 @@
-// Prints every configuration setting the apps read (the `SettingSpec` objects `{ section?, key, default, parse }` in
-// apps/*/src and libs/*/src) as a Markdown table: Gitea-style `[section] KEY`, its environment variable, default,
-// which app reads it, and its doc comment.
-//
+// Every `SettingSpec` the apps read (apps/*/src, libs/*/src) as a Markdown table with its doc comment.
 //   node scripts/settings-table.mjs            print the table
 //   node scripts/settings-table.mjs --write    update the generated section of README.md
 //   node scripts/settings-table.mjs --check    exit 1 when that section is out of date
@@ -12,7 +9,6 @@ import { cell, docOf, parseSource, prop, replaceSection, sourceFiles, ts, unwrap
 
 const README = path.join(REPO_ROOT, 'README.md');
 
-/** Descriptions for settings whose spec has no doc comment (keyed by environment variable). */
 const FALLBACK_DOCS = {
   DATABASE_URL: 'PostgreSQL database (each data-owning service uses its own schema in it).',
   NATS_URL: 'NATS server(s) with JetStream, comma-separated.',
@@ -52,9 +48,7 @@ function literal(e, args) {
 /**
  * @param {ts.ObjectLiteralExpression} obj
  * @param {Map<string, string>} args  parameter → argument text, when obj is the body of a helper call
- * @param {string} doc
- * @param {string} owner
- * @returns {Setting | null}
+ * @param {string} doc @param {string} owner @returns {Setting | null}
  */
 function setting(obj, args, doc, owner) {
   const key = prop(obj, 'key');
@@ -72,8 +66,8 @@ function setting(obj, args, doc, owner) {
 }
 
 /**
- * Specs declared once and shared by several apps (`export const x: SettingSpec<T> = { … }` in libs), by name: they
- * count for each app whose settings object names them (`checkTimeoutMs: mergeCheckTimeoutSetting`).
+ * Specs declared once in libs count for each app whose settings object names them
+ * (`checkTimeoutMs: mergeCheckTimeoutSetting`).
  * @type {Map<string, { init: ts.ObjectLiteralExpression, doc: string }>}
  */
 const sharedSpecs = new Map();

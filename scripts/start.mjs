@@ -1,7 +1,5 @@
-// `npm start` (after `npm run build`, which the `prestart` script runs): make sure PostgreSQL, NATS and Redis are
-// there (starting local ones from installed binaries if needed), apply migrations, start every app as its own
-// process, print the URL, restart an app that crashes (with a capped back-off), and stop everything cleanly on
-// Ctrl-C / SIGTERM: each app gets SIGTERM and drains (bounded: SIGKILL after the grace period).
+// `npm start`: servers, migrations, every app as its own process, crash restarts with a capped back-off, bounded
+// drain on Ctrl-C.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULTS, REPO_ROOT, SuiteError, deployMigrations, ensureInfrastructure, redact, startSuite } from './suite.mjs';
@@ -9,14 +7,12 @@ import { localSecrets } from './lib/local-secrets.mjs';
 
 const say = (/** @type {string} */ line) => process.stdout.write(`cairn: ${line}\n`);
 
-/** Signals closer together than this are one request to stop (see onSignal). */
+/** See onSignal. */
 const SAME_STOP_MS = 1_000;
-/** How long the apps get to drain after SIGTERM before they are killed. */
 const STOP_GRACE_MS = 20_000;
-/** A crashed app is started again after 1 s, doubling per crash in a row up to 30 s; a minute up resets it. */
+/** A minute up resets the back-off. */
 const RESTART = { baseDelayMs: 1_000, maxDelayMs: 30_000, stableMs: 60_000 };
 
-/** `CAIRN_START_STALL_SECONDS` (default 90): how long start-up waits for an app that does nothing. */
 function stallSeconds() {
   const raw = process.env.CAIRN_START_STALL_SECONDS ?? '90';
   const n = Number(raw);
@@ -24,14 +20,10 @@ function stallSeconds() {
   return n;
 }
 
-/** Nest's start-up chatter (one line per module and route) stays in the log files unless CAIRN_VERBOSE is set. */
 const CHATTER = /"context":"(InstanceLoader|RouterExplorer|RoutesResolver|NestFactory|NestMicroservice|NestApplication)"/;
 const showLine = (/** @type {string} */ line) => Boolean(process.env.CAIRN_VERBOSE) || !CHATTER.test(line);
 
-/**
- * Reads the same settings the apps read (environment over `CAIRN_CONFIG` app.ini over defaults), and which of the
- * secrets production requires the operator has set (the others come from {@link localSecrets}).
- */
+/** The same sources as the apps; secrets the operator did not set come from {@link localSecrets}. */
 async function readSettings() {
   /** @type {typeof import('@cairn/platform')} */
   let platform;
@@ -58,9 +50,8 @@ async function readSettings() {
 }
 
 /**
- * The folder of one installation's own files (its app logs): `.cairn/<namespace or "default">/`, so suites of
- * different namespaces started from this checkout never write the same files. Refuses when another `npm start` of
- * the same installation runs from here (it would answer the same NATS subjects); returns a function releasing it.
+ * One folder per namespace, so suites of different namespaces never write the same files; a second `npm start` of one
+ * installation is refused.
  * @param {string} namespace
  */
 function claimInstallationDir(namespace) {
@@ -119,14 +110,13 @@ async function main() {
       say('killing the remaining processes');
       void suite?.stop({ timeoutMs: 0 });
     }
-    // else: the same stop delivered twice — one Ctrl-C reaches us from the terminal and again from npm, which
-    // forwards the signals it gets — not a request to kill at once.
+    // Else the same stop delivered twice (the terminal and npm both forward Ctrl-C), not a request to kill at once.
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   process.on('SIGHUP', onSignal);
-  // `kill <pid of npm>` makes npm signal only its `sh -c` child, which dies without passing it on: when our parent
-  // goes away we are re-parented, and stop just as for a signal.
+  // `kill <npm pid>` signals only npm's `sh -c` child, which dies without passing it on: being re-parented means stop
+  // too.
   const parent = process.ppid;
   const watchParent = setInterval(() => {
     if (process.ppid !== parent) {

@@ -1,6 +1,4 @@
-// The Markdown catalogue of request-reply subjects, event subjects (from the built contract's `EVENT_GROUPS`: build
-// first) and BullMQ queues, with their doc comments.
-//
+// The Markdown catalogue of subjects (from the built contract's `EVENT_GROUPS`: build first) and queues, with their doc comments.
 //   node scripts/subject-catalogue.mjs            print the tables
 //   node scripts/subject-catalogue.mjs --write    update the generated section of docs/architecture.md
 //   node scripts/subject-catalogue.mjs --check    exit 1 when that section is out of date
@@ -49,10 +47,7 @@ function constantObjects(file) {
   return out;
 }
 
-/**
- * The job names of `QueueJobNames` (`[Queues.x]: 'name'`), by queue constant (`Queues.x`).
- * @param {string} file @returns {Map<string, string>}
- */
+/** `[Queues.x]: 'name'` by queue constant. @param {string} file @returns {Map<string, string>} */
 function jobNames(file) {
   /** @type {Map<string, string>} */
   const out = new Map();
@@ -73,7 +68,7 @@ function jobNames(file) {
 }
 
 /**
- * The request and reply types of every pair (`[XSubjects.y]: RpcPair<Request, Reply>` in `*.rpc.ts`), by constant.
+ * `[XSubjects.y]: RpcPair<Request, Reply>` in `*.rpc.ts`, by constant.
  * @param {string} file @returns {Map<string, { request: string, reply: string }>}
  */
 function rpcPairs(file) {
@@ -91,10 +86,7 @@ function rpcPairs(file) {
   return out;
 }
 
-/**
- * Every request-reply subject, domain event and queue constant of libs/contracts (also read by
- * scripts/nats-accounts.mjs to derive each service's NATS permissions).
- */
+/** Also read by scripts/nats-accounts.mjs to derive each service's NATS permissions. */
 export function subjectCatalogue() {
   const files = sourceFiles(CONTRACTS);
   const subjectFiles = files.filter((f) => /subjects\.ts$/.test(f) && path.basename(f) !== 'subjects.ts');
@@ -106,8 +98,7 @@ export function subjectCatalogue() {
 }
 
 /**
- * Every event subject of the event contract (`EVENT_GROUPS`), with the doc comment of its constant wherever that
- * constant is declared (the sources are read for the comments only).
+ * The doc comment of each constant wherever it is declared (the sources are read for the comments only).
  * @param {string[]} files @returns {Entry[]}
  */
 function contractEvents(files) {

@@ -1,7 +1,5 @@
-// The one place that knows how the Cairn suite runs: which apps exist, the environment they share, how to start them
-// as separate processes (as in production) and wait until they answer, how to stop them, and how to make sure
-// PostgreSQL, NATS and Redis are there. Used by `npm start` (scripts/start.mjs) and by the end-to-end tests
-// (test/support/suite.ts). Plain JavaScript so that it runs before anything is built.
+// How the suite runs (apps, environment, processes, infrastructure) for `npm start` and the e2e tests; plain
+// JavaScript so it runs before any build.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { accessSync, constants, createWriteStream, existsSync, mkdirSync, openSync, readdirSync, readFileSync, closeSync } from 'node:fs';
@@ -10,7 +8,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
-/** The repository's root folder (apps run with it as their working directory). */
+/** Apps run with it as their working directory. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
@@ -32,7 +30,7 @@ export const APPS = Object.freeze([
   { name: 'gateway', main: 'apps/gateway/dist/main.js', service: null, opsPort: 9101 },
 ]);
 
-/** Defaults, identical to the apps' own (libs/platform `commonSettings`). */
+/** Identical to the apps' own (libs/platform `commonSettings`). */
 export const DEFAULTS = Object.freeze({
   databaseUrl: 'postgresql://postgres@127.0.0.1:5432/cairn',
   natsUrl: 'nats://127.0.0.1:4222',
@@ -47,7 +45,7 @@ export const DEFAULTS = Object.freeze({
   natsNamespace: '',
 });
 
-/** A start or infrastructure problem with a message meant for people (printed without a stack). */
+/** Printed without a stack. */
 export class SuiteError extends Error {
   name = 'SuiteError';
 }
@@ -74,11 +72,7 @@ export class SuiteError extends Error {
  * @property {Record<string, string | undefined>} [env] extra environment (wins over everything above)
  */
 
-/**
- * The environment every app of the suite gets (on top of the caller's environment).
- * @param {SuiteConfig} [config]
- * @returns {Record<string, string>}
- */
+/** On top of the caller's environment. @param {SuiteConfig} [config] @returns {Record<string, string>} */
 export function suiteEnv(config = {}) {
   const httpPort = config.httpPort ?? DEFAULTS.httpPort;
   const internalPort = config.repoInternalPort ?? DEFAULTS.repoInternalPort;
@@ -116,8 +110,6 @@ export function suiteEnv(config = {}) {
 function withSlash(url) {
   return url.endsWith('/') ? url : `${url}/`;
 }
-
-// ---- starting and stopping the apps ---------------------------------------------------------------------------
 
 /**
  * @typedef {SuiteConfig & {
@@ -165,11 +157,9 @@ const KEEP_LINES = 200;
 const COLORS = [36, 33, 35, 32, 34, 31];
 
 /**
- * Starts every app as its own process and waits until the gateway's `/readyz` answers 200 and every service answers
- * its health subject. On failure every started process is stopped again and a {@link SuiteError} says which app did
- * not come up, with its last log lines.
- * @param {StartOptions} [options]
- * @returns {Promise<RunningSuite>}
+ * On failure everything started is stopped and a {@link SuiteError} names the app that did not come up, with its last
+ * log lines.
+ * @param {StartOptions} [options] @returns {Promise<RunningSuite>}
  */
 export async function startSuite(options = {}) {
   const env = suiteEnv(options);
@@ -193,8 +183,8 @@ export async function startSuite(options = {}) {
   /** @type {Map<string, ChildState>} */
   const children = new Map();
 
-  // Each app its own ops port: every app of a suite runs on one machine. `CAIRN__OPS__PORT=0` in the environment
-  // lets every app pick a free one instead (a second installation on the machine; each app logs its port).
+  // Each app its own ops port (one machine); `CAIRN__OPS__PORT=0` lets every app pick a free one (a second
+  // installation).
   const inheritedOpsPort = env.CAIRN__OPS__PORT ?? process.env.CAIRN__OPS__PORT;
   const opsPortOf = (/** @type {AppSpec} */ app) =>
     options.opsPorts?.[app.name] ?? (inheritedOpsPort === '0' ? 0 : app.opsPort);
@@ -205,7 +195,6 @@ export async function startSuite(options = {}) {
   const pendingRestarts = new Set();
   const restart = options.restart ?? null;
 
-  /** Starts (or restarts) one app; its state replaces the previous one in `children`. */
   const spawnApp = (/** @type {AppSpec} */ app, /** @type {number} */ i, /** @type {number} */ crashes) => {
     const child = spawn(process.execPath, [app.main], {
       cwd: REPO_ROOT,
@@ -339,10 +328,7 @@ export async function startSuite(options = {}) {
  * @property {number} lastLineAt  when it last printed a line (start-up progress)
  */
 
-/**
- * @param {import('node:stream').Readable | null} stream
- * @param {(line: string) => void} onLine
- */
+/** @param {import('node:stream').Readable | null} stream @param {(line: string) => void} onLine */
 function splitLines(stream, onLine) {
   if (!stream) return;
   let rest = '';
@@ -374,10 +360,7 @@ function cpuSeconds(pid) {
   }
 }
 
-/**
- * Tracks whether each app still starting makes progress: CPU time used since the last look, or a line printed.
- * @param {Map<string, ChildState>} children
- */
+/** CPU time since the last look, or a line printed. @param {Map<string, ChildState>} children */
 function startProgress(children) {
   const cpuSeen = new Map();
   const lastProgress = new Map([...children.keys()].map((name) => [name, Date.now()]));
@@ -411,12 +394,10 @@ function startProgress(children) {
 }
 
 /**
- * Waits until every app answers, for as long as the ones still starting make progress: an app that has done nothing
- * for `stallMs` fails the start, and so does one still not ready after `maxMs` however busy it is. The failure names
- * the slow app(s), what they did not answer and their last lines.
+ * An app idle for `stallMs`, or not ready after `maxMs` however busy, fails the start with its last lines.
  * @param {{ baseUrl: string, natsUrl: string, natsNamespace: string, services: { name: string, service: string }[],
- *           env: Record<string, string | undefined>, hasGateway: boolean, children: Map<string, ChildState>,
- *           stallMs: number, maxMs: number, onWaiting?: (status: string) => void, signal?: AbortSignal }} o
+ * env: Record<string, string | undefined>, hasGateway: boolean, children: Map<string, ChildState>,
+ * stallMs: number, maxMs: number, onWaiting?: (status: string) => void, signal?: AbortSignal }} o
  */
 async function waitReady(o) {
   const started = Date.now();
@@ -481,10 +462,9 @@ async function waitReady(o) {
 }
 
 /**
- * Asks a service's health subject (in the installation's namespace) the way Nest's NATS transport frames requests.
+ * Framed the way Nest's NATS transport frames requests.
  * @param {import('@nats-io/transport-node').NatsConnection | null} nc
- * @param {import('@cairn/platform').NatsNamespace} namespace
- * @param {string} service
+ * @param {import('@cairn/platform').NatsNamespace} namespace @param {string} service
  * @returns {Promise<string | null>} null when healthy, else why not
  */
 async function serviceHealth(nc, namespace, service) {
@@ -519,14 +499,7 @@ function tail(s) {
   return lines.length ? lines.map((l) => `    | ${l}`).join('\n') : '    | (no output)';
 }
 
-// ---- infrastructure ---------------------------------------------------------------------------------------------
-
-/**
- * The NATS connection options the apps build from `env` (servers, `[nats]` credentials, TLS), for the suite's own
- * probes: a server that requires credentials refuses a probe without them.
- * @param {string} natsUrl
- * @param {Record<string, string | undefined>} env
- */
+/** A server requiring credentials refuses a probe without them. @param {string} natsUrl @param {Record<string, string | undefined>} env */
 async function probeNatsOptions(natsUrl, env) {
   try {
     const platform = await import('@cairn/platform');
@@ -550,11 +523,9 @@ async function probeNatsOptions(natsUrl, env) {
  */
 
 /**
- * Makes sure PostgreSQL, NATS (with JetStream) and Redis answer at their URLs. Whatever does not answer and points
- * at this machine is started from the installed server binaries, with its data under `dataDir`; if no binary is
- * installed a {@link SuiteError} says what to install or set. `stop()` stops only what this call started.
- * @param {InfrastructureOptions} options
- * @returns {Promise<{ started: string[], stop: () => Promise<void> }>}
+ * What does not answer and points at this machine is started from installed binaries; `stop()` stops only what this
+ * started.
+ * @param {InfrastructureOptions} options @returns {Promise<{ started: string[], stop: () => Promise<void> }>}
  */
 export async function ensureInfrastructure(options) {
   const dataDir = path.resolve(options.dataDir ?? path.join(REPO_ROOT, '.cairn'));
@@ -583,12 +554,7 @@ function isLocal(host) {
   return ['127.0.0.1', 'localhost', '::1', '[::1]', '0.0.0.0', ''].includes(host);
 }
 
-/**
- * @param {string} host
- * @param {number} port
- * @param {number} [timeoutMs]
- * @returns {Promise<boolean>}
- */
+/** @param {string} host @param {number} port @param {number} [timeoutMs] @returns {Promise<boolean>} */
 export function tcpReachable(host, port, timeoutMs = 1_500) {
   return new Promise((resolve) => {
     const socket = net.connect({ host: host.replace(/^\[|\]$/g, ''), port });
@@ -602,10 +568,7 @@ export function tcpReachable(host, port, timeoutMs = 1_500) {
   });
 }
 
-/**
- * @param {() => Promise<boolean>} probe
- * @param {number} timeoutMs
- */
+/** @param {() => Promise<boolean>} probe @param {number} timeoutMs */
 async function waitFor(probe, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -627,9 +590,8 @@ export function redact(url) {
 }
 
 /**
- * An executable program on PATH, then in the sbin folders (servers), then in `extraDirs` (e.g. a toolchain's own bin).
- * The one place the scripts look for programs. @param {string} name @param {string[]} [extraDirs]
- * @returns {string | null}
+ * The one place the scripts look for programs: PATH, the sbin folders, then `extraDirs`.
+ * @param {string} name @param {string[]} [extraDirs] @returns {string | null}
  */
 export function findBinary(name, extraDirs = []) {
   const dirs = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/sbin', '/usr/local/sbin', ...extraDirs];
@@ -653,8 +615,8 @@ function openLog(file) {
 }
 
 /**
- * Starts a server in its own process group (Ctrl-C in the terminal reaches only `npm start`, which stops the apps
- * first and the servers last); it survives a crash of its parent, and the next start finds it reachable.
+ * Its own process group: Ctrl-C reaches only `npm start`, which stops the servers last; it survives its parent's
+ * crash.
  * @param {string} cmd @param {string[]} args @param {string} logFile
  */
 function spawnServer(cmd, args, logFile) {
@@ -665,10 +627,7 @@ function spawnServer(cmd, args, logFile) {
   return child;
 }
 
-/**
- * @param {import('node:child_process').ChildProcess} child
- * @param {number} [timeoutMs]
- */
+/** @param {import('node:child_process').ChildProcess} child @param {number} [timeoutMs] */
 async function terminate(child, timeoutMs = 10_000) {
   if (child.exitCode !== null || child.signalCode !== null) return;
   child.ref(); // servers are unref'd: without this, nothing would keep Node alive while we wait for the exit
@@ -680,12 +639,7 @@ async function terminate(child, timeoutMs = 10_000) {
   }
 }
 
-// -- PostgreSQL
-
-/**
- * @param {string} url
- * @returns {Promise<'ok' | 'unreachable' | string>} 'ok', 'unreachable', or the server's error message
- */
+/** @param {string} url @returns {Promise<'ok' | 'unreachable' | string>} 'ok', 'unreachable', or the server's error message */
 async function probePostgres(url) {
   const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3_000 });
@@ -724,11 +678,8 @@ export function findPostgresBinaries() {
 }
 
 /**
- * Starts PostgreSQL at `databaseUrl` with its data under `<dataDir>/postgres` unless something answers there already
- * (also used by the chaos suite to run — and restart — a server of its own).
- * @param {string} databaseUrl
- * @param {string} dataDir
- * @param {(line: string) => void} log
+ * Also used by the chaos suite to run (and restart) a server of its own.
+ * @param {string} databaseUrl @param {string} dataDir @param {(line: string) => void} log
  * @returns {Promise<(() => Promise<void>) | null>} stops what was started (null: nothing was)
  */
 export async function ensurePostgres(databaseUrl, dataDir, log) {
@@ -796,13 +747,9 @@ export async function ensurePostgres(databaseUrl, dataDir, log) {
   };
 }
 
-// -- NATS
-
 /**
  * Starts nats-server with JetStream at `natsUrl` (store `<dataDir>/nats`) unless one answers there already.
- * @param {string} natsUrl
- * @param {string} dataDir
- * @param {(line: string) => void} log
+ * @param {string} natsUrl @param {string} dataDir @param {(line: string) => void} log
  * @param {Record<string, string | undefined>} env
  * @returns {Promise<(() => Promise<void>) | null>} stops what was started (null: nothing was)
  */
@@ -868,8 +815,6 @@ async function assertJetStream(natsUrl, where, env) {
   }
 }
 
-// -- Redis
-
 /** @param {string} host @param {number} port @returns {Promise<boolean>} true when `PING` answers `+PONG` */
 function redisPing(host, port) {
   return new Promise((resolve) => {
@@ -891,12 +836,9 @@ function redisPing(host, port) {
 }
 
 /**
- * Starts redis-server at `redisUrl` unless one answers there already. `persist`: keep an append-only file under
- * `<dataDir>/redis`, fsynced on every write, so a restart keeps the queues (the chaos suite restarts Redis the way an
- * operator restarts a durable one); without it, nothing survives a restart (a local development server).
- * @param {string} redisUrl
- * @param {string} dataDir
- * @param {(line: string) => void} log
+ * `persist`: an append-only file fsynced on every write, so a restart keeps the queues (the chaos suite restarts
+ * Redis).
+ * @param {string} redisUrl @param {string} dataDir @param {(line: string) => void} log
  * @param {{ persist?: boolean }} [options]
  * @returns {Promise<(() => Promise<void>) | null>} stops what was started (null: nothing was)
  */
@@ -948,22 +890,13 @@ export async function ensureRedis(redisUrl, dataDir, log, options = {}) {
   };
 }
 
-// ---- migrations and helpers ---------------------------------------------------------------------------------------
-
-/**
- * Applies pending migrations of every service (creates the database if missing).
- * @param {string} databaseUrl
- * @param {(line: string) => void} [log]
- */
+/** Creates the database if missing. @param {string} databaseUrl @param {(line: string) => void} [log] */
 export async function deployMigrations(databaseUrl, log) {
   const { deploy } = await import('../tools/migrate/index.mjs');
   return deploy({ databaseUrl, log });
 }
 
-/**
- * A TCP port that is free right now on 127.0.0.1 (the kernel picks it).
- * @returns {Promise<number>}
- */
+/** The kernel picks it. @returns {Promise<number>} */
 export function freePort() {
   return new Promise((resolve, reject) => {
     const server = net.createServer();

@@ -1,10 +1,6 @@
-// `npm test`: prerequisites, lint, build, typecheck-tests, generated, migrations, unit, integration, e2e, in that
-// order, stopping at the first failure; ends with `N passed, M failed` summed from the Vitest JSON reports.
-//
+// `npm test`: the steps in order, stopping at the first failure; ends with `N passed, M failed` from the Vitest JSON reports.
 //   node scripts/test.mjs                 every step
 //   node scripts/test.mjs unit e2e        only the named steps (`e2e` alone builds first)
-//
-// lint, build, unit and integration are Nx targets, so unchanged projects come from the Nx cache.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync } from 'node:fs';
@@ -22,7 +18,6 @@ if (unknown.length) {
 }
 const selected = new Set(requested.length ? requested : STEPS);
 if (selected.has('e2e') || selected.has('generated')) selected.add('build');
-// Every step that talks to a server or a tool needs them first.
 if (['migrations', 'unit', 'integration', 'e2e'].some((s) => selected.has(s))) selected.add('prerequisites');
 
 const bin = (/** @type {string} */ name) => path.join(REPO_ROOT, 'node_modules', '.bin', name);
@@ -36,9 +31,7 @@ const timings = [];
 const failures = [];
 
 /**
- * @param {string} cmd
- * @param {string[]} args
- * @param {NodeJS.ProcessEnv} [env]
+ * @param {string} cmd @param {string[]} args @param {NodeJS.ProcessEnv} [env]
  * @returns {Promise<number>} exit code (signals count as failure)
  */
 function run(cmd, args, env = {}) {
@@ -61,17 +54,14 @@ function heading(title) {
   process.stdout.write(`\n==== ${title} ${'='.repeat(Math.max(0, 100 - title.length))}\n`);
 }
 
-/**
- * Runs an Nx target on every project, two at a time (two cores). `extra` is forwarded to every task's command.
- * @param {string} target @param {string[]} [extra]
- */
+/** Two at a time (two cores). @param {string} target @param {string[]} [extra] */
 function nxRunMany(target, extra = []) {
   return run(bin('nx'), ['run-many', '-t', target, '--parallel=2', '--outputStyle=stream', ...extra]);
 }
 
 /**
- * Adds one Vitest JSON report to the totals and names its failures. @param {string} label @param {string} report
- * @returns {boolean} whether the report exists
+ * Adds one Vitest JSON report to the totals and names its failures.
+ * @param {string} label @param {string} report @returns {boolean} whether the report exists
  */
 function countReport(label, report) {
   if (!existsSync(report)) return false;
@@ -93,9 +83,8 @@ function countReport(label, report) {
 }
 
 /**
- * One kind of tests through Nx: each project's `target` writes `test-results/<kind>.json`; stale reports are removed
- * first, so only this run's (or the cache's) count. @param {string} target @param {'unit' | 'integration'} kind
- * @param {string[]} [extra]
+ * Stale reports are removed first, so only this run's (or the cache's) count.
+ * @param {string} target @param {'unit' | 'integration'} kind @param {string[]} [extra]
  */
 async function nxVitest(target, kind, extra = []) {
   const reports = readProjects(REPO_ROOT).map((p) => ({ label: `${kind} ${p.name}`, file: path.join(REPO_ROOT, p.root, 'test-results', `${kind}.json`) }));
@@ -130,7 +119,7 @@ function firstLine(text) {
   return line.trim().slice(0, 300);
 }
 
-/** A scratch database: deploy every migration, then check that the schemas need no new one; always dropped. */
+/** Always dropped. */
 async function migrationCheck() {
   const { default: pg } = await import('pg');
   const base = new URL(process.env.CAIRN_TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres');
@@ -153,11 +142,7 @@ async function migrationCheck() {
   }
 }
 
-/**
- * After a successful build, dates every project's build stamp (`dist/.tsbuildinfo`) now. Outputs Nx restores from its
- * cache keep the time they were first built, older than a fresh checkout's sources; the e2e harness's stale-build
- * guard compares those times, and Nx has just vouched that the outputs match the sources.
- */
+/** Outputs Nx restores keep their first build time, older than a fresh checkout's sources; the e2e stale-build guard compares those. */
 function markBuilt() {
   const now = new Date();
   for (const p of readProjects(REPO_ROOT)) {
@@ -168,7 +153,6 @@ function markBuilt() {
 
 /** @type {Record<string, [string, () => Promise<number>]>} */
 const steps = {
-  // Not a test: brings the Debian packages and servers (and, in CI, the real clients) or stops with one line.
   prerequisites: ['Prerequisites (scripts/prerequisites.mjs: tools, servers, client toolchains)', () =>
     run(process.execPath, [path.join(REPO_ROOT, 'scripts/prerequisites.mjs')])],
   lint: ['Lint (nx run-many -t lint: eslint per project, cached)', () => nxRunMany('lint')],
@@ -177,8 +161,7 @@ const steps = {
     if (code === 0) markBuilt();
     return code;
   }],
-  // Vitest strips types without checking them and the build leaves the tests out: this is where a test calling code
-  // with the wrong shape fails (tsconfig.spec.json; the root project's target, after every project's build).
+  // Vitest strips types and the build leaves the tests out: here a test calling code with the wrong shape fails.
   'typecheck-tests': ['Type check of the test code (nx run cairn:typecheck-tests: tsc -p tsconfig.spec.json, cached)', () =>
     run(bin('nx'), ['run', 'cairn:typecheck-tests', '--outputStyle=stream'])],
   generated: ['Generated files are current (OpenAPI description, subject catalogue, NATS accounts, settings table, Nx graph, runner protocol code)', async () => {
@@ -194,8 +177,8 @@ const steps = {
   unit: ['Unit tests (nx run-many -t test: vitest --project unit per project, cached)', () => nxVitest('test', 'unit')],
   integration: [
     'Integration tests (nx run-many -t integration: vitest --project integration per project, real Postgres, NATS, Redis)',
-    // Two projects at a time with one Vitest worker each: as many databases, NATS servers and git processes in
-    // flight as the single Vitest run had (maxWorkers 2), without one project's long tail idling the other core.
+    // One Vitest worker per project: as much in flight as one run with maxWorkers 2, without one project's long tail
+    // idling a core.
     () => nxVitest('integration', 'integration', ['--maxWorkers=1']),
   ],
   e2e: ['End-to-end tests (vitest --project e2e: the whole suite over HTTP)', () => vitest('e2e')],

@@ -1,17 +1,15 @@
-// Gitea's Go SDK (code.gitea.io/sdk/gitea) as a client: test/clients/gitea-sdk/ is a Go program that calls every SDK
-// method whose operation Cairn implements. It is compiled against the SDK from the Go module proxy; the cache key is
-// the SDK version plus a hash of the program's sources, so an edit rebuilds it.
+// Gitea's Go SDK: test/clients/gitea-sdk/ calls every SDK method Cairn implements; its key hashes the program, so an
+// edit rebuilds it.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The pinned SDK version (the newest the Go module proxy served when pinned); go.mod requires the same. */
+/** The newest the Go module proxy served when pinned; go.mod requires the same. */
 const VERSION = 'v0.25.1';
 export const SOURCES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test/clients/gitea-sdk');
 
-/** A short hash of what the build reads: the Go sources, go.mod and go.sum. */
 function sourcesHash() {
   const hash = createHash('sha256');
   const files = readdirSync(SOURCES).filter((f) => f.endsWith('.go') || f === 'go.mod' || f === 'go.sum').sort();

@@ -1,11 +1,10 @@
-// MinIO (github.com/minio/minio from the Go module proxy, MinIO's own documented source build): the real
-// S3-compatible server the object-storage tests run Cairn's blob store against. MinIO tags releases by date, not
-// semver, so the proxy knows it only by pseudo-version.
+// MinIO from the Go module proxy (its documented source build); it tags releases by date, so the proxy knows only a
+// pseudo-version.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { homedir } from 'node:os';
 
-/** The newest pseudo-version the Go module proxy served on 2026-11-28 (`go install github.com/minio/minio@latest`). */
+/** The newest the Go module proxy served on 2026-11-28 (`go install github.com/minio/minio@latest`). */
 const VERSION = 'v0.0.0-20260212201848-7aac2a2c5b7c';
 
 /** @type {import('../clients.mjs').ClientSpec} */
@@ -24,8 +23,7 @@ export default {
 };
 
 /**
- * Starts the built MinIO server on 127.0.0.1:`port` (its console on `consolePort`) with `dataDir` and root
- * credentials, and resolves once it is ready; for the tests and the benchmarks.
+ * Resolves once it is ready.
  * @param {{ bin: string, dataDir: string, port: number, consolePort: number, accessKeyId: string, secretAccessKey: string }} o
  * @returns {Promise<{ endpoint: string, stop: () => Promise<void> }>}
  */
@@ -56,7 +54,6 @@ export async function runMinio(o) {
 }
 
 /**
- * The `CAIRN__STORAGE__*` settings that put every kind of blob in `bucket` of the server at `endpoint`.
  * @param {string} endpoint @param {{ accessKeyId: string, secretAccessKey: string }} credentials @param {string} bucket
  * @returns {Record<string, string>}
  */

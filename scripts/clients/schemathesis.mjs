@@ -1,16 +1,13 @@
-// schemathesis (PyPI): property-based API testing driven by Cairn's published OpenAPI document
-// (test/e2e/client-schemathesis.e2e-spec.ts, `npm run fuzz:openapi`). Installed with pip into a virtual environment
-// of its own in the cache folder.
+// schemathesis from PyPI, in a virtual environment of its own in the cache folder.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-/** The newest version PyPI served on 2026-11-28 (`pip index versions schemathesis`). */
+/** The newest PyPI served on 2026-11-28 (`pip index versions schemathesis`). */
 const VERSION = '4.32.5';
 
 /**
- * pip writes the venv's absolute path into the `st` launcher's first line, but the venv is built in a temporary
- * folder and renamed into the cache. This header (the form pip itself uses for long paths) finds the venv's python
- * beside the launcher instead, so the installed folder works wherever it ends up.
+ * pip writes the venv's absolute path into `st`'s first line, but the venv is renamed into the cache: this header
+ * (pip's own form for long paths) finds python beside the launcher.
  */
 const RELOCATABLE_HEADER = `#!/bin/sh\n'''exec' "$(dirname "$0")/python3" "$0" "$@"\n' '''\n`;
 

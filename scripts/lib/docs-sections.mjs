@@ -1,6 +1,3 @@
-// Shared by the documentation generators (subject catalogue, settings table): reading TypeScript sources with the
-// compiler API, and replacing a generated section of a Markdown file between `<!-- name:start -->` and
-// `<!-- name:end -->` markers.
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
@@ -10,11 +7,7 @@ export function parseSource(file) {
   return ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
 }
 
-/**
- * Every `.ts` file under `dir` (recursive) except tests, declarations and generated code.
- * @param {string} dir
- * @returns {string[]}
- */
+/** Except tests, declarations and generated code. @param {string} dir @returns {string[]} */
 export function sourceFiles(dir) {
   /** @type {string[]} */
   const out = [];
@@ -66,12 +59,9 @@ export function prop(obj, name) {
 }
 
 /**
- * Replaces (or, with `check`, compares) the generated section of a Markdown file.
- * @param {string} file
- * @param {string} name marker name
- * @param {string} content
- * @param {{ check?: boolean }} [options]
- * @returns {boolean} true when the file is (now) up to date
+ * With `check`, only compares.
+ * @param {string} file @param {string} name marker name @param {string} content
+ * @param {{ check?: boolean }} [options] @returns {boolean} true when the file is (now) up to date
  */
 export function replaceSection(file, name, content, { check = false } = {}) {
   const text = readFileSync(file, 'utf8');

@@ -1,20 +1,16 @@
-// The secrets of a local installation started by `npm start`: production mode refuses to start on the public
-// development values of `[security] INTERNAL_TOKEN` and `SECRET_KEY`, so a local installation gets random ones,
-// made once and kept in its data folder (`.cairn/<namespace>/secrets.json`, readable by its owner only), and the
-// same ones on every restart (SECRET_KEY seals data at rest: a new one would make that data unreadable).
+// Production refuses the public development secrets, so a local installation gets random ones, kept (owner-only) in
+// its data folder: SECRET_KEY seals data at rest, so it must survive restarts.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-/** Each generated secret: its variable and the name it is kept under. */
 export const LOCAL_SECRETS = Object.freeze([
   { name: 'internalToken', env: 'CAIRN__SECURITY__INTERNAL_TOKEN' },
   { name: 'secretKey', env: 'CAIRN__SECURITY__SECRET_KEY' },
 ]);
 
 /**
- * The environment entries for the secrets the operator has not configured (`configured` names those set through the
- * environment or app.ini: they always win and are never written here).
+ * Settings the operator configured always win and are never written here.
  * @param {string} dir  the installation's folder
  * @param {Set<string>} configured  names from {@link LOCAL_SECRETS} that are already set
  * @returns {{ env: Record<string, string>, file: string, created: string[] }}

@@ -1,5 +1,5 @@
-// The workspace's Nx projects as Nx reads them (every workspace package.json, and project.json files), for the tools
-// that need them without starting Nx: the module-boundaries lint rule and scripts/test.mjs (per-project reports).
+// The Nx projects as Nx reads them, for tools that need them without starting Nx (the module-boundaries rule,
+// scripts/test.mjs).
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
@@ -15,10 +15,8 @@ function readJson(file) {
 }
 
 /**
- * The Nx projects of the workspace: every `project.json`, and every workspace package.json (the root's
- * `workspaces` globs, `dir/*` form), as Nx reads them. Paths are relative to `workspaceRoot`, `/`-separated.
- * @param {string} workspaceRoot
- * @returns {Project[]}
+ * Every `project.json` and workspace package.json (`dir/*` globs); paths relative to `workspaceRoot`, `/`-separated.
+ * @param {string} workspaceRoot @returns {Project[]}
  */
 export function readProjects(workspaceRoot) {
   /** @type {Map<string, Project>} */

@@ -1,20 +1,14 @@
-// cairn/data-access: a data-owning service touches its tables only in `*.repository.ts` files (docs/architecture.md).
-// Refused elsewhere: a model call on the Prisma client or a transaction handle (`this.prisma.runner.findMany(…)`,
-// `tx.secret.create(…)`), the client's raw and transaction methods (`$queryRaw`, `$executeRaw`, `$transaction`, …),
-// and importing the generated client's runtime (type-only imports are fine: rows are passed around as types).
-// Which files may do so is the config's choice (eslint.config.mjs: repositories, the prisma folder, tests).
+// cairn/data-access: a data-owning service touches its tables only in `*.repository.ts` files (docs/architecture.md);
+// type-only imports of the generated client are fine. Which files may is the config's choice.
 
-/** Prisma's model delegate operations. */
 const MODEL_OPERATIONS = new Set([
   'findUnique', 'findUniqueOrThrow', 'findFirst', 'findFirstOrThrow', 'findMany', 'create', 'createMany',
   'createManyAndReturn', 'update', 'updateMany', 'updateManyAndReturn', 'upsert', 'delete', 'deleteMany', 'count',
   'aggregate', 'groupBy',
 ]);
-/** The client's own methods that reach the database. */
 const CLIENT_METHODS = new Set([
   '$transaction', '$queryRaw', '$queryRawUnsafe', '$executeRaw', '$executeRawUnsafe', '$queryRawTyped',
 ]);
-/** What the client or a transaction handle is called in this code base (`this.prisma`, `tx`, `db`). */
 const CLIENT_NAMES = new Set(['prisma', 'tx', 'db', 'client']);
 const GENERATED_CLIENT = /\/generated\/prisma\//;
 

@@ -19,7 +19,6 @@ describe('cairn/data-access (eslint.config.mjs)', () => {
     else process.env.CAIRN_LINT_NO_TYPES = saved;
   });
 
-  /** The data-access findings for `code` as if it were the file `rel`. */
   async function findings(rel: string, code: string): Promise<string[]> {
     const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, rel) });
     return result.messages.filter((m) => m.ruleId === 'cairn/data-access' || m.fatal).map((m) => m.message);

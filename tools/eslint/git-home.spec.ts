@@ -4,7 +4,6 @@ import { workspaceEslint } from './workspace-eslint.js';
 describe('only libs/git starts git or reads git objects (eslint.config.mjs)', () => {
   const eslint = workspaceEslint();
 
-  /** The git-home findings for `code` as if it were the file `rel`. */
   async function findings(rel: string, code: string): Promise<string[]> {
     return (await eslint.lint(rel, code))
       .filter((m) => m.fatal || ((m.ruleId === 'no-restricted-imports' || m.ruleId === 'no-restricted-syntax') && m.message.includes('libs/git')))
@@ -22,7 +21,6 @@ describe('only libs/git starts git or reads git objects (eslint.config.mjs)', ()
 
   it('refuses child_process, raw git processes, one-shot git commands and cat-file in apps and the other libraries', async () => {
     for (const rel of ['apps/repo-service/src/contents/example.ts', 'apps/merge-check-worker/src/example.ts', 'libs/platform/src/example.ts']) {
-      // The import and the call.
       expect(await findings(rel, spawnsGit)).toHaveLength(2);
       expect(await findings(rel, rawProcess)).toHaveLength(1);
       expect(await findings(rel, oneShot)).toHaveLength(1);

@@ -7,7 +7,6 @@ const SRC = 'apps/repo-service/src';
 describe("repo-service's layer rule (eslint.config.mjs)", () => {
   const eslint = workspaceEslint();
 
-  /** The restricted-import messages for a file `rel` importing `spec`. */
   async function refusals(rel: string, spec: string) {
     const messages = await eslint.lint(`${SRC}/${rel}`, `export * from '${spec}';\n`);
     return messages.filter((m) => m.ruleId === 'no-restricted-imports' || m.fatal).map((m) => m.message);

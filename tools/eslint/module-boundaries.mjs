@@ -1,4 +1,4 @@
-// `cairn/module-boundaries`: what `@nx/enforce-module-boundaries` checks (project tags, `depConstraints`,
+// `cairn/module-boundaries`: `@nx/enforce-module-boundaries`' checks (tags, `depConstraints`,
 // `bannedExternalImports`, `testOnlyPaths`), ours because no @nx/* plugin is published for Nx 24.
 import path from 'node:path';
 import { readProjects } from '../../scripts/lib/nx-projects.mjs';

@@ -4,7 +4,6 @@ import { workspaceEslint } from './workspace-eslint.js';
 describe('cairn/module-boundaries (eslint.config.mjs)', () => {
   const eslint = workspaceEslint();
 
-  /** The boundary findings for `code` as if it were the file `rel`. */
   async function boundaryFindings(rel: string, code: string) {
     return (await eslint.lint(rel, code))
       .filter((m) => m.ruleId === 'cairn/module-boundaries' || m.fatal)

@@ -6,8 +6,8 @@ import { afterAll, beforeAll } from 'vitest';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /**
- * The workspace's own ESLint configuration for a spec (so it proves the rules in use, not a copy), without the
- * type-aware rules (they need the file on disk). `lint(rel, code)` lints `code` as if it were the file `rel`.
+ * The workspace's own ESLint configuration (so specs prove the rules in use, not a copy), without the type-aware
+ * rules: they need the file on disk.
  */
 export function workspaceEslint(): { lint: (rel: string, code: string) => Promise<Linter.LintMessage[]> } {
   let eslint: ESLint;

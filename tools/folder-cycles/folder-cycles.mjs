@@ -1,12 +1,6 @@
 #!/usr/bin/env node
-// Folder-level import cycles inside one app: every first-level folder of `<app>/src` is a node — in an app with
-// layers (`<app>/layers.json`), every folder inside a layer (`git-core/storage`) — and a relative import from a file
-// in folder A of a file in folder B (A ≠ B) an edge A → B. Test files (`*.spec.ts`, `*.int-spec.ts`) are left out:
-// tests may reach across. Prints each cycle (a strongly connected set of folders) and exits 1 when there is one
-// among the folders checked.
-//
-//   node tools/folder-cycles/folder-cycles.mjs                                    (every app and library)
-//   node tools/folder-cycles/folder-cycles.mjs apps/repo-service/src [folder …]   (folders: only cycles among these count)
+// Folder-level import cycles inside each app (a layer's folders count one by one; tests may reach across). `node
+// tools/folder-cycles/folder-cycles.mjs [<app>/src [folder …]]`; exits 1 on a cycle.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +9,7 @@ const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"](\.{1,2}\/[^'"]+
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** The `src` folder of every app and library, relative to the repository root. @returns {string[]} */
+/** @returns {string[]} */
 export function sourceDirs(root = ROOT) {
   return ['apps', 'libs'].flatMap((group) =>
     existsSync(path.join(root, group))
@@ -37,8 +31,7 @@ export function layersOf(srcDir) {
 }
 
 /**
- * Folder → the folders its (non-test) files import, for the first-level folders of `srcDir` (inside a layer: the
- * layer's folders; the layer's own files are the node named after the layer).
+ * Folder → the folders its (non-test) files import; inside a layer the layer's own files are the node named after it.
  * @param {string} srcDir @returns {Map<string, Set<string>>}
  */
 export function folderGraph(srcDir) {

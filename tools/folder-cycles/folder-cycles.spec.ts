@@ -28,7 +28,6 @@ describe('repo-service folder layers', () => {
 });
 
 describe('every other app and library', () => {
-  // repo-service has its own case above (its layers are checked folder by folder).
   const dirs = sourceDirs().filter((dir) => dir !== 'apps/repo-service/src');
 
   it('finds the apps and libraries', () => {

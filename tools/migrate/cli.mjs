@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-// CLI of the offline `prisma migrate` replacement: `npm run migrate -- <command> [options]`. See README.md.
 import { parseArgs } from 'node:util';
 import { MigrateError, check, deploy, dev, diff, generate, listServices, resolve, status } from './index.mjs';
 

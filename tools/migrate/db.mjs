@@ -1,12 +1,8 @@
-// Plain `pg` helpers: database creation, the `_prisma_migrations` table, advisory locking.
 import pg from 'pg';
 
 export const DEFAULT_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/cairn';
 
-/**
- * Same key the native Prisma schema engine uses for `pg_advisory_lock`, so our deploys also exclude a
- * concurrent native `prisma migrate deploy` on the same database.
- */
+/** Native Prisma's `pg_advisory_lock` key, so our deploys also exclude a concurrent native `prisma migrate deploy`. */
 export const ADVISORY_LOCK_KEY = 72707369;
 
 /** @param {string} name */
@@ -14,10 +10,7 @@ export function quoteIdent(name) {
   return `"${name.replaceAll('"', '""')}"`;
 }
 
-/**
- * @param {string} url
- * @param {string} database
- */
+/** @param {string} url @param {string} database */
 export function withDatabase(url, database) {
   const u = new URL(url);
   u.pathname = `/${encodeURIComponent(database)}`;
@@ -43,10 +36,8 @@ export function redact(url) {
 }
 
 /**
- * Creates the database named in `url` if it does not exist yet, via the `postgres` maintenance database.
- * Safe against a concurrent creator.
- * @param {string} url
- * @returns {Promise<boolean>} true when it was created
+ * Creates the database if missing (via the `postgres` maintenance database); safe against a concurrent creator.
+ * @param {string} url @returns {Promise<boolean>} true when it was created
  */
 export async function ensureDatabase(url) {
   const name = databaseName(url);
@@ -69,10 +60,7 @@ export async function ensureDatabase(url) {
   }
 }
 
-/**
- * @param {string} url
- * @returns {Promise<pg.Client>}
- */
+/** @param {string} url @returns {Promise<pg.Client>} */
 export async function connect(url) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -94,9 +82,8 @@ export async function migrationsTableExists(client, schema) {
 }
 
 /**
- * Exactly the table native Prisma creates, so `prisma migrate deploy` accepts our bookkeeping later.
- * @param {pg.Client} client
- * @param {string} schema
+ * Exactly native Prisma's table, so `prisma migrate deploy` accepts our bookkeeping later.
+ * @param {pg.Client} client @param {string} schema
  */
 export async function ensureMigrationsTable(client, schema) {
   const s = quoteIdent(schema);
@@ -119,8 +106,7 @@ export async function ensureMigrationsTable(client, schema) {
  */
 
 /**
- * @param {pg.Client} client
- * @param {string} schema
+ * @param {pg.Client} client @param {string} schema
  * @returns {Promise<MigrationRow[]>} rows in application order; empty when the table does not exist
  */
 export async function readMigrationRows(client, schema) {
@@ -133,8 +119,7 @@ export async function readMigrationRows(client, schema) {
 
 /**
  * Session-level advisory lock (scoped to this database); waits for a concurrent deploy to finish.
- * @param {pg.Client} client
- * @param {() => void} [onWait] called once when someone else holds the lock
+ * @param {pg.Client} client @param {() => void} [onWait] called once when someone else holds the lock
  */
 export async function lock(client, onWait) {
   const { rows } = await client.query('SELECT pg_try_advisory_lock($1) AS got', [ADVISORY_LOCK_KEY]);

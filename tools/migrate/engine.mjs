@@ -1,9 +1,5 @@
-// Drives Prisma's WebAssembly schema engine in-process.
-//
-// Why: the Prisma 7 CLI only runs `migrate` with the native schema-engine binary, which it downloads from
-// Prisma's binary host (unreachable here and in air-gapped clusters). The wasm build of the same engine ships
-// inside the `prisma` package; we pair it with the JS glue from `@prisma/schema-engine-wasm` and give it a
-// `@prisma/adapter-pg` connection, patched where the adapter does not fit migrations (see below).
+// Prisma's WebAssembly schema engine in-process: the Prisma 7 CLI's `migrate` downloads a native engine from Prisma's
+// binary host (unreachable in air-gapped clusters); the wasm build ships inside `prisma`.
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -19,8 +15,8 @@ const require = createRequire(import.meta.url);
 /** @typedef {import('@prisma/schema-engine-wasm').SchemaEngine} SchemaEngine */
 
 /**
- * Locates the engine build the installed CLI ships, so that the SQL we generate is what `prisma` itself
- * would generate. Falls back to any `schema_engine*.wasm` in the CLI's build folder (file name drift).
+ * The engine build the installed CLI ships, so our SQL is what `prisma` would generate (any `schema_engine*.wasm` on
+ * file name drift).
  * @returns {string}
  */
 export function findEngineWasm() {
@@ -41,8 +37,8 @@ export function findEngineWasm() {
 let enginePromise;
 
 /**
- * Instantiates the wasm module once per process. Node 20 cannot `import` a .wasm file, so we compile it and
- * wire the glue's exports up as its imports ourselves (what the package's `schema_engine.js` would do).
+ * Node cannot `import` a .wasm file, so we compile it and wire the glue's exports as its imports (as
+ * `schema_engine.js` would).
  * @returns {Promise<typeof glue.SchemaEngine>}
  */
 export function loadSchemaEngine() {
@@ -84,8 +80,8 @@ export function loadSchemaEngine() {
 }
 
 /**
- * Postgres `"char"` (oid 18, used all over pg_catalog) is unknown to adapter-pg's column-type mapping and makes
- * the engine's introspection queries fail; it is a one-byte string, so report it as text (oid 25).
+ * Postgres `"char"` (oid 18, all over pg_catalog) is unknown to adapter-pg and fails the engine's introspection;
+ * report it as text (25).
  * @param {any} queryable an adapter or transaction from adapter-pg
  */
 function patchCharColumns(queryable) {
@@ -100,9 +96,7 @@ function patchCharColumns(queryable) {
   };
 }
 
-/**
- * @param {any} adapter a PrismaPgAdapter
- */
+/** @param {any} adapter a PrismaPgAdapter */
 function patchAdapter(adapter) {
   patchCharColumns(adapter);
   const startTransaction = adapter.startTransaction.bind(adapter);
@@ -111,9 +105,8 @@ function patchAdapter(adapter) {
     patchCharColumns(tx);
     return tx;
   };
-  // adapter-pg splits scripts on ";" and autocommits each piece, which breaks function bodies and leaves
-  // half-applied migrations. One simple-protocol query with the whole script runs as a single implicit
-  // transaction in Postgres, so a failing script rolls back entirely.
+  // adapter-pg splits scripts on ";" and autocommits each piece; one simple-protocol query runs the whole script as
+  // one transaction.
   adapter.executeScript = async (/** @type {string} */ script) => {
     try {
       await adapter.underlyingDriver().query(script);
@@ -125,18 +118,14 @@ function patchAdapter(adapter) {
 }
 
 /**
- * The SQL connection factory handed to the engine: one Postgres database + one schema (the service's).
- * Provides its own shadow-database factory because adapter-pg's one ignores the database name when the config
- * is a connection string, and ends up using the main database.
+ * One database + the service's schema; its own shadow-database factory because adapter-pg's ignores the database name
+ * of a connection string.
  */
 class ServiceAdapterFactory {
   provider = /** @type {const} */ ('postgres');
   adapterName = '@prisma/adapter-pg';
 
-  /**
-   * @param {string} databaseUrl
-   * @param {string} schema Postgres schema the service lives in
-   */
+  /** @param {string} databaseUrl @param {string} schema Postgres schema the service lives in */
   constructor(databaseUrl, schema) {
     this.databaseUrl = databaseUrl;
     this.schema = schema;
@@ -177,7 +166,7 @@ class ServiceAdapterFactory {
   }
 
   /**
-   * Errors thrown here reach the engine as opaque "GenericJs" ids; keep the original to report it.
+   * Errors reach the engine as opaque "GenericJs" ids; keep the original to report it.
    * @template T @param {() => Promise<T>} fn @returns {Promise<T>}
    */
   async #remember(fn) {
@@ -210,17 +199,13 @@ class ServiceAdapterFactory {
     await adminQuery(this.databaseUrl, `DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);
   }
 
-  /** Closes whatever the engine left open and drops leftover shadow databases. */
   async close() {
     for (const adapter of [...this.open]) await adapter.dispose().catch(() => {});
     for (const name of [...this.shadowDatabases]) await this.#dropShadow(name).catch(() => {});
   }
 }
 
-/**
- * @param {string} url
- * @param {string} sql
- */
+/** @param {string} url @param {string} sql */
 async function adminQuery(url, sql) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -232,12 +217,9 @@ async function adminQuery(url, sql) {
 }
 
 /**
- * Runs `fn` with a schema engine connected to `databaseUrl`, scoped to Postgres schema `schema`, and tears
- * everything down afterwards (engine, pools, shadow databases).
  * @template T
  * @param {{ databaseUrl: string, schema: string, datamodels?: [string, string][], debug?: (line: string) => void }} options
- * @param {(engine: SchemaEngine) => Promise<T>} fn
- * @returns {Promise<T>}
+ * @param {(engine: SchemaEngine) => Promise<T>} fn @returns {Promise<T>}
  */
 export async function withSchemaEngine({ databaseUrl, schema, datamodels, debug }, fn) {
   const SchemaEngine = await loadSchemaEngine();
@@ -258,10 +240,9 @@ export async function withSchemaEngine({ databaseUrl, schema, datamodels, debug 
 }
 
 /**
- * Engine errors carry a Rust backtrace in their message; connection failures inside our factory only reach the
- * engine as an opaque id, so prefer the original JS error when there is one.
- * @param {unknown} error
- * @param {unknown} adapterError
+ * Engine messages carry a Rust backtrace and our factory's failures arrive as an opaque id: prefer the original JS
+ * error.
+ * @param {unknown} error @param {unknown} adapterError
  */
 function engineError(error, adapterError) {
   const message = error instanceof Error ? error.message : String(error);

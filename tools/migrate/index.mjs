@@ -1,5 +1,3 @@
-// Programmatic API of the offline `prisma migrate` replacement (see README.md). Used by the CLI, test setup and
-// `npm start`. All functions default to every service under prisma/ and to $DATABASE_URL.
 import { randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { accessSync, chmodSync, constants } from 'node:fs';
@@ -32,7 +30,7 @@ import {
 
 export { listServices } from './layout.mjs';
 
-/** A user-facing failure (bad state, failed migration); the CLI prints its message without a stack. */
+/** A user-facing failure; the CLI prints its message without a stack. */
 export class MigrateError extends Error {
   name = 'MigrateError';
 }
@@ -67,16 +65,12 @@ function withDefaults(options) {
 
 const filters = { externalTables: [], externalEnums: [] };
 
-/** Engine logs are JSON lines; only useful when chasing a problem. */
 const engineDebug = process.env.MIGRATE_DEBUG ? (/** @type {string} */ line) => console.error(line) : undefined;
 
 /**
- * Compares migration folders with `_prisma_migrations` rows the way Prisma does: rolled-back rows are ignored,
- * a row without finished_at is a failed migration.
- * @param {string} service
- * @param {import('./layout.mjs').LocalMigration[]} local
- * @param {import('./db.mjs').MigrationRow[]} rows
- * @returns {ServiceStatus}
+ * As Prisma does: rolled-back rows are ignored, a row without finished_at is a failed migration.
+ * @param {string} service @param {import('./layout.mjs').LocalMigration[]} local
+ * @param {import('./db.mjs').MigrationRow[]} rows @returns {ServiceStatus}
  */
 function analyze(service, local, rows) {
   const live = rows.filter((r) => r.rolled_back_at === null);
@@ -100,9 +94,7 @@ function analyze(service, local, rows) {
 const resolveHint = (service, name) =>
   `fix the cause, then run: npm run migrate -- resolve --service ${service} --rolled-back ${name}`;
 
-/**
- * @param {ServiceStatus} st
- */
+/** @param {ServiceStatus} st */
 function refuseBrokenHistory(st) {
   if (st.failed.length > 0) {
     const f = st.failed[0];
@@ -129,10 +121,7 @@ function display(p) {
 /** @param {string} text */
 const indent = (text) => text.replace(/^/gm, '    ');
 
-/**
- * Prisma-style `logs` for a failed migration.
- * @param {any} error
- */
+/** @param {any} error */
 function failureLogs(error) {
   const parts = [`Database error code: ${error?.code ?? 'unknown'}`, '', 'Database error:', `ERROR: ${error?.message ?? error}`];
   if (error?.detail) parts.push(`DETAIL: ${error.detail}`);
@@ -142,11 +131,9 @@ function failureLogs(error) {
 }
 
 /**
- * Applies one migration: the row is inserted first (outside the transaction) so that a failure leaves a record;
- * the whole file then runs as one simple-protocol query inside a transaction, together with marking the row
- * finished, so it is all-or-nothing.
- * @param {import('pg').Client} client
- * @param {string} service
+ * The row goes in first (outside the transaction) so a failure leaves a record; the file and the row's finish commit
+ * together.
+ * @param {import('pg').Client} client @param {string} service
  * @param {import('./layout.mjs').LocalMigration} migration
  */
 async function applyMigration(client, service, migration) {
@@ -176,12 +163,8 @@ async function applyMigration(client, service, migration) {
 }
 
 /**
- * Runs `fn` holding the database-wide migration advisory lock (waits for a concurrent deploy to finish).
- * @template T
- * @param {string} databaseUrl
- * @param {(line: string) => void} log
- * @param {(client: import('pg').Client) => Promise<T>} fn
- * @returns {Promise<T>}
+ * @template T @param {string} databaseUrl @param {(line: string) => void} log
+ * @param {(client: import('pg').Client) => Promise<T>} fn @returns {Promise<T>}
  */
 async function locked(databaseUrl, log, fn) {
   if (await ensureDatabase(databaseUrl)) log(`created database ${databaseName(databaseUrl)}`);
@@ -199,11 +182,9 @@ async function locked(databaseUrl, log, fn) {
 }
 
 /**
- * Applies pending migrations of each service, in order, each in its own transaction. Idempotent; refuses while a
- * service has a failed or edited migration. Creates the database and service schemas when missing.
- * Stops at the first failure (throws MigrateError).
- * @param {CommonOptions} [options]
- * @returns {Promise<{ applied: { service: string, migration: string }[] }>}
+ * Pending migrations of each service, each in its own transaction; refuses while one is failed or edited; stops at
+ * the first failure.
+ * @param {CommonOptions} [options] @returns {Promise<{ applied: { service: string, migration: string }[] }>}
  */
 export async function deploy(options = {}) {
   const o = withDefaults(options);
@@ -234,7 +215,7 @@ export async function deploy(options = {}) {
 }
 
 /**
- * Applied / pending / failed / edited / missing migrations per service. Read-only (does not create anything).
+ * Read-only.
  * @param {CommonOptions} [options]
  * @returns {Promise<{ ok: boolean, services: ServiceStatus[] }>} ok: nothing pending, failed, edited or missing
  */
@@ -264,12 +245,8 @@ export async function status(options = {}) {
 }
 
 /**
- * The schema engine scoped to one service, with its errors prefixed by the service name.
- * @template T
- * @param {string} databaseUrl
- * @param {string} service
- * @param {(engine: import('./engine.mjs').SchemaEngine) => Promise<T>} fn
- * @returns {Promise<T>}
+ * @template T @param {string} databaseUrl @param {string} service
+ * @param {(engine: import('./engine.mjs').SchemaEngine) => Promise<T>} fn @returns {Promise<T>}
  */
 async function withServiceEngine(databaseUrl, service, fn) {
   try {
@@ -281,8 +258,8 @@ async function withServiceEngine(databaseUrl, service, fn) {
 }
 
 /**
- * Whatever the engine prints for an empty diff is not a migration; a diff from an empty database would also
- * create the schema, which deploy already does (and the migration must stay schema-agnostic).
+ * An empty diff prints something that is not a migration; a diff from an empty database would also create the schema
+ * (migrations stay schema-agnostic).
  * @param {string | null | undefined} sql
  */
 function normalizeSql(sql) {
@@ -294,7 +271,7 @@ function normalizeSql(sql) {
 }
 
 /**
- * SQL a new migration would contain per service: migrations replayed in a shadow database vs schema.prisma.
+ * Migrations replayed in a shadow database vs schema.prisma.
  * @param {CommonOptions} [options]
  * @returns {Promise<{ service: string, sql: string }[]>} sql is '' when migrations cover the schema
  */
@@ -324,11 +301,7 @@ export async function diff(options = {}) {
   return result;
 }
 
-/**
- * CI gate: fails when a schema.prisma has changes that no migration covers.
- * @param {CommonOptions} [options]
- * @returns {Promise<{ ok: boolean, uncovered: { service: string, sql: string }[], message: string }>}
- */
+/** @param {CommonOptions} [options] @returns {Promise<{ ok: boolean, uncovered: { service: string, sql: string }[], message: string }>} */
 export async function check(options = {}) {
   const o = withDefaults(options);
   const diffs = await diff(options);
@@ -348,8 +321,7 @@ export async function check(options = {}) {
 }
 
 /**
- * `migrate dev`: applies pending migrations, then writes a new migration for what schema.prisma adds and applies
- * it. Refuses when the database drifted from the migrations, and on data-loss warnings unless acceptDataLoss.
+ * Like `prisma migrate dev`: refuses when the database drifted, and on data-loss warnings unless acceptDataLoss.
  * @param {CommonOptions & { name: string, acceptDataLoss?: boolean }} options
  * @returns {Promise<{ created: { service: string, migration: string, sql: string }[] }>}
  */
@@ -360,7 +332,6 @@ export async function dev(options) {
   const services = selectServices(o.service, o.prismaDir);
   const created = [];
   for (const service of services) {
-    // Bring the database up to date first, like `prisma migrate dev`; this also creates database and schema.
     await deploy({ ...options, service });
     const paths = servicePaths(o.prismaDir, service);
     const migrationsList = engineMigrationList(paths.migrations, readMigrations(paths.migrations));
@@ -407,8 +378,7 @@ export async function dev(options) {
 }
 
 /**
- * Marks a failed migration as rolled back (after you undid whatever it left behind), or a migration as applied
- * without running it (after you applied it by hand). Same semantics as `prisma migrate resolve`.
+ * Same semantics as `prisma migrate resolve`.
  * @param {CommonOptions & { service: string, rolledBack?: string, applied?: string }} options
  */
 export async function resolve(options) {
@@ -449,10 +419,9 @@ const require = createRequire(import.meta.url);
 export const STUB_ENGINE = fileURLToPath(new URL('./schema-engine-stub.sh', import.meta.url));
 
 /**
- * `prisma generate` per service. The CLI wants a native schema engine before doing anything, even though generate
- * never uses it; a stub that fails loudly satisfies the check without hiding real migrate attempts.
- * @param {Omit<CommonOptions, 'databaseUrl'>} [options]
- * @returns {Promise<string[]>} services generated
+ * The CLI wants a native schema engine even though generate never uses it; a stub that fails loudly satisfies the
+ * check.
+ * @param {Omit<CommonOptions, 'databaseUrl'>} [options] @returns {Promise<string[]>} services generated
  */
 export async function generate(options = {}) {
   const o = withDefaults(options);
@@ -481,9 +450,7 @@ export async function generate(options = {}) {
 }
 
 /**
- * @param {string} cmd
- * @param {string[]} args
- * @param {import('node:child_process').SpawnOptions} opts
+ * @param {string} cmd @param {string[]} args @param {import('node:child_process').SpawnOptions} opts
  * @returns {Promise<{ code: number | null, output: string }>}
  */
 function run(cmd, args, opts) {

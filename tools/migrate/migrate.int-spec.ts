@@ -1,6 +1,4 @@
-// Integration tests for tools/migrate against the real Postgres at 127.0.0.1:5432 (user postgres, trust auth).
-// Every test gets its own database (dropped afterwards) and its own temporary prisma/ layout built from
-// prisma/_fixtures/migrate.
+// Against the real Postgres; every test has its own database and prisma/ layout (from prisma/_fixtures/migrate).
 import { spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -33,7 +31,6 @@ async function admin<T>(fn: (c: pg.Client) => Promise<T>, database = 'postgres')
   }
 }
 
-/** A database name for this test, dropped afterwards; created unless `create` is false. */
 async function freshDatabase({ create = true } = {}): Promise<string> {
   const name = `migrate_test_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
   if (create) await admin((c) => c.query(`CREATE DATABASE "${name}"`));
@@ -41,7 +38,6 @@ async function freshDatabase({ create = true } = {}): Promise<string> {
   return `${SERVER}/${name}`;
 }
 
-/** A temporary prisma/ folder: { serviceName: fixtureFile }. */
 function workspace(services: Record<string, string>): string {
   const root = mkdtempSync(path.join(tmpdir(), 'cairn-migrate-'));
   cleanups.push(() => rmSync(root, { recursive: true, force: true }));
@@ -96,9 +92,7 @@ function cli(args: string[]): Promise<{ code: number | null; stdout: string; std
 
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
-// Hand-written migrations for the deploy tests; the function body has semicolons to prove the file is sent
-// whole (adapter-pg's executeScript would split it on ";"). `SET search_path FROM CURRENT` pins the service schema
-// for callers that have another search_path.
+// The function body's semicolons prove the file is sent whole (adapter-pg's executeScript would split it).
 const M1 = '20240101000000_init';
 const M1_SQL = `CREATE TABLE "Widget" ("id" SERIAL PRIMARY KEY, "name" TEXT NOT NULL);
 CREATE FUNCTION widget_count() RETURNS integer LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
@@ -113,7 +107,6 @@ INSERT INTO "Widget" ("name") VALUES ('first');
 const M2 = '20240102000000_gadgets';
 const M2_SQL = `CREATE TABLE "Gadget" ("id" SERIAL PRIMARY KEY);\n`;
 
-// Generous timeout: the root vitest config may keep the 5 s default, and `check`/`dev` replay migrations.
 describe('tools/migrate', { timeout: 120_000 }, () => {
   it('listServices finds prisma/<service>/schema.prisma and skips _ folders', () => {
     const prismaDir = workspace({ repo: 'v1.prisma', identity: 'v1.prisma', _fixtures: 'v1.prisma' });
@@ -145,7 +138,6 @@ describe('tools/migrate', { timeout: 120_000 }, () => {
     }
     expect(await tableExists(url, 'public."Account"')).toBe(false);
 
-    // Nothing left to do: no new folder.
     const again = await dev({ databaseUrl: url, prismaDir, name: 'again', service: 'identity' });
     expect(again.created).toEqual([]);
     expect(readdirSync(path.join(prismaDir, 'identity', 'migrations')).filter((f) => f !== 'migration_lock.toml')).toHaveLength(1);
@@ -174,7 +166,6 @@ describe('tools/migrate', { timeout: 120_000 }, () => {
     expect(await migrationRows(url, 'hooks')).toHaveLength(2);
     expect((await query(url, 'SELECT hooks.widget_count() AS n'))[0].n).toBe(1);
 
-    // Exactly Prisma's bookkeeping columns.
     const columns = await query(
       url,
       `SELECT column_name, data_type, character_maximum_length AS len, is_nullable FROM information_schema.columns

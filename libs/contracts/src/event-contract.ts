@@ -18,10 +18,7 @@ import { RunnersEvents, type RunnerEventData } from './runners/runners-events.js
 
 type PayloadOfEach<Group extends Record<string, string>, Data> = { [K in Group[keyof Group]]: Data };
 
-/**
- * Every durable event subject and its payload, the event twin of `RpcContract`: an unknown subject or a wrong
- * payload does not compile, and the catalogue and NATS permissions are generated from {@link EVENT_GROUPS}.
- */
+/** The event twin of `RpcContract`: an unknown subject or a wrong payload does not compile. */
 export interface EventContract
   extends PayloadOfEach<typeof IssueEvents, IssueEventData>,
     PayloadOfEach<typeof IssueCommentEvents, IssueCommentEventData>,
@@ -45,31 +42,23 @@ export interface EventContract
 
 export type EventSubject = keyof EventContract;
 
-/** A domain event of one subject, its payload typed by the contract. */
 export interface EventOf<S extends EventSubject> extends DomainEvent<EventContract[S]> {
   type: S;
 }
 
-/** Any domain event, as a union discriminated by `type`: `switch (event.type)` narrows `event.data`. */
 export type AnyDomainEvent = { [S in EventSubject]: EventOf<S> }[EventSubject];
 
-/**
- * Every group of event subjects by its constant's name: the run-time list the generators read (the catalogue in
- * docs/architecture.md, the NATS permissions in deploy/nats/accounts.conf). The checks below keep it and
- * {@link EventContract} the same set.
- */
+/** The run-time list the catalogue and NATS permissions come from; checked below to equal {@link EventContract}. */
 export const EVENT_GROUPS = {
   IdentityEvents, RepoEvents, IssueEvents, IssueCommentEvents, PullRequestEvents, PullReviewEvents, ReleaseEvents,
   CommitStatusEvents, PackageEvents, RunnersEvents,
 } as const;
 
 type GroupedSubject = { [G in keyof typeof EVENT_GROUPS]: (typeof EVENT_GROUPS)[G][keyof (typeof EVENT_GROUPS)[G]] }[keyof typeof EVENT_GROUPS];
-/** A group whose subjects lack a payload in the contract, or a contract subject in no group, fails to compile here. */
 export const EVENT_GROUPS_MATCH_CONTRACT: [GroupedSubject] extends [EventSubject]
   ? [EventSubject] extends [GroupedSubject] ? true : never
   : never = true;
 
-/** Every event subject, in the order of {@link EVENT_GROUPS}. */
 export const EVENT_SUBJECTS: readonly EventSubject[] = Object.values(EVENT_GROUPS).flatMap(
   (group) => Object.values(group) as EventSubject[],
 );

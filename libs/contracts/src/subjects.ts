@@ -1,9 +1,4 @@
-/**
- * Every NATS request-reply subject, grouped by the service that answers it. Subjects are `<service>.<resource>.<action>`
- * (see docs/architecture.md). They are used only through these constants; each domain keeps its own list beside its
- * messages, and this file is the one index of all of them. Each subject's request and reply types are its pair in
- * `RpcContract` (`rpc-contract.ts`, from the domains' `*.rpc.ts`).
- */
+/** Subjects are `<service>.<resource>.<action>` (docs/architecture.md); each domain keeps its list beside its messages. */
 export { IdentitySubjects } from './identity/identity.subjects.js';
 export { RepoSubjects } from './repo/repo.subjects.js';
 export { HooksSubjects } from './hooks/hooks.subjects.js';

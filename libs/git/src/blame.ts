@@ -3,10 +3,7 @@ import { formatGitTime } from './commit-object.js';
 import { runGitChecked } from './git-process.js';
 import { assertOid } from './refs.js';
 
-/**
- * Parses `git blame --porcelain` output into line ranges (in final-line order, neighbours of one commit merged) and
- * each commit once (its headers come with its first group only).
- */
+/** Neighbouring lines of one commit are merged; a commit's headers come with its first group only. */
 export function parseBlamePorcelain(output: string): { ranges: BlameRangeDto[]; commits: BlameCommitDto[] } {
   const ranges: BlameRangeDto[] = [];
   const commits = new Map<string, BlameCommitDto>();
@@ -45,7 +42,6 @@ export function parseBlamePorcelain(output: string): { ranges: BlameRangeDto[]; 
   return { ranges, commits: [...commits.values()] };
 }
 
-/** `git blame --porcelain` of one file at a commit, parsed; rejects past `timeoutMs` or `maxOutputBytes` of output. */
 export async function blameFile(
   dir: string,
   commit: string,

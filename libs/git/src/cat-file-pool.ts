@@ -36,10 +36,7 @@ interface Pending {
   reject: (err: Error) => void;
 }
 
-/**
- * One `cat-file --batch-command` per repository (git ≥ 2.36). Commands are pipelined, so 30 lookups are one round trip;
- * bodies go straight into a buffer of the announced size (no quadratic concatenation).
- */
+/** Commands are pipelined (30 lookups, one round trip); bodies go straight into a buffer of the announced size. */
 export class CatFileProcess {
   private readonly child: ChildProcessWithoutNullStreams;
   private readonly queue: Pending[] = [];
@@ -192,10 +189,7 @@ interface PoolEntry {
   idleTimer: NodeJS.Timeout | null;
 }
 
-/**
- * At most one process per repository, LRU-capped and idle-timed; a request waits when all are busy. A dead process's
- * request is retried once (reads are idempotent).
- */
+/** LRU-capped and idle-timed; a dead process's request is retried once (reads are idempotent). */
 export class CatFilePool {
   /** Map order is recency. */
   private readonly entries = new Map<string, PoolEntry>();
@@ -209,7 +203,6 @@ export class CatFilePool {
     return this.entries.size;
   }
 
-  /** For tests. */
   pidOf(repoPath: string): number | undefined {
     return this.entries.get(repoPath)?.proc.pid;
   }

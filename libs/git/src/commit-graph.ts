@@ -9,7 +9,6 @@ export type CommitGraphState = 'missing' | 'without-filters' | 'with-filters';
 const BLOOM_INDEX_CHUNK = 0x42494458;
 const GRAPH_SIGNATURE = 0x43475048;
 
-/** Null when the file is missing or not a commit-graph. */
 async function graphFileHasFilters(file: string): Promise<boolean | null> {
   let handle;
   try {
@@ -31,7 +30,6 @@ async function graphFileHasFilters(file: string): Promise<boolean | null> {
   }
 }
 
-/** In git's order: the single `commit-graph` file if present, else the chain's layers. */
 export async function commitGraphState(repoPath: string): Promise<CommitGraphState> {
   const info = path.join(repoPath, 'objects', 'info');
   const single = await graphFileHasFilters(path.join(info, 'commit-graph'));
@@ -52,11 +50,7 @@ export interface CommitGraphWriteOptions {
   signal?: AbortSignal;
 }
 
-/**
- * Generation numbers make `rev-list --count` and date-limited logs cheap; Bloom filters let `log -- <path>` skip tree
- * diffs (git 2.39: single pathspec only). `--split` adds a small layer per push; a filterless graph (from `git gc`) is
- * rewritten once in full, after which git keeps filters.
- */
+/** Generations make counts and date-limited logs cheap, Bloom filters `log -- <path>`; a filterless graph is rewritten once in full. */
 export async function maintainCommitGraph(
   repoPath: string,
   options: CommitGraphWriteOptions = {},

@@ -15,7 +15,6 @@ function commitObject(message: string, parent?: string): Buffer {
   );
 }
 
-/** The object store a cat-file process would answer from, counting the ids it is asked for. */
 function objectStore(objects: Record<string, Buffer>) {
   const asked: string[][] = [];
   const pool = {

@@ -2,22 +2,16 @@ import { LruCache } from '@cairn/platform';
 import type { CatFilePool } from './cat-file-pool.js';
 import { readCommitObjects } from './history.js';
 
-/** What a listing shows of a commit (a tree entry's last commit, the latest-commit bar). */
 export interface CommitHeadline {
-  /** The message's first line, trimmed. */
   title: string;
   authorName: string;
   authorEmail: string;
-  /** RFC 3339, as the commit object states them. */
   authorDate: string;
   committerDate: string;
   parents: string[];
 }
 
-/**
- * Headlines by commit id. An id names the object's bytes in every repository, so an entry never goes stale and is
- * shared by forks; it is only ever answered for ids a caller found in its own repository. Only memory is bounded.
- */
+/** An id names the object's bytes everywhere, so entries never go stale and forks share them; answered only for ids a caller found. */
 export class CommitHeadlineCache {
   private readonly entries: LruCache<CommitHeadline>;
 
@@ -38,13 +32,9 @@ export class CommitHeadlineCache {
   }
 }
 
-/** The process-wide cache used unless a caller passes its own. */
 export const commitHeadlineCache = new CommitHeadlineCache();
 
-/**
- * The headlines of the given commits: from the cache, the others read in one pipelined cat-file round trip (a tree
- * page of 200 entries reads its commits once, not on every view). Throws when an id is not a commit.
- */
+/** Uncached ones in one pipelined cat-file round trip. Throws when an id is not a commit. */
 export async function readCommitHeadlines(
   pool: Pick<CatFilePool, 'run'>,
   repoPath: string,

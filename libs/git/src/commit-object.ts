@@ -12,7 +12,6 @@ export const MAX_COMMIT_SIGNATURE_BYTES = 64 * 1024;
 export type CommitSignature =
   | {
       tooLarge: false;
-      /** Continuation lines without their leading space. */
       armored: string;
       /** Byte for byte: what was signed. */
       payload: Buffer;
@@ -49,10 +48,7 @@ function startsWith(data: Buffer, at: number, prefix: Buffer): boolean {
 
 const GPGSIG = Buffer.from('gpgsig');
 
-/**
- * As git's `parse_buffer_signed_by_header`: `gpgsig` for SHA-1, `gpgsig-sha256` for SHA-256 (by tree id length); every
- * `gpgsig*` header is left out of the payload.
- */
+/** As git's `parse_buffer_signed_by_header`: `gpgsig` for SHA-1, `gpgsig-sha256` for SHA-256; every `gpgsig*` header leaves the payload. */
 export function splitCommitSignature(data: Buffer): CommitSignature | null {
   const sha256 = /^tree [0-9a-f]{64}\n/.test(data.subarray(0, 70).toString('latin1'));
   const header = Buffer.from(sha256 ? 'gpgsig-sha256 ' : 'gpgsig ');

@@ -1,7 +1,4 @@
-/**
- * A handler's deadline stops the long git reads it hands `rpcDeadlineSignal()` to (issue 9, item 11), and what they
- * throw then reaches the caller as TIMEOUT, not as an internal error.
- */
+/** Issue 9, item 11: a passed deadline stops long git reads, and the caller gets TIMEOUT, not an internal error. */
 import { ErrorCode } from '@cairn/contracts';
 import { describe, expect, it } from 'vitest';
 import { currentRpcDeadline, DomainErrorFilter, rpcDeadlineSignal, withRpcDeadline } from '@cairn/platform';

@@ -1,5 +1,4 @@
-// What the git environment rule does to a real git, each next to the same call without the part under test (so each
-// test shows that part is what makes the difference). Only git and a temporary folder are used.
+// Each test runs the same call without the part under test, so it shows that part is what makes the difference.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -16,7 +16,7 @@ const FIXED = {
 
 export const GIT_ENVIRONMENT_FIXED_KEYS: readonly string[] = ['PATH', 'HOME', 'GNUPGHOME', ...Object.keys(FIXED)];
 
-/** `extra` adds what one call needs; naming a fixed key throws (a programming error). */
+/** Naming a fixed key throws (a programming error). */
 export function gitEnvironment(extra: Readonly<Record<string, string | undefined>> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',

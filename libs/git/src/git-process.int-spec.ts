@@ -1,6 +1,3 @@
-// The one git spawner against a real git: time limits kill, output is bounded, stderr reaches the error, and
-// `--end-of-options` is what keeps a revision that looks like an option from being read as one. Only git and a
-// temporary folder are used.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitCommandError, gitSpawnStats, runGit, runGitChecked, runGitText, spawnGit, stopGit } from './git-process.js';
 import { gitProcessesFinished, gitProcessesRunning, gitProcessesSpawned } from '@cairn/platform';
 
-/** A metric's current value for exactly `labels` (0 when it has none yet). */
 async function valueOf(metric: { get(): Promise<{ values: { labels: object; value: number }[] }> }, labels: object = {}) {
   const { values } = await metric.get();
   return values.find((v) => JSON.stringify(v.labels) === JSON.stringify(labels))?.value ?? 0;
@@ -25,8 +21,7 @@ describe('git process (real git)', () => {
   let root: string;
   let repo: string;
   let commit: string;
-  // A git that runs until it is stopped: the credential cache daemon waits for clients on its socket (which must be in
-  // a private directory, as mkdtemp's are).
+  // The credential cache daemon runs until stopped (its socket must be in a private directory, as mkdtemp's are).
   const neverEnding = () => ['credential-cache--daemon', path.join(root, `socket-${Math.random().toString(36).slice(2)}`)];
 
   beforeAll(async () => {

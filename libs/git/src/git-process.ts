@@ -4,11 +4,7 @@ import {
   gitProcessesFinished, gitProcessesRunning, gitProcessesSpawned, type GitProcessOutcome, SpanKind, endSpan, startSpan,
 } from '@cairn/platform';
 
-/**
- * The one way Cairn starts git: argument vectors, `--git-dir` from a validated path, callers put `--end-of-options`
- * before revisions and `--` before paths (a ref starting with `-` is never an option), one-shot runs are time- and
- * output-bounded.
- */
+/** Argument vectors; callers put `--end-of-options` before revisions and `--` before paths; one-shot runs are time- and output-bounded. */
 
 /** Tests and benchmarks count these to check what a request costs. */
 export const gitSpawnStats = {
@@ -23,7 +19,6 @@ const subcommandOf = new WeakMap<ChildProcessWithoutNullStreams, string>();
 
 const GLOBAL_OPTIONS_WITH_VALUE = new Set(['-c', '-C', '--git-dir', '--work-tree', '--namespace']);
 
-/** `log` for `-c a=b log …`. */
 export function gitSubcommand(args: readonly string[]): string {
   for (let i = 0; i < args.length; i += 1) {
     const a = args[i];
@@ -48,10 +43,7 @@ export class GitCommandError extends Error {
 
 export interface SpawnGitOptions {
   env?: Readonly<Record<string, string | undefined>>;
-  /**
-   * Runs under `stdbuf -o0`: long-lived commands that answer over stdio do not flush per request (`merge-tree
-   * --stdin`).
-   */
+  /** Long-lived commands answering over stdio (`merge-tree --stdin`) would not flush per request without `stdbuf -o0`. */
   unbuffered?: boolean;
 }
 
@@ -171,7 +163,6 @@ export interface GitRun {
   timedOut: boolean;
 }
 
-/** Resolves whatever the exit code; rejects when git cannot start, output exceeds the limit or `signal` aborts. */
 export function runGit(gitDir: string | null, args: readonly string[], options: RunGitOptions = {}): Promise<GitRun> {
   const { timeoutMs = 60_000, maxStdoutBytes = 64 * 1024 * 1024, killSignal = 'SIGKILL' } = options;
   const subcommand = gitSubcommand(args);

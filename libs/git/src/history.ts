@@ -12,7 +12,7 @@ export interface HistoryFilter {
   /** Gitea's `not`. */
   not?: string;
   path?: string;
-  /** Committer-date bounds, inclusive, unix seconds (normalised; never user text). */
+  /** Inclusive, normalised: never user text. */
   sinceSeconds?: number;
   untilSeconds?: number;
 }
@@ -28,9 +28,7 @@ function filterArgs(f: HistoryFilter): { options: string[]; revisions: string[] 
   return { options, revisions };
 }
 
-/**
- * Keys are immutable (full commit ids, path, absolute timestamps), so a count never goes stale; only memory is bounded.
- */
+/** Keys are immutable (full commit ids, path, absolute timestamps): a count never goes stale. */
 export class HistoryCountCache {
   private readonly entries: LruCache<number>;
 
@@ -62,10 +60,7 @@ export interface WalkedHistory {
   ids: string[];
 }
 
-/**
- * Count and page from one `rev-list` walk: a separate `--count` would walk the history twice (nearly all the work for a
- * deep date window).
- */
+/** One `rev-list` walk: a separate `--count` would walk a deep date window twice. */
 export function walkHistory(
   repoPath: string,
   f: HistoryFilter,
@@ -139,7 +134,7 @@ function diffArgs(page: DiffOptions): string[] {
   return diff;
 }
 
-/** The whole commit's changes even when the walk is limited to a path; no total ({@link walkHistory} gives it). */
+/** No total ({@link walkHistory} gives it). */
 export async function logPage(repoPath: string, f: HistoryFilter, page: LogPageOptions): Promise<LoggedDiff[]> {
   const { options, revisions } = filterArgs(f);
   const diff = diffArgs(page);
@@ -222,7 +217,7 @@ export function logDiffs(
 
 export interface HistoryCommit extends ParsedCommitObject, LoggedDiff {}
 
-/** One pipelined round trip of the pooled `cat-file` (no git process per page). Throws when an id is not a commit. */
+/** No git process per page. Throws when an id is not a commit. */
 export async function readCommitObjects(
   pool: Pick<CatFilePool, 'run'>,
   repoPath: string,

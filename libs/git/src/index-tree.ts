@@ -5,20 +5,13 @@ import { isObjectId, zeroIdLike } from '@cairn/contracts';
 import { runGit, runGitText } from './git-process.js';
 import { assertOid } from './refs.js';
 
-/** One change to a tree: a blob written at `path` (with its mode), or `path` removed. */
 export type TreeEdit = { path: string; remove: true } | { path: string; mode: '100644' | '100755' | '120000'; blob: string };
 
-/** Writes `content` as a blob into the repository (`git hash-object -w --stdin`); returns its id. */
 export async function writeBlob(dir: string, content: string | Buffer): Promise<string> {
   return assertOid((await runGitText(dir, ['hash-object', '-w', '--stdin'], { input: content })).trim());
 }
 
-/**
- * The tree of `base` (an empty tree when null) with `edits` applied in order, written into the repository: a
- * throw-away index (`GIT_INDEX_FILE` in a temporary folder) is filled with `read-tree`, edited with one
- * `update-index -z --index-info` (mode 0 removes a path) and turned into a tree with `write-tree`. No work tree, and
- * nothing but objects is written to the repository. Paths must have been validated (tree paths, never options).
- */
+/** A throw-away index (`GIT_INDEX_FILE`): `read-tree`, one `update-index -z --index-info`, `write-tree`; only objects are written. */
 export async function writeEditedTree(dir: string, base: string | null, edits: TreeEdit[]): Promise<string> {
   const scratch = await mkdtemp(join(tmpdir(), 'cairn-index-'));
   const env = { GIT_INDEX_FILE: join(scratch, 'index') };

@@ -2,10 +2,7 @@ import { lastCommitsForPaths, type LastCommitCache } from './last-commits.js';
 import { isZeroId } from '@cairn/contracts';
 import { runGitChecked, spawnGit, watchGitExit } from './git-process.js';
 
-/**
- * A walk for every path of a large tree can go years deep (minutes of shared CPU for listings nobody may open); Gitea
- * caps its warm-up too (`[cache.last_commit] COMMITS_COUNT`).
- */
+/** A walk for every path of a large tree can go years deep; Gitea caps its warm-up too (`[cache.last_commit] COMMITS_COUNT`). */
 export const DEFAULT_WARM_MAX_ENTRIES = 2_000;
 
 /** A push of many branches is usually a mirror or import. */
@@ -16,7 +13,6 @@ export interface PushedRef {
   new: string;
 }
 
-/** Null when HEAD is detached or unreadable. */
 export async function headRef(repoPath: string): Promise<string | null> {
   const { code, stdout } = await runGitChecked(repoPath, ['symbolic-ref', '-q', 'HEAD'], { okCodes: [1], timeoutMs: 10_000 });
   const ref = stdout.toString('utf8').trim();
@@ -66,10 +62,7 @@ export function treePaths(repoPath: string, commit: string, maxEntries: number, 
   });
 }
 
-/**
- * As Gitea's `CacheRef` after a push, so the first listing at a new tip needs no walk. No pathspec: it stops once every
- * path is seen or at `timeoutMs`.
- */
+/** As Gitea's `CacheRef` after a push, so the first listing at a new tip needs no walk. */
 export async function warmLastCommits(
   repoPath: string,
   commit: string,

@@ -6,10 +6,7 @@ import { LruCache } from '@cairn/platform';
 /** Gitea's `last_commit_sha` and dates. */
 export type LastCommit = WalkedCommit;
 
-/**
- * Keyed by (repository, commit, path): a commit id names its whole history, so entries never go stale; only
- * LRU-bounded.
- */
+/** A commit id names its whole history, so entries never go stale; only LRU-bounded. */
 export class LastCommitCache {
   private readonly entries: LruCache<LastCommit>;
 
@@ -51,11 +48,7 @@ function commonDirectory(paths: string[]): string {
   return common;
 }
 
-/**
- * One `git log --raw` walk for all paths (not one `log -1` per path), stopped once every path is seen. With
- * `--diff-merges=combined` a merge lists only paths differing from every parent, as per-path simplification; rare merge
- * shapes can report the other side's commit. Unseen paths (timeout, shallow) are absent.
- */
+/** One `git log --raw` walk for all paths; with `--diff-merges=combined` rare merge shapes can report the other side's commit. */
 export function lastCommitsForPaths(
   repoPath: string,
   commit: string,

@@ -1,8 +1,5 @@
 import { isObjectId } from '@cairn/contracts';
-/**
- * `git log -z` formats. A path token is only read right after its `:`-token, so no file name can be mistaken for a
- * header.
- */
+/** A path token is only read right after its `:`-token, so no file name can be mistaken for a header. */
 
 const RS = '\x1e';
 
@@ -12,10 +9,7 @@ export const COMMIT_ID_LOG_FORMAT = '%x1e%H';
 export const LAST_COMMIT_LOG_FORMAT = '%x1e%H%x00%cI%x00%aI';
 const LAST_COMMIT_FIELDS = 3;
 
-/**
- * Strict ISO 8601 dates with the commit's own offset (`+00:00`, not `Z`), as pull-request commits and push payloads
- * show them.
- */
+/** Strict ISO 8601 with the commit's own offset (`+00:00`, not `Z`), as pull-request commits and push payloads show them. */
 export interface LoggedCommitFields {
   authorName: string;
   authorEmail: string;
@@ -43,7 +37,6 @@ export function normalizeGitDate(iso: string): string {
   return iso.endsWith('+00:00') ? `${iso.slice(0, -6)}Z` : iso;
 }
 
-/** A trailing empty token is dropped. */
 export function splitNul(out: Buffer | string): string[] {
   const text = typeof out === 'string' ? out : out.toString('utf8');
   const tokens = text.split('\0');
@@ -52,7 +45,6 @@ export function splitNul(out: Buffer | string): string[] {
 }
 
 const NUMSTAT = /^(\d+|-)\t(\d+|-)\t/;
-/** Throws on anything unexpected. */
 export function parseDiffLog(out: Buffer | string): LoggedDiff[] {
   const tokens = splitNul(out);
   const commits: LoggedDiff[] = [];
@@ -100,7 +92,7 @@ export interface WalkedCommit {
   authorDate: string;
 }
 
-/** Incremental: reports each path with its commit as it arrives, so the caller can stop the walk early. */
+/** Incremental, so the caller can stop the walk early. */
 export class WalkParser {
   private carry = '';
   private pending: string[] = [];

@@ -2,10 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatGitTime } from './commit-object.js';
 import { findMergeBase, type CommitAncestry, type ReadCommits } from './merge-base-walk.js';
 
-/**
- * A commit graph in memory: `graph('a:10', 'b:20 a', …)` — each entry `<id>:<time> <parent…>`. The reader counts
- * what it was asked, so tests can see how far a walk went.
- */
+/** `graph('a:10', 'b:20 a', …)`: `<id>:<time> <parent…>`; the reader counts what it was asked. */
 function graph(...entries: string[]): { read: ReadCommits; reads: string[] } {
   const commits = new Map<string, CommitAncestry>();
   for (const e of entries) {

@@ -2,10 +2,9 @@ import type { ParsedCommitObject } from './commit-object.js';
 
 export type CommitAncestry = Pick<ParsedCommitObject, 'parents' | 'committer'>;
 
-/** Null for an object that is missing or not a commit. */
 export type ReadCommits = (oids: string[]) => Promise<(CommitAncestry | null)[]>;
 
-/** `undecided`: criss-cross merges (git's choice is the rule), a missing commit or an exhausted budget. */
+/** Criss-cross merges (git's choice is the rule), a missing commit or an exhausted budget. */
 export type MergeBaseAnswer = { kind: 'found'; oid: string } | { kind: 'none' } | { kind: 'undecided'; reason: string };
 
 function timeOf(commit: CommitAncestry): number {
@@ -63,10 +62,7 @@ class NewestFirst {
   }
 }
 
-/**
- * Kept beside `git merge-base` for a measured reason: the merge-check worker reuses its cat-file process instead of a
- * process per check (bench/README.md). Same paint-and-stale walk as git; several candidates are left to git.
- */
+/** Beside `git merge-base` because the worker reuses its cat-file process (bench/README.md); several candidates are left to git. */
 export async function findMergeBase(read: ReadCommits, a: string, b: string, maxCommits: number): Promise<MergeBaseAnswer> {
   const links = new Map<string, CommitAncestry>();
   const [la, lb] = await read(a === b ? [a] : [a, b]);

@@ -7,7 +7,7 @@ import { collectStderr, runGit, spawnGit, stopGit } from './git-process.js';
 import { mergeTimedOut, type MergeTreeOutcome } from './merge-tree.js';
 
 
-/** Parses `<1|0> NUL <tree> NUL (<path> NUL)* NUL`; null while incomplete, else the outcome and bytes consumed. */
+/** `<1|0> NUL <tree> NUL (<path> NUL)* NUL`; null while incomplete. */
 export function readMergeAnswer(buf: Buffer): { outcome: MergeTreeOutcome; length: number } | null {
   const statusEnd = buf.indexOf(0);
   if (statusEnd < 0) return null;
@@ -39,12 +39,8 @@ interface Pending {
   timer: NodeJS.Timeout;
 }
 
-/**
- * A long-lived `merge-tree --stdin`: no process start or pack loading per check. Trees go to a scratch object dir (repo
- * as alternate), so the repository is only read. git 2.39 exits on a merge it cannot do, which kills the session.
- */
+/** No process start per check; trees go to a scratch object dir. git 2.39 exits on a merge it cannot do, killing the session. */
 export class MergeTreeSession {
-  /** The pool retires a session after a number of merges. */
   merges = 0;
   lastUsedAt = Date.now();
   private buf: Buffer = Buffer.alloc(0);
@@ -85,7 +81,6 @@ export class MergeTreeSession {
     return this.pending !== undefined;
   }
 
-  /** Past `timeoutMs` the process is killed and the merge answers an error. */
   merge(base: string, head: string, timeoutMs: number): Promise<MergeTreeOutcome> {
     if (!isObjectId(base) || !isObjectId(head)) throw new Error('base and head must be full object ids');
     if (this.pending) throw new Error('a merge-tree session answers one merge at a time');

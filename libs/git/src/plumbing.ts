@@ -15,7 +15,7 @@ export interface GitIdentity {
   date?: string;
 }
 
-/** Removes what git would refuse or mangle in a name or e-mail (angle brackets, newlines). */
+/** Angle brackets and newlines: git would refuse or mangle them. */
 function clean(value: string): string {
   // eslint-disable-next-line no-control-regex
   return value.replace(/[<>\x00-\x1f]/g, ' ').replace(/\s+/g, ' ').trim();
@@ -46,7 +46,7 @@ export async function mergeBase(dir: string, a: string, b: string, options: { ti
   return isObjectId(oid) ? oid : null;
 }
 
-/** Copies a fork's commit into `dir` by one local fetch of the id; writes no ref, starts no auto-maintenance. */
+/** Writes no ref, starts no auto-maintenance. */
 export async function fetchCommit(dir: string, fromDir: string, oid: string, timeoutMs: number): Promise<void> {
   const has = await runGit(dir, ['cat-file', '-e', '--end-of-options', `${assertOid(oid)}^{commit}`]);
   if (has.code === 0) return;
@@ -71,13 +71,12 @@ export async function changedPaths(dir: string, from: string, to: string, option
   return out.split('\0').filter(Boolean);
 }
 
-/** Newest first. */
 export async function commitsBetween(dir: string, base: string, head: string): Promise<string[]> {
   const out = await runGitText(dir, ['rev-list', '--end-of-options', assertOid(head), `^${assertOid(base)}`]);
   return out.split('\n').map((s) => s.trim()).filter(isObjectId);
 }
 
-/** The full names of the branches and tags, sorted (`refs/heads/…` first), at most `maxBytes` of them. */
+/** `refs/heads/…` first, at most `maxBytes` of them. */
 export async function branchAndTagRefs(dir: string, maxBytes?: number): Promise<string[]> {
   const out = await runGitText(dir, ['for-each-ref', '--sort=refname', '--format=%(refname)', 'refs/heads/', 'refs/tags/'], {
     maxStdoutBytes: maxBytes,
@@ -114,12 +113,11 @@ export async function setHeadBranch(dir: string, branch: string): Promise<void> 
 
 export interface RefEntry {
   ref: string;
-  /** Not peeled: an annotated tag's own id. */
   oid: string;
   type: string;
 }
 
-/** Sorted by git's `--sort` keys (the last one primary), or by name. */
+/** The last key is primary, as git's `--sort`. */
 export async function listRefs(dir: string, options: { patterns?: string[]; sort?: string[] } = {}): Promise<RefEntry[]> {
   const sort = (options.sort ?? []).map((key) => `--sort=${key}`);
   const out = await runGitText(dir, ['for-each-ref', ...sort, '--format=%(objectname) %(objecttype) %(refname)', ...(options.patterns ?? [])]);
@@ -132,7 +130,6 @@ export async function listRefs(dir: string, options: { patterns?: string[]; sort
     });
 }
 
-/** Not peeled; null when there is no such ref. */
 export async function refTarget(dir: string, ref: string): Promise<string | null> {
   const r = await runGit(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', ref]);
   const oid = r.stdout.toString('utf8').trim();
@@ -154,7 +151,6 @@ export interface ListedTreeEntry {
   mode: string;
   type: string;
   oid: string;
-  /** Null for trees and submodules. */
   size: number | null;
 }
 
@@ -257,10 +253,7 @@ export async function commitTree(
   return assertOid(out.trim());
 }
 
-/**
- * False when a concurrent push moved the ref (nothing is lost). `expectedOld` null: must not exist; undefined: any
- * value.
- */
+/** False when a concurrent push moved the ref (nothing is lost). `expectedOld` null: must not exist; undefined: any. */
 export async function updateRef(
   dir: string,
   ref: string,
@@ -293,10 +286,7 @@ export async function commitsToReplay(dir: string, base: string, head: string): 
 
 export type ReplayOutcome = { kind: 'ok'; tip: string } | { kind: 'conflict'; files: string[]; commit: string } | { kind: 'error'; message: string };
 
-/**
- * A rebase without a worktree: a scaffold commit (current tree, parent P) makes P the merge base, so `merge-tree` with
- * C is a cherry-pick of C. Empty results are dropped, as `git rebase` does.
- */
+/** A scaffold commit (current tree, parent P) makes P the merge base, so `merge-tree` with C cherry-picks C. */
 export async function replayCommits(
   dir: string,
   onto: string,
@@ -416,7 +406,6 @@ export async function logRange(
   return { commits: parseLoggedCommits(out), total: Number(count.trim()) || 0 };
 }
 
-/** Dates as git's strict ISO 8601. */
 export async function loggedCommit(dir: string, sha: string): Promise<LoggedCommit> {
   const [commit] = parseLoggedCommits(await runGitText(dir, ['log', '-1', LOG_FORMAT, '--end-of-options', assertOid(sha)]));
   if (!commit) throw new Error(`git log -1 ${sha}: no commit`);

@@ -4,7 +4,7 @@ import { parseCommitLog } from './push-commits.js';
 const H1 = '1'.repeat(40);
 const H2 = '2'.repeat(40);
 
-/** What `git log -z --name-status` prints in the recorder's format (as seen from git 2.39). */
+/** As seen from git 2.39. */
 function record(id: string, message: string, files: string[]): string {
   const header = `\x1e${id}\0Ann\0ann@example.com\0${'2024-01-02T03:04:05+02:00'}\0Cid\0cid@example.com\0${'2024-01-03T00:00:00Z'}\0${message}\0`;
   return files.length ? `${header}\0\n${files.join('\0')}\0` : header;

@@ -2,14 +2,12 @@ import { isObjectId, isZeroId } from '@cairn/contracts';
 import { runGitChecked } from './git-process.js';
 import type { LoggedCommitFields } from './log-format.js';
 
-/** One ref update of a push: full ref name, old and new object ids (zero ids for creation and deletion). */
 export interface RefUpdate {
   ref: string;
   old: string;
   new: string;
 }
 
-/** A commit of a push as git reports it (before user names and URLs are added). */
 export interface GitCommitInfo extends LoggedCommitFields {
   id: string;
   added: string[];
@@ -18,7 +16,6 @@ export interface GitCommitInfo extends LoggedCommitFields {
 }
 
 export interface RefCommits {
-  /** Newest first, at most the cap. */
   commits: GitCommitInfo[];
   total: number;
 }
@@ -28,12 +25,7 @@ const FIELDS = 8;
 // One record per commit: RS, then NUL-terminated fields; `-z --name-status` then adds `<status>\0<path>\0` pairs.
 const FORMAT = `--format=${RECORD}%H%x00%an%x00%ae%x00%aI%x00%cn%x00%ce%x00%cI%x00%B%x00`;
 
-/**
- * The revision arguments for "commits new to this ref": `new ^old` for an update. For a created branch: `new` minus
- * every branch as it was before this push — the branches now, except those this push changed (they already point at
- * their new commits when this runs), plus the old tips of those it updated or deleted. Branch names cannot contain
- * glob characters, so `--exclude` matches exactly one branch; object ids are checked before they get here.
- */
+/** A created branch: `new` minus every branch before this push (pushed ones already moved, so their old tips are added back). */
 function rangeArgs(update: RefUpdate, push: RefUpdate[]): string[] {
   if (!isZeroId(update.old)) return ['--end-of-options', update.new, `^${update.old}`];
   const branches = push.filter((u) => u.ref.startsWith('refs/heads/'));
@@ -42,7 +34,6 @@ function rangeArgs(update: RefUpdate, push: RefUpdate[]): string[] {
   return ['--not', ...excludes, '--branches', '--not', '--end-of-options', update.new, ...oldTips];
 }
 
-/** Parses `git log -z --name-status` output in {@link FORMAT}. */
 export function parseCommitLog(output: string): GitCommitInfo[] {
   const tokens = output.split('\0');
   const commits: GitCommitInfo[] = [];
@@ -84,11 +75,7 @@ export function parseCommitLog(output: string): GitCommitInfo[] {
   return commits;
 }
 
-/**
- * The commits a ref update of `push` brought (Gitea's push payload): none for deletions and non-branch refs; otherwise at
- * most `cap` commits newest first with added/removed/modified files (merges against their first parent, no rename
- * detection), and the total count — one git process per update, a second only when the cap was reached.
- */
+/** Gitea's push payload: merges against their first parent, no rename detection; a second git process only when the cap was hit. */
 export async function refCommits(
   dir: string,
   update: RefUpdate,

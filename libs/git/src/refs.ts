@@ -1,7 +1,6 @@
 import type { CatFileCommand, CatFilePool } from './cat-file-pool.js';
 import { ABBREVIATED_OBJECT_ID_PATTERN, isObjectId, isValidRefNameAfterPrefix } from '@cairn/contracts';
 
-/** The only revisions this module hands to git. */
 export function assertOid(oid: string): string {
   if (!isObjectId(oid)) throw new Error(`not an object id: ${JSON.stringify(oid).slice(0, 80)}`);
   return oid;
@@ -18,13 +17,11 @@ export function pullHeadRef(index: number): string {
   return `refs/pull/${index}/head`;
 }
 
-/** Gitea's `RefName` kinds. */
 export interface ResolvedRef {
   kind: 'branch' | 'tag' | 'commit';
   name: string;
-  /** Gitea's `InputRef`, used in `?ref=` of self links. */
+  /** Used in `?ref=` of self links. */
   input: string;
-  /** Annotated tags are peeled. */
   commit: string;
 }
 
@@ -68,10 +65,7 @@ export async function resolveRef(pool: CatFilePool, repoPath: string, input: str
 
 const MAX_REF_SEGMENTS = 8;
 
-/**
- * As Gitea's legacy raw route: shortest branch prefix, then shortest tag, then a commit id; else the whole input is a
- * path (`null`).
- */
+/** As Gitea's legacy raw route: shortest branch prefix, then shortest tag, then a commit id; else the whole input is a path. */
 export async function resolveRefPrefix(
   pool: CatFilePool,
   repoPath: string,

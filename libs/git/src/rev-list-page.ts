@@ -1,18 +1,10 @@
 import { isObjectId } from '@cairn/contracts';
 
-/**
- * Incremental reader of `git rev-list` output (one commit id per line): counts every line and keeps only the ids
- * of one page (lines `skip` … `skip + limit - 1`), so memory stays bounded however long the history is. Feed
- * chunks as they arrive, whatever their boundaries.
- */
+/** Counts every line but keeps only one page's ids, so memory stays bounded however long the history is. */
 export class RevListPage {
-  /** Lines seen so far. */
   total = 0;
-  /** The page's ids, in output order. */
   readonly ids: string[] = [];
-  /** The start of a page line whose end has not arrived yet. */
   private partial = '';
-  /** True while a line has begun but not ended. */
   private midLine = false;
   private readonly first: number;
   private readonly afterLast: number;
@@ -42,7 +34,6 @@ export class RevListPage {
     if (start < chunk.length && this.inPage()) this.partial += chunk.toString('latin1', start);
   }
 
-  /** Call once the output has ended; throws when it stopped in the middle of a line. */
   finish(): void {
     if (this.midLine) throw new Error('truncated git rev-list output');
   }

@@ -1,6 +1,5 @@
 import { formatGitTime } from './commit-object.js';
 
-/** A raw annotated tag object, parsed. */
 export interface ParsedTagObject {
   object: string;
   type: string;
@@ -12,7 +11,6 @@ export interface ParsedTagObject {
 
 const SIGNATURE_START = /\n?-----BEGIN (PGP|SSH) SIGNATURE-----[\s\S]*$/;
 
-/** Parses `git cat-file tag` output: headers up to the first blank line, then the message (signature cut off). */
 export function parseTagObject(data: Buffer): ParsedTagObject {
   const text = data.toString('utf8');
   const blank = text.indexOf('\n\n');
@@ -32,7 +30,7 @@ export function parseTagObject(data: Buffer): ParsedTagObject {
   return out;
 }
 
-/** The `mktag` input of an annotated tag (`tagger` date: now, UTC). */
+/** `tagger` date: now, UTC. */
 export function tagObjectText(object: string, type: string, tag: string, tagger: { name: string; email: string }, message: string): string {
   const now = Math.floor(Date.now() / 1000);
   const text = message.endsWith('\n') ? message : `${message}\n`;

@@ -1,17 +1,13 @@
-/** What a tree entry is, by its mode (Gitea's content types). */
+/** Gitea's content types. */
 export type TreeEntryKind = 'file' | 'dir' | 'symlink' | 'submodule';
 
-/** One entry of a tree object. */
 export interface TreeEntry {
-  /** Octal mode as git writes it (`100644`, `100755`, `120000`, `40000`, `160000`). */
   mode: string;
   name: string;
-  /** Object id (hex). */
   oid: string;
   kind: TreeEntryKind;
 }
 
-/** Maps a tree-entry mode to its kind (null for modes git does not write). */
 export function kindOfMode(mode: string): TreeEntryKind | null {
   switch (mode) {
     case '100644':
@@ -30,10 +26,7 @@ export function kindOfMode(mode: string): TreeEntryKind | null {
   }
 }
 
-/**
- * Parses a raw tree object (`<mode> SP <name> NUL <binary id>` repeated). `hashBytes` is 20 for SHA-1
- * repositories and 32 for SHA-256 ones. Entries keep git's order. Throws on a malformed tree.
- */
+/** `hashBytes`: 20 for SHA-1 repositories, 32 for SHA-256. Throws on a malformed tree. */
 export function parseTree(data: Buffer, hashBytes: 20 | 32): TreeEntry[] {
   const out: TreeEntry[] = [];
   let pos = 0;
@@ -52,15 +45,11 @@ export function parseTree(data: Buffer, hashBytes: 20 | 32): TreeEntry[] {
   return out;
 }
 
-/** The id length (bytes) of a repository, judged from one of its full hex object ids. */
 export function hashBytesOf(hexId: string): 20 | 32 {
   return hexId.length === 64 ? 32 : 20;
 }
 
-/**
- * The URL of each submodule path in a `.gitmodules` file (git-config syntax: `[submodule "name"]` sections with
- * `path` and `url`). Tolerant: unknown keys, comments and quoting are ignored.
- */
+/** Tolerant: unknown keys, comments and quoting are ignored. */
 export function parseGitmodules(text: string): Map<string, string> {
   const sections = new Map<string, { path?: string; url?: string }>();
   let current: { path?: string; url?: string } | null = null;

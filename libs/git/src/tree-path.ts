@@ -1,13 +1,10 @@
-/** Longest tree path accepted (git's own limit is PATH_MAX-ish; longer input is not a path of any repository). */
+/** git's own limit is PATH_MAX-ish; longer input is not a path of any repository. */
 export const MAX_TREE_PATH_LENGTH = 4096;
 
 /**
- * Checks a user-supplied path inside a repository tree and returns it unchanged, or null when it must not be looked
- * up: empty segments (leading, trailing or doubled `/`, so no absolute paths), `.` and `..` segments (traversal),
- * any segment that is `.git` in any case, NUL and other control characters, over-long input. Paths are only ever
- * used as tree paths inside git objects — never joined into a filesystem path — so this is about answering
- * "not found" predictably (and keeping `cat-file`'s one-line protocol intact), not about the filesystem.
- * The empty string (the root directory) is returned as is; callers that need a file refuse it themselves.
+ * Tree paths are never joined into a filesystem path: refusing empty, `.`, `..` and `.git` segments and control
+ * characters keeps "not found" predictable and cat-file's one-line protocol intact. The root (`''`) passes; callers
+ * needing a file refuse it.
  */
 export function sanitizeTreePath(raw: unknown): string | null {
   if (typeof raw !== 'string') return null;
@@ -22,18 +19,16 @@ export function sanitizeTreePath(raw: unknown): string | null {
   return raw;
 }
 
-/** The directory part of a sanitised tree path (`''` for entries of the root). */
 export function parentOf(path: string): string {
   const i = path.lastIndexOf('/');
   return i < 0 ? '' : path.slice(0, i);
 }
 
-/** The last segment of a tree path. */
 export function baseName(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
 }
 
-/** Percent-encodes each segment of a tree path for a URL, keeping the slashes (Gitea's `PathEscapeSegments`). */
+/** Gitea's `PathEscapeSegments`. */
 export function escapePathSegments(path: string): string {
   return path
     .split('/')

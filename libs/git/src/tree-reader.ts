@@ -2,16 +2,11 @@ import type { CatFileCommand, CatFileObject, CatFilePool } from './cat-file-pool
 import { hashBytesOf, parseGitmodules, parseTree, type TreeEntry } from './tree-object.js';
 import { baseName, parentOf } from './tree-path.js';
 
-/** The object name of a directory at a commit (`<commit>^{tree}` for the root). */
 function treeObject(commit: string, dir: string): string {
   return dir === '' ? `${commit}^{tree}` : `${commit}:${dir}`;
 }
 
-/**
- * Looks up many tree paths at one commit: each distinct parent directory is read once, all of them in one
- * pipelined round trip through the pooled cat-file process. Returns one entry (or null) per input path, in order.
- * The root itself (`''`) is answered as a `dir` entry named `''` whose id is the root tree.
- */
+/** Each parent directory is read once, all in one pipelined cat-file round trip; the root is a `dir` entry named `''`. */
 export async function lookupPaths(
   pool: CatFilePool,
   repoPath: string,
@@ -37,7 +32,6 @@ export async function lookupPaths(
   });
 }
 
-/** Reads one directory's entries (null when the path is not a directory at that commit). */
 export async function listDirectory(
   pool: CatFilePool,
   repoPath: string,
@@ -49,7 +43,6 @@ export async function listDirectory(
   return parseTree(tree.data, hashBytesOf(commit));
 }
 
-/** Type and size of many objects by id (one round trip). */
 export async function objectInfos(
   pool: CatFilePool,
   repoPath: string,
@@ -70,7 +63,7 @@ export async function objectInfos(
   return out;
 }
 
-/** Reads many blobs by id (one round trip); the caller has checked their sizes. */
+/** The caller has checked their sizes. */
 export async function readBlobs(pool: CatFilePool, repoPath: string, oids: string[]): Promise<Map<string, Buffer>> {
   const unique = [...new Set(oids)];
   const answers = unique.length
@@ -87,7 +80,6 @@ export async function readBlobs(pool: CatFilePool, repoPath: string, oids: strin
   return out;
 }
 
-/** Submodule URLs by path, from the commit's `.gitmodules` (empty when there is none). */
 export async function submoduleUrls(pool: CatFilePool, repoPath: string, commit: string): Promise<Map<string, string>> {
   const info = await pool.one(repoPath, { op: 'info', object: `${commit}:.gitmodules` });
   if (info?.type !== 'blob' || info.size > 1024 * 1024) return new Map();

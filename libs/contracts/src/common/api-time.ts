@@ -1,20 +1,14 @@
-/**
- * The API's one time format and its one parser: Gitea writes RFC 3339 with whole seconds and `Z`, and reads RFC 3339
- * as Go's `time.RFC3339` does (a zone is required).
- */
+/** Gitea writes RFC 3339 with whole seconds and `Z`, and reads it as Go's `time.RFC3339` does (a zone is required). */
 
 /** Gitea's "never" for unset times (`last_login`, `archived_at`): the Unix epoch. */
 export const EPOCH_TIME = '1970-01-01T00:00:00Z';
 
-/** RFC 3339 with second precision and `Z`, as Gitea writes times (`2026-11-28T20:31:00Z`). */
 export function toApiTime(d: Date): string {
   return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-/** A parsed RFC 3339 instant: whole unix seconds plus whether there was a non-zero fraction. */
 export interface Rfc3339Instant {
   seconds: number;
-  /** True when the fractional part was not zero (so `seconds` is strictly before the instant). */
   fractional: boolean;
 }
 
@@ -25,10 +19,7 @@ function daysIn(year: number, month: number): number {
   return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
-/**
- * Parses what Go's `time.Parse(time.RFC3339, …)` accepts (a zone is required, every field in range); null
- * otherwise.
- */
+/** What Go's `time.Parse(time.RFC3339, …)` accepts (a zone is required, every field in range). */
 export function parseRfc3339(value: string): Rfc3339Instant | null {
   const m = RFC3339.exec(value);
   if (!m) return null;
@@ -48,7 +39,6 @@ export function parseRfc3339(value: string): Rfc3339Instant | null {
   return { seconds: Math.floor(d.getTime() / 1000) - offsetSeconds, fractional: /[1-9]/.test(m[7] ?? '') };
 }
 
-/** An RFC 3339 time as a Date (fraction kept to the millisecond), or null when {@link parseRfc3339} refuses it. */
 export function parseApiTime(value: string): Date | null {
   const instant = parseRfc3339(value);
   if (!instant) return null;

@@ -4,27 +4,20 @@ import { IsInt, IsOptional, Max, Min } from 'class-validator';
 /** Gitea's default and maximum page sizes (`[api] DEFAULT_PAGING_NUM`, `MAX_RESPONSE_ITEMS`). */
 export const DEFAULT_PAGE_SIZE = 30;
 export const MAX_PAGE_SIZE = 50;
-/** The largest id or count a request may carry (ids are 32-bit in the database). */
+/** Ids are 32-bit in the database. */
 export const MAX_INT32 = 2_147_483_647;
 
-/**
- * `?page=&limit=` as Gitea takes them: 1-based page (0 or less means 1), limit capped at {@link MAX_PAGE_SIZE}
- * (0 or less means the default). Non-numbers are refused.
- */
+/** As Gitea takes them: page 0 or less means 1, limit capped at {@link MAX_PAGE_SIZE} (0 or less means the default). */
 export class ListQuery {
-  /** Page number, 1-based. */
   @IsOptional() @Type(() => Number) @IsInt() @Min(-MAX_INT32) @Max(MAX_INT32) page?: number;
-  /** Page size (default 30, at most 50; larger values are capped, as in Gitea). */
   @IsOptional() @Type(() => Number) @IsInt() @Min(-MAX_INT32) @Max(MAX_INT32) limit?: number;
 }
 
-/** A page of results plus the total number of results across all pages. */
 export interface Paginated<T> {
   items: T[];
   total: number;
 }
 
-/** Normalised paging: `take`/`skip` for queries, `page`/`limit` for Link headers. */
 export interface Paging {
   page: number;
   limit: number;
@@ -32,7 +25,6 @@ export interface Paging {
   take: number;
 }
 
-/** Resolves `page`/`limit` to a {@link Paging}, applying Gitea's defaults and cap. */
 export function toPaging(query: { page?: number; limit?: number } | undefined): Paging {
   const page = Math.max(1, Math.floor(query?.page ?? 1));
   const asked = Math.floor(query?.limit ?? 0);

@@ -1,16 +1,12 @@
 import { ErrorCode, type ErrorEnvelope, errorEnvelope } from './error-code.js';
 
-/**
- * What services throw for an expected failure. It travels as an {@link ErrorEnvelope}; services never throw
- * HTTP exceptions, and the gateway decodes the envelope back into a DomainError.
- */
+/** Services never throw HTTP exceptions: a DomainError travels as an {@link ErrorEnvelope} and the gateway decodes it. */
 export class DomainError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly details?: string[],
     readonly errorId?: string,
-    /** RATE_LIMITED only: whole seconds until a new attempt may succeed. */
     readonly retryAfterSeconds?: number,
   ) {
     super(message);
@@ -41,7 +37,6 @@ export class DomainError extends Error {
   static conflict(message: string): DomainError {
     return new DomainError(ErrorCode.CONFLICT, message);
   }
-  /** 429 with `Retry-After` (at least one second). */
   static rateLimited(message: string, retryAfterSeconds: number): DomainError {
     return new DomainError(ErrorCode.RATE_LIMITED, message, undefined, undefined, Math.max(1, Math.ceil(retryAfterSeconds)));
   }

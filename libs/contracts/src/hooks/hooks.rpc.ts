@@ -9,7 +9,6 @@ import type {
 import type { RpcPair } from '../rpc-contract.js';
 import type { HooksSubjects } from './hooks.subjects.js';
 
-/** The request and reply of every subject in {@link HooksSubjects}, answered by hooks-service. */
 export interface HooksRpc {
   [HooksSubjects.repositoryInit]: RpcPair<RepositoryInitRequest, RepositoryInitReply>;
   [HooksSubjects.webhookList]: RpcPair<HookListRequest, Paginated<HookDto>>;

@@ -4,23 +4,19 @@ import { MAX_INT32 } from '../common/pagination.js';
 import { ListQuery } from '../common/pagination.js';
 import { ActorRequest } from './user.dto.js';
 
-/** The largest armored OpenPGP public key accepted (`POST /user/gpg_keys`). */
 export const MAX_ARMORED_GPG_KEY_LENGTH = 64 * 1024;
-/** The largest armored signature accepted (OpenPGP detached signature or SSH signature over a verification token). */
 export const MAX_ARMORED_SIGNATURE_LENGTH = 16 * 1024;
 
-/** Gitea's `GPGKeyEmail`. */
 export interface GpgKeyEmailDto {
   email: string;
   verified: boolean;
 }
 
-/** Gitea's `GPGKey` (subkeys have an empty `emails` and `subkeys`, and their primary's id in `primary_key_id`). */
+/** Subkeys have an empty `emails` and `subkeys`, and their primary's id in `primary_key_id`. */
 export interface GpgKeyDto {
   id: number;
   primary_key_id: string;
   key_id: string;
-  /** Base64 of the public key packet. */
   public_key: string;
   emails: GpgKeyEmailDto[];
   subkeys: GpgKeyDto[];
@@ -33,20 +29,17 @@ export interface GpgKeyDto {
   expires_at: string;
 }
 
-/** `POST /user/gpg_keys` body (Gitea's `CreateGPGKeyOption`). */
 export class CreateGpgKeyBody {
   @IsString() @MaxLength(MAX_ARMORED_GPG_KEY_LENGTH) armored_public_key: string;
   /** A detached signature over the verification token: adds a key whose e-mails are not the user's, verified. */
   @IsOptional() @IsString() @MaxLength(MAX_ARMORED_SIGNATURE_LENGTH) armored_signature?: string;
 }
 
-/** `POST /user/gpg_key_verify` body (Gitea's `VerifyGPGKeyOption`). */
 export class VerifyGpgKeyBody {
   @IsString() @MaxLength(40) key_id: string;
   @IsString() @MaxLength(MAX_ARMORED_SIGNATURE_LENGTH) armored_signature: string;
 }
 
-/** `POST /user/ssh_key_verify` body (Cairn): an `ssh-keygen -Y sign -n gitea` signature over the token. */
 export class VerifySshKeyBody {
   @IsInt() @Min(1) @Max(MAX_INT32) key_id: number;
   @IsString() @MaxLength(MAX_ARMORED_SIGNATURE_LENGTH) signature: string;
@@ -62,7 +55,6 @@ export class VerifySshKeyRequest extends ActorRequest {
   @ValidateNested() @Type(() => VerifySshKeyBody) body: VerifySshKeyBody;
 }
 export class ListGpgKeysRequest extends ActorRequest {
-  /** Whose keys; absent = the caller's. */
   @IsOptional() @IsString() username?: string;
   @ValidateNested() @Type(() => ListQuery) query: ListQuery;
 }

@@ -30,7 +30,6 @@ import type { ChangeOwnPasswordRequest, RegisterUserRequest, UserSettingsDto, Us
 import type { RpcPair } from '../rpc-contract.js';
 import type { IdentitySubjects } from './identity.subjects.js';
 
-/** The request and reply of every subject in {@link IdentitySubjects}, answered by identity-service. */
 export interface IdentityRpc {
   [IdentitySubjects.authResolve]: RpcPair<ResolveCredentialsRequest, ResolveCredentialsReply>;
   [IdentitySubjects.authSession]: RpcPair<SessionUserRequest, ResolveCredentialsReply>;

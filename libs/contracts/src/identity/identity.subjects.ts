@@ -1,28 +1,21 @@
-/** NATS request-reply subjects served by identity-service (queue group `identity-service`). */
+/** Served by identity-service (queue group `identity-service`). */
 export const IdentitySubjects = {
   /** Resolve credentials (token, password, session, SSH key fingerprint) to an actor. */
   authResolve: 'identity.auth.resolve',
   /** A web session's user (by id) as an actor with `via: 'session'`; refused once the user may no longer sign in. */
   authSession: 'identity.auth.session',
-  /**
-   * A stored reference to a sign-in (a registry bearer token: the user id, and the access token it was made from) as
-   * the actor it stands for now; refused once the user may no longer sign in or the access token was deleted.
-   */
+  /** A registry token's sign-in reference as its actor now; refused once the user may not sign in or the token is gone. */
   authReference: 'identity.auth.reference',
   /** The web sign-in form: checks the password (throttled); says whether the two-factor step must follow. */
   authWebSignIn: 'identity.auth.web-sign-in',
   /** The web sign-in's two-factor step: a TOTP code or the recovery code (throttled, each usable once). */
   authWebSecondFactor: 'identity.auth.web-second-factor',
-  /** Health check: replies `{ ok: true }` when the service and its database answer. */
+  /** Health check. */
   health: 'identity.health.check',
 
   /** Create a user (admin). */
   userCreate: 'identity.user.create',
-  /**
-   * Self sign-up (the web's `/user/sign_up`): the same name, e-mail and uniqueness rules as `userCreate`, a password of
-   * at least `MIN_PASSWORD_LENGTH`; refused (403) under `[service] DISABLE_REGISTRATION`, throttled per source address
-   * like sign-in: {@link RegisterUserRequest} → `UserDto`.
-   */
+  /** Self sign-up: `userCreate`'s rules; 403 under `[service] DISABLE_REGISTRATION`, throttled like sign-in. */
   userRegister: 'identity.user.register',
   /** Edit a user (admin). */
   userEdit: 'identity.user.edit',
@@ -32,18 +25,15 @@ export const IdentitySubjects = {
   userGet: 'identity.user.get',
   /** Search users. */
   userSearch: 'identity.user.search',
-  /** Every user account, filtered and sorted (`GET /admin/users`, site admins): `Paginated<UserDto>`. */
+  /** Every user account, filtered and sorted (`GET /admin/users`, site admins). */
   userAdminSearch: 'identity.user.admin-search',
-  /** The caller's e-mail addresses (`GET /user/emails`): `EmailDto[]`. */
+  /** The caller's e-mail addresses. */
   emailList: 'identity.email.list',
-  /** Add addresses to the caller's account: {@link EmailsRequest} → the added `EmailDto[]`. */
+  /** Add addresses to the caller's account. */
   emailAdd: 'identity.email.add',
-  /** Remove some of the caller's additional addresses: {@link EmailsRequest} → `null`. */
+  /** Remove some of the caller's additional addresses. */
   emailDelete: 'identity.email.delete',
-  /**
-   * Make one of the caller's activated additional addresses the primary one; the old primary stays as an additional
-   * address: {@link EmailPrimaryRequest} → the caller's `EmailDto[]`.
-   */
+  /** Make an activated additional address the caller's primary one; the old primary stays as an additional address. */
   emailSetPrimary: 'identity.email.set-primary',
   /** Look up users by ids and/or e-mail addresses (commit authors, repository owners). */
   userLookup: 'identity.user.lookup',
@@ -51,10 +41,7 @@ export const IdentitySubjects = {
   userSettingsGet: 'identity.user.settings.get',
   /** Update the caller's own profile settings (`PATCH /user/settings`, the web profile form). */
   userSettingsUpdate: 'identity.user.settings.update',
-  /**
-   * The caller sets their own new password, which also clears "must change password" (the web's
-   * `/user/change_password`): {@link ChangeOwnPasswordRequest} → `null`.
-   */
+  /** The caller sets their own new password, which also clears "must change password". */
   userPasswordChange: 'identity.user.password.change',
   /** Verify a user's password (Basic auth); replies the actor. */
   userVerifyPassword: 'identity.user.verify-password',
@@ -85,10 +72,7 @@ export const IdentitySubjects = {
   keyVerify: 'identity.key.verify',
   /** The caller's current key verification token (Gitea's `gpg_key_token`; also used for SSH keys). */
   keyVerificationToken: 'identity.key.verification-token',
-  /**
-   * Check a key offered as a deploy key (repo-service asks): the same content and size rules as user keys, and it must
-   * not be any user's key. Replies the normalised content and fingerprint; UNPROCESSABLE when refused.
-   */
+  /** Check a deploy key: user keys' content and size rules, and not any user's key; UNPROCESSABLE when refused. */
   keyCheckDeploy: 'identity.key.check-deploy',
 
   /** Add an OpenPGP key. */
@@ -113,17 +97,11 @@ export const IdentitySubjects = {
   orgList: 'identity.org.list',
   /** The caller's role in an organization (owner, member, team permissions) for access decisions. */
   orgMembership: 'identity.org.membership',
-  /**
-   * What a user may do in an organization (Gitea's `OrganizationPermissions`), asked by someone who can see the
-   * organization: {@link OrgMemberRequest} → {@link OrganizationPermissionsDto}.
-   */
+  /** What a user may do in an organization (Gitea's `OrganizationPermissions`). */
   orgUserPermissions: 'identity.org.user-permissions',
   /** A user's standing in every organization they belong to, in one reply (lists across owners). */
   orgStandings: 'identity.org.standings',
-  /**
-   * Delete an organization (owners and site admins; refused while it owns repositories) with its teams and
-   * memberships; records `identity.evt.user.deleted` (`kind: 'organization'`) so every owner-keyed consumer cleans up.
-   */
+  /** Delete an organization (none of its repositories left); records `identity.evt.user.deleted` for cleanup. */
   orgDelete: 'identity.org.delete',
   /** Edit an organization's profile and visibility (owners and site admins). */
   orgEdit: 'identity.org.edit',
@@ -134,11 +112,7 @@ export const IdentitySubjects = {
   teamCreate: 'identity.team.create',
   /** Get a team by id. */
   teamGet: 'identity.team.get',
-  /**
-   * Internal (no actor): teams of one organization by name or id, or all that include every repository, optionally
-   * with member ids; bounded (`TEAM_LOOKUP_MAX` teams, `TEAM_LOOKUP_MEMBERS_MAX` members each). For
-   * repo-service: team review requests, assignees, team access.
-   */
+  /** Internal: teams of an organization by name or id, or all that include every repository; bounded (`TEAM_LOOKUP_MAX`). */
   teamLookup: 'identity.team.lookup',
   /** Edit a team (owners and site admins; the Owners team keeps its permission). */
   teamEdit: 'identity.team.edit',

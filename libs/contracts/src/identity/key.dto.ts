@@ -3,7 +3,7 @@ import { IsBoolean, IsInt, IsOptional, IsString, MaxLength, MinLength, ValidateN
 import { ListQuery } from '../common/pagination.js';
 import { ActorRequest, type UserDto } from './user.dto.js';
 
-/** Gitea's `PublicKey`. `user`, `read_only` and `key_type` only for the owner or an admin. */
+/** `user`, `read_only` and `key_type` only for the owner or an admin. */
 export interface PublicKeyDto {
   id: number;
   key: string;
@@ -19,7 +19,6 @@ export interface PublicKeyDto {
   key_type?: string;
 }
 
-/** `POST /user/keys` body (Gitea's `CreateKeyOption`). */
 export class CreateKeyBody {
   @IsString() @MinLength(1) @MaxLength(255) title: string;
   @IsString() @MinLength(1) @MaxLength(16384) key: string;
@@ -27,27 +26,22 @@ export class CreateKeyBody {
 }
 
 export class ListKeysQuery extends ListQuery {
-  /** Only the key with this fingerprint (`SHA256:…`). */
   @IsOptional() @IsString() @MaxLength(255) fingerprint?: string;
 }
 
 export class CreateKeyRequest extends ActorRequest {
   @ValidateNested() @Type(() => CreateKeyBody) body: CreateKeyBody;
-  /** A site admin adds the key for this user (`POST /admin/users/{username}/keys`); absent = the caller's own. */
   @IsOptional() @IsString() @MaxLength(255) username?: string;
 }
 export class ListKeysRequest extends ActorRequest {
-  /** Whose keys; absent = the caller's. */
   @IsOptional() @IsString() username?: string;
   @ValidateNested() @Type(() => ListKeysQuery) query: ListKeysQuery;
 }
 export class KeyIdRequest extends ActorRequest {
   @IsInt() id: number;
-  /** `identity.key.delete` by a site admin for this user (`DELETE /admin/users/{username}/keys/{id}`). */
   @IsOptional() @IsString() @MaxLength(255) username?: string;
 }
 
-/** `identity.key.resolve`: the SSH server presents the key blob the client offered (base64 of the wire format). */
 export class ResolveKeyRequest {
   @IsString() @MaxLength(16384) keyBlobBase64: string;
 }
@@ -60,13 +54,10 @@ export class TouchKeyRequest {
   @IsInt() keyId: number;
 }
 
-/** `identity.key.check-deploy`: the key text as given to `POST /repos/{owner}/{repo}/keys`. */
 export class CheckDeployKeyRequest {
   @IsString() @MinLength(1) @MaxLength(16384) key: string;
 }
 export interface CheckDeployKeyReply {
-  /** `type base64`, without the comment. */
   content: string;
-  /** `SHA256:…`. */
   fingerprint: string;
 }

@@ -2,10 +2,7 @@ import type { UserDto } from './user.dto.js';
 
 const EPOCH = '1970-01-01T00:00:00Z';
 
-/**
- * A stand-in for a user identity-service did not return (deleted meanwhile): enough for clients to render what
- * refers to them. Gitea's "Ghost" is `placeholderUser(-1, 'Ghost', rootUrl)`.
- */
+/** For a user identity-service did not return (deleted meanwhile); Gitea's "Ghost" is `placeholderUser(-1, 'Ghost', …)`. */
 export function placeholderUser(id: number, login: string, rootUrl: string): UserDto {
   return {
     id,

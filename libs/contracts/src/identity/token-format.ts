@@ -1,16 +1,9 @@
-/**
- * Access tokens: `cairn_` + 40 base62 random characters + a 6-character base62 CRC32 (as GitHub's), so secret
- * scanners spot them and typos are refused without a lookup.
- */
+/** A CRC32 suffix (as GitHub's) so secret scanners spot tokens and typos are refused without a lookup. */
 export const ACCESS_TOKEN_PREFIX = 'cairn_';
-/** Characters of randomness after the prefix. */
 export const ACCESS_TOKEN_RANDOM_LENGTH = 40;
-/** Characters of checksum at the end. */
 export const ACCESS_TOKEN_CHECKSUM_LENGTH = 6;
-/** Total length of an access token. */
 export const ACCESS_TOKEN_LENGTH = ACCESS_TOKEN_PREFIX.length + ACCESS_TOKEN_RANDOM_LENGTH + ACCESS_TOKEN_CHECKSUM_LENGTH;
 
-/** The base62 alphabet tokens are written in. */
 export const BASE62_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 const CRC_TABLE: Uint32Array = (() => {
@@ -23,14 +16,12 @@ const CRC_TABLE: Uint32Array = (() => {
   return table;
 })();
 
-/** CRC-32 (IEEE 802.3, as zlib) of an ASCII string. */
 export function crc32(text: string): number {
   let crc = 0xffffffff;
   for (let i = 0; i < text.length; i++) crc = CRC_TABLE[(crc ^ text.charCodeAt(i)) & 0xff] ^ (crc >>> 8);
   return (crc ^ 0xffffffff) >>> 0;
 }
 
-/** The 6-character base62 checksum of a token body (`cairn_` + random part). */
 export function accessTokenChecksum(body: string): string {
   let n = crc32(body);
   let out = '';
@@ -45,7 +36,6 @@ const TOKEN_SHAPE = new RegExp(
   `^${ACCESS_TOKEN_PREFIX}[0-9A-Za-z]{${ACCESS_TOKEN_RANDOM_LENGTH + ACCESS_TOKEN_CHECKSUM_LENGTH}}$`,
 );
 
-/** True when `value` has the shape of a Cairn access token and its checksum matches. */
 export function isWellFormedAccessToken(value: string): boolean {
   if (value.length !== ACCESS_TOKEN_LENGTH || !TOKEN_SHAPE.test(value)) return false;
   const body = value.slice(0, -ACCESS_TOKEN_CHECKSUM_LENGTH);

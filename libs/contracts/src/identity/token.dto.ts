@@ -3,19 +3,16 @@ import { ArrayMaxSize, IsArray, IsOptional, IsString, MaxLength, MinLength, Vali
 import { ListQuery } from '../common/pagination.js';
 import { ActorRequest } from './user.dto.js';
 
-/** Scope categories, as Gitea's `AccessTokenScopeCategory`. */
 export const SCOPE_CATEGORIES = [
   'activitypub', 'admin', 'issue', 'misc', 'notification', 'organization', 'package', 'repository', 'user',
 ] as const;
 export type ScopeCategory = (typeof SCOPE_CATEGORIES)[number];
 
-/** Every scope a token may carry: `all` plus read/write of each category (write implies read). */
 export const TOKEN_SCOPES: readonly string[] = [
   'all',
   ...SCOPE_CATEGORIES.flatMap((c) => [`read:${c}`, `write:${c}`]),
 ];
 
-/** Gitea's `AccessToken`. `sha1` is only filled once, on creation. */
 export interface AccessTokenDto {
   id: number;
   name: string;
@@ -26,7 +23,6 @@ export interface AccessTokenDto {
   last_used_at: string | null;
 }
 
-/** `POST /users/{username}/tokens` body. */
 export class CreateAccessTokenBody {
   @IsString() @MinLength(1) @MaxLength(255) name: string;
   @IsOptional() @IsArray() @ArrayMaxSize(32) @IsString({ each: true }) @MaxLength(64, { each: true }) scopes?: string[];
@@ -42,6 +38,5 @@ export class ListTokensRequest extends ActorRequest {
 }
 export class DeleteTokenRequest extends ActorRequest {
   @IsString() username: string;
-  /** Numeric id, or the token's name. */
   @IsString() @MaxLength(255) token: string;
 }

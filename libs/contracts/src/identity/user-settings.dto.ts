@@ -2,10 +2,8 @@ import { Type } from 'class-transformer';
 import { IsBoolean, IsEmail, IsIn, IsOptional, IsString, IsUrl, MaxLength, MinLength, ValidateIf, ValidateNested } from 'class-validator';
 import { ActorDto } from '../common/actor.js';
 
-/** Gitea's diff view styles (`diff_view_style`); empty keeps the site default. */
 export const DIFF_VIEW_STYLES = ['', 'unified', 'split'] as const;
 
-/** Gitea's `UserSettings`: the caller's own profile and preferences. */
 export interface UserSettingsDto {
   full_name: string;
   website: string;
@@ -18,10 +16,7 @@ export interface UserSettingsDto {
   theme: string;
 }
 
-/**
- * `PATCH /user/settings` body (Gitea's `UserSettingsOptions`; every field optional). Lengths follow Gitea's profile
- * form: full name 100, location 50, website and description 255; a website must be an http(s) URL or empty.
- */
+/** Lengths follow Gitea's profile form; a website must be an http(s) URL or empty. */
 export class UserSettingsOptions {
   @IsOptional() @IsString() @MaxLength(100) full_name?: string;
   @IsOptional() @IsString() @MaxLength(255)
@@ -37,16 +32,14 @@ export class UserSettingsOptions {
   @IsOptional() @IsString() @MaxLength(30) theme?: string;
 }
 
-/** `identity.user.settings.get` / `.update`: the actor's own settings (the update carries a body). */
 export class UserSettingsRequest {
   @IsOptional() @ValidateNested() @Type(() => ActorDto) actor: ActorDto | null;
   @IsOptional() @ValidateNested() @Type(() => UserSettingsOptions) body?: UserSettingsOptions;
 }
 
-/** The shortest password a user may choose for themselves (Gitea's default `[security] MIN_PASSWORD_LENGTH`). */
+/** Gitea's default `[security] MIN_PASSWORD_LENGTH`. */
 export const MIN_PASSWORD_LENGTH = 8;
 
-/** `identity.user.password.change`: the actor sets their own new password (the web's forced-change page). */
 export class ChangeOwnPasswordRequest {
   @IsOptional() @ValidateNested() @Type(() => ActorDto) actor: ActorDto | null;
   @IsString()
@@ -55,15 +48,12 @@ export class ChangeOwnPasswordRequest {
   password: string;
 }
 
-/** `identity.user.register`: a visitor creates their own account (signed in afterwards by the caller). */
 export class RegisterUserRequest {
-  /** Login name (checked by identity-service as for `identity.user.create`). */
   @IsString() @MinLength(1) @MaxLength(40) username: string;
   @IsEmail() @MaxLength(255) email: string;
   @IsString()
   @MinLength(MIN_PASSWORD_LENGTH, { message: `the password must be at least ${MIN_PASSWORD_LENGTH} characters long` })
   @MaxLength(255)
   password: string;
-  /** The visitor's address: registrations count against it as failed sign-ins do. */
   @IsOptional() @IsString() @MaxLength(64) clientAddress?: string;
 }

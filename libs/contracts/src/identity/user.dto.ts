@@ -7,11 +7,9 @@ import { ActorDto } from '../common/actor.js';
 import { ListQuery } from '../common/pagination.js';
 import { queryBool } from '../common/query-bool.js';
 
-/** Account visibility, as Gitea. */
 export const VISIBILITIES = ['public', 'limited', 'private'] as const;
 export type Visibility = (typeof VISIBILITIES)[number];
 
-/** Gitea's `User`. */
 export interface UserDto {
   id: number;
   login: string;
@@ -38,11 +36,10 @@ export interface UserDto {
   username: string;
 }
 
-/** `POST /admin/users` body (Gitea's `CreateUserOption`). */
 export class CreateUserBody {
   @IsString() @MinLength(1) @MaxLength(40) username: string;
   @IsEmail() @MaxLength(255) email: string;
-  /** Password (required: Cairn has no external auth sources). */
+  /** Required: Cairn has no external auth sources. */
   @IsString() @MinLength(1) @MaxLength(255) password: string;
   @IsOptional() @IsString() @MaxLength(255) full_name?: string;
   @IsOptional() @IsString() @MaxLength(255) login_name?: string;
@@ -52,11 +49,9 @@ export class CreateUserBody {
   @IsOptional() @IsBoolean() restricted?: boolean;
   @IsOptional() @IsIn(VISIBILITIES) visibility?: Visibility;
   @IsOptional() @IsDateString() created_at?: string;
-  /** Cairn extension used by the admin CLI: create a site administrator. */
   @IsOptional() @IsBoolean() admin?: boolean;
 }
 
-/** `PATCH /admin/users/{username}` body (Gitea's `EditUserOption`; every field optional). */
 export class EditUserBody {
   @IsOptional() @IsInt() @Min(0) @Max(MAX_INT32) source_id?: number;
   @IsOptional() @IsString() @MaxLength(255) login_name?: string;
@@ -79,25 +74,18 @@ export class EditUserBody {
   @IsOptional() @IsIn(VISIBILITIES) visibility?: Visibility;
 }
 
-/** `GET /users/search` query. */
 export class SearchUsersQuery extends ListQuery {
-  /** Keyword matched against login, full name and (for admins) e-mail. */
   @IsOptional() @IsString() @MaxLength(255) q?: string;
-  /** Only this user id. */
   @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(MAX_INT32) uid?: number;
 }
 
-/** `GET /admin/users` sort keys (Gitea's; default `alphabetically`). */
 export const ADMIN_USER_SORTS = ['oldest', 'newest', 'alphabetically', 'reversealphabetically', 'recentupdate', 'leastupdate'] as const;
 export type AdminUserSort = (typeof ADMIN_USER_SORTS)[number];
 
-/** `GET /admin/users` query (Gitea's `adminSearchUsers`; `order` is not implemented). */
 export class AdminSearchUsersQuery extends ListQuery {
-  /** Keyword matched against login, full name and e-mail. */
   @IsOptional() @IsString() @MaxLength(255) q?: string;
-  /** Authentication source: Cairn has only the local one (0); any other matches nobody. */
+  /** Cairn has only the local source (0); any other matches nobody. */
   @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(MAX_INT32) source_id?: number;
-  /** Exact login name at the authentication source. */
   @IsOptional() @IsString() @MaxLength(255) login_name?: string;
   @IsOptional() @IsIn(ADMIN_USER_SORTS) sort?: AdminUserSort;
   @IsOptional() @IsIn(VISIBILITIES) visibility?: Visibility;
@@ -108,7 +96,6 @@ export class AdminSearchUsersQuery extends ListQuery {
   @IsOptional() @Transform(queryBool) @IsBoolean() is_prohibit_login?: boolean;
 }
 
-/** Request envelope: an actor plus a body. */
 export class ActorRequest {
   @IsOptional() @ValidateNested() @Type(() => ActorDto) actor: ActorDto | null;
 }
@@ -126,11 +113,9 @@ export class UsernameRequest extends ActorRequest {
 export class SearchUsersRequest extends ActorRequest {
   @ValidateNested() @Type(() => SearchUsersQuery) query: SearchUsersQuery;
 }
-/** `identity.user.admin-search` (site admins). */
 export class AdminSearchUsersRequest extends ActorRequest {
   @ValidateNested() @Type(() => AdminSearchUsersQuery) query: AdminSearchUsersQuery;
 }
-/** Look users up by id and/or e-mail (used by other services to render users). */
 export class LookupUsersRequest {
   @IsOptional() @IsInt({ each: true }) ids?: number[];
   @IsOptional() @IsString({ each: true }) emails?: string[];
@@ -138,22 +123,16 @@ export class LookupUsersRequest {
 }
 export interface LookupUsersReply {
   users: UserDto[];
-  /** Lower-cased e-mail → user id, for the e-mails that matched. */
   byEmail: Record<string, number>;
-  /**
-   * Ids of the returned users who are site administrators. `users` are rendered as an anonymous viewer sees them
-   * (`is_admin` false), so services that decide access (e.g. a collaborator's permission) read it here.
-   */
+  /** `users` are rendered as an anonymous viewer sees them (`is_admin` false), so access decisions read admins here. */
   adminIds: number[];
 }
 
-/** An owner (user or organization) as other services need it. */
 export interface OwnerDto {
   id: number;
   login: string;
   kind: 'user' | 'organization';
   visibility: Visibility;
-  /** The Gitea `User` shape of the owner (organizations render as users in repository JSON). */
   user: UserDto;
 }
 export class OwnerResolveRequest {

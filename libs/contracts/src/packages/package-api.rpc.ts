@@ -6,7 +6,6 @@ import type {
   PackageFileDto, PackageRequest, PackageVersionRequest,
 } from './package-api.dto.js';
 
-/** The request and reply of every subject in {@link PackageApiSubjects}, answered by packages-service. */
 export interface PackageApiRpc {
   [PackageApiSubjects.packageList]: RpcPair<ListPackagesRequest, Paginated<PackageDto>>;
   [PackageApiSubjects.versionList]: RpcPair<ListPackageVersionsRequest, Paginated<PackageDto>>;

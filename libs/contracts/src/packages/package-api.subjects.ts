@@ -1,22 +1,19 @@
-/**
- * NATS request-reply subjects of Gitea's packages API (`/api/v1/packages/{owner}…`), served by packages-service
- * (queue group `packages-service`). The gateway authenticates; packages-service applies the access rule.
- */
+/** Gitea's packages API; the gateway authenticates, packages-service applies the access rule. */
 export const PackageApiSubjects = {
-  /** An owner's package versions, newest first (`type`, `q`, paging): {@link ListPackagesRequest} → `Paginated<PackageDto>`. */
+  /** An owner's package versions, newest first (`type`, `q`, paging). */
   packageList: 'packages.package.list',
-  /** The versions of one package (newest first, or `sort=semver`): {@link ListPackageVersionsRequest} → `Paginated<PackageDto>`. */
+  /** The versions of one package (newest first, or `sort=semver`). */
   versionList: 'packages.version.list',
-  /** The latest version (highest id, or highest semantic version): {@link LatestPackageVersionRequest} → {@link PackageDto}. */
+  /** The latest version (highest id, or highest semantic version). */
   versionLatest: 'packages.version.latest',
-  /** One version: {@link PackageVersionRequest} → {@link PackageDto}. */
+  /** One version. */
   versionGet: 'packages.version.get',
-  /** Delete one version (write access; `package` event `deleted`): {@link PackageVersionRequest} → `{}`. */
+  /** Delete one version (write access; `package` event `deleted`). */
   versionDelete: 'packages.version.delete',
-  /** The files of one version: {@link PackageVersionRequest} → {@link PackageFileDto}`[]`. */
+  /** The files of one version. */
   fileList: 'packages.file.list',
-  /** Link a package to a repository of its owner (write access): {@link LinkPackageRequest} → `{}`. */
+  /** Link a package to a repository of its owner (write access). */
   packageLink: 'packages.package.link',
-  /** Unlink a package from its repository (write access): {@link PackageRequest} → `{}`. */
+  /** Unlink a package from its repository (write access). */
   packageUnlink: 'packages.package.unlink',
 } as const;

@@ -1,34 +1,23 @@
 import type { ActorDto } from '../common/actor.js';
 
-/**
- * The package registries' public paths. The gateway streams them unchanged to packages-service's internal HTTP
- * endpoint (`[cairn] PACKAGES_INTERNAL_URL`), which serves them under the same paths.
- */
+/** The gateway streams these unchanged to packages-service (`[cairn] PACKAGES_INTERNAL_URL`), under the same paths. */
 export const PACKAGES_HTTP_PREFIXES = {
-  /** Gitea's package registries: `/api/packages/{owner}/{type}/…`. */
   registries: '/api/packages',
-  /** The OCI distribution API (container registry), with its `/v2/token` flow. */
   oci: '/v2',
 } as const;
 
-/** Registry types (Gitea's `package.type` values Cairn serves). */
 export const PACKAGE_TYPES = ['generic', 'npm', 'container'] as const;
 export type PackageType = (typeof PACKAGE_TYPES)[number];
 
-/**
- * Internal header carrying the authenticated caller, set by the gateway after resolving the credentials (absent:
- * anonymous). base64url of the JSON of the {@link ActorDto}; only trusted with the internal token.
- */
+/** base64url JSON of the {@link ActorDto} the gateway resolved (absent: anonymous); only trusted with the internal token. */
 export const PACKAGES_ACTOR_HEADER = 'x-cairn-actor';
 
-/** The {@link PACKAGES_ACTOR_HEADER} value for an actor. */
 export function encodeActorHeader(actor: ActorDto): string {
   // The token id lets the container registry's bearer tokens refer to the access token they were made from.
   const { id, login, isAdmin, scopes, hasTwoFactor, via, tokenId } = actor;
   return Buffer.from(JSON.stringify({ id, login, isAdmin, scopes, hasTwoFactor, via, tokenId })).toString('base64url');
 }
 
-/** The actor of a {@link PACKAGES_ACTOR_HEADER} value; null when absent; throws on a malformed one. */
 export function decodeActorHeader(value: string | string[] | undefined): ActorDto | null {
   if (value === undefined) return null;
   if (Array.isArray(value)) throw new Error('more than one actor header');
@@ -40,21 +29,15 @@ export function decodeActorHeader(value: string | string[] | undefined): ActorDt
   return { ...parsed, isAdmin: parsed.isAdmin === true, hasTwoFactor: parsed.hasTwoFactor === true };
 }
 
-/** Request headers the gateway forwards to the registries (besides its own internal headers); nothing else. */
 export const PACKAGES_REQUEST_HEADERS = [
   'content-type', 'content-length', 'content-range', 'content-encoding', 'accept', 'accept-encoding', 'user-agent',
   'range', 'if-none-match', 'if-match', 'if-modified-since', 'npm-command', 'npm-session', 'npm-auth-type',
   'docker-content-digest', 'docker-distribution-api-version',
 ] as const;
 
-/** The container registry's token service name (Gitea's). */
 export const CONTAINER_REGISTRY_SERVICE = 'container_registry';
 
-/**
- * The container registry's `WWW-Authenticate` challenge (Gitea's token flow): clients answer a 401 by asking
- * `/v2/token` for a bearer token. `/v2` lives at the host's root whatever ROOT_URL's path (as in Gitea), so the realm
- * is ROOT_URL's origin + `/v2/token`.
- */
+/** `/v2` lives at the host's root whatever ROOT_URL's path (as in Gitea), so the realm is ROOT_URL's origin + `/v2/token`. */
 export function containerRegistryChallenge(rootUrl: string): string {
   const origin = new URL(rootUrl).origin;
   return `Bearer realm="${origin}/v2/token",service="${CONTAINER_REGISTRY_SERVICE}",scope="*"`;

@@ -4,7 +4,6 @@ import {
 } from 'class-validator';
 import { RepoScopedRequest } from './repo-access.dto.js';
 
-/** Gitea's `BranchProtection`. */
 export interface BranchProtectionDto {
   /** Deprecated alias of `rule_name` (Gitea still fills it). */
   branch_name: string;
@@ -44,7 +43,6 @@ export interface BranchProtectionDto {
 
 const MAX_LIST = 100;
 
-/** `PATCH /repos/{owner}/{repo}/branch_protections/{name}` body (Gitea's `EditBranchProtectionOption`). */
 export class EditBranchProtectionBody {
   @IsOptional() @IsInt() @Min(0) @Max(1_000_000) priority?: number;
   @IsOptional() @IsBoolean() enable_push?: boolean;
@@ -86,25 +84,19 @@ export class EditBranchProtectionBody {
   @IsOptional() @IsBoolean() block_admin_merge_override?: boolean;
 }
 
-/** `POST /repos/{owner}/{repo}/branch_protections` body (Gitea's `CreateBranchProtectionOption`). */
 export class CreateBranchProtectionBody extends EditBranchProtectionBody {
-  /** The rule: a branch name or a glob. */
   @IsOptional() @IsString() @MaxLength(255) rule_name?: string;
-  /** Deprecated alias of `rule_name`, used when `rule_name` is empty. */
   @IsOptional() @IsString() @MaxLength(255) branch_name?: string;
 }
 
-/** `repo.branch-protection.get` / `.delete`: one rule by its exact name. */
 export class BranchProtectionRequest extends RepoScopedRequest {
   @IsString() @MaxLength(255) name: string;
 }
 
-/** `repo.branch-protection.create`. */
 export class CreateBranchProtectionRequest extends RepoScopedRequest {
   @ValidateNested() @Type(() => CreateBranchProtectionBody) body: CreateBranchProtectionBody;
 }
 
-/** `repo.branch-protection.edit`. */
 export class EditBranchProtectionRequest extends BranchProtectionRequest {
   @ValidateNested() @Type(() => EditBranchProtectionBody) body: EditBranchProtectionBody;
 }

@@ -1,4 +1,4 @@
-/** Commit-status events published by repo-service through its outbox. */
+/** Published by repo-service through its outbox. */
 export const CommitStatusEvents = {
   /** A status was reported for a commit (webhook event `status`). */
   created: 'repo.evt.commit-status.created',

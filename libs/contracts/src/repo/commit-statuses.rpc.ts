@@ -5,7 +5,6 @@ import type {
 } from './commit-statuses.dto.js';
 import type { CommitStatusSubjects } from './commit-statuses.subjects.js';
 
-/** The request and reply of every subject in {@link CommitStatusSubjects}, answered by repo-service. */
 export interface CommitStatusRpc {
   [CommitStatusSubjects.create]: RpcPair<CreateCommitStatusRequest, CommitStatusDto>;
   [CommitStatusSubjects.list]: RpcPair<ListCommitStatusesRequest, Paginated<CommitStatusDto>>;

@@ -5,10 +5,10 @@ import { CreateKeyBody } from '../identity/key.dto.js';
 import { RepoScopedRequest } from './repo-access.dto.js';
 import type { RepositoryDto } from './repository.dto.js';
 
-/** Gitea's `DeployKey`. `read_only` and `repository` only for a site admin or the repository's owner (as Gitea). */
+/** `read_only` and `repository` only for a site admin or the repository's owner (as Gitea). */
 export interface DeployKeyDto {
   id: number;
-  /** Gitea's public-key id; Cairn keeps one row per repository and key, so it is the same as `id`. */
+  /** Cairn keeps one row per repository and key, so it is the same as `id`. */
   key_id: number;
   key: string;
   url: string;
@@ -19,25 +19,20 @@ export interface DeployKeyDto {
   repository?: RepositoryDto;
 }
 
-/** `GET /repos/{owner}/{repo}/keys` query. */
 export class ListDeployKeysQuery extends ListQuery {
   @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(MAX_INT32) key_id?: number;
   @IsOptional() @IsString() @MaxLength(255) fingerprint?: string;
 }
 
-/** `repo.deploy-key.list`. */
 export class ListDeployKeysRequest extends RepoScopedRequest {
   @ValidateNested() @Type(() => ListDeployKeysQuery) query: ListDeployKeysQuery;
 }
-/** `repo.deploy-key.create` (the body is Gitea's `CreateKeyOption`, shared with user keys). */
 export class CreateDeployKeyRequest extends RepoScopedRequest {
   @ValidateNested() @Type(() => CreateKeyBody) body: CreateKeyBody;
 }
-/** `repo.deploy-key.get`, `repo.deploy-key.delete`. */
 export class DeployKeyIdRequest extends RepoScopedRequest {
   @IsInt() id: number;
 }
-/** `repo.deploy-key.fingerprint-used`: is any repository's deploy key this key (identity-service asks)? */
 export class DeployKeyFingerprintRequest {
   @IsString() @MaxLength(255) fingerprint: string;
 }

@@ -6,7 +6,6 @@ import type {
 } from './git-data.dto.js';
 import type { GitDataSubjects } from './git-data.subjects.js';
 
-/** The request and reply of every subject in {@link GitDataSubjects}, answered by repo-service. */
 export interface GitDataRpc {
   [GitDataSubjects.tagList]: RpcPair<ListTagsRequest, Paginated<TagDto>>;
   [GitDataSubjects.tagGet]: RpcPair<TagNameRequest, TagDto>;

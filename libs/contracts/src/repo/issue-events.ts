@@ -3,11 +3,7 @@ import type { CommentDto, IssueDto } from './issues.dto.js';
 import type { MergeableState, PullRequestDto } from './pulls.dto.js';
 import type { RepoEventRepository } from './repo-events.js';
 
-/**
- * Issue, comment and pull-request events published by repo-service through its outbox (stream `CAIRN_EVENTS`).
- * Payloads carry what Gitea's webhook payloads need (`IssuePayload`, `IssueCommentPayload`, `PullRequestPayload`):
- * the issue / pull-request JSON at the time of the change, the repository (with its JSON) and the sender.
- */
+/** Payloads carry what Gitea's webhook payloads need: the issue / pull-request JSON at the time of the change. */
 export const IssueEvents = {
   /** An issue was opened. */
   opened: 'repo.evt.issue.opened',
@@ -35,11 +31,10 @@ export const IssueEvents = {
   demilestoned: 'repo.evt.issue.demilestoned',
 } as const;
 
-/** Issue actions about labels and milestones: each has its own webhook event type (`issue_label`, …). */
 export type IssueLabelAction = 'label_updated' | 'label_cleared';
 export type IssueMilestoneAction = 'milestoned' | 'demilestoned';
 
-/** Comment events (on issues and on pull requests: `isPull` tells which). */
+/** Comments on issues and on pull requests (`isPull` tells which). */
 export const IssueCommentEvents = {
   /** A comment was created. */
   created: 'repo.evt.issue-comment.created',
@@ -71,43 +66,34 @@ export const PullRequestEvents = {
   mergeabilityChanged: 'repo.evt.pull-request.mergeability-changed',
 } as const;
 
-/** `{ from }` of a changed field (Gitea's `ChangesPayload`). */
+/** Gitea's `ChangesPayload`. */
 export interface ChangedFrom {
   from: string;
 }
 
-/** What changed in an `edited` event. */
 export interface IssueChanges {
   title?: ChangedFrom;
   body?: ChangedFrom;
 }
 
-/** `repo.evt.issue.*`. */
 export interface IssueEventData {
-  /**
-   * The webhook action: `opened`, `edited`, `closed`, `reopened`, `locked`, `unlocked`; `label_updated`,
-   * `label_cleared`, `milestoned`, `demilestoned` (for issues and pull requests alike); `assigned`, `unassigned`.
-   */
   action: 'opened' | 'edited' | 'closed' | 'reopened' | 'locked' | 'unlocked' | 'assigned' | 'unassigned' | IssueLabelAction
     | IssueMilestoneAction;
   number: number;
   issue: IssueDto;
-  /** True when the issue is a pull request (lock/unlock, label and milestone actions are published as issue events for those). */
+  /** Lock/unlock, label and milestone actions are published as issue events for pull requests too. */
   isPull: boolean;
-  /** Set on pull-request lock/unlock events. */
   pullRequest?: PullRequestDto;
   changes?: IssueChanges;
-  /** `assigned` / `unassigned`: the user (GitHub's `assignee`). */
+  /** GitHub's `assignee`. */
   assignee?: UserDto;
   repository: RepoEventRepository;
   sender: UserDto | null;
 }
 
-/** `repo.evt.issue-comment.*`. */
 export interface IssueCommentEventData {
   action: 'created' | 'edited' | 'deleted';
   issue: IssueDto;
-  /** Set when the issue is a pull request. */
   pullRequest?: PullRequestDto;
   comment: CommentDto;
   isPull: boolean;
@@ -116,24 +102,18 @@ export interface IssueCommentEventData {
   sender: UserDto | null;
 }
 
-/** `repo.evt.pull-request.*`. */
 export interface PullRequestEventData {
-  /**
-   * The webhook action: `opened`, `edited`, `closed` (also for `merged`, with `pullRequest.merged` true),
-   * `reopened`, `synchronized`; `mergeability_changed` for that Cairn event.
-   */
+  /** `closed` also for `merged` (with `pullRequest.merged` true), as Gitea. */
   action: 'opened' | 'edited' | 'closed' | 'reopened' | 'synchronized' | 'mergeability_changed' | 'assigned' | 'unassigned';
   number: number;
   pullRequest: PullRequestDto;
   changes?: IssueChanges;
-  /** `synchronized`: the head before and after the push. */
   before?: string;
   after?: string;
-  /** `assigned` / `unassigned`: the user (GitHub's `assignee`). */
+  /** GitHub's `assignee`. */
   assignee?: UserDto;
-  /** `merged`: the merge commit (or the new base tip for fast-forward and rebase). */
+  /** The merge commit, or the new base tip for fast-forward and rebase. */
   commitId?: string;
-  /** `mergeability_changed`: the stored result. */
   mergeability?: {
     status: MergeableState;
     conflictedFiles: string[];
@@ -144,7 +124,7 @@ export interface PullRequestEventData {
   sender: UserDto | null;
 }
 
-/** Review events (webhook events `pull_request_review_*` and `pull_request_review_request`). */
+/** Webhook events `pull_request_review_*` and `pull_request_review_request`. */
 export const PullReviewEvents = {
   /** A review was submitted (approved, changes requested, or commented): webhook action `reviewed`. */
   submitted: 'repo.evt.pull-review.submitted',
@@ -154,14 +134,13 @@ export const PullReviewEvents = {
   requestRemoved: 'repo.evt.pull-review.request-removed',
 } as const;
 
-/** `repo.evt.pull-review.*` (Gitea's `PullRequestPayload` with `review` or `requested_reviewer`). */
+/** Gitea's `PullRequestPayload` with `review` or `requested_reviewer`. */
 export interface PullReviewEventData {
   action: 'reviewed' | 'review_requested' | 'review_request_removed';
   number: number;
   pullRequest: PullRequestDto;
-  /** `reviewed`: what the review says and its body (Gitea's `ReviewPayload`). */
+  /** Gitea's `ReviewPayload`. */
   review?: { type: 'approved' | 'rejected' | 'comment'; content: string };
-  /** `review_requested` / `review_request_removed`: the user asked. */
   requestedReviewer?: UserDto;
   repository: RepoEventRepository;
   sender: UserDto | null;

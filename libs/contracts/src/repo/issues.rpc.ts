@@ -8,7 +8,6 @@ import type {
 import type { RpcPair } from '../rpc-contract.js';
 import type { IssueSubjects } from './issues.subjects.js';
 
-/** The request and reply of every subject in {@link IssueSubjects}, answered by repo-service (issues and comments). */
 export interface IssueRpc {
   [IssueSubjects.create]: RpcPair<CreateIssueRequest, IssueDto>;
   [IssueSubjects.assignees]: RpcPair<RepoScopedRequest, UserDto[]>;

@@ -1,32 +1,29 @@
-/**
- * NATS request-reply subjects for issues and their comments, served by repo-service (queue group `repo-service`).
- * Every request is a `RepoScopedRequest` (actor, resolved repository, access) plus the fields named.
- */
+/** Issues and their comments, served by repo-service; every request is a `RepoScopedRequest` plus the fields named. */
 export const IssueSubjects = {
-  /** Open an issue: `CreateIssueRequest` → `IssueDto`. */
+  /** Open an issue. */
   create: 'repo.issue.create',
-  /** List issues and/or pull requests: `ListIssuesRequest` → `Paginated<IssueDto>`. */
+  /** List issues and/or pull requests. */
   list: 'repo.issue.list',
-  /** Get one issue (or pull request as an issue): `IssueIndexRequest` → `IssueDto`. */
+  /** Get one issue (or pull request as an issue). */
   get: 'repo.issue.get',
-  /** Edit title, body, state: `EditIssueRequest` → `IssueDto`. */
+  /** Edit title, body, state. */
   edit: 'repo.issue.edit',
-  /** Lock (write access; idempotent): `LockIssueRequest` → `null`. */
+  /** Lock (write access; idempotent). */
   lock: 'repo.issue.lock',
-  /** Unlock (write access; idempotent): `IssueIndexRequest` → `null`. */
+  /** Unlock (write access; idempotent). */
   unlock: 'repo.issue.unlock',
-  /** The timeline (comments and events such as lock/unlock): `IssueTimelineRequest` → `Paginated<TimelineCommentDto>`. */
+  /** The timeline (comments and events such as lock/unlock). */
   timeline: 'repo.issue.timeline',
-  /** List an issue's comments: `IssueIndexRequest` → `Paginated<CommentDto>`. */
+  /** List an issue's comments. */
   commentList: 'repo.issue-comment.list',
-  /** Comment on an issue: `CreateIssueCommentRequest` → `CommentDto`. */
+  /** Comment on an issue. */
   commentCreate: 'repo.issue-comment.create',
-  /** Get a comment: `IssueCommentIdRequest` → `CommentDto`. */
+  /** Get a comment. */
   commentGet: 'repo.issue-comment.get',
-  /** Edit a comment (its author, or write access): `EditIssueCommentRequest` → `CommentDto`. */
+  /** Edit a comment (its author, or write access). */
   commentEdit: 'repo.issue-comment.edit',
-  /** Delete a comment (its author, or write access): `IssueCommentIdRequest` → `null`. */
+  /** Delete a comment (its author, or write access). */
   commentDelete: 'repo.issue-comment.delete',
-  /** Users who can be assigned (write access): `RepoScopedRequest` → `UserDto[]`. */
+  /** Users who can be assigned (write access). */
   assignees: 'repo.issue.assignees',
 } as const;

@@ -9,7 +9,6 @@ import type {
 import type { RpcPair } from '../rpc-contract.js';
 import type { LabelSubjects, MilestoneSubjects } from './labels.subjects.js';
 
-/** The request and reply of every subject in {@link LabelSubjects} and {@link MilestoneSubjects} (repo-service). */
 export interface LabelRpc {
   [LabelSubjects.list]: RpcPair<ListLabelsRequest, Paginated<LabelDto>>;
   [LabelSubjects.create]: RpcPair<CreateLabelRequest, LabelDto>;

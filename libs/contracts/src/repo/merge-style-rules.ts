@@ -1,10 +1,7 @@
 import type { MergeDoStyle, UpdateStyle } from './pulls.dto.js';
 import { MERGE_STYLES, type MergeStyle, type RepositoryDto } from './repository.dto.js';
 
-/**
- * The repository setting that allows each merge style, in Gitea's order (`PullRequestsConfig.IsMergeStyleAllowed`).
- * The one home of the rule: the web merge box offers these styles and repo-service refuses the others.
- */
+/** Gitea's order (`PullRequestsConfig.IsMergeStyleAllowed`); the web merge box and repo-service both read this one rule. */
 export const MERGE_STYLE_SETTING = {
   merge: 'allow_merge_commits',
   rebase: 'allow_rebase',
@@ -14,19 +11,17 @@ export const MERGE_STYLE_SETTING = {
   'manually-merged': 'allow_manual_merge',
 } as const satisfies Record<MergeDoStyle, keyof RepositoryDto>;
 
-/** The pull request settings the merge and update rules read, as `RepositoryDto` carries them. */
 export type MergeSettings = Pick<RepositoryDto, (typeof MERGE_STYLE_SETTING)[MergeDoStyle] | 'allow_rebase_update'>;
 
 export function mergeStyleAllowed(settings: MergeSettings, style: MergeDoStyle): boolean {
   return settings[MERGE_STYLE_SETTING[style]] === true;
 }
 
-/** The merges Cairn performs that `settings` allow, in Gitea's order (`manually-merged` is never performed). */
+/** `manually-merged` is never performed. */
 export function allowedMergeStyles(settings: MergeSettings): MergeStyle[] {
   return MERGE_STYLES.filter((style) => mergeStyleAllowed(settings, style));
 }
 
-/** Updating a branch by merge is always allowed; by rebase only with `allow_rebase_update`. */
 export function updateStyleAllowed(settings: MergeSettings, style: UpdateStyle): boolean {
   return style === 'merge' || settings.allow_rebase_update === true;
 }

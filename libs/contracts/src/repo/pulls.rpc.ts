@@ -9,10 +9,6 @@ import type {
 import type { RpcPair } from '../rpc-contract.js';
 import type { PullSubjects } from './pulls.subjects.js';
 
-/**
- * The request and reply of every subject in {@link PullSubjects},
- * answered by repo-service (pull requests and mergeability).
- */
 export interface PullRpc {
   [PullSubjects.create]: RpcPair<CreatePullRequest, PullRequestDto>;
   [PullSubjects.list]: RpcPair<ListPullsRequest, Paginated<PullRequestDto>>;

@@ -1,38 +1,30 @@
-/**
- * NATS request-reply subjects for pull requests and their mergeability, served by repo-service (queue group
- * `repo-service`). API messages are `RepoScopedRequest`s; the mergeability ones (`check-target`,
- * `report-mergeability`) come from merge-check-worker.
- */
+/** Served by repo-service; `check-target`/`report-mergeability` come from merge-check-worker. */
 export const PullSubjects = {
-  /** Open a pull request (checked at once): `CreatePullRequest` → `PullRequestDto`. */
+  /** Open a pull request (checked at once). */
   create: 'repo.pull-request.create',
-  /** List pull requests (never triggers checks): `ListPullsRequest` → `Paginated<PullRequestDto>`. */
+  /** List pull requests (never triggers checks). */
   list: 'repo.pull-request.list',
-  /** Get one pull request (a view queues a delayed check): `GetPullRequest` → `PullRequestDto`. */
+  /** Get one pull request (a view queues a delayed check). */
   get: 'repo.pull-request.get',
-  /** Get the open pull request for a base and head branch (a view): `GetPullByBranchesRequest` → `PullRequestDto`. */
+  /** Get the open pull request for a base and head branch (a view). */
   getByBranches: 'repo.pull-request.get-by-branches',
-  /**
-   * The commit a pull-request head names — `branch`, or `owner:branch` of a fork (as `create` takes it) — present in
-   * this repository (a fork's is copied in, as opening the pull request would): `PullHeadRequest` → `PullHeadReply`.
-   * The web compare page's way to compare with a fork.
-   */
+  /** The commit a head (`branch` or a fork's `owner:branch`) names, copied into this repository (the compare page). */
   headCommit: 'repo.pull-request.head-commit',
-  /** Edit title, body, state: `EditPullRequest` → `PullRequestDto`. */
+  /** Edit title, body, state. */
   edit: 'repo.pull-request.edit',
-  /** The commits of a pull request: `PullPageRequest` → `Paginated<CommitDto>`. */
+  /** The commits of a pull request. */
   commits: 'repo.pull-request.commits',
-  /** The changed files of a pull request: `PullPageRequest` → `Paginated<ChangedFileDto>`. */
+  /** The changed files of a pull request. */
   files: 'repo.pull-request.files',
-  /** Whether a pull request is merged: `PullIndexRequest` → `boolean`. */
+  /** Whether a pull request is merged. */
   isMerged: 'repo.pull-request.is-merged',
-  /** Merge (write access): `MergePullRequest` → `null`. */
+  /** Merge (write access). */
   merge: 'repo.pull-request.merge',
-  /** Bring the head branch up to date with the base (write access): `UpdatePullRequest` → `null`. */
+  /** Bring the head branch up to date with the base (write access). */
   update: 'repo.pull-request.update',
 
-  /** What a check of one pull request needs: `CheckTargetRequest` → `CheckTargetReply | null`. */
+  /** What a check of one pull request needs. */
   checkTarget: 'repo.pull-request.check-target',
-  /** A check's result (stale ones are ignored): `ReportMergeabilityRequest` → `ReportMergeabilityReply`. */
+  /** A check's result (stale ones are ignored). */
   reportMergeability: 'repo.pull-request.report-mergeability',
 } as const;

@@ -3,7 +3,6 @@ import { validateSync } from 'class-validator';
 import { describe, expect, it } from 'vitest';
 import { ListPullsQuery, SearchReposQuery } from '@cairn/contracts';
 
-/** Which properties of a query (as it arrives: strings) break their rules. */
 function refused(cls: new () => object, query: Record<string, unknown>): string[] {
   return validateSync(plainToInstance(cls, query)).map((e) => e.property);
 }

@@ -8,7 +8,6 @@ import type {
 } from './releases.dto.js';
 import type { ReleaseSubjects } from './releases.subjects.js';
 
-/** The request and reply of every subject in {@link ReleaseSubjects}, answered by repo-service. */
 export interface ReleaseRpc {
   [ReleaseSubjects.list]: RpcPair<ListReleasesRequest, Paginated<ReleaseDto>>;
   [ReleaseSubjects.get]: RpcPair<ReleaseIdRequest, ReleaseDto>;

@@ -10,25 +10,18 @@ import { ReleaseSubjects } from './releases.subjects.js';
 import { accessAtLeast, type AccessLevel, type RepoUnit } from './repo-access.dto.js';
 import { RepoSubjects } from './repo.subjects.js';
 
-/**
- * What an operation needs: a level on the repository or, with `units`, on the unit it belongs to (the strongest of
- * several counts; a team's `units_map` may make them differ).
- */
+/** With `units`: the strongest of them counts (a team's `units_map` may make them differ). */
 export interface RepoAccessNeed {
   need: AccessLevel;
   units?: RepoUnit | readonly RepoUnit[];
 }
 
-/** The issue tracker's shared operations (issues, pulls, labels, milestones): Gitea's `reqRepoReader(TypeIssues, TypePullRequests)`. */
+/** Gitea's `reqRepoReader(TypeIssues, TypePullRequests)`. */
 export const ISSUES_OR_PULLS: readonly RepoUnit[] = ['issues', 'pulls'];
 
 const on = (need: AccessLevel, units?: RepoUnit | readonly RepoUnit[]): RepoAccessNeed => (units ? { need, units } : { need });
 
-/**
- * The one home of each repository operation's required level. The gateway's `@RepoAccess(subject)` checks it before
- * sending (and measures it on `units`); repo-service's `@RpcHandler(subject)` checks the `access` it receives
- * against the same entry. docs/architecture.md, "Where the sign-in and permission rules live".
- */
+/** The one home of each operation's level: the gateway's `@RepoAccess` and repo-service's `@RpcHandler` check it. */
 export const REPO_ACCESS_NEEDS = {
   [IssueSubjects.lock]: on('write', ISSUES_OR_PULLS),
   [IssueSubjects.unlock]: on('write', ISSUES_OR_PULLS),
@@ -94,15 +87,12 @@ export const REPO_ACCESS_NEEDS = {
   [CommitStatusSubjects.create]: on('write', 'code'),
 } as const satisfies Record<string, RepoAccessNeed>;
 
-/** A subject whose required level is declared in {@link REPO_ACCESS_NEEDS}. */
 export type RepoAccessSubject = keyof typeof REPO_ACCESS_NEEDS;
 
-/** The declared need of `subject`, or undefined for a subject that declares none. */
 export function repoAccessNeed(subject: string): RepoAccessNeed | undefined {
   return Object.hasOwn(REPO_ACCESS_NEEDS, subject) ? REPO_ACCESS_NEEDS[subject as RepoAccessSubject] : undefined;
 }
 
-/** Gitea's messages for each missing level. */
 const DENIED: Record<AccessLevel, string> = {
   none: 'not found',
   read: 'user should have a permission to read units',
@@ -111,17 +101,13 @@ const DENIED: Record<AccessLevel, string> = {
   owner: 'user should be the owner of the repo',
 };
 
-/**
- * Refuses a caller below `need` as Gitea does: 401 for an anonymous caller of anything beyond reading, else 403 with
- * Gitea's message (a repository the caller cannot see at all is a 404 before this, when it is resolved).
- */
+/** As Gitea: 401 for an anonymous caller beyond reading, else 403 (an invisible repository is a 404 before this). */
 export function assertRepoAccess(scope: { actor: ActorDto | null; access: AccessLevel }, need: AccessLevel): void {
   if (accessAtLeast(scope.access, need)) return;
   if (!scope.actor && need !== 'read') throw new DomainError(ErrorCode.UNAUTHENTICATED, 'token is required');
   throw DomainError.forbidden(DENIED[need]);
 }
 
-/** `subject`'s declared need checked again, for a handler that has narrowed `access` (to one issue's unit). */
 export function assertSubjectAccess(scope: { actor: ActorDto | null; access: AccessLevel }, subject: RepoAccessSubject): void {
   assertRepoAccess(scope, REPO_ACCESS_NEEDS[subject].need);
 }

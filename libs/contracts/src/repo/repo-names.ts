@@ -1,28 +1,19 @@
-/**
- * Repository and branch name rules, shared by every service that accepts such names (pure functions; the messages are
- * Gitea's).
- */
 import { isValidRefName } from '../git/ref-name.js';
 
-/** Longest repository name Gitea accepts (`CreateRepoOption.name` `MaxSize(100)`). */
+/** Gitea's `CreateRepoOption.name` `MaxSize(100)`. */
 export const REPO_NAME_MAX_LENGTH = 100;
 
-/** Gitea's `AlphaDashDot`: letters, digits, `-`, `_` and `.`. */
+/** Gitea's `AlphaDashDot`. */
 const REPO_NAME_CHARS = /^[A-Za-z0-9_.-]+$/;
 
-/**
- * Names that may not be used for repositories: Gitea's (`.`, `..`, `-`) plus path segments that would shadow
- * routes under `/{owner}/`.
- */
+/** Gitea's (`.`, `..`, `-`) plus path segments that would shadow routes under `/{owner}/`. */
 export const RESERVED_REPO_NAMES: ReadonlySet<string> = new Set(['.', '..', '-', 'api', 'assets', 'wiki']);
 
-/** Suffixes Gitea reserves (`*.git`, `*.wiki`, `*.rss`, `*.atom`): they would clash with clone and feed URLs. */
+/** They would clash with clone and feed URLs. */
 export const RESERVED_REPO_NAME_SUFFIXES: readonly string[] = ['.git', '.wiki', '.rss', '.atom'];
 
-/** The kind of problem with a repository name. */
 export type RepoNameProblem = 'invalid' | 'reserved' | 'pattern';
 
-/** Why a repository name cannot be used, with Gitea's message; null when it is fine. */
 export function checkRepoName(name: string): { problem: RepoNameProblem; message: string } | null {
   if (name.length === 0 || name.length > REPO_NAME_MAX_LENGTH || !REPO_NAME_CHARS.test(name) || name.includes('..')) {
     if (!RESERVED_REPO_NAMES.has(name)) {
@@ -39,13 +30,9 @@ export function checkRepoName(name: string): { problem: RepoNameProblem; message
   return null;
 }
 
-/** Longest branch name accepted (Gitea's `MaxSize(100)` on `default_branch`; git's own limit is much larger). */
+/** Gitea's `MaxSize(100)` on `default_branch`; git's own limit is much larger. */
 export const BRANCH_NAME_MAX_LENGTH = 100;
 
-/**
- * True when `name` can be a branch: a valid ref name for `refs/heads/<name>` ({@link isValidRefName}: the rules of
- * `git check-ref-format`, no leading `-`), at most {@link BRANCH_NAME_MAX_LENGTH} characters, and not `HEAD`.
- */
 export function isValidBranchName(name: string): boolean {
   return name.length <= BRANCH_NAME_MAX_LENGTH && name !== 'HEAD' && isValidRefName(name);
 }

@@ -41,7 +41,6 @@ import type {
 import type { RpcPair } from '../rpc-contract.js';
 import type { RepoSubjects } from './repo.subjects.js';
 
-/** The request and reply of every subject in {@link RepoSubjects}, answered by repo-service. */
 export interface RepoRpc {
   [RepoSubjects.accessResolve]: RpcPair<RepoAccessRequest, RepoAccessReply>;
   [RepoSubjects.branchGet]: RpcPair<GetBranchRequest, BranchDto>;

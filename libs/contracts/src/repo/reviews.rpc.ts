@@ -7,7 +7,6 @@ import type {
 import type { PullIndexRequest } from './pulls.dto.js';
 import type { ReviewSubjects } from './reviews.subjects.js';
 
-/** The request and reply of every subject in {@link ReviewSubjects}, answered by repo-service. */
 export interface ReviewRpc {
   [ReviewSubjects.list]: RpcPair<ListPullReviewsRequest, Paginated<PullReviewDto>>;
   [ReviewSubjects.create]: RpcPair<CreatePullReviewRequest, PullReviewDto>;

@@ -10,7 +10,6 @@ import type {
   RunnerLabelsChangeRequest, RunnerLabelsDto, RunnerListRequest, RunnerRequest,
 } from './runner.dto.js';
 
-/** The request and reply of every subject in {@link RunnersSubjects}, answered by runners-service. */
 export interface RunnersRpc {
   [RunnersSubjects.variableList]: RpcPair<VariableListRequest, Paginated<ActionVariableDto>>;
   [RunnersSubjects.variableGet]: RpcPair<VariableRequest, ActionVariableDto>;

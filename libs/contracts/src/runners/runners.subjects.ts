@@ -1,45 +1,42 @@
-/** NATS request-reply subjects served by runners-service (queue group `runners-service`). Add new ones here. */
+/** Served by runners-service (queue group `runners-service`). */
 export const RunnersSubjects = {
   /** Health check. */
   health: 'runners.health.check',
 
-  /** The variables of a scope, by name: {@link VariableListRequest} → `Paginated<ActionVariableDto>`. */
+  /** The variables of a scope, by name. */
   variableList: 'runners.variable.list',
-  /** One variable of a scope by name (case-insensitive): {@link VariableRequest} → {@link ActionVariableDto}. */
+  /** One variable of a scope by name (case-insensitive). */
   variableGet: 'runners.variable.get',
-  /** Create a variable (409 when the name exists in the scope): {@link VariableCreateRequest} → `{}`. */
+  /** Create a variable (409 when the name exists in the scope). */
   variableCreate: 'runners.variable.create',
-  /** Change a variable's value and description, and rename it with `body.name`: {@link VariableUpdateRequest} → `{}`. */
+  /** Change a variable's value and description, and rename it with `body.name`. */
   variableUpdate: 'runners.variable.update',
-  /** Delete a variable: {@link VariableRequest} → `{}`. */
+  /** Delete a variable. */
   variableDelete: 'runners.variable.delete',
 
-  /** The secrets of a scope (names and descriptions, never values): {@link SecretListRequest} → `Paginated<SecretDto>`. */
+  /** The secrets of a scope (names and descriptions, never values). */
   secretList: 'runners.secret.list',
-  /** Create or replace a secret: {@link SecretPutRequest} → {@link SecretPutReply} (`created` tells 201 from 204). */
+  /** Create or replace a secret (`created` tells 201 from 204). */
   secretPut: 'runners.secret.put',
-  /** Delete a secret: {@link SecretRequest} → `{}`. */
+  /** Delete a secret. */
   secretDelete: 'runners.secret.delete',
 
-  /**
-   * The scope's registration token — the newest if still active, else a new one (deactivating the older ones); with
-   * `reset`, always a new one: {@link RegistrationTokenRequest} → {@link RegistrationTokenDto}.
-   */
+  /** The newest active registration token, else a new one (deactivating the older); with `reset`, always a new one. */
   registrationToken: 'runners.token.get',
-  /** The runners of a scope (admin: every runner): {@link RunnerListRequest} → {@link ActionRunnersResponseDto}. */
+  /** The runners of a scope (admin: every runner). */
   runnerList: 'runners.runner.list',
-  /** One runner of the scope: {@link RunnerRequest} → {@link ActionRunnerDto}. */
+  /** One runner of the scope. */
   runnerGet: 'runners.runner.get',
-  /** Soft-delete a runner of the scope: {@link RunnerRequest} → `{}`. */
+  /** Soft-delete a runner of the scope. */
   runnerDelete: 'runners.runner.delete',
-  /** A runner's labels: {@link RunnerRequest} → {@link RunnerLabelsDto}. */
+  /** A runner's labels. */
   runnerLabels: 'runners.runner.labels.list',
-  /** Add labels (those it has are kept once): {@link RunnerLabelsChangeRequest} → {@link RunnerLabelsDto}. */
+  /** Add labels (those it has are kept once). */
   runnerLabelsAdd: 'runners.runner.labels.add',
-  /** Replace all labels: {@link RunnerLabelsChangeRequest} → {@link RunnerLabelsDto}. */
+  /** Replace all labels. */
   runnerLabelsSet: 'runners.runner.labels.set',
-  /** Remove all labels: {@link RunnerRequest} → {@link RunnerLabelsDto}. */
+  /** Remove all labels. */
   runnerLabelsClear: 'runners.runner.labels.clear',
-  /** Remove one label (404 when the runner has no such label): {@link RunnerLabelRemoveRequest} → {@link RunnerLabelsDto}. */
+  /** Remove one label (404 when the runner has no such label). */
   runnerLabelRemove: 'runners.runner.labels.remove',
 } as const;

@@ -38,7 +38,6 @@ afterAll(async () => {
   for (const root of roots) await rm(root, { recursive: true, force: true });
 });
 
-/** A fresh store of `kind` ('local' or 'minio'), opened exactly as an app opens it: from settings. */
 async function freshStore(kind: 'local' | 'minio'): Promise<BlobStore> {
   const root = await mkdtemp(path.join(tmpdir(), 'cairn-blobs-'));
   roots.push(root);

@@ -12,13 +12,10 @@ export interface StoredBlob extends BlobDigests {
   size: number;
 }
 
-/** Not yet at its address (see {@link BlobStore.commit}). */
 export interface StagedBlob extends StoredBlob {
-  /** Opaque to callers. */
   staging: string;
 }
 
-/** Nothing was stored. */
 export class BlobTooLargeError extends Error {
   constructor(readonly maxBytes: number) {
     super(`content larger than ${maxBytes} bytes`);
@@ -31,23 +28,16 @@ export interface ByteRange {
   end: number;
 }
 
-/**
- * Content-addressed by sha256; a blob appears at its address only when complete, so a crash leaves at most a temp file
- * that {@link BlobStore.removeStaleTemp} removes.
- */
+/** Content-addressed by sha256; a blob appears at its address only when complete, so a crash leaves at most a temp file. */
 export interface BlobStore {
-  /** Refuses past `maxBytes` (-1: no limit) with BlobTooLargeError, keeping nothing. */
+  /** -1: no limit. */
   stage(content: Readable, options: { maxBytes: number }): Promise<StagedBlob>;
   /** Called under the blob's lock, in the transaction that references it (see blob-cleanup.ts). */
   commit(staged: StagedBlob): Promise<StoredBlob>;
-  /** No-op when it was committed. */
   discard(staged: StagedBlob): Promise<void>;
-  /** For blobs nothing references yet (tests, tools). */
   put(content: Readable, options: { maxBytes: number }): Promise<StoredBlob>;
-  /** Null when it is not stored. */
   open(sha256: string, range?: ByteRange): Promise<Readable | null>;
   size(sha256: string): Promise<number | null>;
-  /** No-op when absent. */
   remove(sha256: string): Promise<void>;
   /** `[storage] SERVE_DIRECT`, S3 only; null when bytes go only through Cairn. */
   directUrl(sha256: string, presentAs: { filename: string; contentType: string }): Promise<string | null>;
@@ -55,14 +45,13 @@ export interface BlobStore {
   retire(sha256: string): Promise<string | null>;
   dropRetired(handle: string): Promise<void>;
   storedBefore(olderThan: Date): AsyncGenerator<string>;
-  /** Returns how many. */
   removeStaleTemp(olderThan: Date): Promise<number>;
   /** As Gitea's `[packages] CHUNKED_UPLOAD_PATH`; must be shared across replicas, whatever the backend. */
   readonly tempDir: string;
   tempPath(): Promise<string>;
 }
 
-/** Only a lower-case sha256, so no path or key is ever built from other input. */
+/** So no path or key is ever built from other input. */
 export const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 export function checkedSha256(sha256: string): string {

@@ -1,5 +1,3 @@
-// The filesystem blob store on a real temporary folder: streamed writes with their four digests, reads (whole and
-// ranged), the size limit, and what an interrupted or refused upload leaves behind (only a temporary file, or nothing).
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -29,7 +27,6 @@ async function readAll(stream: Readable): Promise<Buffer> {
 
 const hex = (algo: string, data: Buffer) => createHash(algo).update(data).digest('hex');
 
-/** A stream of `data` in small chunks, as a network upload arrives. */
 const chunked = (data: Buffer) => Readable.from((function* () {
   for (let i = 0; i < data.length; i += 65_536) yield data.subarray(i, i + 65_536);
 })());
@@ -44,7 +41,6 @@ describe('FsBlobStore', () => {
     expect(store.blobPath(blob.sha256)).toBe(path.join(root, 'blobs', blob.sha256.slice(0, 2), blob.sha256.slice(2, 4), blob.sha256));
     expect((await readAll((await store.open(blob.sha256))!)).equals(data)).toBe(true);
     expect(await store.size(blob.sha256)).toBe(data.length);
-    // The same content again: still one file.
     await store.put(Readable.from([data]), { maxBytes: -1 });
     expect(await readdir(path.dirname(store.blobPath(blob.sha256)))).toEqual([blob.sha256]);
     expect(await readdir(store.tempDir)).toEqual([]);

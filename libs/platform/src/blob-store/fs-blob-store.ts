@@ -8,12 +8,9 @@ import { pipeline } from 'node:stream/promises';
 import { SHA256_HEX, checkedSha256, type BlobDigests, type BlobStore, type ByteRange, type StagedBlob, type StoredBlob } from './blob-store.js';
 import { SLAB_BYTES, SlabDigester } from './slab-digester.js';
 
-/** Read chunk size of blob files: fewer, larger chunks through the three processes of a transfer. */
+/** Fewer, larger chunks through the three processes of a transfer. */
 const IO_CHUNK_BYTES = 1024 * 1024;
-/**
- * Writes what flows in to a new file (`flags: 'wx'`), counting and hashing it ({@link SlabDigester}, which also writes
- * each slab); fails once more than `maxBytes` went by. On finish the file is fsynced and {@link digests} are set.
- */
+/** Fails once more than `maxBytes` went by; the file is fsynced before {@link digests} are set. */
 class HashingFileSink extends Writable {
   digests: BlobDigests | null = null;
   private handle: FileHandle | null = null;
@@ -61,7 +58,7 @@ class HashingFileSink extends Writable {
   }
 }
 
-/** Writes all of `data` at `position` (positional writes: slabs may be written concurrently). */
+/** Positional writes: slabs may be written concurrently. */
 async function writeAt(handle: FileHandle, data: Uint8Array, position: number): Promise<void> {
   for (let done = 0; done < data.length; ) {
     const { bytesWritten } = await handle.write(data, done, data.length - done, position + done);
@@ -69,7 +66,7 @@ async function writeAt(handle: FileHandle, data: Uint8Array, position: number): 
   }
 }
 
-/** {@link BlobStore} on a filesystem folder (`[storage] STORAGE_TYPE = local`): `blobs/<aa>/<bb>/<sha256>` and `tmp/`. */
+/** `blobs/<aa>/<bb>/<sha256>` and `tmp/`. */
 export class FsBlobStore implements BlobStore {
   private readonly blobsDir: string;
   readonly tempDir: string;
@@ -80,13 +77,12 @@ export class FsBlobStore implements BlobStore {
     mkdirSync(this.tempDir, { recursive: true });
   }
 
-  /** The path of a blob; throws on anything that is not a sha256 (no path can be built from other input). */
+  /** Throws on anything that is not a sha256. */
   blobPath(sha256: string): string {
     checkedSha256(sha256);
     return path.join(this.blobsDir, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
   }
 
-  /** A new temporary file path under `tmp/` (for uploads that are assembled before they become a blob). */
   async tempPath(): Promise<string> {
     await mkdir(this.tempDir, { recursive: true });
     return path.join(this.tempDir, `${randomUUID()}.part`);
@@ -124,10 +120,7 @@ export class FsBlobStore implements BlobStore {
     return this.commit(await this.stage(content, options));
   }
 
-  /**
-   * Moves a blob out of its address into `tmp/` (atomic; null when absent), for the cleanup: done under the blob's
-   * lock before the row's deletion commits, so an upload committing the same blob afterwards finds no stale copy to lose.
-   */
+  /** Done under the blob's lock before the row's deletion commits, so an upload committing the same blob afterwards loses nothing. */
   async retire(sha256: string): Promise<string | null> {
     const trash = await this.tempPath();
     try {
@@ -176,7 +169,6 @@ export class FsBlobStore implements BlobStore {
     }
   }
 
-  /** Every stored blob's sha256 whose file was last written before `olderThan` (walks `blobs/`). */
   async *storedBefore(olderThan: Date): AsyncGenerator<string> {
     for (const a of await listDir(this.blobsDir)) {
       for (const b of await listDir(path.join(this.blobsDir, a))) {
@@ -216,7 +208,6 @@ export class FsBlobStore implements BlobStore {
   }
 }
 
-/** A folder's entries; none when it does not exist. */
 async function listDir(dir: string): Promise<string[]> {
   try {
     return await readdir(dir);
@@ -226,7 +217,6 @@ async function listDir(dir: string): Promise<string[]> {
   }
 }
 
-/** Flushes a file's (or a folder's) data to disk. */
 async function fsync(file: string): Promise<void> {
   const handle = await open(file, 'r');
   try {

@@ -13,11 +13,7 @@ const THREADS: readonly (readonly DigestAlgorithm[])[] = [['sha1', 'sha512'], ['
 /** Hashing needs almost no JavaScript heap; V8's defaults would reserve far more per thread. */
 const THREAD_LIMITS = { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 8, codeRangeSizeMb: 4 };
 
-/**
- * The worker's whole program (evaluated, so the same code runs from `src/` under vitest and from `dist/`): its hashes
- * per upload session, fed views of shared memory the main thread will reuse once this message is answered. Every
- * message is answered, in order.
- */
+/** Evaluated, so the same code runs from `src/` under vitest and from `dist/`; every message is answered, in order. */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
@@ -47,7 +43,7 @@ type Message =
 
 type Answer = string[] | null;
 
-/** One hashing thread; answers come back in the order messages were sent, so pending calls are a FIFO queue. */
+/** Answers come back in order, so pending calls are a FIFO queue. */
 class HashWorker {
   private readonly worker: Worker;
   private readonly pending: Array<{ resolve: (v: Answer) => void; reject: (e: Error) => void }> = [];
@@ -65,8 +61,8 @@ class HashWorker {
     };
     this.worker.on('error', fail);
     this.worker.on('exit', (code) => fail(new Error(`${algorithms.join('/')} hashing thread exited (code ${code})`)));
-    // Referenced only while a call is pending: an idle pool never keeps the process alive (unref after the listeners,
-    // which ref it again).
+    // Referenced only while a call is pending, so an idle pool never keeps the process alive (listeners ref it
+    // again).
     this.worker.unref();
   }
 

@@ -2,19 +2,14 @@ import type { BlobStore } from './blob-store.js';
 
 export interface BlobMigration {
   copied: number;
-  /** Already in the target with the same size (a rerun, or a blob written by both). */
+  /** A rerun, or a blob written by both. */
   skipped: number;
   bytes: number;
 }
 
-/** Later than any blob: every stored blob qualifies. */
 const ALL = new Date(8.64e15);
 
-/**
- * Copies every blob of `from` into `to`, each streamed and re-hashed: a blob whose bytes do not have its sha256 stops
- * the migration with its name. Blobs reach their address only complete, so one of the same size is already there and
- * is skipped: the migration is safe to rerun after an interruption.
- */
+/** Re-hashed as copied; blobs reach their address only complete, so one of the same size is skipped and reruns are safe. */
 export async function migrateBlobs(from: BlobStore, to: BlobStore, log: (line: string) => void = () => undefined): Promise<BlobMigration> {
   const done: BlobMigration = { copied: 0, skipped: 0, bytes: 0 };
   for await (const sha256 of from.storedBefore(ALL)) {

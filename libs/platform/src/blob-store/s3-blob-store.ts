@@ -13,35 +13,26 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { SHA256_HEX, attachmentDisposition, checkedSha256, type BlobDigests, type BlobStore, type ByteRange, type StagedBlob, type StoredBlob } from './blob-store.js';
 import { SLAB_BYTES, SlabDigester } from './slab-digester.js';
 
-/** Where an S3-compatible store keeps its objects (Gitea's `[storage] MINIO_*` settings). */
+/** Gitea's `[storage] MINIO_*` settings. */
 export interface S3Location {
-  /** `host:port`, as Gitea's `MINIO_ENDPOINT`. */
   endpoint: string;
   accessKeyId: string;
   secretAccessKey: string;
   bucket: string;
-  /** The region (`MINIO_LOCATION`). */
   location: string;
   useSsl: boolean;
-  /** A key prefix inside the bucket (`MINIO_BASE_PATH`), e.g. `packages/`. */
   basePath: string;
-  /** `SERVE_DIRECT`: downloads are redirected to presigned URLs instead of passing through Cairn. */
   serveDirect?: boolean;
 }
 
-/** How long a presigned download URL stays valid (Gitea's is 5 minutes too). */
+/** Gitea's is 5 minutes too. */
 const DIRECT_URL_SECONDS = 300;
 
-/** Multipart part size: an upload holds at most `PART_BYTES × PARTS_IN_FLIGHT` in memory, whatever its size. */
+/** An upload holds at most `PART_BYTES × PARTS_IN_FLIGHT` in memory, whatever its size. */
 const PART_BYTES = 8 * 1024 * 1024;
 const PARTS_IN_FLIGHT = 4;
-/**
- * Beside each upload under way, an empty `<key>.uploading` object: a process killed mid-upload leaves no object, only
- * an unfinished multipart upload, which S3 servers do not all list by prefix (MinIO lists them by exact key only). The
- * marker names it for the sweep.
- */
+/** A killed upload leaves only an unfinished multipart upload, which MinIO lists by exact key only: the marker names it for the sweep. */
 const UPLOADING = '.uploading';
-/** Passes bytes through unchanged while counting them against a limit and computing Gitea's four digests. */
 class DigestingStream extends Transform {
   digests: BlobDigests | null = null;
   readonly digester: SlabDigester;
@@ -72,12 +63,7 @@ function isNotFound(err: unknown): boolean {
   return err.name === 'NoSuchKey' || err.name === 'NotFound' || err.$metadata.httpStatusCode === 404;
 }
 
-/**
- * {@link BlobStore} on an S3-compatible bucket (`[storage] STORAGE_TYPE = minio`), through the AWS SDK:
- * `<base>blobs/<aa>/<bb>/<sha256>` and `<base>tmp/<uuid>`. An upload streams into a temporary object by multipart
- * upload and is copied to its address on commit (S3 has no rename); chunked OCI uploads are still assembled in a local
- * folder ({@link tempDir}), as Gitea does.
- */
+/** Uploads go to a temporary object and are copied on commit (S3 has no rename); chunked OCI uploads are assembled locally, as Gitea. */
 export class S3BlobStore implements BlobStore {
   readonly client: S3Client;
   readonly bucket: string;
@@ -101,7 +87,7 @@ export class S3BlobStore implements BlobStore {
     mkdirSync(tempDir, { recursive: true });
   }
 
-  /** Creates the bucket when it does not exist (another replica creating it at the same time is fine). */
+  /** Another replica creating it at the same time is fine. */
   async ensureBucket(): Promise<void> {
     try {
       await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
@@ -116,7 +102,6 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
-  /** The object key of a blob; throws on anything that is not a sha256. */
   blobKey(sha256: string): string {
     checkedSha256(sha256);
     return `${this.base}blobs/${sha256.slice(0, 2)}/${sha256.slice(2, 4)}/${sha256}`;
@@ -265,7 +250,7 @@ export class S3BlobStore implements BlobStore {
     } while (token);
   }
 
-  /** Aborts the unfinished multipart uploads of `key` (listed by exact key: MinIO lists no others). */
+  /** Listed by exact key: MinIO lists no others. */
   private async abortUploads(key: string): Promise<void> {
     const page = await this.client.send(new ListMultipartUploadsCommand({ Bucket: this.bucket, Prefix: key }));
     for (const u of page.Uploads ?? []) {

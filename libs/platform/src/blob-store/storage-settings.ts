@@ -4,15 +4,9 @@ import type { BlobStore } from './blob-store.js';
 import { FsBlobStore } from './fs-blob-store.js';
 import { S3BlobStore } from './s3-blob-store.js';
 
-/**
- * Gitea's `[storage]` section: where blobs live, for every kind of data unless `[storage.<kind>]` says otherwise
- * (`[storage.packages]`, `[storage.attachments]`, `[storage.actions_log]`, `[storage.actions_artifacts]`).
- */
+/** Gitea's `[storage]`: for every kind of data unless `[storage.<kind>]` says otherwise. */
 export const storageSettingsSpec = {
-  /**
-   * `local` (a folder; the default) or `minio` (any S3-compatible server: MinIO, Ceph, AWS S3, …). Read by the services
-   * that keep blobs (today packages-service); docs/storage.md.
-   */
+  /** `local` (a folder; the default) or `minio` (any S3-compatible server); docs/storage.md. */
   storageType: { section: 'storage', key: 'STORAGE_TYPE', default: 'local', parse: parsers.oneOf('local', 'minio') },
   /** The S3 endpoint as `host:port`. */
   minioEndpoint: { section: 'storage', key: 'MINIO_ENDPOINT', default: 'localhost:9000', parse: parsers.string },
@@ -28,10 +22,7 @@ export const storageSettingsSpec = {
   minioUseSsl: { section: 'storage', key: 'MINIO_USE_SSL', default: false, parse: parsers.bool },
   /** A key prefix in the bucket; empty: the kind's name and `/` (`packages/`), as Gitea. */
   minioBasePath: { section: 'storage', key: 'MINIO_BASE_PATH', default: '', parse: parsers.string },
-  /**
-   * `true`: package downloads answer 303 to a presigned URL on the S3 server (valid 5 minutes) instead of passing the
-   * bytes through Cairn; the server must then be reachable by clients at `MINIO_ENDPOINT`. Ignored for `local`.
-   */
+  /** `true`: package downloads answer 303 to a presigned URL (5 minutes); clients must reach `MINIO_ENDPOINT`. */
   serveDirect: { section: 'storage', key: 'SERVE_DIRECT', default: false, parse: parsers.bool },
 } satisfies Record<string, SettingSpec<unknown>>;
 
@@ -43,7 +34,7 @@ export const packagesStoragePath: SettingSpec<string> = {
 };
 export type StorageKind = 'packages' | 'attachments' | 'actions_log' | 'actions_artifacts';
 
-/** `[storage]` overlaid by `[storage.<kind>]`: a key set in the kind's section wins. */
+/** A key set in the kind's section wins. */
 export function storageSettingsFor(kind: StorageKind, env: NodeJS.ProcessEnv = process.env): StorageSettings {
   const base = loadSettings(storageSettingsSpec, env);
   const overrides = Object.fromEntries(
@@ -56,11 +47,7 @@ export function storageSettingsFor(kind: StorageKind, env: NodeJS.ProcessEnv = p
   return merged as StorageSettings;
 }
 
-/**
- * The blob store of one kind of data: a folder under `localRoot`, or a bucket (its bucket created when missing; the
- * local `tmp/` of `localRoot` still holds uploads assembled from chunks). `storageType` overrides the setting (the
- * storage migration opens both).
- */
+/** `storageType` overrides the setting (the storage migration opens both). */
 export async function openBlobStore(
   kind: StorageKind,
   localRoot: string,

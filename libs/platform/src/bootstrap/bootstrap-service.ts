@@ -19,10 +19,7 @@ import type { OpsAddress } from '../ops/ops-settings.js';
 import { RpcMetricsInterceptor } from '../rpc/rpc-metrics.interceptor.js';
 import { startTracing, type Tracing } from '../tracing/tracing.js';
 
-/**
- * `listen()` resolves once the subscriptions are sent, not once the NATS server has them: a request made right
- * after could find no responder. One round trip to our own health subject proves they are live before "ready".
- */
+/** `listen()` resolves before the NATS server has the subscriptions: one round trip to our own health subject proves them. */
 async function untilSubscribed(app: INestApplicationContext, name: string): Promise<void> {
   const rpc = app.get(RpcClient);
   for (let i = 0; i < 100; i++) {
@@ -35,11 +32,7 @@ async function untilSubscribed(app: INestApplicationContext, name: string): Prom
   }
 }
 
-/**
- * What every service's message handlers run behind: the validation pipe, the error filter (every failure becomes an
- * error envelope), timing per subject (outermost: refusals count too), the caller's trace (a span per handled
- * message), the correlation id, and the caller's deadline (work whose deadline passed is refused, not started).
- */
+/** Timing is outermost so refusals count too; work whose deadline passed is refused, not started. */
 export function installRpcPipeline(app: INestMicroservice): void {
   app.useGlobalPipes(createRpcValidationPipe());
   app.useGlobalFilters(new DomainErrorFilter());
@@ -49,21 +42,17 @@ export function installRpcPipeline(app: INestMicroservice): void {
 }
 
 export interface BootstrapOptions {
-  /** Short service name (`identity`, `repo`, …); the NATS queue group is `<name>-service` (in the namespace). */
+  /** The NATS queue group is `<name>-service` (in the namespace). */
   name: string;
   module: Type<unknown>;
-  /** Validates the app's own settings before anything starts (throw ConfigError to refuse). */
+  /** Throw ConfigError to refuse. */
   validateSettings?: () => void;
-  /** The app's own settings specs: their secret settings are required in `RUN_MODE=prod` (the common ones always). */
+  /** Their secret settings are required in `RUN_MODE=prod` (the common ones always). */
   settingsSpecs?: SettingsSpec[];
-  /** Extra start-up after the app listens (e.g. an SSH server); returns a stopper. */
   afterStart?: (app: INestApplicationContext) => Promise<(() => Promise<void>) | void>;
 }
 
-/**
- * The one way a service starts: configuration validated (refused with the bad setting named), a Nest microservice
- * on NATS in the service's queue group (so replicas share the load), the RPC pipeline, clean shutdown on signals.
- */
+/** Replicas share the load through the service's queue group. */
 export async function bootstrapService(options: BootstrapOptions): Promise<void> {
   const logger = new JsonLogger(options.name);
   let settings;

@@ -17,19 +17,16 @@ import { natsConnectionOptions } from '../nats/nats-connection-options.js';
 import { NATS_CONNECTION } from '../nats/nats-connection.js';
 import { HEALTH_CHECKS, type HealthCheck } from '../ops/health-checks.js';
 
-/** Injection tokens provided by {@link PlatformModule}. */
 export const COMMON_SETTINGS = Symbol('COMMON_SETTINGS');
 export const SERVICE_NAME = Symbol('SERVICE_NAME');
 export const PG_POOL = Symbol('PG_POOL');
 
 export interface PlatformOptions {
-  /** Short service name: `identity`, `repo`, `hooks`, `runners`, `merge-check`. */
   service: string;
-  /** The service's own Postgres schema; set for data-owning services (enables the outbox relay and DB health). */
+  /** Set for data-owning services (enables the outbox relay and DB health). */
   schema?: string;
 }
 
-/** Connects/closes the shared clients with the application's lifecycle, in the right order. */
 class PlatformLifecycle implements OnModuleInit, OnApplicationShutdown {
   private stopOutboxLag?: () => void;
 
@@ -78,10 +75,6 @@ function healthController(service: string) {
   return HealthController;
 }
 
-/**
- * Everything a Cairn service shares: validated common settings, the RPC client for calling other services, a NATS
- * connection for JetStream, the outbox relay (data-owning services), and the `<service>.health.check` responder.
- */
 @Global()
 @Module({})
 export class PlatformModule {

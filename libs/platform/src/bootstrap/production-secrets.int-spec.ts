@@ -1,7 +1,4 @@
-/**
- * Finding 7: in production mode every built app refuses to start (EX_CONFIG, 78) while `[security] INTERNAL_TOKEN`
- * or `SECRET_KEY` is unset or left at its public development value, and says which; development mode still starts.
- */
+/** Finding 7: in production mode every app refuses to start (78) while `INTERNAL_TOKEN` or `SECRET_KEY` is unset or public. */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,10 +14,8 @@ import { commonSettings } from '../config/settings.js';
 
 const INTERNAL_TOKEN = 'CAIRN__SECURITY__INTERNAL_TOKEN';
 const SECRET_KEY = 'CAIRN__SECURITY__SECRET_KEY';
-/** The apps that seal data with SECRET_KEY (the others do not read it). */
 const READS_SECRET_KEY = new Set(['identity-service', 'hooks-service', 'runners-service']);
 
-/** A clean environment: nothing inherited from the caller's CAIRN__* settings. */
 function baseEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, HOME: process.env.HOME, ...extra };
 }
@@ -30,10 +25,7 @@ interface Run {
   output: string;
 }
 
-/**
- * Runs an app until it exits on its own (a config refusal happens before anything connects); one that is still
- * running after 30 s (it started: the bug) is killed so that it never outlives the test, and reports code null.
- */
+/** One still running after 30 s (it started: the bug) is killed and reports code null. */
 function runApp(main: string, env: NodeJS.ProcessEnv): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [main], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -91,7 +83,6 @@ describe('production refuses insecure secrets (built apps)', () => {
 
 describe('development mode keeps the development defaults', () => {
   let nats: PrivateNats;
-  // runners-service owns data: a database of its own, migrated.
   let db: ScratchDatabase;
   beforeAll(async () => {
     nats = await startPrivateNats();

@@ -1,8 +1,4 @@
-/**
- * Decides whether a "last used" timestamp needs writing: at most once per id per interval in this process, so a
- * busy token costs no database work inside its window. Replicas each keep their own map; the conditional UPDATE
- * makes their writes race-free. An interval of 0 writes on every use.
- */
+/** At most once per id per interval in this process; the conditional UPDATE makes replicas' writes race-free. 0: every use. */
 export class LastUsedThrottle {
   private readonly lastWrite = new Map<number, number>();
 
@@ -12,7 +8,6 @@ export class LastUsedThrottle {
     private readonly maxEntries = 100_000,
   ) {}
 
-  /** True when a write should be attempted now; records the attempt. */
   claim(id: number): boolean {
     if (this.intervalMs <= 0) return true;
     const t = this.now();
@@ -23,7 +18,6 @@ export class LastUsedThrottle {
     return true;
   }
 
-  /** Forgets a claim whose write failed, so the next use tries again. */
   release(id: number): void {
     this.lastWrite.delete(id);
   }
@@ -42,15 +36,10 @@ export class LastUsedThrottle {
   }
 }
 
-/**
- * Records uses off the request path: a throttled, fire-and-forget conditional write whose failure is logged, never
- * thrown. `settle()` waits for writes in flight (shutdown, tests).
- */
+/** Failures are logged, never thrown; `settle()` waits for writes in flight (shutdown, tests). */
 export class UsageRecorder {
   private readonly pending = new Set<Promise<void>>();
-  /** Writes issued to the database (for tests and metrics). */
   writes = 0;
-  /** Uses that needed no write (inside the window). */
   skipped = 0;
 
   constructor(

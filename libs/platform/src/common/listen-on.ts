@@ -1,6 +1,5 @@
 import type { AddressInfo } from 'node:net';
 
-/** What {@link listenOn} needs of a server: node's `net.Server`, `http.Server`, ssh2's `Server` alike. */
 export interface ListeningServer {
   listen(port: number, host: string, callback: () => void): unknown;
   address(): AddressInfo | string | null;
@@ -8,7 +7,7 @@ export interface ListeningServer {
   off(event: 'error', listener: (err: Error) => void): unknown;
 }
 
-/** Binds `server` to `host:port` (0: a free port), rejecting on a bind error; resolves with the port bound. */
+/** Rejects on a bind error; port 0 picks a free one. */
 export async function listenOn(server: ListeningServer, port: number, host: string): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,7 +1,4 @@
-/**
- * The apps' one bounded in-process cache (least recently used go first), for keys naming immutable facts; a caller
- * whose entries can age stores the time with the value.
- */
+/** For keys naming immutable facts; a caller whose entries can age stores the time with the value. */
 export class LruCache<V, K = string> {
   private readonly entries = new Map<K, V>();
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MicroBatcher } from './micro-batcher.js';
 
-/** A promise resolved from outside (to hold a batch "in flight"). */
 function deferred<T>() {
   let resolve!: (v: T) => void;
   const promise = new Promise<T>((r) => (resolve = r));

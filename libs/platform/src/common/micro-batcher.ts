@@ -1,13 +1,8 @@
-/**
- * Coalesces calls into batches (DataLoader-style): calls of one event-loop turn share a batch, and with
- * `maxInFlight` later ones wait for the next, so batches grow under load while a lone call waits for no timer.
- */
+/** DataLoader-style: calls of one event-loop turn share a batch, so batches grow under load while a lone call waits for no timer. */
 export type Settled<O> = { ok: true; value: O } | { ok: false; error: unknown };
 
 export interface MicroBatcherOptions {
-  /** Largest batch (more items wait for the next one). */
   maxBatch?: number;
-  /** Batches running at once. */
   maxInFlight?: number;
 }
 

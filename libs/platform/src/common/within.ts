@@ -1,4 +1,4 @@
-/** `work`'s result, or a rejection once `ms` have passed without one (the work itself is not cancelled). */
+/** The work itself is not cancelled. */
 export function within<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<never>((_, reject) => {

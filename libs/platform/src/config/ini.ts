@@ -1,7 +1,4 @@
-/**
- * A small reader for Gitea-style `app.ini`: `[section]` headers, `KEY = value` lines, `;`/`#` comments, optional
- * quotes around values. Keys before any section belong to the section `""` (Gitea's DEFAULT).
- */
+/** Gitea-style `app.ini`; keys before any section belong to the section `""` (Gitea's DEFAULT). */
 export type IniData = Map<string, Map<string, string>>;
 
 export function parseIni(text: string): IniData {

@@ -1,9 +1,6 @@
 const MAX_LENGTH = 32;
 
-/**
- * Validates a namespace: empty, or one NATS subject token that is also a valid stream/consumer name — letters,
- * digits, `-` and `_` only (no spaces, dots, `*`, `>`, slashes), at most 32 characters.
- */
+/** One NATS subject token that is also a valid stream/consumer name: letters, digits, `-`, `_`, at most 32. */
 export function parseNatsNamespace(raw: string): string {
   const value = raw.trim();
   if (value === '') return '';

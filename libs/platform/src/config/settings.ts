@@ -2,40 +2,29 @@ import { readFileSync } from 'node:fs';
 import { parseIni, type IniData } from './ini.js';
 import { parseNatsNamespace } from './nats-namespace-setting.js';
 
-/**
- * Settings mirror Gitea's `[section] KEY`. Sources, later wins: the default, then `app.ini` (path in `CAIRN_CONFIG`),
- * then the environment variable `CAIRN__<SECTION>__<KEY>` (section dots and dashes become `_`, all upper case).
- * Infrastructure URLs (`DATABASE_URL`, …) are plain variables: declare them with `env` instead of `section`.
- */
+/** Gitea's `[section] KEY`; later wins: default, `app.ini` (`CAIRN_CONFIG`), `CAIRN__<SECTION>__<KEY>`. Plain variables use `env`. */
 export interface SettingSpec<T> {
-  /** The Gitea section, e.g. `repository.pull-request`; omit for a plain environment variable. */
   section?: string;
-  /** The key (inside the section), or the plain variable's name. */
   key: string;
   default: T;
-  /** Turns the raw text into a value or throws an Error whose message says what is accepted. */
+  /** Throws an Error whose message says what is accepted. */
   parse: (raw: string) => T;
-  /**
-   * A secret whose default is a public development value: with `RUN_MODE=prod` the apps refuse to start (exit 78)
-   * unless it is set to something else (see {@link requireProductionSecrets}).
-   */
+  /** A public development default: with `RUN_MODE=prod` the apps refuse to start unless it is changed. */
   secret?: true;
 }
 
 export type SettingsSpec = Record<string, SettingSpec<unknown>>;
 export type SettingsOf<S extends SettingsSpec> = { [K in keyof S]: S[K] extends SettingSpec<infer T> ? T : never };
 
-/** Raised at start when any setting is invalid; its message lists every bad setting by name. */
+/** Its message lists every bad setting by name. */
 export class ConfigError extends Error {}
 
-/** The environment variable that overrides a setting. */
 export function envNameFor(spec: Pick<SettingSpec<unknown>, 'section' | 'key'>): string {
   if (!spec.section) return spec.key;
   const section = spec.section.replace(/[.-]/g, '_').toUpperCase();
   return `CAIRN__${section}__${spec.key.toUpperCase()}`;
 }
 
-/** Where a setting is named in messages: `[section] KEY (CAIRN__SECTION__KEY)`. */
 export function describeSetting(spec: Pick<SettingSpec<unknown>, 'section' | 'key'>): string {
   return spec.section ? `[${spec.section}] ${spec.key} (${envNameFor(spec)})` : spec.key;
 }
@@ -56,14 +45,12 @@ function readIni(env: NodeJS.ProcessEnv): IniData | undefined {
   return iniCache.data;
 }
 
-/** The raw text of a setting as given (environment over app.ini), or undefined when it is not set. */
 function rawValue(s: Pick<SettingSpec<unknown>, 'section' | 'key'>, env: NodeJS.ProcessEnv, ini: IniData | undefined) {
   const fromEnv = env[envNameFor(s)];
   const fromIni = s.section ? ini?.get(s.section.toLowerCase())?.get(s.key.toUpperCase()) : undefined;
   return fromEnv ?? fromIni;
 }
 
-/** Reads and validates every setting of a spec; throws one {@link ConfigError} naming all invalid ones. */
 export function loadSettings<S extends SettingsSpec>(spec: S, env: NodeJS.ProcessEnv = process.env): SettingsOf<S> {
   const ini = readIni(env);
   const out: Record<string, unknown> = {};
@@ -83,8 +70,6 @@ export function loadSettings<S extends SettingsSpec>(spec: S, env: NodeJS.Proces
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return out as SettingsOf<S>;
 }
-
-// ---- parsers ---------------------------------------------------------------------------------------------------
 
 export const parsers = {
   string: (raw: string) => raw,
@@ -129,7 +114,7 @@ export const parsers = {
       }
       return raw.trim();
     },
-  /** Go-style durations as Gitea writes them (`5s`, `1m`, `2h`, `1h30m`); a bare number is seconds. Returns ms. */
+  /** Go-style durations as Gitea writes them (`1h30m`); a bare number is seconds. */
   durationMs: (raw: string) => {
     const v = raw.trim();
     if (/^\d+$/.test(v)) return Number(v) * 1000;
@@ -145,14 +130,9 @@ export const parsers = {
   },
 };
 
-/**
- * How every Cairn process authenticates to NATS (`[nats] …`). Pick one of: `USER` + `PASSWORD`, `TOKEN`,
- * `CREDS_FILE` (a decentralised-auth `.creds` file: JWT + nkey seed) or `NKEY_SEED_FILE` (a bare nkey user); add
- * `TLS_CA` (and `TLS_CERT` + `TLS_KEY` for client certificates) for TLS. All empty: no authentication (development).
- * docs/nats-security.md describes the per-service accounts and their permissions.
- */
+/** `USER`+`PASSWORD`, `TOKEN`, `CREDS_FILE` or `NKEY_SEED_FILE`, plus `TLS_*`; all empty: none. docs/nats-security.md. */
 export const natsAuthSettings = {
-  /** NATS user name (with `[nats] PASSWORD`); in the per-service accounts of deploy/nats, the app's service name. */
+  /** NATS user name (with `[nats] PASSWORD`); in deploy/nats's per-service accounts, the app's service name. */
   natsUser: { section: 'nats', key: 'USER', default: '', parse: parsers.string },
   /** NATS password of `[nats] USER`. */
   natsPassword: { section: 'nats', key: 'PASSWORD', default: '', parse: parsers.string },
@@ -164,17 +144,13 @@ export const natsAuthSettings = {
   natsNkeySeedFile: { section: 'nats', key: 'NKEY_SEED_FILE', default: '', parse: parsers.string },
   /** CA bundle (PEM) the NATS server's certificate is checked against; setting it turns TLS on. */
   natsTlsCa: { section: 'nats', key: 'TLS_CA', default: '', parse: parsers.string },
-  /** Client certificate (PEM) for servers that verify clients (`verify` / `verify_and_map`); needs TLS_KEY. */
+  /** Client certificate (PEM) for servers that verify clients; needs TLS_KEY. */
   natsTlsCert: { section: 'nats', key: 'TLS_CERT', default: '', parse: parsers.string },
   /** Private key (PEM) of `[nats] TLS_CERT`. */
   natsTlsKey: { section: 'nats', key: 'TLS_KEY', default: '', parse: parsers.string },
 };
 
-/**
- * `[repository.pull-request] CHECK_TIMEOUT`: the longest a mergeability check (and each `merge-tree` of a merge or
- * branch update) may run before its git process is killed and the check is recorded as `error`.
- */
-// Shared: repo-service and merge-check-worker both read it (`checkTimeoutMs: mergeCheckTimeoutSetting`).
+/** The longest a mergeability check (and each merge's `merge-tree`) may run before git is killed and the check is `error`. */
 export const mergeCheckTimeoutSetting: SettingSpec<number> = {
   section: 'repository.pull-request',
   key: 'CHECK_TIMEOUT',
@@ -186,7 +162,6 @@ export const mergeCheckTimeoutSetting: SettingSpec<number> = {
   },
 };
 
-/** Settings every app reads. */
 export const commonSettings = {
   ...natsAuthSettings,
   databaseUrl: {
@@ -195,10 +170,7 @@ export const commonSettings = {
     parse: parsers.url('postgres', 'postgresql'),
   },
   natsUrl: { key: 'NATS_URL', default: 'nats://127.0.0.1:4222', parse: parsers.string },
-  /**
-   * Namespace of this installation's NATS subjects, queue groups, stream and consumers, so several installations
-   * (or test runs) can share one NATS server; empty keeps the plain names. Letters, digits, `-`, `_`.
-   */
+  /** Namespace of NATS subjects, queue groups, stream and consumers, so installations can share one server; empty: plain names. */
   natsNamespace: { section: 'nats', key: 'NAMESPACE', default: '', parse: parseNatsNamespace },
   redisUrl: { key: 'REDIS_URL', default: 'redis://127.0.0.1:6379', parse: parsers.url('redis', 'rediss') },
   rootUrl: {
@@ -213,18 +185,11 @@ export const commonSettings = {
   httpPort: { section: 'server', key: 'HTTP_PORT', default: 3000, parse: parsers.int(0, 65535) },
   sshPort: { section: 'server', key: 'SSH_PORT', default: 2222, parse: parsers.int(0, 65535) },
   repoRoot: { section: 'repository', key: 'ROOT', default: './data/repositories', parse: parsers.string },
-  /**
-   * The largest release attachment in MB (Gitea's default, 2048). The gateway refuses a larger
-   * upload (413) and repo-service, which stores it, checks it again while writing.
-   */
+  /** The largest release attachment in MB (Gitea's default); the gateway refuses larger (413), repo-service checks again. */
   attachmentMaxSizeMb: { section: 'attachment', key: 'MAX_SIZE', default: 2048, parse: parsers.int(1, 1024 * 1024) },
   /** Request-reply timeout for calls between services. */
   rpcTimeoutMs: { section: 'cairn', key: 'RPC_TIMEOUT', default: 10_000, parse: parsers.durationMs },
-  /**
-   * The largest request or reply one call between services carries (bytes). Messages over NATS `max_payload` travel
-   * in chunks; a request over this limit is refused with 413 before it is forwarded. Each process holds at most twice
-   * this in messages waiting to be fetched.
-   */
+  /** The largest message between services; over NATS `max_payload` it travels in chunks, over this it is refused (413). */
   rpcMaxMessageBytes: {
     section: 'cairn',
     key: 'RPC_MAX_MESSAGE_SIZE',
@@ -232,9 +197,9 @@ export const commonSettings = {
     parse: parsers.int(64 * 1024, 2 ** 31),
   },
   runMode: { section: '', key: 'RUN_MODE', default: 'prod', parse: parsers.oneOf('dev', 'prod', 'test') },
-  /** Prefix of every BullMQ queue and Redis key, so several installations (or test runs) can share one Redis. */
+  /** Prefix of every BullMQ queue and Redis key, so installations can share one Redis. */
   queuePrefix: { section: 'queue', key: 'PREFIX', default: 'cairn', parse: parsers.string },
-  /** Where the gateway reaches repo-service's internal HTTP endpoint (git smart HTTP); one URL per Service. */
+  /** Where the gateway reaches repo-service's internal HTTP endpoint (git smart HTTP). */
   repoInternalUrl: {
     section: 'cairn',
     key: 'REPO_INTERNAL_URL',
@@ -243,28 +208,25 @@ export const commonSettings = {
   },
   /** The port repo-service's internal HTTP endpoint listens on. */
   repoInternalPort: { section: 'cairn', key: 'REPO_INTERNAL_PORT', default: 3001, parse: parsers.int(0, 65535) },
-  /** Where the gateway reaches runners-service's internal HTTP endpoint (the Actions runner protocol); one URL per Service. */
+  /** Where the gateway reaches runners-service's internal HTTP endpoint (the Actions runner protocol). */
   runnersInternalUrl: {
     section: 'cairn',
     key: 'RUNNERS_INTERNAL_URL',
     default: 'http://127.0.0.1:3002',
     parse: parsers.url('http', 'https'),
   },
-  /** The port runners-service's internal HTTP endpoint (runner protocol, HTTP/1.1 and h2c) listens on. */
+  /** The port runners-service's internal HTTP endpoint (HTTP/1.1 and h2c) listens on. */
   runnersInternalPort: { section: 'cairn', key: 'RUNNERS_INTERNAL_PORT', default: 3002, parse: parsers.int(0, 65535) },
-  /** Where the gateway reaches packages-service's internal HTTP endpoint (package uploads and downloads); one URL per Service. */
+  /** Where the gateway reaches packages-service's internal HTTP endpoint (the package registries). */
   packagesInternalUrl: {
     section: 'cairn',
     key: 'PACKAGES_INTERNAL_URL',
     default: 'http://127.0.0.1:3003',
     parse: parsers.url('http', 'https'),
   },
-  /** The port packages-service's internal HTTP endpoint (the package registries) listens on. */
+  /** The port packages-service's internal HTTP endpoint listens on. */
   packagesInternalPort: { section: 'cairn', key: 'PACKAGES_INTERNAL_PORT', default: 3003, parse: parsers.int(0, 65535) },
-  /**
-   * Shared secret that internal HTTP endpoints require from the gateway (header `x-cairn-internal-token`). The
-   * default is public, for development only: with `RUN_MODE=prod` the apps refuse to start unless it is set.
-   */
+  /** Shared secret of the internal HTTP endpoints (`x-cairn-internal-token`); the public default is refused with `RUN_MODE=prod`. */
   internalToken: {
     section: 'security',
     key: 'INTERNAL_TOKEN',
@@ -279,12 +241,7 @@ export const commonSettings = {
 
 export type CommonSettings = SettingsOf<typeof commonSettings>;
 
-/**
- * With `RUN_MODE=prod`, refuses (ConfigError naming each one) the secret settings of `specs` that are unset or still
- * at their built-in value: that value is in the source code, so it protects nothing (anyone could forge internal
- * calls with the default `[security] INTERNAL_TOKEN` or decrypt with the default `SECRET_KEY`). Other run modes
- * accept the development defaults. Every app calls it at start, before connecting to anything.
- */
+/** The built-in value is in the source code, so it protects nothing; other run modes accept the development defaults. */
 export function requireProductionSecrets(specs: SettingsSpec[], env: NodeJS.ProcessEnv = process.env): void {
   const { runMode } = loadSettings({ runMode: commonSettings.runMode }, env);
   if (runMode !== 'prod') return;
@@ -310,5 +267,5 @@ export function requireProductionSecrets(specs: SettingsSpec[], env: NodeJS.Proc
   }
 }
 
-/** `[cairn] RPC_MAX_MESSAGE_SIZE`'s default, for clients and servers constructed without settings (tests). */
+/** For clients and servers constructed without settings (tests). */
 export const DEFAULT_RPC_MAX_MESSAGE_BYTES = commonSettings.rpcMaxMessageBytes.default;

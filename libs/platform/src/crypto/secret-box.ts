@@ -2,14 +2,10 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
 import type { LoggerService } from '@nestjs/common';
 import type { SettingSpec } from '../config/settings.js';
 
-/** Used when `[security] SECRET_KEY` is not set: fine for development; production refuses to start with it. */
+/** Fine for development; production refuses to start with it. */
 export const DEV_SECRET_KEY = 'cairn-insecure-development-secret-key-change-me';
 
-/**
- * `[security] SECRET_KEY`: the key that encrypts the secrets kept in the database (webhook secrets, two-factor
- * secrets, Actions secrets, registry tokens); production refuses to start while it is unset or the development value.
- */
-// Shared: each service that keeps secrets declares it in its spec as `secretKey: secretKeySetting`.
+/** The key that encrypts secrets kept in the database; production refuses to start while it is unset or the development value. */
 export const secretKeySetting: SettingSpec<string> = {
   section: 'security',
   key: 'SECRET_KEY',
@@ -21,7 +17,6 @@ export const secretKeySetting: SettingSpec<string> = {
   },
 };
 
-/** Builds the box for a purpose, warning when production runs on the built-in development key. */
 export function createSecretBox(secretKey: string, purpose: string, runMode: string, logger: LoggerService): SecretBox {
   if (secretKey === DEV_SECRET_KEY && runMode === 'prod') {
     logger.warn(
@@ -32,12 +27,7 @@ export function createSecretBox(secretKey: string, purpose: string, runMode: str
   return new SecretBox(secretKey, purpose);
 }
 
-/**
- * Authenticated encryption of small secrets at rest (two-factor seeds, hook secrets, authorization headers):
- * AES-256-GCM under a key derived with HKDF-SHA256 from `[security] SECRET_KEY` (salt `cairn-secret-box`, info
- * `cairn/<purpose>/v1`), so one key serves every service and each purpose gets its own subkey. Sealed form:
- * `v1.<iv>.<tag>.<ciphertext>` (base64url); tampering or a different key fails to open.
- */
+/** AES-256-GCM under an HKDF-SHA256 subkey per purpose of `[security] SECRET_KEY`; sealed as `v1.<iv>.<tag>.<ciphertext>`. */
 export class SecretBox {
   private readonly key: Buffer;
 
@@ -62,7 +52,7 @@ export class SecretBox {
     return Buffer.concat([decipher.update(Buffer.from(ct, 'base64url')), decipher.final()]).toString('utf8');
   }
 
-  /** Seals a value, keeping "absent" (null/empty) as null. */
+  /** Keeps "absent" (null/empty) as null. */
   sealOptional(plaintext: string | undefined | null): string | null {
     return plaintext ? this.seal(plaintext) : null;
   }

@@ -1,7 +1,4 @@
-/**
- * Signatures made by the real `ssh-keygen -Y sign` (OpenSSH 9.2) over MESSAGE, with throwaway keys generated for
- * these tests (regenerate: `ssh-keygen -t <type> -f k`, `ssh-keygen -Y sign -n gitea -f k msg.txt`).
- */
+/** Made by the real `ssh-keygen -Y sign` (OpenSSH 9.2) with throwaway keys: `ssh-keygen -Y sign -n gitea -f k msg.txt`. */
 export const MESSAGE = 'cairn sshsig test message\n';
 
 export const FIXTURES = {
@@ -61,7 +58,6 @@ N6n7qh9mACVvwFC1
 -----END SSH SIGNATURE-----
 `,
   },
-  /** RSA key, message hashed with sha256 (`-O hashalg=sha256`). */
   rsaHashSha256: {
     publicKey: 'ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABgQCjgbk2yxIl/t+iQgdz/XVUTb+asaNktENsOPE9wC0oXWvC5+Q87Bm75hCJWvJpLm8L6B03yC2C52O7cogqHbbGefptwnDHoRinky/J5o1T4w/H/aUjQ0M1MVpt+zGMZvgjeZCJdpU6/9TMq3njScRSSbIlFo2km4XJNl2CrG/NoLP1r29D09k07rr2jBE8GDhKubQRD8DoWWOSafk3xumdNMZL4dBT1W4VKb/v4ieJGolBJxcIuyf1mAgZvbE9IfXZV8hFAycDWmRIlTF94BwDZqyamZNGLtorFoIW2Qok5/zfBoTGfFTn5j61eAx4B7/cDjle6UiugCyVVaXi3H4ImXU8L/yO0L4DxJFlRYdZahARMiktqNT0Nk8tMmSIA7pAgF0j+T6JRcYqdDenoi6MK97K1C2fZqWSI+7KE+Fzow/4fYUnky4g8SKeAj9Vbf7o4VJqSaPuXKsF/Hz+NKs/g9hRikO30orzikOIj+aZHf9Tm7Utm5QZ+2J6hyM5oYM=',
     signature: `-----BEGIN SSH SIGNATURE-----
@@ -85,7 +81,6 @@ fCDc3r4deU9GinFZYKp/pu78GbRDvv3GSz90fPbQvYHskNG6SGCjtTkKmTiR6GnVLFmzAm
 -----END SSH SIGNATURE-----
 `,
   },
-  /** Ed25519 key, namespace `file` instead of `gitea`. */
   ed25519FileNamespace: {
     publicKey: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBIiKiyYHP88cZb7s8OjargI419q+vl+fowFsDCRvbGN',
     signature: `-----BEGIN SSH SIGNATURE-----

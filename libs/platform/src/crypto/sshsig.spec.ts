@@ -4,7 +4,6 @@ import { MAX_SSH_SIGNATURE_LENGTH, parseSshSignature, SshSignatureError, verifyS
 
 const message = Buffer.from(MESSAGE);
 
-/** Re-armors a (modified) envelope body. */
 function armor(body: Buffer): string {
   const b64 = body.toString('base64').replace(/(.{70})/g, '$1\n');
   return `-----BEGIN SSH SIGNATURE-----\n${b64}\n-----END SSH SIGNATURE-----\n`;

@@ -1,23 +1,15 @@
 import { createHash, createPublicKey, verify } from 'node:crypto';
 import sshpk from 'sshpk';
 
-/**
- * OpenSSH signatures (`ssh-keygen -Y sign`), per OpenSSH's PROTOCOL.sshsig: an armored envelope
- * `-----BEGIN SSH SIGNATURE-----` holding
- *   byte[6] "SSHSIG", uint32 version (1), string public key, string namespace, string reserved,
- *   string hash algorithm (sha256 | sha512), string signature (SSH signature blob: string type, string blob)
- * over the "signed data"
- *   byte[6] "SSHSIG", string namespace, string reserved, string hash algorithm, string H(message).
- * sshpk reads the key and the inner signature; the envelope is parsed here, with every length bounded.
- */
+/** OpenSSH signatures (`ssh-keygen -Y sign`), per OpenSSH's PROTOCOL.sshsig. */
 
 const MAGIC = Buffer.from('SSHSIG', 'ascii');
 const BEGIN = '-----BEGIN SSH SIGNATURE-----';
 const END = '-----END SSH SIGNATURE-----';
-/** The largest envelope accepted (armored text): an RSA-16384 key and signature fit with room to spare. */
+/** An RSA-16384 key and signature fit with room to spare. */
 export const MAX_SSH_SIGNATURE_LENGTH = 16 * 1024;
 const HASH_ALGORITHMS = new Set(['sha256', 'sha512']);
-/** Signature types accepted per key type; `ssh-rsa` (SHA-1) is refused, as OpenSSH does for SSHSIG. */
+/** `ssh-rsa` (SHA-1) is refused, as OpenSSH does for SSHSIG. */
 const SIGNATURE_TYPES: Record<string, readonly string[]> = {
   'ssh-ed25519': ['ssh-ed25519'],
   'ssh-rsa': ['rsa-sha2-256', 'rsa-sha2-512'],
@@ -29,31 +21,24 @@ const SIGNATURE_TYPES: Record<string, readonly string[]> = {
 export class SshSignatureError extends Error {}
 
 export interface ParsedSshSignature {
-  /** The signer's public key. */
   publicKey: sshpk.Key;
-  /** `type base64` (OpenSSH public key line without comment). */
   publicKeyContent: string;
-  /** `SHA256:…`, as `ssh-keygen -l` prints it. */
   fingerprint: string;
   namespace: string;
-  /** sha256 | sha512: the hash of the message that was signed. */
   hashAlgorithm: string;
-  /** The inner SSH signature (type, e.g. `rsa-sha2-512`, and blob). */
   signature: sshpk.Signature;
   signatureType: string;
-  /** The bytes the signature covers, minus the message hash (see `signedData`). */
   reserved: Buffer;
 }
 
 export interface SshVerifyResult {
   ok: boolean;
-  /** The signing key's `SHA256:…` fingerprint (empty when the envelope could not be read). */
+  /** Empty when the envelope could not be read. */
   fingerprint: string;
-  /** Why it failed (empty when ok). */
   reason: string;
 }
 
-/** Reads SSH wire-format fields from a buffer, refusing any length that runs past the end. */
+/** Refuses any length that runs past the end. */
 class WireReader {
   private offset = 0;
   constructor(private readonly buf: Buffer) {}
@@ -85,7 +70,6 @@ function wireString(data: Buffer | string): Buffer {
   return Buffer.concat([len, body]);
 }
 
-/** Strips the armor and decodes the base64 body. */
 function dearmor(armored: string): Buffer {
   if (typeof armored !== 'string') throw new SshSignatureError('the SSH signature must be text');
   if (armored.length > MAX_SSH_SIGNATURE_LENGTH) {
@@ -104,7 +88,6 @@ function dearmor(armored: string): Buffer {
   return Buffer.from(body, 'base64');
 }
 
-/** Parses an armored SSH signature; throws `SshSignatureError` with a message saying what is wrong. */
 export function parseSshSignature(armored: string): ParsedSshSignature {
   const reader = new WireReader(dearmor(armored));
   if (!reader.bytes(MAGIC.length, 'magic').equals(MAGIC)) throw new SshSignatureError('not an SSH signature (bad magic)');
@@ -154,7 +137,6 @@ export function parseSshSignature(armored: string): ParsedSshSignature {
   };
 }
 
-/** The bytes an SSHSIG signature covers for `message`. */
 export function signedData(parsed: Pick<ParsedSshSignature, 'namespace' | 'reserved' | 'hashAlgorithm'>, message: Buffer): Buffer {
   const digest = createHash(parsed.hashAlgorithm).update(message).digest();
   return Buffer.concat([
@@ -166,10 +148,7 @@ export function signedData(parsed: Pick<ParsedSshSignature, 'namespace' | 'reser
   ]);
 }
 
-/**
- * Verifies an armored SSH signature over `message` in `namespace`. With `allowed` (OpenSSH public key lines or
- * `SHA256:` fingerprints), the signing key must also be one of them. Never throws on hostile input.
- */
+/** With `allowed` (key lines or `SHA256:` fingerprints) the key must be one of them. Never throws on hostile input. */
 export function verifySshSignature(armored: string, message: Buffer, namespace: string, allowed?: readonly string[]): SshVerifyResult {
   let parsed: ParsedSshSignature;
   try {
@@ -186,8 +165,8 @@ export function verifySshSignature(armored: string, message: Buffer, namespace: 
   }
   let valid: boolean;
   try {
-    // node:crypto, not sshpk's verifier: sshpk checks ed25519 in pure JavaScript (~10 ms a signature, ~0.1 ms here),
-    // and a page of signed commits is checked signature by signature.
+    // node:crypto, not sshpk: sshpk checks ed25519 in pure JavaScript (~10 ms a signature), and pages of commits are
+    // checked.
     const type = parsed.publicKey.type;
     const hashAlgo = type === 'ed25519' ? null : (parsed.signature.hashAlgorithm ?? parsed.publicKey.defaultHashAlgorithm());
     const key = createPublicKey(parsed.publicKey.toString('pkcs8'));

@@ -1,8 +1,4 @@
-/**
- * PgListener against a real PostgreSQL, through a TCP relay this test controls: a connection that stops answering
- * without being closed (a network cut: no reset ever arrives) is found by check() and replaced, and notifications
- * reach the new connection.
- */
+/** A connection that stops answering without being closed (a network cut: no reset ever arrives) is found and replaced. */
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import pg from 'pg';
@@ -10,11 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PG_SERVER } from '../../../../test/support/integration.js';
 import { PgListener } from './pg-listener.js';
 
-/** Forwards to PostgreSQL; freeze() silently stops forwarding on the connections open at that moment. */
 class FreezableRelay {
   private readonly server: net.Server;
   private readonly open = new Set<{ down: net.Socket; up: net.Socket }>();
-  /** Every socket, frozen ones included (closed at the end). */
   private readonly sockets = new Set<net.Socket>();
   port = 0;
 
@@ -41,7 +35,6 @@ class FreezableRelay {
     this.port = (this.server.address() as net.AddressInfo).port;
   }
 
-  /** Bytes in either direction are swallowed from now on; the sockets stay open. */
   freeze(): number {
     for (const { down, up } of this.open) {
       down.unpipe(up);

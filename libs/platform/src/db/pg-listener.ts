@@ -1,23 +1,18 @@
 import { Logger } from '@nestjs/common';
 import pg from 'pg';
 
-/** The first wait before connecting again after the listening connection was lost; it doubles up to the max. */
+/** It doubles up to the max. */
 const RECONNECT_FIRST_MS = 100;
 const RECONNECT_MAX_MS = 5_000;
-/** A connection attempt that takes longer than this fails (and is tried again later). */
 const CONNECT_TIMEOUT_MS = 5_000;
-/** A check of the connection (see {@link PgListener.check}) that takes longer than this counts as a dead one. */
 const CHECK_TIMEOUT_MS = 5_000;
 
-/** The `application_name` of a listening connection (how it is found in `pg_stat_activity`). */
+/** How it is found in `pg_stat_activity`. */
 export function listenerApplicationName(channel: string): string {
   return `cairn listen ${channel}`.slice(0, 63);
 }
 
-/**
- * `LISTEN` on a connection of its own (a pooled one would lose it), replaced with a growing delay when it fails.
- * `onWake` also runs whenever listening (re)starts, so notifications sent while nobody listened are caught up.
- */
+/** Its own connection (a pooled one would lose `LISTEN`); `onWake` also runs when listening (re)starts, to catch up. */
 export class PgListener {
   private readonly logger: Logger;
   private client?: pg.Client;
@@ -25,7 +20,6 @@ export class PgListener {
   private delayMs = 0;
   private stopped = false;
   private connecting?: Promise<void>;
-  /** Connections opened so far (tests follow reconnects with it). */
   connections = 0;
 
   constructor(
@@ -37,20 +31,16 @@ export class PgListener {
     this.logger = new Logger(name);
   }
 
-  /** True while a connection is listening: every commit that notifies the channel reaches `onWake`. */
   get listening(): boolean {
     return this.client !== undefined;
   }
 
-  /** Connects and listens; resolves after the first try (on failure it keeps trying in the background). */
+  /** On failure it keeps trying in the background. */
   start(): Promise<void> {
     return this.connect();
   }
 
-  /**
-   * Makes sure the connection still answers (a connection cut without a reset from the other side looks alive
-   * until TCP gives up): a failed or slow check replaces it.
-   */
+  /** A connection cut without a reset looks alive until TCP gives up: a failed or slow check replaces it. */
   async check(): Promise<void> {
     const client = this.client;
     if (!client) return;
@@ -125,7 +115,6 @@ export class PgListener {
     this.onWake();
   }
 
-  /** The connection failed: forget it, close it and connect again shortly (once per connection). */
   private lost(client: pg.Client, err: Error): void {
     if (this.client !== client) return;
     this.client = undefined;

@@ -1,11 +1,7 @@
 import { Logger } from '@nestjs/common';
 import pg from 'pg';
 
-/**
- * A `pg.Pool` that survives PostgreSQL dropping one of its idle connections (a restart, a failover, an idle timeout
- * on a proxy). pg emits that as an `'error'` event on the pool; without a listener Node ends the whole process. The
- * listener only logs: the next query opens a new connection. Every plain pool of the apps should come from here.
- */
+/** pg emits a dropped idle connection as an `'error'` event; without a listener Node ends the process. Every plain pool comes from here. */
 export function createPgPool(
   connectionString: string,
   options: { max: number; name: string; onIdleError?: (err: Error) => void },
@@ -16,11 +12,7 @@ export function createPgPool(
   return pool;
 }
 
-/**
- * Runs `work` on a client checked out of `pool`. A checked-out client has no listener of the pool's: PostgreSQL
- * going away while it is held would end the process. Here that is reported to `onLost` and the client is discarded
- * instead of returned to the pool; `work`'s own queries fail as usual.
- */
+/** A checked-out client has no pool listener: a loss is reported to `onLost` and the client discarded instead of returned. */
 export async function withPgClient<T>(
   pool: pg.Pool,
   work: (client: pg.PoolClient) => Promise<T>,

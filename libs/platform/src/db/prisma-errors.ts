@@ -1,4 +1,4 @@
-/** The name of the unique constraint a Prisma P2002 error violated (Prisma 7 keeps it in the driver error), else null. */
+/** Prisma 7 keeps the constraint in the driver error. */
 export function uniqueViolation(err: unknown): string | null {
   const e = err as {
     code?: unknown;

@@ -1,8 +1,4 @@
-/**
- * Bounded retries with a dead-letter path (issue 9, item 12), on a real nats-server and a real Redis: an event whose
- * handler always fails is delivered `maxDeliver` times and then dead-lettered (counted, terminated) while the
- * events around it are handled; a BullMQ job that failed its last attempt is counted the same way.
- */
+/** Bounded retries with a dead-letter path (issue 9, item 12), on a real nats-server and a real Redis. */
 import { randomBytes } from 'node:crypto';
 import { Queues } from '@cairn/contracts';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';

@@ -2,18 +2,13 @@ import type { EventContract, EventSubject } from '@cairn/contracts';
 import { Injectable, Optional } from '@nestjs/common';
 import { newEvent, OutboxRelay, outboxRow } from './outbox.js';
 
-/** What {@link EventOutbox.record} needs of a service's Prisma transaction: its `outbox_events` model. */
 export interface OutboxTx {
   outboxEvent: {
     create(args: { data: { id: string; subject: string; payload: object; traceparent: string | null } }): PromiseLike<unknown>;
   };
 }
 
-/**
- * Domain events through the transactional outbox: `record` inside the transaction that makes the change, `kick`
- * after it committed. The commit's NOTIFY already wakes the relay; `kick` covers the moments its listening
- * connection is being replaced.
- */
+/** The commit's NOTIFY already wakes the relay; `kick` covers the moments its listening connection is being replaced. */
 @Injectable()
 export class EventOutbox {
   constructor(@Optional() private readonly relay: OutboxRelay | null) {}

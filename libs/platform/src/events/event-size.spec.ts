@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { EventTooLargeError, boundEventTexts, cutText, jsonBytes } from './event-size.js';
 import { eventEnvelope, outboxRow } from './outbox.js';
 
-/** The JSON bytes of a string without its quotes. */
 const inner = (s: string) => jsonBytes(s) - 2;
 
 describe('cutText', () => {

@@ -1,12 +1,8 @@
 import { EVENT_MAX_BYTES, EVENT_TEXT_CUT_MARK, EVENT_TEXT_MAX_BYTES, type DomainEvent } from '@cairn/contracts';
 
-/**
- * Events stay small by design (issue 9, item 1): every text an event carries is cut to {@link EVENT_TEXT_MAX_BYTES}
- * when the event is made, and an event whose JSON is still over {@link EVENT_MAX_BYTES} cannot be written to an
- * outbox. One oversized row once blocked a whole outbox; now it cannot exist.
- */
+/** Issue 9, item 1: one oversized row once blocked a whole outbox; texts are cut when the event is made, so it cannot exist. */
 
-/** Thrown when an event is too large to be published; the change that made it is rolled back. */
+/** The change that made it is rolled back. */
 export class EventTooLargeError extends Error {
   constructor(
     readonly type: string,
@@ -17,12 +13,12 @@ export class EventTooLargeError extends Error {
   }
 }
 
-/** The size of a value as JSON text in UTF-8 (what goes over NATS). */
+/** What goes over NATS. */
 export function jsonBytes(value: unknown): number {
   return Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
 }
 
-/** Bytes one code point takes inside a JSON string (escapes counted, as `JSON.stringify` writes them). */
+/** Escapes counted, as `JSON.stringify` writes them. */
 function encodedBytes(cp: number): number {
   if (cp === 0x22 || cp === 0x5c) return 2; // \" \\
   if (cp < 0x20) return cp === 0x08 || cp === 0x09 || cp === 0x0a || cp === 0x0c || cp === 0x0d ? 2 : 6;
@@ -34,10 +30,7 @@ function encodedBytes(cp: number): number {
 
 const MARK_BYTES = jsonBytes(EVENT_TEXT_CUT_MARK) - 2;
 
-/**
- * `text` unchanged when its JSON encoding (without the quotes) fits `maxBytes`; otherwise its longest prefix that
- * fits together with {@link EVENT_TEXT_CUT_MARK}, cut between code points, followed by the mark.
- */
+/** Cut between code points, followed by {@link EVENT_TEXT_CUT_MARK}. */
 export function cutText(text: string, maxBytes = EVENT_TEXT_MAX_BYTES): string {
   // Fast path: even at 6 bytes per code unit it fits.
   if (text.length * 6 <= maxBytes) return text;
@@ -54,7 +47,6 @@ export function cutText(text: string, maxBytes = EVENT_TEXT_MAX_BYTES): string {
   return text;
 }
 
-/** A copy of event data with every string cut by {@link cutText} (plain objects and arrays are walked). */
 export function boundEventTexts<T>(data: T): T {
   const walk = (value: unknown): unknown => {
     if (typeof value === 'string') return cutText(value);
@@ -69,7 +61,6 @@ export function boundEventTexts<T>(data: T): T {
   return walk(data) as T;
 }
 
-/** Throws {@link EventTooLargeError} unless the event's JSON fits {@link EVENT_MAX_BYTES}. */
 export function assertEventFits(event: DomainEvent): void {
   const bytes = jsonBytes(event);
   if (bytes > EVENT_MAX_BYTES) throw new EventTooLargeError(event.type, bytes);

@@ -14,18 +14,14 @@ import { natsTraceHeaders } from '../tracing/nats-trace.js';
 
 const NANOS_PER_MS = 1_000_000;
 
-/** It travels with the connection. */
 const namespaces = new WeakMap<NatsConnection, NatsNamespace>();
 
-/** The default one for connections not made here. */
+/** For connections not made here. */
 export function namespaceOf(nc: NatsConnection): NatsNamespace {
   return namespaces.get(nc) ?? NatsNamespace.none;
 }
 
-/**
- * Separate from Nest's request-reply transport. `connection`: a server list or `natsConnectionOptions` (credentials,
- * TLS).
- */
+/** Separate from Nest's request-reply transport. */
 export async function connectNats(
   connection: string | NatsConnectOptions,
   name: string,
@@ -61,10 +57,7 @@ export async function ensureEventsStream(nc: NatsConnection): Promise<void> {
   }
 }
 
-/**
- * `msgID` = event id so the server drops a repeat within the window; the producer span continues the writer's
- * `traceparent`.
- */
+/** `msgID` = event id so the server drops a repeat within the window. */
 export async function publishEvent(
   js: JetStreamClient,
   event: DomainEvent,
@@ -85,24 +78,20 @@ function eventSpanAttributes(event: DomainEvent) {
 }
 
 export interface DurableConsumerOptions {
-  /** One per consuming service (replicas split the messages); give plain names, the namespace is applied. */
+  /** Replicas split the messages; give plain names, the namespace is applied. */
   durable: string;
-  /**
-   * NATS before 2.10 (Debian ships 2.9) accepts one filter subject per consumer: use a wildcard such as `repo.evt.>`.
-   */
+  /** NATS before 2.10 (Debian ships 2.9) accepts one filter subject per consumer: use a wildcard such as `repo.evt.>`. */
   subjects: [string];
-  /** Throw to have it redelivered. Must be idempotent (dedupe on `event.id`). */
+  /** Must be idempotent (dedupe on `event.id`). */
   handle: (event: AnyDomainEvent) => Promise<void>;
   ackWaitMs?: number;
   /** Doubles with every try, up to 5 minutes. */
   retryDelayMs?: number;
-  /** JetStream `max_deliver`; the last failure dead-letters it. Default {@link EVENT_MAX_DELIVER}. */
+  /** The last failure dead-letters it. */
   maxDeliver?: number;
 }
 
-/**
- * With the doubling delay, 20 deliveries span about 1.5 hours: a dependency outage is waited out, a poison event stops.
- */
+/** With the doubling delay about 1.5 hours: an outage is waited out, a poison event stops. */
 export const EVENT_MAX_DELIVER = 20;
 export const EVENT_MAX_RETRY_DELAY_MS = 300_000;
 

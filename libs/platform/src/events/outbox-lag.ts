@@ -1,11 +1,7 @@
 import type pg from 'pg';
 import { onScrape, outboxLag } from '../metrics/cairn-metrics.js';
 
-/**
- * Reports `cairn_outbox_oldest_unpublished_age_seconds{schema}` at each scrape: how long the oldest event committed
- * in `<schema>.outbox_events` (see outbox.ts) has waited for the relay; 0 when none waits. Dead-lettered rows
- * (`failed_at`) are counted by `cairn_dead_letters_total` instead. Returns a function that stops reporting.
- */
+/** 0 when none waits; dead-lettered rows count in `cairn_dead_letters_total` instead. Returns a stopper. */
 export function watchOutboxLag(schema: string, pool: pg.Pool): () => void {
   return onScrape(outboxLag, async () => {
     const { rows } = await pool.query<{ age: number | null }>(

@@ -1,10 +1,4 @@
-/**
- * The outbox relay's wake-up path against a real PostgreSQL and a real nats-server (issue 15, "a fast event path"):
- * the `outbox_notify` trigger's NOTIFY on commit wakes the relay, so with a poll interval far longer than any test
- * (10 minutes) rows are still published — by relays that never call flush() or kick(). Its listening connection is
- * killed with `pg_terminate_backend` and comes back by itself; concurrent writers with two relays (replicas) lose
- * no event and publish none twice; without the trigger the relay polls every second.
- */
+/** Issue 15: the `outbox_notify` trigger wakes the relay (the poll is longer than any test); its connection survives a kill. */
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -21,13 +15,12 @@ let db: ScratchDatabase;
 let nats: PrivateNats;
 let nc: NatsConnection;
 let relays: OutboxRelay[] = [];
-/** Every event id seen on the subject (core NATS sees each publish, also those the stream would drop as repeats). */
+/** Core NATS sees each publish, also those the stream would drop as repeats. */
 let seen: Map<string, number>;
 let sub: Subscription;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Waits until `done()` holds; the test's timeout bounds it (no assertion on time). */
 async function until(done: () => boolean | Promise<boolean>): Promise<void> {
   while (!(await done())) await sleep(10);
 }
@@ -41,7 +34,6 @@ async function startRelay(): Promise<OutboxRelay> {
   return relay;
 }
 
-/** Commits `count` events in one transaction of its own connection (as another service process would). */
 async function commitEvents(client: pg.ClientBase, count: number, tag: string): Promise<string[]> {
   const events = Array.from({ length: count }, (_, i) => eventEnvelope(SUBJECT, { tag, i }));
   await client.query('BEGIN');

@@ -1,8 +1,4 @@
-/**
- * The outbox relay against a real PostgreSQL and a real nats-server (issue 9, item 1): a row too large for NATS,
- * or not an event at all, is dead-lettered (failed_at, last_error, metric) and every row after it is still
- * published; NATS being down dead-letters nothing, and the pending rows go out once it is back.
- */
+/** Issue 9, item 1: an unpublishable row is dead-lettered and later rows still go out; a NATS outage dead-letters nothing. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,7 +13,6 @@ import { deadLetterCount } from '../metrics/dead-letters.js';
 import { connectNats } from './jetstream.js';
 import { eventEnvelope, OutboxRelay } from './outbox.js';
 
-/** A nats-server that can be stopped and started again on the same port with the same store. */
 class RestartableNats {
   private child?: ChildProcess;
   readonly store = mkdtempSync(path.join(tmpdir(), 'cairn-it-outbox-nats-'));

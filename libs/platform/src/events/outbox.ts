@@ -11,25 +11,18 @@ import { assertEventFits, boundEventTexts, jsonBytes } from './event-size.js';
 import { ensureEventsStream, namespaceOf, publishEvent } from './jetstream.js';
 import { currentTraceparent } from '../tracing/trace-context.js';
 
-/**
- * Rows are inserted in the change's transaction (never lost, never published for a rollback); the relay publishes
- * committed rows. An unpublishable row is dead-lettered, never holding back later ones; the `pg_notify` trigger ({@link
- * outboxChannel}) wakes the relay, polling is the fallback.
- */
+/** Inserted in the change's transaction, published once committed; the `pg_notify` trigger wakes the relay, polling is the fallback. */
 export function newEvent<S extends EventSubject>(type: S, data: EventContract[S]): EventOf<S> {
   return eventEnvelope(type, data);
 }
 
-/** Outside the contract: only for outbox and stream tests that move probe events. Services use {@link newEvent}. */
+/** Only for outbox and stream tests that move probe events. */
 export function eventEnvelope<T, S extends string = string>(type: S, data: T): DomainEvent<T> & { type: S } {
   // Texts are cut here, so no long body can make an event too large (see event-size.ts).
   return { id: randomUUID(), type, occurredAt: new Date().toISOString(), data: boundEventTexts(data) };
 }
 
-/**
- * Carries the writing transaction's trace context for consumers. Throws {@link EventTooLargeError} over
- * `EVENT_MAX_BYTES`: it could never be published.
- */
+/** Carries the writing transaction's trace context for consumers. */
 export function outboxRow(event: DomainEvent) {
   assertEventFits(event);
   return { id: event.id, subject: event.type, payload: event as unknown as object, traceparent: currentTraceparent() ?? null };
@@ -38,27 +31,20 @@ export function outboxRow(event: DomainEvent) {
 /** NATS outages are not counted. */
 export const OUTBOX_MAX_ATTEMPTS = 5;
 export const OUTBOX_MAX_RETRY_DELAY_MS = 30_000;
-/** A fallback: notifications wake it. */
 export const OUTBOX_POLL_MS = 10_000;
 const UNNOTIFIED_POLL_MS = 1_000;
-/** It doubles from there. */
 const RETRY_FIRST_DELAY_MS = 1_000;
-/** See {@link OutboxRelay.kick}. */
 const PASS_SPACING_MS = 20;
 const BATCH = 200;
-/** Its default `max_payload`. */
 const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 
-/** Retrying it as it is can never succeed. */
 class PoisonedRow extends Error {}
 
-/** Too large, bad subject: dead-lettered at once. */
 function isPoisoned(err: unknown): boolean {
   const name = (err as { name?: string } | null)?.name ?? '';
   return err instanceof PoisonedRow || name === 'InvalidArgumentError' || name === 'InvalidSubjectError';
 }
 
-/** The row stays pending, untouched. */
 function isTransient(err: unknown): boolean {
   const e = err as { name?: string; code?: string; message?: string } | null;
   if (!e) return false;
@@ -99,7 +85,6 @@ export class OutboxRelay {
   private running?: Promise<void>;
   private again = false;
   private stopped = false;
-  /** No try before this time (ms since epoch). */
   private retryAt = 0;
   private retryDelayMs = 0;
 
@@ -113,12 +98,10 @@ export class OutboxRelay {
     this.listener = new PgListener(databaseUrl, outboxChannel(schema), () => this.kick(), `OutboxRelay:${schema}`);
   }
 
-  /** Its listening connection is up. */
   get listening(): boolean {
     return this.listener.listening;
   }
 
-  /** Tests follow reconnects with it. */
   get listenerConnections(): number {
     return this.listener.connections;
   }
@@ -138,7 +121,6 @@ export class OutboxRelay {
     this.kick();
   }
 
-  /** False, with a warning, when missing or uncheckable. */
   private async notifies(): Promise<boolean> {
     try {
       const { rows } = await this.pool.query<{ present: boolean }>(
@@ -154,17 +136,12 @@ export class OutboxRelay {
     return false;
   }
 
-  /**
-   * Its NOTIFY wakes the relay; only while listening is down does this start a pass (no second, empty pass per commit).
-   */
+  /** Only while listening is down does this start a pass (no second, empty pass per commit). */
   committed(): void {
     if (!this.listener.listening) this.kick();
   }
 
-  /**
-   * A call mid-pass makes one more pass, so no committed row waits for the poll; passes are spaced {@link
-   * PASS_SPACING_MS} apart.
-   */
+  /** A call mid-pass makes one more pass, so no committed row waits for the poll. */
   kick(): void {
     if (this.stopped) return;
     if (this.running) {
@@ -198,7 +175,7 @@ export class OutboxRelay {
       });
   }
 
-  /** Used by tests and at shutdown; while NATS is unreachable it resolves after one try. */
+  /** While NATS is unreachable it resolves after one try. */
   async flush(): Promise<void> {
     // A pass under way may have read before the awaited rows committed: let it end, then pass ourselves, ignoring
     // back-off.
@@ -237,7 +214,7 @@ export class OutboxRelay {
     this.retryTimer.unref();
   }
 
-  /** Oldest pending rows in order; a NATS outage stops the batch, keeping what was published. */
+  /** A NATS outage stops the batch, keeping what was published. */
   private async relayBatch(): Promise<BatchResult> {
     const table = `"${this.schema}".outbox_events`;
     return withPgClient(this.pool, (client) => this.relayRows(client, table), (err) =>
@@ -290,7 +267,6 @@ export class OutboxRelay {
     await publishEvent(this.js!, event, namespaceOf(this.nc), row.traceparent);
   }
 
-  /** True when dead-lettered: unpublishable, or out of attempts. */
   private async failRow(client: pg.PoolClient, table: string, row: PendingRow, err: Error): Promise<boolean> {
     const attempts = row.attempts + 1;
     const dead = isPoisoned(err) || attempts >= OUTBOX_MAX_ATTEMPTS;

@@ -4,11 +4,7 @@ import { currentTraceIds } from '../tracing/trace-context.js';
 
 const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 
-/**
- * One-line JSON logs with the service name, the current correlation id (`rid`) and, while tracing, the current
- * span's `trace_id`/`span_id`. Never pass secrets to it: callers log
- * ids and names, not tokens, passwords or payloads.
- */
+/** Never pass secrets to it: callers log ids and names, not tokens, passwords or payloads. */
 export class JsonLogger implements LoggerService {
   private readonly maxLevel: number;
 

@@ -2,18 +2,13 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { platformMetrics } from './dead-letters.js';
 import { within } from '../common/within.js';
 
-/**
- * The one home of Cairn's metric names (deploy/observability may use only these: a test checks). Labels are
- * bounded sets, never ids.
- */
+/** The one home of Cairn's metric names (deploy/observability may use only these: a test checks). Labels are bounded sets, never ids. */
 
-/** Work that reads a gauge's current values from elsewhere (Redis, Postgres, JetStream) when Prometheus scrapes. */
 type ScrapeHook = () => Promise<void>;
 const scrapeHooks = new Map<string, Set<ScrapeHook>>();
-/** A scrape never waits longer than this for one source: a dependency that is down leaves its series out. */
+/** A dependency that is down leaves its series out. */
 const SCRAPE_HOOK_TIMEOUT_MS = 2_000;
 
-/** Runs `hook` whenever `gauge` is scraped; returns a function that stops it. */
 export function onScrape(gauge: Gauge, hook: ScrapeHook): () => void {
   const name = (gauge as unknown as { name: string }).name;
   const hooks = scrapeHooks.get(name) ?? new Set<ScrapeHook>();
@@ -22,7 +17,7 @@ export function onScrape(gauge: Gauge, hook: ScrapeHook): () => void {
   return () => void hooks.delete(hook);
 }
 
-/** A gauge's `collect`: starts from nothing, so a source that fails or has gone leaves no stale series. */
+/** Starts from nothing, so a source that fails or has gone leaves no stale series. */
 async function collectFromHooks(this: Gauge): Promise<void> {
   this.reset();
   const hooks = [...(scrapeHooks.get((this as unknown as { name: string }).name) ?? [])];
@@ -32,7 +27,6 @@ async function collectFromHooks(this: Gauge): Promise<void> {
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 const JOB_BUCKETS = [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
 
-/** A handled request-reply call, by catalogue subject and outcome (`ok` or the error code answered). */
 export const rpcServerDuration = new Histogram({
   name: 'cairn_rpc_server_duration_seconds',
   help: 'Time a service spent answering a request, by subject and outcome (ok or the error code)',
@@ -41,7 +35,6 @@ export const rpcServerDuration = new Histogram({
   registers: [platformMetrics],
 });
 
-/** A call made with RpcClient, by catalogue subject and outcome (`ok` or the error code it failed with). */
 export const rpcClientDuration = new Histogram({
   name: 'cairn_rpc_client_duration_seconds',
   help: 'Time a caller waited for a reply, by subject and outcome (ok or the error code)',
@@ -50,7 +43,6 @@ export const rpcClientDuration = new Histogram({
   registers: [platformMetrics],
 });
 
-/** BullMQ jobs by queue and state, read from Redis when scraped (see queue-metrics.ts). */
 export const queueJobs = new Gauge({
   name: 'cairn_queue_jobs',
   help: 'BullMQ jobs by queue and state (wait, active, delayed, prioritized, failed), read at scrape time',
@@ -59,7 +51,6 @@ export const queueJobs = new Gauge({
   collect: collectFromHooks,
 });
 
-/** How long jobs ran in this process's workers, by queue and outcome (completed, failed). */
 export const queueJobDuration = new Histogram({
   name: 'cairn_queue_job_duration_seconds',
   help: 'Time a BullMQ job ran in a worker, by queue and outcome (completed or failed)',
@@ -68,7 +59,6 @@ export const queueJobDuration = new Histogram({
   registers: [platformMetrics],
 });
 
-/** Age of the oldest committed outbox row not yet published (0 when none waits), read when scraped. */
 export const outboxLag = new Gauge({
   name: 'cairn_outbox_oldest_unpublished_age_seconds',
   help: 'Age of the oldest outbox event waiting to be published (0: none waits), by Postgres schema',
@@ -77,7 +67,6 @@ export const outboxLag = new Gauge({
   collect: collectFromHooks,
 });
 
-/** JetStream messages not yet delivered to a durable consumer (`num_pending`), read when scraped. */
 export const consumerPending = new Gauge({
   name: 'cairn_jetstream_consumer_pending',
   help: 'JetStream messages a durable consumer has not been delivered yet (num_pending), by consumer',
@@ -86,7 +75,6 @@ export const consumerPending = new Gauge({
   collect: collectFromHooks,
 });
 
-/** Outcome of each recorded webhook delivery attempt: `delivered`, `retrying` or `failed`. */
 export const webhookDeliveries = new Counter({
   name: 'cairn_webhook_delivery_attempts_total',
   help: 'Webhook delivery attempts by outcome (delivered, retrying: a transient failure to be retried, failed: given up)',
@@ -94,7 +82,7 @@ export const webhookDeliveries = new Counter({
   registers: [platformMetrics],
 });
 
-/** Merge checks run and reported by the worker, by the state they found (jobs for gone or moved pulls are not checks). */
+/** Jobs for gone or moved pulls are not checks. */
 export const mergeChecks = new Counter({
   name: 'cairn_merge_checks_total',
   help: 'Merge checks run, by result (mergeable, conflict, error)',
@@ -102,14 +90,13 @@ export const mergeChecks = new Counter({
   registers: [platformMetrics],
 });
 
-/** git processes running now in this process. */
 export const gitProcessesRunning = new Gauge({
   name: 'cairn_git_processes_running',
   help: 'git processes running now',
   registers: [platformMetrics],
 });
 
-/** git processes started, by subcommand (a fixed set: Cairn's code names them). */
+/** A fixed set: Cairn's code names them. */
 export const gitProcessesSpawned = new Counter({
   name: 'cairn_git_processes_spawned_total',
   help: 'git processes started, by subcommand',
@@ -117,7 +104,6 @@ export const gitProcessesSpawned = new Counter({
   registers: [platformMetrics],
 });
 
-/** How git processes ended. */
 export type GitProcessOutcome = 'ok' | 'exit_code' | 'killed' | 'spawn_error';
 export const gitProcessesFinished = new Counter({
   name: 'cairn_git_processes_finished_total',
@@ -126,7 +112,6 @@ export const gitProcessesFinished = new Counter({
   registers: [platformMetrics],
 });
 
-/** The readiness of the last `/readyz` answer, per check (1 answered, 0 not). */
 export const readinessCheck = new Gauge({
   name: 'cairn_readiness_check',
   help: 'Result of each readiness check at the last /readyz (1: it answered, 0: it did not)',
@@ -134,13 +119,10 @@ export const readinessCheck = new Gauge({
   registers: [platformMetrics],
 });
 
-/**
- * The gateway's HTTP metrics, in a registry of their own: the gateway's public `/metrics` (Gitea's `[metrics]` rules)
- * serves this one, its ops endpoint serves it after the platform's.
- */
+/** Gitea's `[metrics]` rules apply to the gateway's public `/metrics`, which serves this registry. */
 export const gatewayHttpMetrics = new Registry();
 
-/** HTTP requests by method, route pattern (never the raw URL) and status. */
+/** Route pattern, never the raw URL. */
 export const httpRequests = new Counter({
   name: 'cairn_http_requests_total',
   help: 'HTTP requests by method, route pattern and status',

@@ -1,8 +1,4 @@
-/**
- * The namespace on a real nats-server: Nest microservices subscribed through {@link NamespacedServerNats} answer
- * only the {@link RpcClient} of their own namespace, and durable consumers of the same name in two namespaces each
- * receive only their own namespace's events.
- */
+/** Microservices answer only the {@link RpcClient} of their own namespace; durable consumers see only their namespace's events. */
 import { Controller, Module, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MessagePattern, type MicroserviceOptions } from '@nestjs/microservices';
@@ -27,7 +23,6 @@ declare module '@cairn/contracts' {
   }
 }
 
-/** A service answering {@link WHO} with the name it was started under (decorators applied by hand: test files). */
 async function startService(nats: PrivateNats, namespace: NatsNamespace, answer: string): Promise<INestMicroservice> {
   class ProbeController {
     who(): string {

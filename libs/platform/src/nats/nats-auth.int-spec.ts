@@ -1,10 +1,4 @@
-/**
- * Finding 9: NATS with the generated per-service users (deploy/nats/accounts.conf's generator) on a nats-server of
- * this test's own: (a) apps and clients connect with the credentials `natsConnectionOptions` builds from settings —
- * a built app starts and answers, events flow through JetStream between two services; (b) a connection without (or
- * with wrong) credentials is refused; (c) a service cannot publish outside its permissions (the gateway cannot
- * publish events, hooks-service cannot call identity's two-factor subjects).
- */
+/** Finding 9: the generated per-service NATS users: apps connect and answer, anonymous or wrong credentials are refused. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
@@ -28,7 +22,6 @@ const passwords: Record<string, string> = Object.fromEntries(
 let nats: PrivateNats;
 const opened: NatsConnection[] = [];
 
-/** What an app with `[nats] USER = user` and its password builds (and hands to every NATS connection it makes). */
 function optionsFor(user: string) {
   const env = { CAIRN__NATS__USER: user, CAIRN__NATS__PASSWORD: passwords[user] };
   return natsConnectionOptions({ ...loadSettings(natsAuthSettings, env), natsUrl: nats.url }, user);
@@ -40,7 +33,6 @@ async function open(user: string): Promise<NatsConnection> {
   return nc;
 }
 
-/** runners-service owns data: its database, migrated (its health check includes PostgreSQL). */
 let db: ScratchDatabase;
 
 beforeAll(async () => {

@@ -4,7 +4,6 @@ import { ConfigError, describeSetting, natsAuthSettings, type SettingsOf } from 
 
 export type NatsAuthSettings = SettingsOf<typeof natsAuthSettings> & { natsUrl: string };
 
-/** Options for `@nats-io/transport-node`'s `connect` and Nest's NATS transport (client and server). */
 export type NatsConnectOptions = NodeConnectionOptions & { servers: string[] };
 
 const readSetting = (spec: { section: string; key: string }, file: string): Uint8Array => {
@@ -15,11 +14,7 @@ const readSetting = (spec: { section: string; key: string }, file: string): Uint
   }
 };
 
-/**
- * The one place NATS connection options are built from settings: servers, credentials, TLS and — per service —
- * an inbox prefix `_INBOX.<service>` so that each service's account may subscribe to its own replies only.
- * Throws a {@link ConfigError} for contradictory or unreadable settings (apps call it before connecting).
- */
+/** The inbox prefix `_INBOX.<service>` lets each service's account subscribe to its own replies only. */
 export function natsConnectionOptions(s: NatsAuthSettings, service?: string): NatsConnectOptions {
   const problems: string[] = [];
   const ways = [

@@ -3,7 +3,7 @@ import { EVENTS_STREAM, EVENTS_STREAM_SUBJECTS, healthSubject } from '@cairn/con
 import { ConfigError, commonSettings, loadSettings } from '../config/settings.js';
 import { NatsNamespace, parseNatsNamespace } from './nats-namespace.js';
 
-/** NATS subject matching (`*` one token, `>` one or more at the end), to check what a stream would capture. */
+/** `*` one token, `>` one or more at the end. */
 function matches(pattern: string, subject: string): boolean {
   const p = pattern.split('.');
   const s = subject.split('.');

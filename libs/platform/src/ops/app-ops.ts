@@ -8,7 +8,6 @@ import { opsAddress, type OpsAddress } from './ops-settings.js';
 import { startOpsServer, type OpsServer } from './ops-server.js';
 import type { ReadinessCheck } from './readiness.js';
 
-/** The ops endpoint's address for `service`, refusing a bad `[ops]` setting as a configuration error. */
 export function loadOpsAddress(service: string): OpsAddress {
   try {
     return opsAddress(service);
@@ -17,11 +16,7 @@ export function loadOpsAddress(service: string): OpsAddress {
   }
 }
 
-/**
- * Starts the ops endpoint of an app built on {@link PlatformModule}: ready when its platform health checks
- * (Postgres for data-owning services), its JetStream/publishing NATS connection, and `extra` (the queue-group
- * subscriptions) all answer, plus what parts registered for themselves (BullMQ queues and workers).
- */
+/** Ready when the platform's checks, its NATS connection, `extra` and what parts registered (BullMQ) all answer. */
 export async function startAppOps(
   app: INestApplicationContext,
   service: string,

@@ -3,7 +3,6 @@ import { EventLoopHeartbeat } from './event-loop-heartbeat.js';
 
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Keeps the event loop busy (nothing else runs) for `ms`. */
 function blockLoop(ms: number): void {
   const until = performance.now() + ms;
   while (performance.now() < until) {

@@ -1,12 +1,8 @@
-/**
- * Liveness of the event loop: a timer that should fire every `intervalMs` records how late it fired. A loop blocked
- * for good never answers `/livez` at all (the probe times out); one blocked again and again (a runaway synchronous
- * loop, a CPU-bound regex) answers, late, and the recorded lag says it is stuck. `maxLagMs` is where stuck starts.
- */
+/** A loop blocked for good never answers `/livez`; one blocked again and again answers late, and the lag says it is stuck. */
 export class EventLoopHeartbeat {
   private timer: NodeJS.Timeout | undefined;
   private expected = 0;
-  /** The largest lateness seen in the current and the previous window (one window = `windowBeats` beats). */
+  /** One window = `windowBeats` beats. */
   private currentMax = 0;
   private previousMax = 0;
   private beats = 0;
@@ -29,7 +25,7 @@ export class EventLoopHeartbeat {
     this.timer = undefined;
   }
 
-  /** How late the heartbeat has been lately (ms), including a beat that is overdue right now. */
+  /** Includes a beat that is overdue right now. */
   get lagMs(): number {
     const overdue = this.timer ? Math.max(0, performance.now() - this.expected) : 0;
     return Math.max(this.currentMax, this.previousMax, overdue);

@@ -1,9 +1,4 @@
-/**
- * The ops endpoint of built apps against PostgreSQL, NATS and Redis servers of this test's own (stopped and started
- * again here; the machine's shared servers are never touched): `/readyz` answers 503 naming the dependency while it
- * is down and 200 again once it is back, `/livez` stays 200 throughout (a dependency outage is no reason to restart),
- * and `/metrics` carries the service's own figures (the outbox lag of an event NATS cannot take while it is down).
- */
+/** Own PostgreSQL, NATS and Redis servers: `/readyz` names a dependency while it is down, `/livez` stays 200 (no reason to restart). */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { RunnersEvents } from '@cairn/contracts';
@@ -29,7 +24,6 @@ async function probe(url: string): Promise<Probe | null> {
   }
 }
 
-/** runners-service's `cairn_outbox_oldest_unpublished_age_seconds` as scraped now. */
 async function outboxLag(): Promise<number> {
   const text = await (await fetch(`${runners}/metrics`)).text();
   const m = /^cairn_outbox_oldest_unpublished_age_seconds\{schema="runners",service="runners"\} (\S+)$/m.exec(text);
@@ -37,7 +31,6 @@ async function outboxLag(): Promise<number> {
   return Number(m[1]);
 }
 
-/** Waits until `path` answers `status` and returns that answer. */
 const until = (base: string, path: string, status: number) =>
   waitFor(async () => {
     const res = await probe(`${base}${path}`);

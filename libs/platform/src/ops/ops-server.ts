@@ -8,36 +8,31 @@ import { EventLoopHeartbeat } from './event-loop-heartbeat.js';
 import { registeredReadinessChecks, type ReadinessCheck } from './readiness.js';
 import type { OpsAddress } from './ops-settings.js';
 
-/** A readiness check that has not answered in this long counts as down (a probe must answer in its own timeout). */
+/** A probe must answer in its own timeout. */
 const CHECK_TIMEOUT_MS = 2_000;
 
 export interface OpsServerOptions {
-  /** Short service name; every metric of {@link platformMetrics} carries it as `service`. */
+  /** Every metric of {@link platformMetrics} carries it as `service`. */
   service: string;
   address: OpsAddress;
-  /** The app's own dependency checks (those parts register for themselves are added, see readiness.ts). */
   checks: () => ReadinessCheck[];
-  /** More registries to serve on `/metrics` after the platform's (the gateway's HTTP metrics). */
   registries?: Registry[];
   heartbeat?: EventLoopHeartbeat;
 }
 
 export interface OpsServer {
-  /** The address actually bound (port 0 picks one). */
+  /** Port 0 picks one. */
   readonly port: number;
-  /** Ready from now on, once every check answers (the app has joined its queue group). */
+  /** Once every check answers (the app has joined its queue group). */
   markStarted(): void;
-  /** Not ready from now on (stopping: load balancers and peers move away before the connections close). */
+  /** So load balancers and peers move away before the connections close. */
   markStopping(): void;
   close(): Promise<void>;
 }
 
 let defaultMetricsOn = false;
 
-/**
- * The ops endpoint on its own port, apart from public traffic: `/livez` (event-loop heartbeat), `/readyz` (started
- * and every dependency answers), `/metrics` (Prometheus, labelled `service`).
- */
+/** On its own port, apart from public traffic. */
 export async function startOpsServer(options: OpsServerOptions): Promise<OpsServer> {
   platformMetrics.setDefaultLabels({ service: options.service });
   if (!defaultMetricsOn) {
@@ -91,7 +86,6 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
   };
 }
 
-/** Every check by name, true when it answered true in time; also kept in `cairn_readiness_check`. */
 async function runChecks(checks: ReadinessCheck[]): Promise<Record<string, boolean>> {
   const results: Record<string, boolean> = {};
   await Promise.all(

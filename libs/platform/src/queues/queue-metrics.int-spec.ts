@@ -1,5 +1,3 @@
-// Queue metrics against a real Redis: the depth gauge reads the queue's counts at scrape time, a worker's jobs are
-// timed by outcome, and both register their Redis (and the worker's running state) as readiness checks.
 import { randomBytes } from 'node:crypto';
 import { Queue, QueueEvents, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +12,6 @@ const connection = { url: REDIS_URL, maxRetriesPerRequest: null };
 const prefix = `cairn-test-${randomBytes(4).toString('hex')}`;
 const name = `metrics-${randomBytes(3).toString('hex')}`;
 
-/** The value of one `cairn_queue_jobs` series as Prometheus would scrape it now. */
 async function depth(state: string): Promise<number | undefined> {
   const text = await platformMetrics.getSingleMetricAsString('cairn_queue_jobs');
   const line = text.split('\n').find((l) => l.startsWith(`cairn_queue_jobs{queue="${name}",state="${state}"`));

@@ -2,25 +2,22 @@ import { Queue, type Job, type WorkerOptions } from 'bullmq';
 import { onScrape, queueJobDuration, queueJobs } from '../metrics/cairn-metrics.js';
 import { registerReadinessCheck } from '../ops/readiness.js';
 
-/** What is watched of a worker (any job types). */
 interface WatchedWorker extends HasRedis {
   on(event: 'completed' | 'failed', listener: (job: Job | undefined) => void): unknown;
   once(event: 'closed', listener: () => void): unknown;
   isRunning(): boolean;
 }
 
-/** A BullMQ queue or worker on its Redis backend. */
 interface HasRedis {
   getBackend(): unknown;
 }
 
-/** The states `cairn_queue_jobs` reports (a job in any other state is done with). */
+/** A job in any other state is done with. */
 const DEPTH_STATES = ['wait', 'active', 'delayed', 'prioritized', 'failed'] as const;
 
-/** Queues whose depth this process reports: one source per queue name, whichever opened it first. */
+/** One source per queue name, whichever opened it first. */
 const watched = new Set<string>();
 
-/** Reports `queue`'s job counts in `cairn_queue_jobs` and its Redis connection in readiness, until it closes. */
 export function watchQueueDepth(name: string, queue: Queue): void {
   watchRedis(name, queue);
   if (watched.has(name)) return;
@@ -37,10 +34,7 @@ export function watchQueueDepth(name: string, queue: Queue): void {
   });
 }
 
-/**
- * Times the worker's jobs (`cairn_queue_job_duration_seconds`), makes readiness require it running with Redis
- * answering, and reports its queue's depth (the figure a worker autoscaler reads) through a queue of its own.
- */
+/** Readiness requires it running with Redis answering; its queue's depth is what a worker autoscaler reads. */
 export function watchWorker(name: string, worker: WatchedWorker, options: WorkerOptions): void {
   const observe = (job: Job | undefined, outcome: 'completed' | 'failed') => {
     if (job?.processedOn && job.finishedOn) {
@@ -70,7 +64,7 @@ function isOptionsObject(c: WorkerOptions['connection']): c is Extract<WorkerOpt
   return typeof c === 'object' && c !== null && !('status' in c);
 }
 
-/** Readiness of a queue's Redis connection (a closed queue: not ready, the app is stopping). */
+/** A closed queue: not ready, the app is stopping. */
 function watchRedis(name: string, queue: Queue): void {
   registerReadinessCheck(`redis:${name}`, async () => !queue.closing && (await ping(queue)));
 }

@@ -8,10 +8,8 @@ import { jobTraceparent, withJobTrace } from '../tracing/job-trace.js';
 /** A queue of `QueueContract`: `add` takes only that queue's job name and job data. */
 export type TypedQueue<Q extends QueueName> = Queue<QueueJobData<Q>, unknown, QueueJobName<Q>>;
 
-/** A worker of `QueueContract`: its jobs carry that queue's job name and job data. */
 export type TypedWorker<Q extends QueueName, R = unknown> = Worker<QueueJobData<Q>, R, QueueJobName<Q>>;
 
-/** A queue whose jobs carry the producer's trace context in their data (see `job-trace.ts`). */
 class TracedQueue extends Queue {
   override add(name: string, data: unknown, opts?: JobsOptions) {
     return super.add(name, withJobTrace(data), opts);
@@ -22,10 +20,7 @@ class TracedQueue extends Queue {
   }
 }
 
-/**
- * Opens producer side of queue `name`; job name and data types come from `QueueContract` (@cairn/contracts). Jobs
- * added while tracing carry the current trace, which the worker's span continues.
- */
+/** Jobs added while tracing carry the current trace, which the worker's span continues. */
 export function createQueue<Q extends QueueName>(name: Q, options: QueueOptions): TypedQueue<Q> {
   // The subclass only adds a field to the data: the queue's contract types stay those of `TypedQueue<Q>`.
   const queue = new TracedQueue(name, options) as unknown as TypedQueue<Q>;
@@ -33,10 +28,7 @@ export function createQueue<Q extends QueueName>(name: Q, options: QueueOptions)
   return queue;
 }
 
-/**
- * Starts a worker of queue `name`, typed by its job name and data, in a span continuing the producer's trace. A job
- * failing its last attempt is a dead letter: logged, counted, kept in BullMQ's failed set.
- */
+/** A job failing its last attempt is a dead letter: logged, counted, kept in BullMQ's failed set. */
 export function createWorker<Q extends QueueName, R>(
   name: Q,
   processor: Processor<QueueJobData<Q>, R, QueueJobName<Q>>,
@@ -63,12 +55,11 @@ export function createWorker<Q extends QueueName, R>(
   return worker;
 }
 
-/** True when a job that failed `attemptsMade` times will not be tried again (`attempts` unset means one). */
+/** `attempts` unset means one. */
 export function isFinalFailure(attemptsMade: number, attempts: number | undefined): boolean {
   return attemptsMade >= Math.max(attempts ?? 1, 1);
 }
 
-/** The job name of queue `name` (one kind of job per queue). */
 export function jobNameOf<Q extends QueueName>(name: Q): QueueJobName<Q> {
   return QueueJobNames[name];
 }

@@ -6,7 +6,6 @@ import { addUniqueJob } from './unique-job.js';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const connection = { url: REDIS_URL, maxRetriesPerRequest: null };
 const prefix = `cairn-test-${randomBytes(4).toString('hex')}`;
-/** A job's data; `fail` makes the worker fail it. */
 type WorkData = { n: number; fail?: boolean };
 
 describe('addUniqueJob (real Redis)', () => {

@@ -1,9 +1,8 @@
 import type { JobsOptions, Queue } from 'bullmq';
 
 /**
- * Adds a job whose id names the work, so asking twice while it waits or runs queues it once, and asking after it
- * finished queues it again. BullMQ's `add` is a no-op while a finished job with that id is kept, so a finished one is
- * removed first (racing callers may queue twice, never zero times). Returns whether a new job was added.
+ * BullMQ's `add` is a no-op while a finished job with that id is kept, so a finished one is removed first (racing
+ * callers may queue twice, never zero times).
  */
 export async function addUniqueJob<T, N extends string>(
   queue: Queue<T, unknown, N>,

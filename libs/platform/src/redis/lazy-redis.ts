@@ -1,9 +1,6 @@
 import { Redis } from 'ioredis';
 
-/**
- * A Redis client for side work that must fail fast (throttles, idempotency): connects on first use, so apps start
- * without Redis; a command waits for one reconnection and 2 s at most. BullMQ keeps its own connections.
- */
+/** Fails fast, for side work (throttles, idempotency): connects on first use so apps start without Redis; BullMQ keeps its own. */
 export class LazyRedis {
   private redis: Redis | null = null;
 

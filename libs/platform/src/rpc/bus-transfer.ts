@@ -3,10 +3,7 @@ import { DomainError, ErrorCode } from '@cairn/contracts';
 import { randomUUID } from 'node:crypto';
 import { NatsNamespace } from '../nats/nats-namespace.js';
 
-/**
- * Messages over NATS `max_payload`: the sender parks the bytes behind a one-time ticket; the receiver pulls chunks.
- * Parked bytes are bounded and expire with the request's deadline.
- */
+/** Messages over NATS `max_payload`: parked behind a one-time ticket and pulled in chunks; bounded, expiring with the deadline. */
 
 export const TRANSFER_HEADER = 'cairn-transfer';
 /** Expired, fetched already, or sender restarted. */
@@ -29,7 +26,6 @@ export function safeMessageBytes(nc: NatsConnection | undefined): number {
 }
 
 export interface TransferTicket {
-  /** Already in its namespace. */
   subject: string;
   id: string;
   size: number;
@@ -45,10 +41,7 @@ export interface BusTransfersOptions {
   maxMessageBytes: number;
   /** Default twice `maxMessageBytes`; beyond it, UNAVAILABLE. */
   maxTotalBytes?: number;
-  /**
-   * The subject is `cairn.transfer.<owner>.<id>`, so a least-privilege account subscribes to its own only. Default
-   * `any`.
-   */
+  /** `cairn.transfer.<owner>.<id>`, so a least-privilege account subscribes to its own only. */
   owner?: string;
 }
 
@@ -73,12 +66,10 @@ export class BusTransfers {
     return this.options.maxMessageBytes;
   }
 
-  /** For metrics and tests. */
   get parkedBytes(): number {
     return this.total;
   }
 
-  /** Idempotent. */
   start(): void {
     if (this.subscription) return;
     this.subscription = this.nc.subscribe(this.subject, { callback: (err, msg) => {
@@ -92,7 +83,7 @@ export class BusTransfers {
     for (const id of [...this.parked.keys()]) this.drop(id);
   }
 
-  /** Throws CONTENT_TOO_LARGE or UNAVAILABLE at once, so the caller answers at once. */
+  /** At once, so the caller answers at once. */
   park(bytes: Uint8Array, what: string, deadline?: number): TransferTicket {
     if (bytes.length > this.options.maxMessageBytes) {
       throw new DomainError(

@@ -4,10 +4,8 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Type-level test of the typed bus: a small program using RpcClient.send, @RpcHandler, the typed BullMQ queue
- * helpers and the event contract (newEvent, EventOutbox.record, narrowing AnyDomainEvent) is type-checked with the
- * real sources, and the compiler must report exactly the lines marked `// ✗` (and nothing else). The fixture lives
- * in memory beside this file so that it resolves `@cairn/contracts` and the RPC modules like the code does.
+ * The compiler must report exactly the lines marked `// ✗` (and nothing else) in a small program over the real
+ * sources; the fixture lives beside this file so it resolves `@cairn/contracts` like the code does.
  */
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '../../../..');
@@ -143,7 +141,7 @@ function diagnosticsOfFixture(): { line: number; message: string }[] {
   }));
 }
 
-/** A decorator's error is reported on the decorator's line; a marked line is the line the compiler must flag. */
+/** A decorator's error is reported on the decorator's line. */
 function markedLines(): number[] {
   return SOURCE.split('\n')
     .map((text, i) => (text.includes('// ✗') ? i + 1 : 0))

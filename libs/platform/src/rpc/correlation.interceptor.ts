@@ -2,7 +2,6 @@ import { Injectable, type CallHandler, type ExecutionContext, type NestIntercept
 import { Observable } from 'rxjs';
 import { CORRELATION_HEADER, withCorrelationId } from '../logging/correlation.js';
 
-/** Binds the correlation id from the NATS message headers to the handler's async context. */
 @Injectable()
 export class RpcCorrelationInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {

@@ -5,10 +5,7 @@ import { throwError, type Observable } from 'rxjs';
 import { isDatabaseUnavailable } from '../db/db-unavailable.js';
 import { currentRpcDeadline } from './rpc-deadline.js';
 
-/**
- * Turns anything a message handler throws into the error envelope the caller decodes. Nest's default would reply
- * `{status:'error', message:'Internal server error'}` and drop the code, so every service registers this globally.
- */
+/** Nest's default would reply `{status:'error', message:'Internal server error'}` and drop the code. */
 @Catch()
 export class DomainErrorFilter implements RpcExceptionFilter<unknown> {
   private readonly logger = new Logger('DomainErrorFilter');

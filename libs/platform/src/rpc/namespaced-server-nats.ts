@@ -14,13 +14,12 @@ const encoder = new TextEncoder();
 const FETCH_WITHOUT_DEADLINE_MS = 30_000;
 
 export interface BusServerOptions {
-  /** The largest request or reply one call carries (bytes): `[cairn] RPC_MAX_MESSAGE_SIZE`. */
+  /** `[cairn] RPC_MAX_MESSAGE_SIZE`. */
   maxMessageBytes?: number;
-  /** The serving service (its NATS user), which names the subject its large replies are fetched from. */
+  /** It names the subject its large replies are fetched from. */
   service?: string;
 }
 
-/** What Nest's publisher is given: one reply packet. */
 interface OutgoingPacket {
   id?: string;
   response?: unknown;
@@ -28,11 +27,7 @@ interface OutgoingPacket {
   isDisposed?: boolean;
 }
 
-/**
- * Nest's NATS server in one installation's namespace (handlers keep their plain patterns; the mapping happens at
- * the connection) that carries messages over `max_payload` through `bus-transfer.ts`. A reply that can be neither
- * sent nor parked is answered with an error envelope at once, so no caller waits for its timeout.
- */
+/** Handlers keep their plain patterns; a reply that can be neither sent nor parked gets an error envelope at once. */
 export class NamespacedServerNats extends ServerNats {
   private transfers: BusTransfers | undefined;
   private readonly maxMessageBytes: number;
@@ -48,7 +43,6 @@ export class NamespacedServerNats extends ServerNats {
     this.service = bus.service;
   }
 
-  /** Bytes of replies parked for their callers right now. */
   get parkedBytes(): number {
     return this.transfers?.parkedBytes ?? 0;
   }
@@ -113,7 +107,6 @@ export class NamespacedServerNats extends ServerNats {
     };
   }
 
-  /** Answers a request with an error envelope (the request's Nest id read from the message when not given). */
   private answerError(natsMsg: Msg, err: unknown, id?: string): void {
     if (!natsMsg.reply) return;
     let packetId = id;
@@ -134,10 +127,7 @@ export class NamespacedServerNats extends ServerNats {
     }
   }
 
-  /**
-   * True when the connection that holds the queue-group subscriptions reaches the server now (a round trip):
-   * while it is disconnected the subscriptions are not live, and they are renewed when it reconnects.
-   */
+  /** While it is disconnected the subscriptions are not live (renewed when it reconnects). */
   async answering(): Promise<boolean> {
     const nc = this.natsConnection();
     if (nc.isClosed()) return false;

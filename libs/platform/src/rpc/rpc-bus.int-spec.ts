@@ -1,8 +1,4 @@
-/**
- * The typed bus on a real nats-server (default `max_payload`, 1 MiB): requests and replies larger than one message
- * travel whole (issue 9, item 2), too-large ones fail at once with a clear error instead of a timeout, and work whose
- * caller's deadline passed before it started is refused without writing (item 11).
- */
+/** Issue 9, items 2 and 11: large messages travel whole, too-large ones fail at once, late work is refused without writing. */
 import { Controller, Module, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MessagePattern, type MicroserviceOptions } from '@nestjs/microservices';
@@ -19,15 +15,11 @@ import { BusTransfers, fetchTransfer } from './bus-transfer.js';
 import { DEADLINE_HEADER, currentRpcDeadline } from './rpc-deadline.js';
 
 const MiB = 1024 * 1024;
-/** The services' and clients' RPC_MAX_MESSAGE_SIZE in this file. */
 const MAX_MESSAGE = 8 * MiB;
 
 const S = {
-  /** Answers a string of `n` characters. */
   big: 'probe.big',
-  /** Answers the length and a checksum of the text it was sent. */
   echoLength: 'probe.echo-length',
-  /** Inserts a row (the "write"), answers the deadline it ran under. */
   write: 'probe.write',
 } as const;
 
@@ -55,7 +47,7 @@ function checksum(s: string): number {
   return h;
 }
 
-/** A service answering the probe subjects (decorators applied by hand: test files are not built with them). */
+/** Decorators applied by hand: test files are not built with them. */
 async function startService(): Promise<INestMicroservice> {
   class ProbeController {
     big(req: { n: number }): { text: string } {

@@ -15,21 +15,20 @@ import { SpanKind, inSpan } from '../tracing/trace-context.js';
 import { injectTraceHeaders } from '../tracing/nats-trace.js';
 
 export interface RpcSendOptions {
-  /** Give up after this long (ms) and fail with TIMEOUT. Defaults to the client's timeout. */
+  /** Defaults to the client's timeout. */
   timeoutMs?: number;
 }
 
 export interface RpcClientOptions {
-  /** The largest request or reply one call carries (bytes): `[cairn] RPC_MAX_MESSAGE_SIZE`. */
+  /** `[cairn] RPC_MAX_MESSAGE_SIZE`. */
   maxMessageBytes?: number;
-  /** The calling service (its NATS user), which names the subject its large requests are fetched from. */
+  /** It names the subject its large requests are fetched from. */
   service?: string;
 }
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** Nest's request-reply packet on NATS (what `ServerNats` reads and answers). */
 interface ReplyPacket {
   id?: string;
   response?: unknown;
@@ -37,11 +36,7 @@ interface ReplyPacket {
   isDisposed?: boolean;
 }
 
-/**
- * The one way to call another service: typed request-reply (`RpcContract`) with a deadline on every call; every
- * failure surfaces as a {@link DomainError}. Speaks Nest's NATS packet format itself so that messages over
- * `max_payload` can be parked and fetched (`bus-transfer.ts`).
- */
+/** Speaks Nest's NATS packet format itself so that messages over `max_payload` can be parked and fetched (`bus-transfer.ts`). */
 export class RpcClient {
   private nc: NatsConnection | undefined;
   private transfers: BusTransfers | undefined;
@@ -51,7 +46,6 @@ export class RpcClient {
 
   private readonly connectOptions: NodeConnectionOptions;
 
-  /** `connection`: the server list (comma-separated) or full connection options (credentials, TLS, inbox prefix). */
   constructor(
     connection: string | NodeConnectionOptions,
     private readonly defaultTimeoutMs = 10_000,
@@ -64,7 +58,6 @@ export class RpcClient {
     this.service = options.service;
   }
 
-  /** Bytes of requests parked for services right now. */
   get parkedBytes(): number {
     return this.transfers?.parkedBytes ?? 0;
   }
@@ -92,7 +85,6 @@ export class RpcClient {
     await nc?.close();
   }
 
-  /** Calls `subject` in a client span, timed in `cairn_rpc_client_duration_seconds{subject,outcome}`. */
   async send<S extends RpcSubject>(
     subject: S,
     payload: RpcRequest<S>,
@@ -105,7 +97,6 @@ export class RpcClient {
     );
   }
 
-  /** {@link request}, timed in `cairn_rpc_client_duration_seconds{subject,outcome}`. */
   private async timed<S extends RpcSubject>(subject: S, payload: RpcRequest<S>, options: RpcSendOptions): Promise<RpcReply<S>> {
     const end = rpcClientDuration.startTimer({ subject });
     try {
@@ -155,7 +146,7 @@ export class RpcClient {
     }
   }
 
-  /** Fire-and-forget notification (core NATS, not durable: use the outbox for domain events). */
+  /** Core NATS, not durable: use the outbox for domain events. */
   emit(subject: string, payload: unknown): void {
     const nc = this.nc;
     if (!nc) return;
@@ -174,7 +165,6 @@ export class RpcClient {
   }
 }
 
-/** Nest's reply packet → the result, or the DomainError it carries. */
 function decodeReply<R>(bytes: Uint8Array, subject: string): R {
   if (bytes.length === 0) throw new DomainError(ErrorCode.UNAVAILABLE, `no service is answering ${subject}`);
   const packet = JSON.parse(decoder.decode(bytes)) as ReplyPacket;

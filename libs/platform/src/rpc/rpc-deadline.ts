@@ -3,29 +3,21 @@ import { DomainError, ErrorCode } from '@cairn/contracts';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Observable, throwError } from 'rxjs';
 
-/**
- * The NATS header carrying a request's deadline: epoch milliseconds after which the caller no longer waits (its
- * timeout). Absolute, so time the message spent buffered (a client reconnecting, a busy event loop) counts too;
- * hosts are expected to keep their clocks synchronised (NTP), as any cluster does.
- */
+/** Epoch ms: absolute, so time spent buffered counts too; hosts are expected to keep their clocks synchronised (NTP). */
 export const DEADLINE_HEADER = 'cairn-deadline';
 
 const storage = new AsyncLocalStorage<{ deadline: number }>();
 
-/** Runs `fn` with `deadline` (epoch ms) bound to everything it awaits: nested calls inherit it. */
+/** Nested calls inherit it. */
 export function withRpcDeadline<T>(deadline: number, fn: () => T): T {
   return storage.run({ deadline }, fn);
 }
 
-/** The deadline (epoch ms) of the request being handled, if any. */
 export function currentRpcDeadline(): number | undefined {
   return storage.getStore()?.deadline;
 }
 
-/**
- * An AbortSignal that fires when the current request's deadline passes (undefined outside a request with one): pass
- * it to long operations that may be stopped without leaving half a change (reads; `runGit({ signal })`).
- */
+/** For long operations that may stop without leaving half a change (reads; `runGit({ signal })`). */
 export function rpcDeadlineSignal(): AbortSignal | undefined {
   const deadline = currentRpcDeadline();
   if (deadline === undefined) return undefined;
@@ -33,7 +25,6 @@ export function rpcDeadlineSignal(): AbortSignal | undefined {
   return left <= 0 ? AbortSignal.abort() : AbortSignal.timeout(left);
 }
 
-/** Reads the deadline header of a NATS message (undefined when absent or not a number). */
 export function deadlineFromHeaders(headers: { get(k: string): string } | undefined): number | undefined {
   let raw: string | undefined;
   try {
@@ -45,11 +36,7 @@ export function deadlineFromHeaders(headers: { get(k: string): string } | undefi
   return Number.isFinite(value) ? value : undefined;
 }
 
-/**
- * Refuses to start a handler whose caller's deadline has already passed (the caller answered 504 and may retry: work
- * done now would commit behind its back), and binds the deadline for the handler, so the calls it makes inherit it
- * and long operations can stop with {@link rpcDeadlineSignal}.
- */
+/** The caller answered 504 and may retry: work done now would commit behind its back. */
 @Injectable()
 export class RpcDeadlineInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {

@@ -3,14 +3,10 @@ import { DomainError } from '@cairn/contracts';
 import { Observable, tap } from 'rxjs';
 import { rpcServerDuration } from '../metrics/cairn-metrics.js';
 
-/** Where `@MessagePattern` keeps a handler's patterns (Nest's `PATTERN_METADATA`; its constants are not exported). */
+/** Nest's `PATTERN_METADATA`; its constants are not exported. */
 const PATTERN_METADATA = 'microservices:pattern';
 
-/**
- * Times every request a service answers in `cairn_rpc_server_duration_seconds{subject,outcome}`. The subject is the
- * handler's catalogue pattern (not the namespaced wire subject); the outcome is `ok`, the domain error code, or
- * `unexpected` for anything else (the error filter answers INTERNAL or its own mapping).
- */
+/** The subject is the catalogue pattern, not the namespaced wire subject; `unexpected` for anything not a domain error. */
 @Injectable()
 export class RpcMetricsInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -26,7 +22,6 @@ export class RpcMetricsInterceptor implements NestInterceptor {
   }
 }
 
-/** The `outcome` label of a failed call: the domain error code, or `unexpected`. */
 export function rpcOutcome(err: unknown): string {
   return err instanceof DomainError ? err.code : 'unexpected';
 }

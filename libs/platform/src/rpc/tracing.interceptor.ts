@@ -2,13 +2,11 @@ import { Injectable, type CallHandler, type ExecutionContext, type NestIntercept
 import { Observable } from 'rxjs';
 import { SpanKind, contextFrom, endSpan, startSpan, tracingActive, withTraceContext } from '../tracing/trace-context.js';
 
-/** What Nest's NATS context offers of the received message. */
 interface NatsMessageContext {
   getSubject?: () => string;
   getHeaders?: () => { get(key: string): string } | undefined;
 }
 
-/** One server span per handled message, continuing the caller's trace from the NATS headers (`traceparent`). */
 @Injectable()
 export class RpcTracingInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {

@@ -1,7 +1,6 @@
 import { ValidationPipe, type ValidationError } from '@nestjs/common';
 import { DomainError, ErrorCode } from '@cairn/contracts';
 
-/** Flattens class-validator errors into `field: problem` strings (nested fields joined with dots). */
 export function flattenValidationErrors(errors: ValidationError[], prefix = ''): string[] {
   const out: string[] = [];
   for (const e of errors) {
@@ -14,10 +13,7 @@ export function flattenValidationErrors(errors: ValidationError[], prefix = ''):
   return out;
 }
 
-/**
- * Services validate every message again (messages can come from any service): the same contract classes, with
- * unknown fields stripped. A failure is INVALID_ARGUMENT with the field list.
- */
+/** Services validate every message again (messages can come from any service), unknown fields stripped. */
 export function createRpcValidationPipe(): ValidationPipe {
   return new ValidationPipe({
     whitelist: true,

@@ -1,11 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SpanKind, contextFrom, currentTraceCarrier, endSpan, startSpan, type StartedSpan, type TraceCarrier } from './trace-context.js';
 
-/**
- * Starts the server span of one HTTP exchange, continuing the caller's trace from its `traceparent` header, and ends
- * it when the response is done or cut off (also for hijacked, streamed replies). `route` names the matched route
- * once known. Only the method, the path (never the query: it can hold a token) and the status are recorded.
- */
+/** Also ends for hijacked, streamed replies; records the path but never the query (it can hold a token). */
 export function traceHttpExchange(
   req: IncomingMessage,
   res: ServerResponse,
@@ -30,7 +26,6 @@ export function traceHttpExchange(
   return started;
 }
 
-/** Headers that pass the current trace on to an internal HTTP endpoint (none while tracing is off). */
 export function traceHeaders(): TraceCarrier {
   return currentTraceCarrier() ?? {};
 }

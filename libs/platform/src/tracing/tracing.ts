@@ -11,18 +11,15 @@ import { loadSettings } from '../config/settings.js';
 import { setTracingActive } from './trace-context.js';
 import { tracingSettings } from './tracing-settings.js';
 
-/** A running tracer: `shutdown` exports what is still buffered (call it before the process exits). */
+/** Call `shutdown` before the process exits: it exports what is still buffered. */
 export interface Tracing {
   shutdown(): Promise<void>;
 }
 
-/** How often buffered spans are sent: short, so a trace is complete at the collector soon after the work. */
+/** Short, so a trace is complete at the collector soon after the work. */
 const EXPORT_DELAY_MS = 1_000;
 
-/**
- * Starts OpenTelemetry tracing when `[tracing] ENABLED` (W3C propagation, ratio sampling, OTLP/HTTP, Prisma's
- * spans through its global hook, so no module patching under ESM); ConfigError for bad `[tracing]` settings.
- */
+/** Prisma's spans come through its global hook, so no module patching under ESM. */
 export function startTracing(app: string, env: NodeJS.ProcessEnv = process.env): Tracing | undefined {
   const settings = loadSettings(tracingSettings, env);
   if (!settings.tracingEnabled) return undefined;
