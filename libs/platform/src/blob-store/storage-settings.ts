@@ -11,7 +11,7 @@ import { S3BlobStore } from './s3-blob-store.js';
 export const storageSettingsSpec = {
   /**
    * `local` (a folder; the default) or `minio` (any S3-compatible server: MinIO, Ceph, AWS S3, …). Read by the services
-   * that keep blobs (today packages-service); docs/storage.md.
+   * that keep blobs (packages-service; repo-service for attachments); docs/storage.md.
    */
   storageType: { section: 'storage', key: 'STORAGE_TYPE', default: 'local', parse: parsers.oneOf('local', 'minio') },
   /** The S3 endpoint as `host:port`. */
@@ -29,8 +29,9 @@ export const storageSettingsSpec = {
   /** A key prefix in the bucket; empty: the kind's name and `/` (`packages/`), as Gitea. */
   minioBasePath: { section: 'storage', key: 'MINIO_BASE_PATH', default: '', parse: parsers.string },
   /**
-   * `true`: package downloads answer 303 to a presigned URL on the S3 server (valid 5 minutes) instead of passing the
-   * bytes through Cairn; the server must then be reachable by clients at `MINIO_ENDPOINT`. Ignored for `local`.
+   * `true`: package and release attachment downloads answer a redirect to a presigned URL on the S3 server (valid 5
+   * minutes) instead of passing the bytes through Cairn; the server must then be reachable by clients at
+   * `MINIO_ENDPOINT`. Ignored for `local`.
    */
   serveDirect: { section: 'storage', key: 'SERVE_DIRECT', default: false, parse: parsers.bool },
 } satisfies Record<string, SettingSpec<unknown>>;
@@ -41,7 +42,23 @@ export type StorageSettings = SettingsOf<typeof storageSettingsSpec>;
 export const packagesStoragePath: SettingSpec<string> = {
   section: 'packages', key: 'STORAGE_PATH', default: './data/packages', parse: parsers.string,
 };
+/**
+ * Where release attachments live with local storage (`blobs/<aa>/<bb>/<sha256>`, `tmp/`); empty means
+ * `<[repository] ROOT>/../attachments`, Gitea's `data/attachments` beside `data/repositories`.
+ */
+export const attachmentsStoragePath: SettingSpec<string> = {
+  section: 'attachment', key: 'PATH', default: '', parse: parsers.string,
+};
 export type StorageKind = 'packages' | 'attachments' | 'actions_log' | 'actions_artifacts';
+
+/**
+ * The attachments' folder with local storage (and of their local `tmp/` on S3): `[attachment] PATH`, else beside the
+ * repositories. One home for repo-service and the storage migration.
+ */
+export function attachmentsLocalRoot(settings: { attachmentPath: string; repoRoot: string }): string {
+  if (settings.attachmentPath) return path.resolve(settings.attachmentPath);
+  return path.join(path.dirname(path.resolve(settings.repoRoot)), 'attachments');
+}
 
 /** `[storage]` overlaid by `[storage.<kind>]`: a key set in the kind's section wins. */
 export function storageSettingsFor(kind: StorageKind, env: NodeJS.ProcessEnv = process.env): StorageSettings {

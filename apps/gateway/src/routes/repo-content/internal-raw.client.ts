@@ -6,6 +6,9 @@ import {
 import type { CommonSettings } from '@cairn/platform';
 import { InternalEndpoint, internalCallHeaders } from '../../http/internal-endpoint.js';
 
+const OK: ReadonlySet<number> = new Set([200]);
+const ATTACHMENT_ANSWERS: ReadonlySet<number> = new Set([200, 206, 303, 416]);
+
 /**
  * Fetches bytes too large for a bus message (blobs, attachments, archives) from repo-service's internal endpoint; a
  * blob is always asked by the commit id the service resolved, so bytes and metadata match.
@@ -28,9 +31,14 @@ export class InternalRawClient {
     return this.readAll(await this.openWith(repo, { blob: oid }), maxBytes);
   }
 
-  /** Opens a release attachment's bytes (a uuid repo-service has just resolved for this repository). */
-  openAttachment(repo: RepoRefDto, uuid: string): Promise<IncomingMessage> {
-    return this.openPath(INTERNAL_ATTACHMENTS_PATH, repo, { repo: String(repo.id), uuid });
+  /**
+   * Opens a release attachment's bytes (a uuid repo-service has just resolved for this repository), passing the
+   * client's `Range`: the answer is 200, 206, 416 (past the end) or 303 (SERVE_DIRECT's presigned URL).
+   */
+  openAttachment(repo: RepoRefDto, uuid: string, range?: string): Promise<IncomingMessage> {
+    return this.openPath(INTERNAL_ATTACHMENTS_PATH, repo, { repo: String(repo.id), uuid }, {
+      headers: range ? { range } : {}, answers: ATTACHMENT_ANSWERS,
+    });
   }
 
   /** Opens `git archive` of a commit (a full id repo-service has just resolved) as zip or tar.gz. */
@@ -42,13 +50,18 @@ export class InternalRawClient {
     return this.openPath(INTERNAL_RAW_PATH, repo, { owner: repo.ownerName, repo: repo.name, ...which });
   }
 
-  private openPath(path: string, repo: RepoRefDto, query: Record<string, string>): Promise<IncomingMessage> {
+  private openPath(
+    path: string,
+    repo: RepoRefDto,
+    query: Record<string, string>,
+    { headers = {}, answers = OK }: { headers?: Record<string, string>; answers?: ReadonlySet<number> } = {},
+  ): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
-      const req = this.endpoint.request(`${path}?${new URLSearchParams(query)}`, 'GET', internalCallHeaders(this.common.internalToken));
+      const req = this.endpoint.request(`${path}?${new URLSearchParams(query)}`, 'GET', { ...internalCallHeaders(this.common.internalToken), ...headers });
       req.once('response', (res: IncomingMessage) => {
-        if (res.statusCode === 200) return resolve(res);
+        if (answers.has(res.statusCode ?? 0)) return resolve(res);
         res.resume();
-        this.logger.warn(`internal raw endpoint answered ${res.statusCode} for a blob of repository ${repo.id}`);
+        this.logger.warn(`internal raw endpoint answered ${res.statusCode} for a file of repository ${repo.id}`);
         reject(new DomainError(ErrorCode.UNAVAILABLE, 'the repository service cannot stream this file'));
       });
       req.on('error', (err) => {

@@ -11,7 +11,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /**
  * Release attachment downloads (`/{owner}/{repo}/releases/download/{tag}/{name}`, `/attachments/{uuid}`): read
  * access as any repository page, for the session or, as Gitea allows for scripts, the request's API credentials;
- * streamed from repo-service, never buffered.
+ * streamed from repo-service, never buffered, with a single `Range`; with `[storage] SERVE_DIRECT` on S3, a 303 to
+ * the object store.
  */
 export function registerReleaseDownloads(web: WebKit): void {
   const files = new InternalRawClient(web.deps.common);
@@ -21,14 +22,27 @@ export function registerReleaseDownloads(web: WebKit): void {
     // A HEAD gets the headers alone. Fastify's HEAD route drains a stream it is given: an empty one, not the file.
     let body: Readable;
     let head: Buffer | null = null;
+    void ctx.reply.header('accept-ranges', 'bytes');
     if (ctx.req.method === 'HEAD') {
       body = Readable.from([]);
       void ctx.reply.header('content-length', String(found.size));
     } else {
-      const upstream = await files.openAttachment(repo.repo, found.uuid);
-      const length = upstream.headers['content-length'];
-      if (typeof length === 'string') void ctx.reply.header('content-length', length);
-      ({ head, body } = await peekHead(upstream));
+      const range = ctx.req.headers.range;
+      const upstream = await files.openAttachment(repo.repo, found.uuid, typeof range === 'string' ? range : undefined);
+      const location = upstream.headers.location;
+      if (upstream.statusCode === 303 && typeof location === 'string') {
+        // SERVE_DIRECT: the object store sends the bytes (and answers the Range) from a URL valid for minutes.
+        upstream.resume();
+        await ctx.reply.code(303).header('location', location).send();
+        return answered();
+      }
+      for (const name of ['content-length', 'content-range'] as const) {
+        const value = upstream.headers[name];
+        if (typeof value === 'string') void ctx.reply.header(name, value);
+      }
+      void ctx.reply.code(upstream.statusCode ?? 200);
+      if (upstream.statusCode === 200) ({ head, body } = await peekHead(upstream));
+      else body = upstream; // a part (or nothing, 416): its first bytes say nothing of the file's type
     }
     await ctx.reply
       .headers(userContentHeaders('download', head))

@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { isValidBranchName, type TwoFactorPolicy } from '@cairn/contracts';
-import { loadSettings, parsers, type SettingsOf } from '@cairn/platform';
+import { attachmentsStoragePath, loadSettings, parsers, type SettingsOf } from '@cairn/platform';
 import { signingSettingsSpec } from './signing-settings.js';
 
 /**
@@ -67,11 +67,8 @@ export const repoSettingsSpec = {
   autoWatchNewRepos: { section: 'service', key: 'AUTO_WATCH_NEW_REPOS', default: true, parse: parsers.bool },
   /** The most commits one ref update carries in a push event (the total is always reported). */
   pushMaxCommits: { section: 'cairn', key: 'PUSH_EVENT_MAX_COMMITS', default: 20, parse: parsers.int(1, 1000) },
-  /**
-   * The folder of release attachments (`<repo id>/<uuid>` below it, and `tmp/`); empty means
-   * `<repository ROOT>/../attachments`, Gitea's `data/attachments` beside `data/repositories`.
-   */
-  attachmentPath: { section: 'attachment', key: 'PATH', default: '', parse: parsers.string },
+  /** `[attachment] PATH` (platform's storage settings). */
+  attachmentPath: attachmentsStoragePath,
   ...signingSettingsSpec,
 };
 

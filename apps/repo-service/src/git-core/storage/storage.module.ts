@@ -1,11 +1,27 @@
 import { Global, Module } from '@nestjs/common';
-import { AttachmentStore } from './attachment-store.js';
+import { COMMON_SETTINGS, attachmentsLocalRoot, openBlobStore, type CommonSettings } from '@cairn/platform';
+import { REPO_SETTINGS, type RepoSettings } from '../../foundation/config/repo-settings.js';
+import { ATTACHMENT_BLOB_STORE, ATTACHMENT_ROOT, AttachmentBlobs } from './attachment-blobs.js';
+import { AttachmentBlobsRepository } from './attachment-blobs.repository.js';
 import { RepoStorage } from './repo-storage.js';
 
-/** Repository storage on disk ({@link RepoStorage}, {@link AttachmentStore}), for every module of repo-service. */
+/**
+ * Repository storage on disk ({@link RepoStorage}) and release attachment bytes in their blob store
+ * ({@link AttachmentBlobs}), for every module of repo-service.
+ */
 @Global()
 @Module({
-  providers: [RepoStorage, AttachmentStore],
-  exports: [RepoStorage, AttachmentStore],
+  providers: [
+    RepoStorage,
+    {
+      provide: ATTACHMENT_ROOT,
+      inject: [COMMON_SETTINGS, REPO_SETTINGS],
+      useFactory: (common: CommonSettings, repo: RepoSettings) => attachmentsLocalRoot({ attachmentPath: repo.attachmentPath, repoRoot: common.repoRoot }),
+    },
+    { provide: ATTACHMENT_BLOB_STORE, inject: [ATTACHMENT_ROOT], useFactory: (root: string) => openBlobStore('attachments', root) },
+    AttachmentBlobsRepository,
+    AttachmentBlobs,
+  ],
+  exports: [RepoStorage, AttachmentBlobs],
 })
 export class StorageModule {}
