@@ -1,20 +1,21 @@
 // A 200 MiB generic package file uploaded and downloaded through the whole stack (curl → gateway → packages-service
-// → blob store, and back) against floors measured in the same run on the same file: `cp` (and `dd conv=fsync`, a
-// copy that is durable like a stored blob) for the upload, `cat` into a file for the download. Rounds alternate
-// ours and the floors; medians are compared. Also prints the peak RSS (VmHWM) of the gateway and packages-service
-// before and after the transfers, to show that memory stays flat whatever the file size. Nothing asserts on time.
-// Targets: download ≤ 1.5 × cat, upload ≤ 2 × cp. Two more floors show what the path itself adds: for the upload,
-// `cp` with the four digests Gitea keeps computed beside it (md5sum, sha1sum, sha256sum, sha512sum and cp started
-// together, wall time: the least any store keeping those digests can take), and for the download, curl reading the
-// file itself (`curl file://… -o`: the client's own cost, without the services).
-// With `--storage minio` the suite keeps its blobs on a MinIO server started here (`[storage] STORAGE_TYPE = minio`),
-// and the floors are what the AWS SDK alone does against the same server: a `@aws-sdk/lib-storage` upload of the
-// file and a `GetObject` streamed into a file.
+// → blob store, and back) against the issue's floors, measured in the same run with the same curl commands against a
+// bare Node.js HTTP server: for local storage, a handler that streams the file (download) and one that receives it
+// into a file while computing Gitea's four digests (upload); for `--storage minio`, a handler that streams a plain
+// `GetObject` and one that hands the request to a `@aws-sdk/lib-storage` upload. `cp` and `cat` are printed too, as
+// what the disk alone does. Rounds alternate ours and the floors; medians are compared; nothing asserts on time.
+// Targets: download and upload ≤ 1.5 × their floors. Also prints the peak RSS (VmHWM) of the gateway and
+// packages-service before and after the transfers.
 //
-//   npm run build && node bench/packages-transfer.bench.mjs [--mib 200] [--rounds 3] [--storage local|minio]
+// Each round stores new bytes (the file's first byte changes), so no round finds its blob already stored. With
+// `--serve-direct` (MinIO only) downloads are answered with a redirect to a presigned URL, which curl follows.
+//
+//   npm run build && node bench/packages-transfer.bench.mjs [--mib 200] [--rounds 3] [--storage local|minio] [--serve-direct]
+//     [--node-options '--max-semi-space-size=4']   (NODE_OPTIONS of every app in the suite)
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { closeSync, createReadStream, createWriteStream, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, createReadStream, createWriteStream, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { createServer } from 'node:http';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
@@ -29,6 +30,8 @@ const { values: opts } = parseArgs({
     mib: { type: 'string', default: process.env.BENCH_MIB ?? '200' },
     rounds: { type: 'string', default: process.env.BENCH_ROUNDS ?? '3' },
     storage: { type: 'string', default: process.env.BENCH_STORAGE ?? 'local' },
+    'serve-direct': { type: 'boolean', default: false },
+    'node-options': { type: 'string', default: '' },
   },
 });
 
@@ -43,23 +46,49 @@ async function startObjectStorage(run) {
   const client = new S3Client({ endpoint: `http://${minio.endpoint}`, region: 'us-east-1', forcePathStyle: true, credentials });
   await client.send(new CreateBucketCommand({ Bucket: 'floor' }));
   return {
-    env: minioStorageEnv(minio.endpoint, credentials, 'cairn'),
-    async upload(file) {
-      const started = process.hrtime.bigint();
-      await new Upload({ client, params: { Bucket: 'floor', Key: 'file', Body: createReadStream(file) }, partSize: 8 * 1024 * 1024, queueSize: 4 }).done();
-      return Number(process.hrtime.bigint() - started) / 1e6;
-    },
-    async download(file) {
-      const started = process.hrtime.bigint();
-      const answer = await client.send(new GetObjectCommand({ Bucket: 'floor', Key: 'file' }));
-      await pipeline(answer.Body, createWriteStream(file));
-      return Number(process.hrtime.bigint() - started) / 1e6;
-    },
+    env: { ...minioStorageEnv(minio.endpoint, credentials, 'cairn'), ...(opts['serve-direct'] ? { CAIRN__STORAGE__SERVE_DIRECT: 'true' } : {}) },
+    client,
     async stop() {
       client.destroy();
       await minio.stop();
     },
   };
+}
+
+/**
+ * The floors' server: the least a Node.js HTTP handler does for the same transfer. `PUT /` receives into a file with
+ * md5, sha1, sha256 and sha512 computed alongside (what packages-service keeps); `GET /` streams `source`. With `s3`,
+ * `PUT /` is a lib-storage upload of the request and `GET /` a `GetObject` streamed out.
+ */
+async function startFloorServer(source, received, s3) {
+  const server = createServer((req, res) => {
+    const fail = (err) => {
+      if (!res.headersSent) res.writeHead(500).end(String(err));
+      else res.destroy();
+    };
+    if (req.method === 'PUT' && s3) {
+      const upload = new Upload({ client: s3.client, params: { Bucket: 'floor', Key: 'file', Body: req }, partSize: 8 * 1024 * 1024, queueSize: 4 });
+      upload.done().then(() => res.writeHead(201).end(), fail);
+    } else if (req.method === 'PUT') {
+      const hashes = ['md5', 'sha1', 'sha256', 'sha512'].map((a) => createHash(a));
+      req.on('data', (chunk) => hashes.forEach((h) => h.update(chunk)));
+      pipeline(req, createWriteStream(received)).then(() => {
+        hashes.forEach((h) => h.digest('hex'));
+        res.writeHead(201).end();
+      }, fail);
+    } else if (s3) {
+      s3.client.send(new GetObjectCommand({ Bucket: 'floor', Key: 'file' })).then((answer) => {
+        res.writeHead(200, { 'content-length': answer.ContentLength, 'content-type': 'application/octet-stream' });
+        return pipeline(answer.Body, res);
+      }).catch(fail);
+    } else {
+      res.writeHead(200, { 'content-length': statSync(source).size, 'content-type': 'application/octet-stream' });
+      pipeline(createReadStream(source), res).catch(fail);
+    }
+  });
+  const [port] = await freePorts(1);
+  await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
 /** Runs a command (argument vector; stdout to `stdoutFile` when given) and resolves with its duration in ms. */
@@ -109,9 +138,11 @@ async function main() {
   const rounds = Number(opts.rounds);
   const run = benchRun('cairn-bench-packages');
   const { dataDir } = run;
+  if (opts['serve-direct'] && opts.storage !== 'minio') throw new Error('--serve-direct needs --storage minio');
   const s3 = opts.storage === 'minio' ? await startObjectStorage(run) : null;
   try {
-    const { suite, adminName, adminBasic } = await startProdBenchSuite(run, s3?.env ?? {});
+    const nodeOptions = opts['node-options'] ? { NODE_OPTIONS: opts['node-options'] } : {};
+    const { suite, adminName, adminBasic } = await startProdBenchSuite(run, { ...s3?.env, ...nodeOptions });
     const { sha1: token } = await postJson(`${suite.baseUrl}/api/v1/users/${adminName}/tokens`, adminBasic, {
       name: 'bench', scopes: ['write:package'],
     });
@@ -127,55 +158,43 @@ async function main() {
     const downloaded = path.join(dataDir, 'downloaded.bin');
     const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, memory(pid)]));
 
-    const times = { upload: [], download: [], cp: [], cpHashed: [], ddSync: [], cat: [], curlFile: [], s3Upload: [], s3Download: [] };
-    const together = async (commands) => {
-      const started = process.hrtime.bigint();
-      await Promise.all(commands.map(([cmd, args]) => timed(cmd, args)));
-      return Number(process.hrtime.bigint() - started) / 1e6;
-    };
+    const floor = await startFloorServer(source, copy, s3);
+    const times = { upload: [], download: [], floorUpload: [], floorDownload: [], cp: [], cat: [] };
     for (let r = 0; r < rounds; r++) {
       say(`round ${r + 1}/${rounds}`);
       const url = `${suite.baseUrl}/api/packages/${adminName}/generic/bench/${r + 1}/source.bin`;
+      const first = openSync(source, 'r+');
+      writeSync(first, Buffer.from([r]), 0, 1, 0);
+      closeSync(first);
       times.upload.push(await curlTimed(['-H', `Authorization: token ${token}`, '--upload-file', source, url], 201));
+      times.floorUpload.push(await curlTimed(['--upload-file', source, floor.url], 201));
+      rmSync(copy, { force: true });
       times.cp.push(await timed('cp', [source, copy]));
       rmSync(copy, { force: true });
-      times.cpHashed.push(await together([['cp', [source, copy]], ...['md5sum', 'sha1sum', 'sha256sum', 'sha512sum'].map((c) => [c, [source]])]));
-      rmSync(copy, { force: true });
-      times.ddSync.push(await timed('dd', [`if=${source}`, `of=${copy}`, 'bs=1M', 'conv=fsync', 'status=none']));
-      rmSync(copy, { force: true });
-      times.download.push(await curlTimed(['-o', downloaded, url], 200));
+      times.download.push(await curlTimed([...(opts['serve-direct'] ? ['-L'] : []), '-o', downloaded, url], 200));
+      rmSync(downloaded, { force: true });
+      times.floorDownload.push(await curlTimed(['-o', downloaded, floor.url], 200));
       rmSync(downloaded, { force: true });
       times.cat.push(await timed('cat', [source], downloaded));
       rmSync(downloaded, { force: true });
-      times.curlFile.push(await timed('curl', ['-sS', '-o', downloaded, `file://${source}`]));
-      rmSync(downloaded, { force: true });
-      if (s3) {
-        times.s3Upload.push(await s3.upload(source));
-        times.s3Download.push(await s3.download(downloaded));
-        rmSync(downloaded, { force: true });
-      }
     }
+    await floor.close();
     const after = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, memory(pid)]));
 
     const m = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
     const rate = (ms) => `${((mib / ms) * 1000).toFixed(0)} MiB/s`;
-    console.log(`packages transfer, ${mib} MiB generic file, median of ${rounds} rounds, ${opts.storage} storage`);
+    const floorName = s3 ? { up: 'handler → lib-storage upload to MinIO', down: 'handler ← GetObject from MinIO' } : { up: 'handler → file, four digests', down: 'handler streaming the file' };
+    console.log(`packages transfer, ${mib} MiB generic file, median of ${rounds} rounds, ${opts.storage} storage${opts['serve-direct'] ? ', SERVE_DIRECT' : ''}`);
     console.log(`  upload   (curl → gateway → packages-service)  ${fmt(m.upload)}  ${rate(m.upload)}`);
-    console.log(`  floor    cp                                  ${fmt(m.cp)}  ${rate(m.cp)}`);
-    console.log(`  floor    cp ∥ md5/sha1/sha256/sha512sum     ${fmt(m.cpHashed)}  ${rate(m.cpHashed)}`);
-    console.log(`  floor    dd conv=fsync (durable copy)        ${fmt(m.ddSync)}  ${rate(m.ddSync)}`);
+    console.log(`  floor    curl → ${floorName.up.padEnd(36)} ${fmt(m.floorUpload)}  ${rate(m.floorUpload)}`);
+    console.log(`  disk     cp                                  ${fmt(m.cp)}  ${rate(m.cp)}`);
     console.log(`  download (packages-service → gateway → curl)  ${fmt(m.download)}  ${rate(m.download)}`);
-    console.log(`  floor    cat > file                          ${fmt(m.cat)}  ${rate(m.cat)}`);
-    console.log(`  floor    curl file:// -o file                ${fmt(m.curlFile)}  ${rate(m.curlFile)}`);
-    console.log(`  ratio upload/cp = ${(m.upload / m.cp).toFixed(2)} (target ≤ 2), upload/dd-fsync = ${(m.upload / m.ddSync).toFixed(2)}, upload/(cp ∥ digests) = ${(m.upload / m.cpHashed).toFixed(2)}`);
-    console.log(`  ratio download/cat = ${(m.download / m.cat).toFixed(2)} (target ≤ 1.5), download/curl-file = ${(m.download / m.curlFile).toFixed(2)}`);
-    if (s3) {
-      console.log(`  floor    lib-storage upload to MinIO         ${fmt(m.s3Upload)}  ${rate(m.s3Upload)}`);
-      console.log(`  floor    GetObject from MinIO > file         ${fmt(m.s3Download)}  ${rate(m.s3Download)}`);
-      console.log(`  ratio upload/lib-storage = ${(m.upload / m.s3Upload).toFixed(2)} (target ≤ 1.5), download/GetObject = ${(m.download / m.s3Download).toFixed(2)} (target ≤ 1.5)`);
-    }
+    console.log(`  floor    curl ← ${floorName.down.padEnd(36)} ${fmt(m.floorDownload)}  ${rate(m.floorDownload)}`);
+    console.log(`  disk     cat > file                          ${fmt(m.cat)}  ${rate(m.cat)}`);
+    console.log(`  ratio upload/floor = ${(m.upload / m.floorUpload).toFixed(2)} (target ≤ 1.5)`);
+    console.log(`  ratio download/floor = ${(m.download / m.floorDownload).toFixed(2)} (target ≤ 1.5)`);
     const spread = (xs) => `${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))}`;
-    console.log(`  spread: upload ${spread(times.upload)}, download ${spread(times.download)}, cp ${spread(times.cp)}, cat ${spread(times.cat)}`);
+    console.log(`  spread: upload ${spread(times.upload)}, download ${spread(times.download)}, floors ${spread(times.floorUpload)} / ${spread(times.floorDownload)}`);
     for (const name of Object.keys(pids)) {
       console.log(
         `  ${name.padEnd(17)} peak RSS ${before[name].peak.toFixed(0)} MiB before, ${after[name].peak.toFixed(0)} MiB after` +

@@ -17,6 +17,7 @@ export * from './nats/nats-connection.js';
 export * from './rpc/namespaced-server-nats.js';
 export * from './nats/nats-connection-options.js';
 export * from './events/jetstream.js';
+export * from './events/durable-consumers.js';
 export * from './events/outbox.js';
 export * from './events/event-outbox.js';
 export * from './db/db-unavailable.js';

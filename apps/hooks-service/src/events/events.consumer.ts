@@ -1,5 +1,6 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { consumeEvents, NATS_CONNECTION } from '@cairn/platform';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { AnyDomainEvent } from '@cairn/contracts';
+import { DurableConsumers, NATS_CONNECTION } from '@cairn/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { DispatchService } from '../deliveries/dispatch.service.js';
 
@@ -19,30 +20,18 @@ export const HOOKS_EVENT_CONSUMERS = [
 
 /** Consumes the events hooks turn into deliveries; an event is acknowledged once its deliveries are written and enqueued. */
 @Injectable()
-export class EventsConsumer implements OnApplicationBootstrap, OnModuleDestroy {
+export class EventsConsumer extends DurableConsumers {
   private readonly logger = new Logger('EventsConsumer');
-  private readonly stops: (() => Promise<void>)[] = [];
 
   constructor(
-    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    @Inject(NATS_CONNECTION) nc: NatsConnection,
     private readonly dispatch: DispatchService,
-  ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    for (const { durable, subject } of HOOKS_EVENT_CONSUMERS) {
-      const stop = await consumeEvents(this.nc, {
-        durable,
-        subjects: [subject],
-        handle: async (event) => {
-          const { deliveries } = await this.dispatch.handleEvent(event);
-          if (deliveries) this.logger.log(`${event.type} ${event.id}: ${deliveries} deliver${deliveries === 1 ? 'y' : 'ies'}`);
-        },
-      });
-      this.stops.push(stop);
-    }
+  ) {
+    super(nc, HOOKS_EVENT_CONSUMERS);
   }
 
-  async onModuleDestroy(): Promise<void> {
-    await Promise.all(this.stops.map((stop) => stop()));
+  protected async handle(event: AnyDomainEvent): Promise<void> {
+    const { deliveries } = await this.dispatch.handleEvent(event);
+    if (deliveries) this.logger.log(`${event.type} ${event.id}: ${deliveries} deliver${deliveries === 1 ? 'y' : 'ies'}`);
   }
 }

@@ -1,6 +1,6 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { IdentityEvents, deletedAccountOf, type DomainEvent } from '@cairn/contracts';
-import { consumeEvents, NATS_CONNECTION } from '@cairn/platform';
+import { DurableConsumers, NATS_CONNECTION } from '@cairn/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { WebhooksRepository } from '../webhooks/webhooks.repository.js';
 
@@ -19,29 +19,20 @@ export function deletedOwnerId(event: DomainEvent): number | null {
 
 /** Removes a deleted owner's hooks; the deletion is idempotent, so a redelivered event changes nothing. */
 @Injectable()
-export class OwnerDeletionsConsumer implements OnApplicationBootstrap, OnModuleDestroy {
+export class OwnerDeletionsConsumer extends DurableConsumers {
   private readonly logger = new Logger('OwnerDeletionsConsumer');
-  private stop?: () => Promise<void>;
 
   constructor(
-    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    @Inject(NATS_CONNECTION) nc: NatsConnection,
     private readonly hooks: WebhooksRepository,
-  ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    this.stop = await consumeEvents(this.nc, {
-      durable: HOOKS_OWNERS_DURABLE,
-      subjects: [HOOKS_OWNERS_EVENT_FILTER],
-      handle: async (event) => {
-        const ownerId = deletedOwnerId(event);
-        if (ownerId === null) return;
-        const removed = await this.hooks.deleteOwnerHooks(ownerId);
-        if (removed) this.logger.log(`${event.type} ${event.id}: removed ${removed} hook(s) of owner ${ownerId}`);
-      },
-    });
+  ) {
+    super(nc, [{ durable: HOOKS_OWNERS_DURABLE, subject: HOOKS_OWNERS_EVENT_FILTER }]);
   }
 
-  async onModuleDestroy(): Promise<void> {
-    await this.stop?.();
+  protected async handle(event: DomainEvent): Promise<void> {
+    const ownerId = deletedOwnerId(event);
+    if (ownerId === null) return;
+    const removed = await this.hooks.deleteOwnerHooks(ownerId);
+    if (removed) this.logger.log(`${event.type} ${event.id}: removed ${removed} hook(s) of owner ${ownerId}`);
   }
 }

@@ -1,6 +1,6 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { IdentityEvents, RepoEvents } from '@cairn/contracts';
-import { consumeEvents, NATS_CONNECTION } from '@cairn/platform';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { IdentityEvents, RepoEvents, type AnyDomainEvent } from '@cairn/contracts';
+import { DurableConsumers, NATS_CONNECTION } from '@cairn/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { PackageDeletions } from './deletions.js';
 
@@ -15,32 +15,20 @@ export const PACKAGES_CONSUMERS = [
 
 /** Consumes owner and repository deletions; an event is acknowledged once its packages are removed or unlinked. */
 @Injectable()
-export class DeletionsConsumer implements OnApplicationBootstrap, OnModuleDestroy {
+export class DeletionsConsumer extends DurableConsumers {
   private readonly logger = new Logger('DeletionsConsumer');
-  private readonly stops: (() => Promise<void>)[] = [];
 
   constructor(
-    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    @Inject(NATS_CONNECTION) nc: NatsConnection,
     private readonly deletions: PackageDeletions,
-  ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    for (const { durable, subject } of PACKAGES_CONSUMERS) {
-      const stop = await consumeEvents(this.nc, {
-        durable,
-        subjects: [subject],
-        handle: async (event) => {
-          const done = await this.deletions.handle(event);
-          if (done && (done.packages || done.unlinked)) {
-            this.logger.log(`${event.type} ${event.id}: removed ${done.packages} package(s), unlinked ${done.unlinked}`);
-          }
-        },
-      });
-      this.stops.push(stop);
-    }
+  ) {
+    super(nc, PACKAGES_CONSUMERS);
   }
 
-  async onModuleDestroy(): Promise<void> {
-    await Promise.all(this.stops.map((stop) => stop()));
+  protected async handle(event: AnyDomainEvent): Promise<void> {
+    const done = await this.deletions.handle(event);
+    if (done && (done.packages || done.unlinked)) {
+      this.logger.log(`${event.type} ${event.id}: removed ${done.packages} package(s), unlinked ${done.unlinked}`);
+    }
   }
 }

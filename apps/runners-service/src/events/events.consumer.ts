@@ -1,6 +1,6 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { IdentityEvents, RepoEvents } from '@cairn/contracts';
-import { consumeEvents, NATS_CONNECTION } from '@cairn/platform';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { IdentityEvents, RepoEvents, type AnyDomainEvent } from '@cairn/contracts';
+import { DurableConsumers, NATS_CONNECTION } from '@cairn/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { ScopeCleanup } from './scope-cleanup.js';
 
@@ -15,35 +15,23 @@ export const RUNNERS_CONSUMERS = [
 
 /** Consumes deletions durably; an event is acknowledged once the deleted scope's Actions data is gone. */
 @Injectable()
-export class EventsConsumer implements OnApplicationBootstrap, OnModuleDestroy {
+export class EventsConsumer extends DurableConsumers {
   private readonly logger = new Logger('EventsConsumer');
-  private readonly stops: (() => Promise<void>)[] = [];
 
   constructor(
-    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    @Inject(NATS_CONNECTION) nc: NatsConnection,
     private readonly cleanup: ScopeCleanup,
-  ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    for (const { durable, subject } of RUNNERS_CONSUMERS) {
-      const stop = await consumeEvents(this.nc, {
-        durable,
-        subjects: [subject],
-        handle: async (event) => {
-          const removed = await this.cleanup.handle(event);
-          if (removed) {
-            this.logger.log(
-              `${event.type} ${event.id}: removed ${removed.runners} runner(s), ${removed.registrationTokens} ` +
-                `registration token(s), ${removed.variables} variable(s), ${removed.secrets} secret(s)`,
-            );
-          }
-        },
-      });
-      this.stops.push(stop);
-    }
+  ) {
+    super(nc, RUNNERS_CONSUMERS);
   }
 
-  async onModuleDestroy(): Promise<void> {
-    await Promise.all(this.stops.map((stop) => stop()));
+  protected async handle(event: AnyDomainEvent): Promise<void> {
+    const removed = await this.cleanup.handle(event);
+    if (removed) {
+      this.logger.log(
+        `${event.type} ${event.id}: removed ${removed.runners} runner(s), ${removed.registrationTokens} ` +
+          `registration token(s), ${removed.variables} variable(s), ${removed.secrets} secret(s)`,
+      );
+    }
   }
 }

@@ -162,7 +162,8 @@ export class S3BlobStore implements BlobStore {
 
   async commit(staged: StagedBlob): Promise<StoredBlob> {
     const { staging, ...blob } = staged;
-    await this.copyKey(staging, this.blobKey(blob.sha256));
+    // Bytes stored before need no second copy: commit runs under the blob's lock, so that copy is not being retired.
+    if ((await this.size(blob.sha256)) !== blob.size) await this.copyKey(staging, this.blobKey(blob.sha256));
     await this.deleteKey(staging);
     return blob;
   }

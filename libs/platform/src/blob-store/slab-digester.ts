@@ -2,7 +2,7 @@ import { BlobTooLargeError, type BlobDigests } from './blob-store.js';
 import { ParallelDigests } from './hash-workers.js';
 
 /**
- * An upload is copied into a ring of slabs of shared memory; each full slab is handed to the four hashing threads
+ * An upload is copied into a ring of slabs of shared memory; each full slab is handed to the hashing threads
  * (and to the backend's `alsoWrite`, e.g. a file) at once, and is reused only once all are done with it. So an upload
  * holds at most `SLABS × SLAB_BYTES` whatever its size, and a slow disk or hash slows the client down (back-pressure).
  */

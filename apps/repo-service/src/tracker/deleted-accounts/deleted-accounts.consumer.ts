@@ -1,6 +1,6 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { IdentityEvents, deletedAccountOf, type DomainEvent } from '@cairn/contracts';
-import { consumeEvents, NATS_CONNECTION } from '@cairn/platform';
+import { DurableConsumers, NATS_CONNECTION } from '@cairn/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { DeletedAccountsRepository } from './deleted-accounts.repository.js';
 
@@ -15,29 +15,20 @@ export function deletedUserId(event: DomainEvent): number | null {
 
 /** Removes what repo-service kept about a deleted user (stars, watches, collaborations, …). */
 @Injectable()
-export class DeletedAccountsConsumer implements OnApplicationBootstrap, OnModuleDestroy {
+export class DeletedAccountsConsumer extends DurableConsumers {
   private readonly logger = new Logger('DeletedAccountsConsumer');
-  private stop?: () => Promise<void>;
 
   constructor(
-    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    @Inject(NATS_CONNECTION) nc: NatsConnection,
     private readonly accounts: DeletedAccountsRepository,
-  ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    this.stop = await consumeEvents(this.nc, {
-      durable: DELETED_ACCOUNTS_DURABLE,
-      subjects: [IdentityEvents.userDeleted],
-      handle: async (event) => {
-        const userId = deletedUserId(event);
-        if (userId === null) return;
-        const removed = await this.accounts.removeDataOf(userId);
-        this.logger.log(`${event.type} ${event.id}: removed the data of user ${userId} ${JSON.stringify(removed)}`);
-      },
-    });
+  ) {
+    super(nc, [{ durable: DELETED_ACCOUNTS_DURABLE, subject: IdentityEvents.userDeleted }]);
   }
 
-  async onModuleDestroy(): Promise<void> {
-    await this.stop?.();
+  protected async handle(event: DomainEvent): Promise<void> {
+    const userId = deletedUserId(event);
+    if (userId === null) return;
+    const removed = await this.accounts.removeDataOf(userId);
+    this.logger.log(`${event.type} ${event.id}: removed the data of user ${userId} ${JSON.stringify(removed)}`);
   }
 }

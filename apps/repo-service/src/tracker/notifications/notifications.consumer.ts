@@ -1,5 +1,6 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { consumeEvents, NATS_CONNECTION } from '@cairn/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import type { AnyDomainEvent } from '@cairn/contracts';
+import { DurableConsumers, NATS_CONNECTION } from '@cairn/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { NotificationsService } from './notifications.service.js';
 
@@ -9,23 +10,15 @@ export const NOTIFICATIONS_DURABLE = 'repo-service-notifications';
 export const NOTIFICATIONS_EVENT_FILTER = 'repo.evt.>';
 
 @Injectable()
-export class NotificationsConsumer implements OnApplicationBootstrap, OnModuleDestroy {
-  private stop?: () => Promise<void>;
-
+export class NotificationsConsumer extends DurableConsumers {
   constructor(
-    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    @Inject(NATS_CONNECTION) nc: NatsConnection,
     private readonly notifications: NotificationsService,
-  ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    this.stop = await consumeEvents(this.nc, {
-      durable: NOTIFICATIONS_DURABLE,
-      subjects: [NOTIFICATIONS_EVENT_FILTER],
-      handle: (event) => this.notifications.fromEvent(event),
-    });
+  ) {
+    super(nc, [{ durable: NOTIFICATIONS_DURABLE, subject: NOTIFICATIONS_EVENT_FILTER }]);
   }
 
-  async onModuleDestroy(): Promise<void> {
-    await this.stop?.();
+  protected handle(event: AnyDomainEvent): Promise<void> {
+    return this.notifications.fromEvent(event);
   }
 }
