@@ -12,10 +12,7 @@ import { IdempotencyStore } from './http/idempotency.store.js';
 import { API_CONTROLLERS } from './routes/controllers.js';
 import { GiteaQueryGuard } from './openapi/gitea-query.guard.js';
 
-/**
- * The HTTP edge. Controllers are thin: authenticate (global AuthGuard), validate (global pipe), one RPC, map the
- * reply. Route groups register here; each lives in `routes/<group>/`.
- */
+/** The HTTP edge; route groups register here, each in `routes/<group>/`. */
 @Module({
   imports: [PlatformModule.forService({ service: 'gateway' })],
   controllers: API_CONTROLLERS,

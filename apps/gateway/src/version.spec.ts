@@ -5,7 +5,6 @@ import { CAIRN_VERSION } from './version.js';
 const SEMVER =
   /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
 
-/** SemVer precedence of two release versions (build metadata ignored, as the spec says). */
 function compare(a: string, b: string): number {
   const pa = SEMVER.exec(a)!.slice(1, 4).map(Number);
   const pb = SEMVER.exec(b)!.slice(1, 4).map(Number);

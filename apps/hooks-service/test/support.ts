@@ -1,5 +1,4 @@
-// Shared by hooks-service integration tests: a private Postgres database, a private NATS server with JetStream,
-// a Redis queue prefix, the service itself (in-process or as a child process) and a real HTTP receiver.
+// Shared by hooks-service integration tests: private database, NATS and Redis prefix, the service, a receiver.
 import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
@@ -40,18 +39,15 @@ export async function waitFor<T>(fn: () => Promise<T> | T, what: string, timeout
   }
 }
 
-/** Private infrastructure for one test file. */
 export interface Infra {
   databaseUrl: string;
   natsUrl: string;
   redisUrl: string;
   queuePrefix: string;
-  /** The environment a hooks-service of this test file runs with. */
   env: Record<string, string>;
   sql<R extends pg.QueryResultRow = any>(text: string, params?: unknown[]): Promise<R[]>;
   /** Publishes an event of a contract subject; the payload is a test fixture (often only the fields a test reads). */
   publish(type: EventSubject, data: unknown): Promise<DomainEvent>;
-  /** Restarts nothing; stops everything this file started. */
   close(): Promise<void>;
 }
 
@@ -156,10 +152,8 @@ export interface ReceivedRequest {
 /** What the receiver answers for the n-th request (0-based) of a path. */
 export type Responder = (n: number, req: ReceivedRequest) => { status: number; headers?: Record<string, string>; body?: string; delayMs?: number };
 
-/** The answer of a path without a responder. */
 const answerOk: Responder = () => ({ status: 200, body: 'ok' });
 
-/** A real HTTP receiver on 127.0.0.1 that verifies signatures and records every request. */
 export class Receiver {
   readonly requests: ReceivedRequest[] = [];
   private readonly responders = new Map<string, Responder>();
@@ -223,7 +217,6 @@ export class Receiver {
   }
 }
 
-/** A realistic `repo.evt.push.received` payload. */
 export function pushEventData(opts: {
   repoId: number;
   ownerId: number;

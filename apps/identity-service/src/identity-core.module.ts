@@ -40,10 +40,7 @@ const services = [
   TwoFactorRepository, TwoFactorService, SignInThrottle, AuthService,
 ];
 
-/**
- * Everything identity-service does, without transport: the NATS app (AppModule) adds the handlers, the admin CLI
- * uses it directly. Needs `COMMON_SETTINGS` (and optionally `OutboxRelay`) from a global module.
- */
+/** identity-service without transport: AppModule adds the NATS handlers; the admin CLI uses it directly. */
 @Module({
   providers: [
     { provide: IDENTITY_SETTINGS, useFactory: () => loadIdentitySettings() },

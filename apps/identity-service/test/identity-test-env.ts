@@ -1,8 +1,4 @@
-/**
- * Integration-test environment for identity-service: a fresh database `cairn_it_identity_<random>` migrated with
- * tools/migrate, a private nats-server (JetStream on, random port: no crosstalk between test processes), and the
- * real AppModule listening on it. Services are driven directly (`env.get(X)`), handlers through `env.rpc`.
- */
+// identity-service test environment: its own database, a private nats-server and the real AppModule on it.
 import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
 import type { INestMicroservice, Type } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
@@ -25,7 +21,6 @@ export interface IdentityTestEnv {
   natsUrl: string;
   app: INestMicroservice;
   rpc: RpcClient;
-  /** A direct connection to the test database (assertions on rows). */
   sql: pg.Client;
   clock: TestClock;
   get<T>(type: Type<T> | symbol): T;

@@ -19,10 +19,7 @@ import { PackageStore } from './store/package-store.js';
 import { PackagesRepository } from './store/packages.repository.js';
 import { DeletionsRepository } from './events/deletions.repository.js';
 
-/**
- * packages-service: packages, versions, files and content-addressed blobs; the registries are served on its internal
- * HTTP port (`startPackagesHttp`, after start), which the gateway streams `/api/packages/*` and `/v2/*` to.
- */
+/** packages-service; the registries are served on its internal HTTP port, which the gateway streams to. */
 @Module({
   imports: [PlatformModule.forService({ service: 'packages', schema: 'packages' })],
   controllers: [PackagesApiHandler],

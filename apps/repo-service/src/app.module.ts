@@ -8,10 +8,7 @@ import { RepoConfigModule } from './foundation/config/repo-settings.js';
 import { PrismaModule } from './foundation/prisma/prisma.module.js';
 import { TrackerModule } from './tracker/tracker.module.js';
 
-/**
- * repo-service: repositories, git storage and transport, code, issues and pull requests — in layers, bottom to top
- * `foundation`, `git-core`, `code`, `tracker` (layers.json); {@link LayerPortsModule} binds the ports lower layers declare.
- */
+// In layers bottom to top (layers.json): foundation, git-core, code, tracker; LayerPortsModule binds their ports.
 @Module({
   imports: [
     PlatformModule.forService({ service: 'repo', schema: 'repo' }),

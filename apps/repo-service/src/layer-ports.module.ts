@@ -10,11 +10,7 @@ import { ReleasesModule } from './code/releases/releases.module.js';
 import { PUSH_SINK } from './git-core/transport/push-sink.js';
 import { AttachmentUploads, PushPolicy } from './git-core/transport/transport-ports.js';
 
-/**
- * The one place where a lower layer's port meets the higher layer that implements it: each token is declared low
- * (git-core, code) and provided here from above, so no module imports a layer above its own. Global, so the low
- * modules inject the tokens without importing this module.
- */
+// Where a lower layer's port meets the higher layer implementing it, so no module imports a layer above its own.
 @Global()
 @Module({
   imports: [BranchProtectionModule, ReleasesModule, IssueTrackerModule],

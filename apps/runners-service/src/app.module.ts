@@ -25,10 +25,7 @@ import { SecretsService } from './secrets/secrets.service.js';
 import { VariablesHandler } from './variables/variables.handler.js';
 import { VariablesService } from './variables/variables.service.js';
 
-/**
- * runners-service: self-hosted runners, registration tokens, tasks, and Actions variables and secrets; the runner
- * protocol is served on its internal HTTP port (`startRunnerProtocol`, after start).
- */
+/** runners-service; the runner protocol is served on its internal HTTP port (`startRunnerProtocol`). */
 @Module({
   imports: [PlatformModule.forService({ service: 'runners', schema: 'runners' })],
   controllers: [VariablesHandler, SecretsHandler, RunnersHandler],

@@ -16,16 +16,11 @@ import { missingScopeMessage } from './scopes.js';
 import { assertSiteAdmin } from './site-admin-policy.js';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../config/gateway-settings.js';
 
-/** The 401 of a {@link PasswordRequired} route called with a token. */
 export const PASSWORD_REQUIRED_MESSAGE =
   'auth required: use Basic authentication with your password (plus X-Gitea-OTP when two-factor is enrolled); an access token, even as the Basic password, is not accepted here';
 
-/**
- * Authenticates every API request with one identity-service call, then applies instance policy from route metadata:
- * sign-in required, site admin only, Basic-only, password-only, token scopes, `REQUIRE_SIGNIN_VIEW`, and the two-factor
- * policy of routes outside one repository (admin routes and those marked `@TwoFactorRequired()`). Repository-level
- * access is decided later, per repository.
- */
+// One identity-service call, then instance policy from route metadata; repository access is decided later, per
+// repository.
 @Injectable()
 export class AuthGuard implements CanActivate {
   constructor(

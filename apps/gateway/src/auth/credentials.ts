@@ -7,10 +7,7 @@ export function looksLikeToken(secret: string): boolean {
   return secret.startsWith('cairn_') || /^[0-9a-f]{40}$/.test(secret);
 }
 
-/**
- * Longest values passed on to identity-service (its message contract refuses longer ones with INVALID_ARGUMENT, which
- * would surface as 400): anything longer is no credential of ours, so it is refused here as malformed (401).
- */
+/** identity-service refuses longer values with INVALID_ARGUMENT (a 400): longer is no credential of ours (401). */
 export const CREDENTIAL_LIMITS = { secret: 1024, username: 255, otp: 16, sudo: 255 } as const;
 
 export interface PresentedCredentials {
@@ -23,10 +20,7 @@ function header(req: FastifyRequest, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-/**
- * Reads what the client presented, in Gitea's order: `Authorization: token|bearer`, Basic (a password, or a token as
- * the password), then the deprecated `?token=` / `?access_token=`. Identity-service decides whether it is valid.
- */
+/** Gitea's order: `Authorization: token|bearer`, Basic, then the deprecated `?token=` / `?access_token=`. */
 export function readCredentials(req: FastifyRequest): PresentedCredentials | 'malformed' {
   const presented = presentedCredentials(req);
   if (presented === 'malformed' || !presented.request) return presented;

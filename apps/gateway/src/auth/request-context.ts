@@ -4,10 +4,8 @@ import type { FastifyRequest } from 'fastify';
 /** How the client presented credentials (decides e.g. Basic-only routes and whether token scopes apply). */
 export type AuthMethod = 'none' | 'token' | 'basic-password' | 'basic-token' | 'session';
 
-/** What the auth guard attaches to every request. */
 export interface AuthState {
   actor: ActorDto | null;
-  /** The effective user's Gitea `User` shape (from the same identity call). */
   user: UserDto | null;
   method: AuthMethod;
   /** With `Sudo`: the administrator who really signed in (the actor is the user acted as). */

@@ -5,11 +5,7 @@ import {
 import type { RpcClient } from '@cairn/platform';
 import type { GatewaySettings } from '../config/gateway-settings.js';
 
-/**
- * Resolves presented credentials (`identity.auth.resolve`) for every edge — API, web pages, git over HTTP — and holds
- * a `Sudo` administrator to the two-factor policy: acting as another user must not bypass the enrolment the
- * administrator owes (the user acted as is held to it by every repository check, as any actor).
- */
+// A `Sudo` administrator is held to the two-factor policy: acting as another user must not bypass their own enrolment.
 export async function resolveCredentials(
   rpc: RpcClient,
   settings: Pick<GatewaySettings, 'twoFactorAuth'>,

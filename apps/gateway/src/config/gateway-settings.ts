@@ -13,24 +13,16 @@ function parseRequireSigninView(raw: string): RequireSigninView {
   }
 }
 
-/** The gateway's own settings (the common ones are in @cairn/platform). Read once at start; bad values refuse start. */
+/** The gateway's own settings (the common ones are in @cairn/platform). */
 export const gatewaySettingsSpec = {
-  /**
-   * `enforced`: users without two-factor enrolled get no private data — repository routes, web pages and git answer
-   * 404, lists, search, subscriptions and notifications leave private repositories out, packages are public ones
-   * only (read, never publish), admin routes, organization hooks and `Sudo` answer 403, each saying how to enrol (`POST /api/v1/user/2fa`, then `POST /api/v1/user/2fa/confirm`). Empty: two-factor is optional.
-   */
+  /** `enforced`: users without two-factor get no private data (404s, filtered lists, admin 403), told how to enrol. */
   twoFactorAuth: {
     section: 'security',
     key: 'TWO_FACTOR_AUTH',
     default: '' as TwoFactorPolicy,
     parse: (raw: string) => parsers.oneOf('', 'enforced')(raw) as TwoFactorPolicy,
   },
-  /**
-   * `[security] REVERSE_PROXY_TRUSTED_PROXIES` (Gitea's name and default): addresses and networks of reverse proxies
-   * whose `X-Forwarded-For` names the client; `*` trusts any. The client address counts failed sign-ins per address,
-   * so behind a proxy not listed here every client shares the proxy's count.
-   */
+  /** Proxies whose `X-Forwarded-For` names the client (`*`: any); else all clients share the proxy's sign-in count. */
   trustedProxies: {
     section: 'security',
     key: 'REVERSE_PROXY_TRUSTED_PROXIES',
@@ -38,21 +30,16 @@ export const gatewaySettingsSpec = {
     parse: parsers.list,
   },
   /**
-   * `true`: anonymous visitors see nothing — web pages send them to sign in, the API answers 401, git over HTTP asks for
-   * credentials; `expensive`: web pages for code, raw files, history, blame, archives, issues and pull requests send
-   * anonymous visitors to sign in (the repository home, the API and git stay open, as in Gitea); `false`: no change.
-   * Any other value refuses start.
-   */
+  * `true`: anonymous visitors see nothing; `expensive`: code, raw, history, blame, archive, issue and pull request
+  * pages send them to sign in (the repository home, the API and git stay open, as in Gitea).
+  */
   requireSigninView: {
     section: 'service',
     key: 'REQUIRE_SIGNIN_VIEW',
     default: 'off' as RequireSigninView,
     parse: parseRequireSigninView,
   },
-  /**
-   * `[service] DISABLE_REGISTRATION`: identity-service refuses sign-up under it; the gateway reads it only to say so on
-   * `/user/sign_up` and to leave the Register link out of the site header.
-   */
+  /** `true` refuses self sign-up (identity-service enforces it); the gateway says so and omits the Register link. */
   disableRegistration: { section: 'service', key: 'DISABLE_REGISTRATION', default: false, parse: parsers.bool },
   defaultPagingNum: { section: 'api', key: 'DEFAULT_PAGING_NUM', default: 30, parse: parsers.int(1, 1000) },
   maxResponseItems: { section: 'api', key: 'MAX_RESPONSE_ITEMS', default: 50, parse: parsers.int(1, 10000) },
@@ -75,15 +62,9 @@ export const gatewaySettingsSpec = {
     parse: parsers.int(0, Number.MAX_SAFE_INTEGER),
   },
   enableSwagger: { section: 'api', key: 'ENABLE_SWAGGER', default: true, parse: parsers.bool },
-  /**
-   * Largest request body accepted (bytes) on API routes, and on every route for requests without credentials
-   * (checked before the body is read or parsed; larger → 413).
-   */
+  /** Largest body (bytes) on API routes, and on every route without credentials; checked before reading (413). */
   maxBodyBytes: { section: 'server', key: 'MAX_BODY_SIZE', default: 1024 * 1024, parse: parsers.int(1024) },
-  /**
-   * Largest file (MB) the contents routes accept from an authenticated caller: their body limit is this, base64
-   * encoded, plus `[server] MAX_BODY_SIZE`.
-   */
+  /** Largest file (MB) the contents routes accept: their body limit is this, base64 encoded, plus `MAX_BODY_SIZE`. */
   uploadFileMaxMb: { section: 'repository.upload', key: 'FILE_MAX_SIZE', default: 50, parse: parsers.int(1, 4096) },
   /** Address the HTTP server binds (`0.0.0.0`: every interface; `127.0.0.1` behind a local reverse proxy). */
   httpAddr: { section: 'server', key: 'HTTP_ADDR', default: '0.0.0.0', parse: parsers.string },

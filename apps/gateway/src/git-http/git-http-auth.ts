@@ -9,7 +9,6 @@ import { resolveCredentials } from '../auth/resolve-credentials.js';
 import { missingScopesMessage } from '../auth/scopes.js';
 import type { GatewaySettings } from '../config/gateway-settings.js';
 
-/** The two git services of smart HTTP. */
 export type GitHttpService = 'upload-pack' | 'receive-pack';
 
 /** A git HTTP request refused before reaching repo-service: status, plain-text message, and whether to ask for auth. */
@@ -47,11 +46,7 @@ async function authenticate(rpc: RpcClient, settings: GatewaySettings, req: Fast
   }
 }
 
-/**
- * The git smart-HTTP policy, the API's: one authentication, token scopes (`write:repository` already for a push's
- * `info/refs`), `REQUIRE_SIGNIN_VIEW`, access with the two-factor policy. Anonymous → 401 with a Basic challenge;
- * signed in → 404 for the unseen, 403 for a push with read access.
- */
+/** The API's policy for git: anonymous → 401 with a Basic challenge; 404 unseen, 403 a push with read access. */
 export async function authorizeGitHttp(
   rpc: RpcClient,
   settings: GatewaySettings,

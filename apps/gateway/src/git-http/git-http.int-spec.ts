@@ -1,7 +1,4 @@
-// Integration tests for the gateway side of git smart HTTP: the real routes and proxy on a Fastify instance, the real
-// RPC client on a private NATS server where small responders stand in for `identity.auth.resolve` and
-// `repo.access.resolve`, and — standing in for repo-service's internal endpoint — a tiny CGI host around the real
-// `git http-backend` that checks the internal token and records the internal headers. Driven with the real `git`.
+// Gateway side of git smart HTTP: real routes and RPC client, stand-in responders, a CGI `git http-backend`, real git.
 import 'reflect-metadata';
 import { execFile, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -26,7 +23,6 @@ import { freePort, startPrivateNats, type PrivateNats } from '../../../../test/s
 
 const INTERNAL_TOKEN = `it-gw-${randomUUID()}`;
 
-// ---- stand-ins -----------------------------------------------------------------------------------------------------
 
 interface Person {
   id: number;
@@ -38,7 +34,6 @@ const alice: Person = { id: 1, login: 'alice', password: 'alice-password' };
 const bob: Person = { id: 2, login: 'bob', password: 'bob-password' };
 const carol: Person = { id: 3, login: 'carol', password: 'carol-password' };
 const people = [alice, bob, carol];
-/** Tokens: secret → who and which scopes. */
 const tokens = new Map<string, { person: Person; scopes: string[] }>([
   [`cairn_${'a'.repeat(40)}`, { person: alice, scopes: ['write:repository'] }],
   [`cairn_${'r'.repeat(40)}`, { person: alice, scopes: ['read:repository'] }],
@@ -48,7 +43,6 @@ const tokens = new Map<string, { person: Person; scopes: string[] }>([
 interface RepoRule {
   id: number;
   private: boolean;
-  /** Access per user id (absent: none). */
   access: Record<number, AccessLevel>;
 }
 const rules: Record<string, RepoRule> = {
@@ -97,9 +91,7 @@ Controller()(FakeResponders);
 class FakeModule {}
 Module({ controllers: [FakeResponders] })(FakeModule);
 
-// ---- a stand-in for repo-service's internal endpoint: `git http-backend` as CGI -------------------------------------
 
-/** What the stand-in saw of each request. */
 const seen: Array<{ method: string; url: string; headers: IncomingHttpHeaders }> = [];
 
 function startBackend(projectRoot: string): Promise<Server> {
@@ -160,7 +152,6 @@ function startBackend(projectRoot: string): Promise<Server> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-// ---- environment -------------------------------------------------------------------------------------------------
 
 let nats: PrivateNats;
 let work: string;
@@ -206,7 +197,6 @@ async function gitOk(cwd: string, args: string[]): Promise<string> {
   return r.stdout.trim();
 }
 
-/** `http://user:secret@127.0.0.1:port/owner/repo.git` */
 function url(repo: string, user?: string, secret?: string, suffix = '.git'): string {
   const auth = user !== undefined ? `${encodeURIComponent(user)}:${encodeURIComponent(secret ?? '')}@` : '';
   return `http://${auth}${base.slice('http://'.length)}/${repo}${suffix}`;
@@ -275,7 +265,6 @@ afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-// ---- tests -------------------------------------------------------------------------------------------------------
 
 describe('git smart HTTP at the gateway', () => {
   it('lets anyone clone a public repository, with or without .git, and forwards only internal headers', async () => {

@@ -14,7 +14,6 @@ import { authorizeGitHttp, GitHttpRefusal, type GitHttpService } from './git-htt
 
 /** Request headers git sends that repo-service needs; nothing else (no credentials) is forwarded. */
 const FORWARDED_REQUEST_HEADERS = ['content-type', 'content-encoding', 'content-length', 'git-protocol', 'accept'];
-/** Response headers passed back to git. */
 const FORWARDED_RESPONSE_HEADERS = ['content-type', 'cache-control', 'expires', 'pragma'];
 const GIT_REQUEST_TYPES = ['application/x-git-upload-pack-request', 'application/x-git-receive-pack-request'];
 
@@ -26,12 +25,8 @@ function repoName(raw: string): string {
   return raw.toLowerCase().endsWith('.git') ? raw.slice(0, -4) : raw;
 }
 
-/**
- * Git smart HTTP at the edge: `GET /{owner}/{repo}(.git)/info/refs?service=…`, `POST …/git-upload-pack`,
- * `POST …/git-receive-pack`. The gateway authenticates and authorises (see {@link authorizeGitHttp}); then it
- * streams the request to repo-service's internal endpoint and the answer back, never buffering the pack. The resolved
- * repository and the actor travel in internal headers with the shared internal token.
- */
+// Authenticates and authorises ({@link authorizeGitHttp}), then streams to repo-service's internal endpoint and back,
+// never buffering the pack.
 export class GitHttpProxy {
   private readonly logger = new Logger('GitHttp');
   private readonly base: URL;
@@ -139,10 +134,7 @@ export class GitHttpProxy {
   }
 }
 
-/**
- * Registers the git smart-HTTP routes on the gateway's Fastify instance (outside `/api/v1`). Git's request bodies are
- * left unparsed so they can be streamed.
- */
+/** Git's request bodies are left unparsed so they can be streamed. */
 export function registerGitHttpRoutes(fastify: FastifyInstance, app: INestApplicationContext): void {
   mountGitHttpRoutes(
     fastify,

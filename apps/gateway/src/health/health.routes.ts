@@ -7,23 +7,17 @@ import { metricsRegistry } from './metrics.js';
 /** Who may read `/metrics`: Gitea's `[metrics] ENABLED` and `[metrics] TOKEN`. */
 export interface MetricsAccess {
   enabled: boolean;
-  /** Empty: no token required. */
   token: string;
 }
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
-/** `Authorization: Bearer <token>` matches the configured token (constant time). */
 function presentsMetricsToken(req: FastifyRequest, token: string): boolean {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
   return match !== null && timingSafeEqual(digest(match[1]), digest(token));
 }
 
-/**
- * `/healthz` (the process is up), `/readyz` (NATS and every service the API needs answer), `/metrics`
- * (Prometheus; only when `[metrics] ENABLED`, and behind `[metrics] TOKEN` when one is set). Registered on Fastify
- * directly: they sit outside `/api/v1` and must stay cheap.
- */
+/** Registered on Fastify directly: outside `/api/v1`, and they must stay cheap. */
 export function registerHealthRoutes(fastify: FastifyInstance, rpc: RpcClient, metrics: MetricsAccess): void {
   fastify.get('/healthz', async () => ({ status: 'ok' }));
   fastify.get('/readyz', async (_req, reply) => {

@@ -2,7 +2,6 @@ import { collectDefaultMetrics } from 'prom-client';
 import type { FastifyInstance } from 'fastify';
 import { gatewayHttpMetrics, httpRequestDuration, httpRequests } from '@cairn/platform';
 
-/** Prometheus metrics of the gateway's public `/metrics`: default process metrics plus requests per route. */
 export const metricsRegistry = gatewayHttpMetrics;
 collectDefaultMetrics({ register: metricsRegistry, prefix: 'cairn_gateway_' });
 

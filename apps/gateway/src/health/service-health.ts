@@ -4,7 +4,6 @@ import type { RpcClient } from '@cairn/platform';
 /** The services the gateway needs before it can serve the API (`/readyz`). */
 export const REQUIRED_SERVICES = ['identity', 'repo', 'hooks', 'runners'] as const;
 
-/** Asks every required service's health subject at once, each with a short timeout. */
 export async function checkServices(rpc: RpcClient, services: readonly string[] = REQUIRED_SERVICES) {
   const entries = await Promise.all(
     services.map(async (s) => {

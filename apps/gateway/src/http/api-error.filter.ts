@@ -13,10 +13,7 @@ export interface ApiErrorBody {
   errors?: string[];
 }
 
-/**
- * The one place where failures become HTTP: domain errors by their code (the mapping lives in contracts), Nest HTTP
- * exceptions by their status, anything else as a 500 whose message never leaks internals.
- */
+/** Domain errors by their code, Nest HTTP exceptions by status, anything else a 500 that never leaks internals. */
 @Catch()
 export class ApiErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('ApiErrorFilter');

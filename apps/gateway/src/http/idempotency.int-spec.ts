@@ -1,5 +1,5 @@
-// The Idempotency-Key interceptor with its real Redis store, on a real Fastify/Nest app whose one POST route is held
-// open by the test (so "a retry while the first still runs" is a state the test controls, not a race it times).
+// The Idempotency-Key interceptor with real Redis. The POST route is held open by the test, so "a retry while the
+// first runs" is a state the test controls, not a race.
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -30,7 +30,6 @@ class Gate {
   private entered?: () => void;
   failNext = false;
 
-  /** Resolves once a call is inside the handler (i.e. past the interceptor's claim). */
   nextEntry(): Promise<void> {
     return new Promise((r) => (this.entered = r));
   }
@@ -72,7 +71,6 @@ class UploadController {
 Post()(UploadController.prototype, 'upload', Object.getOwnPropertyDescriptor(UploadController.prototype, 'upload')!);
 Controller(ATTACHMENT_UPLOAD_ROUTE.replace(/^\//, ''))(UploadController);
 
-/** Stands in for the auth guard: the user id comes from a test header. */
 class TestUserGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const req = context.switchToHttp().getRequest<FastifyRequest>();
@@ -87,7 +85,6 @@ Injectable()(TestUserGuard);
 const common = { ...loadSettings(commonSettings), redisUrl: REDIS_URL, queuePrefix: PREFIX };
 const gatewaySettings = { ...loadSettings(gatewaySettingsSpec), idempotencyTtlMs: 60_000 };
 
-/** The app under test, its store on `redisUrl`. */
 async function startApp(redisUrl: string): Promise<{ app: NestFastifyApplication; url: string }> {
   class TestModule {}
   Module({
@@ -126,7 +123,6 @@ afterAll(async () => {
   await redis.quit();
 });
 
-/** The `message` of an error response (the gateway's error bodies are `{ message, url }`). */
 async function errorMessage(res: Response): Promise<string> {
   const body: unknown = await res.json();
   return typeof body === 'object' && body !== null && 'message' in body ? String(body.message) : '';

@@ -24,11 +24,7 @@ function fingerprint(body: unknown): string {
   return createHash('sha256').update(JSON.stringify(body ?? null)).digest('hex');
 }
 
-/**
- * `Idempotency-Key` on POST (IETF httpapi draft, as Stripe): a retry with the same body replays the first answer
- * (`Idempotent-Replayed: true`) instead of creating twice; while the first runs 409; another body 422. Failures keep
- * nothing.
- */
+/** IETF httpapi draft, as Stripe: a retry with the same body replays the answer; 409 while running; other body 422. */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
   constructor(private readonly store: IdempotencyStore) {}

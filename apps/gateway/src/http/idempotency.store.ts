@@ -3,21 +3,14 @@ import { COMMON_SETTINGS, LazyRedis, type CommonSettings } from '@cairn/platform
 import { createHash } from 'node:crypto';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../config/gateway-settings.js';
 
-/** What is kept under an idempotency key: a marker while the first request runs, then its answer. */
 export type IdempotencyRecord =
   | { state: 'running'; fingerprint: string }
   | { state: 'done'; fingerprint: string; status: number; body: unknown };
 
-/**
- * How long the "running" marker lives: a gateway that dies mid-request must not lock the key for the whole TTL.
- * Longer than any request the gateway waits for (its RPC timeouts are seconds).
- */
+/** A gateway that dies mid-request must not lock the key for the whole TTL; longer than any RPC timeout. */
 const RUNNING_TTL_MS = 5 * 60_000;
 
-/**
- * The Redis side of `Idempotency-Key` (see {@link IdempotencyInterceptor}): one key per (user, method, URL, client
- * key), claimed atomically with `SET NX`.
- */
+/** One key per (user, method, URL, client key), claimed atomically with `SET NX`. */
 @Injectable()
 export class IdempotencyStore implements OnModuleDestroy {
   /** Connected on first use: most requests carry no key, and the gateway must start without Redis. */
@@ -35,7 +28,6 @@ export class IdempotencyStore implements OnModuleDestroy {
     return `${this.common.queuePrefix}:idempotency:${id}`;
   }
 
-  /** Claims the key for a first run (true), or false when a record exists already. */
   async claim(redisKey: string, fingerprint: string): Promise<boolean> {
     const record: IdempotencyRecord = { state: 'running', fingerprint };
     const ok = await this.redis.client.set(redisKey, JSON.stringify(record), 'PX', RUNNING_TTL_MS, 'NX');
@@ -52,7 +44,6 @@ export class IdempotencyStore implements OnModuleDestroy {
     await this.redis.client.set(redisKey, JSON.stringify(record), 'PX', this.settings.idempotencyTtlMs);
   }
 
-  /** The first run failed: free the key so a retry runs again. */
   async release(redisKey: string): Promise<void> {
     await this.redis.client.del(redisKey);
   }

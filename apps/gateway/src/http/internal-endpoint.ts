@@ -4,20 +4,12 @@ import { INTERNAL_HEADERS } from '@cairn/contracts';
 import { CORRELATION_HEADER, currentCorrelationId, traceHeaders } from '@cairn/platform';
 import { HOP_BY_HOP_HEADERS } from './hop-by-hop.js';
 
-/**
- * The path of a request streamed to an internal endpoint: the endpoint's own base path, then the public path byte for
- * byte. Never resolved as a URL: that would turn `..` and `%2e%2e` segments into a path outside the prefix the
- * gateway routed (e.g. another package's, or an internal route reached with the internal token).
- */
+/** Never resolved as a URL: `..` and `%2e%2e` would escape the prefix the gateway routed. */
 export function upstreamPath(base: URL, publicUrl: string): string {
   return `${base.pathname.replace(/\/$/, '')}${publicUrl}`;
 }
 
-/**
- * A service's internal HTTP endpoint the gateway streams public requests to (runners-service's runner protocol,
- * packages-service's registries) or calls itself (repo-service's raw files and attachments): one keep-alive agent,
- * the path kept as it is.
- */
+/** A service's internal HTTP endpoint (runner protocol, registries, raw files): one keep-alive agent, path as is. */
 export class InternalEndpoint {
   private readonly base: URL;
   private readonly agent: HttpAgent;
@@ -30,7 +22,6 @@ export class InternalEndpoint {
     this.agent = this.base.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
   }
 
-  /** Starts the internal request for a public request's URL (path and query); the caller writes or pipes its body. */
   request(publicUrl: string, method: string, headers: OutgoingHttpHeaders): ClientRequest {
     const send = this.base.protocol === 'https:' ? httpsRequest : httpRequest;
     return send({
@@ -45,7 +36,6 @@ export class InternalEndpoint {
   }
 }
 
-/** The headers of a call the gateway makes itself to an internal endpoint: the internal token, trace and correlation. */
 export function internalCallHeaders(internalToken: string): Record<string, string> {
   const headers: Record<string, string> = { [INTERNAL_HEADERS.token]: internalToken, ...traceHeaders() };
   const rid = currentCorrelationId();
@@ -53,7 +43,6 @@ export function internalCallHeaders(internalToken: string): Record<string, strin
   return headers;
 }
 
-/** The headers of an internal answer passed back to the client: all but hop-by-hop ones, plus the correlation id. */
 export function forwardedResponseHeaders(res: IncomingMessage, correlationId: string): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = { [CORRELATION_HEADER]: correlationId };
   for (const [name, value] of Object.entries(res.headers)) {

@@ -13,13 +13,10 @@ const MAX_JSON_DEPTH = 64;
 const FILE_CONTENT_ROUTES = /^\/api\/v1\/repos\/:owner\/:repo\/(contents|contents\/\*|file-contents)$/;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/**
- * Multipart is what a cross-site form can send, so only with the request's own credentials, never the session cookie.
- */
+/** Multipart is what a cross-site form can send: only with the request's own credentials, never the session cookie. */
 export const ATTACHMENT_UPLOAD_ROUTE = '/api/v1/repos/:owner/:repo/releases/:id/assets';
 const FILE_BODY_TYPES = ['multipart/form-data', 'application/octet-stream'];
 
-/** Bytes. */
 export interface BodyLimits {
   /** `[server] MAX_BODY_SIZE`; also every anonymous request. */
   json: number;
@@ -41,7 +38,6 @@ export function bodyLimits(
   };
 }
 
-/** Stops scanning as soon as they do. */
 export function jsonDepthExceeds(text: string, limit: number): boolean {
   let depth = 0;
   let inString = false;
@@ -67,15 +63,11 @@ function bodyTooLarge(limit: number, anonymous: boolean): PayloadTooLargeExcepti
   );
 }
 
-/** A chunked body that grew past the route's limit while being read. */
 export function describeBodyTooLarge(req: FastifyRequest | undefined): PayloadTooLargeException {
   return bodyTooLarge(req?.routeOptions?.bodyLimit ?? 0, false);
 }
 
-/**
- * Pages taking files key their route on the session cookie: checked with CSRF before any file is read, and SameSite, so
- * a cross-site form gains nothing.
- */
+/** Session-cookie file routes are CSRF-checked before any file is read, and SameSite. */
 export interface SessionUploadRouteConfig {
   sessionUploadCookie?: string;
 }
@@ -86,12 +78,10 @@ function sessionUpload(req: FastifyRequest): boolean {
   return (req.headers.cookie ?? '').split(';').some((part) => part.trim().startsWith(`${name}=`));
 }
 
-/** Otherwise `[server] MAX_BODY_SIZE`. */
 function mayUseRouteLimit(req: FastifyRequest): boolean {
   return carriesCredentials(req) || sessionUpload(req);
 }
 
-/** See the `onRequest` hook. */
 function edgeLimit(req: FastifyRequest, limits: BodyLimits): number {
   return mayUseRouteLimit(req) ? (req.routeOptions.bodyLimit ?? limits.json) : limits.json;
 }
@@ -123,10 +113,7 @@ function carriesCredentials(req: FastifyRequest): boolean {
   return presented === 'malformed' || presented.request !== null;
 }
 
-/**
- * Token or `?token=` always; Basic only without `Origin`/`Sec-Fetch-Site`, since a browser replays cached Basic
- * credentials on cross-site requests.
- */
+/** Basic only without `Origin`/`Sec-Fetch-Site`: a browser replays cached Basic credentials cross-site. */
 function carriesOwnUploadCredentials(req: FastifyRequest): boolean {
   const presented = readCredentials(req);
   if (presented === 'malformed') return true; // the auth guard answers it with 401
@@ -136,10 +123,8 @@ function carriesOwnUploadCredentials(req: FastifyRequest): boolean {
   return req.headers.origin === undefined && (site === undefined || site === 'none');
 }
 
-/**
- * Before parsing or auth: JSON only (415, so a cross-site form never reaches the API; the attachment upload excepted),
- * `[server] MAX_BODY_SIZE` (413), depth over {@link MAX_JSON_DEPTH} (400). Register before the routes.
- */
+// Before parsing or auth: JSON only (415: a cross-site form never reaches the API), size (413), depth (400).
+// Register before the routes.
 export function registerJsonBodyParser(fastify: FastifyInstance, limits: BodyLimits): void {
   fastify.addHook('onRoute', (route: RouteOptions) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];

@@ -8,16 +8,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { map, type Observable } from 'rxjs';
 import { sendPage } from './pagination.js';
 
-/** Metadata key of {@link Paged} (the route table reads it too: such routes take `page` and `limit`). */
 export const PAGED = 'cairn:paged';
 
 /** How a paginated route answers: the page's items, or Gitea's search envelope `{ ok, data }`. */
 export type PageShape = 'items' | 'search';
 
-/**
- * Marks a list route whose handler returns a service's `Paginated<T>`: the client gets the items (or `{ok, data}`)
- * with `X-Total-Count` and `Link`, set in one place ({@link PageInterceptor}) from the request's `page`/`limit`.
- */
+/** `X-Total-Count` and `Link` are set in one place ({@link PageInterceptor}) from the request's `page`/`limit`. */
 export const Paged = (shape: PageShape = 'items') => SetMetadata(PAGED, shape);
 
 function numberOrUndefined(value: unknown): number | undefined {
@@ -25,7 +21,6 @@ function numberOrUndefined(value: unknown): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
-/** Global: a no-op except on routes marked {@link Paged}. Query values were validated by the route's query class. */
 @Injectable()
 export class PageInterceptor implements NestInterceptor {
   constructor(

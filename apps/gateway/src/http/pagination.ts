@@ -1,10 +1,7 @@
 import { toPaging, type Paginated, type Paging } from '@cairn/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-/**
- * Sets Gitea's list headers — `X-Total-Count` and an RFC 8288 `Link` with next/last/first/prev — and returns the
- * page's items. Every paginated route goes through here.
- */
+/** Gitea's list headers: `X-Total-Count` and an RFC 8288 `Link`; every paginated route goes through here. */
 export function sendPage<T>(
   req: FastifyRequest,
   reply: FastifyReply,

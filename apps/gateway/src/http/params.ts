@@ -1,10 +1,7 @@
 import { Injectable, type PipeTransform, type ArgumentMetadata } from '@nestjs/common';
 import { DomainError, MAX_INT32 } from '@cairn/contracts';
 
-/**
- * Parses a numeric path id (`/keys/{id}`), answering 400 with the parameter's name for anything else. A value beyond
- * {@link MAX_INT32} names nothing that can exist: 404, as for any other id without a row.
- */
+/** 400 naming the parameter; beyond {@link MAX_INT32} nothing can exist: 404, as for any missing row. */
 export function parsePositiveId(value: string | number | undefined, name = 'id'): number {
   // The global validation pipe may already have turned the text into a number (NaN for non-digits).
   const n = typeof value === 'number' ? value : value !== undefined && /^\d+$/.test(value) ? Number(value) : Number.NaN;
@@ -16,7 +13,6 @@ export function parsePositiveId(value: string | number | undefined, name = 'id')
   return n;
 }
 
-/** {@link parsePositiveId} as a route parameter pipe. */
 @Injectable()
 export class PositiveIntPipe implements PipeTransform<string | number, number> {
   transform(value: string | number, metadata: ArgumentMetadata): number {
@@ -24,10 +20,7 @@ export class PositiveIntPipe implements PipeTransform<string | number, number> {
   }
 }
 
-/**
- * A runner id as Gitea parses `{runner_id}`: anything that is not a number (or is beyond {@link MAX_INT32}) becomes 0,
- * which names no runner, so the call answers 404 "Runner not found" after the caller's rights were checked.
- */
+/** As Gitea parses `{runner_id}`: non-numbers become 0, so the call answers 404 after the rights were checked. */
 @Injectable()
 export class RunnerIdPipe implements PipeTransform<string | number, number> {
   transform(value: string | number): number {

@@ -1,10 +1,7 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 
-/**
- * Gitea's `ServeSetHeaders`: the server decides the type, `nosniff` and a sandbox CSP, so no stored HTML, SVG or script
- * runs as Cairn.
- */
+// Gitea's `ServeSetHeaders`: server-chosen type, `nosniff` and a sandbox CSP, so no stored content runs as Cairn.
 
 /** Nothing loads, no script runs, opaque origin. */
 export const USER_CONTENT_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
@@ -53,7 +50,6 @@ function isBinaryByte(b: number): boolean {
   return b <= 0x08 || b === 0x0b || (b >= 0x0e && b <= 0x1a) || (b >= 0x1c && b <= 0x1f);
 }
 
-/** As Gitea judges a raw file. */
 export function looksLikeText(head: Buffer): boolean {
   const n = Math.min(head.length, SNIFF_BYTES);
   for (let i = 0; i < n; i++) if (isBinaryByte(head[i])) return false;
@@ -85,7 +81,6 @@ export function userContentHeaders(kind: UserContentKind, head: Buffer | null, d
   };
 }
 
-/** `Content-Type` replaced whatever its case; the rest kept. */
 export function secureUserContentHeaders(
   headers: OutgoingHttpHeaders,
   kind: UserContentKind,

@@ -4,7 +4,6 @@ import {
 import { DomainError } from '@cairn/contracts';
 import { flattenValidationErrors } from '@cairn/platform';
 
-/** The first string inside `value` (depth-first) that holds a NUL character, as a field path; null when none. */
 export function findNulCharacter(value: unknown, path: string, depth = 0): string | null {
   if (typeof value === 'string') return value.includes('\0') ? path : null;
   if (value === null || typeof value !== 'object' || depth > 32) return null;
@@ -22,11 +21,7 @@ export function findNulCharacter(value: unknown, path: string, depth = 0): strin
   return null;
 }
 
-/**
- * The value with every object property that is JSON `null` left out, at any depth (array elements stay). Gitea's
- * binding decodes `null` as Go does — a nil pointer or the zero value, i.e. "not given" — and Go clients (its own SDK)
- * send `null` for every optional field they leave unset, so `null` must mean absent here too.
- */
+/** Go clients (Gitea's SDK) send `null` for every unset optional field, which Gitea's binding reads as absent. */
 export function withoutNulls(value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== 'object' || depth > 32) return value;
   if (Array.isArray(value)) return value.map((v: unknown) => (v === null ? v : withoutNulls(v, depth + 1)));
@@ -37,11 +32,7 @@ export function withoutNulls(value: unknown, depth = 0): unknown {
   return out;
 }
 
-/**
- * The contract-class validation, preceded by one rule for every path parameter, query value and body field: no NUL
- * characters. PostgreSQL text cannot hold one, so letting it through would end in a 500 at the database. Body fields
- * that are `null` are dropped first (`withoutNulls`).
- */
+/** No NUL anywhere (PostgreSQL text cannot hold one: a 500 at the database); JSON `null` fields dropped first. */
 class EdgeValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type !== 'custom') {
@@ -57,11 +48,7 @@ class EdgeValidationPipe extends ValidationPipe {
   }
 }
 
-/**
- * Edge validation with the contract classes. A body or query that parses but breaks a rule answers 422 with the
- * field list (as Gitea's binding errors do). Unknown fields are dropped, not refused: Gitea ignores them, and clients
- * written against newer Gitea versions send fields we do not know.
- */
+/** 422 with the field list, as Gitea; unknown fields are dropped, not refused (clients of newer Gitea send them). */
 export function createEdgeValidationPipe(): ValidationPipe {
   return new EdgeValidationPipe({
     whitelist: true,

@@ -2,10 +2,7 @@ import type { Schema } from './schema-from-class.js';
 
 type Props = Record<string, Schema>;
 const props = (s: Schema) => ((s.properties ??= {}) as Props);
-/**
- * Fields Gitea encodes from Go nil pointers (`*time.Time`, unset strings): `null` in its real answers and in ours,
- * though its description does not say so.
- */
+/** Gitea encodes these from Go nil pointers: `null` in real answers, though its description does not say so. */
 const nullable = (s: Schema, fields: string[]) => {
   for (const f of fields) if (props(s)[f]) props(s)[f] = { ...props(s)[f], 'x-nullable': true };
 };
@@ -40,7 +37,6 @@ const anyContentType = (op: Record<string, unknown>) => {
   op.produces = ['*/*'];
 };
 
-/** Per-level patches of the runner operations (Gitea's) and the success bodies of Cairn's additions. */
 const runnerOperations = Object.fromEntries(
   RUNNER_BASES.flatMap((base) => [
     [`POST ${base}/registration-token`, tokenBody],
@@ -87,10 +83,6 @@ const runnerResponses = Object.fromEntries(
   ]),
 ) as Record<string, Schema>;
 
-/**
- * Where Cairn deliberately differs from or extends Gitea's description — each entry says why. Keeping them in one
- * place makes every deviation reviewable.
- */
 /** `/user/settings`: the success body is one `UserSettings` object (Gitea's description says an array of them). */
 function userSettingsObject(op: Record<string, unknown>): void {
   (op.responses as Record<string, unknown>)['200'] = { description: 'OK', schema: { $ref: '#/definitions/UserSettings' } };
@@ -106,11 +98,8 @@ function staleShaConflict(op: Record<string, unknown>): void {
 }
 
 export const CAIRN_EXTENSIONS: {
-  /** Patches to Gitea's definitions. */
   definitions: Record<string, (s: Schema) => void>;
-  /** Patches to operations, by `METHOD /cairn/path`. */
   operations: Record<string, (op: Record<string, unknown>) => void>;
-  /** Definitions Gitea does not have (what Cairn's additions answer). */
   ownDefinitions: Record<string, Schema>;
   /** The success body of each Cairn addition (routes Gitea lacks), by `METHOD /cairn/path`. */
   responses: Record<string, Schema>;

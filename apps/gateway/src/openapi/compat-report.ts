@@ -5,11 +5,7 @@ import { implementedQuery, type GiteaFacts } from './openapi-document.js';
 import { matchGiteaPath } from './gitea-paths.js';
 import { collectRoutes } from './route-table.js';
 
-/**
- * Cairn's routes against a full Gitea description (`GITEA_OPENAPI=/path/to/swagger.v1.json`): which of Gitea's
- * operations Cairn implements, where an implemented one differs (success status, query parameters refused), which
- * Gitea operations are missing, and Cairn's additions. Optional: without a description it says it was not run.
- */
+/** Optional (`GITEA_OPENAPI=…`): Cairn's routes against a full Gitea description: served, differing, missing, added. */
 export function compatibilityReport(controllers: Type<unknown>[], giteaFile: string | undefined, facts: GiteaFacts): string {
   if (!giteaFile) {
     return 'Gitea compatibility report: not run (set GITEA_OPENAPI=/path/to/gitea/swagger.v1.json to run it).\n';

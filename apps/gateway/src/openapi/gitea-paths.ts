@@ -3,10 +3,7 @@ export function pathShape(template: string): string {
   return template.replace(/\{[^}]+\}/g, '{}');
 }
 
-/**
- * The path of Gitea's description that names the same operation as a Cairn route: the same template, else the same
- * shape with another parameter name (Cairn's `*` wildcard becomes `{filepath}`, Gitea calls it `{branch}`…).
- */
+/** Same template, else the same shape with other parameter names (Cairn's `*` is `{filepath}`, Gitea's `{branch}`…). */
 export function matchGiteaPath(
   routePath: string,
   method: string,

@@ -6,10 +6,7 @@ import { readCommittedDocument, type OpenApiDocument } from './openapi-files.js'
 import { matchGiteaPath } from './gitea-paths.js';
 import { collectRoutes } from './route-table.js';
 
-/**
- * Refuses (422) a query parameter Gitea documents but Cairn does not implement, as marked in the published
- * description ({@link UNIMPLEMENTED}): a client asking `archived=true` must not silently get every repository.
- */
+/** 422 for a documented Gitea query parameter Cairn does not implement: `archived=true` must not silently list all. */
 @Injectable()
 export class GiteaQueryGuard implements CanActivate {
   private readonly doc: OpenApiDocument = readCommittedDocument();
@@ -29,7 +26,6 @@ export class GiteaQueryGuard implements CanActivate {
     return true;
   }
 
-  /** The handler's refused parameters, worked out once per controller from its route metadata. */
   private refusedFor(controller: Type<unknown>, handler: object): string[] {
     if (!this.seenControllers.has(controller)) {
       this.seenControllers.add(controller);

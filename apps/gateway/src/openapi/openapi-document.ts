@@ -27,10 +27,7 @@ const STATUS_TEXT: Record<string, string> = {
   '423': 'Locked',
 };
 
-/**
- * Builds `/swagger.v1.json` from the controllers: Gitea's facts for operations Gitea has (so names and types follow
- * Gitea), Cairn's additions from {@link CAIRN_EXTENSIONS}, `cairn*` ids for the rest.
- */
+/** Gitea's facts where Gitea has the operation, {@link CAIRN_EXTENSIONS} for deviations, `cairn*` ids for the rest. */
 export function buildOpenApiDocument(controllers: Type<unknown>[], gitea: GiteaFacts): Record<string, unknown> {
   const routes = collectRoutes(controllers);
   const paths: Record<string, Record<string, unknown>> = {};
@@ -132,10 +129,7 @@ function describeGiteaRoute(route: ApiRoute, op: Operation): Operation {
   return op;
 }
 
-/**
- * The refusals the gateway answers around any handler (401, 404, 400, 415, 422 as `APIError` JSON), which Gitea's
- * description leaves out of most operations though Gitea answers them too.
- */
+/** Refusals around any handler (401, 404, 400, 415, 422): Gitea answers them too but rarely describes them. */
 function declareGatewayRefusals(op: Operation): void {
   const responses = op.responses as Record<string, unknown>;
   const params = (op.parameters ?? []) as Parameter[];
@@ -190,12 +184,8 @@ function describeOwnRoute(route: ApiRoute, definitions: Record<string, Schema>):
   };
 }
 
-/**
- * Gitea's answers encode a Go nil pointer or slice as `null` (no `omitempty`: a repository's `parent`, an issue's
- * `milestone` and `assignees`, a commit's unsigned `verification.signer`, …), and so do Cairn's; Gitea's description
- * never says so. Every object, array and `$ref` property of the definitions that answers use is marked `x-nullable`.
- * Request bodies (definitions a body parameter reaches) keep their shapes: a client must not be told to send null.
- */
+// Gitea's answers encode Go nil pointers and slices as `null` (no `omitempty`), which its description never says:
+// answer definitions get `x-nullable`; request bodies keep their shapes (a client must not be told to send null).
 function markGoNilFields(definitions: Record<string, Schema>, paths: Record<string, Record<string, unknown>>): void {
   const bodyRefs = new Set<string>();
   for (const methods of Object.values(paths)) {

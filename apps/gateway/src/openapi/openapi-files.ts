@@ -6,7 +6,6 @@ import type { GiteaFacts } from './openapi-document.js';
 /** `apps/gateway/openapi/`: the committed API description and the Gitea facts it is built from. */
 const OPENAPI_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../openapi');
 
-/** The published description, served at `/swagger.v1.json`. */
 export const COMMITTED_DOCUMENT = resolve(OPENAPI_DIR, 'swagger.v1.json');
 /** Facts from Gitea's description (scripts/extract-gitea-facts.mjs writes it). */
 export const GITEA_FACTS = resolve(OPENAPI_DIR, 'gitea-facts.json');
@@ -19,7 +18,6 @@ export function readCommittedDocument(): OpenApiDocument {
   return JSON.parse(readFileSync(COMMITTED_DOCUMENT, 'utf8')) as OpenApiDocument;
 }
 
-/** The parts of the published description the gateway and the tests read. */
 export interface OpenApiDocument {
   paths: Record<string, Record<string, { operationId: string; parameters?: { name: string; in: string; [k: string]: unknown }[]; responses: Record<string, unknown>; [k: string]: unknown }>>;
   [k: string]: unknown;

@@ -5,19 +5,14 @@ import { PAGED } from '../http/paged.js';
 const ROUTE_ARGS_METADATA = '__routeArguments__';
 const HTTP_CODE_METADATA = '__httpCode__';
 
-/** One API route as the code declares it. */
 export interface ApiRoute {
-  /** Lower-case HTTP method. */
   method: string;
   /** OpenAPI path template relative to `/api/v1`, e.g. `/repos/{owner}/{repo}/hooks/{id}`. */
   path: string;
   controller: string;
   handler: string;
-  /** Names of the path parameters in order. */
   pathParams: string[];
-  /** The class of the `@Body()` parameter, if any. */
   bodyType?: Type<unknown>;
-  /** The class of the `@Query()` parameter, if any. */
   queryType?: Type<unknown>;
   /** Query values the handler reads by name (`@Query('name')`, and `page`/`limit` of `@Paged()` routes). */
   namedQuery: string[];
@@ -25,7 +20,6 @@ export interface ApiRoute {
   successStatus: number;
   /** Other success statuses the handler sets itself depending on the outcome (`@AlsoAnswers()`). */
   otherSuccessStatuses: number[];
-  /** The handler function (what Nest's execution context names). */
   fn: object;
 }
 
@@ -42,7 +36,6 @@ const METHODS: Partial<Record<RequestMethod, string>> = {
 const BODY = 3;
 const QUERY = 4;
 
-/** Turns Nest's `:name`, `*name` and `*` segments into OpenAPI `{name}` templates. */
 export function toOpenApiPath(...parts: string[]): { path: string; params: string[] } {
   const joined = parts
     .filter((p) => p && p !== '/')

@@ -1,7 +1,6 @@
 import { getMetadataStorage } from 'class-validator';
 import type { Type } from '@nestjs/common';
 
-/** A Swagger 2.0 schema object (the subset we produce). */
 export type Schema = Record<string, unknown>;
 
 const TYPE_BY_VALIDATOR: Record<string, Schema> = {
@@ -14,10 +13,7 @@ const TYPE_BY_VALIDATOR: Record<string, Schema> = {
   isArray: { type: 'array', items: {} },
 };
 
-/**
- * Derives a Swagger schema from a contract class's class-validator metadata, so request bodies and queries we
- * define (beyond Gitea's) are documented from the same classes that validate them.
- */
+/** From class-validator metadata: our own bodies and queries are documented from the classes that validate them. */
 export function schemaFromClass(target: Type<unknown>): { schema: Schema; required: string[] } {
   const metas = getMetadataStorage().getTargetValidationMetadatas(target, '', true, false);
   const props: Record<string, Schema> = {};

@@ -5,13 +5,7 @@ import { buildOpenApiDocument } from './openapi-document.js';
 import { compatibilityReport } from './compat-report.js';
 import { COMMITTED_DOCUMENT, readGiteaFacts } from './openapi-files.js';
 
-/**
- * `node apps/gateway/dist/openapi/write-openapi.js [--check]`: regenerates `apps/gateway/openapi/swagger.v1.json`
- * from the controllers and the Gitea facts committed beside it (`gitea-facts.json`, see
- * scripts/extract-gitea-facts.mjs). Reads nothing outside the repository. With `--check` it writes nothing and exits
- * 1 when the committed copy is out of date (CI runs this). Either way it ends with the compatibility report against a
- * full Gitea description when `GITEA_OPENAPI` names one, and says so when it was not run.
- */
+// Regenerates swagger.v1.json from the controllers and gitea-facts.json; `--check` exits 1 when stale (CI).
 const facts = readGiteaFacts();
 const text = `${JSON.stringify(buildOpenApiDocument(API_CONTROLLERS, facts), null, 2)}\n`;
 if (process.argv.includes('--check')) {

@@ -18,19 +18,13 @@ import { registryOf, registryRefusal } from './registry-refusal.js';
 /** Credential failures that mean "authenticate again" (401), not a service fault. */
 const CREDENTIAL_FAILURES = [ErrorCode.UNAUTHENTICATED, ErrorCode.NOT_FOUND, ErrorCode.PERMISSION_DENIED, ErrorCode.INVALID_ARGUMENT];
 
-/**
- * Buffer size of the connection to packages-service (both ways): package bodies are large, and the default 16 KiB
- * paused the stream after every socket read. One connection's buffers are bounded by it.
- */
+/** Package bodies are large: the default 16 KiB paused the stream after every socket read. */
 const UPSTREAM_HIGH_WATER_MARK = 1024 * 1024;
 
 /** Who is calling: an actor, anonymous, or a bearer token that is not Cairn's (the OCI registry's own, checked there). */
 type Caller = { actor: ActorDto | null; forwardAuthorization: boolean };
 
-/**
- * The package registries at the edge: credentials resolved as the API does, then streamed to packages-service (which
- * decides access) with the actor; every answer goes out as user content ({@link secureUserContentHeaders}).
- */
+/** Resolves credentials as the API does and streams to packages-service, which decides access. */
 export class PackagesProxy {
   private readonly logger = new Logger('PackagesProxy');
   private readonly endpoint: InternalEndpoint;

@@ -1,22 +1,17 @@
 import { PACKAGES_HTTP_PREFIXES, containerRegistryChallenge } from '@cairn/contracts';
 
-/** A refusal written by the gateway in the format of the registry a path belongs to. */
 export interface RegistryRefusal {
   status: number;
   headers: Record<string, string>;
   body: string;
 }
 
-/** Which registry a public path belongs to, for the error format. */
 export function registryOf(path: string): 'container' | 'npm' | 'other' {
   if (path === PACKAGES_HTTP_PREFIXES.oci || path.startsWith(`${PACKAGES_HTTP_PREFIXES.oci}/`)) return 'container';
   return /^\/api\/packages\/[^/]+\/npm(\/|$)/.test(path) ? 'npm' : 'other';
 }
 
-/**
- * The answer to a request the gateway refuses before packages-service (failed credentials, an unreachable service),
- * shaped as each registry answers: OCI's error list with its token-flow challenge, npm's `{ error }`, plain text.
- */
+/** A gateway refusal shaped as each registry answers: OCI's error list with its challenge, npm's `{ error }`, text. */
 export function registryRefusal(path: string, status: number, message: string, rootUrl: string): RegistryRefusal {
   const challenge: Record<string, string> = {};
   switch (registryOf(path)) {

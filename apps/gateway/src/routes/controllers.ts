@@ -40,7 +40,6 @@ import { UserRunnersController } from './actions/user-runners.controller.js';
 import { PackagesController } from './packages/packages.controller.js';
 import { NotificationsController } from './notifications/notifications.controller.js';
 
-/** Every API controller of the gateway, one line per route group (`routes/<group>/`). */
 export const API_CONTROLLERS: Type<unknown>[] = [
   MiscController,
   SigningKeyController,

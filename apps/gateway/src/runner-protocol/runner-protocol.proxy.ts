@@ -39,10 +39,7 @@ function plain(raw: FastifyReply['raw'], status: number, message: string): void 
   raw.end(`${message}\n`);
 }
 
-/**
- * Gitea's runner protocol at the edge, streamed to runners-service (which authenticates runners) and back, never
- * buffered; only Connect's and the runner's headers are forwarded, plus the internal token.
- */
+/** Streamed to runners-service (which authenticates runners) and back; only Connect's and runner headers go on. */
 export class RunnerProtocolProxy {
   private readonly logger = new Logger('RunnerProtocol');
   private readonly endpoint: InternalEndpoint;
@@ -95,7 +92,6 @@ export class RunnerProtocolProxy {
   }
 }
 
-/** Registers `/api/actions/*` on the gateway's Fastify instance (outside `/api/v1`), bodies left unparsed. */
 export function registerRunnerProtocolRoutes(fastify: FastifyInstance, app: INestApplicationContext): void {
   mountRunnerProtocolRoutes(fastify, new RunnerProtocolProxy(app.get<CommonSettings>(COMMON_SETTINGS)));
 }

@@ -11,10 +11,7 @@ import { registerReviewPages } from './review/review.pages.js';
 import { registerSettingsPages } from './settings/settings.pages.js';
 import type { WebKit } from './core/web-kit.js';
 
-/**
- * Every area of the web UI, one line each: an area lives in `src/web/<area>/` (its `*.pages.ts` registers routes on the
- * kit) with its templates in `web/templates/<area>/`.
- */
+/** One line per area: `src/web/<area>/*.pages.ts` registers routes, templates in `web/templates/<area>/`. */
 export const WEB_AREAS: ReadonlyArray<(web: WebKit) => void> = [
   registerHomePages,
   registerAuthPages,

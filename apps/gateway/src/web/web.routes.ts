@@ -8,10 +8,7 @@ import { createViews } from './core/views.js';
 import { WebKit } from './core/web-kit.js';
 import { WEB_AREAS } from './web-areas.js';
 
-/**
- * The web pages the gateway serves outside `/api/v1`: static assets, then every area of {@link WEB_AREAS} in one
- * Fastify scope with sessions, CSRF, the layout and error pages (see `core/web-kit.ts`).
- */
+/** Static assets, then every area of {@link WEB_AREAS} in one scope with sessions, CSRF, layout and error pages. */
 export function registerWebRoutes(fastify: FastifyInstance, app: INestApplicationContext): void {
   const rpc = app.get(RpcClient);
   const settings = app.get<GatewaySettings>(GATEWAY_SETTINGS);

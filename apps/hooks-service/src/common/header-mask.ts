@@ -1,15 +1,11 @@
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
 
-/**
- * Masks one credential header value, keeping the scheme (`Bearer ********`) so the record stays useful. Used for
- * stored delivery headers and for a hook's `authorization_header` (write-only over the API; Gitea shows it in clear).
- */
+/** Keeps the scheme (`Bearer ********`) so the record stays useful; Gitea shows `authorization_header` in clear. */
 export function maskCredential(value: string): string {
   const m = /^([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)\s+\S/.exec(value);
   return m ? `${m[1]} ********` : '********';
 }
 
-/** A copy of the headers safe to store and show: credentials masked. */
 export function maskHeaders(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers)) {
@@ -18,10 +14,7 @@ export function maskHeaders(headers: Record<string, string>): Record<string, str
   return out;
 }
 
-/**
- * A URL with its credentials masked: `https://user:pass@host/p` → `https://user:********@host/p`; a user name alone
- * (often a token) → `https://********@host/p`; a URL without credentials (or no URL at all) unchanged.
- */
+/** `https://user:pass@host/p` → `https://user:********@host/p`; a user name alone (often a token) is masked. */
 export function maskUrlCredentials(url: string): string {
   let parsed: URL;
   try {

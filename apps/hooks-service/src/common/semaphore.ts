@@ -5,7 +5,6 @@ export class Semaphore {
 
   constructor(private readonly size: number) {}
 
-  /** Resolves with the release function once a place is free (call it exactly once). */
   async acquire(): Promise<() => void> {
     if (this.held < this.size) this.held++;
     else await new Promise<void>((resolve) => this.waiting.push(resolve));

@@ -8,10 +8,7 @@ const positiveDuration = (min: number, max: number) => (raw: string) => {
   return ms;
 };
 
-/**
- * hooks-service's own settings (Gitea's names where Gitea has the setting; environment `CAIRN__SECTION__KEY`
- * overrides `app.ini`). The common ones (DATABASE_URL, REDIS_URL, `[queue] PREFIX`, …) come from @cairn/platform.
- */
+/** hooks-service's own settings (Gitea's names where Gitea has the setting). */
 export const hooksSettingsSpec = {
   /** Key material for sealing hook secrets and authorization headers (AES-256-GCM, HKDF-derived). */
   secretKey: secretKeySetting,
@@ -23,10 +20,7 @@ export const hooksSettingsSpec = {
   retryBaseDelayMs: { section: 'webhook', key: 'RETRY_BASE_DELAY', default: 2_000, parse: positiveDuration(1, 3_600_000) },
   /** Upper bound of one retry delay (also caps a receiver's `Retry-After`). */
   retryMaxDelayMs: { section: 'webhook', key: 'RETRY_MAX_DELAY', default: 3_600_000, parse: positiveDuration(1, 86_400_000) },
-  /**
-   * Gitea `[webhook] ALLOWED_HOST_LIST`: `external`, `private`, `loopback`, `*`, CIDRs and host globs, comma-separated;
-   * checked on every resolved address when connecting.
-   */
+  /** Gitea's `ALLOWED_HOST_LIST`: `external`, `private`, `loopback`, `*`, CIDRs and host globs, comma-separated. */
   allowedHostList: {
     section: 'webhook',
     key: 'ALLOWED_HOST_LIST',
@@ -49,7 +43,6 @@ export const hooksSettingsSpec = {
 
 export type HooksSettings = SettingsOf<typeof hooksSettingsSpec>;
 
-/** Injection token of {@link HooksSettings}. */
 export const HOOKS_SETTINGS = Symbol('HOOKS_SETTINGS');
 
 export function loadHooksSettings(env: NodeJS.ProcessEnv = process.env): HooksSettings {

@@ -1,8 +1,4 @@
-/**
- * Retry timing. The n-th retry of a round waits `base · 2^(n-1)` capped at `max`, with "equal jitter" (a uniform
- * draw in the upper half) so that a burst of failures does not come back in lockstep. A receiver's `Retry-After`
- * is a floor (still capped).
- */
+// Equal jitter (a uniform draw in the upper half), so a burst of failures does not come back in lockstep.
 export function backoffDelayMs(retry: number, baseMs: number, maxMs: number, random: () => number = Math.random): number {
   const exp = Math.min(maxMs, baseMs * 2 ** Math.max(0, retry - 1));
   return Math.round(exp / 2 + random() * (exp / 2));
@@ -18,7 +14,6 @@ export function parseRetryAfter(value: string | undefined, now: number = Date.no
   return Math.max(0, at - now);
 }
 
-/** The delay before the next attempt. */
 export function nextRetryDelayMs(
   retry: number,
   opts: { baseMs: number; maxMs: number; retryAfterMs?: number | null },

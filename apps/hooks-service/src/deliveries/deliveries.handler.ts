@@ -7,7 +7,6 @@ import {
 } from '@cairn/contracts';
 import { DeliveriesService } from './deliveries.service.js';
 
-/** hooks.delivery.*. */
 @Controller()
 export class DeliveriesHandler {
   constructor(private readonly deliveries: DeliveriesService) {}

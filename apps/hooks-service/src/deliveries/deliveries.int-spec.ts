@@ -1,5 +1,4 @@
-// Delivery end to end: events published on a private JetStream, deliveries written to the real Postgres, jobs on
-// real Redis/BullMQ, and a real HTTP receiver on 127.0.0.1 that verifies every signature.
+// Delivery end to end: private JetStream, real Postgres, Redis/BullMQ, and an HTTP receiver verifying signatures.
 import type { INestMicroservice } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -8,7 +8,6 @@ import { SqlPool } from '../prisma/sql-pool.js';
 export type DeliveryRow = HookDelivery;
 export type AttemptRow = HookDeliveryAttempt;
 
-/** A delivery to write for an event (or a test). */
 export interface NewDelivery {
   guid: string;
   hookId: number;
@@ -21,7 +20,6 @@ export interface NewDelivery {
   payload: string;
 }
 
-/** What one attempt needs, loaded with its claim. */
 export interface ClaimedDelivery {
   id: number;
   guid: string;
@@ -51,7 +49,6 @@ export interface DeliveryClaim {
   attempt: number;
 }
 
-/** The result of one attempt, to record. */
 export interface AttemptRecord {
   redelivery: boolean;
   url: string;
@@ -67,7 +64,6 @@ export interface AttemptRecord {
   startedAt: Date;
 }
 
-/** A delivery that should have a job and may not (for the sweeper). */
 export interface StrandedDelivery {
   id: number;
   eventId: string | null;
@@ -143,7 +139,6 @@ const NOW = `(now() AT TIME ZONE 'UTC')`;
 /** Deliveries and attempts; the per-attempt path (claim, record) and the per-event insert are single SQL statements. */
 @Injectable()
 export class DeliveriesRepository {
-  /** One statement of each kind in flight; what arrives meanwhile joins the next (a statement costs per statement). */
   private readonly claims = new MicroBatcher<ClaimRequest, DeliveryClaim | null>((items) => this.claimBatch(items), BATCHING);
   private readonly finishes = new MicroBatcher<FinishRequest, boolean>((items) => this.finishBatch(items), BATCHING);
 
@@ -152,10 +147,7 @@ export class DeliveriesRepository {
     private readonly sql: SqlPool,
   ) {}
 
-  /**
-   * Writes the deliveries of one event in one statement; (event_id, hook_id, event_key) is unique, so a repeat
-   * of the event inserts nothing. Returns the ids of the rows that were new.
-   */
+  /** (event_id, hook_id, event_key) is unique, so a repeat of the event inserts nothing; answers the new rows' ids. */
   async createMany(rows: NewDelivery[]): Promise<number[]> {
     if (!rows.length) return [];
     const col = <K extends keyof NewDelivery>(k: K) => rows.map((r) => r[k]);
@@ -184,7 +176,6 @@ export class DeliveriesRepository {
     return this.prisma.hookDelivery.create({ data: row });
   }
 
-  /** The event's deliveries still waiting for their first attempt (to enqueue, again after a crash). */
   async awaitingFirstAttempt(eventId: string): Promise<number[]> {
     const rows = await this.sql.query<{ id: number }>(
       `SELECT id FROM hooks.hook_deliveries WHERE event_id = $1 AND status = 'pending' AND attempts = 0 ORDER BY id`,
@@ -193,19 +184,12 @@ export class DeliveriesRepository {
     return rows.map((r) => r.id);
   }
 
-  /**
-   * Claims attempt `attempt`: the next attempt of a pending/retrying delivery, or the same attempt again when its
-   * previous claim expired (the worker died mid-attempt). Atomic, so one attempt has one holder; null when it is
-   * not this attempt's turn.
-   */
+  /** Atomic, so an attempt has one holder; an expired claim (the worker died mid-attempt) is claimed again. */
   claim(id: number, attempt: number, leaseMs: number): Promise<DeliveryClaim | null> {
     return this.claims.add({ id, attempt, leaseMs, token: randomUUID() });
   }
 
-  /**
-   * Records the attempt and the delivery's new state together; false if the claim was lost meanwhile (another
-   * worker took the attempt over after the lease expired).
-   */
+  /** False if the claim was lost meanwhile (another worker took the attempt over after the lease expired). */
   finish(
     claim: DeliveryClaim,
     record: AttemptRecord,
@@ -337,10 +321,7 @@ export class DeliveriesRepository {
     return rows.length ? this.findById(id) : null;
   }
 
-  /**
-   * Deliveries that should have a job by now: pending/retrying ones overdue by `graceMs`, and claims that expired
-   * (their worker died). Their next job is `attempt` (pending/retrying: attempts + 1; expired claim: the same).
-   */
+  /** Overdue pending/retrying deliveries and expired claims (their worker died): what should have a job by now. */
   async stranded(graceMs: number, afterId: number, limit: number): Promise<StrandedDelivery[]> {
     const rows = await this.sql.query<{ id: number; event_id: string | null; status: string; attempts: number }>(
       `SELECT id, event_id, status, attempts FROM hooks.hook_deliveries

@@ -9,7 +9,6 @@ import { DeliveriesRepository } from './deliveries.repository.js';
 import { DeliveryQueue } from './delivery-queue.js';
 import { toDeliveryDetailDto, toDeliveryDto } from './delivery.mapper.js';
 
-/** The deliveries API (GitHub's shapes) of a hook in a scope. */
 @Injectable()
 export class DeliveriesService {
   constructor(

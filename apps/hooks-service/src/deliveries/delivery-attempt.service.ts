@@ -14,7 +14,6 @@ import { buildDeliveryRequest } from './request-builder.js';
 
 export const USER_AGENT = 'Cairn-Hookshot/1.0';
 
-/** The request of an attempt as it is recorded. */
 interface RecordedRequest {
   url: string;
   method: string;
@@ -22,7 +21,6 @@ interface RecordedRequest {
   body: string;
 }
 
-/** An attempt that has been claimed and sent (or could not be sent), waiting to be recorded. */
 interface SentAttempt {
   claim: DeliveryClaim;
   startedAt: Date;
@@ -40,12 +38,7 @@ export class AttemptNotStartedError extends Error {
 /** How long a claim holds beyond the delivery timeout before another worker may take the attempt over. */
 const LEASE_MARGIN_MS = 10_000;
 
-/**
- * One attempt of one delivery: claim it, build and sign the request from the reloaded rows, send it, record the
- * attempt and the delivery's new state together, and schedule the next attempt for a transient failure. At most
- * `[webhook] DELIVER_CONCURRENCY` attempts of this process are between claim and response at once (a job may hold
- * many attempts); an attempt waiting for its turn has claimed nothing yet, so no lease runs out while it waits.
- */
+// An attempt waiting for its concurrency turn has claimed nothing yet, so no lease runs out while it waits.
 @Injectable()
 export class DeliveryAttemptService implements OnApplicationShutdown {
   private readonly logger = new Logger('DeliveryAttempt');
@@ -70,10 +63,7 @@ export class DeliveryAttemptService implements OnApplicationShutdown {
     this.secrets = new OpenedSecrets(box);
   }
 
-  /**
-   * Runs attempt `attempt` of a delivery; returns what happened (`skipped` when it is not this job's turn). Rejects
-   * with {@link AttemptNotStartedError} when the service began stopping before the attempt got its turn.
-   */
+  /** `skipped` when it is not this job's turn; rejects with {@link AttemptNotStartedError} once stopping began. */
   async run(deliveryId: number, attempt: number): Promise<'skipped' | 'delivered' | 'retry' | 'failed'> {
     const release = await this.inFlight.acquire();
     let sent: SentAttempt | null;
@@ -86,10 +76,7 @@ export class DeliveryAttemptService implements OnApplicationShutdown {
     return sent ? this.record(sent) : 'skipped';
   }
 
-  /**
-   * From now on attempts that have not claimed their delivery yet are not started (see {@link run}), so that
-   * stopping waits for the requests in flight only, not for every attempt of the jobs this process holds.
-   */
+  /** Attempts not claimed yet are not started: stopping waits for the requests in flight only. */
   stopStarting(): void {
     this.stopping = true;
   }

@@ -4,20 +4,16 @@ import { COMMON_SETTINGS, createQueue, jobNameOf, type CommonSettings, type Type
 import type { JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 
-/**
- * First attempts of an event's deliveries go in groups (`floor(id / size)`): BullMQ's Redis work is per job, and small
- * groups still spread a fan-out over every instance; any row finds its group again (the sweeper's case).
- */
+// First attempts of an event go in groups (`floor(id / size)`): BullMQ's Redis work is per job, small groups still
+// spread a fan-out over every instance, and any row finds its group again (the sweeper's case).
 export const FIRST_ATTEMPTS_PER_JOB = 8;
 
-/** What one job runs: attempt `attempt` of each delivery. */
 export interface DeliveryJob {
   jobId: string;
   deliveryIds: number[];
   attempt: number;
 }
 
-/** One attempt to enqueue (a delay for retries). */
 export interface AttemptToEnqueue {
   deliveryId: number;
   attempt: number;
@@ -29,7 +25,6 @@ export function deliveryJobId(deliveryId: number, attempt: number): string {
   return `d${deliveryId}-a${attempt}`;
 }
 
-/** BullMQ job id of the first attempts of an event's deliveries in group `group`. */
 export function firstAttemptsJobId(eventId: string, group: number): string {
   return `e${eventId}-g${group}`;
 }
@@ -41,14 +36,12 @@ export function jobIdOf(delivery: { id: number; eventId: string | null }, attemp
     : deliveryJobId(delivery.id, attempt);
 }
 
-/** A job to add: its id, its data and, for a retry, its delay. */
 export interface PlannedJob {
   jobId: string;
   data: DeliveryJobData;
   delayMs?: number;
 }
 
-/** The jobs that run these attempts (first attempts of an event's deliveries grouped, the others one each). */
 export function planJobs(attempts: Array<{ id: number; eventId: string | null; attempt: number }>): PlannedJob[] {
   const grouped = new Map<string, number[]>();
   const jobs: PlannedJob[] = [];
@@ -139,10 +132,7 @@ export class DeliveryQueue implements OnApplicationShutdown {
     }
   }
 
-  /**
-   * Makes sure a job exists and will run: adds it when missing; replaces it when it already ended (completed or
-   * failed) while a delivery of it still waits. The worker's claim makes a spare run harmless.
-   */
+  /** Adds a missing job, or replaces an ended one a delivery still waits for; the claim makes a spare run harmless. */
   async ensure(job: PlannedJob): Promise<'exists' | 'added' | 'replaced'> {
     const existing = await this.queue.getJob(job.jobId);
     if (existing) {

@@ -3,11 +3,8 @@ import { HOOKS_SETTINGS, type HooksSettings } from '../config/hooks-settings.js'
 import { DeliveriesRepository, type StrandedDelivery } from './deliveries.repository.js';
 import { DeliveryQueue, planJobs } from './delivery-queue.js';
 
-/**
- * Nothing is lost between a committed delivery row and its job: at start (no grace) and then periodically (with
- * one interval of grace), deliveries that should have a job by now get one — rows written just before a crash,
- * retries whose next job was not enqueued, and attempts whose worker died (expired claim).
- */
+// Nothing is lost between a committed delivery row and its job: at start, then periodically, deliveries that should
+// have a job by now (written before a crash, a retry not enqueued, a worker that died) get one.
 @Injectable()
 export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('DeliverySweeper');
@@ -26,7 +23,6 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy 
     this.timer.unref();
   }
 
-  /** Enqueues what is stranded; returns how many jobs were added or replaced. */
   sweep(graceMs: number): Promise<number> {
     if (this.running) return this.running;
     this.running = this.doSweep(graceMs)

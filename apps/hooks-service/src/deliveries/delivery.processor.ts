@@ -7,12 +7,7 @@ import { HOOKS_SETTINGS, type HooksSettings } from '../config/hooks-settings.js'
 import { DeliveryAttemptService } from './delivery-attempt.service.js';
 import { bullConnection, parseDeliveryJob } from './delivery-queue.js';
 
-/**
- * The BullMQ worker of the delivery queue. A job is one attempt (`d<id>-a<n>`) or the first attempts of a group of
- * an event's deliveries (`e<event>-g<n>`), run side by side within `[webhook] DELIVER_CONCURRENCY`; a crashed
- * worker's active jobs come back after their lock expires (stalled-job check) and the expired claims let their
- * attempts run again.
- */
+// A crashed worker's jobs come back once their lock expires; the expired claims let their attempts run again.
 @Injectable()
 export class DeliveryProcessor implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('DeliveryProcessor');

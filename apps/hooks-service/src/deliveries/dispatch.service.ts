@@ -13,12 +13,7 @@ import { DeliveriesRepository, type NewDelivery } from './deliveries.repository.
 import { DeliveryQueue } from './delivery-queue.js';
 import { toDeliveryDto } from './delivery.mapper.js';
 
-/**
- * Turns domain events into deliveries: the matching hooks (the repository's, its owner's, every system hook; by
- * event type and branch filter), one row per hook and webhook event written in one statement, then their first
- * attempts enqueued in groups.
- * Idempotent per event: a redelivered event writes nothing new and re-enqueues what has not started yet.
- */
+// Idempotent per event: a redelivered event writes nothing new and re-enqueues what has not started yet.
 @Injectable()
 export class DispatchService implements TestDelivery {
   private readonly logger = new Logger('DispatchService');
@@ -63,7 +58,6 @@ export class DispatchService implements TestDelivery {
     return { deliveries: inserted.length };
   }
 
-  /** A delivery outside any event (hook tests): written, then enqueued. */
   async deliverTest(hook: MatchableHook, spec: HookEventSpec, repoId: number): Promise<HookDeliveryDto | null> {
     const body = renderPayload(hook.type, spec.eventType, spec.payload, hookMeta(hook), undefined);
     if (!body) return null;

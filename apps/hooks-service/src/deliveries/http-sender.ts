@@ -17,9 +17,7 @@ export interface OutgoingRequest {
 export interface SendResult {
   status?: number;
   headers?: Record<string, string>;
-  /** The response body, truncated to {@link MAX_RECORDED_BODY}. */
   body?: string;
-  /** Why there is no response. */
   error?: string;
   errorKind?: 'blocked' | 'timeout' | 'network' | 'invalid';
   durationMs: number;
@@ -49,11 +47,8 @@ export interface HttpSenderOptions {
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
-/**
- * POSTs deliveries. The SSRF rule is enforced where the socket is opened: the agents' `lookup` resolves the name
- * and keeps only allowed addresses (so a DNS answer that changes between checks cannot slip through), and literal
- * addresses — which never reach `lookup` — are checked before connecting. Redirects are never followed.
- */
+// SSRF is enforced where the socket opens: the agents' `lookup` keeps only allowed addresses (a DNS answer cannot
+// change between check and connect); literal addresses never reach `lookup` and are checked first. No redirects.
 export class HttpSender {
   private readonly httpAgent: http.Agent;
   private readonly httpsAgent: https.Agent;

@@ -1,6 +1,5 @@
 import type { SendResult } from './http-sender.js';
 
-/** How an attempt ended: delivered, worth another try, or final. */
 export interface AttemptVerdict {
   delivered: boolean;
   transient: boolean;

@@ -1,7 +1,6 @@
 import type { OutgoingRequest } from './http-sender.js';
 import { signatureHeaders } from './signature.js';
 
-/** What the request of one attempt is built from (everything reloaded from the rows). */
 export interface DeliveryRequestInput {
   guid: string;
   hookId: number;
@@ -9,23 +8,17 @@ export interface DeliveryRequestInput {
   type: string;
   url: string;
   contentType: string;
-  /** The rendered payload (JSON text). */
   payload: string;
   event: string;
   eventType: string;
   secret: string;
   authorization: string;
-  /** `repository`, `organization`, `user` or `system`, and that target's id. */
   targetType: string;
   targetId: number;
   userAgent: string;
 }
 
-/**
- * The exact request of an attempt: the body for the content type (`form` sends `payload=<urlencoded JSON>`), the
- * signatures over those exact bytes, and the Gitea, Gogs and GitHub headers. The guid is the delivery's, so a retry
- * or a redelivery carries the same one.
- */
+/** The guid is the delivery's, so a retry or a redelivery carries the same one. */
 export function buildDeliveryRequest(input: DeliveryRequestInput): OutgoingRequest {
   const form = input.contentType === 'form' && input.type !== 'matrix';
   const body = Buffer.from(form ? new URLSearchParams({ payload: input.payload }).toString() : input.payload, 'utf8');

@@ -8,7 +8,6 @@ export function signBody(secret: string, body: Buffer): { sha256: string; sha1: 
   };
 }
 
-/** The signature headers of a delivery (none without a secret). */
 export function signatureHeaders(secret: string, body: Buffer): Record<string, string> {
   if (!secret) return {};
   const { sha256, sha1 } = signBody(secret, body);

@@ -4,15 +4,10 @@ import { DurableConsumers, NATS_CONNECTION } from '@cairn/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { DispatchService } from '../deliveries/dispatch.service.js';
 
-/** The durable consumer name of hooks-service on `CAIRN_EVENTS` for repository events (replicas share it). */
 export const HOOKS_DURABLE = 'hooks-service';
-/** What {@link HOOKS_DURABLE} consumes. */
 export const HOOKS_EVENT_FILTER = 'repo.evt.>';
 
-/**
- * The webhook-producing durable consumers: a durable consumer takes one filter subject, so repository events and
- * package events (packages-service's `package` hooks) have one each. Replicas share them.
- */
+// A durable consumer takes one filter subject: repository and package events have one each.
 export const HOOKS_EVENT_CONSUMERS = [
   { durable: HOOKS_DURABLE, subject: HOOKS_EVENT_FILTER },
   { durable: 'hooks-service-packages', subject: 'packages.evt.>' },

@@ -4,15 +4,10 @@ import { DurableConsumers, NATS_CONNECTION } from '@cairn/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { WebhooksRepository } from '../webhooks/webhooks.repository.js';
 
-/**
- * The durable consumer of owner deletions (a second one: a durable consumer takes one filter, and `repo.evt.>` is
- * the other). Replicas share it.
- */
 export const HOOKS_OWNERS_DURABLE = 'hooks-service-owners';
 /** A deleted user or organization (`kind` tells which): its owner hooks go. */
 export const HOOKS_OWNERS_EVENT_FILTER = IdentityEvents.userDeleted;
 
-/** The owner id whose hooks a deletion event removes, or null for anything else. */
 export function deletedOwnerId(event: DomainEvent): number | null {
   return deletedAccountOf(event)?.id ?? null;
 }

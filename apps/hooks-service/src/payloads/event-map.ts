@@ -8,14 +8,12 @@ import {
   createPayload, deletePayload, pushPayload, repositoryJson, repositoryPayload, splitRef,
 } from './gitea-payloads.js';
 
-/** One webhook event derived from a domain event. */
 export interface HookEventSpec {
   /** `X-Gitea-Event-Type` (see hook-events.ts). */
   eventType: string;
   /** Tells apart several specs of one domain event (part of the delivery's unique key). */
   key: string;
   action?: string;
-  /** Gitea's native payload. */
   payload: Record<string, unknown>;
   /** The short branch name, when `branch_filter` applies (push/create/delete of a branch). */
   branch?: string;
@@ -23,12 +21,10 @@ export interface HookEventSpec {
   commitCount?: number;
 }
 
-/** What a domain event means for webhooks. */
 export interface MappedEvent {
   /** The event's repository and owner; `id` 0: an owner's event outside any repository (packages not linked). */
   repository: { id: number; ownerId: number };
   specs: HookEventSpec[];
-  /** Side effect on hooks, applied before matching. */
   effect?: 'copy-default-hooks' | 'delete-repository-hooks';
   /** The repository's own hooks do not get it (they are gone with the repository). */
   excludeRepositoryHooks?: boolean;
@@ -58,11 +54,8 @@ function repositoryEvent(action: 'created' | 'deleted') {
   });
 }
 
-/**
- * A fork, for the source repository's hooks. Gitea fills `forkee` with the source and `repository` with the new
- * fork (`services/webhook/notifier.go`); GitHub, whose header we also send, documents the opposite, which is what the
- * name says. We follow GitHub: `forkee` is the new fork, `repository` the repository whose hook fired.
- */
+// Gitea fills `forkee` with the source and `repository` with the fork; GitHub, whose header we also send, documents
+// the opposite. We follow GitHub: `forkee` is the new fork.
 function forkEvent(data: RepositoryForkedEventData, ctx: MapContext): MappedEvent {
   return {
     repository: repoRef(data.repository),
@@ -80,10 +73,7 @@ function forkEvent(data: RepositoryForkedEventData, ctx: MapContext): MappedEven
   };
 }
 
-/**
- * A push: `create` for each new ref (and its push), `delete` for each deleted ref, `push` for each update; a renamed
- * branch is only deleted and created (as Gitea's `RenameBranch` notifies).
- */
+/** A renamed branch is only deleted and created, as Gitea's `RenameBranch` notifies. */
 function pushEvent(data: PushEventData, ctx: MapContext): MappedEvent {
   const repository = repositoryJson(data.repository, ctx.rootUrl);
   const specs: HookEventSpec[] = [];
@@ -128,10 +118,7 @@ const ISSUE_SUB_EVENTS: Partial<Record<IssueEventData['action'], { issue: string
   demilestoned: { issue: 'issue_milestone', pull: 'pull_request_milestone' },
 };
 
-/**
- * `repo.evt.issue.*` → Gitea's `IssuePayload` (`issues`, `issue_assign`, `issue_label`, `issue_milestone`; a pull
- * request's lock and label/milestone actions go out as its `pull_request*` kinds).
- */
+/** A pull request's lock and label/milestone actions go out as its `pull_request*` kinds. */
 function issueEvent(data: IssueEventData, ctx: MapContext): MappedEvent {
   const repository = repositoryJson(data.repository, ctx.rootUrl);
   const base = {
@@ -185,11 +172,7 @@ function commentEvent(data: IssueCommentEventData, ctx: MapContext): MappedEvent
   };
 }
 
-/**
- * `repo.evt.pull-request.*` → Gitea's `PullRequestPayload`: `pull_request` (merged = action `closed` with
- * `pull_request.merged`), `pull_request_sync` for new head commits (action `synchronized`), and Cairn's
- * `mergeability_changed` action when a mergeability check result is stored.
- */
+/** Merged is action `closed` with `pull_request.merged`; `mergeability_changed` is Cairn's own action. */
 function pullRequestEvent(data: PullRequestEventData, ctx: MapContext): MappedEvent {
   const assign = data.action === 'assigned' || data.action === 'unassigned';
   const eventType = data.action === 'synchronized' ? 'pull_request_sync' : assign ? 'pull_request_assign' : 'pull_request';
@@ -223,11 +206,7 @@ function pullRequestEvent(data: PullRequestEventData, ctx: MapContext): MappedEv
   };
 }
 
-/**
- * `repo.evt.pull-review.*` → Gitea's `PullRequestPayload`: a submitted review is `pull_request_review_approved`,
- * `_rejected` or `_comment` (action `reviewed`, with `review: {type, content}`); review requests are
- * `pull_request_review_request` (actions `review_requested` / `review_request_removed`, with `requested_reviewer`).
- */
+/** Reviews are `pull_request_review_{approved,rejected,comment}`; requests `pull_request_review_request`. */
 function pullReviewEvent(data: PullReviewEventData, ctx: MapContext): MappedEvent {
   const eventType = data.review ? `pull_request_review_${data.review.type}` : 'pull_request_review_request';
   const who = data.requestedReviewer ? `:${data.requestedReviewer.id}` : '';
@@ -253,10 +232,7 @@ function pullReviewEvent(data: PullReviewEventData, ctx: MapContext): MappedEven
   };
 }
 
-/**
- * `repo.evt.commit-status.created` → Gitea's `CommitStatusPayload` (`status`; no action). `id` is the status's
- * database id, as Gitea's notifier sends it; no branch filter applies (Gitea matches no ref for it).
- */
+/** `id` is the status's database id, as Gitea's notifier sends it; no branch filter applies (Gitea matches no ref). */
 function commitStatusEvent(data: CommitStatusEventData, ctx: MapContext): MappedEvent {
   const s = data.status;
   return {
@@ -283,11 +259,7 @@ function commitStatusEvent(data: CommitStatusEventData, ctx: MapContext): Mapped
   };
 }
 
-/**
- * `packages.evt.package.*` → Gitea's `PackagePayload` (`package`): the linked repository's hooks, the owner's (user or
- * organization) and the system hooks get it; as Gitea 1.24, the payload's own `repository` and `organization` are
- * null (the linked repository is inside `package`, when the sender may see it).
- */
+/** As Gitea 1.24, the payload's own `repository` and `organization` are null (the linked repo is in `package`). */
 function packageEvent(data: PackageEventData): MappedEvent {
   const version = data.package;
   return {
@@ -303,7 +275,6 @@ function packageEvent(data: PackageEventData): MappedEvent {
   };
 }
 
-/** `repo.evt.release.*` → Gitea's `ReleasePayload` (`release`: published, updated, deleted). */
 function releaseEvent(data: ReleaseEventData, ctx: MapContext): MappedEvent {
   return {
     repository: repoRef(data.repository),
@@ -326,14 +297,11 @@ function releaseEvent(data: ReleaseEventData, ctx: MapContext): MappedEvent {
 type MapperOf<S extends EventSubject> = (data: EventContract[S], ctx: MapContext) => MappedEvent;
 type EventMap = { [S in EventSubject]?: MapperOf<S> };
 
-/** The same mapper for every subject of one group (their payloads are one type). */
 function each<G extends Record<string, EventSubject>>(group: G, mapper: MapperOf<G[keyof G]>): EventMap {
   return Object.fromEntries(Object.values(group).map((subject) => [subject, mapper]));
 }
 
-/**
- * Domain events → webhook events. Adding a type is one entry here. Types not listed are acknowledged and ignored.
- */
+/** Domain events → webhook events; types not listed are acknowledged and ignored. */
 export const EVENT_MAP: EventMap = {
   [RepoEvents.repositoryCreated]: repositoryEvent('created'),
   [RepoEvents.repositoryDeleted]: repositoryEvent('deleted'),
@@ -348,7 +316,6 @@ export const EVENT_MAP: EventMap = {
   ...each(ReleaseEvents, releaseEvent),
 };
 
-/** What one event means for webhooks, or null for an event no webhook is about. */
 export function mapDomainEvent<S extends EventSubject>(type: S, data: EventContract[S], ctx: MapContext): MappedEvent | null {
   const mapper = EVENT_MAP[type] as MapperOf<S> | undefined;
   return mapper ? mapper(data, ctx) : null;

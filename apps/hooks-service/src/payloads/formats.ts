@@ -1,7 +1,4 @@
-/**
- * Hook types other than `gitea`/`gogs` get a chat message instead of the native payload. Each format renders the
- * same summary (title, text, link) its own way; the native types send Gitea's JSON (indented, as Gitea does).
- */
+// Non-native hook types get a chat message from one summary; gitea/gogs send Gitea's JSON (indented, as Gitea).
 
 interface Summary {
   title: string;
@@ -18,11 +15,9 @@ const GREY = 0x95a5a6;
 
 type Json = Record<string, unknown>;
 
-/** The object at `v`, or an empty one (payload fields are read defensively). */
 function obj(v: unknown): Json {
   return v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {};
 }
-/** The text of `v` ('' for null/undefined). */
 function str(v: unknown): string {
   return v === undefined || v === null ? '' : String(v);
 }
@@ -41,7 +36,6 @@ function senderOf(p: Json): Summary['sender'] {
     : null;
 }
 
-/** What an event says, in one line plus detail. */
 export function summarize(eventType: string, p: Json): Summary {
   const repo = repoName(p);
   const sender = senderOf(p);
@@ -112,21 +106,15 @@ function htmlEscape(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-/** A rendered body, and how it must be sent. */
 export interface RenderedPayload {
-  /** JSON text. */
   body: string;
   /** Matrix uses PUT to `<url>/<txnId>`. */
   method: 'POST' | 'PUT';
 }
 
-/** The hook types whose payload is Gitea's native JSON. */
 export const NATIVE_TYPES = new Set(['gitea', 'gogs']);
 
-/**
- * The body a hook of `type` gets for an event, or null when this type skips the event (Gitea sends chat hooks no
- * push without commits).
- */
+/** Null when this type skips the event (Gitea sends chat hooks no push without commits). */
 export function renderPayload(
   type: string,
   eventType: string,

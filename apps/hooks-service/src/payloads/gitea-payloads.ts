@@ -46,7 +46,6 @@ export interface PushPayloadInput {
   repository: Record<string, unknown>;
   pusher: UserDto | Record<string, unknown> | null;
   update: RefUpdate;
-  /** The repository's URLs (for `compare_url`). */
   urls: RepoUrls;
 }
 
@@ -83,7 +82,6 @@ export function createPayload(
   return { sha, ref: name, ref_type: refType, repository, sender };
 }
 
-/** Gitea's `DeletePayload`. */
 export function deletePayload(
   repository: Record<string, unknown>,
   sender: unknown,
@@ -93,7 +91,6 @@ export function deletePayload(
   return { ref: name, ref_type: refType, pusher_type: 'user', repository, sender };
 }
 
-/** Gitea's `RepositoryPayload`. */
 export function repositoryPayload(
   action: 'created' | 'deleted',
   repository: Record<string, unknown>,

@@ -2,10 +2,7 @@ import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { COMMON_SETTINGS, createPgPool, type CommonSettings } from '@cairn/platform';
 import pg from 'pg';
 
-/**
- * Plain SQL for the delivery hot path (claim an attempt, record it, write an event's deliveries): one round trip
- * each, without an ORM's per-query cost. Used only by repositories; tables are qualified with the `hooks` schema.
- */
+/** Plain SQL for the delivery hot path: one round trip each, without an ORM's per-query cost. */
 @Injectable()
 export class SqlPool implements OnApplicationShutdown {
   readonly pool: pg.Pool;

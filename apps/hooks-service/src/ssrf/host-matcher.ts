@@ -1,13 +1,9 @@
 import { formatIp, isExternal, isLoopback, isPrivate, parseCidr, parseIp, type IpAddress, type IpNetwork } from './ip.js';
 
-/** Gitea's built-in network names for `[webhook] ALLOWED_HOST_LIST`. */
 export const HOST_MATCH_BUILTINS = ['external', 'private', 'loopback'] as const;
 type Builtin = (typeof HOST_MATCH_BUILTINS)[number];
 
-/**
- * A parsed `ALLOWED_HOST_LIST`: built-in networks (`external`, `private`, `loopback`), CIDRs, and host-name
- * patterns (shell-style, matched against the lower-cased host name or the address text; `*` allows everything).
- */
+/** Host patterns are shell-style, matched against the lower-cased host name or the address text. */
 export interface HostMatchList {
   readonly text: string;
   readonly builtins: ReadonlySet<Builtin>;
@@ -66,7 +62,6 @@ function escapeRegex(c: string): string {
   return c.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 }
 
-/** Parses a comma-separated list; throws an Error naming the bad entry. */
 export function parseHostMatchList(text: string): HostMatchList {
   const builtins = new Set<Builtin>();
   const networks: IpNetwork[] = [];
@@ -109,16 +104,12 @@ function cidrHas(n: IpNetwork, ip: IpAddress): boolean {
   return true;
 }
 
-/**
- * Whether a connection to `ip` for the URL host `host` is allowed: the host name matches a pattern, or the address
- * (its text matches a pattern, or it lies in an allowed built-in network or CIDR). As Gitea's host matcher.
- */
+/** Allowed when the host name matches, or the address does (text pattern, built-in network or CIDR), as Gitea. */
 export function isAllowedTarget(list: HostMatchList, host: string, ip: IpAddress): boolean {
   const bare = host.replace(/^\[|\]$/g, '');
   return matchPattern(list, bare) || matchPattern(list, formatIp(ip)) || matchIp(list, ip);
 }
 
-/** Same check from an address text (as `dns.lookup` returns it). */
 export function isAllowedAddress(list: HostMatchList, host: string, address: string): boolean {
   const ip = parseIp(address);
   return ip !== null && isAllowedTarget(list, host, ip);

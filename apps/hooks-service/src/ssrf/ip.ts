@@ -6,7 +6,6 @@ export interface IpAddress {
   bytes: Uint8Array;
 }
 
-/** A network in CIDR form. */
 export interface IpNetwork {
   family: 4 | 6;
   bytes: Uint8Array;
@@ -81,7 +80,6 @@ export function parseCidr(text: string): IpNetwork | null {
   return { family: 6, bytes: v6, prefix };
 }
 
-/** Whether the network contains the address (families must match after normalisation). */
 export function networkContains(net: IpNetwork, ip: IpAddress): boolean {
   if (net.family !== ip.family) return false;
   let bits = net.prefix;
@@ -92,7 +90,6 @@ export function networkContains(net: IpNetwork, ip: IpAddress): boolean {
   return true;
 }
 
-/** The canonical text of an address (IPv4 dotted; IPv6 compressed lower-case). */
 export function formatIp(ip: IpAddress): string {
   if (ip.family === 4) return Array.from(ip.bytes).join('.');
   const words: number[] = [];
@@ -126,11 +123,7 @@ const NOT_GLOBAL = nets(
   '0.0.0.0/8', '169.254.0.0/16', '224.0.0.0/4', '240.0.0.0/4',
   '::/128', '::/96', 'fe80::/10', 'ff00::/8',
 );
-/**
- * Private (RFC 1918, RFC 4193, deprecated site-local) and the special-purpose ranges Gitea also refuses as
- * "external": CGNAT, cloud metadata, IETF/TEST-NETs, benchmarking, 6to4/Teredo/NAT64 (they embed IPv4), ORCHID,
- * documentation.
- */
+/** Private ranges plus the special-purpose ones Gitea also refuses as "external" (CGNAT, metadata, 6to4, …). */
 const PRIVATE = nets(
   '10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7', 'fec0::/10',
   '100.64.0.0/10', '168.63.129.16/32', '192.0.0.0/24', '192.0.2.0/24', '192.88.99.0/24', '198.18.0.0/15',

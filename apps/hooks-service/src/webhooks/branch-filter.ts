@@ -1,8 +1,5 @@
-/**
- * Gitea's `branch_filter`: a glob (gobwas/glob syntax, no separators) matched against the short branch name.
- * `*` and `**` match any run of characters (slashes included), `?` one character, `[abc]`/`[a-z]` a class and
- * `[!…]` its negation, `{a,b}` alternatives (nestable), `\` escapes. Empty or `*` matches every branch.
- */
+// Gitea's `branch_filter`: a gobwas/glob without separators on the short branch name (`*` spans slashes, `{a,b}`,
+// `[!…]`); empty or `*` matches every branch.
 export class GlobSyntaxError extends Error {}
 
 const cache = new Map<string, RegExp>();
@@ -19,13 +16,11 @@ export function compileBranchFilter(pattern: string): RegExp {
   return re;
 }
 
-/** Throws {@link GlobSyntaxError} when the filter is not a valid glob. */
 export function validateBranchFilter(pattern: string): void {
   if (pattern === '' || pattern === '*') return;
   compileBranchFilter(pattern);
 }
 
-/** Whether a branch passes the hook's filter. */
 export function branchMatches(filter: string, branch: string): boolean {
   if (filter === '' || filter === '*') return true;
   try {

@@ -1,9 +1,5 @@
-/**
- * Webhook events, as Gitea names them. A hook stores the set of enabled *keys* (Gitea's `HookEvents` booleans);
- * what the API accepts in `events` expands to keys (`issues` → the whole issue family, `issues_only` → just
- * `issues`, same for `pull_request`); a delivered *event type* (`X-Gitea-Event-Type`) is enabled by its key and is
- * announced as its *header event* (`X-Gitea-Event`/`X-GitHub-Event`).
- */
+// Webhook events as Gitea names them: a hook stores enabled keys (Gitea's `HookEvents`), `events` names expand to
+// keys, and a delivered event type (`X-Gitea-Event-Type`) is enabled by its key and announced as its header event.
 
 import { HOOK_EVENT_KEYS, type HookEventKey } from '@cairn/contracts';
 
@@ -28,7 +24,6 @@ const EXPANSIONS: Record<string, readonly HookEventKey[]> = {
   pull_request_review_comment: ['pull_request_review'],
 };
 
-/** Every name `events` accepts. */
 export const ACCEPTED_EVENT_NAMES: readonly string[] = ['*', ...Object.keys(EXPANSIONS)];
 
 /** Event types that can be delivered: the key that enables each and the header event it is announced as. */
@@ -61,7 +56,6 @@ export const HOOK_EVENT_TYPES: Record<string, { key: HookEventKey; event: string
   workflow_run: { key: 'workflow_run', event: 'workflow_run' },
 };
 
-/** What a hook stores about its events. */
 export interface HookEventSelection {
   events: HookEventKey[];
   sendEverything: boolean;
@@ -85,14 +79,12 @@ export function parseEvents(names: readonly string[] | undefined): HookEventSele
   return { events: HOOK_EVENT_KEYS.filter((k) => enabled.has(k)), sendEverything: false };
 }
 
-/** Whether a hook wants an event type. */
 export function hookWants(hook: { events: readonly string[]; sendEverything: boolean }, eventType: string): boolean {
   const t = HOOK_EVENT_TYPES[eventType];
   if (!t) return false;
   return hook.sendEverything || hook.events.includes(t.key);
 }
 
-/** The header event (`X-Gitea-Event`) of an event type. */
 export function headerEventOf(eventType: string): string {
   return HOOK_EVENT_TYPES[eventType]?.event ?? eventType;
 }

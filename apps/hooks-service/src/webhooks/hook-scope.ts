@@ -5,16 +5,12 @@ import {
 import { RpcClient } from '@cairn/platform';
 import type { HookOwnerFilter } from './webhooks.repository.js';
 
-/** A scope the actor may manage, resolved to the rows it owns. */
 export interface ResolvedScope extends HookOwnerFilter {
   level: 'admin' | 'org' | 'user' | 'repo';
 }
 
-/**
- * Who may manage which hooks (checked again here: messages can come from anywhere): site admins the admin hooks;
- * repository admins (and site admins) a repository's; organization owners (and site admins) an organization's; every
- * signed-in user their own (`/user/hooks`, matched like an organization's: by the owner of the event's repository).
- */
+// Rechecked here (messages can come from anywhere): admin hooks by site admins, a repository's by its admins, an
+// org's by its owners, and every signed-in user's own (matched like an org's, by the event repository's owner).
 @Injectable()
 export class HookScopeResolver {
   constructor(private readonly rpc: RpcClient) {}

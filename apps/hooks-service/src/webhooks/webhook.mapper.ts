@@ -5,7 +5,6 @@ import { eventsForDto } from './hook-events.js';
 import { maskCredential, maskUrlCredentials } from '../common/header-mask.js';
 import type { WebhookRow } from './webhooks.repository.js';
 
-/** The hook's type-specific settings as stored. */
 export function hookMeta(row: { meta: unknown }): Record<string, string> {
   const m = row.meta;
   return m && typeof m === 'object' && !Array.isArray(m) ? (m as Record<string, string>) : {};
@@ -20,10 +19,7 @@ export function openOrEmpty(box: SecretBox, sealed: string | null): string {
   }
 }
 
-/**
- * Gitea's `Hook` JSON: never the secret; unlike Gitea, the authorization header and URL credentials masked (see
- * deliveries/header-mask.ts).
- */
+/** Gitea's `Hook` JSON: never the secret; unlike Gitea, authorization header and URL credentials masked. */
 export function toHookDto(row: WebhookRow, box: SecretBox): HookDto {
   const admin = row.repoId === 0 && row.ownerId === 0;
   const config: Record<string, string> = { url: maskUrlCredentials(row.url), content_type: row.contentType, ...hookMeta(row) };

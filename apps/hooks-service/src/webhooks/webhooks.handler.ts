@@ -7,7 +7,6 @@ import {
 } from '@cairn/contracts';
 import { WebhooksService } from './webhooks.service.js';
 
-/** hooks.webhook.* and hooks.repository.init. */
 @Controller()
 export class WebhooksHandler {
   constructor(private readonly hooks: WebhooksService) {}

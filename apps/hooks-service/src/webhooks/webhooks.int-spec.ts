@@ -1,5 +1,4 @@
-// Hook management against the real Postgres, a private NATS (JetStream) and Redis, through the service's NATS
-// subjects (validation pipe and error envelope included) and its JetStream consumer.
+// Hook management through the service's NATS subjects and its JetStream consumer.
 import type { INestMicroservice } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

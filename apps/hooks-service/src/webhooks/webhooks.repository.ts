@@ -11,7 +11,6 @@ export interface HookOwnerFilter {
 
 export type WebhookRow = Webhook;
 
-/** What matching an event needs of a hook. */
 export interface MatchableHook {
   id: number;
   repoId: number;
@@ -22,7 +21,6 @@ export interface MatchableHook {
   meta: unknown;
 }
 
-/** The only place hooks are read and written. */
 @Injectable()
 export class WebhooksRepository {
   constructor(
@@ -60,16 +58,12 @@ export class WebhooksRepository {
     return count ? this.findById(id) : null;
   }
 
-  /** Deletes the hook and (by cascade) its deliveries; false if the scope has no such hook. */
   async delete(owner: HookOwnerFilter, id: number): Promise<boolean> {
     const { count } = await this.prisma.webhook.deleteMany({ where: this.where(owner, { id }) });
     return count > 0;
   }
 
-  /**
-   * Copies every default hook (active or not) into a repository, once per default hook: the unique
-   * (repo_id, copied_from_hook_id) makes a repeat — or a concurrent copy — insert nothing. Returns how many were new.
-   */
+  /** Once per default hook: the unique (repo_id, copied_from_hook_id) makes a repeat or concurrent copy a no-op. */
   async copyDefaultHooks(repoId: number): Promise<number> {
     const defaults = await this.prisma.webhook.findMany({ where: { repoId: 0, ownerId: 0, isSystemWebhook: false } });
     if (!defaults.length) return 0;
@@ -96,10 +90,7 @@ export class WebhooksRepository {
     return count;
   }
 
-  /**
-   * The active hooks an event of repository R owned by O goes to: R's, O's, and every system hook. R = 0: an owner's
-   * event outside any repository (a package not linked), for O's and the system hooks only.
-   */
+  /** R's, O's and every system hook; R = 0 is an owner's event outside any repository (a package not linked). */
   async activeHooksFor(repoId: number, ownerId: number): Promise<MatchableHook[]> {
     const rows = await this.sql.query<{
       id: number; repo_id: number; type: string; events: string[]; send_everything: boolean; branch_filter: string; meta: unknown;
@@ -121,17 +112,13 @@ export class WebhooksRepository {
     }));
   }
 
-  /** A deleted repository's hooks go with it (their deliveries by cascade). */
   async deleteRepositoryHooks(repoId: number): Promise<number> {
     if (!repoId) return 0;
     const { count } = await this.prisma.webhook.deleteMany({ where: { repoId } });
     return count;
   }
 
-  /**
-   * Deletes the hooks of a deleted user or organization (with their deliveries, by cascade). Idempotent: a
-   * redelivered deletion event finds nothing left.
-   */
+  /** Idempotent: a redelivered deletion event finds nothing left. */
   async deleteOwnerHooks(ownerId: number): Promise<number> {
     if (!ownerId) return 0;
     const { count } = await this.prisma.webhook.deleteMany({ where: { ownerId, repoId: 0 } });

@@ -16,7 +16,6 @@ import { isMaskOf, maskCredential, maskUrlCredentials } from '../common/header-m
 import { TEST_DELIVERY, type TestDelivery } from './test-delivery.js';
 import { WebhooksRepository } from './webhooks.repository.js';
 
-/** Hook management in the three scopes, default-hook copies, and test deliveries. */
 @Injectable()
 export class WebhooksService {
   private readonly logger = new Logger('WebhooksService');
@@ -100,15 +99,11 @@ export class WebhooksService {
     if (!(await this.hooks.delete(owner, hookId))) throw DomainError.notFound('hook does not exist');
   }
 
-  /** Copies the default hooks into a new repository (idempotent; see the repository's unique constraint). */
   async repositoryInit(repoId: number): Promise<RepositoryInitReply> {
     return { copied: await this.hooks.copyDefaultHooks(repoId) };
   }
 
-  /**
-   * Gitea's hook test: a push payload of the head commit of `ref` (default branch), delivered to this hook whatever
-   * its events, branch filter or active flag.
-   */
+  /** Gitea's hook test: a push of the head of `ref`, delivered regardless of events, branch filter or active flag. */
   async test(actor: ActorDto | null, scope: HookScopeDto, hookId: number, ref?: string): Promise<HookDeliveryDto> {
     const owner = await this.scopes.resolve(actor, scope);
     if (owner.level !== 'repo' || !scope.repo || !scope.access) {

@@ -78,11 +78,8 @@ export class AuthService {
     return { actor, user: this.usersService.render(user, actor), mustChangePassword: user.mustChangePassword };
   }
 
-  /**
-   * The actor a stored reference to a sign-in stands for now (registry bearer tokens): the user as they are — still
-   * allowed to sign in, admin or not — and, for a sign-in made with an access token, that token if it still exists
-   * and is the user's, with its current scopes.
-   */
+  // The actor a stored sign-in (registry bearer tokens) stands for now: the user as they are and, for a token
+  // sign-in, that token if it still exists and is the user's, with its current scopes.
   async referencedActor(userId: number, tokenId?: number): Promise<ResolveCredentialsReply> {
     let principal: Principal;
     if (tokenId === undefined) {
@@ -130,10 +127,7 @@ export class AuthService {
     return { user: row.user, via: 'token', scopes: row.scopes, tokenId: row.id };
   }
 
-  /**
-   * Password (and, when enrolled, TOTP) sign-in, behind the sign-in throttle: a wrong password or code stays counted
-   * against the account and the source address; a right password waiting for its code counts for nothing.
-   */
+  /** A wrong password or code stays counted; a right password waiting for its code counts for nothing. */
   private async byPassword(login: string, password: string, otp: string | undefined, address?: string): Promise<Principal> {
     const { user, attempt } = await this.checkPassword(login, password, address);
     try {
@@ -149,10 +143,7 @@ export class AuthService {
     return { user, via: 'password', scopes: ['all'] };
   }
 
-  /**
-   * The password step every password sign-in shares, behind the throttle: a wrong password stays counted; an account
-   * that may not sign in is refused without counting (the password was right).
-   */
+  /** An account that may not sign in is refused without counting (the password was right). */
   private async checkPassword(login: string, password: string, address?: string) {
     const user = login ? await this.users.findUserForLogin(login) : null;
     // A user is counted by id (whatever name or email they sign in with); an unknown name by itself.

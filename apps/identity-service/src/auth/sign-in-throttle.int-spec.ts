@@ -7,10 +7,7 @@ import { SignInThrottle } from '../common/sign-in-throttle.js';
 import { base32Decode, totp } from './totp.js';
 import { TwoFactorService } from './two-factor.service.js';
 
-/**
- * The sign-in throttle against the real Redis, through identity-service's real `identity.auth.resolve` handler:
- * 3 failures per account and 5 per source address in a 60 s window (issue 9, item 6).
- */
+/** Through the real `identity.auth.resolve` handler: 3 failures per account, 5 per address in 60 s. */
 describe('sign-in throttle (integration)', () => {
   let env: IdentityTestEnv;
   const users = new Map<string, UserDto>();

@@ -42,13 +42,11 @@ export type TotpAlgorithm = 'sha1' | 'sha256' | 'sha512';
 export interface TotpOptions {
   /** Time step in seconds (RFC 6238 X); default 30. */
   step?: number;
-  /** Number of digits; default 6. */
   digits?: number;
   /** HMAC hash; default sha1 (what every authenticator app uses). */
   algorithm?: TotpAlgorithm;
 }
 
-/** RFC 4226 HOTP value for a counter. */
 export function hotp(secret: Buffer, counter: number, digits = 6, algorithm: TotpAlgorithm = 'sha1'): string {
   const msg = Buffer.alloc(8);
   msg.writeBigUInt64BE(BigInt(counter));
@@ -58,17 +56,12 @@ export function hotp(secret: Buffer, counter: number, digits = 6, algorithm: Tot
   return String(binary).padStart(digits, '0');
 }
 
-/** RFC 6238 TOTP value at a time (ms since the epoch). */
 export function totp(secret: Buffer, timeMs: number, opts: TotpOptions = {}): string {
   const step = opts.step ?? 30;
   return hotp(secret, Math.floor(timeMs / 1000 / step), opts.digits ?? 6, opts.algorithm ?? 'sha1');
 }
 
-/**
- * The time step (counter) whose TOTP value `code` is, among the current step and `window` steps either side (clock
- * drift), or null. Only steps after `after` count: the caller passes the step of the last accepted code, so a code is
- * good once and an older code cannot follow a newer one.
- */
+/** Only steps after `after` (the last accepted one) count: a code is good once, never after a newer one. */
 export function totpStepOf(
   secret: Buffer,
   code: string,
@@ -91,12 +84,10 @@ export function totpStepOf(
   return found;
 }
 
-/** True when `code` is the TOTP value of the current step or of one step either side (clock drift). */
 export function verifyTotp(secret: Buffer, code: string, timeMs: number, opts: TotpOptions & { window?: number } = {}): boolean {
   return totpStepOf(secret, code, timeMs, opts) !== null;
 }
 
-/** The `otpauth://` URI authenticator apps scan. */
 export function otpauthUrl(issuer: string, account: string, secretBase32: string): string {
   const label = encodeURIComponent(`${issuer}:${account}`);
   const q = new URLSearchParams({ secret: secretBase32, issuer, algorithm: 'SHA1', digits: '6', period: '30' });

@@ -17,7 +17,6 @@ export class TwoFactorRepository {
     return this.prisma.pendingTwoFactor.findUnique({ where: { userId } });
   }
 
-  /** Starts (or restarts, with a new secret) the user's pending enrolment. */
   startPending(userId: number, secretEncrypted: string): Promise<PendingTwoFactorRow> {
     return this.prisma.pendingTwoFactor.upsert({
       where: { userId },
@@ -26,10 +25,7 @@ export class TwoFactorRepository {
     });
   }
 
-  /**
-   * Turns the pending enrolment into the active one, in one transaction: false when it is gone (confirmed or removed
-   * meanwhile). A unique violation means the user is already enrolled.
-   */
+  /** False when the pending enrolment is gone (confirmed or removed meanwhile). */
   activate(pending: PendingTwoFactorRow, scratchTokenHash: string, lastUsedStep: number): Promise<boolean> {
     return this.prisma.$transaction(async (tx) => {
       const { count } = await tx.pendingTwoFactor.deleteMany({
@@ -43,10 +39,7 @@ export class TwoFactorRepository {
     });
   }
 
-  /**
-   * Records `step` as the user's last accepted TOTP step if it is later than the one recorded, in one conditional
-   * UPDATE: of two concurrent uses of the same code exactly one sees its row updated. True when this call won.
-   */
+  /** One conditional UPDATE: of two concurrent uses of the same code exactly one wins. */
   async claimStep(userId: number, step: number): Promise<boolean> {
     const { count } = await this.prisma.twoFactor.updateMany({
       where: { userId, OR: [{ lastUsedStep: null }, { lastUsedStep: { lt: step } }] },
@@ -64,7 +57,6 @@ export class TwoFactorRepository {
     return count === 1;
   }
 
-  /** Removes the user's enrolment, active or pending; false when there was none. */
   async delete(userId: number): Promise<boolean> {
     const [active, pending] = await this.prisma.$transaction([
       this.prisma.twoFactor.deleteMany({ where: { userId } }),

@@ -29,11 +29,7 @@ export class TwoFactorService {
     this.box = createSecretBox(settings.secretKey, 'two-factor', common.runMode, this.logger);
   }
 
-  /**
-   * Starts the actor's enrolment (users enrol only themselves): a new secret, returned this once, kept pending — the
-   * user is not enrolled, and sign-in is unchanged, until {@link confirm} sees a code from it. Starting again replaces
-   * a pending secret (a lost QR code), never an active one.
-   */
+  /** A new pending secret, returned once; restarting replaces a pending one (a lost QR code), never an active one. */
   async enroll(actor: ActorDto, username?: string): Promise<TwoFactorEnrollReply> {
     if (username !== undefined && username.toLowerCase() !== actor.login.toLowerCase()) {
       throw DomainError.forbidden('users can only enrol themselves in two-factor authentication');
@@ -78,10 +74,7 @@ export class TwoFactorService {
     return { scratch_token: scratch };
   }
 
-  /**
-   * Removes an enrolment (active or pending): the user themself or a site admin. With `passcode` (the web page), it
-   * must be a current, unused code of the active enrolment.
-   */
+  /** With `passcode` (the web page), it must be a current, unused code of the active enrolment. */
   async disable(actor: ActorDto, username?: string, passcode?: string): Promise<void> {
     const target = username === undefined ? await this.users.findById(actor.id) : await this.users.findUserByName(username);
     if (!target || target.type !== 'user') throw DomainError.notFound(`user "${username ?? actor.login}" does not exist`);
@@ -94,14 +87,7 @@ export class TwoFactorService {
     if (!(await this.repo.delete(target.id))) throw DomainError.notFound('two-factor authentication is not enrolled');
   }
 
-  /**
-   * Checks a TOTP passcode (6 digits, ±1 step) for an enrolled user. Each passcode is accepted once: its step must be
-   * later than the last accepted one, and claiming it is atomic (a replay, even a concurrent one, is refused).
-   */
-  /**
-   * Signs in with the recovery (scratch) code instead of a TOTP code: accepted once — it is replaced in the same
-   * conditional UPDATE by a new one nobody is shown (as Gitea regenerates it), so the user must enrol again for a new one.
-   */
+  /** Accepted once: replaced in the same conditional UPDATE by a code nobody is shown (as Gitea regenerates it). */
   async useRecoveryCode(userId: number, code: string): Promise<boolean> {
     if (!/^[A-Za-z0-9]{1,64}$/.test(code)) return false;
     return this.repo.consumeScratch(userId, hashScratch(code), newUnshownScratchHash());
@@ -122,7 +108,6 @@ export class TwoFactorService {
   }
 }
 
-/** The hash of a random recovery code nobody is shown: what replaces a used one. */
 function newUnshownScratchHash(): string {
   return hashScratch(randomBase62(24));
 }

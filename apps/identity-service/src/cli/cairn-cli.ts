@@ -1,8 +1,5 @@
 #!/usr/bin/env node
-/**
- * Cairn's administration CLI, after Gitea's (`npm run cairn -- admin user create …`): works on the database through
- * the service layer, without NATS.
- */
+/** Cairn's administration CLI, after Gitea's: works on the database through the service layer, without NATS. */
 import 'reflect-metadata';
 import path from 'node:path';
 import { Global, Module, type INestApplicationContext } from '@nestjs/common';
@@ -38,10 +35,7 @@ const MIGRATABLE: Record<string, { kind: StorageKind; localRoot: () => string }>
   },
 };
 
-/**
- * Gitea's `gitea migrate-storage`: copies every blob of one kind from one backend to the other, as configured by
- * `[storage]` / `[storage.<kind>]` (the target's settings must be in place); safe to rerun.
- */
+/** Gitea's `migrate-storage`: copies every blob of one kind to the other backend; safe to rerun. */
 async function migrateStorage(argv: string[]): Promise<void> {
   const args = parseCliArgs(argv, ['from', 'to', 'type'], []);
   if (args.positionals.length) throw new UsageError(`unexpected argument(s): ${args.positionals.join(' ')}`);

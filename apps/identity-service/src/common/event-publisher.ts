@@ -4,11 +4,8 @@ import { newEvent, OutboxRelay } from '@cairn/platform';
 import type { Tx } from '../prisma/prisma.service.js';
 import { OutboxRepository } from './outbox.repository.js';
 
-/**
- * Domain events through the transactional outbox: `record` inside the transaction that makes the change, `kick`
- * after it committed. The commit's NOTIFY wakes whichever relay listens, so rows written without a relay (the admin
- * CLI) are published by the running service's relay at once too.
- */
+// `record` inside the transaction that makes the change, `kick` after commit; the commit's NOTIFY wakes whichever
+// relay listens, so rows the admin CLI writes are published at once too.
 @Injectable()
 export class EventPublisher {
   constructor(

@@ -3,7 +3,6 @@ import type { DomainEvent } from '@cairn/contracts';
 import { outboxRow } from '@cairn/platform';
 import type { Tx } from '../prisma/prisma.service.js';
 
-/** Writes domain events into the outbox table, inside the caller's transaction. */
 @Injectable()
 export class OutboxRepository {
   async add(tx: Tx, event: DomainEvent): Promise<void> {

@@ -15,7 +15,6 @@ function options({ N, r, p }: ScryptParams): ScryptOptions {
   return { N, r, p, maxmem: 256 * N * r * p + 16 * 1024 * 1024 };
 }
 
-/** Parsed `scrypt$N$r$p$salt$hash`, or null when the text is not one (or has out-of-range parameters). */
 function parse(stored: string): { params: ScryptParams; salt: Buffer; hash: Buffer } | null {
   const parts = stored.split('$');
   if (parts.length !== 6 || parts[0] !== 'scrypt') return null;
@@ -28,10 +27,7 @@ function parse(stored: string): { params: ScryptParams; salt: Buffer; hash: Buff
   return { params: { N, r, p }, salt, hash };
 }
 
-/**
- * Password hashing with scrypt (memory-hard): a random 16-byte salt per password and the cost parameters stored
- * with the hash as `scrypt$N$r$p$<salt b64>$<hash b64>`, compared in constant time.
- */
+/** scrypt with a random salt; cost parameters stored with the hash (`scrypt$N$r$p$salt$hash`), so they can rise. */
 export class PasswordHasher {
   private dummy?: Promise<string>;
 

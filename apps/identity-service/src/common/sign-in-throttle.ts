@@ -10,20 +10,14 @@ export interface SignInSubject {
   address?: string;
 }
 
-/** One sign-in attempt that passed the throttle; its outcome decides what stays counted. */
 export interface SignInAttempt {
   /** Password and code (if any) were right: the account's failures are forgotten, the address's attempt uncounted. */
   succeeded(): Promise<void>;
   /** Neither right nor wrong (the password was right but a two-factor code is still needed): uncounted. */
   undecided(): Promise<void>;
-  /** Nothing to do: a failed attempt simply stays counted. */
 }
 
-/**
- * Atomically: refuse when either counter reached its limit (reply: which one and its remaining ms), else count the
- * attempt on both and start their windows if new. Counting before the password is checked means that concurrent
- * guesses cannot all slip in under the limit; a right password gives the attempt back (see `RELEASE`).
- */
+// Counting before the password is checked keeps concurrent guesses from all slipping in under the limit.
 const RESERVE = `
 for i = 1, #KEYS do
   local limit = tonumber(ARGV[i])
@@ -49,11 +43,8 @@ end
 return 0
 `;
 
-/**
- * The one home of sign-in throttling (per account and per source address, in Redis, fixed windows; the rules are in
- * docs/architecture.md). A success clears the account's count but only gives back its own attempt on the address's.
- * Without Redis, sign-in works unthrottled: a cache outage must not lock everybody out.
- */
+// Per account and per source address, fixed windows in Redis (rules: docs/architecture.md). Without Redis sign-in
+// works unthrottled: a cache outage must not lock everybody out.
 @Injectable()
 export class SignInThrottle implements OnApplicationShutdown {
   private readonly logger = new Logger('SignInThrottle');

@@ -2,11 +2,7 @@ import { Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { Clock } from './clock.js';
 import { LastUsedThrottle, UsageRecorder } from '@cairn/platform';
 
-/**
- * The one shape of "record that a credential was used": a throttled, fire-and-forget `last_used_at` write (at most
- * once per id per `[security] TOKEN_LAST_USED_UPDATE_INTERVAL`), failures logged, writes in flight awaited before the
- * database connection closes. Tokens and SSH keys differ only in what they touch and what the log calls them.
- */
+/** Throttled, fire-and-forget `last_used_at` writes; writes in flight are awaited before the connection closes. */
 export abstract class ThrottledUsage implements OnModuleDestroy {
   readonly recorder: UsageRecorder;
 

@@ -28,10 +28,7 @@ const keySize = (name: string, def: number) => ({
   parse: parsers.int(-1, 65536),
 });
 
-/**
- * identity-service's own settings (Gitea names; environment `CAIRN__SECTION__KEY` overrides `app.ini`).
- * The common ones (DATABASE_URL, ROOT_URL, RUN_MODE, …) come from @cairn/platform.
- */
+/** identity-service's own settings (Gitea's names). */
 export const identitySettingsSpec = {
   /** Key material for encrypting two-factor secrets at rest. */
   secretKey: secretKeySetting,
@@ -49,10 +46,7 @@ export const identitySettingsSpec = {
     default: DEFAULT_SCRYPT_PARAMS,
     parse: parsePasswordHashAlgo,
   },
-  /**
-   * Failed password or two-factor sign-ins allowed per account within `LOGIN_FAILURE_WINDOW`; the next attempt gets
-   * 429 with `Retry-After` until the window ends. 0 turns the per-account limit off.
-   */
+  /** Failed sign-ins allowed per account in `LOGIN_FAILURE_WINDOW`, then 429 with `Retry-After`; 0 turns it off. */
   loginMaxFailuresPerAccount: {
     section: 'security',
     key: 'LOGIN_MAX_FAILURES_PER_ACCOUNT',
@@ -73,10 +67,7 @@ export const identitySettingsSpec = {
     default: 300_000,
     parse: parsers.durationMs,
   },
-  /**
-   * `[service] DISABLE_REGISTRATION` (Gitea's name and default): `true` refuses self sign-up (403); accounts are then
-   * created by administrators only. The gateway reads the same setting to hide the sign-up link.
-   */
+  /** Gitea's `[service] DISABLE_REGISTRATION`: `true` refuses self sign-up (403); the gateway hides its link. */
   disableRegistration: { section: 'service', key: 'DISABLE_REGISTRATION', default: false, parse: parsers.bool },
   /** `[ssh] MINIMUM_KEY_SIZE_CHECK`: enforce `[ssh.minimum_key_sizes]`. */
   minimumKeySizeCheck: { section: 'ssh', key: 'MINIMUM_KEY_SIZE_CHECK', default: true, parse: parsers.bool },
@@ -89,14 +80,12 @@ export const identitySettingsSpec = {
 
 export type IdentitySettings = SettingsOf<typeof identitySettingsSpec>;
 
-/** Injection token of {@link IdentitySettings}. */
 export const IDENTITY_SETTINGS = Symbol('IDENTITY_SETTINGS');
 
 export function loadIdentitySettings(env: NodeJS.ProcessEnv = process.env): IdentitySettings {
   return loadSettings(identitySettingsSpec, env);
 }
 
-/** The minimum key sizes by sshpk key type. */
 export function minimumKeySizes(s: IdentitySettings): Record<string, number> {
   return { ed25519: s.minKeySizeEd25519, ecdsa: s.minKeySizeEcdsa, rsa: s.minKeySizeRsa, dsa: s.minKeySizeDsa };
 }

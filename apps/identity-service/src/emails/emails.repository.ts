@@ -4,7 +4,6 @@ import { PrismaService } from '../prisma/prisma.service.js';
 
 export type EmailRow = EmailAddress;
 
-/** The only place additional e-mail addresses are read from and written to the database. */
 @Injectable()
 export class EmailsRepository {
   constructor(private readonly prisma: PrismaService) {}
@@ -20,7 +19,6 @@ export class EmailsRepository {
     );
   }
 
-  /** The user's rows among `lowerEmails`. */
   owned(userId: number, lowerEmails: string[]): Promise<EmailRow[]> {
     return this.prisma.emailAddress.findMany({ where: { userId, lowerEmail: { in: lowerEmails } } });
   }

@@ -5,11 +5,7 @@ import { uniqueViolation } from '@cairn/platform';
 import { UsersRepository, type UserRow } from '../users/users.repository.js';
 import { EmailsRepository } from './emails.repository.js';
 
-/**
- * A user's e-mail addresses (Gitea's `routers/api/v1/user/email.go`): the primary one (`users.email`, changed through
- * the account settings) and additional ones, unique across every account. Additional addresses are activated at once
- * (Gitea without `REGISTER_EMAIL_CONFIRM`).
- */
+/** Additional addresses are unique across accounts and activated at once (Gitea without `REGISTER_EMAIL_CONFIRM`). */
 @Injectable()
 export class EmailsService {
   constructor(
@@ -56,10 +52,7 @@ export class EmailsService {
     await this.emails.delete(user.id, wanted);
   }
 
-  /**
-   * Gitea's "make primary": an activated additional address becomes `users.email`; the old primary is kept as an
-   * additional address (so nothing that knew it, such as signed commits, loses it).
-   */
+  /** The old primary is kept as an additional address, so nothing that knew it (signed commits) loses it. */
   async setPrimary(actor: ActorDto | null, email: string): Promise<EmailDto[]> {
     const user = await this.user(actor);
     const lower = email.trim().toLowerCase();

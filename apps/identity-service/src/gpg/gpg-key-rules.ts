@@ -4,11 +4,9 @@ import { MAX_ARMORED_GPG_KEY_LENGTH, MAX_ARMORED_SIGNATURE_LENGTH } from '@cairn
 /** Why an uploaded key or a signature was refused (the message is shown to the user). */
 export class GpgKeyProblem extends Error {}
 
-/** One key (primary or subkey) as stored. */
 export interface ParsedGpgSubkey {
   /** 16 upper-case hex digits. */
   keyId: string;
-  /** Base64 of the public key packet. */
   publicKey: string;
   createdAt: Date;
   expiresAt: Date | null;
@@ -20,7 +18,6 @@ export interface ParsedGpgKey extends ParsedGpgSubkey {
   /** Lower-cased e-mails of the non-revoked user ids. */
   uidEmails: string[];
   subkeys: ParsedGpgSubkey[];
-  /** The openpgp key, to check signatures with. */
   key: openpgp.PublicKey;
 }
 
@@ -58,10 +55,7 @@ async function describe(k: openpgp.PublicKey | openpgp.Subkey, expiresAt: Date |
   };
 }
 
-/**
- * Reads an armored public key block (one or more keys; the same key twice is merged, as Gitea does). Throws
- * `GpgKeyProblem` for anything that is not a usable public key.
- */
+/** The same key twice is merged, as Gitea does; anything that is not a usable public key throws `GpgKeyProblem`. */
 export async function parseArmoredGpgKeys(armored: string): Promise<ParsedGpgKey[]> {
   if (armored.length > MAX_ARMORED_GPG_KEY_LENGTH) throw new GpgKeyProblem('the key is too large');
   if (armored.includes('-----BEGIN PGP PRIVATE KEY BLOCK-----')) {
@@ -108,10 +102,7 @@ export async function parseArmoredGpgKeys(armored: string): Promise<ParsedGpgKey
   return out;
 }
 
-/**
- * Checks an armored detached signature over one of `messages` (the verification token and its variants) by `key`
- * or one of its subkeys. Returns the id of the (sub)key that made it, or null.
- */
+/** The id of the (sub)key whose detached signature covers one of `messages`, or null. */
 export async function verifyTokenSignature(key: openpgp.PublicKey, armoredSignature: string, messages: string[]): Promise<string | null> {
   if (armoredSignature.length > MAX_ARMORED_SIGNATURE_LENGTH) return null;
   let signature: openpgp.Signature;

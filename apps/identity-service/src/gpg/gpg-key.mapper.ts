@@ -3,10 +3,7 @@ import type { GpgKeyDto } from '@cairn/contracts';
 import type { GpgKey } from '../generated/prisma/client.js';
 import type { GpgKeyWithSubkeys } from './gpg-keys.repository.js';
 
-/**
- * The key's user-id e-mails that are activated addresses of its owner (Gitea lists only those, each `verified`).
- * Computed when read, so it follows the owner's address changes.
- */
+/** Gitea lists only the key's uid e-mails that are its owner's activated addresses; computed on read. */
 export function ownerEmailsOfKey(key: Pick<GpgKey, 'uidEmails'>, activated: readonly string[]): string[] {
   return key.uidEmails.filter((e) => activated.includes(e));
 }

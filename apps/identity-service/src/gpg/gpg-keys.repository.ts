@@ -4,7 +4,6 @@ import { bumpKeysVersion } from '../keys/keys.repository.js';
 import { PrismaService, type Db } from '../prisma/prisma.service.js';
 import type { ParsedGpgKey, ParsedGpgSubkey } from './gpg-key-rules.js';
 
-/** A primary key row with its subkey rows. */
 export type GpgKeyWithSubkeys = GpgKey & { subkeys: GpgKey[] };
 
 const withSubkeys = { subkeys: { orderBy: { id: 'asc' } } } as const;
@@ -26,7 +25,6 @@ function row(k: ParsedGpgSubkey) {
 export class GpgKeysRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  /** Key ids (primary or subkey) among `keyIds` already stored. */
   async usedKeyIds(keyIds: string[], db: Db = this.prisma): Promise<string[]> {
     const rows = await db.gpgKey.findMany({ where: { keyId: { in: keyIds } }, select: { keyId: true } });
     return rows.map((r) => r.keyId);
@@ -71,7 +69,6 @@ export class GpgKeysRepository {
     return { rows, total };
   }
 
-  /** Deletes a primary key (its subkeys cascade); false when it was already gone. */
   delete(id: number, userId: number): Promise<boolean> {
     return this.prisma.$transaction(async (tx) => {
       const n = (await tx.gpgKey.deleteMany({ where: { id, primaryId: null } })).count;

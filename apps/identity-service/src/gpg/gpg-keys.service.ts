@@ -39,11 +39,7 @@ export class GpgKeysService {
     return user;
   }
 
-  /**
-   * Adds the key(s) of an armored block. Without a signature, at least one user-id e-mail must be an activated
-   * address of the user (else 404 naming the token to sign); with one, it must be a valid signature over the token
-   * by the key (or a subkey), and the key is stored verified.
-   */
+  /** Unsigned: a uid e-mail must be an activated address of the user; signed: the token's signature must verify. */
   async create(actor: ActorDto, body: CreateGpgKeyBody): Promise<GpgKeyDto> {
     const user = await this.self(actor);
     const tokens = acceptedVerificationTokens(user, new Date(this.clock()));
@@ -116,7 +112,6 @@ export class GpgKeysService {
     await this.keys.delete(id, row.userId);
   }
 
-  /** Marks one of the actor's keys verified when the signature over the token is by it (or a subkey). */
   async verify(actor: ActorDto, body: VerifyGpgKeyBody): Promise<GpgKeyDto> {
     const user = await this.self(actor);
     const keyId = normaliseKeyId(body.key_id);

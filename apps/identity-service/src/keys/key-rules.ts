@@ -1,6 +1,5 @@
 import sshpk from 'sshpk';
 
-/** A parsed SSH public key, normalised for storage. */
 export interface ParsedPublicKey {
   /** sshpk's type: rsa, ecdsa, ed25519, dsa. */
   algorithm: string;
@@ -45,10 +44,7 @@ export function parseKeyBlob(base64: string): ParsedPublicKey | null {
   }
 }
 
-/**
- * Gitea's `[ssh.minimum_key_sizes]` rule: why the key is refused, or null when it is acceptable. A type missing from
- * the table or set to -1 is not allowed at all.
- */
+/** Gitea's `[ssh.minimum_key_sizes]`: why the key is refused, or null; a type missing or set to -1 is refused. */
 export function keySizeProblem(key: Pick<ParsedPublicKey, 'algorithm' | 'bits'>, minimums: Record<string, number>): string | null {
   const min = minimums[key.algorithm];
   if (min === undefined || min < 0) return `${key.algorithm} keys are not allowed`;

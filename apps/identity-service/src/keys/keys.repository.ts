@@ -15,10 +15,7 @@ export interface NewKey {
   bits: number;
 }
 
-/**
- * Every change to a user's signing keys (SSH or OpenPGP: added, deleted, verified) bumps `users.keys_version` in the
- * same transaction: commit verification results are cached per keys version.
- */
+/** Every signing-key change bumps `users.keys_version` in its transaction: verification results are cached by it. */
 export async function bumpKeysVersion(db: Db, userId: number): Promise<void> {
   await db.user.update({ where: { id: userId }, data: { keysVersion: { increment: 1 } } });
 }
@@ -29,7 +26,6 @@ const PUBLIC_KEYS = Prisma.raw(`"${IDENTITY_SCHEMA}"."public_keys"`);
 export class KeysRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  /** Adds a key and bumps the owner's keys version (see `User.keysVersion`) in one transaction. */
   create(k: NewKey): Promise<KeyWithUser> {
     return this.prisma.$transaction(async (tx) => {
       const row = await tx.publicKey.create({ data: k, include: { user: true } });

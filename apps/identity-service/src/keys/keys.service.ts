@@ -30,10 +30,7 @@ export class KeysService {
     this.minimums = minimumKeySizes(settings);
   }
 
-  /**
-   * `isDeployKey` asks repo-service whether the key already serves as a deploy key: a key is a user's or a deploy
-   * key, never both (Gitea's rule).
-   */
+  /** A key is a user's or a deploy key, never both (Gitea's rule): repo-service is asked about deploy keys. */
   async create(
     actor: ActorDto,
     body: CreateKeyBody,
@@ -79,7 +76,6 @@ export class KeysService {
     return { content: parsed.content, fingerprint: parsed.fingerprint };
   }
 
-  /** The key parsed, when its content and size are acceptable; UNPROCESSABLE otherwise. */
   private acceptable(key: string): ParsedPublicKey {
     const parsed = parseAuthorizedKey(key);
     if (!parsed) throw DomainError.unprocessable('invalid public key');
@@ -113,10 +109,7 @@ export class KeysService {
     return toPublicKeyDto(row, this.common.rootUrl, actor);
   }
 
-  /**
-   * The owner deletes their key; a site admin any key; for anyone else it does not exist. Through
-   * `/admin/users/{username}/keys/{id}` the key must be that user's (Gitea: 403 otherwise).
-   */
+  /** Through `/admin/users/{username}/keys/{id}` the key must be that user's (Gitea: 403 otherwise). */
   async delete(actor: ActorDto, id: number, username?: string): Promise<void> {
     const ownerId = username === undefined ? undefined : await this.adminTarget(actor, username);
     const row = await this.keys.findById(id);
@@ -147,10 +140,7 @@ export class KeysService {
     };
   }
 
-  /**
-   * Marks one of the actor's keys verified: `signature` is `ssh-keygen -Y sign -n gitea` over the current
-   * verification token (Gitea's `VerifySSHKey`, web only there), made by that key.
-   */
+  /** `signature` is `ssh-keygen -Y sign -n gitea` over the current verification token (Gitea's `VerifySSHKey`). */
   async verify(actor: ActorDto, body: VerifySshKeyBody): Promise<PublicKeyDto> {
     const row = await this.keys.findById(body.key_id);
     if (!row || row.userId !== actor.id) throw DomainError.notFound(`public key ${body.key_id} does not exist`);

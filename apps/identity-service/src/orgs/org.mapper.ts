@@ -2,7 +2,6 @@ import { TEAM_UNITS, type OrganizationDto, type TeamDto, type TeamPermission, ty
 import { avatarUrl } from '../users/user.mapper.js';
 import type { OrgRow, TeamRow } from './orgs.repository.js';
 
-/** Gitea's `Organization`. */
 export function toOrganizationDto(row: OrgRow, rootUrl: string): OrganizationDto {
   return {
     id: row.id,

@@ -29,19 +29,15 @@ export interface NewTeam {
   unitsMap?: Record<string, string>;
 }
 
-/** The editable profile of an organization. */
 export type OrgChanges = Partial<Omit<NewOrg, 'name'>>;
 
-/** The editable fields of a team. */
 export type TeamChanges = Partial<Omit<NewTeam, 'orgId'>>;
 
-/** Which organizations a listing may show to a viewer. */
 export interface OrgVisibilityFilter {
   /** Visibilities visible to anyone in the listing. */
   visibilities: string[];
   /** Private organizations of which this user is a member are visible too. */
   memberId?: number;
-  /** Show everything (site admin). */
   all?: boolean;
 }
 
@@ -114,10 +110,7 @@ export class OrgsRepository implements UserOrgLinks {
     return { rows, total };
   }
 
-  /**
-   * Teams of an organization named (lower-cased names) or given by id, or including all its repositories; at most
-   * `take`, by id.
-   */
+  /** Teams named (lower-cased), given by id, or including all repositories; at most `take`, by id. */
   findTeams(orgId: number, f: { lowerNames: string[]; ids: number[]; includingAll: boolean }, take: number): Promise<TeamRow[]> {
     const or: Prisma.TeamWhereInput[] = [];
     if (f.lowerNames.length) or.push({ lowerName: { in: f.lowerNames } });
@@ -140,7 +133,6 @@ export class OrgsRepository implements UserOrgLinks {
     return out;
   }
 
-  /** Teams of an organization the user is in. */
   teamsOfUser(orgId: number, userId: number, db: Db = this.prisma): Promise<TeamRow[]> {
     return db.team.findMany({ where: { orgId, members: { some: { userId } } }, orderBy: { id: 'asc' } });
   }
@@ -176,7 +168,6 @@ export class OrgsRepository implements UserOrgLinks {
     await tx.$queryRaw`SELECT id FROM ${TEAMS} WHERE id = ${teamId} FOR UPDATE`;
   }
 
-  /** Locks the Owners teams the user is in, and returns them with their member counts. */
   async lockOwnerTeamsOf(tx: Tx, userId: number): Promise<Array<{ teamId: number; orgId: number; members: number }>> {
     const teams = await tx.team.findMany({
       where: { permission: 'owner', members: { some: { userId } } },
@@ -191,7 +182,6 @@ export class OrgsRepository implements UserOrgLinks {
     return out;
   }
 
-  /** Adds a team member; returns false when they already were. */
   async addTeamMember(tx: Tx, team: TeamRow, userId: number): Promise<boolean> {
     const res = await tx.teamUser.createMany({
       data: [{ teamId: team.id, userId, orgId: team.orgId }],
@@ -200,7 +190,6 @@ export class OrgsRepository implements UserOrgLinks {
     return res.count > 0;
   }
 
-  /** Ensures the organization membership row; returns true when it was created. */
   async ensureOrgUser(tx: Tx, orgId: number, userId: number): Promise<boolean> {
     const res = await tx.orgUser.createMany({ data: [{ orgId, userId, isPublic: false }], skipDuplicates: true });
     return res.count > 0;
@@ -219,7 +208,6 @@ export class OrgsRepository implements UserOrgLinks {
     return tx.teamUser.count({ where: { orgId, userId } });
   }
 
-  /** Deletes the membership row; returns true when there was one. */
   async removeOrgUser(tx: Tx, orgId: number, userId: number): Promise<boolean> {
     return (await tx.orgUser.deleteMany({ where: { orgId, userId } })).count > 0;
   }
@@ -228,7 +216,6 @@ export class OrgsRepository implements UserOrgLinks {
     await this.prisma.orgUser.update({ where: { orgId_userId: { orgId, userId } }, data: { isPublic } });
   }
 
-  /** Members of an organization (optionally only public ones), as user rows. */
   async listMembers(orgId: number, onlyPublic: boolean, skip: number, take: number): Promise<{ rows: User[]; total: number }> {
     const where: Prisma.UserWhereInput = {
       orgMemberships: { some: { orgId, ...(onlyPublic ? { isPublic: true } : {}) } },
@@ -240,7 +227,6 @@ export class OrgsRepository implements UserOrgLinks {
     return { rows, total };
   }
 
-  /** Organization ids the user belongs to. */
   async orgIdsOf(userId: number, db: Db = this.prisma): Promise<number[]> {
     const rows = await db.orgUser.findMany({ where: { userId }, select: { orgId: true } });
     return rows.map((r) => r.orgId);
@@ -253,7 +239,6 @@ export class OrgsRepository implements UserOrgLinks {
     return { OR: or };
   }
 
-  /** Organizations visible under the filter. */
   async listOrgs(f: OrgVisibilityFilter, skip: number, take: number): Promise<{ rows: OrgRow[]; total: number }> {
     const where: Prisma.UserWhereInput = { AND: [{ type: 'organization' }, this.visibleWhere(f)] };
     const [rows, total] = await Promise.all([
@@ -263,10 +248,7 @@ export class OrgsRepository implements UserOrgLinks {
     return { rows, total };
   }
 
-  /**
-   * Organizations a user belongs to. `onlyPublic`: only memberships the user made public, and only organizations
-   * visible under `f` (what others may see); otherwise all of them.
-   */
+  /** `onlyPublic`: only memberships the user made public, in organizations visible under `f`. */
   async listOrgsOfUser(
     userId: number,
     onlyPublic: boolean,

@@ -26,7 +26,6 @@ const MUST_BE_MEMBER = 'Must be an organization member';
 
 interface OrgContext {
   org: OrgRow;
-  /** The actor is a member of the organization. */
   isMember: boolean;
 }
 
@@ -86,7 +85,6 @@ export class OrgsService {
     return user;
   }
 
-  // ---- organizations -------------------------------------------------------------------------------------------
 
   /** Creates an organization with its Owners team, the creator (or, for admins, `username`) as its only member. */
   async create(actor: ActorDto, body: CreateOrgBody, username?: string): Promise<OrganizationDto> {
@@ -166,11 +164,8 @@ export class OrgsService {
     return this.orgDto(updated);
   }
 
-  /**
-   * Deletes an organization with its teams and memberships (cascades) in one transaction with
-   * `identity.evt.user.deleted`, on which the other services drop what it owned. Refused while it owns repositories
-   * (`ErrUserOwnRepos`); repo-service is asked outside the transaction, so one created meanwhile is not seen.
-   */
+  // Refused while it owns repositories (`ErrUserOwnRepos`); repo-service is asked outside the transaction, so one
+  // created meanwhile is not seen. `identity.evt.user.deleted` tells the other services to drop what it owned.
   async delete(actor: ActorDto, name: string, countRepositories: (orgId: number) => Promise<number>): Promise<void> {
     const { org } = await this.visibleOrg(actor, name);
     await this.requireOwner(actor, org.id);
@@ -225,17 +220,13 @@ export class OrgsService {
     };
   }
 
-  /** A user's standing in an organization, for access decisions in other services. */
   async membership(orgId: number, userId: number): Promise<OrgMembershipReply> {
     const member = await this.orgs.orgUser(orgId, userId);
     if (!member) return { isMember: false, isOwner: false, teams: [] };
     return standingFrom(await this.orgs.teamsOfUser(orgId, userId));
   }
 
-  /**
-   * Gitea's `GetUserOrgsPermissions`: the user's highest team permission in an organization the actor can see
-   * (owners team: everything; non-members: nothing), and whether they may create repositories there.
-   */
+  /** Gitea's `GetUserOrgsPermissions`: the user's highest team permission in an org the actor can see. */
   async userPermissions(actor: ActorDto, name: string, username: string): Promise<OrganizationPermissionsDto> {
     const user = await this.targetUser(username);
     const { org } = await this.visibleOrg(actor, name);
@@ -260,7 +251,6 @@ export class OrgsService {
     return orgIds.map((orgId) => ({ orgId, ...standingFrom(teams.filter((t) => t.orgId === orgId)) }));
   }
 
-  // ---- teams ---------------------------------------------------------------------------------------------------
 
   async listTeams(actor: ActorDto, name: string, query: ListQuery): Promise<Paginated<TeamDto>> {
     const ctx = await this.visibleOrg(actor, name);
@@ -301,11 +291,7 @@ export class OrgsService {
     return toTeamDto(ctx.team, this.orgDto(ctx.org));
   }
 
-  /**
-   * `PATCH /teams/{id}` (owners and site admins), as Gitea's `EditTeam`: an empty name is ignored; the Owners team
-   * keeps its permission, all repositories and repository creation; `units`/`units_map` combine with the permission
-   * as on create ({@link resolveTeamUnits}).
-   */
+  /** As Gitea's `EditTeam`: an empty name is ignored; the Owners team keeps its permission and all repositories. */
   async editTeam(actor: ActorDto, teamId: number, body: EditTeamBody): Promise<TeamDto> {
     const { org, team } = await this.visibleTeam(actor, teamId);
     await this.requireOwner(actor, org.id);
@@ -332,11 +318,7 @@ export class OrgsService {
     }
   }
 
-  /**
-   * `DELETE /teams/{id}` (owners and site admins). The Owners team cannot be deleted. Members left without a team
-   * leave the organization (with `identity.evt.member.removed`), as when they are removed from their last team.
-   * Grants of the team in repo-service need no cleanup: team ids are never reused, so they grant nothing.
-   */
+  /** Members left teamless leave the organization; the team's grants need no cleanup: team ids are never reused. */
   async deleteTeam(actor: ActorDto, teamId: number): Promise<void> {
     const { org, team } = await this.visibleTeam(actor, teamId);
     await this.requireOwner(actor, org.id);
@@ -411,7 +393,6 @@ export class OrgsService {
     this.events.kick();
   }
 
-  // ---- members -------------------------------------------------------------------------------------------------
 
   /** Members and admins see every member; everyone else only the public ones. */
   async listMembers(actor: ActorDto | null, name: string, query: ListQuery): Promise<Paginated<UserDto>> {
@@ -466,11 +447,7 @@ export class OrgsService {
     return (await this.orgs.orgUser(ctx.org.id, user.id))?.isPublic ?? false;
   }
 
-  /**
-   * Publicizes or conceals a membership. A user may change themself; owners and site admins may change anyone; every
-   * other caller (members and outsiders alike) gets one answer, "Cannot change member visibility". A target who is
-   * not a member is NOT_FOUND (Gitea answers a silent 204).
-   */
+  /** A non-member target is NOT_FOUND (Gitea answers a silent 204); other callers get one refusal for all. */
   async setPublicMember(actor: ActorDto, name: string, username: string, isPublic: boolean): Promise<void> {
     const ctx = await this.visibleOrg(actor, name);
     const user = await this.targetUser(username);
@@ -482,7 +459,6 @@ export class OrgsService {
     if (membership.isPublic !== isPublic) await this.orgs.setPublic(ctx.org.id, user.id, isPublic);
   }
 
-  // ---- events --------------------------------------------------------------------------------------------------
 
   private memberAddedEvent(tx: Tx, org: OrgRow, user: UserRow): Promise<void> {
     return this.events.record(tx, IdentityEvents.memberAdded, { orgId: org.id, org: org.name, userId: user.id, login: user.name });

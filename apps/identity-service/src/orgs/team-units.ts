@@ -11,11 +11,7 @@ function rank(mode: string): number {
   return i < 0 ? 0 : i;
 }
 
-/**
- * The lowest access above `none` given by a `units_map` (or `none` when every unit is `none`), leaving out the
- * read-only units: what a team's permission becomes when it is given a `units_map` below admin (Gitea's
- * `MinUnitAccessMode`).
- */
+/** Gitea's `MinUnitAccessMode`: the lowest access above `none` in a `units_map`, read-only units left out. */
 export function minUnitAccess(unitsMap: Record<string, string>): TeamPermission {
   let lowest = 0;
   for (const [unit, mode] of Object.entries(unitsMap)) {
@@ -33,11 +29,7 @@ export interface TeamUnitsState {
   unitsMap: Record<string, string>;
 }
 
-/**
- * Combines a requested permission with `units` / `units_map` as Gitea does on team create and edit: below admin, a
- * non-empty `units_map` sets each unit's mode and the permission becomes its {@link minUnitAccess}; else `units` get
- * the permission; admin teams get every unit. `current` is kept where the request says nothing.
- */
+/** As Gitea on team create/edit: below admin, a non-empty `units_map` sets the permission ({@link minUnitAccess}). */
 export function resolveTeamUnits(
   permission: TeamPermission,
   request: { units?: string[]; units_map?: Record<string, string> },

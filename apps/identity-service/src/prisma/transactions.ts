@@ -1,10 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService, type Tx } from './prisma.service.js';
 
-/**
- * Where a service says "these repository calls, and the outbox record, commit together" without holding the client:
- * the tables themselves are touched only by `*.repository.ts` files (eslint `cairn/data-access`).
- */
+/** Lets a service commit repository calls and the outbox record together; only `*.repository.ts` touch tables. */
 @Injectable()
 export class Transactions {
   constructor(private readonly prisma: PrismaService) {}

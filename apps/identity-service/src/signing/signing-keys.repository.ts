@@ -22,7 +22,6 @@ export class SigningKeysRepository {
     return this.prisma.user.findMany({ where: { id: { in: ids }, type: 'user' } });
   }
 
-  /** Owners of the keys (primary or subkey) with these ids. */
   gpgKeyOwners(keyIds: string[]): Promise<{ keyId: string; userId: number }[]> {
     if (!keyIds.length) return Promise.resolve([]);
     return this.prisma.gpgKey.findMany({ where: { keyId: { in: keyIds } }, select: { keyId: true, userId: true } });

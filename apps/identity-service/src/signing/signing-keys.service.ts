@@ -11,11 +11,7 @@ import { SigningKeysRepository } from './signing-keys.repository.js';
 /** Bounds of one request (the DTO refuses more; a caller bypassing validation is cut here). */
 const MAX_ITEMS = 500;
 
-/**
- * The version of everything that decides a user's signature verification: the counter bumped with every key change,
- * and a digest of what their addresses derive from (primary e-mail and whether it is activated, the name behind the
- * no-reply address) — so an address change yields a new version without touching the key tables.
- */
+/** Key counter plus a digest of what the user's addresses derive from: an address change yields a new version too. */
 export function keysVersion(row: Pick<UserRow, 'keysVersion' | 'lowerEmail' | 'isActive' | 'lowerName'>): string {
   const addresses = createHash('sha256').update(`${row.lowerEmail ?? ''}\n${row.isActive}\n${row.lowerName}`).digest('hex');
   return `${row.keysVersion}.${addresses.slice(0, 16)}`;

@@ -66,10 +66,7 @@ export class TokensRepository implements UserTokenLinks {
     return (await db.accessToken.findMany({ where: { userId }, select: { id: true } })).map((t) => t.id);
   }
 
-  /**
-   * Records a use: one conditional UPDATE, so concurrent replicas write at most once per window between them.
-   * Returns whether the row changed.
-   */
+  /** One conditional UPDATE: concurrent replicas write at most once per window between them. */
   async touch(id: number, intervalMs: number): Promise<boolean> {
     const seconds = intervalMs / 1000;
     const n = await this.prisma.$executeRaw`

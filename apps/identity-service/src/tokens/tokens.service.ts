@@ -37,7 +37,6 @@ export class TokensService {
     private readonly events: EventPublisher,
   ) {}
 
-  /** The context user, who must be the actor or managed by a site admin. */
   private async contextUser(actor: ActorDto, username: string): Promise<UserRow> {
     const user = await this.users.findUserByName(username);
     if (!user) throw DomainError.notFound(`user "${username}" does not exist`);

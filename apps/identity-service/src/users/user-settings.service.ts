@@ -5,7 +5,6 @@ import { Transactions } from '../prisma/transactions.js';
 import { toUserSettingsDto } from './user.mapper.js';
 import { UsersRepository, type UserChanges, type UserRow } from './users.repository.js';
 
-/** Gitea's body field → the column it sets. */
 const SETTINGS_COLUMNS: ReadonlyArray<[keyof UserSettingsOptions, keyof UserChanges]> = [
   ['full_name', 'fullName'], ['website', 'website'], ['description', 'description'], ['location', 'location'],
   ['language', 'language'], ['hide_email', 'hideEmail'], ['hide_activity', 'hideActivity'],

@@ -3,7 +3,6 @@ import { createHash } from 'node:crypto';
 import type { ActorDto, OwnerDto, UserDto, UserSettingsDto, Visibility } from '@cairn/contracts';
 import type { UserRow } from './users.repository.js';
 
-/** What rendering a user depends on: the instance URL and who is looking. */
 export interface UserViewContext {
   rootUrl: string;
   viewer: ActorDto | null;
@@ -27,18 +26,12 @@ export function noReplyLowerName(rootUrl: string, email: string): string | null 
   return email.slice(at + 1).toLowerCase() === `noreply.${new URL(rootUrl).hostname}` ? email.slice(0, at).toLowerCase() : null;
 }
 
-/**
- * A user's activated e-mail addresses, lower-cased (Gitea's `email_address` rows with `is_activated`): Cairn keeps one
- * address per user, activated while the account is.
- */
+/** Cairn keeps one address per user, activated while the account is (Gitea's `email_address` with `is_activated`). */
 export function activatedEmails(row: Pick<UserRow, 'lowerEmail' | 'isActive'>): string[] {
   return row.lowerEmail && row.isActive ? [row.lowerEmail] : [];
 }
 
-/**
- * Gitea's `User` JSON. The e-mail and the account details (admin flag, login name, last login, language, active,
- * prohibit_login) are only shown to the user themself and to site admins.
- */
+/** Gitea's `User` JSON; e-mail and account details only for the user themself and site admins. */
 export function toUserDto(row: UserRow, { rootUrl, viewer }: UserViewContext): UserDto {
   const authed = viewer !== null && (viewer.isAdmin || viewer.id === row.id);
   return {
@@ -79,7 +72,6 @@ export function toOwnerDto(row: UserRow, rootUrl: string): OwnerDto {
   };
 }
 
-/** Gitea's `UserSettings` of the user's own row (shown only to the user). */
 export function toUserSettingsDto(u: UserRow): UserSettingsDto {
   return {
     full_name: u.fullName,

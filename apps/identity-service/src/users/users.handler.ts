@@ -28,10 +28,7 @@ export class UsersHandler {
     return this.users.create(requireActor(req.actor), requireBody(req.body));
   }
 
-  /**
-   * Sign-up. Every attempt, successful or not, stays counted against the source address in the sign-in throttle's
-   * window: one address cannot create accounts (or probe names) faster than it could guess passwords.
-   */
+  /** Every sign-up attempt stays counted against the address: no creating accounts faster than guessing passwords. */
   @RpcHandler(IdentitySubjects.userRegister)
   async register(@Payload() req: RegisterUserRequest): Promise<UserDto> {
     if (this.identitySettings.disableRegistration) throw DomainError.forbidden('registration is disabled on this site');

@@ -3,9 +3,7 @@ import type { AdminUserSort } from '@cairn/contracts';
 import type { Prisma, User } from '../generated/prisma/client.js';
 import { PrismaService, type Db } from '../prisma/prisma.service.js';
 
-/** A `users` row: a user or an organization. */
 export type UserRow = User;
-/** A user row plus whether two-factor authentication is enrolled. */
 export type UserWithTwoFactor = User & { twoFactor: { id: number } | null };
 
 export interface NewUser {
@@ -54,7 +52,6 @@ export interface UserSearch {
   /** Visibilities anyone may see; rows of `selfId` are visible whatever their visibility. */
   visibilities: string[];
   selfId?: number;
-  /** Also match `q` against e-mail addresses (admins). */
   matchEmail: boolean;
   skip: number;
   take: number;
@@ -62,7 +59,6 @@ export interface UserSearch {
 
 const withTwoFactor = { twoFactor: { select: { id: true } } } as const;
 
-/** `GET /admin/users` filters (all optional but the sort and paging). */
 export interface AdminUserFilter {
   q?: string;
   sourceId?: number;
@@ -78,7 +74,6 @@ export interface AdminUserFilter {
   take: number;
 }
 
-/** Gitea's admin sort keys as orderings. */
 const ADMIN_SORTS: Record<AdminUserSort, Prisma.UserOrderByWithRelationInput> = {
   oldest: { createdAt: 'asc' },
   newest: { createdAt: 'desc' },
@@ -96,14 +91,12 @@ export class UsersRepository {
     return db.user.findUnique({ where: { id }, include: withTwoFactor });
   }
 
-  /** A user or organization by name, case-insensitively. */
   async findByName(name: string, db: Db = this.prisma): Promise<UserWithTwoFactor | null> {
     // PostgreSQL text cannot hold NUL: such a name names nobody (asking would be a 500 from the driver).
     if (name.includes('\0')) return null;
     return db.user.findUnique({ where: { lowerName: name.toLowerCase() }, include: withTwoFactor });
   }
 
-  /** A user (not an organization) by name. */
   async findUserByName(name: string, db: Db = this.prisma): Promise<UserWithTwoFactor | null> {
     const row = await this.findByName(name, db);
     return row?.type === 'user' ? row : null;
@@ -217,7 +210,6 @@ export class UsersRepository {
     return { rows, total };
   }
 
-  /** Users and organizations by ids / logins, and users by e-mail. */
   lookup(ids: number[], emails: string[], logins: string[]): Promise<UserRow[]> {
     const or: Prisma.UserWhereInput[] = [];
     if (ids.length) or.push({ id: { in: ids } });

@@ -36,24 +36,17 @@ export class UsersService {
     @Inject(COMMON_SETTINGS) private readonly common: CommonSettings,
   ) {}
 
-  /** Renders a user as `viewer` may see it. */
   render(row: UserRow, viewer: ActorDto | null): UserDto {
     return toUserDto(row, { rootUrl: this.common.rootUrl, viewer });
   }
 
-  /**
-   * Creates a user. `actor` must be a site admin; `null` means a trusted local caller (the admin CLI) — message
-   * handlers never pass null here.
-   */
+  /** `actor` must be a site admin; `null` is a trusted local caller (the admin CLI), never a message handler. */
   async create(actor: ActorDto | null, body: CreateUserBody): Promise<UserDto> {
     if (actor && !actor.isAdmin) throw DomainError.forbidden('user should be the site admin');
     return this.insert(actor, body);
   }
 
-  /**
-   * A visitor's own account (sign-up): the rules of {@link create}, as an ordinary user who chose their password (so
-   * no "must change password"). Whether sign-up is open and its throttle are the handler's.
-   */
+  /** Sign-up: the rules of {@link create}, as a user who chose their password (no "must change password"). */
   async register(body: Pick<CreateUserBody, 'username' | 'email' | 'password'>): Promise<UserDto> {
     return this.insert(null, { ...body, must_change_password: false, admin: false });
   }
@@ -90,7 +83,6 @@ export class UsersService {
     return this.render(row, actor ?? selfView(row));
   }
 
-  /** PATCH semantics: only the fields present change. */
   async edit(actor: ActorDto, username: string, body: EditUserBody): Promise<UserDto> {
     if (!actor.isAdmin) throw DomainError.forbidden('user should be the site admin');
     const user = await this.users.findUserByName(username);
@@ -124,11 +116,7 @@ export class UsersService {
     return this.render(row, actor);
   }
 
-  /**
-   * Deletes a user; refused while they are the only owner of an organization or own repositories (Gitea's
-   * `ErrUserOwnRepos`: without that, their repositories would be left with no owner). `countRepositories` asks
-   * repo-service, as organization deletion does.
-   */
+  /** Refused while the user is an organization's only owner or owns repositories (Gitea's `ErrUserOwnRepos`). */
   async delete(actor: ActorDto, username: string, countRepositories: (userId: number) => Promise<number>): Promise<void> {
     if (!actor.isAdmin) throw DomainError.forbidden('user should be the site admin');
     const target = await this.users.findByName(username);

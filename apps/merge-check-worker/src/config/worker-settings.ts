@@ -1,10 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { loadSettings, mergeCheckTimeoutSetting, parsers, type SettingsOf } from '@cairn/platform';
 
-/**
- * merge-check-worker's settings (Gitea's `[repository.pull-request]` plus the worker's own `[merge-check]`), read once
- * at start; a bad value refuses start with a message naming the setting.
- */
+/** merge-check-worker's settings: Gitea's `[repository.pull-request]` plus its own `[merge-check]`. */
 export const workerSettingsSpec = {
   checkTimeoutMs: mergeCheckTimeoutSetting,
   /** `[merge-check] CONCURRENCY`: checks one worker process runs at once (default: the number of CPUs). */
@@ -14,10 +11,7 @@ export const workerSettingsSpec = {
     default: Math.max(1, availableParallelism()),
     parse: parsers.int(1, 256),
   },
-  /**
-   * `[merge-check] STALLED_INTERVAL`: how often workers look for jobs whose worker died (their lock expired) and put
-   * them back in the queue.
-   */
+  /** `[merge-check] STALLED_INTERVAL`: how often workers requeue jobs whose worker died (its lock expired). */
   stalledIntervalMs: {
     section: 'merge-check',
     key: 'STALLED_INTERVAL',

@@ -1,7 +1,6 @@
 import { isObjectId } from '@cairn/contracts';
 import { checkMergeability, mergeBase, type MergeTreeOutcome } from '@cairn/git';
 
-/** A check's result as repo-service stores it. */
 export interface CheckResult {
   status: 'mergeable' | 'conflict' | 'error';
   conflictedFiles: string[];
@@ -10,7 +9,6 @@ export interface CheckResult {
   outcome: MergeTreeOutcome['kind'];
 }
 
-/** A check's result from what merge-tree said and the merge base. */
 export function toCheckResult(outcome: MergeTreeOutcome, mergeBase: string | undefined): CheckResult {
   if (outcome.kind === 'error') return { status: 'error', conflictedFiles: [], message: outcome.message, outcome: 'error' };
   return outcome.kind === 'clean'
@@ -18,11 +16,7 @@ export function toCheckResult(outcome: MergeTreeOutcome, mergeBase: string | und
     : { status: 'conflict', conflictedFiles: outcome.files, mergeBase, outcome: 'conflict' };
 }
 
-/**
- * One mergeability check with processes of its own (what the worker falls back to where a long-lived merge-tree
- * cannot answer request by request): a read-only `git merge-tree` and `git merge-base` side by side. A check running
- * longer than `timeoutMs` is killed and reported as `error`.
- */
+/** One check with processes of its own: the fallback where a long-lived merge-tree cannot answer per request. */
 export async function runCheck(dir: string, base: string, head: string, timeoutMs: number): Promise<CheckResult> {
   if (!isObjectId(base) || !isObjectId(head)) throw new Error('base and head must be full object ids');
   const [outcome, found] = await Promise.all([

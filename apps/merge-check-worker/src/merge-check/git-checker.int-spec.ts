@@ -1,6 +1,4 @@
-// The worker's long-lived git processes against real git repositories: the same answers as one `git merge-tree` and
-// one `git merge-base` per check, the merge base of awkward histories, nothing written into the repository, and
-// sessions that survive (or are replaced after) what git does to them. Only git and a temporary folder are used.
+// The worker's long-lived git processes against real repositories give the answers of one-shot merge-tree/merge-base.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,12 +8,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCheck } from './git-check.js';
 import { GitChecker } from './git-checker.js';
 
-/** The test's own git (fixtures and the answers to compare with) runs under the checker's environment rule. */
 const IDENTITY = { GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@example.com' };
 const GIT_ENV = gitEnvironment(IDENTITY);
 
 let root: string;
-/** The checker's scratch object directories are created under os.tmpdir(): this file's own folder. */
 let scratchRoot: string;
 const previousTmp = process.env.TMPDIR;
 let checker: GitChecker;
@@ -58,7 +54,6 @@ function repo() {
   return { dir, commit };
 }
 
-/** Every file under the repository's object store (loose objects, packs, their indexes). */
 function objectFiles(dir: string): string[] {
   return (readdirSync(path.join(dir, 'objects'), { recursive: true }) as string[]).sort();
 }

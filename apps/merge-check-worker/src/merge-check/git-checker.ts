@@ -10,45 +10,30 @@ import { runCheck, toCheckResult, type CheckResult } from './git-check.js';
 
 /** A session is ended after this many merges: git keeps every object it parsed, and the scratch directory grows. */
 export const SESSION_MAX_MERGES = 1_000;
-/** A session unused for this long is ended (its processes and scratch directory go). */
 export const SESSION_IDLE_MS = 20_000;
 /** Idle sessions kept at most, over all repositories (each is two git processes). */
 const MAX_IDLE_SESSIONS = 16;
 /** Commits a merge-base walk may visit before `git merge-base` is asked instead. */
 const MAX_WALK = 5_000;
 
-/**
- * Commits already read, by object id. An object id names its content, so an entry is right in every repository
- * that has the commit; bounded (a base push makes many checks walk the same base commits).
- */
+/** Commits already read, by object id: content-addressed, so an entry is right in every repository. */
 const known = new LruCache<CommitAncestry>(50_000);
 
-/** A long-lived merge-tree process of one repository, used by one check at a time. */
 interface Session {
   dir: string;
   tree: MergeTreeSession;
 }
 
-/**
- * Runs mergeability checks with long-lived git processes per repository: a `git merge-tree --stdin` session per
- * check running in it (objects into its own scratch directory) and the pooled `git cat-file` from which the merge
- * base is walked — no process is started per check. Idle sessions are reused, and ended after
- * {@link SESSION_IDLE_MS} or {@link SESSION_MAX_MERGES} merges, or when their process ended (git 2.39 ends
- * `merge-tree --stdin` on a merge it cannot do).
- *
- * Where git cannot answer request by request (no coreutils `stdbuf`, a git without `merge-tree --stdin`; found
- * out once, at the first check), every check runs its own processes as before ({@link runCheck}).
- */
+// Long-lived git processes per repository (a `merge-tree --stdin` session, a pooled `cat-file` for the merge base):
+// no process per check. Where git cannot answer request by request, every check runs its own ({@link runCheck}).
 @Injectable()
 export class GitChecker implements OnApplicationShutdown {
   private readonly logger = new Logger('GitChecker');
-  /** Idle sessions, least recently used first. */
   private idle: Session[] = [];
   private readonly busy = new Set<Session>();
   private persistent?: Promise<boolean>;
   private closing = false;
   private readonly sweeper: NodeJS.Timeout;
-  /** The cat-file processes merge bases are walked through (one per repository, shared by its checks). */
   private readonly objects = new CatFilePool({
     maxProcesses: 2 * MAX_IDLE_SESSIONS,
     idleTimeoutMs: SESSION_IDLE_MS,
@@ -60,11 +45,7 @@ export class GitChecker implements OnApplicationShutdown {
     this.sweeper.unref();
   }
 
-  /**
-   * Checks whether `head` merges cleanly into `base` in the repository at `dir` (a validated storage path), and finds
-   * their merge base. `fresh` skips idle sessions (a retry after an error that an old session may have caused, such
-   * as a repository renamed or repacked under it). A check running longer than `timeoutMs` is an `error` result.
-   */
+  /** `fresh` skips idle sessions: a retry after an error an old session may have caused (rename, repack). */
   async check(dir: string, base: string, head: string, timeoutMs: number, options: { fresh?: boolean } = {}): Promise<CheckResult> {
     if (!isObjectId(base) || !isObjectId(head)) throw new Error('base and head must be full object ids');
     if (!(await this.persistentMode())) return runCheck(dir, base, head, timeoutMs);
@@ -80,7 +61,6 @@ export class GitChecker implements OnApplicationShutdown {
     }
   }
 
-  /** Sessions alive now (tests and metrics). */
   get sessions(): number {
     return this.idle.length + this.busy.size;
   }
@@ -104,10 +84,7 @@ export class GitChecker implements OnApplicationShutdown {
     return this.persistent;
   }
 
-  /**
-   * The merge base walked through the repository's pooled cat-file; `git merge-base` decides when the walk cannot
-   * (several best candidates, a very long history). Undefined when there is none or it could not be found in time.
-   */
+  /** The merge base walked through the pooled cat-file; `git merge-base` decides when the walk cannot. */
   private async mergeBase(session: Session, base: string, head: string, timeoutMs: number): Promise<string | undefined> {
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<'expired'>((resolve) => {
@@ -130,7 +107,6 @@ export class GitChecker implements OnApplicationShutdown {
     }
   }
 
-  /** Reads commits through the pooled cat-file of `dir` (what is not known yet); stops reading once `late`. */
   private commitReader(dir: string, late: () => boolean): ReadCommits {
     return async (oids) => {
       const found = new Map<string, CommitAncestry>();

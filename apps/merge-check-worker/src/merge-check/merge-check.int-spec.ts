@@ -1,9 +1,5 @@
-// Integration tests for pull requests and their mergeability: repo-service's real module graph and the real
-// merge-check-worker module (what moved branches do without a worker is tested in repo-service's
-// ref-updates.int-spec.ts), on a private NATS server (with JetStream), a database of their own, Redis with a queue
-// prefix of their own, and real git repositories. Pushes are made with the git command into the bare repositories
-// and recorded by repo-service's own push recorder, exactly as the transport does after a receive-pack.
-// identity-service and hooks-service are stood in for by small responders.
+// Pull requests and mergeability: repo-service's real module graph and the real worker module on a private NATS,
+// an own database and Redis prefix, and real git; identity-service and hooks-service are small stand-in responders.
 import 'reflect-metadata';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -34,7 +30,6 @@ import { STAND_IN_ACCOUNTS, STAND_IN_ROOT_URL, StandInServicesModule } from '../
 
 const ROOT_URL = STAND_IN_ROOT_URL;
 
-// ---- environment -------------------------------------------------------------------------------------------------
 
 let nats: PrivateNats;
 let repoRoot: string;
@@ -129,7 +124,6 @@ afterAll(async () => {
   }
 });
 
-// ---- helpers -----------------------------------------------------------------------------------------------------
 
 const ZERO = '0'.repeat(40);
 const GIT_ENV = {
@@ -181,7 +175,6 @@ interface TestRepo {
 }
 
 let seq = 0;
-/** A repository of alice's with an initial commit, and a work clone of it. */
 async function newRepo(): Promise<TestRepo> {
   const name = `proj-${++seq}`;
   const dto = await rpc.send(RepoSubjects.repositoryCreate, { actor: actor('alice'), target: 'self', body: { name, auto_init: true } });
@@ -198,7 +191,6 @@ async function newRepo(): Promise<TestRepo> {
   };
 }
 
-/** Commits files on a branch of the work clone (created from `from` if new). */
 function commit(r: TestRepo, branch: string, files: Record<string, string>, message: string, from = 'main'): void {
   const exists = git(r.work, 'branch', '--list', branch) !== '';
   git(r.work, 'checkout', '-q', ...(exists ? [branch] : ['-b', branch, `origin/${from}`]));
@@ -230,7 +222,6 @@ function bareGit(r: TestRepo, ...args: string[]): string {
   return execFileSync('git', ['--git-dir', r.dir, ...args], { encoding: 'utf8', env: GIT_ENV }).trim();
 }
 
-/** The parents of a commit, in order. */
 const parents = (r: TestRepo, rev: string) => bareGit(r, 'rev-list', '--parents', '-n', '1', rev).split(' ').slice(1);
 
 interface PullRow {
@@ -256,7 +247,6 @@ async function openPull(r: TestRepo, head: string, title = head): Promise<PullRe
   return rpc.send(PullSubjects.create, { ...r.scope('bob', 'write'), body: { head, base: 'main', title } });
 }
 
-/** Waits for a stored result for the pull request's current commits. */
 async function settled(id: number): Promise<PullRow> {
   return waitFor(`the check of pull ${id}`, async () => {
     const row = await pullRow(id);
@@ -279,7 +269,6 @@ async function backdate(issuePullIds: number[], days: number): Promise<void> {
   );
 }
 
-// ---- tests -------------------------------------------------------------------------------------------------------
 
 describe('pull requests', () => {
   it('creates a pull request checked at once: mergeable, with refs/pull/N/head and Gitea\'s JSON', async () => {
@@ -518,7 +507,6 @@ describe('delayed checks after a base push', () => {
 });
 
 describe('reports', () => {
-  /** repo-service's own services (this test runs both apps in one process). */
   async function repoServices() {
     // eslint-disable-next-line cairn/module-boundaries
     const { MergeabilityService } = await import('../../../repo-service/src/tracker/pulls/mergeability.service.js');
@@ -748,7 +736,6 @@ describe('updating a pull request branch', () => {
       return x.head_sha === tip(r, 'u2') && x.checked_head_sha === x.head_sha ? x : null;
     });
     expect(row.status).toBe('mergeable');
-    // Up to date: nothing to do.
     await rpc.send(PullSubjects.update, { ...r.scope('bob', 'write'), index: p2.number, style: 'rebase' });
     expect(tip(r, 'u2')).toBe(row.head_sha);
   });

@@ -4,11 +4,7 @@ import { COMMON_SETTINGS, createWorker, type CommonSettings, type TypedWorker } 
 import { WORKER_SETTINGS, type WorkerSettings } from '../config/worker-settings.js';
 import { MergeCheckService, type JobOutcome } from './merge-check.service.js';
 
-/**
- * The BullMQ worker of the merge-check queue. Any number of processes may run it (they share the queue); a job
- * whose process dies is found by BullMQ's stalled-job check when its lock expires and run again elsewhere. Jobs run
- * highest priority (lowest number) first.
- */
+/** A job whose process dies is rerun elsewhere by BullMQ's stalled-job check once its lock expires. */
 @Injectable()
 export class MergeCheckProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('MergeCheckProcessor');

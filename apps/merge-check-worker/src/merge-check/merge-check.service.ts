@@ -12,19 +12,14 @@ export type JobOutcome =
   | { ran: true; status: 'mergeable' | 'conflict' | 'error'; applied: boolean; ms: number }
   | { ran: false; reason: 'gone' | 'stale' };
 
-/** Where a check runs: a repository path, or why there is none (a name the storage rule refuses). */
 interface Location {
   dir: string;
   refused?: string;
 }
 
-/**
- * How to run one check and report it. Which pull requests are checked, and when, is repo-service's part (it queues
- * the jobs); the worker only runs them.
- */
+/** Runs one check and reports it; which pull requests are checked, and when, is repo-service's part. */
 @Injectable()
 export class MergeCheckService {
-  /** Checks actually run by this process (a `git merge-tree`), for metrics and tests. */
   checksRun = 0;
 
   constructor(
@@ -35,14 +30,9 @@ export class MergeCheckService {
     @Inject(COMMON_SETTINGS) private readonly common: CommonSettings,
   ) {}
 
-  /**
-   * Runs one check job: `merge-tree` read-only on the repository, then one report; repo-service stores the result
-   * only if the commits are still the pull request's current ones, so a job whose pull request moved on or closed
-   * meanwhile is merely not applied. Where the repository lives is asked once per repository and remembered
-   * ({@link RepositoryPaths}); a check that fails in a remembered place runs once more with the place asked again
-   * and new git processes (a rename, or a repack under a long-lived process). Failures to reach repo-service throw
-   * (BullMQ retries); a git failure or timeout is a result (`error`), never retried by BullMQ.
-   */
+  // repo-service stores a result only for the pull request's current commits. A check failing at a remembered path
+  // runs once more with the path asked again (rename, repack). Unreachable repo-service throws (BullMQ retries); a
+  // git failure or timeout is an `error` result, never retried.
   async process(data: MergeCheckJobData): Promise<JobOutcome> {
     const remembered = this.paths.get(data.repoId);
     const where = remembered ? { dir: remembered } : await this.locate(data);
@@ -69,10 +59,7 @@ export class MergeCheckService {
     return { ran: true, status: result.status, applied: reply.applied, ms: Date.now() - started };
   }
 
-  /**
-   * Asks repo-service where the pull request's repository lives (remembered for the next checks), or finds that the
-   * job has nothing to do. A name the storage rule refuses gives a path that fails the check (stored as `error`).
-   */
+  /** Where the pull request's repository lives (remembered), or the outcome when the job has nothing to do. */
   private async locate(data: MergeCheckJobData): Promise<Location | JobOutcome> {
     const target = await this.rpc.send(PullSubjects.checkTarget, { pullId: data.pullId });
     if (!target) return { ran: false, reason: 'gone' };

@@ -2,28 +2,20 @@ import {
   accessAtLeast, type AccessLevel, type ActorDto, type OrgMembershipReply, type OwnerDto,
 } from '@cairn/contracts';
 
-/** The team unit that governs an organization's packages. */
 export const PACKAGES_UNIT = 'repo.packages';
 
-/** What the access rule needs to know beyond the actor and the owner. */
 export interface AccessFacts {
   /** `[service] REQUIRE_SIGNIN_VIEW = true`: anonymous callers get nothing. */
   requireSignin: boolean;
   /** The actor's standing in the owning organization (null: the owner is a user, or the caller is anonymous). */
   membership: OrgMembershipReply | null;
-  /**
-   * `[security] TWO_FACTOR_AUTH = enforced` and the actor has not enrolled (`twoFactorDeniesRepoAccess`): they get
-   * what the public may see, read only.
-   */
+  /** `TWO_FACTOR_AUTH = enforced` and not enrolled: the public's view, read only. */
   mustEnrolTwoFactor?: boolean;
 }
 
 const stronger = (a: AccessLevel, b: AccessLevel): AccessLevel => (accessAtLeast(a, b) ? a : b);
 
-/**
- * Gitea's package access rule (`determineAccessMode`), the one every registry and the packages API use (the cases
- * are listed in docs/architecture.md, "Access").
- */
+/** Gitea's `determineAccessMode`, for every registry and the API (cases: docs/architecture.md, "Access"). */
 export function determineAccessMode(actor: ActorDto | null, owner: OwnerDto, facts: AccessFacts): AccessLevel {
   if (actor && facts.mustEnrolTwoFactor) {
     return determineAccessMode(null, owner, { requireSignin: false, membership: null }) === 'none' ? 'none' : 'read';

@@ -6,10 +6,7 @@ export type OwnerAccessCheck =
   | { granted: OwnerAccess }
   | { refused: AccessRefusal | { kind: 'no-owner'; message: string } };
 
-/**
- * Resolves `ownerName` and checks the caller's access for `need` in one step: an unknown (or invalid) owner name,
- * an anonymous caller who must authenticate, and a signed-in caller without the access are refusals, not errors.
- */
+/** Unknown owner, anonymous caller who must authenticate, or missing access: refusals, not errors. */
 export async function checkOwnerAccess(
   access: PackageAccess,
   actor: ActorDto | null,

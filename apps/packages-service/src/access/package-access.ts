@@ -6,7 +6,6 @@ import { RpcClient } from '@cairn/platform';
 import { PACKAGES_SETTINGS, type PackagesSettings } from '../config/packages-settings.js';
 import { determineAccessMode, tokenScopeAllows } from './access-mode.js';
 
-/** A package owner and what the caller may do with its packages. */
 export interface OwnerAccess {
   owner: OwnerDto;
   access: AccessLevel;
@@ -21,10 +20,7 @@ export type AccessRefusal =
 
 export const PERMISSION_MESSAGE = 'user should have specific permission or be a site admin';
 
-/**
- * Resolves a package owner (identity-service) and the caller's access to its packages with
- * {@link determineAccessMode}; asks for the organization membership only when the owner is an organization.
- */
+/** Asks identity-service for organization membership only when the owner is an organization. */
 @Injectable()
 export class PackageAccess {
   constructor(
@@ -32,7 +28,6 @@ export class PackageAccess {
     @Inject(PACKAGES_SETTINGS) private readonly settings: PackagesSettings,
   ) {}
 
-  /** The owner and the access; a missing owner is NOT_FOUND (DomainError from identity-service). */
   async resolve(actor: ActorDto | null, ownerName: string): Promise<OwnerAccess> {
     const owner = await this.rpc.send(IdentitySubjects.ownerResolve, { name: ownerName });
     const mustEnrolTwoFactor = twoFactorDeniesRepoAccess(this.settings.twoFactorAuth, actor);
@@ -44,10 +39,7 @@ export class PackageAccess {
     return { owner, access, ...(mustEnrolTwoFactor ? { mustEnrolTwoFactor } : {}) };
   }
 
-  /**
-   * The actor a stored reference to a sign-in stands for now (registry bearer tokens): null when the user or the
-   * access token may no longer sign in.
-   */
+  /** The actor a stored sign-in (registry bearer token) stands for now; null when it may no longer sign in. */
   async currentActor(userId: number, tokenId?: number): Promise<ActorDto | null> {
     try {
       return (await this.rpc.send(IdentitySubjects.authReference, { userId, ...(tokenId !== undefined ? { tokenId } : {}) })).actor;
@@ -57,10 +49,7 @@ export class PackageAccess {
     }
   }
 
-  /**
-   * Null when the caller may `need` (read: download, write: upload/delete), else why not: anonymous callers are
-   * asked to authenticate (401), signed-in ones are refused (403) — also when their token lacks the package scope.
-   */
+  /** Anonymous callers must authenticate (401); signed-in ones are refused (403), also for a lacking token scope. */
   refusal(actor: ActorDto | null, resolved: Omit<OwnerAccess, 'owner'>, need: 'read' | 'write'): AccessRefusal | null {
     if (actor && !tokenScopeAllows(actor, need)) {
       return { kind: 'forbidden', message: `token does not have at least one of required scope(s): [${need}:package]` };

@@ -5,10 +5,7 @@ import {
 import { COMMON_SETTINGS, RpcClient, type CommonSettings } from '@cairn/platform';
 import { toPackageDto, type VersionView } from './package.mapper.js';
 
-/**
- * Renders versions as Gitea's `Package` JSON for one caller: the owners and creators in one identity call, the linked
- * repositories the caller may see in one repo-service call (Gitea shows a package's repository only to those).
- */
+/** One identity call for owners and creators, one repo-service call for the linked repositories the caller may see. */
 @Injectable()
 export class PackageViews {
   private readonly rootUrl: string;

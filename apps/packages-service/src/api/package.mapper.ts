@@ -1,7 +1,6 @@
 import { toApiTime } from '@cairn/contracts';
 import type { PackageDto, PackageFileDto, RepositoryDto, UserDto } from '@cairn/contracts';
 
-/** A package version with its package, as the API renders it. */
 export interface VersionView {
   id: number;
   version: string;
@@ -11,10 +10,8 @@ export interface VersionView {
   package: { id: number; ownerId: number; type: string; name: string; lowerName: string; repoId: number | null };
 }
 
-/** What rendering a page of versions needs besides the rows (users and repositories fetched once per page). */
 export interface RenderContext {
   users: Map<number, UserDto>;
-  /** The linked repositories the caller may see, by id. */
   repositories: Map<number, RepositoryDto>;
   /** Stand-in for a user identity-service no longer knows (Gitea's Ghost). */
   ghost: (id: number) => UserDto;
@@ -26,7 +23,6 @@ export function versionHtmlUrl(owner: UserDto, v: VersionView): string {
   return `${owner.html_url}/-/packages/${encodeURIComponent(type)}/${encodeURIComponent(lowerName)}/${encodeURIComponent(v.lowerVersion)}`;
 }
 
-/** Gitea's `Package` JSON for one version. */
 export function toPackageDto(v: VersionView, ctx: RenderContext): PackageDto {
   const owner = ctx.users.get(v.package.ownerId) ?? ctx.ghost(v.package.ownerId);
   const repoId = v.package.repoId;
@@ -43,7 +39,6 @@ export function toPackageDto(v: VersionView, ctx: RenderContext): PackageDto {
   };
 }
 
-/** A file of a version with its blob's size and digests. */
 export interface FileView {
   id: number;
   name: string;

@@ -7,7 +7,6 @@ import {
 import { RpcHandler } from '@cairn/platform';
 import { PackagesApiService } from './packages-api.service.js';
 
-/** Gitea's packages API (`/api/v1/packages/{owner}…`, through the gateway). */
 @Controller()
 export class PackagesApiHandler {
   constructor(private readonly api: PackagesApiService) {}

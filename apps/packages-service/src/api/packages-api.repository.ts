@@ -5,7 +5,6 @@ import { PrismaService, type Db } from '../prisma/prisma.service.js';
 import type { FileView, VersionView } from './package.mapper.js';
 import type { OrderableVersion } from './version-order.js';
 
-/** What the API selects of a version (and its package) to render it. */
 const VERSION_SELECT = {
   id: true,
   version: true,
@@ -23,7 +22,6 @@ function visibleVersions(pkg: Prisma.PackageWhereInput): Prisma.PackageVersionWh
   return { isInternal: false, package: { isInternal: false, ...pkg } };
 }
 
-/** The packages API's reads and its link writes (the one file of the API that talks to Prisma). */
 @Injectable()
 export class PackagesApiRepository {
   constructor(private readonly prisma: PrismaService) {}
@@ -42,7 +40,6 @@ export class PackagesApiRepository {
     return { items, total };
   }
 
-  /** One package's versions, newest first. */
   async packageVersions(packageId: number, paging: Paging): Promise<{ items: VersionView[]; total: number }> {
     const where = visibleVersions({ id: packageId });
     const [items, total] = await Promise.all([
@@ -65,7 +62,6 @@ export class PackagesApiRepository {
     return db.packageVersion.findUnique({ where: { id }, select: { ...VERSION_SELECT, isInternal: true } });
   }
 
-  /** Versions by id (any order). */
   versionsById(ids: number[]): Promise<VersionView[]> {
     return this.prisma.packageVersion.findMany({ where: { id: { in: ids } }, select: VERSION_SELECT });
   }
@@ -80,7 +76,6 @@ export class PackagesApiRepository {
     return this.prisma.packageVersion.findFirst({ where: visibleVersions({ id: packageId }), select: VERSION_SELECT, orderBy: { id: 'desc' } });
   }
 
-  /** One version by its name (case-insensitive). */
   findVersion(packageId: number, version: string): Promise<VersionView | null> {
     return this.prisma.packageVersion.findFirst({
       where: { ...visibleVersions({ id: packageId }), lowerVersion: version.toLowerCase() },
@@ -88,7 +83,6 @@ export class PackagesApiRepository {
     });
   }
 
-  /** A version's files with their blobs' sizes and digests. */
   async files(versionId: number): Promise<FileView[]> {
     const rows = await this.prisma.packageFile.findMany({
       where: { versionId },

@@ -14,10 +14,7 @@ import { sortBySemver } from './version-order.js';
 
 const isKnownType = (type: string) => (PACKAGE_TYPES as readonly string[]).includes(type);
 
-/**
- * Gitea's packages API (`routers/api/v1/packages`): every call resolves the owner and the caller's access to its
- * packages once (Gitea's `determineAccessMode`), then reads or writes.
- */
+/** Gitea's `routers/api/v1/packages`: owner and access resolved once per call (`determineAccessMode`). */
 @Injectable()
 export class PackagesApiService {
   constructor(
@@ -88,10 +85,7 @@ export class PackagesApiService {
     return {};
   }
 
-  /**
-   * Links the package to a repository of its owner (Gitea's `LinkToRepository`): the repository must be one the caller
-   * may see (else 404, as Gitea looks it up among the owner's) and write; a linked package must be unlinked first.
-   */
+  /** Gitea's `LinkToRepository`: the repository must be visible (else 404) and writable; unlink first to relink. */
   async link(req: LinkPackageRequest): Promise<Record<string, never>> {
     const { owner } = await this.allowed(req.actor, req.owner, 'write');
     const pkg = await this.packageOf(owner.id, req);
@@ -105,10 +99,7 @@ export class PackagesApiService {
     return {};
   }
 
-  /**
-   * Unlinks the package (Gitea's `UnlinkFromRepository`): the caller must be able to write the linked repository and
-   * manage the package (the owner, an organization administrator or a site admin).
-   */
+  /** Gitea's `UnlinkFromRepository`: write on the linked repository and manage rights on the package. */
   async unlink(req: PackageRequest): Promise<Record<string, never>> {
     const { owner, access } = await this.allowed(req.actor, req.owner, 'write');
     const pkg = await this.packageOf(owner.id, req);
@@ -122,7 +113,6 @@ export class PackagesApiService {
     return {};
   }
 
-  /** The owner and the caller's access, refused (401 anonymous, 403 otherwise) below `need`. */
   private async allowed(actor: ActorDto | null, ownerName: string, need: 'read' | 'write'): Promise<OwnerAccess> {
     const resolved = await this.access.resolve(actor, ownerName);
     const refusal = this.access.refusal(actor, resolved, need);

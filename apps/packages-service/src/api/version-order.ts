@@ -1,6 +1,5 @@
 import { compareSemver, parseSemver } from '../store/semver.js';
 
-/** What ordering versions needs of a version row. */
 export interface OrderableVersion {
   id: number;
   version: string;
@@ -12,10 +11,7 @@ export function newestFirst(a: OrderableVersion, b: OrderableVersion): number {
   return b.createdAt.getTime() - a.createdAt.getTime() || b.id - a.id;
 }
 
-/**
- * Cairn's `sort=semver`: highest semantic version first; equal precedence (build metadata differs) newest first;
- * versions that are not semantic versions after all others, newest first.
- */
+/** `sort=semver` (Cairn's): highest first; non-semantic versions last; ties newest first. */
 export function sortBySemver<T extends OrderableVersion>(versions: readonly T[]): T[] {
   const parsed = versions.map((v) => ({ v, s: parseSemver(v.version) }));
   parsed.sort((a, b) => {

@@ -16,10 +16,7 @@ export function parseSizeLimit(raw: string): number {
   return bytes;
 }
 
-/**
- * packages-service's settings (Gitea's `[packages]` names; environment `CAIRN__PACKAGES__<KEY>` overrides `app.ini`).
- * The common ones (DATABASE_URL, NATS_URL, the internal URL and token, …) come from @cairn/platform.
- */
+/** packages-service's settings (Gitea's `[packages]` names). */
 export const packagesSettingsSpec = {
   /** Gitea's `[packages] ENABLED`: when false every registry answers 404. */
   enabled: { section: 'packages', key: 'ENABLED', default: true, parse: parsers.bool },
@@ -32,27 +29,18 @@ export const packagesSettingsSpec = {
   limitSizeNpm: { section: 'packages', key: 'LIMIT_SIZE_NPM', default: -1, parse: parseSizeLimit },
   /** Gitea's `LIMIT_SIZE_CONTAINER`: the largest container blob or manifest (-1: no limit). */
   limitSizeContainer: { section: 'packages', key: 'LIMIT_SIZE_CONTAINER', default: -1, parse: parseSizeLimit },
-  /**
-   * How long an unreferenced blob and an abandoned temporary upload file are kept before the cleanup deletes them:
-   * longer than any upload takes, so a blob an upload is about to reference is never deleted under it.
-   */
+  /** How long unreferenced blobs and abandoned upload files are kept: longer than any upload, so none loses a blob. */
   cleanupGraceMs: { section: 'packages', key: 'CLEANUP_GRACE_PERIOD', default: 86_400_000, parse: parsers.durationMs },
   /** How often the storage cleanup runs. */
   cleanupIntervalMs: { section: 'packages', key: 'CLEANUP_INTERVAL', default: 3_600_000, parse: parsers.durationMs },
-  /**
-   * `true`: anonymous visitors see nothing; `expensive`: not the costly pages (the package registries are not
-   * among them).
-   */
+  /** `true`: anonymous visitors see nothing; `expensive`: not the costly pages (registries are not among them). */
   requireSigninView: {
     section: 'service',
     key: 'REQUIRE_SIGNIN_VIEW',
     default: false,
     parse: (raw: string) => raw.trim().toLowerCase() !== 'expensive' && parsers.bool(raw),
   },
-  /**
-   * `[security] TWO_FACTOR_AUTH = enforced`: a user without two-factor gets what the public may see of packages (no
-   * private organization's or user's packages, not even their own; no uploads) — in every registry and the API.
-   */
+  /** `enforced`: users without two-factor get the public's view of packages (no private ones, no uploads). */
   twoFactorAuth: {
     section: 'security',
     key: 'TWO_FACTOR_AUTH',
@@ -67,7 +55,6 @@ export const packagesSettingsSpec = {
 
 export type PackagesSettings = SettingsOf<typeof packagesSettingsSpec>;
 
-/** Injection token of {@link PackagesSettings}. */
 export const PACKAGES_SETTINGS = Symbol('PACKAGES_SETTINGS');
 
 export function loadPackagesSettings(): PackagesSettings {

@@ -4,10 +4,7 @@ import { DurableConsumers, NATS_CONNECTION } from '@cairn/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { PackageDeletions } from './deletions.js';
 
-/**
- * The durable consumers of packages-service on `CAIRN_EVENTS` (replicas share them), one per deletion it acts on (a
- * durable consumer takes one filter subject).
- */
+// One durable consumer per deletion subject (a durable consumer takes one filter subject); replicas share them.
 export const PACKAGES_CONSUMERS = [
   { durable: 'packages-service-owners', subject: IdentityEvents.userDeleted },
   { durable: 'packages-service-repositories', subject: RepoEvents.repositoryDeleted },

@@ -2,21 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { uniqueViolation } from '@cairn/platform';
 import { PrismaService, type Tx } from '../prisma/prisma.service.js';
 
-/** What one deletion changed. */
 export interface DeletionCounts {
   packages: number;
   unlinked: number;
 }
 
-/** The rows an owner or repository deletion changes, applied once per event. */
 @Injectable()
 export class DeletionsRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  /**
-   * Runs `change` in a transaction that also records the event as consumed; null when it was consumed before (the
-   * unique id refuses it and nothing changes).
-   */
+  /** `change` and the consumed-event record in one transaction; null when consumed before. */
   async once(eventId: string, subject: string, change: (tx: Tx) => Promise<DeletionCounts>): Promise<DeletionCounts | null> {
     try {
       return await this.prisma.$transaction(async (tx) => {
@@ -29,7 +24,6 @@ export class DeletionsRepository {
     }
   }
 
-  /** Deletes the owner's packages with their versions, files, properties and upload sessions. */
   async removeOwner(tx: Tx, ownerId: number): Promise<DeletionCounts> {
     // Properties point at packages, versions or files by id (no foreign key): they go first, in three statements.
     await tx.$executeRaw`

@@ -8,12 +8,8 @@ import { PackagesApiRepository } from '../api/packages-api.repository.js';
 import type { Tx } from '../prisma/prisma.service.js';
 import type { PackageEventSink } from '../store/package-event-sink.js';
 
-/**
- * Records Gitea's `package` events (a version created or deleted) in the outbox, inside the transaction that makes
- * the change: never lost, never published for a rolled-back change. The package is rendered as its sender sees it
- * (Gitea's `ToPackage(pd, sender)`: the linked repository only if the sender may see it). Internal versions (OCI
- * blobs before their manifest) make no event.
- */
+// Recorded in the transaction of the change: never lost, never published for a rollback. Rendered as the sender
+// sees it (Gitea's `ToPackage(pd, sender)`); internal versions (OCI blobs before their manifest) make no event.
 @Injectable()
 export class PackageEventRecorder implements PackageEventSink {
   constructor(
@@ -43,7 +39,6 @@ export class PackageEventRecorder implements PackageEventSink {
     await this.outbox.record(tx, action === 'created' ? PackageEvents.versionCreated : PackageEvents.versionDeleted, data);
   }
 
-  /** Publishes recorded events at once (after the transaction committed) rather than at the relay's next poll. */
   kick(): void {
     this.outbox.kick();
   }

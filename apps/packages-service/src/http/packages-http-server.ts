@@ -11,10 +11,7 @@ import type { RegistryDeps } from '../registries/registry.js';
 
 const logger = new Logger('PackagesHttp');
 
-/**
- * The registries' internal HTTP endpoint, reached only through the gateway (internal token, caller in
- * {@link PACKAGES_ACTOR_HEADER}). Bodies are never parsed here: each registry streams `req.raw` itself.
- */
+/** Reached only through the gateway; bodies are never parsed here: each registry streams `req.raw` itself. */
 export function buildPackagesHttpServer(deps: RegistryDeps): FastifyInstance {
   const app = Fastify({
     // File names and versions are validated by the registries (400 with a reason), not cut off by the router.
@@ -55,7 +52,6 @@ export function buildPackagesHttpServer(deps: RegistryDeps): FastifyInstance {
   return app;
 }
 
-/** `bootstrapService`'s `afterStart`: serves the registries on `[cairn] PACKAGES_INTERNAL_PORT`. */
 export async function startPackagesHttp(nest: INestApplicationContext): Promise<() => Promise<void>> {
   const common = nest.get<CommonSettings>(COMMON_SETTINGS);
   const settings = nest.get<PackagesSettings>(PACKAGES_SETTINGS);

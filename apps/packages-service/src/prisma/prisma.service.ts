@@ -3,12 +3,9 @@ import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient, type Prisma } from '../generated/prisma/client.js';
 
-/** The Postgres schema packages-service owns. */
 export const PACKAGES_SCHEMA = 'packages';
 
-/** A transaction handle (what `$transaction(async (tx) => …)` passes to repositories). */
 export type Tx = Prisma.TransactionClient;
-/** Either the client or a transaction: repositories accept both. */
 export type Db = PrismaService | Tx;
 
 @Injectable()

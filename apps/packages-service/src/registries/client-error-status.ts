@@ -1,9 +1,6 @@
 import { DomainError, httpStatusForErrorCode } from '@cairn/contracts';
 
-/**
- * The status a registry answers in its own error format for a domain error that is the client's (any 4xx of the one
- * error-code map), or undefined for everything else, which the server's error handler answers and logs as a 5xx.
- */
+/** A client's domain error (4xx) in the registry's own format; undefined for the rest (5xx, logged). */
 export function clientErrorStatus(err: unknown): number | undefined {
   if (!(err instanceof DomainError)) return undefined;
   const status = httpStatusForErrorCode(err.code);

@@ -3,7 +3,6 @@ import { containerRegistry } from './container/container.registry.js';
 import { genericRegistry } from './generic/generic.registry.js';
 import { npmRegistry } from './npm/npm.registry.js';
 
-/** Every registry packages-service serves: one line each. */
 export const REGISTRIES: readonly PackageRegistry[] = [
   genericRegistry,
   containerRegistry,

@@ -8,25 +8,19 @@ import type { PackageStore } from '../store/package-store.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The caller the gateway authenticated (null: anonymous). */
     actor: ActorDto | null;
   }
 }
 
-/** What a registry's routes are given. */
 export interface RegistryDeps {
   store: PackageStore;
-  /** For the registries' own repositories (npm dist-tags, container images). */
   prisma: PrismaService;
   access: PackageAccess;
   settings: PackagesSettings;
   common: CommonSettings;
 }
 
-/**
- * One package registry (generic, npm, container): it registers its own routes, under Gitea's paths, on the internal
- * HTTP server. Request bodies arrive unparsed (`req.raw` streams them); nothing is buffered for them.
- */
+/** Registers its own routes on the internal HTTP server; bodies arrive unparsed (`req.raw`), never buffered. */
 export interface PackageRegistry {
   type: PackageType;
   routes(app: FastifyInstance, deps: RegistryDeps): void;

@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { attachmentDisposition, parseRange, type BlobStore } from '@cairn/platform';
 
-/** A stored file to send: its blob's address, size and digests, and how to present it. */
 export interface ServedFile {
   sha256: string;
   md5: string;
@@ -13,10 +12,7 @@ export interface ServedFile {
   contentType?: string;
 }
 
-/**
- * Streams a package file from the blob store, never buffering it: `Content-Length`, the blob's digests (`ETag` is
- * the sha256, plus `X-Checksum-*` headers), `Last-Modified`, a single `Range`, and `If-None-Match` (304).
- */
+/** Streams a file, never buffering it, with digests (`ETag` is the sha256), a single `Range` and 304s. */
 export async function serveBlob(req: FastifyRequest, reply: FastifyReply, blobs: BlobStore, file: ServedFile): Promise<void> {
   const etag = `"${file.sha256}"`;
   void reply

@@ -4,25 +4,18 @@ import { COMMON_SETTINGS, ClusterSchedule, type BlobStore, type CommonSettings }
 import { BLOB_STORE } from './blob-store.token.js';
 import { BlobsRepository } from './blobs.repository.js';
 
-/** What one sweep did. */
 export interface SweepResult {
-  /** Blobs newly found without any file (marked). */
   marked: number;
   /** Blobs deleted (row and bytes) after staying unreferenced for the grace period. */
   deleted: number;
   /** Stored files without a row (an upload that crashed between its rename and its commit), deleted. */
   orphans: number;
-  /** Temporary files of interrupted uploads, deleted. */
   temps: number;
-  /** Abandoned upload sessions, deleted. */
   uploads: number;
 }
 
-/**
- * Deletes what nothing references any more (docs/architecture.md, "Cleanup"): mark, then sweep after the grace
- * period, each deletion under the blob's lock, which uploads take too; so a concurrent upload never loses its blob
- * and a crash leaves only what the next sweep finishes. One replica per cluster runs it ({@link ClusterSchedule}).
- */
+// Mark, then sweep after the grace period (docs/architecture.md, "Cleanup"); each deletion holds the blob's lock,
+// which uploads take too, so a concurrent upload never loses its blob. One replica per cluster runs it.
 @Injectable()
 export class BlobCleanup implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('BlobCleanup');

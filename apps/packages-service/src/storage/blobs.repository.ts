@@ -17,7 +17,6 @@ export class BlobsRepository {
     return this.prisma.$transaction(fn);
   }
 
-  /** Holds the blob's transaction-scoped lock until the transaction ends. */
   async lock(tx: Tx, sha256: string): Promise<void> {
     await tx.$queryRaw`SELECT pg_advisory_xact_lock(${BLOB_LOCK_CLASS}::int, hashtext(${sha256}))::text`;
   }
@@ -45,7 +44,6 @@ export class BlobsRepository {
         AND NOT EXISTS (SELECT 1 FROM packages.package_file f WHERE f.blob_id = b.id)`;
   }
 
-  /** Up to `take` blobs marked before `cutoff`, by id. */
   markedBefore(cutoff: Date, take: number): Promise<Array<{ id: number; hashSha256: string }>> {
     return this.prisma.packageBlob.findMany({
       where: { unreferencedSince: { lt: cutoff } },
@@ -55,7 +53,6 @@ export class BlobsRepository {
     });
   }
 
-  /** Deletes the row if it is still marked before `cutoff` and unreferenced; false when it no longer qualifies. */
   async deleteIfStillUnreferenced(tx: Tx, id: number, cutoff: Date): Promise<boolean> {
     const n = await tx.$executeRaw`
       DELETE FROM packages.package_blob b
@@ -68,7 +65,6 @@ export class BlobsRepository {
     return (await tx.packageBlob.findUnique({ where: { hashSha256: sha256 }, select: { id: true } })) !== null;
   }
 
-  /** Deletes upload sessions untouched since `cutoff`; how many. */
   async deleteUploadsBefore(cutoff: Date): Promise<number> {
     const { count } = await this.prisma.packageBlobUpload.deleteMany({ where: { updatedAt: { lt: cutoff } } });
     return count;

@@ -1,7 +1,5 @@
-// PackageStore and the blob cleanup against the real PostgreSQL (a scratch database with the packages migrations)
-// and a real temporary blob folder: versions and files with their conflicts, the owner quota, the `package` events
-// written in the same transaction, and the cleanup's mark-then-sweep rule — including an upload that commits the same
-// blob while the cleanup wants to delete it. The events render users through the identity stand-in on a private NATS.
+// PackageStore and the blob cleanup against real PostgreSQL and a real blob folder, including an upload that
+// commits a blob while the cleanup wants to delete it.
 import { randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { Readable } from 'node:stream';

@@ -14,18 +14,13 @@ import {
 
 export type { BlobRow, FileRow, FileWithBlob, PackageRow, VersionRow };
 
-/** Per-type file size limits' settings. */
 const TYPE_LIMIT: Record<PackageType, keyof PackagesSettings> = {
   generic: 'limitSizeGeneric',
   npm: 'limitSizeNpm',
   container: 'limitSizeContainer',
 };
 
-/**
- * What every registry shares about package data (Gitea's `services/packages`): packages, versions, files and their
- * blobs, and the size limits. Writes that belong together run in one transaction passed in by the caller; a version
- * and its first file are created together, so an interrupted upload never leaves a version without its file.
- */
+/** Shared by every registry (Gitea's `services/packages`); a version and its first file are created together. */
 @Injectable()
 export class PackageStore {
   constructor(
@@ -36,24 +31,19 @@ export class PackageStore {
     @Inject(PACKAGE_EVENT_SINK) private readonly events: PackageEventSink,
   ) {}
 
-  /**
-   * Runs `fn` in a transaction (long enough for a blob's rename and fsync); the `package` events it recorded are
-   * published once it committed.
-   */
+  /** The `package` events `fn` recorded are published once it committed. */
   async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     const result = await this.rows.transaction(fn);
     this.events.kick();
     return result;
   }
 
-  // ---- limits ------------------------------------------------------------------------------------------------
 
   /** The largest file a registry type accepts (-1: no limit): what `BlobStore.stage` is given as `maxBytes`. */
   maxFileBytes(type: PackageType): number {
     return this.settings[TYPE_LIMIT[type]] as number;
   }
 
-  /** Refuses (CONTENT_TOO_LARGE) a file over its type's limit. */
   checkFileSize(type: PackageType, size: number): void {
     const max = this.maxFileBytes(type);
     if (max >= 0 && size > max) {
@@ -61,7 +51,6 @@ export class PackageStore {
     }
   }
 
-  /** Refuses (CONTENT_TOO_LARGE) adding `size` bytes when it would take the owner over `LIMIT_TOTAL_OWNER_SIZE`. */
   async checkOwnerQuota(ownerId: number, size: number, db?: Db): Promise<void> {
     const max = this.settings.limitTotalOwnerSize;
     if (max < 0) return;
@@ -79,18 +68,12 @@ export class PackageStore {
     return this.rows.ownerTotalSize(ownerId, db);
   }
 
-  // ---- packages and versions ---------------------------------------------------------------------------------
 
   findPackage(ownerId: number, type: PackageType, name: string, db?: Db): Promise<PackageRow | null> {
     return this.rows.findPackage(ownerId, type, name, db);
   }
 
-  /**
-   * The package, created when missing (concurrent creators get the same row), held with a share lock until the
-   * transaction ends: a concurrent delete ({@link lockPackage}) waits for this upload to commit and then counts what
-   * it added, so it never removes a version or package an upload just wrote to. A package deleted while this waited
-   * for the lock is created again.
-   */
+  /** Share-locked until commit: a concurrent delete ({@link lockPackage}) waits, then counts what this added. */
   async getOrCreatePackage(
     tx: Tx,
     p: { ownerId: number; type: PackageType; name: string; semverCompatible?: boolean; isInternal?: boolean },
@@ -119,7 +102,6 @@ export class PackageStore {
     return this.rows.versionsOfPackage(packageId, db);
   }
 
-  /** Creates a version; an existing one is ALREADY_EXISTS (409). */
   async createVersion(
     tx: Tx,
     v: { packageId: number; version: string; creatorId: number; metadata?: Prisma.InputJsonValue; isInternal?: boolean },
@@ -153,7 +135,6 @@ export class PackageStore {
     return this.blobRows.record(tx, staged);
   }
 
-  /** Adds a file to a version; a file of the same name (and composite key) is ALREADY_EXISTS (409). */
   async addFile(
     tx: Tx,
     f: { versionId: number; blobId: number; name: string; compositeKey?: string; isLead?: boolean },
@@ -179,10 +160,7 @@ export class PackageStore {
     return this.rows.deleteFile(tx, fileId);
   }
 
-  /**
-   * Deletes a version with its files and properties; deletes the package too when it was its last version. Records
-   * the `package` event `deleted` (sent by `doerId`; null: unknown) before the rows go, as the payload shows them.
-   */
+  /** The `package` event `deleted` is recorded before the rows go; the last version takes its package along. */
   async deleteVersion(tx: Tx, version: VersionRow, doerId: number | null = null): Promise<void> {
     // Uploads to the package finish first; a version another delete removed meanwhile is gone already.
     await this.lockPackage(tx, version.packageId);
@@ -192,7 +170,6 @@ export class PackageStore {
     await this.rows.deletePackageIfEmpty(tx, version.packageId);
   }
 
-  /** Deletes a package that has no version left (and its properties). */
   deletePackageIfEmpty(tx: Tx, packageId: number): Promise<boolean> {
     return this.rows.deletePackageIfEmpty(tx, packageId);
   }
@@ -202,7 +179,6 @@ export class PackageStore {
     return this.rows.countDownload(versionId);
   }
 
-  /** A version pushed again under the same name: new metadata, creator and time. */
   replaceVersionMetadata(tx: Tx, versionId: number, metadata: Prisma.InputJsonValue, creatorId: number): Promise<void> {
     return this.rows.replaceVersionMetadata(tx, versionId, metadata, creatorId);
   }

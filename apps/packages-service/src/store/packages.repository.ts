@@ -10,17 +10,14 @@ export type VersionRow = Prisma.PackageVersionGetPayload<object>;
 export type FileRow = Prisma.PackageFileGetPayload<object>;
 export type FileWithBlob = Prisma.PackageFileGetPayload<{ include: { blob: true } }>;
 
-/** The rows every registry shares: packages, versions, files and their properties. */
 @Injectable()
 export class PackagesRepository {
   constructor(readonly prisma: PrismaService) {}
 
-  /** A transaction long enough for a blob's rename and fsync. */
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     return this.prisma.$transaction(fn, { timeout: 60_000, maxWait: 10_000 });
   }
 
-  /** The bytes of every file of the owner's packages (a blob shared by two files counts twice, as in Gitea). */
   async ownerTotalSize(ownerId: number, db: Db = this.prisma): Promise<number> {
     const rows = await db.$queryRaw<Array<{ total: bigint | null }>>`
       SELECT SUM(b.size) AS total FROM packages.package_file f
@@ -55,7 +52,6 @@ export class PackagesRepository {
     return held.length ? tx.package.findUniqueOrThrow({ where: { id: held[0].id } }) : null;
   }
 
-  /** Locks a package against uploads until the transaction ends; false when it is gone. */
   async lockPackage(tx: Tx, packageId: number): Promise<boolean> {
     const held = await tx.$queryRaw<Array<{ id: number }>>`SELECT id FROM packages.package WHERE id = ${packageId} FOR UPDATE`;
     return held.length > 0;
@@ -105,7 +101,6 @@ export class PackagesRepository {
     return { row, created: created.length > 0 };
   }
 
-  /** A version pushed again under the same name (a container tag moved): new metadata, creator and time. */
   async replaceVersionMetadata(tx: Tx, versionId: number, metadata: Prisma.InputJsonValue, creatorId: number): Promise<void> {
     await tx.packageVersion.update({ where: { id: versionId }, data: { metadata, creatorId, createdAt: new Date() } });
   }
@@ -145,7 +140,6 @@ export class PackagesRepository {
     await tx.packageFile.delete({ where: { id: fileId } });
   }
 
-  /** Deletes a version with its files and their properties. */
   async deleteVersion(tx: Tx, versionId: number): Promise<void> {
     const files = await tx.packageFile.findMany({ where: { versionId }, select: { id: true } });
     await tx.packageProperty.deleteMany({ where: { refType: 'file', refId: { in: files.map((f) => f.id) } } });
@@ -153,7 +147,6 @@ export class PackagesRepository {
     await tx.packageVersion.delete({ where: { id: versionId } });
   }
 
-  /** Deletes a package that has no version left (and its properties). */
   async deletePackageIfEmpty(tx: Tx, packageId: number): Promise<boolean> {
     if ((await tx.packageVersion.count({ where: { packageId } })) > 0) return false;
     await tx.packageProperty.deleteMany({ where: { refType: 'package', refId: packageId } });

@@ -1,5 +1,4 @@
-// Semantic versions (SemVer 2.0.0): one home for parsing and precedence, used by the packages API's `sort=semver`
-// and the npm registry's packument order.
+// Semantic versions (SemVer 2.0.0): one home for parsing and precedence.
 
 /** A parsed semantic version (SemVer 2.0.0): the parts precedence depends on (build metadata does not count). */
 export interface SemanticVersion {
@@ -12,7 +11,6 @@ export interface SemanticVersion {
 const SEMVER =
   /^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*)(?:\.(?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*))*))?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
 
-/** The version as a semantic version, or null when it is not one. */
 export function parseSemver(version: string): SemanticVersion | null {
   const m = SEMVER.exec(version);
   if (!m) return null;

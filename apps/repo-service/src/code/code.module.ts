@@ -10,7 +10,7 @@ import { ContentsModule } from './contents/contents.module.js';
 import { FileChangesModule } from './file-changes/file-changes.module.js';
 import { ReleasesModule } from './releases/releases.module.js';
 
-/** The code layer: what a repository's code shows and how the API writes it — contents, commits, branches, tags, releases, protection, statuses. */
+/** The code layer: contents, commits, branches, tags, releases, protection, statuses. */
 @Module({
   imports: [
     CommitsModule,

@@ -12,10 +12,7 @@ import { TemplatesModule } from './templates/templates.module.js';
 import { TopicsModule } from './topics/topics.module.js';
 import { TransportModule } from './transport/transport.module.js';
 
-/**
- * The git-core layer: a repository's record and its git — storage, transport, objects, refs, signing and
- * verification — with repository administration (collaborators, deploy keys, topics, follows, templates).
- */
+/** The git-core layer: a repository's record and its git, with repository administration. */
 @Module({
   imports: [
     StorageModule,

@@ -39,10 +39,7 @@ import { MilestonesHandler } from './milestones/milestones.handler.js';
 import { MilestonesRepository } from './milestones/milestones.repository.js';
 import { MilestonesService } from './milestones/milestones.service.js';
 
-/**
- * Issues, comments, labels, milestones, pull requests, reviews, mergeability, merging, and what moved branches do to
- * them (`ref-updates/`, the push recorder behind `PUSH_SINK`). Settings are read once at start.
- */
+/** Issues, comments, labels, milestones, pull requests, reviews, merging, and what moved branches do to them. */
 @Module({
   imports: [AccessModule, RepositoriesModule, GitMaintenanceModule, SignaturesModule, CollaboratorsModule, BranchProtectionModule],
   controllers: [IssuesHandler, PullsHandler, MergeHandler, ReviewsHandler, LabelsHandler, OrgLabelsHandler, MilestonesHandler],
@@ -79,10 +76,7 @@ import { MilestonesService } from './milestones/milestones.service.js';
 })
 export class IssueTrackerModule {}
 
-/**
- * Validates this module's settings (`[repository.issue]`, `[repository.pull-request]`): for `bootstrapService`'s
- * `validateSettings`, so a bad value refuses the start with a message naming the setting instead of a stack trace.
- */
+/** For `bootstrapService`'s `validateSettings`: a bad value refuses start naming the setting, not a stack trace. */
 export function validateIssueTrackerSettings(env: NodeJS.ProcessEnv = process.env): void {
   loadIssueSettings(env);
   loadPullSettings(env);

@@ -3,6 +3,6 @@ import { DeletedAccountsModule } from './deleted-accounts/deleted-accounts.modul
 import { IssueTrackerModule } from './issue-tracker.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
 
-/** The tracker layer: issues, pull requests and what they build on the code below; notifications; deleted accounts' rows. */
+/** The tracker layer: issues, pull requests, notifications, deleted accounts' rows. */
 @Module({ imports: [IssueTrackerModule, NotificationsModule, DeletedAccountsModule] })
 export class TrackerModule {}

@@ -4,13 +4,9 @@ import { DomainError } from '@cairn/contracts';
 const NAME_PATTERN = /^[A-Z_][A-Z0-9_]*$/i;
 /** Prefixes the runner itself sets. */
 const RESERVED_PREFIX = /^GIT(EA|HUB)_/i;
-/** A name the runner itself sets. */
 const RESERVED_NAME = 'CI';
 
-/**
- * Checks a variable or secret name and answers its stored form (upper-case, so names are unique per scope without
- * regard to case). A 400 names the rule that was broken.
- */
+/** Answers the stored, upper-case form: names are unique per scope without regard to case. */
 export function actionsName(kind: 'variable' | 'secret', name: string): string {
   if (!NAME_PATTERN.test(name)) {
     throw DomainError.invalid(
@@ -41,7 +37,6 @@ export const ACTIONS_DATA_MAX = 65_536;
 /** Gitea's `VariableDescriptionMaxLength` / `SecretDescriptionMaxLength`: longer descriptions are cut (characters). */
 export const ACTIONS_DESCRIPTION_MAX = 4_096;
 
-/** Cuts a description to {@link ACTIONS_DESCRIPTION_MAX} characters (code points), as Gitea does. */
 export function cutDescription(description: string | undefined): string {
   const chars = [...storableText(description ?? '', 'description')];
   return chars.length > ACTIONS_DESCRIPTION_MAX ? chars.slice(0, ACTIONS_DESCRIPTION_MAX).join('') : chars.join('');

@@ -10,13 +10,8 @@ export interface ScopeKey {
   repoId: number;
 }
 
-/**
- * Who may manage the Actions data of a scope, as Gitea's route guards (checked here again: messages can come from
- * anywhere): the instance (`admin`) site admins only (`reqSiteAdmin`); `user` the caller's own; an organization its
- * owners and site admins (`reqOrgOwnership`: members get 403 even for reads, a hidden organization 404); a
- * repository its owner — the owning user, the owning organization's owners — and site admins (`reqOwner`: repository
- * admins get 403).
- */
+// Who may manage a scope's Actions data, as Gitea's route guards (rechecked: messages can come from anywhere): site
+// admins; a user itself; org owners (`reqOrgOwnership`: members 403); repo owners (`reqOwner`: repo admins 403).
 @Injectable()
 export class ActionsScopeResolver {
   constructor(private readonly rpc: RpcClient) {}

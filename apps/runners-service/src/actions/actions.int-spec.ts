@@ -1,6 +1,4 @@
-// Actions variables and secrets against the real Postgres and a private NATS (JetStream), through the service's NATS
-// subjects (validation pipe and error envelope included), and the removal of a deleted scope's data by its
-// JetStream consumer. identity-service is not under test: a responder on this file's NATS answers its two subjects.
+// Actions variables and secrets through the service's NATS subjects, and the removal of a deleted scope's data.
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { NestFactory } from '@nestjs/core';
@@ -210,7 +208,6 @@ describe('secrets', () => {
 });
 
 describe('deletion events', () => {
-  /** Runners, registration tokens, variables and secrets of one scope, written directly. */
   async function seed(ownerId: number, repoId: number): Promise<void> {
     await db.sql(
       `INSERT INTO runners.runners (uuid, name, owner_id, repo_id, labels, token_hash, updated_at)

@@ -1,26 +1,14 @@
 import { loadSettings, parsers, secretKeySetting, type SettingsOf } from '@cairn/platform';
 
-/**
- * runners-service's own settings (Gitea's names where Gitea has the setting; environment `CAIRN__SECTION__KEY`
- * overrides `app.ini`). The common ones (DATABASE_URL, NATS_URL, …) come from @cairn/platform.
- */
+/** runners-service's own settings (Gitea's names where Gitea has the setting). */
 export const runnersSettingsSpec = {
   /** Key material for sealing Actions secrets and registration tokens (AES-256-GCM, HKDF-derived). */
   secretKey: secretKeySetting,
-  /**
-   * A runner is `online` while its last request (`last_online`) is more recent than this; Gitea's 1 minute. The API
-   * computes `status` from it, and the runner protocol throttles its `last_online` writes well below it.
-   */
+  /** A runner is `online` while its last request is more recent than this (Gitea's 1 minute). */
   runnerOfflineTimeMs: { section: 'actions', key: 'RUNNER_OFFLINE_TIME', default: 60_000, parse: positiveDuration },
-  /**
-   * An online runner is `busy` while it reported work on a task (UpdateTask/UpdateLog set `last_active`) more
-   * recently than this; Gitea's 10 seconds ("active").
-   */
+  /** An online runner is `busy` while it reported task work more recently than this (Gitea's 10 seconds). */
   runnerIdleTimeMs: { section: 'actions', key: 'RUNNER_IDLE_TIME', default: 10_000, parse: positiveDuration },
-  /**
-   * How long a `FetchTask` long-poll waits for work before it answers "no task". Below act_runner's own request
-   * timeout (`runner.fetch_timeout`, 5 s by default), so the runner never sees its poll time out.
-   */
+  /** How long a `FetchTask` long-poll waits: below act_runner's `fetch_timeout` (5 s), so its poll never times out. */
   fetchTaskWaitMs: {
     section: 'actions',
     key: 'FETCH_TASK_WAIT',
@@ -31,10 +19,7 @@ export const runnersSettingsSpec = {
       return ms;
     },
   },
-  /**
-   * The longest interval between two writes of a runner's liveness (`last_online`, `last_active`) — polls in between
-   * cost no database write. Never more than a quarter of `RUNNER_OFFLINE_TIME`, so a polling runner stays online.
-   */
+  /** Longest interval between two liveness writes; capped at a quarter of `RUNNER_OFFLINE_TIME`. */
   livenessUpdateIntervalMs: {
     section: 'actions',
     key: 'RUNNER_LIVENESS_UPDATE_INTERVAL',
@@ -53,7 +38,6 @@ function positiveDuration(raw: string): number {
 
 export type RunnersSettings = SettingsOf<typeof runnersSettingsSpec>;
 
-/** Injection token of {@link RunnersSettings}. */
 export const RUNNERS_SETTINGS = Symbol('RUNNERS_SETTINGS');
 
 export function loadRunnersSettings(): RunnersSettings {

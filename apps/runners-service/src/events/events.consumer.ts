@@ -4,10 +4,7 @@ import { DurableConsumers, NATS_CONNECTION } from '@cairn/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { ScopeCleanup } from './scope-cleanup.js';
 
-/**
- * The durable consumers of runners-service on `CAIRN_EVENTS` (replicas share them), one per deletion it acts on: a
- * durable consumer takes one filter subject, and exact ones keep every other event (its own included) away.
- */
+// One durable consumer per deletion subject: a durable consumer takes one filter, exact ones keep other events away.
 export const RUNNERS_CONSUMERS = [
   { durable: 'runners-service-users', subject: IdentityEvents.userDeleted },
   { durable: 'runners-service-repositories', subject: RepoEvents.repositoryDeleted },

@@ -11,7 +11,6 @@ export function deletedScope(event: DomainEvent): ScopeKey | null {
   return repoId === null ? null : { ownerId: 0, repoId };
 }
 
-/** Removes everything of a deleted user, organization or repository, once per event. */
 @Injectable()
 export class ScopeCleanup {
   constructor(private readonly rows: ScopeDataRepository) {}

@@ -3,7 +3,6 @@ import { uniqueViolation } from '@cairn/platform';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { ScopeKey } from '../actions/actions-scope.js';
 
-/** What one deletion removed. */
 export interface CleanupCounts {
   runners: number;
   registrationTokens: number;
@@ -11,15 +10,11 @@ export interface CleanupCounts {
   secrets: number;
 }
 
-/** Everything of one scope across the service's tables, removed once per deletion event. */
 @Injectable()
 export class ScopeDataRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  /**
-   * Removes the scope's runners (with their tasks), registration tokens, variables and secrets in one transaction
-   * that records the event as consumed; null when it was consumed before.
-   */
+  /** Removes the scope's data and records the event as consumed, in one transaction; null when consumed before. */
   async removeOnce(eventId: string, subject: string, where: ScopeKey): Promise<CleanupCounts | null> {
     try {
       return await this.prisma.$transaction(async (tx) => {

@@ -32,7 +32,6 @@ const hideInternalErrors: Interceptor = (next) => async (req) => {
   }
 };
 
-/** The Connect routes: Gitea's `ping.v1.PingService` and `runner.v1.RunnerService`. */
 export function runnerProtocolRoutes(service: RunnerProtocolService): (router: ConnectRouter) => void {
   return (router) => {
     router.service(PingService, {
@@ -51,17 +50,12 @@ export function runnerProtocolRoutes(service: RunnerProtocolService): (router: C
 type AnyRequest = IncomingMessage | Http2ServerRequest;
 type AnyResponse = ServerResponse | Http2ServerResponse;
 
-/** A Connect error answer written directly (the body format of the Connect protocol's unary errors). */
 function connectErrorAnswer(res: ServerResponse, status: number, code: string, message: string): void {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify({ code, message }));
 }
 
-/**
- * The whole body of a unary binary call, or null past `max` bytes. Connect reads it whole as well; here it is read
- * first so that a malformed message is the runner's fault (`invalid_argument`, as Gitea's connect-go answers) and not
- * @connectrpc/connect's `internal`.
- */
+// Read whole before Connect so a malformed message is `invalid_argument` (as Gitea's connect-go), not `internal`.
 async function readBody(body: AsyncIterable<Uint8Array>, max: number): Promise<Uint8Array | null> {
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -73,11 +67,7 @@ async function readBody(body: AsyncIterable<Uint8Array>, max: number): Promise<U
   return Buffer.concat(chunks);
 }
 
-/**
- * The runner protocol's internal endpoint (Connect over HTTP/1.1 and h2c on one port, told apart by HTTP/2's
- * preface), called only by the gateway. Connect's handlers are mounted directly so that a binary unary message is
- * decoded once before them (see {@link readBody}).
- */
+// Connect over HTTP/1.1 and h2c on one port (told apart by the HTTP/2 preface); called only by the gateway.
 export class RunnerProtocolServer {
   private readonly logger = new Logger('RunnerProtocolHttp');
   private readonly http1;
@@ -176,7 +166,6 @@ export class RunnerProtocolServer {
   }
 }
 
-/** `bootstrapService`'s `afterStart`: serves the runner protocol on `[cairn] RUNNERS_INTERNAL_PORT`. */
 export async function startRunnerProtocol(app: INestApplicationContext): Promise<() => Promise<void>> {
   const common = app.get<CommonSettings>(COMMON_SETTINGS);
   const settings = app.get<RunnersSettings>(RUNNERS_SETTINGS);

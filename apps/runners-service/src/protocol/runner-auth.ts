@@ -14,15 +14,9 @@ export const DELETED_RUNNER_GRACE_MS = 10_000;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Calls that report on a task: a just-deleted runner may still make them (see {@link DELETED_RUNNER_GRACE_MS}). */
 export type RunnerCall = 'Declare' | 'FetchTask' | 'UpdateTask' | 'UpdateLog';
 
-/**
- * Authenticates a runner's call from its uuid and credential token (every call but Register), as Gitea's interceptor
- * does: an unknown uuid or a wrong token is `unauthenticated` "unregistered runner"; a deleted runner is refused
- * (`unauthenticated`), except for task reports within {@link DELETED_RUNNER_GRACE_MS} of its deletion. Each
- * accepted call is a heartbeat (throttled, see {@link RunnerLivenessRecorder}).
- */
+/** As Gitea's interceptor; a deleted runner may still report on its task within {@link DELETED_RUNNER_GRACE_MS}. */
 @Injectable()
 export class RunnerAuthenticator {
   constructor(

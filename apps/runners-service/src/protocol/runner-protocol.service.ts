@@ -41,7 +41,6 @@ const STATUS_RESULT: Record<string, Result> = {
   skipped: Result.SKIPPED,
 };
 
-/** Cuts a string at `max` UTF-8 bytes without splitting a character. */
 function cutBytes(text: string, max: number): string {
   const buf = Buffer.from(text, 'utf8');
   if (buf.length <= max) return text;
@@ -70,10 +69,7 @@ function unknownTask(id: bigint): ConnectError {
   return new ConnectError(`task with id ${id} not found`, Code.NotFound);
 }
 
-/**
- * Gitea's runner protocol (`runner.v1.RunnerService`); `FetchTask` only holds the long-poll (a heartbeat) until
- * workflows exist.
- */
+/** Gitea's runner protocol; `FetchTask` only holds the long-poll (a heartbeat) until workflows exist. */
 @Injectable()
 export class RunnerProtocolService implements OnModuleDestroy {
   private readonly logger = new Logger('RunnerProtocol');
@@ -131,10 +127,7 @@ export class RunnerProtocolService implements OnModuleDestroy {
     return create(DeclareResponseSchema, { runner: runnerMessage(updated) });
   }
 
-  /**
-   * A long-poll: holds the call for `[actions] FETCH_TASK_WAIT` (less when the client's deadline or the service's
-   * shutdown comes first) and answers "no task" — there are no workflows to pick from yet.
-   */
+  /** Holds the long-poll, then answers "no task": there are no workflows to pick from yet. */
   async fetchTask(req: FetchTaskRequest, ctx: HandlerContext): Promise<FetchTaskResponse> {
     await this.auth.authenticate(ctx, 'FetchTask');
     const deadline = ctx.timeoutMs();
@@ -166,11 +159,8 @@ export class RunnerProtocolService implements OnModuleDestroy {
     });
   }
 
-  /**
-   * Appends log rows at the task's current length (Gitea's rule: rows before it are acknowledged again, a gap is
-   * answered with the current length so the runner resends from there). The length moves by a conditional UPDATE,
-   * so two concurrent uploads of the same rows store them once.
-   */
+  // Gitea's rule: rows before the task's length are acknowledged again; a gap is answered with the length, and the
+  // runner resends from there.
   async updateLog(req: UpdateLogRequest, ctx: HandlerContext): Promise<UpdateLogResponse> {
     const runner = await this.auth.authenticate(ctx, 'UpdateLog');
     const task = await this.ownTask(runner, req.taskId);

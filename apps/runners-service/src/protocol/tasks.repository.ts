@@ -2,13 +2,11 @@ import { Injectable } from '@nestjs/common';
 import type { Task } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 
-/** A log row to store (UpdateLog). */
 export interface NewLogRow {
   time: Date;
   content: string;
 }
 
-/** Tasks with their outputs and log rows, as the runner protocol reports them. */
 @Injectable()
 export class TasksRepository {
   constructor(private readonly prisma: PrismaService) {}
@@ -34,10 +32,7 @@ export class TasksRepository {
     return rows.map((o) => o.key);
   }
 
-  /**
-   * Appends `rows` at `at`, moving the task's log length by a conditional UPDATE so two concurrent uploads of the
-   * same rows store them once; the new length, or null when the length was no longer `at` (someone appended first).
-   */
+  /** The new length, or null when it was no longer `at` (a concurrent upload appended first). */
   appendLog(taskId: number, at: number, rows: NewLogRow[], size: number): Promise<number | null> {
     return this.prisma.$transaction(async (tx) => {
       const moved = await tx.task.updateMany({

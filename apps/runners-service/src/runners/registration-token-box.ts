@@ -2,7 +2,6 @@ import { Logger } from '@nestjs/common';
 import { createSecretBox, type CommonSettings, type SecretBox } from '@cairn/platform';
 import type { RunnersSettings } from '../config/runners-settings.js';
 
-/** Injection token of the box sealing registration tokens (purpose `runner-registration-token`). */
 export const REGISTRATION_TOKEN_BOX = Symbol('REGISTRATION_TOKEN_BOX');
 
 export function registrationTokenBox(settings: RunnersSettings, common: CommonSettings): SecretBox {

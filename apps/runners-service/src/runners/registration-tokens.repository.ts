@@ -17,7 +17,6 @@ export class RegistrationTokensRepository {
     return tx.runnerRegistrationToken.findFirst({ where: key, orderBy: { id: 'desc' } });
   }
 
-  /** Deactivates the scope's tokens and stores the new one. */
   async replace(tx: Tx, key: ScopeKey, tokenHash: string, tokenSealed: string): Promise<void> {
     await tx.runnerRegistrationToken.updateMany({ where: { ...key, isActive: true }, data: { isActive: false } });
     await tx.runnerRegistrationToken.create({ data: { ...key, tokenHash, tokenSealed, isActive: true } });

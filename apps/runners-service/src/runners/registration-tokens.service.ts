@@ -8,11 +8,8 @@ import { RegistrationTokensRepository } from './registration-tokens.repository.j
 import { REGISTRATION_TOKEN_BOX } from './registration-token-box.js';
 import { hashRunnerToken, newRunnerToken } from './runner-token.js';
 
-/**
- * Registration tokens, as Gitea hands them out: the newest token of the scope is answered unchanged while active;
- * when there is none, or the newest is inactive, a new one is made and every older one of the scope deactivated.
- * Registering a runner does not use a token up. `reset` (Cairn's; Gitea has it in its web UI) always makes a new one.
- */
+// Gitea's rule: the scope's newest token is answered while active, else a new one replaces every older one.
+// Registering does not use a token up; `reset` (Gitea has it in its web UI) always makes a new one.
 @Injectable()
 export class RegistrationTokensService {
   constructor(

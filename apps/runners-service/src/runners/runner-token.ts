@@ -1,10 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-/**
- * SHA-256 (hex) of a runner token — registration tokens and runner credentials alike. The one home of the rule:
- * the management API stores registration tokens under it and the runner protocol looks them up (and runners'
- * credentials) with it. Tokens are random, so an unsalted fast hash is enough.
- */
+/** SHA-256 hex of registration tokens and runner credentials; tokens are random, so an unsalted fast hash is enough. */
 export function hashRunnerToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
@@ -14,7 +10,6 @@ export function newRunnerToken(): string {
   return randomBytes(20).toString('hex');
 }
 
-/** Whether a presented token matches a stored hash, in constant time. */
 export function runnerTokenMatches(presented: string, storedHash: string): boolean {
   const a = Buffer.from(hashRunnerToken(presented), 'hex');
   const b = Buffer.from(storedHash, 'hex');

@@ -8,7 +8,6 @@ import {
 import { RegistrationTokensService } from './registration-tokens.service.js';
 import { RunnersService } from './runners.service.js';
 
-/** runners.token.* and runners.runner.*: the runner management API. */
 @Controller()
 export class RunnersHandler {
   constructor(

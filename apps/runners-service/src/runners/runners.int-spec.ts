@@ -1,7 +1,4 @@
-// Runner management against the real Postgres and a private NATS, through the service's NATS subjects (validation
-// pipe and error envelope included): registration tokens (reuse, reset, hashed and sealed at rest), the list scope of
-// each level, get/delete with Gitea's 404s, status and busy from last_online/last_active, labels, and the deletion
-// event in the outbox. identity-service is not under test: a responder on this file's NATS answers its two subjects.
+// Runner management through the service's NATS subjects; identity-service is stood in for by a responder.
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Transport, type MicroserviceOptions } from '@nestjs/microservices';

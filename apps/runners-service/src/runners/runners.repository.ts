@@ -5,7 +5,6 @@ import type { ScopeKey } from '../actions/actions-scope.js';
 
 const RUNNERS = Prisma.raw(`"${RUNNERS_SCHEMA}".runners`);
 
-/** What a new runner row holds (Register). */
 export type NewRunner = Pick<
   Runner, 'uuid' | 'name' | 'ownerId' | 'repoId' | 'version' | 'labels' | 'ephemeral' | 'tokenHash' | 'registrationTokenId'
 >;
@@ -32,7 +31,6 @@ export class RunnersRepository {
     return this.prisma.runner.findFirst({ where: { id, deletedAt: null } });
   }
 
-  /** By its protocol identity, deleted or not. */
   findByUuid(uuid: string): Promise<Runner | null> {
     return this.prisma.runner.findUnique({ where: { uuid } });
   }
@@ -41,7 +39,6 @@ export class RunnersRepository {
     return tx.runner.create({ data: runner });
   }
 
-  /** Soft delete; false when it was deleted already. */
   async markDeleted(tx: Tx, id: number): Promise<boolean> {
     const { count } = await tx.runner.updateMany({ where: { id, deletedAt: null }, data: { deletedAt: new Date() } });
     return count > 0;
@@ -58,7 +55,6 @@ export class RunnersRepository {
     await tx.runner.update({ where: { id }, data: { labels } });
   }
 
-  /** The runner's own version and labels (Declare). */
   declare(id: number, version: string, labels: string[], db: Db = this.prisma): Promise<Runner> {
     return db.runner.update({ where: { id }, data: { version, labels } });
   }

@@ -17,10 +17,7 @@ function editableIn(scope: ActionsScopeDto, key: ScopeKey, r: Runner): boolean {
   return key.repoId > 0 ? r.repoId === key.repoId : r.ownerId === key.ownerId && r.repoId === 0;
 }
 
-/**
- * Runner management (Gitea 1.24's API, GitHub's label routes): list, get, soft delete and labels, each level seeing
- * exactly its own runners. A runner deleted, missing or of another scope is 404, as in Gitea.
- */
+/** Gitea 1.24's runner API and GitHub's label routes; a runner deleted, missing or of another scope is 404. */
 @Injectable()
 export class RunnersService {
   constructor(
@@ -34,7 +31,6 @@ export class RunnersService {
   async list(actor: ActorDto | null, scope: ActionsScopeDto, query?: ListQuery): Promise<ActionRunnersResponseDto> {
     const key = await this.scopes.resolve(actor, scope);
     const { skip, take } = toPaging(query);
-    // The instance sees every runner; the other levels only their own scope (exactly).
     const { rows, total } = await this.runners.page(scope.level === 'admin' ? 'all' : key, skip, take);
     const now = Date.now();
     return { runners: rows.map((r) => toRunnerJson(r, this.settings, now)), total_count: total };
@@ -61,7 +57,6 @@ export class RunnersService {
     return toLabelList((await this.find(actor, scope, runnerId)).labels);
   }
 
-  /** Adds the labels the runner does not have yet, after its own, in the given order. */
   async addLabels(actor: ActorDto | null, scope: ActionsScopeDto, runnerId: number, labels: string[]): Promise<RunnerLabelsDto> {
     return this.changeLabels(actor, scope, runnerId, (current) => unique([...current, ...labels]));
   }
@@ -99,7 +94,6 @@ export class RunnersService {
     return toLabelList(labels);
   }
 
-  /** The runner, when it exists, is not deleted and may be edited in the scope; else 404 as Gitea. */
   private async find(actor: ActorDto | null, scope: ActionsScopeDto, runnerId: number): Promise<Runner> {
     const key = await this.scopes.resolve(actor, scope);
     const runner =

@@ -7,7 +7,6 @@ import {
 } from '@cairn/contracts';
 import { SecretsService } from './secrets.service.js';
 
-/** runners.secret.*. */
 @Controller()
 export class SecretsHandler {
   constructor(private readonly secrets: SecretsService) {}

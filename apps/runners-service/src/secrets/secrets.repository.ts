@@ -3,7 +3,6 @@ import type { Secret } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { ScopeKey } from '../actions/actions-scope.js';
 
-/** A secret's sealed value and description. */
 export type SecretChange = Pick<Secret, 'dataSealed' | 'description'>;
 
 /** Actions secrets of a scope; names are stored upper-case (unique per scope). */
@@ -19,7 +18,6 @@ export class SecretsRepository {
     return { rows, total };
   }
 
-  /** False when there is no such secret. */
   async updateExisting(key: ScopeKey, name: string, change: SecretChange): Promise<boolean> {
     const { count } = await this.prisma.secret.updateMany({ where: { ...key, name }, data: change });
     return count > 0;
@@ -30,7 +28,6 @@ export class SecretsRepository {
     await this.prisma.secret.create({ data: { ...key, name, ...change } });
   }
 
-  /** False when there was no such secret. */
   async delete(key: ScopeKey, name: string): Promise<boolean> {
     const { count } = await this.prisma.secret.deleteMany({ where: { ...key, name } });
     return count > 0;

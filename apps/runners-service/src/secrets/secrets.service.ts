@@ -13,10 +13,7 @@ import { uniqueViolation } from '@cairn/platform';
 
 const toDto = (s: Secret): SecretDto => ({ name: s.name, description: s.description, created_at: toApiTime(s.createdAt) });
 
-/**
- * Actions secrets of users, organizations and repositories. Values are sealed before they reach the database and
- * never leave this service (no reply carries them, no log line names them); there is no instance level, as in Gitea.
- */
+/** Values are sealed before the database and never leave this service; no instance level, as in Gitea. */
 @Injectable()
 export class SecretsService {
   constructor(

@@ -7,7 +7,6 @@ import {
 } from '@cairn/contracts';
 import { VariablesService } from './variables.service.js';
 
-/** runners.variable.*. */
 @Controller()
 export class VariablesHandler {
   constructor(private readonly variables: VariablesService) {}

@@ -3,7 +3,6 @@ import type { Variable } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { ScopeKey } from '../actions/actions-scope.js';
 
-/** Actions variables of a scope; names are stored upper-case (unique per scope). */
 @Injectable()
 export class VariablesRepository {
   constructor(private readonly prisma: PrismaService) {}
@@ -28,7 +27,6 @@ export class VariablesRepository {
     await this.prisma.variable.update({ where: { id }, data: v });
   }
 
-  /** False when there was no such variable. */
   async delete(key: ScopeKey, name: string): Promise<boolean> {
     const { count } = await this.prisma.variable.deleteMany({ where: { ...key, name } });
     return count > 0;

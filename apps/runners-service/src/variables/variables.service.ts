@@ -29,7 +29,6 @@ const toDto = (v: Variable): ActionVariableDto => ({
   description: v.description,
 });
 
-/** Actions variables of users, organizations and repositories (Gitea 1.25's API). */
 @Injectable()
 export class VariablesService {
   constructor(

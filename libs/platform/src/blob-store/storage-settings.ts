@@ -42,10 +42,8 @@ export type StorageSettings = SettingsOf<typeof storageSettingsSpec>;
 export const packagesStoragePath: SettingSpec<string> = {
   section: 'packages', key: 'STORAGE_PATH', default: './data/packages', parse: parsers.string,
 };
-/**
- * Where release attachments live with local storage (`blobs/<aa>/<bb>/<sha256>`, `tmp/`); empty means
- * `<[repository] ROOT>/../attachments`, Gitea's `data/attachments` beside `data/repositories`.
- */
+
+/** Release attachments' folder with local storage; empty: `<[repository] ROOT>/../attachments` (Gitea's default). */
 export const attachmentsStoragePath: SettingSpec<string> = {
   section: 'attachment', key: 'PATH', default: '', parse: parsers.string,
 };

@@ -5,10 +5,7 @@ import {
 import type { RpcClient } from '@cairn/platform';
 import type { FastifyReply } from 'fastify';
 
-/**
- * The Actions variable and secret routes are the same at the user, organization and repository levels; only the
- * scope in the message differs. Each method is one RPC to runners-service, which also checks who may call.
- */
+/** Same at user, organization and repository level; runners-service checks who may call. */
 export class ActionsRoutes {
   constructor(private readonly rpc: RpcClient) {}
 

@@ -4,11 +4,7 @@ import {
 } from '@cairn/contracts';
 import type { RpcClient } from '@cairn/platform';
 
-/**
- * The runner management routes are the same at the admin, user, organization and repository levels; only the scope
- * in the message differs. Each method is one RPC to runners-service, which also checks who may call and which
- * runners the level sees.
- */
+/** Same at every level; runners-service checks who may call and which runners the level sees. */
 export class RunnerRoutes {
   constructor(private readonly rpc: RpcClient) {}
 

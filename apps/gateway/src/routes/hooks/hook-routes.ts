@@ -6,10 +6,7 @@ import type { RpcClient } from '@cairn/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendPage } from '../../http/pagination.js';
 
-/**
- * The hook and delivery routes are the same at the admin, organization and repository levels; only the scope in
- * the message differs. Each method is one RPC.
- */
+/** Same at admin, organization and repository level; only the scope differs. */
 export class HookRoutes {
   constructor(
     private readonly rpc: RpcClient,

@@ -9,10 +9,7 @@ import { InternalEndpoint, internalCallHeaders } from '../../http/internal-endpo
 const OK: ReadonlySet<number> = new Set([200]);
 const ATTACHMENT_ANSWERS: ReadonlySet<number> = new Set([200, 206, 303, 416]);
 
-/**
- * Fetches bytes too large for a bus message (blobs, attachments, archives) from repo-service's internal endpoint; a
- * blob is always asked by the commit id the service resolved, so bytes and metadata match.
- */
+/** Bytes too large for the bus; blobs are asked by the resolved commit id, so bytes and metadata match. */
 export class InternalRawClient {
   private readonly logger = new Logger('InternalRaw');
   private readonly endpoint: InternalEndpoint;
@@ -26,22 +23,17 @@ export class InternalRawClient {
     return this.openWith(repo, { ref: commit, path });
   }
 
-  /** Reads a whole blob by id (at most `maxBytes`) into memory (`…/git/blobs/{sha}` content too large for the bus). */
   async readBlob(repo: RepoRefDto, oid: string, maxBytes: number): Promise<Buffer> {
     return this.readAll(await this.openWith(repo, { blob: oid }), maxBytes);
   }
 
-  /**
-   * Opens a release attachment's bytes (a uuid repo-service has just resolved for this repository), passing the
-   * client's `Range`: the answer is 200, 206, 416 (past the end) or 303 (SERVE_DIRECT's presigned URL).
-   */
+  /** The client's `Range` passed on: 200, 206, 416 (past the end) or 303 (SERVE_DIRECT's presigned URL). */
   openAttachment(repo: RepoRefDto, uuid: string, range?: string): Promise<IncomingMessage> {
     return this.openPath(INTERNAL_ATTACHMENTS_PATH, repo, { repo: String(repo.id), uuid }, {
       headers: range ? { range } : {}, answers: ATTACHMENT_ANSWERS,
     });
   }
 
-  /** Opens `git archive` of a commit (a full id repo-service has just resolved) as zip or tar.gz. */
   openArchive(repo: RepoRefDto, commit: string, format: 'zip' | 'tar.gz'): Promise<IncomingMessage> {
     return this.openPath(INTERNAL_ARCHIVE_PATH, repo, { owner: repo.ownerName, repo: repo.name, commit, format });
   }
@@ -72,7 +64,6 @@ export class InternalRawClient {
     });
   }
 
-  /** Reads a whole blob (at most `maxBytes`) into memory. */
   async read(repo: RepoRefDto, commit: string, path: string, maxBytes: number): Promise<Buffer> {
     return this.readAll(await this.open(repo, commit, path), maxBytes);
   }

@@ -1,10 +1,4 @@
-/**
- * The repository content routes of the gateway over HTTP (Fastify, set up as main.ts does) and a private NATS:
- * routing of wildcard paths, what each route sends to repo-service, status codes and headers, raw bytes inline or
- * streamed from the internal endpoint, and large contents filled in from it. repo-service's side of the bus is a
- * stand-in that records each message and answers canned replies (the real handlers have their own integration
- * tests in apps/repo-service); the internal raw endpoint is a stand-in HTTP server with the real token check.
- */
+// The repository content routes over HTTP against stand-ins for repo-service's bus side and internal endpoint.
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -50,9 +44,7 @@ function entry(path: string, extra: Partial<ContentsResponseDto> = {}): Contents
   };
 }
 
-/** What the stand-in received last, per subject. */
 const received = new Map<string, any>();
-/** Canned replies (or a function of the message), per subject. */
 const answers = new Map<string, unknown>();
 
 class StandInRepoService {

@@ -8,11 +8,7 @@ import type { InternalRawClient } from './internal-raw.client.js';
 /** Raw bytes travel over the bus up to this size; larger blobs are streamed from repo-service's internal HTTP. */
 export const RAW_INLINE_MAX_BYTES = 512 * 1024;
 
-/**
- * Answers a file's raw bytes (the API's `…/raw/{path}` and the web UI's raw links): small blobs come inline from
- * `repo.raw.get`, larger ones are streamed from repo-service's internal HTTP. Served as user content (text as
- * `text/plain`, a safe image as itself, `.svg`/`.pdf` by name, else bytes; `nosniff`, sandboxed), with an inline disposition as Gitea.
- */
+/** Small blobs come inline from `repo.raw.get`, larger ones stream from repo-service; served as user content. */
 export async function sendRawBlob(
   rpc: RpcClient,
   internalRaw: InternalRawClient,

@@ -11,7 +11,6 @@ import type { CommonSettings } from '@cairn/platform';
 import type { FastifyRequest } from 'fastify';
 import { InternalEndpoint, internalCallHeaders } from '../../http/internal-endpoint.js';
 
-/** The largest internal answer read (an `AttachmentDto` or an error). */
 const MAX_ANSWER_BYTES = 64 * 1024;
 const ERROR_CODES = new Set<string>(Object.values(ErrorCode));
 
@@ -26,10 +25,7 @@ function settleOnce<T>(resolve: (value: T) => void, reject: (err: unknown) => vo
   };
 }
 
-/**
- * Why a name cannot be the attachment's, or null. Checked here too (repo-service has the last word), so a bad name
- * is refused before a byte is sent on.
- */
+/** Checked here too (repo-service has the last word), so a bad name is refused before a byte is sent on. */
 function nameProblem(name: string): DomainError | null {
   if (!name) return DomainError.invalid('could not determine the name of the attachment: give it in ?name=');
   if (!isValidAttachmentName(name)) return DomainError.invalid(`invalid attachment name "${name.slice(0, 300)}"`);
@@ -52,11 +48,8 @@ function byteLimit(limit: number): Transform {
   });
 }
 
-/**
- * Pipes the client's body into `into` without tying their fates the way `pipeline` would: when `into` fails (too
- * large) the request is left to Node, which drains it after the 413 is sent instead of resetting the connection; when
- * the client goes away early, `into` fails too, so the upstream request is aborted rather than ended as if complete.
- */
+// Not `pipeline`: when `into` fails (too large) Node drains the request after the 413 instead of resetting the
+// connection; when the client goes away, `into` fails so the upstream request is aborted, not ended as complete.
 function feed(source: Readable, into: Transform): Transform {
   source.once('close', () => {
     if (!source.readableEnded) into.destroy(new Error('the client went away during the upload'));
@@ -65,7 +58,6 @@ function feed(source: Readable, into: Transform): Transform {
   return into;
 }
 
-/** Where an upload goes and who makes it. */
 export interface UploadTarget {
   repo: RepoRefDto;
   releaseId: number;
@@ -74,10 +66,7 @@ export interface UploadTarget {
   name: string | undefined;
 }
 
-/**
- * Release attachment uploads (multipart `attachment` part or an octet-stream body named by `?name=`), streamed to
- * repo-service's internal endpoint, never buffered nor over the bus; past `[attachment] MAX_SIZE` aborted with 413.
- */
+/** Streamed to repo-service's internal endpoint, never buffered nor over the bus; past `[attachment] MAX_SIZE` 413. */
 export class AttachmentUploader {
   private readonly logger = new Logger('AttachmentUpload');
   private readonly endpoint: InternalEndpoint;
@@ -137,10 +126,7 @@ export class AttachmentUploader {
     });
   }
 
-  /**
-   * Streams one file part of a multipart body that busboy reads with `limits.fileSize` = {@link partLimitBytes} (the
-   * web's release form uses it too) to repo-service; the stored attachment, or a 413 past `[attachment] MAX_SIZE`.
-   */
+  /** One multipart file part (the web's release form uses it too); a 413 past `[attachment] MAX_SIZE`. */
   uploadPart(target: UploadTarget, name: string, part: Readable): Promise<AttachmentDto> {
     return this.startPart(target, name, part).done;
   }
@@ -163,7 +149,6 @@ export class AttachmentUploader {
     return { stream: limited, done: this.send(target, name, limited) };
   }
 
-  /** Streams `body` (which fails with a 413 past the limit) to repo-service and returns the stored attachment. */
   private send(target: UploadTarget, name: string, body: Readable): Promise<AttachmentDto> {
     const query = new URLSearchParams({ repo: String(target.repo.id), release: String(target.releaseId), name });
     const headers = {

@@ -16,10 +16,7 @@ const PAGE_SIZE = 50;
 const ADMIN_FRAME: PageFrame = { head: '../admin/_head', nav: '../hooks/_no-nav', data: { tab: 'hooks' } };
 
 
-/**
- * `/-/admin/**` (Gitea's paths): users, system and default webhooks with their deliveries and redelivery, runners.
- * The same rule as the API's `@SiteAdminOnly()` routes ({@link assertSiteAdmin}) and the same service calls.
- */
+/** Gitea's `/-/admin/**` paths, under the API's `@SiteAdminOnly()` rule ({@link assertSiteAdmin}). */
 export function registerAdminPages(kit: WebKit): void {
   const rpc = kit.rpc;
   const admin = (ctx: PageContext): ActorDto => {

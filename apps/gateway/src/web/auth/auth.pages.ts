@@ -12,10 +12,7 @@ const RECOVERY = '/user/two_factor/scratch';
 /** Where Gitea sends a user who signed in with their recovery code: the page to enrol again. */
 const AFTER_RECOVERY = '/user/settings/security';
 
-/**
- * Signing in and out at Gitea's paths (password, then a TOTP or recovery code when enrolled), every step behind the
- * API's sign-in throttle; completing sign-in gives the browser a new session id.
- */
+/** Every step behind the API's sign-in throttle; completing sign-in gives the browser a new session id. */
 export function registerAuthPages(web: WebKit): void {
   const open = { public: true };
 

@@ -9,10 +9,8 @@ import { renderMarkdown } from '../repo/markdown.js';
 import { refUrl, type RefKind } from '../repo/ref-path.js';
 import { siteOf, type RepoHeader, RepoViews } from '../repo/repo-views.js';
 
-/** Rows per page of the branches, tags and releases lists. */
 export const CODE_LIST_PAGE_SIZE = 20;
 
-/** Previous/next links of a list page (`?page=`), from the service's total. */
 export interface Pager {
   page: number;
   prevUrl: string | null;
@@ -28,10 +26,7 @@ export function pager(here: string, page: number, total: number, pageSize = CODE
   };
 }
 
-/**
- * Whether to show write forms (delete a branch, new release): the API's guard on those routes (write access to the
- * unit, or a site admin) and not archived. Only hides what would be refused: the services decide again.
- */
+/** Hides what the API's guard would refuse (no write access, archived); the services decide again. */
 export function canWrite(ctx: RepoContext): boolean {
   return ctx.actor !== null && !ctx.repo.archived && (accessAtLeast(ctx.access, 'write') || ctx.actor.isAdmin);
 }
@@ -61,7 +56,6 @@ export interface BranchRow {
   /** Commits on the branch that the default branch lacks, and the other way round (null for the default branch). */
   ahead: number | null;
   behind: number | null;
-  /** Delete form shown (writers; not the default branch, not protected). */
   canDelete: boolean;
   compareUrl: string | null;
 }
@@ -144,20 +138,15 @@ export interface BlameView {
   binary: boolean;
 }
 
-/** The short text of a commit message (its first line). */
 function titleOf(message: string): string {
   const nl = message.indexOf('\n');
   return nl < 0 ? message : message.slice(0, nl);
 }
 
-/** A repository's archive URL of a ref (Gitea's `/archive/{ref}.zip`). */
 export function archiveUrl(base: string, ref: string, format: 'zip' | 'tar.gz'): string {
   return `${base}/archive/${ref.split('/').map(encodeURIComponent).join('/')}.${format}`;
 }
 
-/**
- * The branches, tags and releases pages' data, through the API's subjects with the visitor's repository context.
- */
 export class CodeViews {
   constructor(
     private readonly rpc: RpcClient,
@@ -168,7 +157,6 @@ export class CodeViews {
     return this.repos.header(ctx);
   }
 
-  /** Who last changed each line of a file (`repo.blame`), the lines highlighted as the file view does. */
   async blame(ctx: RepoContext, kind: RefKind, ref: string, path: string): Promise<BlameView> {
     const site = siteOf(ctx);
     const [header, reply] = await Promise.all([this.header(ctx), this.rpc.send(RepoSubjects.blame, { ...ctx, path, ref })]);
@@ -240,7 +228,6 @@ export class CodeViews {
     };
   }
 
-  /** Commits of `branch` missing from `base` (ahead) and of `base` missing from `branch` (behind). */
   private async aheadBehind(ctx: RepoContext, base: string, branch: string): Promise<{ ahead: number; behind: number }> {
     const options = { stat: false, verification: false, files: false };
     const [ahead, behind] = await Promise.all([
@@ -250,7 +237,6 @@ export class CodeViews {
     return { ahead: ahead.total_commits, behind: behind.total_commits };
   }
 
-  /** One page of tags, newest first, each with its release when it has one. */
   async tags(ctx: RepoContext, page: number): Promise<TagsView> {
     const site = siteOf(ctx);
     const header = this.header(ctx);
@@ -293,7 +279,6 @@ export class CodeViews {
     };
   }
 
-  /** The release of a tag. */
   async release(ctx: RepoContext, tag: string): Promise<ReleasesView> {
     const site = siteOf(ctx);
     const [header, r] = await Promise.all([this.header(ctx), this.rpc.send(ReleaseSubjects.getByTag, { ...ctx, tag })]);
@@ -342,7 +327,6 @@ export function toReleaseRow(base: string, r: ReleaseDto): ReleaseRow {
   };
 }
 
-/** The path (and query) of an absolute URL the services built from ROOT_URL. */
 function localPath(url: string): string {
   try {
     const u = new URL(url);

@@ -22,10 +22,8 @@ interface RefParams extends RestParams {
 }
 type Query = Record<string, string | undefined>;
 
-/** Attachments one release form may carry. */
 const RELEASE_FORM_FILES = 8;
 
-/** `?page=` as a positive page number (anything else is page 1). */
 function pageOf(q: Query): number {
   const n = Number(q.page);
   return Number.isInteger(n) && n >= 1 && n <= 100_000 ? n : 1;
@@ -33,7 +31,6 @@ function pageOf(q: Query): number {
 
 const checked = (value: string | undefined) => value === 'on' || value === 'true';
 
-/** The release form's fields (Gitea's names) as the API's create body. */
 function createBody(form: Readonly<Record<string, string>>): CreateReleaseBody {
   const tag = (form.tag_name ?? '').trim();
   if (!tag) throw DomainError.invalid('tag name is required');
@@ -47,11 +44,7 @@ function createBody(form: Readonly<Record<string, string>>): CreateReleaseBody {
   };
 }
 
-/**
- * The code area: branches (`/{o}/{r}/branches`, delete), tags, releases (list, one tag's release, new with
- * attachments, edit, delete). Every read and write is the API's subject with the visitor's repository context;
- * forms are shown only to those the services would let write (see `canWrite`). See docs/web-code.md.
- */
+/** Branches, tags, releases (docs/web-code.md): every read and write is the API's subject in the visitor's context. */
 export function registerCodePages(web: WebKit): void {
   const repos = new RepoViews(web.rpc);
   const views = new CodeViews(web.rpc, repos);

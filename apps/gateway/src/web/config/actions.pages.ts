@@ -12,11 +12,7 @@ interface Outcome {
   [key: string]: unknown;
 }
 
-/**
- * Actions settings of one kind of place (a repository, an organization, the user): runners (list, registration
- * token, delete), variables (add, change, delete) and secrets (set, delete — a value is never shown back), at
- * Gitea's `…/settings/actions/{runners,variables,secrets}` paths, through runners-service's subjects.
- */
+/** Runners, variables and secrets (never shown back) at Gitea's `…/settings/actions/*` paths, via runners-service. */
 export function registerActionsPages(web: WebKit, route: string, resolve: (ctx: PageContext) => Promise<ConfigSite>): void {
   const rpc = web.rpc;
   const A = `${route}/actions`;

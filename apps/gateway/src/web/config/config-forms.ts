@@ -3,14 +3,10 @@ import {
   type CollaboratorPermission, type CreateBranchProtectionBody, type EditRepoBody, type MergeStyle,
 } from '@cairn/contracts';
 
-/**
- * Readers of the configuration forms (Gitea's field names) into the API's bodies. They only translate: every rule
- * (names, lengths, who may) stays in the service that owns it; a field that cannot be translated is a 422.
- */
+// Form readers only translate Gitea's field names into API bodies; every rule stays in the owning service.
 
 const checked = (form: Record<string, string>, name: string): boolean => form[name] === 'on' || form[name] === 'true';
 
-/** `action=update`: name, description, website, default branch, private, template. */
 export function repoOptionsFromForm(form: Record<string, string>): EditRepoBody {
   const body: EditRepoBody = {
     name: (form.repo_name ?? '').trim(),
@@ -34,7 +30,6 @@ export const MERGE_STYLE_FIELDS = ([
 ] as const satisfies ReadonlyArray<{ style: MergeStyle; field: string; label: string }>)
   .map((f) => ({ ...f, body: MERGE_STYLE_SETTING[f.style] }));
 
-/** `action=advanced`: allowed merge styles, the default one, delete-branch-after-merge. */
 export function mergeOptionsFromForm(form: Record<string, string>): EditRepoBody {
   const body: EditRepoBody = { default_delete_branch_after_merge: checked(form, 'default_delete_branch_after_merge') };
   for (const { field, body: key } of MERGE_STYLE_FIELDS) body[key] = checked(form, field);
@@ -63,10 +58,7 @@ export function nameList(value: string | undefined): string[] {
 
 const PUSH_MODES = ['none', 'all', 'whitelist'] as const;
 
-/**
- * The branch protection form (Gitea's `/settings/branches/edit`) as the API's body. `enable_push`: `none` (nobody
- * pushes), `all` (anyone with write), `whitelist` (only `whitelist_users`).
- */
+/** `enable_push`: `none` (nobody), `all` (anyone with write), `whitelist` (only `whitelist_users`). */
 export function branchProtectionFromForm(form: Record<string, string>): CreateBranchProtectionBody {
   const push = form.enable_push ?? 'none';
   if (!(PUSH_MODES as readonly string[]).includes(push)) throw DomainError.unprocessable('enable_push must be none, all or whitelist');
@@ -89,15 +81,11 @@ export function branchProtectionFromForm(form: Record<string, string>): CreateBr
   };
 }
 
-/** The push mode a stored rule shows in the form. */
 export function pushMode(rule: { enable_push: boolean; enable_push_whitelist: boolean }): (typeof PUSH_MODES)[number] {
   return !rule.enable_push ? 'none' : rule.enable_push_whitelist ? 'whitelist' : 'all';
 }
 
-/**
- * The typed confirmation of a destructive action (Gitea's delete / transfer forms): the repository's name exactly,
- * or a 422 the form shows inline.
- */
+/** Gitea's delete/transfer confirmation: the repository's name exactly, or a 422 shown inline. */
 export function confirmTypedName(typed: string | undefined, expected: string): void {
   if ((typed ?? '').trim() !== expected) {
     throw DomainError.unprocessable(`the repository name you typed does not match "${expected}"`);

@@ -10,7 +10,6 @@ import { RepoViews, type RepoHeader } from '../repo/repo-views.js';
 /** A settings page of a repository, an organization or the signed-in user: who asks, where, and the page frame. */
 export interface ConfigSite {
   actor: ActorDto;
-  /** `/o/r/settings`, `/org/o/settings` or `/user/settings`. */
   settingsBase: string;
   frame: (section: string) => PageFrame;
   hooks: HookScopeDto;
@@ -26,11 +25,7 @@ export interface OrgConfigSite extends ConfigSite {
   org: OrganizationDto;
 }
 
-/**
- * Resolves the place a settings page configures, with the API's own access rules: a repository's settings are for
- * its administrators (others get the 404 Gitea's web answers), an organization's for its owners (identity-service's
- * `is_owner`, as its edit rule). The services check again on every change; this only decides what to show.
- */
+/** What to show, with the API's rules (repo admins, org owners; others 404 as Gitea's web); services check again. */
 export class ConfigSites {
   private readonly repos: RepoViews;
 

@@ -8,11 +8,7 @@ import { registerOrgPages } from './org.pages.js';
 import { registerPackagePages } from './packages.pages.js';
 import { registerRepoSettingsPages } from './repo-settings.pages.js';
 
-/**
- * The "configure" area (docs/web-config.md): repository settings (options, danger zone, collaborators, branch
- * protection, webhooks, deploy keys, Actions), organization settings (profile, members, teams, webhooks, Actions),
- * the user's e-mail addresses and Actions settings, and package pages. Every page calls the API's subjects.
- */
+/** The "configure" area (docs/web-config.md); every page calls the API's subjects. */
 export function registerConfigPages(web: WebKit): void {
   const sites = new ConfigSites(web);
   registerRepoSettingsPages(web, sites);

@@ -31,11 +31,7 @@ export function orgSettingsFromForm(form: Record<string, string>): EditOrgBody {
   };
 }
 
-/**
- * An organization's settings, members and teams (Gitea's `/org/{org}/settings`, `/org/{org}/members`,
- * `/org/{org}/teams`), for its owners: identity-service's subjects, as `PATCH /orgs/{org}`, `…/members`,
- * `…/public_members`, `/teams/{id}/members` do.
- */
+/** Gitea's `/org/{org}/settings`, `members` and `teams` pages for owners, through identity-service's subjects. */
 export function registerOrgPages(web: WebKit, sites: ConfigSites): void {
   const rpc = web.rpc;
   const O = '/org/:org';

@@ -25,15 +25,11 @@ export function installHint(rootUrl: string, owner: string, type: string, name: 
   }
 }
 
-/**
- * Package pages at Gitea's paths; packages-service applies the access rule on every call, the pages only hide the
- * delete button from those it would refuse.
- */
+/** packages-service applies the access rule on every call; the pages only hide the delete button it would refuse. */
 export function registerPackagePages(web: WebKit): void {
   const rpc = web.rpc;
   const base = (owner: string) => `/${encodeURIComponent(owner)}/-/packages`;
 
-  /** Whether the delete button is worth showing (packages-service decides). */
   const mayDelete = async (actor: ActorDto | null, owner: string): Promise<boolean> => {
     if (!actor) return false;
     if (actor.isAdmin || actor.login.toLowerCase() === owner.toLowerCase()) return true;

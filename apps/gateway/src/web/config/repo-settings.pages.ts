@@ -21,16 +21,11 @@ function framed(site: RepoConfigSite, section: string, data: object): object {
   return { ...frame.data, frame, ...data };
 }
 
-/**
- * A repository's settings (Gitea's `/{owner}/{repo}/settings/**`, repository administrators): options and the danger
- * zone (rename, archive, transfer, delete with the name typed), collaborators, branch protection rules, deploy keys.
- * Every change is the API's subject (`repo.repository.edit`, `…delete`, `repo.collaborator.*`, …).
- */
+/** Gitea's `/{owner}/{repo}/settings/**` for repository administrators; every change is the API's subject. */
 export function registerRepoSettingsPages(web: WebKit, sites: ConfigSites): void {
   const rpc = web.rpc;
   const R = '/:owner/:repo/settings';
 
-  // Options and danger zone.
   const options = async (site: RepoConfigSite, outcome: Outcome = {}): Promise<PageResult> => {
     const repository = await rpc.send(RepoSubjects.repositoryGet, site.repo);
     return page('config/repo-options', `Settings · ${site.header.fullName}`, framed(site, 'options', {
@@ -84,10 +79,7 @@ export function registerRepoSettingsPages(web: WebKit, sites: ConfigSites): void
       collaborators, teams: await orgTeams(site), ...outcome,
     }), outcome.status);
   };
-  /**
-   * An organization repository's teams: those with access (all repositories, or given this one) and the others; null
-   * for a user's repository (identity-service knows no organization of that name).
-   */
+  /** Null for a user's repository (identity-service knows no organization of that name). */
   const orgTeams = async (site: RepoConfigSite) => {
     const actor = site.actor;
     const org = site.repo.repo.ownerName;
@@ -164,7 +156,6 @@ export function registerRepoSettingsPages(web: WebKit, sites: ConfigSites): void
     return redirect(`${site.settingsBase}/collaboration`);
   });
 
-  // Branch protection rules.
   web.get(`${R}/branches`, async (ctx) => {
     const site = await sites.repo(ctx);
     const rules = await rpc.send(RepoSubjects.branchProtectionList, site.repo);
@@ -211,7 +202,6 @@ export function registerRepoSettingsPages(web: WebKit, sites: ConfigSites): void
     return redirect(`${site.settingsBase}/branches`);
   });
 
-  // Deploy keys.
   const keys = async (site: RepoConfigSite, outcome: Outcome = {}): Promise<PageResult> => {
     const list = await rpc.send(RepoSubjects.deployKeyList, { ...site.repo, query: { limit: LIST_LIMIT } });
     return page('config/repo-keys', `Deploy keys · ${site.header.fullName}`, framed(site, 'keys', { keys: list.items, ...outcome }), outcome.status);

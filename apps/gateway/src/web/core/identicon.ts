@@ -1,9 +1,6 @@
 import { createHash } from 'node:crypto';
 
-/**
- * A generated avatar (GitHub-style identicon): a 5×5 grid mirrored left to right, its cells and colour taken from a
- * hash of the name. Nothing of the name itself reaches the SVG, so it is safe to serve from the site's origin.
- */
+/** Nothing of the name reaches the SVG (cells and colour come from its hash), so it is safe from the site's origin. */
 export function identiconSvg(name: string, size: number): string {
   const hash = createHash('sha256').update(name.toLowerCase()).digest();
   const hue = ((hash[0]! << 8) | hash[1]!) % 360;
@@ -21,7 +18,6 @@ export function identiconSvg(name: string, size: number): string {
   );
 }
 
-/** Sizes the avatar route answers (anything else is clamped into this range). */
 export function avatarSize(raw: string | undefined): number {
   const n = Number(raw);
   return Number.isInteger(n) ? Math.min(Math.max(n, 16), 512) : 80;

@@ -13,7 +13,6 @@ export interface FormFile {
 }
 
 export interface MultipartLimits {
-  /** busboy's per-file limit (the part emits `limit` and ends there). */
   fileBytes: number;
   files: number;
 }
@@ -24,11 +23,7 @@ const FIELDS_MAX = 64;
 
 const csrfRefused = () => DomainError.forbidden('invalid or missing CSRF token: reload the page and try again');
 
-/**
- * Reads a `multipart/form-data` page body as it streams: each file goes to `onFile` with the fields sent before it.
- * The CSRF token (the first field) is checked before any file or field is handed on, so a forged form reaches
- * neither; the first failure is thrown once the body is read.
- */
+/** The CSRF field (sent first) is checked before any file or field is handed on: a forged form reaches neither. */
 export function readMultipartForm(
   ctx: PageContext<unknown, unknown>,
   limits: MultipartLimits,

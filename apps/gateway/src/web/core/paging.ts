@@ -13,7 +13,6 @@ export interface Pager {
   next: number | null;
 }
 
-/** Previous/next links of a list page (`admin/pager.eta` renders them). */
 export function pager(current: number, total: number, size: number): Pager {
   return { current, previous: current > 1 ? current - 1 : null, next: current * size < total ? current + 1 : null };
 }

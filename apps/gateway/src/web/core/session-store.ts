@@ -7,16 +7,12 @@ export interface Flash {
   text: string;
 }
 
-/**
- * What the server keeps for one browser: the cookie holds only the random id, Redis holds this under a hash of it.
- * `userId` is set once sign-in completes; `pendingUserId` between a right password and the two-factor code.
- */
+/** The cookie holds only the random id; Redis this, under its hash. `pendingUserId`: password right, code pending. */
 export interface WebSession {
   id: string;
   csrf: string;
   userId?: number;
   pendingUserId?: number;
-  /** Where to go after signing in (a local path). */
   redirectTo?: string;
   flash?: Flash[];
 }
@@ -41,7 +37,6 @@ export class SessionStore {
     return `${this.prefix}:web-session:${createHash('sha256').update(id).digest('hex')}`;
   }
 
-  /** A new, unsaved session with a fresh id and CSRF secret. */
   create(from: Partial<Omit<WebSession, 'id' | 'csrf'>> = {}): WebSession {
     return { ...from, id: randomToken(), csrf: randomToken() };
   }

@@ -1,23 +1,15 @@
 import type { RequireSigninView } from '../../config/gateway-settings.js';
 import { imageTypeForName } from '../../http/user-content.js';
 
-/**
- * Under `REQUIRE_SIGNIN_VIEW = expensive`, the repository pages anonymous visitors are sent to sign in from (Gitea's
- * list, matched by the path after `/{owner}/{repo}/`): code, raw, history, blame, archives, issues and pulls, wiki,
- * activity. The repository home page stays open — and so do the images its README shows: the raw bytes of an image
- * file (`raw`/`media` of a path named as an image) are one blob read, nothing a crawler walks history with.
- */
+// `REQUIRE_SIGNIN_VIEW = expensive`: Gitea's list of repository pages anonymous visitors are sent to sign in from.
+// Raw bytes of an image file stay open: the README on the open home page shows them, and they are one blob read.
 const EXPENSIVE_REPO_PAGES = new Set([
   'archive', 'blame', 'commit', 'commits', 'graph', 'media', 'raw', 'src', 'wiki', 'activity', 'issues', 'pulls',
 ]);
 /** First path segments that are site pages, never `{owner}`. */
 const SITE_SEGMENTS = new Set(['user', 'login', 'explore', '-', 'api', 'assets', 'org', 'admin', 'repo', 'notifications']);
 
-/**
- * The path's segments as the router matches them: percent-decoded (`/o/r/%72aw/…` is routed to `raw`), so the
- * decision is taken on what will be served, not on how it was spelled. An undecodable segment stays as sent (the
- * router answers it 400/404 anyway).
- */
+/** Percent-decoded as the router matches them (`%72aw` is `raw`): decided on what will be served, not its spelling. */
 function routedSegments(path: string): string[] {
   return path.split('?')[0].split('/').filter(Boolean).map((segment) => {
     try {

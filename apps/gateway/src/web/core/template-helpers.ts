@@ -1,7 +1,4 @@
-/**
- * Formatting every template shares, bound as `ui` in each compiled template (see `createViews`): one home for how
- * times, counts and avatars look, so no page formats them its own way.
- */
+// One home for how times, counts and avatars look, bound as `ui` in every compiled template (see `createViews`).
 
 const UNITS: ReadonlyArray<[name: string, seconds: number]> = [
   ['year', 365 * 86_400],
@@ -16,12 +13,10 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** "3 commits", "1 commit". */
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
   return `${count} ${count === 1 ? singular : pluralForm}`;
 }
 
-/** "512 B", "1.5 KiB", "12 MiB": a file's size as people read it. */
 export function fileSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   const units = ['KiB', 'MiB', 'GiB', 'TiB'];
@@ -34,12 +29,10 @@ export function fileSize(bytes: number): string {
   return `${n < 10 ? n.toFixed(1).replace(/\.0$/, '') : Math.round(n)} ${units[i]}`;
 }
 
-/** "2026-11-28 20:31 UTC": the absolute time shown on hover. */
 export function absoluteTime(at: Date): string {
   return `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
-/** "5 minutes ago", "in 2 days", "just now". */
 export function relativeTime(at: Date, now: Date = new Date()): string {
   const seconds = Math.round((now.getTime() - at.getTime()) / 1000);
   const abs = Math.abs(seconds);
@@ -73,10 +66,7 @@ export function avatarImage(login: string, size = 20): string {
   return `<img class="avatar" src="${escapeHtml(avatarUrl(login, size * 2))}" alt="" width="${size}" height="${size}">`;
 }
 
-/**
- * A label's colour as a small round swatch: an SVG `data:` image, because the pages' CSP allows no inline style (and
- * `img-src` allows `data:`). Anything but a hex colour draws grey.
- */
+/** An SVG `data:` image: the pages' CSP allows no inline style (and `img-src` allows `data:`). */
 export function colorSwatch(color: string, size = 12): string {
   const hex = /^#?([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(color.trim())?.[1] ?? '888888';
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 2 2"><circle cx="1" cy="1" r="1" fill="#${hex}"/></svg>`;
@@ -84,7 +74,6 @@ export function colorSwatch(color: string, size = 12): string {
 }
 
 export const TEMPLATE_HELPERS = {
-  /** HTML-escapes text a template builds into raw markup (`<%~ %>`). */
   escape: escapeHtml,
   time: timeElement,
   plural,

@@ -97,7 +97,6 @@ export interface WebKitDeps {
   settings: GatewaySettings;
   common: CommonSettings;
   store: SessionStore;
-  /** Sessions; areas keep short-lived state here too. */
   redis: LazyRedis;
   views: Eta;
   logger: JsonLogger;
@@ -128,10 +127,7 @@ const STATUS_TITLES: Record<number, string> = {
   503: 'Service unavailable',
 };
 
-/**
- * Own form-body parser, so the API's JSON-only parsing is untouched; every page gets headers, session, CSRF, layout and
- * error pages.
- */
+/** Its own form-body parser leaves the API's JSON-only parsing untouched. */
 export class WebKit {
   constructor(
     private readonly scope: FastifyInstance,
@@ -202,7 +198,6 @@ export class WebKit {
     return actor;
   }
 
-  /** E.g. a pending sign-in. */
   saveSession(session: WebSession): Promise<void> {
     return this.deps.store.save(session);
   }
@@ -311,7 +306,6 @@ export class WebKit {
     }
   }
 
-  /** Cached on the request. */
   private async loadedSession(req: FastifyRequest): Promise<WebSession | null> {
     const state = sessionState(req);
     if (state.loaded === undefined) {
@@ -345,7 +339,6 @@ export class WebKit {
     return renewed;
   }
 
-  /** Redis record and cookie. */
   async signOut(req: FastifyRequest, reply: FastifyReply): Promise<void> {
     const session = await this.loadedSession(req);
     if (session) await this.deps.store.destroy(session.id);

@@ -11,17 +11,13 @@ const ORG_PICKER_MAX = 50;
 /** The README choices of `auto_init` (repo-service writes Gitea's "Default" README). */
 const README_TEMPLATES = ['Default'] as const;
 
-/** An owner the new-repository form offers: the user, or an organization where they may create repositories. */
 export interface OwnerChoice {
   id: number;
   login: string;
   kind: 'self' | 'org';
 }
 
-/**
- * Who may own a new repository of `actor`: themselves, and each organization they belong to where identity-service
- * says `can_create_repository` (the API's `GET /orgs/{org}/permissions`): the form never decides that itself.
- */
+/** Organizations where identity-service says `can_create_repository`: the form never decides that itself. */
 export async function ownerChoices(rpc: RpcClient, actor: ActorDto): Promise<OwnerChoice[]> {
   const orgs = await rpc.send(IdentitySubjects.orgList, { actor, username: actor.login, query: { page: 1, limit: ORG_PICKER_MAX } });
   const allowed = await Promise.all(orgs.items.map(async (o): Promise<OwnerChoice | null> => {
@@ -40,16 +36,11 @@ interface RepoForm {
   readme: string;
   /** `.gitignore` template names (the multi-select's values; Gitea posts them comma-separated: both are read). */
   gitignores: string[];
-  /** A licence key, or '' for none. */
   license: string;
   default_branch: string;
 }
 
-/**
- * Creating things that are not inside a repository: `/repo/create` (Gitea's form: owner `uid`, `repo_name`, …) and
- * `/org/create` (`org_name`, `visibility`). Both send the API's messages (`POST /user/repos`, `/orgs/{org}/repos`,
- * `/orgs`); refusals (a taken or invalid name, no right to create) come back on the form with a 4xx.
- */
+/** `/repo/create` and `/org/create` (Gitea's forms) send the API's messages; refusals come back on the form. */
 export function registerCreatePages(web: WebKit): void {
   web.get<Record<string, string>, { org?: string }>('/repo/create', async (ctx) => {
     const actor = requireSignIn(ctx);

@@ -9,18 +9,13 @@ export function adminHookKind(value: string | undefined): AdminHookKind {
   throw DomainError.unprocessable('kind must be system or default');
 }
 
-/** Gitea's three choices of the form's `events` radio group. */
 export const HOOK_EVENT_CHOICES = ['push_only', 'send_everything', 'choose_events'] as const;
 export type HookEventChoice = (typeof HOOK_EVENT_CHOICES)[number];
 
-/**
- * The form's event checkboxes, one per key (Gitea's field names). Checking `issues` or `pull_request` means that
- * event alone, as on Gitea's form: the API's name for it is `issues_only` / `pull_request_only`.
- */
+/** Checking `issues` or `pull_request` means that event alone, as on Gitea's form (API: `issues_only`, …). */
 export const HOOK_EVENT_CHECKBOXES = HOOK_EVENT_KEYS.map((key) => ({ key, label: key.replaceAll('_', ' ') }));
 const ONLY: Partial<Record<string, string>> = { issues: 'issues_only', pull_request: 'pull_request_only' };
 
-/** The values a hook form shows: what was typed (after a refusal) or the stored hook (edit). */
 export interface HookFormValues {
   payload_url: string;
   content_type: 'json' | 'form';
@@ -36,7 +31,6 @@ export const NEW_HOOK_VALUES: HookFormValues = {
   payload_url: '', content_type: 'json', events: 'push_only', checked: [], branch_filter: '', active: true,
 };
 
-/** The stored hook as the edit form shows it (never its secret). */
 export function hookFormValues(hook: HookDto): HookFormValues {
   const all = HOOK_EVENT_KEYS.every((k) => hook.events.includes(k));
   const pushOnly = hook.events.length === 1 && hook.events[0] === 'push';
@@ -77,10 +71,7 @@ export function hookEventsFromForm(form: Record<string, string>): string[] {
   return chosen;
 }
 
-/**
- * The "add webhook" form (Gitea's field names) as the API's `CreateHookBody` of a Gitea-type hook — one form for
- * system, default, organization and repository hooks. `extraConfig` carries the admin kind (`is_system_webhook`).
- */
+/** One form for system, default, organization and repository hooks; `extraConfig` carries `is_system_webhook`. */
 export function createHookBody(form: Record<string, string>, extraConfig: Record<string, unknown> = {}): CreateHookBody {
   return { type: 'gitea', ...hookFields(form, extraConfig) };
 }
@@ -90,7 +81,6 @@ export function editHookBody(form: Record<string, string>): EditHookBody {
   return hookFields(form, {});
 }
 
-/** What the add and edit forms share; a secret or authorization header is sent only when one was typed. */
 function hookFields(form: Record<string, string>, extraConfig: Record<string, unknown>) {
   const config: Record<string, unknown> = {
     url: (form.payload_url ?? '').trim(),

@@ -10,21 +10,16 @@ import {
 
 const DELIVERIES_PER_PAGE = 20;
 
-/**
- * What the shared hook pages render around their content: `head` (e.g. the repository header) and `nav` (the
- * settings navigation), both partials given the page's data plus `frame.data`.
- */
+/** `head` and `nav` partials around the shared hook pages, given the page's data plus `frame.data`. */
 export interface PageFrame {
   head: string;
   nav: string;
   data: object;
 }
 
-/** One place hooks live (a repository, an organization, the site administration), as the shared pages see it. */
 export interface HookSite {
   actor: ActorDto;
   scope: HookScopeDto;
-  /** The concrete URL of the hooks list (`/o/r/settings/hooks`, `/-/admin/hooks`, …). */
   base: string;
   frame: PageFrame;
   /** Only repository hooks can send a test delivery (hooks-service: a push of the branch head). */
@@ -39,11 +34,7 @@ export interface HookSiteRoutes {
   listAndNew: boolean;
 }
 
-/**
- * The webhook pages at Gitea's paths for every place hooks live — list, `gitea/new`, the hook (edit form, test
- * delivery, delete, deliveries), a delivery (failure reason first, then request and response; redeliver) — one form
- * and one set of templates for system, default, organization and repository hooks. Every action is the API's subject.
- */
+/** Gitea's webhook pages for every place hooks live, one form and template set; every action is the API's subject. */
 export function registerHookPages(web: WebKit, site: HookSiteRoutes): void {
   const rpc = web.rpc;
   const r = site.route;
@@ -138,10 +129,7 @@ function view(at: HookSite): object {
   return { ...at.frame.data, frame: at.frame, base: at.base, canTest: at.canTest, scopeLevel: at.scope.level };
 }
 
-/**
- * Why a delivery did not succeed, for the top of its page: the latest attempt's error (no response) or its status
- * line; null when it was delivered or is still pending.
- */
+/** The latest attempt's error or status line; null when delivered or still pending. */
 export function failureOf(delivery: Pick<HookDeliveryDetailDto, 'state' | 'status' | 'status_code' | 'attempt_log'>): string | null {
   if (delivery.state === 'delivered' || delivery.state === 'pending' || delivery.state === 'delivering') return null;
   const last = delivery.attempt_log.at(-1);

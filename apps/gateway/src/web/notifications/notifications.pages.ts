@@ -4,14 +4,9 @@ import { page, redirect, requireSignIn, type WebKit } from '../core/web-kit.js';
 import { threadView } from './notifications.view.js';
 
 const PAGE_SIZE = 20;
-/** The statuses a thread may be set to from the page (Gitea's `/notifications/status` form). */
 const STATUSES = ['read', 'unread', 'pinned'] as const;
 
-/**
- * `/notifications` (Gitea's page): the signed-in user's threads, unread (and pinned) or read (`?q=read`), with "Mark as
- * read" per thread (`POST /notifications/status`: `notification_id`, `status`) and "Mark all as read"
- * (`POST /notifications/purge`): the API's `repo.notification.*` messages.
- */
+/** Gitea's `/notifications` page, status and purge forms, through the API's `repo.notification.*` messages. */
 export function registerNotificationPages(web: WebKit): void {
   web.get<Record<string, string>, { q?: string; page?: string }>('/notifications', async (ctx) => {
     const actor = requireSignIn(ctx);

@@ -1,6 +1,5 @@
 import type { NotificationThreadDto } from '@cairn/contracts';
 
-/** One notification thread as the notifications page and the dashboard show it. */
 export interface ThreadView {
   id: number;
   repo: string;

@@ -11,9 +11,7 @@ export interface ListFilters {
   q: string;
 }
 
-/** Where a list page is, for its tabs, filters and pager. */
 export interface ListModel {
-  /** `/{owner}/{repo}/issues` or `/{owner}/{repo}/pulls` */
   basePath: string;
   kind: 'issues' | 'pulls';
   state: 'open' | 'closed' | 'all';
@@ -32,7 +30,6 @@ export interface ListChoices {
 
 export interface LabelView { id: number; name: string; color: string; description: string; href: string }
 
-/** What `pulls/list.eta` shows. */
 export interface ListView {
   heading: string;
   kind: 'issues' | 'pulls';
@@ -49,12 +46,10 @@ export interface ListView {
     assignees: string[];
   }>;
   emptyText: string;
-  /** "New pull request": the compare page (pull-request lists only). */
   newPullHref: string | null;
   pager: { page: number; pages: number; prev: string | null; next: string | null } | null;
 }
 
-/** The query string of a list page with these filters (only the ones set), state and page. */
 export function listQuery(f: ListFilters, state: string, page?: number): string {
   const p = new URLSearchParams({ state });
   if (f.labels.length) p.set('labels', f.labels.join(','));
@@ -66,7 +61,6 @@ export function listQuery(f: ListFilters, state: string, page?: number): string 
   return `?${p.toString()}`;
 }
 
-/** A label as pages show it: coloured, linking to the list of issues carrying it. */
 export function labelView(l: LabelDto, listPath: string): LabelView {
   return { id: l.id, name: l.name, color: l.color, description: l.description, href: `${listPath}?labels=${l.id}` };
 }
@@ -115,10 +109,7 @@ export function listView(
   };
 }
 
-/**
- * What each timeline entry type says (Gitea's comment type names). The service records some of them today
- * (`COMMENT_TYPES`); the rest are here so that entries it records later read right without a page change.
- */
+/** Gitea's comment type names; types the service does not record yet are here so later entries read right. */
 const EVENT_TEXT: Record<string, string> = {
   close: 'closed this',
   reopen: 'reopened this',
@@ -138,17 +129,14 @@ const EVENT_TEXT: Record<string, string> = {
   review_request: 'requested a review',
 };
 
-/** A submitted review's verb (Gitea's review states). */
 const REVIEW_TEXT: Record<string, string> = {
   APPROVED: 'approved these changes',
   REQUEST_CHANGES: 'requested changes',
   COMMENT: 'reviewed',
 };
 
-/** What the conversation part of an issue or pull-request page is made of. */
 export interface ConversationModel {
   issue: IssueDto;
-  /** `/{owner}/{repo}/issues/{index}` or `/{owner}/{repo}/pulls/{index}` */
   path: string;
   timeline: TimelineCommentDto[];
   /** A pull request's submitted reviews (pending ones are left out): they join the timeline by time. */
@@ -170,7 +158,6 @@ export type TimelineEntry =
   | { kind: 'event'; id: string; author: string; at: string; text: string }
   | { kind: 'review'; id: string; author: string; at: string; state: string; text: string; html: string };
 
-/** What `pulls/conversation.eta` and the sidebar show. */
 export interface ConversationView {
   title: string;
   number: number;
@@ -178,7 +165,6 @@ export interface ConversationView {
   locked: boolean;
   lockReason: string | null;
   path: string;
-  /** The issues or pulls list of the repository (label and milestone links filter it). */
   listPath: string;
   /** Bodies are rendered Markdown (`html`), escaped and link-checked by `renderMarkdown`. */
   opening: { author: string; at: string; html: string } | null;
@@ -193,7 +179,6 @@ export interface ConversationView {
     labels: LabelView[];
     milestone: { title: string; href: string } | null;
     assignees: string[];
-    /** The edit forms, for writers. */
     edit: {
       labels: Array<{ id: number; name: string; color: string; checked: boolean }>;
       milestones: Array<{ id: number; title: string; selected: boolean }>;
@@ -202,7 +187,6 @@ export interface ConversationView {
   };
 }
 
-/** An event's sentence after its author's name; entries with details say them (Gitea's wording). */
 /** A `pull_push` entry's body, Gitea's `{"is_force_push", "commit_ids"}`; null when it is not that JSON. */
 export function pullPushOf(body: string): { forced: boolean; commitIds: string[] } | null {
   try {

@@ -23,10 +23,7 @@ const MERGE_STYLE_LABELS: Record<MergeStyle, string> = {
 
 const UPDATE_LABELS: Record<UpdateStyle, string> = { merge: 'Update branch by merge', rebase: 'Update branch by rebase' };
 
-/**
- * The head lacks base commits when their merge base is not the base's tip (Gitea offers "update branch" then). Only
- * known once a check has run for the current pair: while checking, the stored merge base may be stale.
- */
+/** Gitea offers "update branch" when the merge base is not the base's tip; known only once a check ran for the pair. */
 export function isBehindBase(pr: PullRequestDto): boolean {
   return pr.mergeable_state !== 'checking' && !!pr.merge_base && pr.merge_base !== pr.base.sha;
 }
@@ -43,7 +40,6 @@ export function headTarget(pr: PullRequestDto): string {
 
 export interface MergeBoxModel {
   pr: PullRequestDto;
-  /** `/{owner}/{repo}/pulls/{index}` */
   pullPath: string;
   /** Forms are shown only to those repo-service would let merge and update (write access or site admin). */
   canWrite: boolean;
@@ -74,11 +70,9 @@ export interface MergeBoxView {
   mergeChoices: Array<{ style: MergeStyle; label: string; checked: boolean }> | null;
   deleteBranchChecked: boolean;
   updateChoices: Array<{ style: UpdateStyle; label: string }> | null;
-  /** "2 of 3 required approvals", "1 change request": what the reviews say, each line with its tone. */
   reviewLines: Array<{ tone: 'ok' | 'warn' | 'info'; text: string }>;
 }
 
-/** The merge box's lines about reviews: approvals (against the required number), change requests. */
 export function reviewLines(r: PullReviewSummaryDto | null | undefined): MergeBoxView['reviewLines'] {
   if (!r) return [];
   const lines: MergeBoxView['reviewLines'] = [];
@@ -95,7 +89,6 @@ export function reviewLines(r: PullReviewSummaryDto | null | undefined): MergeBo
   return lines;
 }
 
-/** The allowed styles, the repository's default preselected (else the first). */
 function mergeChoices(m: MergeBoxModel): NonNullable<MergeBoxView['mergeChoices']> {
   const preselected = (m.mergeStyles as string[]).includes(m.defaults.style) ? m.defaults.style : m.mergeStyles[0];
   return m.mergeStyles.map((style) => ({ style, label: MERGE_STYLE_LABELS[style], checked: style === preselected }));

@@ -3,16 +3,11 @@ import type { PullRequestDto } from '@cairn/contracts';
 /** The three views of a pull request, as Gitea names them in its paths (`/pulls/{n}`, `/commits`, `/files`). */
 export type PullTab = 'conversation' | 'commits' | 'files';
 
-/** What `pulls/_pull-tabs.eta` shows: each tab's link, label and count (null: not shown), the current one marked. */
 export interface PullTabsView {
   tabs: Array<{ key: PullTab; href: string; label: string; count: number | null; current: boolean }>;
 }
 
-/**
- * The tab strip of a pull request's pages (Conversation, Commits, Files changed). `commits` is the total of
- * `repo.pull-request.commits` when the page has it (null hides that count); the other counts come with the pull
- * request itself.
- */
+/** `commits` is null (count hidden) unless the page has the total of `repo.pull-request.commits`. */
 export function pullTabsView(pullPath: string, pr: Pick<PullRequestDto, 'comments' | 'changed_files'>, current: PullTab, commits: number | null): PullTabsView {
   const tab = (key: PullTab, href: string, label: string, count: number | null) => ({ key, href, label, count, current: key === current });
   return {

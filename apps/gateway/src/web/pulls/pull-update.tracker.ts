@@ -1,13 +1,11 @@
 import type { Redis } from 'ioredis';
 
-/** What the web remembers about one user's "update branch" on one pull request. */
 export type PullUpdateRecord =
   | { state: 'running'; style: string; startedAt: string }
   | { state: 'done'; style: string; startedAt: string; finishedAt: string; ok: boolean; message: string };
 
 /** A running marker outlives any update the gateway waits for (its RPC timeout is 5 min), then expires. */
 const RUNNING_TTL_MS = 10 * 60_000;
-/** An outcome nobody came back for is forgotten after a day. */
 const DONE_TTL_MS = 24 * 60 * 60_000;
 
 export interface PullUpdateKey {
@@ -16,11 +14,8 @@ export interface PullUpdateKey {
   userId: number;
 }
 
-/**
- * Runs a pull request's "update branch" detached from the HTTP request that asked for it, and keeps its outcome in
- * Redis for the user who started it: closing the tab mid-way changes nothing, and the next visit shows the result
- * once (then it is cleared). Only one update per (user, pull request) runs at a time (`SET NX`).
- */
+// Detached from the HTTP request: closing the tab changes nothing, and the next visit shows the outcome once. One
+// update per (user, pull request) at a time (`SET NX`).
 export class PullUpdateTracker {
   constructor(
     private readonly redis: () => Redis,
@@ -31,10 +26,7 @@ export class PullUpdateTracker {
     return `${this.prefix}:web:pull-update:${k.repoId}:${k.index}:${k.userId}`;
   }
 
-  /**
-   * Starts `work` unless an update of this user on this pull request is already running (then false). The returned
-   * `done` settles when the outcome is stored; callers may await it or not — the work goes on either way.
-   */
+  /** False when already running for this user and pull request; the work goes on whether `done` is awaited or not. */
   async start(
     k: PullUpdateKey,
     style: string,

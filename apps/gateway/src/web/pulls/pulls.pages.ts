@@ -32,7 +32,6 @@ function parseIndex(raw: string): number {
   return Number(raw);
 }
 
-/** A positive id from a form or query value, or null. */
 function idOf(raw: string | undefined): number | null {
   return raw && /^\d{1,9}$/.test(raw) && Number(raw) > 0 ? Number(raw) : null;
 }
@@ -48,10 +47,7 @@ function pickOne<T extends string>(value: unknown, allowed: readonly T[], what: 
   throw DomainError.invalid(`${what} must be one of: ${allowed.join(', ')}`);
 }
 
-/**
- * Issue and pull-request pages at Gitea's paths, asking the services what the API asks for the same user: the
- * services keep the write rules, the pages only hide forms that would be refused. See docs/web-pulls.md.
- */
+/** The services keep the write rules; the pages only hide forms that would be refused (docs/web-pulls.md). */
 class PullsPages {
   private readonly repos: RepoViews;
 
@@ -84,7 +80,6 @@ class PullsPages {
     }
   }
 
-  /** The repository context with the access of the pages' unit: issues or pull requests. */
   private context(c: PageContext<RepoParams, unknown>, unit: Kind, actor: ActorDto | null = c.actor): Promise<RepoContext> {
     return this.web.repoAccess({ actor }, c.params.owner, c.params.repo, unit);
   }
@@ -97,7 +92,6 @@ class PullsPages {
     return canWriteTracker(ctx);
   }
 
-  /** The repository's labels, milestones (`open` or all) and assignable users, for filters and forms. */
   private async choices(ctx: RepoContext, milestones: 'open' | 'all'): Promise<{ labels: LabelDto[]; milestones: MilestoneDto[]; assignees: UserDto[] }> {
     const [labels, ms, assignees] = await Promise.all([
       this.web.rpc.send(LabelSubjects.list, { ...ctx, query: { page: 1, limit: CHOICES_LIMIT } }),
@@ -303,10 +297,7 @@ class PullsPages {
     return redirect(`${this.repoPath(ctx)}/pulls/${index}`);
   }
 
-  /**
-   * Starts the update detached from this request and answers at once: the page shows it running and reloads the merge
-   * box until the outcome is in; whoever left sees the outcome on the next visit.
-   */
+  /** Detached from this request: the page reloads the merge box until the outcome is in. */
   private async update(c: PageContext<IndexParams, unknown>) {
     const ctx = await this.writeContext(c, 'pulls');
     const index = parseIndex(c.params.index);
@@ -319,10 +310,7 @@ class PullsPages {
     return redirect(`${this.repoPath(ctx)}/pulls/${index}`);
   }
 
-  /**
-   * Gitea's comment form: `content` (older forms: `body`) and, from the "Close/Reopen with comment" button, `status`.
-   * The comment goes first, then the state change, so the timeline reads as the person did it.
-   */
+  /** Gitea's comment form (`content`, older `body`; `status`): the comment goes first, then the state change. */
   private async comment(c: PageContext<IndexParams, unknown>, kind: Kind) {
     const ctx = await this.writeContext(c, kind);
     const index = parseIndex(c.params.index);
@@ -381,7 +369,6 @@ class PullsPages {
   }
 }
 
-/** The issues and pull-requests area. */
 export function registerPullsPages(web: WebKit): void {
   const { redis, common } = web.deps;
   new PullsPages(web, new PullUpdateTracker(() => redis.client, common.queuePrefix)).register();

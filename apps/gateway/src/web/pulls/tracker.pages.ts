@@ -31,7 +31,6 @@ export function deadlineToDueOn(deadline: string): string | undefined {
   return `${d}T23:59:59Z`;
 }
 
-/** Milestone rows as the page shows them: progress, due date, open/close links. */
 export function milestoneRows(items: MilestoneDto[], issuesPath: string) {
   return items.map((m) => {
     const total = m.open_issues + m.closed_issues;
@@ -43,17 +42,13 @@ export function milestoneRows(items: MilestoneDto[], issuesPath: string) {
   });
 }
 
-/**
- * A repository's labels and milestones at Gitea's paths, through the API's messages: repo-service refuses writes
- * below the level `REPO_ACCESS_NEEDS` declares; the pages only hide forms it would refuse.
- */
+/** Labels and milestones at Gitea's paths; repo-service refuses writes, the pages only hide forms it would refuse. */
 export function registerTrackerPages(web: WebKit): void {
   const repos = new RepoViews(web.rpc);
   const context = (c: PageContext<RepoParams, unknown>, signedIn = false) =>
     web.repoAccess({ actor: signedIn ? requireSignIn(c) : c.actor }, c.params.owner, c.params.repo, 'issues');
   const base = (ctx: RepoContext) => siteOf(ctx).base;
 
-  // ---- labels ---------------------------------------------------------------------------------------------------
 
   const labelsPage = async (c: PageContext<RepoParams, Query>, ctx: RepoContext, failure?: { error: string; status: number }) => {
     const [header, labels] = await Promise.all([
@@ -106,7 +101,6 @@ export function registerTrackerPages(web: WebKit): void {
     return redirect(`${base(ctx)}/labels`);
   });
 
-  // ---- milestones -----------------------------------------------------------------------------------------------
 
   const milestonesPage = async (c: PageContext<RepoParams, Query>, ctx: RepoContext, failure?: { error: string; status: number }) => {
     const state = c.query.state === 'closed' ? 'closed' : 'open';

@@ -12,7 +12,6 @@ export const DIFF_STYLES: readonly DiffStyle[] = ['unified', 'split'];
 /** A file with more changed lines than this starts collapsed (its `<details>` closed). */
 export const DIFF_COLLAPSE_LINES = 400;
 
-/** A review comment as the diff shows it at its line. */
 export interface LineComment {
   id: number;
   author: string;
@@ -24,7 +23,6 @@ export interface LineComment {
   outdated: boolean;
 }
 
-/** Where a diff's links go; every part is optional except the style. */
 export interface DiffLinks {
   style: DiffStyle;
   /** The file view of a path at the diff's head commit: the expand-context link without JS (`#L{n}` appended). */
@@ -38,7 +36,6 @@ export interface DiffLinks {
   outdated?: ReadonlyMap<string, LineComment[]>;
 }
 
-/** One side of a line: its number, its highlighted HTML, its anchor and comment link. */
 export interface DiffCell {
   kind: 'add' | 'del' | 'context' | 'empty';
   no: number | null;
@@ -52,7 +49,6 @@ export type DiffRow =
   | { type: 'expand'; text: string; href: string | null; excerpt: string | null }
   /** Unified: one line (`cell` is the side it belongs to; context lines are the new side). */
   | { type: 'line'; kind: DiffCell['kind'] | 'note'; oldNo: number | null; newNo: number | null; cell: DiffCell }
-  /** Split: the old line and the new line side by side. */
   | { type: 'pair'; left: DiffCell; right: DiffCell }
   | { type: 'comments'; comments: LineComment[] };
 
@@ -77,7 +73,6 @@ export interface DiffView {
   deletions: number;
 }
 
-/** The key of a line's comments. */
 export function lineKey(path: string, side: DiffSide, line: number): string {
   return `${path}\0${side}\0${line}`;
 }
@@ -87,7 +82,6 @@ export function fileAnchor(path: string): string {
   return `diff-${createHash('sha1').update(path).digest('hex').slice(0, 12)}`;
 }
 
-/** The anchor of one line: the file's id, `L` (old side) or `R` (new side), the line number. */
 export function lineAnchor(fileId: string, side: DiffSide, line: number): string {
   return `${fileId}-${side === 'previous' ? 'L' : 'R'}${line}`;
 }
@@ -103,11 +97,7 @@ export function diffStyleOf(raw: unknown): DiffStyle {
   return raw === 'split' ? 'split' : 'unified';
 }
 
-/**
- * The one diff renderer of the web UI (commit, compare and pull-request pages): parsed files become rows for the
- * chosen style, highlighted per side, with expanders for the lines between hunks, line anchors, comment links and the
- * review comments at their lines. The template only lays the rows out.
- */
+/** The web UI's one diff renderer (commit, compare, pull request): the template only lays the rows out. */
 export function diffView(files: DiffFile[], links: DiffLinks): DiffView {
   const views = files.map((f) => fileView(f, links));
   return {
@@ -147,15 +137,11 @@ function firstLine(start: number, count: number): number {
   return count === 0 ? start + 1 : start;
 }
 
-/**
- * Highlighted hunks by blob pair and paths: the same two blobs always give the same hunks (the diff options are fixed),
- * so a pull request's files, viewed again and again during a review, are highlighted once. Highlighting is most of a
- * diff page's work (docs/web-review.md, the benchmark). Bounded by entries; files above the line bound are not kept.
- */
+// Highlighted hunks by blob pair: the same blobs give the same hunks, and highlighting is most of a diff page's
+// work (docs/web-review.md). Bounded; files above the line bound are not kept.
 const HIGHLIGHTED = new LruCache<string[][]>(2000);
 const HIGHLIGHT_CACHE_MAX_LINES = 2000;
 
-/** The highlighted HTML of every line of every hunk of the file, `[hunk][line]` (cached by blob pair). */
 function highlightHunks(f: DiffFile): string[][] {
   const key = f.blobs ? `${f.blobs}\0${f.oldPath}\0${f.newPath}` : null;
   const cached = key ? HIGHLIGHTED.get(key) : undefined;
@@ -170,10 +156,7 @@ function highlightHunks(f: DiffFile): string[][] {
   return hunks;
 }
 
-/**
- * One hunk's lines as HTML, highlighted per hunk (the lines between hunks are unknown). The old side is highlighted
- * only for its removed lines, starting where no token is open before the first change.
- */
+/** Highlighted per hunk (lines between hunks are unknown); the old side only for its removed lines. */
 function highlightHunk(h: DiffHunk, oldLanguage: string | null, newLanguage: string | null): string[] {
   const out = h.lines.map(() => '');
   const openAfter = h.lines.map(() => false);
@@ -299,10 +282,7 @@ function expander(f: DiffFile, h: DiffHunk, nextOld: number, nextNew: number, li
   };
 }
 
-/**
- * The unchanged lines `from`..`to` of a file (its text at the head commit) as rows of the chosen style, for the
- * expander's fragment; `shift` is the old side's offset (old line = new line + shift).
- */
+/** The expander's fragment: unchanged lines `from`..`to` as rows; old line = new line + `shift`. */
 export function excerptRows(text: string, name: string, from: number, to: number, shift: number, style: DiffStyle): DiffRow[] {
   const { lines } = highlightLines(text, name);
   const last = to === 0 ? lines.length : Math.min(to, lines.length);

@@ -4,7 +4,6 @@ import hljs from 'highlight.js/lib/common';
 /** Files above this size are shown without highlighting (highlighting is the costly part of a file view). */
 export const HIGHLIGHT_MAX_BYTES = 256 * 1024;
 
-/** File names whose language the extension does not tell. */
 const BY_NAME: Readonly<Record<string, string>> = {
   dockerfile: 'dockerfile',
   makefile: 'makefile',
@@ -24,10 +23,7 @@ export function languageFor(fileName: string): string | null {
   return hljs.getLanguage(ext) ? ext : null;
 }
 
-/**
- * A text file as escaped HTML lines, highlighted when its language is known and it is small enough. Each line is
- * balanced HTML (a token spanning lines is closed and reopened), so the page can number lines in a table.
- */
+/** Each line is balanced HTML (a token spanning lines is closed and reopened), so pages can number lines in a table. */
 export function highlightLines(text: string, fileName: string): { language: string | null; lines: string[] } {
   const language = Buffer.byteLength(text, 'utf8') <= HIGHLIGHT_MAX_BYTES ? languageFor(fileName) : null;
   return { language, lines: highlightAs(text, language) };
@@ -38,10 +34,7 @@ export function highlightAs(text: string, language: string | null): string[] {
   return highlightSpans(text, language).lines;
 }
 
-/**
- * {@link highlightAs}, and for each line whether a token (comment, string, …) is still open at its end: where none is,
- * the next line starts as the start of a text would, which lets a caller highlight from there instead of from the top.
- */
+/** Also whether a token is open at each line's end: where none is, a caller may highlight from there, not the top. */
 export function highlightSpans(text: string, language: string | null): { lines: string[]; openAtEnd: boolean[] } {
   const body = text.endsWith('\n') ? text.slice(0, -1) : text;
   const openAtEnd: boolean[] = [];
@@ -73,10 +66,7 @@ function openingTag(scope: string): string {
   return tag;
 }
 
-/**
- * Writes highlight.js's HTML straight into a string: the default emitter's tree walk and five-pass escaping were a
- * fifth of a diff's highlighting time (docs/web-review.md). Same bytes (the unit tests compare both).
- */
+/** The default emitter's tree walk and escaping cost a fifth of a diff's highlighting; same bytes (tests compare). */
 class HtmlEmitter implements Emitter {
   html = '';
   private depth = 0;

@@ -4,16 +4,10 @@ import type { StateCore, Token } from 'markdown-it';
 /** Documents larger than this are shown as plain text: rendering must stay cheap on every page view. */
 export const MARKDOWN_MAX_BYTES = 512 * 1024;
 
-/**
- * Markdown as the README pane shows it, safe by construction: raw HTML escaped, link and image targets through
- * markdown-it's URL check, links `rel="nofollow noopener"`; relative targets resolved against the document's folder.
- */
+/** Safe by construction: raw HTML escaped, URLs checked by markdown-it, links `rel="nofollow noopener"`. */
 const md = new MarkdownIt({ html: false, linkify: true, typographer: false });
 
-/**
- * Wraps a token rule so that the token's URL attribute is resolved against a base from the render env and the
- * given fixed attributes are set before the original rule renders it.
- */
+/** Resolves the token's URL attribute against a base from the render env and sets fixed attributes. */
 function resolvingRule(
   rule: 'link_open' | 'image', attr: 'href' | 'src', base: 'linkBase' | 'imageBase', fixed: Readonly<Record<string, string>>,
 ): void {
@@ -38,11 +32,7 @@ type MarkdownEnv = {
   repoBase?: string;
 };
 
-/**
- * Gitea's references in text (never inside links or code): `owner/repo#n`, `#n` (an issue or pull request of this
- * repository: the issue page redirects pulls), `@user`, and commit ids (7–40 hex digits, at least one of them a digit
- * so that words like "defaced" stay words) standing alone between non-word characters.
- */
+/** Gitea's references outside links and code; a commit id needs a digit, so words like "defaced" stay words. */
 const REFERENCE = new RegExp([
   String.raw`(?<![\w/.-])(?<owner>[A-Za-z0-9][\w.-]*)\/(?<repo>[\w.-]+)#(?<crossIndex>\d{1,9})(?!\w)`,
   String.raw`(?<![\w&#/])#(?<index>\d{1,9})(?!\w)`,
@@ -50,7 +40,6 @@ const REFERENCE = new RegExp([
   String.raw`(?<![\w/])(?<sha>(?=[a-f]*\d)[0-9a-f]{7,40})(?![\w])`,
 ].join('|'), 'g');
 
-/** The link of one reference, or null when it needs a repository and there is none. */
 function referenceLink(groups: Record<string, string | undefined>, repoBase: string | undefined): { href: string; text: string } | null {
   const seg = encodeURIComponent;
   if (groups.owner) return { href: `/${seg(groups.owner)}/${seg(groups.repo!)}/issues/${groups.crossIndex}`, text: `${groups.owner}/${groups.repo}#${groups.crossIndex}` };
@@ -60,7 +49,6 @@ function referenceLink(groups: Record<string, string | undefined>, repoBase: str
   return { href: `${repoBase}/commit/${groups.sha}`, text: groups.sha!.slice(0, 10) };
 }
 
-/** Splits one text token into text and link tokens at each reference. */
 function linkReferences(state: StateCore, token: Token, repoBase: string | undefined): Token[] {
   const out: Token[] = [];
   const text = token.content;
@@ -127,15 +115,11 @@ function resolveRelative(target: string, base: string): string {
   return url.pathname + url.search + url.hash;
 }
 
-/**
- * Renders a Markdown document to HTML (see above); `linkBase`/`imageBase` are site paths ending with `/`; `repoBase`
- * (`/{owner}/{repo}`) is the repository whose issues and commits `#n` and commit ids name (without it they stay text).
- */
+/** `linkBase`/`imageBase` end with `/`; without `repoBase`, `#n` and commit ids stay text. */
 export function renderMarkdown(source: string, linkBase: string, imageBase: string, repoBase?: string): string {
   return md.render(source, { linkBase, imageBase, repoBase } satisfies MarkdownEnv);
 }
 
-/** Is this file name one the README pane renders as Markdown? */
 export function isMarkdownName(name: string): boolean {
   return /\.(md|markdown|mdown|mkd)$/i.test(name);
 }

@@ -4,7 +4,6 @@ import { threadView, type ThreadView } from '../notifications/notifications.view
 
 /** Entries per page of the explore, profile and dashboard lists. */
 export const LIST_PAGE_SIZE = 20;
-/** Threads in the dashboard's recent activity. */
 const RECENT_ACTIVITY = 10;
 
 export interface RepoCardView {
@@ -22,7 +21,6 @@ export interface OwnerCardView {
   url: string;
 }
 
-/** One page of a list, with the links to its neighbours (the query string is kept). */
 export interface ListPage<T> {
   items: T[];
   total: number;
@@ -43,11 +41,7 @@ export interface ProfileView {
   repos: ListPage<RepoCardView>;
 }
 
-/**
- * Explore lists, profiles and the dashboard, fetched with the signed-in actor through the subjects the API's
- * `/repos/search`, `/users/search`, `/orgs`, `/users/{name}` and `/users/{name}/repos` use, so each list shows
- * exactly what the API shows the same user.
- */
+/** Fetched through the subjects the API's search and profile routes use, so each list shows what the API shows. */
 export class OwnerViews {
   constructor(private readonly rpc: RpcClient) {}
 
@@ -90,11 +84,7 @@ export class OwnerViews {
     };
   }
 
-  /**
-   * The signed-in user's home: their repositories (own, collaborations, organizations'), organizations, unread
-   * notifications, and recent activity — the issues and pull requests they take part in (their notification threads of
-   * every status, newest first: Cairn has no activity feed).
-   */
+  /** Recent activity is the user's notification threads of every status, newest first: Cairn has no activity feed. */
   async dashboard(actor: ActorDto, page: number): Promise<DashboardView> {
     const [repos, orgs, unread, recent] = await Promise.all([
       this.rpc.send(RepoSubjects.repositoryList, { actor, query: { page, limit: LIST_PAGE_SIZE } }),

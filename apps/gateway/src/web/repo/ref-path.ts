@@ -15,11 +15,7 @@ export function isRefKind(s: string): s is RefKind {
   return s === 'branch' || s === 'tag' || s === 'commit';
 }
 
-/**
- * Splits the rest of a web path into ref and tree path. Branch and tag names may contain `/`, so the longest known
- * name that the rest starts with wins (as Gitea resolves them); a commit is the first segment when it looks like an
- * id. Null when nothing matches (the page answers 404).
- */
+/** Branch and tag names may contain `/`: the longest known name wins, as Gitea resolves them; null → 404. */
 export function splitRefPath(kind: RefKind, rest: string, names: RefNamesReply): RefPath | null {
   const trimmed = rest.replace(/^\/+|\/+$/g, '');
   if (kind === 'commit') {
@@ -36,10 +32,7 @@ export function splitRefPath(kind: RefKind, rest: string, names: RefNamesReply):
   return { kind, ref: best, path: trimmed.slice(best.length + 1) };
 }
 
-/**
- * The split {@link splitRefPath} gives when the ref's name has no `/` (most do): the first segment is the ref. Pages
- * start reading with it before the ref names are known, and read again when the names say otherwise.
- */
+/** The first segment as the ref: pages start reading with it and read again when the names say otherwise. */
 export function likelyRefPath(kind: RefKind, rest: string): RefPath {
   const trimmed = rest.replace(/^\/+|\/+$/g, '');
   const cut = trimmed.indexOf('/');

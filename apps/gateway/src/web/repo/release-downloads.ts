@@ -9,10 +9,8 @@ import { answered, type PageContext, type WebKit } from '../core/web-kit.js';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * Release attachment downloads (`/{owner}/{repo}/releases/download/{tag}/{name}`, `/attachments/{uuid}`): read
- * access as any repository page, for the session or, as Gitea allows for scripts, the request's API credentials;
- * streamed from repo-service, never buffered, with a single `Range`; with `[storage] SERVE_DIRECT` on S3, a 303 to
- * the object store.
+ * Read access as any repository page, for the session or (as Gitea allows scripts) API credentials; streamed with a
+ * single `Range`, or a 303 to the object store with `[storage] SERVE_DIRECT`.
  */
 export function registerReleaseDownloads(web: WebKit): void {
   const files = new InternalRawClient(web.deps.common);

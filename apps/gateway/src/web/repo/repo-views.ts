@@ -13,18 +13,13 @@ import { diffView, excerptUrl, type DiffStyle, type DiffView } from './diff-view
 import { parseUnifiedDiff } from './unified-diff.js';
 import { verificationBadge, type VerificationBadge } from './verification-badge.js';
 
-/**
- * The file view shows files up to this size (larger ones link to raw). Chosen so that a file's base64 content
- * always fits the bus's inline budget: the page never needs the internal-HTTP detour the API takes for big files.
- */
+/** Keeps a file's base64 within the bus's inline budget: the page never needs the API's internal-HTTP detour. */
 export const FILE_VIEW_MAX_BYTES = 384 * 1024;
 /** The README cache's bound: entries, and the largest rendered README it keeps (so at most ~16 MB). */
 const README_CACHE_ENTRIES = 256;
 const README_CACHE_MAX_CHARS = 64 * 1024;
-/** Commits per page of the web commit list. */
 export const COMMITS_PAGE_SIZE = 50;
 
-/** A repository's header: names, links and clone URLs. */
 export interface RepoHeader {
   owner: string;
   name: string;
@@ -37,14 +32,12 @@ export interface RepoHeader {
   cloneHttp: string;
   cloneSsh: string;
   archived: boolean;
-  /** Counts on the Issues and Pull requests tabs. */
   openIssues: number;
   openPulls: number;
   /** The Settings tab: repository admins and site admins only (the settings pages check again). */
   canAdmin: boolean;
 }
 
-/** The ref a page shows and the switcher's choices. */
 export interface RefView extends RefPath {
   names: RefNamesReply;
 }
@@ -62,7 +55,6 @@ export interface TreeEntryView {
   name: string;
   type: ContentsResponseDto['type'];
   url: string;
-  /** Bytes of a file or symlink; null for folders and submodules. */
   size: number | null;
   /** The commit that last changed the entry (from repo-service's last-commit cache), when known. */
   lastCommit: { sha: string; title: string; url: string; date: string } | null;
@@ -143,10 +135,7 @@ export interface CommitView {
   tooLarge: boolean;
 }
 
-/**
- * The data of the repository pages, fetched over NATS with the signed-in actor exactly as the API fetches it (the
- * repository context comes from the kit's `repoAccess`, the API's own resolution), shaped into view models.
- */
+/** Fetched over NATS with the signed-in actor exactly as the API fetches it, shaped into view models. */
 export class RepoViews {
   /** Rendered READMEs by blob id (content-addressed: never stale); see `readme`. */
   private readonly renderedReadmes = new LruCache<NonNullable<TreeView['readme']>>(README_CACHE_ENTRIES);
@@ -179,11 +168,7 @@ export class RepoViews {
     return this.rpc.send(RepoSubjects.refNames, { ...ctx, limit: REF_NAMES_MAX });
   }
 
-  /**
-   * A tree or file at `/src/<kind>/<rest>`, or the repository home (default branch, root) without `kind`; null for an
-   * empty repository. The header, the ref names and the listing are fetched side by side; the README comes from the
-   * cache of rendered READMEs or, on a miss, right after the listing.
-   */
+  /** The home page without `kind`; null for an empty repository. Header, ref names and listing load side by side. */
   async browse(ctx: RepoContext, kind?: RefKind, rest = '', options: { source?: boolean } = {}): Promise<TreeView | FileView | null> {
     if (ctx.repo.empty) return null;
     const site = siteOf(ctx);
@@ -247,11 +232,7 @@ export class RepoViews {
     return blob.type === 'file' && blob.contentBase64 !== null ? Buffer.from(blob.contentBase64, 'base64').toString('utf8') : null;
   }
 
-  /**
-   * The folder's README (Markdown preferred), rendered. Rendered READMEs are cached by blob id and link bases (the
-   * listing names the blob), so a popular home page costs no README fetch or Markdown render; a miss fetches it after
-   * the listing.
-   */
+  /** Cached by blob id and link bases, so a popular home page costs no README fetch or render. */
   private async readme(ctx: RepoContext, site: Site, ref: RefView, dir: ContentsResponseDto[]): Promise<TreeView['readme']> {
     const candidates = dir.filter((e) => e.type === 'file' && /^readme(\.[a-z]+)?$/i.test(e.name));
     const entry = candidates.find((e) => isMarkdownName(e.name)) ?? candidates[0];
@@ -271,7 +252,6 @@ export class RepoViews {
     return readme;
   }
 
-  /** The ref and path of `/raw/<kind>/<rest>` (the page then answers the API's raw bytes). */
   async rawTarget(ctx: RepoContext, kind: RefKind, rest: string): Promise<RefPath> {
     return splitOrNotFound(kind, rest, await this.refNames(ctx));
   }
@@ -332,7 +312,6 @@ export class RepoViews {
   }
 }
 
-/** Where a repository's pages live (from the resolved repository: no extra call). */
 export interface Site {
   name: string;
   base: string;

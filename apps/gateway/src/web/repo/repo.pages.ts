@@ -24,11 +24,7 @@ function keywordOf(q: Query): string {
   return (q.q ?? '').trim().slice(0, 255);
 }
 
-/**
- * The repository area: explore (repositories, users, organizations), profiles, the dashboard, and a repository's
- * home, tree, file, raw, commits and commit pages (Gitea's paths). Every page reads through {@link RepoViews} /
- * {@link OwnerViews}, i.e. the API's subjects with the signed-in actor.
- */
+/** Every page reads through {@link RepoViews} / {@link OwnerViews}: the API's subjects with the signed-in actor. */
 export function registerRepoPages(web: WebKit): void {
   const repos = new RepoViews(web.rpc);
   const owners = new OwnerViews(web.rpc);
@@ -100,7 +96,6 @@ export function registerRepoPages(web: WebKit): void {
   registerReleaseDownloads(web);
 }
 
-/** The signed-in user's dashboard (the home page's signed-in view). */
 export function dashboardPage(web: WebKit): (actor: ActorDto, ctx: PageContext<unknown, Query>) => Promise<PageResult> {
   const owners = new OwnerViews(web.rpc);
   return async (actor, ctx) => {
@@ -118,7 +113,6 @@ function emptyPage(header: RepoHeader): PageResult {
   return page('repo/empty', header.fullName, { header });
 }
 
-/** The tree or file page, or the empty-repository page (`browse` gives null). */
 async function browsed(view: TreeView | FileView | null, header: () => Promise<RepoHeader>): Promise<PageResult> {
   if (!view) return emptyPage(await header());
   if ('entries' in view) {

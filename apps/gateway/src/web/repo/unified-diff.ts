@@ -16,7 +16,6 @@ export interface DiffHunk {
   lines: DiffLine[];
 }
 
-/** One file of a patch as the commit page shows it. */
 export interface DiffFile {
   oldPath: string;
   newPath: string;
@@ -34,11 +33,7 @@ export interface DiffFile {
 
 const HUNK = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)$/;
 
-/**
- * Parses `git diff-tree -p` output (the commit diff repo-service sends) into files, hunks and numbered lines.
- * Paths come from the `---`/`+++` lines and rename headers, which git writes unquoted for ordinary names and
- * C-quoted otherwise (both handled).
- */
+/** Paths come from `---`/`+++` and rename headers, which git C-quotes for unusual names (both forms handled). */
 export function parseUnifiedDiff(patch: string): DiffFile[] {
   const files: DiffFile[] = [];
   let file: DiffFile | null = null;

@@ -3,10 +3,8 @@ import type { PayloadCommitVerificationDto } from '@cairn/contracts';
 /** The badge states Gitea's web UI shows for a commit's signature. */
 export type BadgeState = 'unsigned' | 'unverified' | 'verified' | 'trusted' | 'untrusted' | 'unmatched';
 
-/** What a commit row or commit page shows about its signature. */
 export interface VerificationBadge {
   state: BadgeState;
-  /** Short label on the badge. */
   label: string;
   /** The sentence behind the badge (its title and the commit page's line). */
   description: string;
@@ -26,17 +24,13 @@ const REASON_TEXT: Readonly<Record<string, string>> = {
   'gpg.error.failed_retrieval_gpg_keys': 'The signing keys could not be retrieved; try again later.',
 };
 
-/** Label and meaning of each verified trust status (Gitea: trusted, untrusted, unmatched committer). */
 const TRUST: Readonly<Record<'trusted' | 'untrusted' | 'unmatched', { label: string; text: string }>> = {
   trusted: { label: 'Trusted', text: 'Signed by a key trusted in this repository.' },
   untrusted: { label: 'Untrusted', text: 'Signed by a verified key of a user who is not a collaborator of this repository.' },
   unmatched: { label: 'Unmatched', text: 'Signed by a verified key, but the committer does not match the signer.' },
 };
 
-/**
- * The API's `verification` as the pages' badge, never saying more than the API: none, "Unverified" with the reason,
- * or the trust status under the repository's model with signer and key.
- */
+/** Never says more than the API: none, "Unverified" with the reason, or the trust status with signer and key. */
 export function verificationBadge(v: PayloadCommitVerificationDto | null | undefined): VerificationBadge {
   if (!v || (!v.verified && v.signature === '')) {
     return { state: 'unsigned', label: '', description: REASON_TEXT['gpg.error.not_signed_commit'], signer: null, key: null };

@@ -1,10 +1,7 @@
 import { DomainError } from '@cairn/contracts';
 import type { DiffSide } from '../repo/diff-view.js';
 
-/**
- * The review slice's form fields (Gitea's names), checked for shape only: what they mean (who may approve, which
- * labels exist) is repo-service's to decide.
- */
+// Form fields checked for shape only: what they mean (who may approve, which labels exist) is repo-service's.
 
 /** Gitea's `base...head` (or `base..head`; only `head`: against the default branch). */
 export function splitCompare(basehead: string, defaultBranch: string): { base: string; head: string } {
@@ -23,16 +20,12 @@ export function compareUrl(repoBase: string, base: string, head: string): string
   return `${repoBase}/compare/${enc(base)}...${enc(head)}`;
 }
 
-/** The branch part of a head (`owner:branch` names a fork's branch). */
 export function headBranch(head: string): string {
   const colon = head.indexOf(':');
   return colon < 0 ? head : head.slice(colon + 1);
 }
 
-/**
- * Ids from a field that is comma-separated (Gitea's `label_ids`, `assignee_ids`) or repeated (one checkbox each);
- * anything that is not a positive integer is a 400.
- */
+/** Comma-separated (Gitea's `label_ids`) or repeated (one checkbox each); anything but positive integers is a 400. */
 export function idsField(body: unknown, name: string): number[] {
   const raw = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
   const values = (Array.isArray(raw) ? raw : [raw]).filter((v): v is string => typeof v === 'string');

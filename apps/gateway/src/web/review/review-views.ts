@@ -33,7 +33,6 @@ export interface CommitItem {
   badge: VerificationBadge;
 }
 
-/** The head of each pull-request page of this slice: title, state, branches and the tab strip. */
 export interface PullHead {
   header: RepoHeader;
   pr: PullRequestDto;
@@ -80,7 +79,6 @@ export interface ReviewBox {
   action: string;
 }
 
-/** The repository pages' data for comparing, opening and reviewing pull requests, fetched as the API fetches it. */
 export class ReviewViews {
   private readonly repos: RepoViews;
 
@@ -107,7 +105,6 @@ export class ReviewViews {
     };
   }
 
-  /** Labels, open milestones and assignable users for a writer's form. */
   async choices(ctx: RepoContext): Promise<IssueFieldChoices> {
     const [labels, milestones, assignees] = await Promise.all([
       this.rpc.send(LabelSubjects.list, { ...ctx, query: { page: 1, limit: MAX_PAGE_SIZE } }),
@@ -121,7 +118,6 @@ export class ReviewViews {
     };
   }
 
-  /** The compare page of `base...head`: commits, diff, and the form or the open pull request. */
   async compare(ctx: RepoContext, base: string, head: string, style: DiffStyle, canCreate: boolean): Promise<CompareView> {
     const site = siteOf(ctx);
     const here = compareUrl(site.base, base, head);
@@ -183,7 +179,6 @@ export class ReviewViews {
     return { head, commits: head.commits.map((c) => this.commitItem(base, c)), total: head.totalCommits };
   }
 
-  /** The viewer's reviews and every review's comments at their lines (the viewer's draft included). */
   private async comments(ctx: RepoContext, index: number, headSha: string) {
     const reviews = await this.rpc.send(ReviewSubjects.list, { ...ctx, index, query: { page: 1, limit: REVIEWS_READ } });
     const withComments = reviews.items.filter((r) => r.comments_count > 0);
@@ -204,7 +199,6 @@ export class ReviewViews {
     return { atLine, outdated, mine };
   }
 
-  /** The Files changed page: the review box, the file list and the diff with the review comments at their lines. */
   async pullFiles(ctx: RepoContext, index: number, style: DiffStyle): Promise<{ head: PullHead; diff: DiffView; tooLarge: boolean; review: ReviewBox | null }> {
     const head = await this.pullHead(ctx, index, 'files');
     const { pr } = head;
@@ -240,7 +234,6 @@ export class ReviewViews {
     };
   }
 
-  /** The viewer's draft review of a pull request, if any. */
   async pendingReview(ctx: RepoContext, index: number): Promise<PullReviewDto | null> {
     if (!ctx.actor) return null;
     const reviews = await this.rpc.send(ReviewSubjects.list, { ...ctx, index, query: { page: 1, limit: REVIEWS_READ } });

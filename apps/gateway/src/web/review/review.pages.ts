@@ -19,11 +19,7 @@ function parseIndex(raw: string): number {
   return Number(raw);
 }
 
-/**
- * The review slice (docs/web-review.md): the compare page and New pull request form, a pull request's Commits and
- * Files changed tabs, line comments and reviews, and the diff excerpts the expanders load. Every write is the API's
- * own message (`repo.pull-request.create`, `repo.pull-review.create`/`submit`) with the signed-in actor.
- */
+/** The review slice (docs/web-review.md); every write is the API's own message with the signed-in actor. */
 class ReviewPages {
   private readonly views: ReviewViews;
 
@@ -65,7 +61,6 @@ class ReviewPages {
     return page('review/compare', `Comparing ${base}...${head} · ${view.header.fullName}`, { v: view, csrf: c.actor ? await c.csrfToken() : '' });
   }
 
-  /** POST on the compare page: a new pull request through the API's message, then its page. */
   private async create(c: PageContext<CompareParams, Query>) {
     const ctx = await this.pulls(c, requireSignIn(c));
     const { base, head } = splitCompare(c.params['*'], ctx.repo.defaultBranch);
@@ -121,10 +116,7 @@ class ReviewPages {
     });
   }
 
-  /**
-   * A line comment: `single_review=true` submits it at once as a comment review (unless the viewer has a draft
-   * review: then it joins the draft, as in Gitea); otherwise it goes into the viewer's pending review.
-   */
+  /** `single_review=true` submits at once as a comment review unless a draft exists (then it joins it, as Gitea). */
   private async comment(c: PageContext<IndexParams, Query>) {
     const ctx = await this.pulls(c, requireSignIn(c));
     const index = parseIndex(c.params.index);
@@ -190,7 +182,6 @@ class ReviewPages {
   }
 }
 
-/** The review area: compare, new pull request, Commits and Files changed, line comments and reviews. */
 export function registerReviewPages(web: WebKit): void {
   new ReviewPages(web).register();
 }

@@ -1,10 +1,6 @@
 import { DomainError, httpStatusForErrorCode } from '@cairn/contracts';
 
-/**
- * What a settings form shows when the service refused the input (400/409/422: a bad key, a taken name, a wrong
- * code): the message, with the form again. Anything else (404, 403, 5xx) is not the form's business and is rethrown
- * to the error page — unless the caller knows a 404 is about the input (`notFoundIsInput`).
- */
+/** 400/409/422 refusals show on the form; anything else goes to the error page, unless a 404 is about the input. */
 export function formRejection(err: unknown, options: { notFoundIsInput?: boolean } = {}): { error: string; status: number } {
   if (err instanceof DomainError) {
     const status = httpStatusForErrorCode(err.code);

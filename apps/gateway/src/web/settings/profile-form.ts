@@ -1,9 +1,6 @@
 import type { UserSettingsOptions } from '@cairn/contracts';
 
-/**
- * The profile form as the API's `UserSettingsOptions`. Text fields are trimmed; an unchecked box is absent from a
- * form post, so `hide_email` is false unless it was sent. identity-service validates the values as for the API.
- */
+/** An unchecked box is absent from a form post, so `hide_email` is false unless sent; identity-service validates. */
 export function profileFromForm(form: Record<string, string>): UserSettingsOptions {
   const text = (name: string): string => (form[name] ?? '').trim();
   return {

@@ -1,9 +1,6 @@
 import QRCode from 'qrcode';
 
-/**
- * An `otpauth://` URI as an inline SVG QR code, rendered on the server (no script, no image request, nothing sent
- * elsewhere). Inline SVG is markup, so the page's CSP (no inline styles) holds: the code uses presentation attributes.
- */
+/** Rendered on the server (no script, no request elsewhere); presentation attributes keep the CSP's no-inline-style. */
 export async function qrCodeSvg(text: string, label: string): Promise<string> {
   const svg = await QRCode.toString(text, { type: 'svg', errorCorrectionLevel: 'M', margin: 2, width: 220 });
   return svg.replace('<svg ', `<svg role="img" aria-label="${escapeAttribute(label)}" `);

@@ -9,18 +9,13 @@ import { scopeField, scopesFromForm } from './token-scopes-form.js';
 /** How many tokens and keys a settings page lists (the services' page size cap). */
 const LIST_LIMIT = 50;
 
-/** Extra view data of a page rendered again after a form: a refusal message and its status, or a one-time secret. */
 interface FormOutcome {
   error?: string;
   status?: number;
   [key: string]: unknown;
 }
 
-/**
- * `/user/settings/**` (Gitea's paths): profile, access tokens, SSH/GPG keys, two-factor authentication. Each action
- * is a plain form POST calling the same identity-service subject as the API. Secrets (a new token, the TOTP secret,
- * the recovery code) are rendered once in the POST's own response — never stored in the session, never redirected to.
- */
+/** Gitea's `/user/settings/**`; new secrets are rendered once in the POST's answer, never stored or redirected to. */
 export function registerSettingsPages(kit: WebKit): void {
   const rpc = kit.rpc;
 
@@ -42,7 +37,6 @@ export function registerSettingsPages(kit: WebKit): void {
     return redirect('/user/settings');
   });
 
-  // Access tokens.
   const applications = async (actor: ActorDto, outcome: FormOutcome = {}): Promise<PageResult> => {
     const tokens = await rpc.send(IdentitySubjects.tokenList, { actor, username: actor.login, query: { limit: LIST_LIMIT } });
     const categories = SCOPE_CATEGORIES.map((name) => ({ name, field: scopeField(name) }));

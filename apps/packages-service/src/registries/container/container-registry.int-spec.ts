@@ -1,7 +1,4 @@
-// The container registry's rules against the real PostgreSQL (scratch database with the packages migrations) and a
-// real blob folder: blobs wait in the internal `_upload` version until a manifest takes them, manifests and indexes
-// are stored as Gitea stores them (files, properties), deletions by tag and digest, and a chunked upload that goes
-// over the size limit keeps what it had.
+// The container registry's rules against real PostgreSQL and a real blob folder, stored as Gitea stores them.
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

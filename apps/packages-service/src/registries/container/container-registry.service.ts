@@ -1,7 +1,4 @@
-/**
- * The container registry's rules (OCI distribution spec, as Gitea implements it); HTTP stays in container.registry.ts.
- * Bytes stream to temporary files and the blob store, never into memory (manifests, at most 10 MiB, excepted).
- */
+// OCI distribution rules as Gitea implements them; bytes stream to files and the blob store, never into memory.
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { rm, stat, truncate, writeFile } from 'node:fs/promises';
@@ -23,7 +20,6 @@ import { parseManifest, type Descriptor } from './oci-manifest.js';
 import { digestHex, digestOfHex, digestProblem, type ManifestReference } from './oci-reference.js';
 import { checkChunk, type ChunkRange } from './upload-range.js';
 
-/** The image a request is about: its owner's id and the image name below it. */
 export interface ImageRef {
   ownerId: number;
   owner: string;
@@ -48,9 +44,7 @@ export class ContainerRegistryService {
     this.blobs = store.blobs;
   }
 
-  // ---- blobs ---------------------------------------------------------------------------------------------------
 
-  /** A blob of the image (HEAD/GET); BLOB_UNKNOWN when the image has none with this digest. */
   async blob(ref: ImageRef, digest: string): Promise<BlobHit> {
     if (digestProblem(digest)) throw new OciError('BLOB_UNKNOWN', `blob ${digest.slice(0, 80)} is unknown: not a sha256 digest`);
     const hit = await this.repo.findImageBlob(ref.ownerId, ref.image, digestHex(digest));
@@ -69,17 +63,13 @@ export class ContainerRegistryService {
     return stream;
   }
 
-  /** A monolithic upload (`POST …/blobs/uploads/?digest=`): the body is the blob. */
   async uploadMonolithic(ref: ImageRef, creatorId: number, digest: string, body: Readable): Promise<void> {
     const expected = this.expectDigest(digest);
     const staged = await this.stage(body);
     await this.saveBlob(ref, creatorId, staged, expected);
   }
 
-  /**
-   * Mounts a blob from another image of the same owner (`from`, or any of the owner's images without it).
-   * Returns false when there is nothing to mount: the caller then opens an upload session, as the spec says.
-   */
+  /** False when there is nothing to mount: the caller then opens an upload session, as the spec says. */
   async mount(ref: ImageRef, creatorId: number, digest: string, from: { owner: string; image: string } | undefined): Promise<boolean> {
     if (digestProblem(digest)) return false;
     if (from && from.owner !== ref.owner) return false;
@@ -95,7 +85,6 @@ export class ContainerRegistryService {
     return true;
   }
 
-  /** Opens a chunked upload session: an empty temporary file and its row. */
   async startUpload(ref: ImageRef): Promise<UploadRow> {
     const id = randomBytes(18).toString('base64url');
     const file = await this.blobs.tempPath();
@@ -108,17 +97,13 @@ export class ContainerRegistryService {
     }
   }
 
-  /** The session, if it exists and belongs to this owner; BLOB_UPLOAD_UNKNOWN otherwise. */
   async upload(ref: ImageRef, id: string): Promise<UploadRow> {
     const row = /^[A-Za-z0-9_-]{1,64}$/.test(id) ? await this.repo.findUpload(id) : null;
     if (!row || row.ownerId !== ref.ownerId) throw new OciError('BLOB_UPLOAD_UNKNOWN', undefined, { upload: id.slice(0, 64) });
     return row;
   }
 
-  /**
-   * Appends a chunk to the session's temporary file (streamed; the limit checked as bytes arrive; on any failure the
-   * file is cut back to what was received before). Answers the new number of bytes received.
-   */
+  /** Streams a chunk into the session file; on any failure the file is cut back to what it held. */
   async appendChunk(
     upload: UploadRow,
     body: Readable,
@@ -149,10 +134,7 @@ export class ContainerRegistryService {
     return total;
   }
 
-  /**
-   * Completes a session (`PUT …?digest=`, with an optional last chunk): the assembled file is re-hashed while it is
-   * copied into the blob store (Node cannot carry a hash's state across requests), then checked against `digest`.
-   */
+  /** Re-hashes the assembled file while copying it (Node cannot carry a hash's state across requests). */
   async finishUpload(ref: ImageRef, creatorId: number, upload: UploadRow, digest: string): Promise<void> {
     const expected = this.expectDigest(digest);
     const staged = await this.stage(createReadStream(this.uploadFile(upload)));
@@ -176,12 +158,8 @@ export class ContainerRegistryService {
     });
   }
 
-  // ---- manifests -----------------------------------------------------------------------------------------------
 
-  /**
-   * Stores a manifest under a tag or its digest. Every blob (image) or manifest (index) it references must already
-   * be in the image (MANIFEST_BLOB_UNKNOWN); a tag pushed again replaces its version, keeping the download count.
-   */
+  /** Every referenced blob or manifest must be in the image already; a re-pushed tag keeps its download count. */
   async putManifest(
     ref: ImageRef,
     creatorId: number,
@@ -257,7 +235,6 @@ export class ContainerRegistryService {
     }
   }
 
-  /** The manifest a tag or digest names; MANIFEST_UNKNOWN otherwise. */
   async manifest(ref: ImageRef, reference: ManifestReference): Promise<ManifestHit> {
     const hit = reference.kind === 'tag'
       ? await this.repo.findManifestByTag(ref.ownerId, ref.image, reference.tag)
@@ -266,7 +243,6 @@ export class ContainerRegistryService {
     return hit;
   }
 
-  /** Counts a pull (best effort, as every registry's download count). */
   countPull(versionId: number): Promise<void> {
     return this.store.countDownload(versionId);
   }
@@ -286,9 +262,7 @@ export class ContainerRegistryService {
     });
   }
 
-  // ---- tags ------------------------------------------------------------------------------------------------------
 
-  /** The image's tags in order, after `last`, at most `n`; NAME_UNKNOWN when the image does not exist. */
   async tags(ref: ImageRef, last: string, n: number | undefined): Promise<string[]> {
     const pkg = await this.store.findPackage(ref.ownerId, CONTAINER, ref.image);
     if (!pkg) throw new OciError('NAME_UNKNOWN', `repository ${ref.owner}/${ref.image} is not known`);
@@ -300,7 +274,6 @@ export class ContainerRegistryService {
     return this.repo.repositoryNames(last, limit);
   }
 
-  // ---- helpers ---------------------------------------------------------------------------------------------------
 
   private expectDigest(digest: string): string {
     const problem = digestProblem(digest);
@@ -308,7 +281,6 @@ export class ContainerRegistryService {
     return digestHex(digest);
   }
 
-  /** Streams content into a staged blob under the container size limit. */
   private async stage(content: Readable): Promise<StagedBlob> {
     const limit = this.store.maxFileBytes(CONTAINER);
     try {
@@ -319,7 +291,6 @@ export class ContainerRegistryService {
     }
   }
 
-  /** Checks a staged blob's digest, then records it as a file of the image's `_upload` version. */
   private async saveBlob(ref: ImageRef, creatorId: number, staged: StagedBlob, expectedSha256: string): Promise<void> {
     if (staged.sha256 !== expectedSha256) {
       await this.blobs.discard(staged);
@@ -372,7 +343,6 @@ export class ContainerRegistryService {
   }
 }
 
-/** Counts bytes on their way to the session file, failing past the remaining allowance (-1: none). */
 class ByteCounter extends Transform {
   bytes = 0;
 
@@ -390,7 +360,6 @@ class ByteCounter extends Transform {
   }
 }
 
-/** Metadata is plain JSON (optional fields left out when absent). */
 function asJson(metadata: ContainerMetadata): Prisma.InputJsonValue {
   return JSON.parse(JSON.stringify(metadata)) as Prisma.InputJsonValue;
 }

@@ -1,8 +1,4 @@
-/**
- * The container registry's HTTP face (OCI distribution spec at `/v2/…`, Gitea's `/v2/token` flow). One wildcard
- * route: the path names the endpoint (oci-path.ts), the caller comes from the gateway (Basic, Cairn tokens) or from
- * a registry bearer token it forwarded, and every error is the spec's `{ errors: [...] }` body.
- */
+// The OCI HTTP face (Gitea's `/v2/token` flow): one wildcard route; errors in the spec's `{ errors: [...] }` body.
 import type { Readable } from 'node:stream';
 import { DomainError, ErrorCode, containerRegistryChallenge, type ActorDto } from '@cairn/contracts';
 import { isDatabaseUnavailable, parseRange } from '@cairn/platform';
@@ -26,7 +22,6 @@ const CATALOG_MAX = 100;
 
 type ImageEndpoint = Exclude<OciEndpoint, { kind: 'base' | 'token' | 'catalog' }>;
 
-/** The caller of a `/v2` request: `presented` when any credentials (gateway actor or registry token) came with it. */
 interface Caller {
   actor: ActorDto | null;
   presented: boolean;
@@ -72,10 +67,7 @@ class ContainerRegistry {
     }
   }
 
-  /**
-   * `GET /v2/_catalog` (Gitea's): the images whose owner the caller may read, in order, `n` at most (1..100, default
-   * 100), after `last`; a `Link` to the next page when the page is full.
-   */
+  /** Gitea's catalog: images whose owner the caller may read, `n` ≤ 100 after `last`, `Link` when the page is full. */
   private async catalog(req: FastifyRequest, reply: FastifyReply, caller: Caller, query: URLSearchParams): Promise<void> {
     if (req.method !== 'GET') throw new OciError('UNSUPPORTED');
     const asked = Number(query.get('n') ?? '');
@@ -282,7 +274,6 @@ class ContainerRegistry {
     }
   }
 
-  /** The owner's access for `need`; refusals in the registry's terms (401 with the challenge, 403 DENIED). */
   private async authorize(actor: ActorDto | null, owner: string, need: 'read' | 'write'): Promise<OwnerAccess> {
     let resolved: OwnerAccess;
     try {
@@ -299,11 +290,7 @@ class ContainerRegistry {
     return resolved;
   }
 
-  /**
-   * The gateway's actor (Basic, Cairn tokens) or, failing that, a registry bearer token it forwarded unchanged, as the
-   * user and access token it refers to are now. A bearer token that does not verify, or whose user or access token
-   * no longer signs in, is refused (401), so clients fetch a new one.
-   */
+  /** Bearer tokens are references: a token whose user or access token no longer signs in is refused (401). */
   private async caller(req: FastifyRequest): Promise<Caller> {
     if (req.actor) return { actor: req.actor, presented: true };
     const auth = req.headers.authorization;
@@ -359,7 +346,6 @@ function sessionHeaders(base: string, id: string, received: number): Record<stri
   };
 }
 
-/** `?n=`: a non-negative integer (PAGINATION_NUMBER_INVALID otherwise); absent: all tags. */
 function parseCount(raw: string | null): number | undefined {
   if (raw === null || raw === '') return undefined;
   if (!/^\d{1,6}$/.test(raw)) throw new OciError('PAGINATION_NUMBER_INVALID', `n=${truncate(raw, 20)} is not a number of results`);
@@ -389,7 +375,6 @@ function hasBody(req: FastifyRequest, contentLength: number | undefined): boolea
   return (contentLength ?? 0) > 0 || (contentLength === undefined && req.headers['transfer-encoding'] !== undefined);
 }
 
-/** Reads a request body of at most `max` bytes (manifests); more is MANIFEST_INVALID with 413. */
 async function readBounded(body: Readable, max: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;

@@ -1,8 +1,4 @@
-/**
- * The container registry's data, stored as Gitea stores it: a package per image, a version per tag or untagged
- * digest, the manifest as lead file `manifest.json`, layers as `sha256_<hex>` files, blobs pushed before their
- * manifest in the internal version `_upload`; properties carry the OCI facts.
- */
+// As Gitea stores them: a package per image, a version per tag or digest, blobs before their manifest in `_upload`.
 import { Prisma } from '../../generated/prisma/client.js';
 import type { PrismaService, Db, Tx } from '../../prisma/prisma.service.js';
 
@@ -11,7 +7,6 @@ export const CONTAINER = 'container';
 export const UPLOAD_VERSION = '_upload';
 export const MANIFEST_FILENAME = 'manifest.json';
 
-/** Gitea's property names. */
 export const Props = {
   repository: 'container.repository',
   digest: 'container.digest',
@@ -20,7 +15,6 @@ export const Props = {
   manifestReference: 'container.manifest.reference',
 } as const;
 
-/** The file name of a config or layer blob (Gitea: `sha256_<hex>`). */
 export function blobFileName(sha256: string): string {
   return `sha256_${sha256}`;
 }
@@ -45,12 +39,10 @@ const IMAGE_LOCK_CLASS = 0x4f434949;
 export class ContainerRepository {
   constructor(readonly prisma: PrismaService) {}
 
-  /** Serialises writes to one image's versions until the transaction ends. */
   async lockImage(tx: Tx, ownerId: number, image: string): Promise<void> {
     await tx.$queryRaw`SELECT pg_advisory_xact_lock(${IMAGE_LOCK_CLASS}::int, hashtext(${`${ownerId}/${image}`}))::text`;
   }
 
-  /** A blob of the image: a file of any of its versions (including `_upload`) whose bytes have this sha256. */
   async findImageBlob(ownerId: number, image: string, sha256: string, db: Db = this.prisma): Promise<BlobHit | null> {
     const rows = await db.$queryRaw<Array<{ blob_id: number; size: bigint; file_id: number }>>`
       SELECT b.id AS blob_id, b.size, f.id AS file_id FROM packages.package_blob b
@@ -74,17 +66,14 @@ export class ContainerRepository {
     return rows.length === 0 ? null : { blobId: rows[0].blob_id, sha256, size: Number(rows[0].size), mediaType: null };
   }
 
-  /** The manifest a tag names (a version that is not internal). */
   findManifestByTag(ownerId: number, image: string, tag: string, db: Db = this.prisma): Promise<ManifestHit | null> {
     return this.findManifest(ownerId, image, Prisma.sql`v.lower_version = ${tag.toLowerCase()} AND NOT v.is_internal`, db);
   }
 
-  /** A manifest by its digest, in whichever version holds it. */
   findManifestByDigest(ownerId: number, image: string, sha256: string, db: Db = this.prisma): Promise<ManifestHit | null> {
     return this.findManifest(ownerId, image, Prisma.sql`b.hash_sha256 = ${sha256}`, db);
   }
 
-  /** The lead file (`manifest.json`) of the image's first version matching `condition`. */
   private async findManifest(ownerId: number, image: string, condition: Prisma.Sql, db: Db): Promise<ManifestHit | null> {
     const rows = await db.$queryRaw<Array<{ version_id: number; file_id: number; blob_id: number; size: bigint; sha256: string }>>`
       SELECT v.id AS version_id, f.id AS file_id, b.id AS blob_id, b.size, b.hash_sha256 AS sha256
@@ -124,7 +113,6 @@ export class ContainerRepository {
     return Number(rows[0]?.total ?? 0);
   }
 
-  /** Tags of the image in byte order, after `last`, at most `n` (undefined: all). */
   async tags(packageId: number, last: string, n: number | undefined, db: Db = this.prisma): Promise<string[]> {
     // LIMIT NULL is no limit; COLLATE "C" gives the same order whatever the database's locale.
     const rows = await db.$queryRaw<Array<{ version: string }>>`
@@ -136,10 +124,7 @@ export class ContainerRepository {
     return rows.map((r) => r.version);
   }
 
-  /**
-   * Repository names (`owner/image`) after `last` in byte order, `limit` of them: images with at least one version
-   * that is not internal (the catalog's candidates; the caller keeps those whose owner it may see).
-   */
+  /** Images with a version that is not internal (catalog candidates; the caller filters by owner visibility). */
   async repositoryNames(last: string, limit: number, db: Db = this.prisma): Promise<string[]> {
     const rows = await db.$queryRaw<Array<{ value: string }>>`
       SELECT pp.value FROM packages.package p
@@ -150,13 +135,11 @@ export class ContainerRepository {
     return rows.map((r) => r.value);
   }
 
-  // ---- writes (inside the caller's transaction) --------------------------------------------------------------
 
   async addProperty(tx: Tx, refType: 'version' | 'file' | 'package', refId: number, name: string, value: string): Promise<void> {
     await tx.packageProperty.create({ data: { refType, refId, name, value } });
   }
 
-  /** Records the image's repository name once (Gitea's package property). */
   async ensureRepositoryProperty(tx: Tx, packageId: number, repository: string): Promise<void> {
     const found = await tx.packageProperty.findFirst({ where: { refType: 'package', refId: packageId, name: Props.repository } });
     if (!found) await this.addProperty(tx, 'package', packageId, Props.repository, repository);
@@ -185,7 +168,6 @@ export class ContainerRepository {
     await this.addProperty(tx, 'file', file.id, Props.mediaType, f.mediaType);
   }
 
-  /** Removes a blob's file from the `_upload` version once a manifest references it. */
   async removeFromUploads(tx: Tx, uploadVersionId: number, sha256: string): Promise<void> {
     const files = await tx.packageFile.findMany({
       where: { versionId: uploadVersionId, blob: { hashSha256: sha256 } },
@@ -200,7 +182,6 @@ export class ContainerRepository {
     await tx.packageFile.deleteMany({ where: { id: { in: fileIds } } });
   }
 
-  // ---- upload sessions ---------------------------------------------------------------------------------------
 
   createUpload(id: string, ownerId: number, tempPath: string): Promise<UploadRow> {
     return this.prisma.packageBlobUpload.create({ data: { id, ownerId, tempPath } });

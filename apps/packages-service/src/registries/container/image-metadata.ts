@@ -1,11 +1,7 @@
-/**
- * The metadata a container version keeps (Gitea's `container.Metadata`, same JSON names): for an image, what its
- * config says (platform, OCI annotation labels, the history's commands); for an index, its platforms' manifests.
- */
+/** Gitea's `container.Metadata` (same JSON names). */
 export interface IndexManifestMetadata {
   platform: string;
   digest: string;
-  /** Bytes of the referenced image (its manifest, config and layers). */
   size: number;
 }
 

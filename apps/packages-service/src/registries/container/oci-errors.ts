@@ -1,7 +1,4 @@
-/**
- * The OCI distribution spec's error codes, their HTTP status (as Gitea answers them) and default message, and the
- * `{ errors: [{ code, message, detail }] }` body every `/v2/…` error uses.
- */
+/** OCI error codes with their HTTP status as Gitea answers them, and the spec's `{ errors: [...] }` body. */
 export const OCI_ERRORS = {
   BLOB_UNKNOWN: { status: 404, message: 'blob unknown to registry' },
   BLOB_UPLOAD_INVALID: { status: 400, message: 'blob upload invalid' },
@@ -29,7 +26,6 @@ export interface OciErrorBody {
   errors: { code: OciErrorCode; message: string; detail?: unknown }[];
 }
 
-/** Thrown by the registry's rules; the route layer turns it into the status and body below. */
 export class OciError extends Error {
   readonly status: number;
 

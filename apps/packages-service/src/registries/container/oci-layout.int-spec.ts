@@ -1,7 +1,4 @@
-/**
- * The OCI layouts the registry's e2e tests push are valid for the real client: skopeo reads them (digest,
- * platform, layers), and copies them to a new layout byte for byte (an image, and an index with `--all`).
- */
+// The OCI layouts the e2e tests push are valid for skopeo: it reads and copies them byte for byte.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -1,7 +1,4 @@
-/**
- * Parsing and validation of pushed manifests: OCI / Docker v2 image manifests and image indexes (manifest lists).
- * Only the shape is checked here; whether the referenced blobs and manifests exist is the registry's next step.
- */
+// Only the manifest's shape is checked here; whether its references exist is the registry's next step.
 import { OciError } from './oci-errors.js';
 import { digestProblem } from './oci-reference.js';
 
@@ -32,7 +29,6 @@ export interface ImageManifest {
 }
 
 export interface IndexEntry extends Descriptor {
-  /** `os/architecture[/variant]`. */
   platform: string;
 }
 
@@ -59,10 +55,7 @@ export function isManifestType(mediaType: string): boolean {
   return isImageManifestType(mediaType) || isImageIndexType(mediaType);
 }
 
-/**
- * Parses a pushed manifest. `contentType` is the request's `Content-Type` (parameters ignored); when it is not a
- * manifest type the document's own `mediaType` decides, and when both are given they must agree.
- */
+/** Without a manifest `Content-Type` the document's `mediaType` decides; when both are given they must agree. */
 export function parseManifest(body: Buffer, contentType: string | undefined): ParsedManifest {
   if (body.length > MAX_MANIFEST_BYTES) {
     throw new OciError('MANIFEST_INVALID', `manifest exceeds the maximum size of ${MAX_MANIFEST_BYTES} bytes`, undefined, 413);

@@ -1,7 +1,4 @@
-/**
- * Routing of `/v2/<owner>/<image>/…` paths. Repository names contain `/`, so the endpoint is recognised by the
- * path's tail (the last `blobs/…`, `manifests/…` or `tags/list`) and everything before it is the name.
- */
+// Repository names contain `/`: the endpoint is recognised by the path's tail, everything before it is the name.
 import { OciError } from './oci-errors.js';
 import { isImageName, truncate } from './oci-reference.js';
 
@@ -21,10 +18,7 @@ const TAIL_PATTERNS: [RegExp, (name: string, arg: string) => OciEndpoint][] = [
   [/^(.+)\/blobs\/([^/]+)$/, (name, digest) => ({ kind: 'blob', ...split(name), digest })],
 ];
 
-/**
- * The endpoint a `/v2…` path (without query string) names; undefined when it names none (404). Throws NAME_INVALID
- * when the endpoint is recognised but the repository name breaks the spec's rules.
- */
+/** Undefined when the path names no endpoint (404); NAME_INVALID when the name breaks the spec's rules. */
 export function parseOciPath(path: string): OciEndpoint | undefined {
   if (path === '/v2' || path === '/v2/') return { kind: 'base' };
   if (!path.startsWith('/v2/')) return undefined;
@@ -41,7 +35,6 @@ export function parseOciPath(path: string): OciEndpoint | undefined {
   return undefined;
 }
 
-/** `owner/image…`: the owner is the first segment; the image is the rest (at least one segment). */
 function split(name: string): { owner: string; image: string } {
   const slash = name.indexOf('/');
   const owner = slash < 0 ? '' : name.slice(0, slash);

@@ -1,7 +1,4 @@
-/**
- * One home for the OCI distribution spec's name rules: repository names, tags, digests. Everything that reaches the
- * database or the blob store from a `/v2/…` URL or a manifest passes through these first.
- */
+// One home for the OCI name rules: everything from a `/v2/…` URL or a manifest passes through these first.
 
 /** Spec: `[a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*(\/[a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*)*`. */
 const NAME_COMPONENT = '[a-z0-9]+(?:(?:\\.|_|__|-+)[a-z0-9]+)*';
@@ -28,7 +25,6 @@ export function isDigest(value: string): boolean {
   return SHA256_DIGEST.test(value);
 }
 
-/** Why `value` is not a digest this registry accepts, or undefined when it is one. */
 export function digestProblem(value: string): string | undefined {
   if (isDigest(value)) return undefined;
   if (ANY_DIGEST.test(value)) {
@@ -39,7 +35,6 @@ export function digestProblem(value: string): string | undefined {
   return `"${truncate(value)}" is not a digest (expected sha256:<64 hex>)`;
 }
 
-/** The hex part of a valid sha256 digest: the blob store's key. */
 export function digestHex(digest: string): string {
   if (!isDigest(digest)) throw new Error(`not a sha256 digest: ${truncate(digest)}`);
   return digest.slice('sha256:'.length);
@@ -49,7 +44,6 @@ export function digestOfHex(sha256Hex: string): string {
   return `sha256:${sha256Hex}`;
 }
 
-/** A manifest reference is a digest or a tag. */
 export type ManifestReference = { kind: 'digest'; digest: string } | { kind: 'tag'; tag: string };
 
 export function parseManifestReference(reference: string): ManifestReference | undefined {

@@ -1,8 +1,4 @@
-/**
- * The registry's bearer tokens (`GET /v2/token`, Gitea's flow): an HS256 JWT under a key derived from `SECRET_KEY`.
- * A reference, not a copy of rights: every request re-reads the user and access token it names, so a demoted admin
- * or a deleted token stops counting at once.
- */
+// Registry bearer tokens: HS256 JWTs that reference the user and access token, re-read on every request.
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import type { ActorDto } from '@cairn/contracts';
 
@@ -17,7 +13,6 @@ export interface RegistryTokenSubject {
 }
 
 export interface RegistryTokenClaims extends RegistryTokenSubject {
-  /** Seconds since the epoch. */
   iat: number;
   exp: number;
 }
@@ -67,7 +62,6 @@ export function verifyRegistryToken(
   return claims;
 }
 
-/** What a token for this caller refers to (null: anonymous). */
 export function subjectFor(actor: ActorDto | null): RegistryTokenSubject {
   if (!actor) return { uid: 0, login: '' };
   return { uid: actor.id, login: actor.login, ...(actor.via === 'token' && actor.tokenId !== undefined ? { tid: actor.tokenId } : {}) };

@@ -1,7 +1,4 @@
-/**
- * The byte ranges of chunked blob uploads: the request's `Content-Range: <start>-<end>` (inclusive, no unit, as the
- * distribution spec writes it) and the `Range: 0-<last>` the registry answers with.
- */
+// Chunk ranges: the request's `Content-Range: <start>-<end>` (inclusive, no unit, as the spec writes it).
 import { OciError } from './oci-errors.js';
 
 const CONTENT_RANGE = /^(?:bytes[ =])?(\d{1,15})-(\d{1,15})$/;
@@ -11,7 +8,6 @@ export interface ChunkRange {
   end: number;
 }
 
-/** Parses a chunk's `Content-Range`; undefined when absent (a streamed chunk). */
 export function parseContentRange(header: string | undefined): ChunkRange | undefined {
   if (header === undefined || header.trim() === '') return undefined;
   const m = CONTENT_RANGE.exec(header.trim());
@@ -22,10 +18,7 @@ export function parseContentRange(header: string | undefined): ChunkRange | unde
   return { start, end };
 }
 
-/**
- * Checks a chunk against the session: it must continue exactly where the received bytes end (416 otherwise, so the
- * client can ask for the status and resume), and a chunk without a range is accepted only as the first one.
- */
+/** A chunk must continue where the received bytes end (416 otherwise, so the client can resume). */
 export function checkChunk(range: ChunkRange | undefined, received: number, contentLength: number | undefined): void {
   if (!range) {
     if (received !== 0) {
@@ -41,7 +34,6 @@ export function checkChunk(range: ChunkRange | undefined, received: number, cont
   }
 }
 
-/** The `Range` header of an upload session that holds `received` bytes. */
 export function uploadRangeHeader(received: number): string {
   return `0-${Math.max(received - 1, 0)}`;
 }

@@ -1,9 +1,5 @@
-/**
- * Gitea's generic-registry name rules (`routers/api/packages/generic`): a package name is letters, digits and
- * `-_+.` (a single character must be a letter or digit; never `..`); a file name also allows `=:;()[]{}~!@#$%^&` and
- * inner spaces (never `.` or `..`, no surrounding spaces); a version is any text without surrounding spaces. Cairn
- * adds a length bound and refuses control characters (NUL included) and path separators everywhere.
- */
+// Gitea's generic-registry name rules (`routers/api/packages/generic`); Cairn adds a length bound and refuses control
+// characters and path separators everywhere.
 const PACKAGE_NAME = /^[-_+.A-Za-z0-9]+$/;
 const FILE_NAME = /^[-_+=:;.()[\]{}~!@#$%^& A-Za-z0-9]+$/;
 /** Longest name, version or file name accepted (the database and file systems are never the limit). */

@@ -18,11 +18,7 @@ function plain(reply: FastifyReply, status: number, message: string): FastifyRep
 }
 
 
-/**
- * Gitea's generic package registry: `PUT|GET|DELETE /api/packages/{owner}/generic/{name}/{version}/{filename}` and
- * `DELETE …/{version}`. Uploads stream to a temporary blob (bounded by `LIMIT_SIZE_GENERIC`) before anything is
- * recorded; the version and its file are then recorded in one transaction, so an interrupted upload records nothing.
- */
+/** Uploads stream to a temporary blob first; version and file are recorded in one transaction, or nothing is. */
 class GenericRegistry {
   constructor(private readonly deps: RegistryDeps) {}
 
@@ -33,7 +29,6 @@ class GenericRegistry {
     app.delete<{ Params: VersionParams }>(BASE, (req, reply) => this.deleteVersion(req, reply));
   }
 
-  /** Validates the path's names and resolves the caller's access; answers and returns null when refused. */
   private async authorize(
     req: FastifyRequest<{ Params: Partial<FileParams> & VersionParams }>,
     reply: FastifyReply,

@@ -2,15 +2,11 @@ import { DomainError } from '@cairn/contracts';
 
 const NOT_BASE64 = /[^A-Za-z0-9+/=]/;
 
-/**
- * Decodes standard base64 (with padding) arriving in pieces of any length, refusing anything else: Node's own
- * decoder skips invalid characters silently, which would store a tarball that is not the one sent.
- */
+/** Strict base64 in pieces: Node's decoder skips invalid characters, which would store a different tarball. */
 export class Base64Decoder {
   private rest = '';
   private padding = 0;
 
-  /** Decodes the complete 4-character groups of `text` (ASCII), keeping the remainder for the next call. */
   write(text: string): Buffer {
     if (!text) return Buffer.alloc(0);
     if (NOT_BASE64.test(text)) throw invalidAttachment('it contains a character that is not base64');
@@ -27,7 +23,6 @@ export class Base64Decoder {
     return whole ? Buffer.from(all.slice(0, whole), 'base64') : Buffer.alloc(0);
   }
 
-  /** Checks that the input ended on a group boundary (standard base64 is padded). */
   end(): void {
     if (this.rest) throw invalidAttachment('its base64 length is not a multiple of 4');
   }

@@ -1,7 +1,6 @@
 import { DomainError } from '@cairn/contracts';
 import { parseSemver } from '../../store/semver.js';
 
-/** npm's own limit on a version string. */
 const VERSION_MAX_LENGTH = 256;
 
 /** npm's package name rule as Gitea applies it: lower case, an optional `@scope/`, at most 214 characters. */
@@ -14,13 +13,10 @@ const TAG_MAX_LENGTH = 256;
 export interface NpmPackageName {
   /** `@scope/name` or `name`. */
   full: string;
-  /** `@scope`, or '' for an unscoped package. */
   scope: string;
-  /** The name without its scope. */
   bare: string;
 }
 
-/** Checks a package name (from a URL or a publish body); a 400 says what is wrong. */
 export function npmPackageName(name: string): NpmPackageName {
   if (!name || name.length > PACKAGE_NAME_MAX_LENGTH || !PACKAGE_NAME.test(name)) {
     throw DomainError.invalid(
@@ -34,10 +30,7 @@ export function npmPackageName(name: string): NpmPackageName {
     : { full: name, scope: name.slice(0, slash), bare: name.slice(slash + 1) };
 }
 
-/**
- * The package name of a registry URL. npm asks for scoped packages as `@scope%2fname` (one path segment) and
- * other clients as `@scope/name`; both arrive here already split: `segments` are the decoded path segments.
- */
+/** npm asks for scoped packages as `@scope%2fname` (one segment), other clients as `@scope/name`. */
 export function npmPackageNameFromPath(segments: string[]): NpmPackageName {
   return npmPackageName(segments.join('/'));
 }
@@ -65,7 +58,6 @@ export function npmDistTag(tag: string): string {
   return tag;
 }
 
-/** Quotes untrusted text in an error message without control characters and at bounded length. */
 function printable(text: string): string {
   const cut = text.length > 100 ? `${text.slice(0, 100)}…` : text;
   // eslint-disable-next-line no-control-regex

@@ -1,17 +1,13 @@
 import type { NpmMetadata } from './npm-publish.js';
 import { compareSemver, parseSemver, type SemanticVersion } from '../../store/semver.js';
 
-/** One stored version of a package, as the packument needs it. */
 export interface NpmVersionRecord {
   version: string;
   created: Date;
   metadata: NpmMetadata;
-  /** The tarball's stored (lower-case) file name. */
   filename: string;
-  /** Hex digests of the tarball. */
   sha1: string;
   sha512: string;
-  /** The dist-tags pointing at this version. */
   tags: string[];
 }
 
@@ -67,19 +63,12 @@ export function npmRegistryUrl(rootUrl: string, owner: string): string {
   return `${rootUrl.endsWith('/') ? rootUrl : `${rootUrl}/`}api/packages/${encodeURIComponent(owner)}/npm`;
 }
 
-/**
- * The tarball URL Gitea 1.24 writes into `dist.tarball`: `<registry>/<name, %-encoded as one segment>/-/<version>/<file>`
- * (lockfiles keep these URLs, so their form must stay).
- */
+/** The tarball URL Gitea 1.24 writes into `dist.tarball`: lockfiles keep these URLs, so their form must stay. */
 export function npmTarballUrl(registryUrl: string, name: string, version: string, filename: string): string {
   return `${registryUrl}/${encodeURIComponent(name)}/-/${encodeURIComponent(version)}/${encodeURIComponent(filename)}`;
 }
 
-/**
- * Builds the packument of `name` from its versions (at least one). `latest` is the version tagged so; when no
- * version carries that tag (e.g. it was unpublished) it is the highest release, else the highest version, because
- * yarn and pnpm fail without a `latest`.
- */
+/** `latest` falls back to the highest release, else the highest version: yarn and pnpm fail without one. */
 export function buildPackument(
   registryUrl: string,
   owner: string,
@@ -164,7 +153,6 @@ function packumentVersion(
   });
 }
 
-/** One hit of `GET /-/v1/search` (npm's search response). */
 export interface NpmSearchObject {
   package: {
     scope: string;

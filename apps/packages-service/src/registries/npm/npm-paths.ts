@@ -1,9 +1,6 @@
 import { DomainError } from '@cairn/contracts';
 
-/**
- * What a path below `/api/packages/{owner}/npm/` addresses (Gitea's npm routes). A scoped package name comes as two
- * segments (`@scope/name`) or as one (`@scope%2fname`, how the npm CLI writes it); `name` is the decoded full name.
- */
+/** A scoped name comes as two segments (`@scope/name`) or one (`@scope%2fname`, the npm CLI's form). */
 export type NpmPath =
   | { kind: 'package'; name: string }
   | { kind: 'revision'; name: string; revision: string }
@@ -43,7 +40,6 @@ export function parseNpmPath(rawRest: string): NpmPath | null {
   return null;
 }
 
-/** The package name starting at `segments[at]`: `name`, `@scope%2fname` or `@scope` `name`. */
 function takeName(segments: string[], at: number): { name: string; next: number } | null {
   const first = segments[at];
   if (first === undefined) return null;

@@ -33,7 +33,6 @@ function collectingSink(options: { failAfter?: number; slow?: boolean } = {}) {
   return { sink, state };
 }
 
-/** The body `npm publish` sends, for a tarball. */
 function publishBody(tarball: Buffer, extra: Record<string, unknown> = {}): string {
   return JSON.stringify({
     _id: '@scope/pkg',

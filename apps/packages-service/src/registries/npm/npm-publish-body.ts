@@ -14,7 +14,6 @@ export interface AttachmentSink<T> {
 export interface PublishBody<T> {
   /** The JSON document with the attachment's `data` replaced by `""`. */
   document: Record<string, unknown>;
-  /** The attachment's key in `_attachments` and what the sink made of its data; absent when none had string data. */
   attachment?: { name: string; stored: T };
 }
 
@@ -25,16 +24,11 @@ const MAX_KEY_BYTES = 1024;
 
 interface Frame {
   array: boolean;
-  /** The last key read in an object. */
   key: string | null;
   expectKey: boolean;
 }
 
-/**
- * Reads an npm publish body (`PUT /{package}`): a JSON document whose `_attachments.<file>.data` holds the tarball in
- * base64. The tarball is decoded while it streams into `sink.store`; everything else is kept (at most
- * `maxMetadataBytes`) and parsed once the body has ended. So a tarball is held in memory neither as base64 nor decoded.
- */
+// The tarball is decoded while it streams into `sink.store`; the rest (≤ `maxMetadataBytes`) is parsed at the end.
 export async function readPublishBody<T>(
   body: AsyncIterable<Buffer | string>,
   sink: AttachmentSink<T>,
@@ -91,20 +85,14 @@ export async function readPublishBody<T>(
 
 type ScanEvent = { kind: 'start'; name: string } | { kind: 'data'; data: Buffer } | { kind: 'end' };
 
-/**
- * Tracks just enough JSON structure (strings, nesting, the current key) to find `_attachments.<name>.data`; the
- * document's validity is left to `JSON.parse` of what is kept. Works on bytes: every structural character is ASCII,
- * and no byte of a multi-byte UTF-8 character is.
- */
+// Tracks just enough JSON structure to find `_attachments.<name>.data`; byte-wise is safe: the structure is ASCII.
 class PublishBodyScanner {
   private readonly kept: Buffer[] = [];
   private keptBytes = 0;
   private readonly stack: Frame[] = [];
   private inString = false;
   private escaped = false;
-  /** Bytes of the key being read (only while a key string is open). */
   private key: number[] | null = null;
-  /** The attachment's decoder while its data string is open. */
   private decoder: Base64Decoder | null = null;
 
   constructor(private readonly maxMetadataBytes: number) {}
@@ -173,7 +161,6 @@ class PublishBodyScanner {
     if (!this.decoder) this.keep(chunk.subarray(keepFrom));
   }
 
-  /** Everything but the attachment, parsed. */
   finish(): Record<string, unknown> {
     if (this.decoder || this.inString || this.stack.length) throw invalidDocument('the body ended early');
     let document: unknown;
@@ -199,7 +186,6 @@ class PublishBodyScanner {
     }
   }
 
-  /** Whether a string value starting now is `_attachments.<name>.data` of the root object. */
   private atAttachmentData(): boolean {
     const [root, attachments, attachment] = this.stack;
     return (
@@ -210,7 +196,6 @@ class PublishBodyScanner {
     );
   }
 
-  /** Feeds the attachment string from `start` to the decoder until its closing quote or the end of the chunk. */
   private scanAttachment(chunk: Buffer, start: number): { data: Buffer; next: number } {
     const decoder = this.decoder!;
     const parts: Buffer[] = [];

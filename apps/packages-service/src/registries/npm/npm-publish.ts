@@ -2,11 +2,7 @@ import { createHash } from 'node:crypto';
 import { DomainError } from '@cairn/contracts';
 import { npmDistTag, npmPackageName, npmTarballFilename, npmVersion, type NpmPackageName } from './npm-names.js';
 
-/**
- * What Cairn keeps of a published version (the package version's metadata JSON), named as Gitea stores npm
- * metadata; `engines`, `os`, `cpu`, `peer_dependencies_meta` and `has_install_script` are kept as well because npm
- * needs them to install.
- */
+/** Named as Gitea stores npm metadata, plus what npm needs to install (`engines`, `os`, `cpu`, …). */
 export interface NpmMetadata {
   scope?: string;
   name?: string;
@@ -30,27 +26,19 @@ export interface NpmMetadata {
   repository?: { type: string; url: string };
 }
 
-/** A validated publish, before its tarball is checked against {@link NpmPublish.integrity}. */
 export interface NpmPublish {
   name: NpmPackageName;
   version: string;
-  /** The tags to point at the new version (the keys of the body's `dist-tags`). */
   distTags: string[];
   metadata: NpmMetadata;
-  /** The tarball's stored name (`<bare name>-<version>.tgz`). */
   filename: string;
-  /** The version's `dist.integrity` (Subresource Integrity). */
   integrity: string;
-  /** The version's `dist.shasum`, when given. */
   shasum?: string;
 }
 
 const MAX_METADATA_TEXT = 1 << 20;
 
-/**
- * Checks a publish document (see `readPublishBody`) for the package the URL names: exactly one version, named as in
- * the URL, a semantic version, valid dist-tags, one attachment, an integrity to check. A 400 says what is wrong.
- */
+/** Exactly one version, named as the URL, with valid dist-tags, one attachment and an integrity; else a 400. */
 export function parsePublishDocument(document: Record<string, unknown>, urlName: NpmPackageName): NpmPublish {
   const versions = document.versions;
   if (!isObject(versions) || Object.keys(versions).length !== 1) {
@@ -86,16 +74,12 @@ export function parsePublishDocument(document: Record<string, unknown>, urlName:
   };
 }
 
-/** The digests of a stored tarball, as hex. */
 export interface TarballDigests {
   sha1: string;
   sha512: string;
 }
 
-/**
- * Checks the tarball against the publish's `dist.integrity` (a Subresource Integrity string: one or more
- * `<algorithm>-<base64>`; sha512 and sha1 are understood) and `dist.shasum`; a 400 when they disagree.
- */
+/** `dist.integrity` is Subresource Integrity (sha512 and sha1 understood); a 400 when a digest disagrees. */
 export function checkIntegrity(publish: Pick<NpmPublish, 'integrity' | 'shasum'>, digests: TarballDigests): void {
   const known = { sha512: digests.sha512, sha1: digests.sha1 };
   const claims = publish.integrity

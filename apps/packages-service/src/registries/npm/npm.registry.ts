@@ -16,9 +16,7 @@ import { clientErrorStatus } from '../client-error-status.js';
 
 /** The most bytes of a publish body besides its tarball (readme, manifest): kept in memory while the tarball streams. */
 const MAX_METADATA_BYTES = 16 << 20;
-/** A dist-tag body is one JSON string (a version). */
 const MAX_TAG_BODY_BYTES = 1024;
-/** npm's search page size: default and most. */
 const SEARCH_DEFAULT_SIZE = 20;
 const SEARCH_MAX_SIZE = 250;
 
@@ -45,10 +43,7 @@ const ROUTES: Record<NpmPath['kind'], Partial<Record<string, Need>>> = {
   search: { GET: 'read' },
 };
 
-/**
- * Gitea's npm registry at `/api/packages/{owner}/npm/…`. A publish streams the base64 tarball into a staged blob and
- * checks its integrity before anything is recorded.
- */
+/** A publish streams the base64 tarball into a staged blob and checks its integrity before anything is recorded. */
 class NpmRegistry {
   private readonly npm: NpmRepository;
 
@@ -121,7 +116,6 @@ class NpmRegistry {
     }
   }
 
-  /** The owner and the caller's access to it; answers (401/403/404) and returns null when refused. */
   private async authorize(req: FastifyRequest<{ Params: Params }>, reply: FastifyReply, need: Need): Promise<OwnerAccess | null> {
     const check = await checkOwnerAccess(this.deps.access, req.actor, req.params.owner, need);
     if ('granted' in check) return check.granted;
@@ -271,10 +265,7 @@ class NpmRegistry {
   }
 }
 
-/**
- * A request refused before its body was read (no access, a limit, a bad attachment): the rest of the body is read and
- * dropped, so the sender (the gateway) finishes sending and reads the answer instead of a reset connection.
- */
+/** Reads and drops the rest of a refused body, so the gateway reads the answer instead of a reset connection. */
 function dropUnreadBody(req: FastifyRequest): void {
   if (req.method === 'PUT' && !req.raw.readableEnded && !req.raw.destroyed) req.raw.resume();
 }
@@ -293,7 +284,6 @@ function versionOfTagBody(body: string): string {
   return text.replace(/^"|"$/g, '');
 }
 
-/** Reads a small request body; a 413 past `max` bytes. */
 async function readSmallBody(req: FastifyRequest, max: number): Promise<string> {
   const parts: Buffer[] = [];
   let size = 0;

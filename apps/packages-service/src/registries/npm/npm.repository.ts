@@ -6,7 +6,6 @@ import type { NpmMetadata } from './npm-publish.js';
 /** Gitea's property name of an npm dist-tag (a version property whose value is the tag). */
 export const NPM_TAG_PROPERTY = 'npm.tag';
 
-/** A version row with its lead file, as the packument needs it; null for a version without its tarball. */
 function versionRecord(
   v: VersionRow & { files: (FileRow & { blob: BlobRow })[] },
   tags: string[],
@@ -24,11 +23,9 @@ function versionRecord(
   };
 }
 
-/** The npm registry's rows beyond the shared package store: versions with their tarballs, dist-tags, search. */
 export class NpmRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  /** Every visible version of a package with its tarball's digests and its dist-tags. */
   async versionRecords(packageId: number): Promise<NpmVersionRecord[]> {
     const versions = await this.prisma.packageVersion.findMany({
       where: { packageId, isInternal: false },
@@ -38,7 +35,6 @@ export class NpmRepository {
     return versions.flatMap((v) => versionRecord(v, tags.get(v.id) ?? []) ?? []);
   }
 
-  /** The dist-tags of a package: tag → version. */
   async distTags(packageId: number): Promise<Record<string, string>> {
     const versions = await this.prisma.packageVersion.findMany({
       where: { packageId, isInternal: false },
@@ -57,7 +53,6 @@ export class NpmRepository {
     await tx.packageProperty.create({ data: { refType: 'version', refId: version.id, name: NPM_TAG_PROPERTY, value: tag } });
   }
 
-  /** Removes `tag` from the package's versions (nothing when no version has it). */
   async deleteTag(tx: Tx, packageId: number, tag: string): Promise<void> {
     await tx.$queryRaw`SELECT id FROM packages.package WHERE id = ${packageId} FOR UPDATE`;
     const versions = await tx.packageVersion.findMany({ where: { packageId }, select: { id: true } });
@@ -66,10 +61,7 @@ export class NpmRepository {
     });
   }
 
-  /**
-   * The owner's npm packages whose name contains `text` (case-insensitive), by name, each with its most recently
-   * created version; `total` counts every match.
-   */
+  /** Case-insensitive name match, by name, each with its most recently created version; `total` counts every match. */
   async search(
     ownerId: number,
     text: string,

@@ -3,6 +3,5 @@ import { GitReadModule } from '../../git-core/git/git-read.module.js';
 import { BlameHandler } from './blame.handler.js';
 import { BlameService } from './blame.service.js';
 
-/** The web UI's blame. */
 @Module({ imports: [GitReadModule], controllers: [BlameHandler], providers: [BlameService] })
 export class BlameModule {}

@@ -10,11 +10,7 @@ const LINES_REPLY_BUDGET = 640 * 1024;
 /** Porcelain output per line is a header (~50 bytes) plus the line: bounded well above what BLAME_MAX_BYTES gives. */
 const BLAME_MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
 
-/**
- * `git blame --porcelain` of one file at a resolved commit (path validated, argument vector, `--` before the path),
- * for the web UI's blame page. The file's lines come from the blob itself (one pooled read), the ranges and commits
- * from the porcelain output.
- */
+/** The file's lines come from the blob (one pooled read); ranges and commits from the porcelain output. */
 @Injectable()
 export class BlameService {
   constructor(private readonly git: GitReadContext) {}

@@ -42,7 +42,6 @@ export function toBranchProtectionDto(row: BranchProtectionRow, users: Map<numbe
   };
 }
 
-/** Every user id a rule names (to look them up in one call). */
 export function userIdsOf(rows: BranchProtectionRow[]): number[] {
   return rows.flatMap((r) => [
     ...r.whitelistUserIds, ...r.forcePushAllowlistUserIds, ...r.mergeWhitelistUserIds, ...r.approvalsWhitelistUserIds,

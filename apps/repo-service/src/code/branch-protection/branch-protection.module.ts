@@ -8,10 +8,6 @@ import { CommitStatusStoreModule } from '../commit-statuses/commit-status-store.
 import { CommitStatusSource, MergeProtection } from './merge-protection.service.js';
 import { PushProtection } from './push-protection.service.js';
 
-/**
- * Branch protection: its rules (`repo.branch-protection.*`) and their enforcement, which the git transport (pushes),
- * the contents API and pull-request merges use.
- */
 @Module({
   imports: [AccessModule, SignaturesModule, CommitStatusStoreModule],
   controllers: [BranchProtectionHandler],

@@ -3,10 +3,8 @@ import type { BranchProtection, Prisma } from '../../generated/prisma/client.js'
 import { PrismaService, type Db } from '../../foundation/prisma/prisma.service.js';
 
 export type BranchProtectionRow = BranchProtection;
-/** The columns a create or an edit sets (everything but ids and times). */
 export type BranchProtectionFields = Omit<Prisma.BranchProtectionUncheckedCreateInput, 'id' | 'repoId' | 'createdAt' | 'updatedAt'>;
 
-/** The only place branch protection rules are read from and written to the database. */
 @Injectable()
 export class BranchProtectionRepository {
   constructor(private readonly prisma: PrismaService) {}
@@ -43,7 +41,6 @@ export class BranchProtectionRepository {
     return db.branchProtection.update({ where: { id }, data: fields });
   }
 
-  /** The owner of a repository (for the owning organization's teams), or null when it is gone. */
   async ownerOf(repoId: number, db: Db = this.prisma): Promise<number | null> {
     const row = await db.repository.findUnique({ where: { id: repoId }, select: { ownerId: true } });
     return row?.ownerId ?? null;

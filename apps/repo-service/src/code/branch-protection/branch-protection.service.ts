@@ -15,10 +15,6 @@ import { canUserMerge, canUserPush, ruleForBranch, type Member } from './protect
 import type { BranchStanding } from './branch-protection.mapper.js';
 
 
-/**
- * Branch protection rules (Gitea's `routers/api/v1/repo/branch.go` protection routes and `ProtectedBranch`): their
- * CRUD for repository admins, and the rule and standing every write path checks against.
- */
 /** Gitea's refusal of a rename of the default branch or of a branch with a rule of its own name. */
 export const RENAME_NEEDS_ADMIN = 'User must be a repo or site admin to rename default or protected branches.';
 
@@ -66,15 +62,11 @@ export class BranchProtectionService {
     await this.rules.remove((await this.existing(req)).id);
   }
 
-  /** The rule governing `branch` in a repository, or null when it is not protected. */
   async ruleFor(repoId: number, branch: string): Promise<BranchProtectionRow | null> {
     return ruleForBranch(await this.rules.list(repoId), branch);
   }
 
-  /**
-   * Whether a branch may be renamed (Gitea's `RenameBranch`): a branch with a rule of its own name only by repository
-   * admins (the rule follows it, {@link followRename}); a branch protected by a glob rule not at all (403).
-   */
+  /** Gitea's `RenameBranch`: a branch with its own rule only by repo admins; a glob-protected one not at all (403). */
   async assertMayRename(repoId: number, branch: string, isRepoAdmin: boolean): Promise<void> {
     if (await this.rules.byName(repoId, branch)) {
       if (!isRepoAdmin) throw DomainError.forbidden(RENAME_NEEDS_ADMIN);
@@ -88,10 +80,7 @@ export class BranchProtectionService {
     return this.rules.renameRule(repoId, from, to, db);
   }
 
-  /**
-   * The protection of some branches as a viewer sees it (Gitea's `ToBranch`): protected branches only; without a
-   * signed-in viewer nobody may push or merge.
-   */
+  /** Gitea's `ToBranch`: protected branches only; without a signed-in viewer nobody may push or merge. */
   async standingFor(
     repo: { id: number; ownerId: number },
     actor: ActorDto | null,
@@ -118,10 +107,6 @@ export class BranchProtectionService {
     return out;
   }
 
-  /**
-   * A user's standing for the allow-lists: write access to the repository, and the teams they are in when an
-   * organization owns it.
-   */
   async member(repo: { id: number; ownerId: number }, userId: number, isAdmin = false): Promise<Member> {
     // Pushing is the code unit's: a team may write issues without writing code.
     const level = await this.access.unitAccessById({ id: userId, isAdmin }, repo.id, 'code');
@@ -147,10 +132,7 @@ export class BranchProtectionService {
     return toBranchProtectionDto(row, await this.identity.usersById(userIdsOf([row])));
   }
 
-  /**
-   * The columns a create (`current` null: unset fields take Gitea's defaults) or an edit (only set fields change)
-   * writes, with Gitea's dependencies: no push means no allow-list, no force push means no force-push allow-list.
-   */
+  /** Gitea's dependencies: no push means no allow-list, no force push means no force-push allow-list. */
   private async fieldsOf(
     repoId: number,
     b: EditBranchProtectionBody,
@@ -166,9 +148,8 @@ export class BranchProtectionService {
       users(b.push_whitelist_usernames), users(b.force_push_allowlist_usernames),
       users(b.merge_whitelist_usernames), users(b.approvals_whitelist_username),
     ]);
-    // Teams only mean something in an organization's repository (Gitea ignores them elsewhere). Team names are kept
-    // as given (lower-cased), not checked against the organization: identity-service answers team lookups only to
-    // members, which a repository admin need not be.
+    // Teams only mean something in an org's repository. Names are not checked: identity-service answers team lookups
+    // only to members, which a repository admin need not be.
     const inOrg = await this.rules.ownedByOrganization(repoId);
     const teams = (names: string[] | undefined) => (names === undefined ? undefined : inOrg ? names.map((n) => n.toLowerCase()) : []);
     const fields: Partial<BranchProtectionFields> = {

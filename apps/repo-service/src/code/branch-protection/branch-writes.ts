@@ -7,14 +7,9 @@ import type { QuarantineEnv } from '../../git-core/transport/transport-ports.js'
 
 /** The most new commits whose signatures a push is checked for (beyond: refused, as unverifiable). */
 const MAX_VERIFIED_COMMITS = 1000;
-/** The most changed paths looked at per update. */
 const MAX_CHANGED_PATHS = 100_000;
 
-/**
- * Facts about one update of a protected branch, read with git (argument vectors; ids validated by the caller): is it
- * a deletion or a force push, which paths change, and — when the rule requires it — the first new commit whose
- * signature does not verify (`verify` answers for commits read from the push's quarantine).
- */
+/** Deletion, force push, changed paths and, when required, the first new commit whose signature does not verify. */
 export async function describeBranchWrite(
   dir: string,
   env: QuarantineEnv,

@@ -1,8 +1,4 @@
-/**
- * Gitea's glob (`modules/glob`), as branch protection uses it: `*` any run of characters but the separators, `**`
- * any run at all, `?` one non-separator character, `[abc]` / `[!abc]` / `[a-z]` classes, `{a,b}` alternatives and
- * `\` escapes. Compiled to an anchored RegExp; an invalid pattern throws.
- */
+// Gitea's glob (`modules/glob`) as branch protection uses it, compiled to an anchored RegExp; invalid patterns throw.
 export function compileGlob(pattern: string, separators: string[]): RegExp {
   const notSep = separators.length ? `[^${separators.map(escapeClass).join('')}]` : '.';
   let out = '';

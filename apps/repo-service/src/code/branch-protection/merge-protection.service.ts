@@ -7,7 +7,6 @@ import { CommitStatusStore } from '../commit-statuses/commit-status-store.reposi
 import { canUserMerge, protectedPaths } from './protection-rules.js';
 import { requiredChecksPass, type StatusOfContext } from './required-checks.js';
 
-/** The latest status of each context of a commit, from the commit statuses feature's store. */
 @Injectable()
 export class CommitStatusSource {
   constructor(private readonly store: CommitStatusStore) {}
@@ -17,11 +16,9 @@ export class CommitStatusSource {
   }
 }
 
-/** A merge about to be made. */
 export interface ProposedMerge {
   repo: { id: number; ownerId: number };
   actorId: number;
-  /** The actor is a site administrator (write access everywhere). */
   actorIsAdmin: boolean;
   access: AccessLevel;
   baseBranch: string;
@@ -40,11 +37,7 @@ export interface MergeRefusal {
   message: string;
 }
 
-/**
- * Branch protection for pull-request merges (Gitea's `IsUserAllowedToMerge` and `CheckPullBranchProtections`): the
- * merge allow-list, then — unless a repository admin forces the merge and the rule lets them — required status
- * checks, approvals, an outdated head branch and changed protected files.
- */
+/** Gitea's `IsUserAllowedToMerge` and `CheckPullBranchProtections`: the allow-list, then the rule's conditions. */
 @Injectable()
 export class MergeProtection {
   constructor(
@@ -63,10 +56,7 @@ export class MergeProtection {
     return reason ? { kind: 'rule', message: `not allowed to merge [reason: ${reason}]` } : null;
   }
 
-  /**
-   * The approvals the `[repository.signing] MERGES = approved` rule reads (Gitea's `SignMerge`): counted under the
-   * protection rule of the branch the merge lands on; with no rule for that branch there are none.
-   */
+  /** Gitea's `SignMerge` (`MERGES = approved`): approvals under the rule of the target branch; none without a rule. */
   async approvalsForSigning(repoId: number, branch: string, approvals: ProposedMerge['approvals']): Promise<number> {
     const rule = await this.protection.ruleFor(repoId, branch);
     return rule ? approvals(rule) : 0;

@@ -1,11 +1,7 @@
 import { compileGlob, isGlobPattern } from './glob.js';
 import type { BranchProtectionRow } from './branch-protection.repository.js';
 
-/**
- * The rule that governs a branch (Gitea's `GetFirstMatchProtectedBranchRule`): a rule naming the branch exactly
- * (case-insensitive) wins; otherwise the first glob rule that matches, by priority then age. `rules` come in that
- * order from the repository.
- */
+/** Gitea's `GetFirstMatchProtectedBranchRule`: an exact (case-insensitive) name wins, else the first matching glob. */
 export function ruleForBranch<R extends Pick<BranchProtectionRow, 'ruleName'>>(rules: R[], branch: string): R | null {
   const exact = rules.find((r) => !isGlobPattern(r.ruleName) && r.ruleName.toLowerCase() === branch.toLowerCase());
   if (exact) return exact;
@@ -36,11 +32,7 @@ export function filePatterns(text: string): RegExp[] {
   return out;
 }
 
-/**
- * The changed paths a push may not touch under this rule: those matching a protected pattern. (Gitea: changes to
- * protected files are refused for everyone; `unprotected_file_patterns` lists files anyone with push rights may
- * change even when the push allow-list would refuse them.)
- */
+/** Paths matching a protected pattern: Gitea refuses changes to them for everyone. */
 export function protectedPaths(rule: Pick<BranchProtectionRow, 'protectedFilePatterns'>, paths: string[]): string[] {
   const patterns = filePatterns(rule.protectedFilePatterns);
   if (!patterns.length) return [];
@@ -58,12 +50,8 @@ export function allUnprotected(rule: Pick<BranchProtectionRow, 'unprotectedFileP
 export interface Member {
   userId: number;
   teams: Set<string>;
-  /** The user may write to the repository (the fallback when a rule has no allow-list). */
   canWrite: boolean;
-  /**
-   * A read-write deploy key pushes (on behalf of the repository's owner, `userId`): the allow-lists admit it only
-   * through their `…_deploy_keys` flags, never through the owner's user or teams (Gitea's `preReceiveBranch`).
-   */
+  /** A deploy key passes the allow-lists only through their `…_deploy_keys` flags (Gitea's `preReceiveBranch`). */
   deployKey?: boolean;
 }
 

@@ -1,24 +1,17 @@
 import type { BranchProtectionRow } from './branch-protection.repository.js';
 import { allUnprotected, canUserForcePush, canUserPush, protectedPaths, type Member } from './protection-rules.js';
 
-/** What a write to a protected branch does, as far as the rule cares. */
 export interface BranchWrite {
   branch: string;
-  /** The branch is deleted. */
   deletes: boolean;
   /** The old head is not an ancestor of the new one. */
   forces: boolean;
-  /** Paths changed between the old and the new head (empty for a new branch). */
   changedPaths: string[];
   /** The first new commit whose signature does not verify (only looked for when the rule requires signatures). */
   unverifiedCommit: string | null;
 }
 
-/**
- * Why a write to a branch under `rule` is refused, or null when it is allowed (Gitea's `preReceiveBranch`, in its
- * order: deletion, force push, unsigned commits, protected files, then the push allow-list — which a change touching
- * only unprotected files passes, and a pull request's merge replaces by the merge rules its caller checked).
- */
+/** Gitea's `preReceiveBranch` order: deletion, force push, unsigned commits, protected files, then the allow-list. */
 export function refusalOf(rule: BranchProtectionRow, write: BranchWrite, who: Member, how: { pullMerge?: boolean } = {}): string | null {
   const { branch } = write;
   if (write.deletes) return `branch ${branch} is protected from deletion`;

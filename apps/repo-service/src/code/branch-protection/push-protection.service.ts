@@ -22,12 +22,7 @@ export interface ProposedRefWrite {
 
 const BRANCH_PREFIX = 'refs/heads/';
 
-/**
- * Branch protection on every write path — the one decision: the `pre-receive` check of pushes over HTTP and SSH, and
- * every ref repo-service moves itself ({@link PushProtection.assertAllowed}: contents API, branch create/delete/rename,
- * merges, delete-after-merge, pull-request updates, tags). The refusal messages for a set of ref updates, empty when
- * all are allowed.
- */
+// The one branch-protection decision for pushes (pre-receive, HTTP and SSH) and every ref repo-service moves itself.
 @Injectable()
 export class PushProtection implements PushPolicy {
   constructor(
@@ -37,7 +32,6 @@ export class PushProtection implements PushPolicy {
     private readonly identity: IdentityDirectory,
   ) {}
 
-  /** Whether a repository has any rule (pushes to one without need no check). */
   async hasRules(repoId: number): Promise<boolean> {
     return (await this.rules.count(repoId)) > 0;
   }

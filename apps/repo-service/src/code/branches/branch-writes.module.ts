@@ -6,7 +6,6 @@ import { RepositoriesModule } from '../../git-core/repositories/repositories.mod
 import { BranchWritesHandler } from './branch-writes.handler.js';
 import { BranchWritesService } from './branch-writes.service.js';
 
-/** Branch creation, renaming and deletion through the API, recorded like pushes (`ref-updates/`). */
 @Module({
   imports: [GitReadModule, BranchesModule, BranchProtectionModule, RepositoriesModule],
   controllers: [BranchWritesHandler],

@@ -20,12 +20,7 @@ import type { RefUpdateLine } from '../../git-core/transport/push-log.js';
 import { PUSH_SINK, type PushSink } from '../../git-core/transport/push-sink.js';
 import { BranchesService } from './branches.service.js';
 
-/**
- * Branch creation, renaming and deletion through the API (Gitea's `CreateBranch`/`RenameBranch`/`DeleteBranch`):
- * refs move with `update-ref` against their expected old values, then are recorded through the push sink exactly
- * like a push that creates or deletes them (push event, `create`/`delete` webhooks, pull requests following their
- * branches, those of a deleted branch closed).
- */
+/** Refs move with `update-ref` against expected old values, then are recorded through the push sink like a push. */
 @Injectable()
 export class BranchWritesService {
   private readonly logger = new Logger('BranchWritesService');
@@ -88,12 +83,8 @@ export class BranchWritesService {
     await this.record(req, actor, dir, { ref: branchRef(req.branch), old: sha, new: zeroIdLike(sha) });
   }
 
-  /**
-   * Gitea's `RenameBranch`: in one transaction the default branch, the rule named after the branch and the unmerged
-   * pull requests from or into it take the new name, and the refs move (new one created, old one deleted, both
-   * against their expected values: a concurrent push makes the rename fail and nothing changes). Recorded like a
-   * push deleting the old name and creating the new one.
-   */
+  // Gitea's `RenameBranch`: default branch, rule and unmerged pull requests follow in one transaction; the refs move
+  // against their expected values (a concurrent push fails the rename) and are recorded like a push.
   async rename(req: RenameBranchRequest): Promise<void> {
     const actor = requireActor(req.actor);
     const row = await this.writableRow(req);

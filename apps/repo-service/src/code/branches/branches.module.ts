@@ -6,7 +6,6 @@ import { SignaturesModule } from '../../git-core/signatures/signatures.module.js
 import { BranchesHandler } from './branches.handler.js';
 import { BranchesService } from './branches.service.js';
 
-/** Reading branches (with their protection standing). Writing them: {@link BranchWritesModule}. */
 @Module({
   imports: [GitReadModule, CommitsModule, SignaturesModule, BranchProtectionModule],
   controllers: [BranchesHandler],

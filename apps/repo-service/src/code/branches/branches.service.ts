@@ -9,11 +9,7 @@ import { CommitVerifier } from '../../git-core/signatures/commit-verifier.js';
 import { toBranchDto } from './branches.mapper.js';
 import { BranchProtectionService } from '../branch-protection/branch-protection.service.js';
 
-/**
- * Branches (Gitea's `Branch`): the list comes from one `git for-each-ref` (newest commit first, then by name, as
- * Gitea orders its branch table), the head commits of a page from the pooled cat-file process, and the usernames
- * behind their e-mails from one identity-service call.
- */
+/** One `for-each-ref` (Gitea's order), heads from the pooled cat-file, usernames in one identity-service call. */
 @Injectable()
 export class BranchesService {
   constructor(

@@ -3,6 +3,5 @@ import { GitReadModule } from '../../git-core/git/git-read.module.js';
 import { CommitDiffHandler } from './commit-diff.handler.js';
 import { CommitDiffService } from './commit-diff.service.js';
 
-/** The web UI's commit diffs. */
 @Module({ imports: [GitReadModule], controllers: [CommitDiffHandler], providers: [CommitDiffService] })
 export class CommitDiffModule {}

@@ -6,11 +6,7 @@ import { GitReadContext } from '../../git-core/git/git-read-context.js';
 /** A diff stops here even when the caller would take more (a pathological commit must not pin a git process). */
 const DIFF_TIMEOUT_MS = 20_000;
 
-/**
- * One commit's patch against its first parent (a root commit against the empty tree), or against its merge base with
- * `base` (a compare page, a pull request's files), renames detected, for the web UI. Git is stopped as soon as the patch outgrows the caller's cap: the reply then says
- * `tooLarge` rather than carrying a cut patch (a half hunk would render as a wrong diff).
- */
+// Git stops as soon as the patch outgrows the caller's cap: the reply says `tooLarge` rather than carrying a cut patch.
 @Injectable()
 export class CommitDiffService {
   constructor(private readonly git: GitReadContext) {}

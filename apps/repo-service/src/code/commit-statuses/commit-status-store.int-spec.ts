@@ -1,5 +1,4 @@
-// The commit status store against a real Postgres (a scratch database with repo-service's migrations): per-commit
-// indexes under concurrency, Gitea's sort and state filter, and the SEAM `combinedStatus` (latest per context).
+// The commit status store against real Postgres: per-commit indexes under concurrency, Gitea's sort and filter.
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommonSettings } from '@cairn/platform';

@@ -5,13 +5,10 @@ import {
 import type { CommitStatus } from '../../generated/prisma/client.js';
 import { PrismaService, type Db, type Tx } from '../../foundation/prisma/prisma.service.js';
 
-/** A stored commit status (the row). */
 export type CommitStatusRow = CommitStatus;
 
-/** What a new status carries (already trimmed and validated). */
 export interface NewCommitStatus {
   repoId: number;
-  /** Full commit id. */
   sha: string;
   state: CommitStatusState;
   targetUrl: string;
@@ -20,11 +17,7 @@ export interface NewCommitStatus {
   creatorId: number;
 }
 
-/**
- * SEAM (branch protection reads it): the latest status of each context of one commit and their combined state.
- * `statuses` is newest first (highest id first) and empty when the commit has no status; `state` is then `pending`
- * (Gitea's `CommitStatusStates.Combine`).
- */
+/** Latest status per context, newest first; with none, `state` is `pending` (Gitea's `CommitStatusStates.Combine`). */
 export interface CombinedCommitStatus {
   sha: string;
   state: CommitStatusState;
@@ -44,12 +37,10 @@ function orderOf(sort: string | undefined) {
   return by[sort as CommitStatusSort] ?? [{ createdAt: 'desc' }, { id: 'desc' }];
 }
 
-/** The only place commit statuses are read from and written to the database. */
 @Injectable()
 export class CommitStatusStore {
   constructor(private readonly prisma: PrismaService) {}
 
-  /** Inserts a status with the next index of its (repository, sha), in the caller's transaction. */
   async insert(tx: Tx, status: NewCommitStatus): Promise<CommitStatusRow> {
     // One statement allocates the index: concurrent reports for one commit queue on the counter row.
     const [{ max_index: index }] = await tx.$queryRaw<{ max_index: number }[]>`
@@ -59,7 +50,6 @@ export class CommitStatusStore {
     return tx.commitStatus.create({ data: { ...status, index } });
   }
 
-  /** One page of a commit's statuses (Gitea's `sort` and `state` filter) and their total. */
   async list(
     repoId: number,
     sha: string,
@@ -75,10 +65,7 @@ export class CommitStatusStore {
     return { rows, total };
   }
 
-  /**
-   * The latest status of each context of a commit, newest first, optionally one page of them, and the number of
-   * contexts (Gitea's `GetLatestCommitStatus`: the highest id per context wins).
-   */
+  /** Gitea's `GetLatestCommitStatus`: the highest id per context wins. */
   async latest(
     repoId: number,
     sha: string,

@@ -5,7 +5,6 @@ import { CommitStatusStoreModule } from './commit-status-store.module.js';
 import { CommitStatusesHandler } from './commit-statuses.handler.js';
 import { CommitStatusesService } from './commit-statuses.service.js';
 
-/** The commit status API (`/statuses/{sha}`, `/commits/{ref}/status(es)`) and its `status` event. */
 @Module({
   imports: [CommitStatusStoreModule, GitReadModule, RepositoriesModule],
   controllers: [CommitStatusesHandler],

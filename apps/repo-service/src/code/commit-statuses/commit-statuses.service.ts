@@ -79,7 +79,6 @@ export class CommitStatusesService {
     return { items: await this.toDtos(req.repo, rows), total };
   }
 
-  /** The latest status of each context (one page of them) and their combined state. */
   async combined(req: GetCombinedStatusRequest): Promise<CombinedStatusReply> {
     const sha = await this.shaOf(req.repo, req.ref, true);
     const { rows, total } = await this.store.latest(req.repo.id, sha, toPaging(req.query));
@@ -101,10 +100,7 @@ export class CommitStatusesService {
     };
   }
 
-  /**
-   * Branch, tag or (abbreviated) commit id → full commit id. Anything else is 404 when `mustExist` (Gitea's
-   * `resolveRefCommit` on `/commits/{ref}/…`), otherwise taken as given (`/statuses/{sha}`: `MustConvertToSHA1`).
-   */
+  /** Unknown refs are 404 when `mustExist` (Gitea's `resolveRefCommit`), else taken as given (`MustConvertToSHA1`). */
   private async shaOf(repo: RepoRefDto, ref: string, mustExist: boolean): Promise<string> {
     const resolved = repo.empty ? null : await resolveRef(this.git.pool, this.git.pathOf(repo), ref);
     if (resolved) return resolved.commit;
@@ -118,7 +114,6 @@ export class CommitStatusesService {
     return rows.map((r) => toCommitStatusDto(r, apiUrl, users.get(r.creatorId) ?? null));
   }
 
-  /** The commit for the webhook payload; null (logged) if git cannot say. */
   private async payloadCommit(repo: RepoRefDto, repoPath: string, sha: string): Promise<PushedCommit | null> {
     try {
       const [objects, [diff]] = await Promise.all([

@@ -1,17 +1,12 @@
 import { DomainError, type RepoRefDto } from '@cairn/contracts';
 
-/** The two refs of a compare path, as written (not yet resolved). */
 export interface BaseHead {
   base: string;
   head: string;
 }
 
-/**
- * Splits Gitea's compare `basehead` — `base...head`, `base..head`, or only `head` (compared with the default
- * branch) — as Gitea's `CompareDiff` does: the first `...`, else the first `..`. The head may name its repository
- * (`owner:branch`, `owner/repo:branch`); only this repository is supported, so any other owner or repository is
- * 404 (Gitea looks for a fork there; Cairn compares within one repository). A missing ref is 404, as Gitea.
- */
+// Gitea's `CompareDiff` split: the first `...`, else the first `..`. A head naming another owner or repository is
+// 404 (Gitea looks for a fork there; Cairn compares within one repository).
 export function splitBaseHead(basehead: string, repo: RepoRefDto): BaseHead {
   let parts = splitOnce(basehead, '...') ?? splitOnce(basehead, '..');
   parts ??= [repo.defaultBranch, basehead];
@@ -26,7 +21,6 @@ function splitOnce(s: string, sep: string): [string, string] | null {
   return i < 0 ? null : [s.slice(0, i), s.slice(i + sep.length)];
 }
 
-/** The head's ref once its repository prefix (`owner:` or `owner/repo:`) is checked to name this repository. */
 function headInRepo(head: string, repo: RepoRefDto): string {
   const parts = head.split(':');
   if (parts.length === 1) return head;

@@ -4,7 +4,6 @@ import { LruCache, RpcClient } from '@cairn/platform';
 
 /** Finds the users owning commit e-mail addresses (Gitea's `GetUserByEmail`, batched). */
 export abstract class CommitUserDirectory {
-  /** Lower-cased e-mail → user, for the addresses that belong to someone. */
   abstract byEmails(emails: string[]): Promise<Map<string, UserDto>>;
 }
 
@@ -32,11 +31,7 @@ export class RpcCommitUserDirectory extends CommitUserDirectory {
 /** How long a commit e-mail's login is reused: a renamed user or a newly added address shows after this at most. */
 export const COMMIT_LOGIN_MAX_AGE_MS = 10_000;
 
-/**
- * Logins of commit e-mails (lower-cased; null for addresses nobody owns), remembered for a short while so that a
- * tree page viewed again needs no identity call for its authors. Only logins are kept, never whole users: pages
- * that answer user objects (the commits API) ask the directory every time.
- */
+/** Logins only (never whole users), briefly: a tree page viewed again needs no identity call for its authors. */
 export class RecentCommitLogins {
   private readonly known: LruCache<{ login: string | null; at: number }>;
 

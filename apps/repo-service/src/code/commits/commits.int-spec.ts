@@ -38,7 +38,6 @@ async function failure(p: Promise<unknown>): Promise<{ code: string; message: st
   throw new Error('expected a failure');
 }
 
-/** Day n of January 2024 at midnight UTC, as unix seconds. */
 const day = (n: number) => Date.UTC(2024, 0, n) / 1000;
 
 describe('commit list with since/until and single commits (integration)', () => {

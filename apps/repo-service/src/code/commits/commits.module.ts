@@ -5,7 +5,6 @@ import { CommitUserDirectory, RpcCommitUserDirectory } from './commit-users.js';
 import { CommitsHandler } from './commits.handler.js';
 import { CommitsService } from './commits.service.js';
 
-/** The commits API (history, single commits, since/until), with the users behind commit emails. */
 @Module({
   imports: [GitReadModule, SignaturesModule],
   controllers: [CommitsHandler],

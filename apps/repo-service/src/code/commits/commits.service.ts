@@ -25,10 +25,7 @@ export function parseDateFilter(name: 'since' | 'until', value: string | undefin
   return name === 'since' && t.fractional ? t.seconds + 1 : t.seconds;
 }
 
-/**
- * Gitea's commit list and single-commit APIs; the total counts exactly the listed commits (`since`/`until` too, as
- * Gitea 1.27). One history walk per page: the total is cached under an immutable key, so a cached total skips it.
- */
+/** The total counts exactly the listed commits (Gitea 1.27); cached under an immutable key, so one walk per page. */
 @Injectable()
 export class CommitsService {
   constructor(
@@ -71,7 +68,6 @@ export class CommitsService {
     return { items: await this.toDtos(req.repo, commits, req.options), total, page, pageSize };
   }
 
-  /** The page's commits (with diff output when wanted) and the total of the filtered history. */
   private async page(
     repoPath: string,
     filter: HistoryFilter,
@@ -108,12 +104,7 @@ export class CommitsService {
     return (await this.toDtos(req.repo, [commit], req.options))[0];
   }
 
-  /**
-   * Gitea's `CompareDiff`: the commits of head that base lacks (`head ^base`, the same set as merge base..head),
-   * newest first, each with its stats (always) and files and verification (unless turned off). Gitea lists every
-   * one; Cairn answers the newest `[git] COMMITS_RANGE_SIZE` (at most a page, 50) so the reply stays bounded, and
-   * `total_commits` counts them all. Unknown refs are 404, as Gitea.
-   */
+  /** Gitea's `CompareDiff` (`head ^base`), bounded to the newest `COMMITS_RANGE_SIZE`; `total_commits` counts all. */
   async compare(req: CompareRequest): Promise<CompareDto> {
     const { base, head } = splitBaseHead(req.basehead, req.repo);
     const repoPath = this.git.pathOf(req.repo);

@@ -1,14 +1,12 @@
 import type { ContentsEntryType, ContentsResponseDto } from '@cairn/contracts';
 import { baseName, escapePathSegments, type LastCommit, type ResolvedRef } from '@cairn/git';
 
-/** Where an entry's links point: the repository's API and web URLs and the ref the caller asked for. */
 export interface ContentsLinkContext {
   apiUrl: string;
   htmlUrl: string;
   ref: ResolvedRef;
 }
 
-/** Everything known about one entry. */
 export interface ContentsEntryFacts {
   path: string;
   type: ContentsEntryType;

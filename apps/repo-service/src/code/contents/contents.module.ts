@@ -4,7 +4,6 @@ import { GitReadModule } from '../../git-core/git/git-read.module.js';
 import { ContentsHandler } from './contents.handler.js';
 import { ContentsService } from './contents.service.js';
 
-/** The contents, raw and batch file contents APIs. */
 @Module({
   imports: [GitReadModule, CommitsModule],
   controllers: [ContentsHandler],

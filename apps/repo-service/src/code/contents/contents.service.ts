@@ -40,13 +40,9 @@ function joinPath(dir: string, name: string): string {
   return dir === '' ? name : `${dir}/${name}`;
 }
 
-/**
- * Lookups go through the pooled `cat-file` in a few pipelined round trips; last commits come from one bounded `git log`
- * walk.
- */
+/** Lookups through the pooled `cat-file` in a few pipelined round trips; last commits from one bounded `git log`. */
 @Injectable()
 export class ContentsService {
-  /** Null without a user directory. */
   private readonly logins: RecentCommitLogins | null;
 
   constructor(
@@ -128,10 +124,7 @@ export class ContentsService {
     return { file: toContentsResponse(this.links({ repo }, ref), facts), deferred };
   }
 
-  /**
-   * Cut after `pagingNum` entries or before base64 would pass `maxResponseSize`; blobs over `maxBlobSize` come without
-   * content.
-   */
+  /** Cut after `pagingNum` entries or before base64 passes `maxResponseSize`; larger blobs without content. */
   async fileContents(req: GetFileContentsRequest): Promise<GetFileContentsReply> {
     const { pagingNum, maxBlobSize, maxResponseSize } = req.limits;
     if (req.repo.empty) throw notFound();
@@ -250,10 +243,7 @@ export class ContentsService {
     return reply;
   }
 
-  /**
-   * Headlines and logins from caches, the rest in one round trip each; newest by committer date, ties to the one not a
-   * parent.
-   */
+  /** Headlines and logins from caches; newest by committer date, ties to the one that is not a parent. */
   private async commitSummaries(repoPath: string, shas: string[]): Promise<{ commits: CommitSummaryDto[]; latest?: string }> {
     const unique = [...new Set(shas)];
     const headlines = await readCommitHeadlines(this.git.pool, repoPath, unique);

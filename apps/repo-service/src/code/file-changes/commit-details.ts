@@ -2,10 +2,7 @@ import type { CommitDatesBody, FileOperation, IdentityBody } from '@cairn/contra
 import { parseRfc3339 } from '@cairn/contracts';
 import type { GitIdentity } from '@cairn/git';
 
-/**
- * Gitea's default message of a files change: `Add a, b`, `Update c` (update, upload and rename) and `Delete d`, one
- * line per kind that occurs, in that order.
- */
+/** Gitea's default message: `Add a, b`, `Update c`, `Delete d`, one line per kind that occurs. */
 export function defaultCommitMessage(files: { operation: FileOperation; path: string }[]): string {
   const of = (ops: FileOperation[]) => files.filter((f) => ops.includes(f.operation)).map((f) => f.path);
   const lines: string[] = [];
@@ -24,13 +21,9 @@ export function commitMessage(message: string, signoff: boolean, committer: GitI
   return signoff ? `${text}\nSigned-off-by: ${committer.name} <${committer.email}>\n` : text;
 }
 
-/** `0001-01-01T00:00:00Z` (Go's `time.Time{}`) in Unix seconds. */
 const GO_ZERO_TIME_SECONDS = -62135596800;
 
-/**
- * An RFC 3339 date as git's raw date (`@<unix seconds> <±hhmm>`), keeping the offset it was given in; undefined for
- * a missing date or Go's zero time (git uses the current time), null for one that is not RFC 3339.
- */
+/** Keeps the given offset; undefined for none or Go's zero time (git uses now), null for non-RFC 3339. */
 export function gitDate(value: string | undefined): string | undefined | null {
   if (value === undefined || value === '') return undefined;
   const instant = parseRfc3339(value);
@@ -51,10 +44,7 @@ export function commitDates(dates: CommitDatesBody | undefined): { author?: stri
   return { author, committer };
 }
 
-/**
- * Gitea's author and committer of a files change: an identity given with an e-mail is used as given (the doer's own
- * e-mail keeps the doer, renamed if a name is given); if only one is given it is both; if neither, the doer is both.
- */
+/** Gitea's rule: a given identity with e-mail is used as given; one given is both; neither: the doer is both. */
 export function commitIdentities(
   author: IdentityBody | undefined,
   committer: IdentityBody | undefined,

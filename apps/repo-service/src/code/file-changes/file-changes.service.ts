@@ -57,16 +57,12 @@ function treePath(raw: string): string {
   return clean;
 }
 
-/** Shortest first. */
 function prefixes(path: string): string[] {
   const parts = path.split('/');
   return parts.map((_, i) => parts.slice(0, i + 1).join('/'));
 }
 
-/**
- * Gitea's contents write API in plumbing; `update-ref <new> <old>` lets a concurrent push win (409), recorded like a
- * push.
- */
+/** Gitea's contents write API in plumbing; `update-ref <new> <old>` lets a concurrent push win (409). */
 @Injectable()
 export class FileChangesService {
   private readonly logger = new Logger('FileChangesService');
@@ -140,7 +136,6 @@ export class FileChangesService {
     };
   }
 
-  /** Null when the branch moved. */
   private async commitOnce(a: Attempt): Promise<Committed | null> {
     const base = await resolveBranch(a.dir, a.oldBranch);
     if (!base && (!a.repoEmpty || a.files.some((f) => f.operation === 'delete'))) {
@@ -268,7 +263,6 @@ export class FileChangesService {
     });
   }
 
-  /** Gitea's `FileCommitResponse`. */
   private async commitResponse(req: ChangeFilesRequest, dir: string, sha: string, message: string): Promise<FileCommitResponseDto> {
     const c = await loggedCommit(dir, sha);
     const apiUrl = this.git.apiUrl(req.repo);
@@ -310,7 +304,6 @@ interface Committed {
   created: boolean;
 }
 
-/** A path removed (rename, delete) and/or a blob written. */
 interface FileEdit {
   removeFrom?: string;
   write?: { path: string; mode: '100644' | '100755' | '120000'; content?: Buffer; blob?: string };

@@ -16,7 +16,6 @@ export interface TagFacts {
   created: string;
 }
 
-/** Gitea's `ToTag`. */
 export function toTagDto(t: TagFacts, apiUrl: string, htmlUrl: string): TagDto {
   const commit: CommitMetaDto = { url: `${apiUrl}/git/commits/${t.commit}`, sha: t.commit, created: t.created };
   return {
@@ -29,7 +28,6 @@ export function toTagDto(t: TagFacts, apiUrl: string, htmlUrl: string): TagDto {
   };
 }
 
-/** Gitea's `Reference` (`GET …/git/refs`). */
 export function toReferenceDto(ref: string, sha: string, type: string, apiUrl: string): ReferenceDto {
   return { ref, url: `${apiUrl}/git/${escapeSegments(ref)}`, object: { type, sha, url: `${apiUrl}/git/${type}s/${sha}` } };
 }

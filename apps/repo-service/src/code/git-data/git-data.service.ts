@@ -13,11 +13,7 @@ import { toReferenceDto } from './git-data.mapper.js';
 /** Gitea answers 400 (not 404) for an object id that names nothing usable in these routes. */
 const badSha = (sha: string) => DomainError.invalid(`sha not found [${sha}]`);
 
-/**
- * Gitea's git data routes (`git_ref.go`, `tree.go`, `blob.go`, `GetAnnotatedTag`): refs, trees, blobs and tag
- * objects by id. Ids and refs are validated before git sees them, and reach it only as cat-file stdin or after
- * `--end-of-options`.
- */
+/** Ids and refs are validated before git sees them, and reach it only as cat-file stdin or after `--end-of-options`. */
 @Injectable()
 export class GitDataService {
   constructor(
@@ -25,7 +21,6 @@ export class GitDataService {
     private readonly verifier: CommitVerifier,
   ) {}
 
-  /** Refs whose name starts with `refs/<filter>` (all refs for an empty filter), sorted by name. */
   async refs(req: ListGitRefsRequest): Promise<ReferenceDto[]> {
     if (req.repo.empty) return [];
     const prefix = req.filter ? `refs/${req.filter}` : '';
@@ -57,10 +52,7 @@ export class GitDataService {
     };
   }
 
-  /**
-   * A tree by tree id, commit id or ref (a commit's own id is the answer's `sha`, as Gitea's `ResolvedID`), paged
-   * over its entries (`truncated` when more follow).
-   */
+  /** By tree id, commit id or ref (a commit's own id is the answer's `sha`, as Gitea's `ResolvedID`), paged. */
   async tree(req: GetTreeRequest): Promise<GitTreeResponseDto> {
     if (!isValidRefOrSha(req.sha)) throw badSha(req.sha);
     const dir = this.git.pathOf(req.repo);
@@ -86,10 +78,7 @@ export class GitDataService {
     return answer;
   }
 
-  /**
-   * A blob, base64: content up to `[api] DEFAULT_MAX_BLOB_SIZE` as Gitea (null beyond). Content too large for one bus
-   * message is `deferred`: the gateway reads it over internal HTTP.
-   */
+  /** Content up to `DEFAULT_MAX_BLOB_SIZE` (null beyond, as Gitea); too large for a bus message: `deferred`. */
   async blob(req: GetBlobRequest): Promise<GetBlobReply> {
     if (!ABBREVIATED_OBJECT_ID_PATTERN.test(req.sha)) throw badSha(req.sha);
     const dir = this.git.pathOf(req.repo);

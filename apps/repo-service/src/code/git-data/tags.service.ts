@@ -21,16 +21,11 @@ const TAG_NAME_MAX_LENGTH = 100;
 
 interface TagRef {
   name: string;
-  /** What `refs/tags/<name>` points at. */
   oid: string;
   type: string;
 }
 
-/**
- * Tags (Gitea's `routers/api/v1/repo/tag.go`): read with `for-each-ref` and the pooled cat-file process; written with
- * `mktag` + `update-ref` (create only, never overwriting) and recorded through the push sink like a push, so the
- * `create`/`delete` webhooks and the push event follow as for a pushed tag.
- */
+/** Written with `mktag` + `update-ref` (never overwriting) and recorded like a push, so webhooks and events follow. */
 @Injectable()
 export class TagsService {
   private readonly logger = new Logger('TagsService');
@@ -75,10 +70,7 @@ export class TagsService {
     return this.get({ ...req, tag: name });
   }
 
-  /**
-   * The commit of tag `name`, created at `target` (lightweight, or annotated with `message`) when it does not exist
-   * yet: what a release needs (Gitea's `createTag` of the release service). NOT_FOUND when the target is unknown.
-   */
+  /** Creates tag `name` at `target` when missing (Gitea's release `createTag`); NOT_FOUND for an unknown target. */
   async ensureTag(repo: RepoRefDto, actor: ActorDto, name: string, target: string, message?: string): Promise<string> {
     const dir = this.git.pathOf(repo);
     const existing = await resolveRef(this.git.pool, dir, `refs/tags/${name}`);
@@ -141,7 +133,6 @@ export class TagsService {
     return info ? { name, oid: info.oid, type: info.type } : null;
   }
 
-  /** Reads each tag's object (and, for an annotated tag, its commit) in one cat-file round trip. */
   private async toDtos(req: RepoScopedRequest, dir: string, tags: TagRef[]): Promise<TagDto[]> {
     if (!tags.length) return [];
     const objects = await this.git.pool.run(dir, tags.map((t) => ({ op: 'contents' as const, object: t.oid })));

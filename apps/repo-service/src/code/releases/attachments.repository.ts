@@ -24,12 +24,10 @@ function toRow(row: StoredRow): AttachmentRow {
 
 const OLDEST_FIRST = [{ id: 'asc' as const }];
 
-/** The only place release attachments are read from and written to the database; every query is scoped by repository. */
 @Injectable()
 export class AttachmentsRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  /** The attachments of some releases of one repository, oldest first. */
   async ofReleases(repoId: number, releaseIds: number[]): Promise<AttachmentRow[]> {
     if (!releaseIds.length) return [];
     const rows = await this.prisma.releaseAttachment.findMany({

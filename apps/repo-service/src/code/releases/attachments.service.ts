@@ -17,16 +17,10 @@ import { ReleasesRepository, type ReleaseRow } from './releases.repository.js';
 import { seesDrafts } from './release-visibility.js';
 import { AttachmentUploads, type AttachmentUpload } from '../../git-core/transport/transport-ports.js';
 
-/** An upload as the gateway streams it to the internal endpoint (it has checked write access already). */
 
 const NOT_FOUND = 'release does not exist';
 
-/**
- * Release attachments (Gitea's `routers/api/v1/repo/release_attachment.go`, `services/attachment`): rows in
- * repo-service's database, bytes in the {@link AttachmentBlobs} store. Readers see a release's attachments when they see the
- * release (drafts: writers only); writers add, rename and delete them. Bytes come in and go out over the internal
- * HTTP endpoint, never over the bus.
- */
+/** Readers see attachments when they see the release (drafts: writers only); bytes use internal HTTP, not the bus. */
 @Injectable()
 export class AttachmentsService implements AttachmentUploads {
   constructor(
@@ -38,12 +32,10 @@ export class AttachmentsService implements AttachmentUploads {
     @Inject(COMMON_SETTINGS) private readonly common: CommonSettings,
   ) {}
 
-  /** The largest attachment in bytes (`[attachment] MAX_SIZE`). */
   get maxBytes(): number {
     return this.common.attachmentMaxSizeMb * 1024 * 1024;
   }
 
-  /** The attachments of releases (for the release JSON), by release id. */
   async forReleases(repoId: number, releases: ReleaseRow[], htmlUrl: string): Promise<Map<number, AttachmentDto[]>> {
     const byRelease = new Map<number, AttachmentDto[]>(releases.map((r) => [r.id, []]));
     const tags = new Map(releases.map((r) => [r.id, r.tagName]));
@@ -118,11 +110,7 @@ export class AttachmentsService implements AttachmentUploads {
     return { owner: repo.ownerName, repo: repo.name };
   }
 
-  /**
-   * Stores an upload: the release must exist in the repository (404) and the repository must not be archived (423);
-   * the bytes are staged (413 past `[attachment] MAX_SIZE`), then committed to their address in the transaction that
-   * inserts the row naming them; a failed insert leaves no blob that nothing names.
-   */
+  /** Staged (413 past `MAX_SIZE`), then committed in the transaction inserting the row; a failed insert keeps no blob. */
   async upload(upload: AttachmentUpload, body: Readable): Promise<AttachmentDto> {
     if (!isValidAttachmentName(upload.name)) throw DomainError.invalid(`invalid attachment name "${upload.name}"`);
     const repo = await this.views.row(upload.repoId);

@@ -16,10 +16,7 @@ import { ReleasesHandler } from './releases.handler.js';
 import { ReleasesRepository } from './releases.repository.js';
 import { ReleasesService } from './releases.service.js';
 
-/**
- * Releases with their attachments, and the tag and git data routes they build on (`git-data/`); releases refuse the
- * deletion of their tags through the {@link TAG_DELETE_GUARD}. {@link AttachmentsService} is the transport's `AttachmentUploads`.
- */
+/** Releases guard their tags via {@link TAG_DELETE_GUARD}; {@link AttachmentsService} serves `AttachmentUploads`. */
 @Module({
   imports: [GitReadModule, ContentsModule, SignaturesModule, RepositoriesModule, BranchProtectionModule],
   controllers: [GitDataHandler, ReleasesHandler, AttachmentsHandler],

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import type { Paging } from '@cairn/contracts';
 import { PrismaService, type Db } from '../../foundation/prisma/prisma.service.js';
 
-/** A release row. */
 export interface ReleaseRow {
   id: number;
   repoId: number;
@@ -17,12 +16,10 @@ export interface ReleaseRow {
   createdAt: Date;
 }
 
-/** What may change on a release. */
 export type ReleaseChanges = Partial<Pick<ReleaseRow, 'tagName' | 'target' | 'title' | 'note' | 'isDraft' | 'isPrerelease' | 'sha1'>>;
 
 const NEWEST_FIRST = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
 
-/** The only place releases are read from and written to the database; every query is scoped by repository. */
 @Injectable()
 export class ReleasesRepository {
   constructor(private readonly prisma: PrismaService) {}

@@ -19,12 +19,8 @@ function assertTagName(name: string): void {
   if (name.length > RELEASE_TAG_MAX_LENGTH || !isValidRefName(name)) throw DomainError.unprocessable(`invalid tag name "${name}"`);
 }
 
-/**
- * Releases (Gitea's `routers/api/v1/repo/release.go` and `services/release`): rows in repo-service's database, tags
- * in git. A published release's tag is created when missing (at `target_commitish`, through {@link TagsService}, so
- * it is recorded like a pushed tag); a draft's tag waits until it is published. Deleting a release keeps its tag.
- * `release` webhooks go through the outbox in the transaction of the change.
- */
+// A published release's tag is created when missing (through {@link TagsService}, recorded like a pushed tag); a
+// draft's waits until published. Deleting a release keeps its tag. `release` webhooks go through the outbox.
 @Injectable()
 export class ReleasesService {
   constructor(

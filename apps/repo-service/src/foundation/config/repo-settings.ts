@@ -3,10 +3,7 @@ import { isValidBranchName, type TwoFactorPolicy } from '@cairn/contracts';
 import { attachmentsStoragePath, loadSettings, parsers, type SettingsOf } from '@cairn/platform';
 import { signingSettingsSpec } from './signing-settings.js';
 
-/**
- * repo-service's own settings (Gitea names; `CAIRN__SECTION__KEY` overrides `app.ini`). The common ones
- * (DATABASE_URL, ROOT_URL, SSH_PORT, `[repository] ROOT`, …) come from @cairn/platform.
- */
+/** repo-service's own settings (Gitea's names). */
 export const repoSettingsSpec = {
   /** `[repository] DEFAULT_BRANCH`: the branch of new repositories when the request names none. */
   defaultBranch: {
@@ -43,20 +40,14 @@ export const repoSettingsSpec = {
   },
   /** How long repository creation waits for hooks-service to copy default hooks before answering anyway. */
   hooksInitTimeoutMs: { section: 'cairn', key: 'HOOKS_INIT_TIMEOUT', default: 2_000, parse: parsers.durationMs },
-  /**
-   * `[security] TWO_FACTOR_AUTH = enforced`: here, lists and search leave private repositories out and git over SSH is
-   * refused for users without two-factor (the whole rule: `twoFactorDeniesRepoAccess` in @cairn/contracts).
-   */
+  /** `enforced`: lists leave private repositories out and SSH git is refused (rule: `twoFactorDeniesRepoAccess`). */
   twoFactorAuth: {
     section: 'security',
     key: 'TWO_FACTOR_AUTH',
     default: '' as TwoFactorPolicy,
     parse: (raw: string) => parsers.oneOf('', 'enforced')(raw) as TwoFactorPolicy,
   },
-  /**
-   * `[security] TOKEN_LAST_USED_UPDATE_INTERVAL`: at most one deploy key `last_used_at` write per this window (the
-   * setting identity-service applies to tokens and user keys).
-   */
+  /** At most one deploy key `last_used_at` write per this window (identity-service applies it to tokens and keys). */
   keyLastUsedUpdateIntervalMs: {
     section: 'security',
     key: 'TOKEN_LAST_USED_UPDATE_INTERVAL',
@@ -67,21 +58,18 @@ export const repoSettingsSpec = {
   autoWatchNewRepos: { section: 'service', key: 'AUTO_WATCH_NEW_REPOS', default: true, parse: parsers.bool },
   /** The most commits one ref update carries in a push event (the total is always reported). */
   pushMaxCommits: { section: 'cairn', key: 'PUSH_EVENT_MAX_COMMITS', default: 20, parse: parsers.int(1, 1000) },
-  /** `[attachment] PATH` (platform's storage settings). */
   attachmentPath: attachmentsStoragePath,
   ...signingSettingsSpec,
 };
 
 export type RepoSettings = SettingsOf<typeof repoSettingsSpec>;
 
-/** Injection token of {@link RepoSettings}. */
 export const REPO_SETTINGS = Symbol('REPO_SETTINGS');
 
 export function loadRepoSettings(env: NodeJS.ProcessEnv = process.env): RepoSettings {
   return loadSettings(repoSettingsSpec, env);
 }
 
-/** Provides {@link REPO_SETTINGS} everywhere in repo-service. */
 @Global()
 @Module({
   providers: [{ provide: REPO_SETTINGS, useFactory: () => loadRepoSettings() }],

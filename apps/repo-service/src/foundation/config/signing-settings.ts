@@ -30,14 +30,11 @@ const rules =
     return out.length ? out : ['never'];
   };
 
-/**
- * `[repository.signing]` (Gitea's names and defaults): the instance key Cairn signs its own commits with, when it
- * signs them, and how signatures are trusted.
- */
+/** `[repository.signing]` (Gitea's names and defaults): the instance key, when it signs, how signatures are trusted. */
 export const signingSettingsSpec = {
   /**
-   * `none`, `default` (the server's git config), a GPG key id (a secret key in repo-service's GNUPGHOME, else
-   * ~/.gnupg), or the absolute path of an SSH public key (private key beside it); checked at start.
+   * `none`, `default` (git config), a GPG key id (GNUPGHOME, else ~/.gnupg), or the absolute path of an SSH public key
+   * (private key beside it); checked at start.
    */
   signingKey: { section: 'repository.signing', key: 'SIGNING_KEY', default: 'default', parse: (raw: string) => raw.trim() },
   /** The instance key's name and e-mail: the committer of signed commits and the signer shown for instance signatures. */
@@ -65,10 +62,7 @@ export const signingSettingsSpec = {
     default: ['pubkey', 'twofa', 'parentsigned'] as SigningRule[],
     parse: rules('always', 'never', 'pubkey', 'twofa', 'parentsigned'),
   },
-  /**
-   * When merges (merge, squash, rebase-merge commits; update-branch merges) are signed: the initial-commit rules plus
-   * `basesigned`, `headsigned`, `commitssigned` (the head and all its new commits verify), `approved`.
-   */
+  /** When merges are signed: the initial-commit rules plus `basesigned`, `headsigned`, `commitssigned`, `approved`. */
   merges: {
     section: 'repository.signing',
     key: 'MERGES',

@@ -6,9 +6,7 @@ import { PrismaClient, type Prisma } from '../../generated/prisma/client.js';
 /** The Postgres schema repo-service owns (also the name raw SQL must qualify tables with). */
 export const REPO_SCHEMA = 'repo';
 
-/** A transaction handle (what `$transaction(async (tx) => …)` passes to repositories). */
 export type Tx = Prisma.TransactionClient;
-/** Either the client or a transaction: repositories accept both. */
 export type Db = PrismaService | Tx;
 
 @Injectable()

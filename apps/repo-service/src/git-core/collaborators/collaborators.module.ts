@@ -4,7 +4,6 @@ import { CollaboratorsHandler } from './collaborators.handler.js';
 import { CollaboratorsRepository } from './collaborators.repository.js';
 import { CollaboratorsService } from './collaborators.service.js';
 
-/** Repository collaborators. */
 @Module({
   imports: [AccessModule],
   controllers: [CollaboratorsHandler],

@@ -2,12 +2,10 @@ import { Injectable } from '@nestjs/common';
 import type { CollaboratorPermission, Paging } from '@cairn/contracts';
 import { PrismaService, type Db } from '../../foundation/prisma/prisma.service.js';
 
-/** The only place collaborations are read from and written to the database. */
 @Injectable()
 export class CollaboratorsRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  /** One page of a repository's collaborators (oldest first), and the total. */
   async list(repoId: number, paging: Paging, db: Db = this.prisma) {
     const [rows, total] = await Promise.all([
       db.collaboration.findMany({
@@ -33,7 +31,6 @@ export class CollaboratorsRepository {
     return row !== null;
   }
 
-  /** Adds the collaborator, or changes their mode. */
   async upsert(repoId: number, userId: number, mode: CollaboratorPermission, db: Db = this.prisma): Promise<void> {
     await db.collaboration.upsert({
       where: { repoId_userId: { repoId, userId } },
@@ -42,7 +39,6 @@ export class CollaboratorsRepository {
     });
   }
 
-  /** Removes the collaborator; true if there was one. */
   async remove(repoId: number, userId: number, db: Db = this.prisma): Promise<boolean> {
     const { count } = await db.collaboration.deleteMany({ where: { repoId, userId } });
     return count > 0;

@@ -66,7 +66,6 @@ export class CollaboratorsService {
     return { permission: level, role_name: level, user };
   }
 
-  /** The named user (or organization); NOT_FOUND when there is none. */
   private user(username: string): Promise<OwnerDto> {
     return this.identity.resolveOwner(username);
   }

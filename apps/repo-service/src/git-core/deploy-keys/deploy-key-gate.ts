@@ -9,10 +9,7 @@ export interface DeployKeyGrant {
   repo: { id: number; ownerId: number; ownerName: string; name: string };
 }
 
-/**
- * The SSH server's view of deploy keys: a key reaches only the repositories it was added to. Kept apart from the
- * API service so the transport needs nothing but the database.
- */
+/** A key reaches only its own repositories; apart from the API service so the transport needs only the database. */
 @Injectable()
 export class DeployKeyGate {
   constructor(
@@ -25,7 +22,6 @@ export class DeployKeyGate {
     return this.keys.fingerprintUsed(fingerprint);
   }
 
-  /** What the key with `fingerprint` may do on `owner/name`, or null when it is not that repository's key. */
   async grant(fingerprint: string, owner: string, name: string): Promise<DeployKeyGrant | null> {
     const row = await this.keys.findForRepo(fingerprint, owner, name);
     return row ? { keyId: row.id, readOnly: row.readOnly, repo: row.repository } : null;

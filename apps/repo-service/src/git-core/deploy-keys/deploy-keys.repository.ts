@@ -14,7 +14,6 @@ export interface NewDeployKey {
 
 const DEPLOY_KEYS = Prisma.raw(`"${REPO_SCHEMA}"."deploy_keys"`);
 
-/** The only place deploy keys are read from and written to the database. */
 @Injectable()
 export class DeployKeysRepository {
   constructor(private readonly prisma: PrismaService) {}
@@ -45,7 +44,6 @@ export class DeployKeysRepository {
     return this.prisma.deployKey.findFirst({ where: { id, repoId } });
   }
 
-  /** The deploy key with this fingerprint on the repository `owner/name` (matched case-insensitively), if any. */
   findForRepo(fingerprint: string, owner: string, name: string): Promise<(DeployKeyRow & { repository: { id: number; ownerId: number; ownerName: string; name: string } }) | null> {
     return this.prisma.deployKey.findFirst({
       where: { fingerprint, repository: { ownerLowerName: owner.toLowerCase(), lowerName: name.toLowerCase() } },

@@ -10,11 +10,7 @@ import { toDeployKeyDto } from './deploy-key.mapper.js';
 import { DeployKeysRepository, type DeployKeyRow } from './deploy-keys.repository.js';
 
 
-/**
- * Deploy keys (Gitea's `routers/api/v1/repo/key.go`): SSH keys that reach one repository only, read-only or
- * read-write. The key content rules and the "never also a user's key" rule are identity-service's
- * (`identity.key.check-deploy`).
- */
+/** Key content rules and "never also a user's key" are identity-service's (`identity.key.check-deploy`). */
 @Injectable()
 export class DeployKeysService {
   constructor(

@@ -5,7 +5,6 @@ import { FollowsHandler } from './follows.handler.js';
 import { FollowsRepository } from './follows.repository.js';
 import { FollowsService } from './follows.service.js';
 
-/** Stars and watches of repositories. */
 @Module({
   imports: [AccessModule, RepositoriesModule],
   controllers: [FollowsHandler],

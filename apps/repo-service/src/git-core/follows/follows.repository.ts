@@ -2,13 +2,9 @@ import { Injectable } from '@nestjs/common';
 import type { FollowKind, Paging } from '@cairn/contracts';
 import { PrismaService } from '../../foundation/prisma/prisma.service.js';
 
-/** The repository counter each kind keeps. */
 const COUNTER = { star: 'numStars', watch: 'numWatches' } as const;
 
-/**
- * The only place stars and watches are read from and written to the database (but a new repository's first watch,
- * written with its row by `RepositoriesRepository.insert`).
- */
+/** Stars and watches are written only here, but a new repository's first watch (`RepositoriesRepository.insert`). */
 @Injectable()
 export class FollowsRepository {
   constructor(private readonly prisma: PrismaService) {}
@@ -29,7 +25,6 @@ export class FollowsRepository {
     });
   }
 
-  /** One page of a repository's followers (oldest first), and the total. */
   async followers(kind: FollowKind, repoId: number, paging: Paging): Promise<{ userIds: number[]; total: number }> {
     const where = { kind, repoId };
     const [rows, total] = await Promise.all([
@@ -39,7 +34,6 @@ export class FollowsRepository {
     return { userIds: rows.map((r) => r.userId), total };
   }
 
-  /** Every repository a user follows, most recent first. */
   async followed(kind: FollowKind, userId: number): Promise<number[]> {
     const rows = await this.prisma.repoFollow.findMany({ where: { kind, userId }, orderBy: { id: 'desc' }, select: { repoId: true } });
     return rows.map((r) => r.repoId);

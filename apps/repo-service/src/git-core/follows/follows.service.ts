@@ -13,10 +13,7 @@ import { FollowsRepository } from './follows.repository.js';
 /** The most recent follows a list looks at (each is checked for visibility one by one). */
 const FOLLOWED_MAX = 1000;
 
-/**
- * Stars and watches (Gitea's `routers/api/v1/user/star.go`, `watch.go`, `repo/star.go`): any signed-in user who can
- * read a repository may star or watch it; lists of what a user follows show only what the viewer may see.
- */
+/** Anyone signed in who can read a repository may star or watch it; lists show only what the viewer may see. */
 @Injectable()
 export class FollowsService {
   constructor(
@@ -79,7 +76,6 @@ export class FollowsService {
     };
   }
 
-  /** The signed-in actor who can read the repository. */
   private reader(req: RepoScopedRequest): number {
     if (!req.actor) throw new DomainError(ErrorCode.UNAUTHENTICATED, 'token is required');
     if (!accessAtLeast(req.access, 'read')) throw DomainError.notFound('repository not found');

@@ -27,11 +27,8 @@ function waiting(): Waiting {
   return { promise, resolve, pushed: new Map() };
 }
 
-/**
- * Off the request path, a few repositories at a time. A burst of pushes coalesces into one run; one arriving mid-run
- * queues exactly one follow-up (it may add commits that run misses). Failures only make reads slower, never wrong, so
- * they are logged. The last-commit warm-up (Gitea's `CacheRef`) follows the graph write to use the fresh graph.
- */
+// Off the request path: a burst of pushes coalesces into one run, one arriving mid-run queues one follow-up.
+// Failures only make reads slower, never wrong, so they are logged.
 export class CommitGraphMaintainer implements OnApplicationShutdown {
   private readonly logger = new Logger('CommitGraph');
   private readonly concurrency: number;

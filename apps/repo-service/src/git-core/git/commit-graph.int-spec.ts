@@ -6,7 +6,6 @@ import { CommitGraphMaintainer } from './commit-graph-maintainer.js';
 import { commitGraphState, gitSpawnStats, maintainCommitGraph } from '@cairn/git';
 import { GitFixture, removeDir, tempDir } from '../../../../../test/support/git-fixture.js';
 
-/** Runs git in a bare repository without any host configuration. */
 function git(bare: string, args: string[], env: Record<string, string> = {}): string {
   return execFileSync('git', [`--git-dir=${bare}`, ...args], {
     env: { PATH: process.env.PATH, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', ...env },
@@ -23,10 +22,7 @@ function repoWithHistory(root: string, name: string, commits: number): GitFixtur
   return fx;
 }
 
-/**
- * What git's own trace says about changed-path Bloom filters in a `git log -- <path>` walk: how many commits the
- * filters ruled out without a tree diff (`definitely_not`), and how many had no filter at all.
- */
+/** From git's trace: commits the Bloom filters ruled out without a tree diff, and commits with no filter. */
 function bloomStatistics(bare: string, file: string): { definitelyNot: number; notPresent: number } {
   const trace = path.join(path.dirname(bare), `trace-${process.hrtime.bigint()}.json`);
   git(bare, ['log', '--format=%H', 'main', '--', file], { GIT_TRACE2_EVENT: trace });

@@ -6,9 +6,7 @@ export class GitReadContext {
   constructor(
     readonly pool: CatFilePool,
     readonly repoRoot: string,
-    /** `[server] ROOT_URL`, ending with `/`. */
     readonly rootUrl: string,
-    /** `[git] COMMITS_RANGE_SIZE`. */
     readonly commitsRangeSize: number,
   ) {}
 

@@ -1,6 +1,6 @@
 import { loadSettings, parsers, type SettingsOf } from '@cairn/platform';
 
-/** Settings of the git read APIs (Gitea names where Gitea has them; `CAIRN__SECTION__KEY` overrides `app.ini`). */
+/** Settings of the git read APIs (Gitea's names where Gitea has them). */
 export const gitReadSettingsSpec = {
   /** `[git] COMMITS_RANGE_SIZE`: the largest commit page, and the page size of path-filtered commit lists. */
   commitsRangeSize: { section: 'git', key: 'COMMITS_RANGE_SIZE', default: 50, parse: parsers.int(1, 10_000) },
@@ -18,10 +18,7 @@ export const gitReadSettingsSpec = {
     default: 60_000,
     parse: parsers.durationMs,
   },
-  /**
-   * After a push, the last commits of every path at the pushed branches' new tips are cached in the background
-   * (Gitea's `CacheRef`) unless the tree has more entries (files and directories) than this; 0 turns it off.
-   */
+  /** After a push, pushed tips' last commits are cached (Gitea's `CacheRef`) unless the tree is larger; 0: off. */
   lastCommitWarmMaxEntries: {
     section: 'cairn',
     key: 'LAST_COMMIT_WARM_MAX_ENTRIES',
@@ -32,7 +29,6 @@ export const gitReadSettingsSpec = {
 
 export type GitReadSettings = SettingsOf<typeof gitReadSettingsSpec>;
 
-/** Injection token of {@link GitReadSettings}. */
 export const GIT_READ_SETTINGS = Symbol('GIT_READ_SETTINGS');
 
 export function loadGitReadSettings(env: NodeJS.ProcessEnv = process.env): GitReadSettings {

@@ -12,10 +12,7 @@ class CatFilePoolShutdown implements OnApplicationShutdown {
   }
 }
 
-/**
- * Reading git objects: the shared cat-file pool and the {@link GitReadContext} every read API builds on. The APIs
- * themselves are feature modules of the layers above (`code/contents`, `code/commits`, …), which import this one.
- */
+/** The shared cat-file pool and {@link GitReadContext}; the read APIs are feature modules of the layers above. */
 @Module({
   providers: [
     { provide: GIT_READ_SETTINGS, useFactory: () => loadGitReadSettings() },

@@ -25,10 +25,7 @@ import { startPrivateNats, type PrivateNats } from '../../../../../test/support/
 
 const carol = { id: 42, login: 'carol', email: 'carol@example.com' } as UserDto;
 
-/**
- * Stands in for identity-service on the private bus: answers `identity.user.lookup` for one known address.
- * (Decorators are applied by hand: test files are not compiled with the project's decorator settings.)
- */
+/** Stands in for identity-service (`identity.user.lookup`); decorators applied by hand in test files. */
 class FakeIdentityHandler {
   lookup(req: { emails?: string[] }): LookupUsersReply {
     const hit = (req.emails ?? []).includes(carol.email);

@@ -13,10 +13,7 @@ function lastCommitOf(bare: string, commit: string, p: string): string {
   return execFileSync('git', [`--git-dir=${bare}`, 'log', '-1', '--format=%H', commit, '--', p]).toString().trim();
 }
 
-/**
- * 90 files in three directories (one nested) and at the root — more than the walk lists as pathspecs, with the root
- * as their common directory — changed over 40 commits, so the last commits of different paths differ.
- */
+/** 90 files in nested directories and at the root, over 40 commits: more paths than the walk lists as pathspecs. */
 function spreadRepo(root: string, name: string): GitFixture {
   const fx = new GitFixture(root, 'ann', name);
   const files = Array.from({ length: 90 }, (_, i) =>

@@ -4,10 +4,7 @@ import { loadGitReadSettings } from './git-read-settings.js';
 
 let shared: CatFilePool | null = null;
 
-/**
- * The process-wide cat-file pool: the Nest providers and plain functions such as `streamRawBlob` (mounted on the
- * internal HTTP server) share it, so each repository has at most one `cat-file` process in repo-service.
- */
+/** Process-wide, shared by Nest providers and plain functions (`streamRawBlob`): one `cat-file` per repository. */
 export function sharedCatFilePool(): CatFilePool {
   if (!shared) {
     const s = loadGitReadSettings();
@@ -21,7 +18,6 @@ export function sharedCatFilePool(): CatFilePool {
   return shared;
 }
 
-/** Ends every pooled process (service shutdown). */
 export function closeSharedCatFilePool(): void {
   shared?.close();
   shared = null;

@@ -7,7 +7,6 @@ export type SigningAction = 'initial-commit' | 'crud' | 'merge';
 
 /** What the signing rules look at (Gitea's `SignInitialCommit`, `SignCRUDAction`, `SignMerge`). */
 export interface SigningContext {
-  /** The repository's git directory. */
   gitDir: string;
   /** The repository, when it exists already (what a signature verifier needs to judge its commits). */
   repo?: RepoRefDto;
@@ -19,17 +18,12 @@ export interface SigningContext {
   actor?: ActorDto | null;
   /** crud: the commit the change builds on (null: a new branch of an empty repository — the initial-commit rules). */
   parentCommit?: string | null;
-  /** merge: the pull request's base and head commits. */
   baseCommit?: string;
   headCommit?: string;
-  /**
-   * merge: the pull request's approvals as the protection rule of the branch merged into counts them (`approved`;
-   * asked only when a rule needs it; absent = none).
-   */
+  /** merge: approvals as the target branch's rule counts them (`approved`; asked only when a rule needs it). */
   approvals?: () => Promise<number>;
 }
 
-/** Decides whether and how a commit Cairn creates is signed. */
 export abstract class CommitSigner {
   /** null: leave the commit unsigned (the rules say no, or no key is configured). */
   abstract decide(action: SigningAction, ctx: SigningContext): Promise<CommitSigning | null>;

@@ -12,7 +12,6 @@ export type StyleOutcome =
 
 export interface MergeInput {
   dir: string;
-  /** The base branch's commit and the head's commit (full ids). */
   base: string;
   head: string;
   message: string;
@@ -26,13 +25,9 @@ export interface MergeInput {
 }
 
 /**
- * Computes the new tip of the base branch for a merge style, with plumbing only (no worktree, nothing moved):
- * - `merge`: a merge commit with two parents (base, head) on `merge-tree`'s tree;
- * - `squash`: one commit with one parent (base) holding the merged tree;
- * - `rebase`: the head's commits replayed onto the base (just the head when the base is already its ancestor);
- * - `rebase-merge`: the replayed commits, then a merge commit (base, replayed tip);
- * - `fast-forward-only`: the head itself, only if the base is its ancestor.
- */
+* The new base tip for a merge style, with plumbing only (nothing moved): `merge` (two parents), `squash` (one),
+* `rebase` (replayed), `rebase-merge` (replayed, then a merge commit), `fast-forward-only`.
+*/
 export async function computeMerge(style: string, i: MergeInput): Promise<StyleOutcome> {
   switch (style) {
     case 'merge':
@@ -77,11 +72,7 @@ async function rebaseOnto(dir: string, base: string, head: string, committer: Gi
   return { kind: 'ok', newTip: replayed.tip };
 }
 
-/**
- * Computes the new tip of the head branch for "update branch": `merge` makes a merge commit (head, base) — the
- * head's history is kept; `rebase` replays the head's commits onto the base. `up-to-date` when the head already
- * contains the base.
- */
+/** "Update branch": `merge` keeps the head's history with a merge commit, `rebase` replays it onto the base. */
 export async function computeUpdate(
   style: 'merge' | 'rebase',
   i: {

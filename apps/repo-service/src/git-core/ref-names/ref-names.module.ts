@@ -3,6 +3,5 @@ import { GitReadModule } from '../git/git-read.module.js';
 import { RefNamesHandler } from './ref-names.handler.js';
 import { RefNamesService } from './ref-names.service.js';
 
-/** The web UI's branch and tag name lists. */
 @Module({ imports: [GitReadModule], controllers: [RefNamesHandler], providers: [RefNamesService] })
 export class RefNamesModule {}

@@ -17,12 +17,8 @@ interface KnownNames {
   tags: string[];
 }
 
-/**
- * Branch and tag names for the web UI's ref switcher: one `git for-each-ref` for both kinds, sorted by name and cut
- * at the caller's limit per kind. The names are remembered per repository with the stamp of its ref store they were
- * read at ({@link refStoreStamp}: a few `stat`s), so a page view starts no git process while no ref was added or
- * removed.
- */
+// One `for-each-ref` for branches and tags, remembered per repository with its ref store's stamp
+// ({@link refStoreStamp}: a few `stat`s), so a page view starts no git process while no ref was added or removed.
 @Injectable()
 export class RefNamesService {
   private readonly known = new LruCache<KnownNames>(CACHED_REPOSITORIES);

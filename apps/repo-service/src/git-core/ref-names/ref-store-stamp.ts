@@ -6,14 +6,9 @@ const NAME_FOLDERS = ['refs/heads', 'refs/tags'];
 /** Changes this close to now may share a timestamp with the next one (coarse clocks): such a stamp is not trusted. */
 export const RACY_STAMP_MS = 2_000;
 
-/**
- * A fingerprint of the branch and tag names of a bare repository's files ref store, or null when it cannot be
- * trusted yet. git changes a loose ref by creating `<ref>.lock` and renaming it (or unlinking the ref): either way the
- * folder holding it gets a new mtime; `packed-refs` is replaced the same way (a new inode). So the folders' and
- * `packed-refs`' stats change whenever a name is added or removed — without starting a git process. A stamp whose
- * newest time is within {@link RACY_STAMP_MS} of `now` is null: a second change within the same clock tick would
- * leave it equal (git's "racy" index entries, the same way round).
- */
+// git adds or removes a loose ref by renaming or unlinking in its folder (new folder mtime) and replaces
+// `packed-refs` (new inode): their stats change with every name, no git process needed. A stamp within
+// {@link RACY_STAMP_MS} of now is null: a second change in the same clock tick would leave it equal.
 export async function refStoreStamp(repoPath: string, now = Date.now()): Promise<string | null> {
   const parts: string[] = [];
   let newest = 0n;

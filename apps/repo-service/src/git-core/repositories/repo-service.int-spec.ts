@@ -1,6 +1,4 @@
-// Integration tests for repo-service's repositories, collaborators and access resolution: the real module graph on a
-// private NATS server, a database of its own (migrated with tools/migrate) and real git storage in a temporary
-// directory. identity-service and hooks-service are stood in for by small responders on the same private NATS.
+// repo-service's repositories, collaborators and access on its real module graph, private NATS, own database, real git.
 import 'reflect-metadata';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -22,7 +20,6 @@ import { createScratchDatabase, startPrivateNats, type PrivateNats, type Scratch
 
 const ROOT_URL = 'http://cairn.test:3000/';
 
-// ---- a stand-in identity-service ---------------------------------------------------------------------------------
 
 interface Account {
   id: number;
@@ -59,7 +56,6 @@ const team = (id: number, permission: Team['permission'], includesAll = false, c
   canCreateOrgRepo: canCreate,
 });
 
-/** orgId → userId → standing. */
 const memberships = new Map<number, Map<number, OrgMembershipReply>>([
   [
     100,
@@ -152,7 +148,6 @@ Controller()(FakeIdentityAndHooks);
 class FakeModule {}
 Module({ controllers: [FakeIdentityAndHooks] })(FakeModule);
 
-// ---- environment -------------------------------------------------------------------------------------------------
 
 let nats: PrivateNats;
 let repoRoot: string;
@@ -213,7 +208,6 @@ afterAll(async () => {
   if (repoRoot) rmSync(repoRoot, { recursive: true, force: true });
 });
 
-// ---- helpers -----------------------------------------------------------------------------------------------------
 
 function actor(login: string): ActorDto {
   const a = accounts.find((x) => x.login === login)!;
@@ -248,7 +242,6 @@ async function accessOf(login: string | null, owner: string, repo: string): Prom
   }
 }
 
-/** The repository-scoped envelope the gateway would send for `login`. */
 async function scoped(login: string | null, owner: string, repo: string) {
   const r = await resolve(login, owner, repo);
   return { actor: login ? actor(login) : null, repo: r.repo, access: r.access };
@@ -262,7 +255,6 @@ function git(gitDir: string, ...args: string[]): string {
   return execFileSync('git', [`--git-dir=${gitDir}`, ...args], { encoding: 'utf8' });
 }
 
-// ---- tests -------------------------------------------------------------------------------------------------------
 
 describe('creating repositories', () => {
   it('creates a user repository with an initial commit made by the creator', async () => {

@@ -12,24 +12,18 @@ import {
   hostOf, toEventRepository, toRepositoryDto, type RepoUrlSettings,
 } from './repository.mapper.js';
 
-/** What rendering issues needs besides the rows: where the repository is and who the users are. */
 export interface IssueRenderContext {
   rootUrl: string;
   repo: { id: number; ownerName: string; name: string };
   users: Map<number, UserDto>;
 }
 
-/** The part of a repository-scoped request that rendering needs. */
 export interface ViewScope {
   actor: ActorDto | null;
   repo: Pick<RepoRefDto, 'id' | 'ownerId' | 'ownerName' | 'name'>;
   access: AccessLevel;
 }
 
-/**
- * Everything issue and pull-request JSON needs beyond their own rows: users (one identity call per rendering,
- * whatever the number of rows), the repository's Gitea JSON, and the repository as events carry it.
- */
 /** How long system flows (worker reports, pushes) reuse users and repositories they rendered: bursts of checks. */
 const SYSTEM_CACHE_MS = 5_000;
 const SYSTEM_CACHE_MAX = 10_000;
@@ -64,7 +58,6 @@ export class RepoViews {
     return this.identity.usersById([...ids].filter((id) => id > 0));
   }
 
-  /** Users by e-mail (commit authors): lower-cased e-mail → user, one identity call. */
   async usersByEmail(emails: Iterable<string>): Promise<Map<string, UserDto>> {
     const unique = [...new Set([...emails].filter(Boolean).map((e) => e.toLowerCase()))];
     if (unique.length === 0) return new Map();
@@ -84,22 +77,17 @@ export class RepoViews {
     return { actor: null, repo: { id: row.id, ownerId: row.ownerId, ownerName: row.ownerName, name: row.name }, access: 'owner' };
   }
 
-  /** A render context for issues of `scope.repo`, with the given users loaded. */
   async context(scope: ViewScope, userIds: Iterable<number>): Promise<IssueRenderContext> {
     return { rootUrl: this.urls.rootUrl, repo: scope.repo, users: await this.users(userIds) };
   }
 
-  /** The sender of an event: the actor's `User` JSON (null for system actions). */
   async sender(actor: ActorDto | null, known?: Map<number, UserDto>): Promise<UserDto | null> {
     if (!actor) return null;
     const found = known?.get(actor.id) ?? (await this.users([actor.id])).get(actor.id);
     return found ?? placeholderUser(actor.id, actor.login, this.urls.rootUrl);
   }
 
-  /**
-   * Users for system flows (merge-check reports, branch moves), reused for a few seconds: a burst of checks in one
-   * repository then costs one identity call, not one per check. Requests from people never use it.
-   */
+  /** Reused briefly by system flows, so a burst of checks costs one identity call; never for people's requests. */
   async usersCached(ids: Iterable<number>): Promise<Map<number, UserDto>> {
     const now = Date.now();
     const out = new Map<number, UserDto>();
@@ -137,14 +125,12 @@ export class RepoViews {
     return value;
   }
 
-  /** The repository row (NOT_FOUND when it was deleted meanwhile). */
   async row(repoId: number): Promise<RepositoryRow> {
     const row = await this.repositories.findById(repoId);
     if (!row) throw DomainError.notFound('repository not found');
     return row;
   }
 
-  /** The repository's Gitea JSON as `access` sees it, and the repository as events carry it. */
   async repository(
     repoId: number,
     access: AccessLevel,

@@ -8,7 +8,7 @@ import { TeamReposHandler } from './team-repos.handler.js';
 import { TeamReposService } from './team-repos.service.js';
 import { RepoViews } from './repo-views.js';
 
-/** Repository creation, reading, editing, deletion, listing and search; repositories given to teams; the views other features check access through. */
+/** Repositories: create, read, edit, delete, list, search, team grants, and the views other features use. */
 @Module({
   imports: [AccessModule, TemplatesModule],
   controllers: [RepositoriesHandler, TeamReposHandler],

@@ -61,7 +61,6 @@ export interface RepositoryFilter {
 
 export type RepositoryOrder = 'alpha' | 'created' | 'updated' | 'size' | 'id';
 
-/** The only place repositories are read from and written to the database. */
 @Injectable()
 export class RepositoriesRepository {
   constructor(private readonly prisma: PrismaService) {}
@@ -154,15 +153,11 @@ export class RepositoriesRepository {
     return (await db.repository.count({ where: { ownerId, forkId } })) > 0;
   }
 
-  /** Login is case-insensitive. */
   findForkByOwnerName(ownerLogin: string, parentId: number, db: Db = this.prisma): Promise<RepositoryRow | null> {
     return db.repository.findFirst({ where: { ownerLowerName: ownerLogin.toLowerCase(), forkId: parentId } });
   }
 
-  /**
-   * `priorityOwnerId` sorts that owner first (Gitea's `CASE WHEN owner_id = …`): the page is cut from both ordered
-   * parts in turn.
-   */
+  /** `priorityOwnerId` sorts that owner first (Gitea's `CASE WHEN owner_id = …`); the page is cut from both parts. */
   async list(
     filter: RepositoryFilter,
     paging: Paging,

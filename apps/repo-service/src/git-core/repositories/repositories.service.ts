@@ -211,7 +211,6 @@ export class RepositoriesService {
     return { ...found, parent: parents.get(row?.forkId ?? 0) ?? null };
   }
 
-  /** Rendered without their own parents. */
   private async parentsOf(rows: RepositoryRow[], actor: ActorDto | null): Promise<Map<number, RepositoryDto>> {
     const ids = rows.flatMap((r) => (r.isFork && r.forkId !== null ? [r.forkId] : []));
     if (!ids.length) return new Map();
@@ -301,7 +300,6 @@ export class RepositoriesService {
     return org;
   }
 
-  /** Oldest first. */
   async forks(req: ListForksRequest): Promise<Paginated<RepositoryDto>> {
     const actor = req.actor ?? null;
     const standings =
@@ -315,14 +313,12 @@ export class RepositoriesService {
     return this.render(page, actor, standings);
   }
 
-  /** Without the owner lookup. */
   async summary(req: RepoScopedRequest): Promise<RepositorySummaryDto> {
     const row = await this.repositories.findById(req.repo.id);
     if (!row) throw DomainError.notFound('repository not found');
     return toRepositorySummary(row, this.urls);
   }
 
-  /** Missing ones are left out. */
   async visible(req: VisibleRepositoriesRequest): Promise<RepositoryDto[]> {
     const user = this.access.viewer(req.actor);
     const out: RepositoryDto[] = [];
@@ -438,10 +434,7 @@ export class RepositoriesService {
   }
 
 
-  /**
-   * Gitea's direct transfer. Transfer to another user needs their acceptance in Gitea (pending transfers), which Cairn
-   * lacks: only a site admin may. Storage moves first and back if the row cannot change.
-   */
+  /** Gitea's direct transfer; to another user only by site admins (no pending transfers). Storage moves first. */
   async transfer(req: TransferRepositoryRequest): Promise<RepositoryDto> {
     if (!accessAtLeast(req.access, 'owner') || !req.actor) throw DomainError.forbidden('user should be the owner of the repo');
     const actor = req.actor;
@@ -490,7 +483,6 @@ export class RepositoriesService {
   }
 
 
-  /** E.g. closing pull requests from it into other repositories. */
   onDelete(hook: RepositoryDeletionHook): void {
     this.deletionHooks.push(hook);
   }
@@ -643,7 +635,6 @@ export class RepositoriesService {
     return standing?.isMember ?? false;
   }
 
-  /** Unless `AUTO_WATCH_NEW_REPOS` is off. */
   private firstWatcher(creatorId: number): number | undefined {
     return this.settings.autoWatchNewRepos && creatorId > 0 ? creatorId : undefined;
   }

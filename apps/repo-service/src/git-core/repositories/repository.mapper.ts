@@ -4,14 +4,11 @@ import {
 } from '@cairn/contracts';
 import type { RepositoryRow } from './repositories.repository.js';
 
-/** Where a repository can be reached from outside: built from ROOT_URL and the SSH settings. */
 export interface RepoUrlSettings extends SshUrlSettings {
-  /** ROOT_URL, ending with `/`. */
   rootUrl: string;
 }
 
 
-/** The host part of ROOT_URL (brackets kept for IPv6). */
 export function hostOf(rootUrl: string): string {
   return new URL(rootUrl).hostname;
 }
@@ -113,7 +110,6 @@ export function toRepositoryDto(
   };
 }
 
-/** The repository as events carry it (its JSON is rendered with owner permissions, as Gitea's webhooks do). */
 /** The header fields of {@link toRepositoryDto}, from the row alone. */
 export function toRepositorySummary(row: RepositoryRow, urls: RepoUrlSettings): RepositorySummaryDto {
   const links = repoUrls(urls.rootUrl, row);

@@ -11,10 +11,7 @@ import { RepositoriesService } from './repositories.service.js';
 
 const ADMIN_REQUIRED = 'Must have admin-level access to the repository';
 
-/**
- * Repositories given to teams (Gitea's `/teams/{id}/repos`). Teams live in identity-service, which decides who may see
- * one (org members and site admins); the grants live here, beside the repositories whose access they change.
- */
+/** Teams live in identity-service, which decides who sees one; the grants live here, beside the repositories. */
 @Injectable()
 export class TeamReposService {
   constructor(
@@ -53,10 +50,7 @@ export class TeamReposService {
     await this.repositories.revokeTeam(team.id, target.repo.id);
   }
 
-  /**
-   * The team and the repository with the actor's access. The repository must belong to the team's organization:
-   * Gitea looks the name up in the team's organization whatever `{org}` says; Cairn answers 404 for another owner.
-   */
+  /** The repository must belong to the team's organization (Gitea ignores `{org}`; Cairn: 404 for another owner). */
   private async resolve(req: TeamRepositoryRequest): Promise<{ team: TeamDto; target: RepoAccessReply }> {
     const team = await this.identity.team(req.actor, req.teamId);
     const org = this.orgOf(team);

@@ -2,10 +2,7 @@ import type { UserDto } from '@cairn/contracts';
 import { hostOf } from './repository.mapper.js';
 import type { GitIdentity } from '@cairn/git';
 
-/**
- * A user's git identity for commits Cairn makes on their behalf: full name (else login) and e-mail (else a
- * no-reply address on the instance's host, as Gitea).
- */
+/** Full name (else login) and e-mail (else a no-reply address on the instance's host, as Gitea). */
 export function userGitIdentity(user: UserDto | undefined, login: string, rootUrl: string): GitIdentity {
   const name = user?.login ?? login;
   return {

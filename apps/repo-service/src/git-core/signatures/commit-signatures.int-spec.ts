@@ -23,10 +23,7 @@ class NoUsers extends CommitUserDirectory {
   }
 }
 
-/**
- * Signed commits made at test time by the real tools — `git commit -S` with `gpg.format=ssh` (ssh-keygen -Y sign) and
- * with gpg (a throw-away GNUPGHOME) — read through the commit list, single commit and branch services.
- */
+/** Commits signed at test time by ssh-keygen and gpg, read through the commit, commit-list and branch services. */
 describe('commit signatures through the read APIs (integration: git, ssh-keygen, gpg)', () => {
   let root: string;
   let pool: CatFilePool;
@@ -76,7 +73,6 @@ describe('commit signatures through the read APIs (integration: git, ssh-keygen,
     if (root) removeDir(root);
   });
 
-  /** No branch is protected here. */
   const NO_PROTECTION = { standingFor: () => Promise.resolve(new Map()) } as unknown as BranchProtectionService;
 
   const services = () => {

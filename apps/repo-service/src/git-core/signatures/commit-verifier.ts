@@ -23,10 +23,7 @@ export interface CommitToVerify {
 /** Null when identity-service could not answer. */
 type PageKeys = SigningKeysReply | null;
 
-/**
- * Gitea's commit verification. Per page: one `identity.signing.keys` call (only if something is signed), cached crypto
- * ({@link VerificationCache}), one trust query, one membership call per org signer.
- */
+/** Per page: one `identity.signing.keys` call (if anything is signed), cached crypto, one trust query, memberships. */
 export class CommitVerifier {
   private readonly logger = new Logger(CommitVerifier.name);
   private readonly outcomes = new VerificationCache();
@@ -49,10 +46,7 @@ export class CommitVerifier {
     return this.verify(repo, commits);
   }
 
-  /**
-   * Gitea's `ParseCommitWithSignature(…).Verified` (any key source, no trust), for the `*signed` rules. Unknown ids:
-   * false.
-   */
+  /** Gitea's `ParseCommitWithSignature(…).Verified` (any key source, no trust), for the `*signed` rules. */
   async verifiedAt(gitDir: string, shas: string[]): Promise<Map<string, boolean>> {
     const out = new Map(shas.map((sha) => [sha, false]));
     for (const [sha, ok] of await this.verifiedCommits(await this.read(gitDir, shas))) out.set(sha, ok);
@@ -112,7 +106,6 @@ export class CommitVerifier {
     return hit;
   }
 
-  /** Null (logged) when identity-service cannot answer. */
   private async pageKeys(signed: CommitToVerify[], pgp: (PgpSignature | null)[]): Promise<PageKeys> {
     const emails = [...new Set(signed.map((c) => c.commit.committer.email.toLowerCase()).filter(Boolean))];
     const ids = new Set(pgp.map((p) => p?.keyId ?? '').filter(Boolean));

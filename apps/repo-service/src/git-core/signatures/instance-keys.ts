@@ -5,26 +5,20 @@ import { InstanceSigningKey, isExplicitKey } from '../signing/instance-key.js';
 /** An SSH public key signatures may be checked against: `type base64`, without a comment. */
 export type SshKeyLine = string;
 
-/** `type base64` of an OpenSSH public key line (a comment dropped), or null when it is not one. */
 export function sshKeyLine(text: string): SshKeyLine | null {
   const [type, blob] = text.trim().split(/\s+/);
   if (!type || !blob || !/^[a-z0-9@.-]+$/.test(type) || !/^[A-Za-z0-9+/]+={0,2}$/.test(blob)) return null;
   return `${type} ${blob}`;
 }
 
-/** An instance OpenPGP key: the key id it was configured by (when it is one) and its armored public key. */
 export interface InstanceGpgKey {
   /** The 16-digit key id SIGNING_KEY names, when it is one (or a fingerprint); else ''. */
   keyId: string;
   armored: string;
 }
 
-/**
- * What verification trusts beside the accounts' keys (`[repository.signing]`): SIGNING_NAME/EMAIL, the
- * TRUSTED_SSH_KEYS, and the instance key SIGNING_KEY names — its public half read by the signing side
- * ({@link InstanceSigningKey}: the SSH public key file, or `gpg --export` from GNUPGHOME), as Gitea verifies with
- * the key it signs with. Only an explicit SIGNING_KEY counts (not `default` or `none`), as in Gitea.
- */
+// Trusted beside the accounts' keys: SIGNING_NAME/EMAIL, TRUSTED_SSH_KEYS, and the key SIGNING_KEY names (its public
+// half read by the signing side), as Gitea verifies with the key it signs with; `default`/`none` count for nothing.
 @Injectable()
 export class InstanceSigningKeys {
   private readonly logger = new Logger(InstanceSigningKeys.name);
@@ -57,7 +51,6 @@ export class InstanceSigningKeys {
     return content === null ? null : sshKeyLine(content);
   }
 
-  /** The key id of the instance OpenPGP key as configured (for the owner lookup), or '' when there is none. */
   instanceGpgKeyId(): string {
     if (this.settings.signingFormat !== 'openpgp' || !isExplicitKey(this.settings)) return '';
     return longKeyId(this.settings.signingKey);

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import * as openpgp from 'openpgp';
 import { LruCache } from '@cairn/platform';
 
-/** A commit's OpenPGP signature, read. */
 export interface PgpSignature {
   signature: openpgp.Signature;
   /** The issuer key id (16 upper-case hex digits), or '' when the signature names none. */
@@ -14,7 +13,6 @@ export interface PgpSignature {
 /** Hash algorithms openpgp.js refuses for data signatures by default (MD5, RIPEMD-160, SHA-1). */
 const REJECTED_HASHES = openpgp.config.rejectMessageHashAlgorithms;
 
-/** Reads an armored OpenPGP signature (one signature packet); throws when it cannot be read. */
 export async function readPgpSignature(armored: string): Promise<PgpSignature> {
   const signature = await openpgp.readSignature({ armoredSignature: armored });
   const packet = signature.packets[0];
@@ -31,10 +29,7 @@ function isKnownHash(hash: number): boolean {
   return Object.values(openpgp.enums.hash).includes(hash);
 }
 
-/**
- * Parsed public keys by content: the same armored key serves every commit it signed, and reading one costs more
- * than verifying with it. Bounded; a key that cannot be read is remembered as null.
- */
+/** Parsed public keys by content: reading a key costs more than verifying with it. Bounded; unreadable: null. */
 export class PgpKeyCache {
   private readonly keys: LruCache<Promise<openpgp.PublicKey[] | null>>;
 
@@ -57,10 +52,7 @@ export class PgpKeyCache {
   }
 }
 
-/**
- * Verifies a detached signature over `payload` (bytes) with `key` — its primary key or one of its subkeys, whichever
- * the signature names and is allowed to sign. Returns the id of the (sub)key that verified it, or null.
- */
+/** The (sub)key the signature names and which may sign; answers the id that verified it, or null. */
 export async function verifyPgp(sig: PgpSignature, payload: Buffer, key: openpgp.PublicKey): Promise<string | null> {
   try {
     const message = await openpgp.createMessage({ binary: payload });

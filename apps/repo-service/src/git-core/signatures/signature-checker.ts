@@ -20,7 +20,6 @@ export type SignatureOutcome =
 
 export interface SignatureCheck {
   signature: CommitSignature;
-  /** As written in the commit. */
   committerEmail: string;
   /** Primary, activated or no-reply; or null. */
   committer: SigningKeyOwner | null;
@@ -32,10 +31,7 @@ export interface SignatureCheck {
 
 const fail = (reason: string): SignatureOutcome => ({ verified: false, reason });
 
-/**
- * Gitea 1.25's `ParseCommitWithSignature` order: committer's keys, TRUSTED_SSH_KEYS, instance key (OpenPGP: the named
- * key's owner first). Never throws on hostile input.
- */
+/** Gitea 1.25's `ParseCommitWithSignature` order: committer's keys, TRUSTED_SSH_KEYS, instance key; never throws. */
 @Injectable()
 export class SignatureChecker {
   private readonly pgpKeys = new PgpKeyCache();
@@ -127,10 +123,7 @@ export class SignatureChecker {
     return fail(defaultReason);
   }
 
-  /**
-   * Gitea's `HashAndVerifyForKeyID`. Null when no account has the key; the bad-signature reason when it does not
-   * verify.
-   */
+  /** Gitea's `HashAndVerifyForKeyID`: null when no account has the key; the bad-signature reason when it fails. */
   private async forKeyId(sig: PgpSignature, c: SignatureCheck, keyId: string, wantEmail: string): Promise<SignatureOutcome | null> {
     if (!keyId) return null;
     const owner = c.gpgKeyOwner(keyId);
@@ -164,7 +157,6 @@ export class SignatureChecker {
     return null;
   }
 
-  /** Null when it does not verify. */
   private async tryKey(sig: PgpSignature, c: SignatureCheck, armored: string, signer: SignerRef): Promise<SignatureOutcome | null> {
     if (!sig.hashAccepted) return fail(VerificationReason.generateHash);
     const keys = await this.pgpKeys.read(armored);

@@ -10,7 +10,6 @@ export interface TrustFacts {
   ownerKind: string;
   /** Those of the asked users who collaborate on the repository. */
   collaboratorIds: Set<number>;
-  /** Teams given the repository explicitly. */
   teamIds: Set<number>;
 }
 
@@ -18,7 +17,6 @@ export interface TrustFacts {
 export abstract class SignatureTrustSource {
   /** The repository's trust model and owner, and which of `userIds` collaborate on it; null when it is gone. */
   abstract facts(repoId: number, userIds: number[]): Promise<TrustFacts | null>;
-  /** A user's standing in an organization. */
   abstract membership(orgId: number, userId: number): Promise<OrgMembershipReply>;
 }
 
@@ -30,7 +28,6 @@ interface RawTrustFacts {
   team_ids: number[] | null;
 }
 
-/** Facts from repo-service's database (one query) and memberships from identity-service. */
 @Injectable()
 export class SignatureTrustRepository extends SignatureTrustSource {
   constructor(

@@ -11,11 +11,7 @@ import { SignatureTrustRepository, SignatureTrustSource } from './signature-trus
 import { RpcSigningKeyDirectory, SigningKeyDirectory } from './signing-key-directory.js';
 import { VerifiedCommitsCheck } from './verified-commits-check.js';
 
-/**
- * Commit signature verification (`CommitVerifier`) for every API that shows a commit, and for the signing rules
- * (`VerifiedCommitsCheck`). The instance key comes from the global signing module; global itself, because signing
- * asks it through the {@link CommitSignatureCheck} port whether commits verify (any key source, as Gitea).
- */
+/** Global: signing asks it through the {@link CommitSignatureCheck} port whether commits verify (any key source). */
 @Global()
 @Module({
   imports: [AccessModule],

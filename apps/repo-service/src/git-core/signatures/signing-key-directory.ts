@@ -2,13 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { IdentitySubjects, type SigningKeysReply, type SigningKeysRequest } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
 
-/** Where the accounts and signing keys behind a page of signed commits come from. */
 export abstract class SigningKeyDirectory {
   /** The committers' accounts by e-mail and the owners of the OpenPGP key ids (one call per page). */
   abstract lookup(req: SigningKeysRequest): Promise<SigningKeysReply>;
 }
 
-/** The directory backed by identity-service (`identity.signing.keys`). */
 @Injectable()
 export class RpcSigningKeyDirectory extends SigningKeyDirectory {
   constructor(private readonly rpc: RpcClient) {

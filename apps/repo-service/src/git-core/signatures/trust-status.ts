@@ -8,17 +8,9 @@ export interface TrustParty {
 }
 
 /**
- * Gitea's `CalculateTrustStatus` for a verified signature (unverified commits have none):
- * - committer: trusted when signer and committer are the same account, or both have none and share the address;
- *   else unmatched;
- * - collaborator: instance signatures (no account) are trusted; an account's key is trusted when its owner is the
- *   repository's owner, a member of a team with the repository, or a collaborator — else untrusted, or unmatched
- *   when the signer is not the committer;
- * - collaboratorcommitter: as collaborator, but the signer must also be the committer (unmatched), and instance
- *   signatures are untrusted unless the committer is no account with the signing address.
- * `isCollaborator` is asked only for account signers under the collaborator models. Gitea checks it only for
- * OpenPGP keys (an SSH key's signer passes unchecked there); Cairn checks every account's key.
- */
+* Gitea's `CalculateTrustStatus` for a verified signature, per trust model (`committer`, `collaborator`,
+* `collaboratorcommitter`). Gitea checks collaborators only for OpenPGP keys; Cairn checks every account's key.
+*/
 export function trustStatus(
   model: TrustModel,
   signer: TrustParty,

@@ -2,12 +2,8 @@ import { LruCache } from '@cairn/platform';
 import type { SigningKeyOwner } from '@cairn/contracts';
 import type { SignatureOutcome } from './signature-checker.js';
 
-/**
- * Signature outcomes by commit and by the keys they were checked against: the key is the commit id plus the
- * id and `keysVersion` of every account consulted (the committer's, and the owners of the OpenPGP key ids looked
- * up), so a key added, removed or verified — a new version — misses at once, while a page read again costs no
- * cryptography. The repository is not part of the key: an outcome says nothing about trust. Bounded in memory.
- */
+// Outcomes keyed by commit id plus each consulted account's id and `keysVersion`: a key change misses at once, a page
+// read again costs no cryptography. The repository is not in the key: an outcome says nothing about trust.
 export class VerificationCache {
   private readonly entries: LruCache<SignatureOutcome>;
 

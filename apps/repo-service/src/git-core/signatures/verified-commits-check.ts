@@ -3,7 +3,6 @@ import { CommitSignatureCheck } from '../signing/commit-signature-check.js';
 import type { SigningContext } from '../merge/commit-signer.js';
 import { CommitVerifier } from './commit-verifier.js';
 
-/** The signing rules' signature check (`parentsigned`, `basesigned`, …) answered by the commit verifier. */
 @Injectable()
 export class VerifiedCommitsCheck extends CommitSignatureCheck {
   constructor(private readonly verifier: CommitVerifier) {

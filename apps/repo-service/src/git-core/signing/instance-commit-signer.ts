@@ -10,12 +10,8 @@ import { InstanceSigningKey, type SigningSettings } from './instance-key.js';
 import { evaluateRules, type SigningFacts } from './signing-rules.js';
 import type { SigningRule } from '../../foundation/config/signing-settings.js';
 
-/**
- * The real {@link CommitSigner} (Gitea's `SignInitialCommit`, `SignCRUDAction`, `SignMerge`): no key → unsigned;
- * otherwise the action's rule list decides (a file change without a parent — the first commit of an empty
- * repository — follows INITIAL_COMMIT, as in Gitea). A rule whose fact cannot be learned (identity-service not
- * answering, an unreadable commit) counts as not holding: the commit is made unsigned rather than not at all.
- */
+// Gitea's `SignInitialCommit`, `SignCRUDAction`, `SignMerge`. A rule whose fact cannot be learned counts as not
+// holding: the commit is made unsigned rather than not at all.
 @Injectable()
 export class InstanceCommitSigner extends CommitSigner {
   private readonly logger = new Logger('CommitSigner');

@@ -16,13 +16,11 @@ export type SigningSettings = SettingsOf<typeof signingSettingsSpec>;
 /** The key Cairn signs with: format, key (GPG key id or SSH public key path) and the identity that signs. */
 export type InstanceKey = Pick<CommitSigning, 'format' | 'key' | 'signer'>;
 
-/** The instance key's public half as the signing-key endpoints serve it. */
 export interface PublicSigningKey {
   format: SigningFormat;
   content: string;
 }
 
-/** An OpenSSH public key line: `<type> <base64>[ comment]`. */
 const SSH_PUBLIC_KEY = /^(ssh-ed25519|ssh-rsa|ecdsa-sha2-nistp(256|384|521)|sk-ssh-ed25519@openssh\.com|sk-ecdsa-sha2-nistp256@openssh\.com) [A-Za-z0-9+/]+={0,3}( .*)?$/;
 /** What gpg accepts as a key specification here (id, fingerprint, e-mail, name): no option, no control character. */
 // eslint-disable-next-line no-control-regex
@@ -38,11 +36,7 @@ export function sshPrivateKeyPath(publicKeyPath: string): string {
   return publicKeyPath.replace(/\.pub$/, '');
 }
 
-/**
- * Refuses to start (a {@link ConfigError} naming the setting) when SIGNING_KEY names a key Cairn cannot sign with:
- * an SSH public key file that is missing, not absolute, not a public key, or without its private key beside it; a
- * GPG key that is not a secret key in the keyring (GNUPGHOME, else HOME/.gnupg).
- */
+/** Refuses start (a {@link ConfigError}) when SIGNING_KEY names a key Cairn cannot sign with. */
 export function validateInstanceSigningKey(settings: SigningSettings): void {
   if (!isExplicitKey(settings)) return;
   const key = settings.signingKey;
@@ -76,13 +70,8 @@ export function validateInstanceSigningKey(settings: SigningSettings): void {
   }
 }
 
-/**
- * The instance signing key (Gitea's `SigningKey`/`PublicSigningKey`): `none` → none; `default` → the git
- * configuration (the repository's own, then the server user's `~/.gitconfig` and `~/.config/git/config`, since
- * Cairn's git never reads global configuration itself): `user.signingkey`, `gpg.format`, `user.name`, `user.email`,
- * and only if `commit.gpgsign` is true; anything else → SIGNING_KEY in SIGNING_FORMAT, signed as SIGNING_NAME
- * <SIGNING_EMAIL>.
- */
+// Gitea's `SigningKey`: `none` → none; `default` → the git configuration (repository, then the server user's
+// global files, which Cairn's git never reads itself), only with `commit.gpgsign`; else SIGNING_KEY in SIGNING_FORMAT.
 @Injectable()
 export class InstanceSigningKey {
   private explicitPublicKey: Promise<string> | null = null;
@@ -118,10 +107,7 @@ export class InstanceSigningKey {
     return { format: key.format, content: await this.readPublicKey(key) };
   }
 
-  /**
-   * What the signing-key endpoints serve (Gitea's `getSigningKey`): the public key when it has the `format` asked
-   * for; NOT_FOUND "no signing key" or "signing key format is <other>" otherwise.
-   */
+  /** Gitea's `getSigningKey`: the public key in the asked `format`, else NOT_FOUND saying why. */
   async publicKeyIn(format: SigningKeyFormat, dir: string | null): Promise<string> {
     const key = await this.publicKey(dir);
     if (!key) throw DomainError.notFound('no signing key');

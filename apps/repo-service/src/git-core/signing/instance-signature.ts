@@ -6,7 +6,6 @@ import { readRawCommit, splitCommitSignature } from '@cairn/git';
 import type { PublicSigningKey } from './instance-key.js';
 import { runSigningTool } from './signing-tools.js';
 
-/** A signed commit object split into what was signed and the signature. */
 export interface SignedCommit {
   /** The armored signature (`-----BEGIN SSH SIGNATURE-----` or `-----BEGIN PGP SIGNATURE-----`). */
   signature: string;
@@ -14,11 +13,7 @@ export interface SignedCommit {
   payload: Buffer;
 }
 
-/**
- * Splits a raw commit object (`git cat-file commit`) into its signature and the payload it signs (the one rule:
- * `splitCommitSignature` of the commit-object parser); null when the commit is not signed or its signature is over
- * the size read.
- */
+/** Null when unsigned or the signature is over the size read (the one rule: `splitCommitSignature`). */
 export function splitSignedCommit(raw: Buffer): SignedCommit | null {
   const split = splitCommitSignature(raw);
   return split && !split.tooLarge ? { signature: split.armored, payload: split.payload } : null;

@@ -19,10 +19,7 @@ export interface SigningFacts {
 
 export type RulesVerdict = { sign: true } | { sign: false; reason: SigningRule };
 
-/**
- * The rules as Gitea reads a list (`signingModeFromStrings`): the first `never` or `always` stands alone — whatever
- * else the list holds — and an empty list is `never`.
- */
+/** Gitea's `signingModeFromStrings`: the first `never` or `always` stands alone; an empty list is `never`. */
 export function effectiveRules(rules: readonly SigningRule[]): SigningRule[] {
   const out: SigningRule[] = [];
   for (const rule of rules) {

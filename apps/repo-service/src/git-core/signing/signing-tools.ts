@@ -1,17 +1,13 @@
 import { spawn } from 'node:child_process';
 import { gitEnvironment } from '@cairn/git';
 
-/** What one run of gpg or ssh-keygen did. */
 export interface ToolRun {
   code: number | null;
   stdout: string;
   stderr: string;
 }
 
-/**
- * Runs `gpg` or `ssh-keygen` with an argument vector (never a shell) in git's environment — the same PATH, HOME and
- * GNUPGHOME the git that signs sees, so both find the same keyring — with a time limit.
- */
+/** Argument vector, git's environment (same PATH, HOME, GNUPGHOME as the signing git: the same keyring), time limit. */
 export function runSigningTool(command: 'gpg' | 'ssh-keygen', args: readonly string[], input: string | Buffer = '', timeoutMs = 30_000): Promise<ToolRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env: gitEnvironment(), stdio: ['pipe', 'pipe', 'pipe'] });

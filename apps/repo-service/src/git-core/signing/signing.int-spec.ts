@@ -1,9 +1,4 @@
-/**
- * The instance CommitSigner with real keys (an ed25519 SSH key from ssh-keygen, an ed25519 OpenPGP key from gpg in
- * a private GNUPGHOME) and real git: which commits Cairn signs under each rule, what `git commit-tree` writes, and
- * that `git verify-commit` accepts it. File changes (`crud`) are covered here until the contents routes call the
- * signer. identity-service is replaced by stand-ins answering the two questions the rules ask (`pubkey`).
- */
+// The instance CommitSigner with real keys and git: which commits it signs per rule, and that git verifies them.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -5,10 +5,7 @@ import { InstanceCommitSigner } from './instance-commit-signer.js';
 import { InstanceSigningKey } from './instance-key.js';
 import { SigningKeyHandler } from './signing-key.handler.js';
 
-/**
- * Signing the commits repo-service creates with the instance key ({@link CommitSigner}), and serving that key's
- * public half (`repo.signing-key.get`). Global: repository creation, merges and file changes all sign.
- */
+/** Global: repository creation, merges and file changes all sign with the instance key. */
 @Global()
 @Module({
   imports: [AccessModule],

@@ -8,7 +8,6 @@ import {
   setHeadBranch, updateRef, writeBlob, writeFlatTree,
 } from '@cairn/git';
 
-/** A `RepoRefDto` will do. */
 export type RepoLocation = Pick<RepoRefDto, 'ownerName' | 'name'>;
 
 export interface GitSignature {
@@ -46,10 +45,7 @@ export class RepoStorage {
     );
   }
 
-  /**
-   * Exclusive: an existing directory (a lost race, leftovers) fails with ALREADY_EXISTS untouched; other failures clean
-   * up.
-   */
+  /** Exclusive: an existing directory fails with ALREADY_EXISTS untouched; other failures clean up. */
   async init(ref: RepoLocation, defaultBranch: string): Promise<string> {
     if (!isValidBranchName(defaultBranch)) throw DomainError.unprocessable(`invalid branch name "${defaultBranch}"`);
     const path = this.pathFor(ref);
@@ -126,7 +122,6 @@ export class RepoStorage {
     await rename(source, target);
   }
 
-  /** No error if it is already gone. */
   async remove(ref: RepoLocation): Promise<void> {
     await this.removePath(this.pathFor(ref));
   }

@@ -5,10 +5,6 @@ import { ATTACHMENT_BLOB_STORE, ATTACHMENT_ROOT, AttachmentBlobs } from './attac
 import { AttachmentBlobsRepository } from './attachment-blobs.repository.js';
 import { RepoStorage } from './repo-storage.js';
 
-/**
- * Repository storage on disk ({@link RepoStorage}) and release attachment bytes in their blob store
- * ({@link AttachmentBlobs}), for every module of repo-service.
- */
 @Global()
 @Module({
   providers: [

@@ -3,16 +3,12 @@ import type { TemplateCatalogue } from './template-catalogue.js';
 
 /** What a licence's placeholders stand for (Gitea's `LicenseValues`). */
 export interface LicenseValues {
-  /** The repository owner's name. */
   owner: string;
   repo: string;
   year: string;
 }
 
-/**
- * The placeholder spellings of the licence texts (SPDX's, GitHub's and Gitea's) and which value each takes; every
- * occurrence is replaced, as Gitea does (Apache-2.0's appendix and the GPL's "how to apply" included).
- */
+/** SPDX's, GitHub's and Gitea's placeholder spellings; every occurrence is replaced, as Gitea does. */
 const PLACEHOLDERS: Record<keyof LicenseValues, string[]> = {
   year: ['<year>', '[year]', '[yyyy]', '{year}', '{yyyy}'],
   owner: [
@@ -22,7 +18,6 @@ const PLACEHOLDERS: Record<keyof LicenseValues, string[]> = {
   repo: ['<program>', '{program}'],
 };
 
-/** The licence text with its placeholders filled. */
 export function fillLicense(text: string, values: LicenseValues): string {
   let out = text;
   for (const field of Object.keys(PLACEHOLDERS) as (keyof LicenseValues)[]) {
@@ -31,10 +26,7 @@ export function fillLicense(text: string, values: LicenseValues): string {
   return out.endsWith('\n') ? out : `${out}\n`;
 }
 
-/**
- * Gitea's `.gitignore` of several templates: each one under a `# ---> <Name>` line, followed by an empty line.
- * `templates` are (canonical name, text) pairs in the order the creator listed them.
- */
+/** Gitea's `.gitignore` of several templates: each under a `# ---> <Name>` line, then an empty line. */
 export function assembleGitignore(templates: { name: string; source: string }[]): string {
   return templates.map((t) => `# ---> ${t.name}\n${t.source}${t.source.endsWith('\n') ? '' : '\n'}\n`).join('');
 }
@@ -51,16 +43,12 @@ export interface TemplateChoice {
   license?: string;
 }
 
-/** A file of the initial commit. */
 export interface InitFile {
   path: string;
   content: string;
 }
 
-/**
- * The `.gitignore` and `LICENSE` of an initial commit (none, one or both). UNPROCESSABLE when a name is unknown —
- * checked whether or not `auto_init` is set, so a typo is never silently ignored.
- */
+/** UNPROCESSABLE for an unknown name whether or not `auto_init` is set, so a typo is never silently ignored. */
 export function templateFiles(catalogue: TemplateCatalogue, choice: TemplateChoice, values: LicenseValues): InitFile[] {
   const files: InitFile[] = [];
   const gitignores = parseGitignoreNames(choice.gitignores).map((name) => {

@@ -11,7 +11,6 @@ export interface LicenseTemplate {
   name: string;
   /** The licence's own reference page (spdx-license-list's `url`). */
   url: string;
-  /** The text with its placeholders unfilled. */
   text: string;
 }
 
@@ -42,7 +41,6 @@ export class TemplateCatalogue {
     return [...this.licenses.values()];
   }
 
-  /** The template and its canonical name, or undefined. */
   gitignore(name: string): { name: string; source: string } | undefined {
     const key = lookup(this.gitignores, name);
     return key === undefined ? undefined : { name: key, source: this.gitignores.get(key)! };

@@ -3,6 +3,5 @@ import { RepositoriesModule } from '../repositories/repositories.module.js';
 import { TopicsHandler } from './topics.handler.js';
 import { TopicsService } from './topics.service.js';
 
-/** Repository topics. */
 @Module({ imports: [RepositoriesModule], controllers: [TopicsHandler], providers: [TopicsService] })
 export class TopicsModule {}

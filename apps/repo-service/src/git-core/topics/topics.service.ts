@@ -8,10 +8,7 @@ import { inTx, PRISMA_TX_LIMITS } from '../../foundation/prisma/tx.js';
 import { RepositoriesRepository } from '../repositories/repositories.repository.js';
 
 
-/**
- * A repository's topics (Gitea's `routers/api/v1/repo/topic.go`), kept as a sorted array on the repository row:
- * Gitea also stores them on the repository for rendering, and search matches them through a GIN index.
- */
+/** A sorted array on the repository row, as Gitea keeps them for rendering; search uses a GIN index on it. */
 @Injectable()
 export class TopicsService {
   constructor(

@@ -6,18 +6,13 @@ import { type CatFilePool, spawnArchive } from '@cairn/git';
 import { sharedCatFilePool } from '../git/shared-pool.js';
 import { plainAnswer } from './plain-answer.js';
 
-/** The archive formats of Gitea's `/archive/{ref}.zip|.tar.gz`. */
 export type ArchiveFormat = 'zip' | 'tar.gz';
 
 export function isArchiveFormat(value: string | null): value is ArchiveFormat {
   return value === 'zip' || value === 'tar.gz';
 }
 
-/**
- * Streams `git archive` of the commit `commit` (a full id the gateway resolved; anything else is 400, a non-commit 404)
- * into an internal HTTP answer, every path under `<prefix>/` as Gitea's archives are. zip comes from git itself; tar.gz
- * is git's tar gzipped here (no external gzip process). Nothing is buffered; a client that goes away kills git.
- */
+/** zip from git itself, tar.gz gzipped here (no external process); nothing buffered; a client that leaves kills git. */
 export async function streamArchive(
   repoPath: string,
   commit: string,

@@ -5,7 +5,6 @@ import { parseRange } from '@cairn/platform';
 import type { AttachmentBlobs } from '../storage/attachment-blobs.js';
 import type { AttachmentUploads } from './transport-ports.js';
 
-/** What the internal endpoint needs to take and give release attachment bytes. */
 export interface AttachmentEndpoint {
   service: AttachmentUploads;
   blobs: AttachmentBlobs;
@@ -36,10 +35,8 @@ function failure(res: ServerResponse, err: unknown): void {
 }
 
 /**
- * `POST /internal/attachments?repo=&release=&name=` (body: the file; actor header): stores it, 201 with the
- * `AttachmentDto`. `GET /internal/attachments?repo=&uuid=`: streams the file with its length (206 for a single
- * `Range`, 416 past its end), or with `[storage] SERVE_DIRECT` on S3 answers 303 to a presigned URL. The gateway has
- * authorised the caller; the release and the repository's state are checked here.
+ * The gateway has authorised the caller; the release and the repository's state are checked here. GET answers a
+ * single `Range` (206, 416), or 303 to a presigned URL with `[storage] SERVE_DIRECT` on S3.
  */
 export async function serveAttachment(endpoint: AttachmentEndpoint, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const q = url.searchParams;

@@ -12,11 +12,7 @@ function plain(res: ServerResponse, status: number, message: string): void {
   res.end(`${message}\n`);
 }
 
-/**
- * Streams the bytes of the blob `oid` (a full object id; anything else is 400, a non-blob 404) into an internal HTTP
- * answer, for `GET …/git/blobs/{sha}` content too large for a bus message. The bytes come from a dedicated
- * `git cat-file blob`, so a long read never holds the pooled process.
- */
+/** For blobs too large for a bus message; a dedicated `git cat-file blob`, so long reads never hold the pooled one. */
 export async function streamBlobById(repoPath: string, oid: string, res: ServerResponse, pool: CatFilePool = sharedCatFilePool()): Promise<void> {
   if (!isObjectId(oid)) return plain(res, 400, 'invalid blob id');
   const info = await pool.one(repoPath, { op: 'info', object: oid }).catch(() => null);

@@ -4,7 +4,6 @@ export const SNIFF_BYTES = 1024;
 /** Raw bytes leave repo-service untyped: the gateway decides how user content is shown (its `http/user-content.ts`). */
 export const OCTET_STREAM = 'application/octet-stream';
 
-/** `Content-Disposition: inline` with the file name (ASCII fallback plus RFC 5987 for the exact name). */
 export function inlineDisposition(name: string): string {
   const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
   return `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;

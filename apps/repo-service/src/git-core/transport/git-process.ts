@@ -6,7 +6,6 @@ import { PUSH_JOURNAL_ENV } from './push-log.js';
 import type { JournalContext, OpenJournal, PushJournals } from './push-journal.js';
 import type { PreReceiveChecks } from './pre-receive-checks.js';
 
-/** Prepared once at start. */
 export interface GitTransportPaths {
   /** Holds Cairn's `pre-receive` and `reference-transaction`. */
   hooksDir: string;
@@ -32,18 +31,13 @@ export interface GitServiceOptions {
   dir: string;
   statelessRpc: boolean;
   advertiseRefs?: boolean;
-  /** E.g. `version=2`. */
   gitProtocol?: string;
-  /** Opened by `startClientGitService`. */
   journal?: OpenJournal;
   /** The pre-receive checks' address and this push's key. */
   hookEnv?: Record<string, string>;
 }
 
-/**
- * The path follows `--end-of-options`, so it is never an option; receive-pack's hook journals every ref update before
- * git makes it.
- */
+/** The path follows `--end-of-options`; receive-pack's hook journals every ref update before git makes it. */
 export function startGitService(paths: GitTransportPaths, options: GitServiceOptions): GitServiceRun {
   // GIT_PROTOCOL lets upload-pack speak v2 (receive-pack has none); maintenance runs after the push is recorded.
   const child = spawnGitService({
@@ -72,10 +66,7 @@ export function startGitService(paths: GitTransportPaths, options: GitServiceOpt
   return { child, finished };
 }
 
-/**
- * The journal is synced before git starts; `finished` resolves once the push is recorded, so a finished `git push` has
- * its event in the outbox.
- */
+/** The journal is synced before git starts; `finished` resolves once the push is recorded (its event in the outbox). */
 export async function startClientGitService(
   paths: GitTransportPaths,
   options: Omit<GitServiceOptions, 'journal' | 'advertiseRefs'>,
@@ -96,10 +87,7 @@ export async function startClientGitService(
 
 const maintenanceLogger = new Logger('GitMaintenance');
 
-/**
- * Run after recording and without Cairn's hooks: inside receive-pack its `pack-refs` would journal every packed ref
- * (or, detached, be refused). Not awaited.
- */
+/** After recording, without Cairn's hooks: inside receive-pack `pack-refs` would journal every packed ref. */
 function maintainAfterPush(dir: string): void {
   void runAutoMaintenance(dir)
     .then((r) => {

@@ -13,11 +13,7 @@ const NAME = '[A-Za-z0-9_.-]{1,100}';
 const PATH = `/?(${NAME})/(${NAME})`;
 const COMMAND = new RegExp(`^(git-upload-pack|git-receive-pack|git upload-pack|git receive-pack) (?:'${PATH}'|${PATH})$`);
 
-/**
- * Parses the command an SSH client asks to exec: `git-upload-pack '/owner/repo.git'` as git sends it, also
- * `git upload-pack`, with or without the leading `/`, the quotes or `.git`. Anything else (options, `..`, other
- * programs, extra arguments, shell syntax) is refused with a message for the client's stderr.
- */
+/** `git-upload-pack '/owner/repo.git'` and spelling variants; options, `..`, other programs or shell syntax refused. */
 export function parseSshGitCommand(command: string): ParsedGitCommand | { error: string } {
   const m = COMMAND.exec(command);
   if (!m) {

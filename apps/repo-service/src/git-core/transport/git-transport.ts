@@ -15,24 +15,18 @@ import { loadOrCreateHostKey } from './ssh-host-key.js';
 import { GitSshServer } from './ssh.server.js';
 import { hostKeyPath, serviceDataDir, TRANSPORT_SETTINGS, type TransportSettings } from './transport-settings.js';
 
-/** Where the transport listens once started (ports resolved, for logs and tests). */
 export interface StartedTransport {
   httpPort: number | null;
   sshPort: number | null;
   stop: () => Promise<void>;
 }
 
-/** Overrides for tests: listen on other ports/addresses than the settings say. */
 export interface TransportListenOverrides {
   httpPort?: number;
   sshPort?: number;
 }
 
-/**
- * Starts and stops repo-service's git transport: the internal smart-HTTP endpoint for the gateway and the built-in
- * SSH server, both journaling every push (`PushJournals`) and feeding it into the push sink (`PUSH_SINK`:
- * repo-service's push recorder); the journals also replay pushes a crashed instance left unrecorded.
- */
+/** Internal smart HTTP and the SSH server, both journaling pushes into the push sink; the journals replay crashes. */
 @Injectable()
 export class GitTransport {
   private readonly logger = new Logger('GitTransport');
@@ -113,7 +107,6 @@ export class GitTransport {
   }
 }
 
-/** `bootstrapService`'s `afterStart`: starts the git transport, returns its stopper. */
 export async function startTransport(app: INestApplicationContext): Promise<() => Promise<void>> {
   const started = await app.get(GitTransport).start();
   return started.stop;

@@ -57,7 +57,6 @@ function noCache(contentType: string): Record<string, string> {
   };
 }
 
-/** A pkt-line (`0000`-style length prefix) carrying one text line. */
 export function pktLine(text: string): string {
   return (Buffer.byteLength(text) + 4).toString(16).padStart(4, '0') + text;
 }
@@ -74,14 +73,8 @@ function parseId(value: string | undefined): number | null {
   return value && /^[1-9]\d{0,15}$/.test(value) ? Number(value) : null;
 }
 
-/**
- * repo-service's internal git smart-HTTP endpoint. Only the gateway calls it (shared token, constant-time check);
- * the gateway has already authenticated the client and authorised the operation, and passes the resolved
- * repository and actor in headers. It runs `git upload-pack|receive-pack --stateless-rpc` and streams both ways
- * with backpressure; pack data is never buffered. A receive-pack's ref updates are journaled as git makes them
- * (`PushJournals`) and recorded from the journal before the response ends, so a finished `git push` has its event
- * in the outbox — and a push cut short by a crash is recorded by a replay.
- */
+// Only the gateway calls it (shared token), having authenticated and authorised the client. Packs stream both ways,
+// never buffered; a push's ref updates are journaled and recorded before the response ends (`PushJournals`).
 export class InternalGitHttpServer {
   private readonly logger = new Logger('InternalGitHttp');
   private readonly server: Server;

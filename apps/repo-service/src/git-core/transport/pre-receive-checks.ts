@@ -7,7 +7,6 @@ import { PRE_RECEIVE_ENV } from './push-log.js';
 import type { JournalContext } from './push-journal.js';
 import type { RefUpdateLine } from './push-log.js';
 
-/** What the check of one push is given: who pushes where, git's quarantine variables, and the updates. */
 export interface PreReceiveInput {
   context: JournalContext;
   env: Record<string, string | undefined>;
@@ -23,11 +22,8 @@ export type PreReceiveApplies = (context: JournalContext) => Promise<boolean>;
 /** The largest request the check script sends (a push of many refs). */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
-/**
- * The endpoint the `pre-receive` hook's check script calls (loopback, ephemeral port). Each receive-pack that may
- * update refs is registered first under a random one-time key, passed to its hook through the environment: the key
- * is all the script can name, so who pushes where always comes from this process, never from the request.
- */
+// Called by the `pre-receive` hook's script on loopback with a random one-time key per receive-pack: the key is all
+// the script can name, so who pushes where always comes from this process.
 export class PreReceiveChecks {
   private readonly logger = new Logger('PreReceiveChecks');
   private readonly server: Server;
@@ -55,11 +51,7 @@ export class PreReceiveChecks {
     await new Promise<void>((done) => this.server.close(() => done()));
   }
 
-  /**
-   * Registers a receive-pack about to start; returns the environment for it, and the release to call once it ends.
-   * A repository without rules gets no key (its hook stops after its own rules), so a rule added while such a push
-   * is under way applies from the next push on.
-   */
+  /** A repository without rules gets no key, so a rule added during such a push applies from the next push on. */
   async register(context: JournalContext): Promise<{ env: Record<string, string>; release: () => void }> {
     // When that cannot be told (the database did not answer), the push is checked, and the check says why it fails.
     if (!this.url || !(await this.applies(context).catch(() => true))) return { env: {}, release: () => undefined };
@@ -84,10 +76,7 @@ export class PreReceiveChecks {
   }
 }
 
-/**
- * git's object-directory variables of the push, accepted only inside the repository (receive-pack puts its
- * quarantine under `objects/`); null when one points elsewhere.
- */
+/** git's object-directory variables, accepted only inside the repository (its quarantine); null otherwise. */
 function quarantineEnv(dir: string, body: Record<string, unknown>): Record<string, string | undefined> | null {
   const inside = (p: unknown): p is string => {
     if (typeof p !== 'string' || !isAbsolute(p)) return false;

@@ -33,12 +33,8 @@ const CONTEXT_FILE = 'context.json';
 const PID_FILE = 'pid';
 const ENTRY = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:\.([0-9a-f]{32}))?$/;
 
-/**
- * One directory per receive-pack on the shared volume: `context.json` (synced before git starts), the pid and the
- * hook's `refs`. If the instance dies before recording, any instance replays the journal once quiet, claiming it by
- * rename (one wins; the hook then refuses further updates). Exactly once: the recorder marks the id in
- * `ref_update_journal` in the events' transaction.
- */
+// One directory per receive-pack (context synced before git starts). If the instance dies before recording, any
+// instance replays it once quiet, claiming it by rename; the recorder marks the id in the events' transaction.
 export class PushJournals {
   private readonly logger = new Logger('PushJournal');
   /** Receive-pack running, or being recorded. */
@@ -91,10 +87,7 @@ export class PushJournals {
     return { id, path, context };
   }
 
-  /**
-   * Noted synchronously after spawn (the first ref update needs the client's pack first); it tells receive-pack's lines
-   * from its maintenance's.
-   */
+  /** Noted right after spawn; it tells receive-pack's journal lines from its maintenance's. */
   notePid(journal: OpenJournal, pid: number | undefined): void {
     if (pid === undefined) return;
     try {
@@ -201,7 +194,6 @@ export class PushJournals {
   }
 }
 
-/** Null when missing or unreadable (cut short before git started). */
 async function readContext(path: string): Promise<JournalContext | null> {
   try {
     const c = JSON.parse(await readFile(join(path, CONTEXT_FILE), 'utf8')) as JournalContext;
@@ -211,10 +203,7 @@ async function readContext(path: string): Promise<JournalContext | null> {
   }
 }
 
-/**
- * Git died between locking and reporting: an update happened exactly when the ref is now where it took it. Read once
- * the writer is gone.
- */
+/** Git died between locking and reporting: an update happened exactly when the ref is now where it took it. */
 export async function settle(dir: string, unsettled: RefUpdateLine[]): Promise<RefUpdateLine[]> {
   const refs = await listRefs(dir, { patterns: unsettled.map((u) => u.ref) });
   const current = new Map(refs.map((r) => [r.ref, r.oid]));

@@ -11,16 +11,12 @@ export interface RefUpdateLine {
   renamed?: true;
 }
 
-/** See `push-journal.ts`. */
 export const PUSH_JOURNAL_ENV = 'CAIRN_PUSH_JOURNAL';
 
 export const JOURNAL_REFS_FILE = 'refs';
 
-/**
- * Appends each update to the journal while git holds the ref lock, before disk changes, so no ref moves unrecorded even
- * if repo-service dies; with the journal gone (claimed by a replay) `prepared` is refused. Input only reaches `printf`
- * as an argument.
- */
+// Journals each update while git holds the ref lock, before disk changes: no ref moves unrecorded; a claimed journal
+// refuses `prepared`. Input reaches `printf` only as an argument.
 export const REFERENCE_TRANSACTION_HOOK = `#!/bin/sh
 # Written by Cairn repo-service: journals every ref update of a push (see PUSH_JOURNAL in the docs).
 j="$${PUSH_JOURNAL_ENV}"
@@ -48,7 +44,6 @@ function serverOwnedPatterns(): string {
 }
 
 export const PRE_RECEIVE_ENV = {
-  /** See `PreReceiveChecks`. */
   url: 'CAIRN_PRE_RECEIVE_URL',
   /** Names the push (repository, pusher) to the checks. */
   key: 'CAIRN_PRE_RECEIVE_KEY',
@@ -57,10 +52,7 @@ export const PRE_RECEIVE_ENV = {
 
 export const PRE_RECEIVE_CHECK_SCRIPT_NAME = 'pre-receive-check.cjs';
 
-/**
- * Refuses a push touching server-owned refs (`SERVER_OWNED_REF_PREFIXES`), as Gitea does, then hands updates to the
- * check script; its output reaches the client as `remote:` lines.
- */
+/** Refuses server-owned refs (as Gitea), then hands updates to the check script; its output reaches the client. */
 export const PRE_RECEIVE_HOOK = `#!/bin/sh
 # Written by Cairn repo-service: refuses pushes to refs the server owns, then asks repo-service about the rest.
 refused=0
@@ -127,10 +119,7 @@ export interface JournalRecord extends RefUpdateLine {
 
 const STATES: ReadonlySet<string> = new Set<JournalState>(['prepared', 'committed', 'aborted']);
 
-/**
- * An unterminated last line is a write cut by a crash (never acknowledged to git) and is dropped; other malformed lines
- * are reported, never guessed at.
- */
+/** An unterminated last line is a crash-cut write (never acknowledged), dropped; other bad lines are reported. */
 export function parseJournal(text: string): { records: JournalRecord[]; invalid: string[] } {
   const records: JournalRecord[] = [];
   const invalid: string[] = [];
@@ -160,10 +149,7 @@ export interface JournalOutcome {
   unsettled: RefUpdateLine[];
 }
 
-/**
- * Only receive-pack's own records count (`pid`, else the first record's): a `maintenance`/`gc` it starts inherits the
- * hook and its `pack-refs` reports every ref as created. Two zero ids are git's packed-refs step of a deletion.
- */
+/** Only receive-pack's own records count: maintenance it starts inherits the hook and reports every ref as created. */
 export function journalOutcome(records: JournalRecord[], pid: number | null): JournalOutcome {
   const owner = pid ?? records[0]?.pid;
   const byRef = new Map<string, { line: RefUpdateLine; state: JournalState }>();
@@ -180,10 +166,7 @@ export function journalOutcome(records: JournalRecord[], pid: number | null): Jo
   };
 }
 
-/**
- * Via `-c core.hooksPath`, so repositories' own `hooks/` are never used; atomic writes let replicas sharing the volume
- * do it together.
- */
+/** Via `-c core.hooksPath`, so repositories' own hooks are never used; atomic writes for replicas on one volume. */
 export async function installHooks(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true, mode: 0o755 });
   for (const [name, script] of [

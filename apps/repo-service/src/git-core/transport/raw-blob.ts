@@ -5,15 +5,8 @@ import { inlineDisposition, OCTET_STREAM, SNIFF_BYTES } from './content-type.js'
 import { isValidRefOrSha } from '@cairn/contracts';
 import { plainAnswer } from './plain-answer.js';
 
-/**
- * Streams the raw bytes of `path` at `ref` (branch, tag or commit id — the gateway sends the commit id it got from
- * `repo.raw.get`) into an HTTP response, for blobs too large for a bus message. Mount it on repo-service's
- * internal HTTP server as `GET /internal/raw?owner=&repo=&ref=&path=` (after the internal-token check, with
- * `repoPath = repoStoragePath(repoRoot, owner, repo)`). Answers 404 for anything that is not a file or symlink,
- * 400 for an invalid ref or path. The lookup goes through the pooled cat-file process; the bytes come from a
- * dedicated `git cat-file blob` so a long download never holds the pool. Length, ETag (the blob id) and an inline
- * disposition are set as Gitea does (the content type is the gateway's to decide); nothing is buffered beyond a KiB.
- */
+// For blobs too large for a bus message; mounted as `GET /internal/raw` after the internal-token check. The lookup
+// uses the pooled cat-file, the bytes a dedicated `git cat-file blob` so a long download never holds the pool.
 export async function streamRawBlob(
   repoPath: string,
   ref: string,

@@ -16,10 +16,7 @@ function uint32(n: number): Buffer {
   return b;
 }
 
-/**
- * A fresh ed25519 key as an unencrypted OpenSSH private key file (`openssh-key-v1`, the format `ssh-keygen`
- * writes and ssh2 reads), generated with node:crypto.
- */
+/** A fresh ed25519 key in `openssh-key-v1` format (what ssh-keygen writes and ssh2 reads), from node:crypto. */
 export function generateEd25519OpenSshKey(comment = 'cairn-ssh-host-key'): string {
   const { privateKey } = generateKeyPairSync('ed25519');
   const jwk = privateKey.export({ format: 'jwk' });
@@ -51,10 +48,7 @@ export function generateEd25519OpenSshKey(comment = 'cairn-ssh-host-key'): strin
   return `-----BEGIN OPENSSH PRIVATE KEY-----\n${lines.join('\n')}\n-----END OPENSSH PRIVATE KEY-----\n`;
 }
 
-/**
- * Reads the SSH host key, generating it on first start. Creation is atomic (hard link of a finished temp file), so
- * replicas starting together on a shared volume end up with the same key.
- */
+/** Atomic creation (hard link of a finished temp file): replicas starting together get the same key. */
 export async function loadOrCreateHostKey(path: string): Promise<Buffer> {
   let key: Buffer;
   try {

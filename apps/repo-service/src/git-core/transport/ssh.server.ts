@@ -22,7 +22,6 @@ export interface GitSshServerOptions {
   repoRoot: string;
   paths: GitTransportPaths;
   rpc: RpcClient;
-  /** `[security] TWO_FACTOR_AUTH`. */
   twoFactorPolicy: TwoFactorPolicy;
   /** Close connections that have not authenticated within this time (ms). */
   authTimeoutMs?: number;
@@ -42,15 +41,12 @@ interface DeployKeyIdentity {
   deployKey: true;
   fingerprint: string;
 }
-/** Who authenticated: a user's key (resolved by identity-service) or a deploy key. */
 type SshIdentity = ResolveKeyReply | DeployKeyIdentity;
 
-/** Where an authorised command runs, as whom, and how its success is recorded. */
 interface GitTarget {
   repoId: number;
   dir: string;
   pusherId: number;
-  /** The deploy key that authenticated, if one did. */
   deployKeyId?: number;
   recordUse: () => Promise<unknown>;
 }
@@ -58,13 +54,8 @@ interface GitTarget {
 /** Raised to end an SSH git command with exit status 1 and a message on the client's stderr. */
 class SshRefusal extends Error {}
 
-/**
- * The built-in SSH server for git. Public-key authentication only: every offered key is resolved by
- * identity-service (`identity.key.resolve`), or else matched against deploy keys, and accepted only once the client's
- * signature over the session verifies against it. An exec request must be exactly `git-upload-pack|git-receive-pack '<owner>/<repo>(.git)'`; access is
- * decided by `repo.access.resolve` plus the two-factor policy, then git runs with the channel as its stdio. After
- * every successful operation the key's last use is recorded (`identity.key.touch`).
- */
+// Public-key authentication only (identity-service's keys, else deploy keys), accepted only once the client's session
+// signature verifies. Exec must be exactly `git-upload-pack|git-receive-pack '<owner>/<repo>'`; access as the gateway.
 export class GitSshServer {
   private readonly logger = new Logger('GitSshServer');
   private readonly server: ssh2.Server;
@@ -250,10 +241,7 @@ export class GitSshServer {
     };
   }
 
-  /**
-   * A deploy key reaches only the repositories it was added to (any other answers as a missing one); a read-only key
-   * fetches only. Pushes are recorded as the repository owner's, as Gitea does (a deploy key names no user).
-   */
+  /** A read-only deploy key only fetches; pushes are recorded as the owner's, as Gitea (a deploy key names no user). */
   private async authoriseDeployKey(who: DeployKeyIdentity, cmd: ParsedGitCommand): Promise<GitTarget> {
     const notFound = `Repository ${cmd.owner}/${cmd.repo} does not exist or you do not have access to it`;
     const deployKeys = this.options.deployKeys;
@@ -275,7 +263,6 @@ export class GitSshServer {
     };
   }
 
-  /** The repository's git directory; the refusal when it has none. */
   private async storageOf(repo: { ownerName: string; name: string }, notFound: string): Promise<string> {
     let dir: string;
     try {

@@ -2,19 +2,13 @@ import { join, resolve } from 'node:path';
 import { loadSettings, parsers, type SettingsOf } from '@cairn/platform';
 import { serviceDataDir } from '../storage/service-data-dir.js';
 
-/**
- * Git transport settings of repo-service (the common ones — `SSH_PORT`, `REPO_INTERNAL_PORT`, `INTERNAL_TOKEN`,
- * `[repository] ROOT` — are in @cairn/platform). Read once at start; a bad value refuses the start.
- */
+/** Git transport settings of repo-service (the common ones are in @cairn/platform). */
 export const transportSettingsSpec = {
   /** Run the built-in SSH server (`[server] START_SSH_SERVER`, as Gitea; on by default in Cairn). */
   startSshServer: { section: 'server', key: 'START_SSH_SERVER', default: true, parse: parsers.bool },
   /** Address the SSH server binds (`[server] SSH_LISTEN_HOST`). */
   sshListenHost: { section: 'server', key: 'SSH_LISTEN_HOST', default: '0.0.0.0', parse: parsers.string },
-  /**
-   * The ed25519 host key (OpenSSH private key file). Empty means `<repository ROOT>/../ssh/host_ed25519`; the file
-   * is generated on first start when it does not exist.
-   */
+  /** The ed25519 host key file; empty: `<repository ROOT>/../ssh/host_ed25519`, generated on first start. */
   sshHostKeyPath: { section: 'server', key: 'SSH_HOST_KEY_PATH', default: '', parse: parsers.string },
   /** The only user name SSH clients may log in as (`git@host`), Gitea's `BUILTIN_SSH_SERVER_USER`. */
   sshServerUser: {
@@ -41,7 +35,6 @@ export function loadTransportSettings(env: NodeJS.ProcessEnv = process.env): Tra
 
 export { serviceDataDir };
 
-/** Where the SSH host key lives: the setting, or `<repository ROOT>/../ssh/host_ed25519`. */
 export function hostKeyPath(settings: TransportSettings, repoRoot: string): string {
   return settings.sshHostKeyPath ? resolve(settings.sshHostKeyPath) : join(serviceDataDir(repoRoot), 'ssh', 'host_ed25519');
 }

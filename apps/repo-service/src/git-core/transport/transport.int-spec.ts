@@ -1,8 +1,4 @@
-// Integration tests for repo-service's git transport: the internal smart-HTTP endpoint and the SSH server, started
-// in-process against real bare repositories in a temporary folder, a database of their own (migrated with
-// tools/migrate) and a private NATS server. identity-service and `repo.access.resolve` are stood in for by small
-// responders on that NATS (this file tests transport, not identity or access rules). Everything is driven with the
-// real `git` and `ssh` commands.
+// repo-service's git transport (internal smart HTTP, SSH) in-process on real repositories, driven by real git and ssh.
 import 'reflect-metadata';
 import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -44,7 +40,6 @@ import { createScratchDatabase, startPrivateNats, type PrivateNats, type Scratch
 const ROOT_URL = 'http://cairn.test:3000/';
 const INTERNAL_TOKEN = `it-internal-${randomUUID()}`;
 
-// ---- stand-ins for identity-service and the access rule ------------------------------------------------------------
 
 interface Person {
   id: number;
@@ -137,7 +132,6 @@ Module({
   ],
 })(TransportTestModule);
 
-// ---- environment -------------------------------------------------------------------------------------------------
 
 let nats: PrivateNats;
 let work: string;
@@ -208,12 +202,10 @@ function asGateway(repoId: number, actorId = 1, token = INTERNAL_TOKEN): string[
   ];
 }
 
-/** A pkt-line carrying one text line. */
 const pktLineOf = (text: string) => (Buffer.byteLength(text) + 4).toString(16).padStart(4, '0') + text;
 
 const httpUrl = (owner: string, name: string) => `${httpBase}/internal/git/${owner}/${name}`;
 
-/** `GIT_SSH_COMMAND` for one person's key. */
 function sshEnv(login: string): Record<string, string> {
   const key = path.join(work, 'keys', login);
   return {
@@ -231,7 +223,6 @@ function sshArgs(login: string, port: number): string[] {
 
 const sshUrl = (owner: string, name: string) => `ssh://git@127.0.0.1:${transport.sshPort}/${owner}/${name}.git`;
 
-/** Creates a repository row and its empty bare repository; returns its id. */
 async function createRepo(owner: Person, name: string, defaultBranch = 'main', isPrivate = true): Promise<number> {
   const prisma = app.get(PrismaService);
   const row = await prisma.repository.create({
@@ -336,7 +327,6 @@ afterAll(async () => {
   process.env = savedEnv;
 });
 
-// ---- the internal HTTP endpoint ------------------------------------------------------------------------------------
 
 describe('internal git HTTP endpoint', () => {
   it('refuses requests without the internal token, or with a wrong one', async () => {
@@ -522,7 +512,6 @@ describe('internal git HTTP endpoint', () => {
   });
 });
 
-// ---- SSH -----------------------------------------------------------------------------------------------------------
 
 describe('SSH server', () => {
   it('clones and pushes with a registered key, records the push and the key use', async () => {
@@ -630,7 +619,6 @@ describe('SSH server', () => {
   });
 });
 
-// ---- concurrency ---------------------------------------------------------------------------------------------------
 
 describe('concurrent pushes', () => {
   it('record each push exactly, with only its own updates', async () => {
@@ -678,7 +666,6 @@ describe('concurrent pushes', () => {
   });
 });
 
-// ---- housekeeping after pushes -------------------------------------------------------------------------------------
 
 describe('commit-graph after pushes', () => {
   /** How many commits `git log -- <path>` met without a changed-path Bloom filter (0: the graph covers them all). */
@@ -733,7 +720,6 @@ describe('commit-graph after pushes', () => {
   });
 });
 
-// ---- server-owned refs (issue 9, item 13) ----------------------------------------------------------------------------
 
 describe('server-owned refs', () => {
   it.each(['http', 'ssh'] as const)('refuses pushes to refs/pull/* (and other server refs) over %s, with a message', async (via) => {

@@ -4,10 +4,7 @@ import { DeployKeysRepository } from '../deploy-keys/deploy-keys.repository.js';
 import { GitTransport } from './git-transport.js';
 import { loadTransportSettings, TRANSPORT_SETTINGS } from './transport-settings.js';
 
-/**
- * Git over HTTP (internal endpoint behind the gateway) and SSH, started from `main.ts`. Its ports (`PUSH_SINK`,
- * `PushPolicy`, `AttachmentUploads`) are implemented above and bound in `layer-ports.module.ts`.
- */
+/** Git over HTTP and SSH; its ports are implemented above and bound in `layer-ports.module.ts`. */
 @Module({
     providers: [
     { provide: TRANSPORT_SETTINGS, useFactory: () => loadTransportSettings() },

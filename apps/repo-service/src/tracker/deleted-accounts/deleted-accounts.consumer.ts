@@ -13,7 +13,6 @@ export function deletedUserId(event: DomainEvent): number | null {
   return account?.kind === 'user' ? account.id : null;
 }
 
-/** Removes what repo-service kept about a deleted user (stars, watches, collaborations, …). */
 @Injectable()
 export class DeletedAccountsConsumer extends DurableConsumers {
   private readonly logger = new Logger('DeletedAccountsConsumer');

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../../foundation/prisma/prisma.service.js';
 
-/** What one account deletion removed, by kind (for the log). */
 export interface AccountDataRemoved {
   stars: number;
   watches: number;
@@ -11,12 +10,7 @@ export interface AccountDataRemoved {
   notifications: number;
 }
 
-/**
- * Everything repo-service keeps about a user that is not theirs to keep once the account is gone (Gitea's
- * `DeleteUser` removes the same: stars and watches with their counters, collaborations, assignments, pending review
- * requests, notifications). Their repositories are not here: identity-service refuses to delete an owner of any.
- * Reviews and comments they wrote stay, as in Gitea.
- */
+/** What Gitea's `DeleteUser` removes too; repositories are not here (identity-service refuses to delete owners). */
 @Injectable()
 export class DeletedAccountsRepository {
   constructor(private readonly prisma: PrismaService) {}

@@ -9,23 +9,15 @@ import { CollaboratorsRepository } from '../../git-core/collaborators/collaborat
 import type { ViewScope } from '../../git-core/repositories/repo-views.js';
 import { RepoViews } from '../../git-core/repositories/repo-views.js';
 
-/** Access modes a team unit may have, in rising order. */
 const UNIT_MODES = ['none', 'read', 'write', 'admin', 'owner'];
 
-/**
- * Whether a team's members can be assigned in the repositories it reaches (Gitea's `GetRepoAssignees`: a unit at write
- * or above, or read on pull requests).
- */
+/** Gitea's `GetRepoAssignees`: a unit at write or above, or read on pull requests. */
 export function teamMembersAssignable(team: Pick<TeamDto, 'units_map'>): boolean {
   const modes = Object.entries(team.units_map).map(([unit, mode]) => [unit, UNIT_MODES.indexOf(mode)] as const);
   return modes.some(([unit, rank]) => rank >= UNIT_MODES.indexOf('write') || (unit === 'repo.pulls' && rank >= UNIT_MODES.indexOf('read')));
 }
 
-/**
- * Who may be assigned to issues and pull requests (Gitea's `GetRepoAssignees`, which `CanBeAssigned` agrees with):
- * the owner of a user's repository, collaborators with write or admin access, and members of the owning
- * organization's teams that reach the repository with {@link teamMembersAssignable} units (the Owners team included).
- */
+/** Gitea's `GetRepoAssignees`: owner of a user's repository, write/admin collaborators, members of reaching teams. */
 @Injectable()
 export class Assignees {
   constructor(
@@ -35,10 +27,7 @@ export class Assignees {
     private readonly views: RepoViews,
   ) {}
 
-  /**
-   * The users `assignee`/`assignees` name, as ids: undefined when neither field is given or the actor lacks write
-   * access (Gitea ignores them then); 422 for an unknown user or one who cannot be assigned.
-   */
+  /** Undefined when not given or the actor lacks write (Gitea ignores them then); 422 for an unassignable user. */
   async resolve(scope: ViewScope, body: AssigneesFields | undefined): Promise<number[] | undefined> {
     if (!body || (body.assignee === undefined && body.assignees === undefined)) return undefined;
     if (!accessAtLeast(scope.access, 'write')) return undefined;
@@ -69,7 +58,6 @@ export class Assignees {
     return owner ? [...listed, owner] : listed;
   }
 
-  /** The ids of everyone who may be assigned (team members bounded by identity-service's lookup limits). */
   private async assignableIds(repo: Pick<RepoRefDto, 'id' | 'ownerId'>): Promise<Set<number>> {
     const row = (await this.views.repositoryCached(repo.id)).row;
     const isOrg = row.ownerKind === 'organization';
@@ -83,7 +71,6 @@ export class Assignees {
     return ids;
   }
 
-  /** The owning organization's teams that reach the repository, with their member ids. */
   private async reachingTeams(repo: Pick<RepoRefDto, 'id' | 'ownerId'>) {
     const granted = await this.access.grantedTeamIds(repo.id);
     const teams = await this.identity.teams({ orgId: repo.ownerId, ids: [...granted].slice(0, TEAM_LOOKUP_MAX), includingAll: true, withMembers: true });

@@ -17,10 +17,7 @@ const SUBJECT: Record<IssueLabelAction | IssueMilestoneAction, (typeof IssueEven
   demilestoned: IssueEvents.demilestoned,
 };
 
-/**
- * Records the event of a label or milestone change of an issue or pull request, inside the transaction that made
- * it: the issue (and pull request) JSON as it is after the change, reloaded within that transaction.
- */
+/** Records a label or milestone change's event in its transaction, with the issue JSON as it is after the change. */
 @Injectable()
 export class IssueChangeEvents {
   constructor(
@@ -47,7 +44,6 @@ export class IssueChangeEvents {
     });
   }
 
-  /** Publishes what was recorded (after the transaction committed). */
   kick(): void {
     this.outbox.kick();
   }

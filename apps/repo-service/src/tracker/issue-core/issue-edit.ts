@@ -13,22 +13,16 @@ export interface TitleBodyStateEdit {
 
 /** What differs between an issue and a pull request when one is edited: how it is read, its events, its state rules. */
 export interface EditKind<Row extends IssueRow> {
-  /** Reads the row inside the transaction (a pull request with its pull-request row). */
   reload(tx: Tx, id: number): Promise<Row>;
-  /** The event of a title or body change. */
   edited(tx: Tx, row: Row, changes: IssueChanges): Promise<void>;
   /** Runs before a state change; false keeps the state (a merged pull request). */
   beforeStateChange?(tx: Tx, row: Row, state: IssueState): Promise<boolean>;
-  /** The event of one assignee added or removed. */
   assigneeChanged(tx: Tx, row: Row, action: 'assigned' | 'unassigned', userId: number): Promise<void>;
   /** The event of a state change (after its timeline entry). */
   stateChanged(tx: Tx, row: Row, action: 'closed' | 'reopened'): Promise<void>;
 }
 
-/**
- * Edits title, body, assignees and state of an issue or pull inside the caller's transaction, on the row locked and
- * read again, so each change gets exactly one event and timeline entry.
- */
+/** On the row locked and read again, so each change gets exactly one event and timeline entry. */
 export async function applyIssueEdit<Row extends IssueRow>(
   tx: Tx,
   issues: IssuesRepository,

@@ -8,11 +8,7 @@ export function canModify(scope: Pick<ViewScope, 'actor' | 'access'>, posterId: 
   return accessAtLeast(scope.access, 'write') || (!!scope.actor && scope.actor.id === posterId);
 }
 
-/**
- * While an issue is locked only writers and site admins may add or edit comments (Gitea's `comment_on_locked`): the
- * lock freezes the conversation, including what readers wrote before it. Deleting one's own comment stays allowed, as
- * in Gitea (it adds nothing to the conversation).
- */
+/** Gitea's `comment_on_locked`: a lock freezes the conversation for readers; deleting one's own comment stays. */
 export function assertMayComment(
   issue: { isLocked: boolean },
   scope: Pick<ViewScope, 'access'>,
@@ -24,12 +20,8 @@ export function assertMayComment(
   }
 }
 
-/**
- * Judges the rest of a request on the issue tracker's shared routes by the unit of the issue it is about (Gitea's
- * `CanReadIssuesOrPulls(issue.IsPull)`): NOT_FOUND when the actor may not read that unit (a team's `units_map`),
- * and the request's `access` becomes that unit's level, so every later check in this request uses it. The request
- * is this call's own message; `units` is left as it was, so narrowing again gives the same answer.
- */
+// Gitea's `CanReadIssuesOrPulls(issue.IsPull)`: NOT_FOUND without read on that unit, and `access` becomes the unit's
+// level for every later check of this request; `units` stays, so narrowing again gives the same answer.
 export function narrowToIssueUnit(req: { access: AccessLevel; units?: UnitAccess }, issue: { isPull: boolean }, notFound: string): void {
   const access = issueUnitAccess(req, issue.isPull);
   if (access === 'none') throw DomainError.notFound(notFound);

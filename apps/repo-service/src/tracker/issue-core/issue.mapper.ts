@@ -19,12 +19,10 @@ export function issueHtmlUrl(ctx: Pick<IssueRenderContext, 'rootUrl' | 'repo'>, 
   return repoUrls(ctx.rootUrl, ctx.repo).issue(index, isPull);
 }
 
-/** `{root}api/v1/repos/{owner}/{repo}/issues/{n}`. */
 export function issueApiUrl(ctx: Pick<IssueRenderContext, 'rootUrl' | 'repo'>, index: number): string {
   return repoUrls(ctx.rootUrl, ctx.repo).issueApi(index);
 }
 
-/** The users an issue's JSON names: its poster and its assignees (load them into the render context). */
 export function issueUserIds(row: Pick<IssueRow, 'posterId' | 'assignees'>): number[] {
   return [row.posterId, ...(row.assignees ?? []).map((a) => a.assigneeId)];
 }
@@ -81,7 +79,6 @@ export function toIssueDto(row: IssueRow, ctx: IssueRenderContext): IssueDto {
   };
 }
 
-/** Gitea's `Comment` JSON. */
 export function toCommentDto(row: CommentRow, issue: Pick<IssueRow, 'index' | 'isPull'>, ctx: IssueRenderContext): CommentDto {
   const html = issueHtmlUrl(ctx, issue.index, issue.isPull);
   return {
@@ -99,7 +96,6 @@ export function toCommentDto(row: CommentRow, issue: Pick<IssueRow, 'index' | 'i
   };
 }
 
-/** Gitea's `TimelineComment` JSON (the fields Cairn records). */
 /** The labels and milestones timeline entries name, by id (deleted ones are absent: the entry shows null). */
 export interface TimelineRefs {
   labels: Map<number, LabelDto>;
@@ -122,7 +118,6 @@ export function toTimelineDto(
   return dto;
 }
 
-/** The users a timeline entry names (its author, and an assignee): the render context must know them. */
 export function timelineUserIds(row: Pick<CommentRow, 'posterId' | 'assigneeId'>): number[] {
   return row.assigneeId === null ? [row.posterId] : [row.posterId, row.assigneeId];
 }

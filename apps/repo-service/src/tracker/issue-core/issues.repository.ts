@@ -39,15 +39,11 @@ export const ISSUE_INCLUDE = {
   assignees: { select: { assigneeId: true }, orderBy: { id: 'asc' } },
 } as const satisfies Prisma.IssueInclude;
 
-/** Every query is scoped by repository. */
 @Injectable()
 export class IssuesRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  /**
-   * Issues and pulls share it. The counter row stays locked until the transaction ends, so concurrent creations never
-   * collide.
-   */
+  /** Shared by issues and pulls; the counter row stays locked until commit, so concurrent creations never collide. */
   async allocateIndex(tx: Tx, repoId: number): Promise<number> {
     const rows = await tx.$queryRaw<{ last_index: number }[]>`
       INSERT INTO "repo".issue_index_counters (repo_id, last_index) VALUES (${repoId}::int, 1)
@@ -227,7 +223,6 @@ export class IssuesRepository {
     return tx.issueComment.update({ where: { id }, data: { body, updatedAt: now } });
   }
 
-  /** False if it was gone already. */
   async deleteComment(tx: Tx, comment: CommentRow): Promise<boolean> {
     const gone = await tx.issueComment.deleteMany({ where: { id: comment.id } });
     if (gone.count === 0) return false;
@@ -237,7 +232,6 @@ export class IssuesRepository {
     return true;
   }
 
-  /** Deleted ones left out. */
   async timelineRefs(labelIds: number[], milestoneIds: number[]): Promise<{ labels: Label[]; milestones: Milestone[] }> {
     const [labels, milestones] = await Promise.all([
       labelIds.length ? this.prisma.label.findMany({ where: { id: { in: labelIds } } }) : [],

@@ -2,7 +2,6 @@ import { repoUrls, type LabelDto, type MilestoneDto, toApiTime } from '@cairn/co
 import type { Label, Milestone } from '../../generated/prisma/client.js';
 import type { IssueRenderContext } from './issue.mapper.js';
 
-/** Where label URLs point: the repository (its labels, and its owner's), or an organization alone. */
 export interface LabelUrlContext {
   rootUrl: string;
   repo?: Pick<IssueRenderContext['repo'], 'ownerName' | 'name'>;
@@ -10,10 +9,7 @@ export interface LabelUrlContext {
   orgName?: string;
 }
 
-/**
- * Gitea's `Label` JSON (`convert.ToLabel`): the stored `#rrggbb` answered without `#`; repository labels link to
- * `…/repos/{o}/{r}/labels/{id}`, organization labels to `…/orgs/{org}/labels/{id}`.
- */
+/** Gitea's `convert.ToLabel`: `#rrggbb` answered without `#`; org labels link under `…/orgs/{org}/labels`. */
 export function toLabelDto(row: Label, ctx: LabelUrlContext): LabelDto {
   const orgName = ctx.orgName ?? ctx.repo?.ownerName ?? '';
   const url = row.repoId !== null && ctx.repo

@@ -10,7 +10,6 @@ import { ReviewsRepository } from './reviews.repository.js';
 import type { Db } from '../../foundation/prisma/prisma.service.js';
 import { AccessService } from '../../foundation/access/access.service.js';
 
-/** Everything needed to render pull requests and their events for one repository, loaded once. */
 export interface PullRendering {
   ctx: PullRenderContext;
   repoJson: RepositoryDto;
@@ -30,10 +29,7 @@ export class PullRenderer {
     private readonly identity: IdentityDirectory,
   ) {}
 
-  /**
-   * The JSON of the head repositories other than `repoId` (forks), each as `level` says (Gitea renders a head
-   * repository with the viewer's permission, whatever it is); null for one deleted since.
-   */
+  /** Head repositories other than `repoId` (forks) with `level` (Gitea: the viewer's permission); null if deleted. */
   private async headRepos(
     repoId: number,
     rows: PullIssueRow[],
@@ -44,16 +40,12 @@ export class PullRenderer {
     return new Map(ids.map((id, i) => [id, found[i]]));
   }
 
-  /** Each pull request's open review requests (issue id → user ids): `requested_reviewers`. */
   private async requested(rows: PullIssueRow[], db?: Db): Promise<Map<number, number[]>> {
     const standings = await this.reviews.standings(rows.map((r) => r.id), db);
     return new Map([...standings].map(([issueId, list]) => [issueId, list.filter((s) => s.type === 'request').map((s) => s.reviewerId)]));
   }
 
-  /**
-   * Each pull request's open team review requests (issue id → teams, with their organization as Gitea renders them):
-   * `requested_reviewers_teams`. Identity is asked only when there are some; teams deleted since are left out.
-   */
+  /** `requested_reviewers_teams`: identity is asked only when there are some; teams deleted since are left out. */
   private async requestedTeams(ownerId: number, rows: PullIssueRow[], db?: Db): Promise<Map<number, TeamDto[]>> {
     const requests = await this.reviews.teamRequests(rows.map((r) => r.id), db);
     const ids = [...new Set([...requests.values()].flat().map((r) => r.reviewerTeamId))];
@@ -65,15 +57,11 @@ export class PullRenderer {
     ]));
   }
 
-  /** The site's root URL (trailing slash). */
   get rootUrl(): string {
     return this.views.rootUrl;
   }
 
-  /**
-   * Rendering for system flows (no person behind the request: merge-check reports, branch moves from pushes):
-   * owner permissions, and users and the repository reused for a few seconds across a burst.
-   */
+  /** For system flows (merge-check reports, pushes): owner permissions, users and repository reused across a burst. */
   async prepareSystem(repoId: number, rows: PullIssueRow[], senderId: number | null = null): Promise<PullRendering> {
     const repo = await this.views.repositoryCached(repoId);
     const ids = new Set<number>([repo.row.ownerId]);
@@ -99,7 +87,6 @@ export class PullRenderer {
     };
   }
 
-  /** A repository's JSON with the actor's permission on it. */
   private async viewerRepoJson(actor: ActorDto | null, repoId: number, users: Map<number, UserDto>): Promise<RepositoryDto> {
     return (await this.views.repository(repoId, await this.access.accessById(this.access.viewer(actor), repoId), users)).json;
   }

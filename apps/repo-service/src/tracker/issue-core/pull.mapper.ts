@@ -5,32 +5,23 @@ import type { IssueRow } from './issues.repository.js';
 import { toLabelDto, toMilestoneDto } from './label.mapper.js';
 import type { PullRequest } from '../../generated/prisma/client.js';
 
-/** An issue row that is a pull request (its `pullRequest` is set). */
 export type PullIssueRow = IssueRow & { pullRequest: PullRequest };
 
-/** Narrows an issue row to a pull request. */
 export function isPullRow(row: IssueRow | null | undefined): row is PullIssueRow {
   return !!row && row.isPull && row.pullRequest !== null;
 }
 
-/** What rendering a pull request needs besides the issue context. */
 export interface PullRenderContext extends IssueRenderContext {
   /** The repository's JSON (the base, and the head unless it is in another repository). */
   repoJson: RepositoryDto | null;
   /** Head repositories other than this one (forks), by id; null when deleted since. */
   headRepos?: Map<number, RepositoryDto | null>;
-  /** Diff statistics, on single-pull-request answers. */
   stats?: { additions: number; deletions: number; changedFiles: number };
-  /** Open review requests: issue id → requested user ids. */
   requested?: Map<number, number[]>;
-  /** Open team review requests: issue id → requested teams. */
   requestedTeams?: Map<number, TeamDto[]>;
 }
 
-/**
- * The stored status counts only for the commits it was computed for: if the base or head moved since (and nobody
- * has marked it `checking` yet), it is `checking`.
- */
+/** The stored status counts only for its commits: when base or head moved since, it is `checking`. */
 export function effectiveStatus(pr: PullRequest): MergeableState {
   const status = pr.status as MergeableState;
   if (status === 'checking') return 'checking';

@@ -11,23 +11,17 @@ const STATE_OF: Record<ReviewType, ReviewState> = {
   request: 'REQUEST_REVIEW',
 };
 
-/** What a review's JSON needs: the repository, its users, and the pull request's number and current head. */
 export interface ReviewRenderContext extends IssueRenderContext {
   index: number;
   headSha: string;
-  /** The teams of team review requests, by id. */
   teams?: Map<number, TeamDto>;
 }
 
-/**
- * A review is stale once the pull request's head is no longer the commit it reviewed (Gitea marks them when the head
- * moves). Requests and drafts reviewed nothing yet.
- */
+/** Stale once the head is not the reviewed commit (Gitea marks them when it moves); never requests or drafts. */
 export function isStale(row: Pick<ReviewRow, 'type' | 'commitId'>, headSha: string): boolean {
   return (row.type === 'approve' || row.type === 'reject' || row.type === 'comment') && !!row.commitId && row.commitId !== headSha;
 }
 
-/** Gitea's `PullReview` JSON. */
 export function toReviewDto(row: ReviewRow, ctx: ReviewRenderContext): PullReviewDto {
   const pullUrl = issueHtmlUrl(ctx, ctx.index, true);
   return {

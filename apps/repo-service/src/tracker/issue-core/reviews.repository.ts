@@ -14,15 +14,11 @@ const WITH_COUNT = { _count: { select: { comments: true } } } as const;
 /** The kinds that make up a reviewer's standing on a pull request (the latest one wins; comments do not count). */
 const STANDING_TYPES: ReviewType[] = ['approve', 'reject', 'request'];
 
-/** The only place reviews, review requests and review comments are read from and written to the database. */
 @Injectable()
 export class ReviewsRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  /**
-   * One page of a pull request's reviews, oldest first. Pending reviews are listed only for `viewerId` (their
-   * author); `null` shows none.
-   */
+  /** Oldest first; pending reviews only for `viewerId` (their author), none for `null`. */
   async list(issueId: number, viewerId: number | null, paging: Paging, db: Db = this.prisma) {
     const where = {
       issueId,
@@ -82,10 +78,7 @@ export class ReviewsRepository {
     return db.pullReviewComment.findMany({ where: { reviewId }, orderBy: { id: 'asc' } });
   }
 
-  /**
-   * Each reviewer's latest standing review (approval, change request or open request) of each pull request, oldest
-   * first: the open review requests and the approvals that count are read from it.
-   */
+  /** Each reviewer's latest standing review per pull request: open requests and counting approvals are read from it. */
   async standings(issueIds: number[], db: Db = this.prisma): Promise<Map<number, ReviewRow[]>> {
     const out = new Map<number, ReviewRow[]>();
     if (issueIds.length === 0) return out;
@@ -104,7 +97,6 @@ export class ReviewsRepository {
     return out;
   }
 
-  /** The open team review requests of each pull request (issue id → rows, oldest first). */
   async teamRequests(issueIds: number[], db: Db = this.prisma): Promise<Map<number, ReviewRow[]>> {
     const out = new Map<number, ReviewRow[]>();
     if (issueIds.length === 0) return out;

@@ -15,11 +15,7 @@ import { RepoViews, type ViewScope } from '../../git-core/repositories/repo-view
 import { inTx } from '../../foundation/prisma/tx.js';
 import { EventOutbox } from '@cairn/platform';
 
-/**
- * Comments on issues and pull requests. Anyone who can read the repository may comment once signed in; while an
- * issue is locked only writers (and site admins) may, and readers may no longer edit what they wrote (they may still
- * delete it, as in Gitea). Authors edit and delete their own comments; writers any.
- */
+/** While an issue is locked only writers may comment, and readers no longer edit theirs (deleting stays, as Gitea). */
 @Injectable()
 export class CommentsService {
   constructor(
@@ -29,7 +25,6 @@ export class CommentsService {
     private readonly outbox: EventOutbox,
   ) {}
 
-  /** The request's issue; the request is judged by its unit from then on (`narrowToIssueUnit`). */
   private async issueOf(req: IssueIndexRequest): Promise<IssueRow> {
     const row = await this.issues.findByIndex(req.repo.id, req.index);
     if (!row) throw DomainError.notFound('issue not found');
@@ -37,7 +32,6 @@ export class CommentsService {
     return row;
   }
 
-  /** The request's comment and its issue; the request is judged by the issue's unit from then on. */
   private async commentOf(req: IssueCommentIdRequest): Promise<{ comment: CommentRow; issue: IssueRow }> {
     const comment = await this.issues.findComment(req.repo.id, req.commentId);
     if (!comment || comment.type !== 'comment') throw DomainError.notFound('comment not found');
@@ -131,7 +125,6 @@ export class CommentsService {
     if (deleted) this.outbox.kick();
   }
 
-  /** What comment events carry besides the comment: issue (and pull request) JSON, repository, sender. */
   private async eventContext(scope: ViewScope & { repo: { ownerId: number } }, actor: ActorDto, issue: IssueRow, more: number[] = []) {
     const users = await this.views.users([actor.id, ...issueUserIds(issue), scope.repo.ownerId, ...more]);
     const repo = await this.views.repository(scope.repo.id, scope.access, users);

@@ -1,6 +1,6 @@
 import { loadSettings, parsers, type SettingsOf } from '@cairn/platform';
 
-/** Settings of issues (Gitea's `[repository.issue]`), read once at start; a bad value refuses start. */
+/** Settings of issues (Gitea's `[repository.issue]`). */
 export const issueSettingsSpec = {
   /** `[repository.issue] LOCK_REASONS`: reasons accepted when locking, besides GitHub's four. */
   lockReasons: {

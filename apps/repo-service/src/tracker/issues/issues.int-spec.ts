@@ -1,6 +1,4 @@
-// Integration tests for issues, comments and locking in repo-service: the real module graph on a private NATS
-// server, a database of its own (migrated with tools/migrate), real git storage and Redis (pull requests queue checks).
-// identity-service and hooks-service are stood in for by small responders on the same private NATS.
+// Issues, comments and locking on repo-service's real module graph, private NATS, own database, git and Redis.
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,7 +19,6 @@ import { createScratchDatabase, startPrivateNats, type PrivateNats, type Scratch
 
 const ROOT_URL = 'http://cairn.test:3000/';
 
-// ---- stand-ins for identity-service and hooks-service -------------------------------------------------------------
 
 const accounts = [
   { id: 1, login: 'alice' },
@@ -73,7 +70,6 @@ Controller()(FakeServices);
 class FakeModule {}
 Module({ controllers: [FakeServices] })(FakeModule);
 
-// ---- environment -------------------------------------------------------------------------------------------------
 
 let nats: PrivateNats;
 let repoRoot: string;
@@ -140,7 +136,6 @@ afterAll(async () => {
   }
 });
 
-// ---- helpers -----------------------------------------------------------------------------------------------------
 
 function actor(login: string): ActorDto {
   const a = accounts.find((x) => x.login === login)!;
@@ -172,7 +167,6 @@ async function newRepo() {
   };
 }
 
-// ---- tests -------------------------------------------------------------------------------------------------------
 
 describe('issues', () => {
   it('creates an issue with Gitea\'s JSON and an `opened` event in the outbox', async () => {

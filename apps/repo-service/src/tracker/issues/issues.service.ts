@@ -24,10 +24,7 @@ import { LabelsRepository } from '../labels/labels.repository.js';
 import { NewIssueExtras } from '../labels/new-issue-extras.js';
 import { MilestonesService } from '../milestones/milestones.service.js';
 
-/**
- * Issues: numbering shared with pull requests, editing, state changes, locking, and the timeline. Pull-request
- * specific rules (reopening, events with the pull-request JSON) are delegated to {@link PullsService}.
- */
+/** Pull-request specific rules (reopening, events with the pull-request JSON) are delegated to {@link PullsService}. */
 @Injectable()
 export class IssuesService {
   constructor(
@@ -169,12 +166,7 @@ export class IssuesService {
     return toIssueDto(updated, await this.views.context(req, issueUserIds(updated)));
   }
 
-  /**
-   * Closes the open issues of the repository that a merged pull request names with a closing keyword (Gitea's
-   * `Closes #n`): each gets a `pull_ref` timeline entry naming the pull request (`#index`) and is closed by the merger
-   * like an edit (its `close` entry and `closed` event). Pull requests and closed issues named are left alone. Returns
-   * the numbers closed.
-   */
+  /** Gitea's `Closes #n`: each open issue named gets a `pull_ref` entry and is closed by the merger. */
   async closeReferencedBy(
     scope: ViewScope & { repo: { id: number; ownerId: number } }, actor: ActorDto, pull: { index: number }, indexes: number[],
   ): Promise<number[]> {
@@ -190,7 +182,6 @@ export class IssuesService {
     return closed;
   }
 
-  /** Applies an edit to a plain issue in one transaction, with its timeline entries and events. */
   private async applyEdit(
     scope: ViewScope & { repo: { ownerId: number } },
     actor: ActorDto,
@@ -240,10 +231,7 @@ export class IssuesService {
     return result;
   }
 
-  /**
-   * Locks or unlocks an issue or pull request. Repeats change nothing and add no
-   * timeline entry. The timeline entry is credited to the caller (Gitea credits the repository owner).
-   */
+  /** Repeats change nothing; the timeline entry is credited to the caller (Gitea credits the repository owner). */
   async setLock(req: LockIssueRequest | IssueIndexRequest, lock: boolean): Promise<void> {
     const actor = requireActor(req.actor);
     let reason: string | null = null;
@@ -284,7 +272,6 @@ export class IssuesService {
     if (changed) this.outbox.kick();
   }
 
-  /** `GET …/assignees`: users who can be assigned. */
   assignable(req: RepoScopedRequest): Promise<UserDto[]> {
     return this.assignees.assignable(req.repo);
   }
@@ -310,7 +297,6 @@ export class IssuesService {
   }
 }
 
-/** `a, b,c` → `['a', 'b', 'c']` (blank entries dropped). */
 function splitList(value: string): string[] {
   return value.split(',').map((v) => v.trim()).filter(Boolean);
 }

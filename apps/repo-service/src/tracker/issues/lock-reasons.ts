@@ -1,12 +1,8 @@
 import { GITHUB_LOCK_REASONS } from '@cairn/contracts';
 
-/** The outcome of checking a lock reason. */
 export type LockReasonCheck = { ok: true; reason: string | null } | { ok: false; message: string; accepted: string[] };
 
-/**
- * The reasons a lock may give: GitHub's (`off-topic`, `too heated`, `resolved`, `spam`) and the instance's
- * `[repository.issue] LOCK_REASONS`, without case-insensitive duplicates, GitHub's spelling first.
- */
+/** GitHub's four reasons plus `LOCK_REASONS`, without case-insensitive duplicates, GitHub's spelling first. */
 export function acceptedLockReasons(configured: readonly string[]): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
@@ -19,11 +15,7 @@ export function acceptedLockReasons(configured: readonly string[]): string[] {
   return out;
 }
 
-/**
- * Checks the `lock_reason` of a lock request: absent, null or blank means no reason; otherwise it must match one of
- * the accepted reasons case-insensitively (surrounding blanks ignored), and the accepted spelling is what is stored —
- * GitHub's when it is one of GitHub's, so `active_lock_reason` reads as GitHub clients expect.
- */
+/** Matched case-insensitively; the accepted spelling is stored, as GitHub clients expect in `active_lock_reason`. */
 export function checkLockReason(input: unknown, configured: readonly string[]): LockReasonCheck {
   const accepted = acceptedLockReasons(configured);
   if (input === undefined || input === null) return { ok: true, reason: null };

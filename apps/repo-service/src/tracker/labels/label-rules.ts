@@ -8,10 +8,7 @@ export function normalizeColor(color: string): string {
   return c;
 }
 
-/**
- * The scope of an exclusive label (Gitea's `Label.ExclusiveScope`): the name up to its last `/`, when the label is
- * exclusive and the `/` is neither first nor last; otherwise none (`''`).
- */
+/** Gitea's `Label.ExclusiveScope`: the name up to its last `/` when exclusive and the `/` is neither first nor last. */
 export function exclusiveScope(label: { name: string; exclusive: boolean }): string {
   if (!label.exclusive) return '';
   const at = label.name.lastIndexOf('/');
@@ -19,10 +16,7 @@ export function exclusiveScope(label: { name: string; exclusive: boolean }): str
   return label.name.slice(0, at);
 }
 
-/**
- * The labels an issue ends up with when `added` join `current`: for every exclusive scope among the added labels,
- * the other labels of that scope leave (the last one added of a scope wins, as Gitea's `newIssueLabel`).
- */
+/** Each exclusive scope among `added` pushes out the other labels of that scope (Gitea's `newIssueLabel`). */
 export function withExclusiveScopes<L extends { id: number; name: string; exclusive: boolean }>(current: L[], added: L[]): L[] {
   const result = new Map<number, L>(current.map((l) => [l.id, l]));
   for (const label of added) {
@@ -37,9 +31,7 @@ export function withExclusiveScopes<L extends { id: number; name: string; exclus
   return [...result.values()];
 }
 
-/**
- * The `labels` of an `IssueLabelsOption`: all ids or all names, never both (400, as Gitea's `prepareForReplaceOrAdd`).
- */
+/** All ids or all names, never both (400, as Gitea's `prepareForReplaceOrAdd`). */
 export function parseLabelRefs(labels: unknown[]): { ids: number[]; names: string[] } {
   const ids: number[] = [];
   const names: string[] = [];
@@ -52,7 +44,6 @@ export function parseLabelRefs(labels: unknown[]): { ids: number[]; names: strin
   return { ids, names };
 }
 
-/** The stored columns of a new label. */
 export function newLabelData(body: CreateLabelBody, now: Date) {
   return {
     name: body.name,
@@ -63,10 +54,7 @@ export function newLabelData(body: CreateLabelBody, now: Date) {
   };
 }
 
-/**
- * The columns an edit changes: only the fields given (`is_archived` too: an edit that does not name it keeps the
- * label as it is; Gitea would unarchive it).
- */
+/** Only the fields given: an edit not naming `is_archived` keeps it (Gitea would unarchive). */
 export function labelChanges(body: EditLabelBody, current: { archivedAt: Date | null }, now: Date) {
   return {
     ...(body.name !== undefined ? { name: body.name } : {}),

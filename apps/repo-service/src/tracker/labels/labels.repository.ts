@@ -3,7 +3,6 @@ import type { Paging } from '@cairn/contracts';
 import type { Label, Prisma } from '../../generated/prisma/client.js';
 import { PrismaService, type Db, type Tx } from '../../foundation/prisma/prisma.service.js';
 
-/** The columns a label create or edit writes. */
 export interface LabelData {
   name: string;
   color: string;
@@ -26,7 +25,6 @@ function usable(owner: LabelOwner): Prisma.LabelWhereInput {
   return owner.orgId === null ? { repoId: owner.repoId } : { OR: [{ repoId: owner.repoId }, { orgId: owner.orgId }] };
 }
 
-/** Persistence of labels and of the labels set on issues. */
 @Injectable()
 export class LabelsRepository {
   constructor(private readonly prisma: PrismaService) {}
@@ -51,18 +49,15 @@ export class LabelsRepository {
     return this.prisma.label.update({ where: { id }, data: { ...data, updatedAt: now } });
   }
 
-  /** Deletes a label (and its uses on issues, by cascade); false when there was none. */
   async delete(home: LabelHome, id: number): Promise<boolean> {
     return (await this.prisma.label.deleteMany({ where: { id, ...home } })).count > 0;
   }
 
-  /** The labels with these ids that issues of the repository may carry. */
   usableByIds(owner: LabelOwner, ids: number[], db: Db = this.prisma): Promise<Label[]> {
     if (!ids.length) return Promise.resolve([]);
     return db.label.findMany({ where: { AND: [{ id: { in: ids } }, usable(owner)] } });
   }
 
-  /** The labels with these names (exact) that issues of the repository may carry. */
   usableByNames(owner: LabelOwner, names: string[], db: Db = this.prisma): Promise<Label[]> {
     if (!names.length) return Promise.resolve([]);
     return db.label.findMany({ where: { AND: [{ name: { in: names } }, usable(owner)] } });

@@ -16,10 +16,7 @@ import { inTx } from '../../foundation/prisma/tx.js';
 import { labelChanges, newLabelData, parseLabelRefs, withExclusiveScopes } from './label-rules.js';
 import { LabelsRepository, type LabelOwner } from './labels.repository.js';
 
-/**
- * Repository labels and the labels of issues and pull requests. Labels of the owning organization may be set on its
- * repositories' issues. Adding an exclusive scoped label (`scope/name`) removes the issue's other labels of that scope.
- */
+/** Organization labels may be set on its repositories' issues; an exclusive `scope/name` label pushes out its scope. */
 @Injectable()
 export class LabelsService {
   constructor(
@@ -58,7 +55,6 @@ export class LabelsService {
     if (!(await this.labels.delete({ repoId: req.repo.id }, req.id))) throw DomainError.notFound('label not found');
   }
 
-  // ---- labels of an issue ---------------------------------------------------------------------------------------
 
   async issueLabels(req: IssueIndexRequest): Promise<LabelDto[]> {
     const issue = await this.loadIssue(req);
@@ -85,7 +81,6 @@ export class LabelsService {
     await this.apply(req, actor, issue, (current) => current.filter((l) => l.id !== req.id), 'label_updated');
   }
 
-  /** `DELETE …/issues/{index}/labels`. */
   async clear(req: IssueIndexRequest): Promise<void> {
     const actor = requireActor(req.actor);
     const issue = await this.loadIssue(req);
@@ -93,10 +88,7 @@ export class LabelsService {
     await this.apply(req, actor, issue, () => [], 'label_cleared');
   }
 
-  /**
-   * The labels to set on a new issue or pull request (ids, all usable in the repository, else 422), exclusive
-   * scopes applied. For the creation flows, which write them in their own transaction.
-   */
+  /** For creation flows (they write them in their own transaction): usable ids, else 422; exclusive scopes applied. */
   async resolveForNewIssue(scope: ViewScope, ids: number[] | undefined): Promise<number[]> {
     if (!ids?.length) return [];
     const found = await this.resolve(scope, { ids: [...new Set(ids)], names: [] });
@@ -119,7 +111,6 @@ export class LabelsService {
     return labels.map((l) => this.dto(req, l));
   }
 
-  /** Sets the issue's labels to `next(current)` in one transaction, with the event when something changed. */
   private async apply(
     scope: ViewScope,
     actor: NonNullable<ViewScope['actor']>,
@@ -177,7 +168,6 @@ export class LabelsService {
     return row;
   }
 
-  /** The request's issue; the request is judged by its unit from then on (`narrowToIssueUnit`). */
   private async loadIssue(req: IssueIndexRequest): Promise<IssueRow> {
     const row = await this.issues.findByIndex(req.repo.id, req.index);
     if (!row) throw DomainError.notFound('issue not found');

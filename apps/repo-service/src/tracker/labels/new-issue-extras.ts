@@ -13,10 +13,7 @@ export interface IssueExtras {
   milestoneId: number | null;
 }
 
-/**
- * `labels` and `milestone` of `CreateIssueOption` / `CreatePullRequestOption`: as in Gitea, only a poster with write
- * access sets them (others' are ignored); unknown ids are refused with 422 before anything is written.
- */
+/** As Gitea, only a poster with write access sets them (others' ignored); unknown ids 422 before any write. */
 @Injectable()
 export class NewIssueExtras {
   constructor(
@@ -34,10 +31,7 @@ export class NewIssueExtras {
     };
   }
 
-  /**
-   * `milestone` (0: none) and `labels` of an edit (`EditIssueOption`, `EditPullRequestOption`): applied for writers
-   * only, others' ignored as in Gitea; each change with its own event. True when the caller should reload the row.
-   */
+  /** Applied for writers only, others' ignored as in Gitea; true when the caller should reload the row. */
   async edit(scope: ViewScope, actor: ActorDto, issue: IssueRow, body: { labels?: number[]; milestone?: number }): Promise<boolean> {
     if (!accessAtLeast(scope.access, 'write')) return false;
     if (body.milestone !== undefined) await this.milestones.assign(scope, actor, issue.id, body.milestone);

@@ -11,11 +11,7 @@ import { RepoViews } from '../../git-core/repositories/repo-views.js';
 import { labelChanges, newLabelData } from './label-rules.js';
 import { LabelsRepository } from './labels.repository.js';
 
-/**
- * Organization labels (`/orgs/{org}/labels`), usable on every repository of the organization. Whoever may see the
- * organization reads them (public: everyone; limited: signed-in users; private: members); its owners and site admins
- * change them (Gitea's `reqOrgOwnership`). An organization one may not see is 404.
- */
+/** Readable by whoever sees the organization; changed by its owners and site admins (Gitea's `reqOrgOwnership`). */
 @Injectable()
 export class OrgLabelsService {
   constructor(

@@ -3,7 +3,6 @@ import type { Paging } from '@cairn/contracts';
 import type { Milestone, Prisma } from '../../generated/prisma/client.js';
 import { PrismaService, type Db } from '../../foundation/prisma/prisma.service.js';
 
-/** The columns a milestone create or edit writes. */
 export interface MilestoneData {
   name: string;
   description: string;

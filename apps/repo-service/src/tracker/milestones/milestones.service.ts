@@ -13,7 +13,6 @@ import type { ViewScope } from '../../git-core/repositories/repo-views.js';
 import { inTx } from '../../foundation/prisma/tx.js';
 import { MilestonesRepository } from './milestones.repository.js';
 
-/** Milestones of a repository, and moving issues and pull requests in and out of them. */
 @Injectable()
 export class MilestonesService {
   constructor(
@@ -65,10 +64,7 @@ export class MilestonesService {
     await this.milestones.delete(row.id);
   }
 
-  /**
-   * The milestone id a new issue or pull request may be created in: the id when it is one of the repository's
-   * (422 otherwise), null for none or 0.
-   */
+  /** The id when it is the repository's (422 otherwise); null for none or 0. */
   async resolveForNewIssue(repoId: number, id: number | undefined): Promise<number | null> {
     if (!id) return null;
     if (!(await this.milestones.findById(repoId, id))) throw DomainError.unprocessable(`milestone ${id} does not exist in this repository`);

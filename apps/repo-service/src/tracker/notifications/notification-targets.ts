@@ -5,7 +5,6 @@ import {
 /** What one event means for notifications: the issue (or pull request) it touched, who did it, and what they wrote. */
 export interface NotifyTarget {
   repoId: number;
-  /** The issue or pull-request number. */
   index: number;
   /** The user who acted (never notified of their own action); null for system actions. */
   doerId: number | null;
@@ -17,11 +16,7 @@ export interface NotifyTarget {
   receiverId?: number;
 }
 
-/**
- * The notify target of an event, or null when the event notifies nobody. Issue and pull-request openings, closings
- * and merges and new comments tell every participant; assigning and asking for a review tell that one user (Gitea's
- * NotifyIssueChangeAssignee/PullRequestReviewRequest); edits, locks, pushes and checks tell nobody, as in Gitea.
- */
+/** Openings, closings, merges, comments tell participants; assignments and review requests one user; rest nobody. */
 export function notifyTarget(event: AnyDomainEvent): NotifyTarget | null {
   switch (event.type) {
     case IssueEvents.opened:
@@ -69,10 +64,7 @@ export function notifyTarget(event: AnyDomainEvent): NotifyTarget | null {
   }
 }
 
-/**
- * `@login` mentions in Markdown text, lower-cased and without duplicates, as Gitea finds them: after the start or a
- * space or opening punctuation, a login ending in a letter or digit; code spans and fenced blocks are skipped.
- */
+/** Gitea's mention rule: after start, space or opening punctuation, ending in a letter or digit; code is skipped. */
 export function mentionedLogins(text: string, max = 50): string[] {
   const prose = text.replace(/```[\s\S]*?```/g, ' ').replace(/`[^`\n]*`/g, ' ');
   const out = new Set<string>();

@@ -7,7 +7,6 @@ import { NotificationsHandler } from './notifications.handler.js';
 import { NotificationsRepository } from './notifications.repository.js';
 import { NotificationsService } from './notifications.service.js';
 
-/** Notification threads: written from repository events, read and marked through `/notifications`. */
 @Module({
   imports: [AccessModule, RepositoriesModule],
   controllers: [NotificationsHandler],

@@ -20,7 +20,6 @@ export interface NotificationFilter {
   updatedBefore?: Date;
 }
 
-/** The one place notification threads are read and written. */
 @Injectable()
 export class NotificationsRepository {
   constructor(private readonly prisma: PrismaService) {}
@@ -72,16 +71,11 @@ export class NotificationsRepository {
     return this.prisma.notification.count({ where: { userId, status: 'unread' } });
   }
 
-  /** The issue an event touched, by repository and number (null when it is gone). */
   findIssue(repoId: number, index: number) {
     return this.prisma.issue.findUnique({ where: { repoId_index: { repoId, index } }, select: { id: true, posterId: true, isPull: true } });
   }
 
-  /**
-   * Who is told about an issue's event at `until` (the event's time: events are consumed later, and a comment written
-   * since must not make its author a recipient of an earlier event) — Gitea's `CreateOrUpdateIssueNotifications`:
-   * its author, commenters and assignees, the repository's watchers, and users who already have its thread.
-   */
+  /** Gitea's `CreateOrUpdateIssueNotifications` as of `until` (the event's time: a later commenter is no recipient). */
   async recipients(repoId: number, issueId: number, posterId: number, until: Date): Promise<number[]> {
     const [commenters, assignees, watchers, threads] = await Promise.all([
       this.prisma.issueComment.findMany({
@@ -100,10 +94,7 @@ export class NotificationsRepository {
     ])];
   }
 
-  /**
-   * Marks each user's thread of the issue unread (pinned ones stay pinned) as of the event, creating it if needed.
-   * An event already applied to a thread (redelivery) leaves it alone, even if its user changed its status since.
-   */
+  /** Unread as of the event (pinned stays pinned); an event already applied (redelivery) leaves it alone. */
   async touch(
     users: number[],
     t: { repoId: number; issueId: number; commentId: number | null; eventId: string; at: Date },

@@ -29,7 +29,6 @@ function targetStatus(value: string | undefined): NotificationStatus {
   return statusesOf(value ? [value] : [], ['read'])[0];
 }
 
-/** An RFC 3339 query time, or 422 naming the parameter. */
 function queryTime(name: string, value: string | undefined): Date | undefined {
   if (!value) return undefined;
   const t = parseApiTime(value);
@@ -37,10 +36,7 @@ function queryTime(name: string, value: string | undefined): Date | undefined {
   return t;
 }
 
-/**
- * Notification threads (Gitea's `routers/api/v1/notify`), one per user and issue they take part in or watch, made
- * unread by repo-service's own issue events — consumed here, beside the access rules, so only readers get threads.
- */
+/** Gitea's `routers/api/v1/notify`; consumed here beside the access rules, so only readers get threads. */
 @Injectable()
 export class NotificationsService {
   private readonly logger = new Logger('NotificationsService');
@@ -54,7 +50,6 @@ export class NotificationsService {
     private readonly rpc: RpcClient,
   ) {}
 
-  // ---- from events -------------------------------------------------------------------------------------------
 
   /** Applies one event (idempotent: a redelivered event changes nothing). */
   async fromEvent(event: AnyDomainEvent): Promise<void> {
@@ -92,7 +87,6 @@ export class NotificationsService {
     this.logger.debug(`${event.type} ${event.id}: ${recipients.length} thread(s)`);
   }
 
-  // ---- API ---------------------------------------------------------------------------------------------------
 
   async list(req: ListNotificationsRequest): Promise<Paginated<NotificationThreadDto>> {
     const q = req.query ?? {};
@@ -146,10 +140,7 @@ export class NotificationsService {
     return row;
   }
 
-  /**
-   * The threads whose issue or pull request the actor may read now (the access rules' viewer: under `TWO_FACTOR_AUTH =
-   * enforced` a user who must enrol reads what the public may; someone who lost access no longer sees the thread).
-   */
+  /** Threads the actor may read now (the access rules' viewer, two-factor policy included). */
   private async readableBy(actor: ActorDto, rows: NotificationRow[]): Promise<Set<number>> {
     const viewer = this.access.viewer(actor);
     const levels = new Map<string, Promise<AccessLevel>>();
@@ -168,7 +159,6 @@ export class NotificationsService {
     return readable;
   }
 
-  // ---- rendering ---------------------------------------------------------------------------------------------
 
   /** Gitea's `NotificationThread`s: repositories and owners loaded once per page. */
   private async render(actor: ActorDto, all: NotificationRow[]): Promise<NotificationThreadDto[]> {

@@ -32,10 +32,7 @@ import { EventOutbox } from '@cairn/platform';
 
 const notAllowed = (message: string) => new DomainError(ErrorCode.NOT_ALLOWED, message);
 
-/**
- * Merging and updating pull requests with git plumbing; the branch moves with `update-ref <new> <old>` (a concurrent
- * push wins: 409) and is recorded like a push ({@link RefUpdates}) in the transaction that marks the pull merged.
- */
+/** The branch moves with `update-ref <new> <old>` (a concurrent push wins: 409), recorded like a push. */
 @Injectable()
 export class MergeService implements BeforeApplicationShutdown {
   private readonly logger = new Logger('MergeService');
@@ -73,7 +70,6 @@ export class MergeService implements BeforeApplicationShutdown {
     await Promise.allSettled([...this.inflight]);
   }
 
-  // ---- merge -------------------------------------------------------------------------------------------------
 
   /** The pull request's official approvals under a protection rule, for its head `head` (merge rules and signing). */
   private approvalsOf(issueId: number, head: string): ProposedMerge['approvals'] {
@@ -245,12 +241,8 @@ export class MergeService implements BeforeApplicationShutdown {
     await this.refUpdates.afterCommit(recorded);
   }
 
-  // ---- update branch -----------------------------------------------------------------------------------------
 
-  /**
-   * `POST …/pulls/{index}/update`: runs to the end even if the caller stops waiting (the HTTP client disconnected or
-   * the RPC timed out) — the git work and the database write are not tied to the request; the reply is best-effort.
-   */
+  /** Runs to the end even if the caller stops waiting: the git work and the write are not tied to the request. */
   update(req: UpdatePullRequest): Promise<null> {
     return this.detach(this.runUpdate(req));
   }
@@ -308,7 +300,6 @@ export class MergeService implements BeforeApplicationShutdown {
     return null;
   }
 
-  // ---- helpers -----------------------------------------------------------------------------------------------
 
   /** A user's git identity: full name (else login) and e-mail (else a no-reply address, as Gitea). */
   private identityOf(user: UserDto | undefined, actor?: ActorDto): GitIdentity {

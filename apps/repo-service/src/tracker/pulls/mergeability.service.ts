@@ -13,18 +13,11 @@ import { PullsRepository, type StoredResult } from './pulls.repository.js';
 /** Report batches written at once (see `MergeabilityService.reports`). */
 const REPORT_BATCHES_IN_FLIGHT = 4;
 
-/**
- * repo-service's side of mergeability: it owns the state (`checking`, results and the commits they are for), stores
- * results that are still current, and queues the checks someone is waiting for (creation, views, merges). Moved
- * branches are `RefUpdates`' part.
- */
+/** Owns the state, stores current results, queues checks someone waits for; moved branches are `RefUpdates`' part. */
 @Injectable()
 export class MergeabilityService {
   private readonly logger = new Logger('MergeabilityService');
-  /**
-   * Reports arriving together are stored together. Up to {@link REPORT_BATCHES_IN_FLIGHT} batches are written at
-   * once, so a lone report never waits for another's write; beyond that, what arrives meanwhile forms the next batch.
-   */
+  /** Up to {@link REPORT_BATCHES_IN_FLIGHT} batches at once, so a lone report never waits for another's write. */
   private readonly reports = new MicroBatcher<ReportMergeabilityRequest, ReportMergeabilityReply>(
     (reqs) => this.storeReports(reqs),
     { maxBatch: 200, maxInFlight: REPORT_BATCHES_IN_FLIGHT },
@@ -37,23 +30,17 @@ export class MergeabilityService {
     private readonly outbox: EventOutbox,
   ) {}
 
-  /** Queues the check of a pull request's current commits (one job per commit pair). */
   queueCheck(pr: CheckablePull, priority = MERGE_CHECK_URGENT_PRIORITY): Promise<string> {
     return this.queue.enqueue(checkJobData(pr), priority);
   }
 
-  /**
-   * A view of a pull request (API GET, web page, merge box): a pull request still `checking` — typically a delayed
-   * check — is queued at once. The view's own answer does not wait for it. Queueing failures are logged, never
-   * turned into a failed view.
-   */
+  /** A view queues a still-`checking` (delayed) pull request at once, without waiting; failures are only logged. */
   async onView(row: PullIssueRow): Promise<void> {
     const pr = row.pullRequest;
     if (row.state !== 'open' || pr.merged || effectiveStatus(pr) !== 'checking') return;
     await this.queueCheck(pr).catch((err) => this.logger.warn(`could not queue the check of pull ${pr.id}: ${(err as Error).message}`));
   }
 
-  /** `repo.pull-request.check-target`. */
   async checkTarget(pullId: number): Promise<CheckTargetReply | null> {
     const t = await this.pulls.checkTarget(pullId);
     if (!t) return null;
@@ -68,18 +55,12 @@ export class MergeabilityService {
     };
   }
 
-  /**
-   * `repo.pull-request.report-mergeability`: stored only for the pull's current commits (a newer check is coming
-   * otherwise); reports arriving together are stored together, one read and one write for all.
-   */
+  /** Stored only for the pull's current commits; reports arriving together share one read and one write. */
   report(req: ReportMergeabilityRequest): Promise<ReportMergeabilityReply> {
     return this.reports.add(req);
   }
 
-  /**
-   * Stores a batch of reports in rounds of distinct pull requests (one statement updates a row once; a second report
-   * for the same pull request, a retry or a stale one, goes into the next round).
-   */
+  /** In rounds of distinct pull requests: one statement updates a row once. */
   private async storeReports(reqs: ReportMergeabilityRequest[]): Promise<Settled<ReportMergeabilityReply>[]> {
     const out: Settled<ReportMergeabilityReply>[] = new Array(reqs.length);
     let rest = reqs.map((req, i) => ({ req, i }));

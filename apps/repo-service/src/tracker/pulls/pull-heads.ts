@@ -13,17 +13,12 @@ export interface PullHead {
   branch: string;
 }
 
-/** The head columns of a pull-request row. */
 export interface HeadColumns {
   headRepoId: number | null;
   headBranch: string;
 }
 
-/**
- * Where pull-request heads live. A head is a branch of the base repository, of a fork of it, or of the repository it
- * was forked from (Gitea's `parseCompareInfo`); a head in another repository is copied into the base repository
- * (Gitea's `refs/pull/N/head`), so checks, merges, commits and files work on the base repository alone.
- */
+/** A head in another repository is copied in as Gitea's `refs/pull/N/head`, so everything works on the base alone. */
 @Injectable()
 export class PullHeads {
   constructor(
@@ -33,11 +28,7 @@ export class PullHeads {
     @Inject(PULL_SETTINGS) private readonly settings: PullSettings,
   ) {}
 
-  /**
-   * `head` of `POST …/pulls` and `GET …/pulls/{base}/{head}`: `branch` or `owner:branch` (Gitea's API takes no
-   * `owner/repo:branch`: only its compare pages do). An owner without such a repository, and a repository the actor
-   * cannot read, are not found, like an owner that does not exist (Gitea answers 404 for all three).
-   */
+  /** `branch` or `owner:branch`; a missing or unreadable repository is not found, as a missing owner (Gitea's 404). */
   async parse(scope: ViewScope, head: string): Promise<PullHead> {
     const colon = head.indexOf(':');
     if (colon < 0) return { repo: null, branch: head.trim() };
@@ -72,10 +63,7 @@ export class PullHeads {
     return pr.headRepoId === null ? null : this.repositories.findById(pr.headRepoId);
   }
 
-  /**
-   * The head branch's current commit, present in the base repository at `baseDir` (copied from a fork); null when
-   * the branch or its repository is gone.
-   */
+  /** Copied from a fork into `baseDir`; null when the branch or its repository is gone. */
   async currentHead(baseDir: string, pr: HeadColumns): Promise<string | null> {
     if (pr.headRepoId === null) return resolveBranch(baseDir, pr.headBranch);
     const repo = await this.repositories.findById(pr.headRepoId);

@@ -1,15 +1,8 @@
 import { loadSettings, mergeCheckTimeoutSetting, parsers, type SettingsOf } from '@cairn/platform';
 
-/**
- * repo-service's pull-request settings (Gitea's `[repository.pull-request]`), read once at start; a bad value refuses
- * start. merge-check-worker reads the same section for its own settings (`CHECK_TIMEOUT`).
- */
+/** Gitea's `[repository.pull-request]`; merge-check-worker reads the same section (`CHECK_TIMEOUT`). */
 export const pullSettingsSpec = {
-  /**
-   * `[repository.pull-request] DELAY_CHECK_FOR_INACTIVE_DAYS`: after a base branch moved, pull requests whose issue
-   * was not updated for this many days are not checked until someone looks (default 7; `0` delays all; `-1` — any
-   * negative value — never delays).
-   */
+  /** After a base moves, pulls inactive this many days are checked only when viewed (0: all wait; negative: none). */
   delayCheckForInactiveDays: {
     section: 'repository.pull-request',
     key: 'DELAY_CHECK_FOR_INACTIVE_DAYS',

@@ -49,7 +49,6 @@ const ORDER: Record<PullSort | 'newest', Prisma.IssueOrderByWithRelationInput[]>
   priority: [{ updatedAt: 'desc' }, { id: 'desc' }],
 };
 
-/** Every query is scoped by repository or by id. */
 @Injectable()
 export class PullsRepository implements BranchRenameFollowers {
   constructor(private readonly prisma: PrismaService) {}
@@ -112,10 +111,7 @@ export class PullsRepository implements BranchRenameFollowers {
     return { items: items as PullIssueRow[], total };
   }
 
-  /**
-   * One statement. Pulls with a stored result for this base are left alone: a redelivered event must not undo finished
-   * checks.
-   */
+  /** Pulls with a stored result for this base are left alone: a redelivered event must not undo finished checks. */
   async markBaseMoved(repoId: number, branch: string, newSha: string, db: Db = this.prisma): Promise<CandidateRow[]> {
     const rows = await db.$queryRaw<CandidateSqlRow[]>`
       UPDATE "repo".pull_requests pr

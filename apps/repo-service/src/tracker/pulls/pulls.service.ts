@@ -37,11 +37,7 @@ const FILE_STATUS: Record<string, string> = {
   T: 'changed',
 };
 
-/**
- * Pull requests from a branch of the repository, of a fork of it or of its parent (`PullHeads`) into a branch of
- * the repository: creation (checked at once), reading (a view queues a
- * delayed check), editing and reopening, commits and files. Merging and updating live in `merge/`.
- */
+/** From a branch of the repository, a fork or its parent (`PullHeads`); merging and updating live in `merge/`. */
 @Injectable()
 export class PullsService implements OnModuleInit {
   private readonly logger = new Logger('PullsService');
@@ -193,7 +189,6 @@ export class PullsService implements OnModuleInit {
     return this.present(req, row, req.view === true);
   }
 
-  /** `GET …/pulls/{base}/{head}`: the pull request from `head` into `base` (the open one first); a view. */
   /** The commit a head names (`branch` or a fork's `owner:branch`), copied into this repository from a fork. */
   async headCommit(req: PullHeadRequest): Promise<PullHeadReply> {
     const { repo, branch } = await this.heads.parse(req, req.head);
@@ -239,11 +234,7 @@ export class PullsService implements OnModuleInit {
     return this.present(req, updated as PullIssueRow, false);
   }
 
-  /**
-   * Title, body and state of a pull request (also reached through `PATCH …/issues/{index}`). Closing publishes
-   * `closed`; reopening refreshes the commits from the branches, refuses a second open pull request for the same
-   * branches, and queues the check at once.
-   */
+  /** Also via `PATCH …/issues/{index}`; reopening refreshes commits, refuses a duplicate open pull, checks at once. */
   async applyEdit(scope: ViewScope, actor: ActorDto, issue: IssueRow, body: EditPullBody, assigneeIds?: number[]): Promise<IssueRow> {
     const row = issue as PullIssueRow;
     if (!isPullRow(row)) throw DomainError.notFound('pull request not found');
@@ -312,11 +303,7 @@ export class PullsService implements OnModuleInit {
     return updated;
   }
 
-  /**
-   * Gitea's `CloseBranchPulls`: when a branch is deleted, the open pull requests from or into it are closed by the
-   * deleter, each with its `closed` event — those from a fork's branch in their base repository, rendered as
-   * system actions there. Failures are logged: the branch is gone either way.
-   */
+  /** Gitea's `CloseBranchPulls`: open pulls from or into a deleted branch are closed by the deleter. */
   async closeBranchPulls(scope: ViewScope, actor: ActorDto, branch: string): Promise<void> {
     for (const pull of await this.pulls.findOpenTouching(scope.repo.id, branch)) {
       const where = pull.repoId === scope.repo.id ? scope : { ...(await this.views.systemScope(pull.repoId)), actor };
@@ -326,10 +313,7 @@ export class PullsService implements OnModuleInit {
     }
   }
 
-  /**
-   * Gitea's `CloseRepoBranchesPulls` for a repository about to be deleted: its open pull requests into other
-   * repositories (a fork's into its base) are closed by the deleter, each with its `closed` event.
-   */
+  /** Gitea's `CloseRepoBranchesPulls`: a doomed repository's open pulls into others are closed by the deleter. */
   async closeHeadRepoPulls(repoId: number, actor: ActorDto | null): Promise<void> {
     if (!actor) return;
     for (const pull of await this.pulls.findOpenFromHeadRepo(repoId)) {
@@ -339,7 +323,6 @@ export class PullsService implements OnModuleInit {
     }
   }
 
-  /** `GET …/pulls/{index}/merge`: whether it is merged. */
   async isMerged(req: PullIndexRequest): Promise<boolean> {
     return (await this.load(req.repo.id, req.index)).pullRequest.merged;
   }

@@ -7,10 +7,7 @@ import { PullsRepository } from '../pulls/pulls.repository.js';
 /** At most this many checks are queued again at one start (most recently updated first; views cover the rest). */
 const MAX_REQUEUED = 1_000;
 
-/**
- * At start, queues again the checks a crash lost after their commit (pulls left `checking` that the delay rule would
- * check now); jobs are unique per commit pair, so a still-queued check is not duplicated.
- */
+/** At start, requeues checks a crash lost after commit; jobs are unique per commit pair, so nothing is duplicated. */
 @Injectable()
 export class PendingChecks implements OnApplicationBootstrap {
   private readonly logger = new Logger('PendingChecks');
@@ -25,7 +22,6 @@ export class PendingChecks implements OnApplicationBootstrap {
     void this.requeue().catch((err: Error) => this.logger.warn(`re-queueing pending checks failed: ${err.message}`));
   }
 
-  /** Returns how many checks were queued (again). */
   async requeue(now = new Date()): Promise<number> {
     const bound = checkNowUpdatedAfter(now, this.settings.delayCheckForInactiveDays);
     if (bound === 'none') return 0;

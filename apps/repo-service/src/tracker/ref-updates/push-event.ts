@@ -4,10 +4,7 @@ import { boundEventTexts, jsonBytes } from '@cairn/platform';
 /** Room left for the event envelope (id, type, time) around the data. */
 const ENVELOPE_BYTES = 512;
 
-/**
- * A push's `repo.evt.push.received` events: its ref updates spread in order over as many as keep each under
- * {@link EVENT_MAX_BYTES} (NATS's limit); an update too large alone keeps its newest commits, as Gitea caps them.
- */
+/** Updates spread over events under {@link EVENT_MAX_BYTES} (NATS's limit); one too large keeps its newest commits. */
 export function pushEvents(push: PushEventData, maxBytes = EVENT_MAX_BYTES): PushEventData[] {
   const bounded = boundEventTexts(push);
   const budget = maxBytes - ENVELOPE_BYTES - jsonBytes({ ...bounded, updates: [] });

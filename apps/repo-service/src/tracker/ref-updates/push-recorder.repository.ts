@@ -11,11 +11,7 @@ export interface PushRowChange {
   initialBranch: string | null;
 }
 
-/**
- * The push recorder's database work (the only transport file that touches Prisma): inside one transaction, mark the
- * push's journal recorded (exactly once), mark the repository non-empty on its first push (choosing the default
- * branch) and bump its update time, then let the caller write the event to the outbox in the same transaction.
- */
+/** The push recorder's database work: journal mark, first-push default branch, update time, in one transaction. */
 @Injectable()
 export class PushRecorderRepository {
   constructor(private readonly prisma: PrismaService) {}
@@ -25,11 +21,7 @@ export class PushRecorderRepository {
     return this.prisma.repository.findUnique({ where: { id: repoId } });
   }
 
-  /**
-   * Runs `work` in a transaction after marking the push's journal recorded and applying the push to the repository
-   * row. `'recorded-before'` when the journal was marked already (a replay of a recorded push: nothing is written),
-   * null if the repository is gone.
-   */
+  /** `'recorded-before'` when the journal was marked (a replay writes nothing); null if the repository is gone. */
   async inTransaction<T>(
     repoId: number,
     journalId: string,

@@ -12,10 +12,7 @@ import type { PushContext } from '../../git-core/transport/push-sink.js';
 /** Journal marks are kept this long: far longer than a journal folder can outlive its recording. */
 const JOURNAL_MARK_DAYS = 7;
 
-/**
- * The push sink: one transaction per push marks its journal recorded (a replay records it once) and hands the updates
- * to {@link RefUpdates}; after the commit, HEAD follows a first push and {@link RefUpdates.afterCommit} runs.
- */
+/** One transaction per push marks its journal (a replay records once) and hands the updates to {@link RefUpdates}. */
 @Injectable()
 export class PushRecorder implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('PushRecorder');

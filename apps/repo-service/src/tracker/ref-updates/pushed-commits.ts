@@ -5,7 +5,6 @@ import type { RefUpdateLine } from '../../git-core/transport/push-log.js';
 /** At most this many distinct commit e-mails are resolved to user names per push. */
 const MAX_EMAIL_LOOKUPS = 100;
 
-/** Users by id and commit e-mail → user id, as one identity lookup answers them. */
 export interface PushPeople {
   users: Map<number, UserDto>;
   byEmail: Map<string, number>;
@@ -34,7 +33,6 @@ export async function listRefCommits(
   return out;
 }
 
-/** The commit e-mails worth resolving to user names (authors and committers, capped). */
 export function commitEmails(commits: GitCommitInfo[]): string[] {
   const emails = new Set<string>();
   for (const c of commits) {

@@ -1,9 +1,4 @@
-// Integration tests for what moved branches do in repo-service (`RefUpdates`), with NO merge-check-worker running:
-// repo-service's real module graph on a private NATS server (with JetStream), a database of its own, Redis with a
-// queue prefix of its own, and real git repositories. Pushes are made with the git command into the bare
-// repositories and recorded by repo-service's own push recorder, exactly as the transport does after a receive-pack;
-// checks are only queued (the tests read the BullMQ queue), and results are reported as a worker would.
-// identity-service and hooks-service are stood in for by small responders.
+// What moved branches do (`RefUpdates`) with NO merge-check-worker: checks are only queued, reported as a worker would.
 import 'reflect-metadata';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -31,7 +26,6 @@ import { STAND_IN_ACCOUNTS, STAND_IN_ROOT_URL, StandInServicesModule } from '../
 
 const ROOT_URL = STAND_IN_ROOT_URL;
 
-// ---- environment -------------------------------------------------------------------------------------------------
 
 let nats: PrivateNats;
 let repoRoot: string;
@@ -114,7 +108,6 @@ afterAll(async () => {
   }
 });
 
-// ---- helpers -----------------------------------------------------------------------------------------------------
 
 const ZERO = '0'.repeat(40);
 const GIT_ENV = {
@@ -145,7 +138,6 @@ interface TestRepo {
 }
 
 let seq = 0;
-/** A repository of alice's with an initial commit, and a work clone of it. */
 async function newRepo(): Promise<TestRepo> {
   const name = `proj-${++seq}`;
   const dto = await rpc.send(RepoSubjects.repositoryCreate, { actor: actor('alice'), target: 'self', body: { name, auto_init: true } });
@@ -162,7 +154,6 @@ async function newRepo(): Promise<TestRepo> {
   };
 }
 
-/** Commits files on a branch of the work clone (created from `from` if new). */
 function commit(r: TestRepo, branch: string, files: Record<string, string>, message: string, from = 'main'): void {
   const exists = git(r.work, 'branch', '--list', branch) !== '';
   git(r.work, 'checkout', '-q', ...(exists ? [branch] : ['-b', branch, `origin/${from}`]));
@@ -194,7 +185,6 @@ function bareGit(r: TestRepo, ...args: string[]): string {
   return execFileSync('git', ['--git-dir', r.dir, ...args], { encoding: 'utf8', env: GIT_ENV }).trim();
 }
 
-/** The parents of a commit, in order. */
 const parents = (r: TestRepo, rev: string) => bareGit(r, 'rev-list', '--parents', '-n', '1', rev).split(' ').slice(1);
 
 interface PullRow {
@@ -237,7 +227,6 @@ async function reportMergeable(id: number): Promise<void> {
   await (await queue.getJob(mergeCheckJobId(id, row.base_sha, row.head_sha)))?.remove();
 }
 
-/** The queued check of a pull request's current commits, if any. */
 async function queuedCheck(id: number) {
   const row = await pullRow(id);
   const job = await queue.getJob(mergeCheckJobId(id, row.base_sha, row.head_sha));
@@ -252,7 +241,6 @@ async function eventsFor(subject: string, pullId: number) {
   );
 }
 
-// ---- tests -------------------------------------------------------------------------------------------------------
 
 describe('a push to a head branch, with no merge-check-worker running', () => {
   it('moves the head, refs/pull/N/head, writes one synchronized event and queues an urgent check', async () => {

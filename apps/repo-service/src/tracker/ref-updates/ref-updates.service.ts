@@ -29,7 +29,6 @@ export interface RefUpdatesInput {
   ownerId: number;
   ownerName: string;
   name: string;
-  /** As git applied them. */
   lines: RefUpdateLine[];
   /** A pusher, or the user who merged or updated; null if nobody known. */
   pusherId: number | null;
@@ -44,14 +43,10 @@ export interface PreparedRefUpdates {
   pusher: UserDto | null;
   /** By base repository (this one, and each fork pull's base); missing ones are rendered when needed. */
   renderings: Map<number, PullRendering>;
-  /** By pull request id (see {@link pullPush}). */
   pullPushes: Map<number, PullPush>;
 }
 
-/**
- * Gitea's `pull_push` timeline body `{"is_force_push", "commit_ids"}`: commits added since the old head, or old and new
- * head on a force-push.
- */
+/** Gitea's `pull_push` body: commits added since the old head, or old and new head on a force-push. */
 export interface PullPush {
   from: string;
   to: string;
@@ -90,11 +85,7 @@ function movedBranches(lines: RefUpdateLine[]): { branch: string; sha: string }[
     .sort((a, b) => (a.branch < b.branch ? -1 : a.branch > b.branch ? 1 : 0));
 }
 
-/**
- * The one home of "a branch moved": {@link prepare} before the transaction (no remote calls under locks), {@link
- * recordRefUpdates} inside it, {@link afterCommit} after it. Queued checks wait in Redis, so no merge-check-worker is
- * needed.
- */
+// The one home of "a branch moved": `prepare` before the transaction, `recordRefUpdates` inside it, `afterCommit` after.
 @Injectable()
 export class RefUpdates {
   private readonly logger = new Logger('RefUpdates');
@@ -154,10 +145,7 @@ export class RefUpdates {
     });
   }
 
-  /**
-   * Advisory locks in name order, so a slow recording of an older move never moves a pull back; callers take them
-   * before row locks (no deadlock).
-   */
+  /** Advisory locks in name order, before row locks: a late recording of an older move never moves a pull back. */
   async lockBranches(tx: Tx, prepared: PreparedRefUpdates): Promise<void> {
     for (const { branch } of movedBranches(prepared.input.lines)) {
       await this.pulls.lockBranch(tx, prepared.input.repoId, branch);
@@ -200,10 +188,7 @@ export class RefUpdates {
     return recorded;
   }
 
-  /**
-   * Failures are logged, never thrown: the refs moved and the events are stored. A check lost to a crash comes back
-   * from the `checking` state.
-   */
+  /** Failures are logged, never thrown: the refs moved; a lost check comes back from the `checking` state. */
   async afterCommit(recorded: RecordedRefUpdates): Promise<void> {
     const { input } = recorded.prepared;
     this.outbox.kick();
@@ -294,7 +279,6 @@ export class RefUpdates {
     return tip === sha;
   }
 
-  /** By e-mail, for authors and committers. */
   private async lookupPeople(input: RefUpdatesInput, emails: string[]): Promise<PushPeople> {
     const ids = [...new Set([input.ownerId, ...(input.pusherId === null ? [] : [input.pusherId])])];
     try {

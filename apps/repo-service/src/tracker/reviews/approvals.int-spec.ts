@@ -1,5 +1,4 @@
-// Integration test of the approval count merge rules will use: reviews written through ReviewsRepository into a
-// scratch database migrated like production, counted by Approvals.
+// The approval count of merge rules: reviews written through ReviewsRepository, counted by Approvals.
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommonSettings } from '@cairn/platform';

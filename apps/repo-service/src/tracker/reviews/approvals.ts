@@ -2,18 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { isStale } from '../issue-core/review.mapper.js';
 import { ReviewsRepository } from '../issue-core/reviews.repository.js';
 
-/** The pull request whose approvals are counted: its issue id and current head. */
 export interface ApprovalTarget {
   /** The pull request's issue id (reviews belong to the issue, as in Gitea). */
   id: number;
   pullRequest: { headSha: string };
 }
 
-/**
- * How many approvals a pull request has for merge rules (Gitea's `GetGrantedApprovalsCount`): official approvals (by
- * users with write access; only each reviewer's latest review stays official) that were not dismissed. With
- * `dismissStale` (branch protection's "dismiss stale approvals") only approvals of the current head count.
- */
+/** Gitea's `GetGrantedApprovalsCount`: official, undismissed approvals; with `dismissStale` only the current head's. */
 @Injectable()
 export class Approvals {
   constructor(private readonly reviews: ReviewsRepository) {}

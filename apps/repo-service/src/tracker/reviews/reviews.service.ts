@@ -25,7 +25,6 @@ import { ReviewsRepository, type ReviewRow, type ReviewType } from '../issue-cor
 
 /** `event` of create/submit → stored kind (Gitea's `preparePullReviewType`): anything else stays a draft. */
 const TYPE_OF_EVENT: Record<string, ReviewType> = { APPROVED: 'approve', REQUEST_CHANGES: 'reject', COMMENT: 'comment' };
-/** The people and teams a review-request body names. */
 interface NamedReviewers {
   users: UserDto[];
   /** Teams of the owning organization with their member ids (always empty on repositories of users, as Gitea). */
@@ -38,12 +37,8 @@ const HOOK_TYPE: Partial<Record<ReviewType, 'approved' | 'rejected' | 'comment'>
   comment: 'comment',
 };
 
-/**
- * Pull-request reviews and review requests, with Gitea's rules: one draft (pending) review per reviewer, visible only
- * to them; no approving or rejecting one's own pull request; approvals and change requests by users with write access
- * are official (only the reviewer's latest stays so); repository admins dismiss them; closed pull requests take no
- * approvals, change requests or review requests.
- */
+// Gitea's rules: one draft review per reviewer, seen only by them; no judging one's own pull; writers' verdicts are
+// official (latest only); admins dismiss; closed pulls take no verdicts or requests.
 @Injectable()
 export class ReviewsService {
   constructor(
@@ -110,7 +105,6 @@ export class ReviewsService {
     return this.submit(req, actor, pull, type, body.body ?? '', commitId, comments);
   }
 
-  /** Submits the actor's draft review with a final state. */
   async submitPending(req: SubmitPullReviewRequest): Promise<PullReviewDto> {
     const actor = requireActor(req.actor);
     const { pull, review } = await this.loadReview(req);
@@ -136,11 +130,7 @@ export class ReviewsService {
     return this.setDismissed(req, false, false);
   }
 
-  /**
-   * `POST …/requested_reviewers`: replies the new requests, users' then teams' (those already asked are left out).
-   * A team request notifies each member but the poster (Gitea's `TeamReviewRequest`: one `review_requested` event
-   * per member, naming them as `requested_reviewer`).
-   */
+  /** Replies the new requests; a team request notifies each member but the poster (Gitea's `TeamReviewRequest`). */
   async requestAdd(req: PullReviewRequestsRequest): Promise<PullReviewDto[]> {
     const actor = requireActor(req.actor);
     const pull = await this.pulls.load(req.repo.id, req.index);
@@ -223,7 +213,6 @@ export class ReviewsService {
     return null;
   }
 
-  // ---- internals -------------------------------------------------------------------------------------------------
 
   /** Gitea's `preparePullReviewType`: the kind asked for, with its rules about bodies and own pull requests. */
   private reviewType(pull: PullIssueRow, actor: ActorDto, event: string | undefined, body: string | undefined, hasComments: boolean): ReviewType {
@@ -302,10 +291,7 @@ export class ReviewsService {
     return { pull, review };
   }
 
-  /**
-   * The users (by login, or by e-mail as Gitea) and teams (by name, of the owning organization) a review-request
-   * body names; NOT_FOUND for an unknown one. Gitea ignores team names on repositories of users.
-   */
+  /** Users by login (or e-mail, as Gitea) and the owning org's teams by name; NOT_FOUND for an unknown one. */
   private async reviewersOf(req: PullReviewRequestsRequest): Promise<NamedReviewers> {
     const names = [...new Set((req.body?.reviewers ?? []).map((n) => n.trim()).filter(Boolean))];
     const users: UserDto[] = [];

@@ -1,8 +1,4 @@
-/**
- * Real signed commits for the signature tests, made once with `git commit -S` (gpg.format=ssh: ssh-keygen -Y sign;
- * openpgp: gpg 2.2) and `ssh-keygen -Y sign` by hand (a sha256 message hash, a wrong namespace); each raw commit
- * object is base64. Regenerate with the script in the commit that added this file if the format ever changes.
- */
+// Real signed commits made once with `git commit -S` (ssh and gpg) and `ssh-keygen -Y sign`, stored as base64 objects.
 const raw = (b64: string) => Buffer.from(b64, 'base64');
 
 export const SSH_KEYS = {

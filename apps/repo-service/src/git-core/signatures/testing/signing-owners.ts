@@ -1,7 +1,6 @@
 import type { SigningKeyOwner, SigningKeysReply, SigningKeysRequest, UserDto } from '@cairn/contracts';
 import { SigningKeyDirectory } from '../signing-key-directory.js';
 
-/** A user with signing keys, as identity-service would answer for them. */
 export function owner(
   id: number,
   login: string,

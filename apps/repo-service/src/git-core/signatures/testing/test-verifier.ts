@@ -38,10 +38,7 @@ export class FixedTrust extends SignatureTrustSource {
   }
 }
 
-/**
- * A real CommitVerifier over in-memory keys and trust facts: `[repository.signing]` from `env` (instance name
- * "Cairn" <cairn@instance.test>, no instance key unless given). `pool`/`repoRoot` serve `verifyCommits` only.
- */
+/** A real CommitVerifier over in-memory keys and trust facts; `pool`/`repoRoot` serve `verifyCommits` only. */
 export function testCommitVerifier(
   options: { env?: Record<string, string>; trust?: FixedTrust; pool?: CatFilePool; repoRoot?: string } = {},
 ): { verifier: CommitVerifier; keys: FixedSigningKeys; trust: FixedTrust } {
