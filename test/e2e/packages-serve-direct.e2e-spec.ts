@@ -1,7 +1,8 @@
 /**
- * `[storage] SERVE_DIRECT = true` on a real MinIO server: package downloads answer a redirect to a presigned URL on
- * MinIO (303 for generic and npm files, 307 for container layers, as Gitea), which the real clients follow — curl
- * (bytes, a range, the file name), skopeo (a whole image). Access is still decided by Cairn before any redirect.
+ * `[storage] SERVE_DIRECT = true` on a real MinIO server: package and release attachment downloads answer a redirect
+ * to a presigned URL on MinIO (303 for generic and npm files and attachments, 307 for container layers, as Gitea),
+ * which the real clients follow — curl (bytes, a range, the file name), skopeo (a whole image). Access is still
+ * decided by Cairn before any redirect.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { minioMissing, theRunningMinio } from '../support/minio.js';
 import { buildImageLayout, readLayoutBlob, skopeo } from '../support/oci-layout.js';
 import { createPackageUser, curl, genericFileUrl, startPackagesSuite, type PackageUser, type PackagesTestBed } from '../support/packages.js';
+import { createToken } from '../support/session.js';
 import type { TestSuite } from '../support/suite.js';
 import { FAST_PASSWORD_HASH } from './identity-helpers.js';
 
@@ -92,5 +94,35 @@ describe.skipIf(missing !== null)('SERVE_DIRECT on MinIO', () => {
     const pulled = await skopeo(['copy', '--src-tls-verify=false', '--src-creds', creds, `docker://${host}/${alice.username}/direct:v1`, `oci:${dst}:v1`]);
     expect(pulled.code, pulled.stderr).toBe(0);
     for (const d of [image.config, ...image.layers]) expect(readLayoutBlob(dst, d.digest).equals(readLayoutBlob(src, d.digest)), d.digest).toBe(true);
+  });
+
+  it('redirects a release attachment download to MinIO (303) once access is decided; curl -L gets the bytes and a range', async () => {
+    const token = await createToken(suite, alice, ['write:repository']);
+    const api = (p: string, init: RequestInit = {}) => fetch(suite.api(p), {
+      ...init, headers: { authorization: `token ${token}`, 'content-type': 'application/json', ...init.headers },
+    });
+    expect((await api('/user/repos', { method: 'POST', body: JSON.stringify({ name: 'direct-assets', auto_init: true, private: true }) })).status).toBe(201);
+    const release = await api(`/repos/${alice.username}/direct-assets/releases`, { method: 'POST', body: JSON.stringify({ tag_name: 'v1' }) });
+    const data = randomBytes(200_000);
+    const uploaded = await api(`/repos/${alice.username}/direct-assets/releases/${((await release.json()) as { id: number }).id}/assets?name=tool.bin`, {
+      method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(data),
+    });
+    expect(uploaded.status).toBe(201);
+    const url = ((await uploaded.json()) as { browser_download_url: string }).browser_download_url;
+
+    const redirect = await curl(['-H', `Authorization: token ${token}`, url]);
+    expect(redirect.status).toBe(303);
+    expect(new URL(redirect.headers.location!).host).toBe(theRunningMinio().endpoint);
+    const followed = await curl(['-L', '-H', `Authorization: token ${token}`, url]);
+    expect(followed.status).toBe(200);
+    expect(followed.body.equals(data)).toBe(true);
+    expect(followed.headers['content-disposition']).toContain('filename="tool.bin"');
+    const part = await curl(['-L', '-r', '100-199', '-H', `Authorization: token ${token}`, url]);
+    expect(part.status).toBe(206);
+    expect(part.body.equals(data.subarray(100, 200))).toBe(true);
+    // A private repository's attachment: no URL for outsiders.
+    const stranger = await curl([url]);
+    expect(stranger.status).not.toBe(200);
+    expect(stranger.headers.location ?? '').not.toContain(theRunningMinio().endpoint);
   });
 });

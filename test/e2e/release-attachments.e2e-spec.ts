@@ -4,17 +4,20 @@
  * release JSON's `assets`, downloads through `browser_download_url` and `/attachments/{uuid}` (bytes, length,
  * disposition, `download_count`), private repositories (404 to outsiders), drafts (hidden from readers), readers
  * refused (403), archived repositories (423), `[attachment] MAX_SIZE` (413 and nothing stored, declared or streamed), multipart with only the
- * session cookie refused (415: CSRF), and the bytes on disk removed with the attachment, its release and its
- * repository. (GitHub's upload API posts raw bytes to uploads.github.com, not this route: no Octokit here.)
+ * session cookie refused (415: CSRF), single ranges (206, 416), and the bytes in the attachments' blob store (one blob
+ * per content) removed with the last attachment naming them, their release or their repository. On the local
+ * backend here; `release-attachments-s3.e2e-spec.ts` runs the same file on MinIO. (GitHub's upload API posts raw
+ * bytes to uploads.github.com, not this route: no Octokit here.)
  */
-import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { giteaApi } from 'gitea-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertMatchesContract } from '../support/openapi-contract.js';
 import { createToken, createUser, http, uniqueName, webSessionCookie, type Account, type HttpClient } from '../support/session.js';
 import { startTestSuite, type TestSuite } from '../support/suite.js';
+import { theRunningMinio } from '../support/minio.js';
 import { REPO_SUITE_APPS } from '../support/git.js';
 import { FAST_PASSWORD_HASH, expectApiError } from './identity-helpers.js';
 
@@ -27,19 +30,32 @@ let reader: Account;
 let token: string;
 const pub = uniqueName('assets');
 const priv = uniqueName('secret');
-let pubId: number;
-let privId: number;
 let releaseId: number;
+/** The blob of the private repository's one attachment. */
+let privateBlob: string;
 
 type Attachment = {
   id: number; name: string; size: number; download_count: number; uuid: string; browser_download_url: string; created_at: string;
 };
 
 const gitea = (tok = token) => giteaApi(suite.baseUrl, { token: tok, customFetch: (...args: Parameters<typeof fetch>) => fetch(...args) });
+const onMinio = process.env.CAIRN_E2E_STORAGE === 'minio';
 const attachmentsDir = () => join(suite.dataDir, 'attachments');
-const fileOf = (repoId: number, uuid: string) => join(attachmentsDir(), String(repoId), uuid);
-const tmpFiles = () => (existsSync(join(attachmentsDir(), 'tmp')) ? readdirSync(join(attachmentsDir(), 'tmp')) : []);
-const repoFiles = (repoId: number) => (existsSync(join(attachmentsDir(), String(repoId))) ? readdirSync(join(attachmentsDir(), String(repoId))) : []);
+const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+const list = (dir: string) => (existsSync(dir) ? readdirSync(dir) : []);
+
+/** The sha256 of every attachment blob the suite stores, on its backend (the suite's MinIO bucket `cairn`, or its folder). */
+async function storedBlobs(): Promise<string[]> {
+  if (onMinio) return (await theRunningMinio().objectKeys('cairn', 'attachments/blobs/')).map((key) => key.slice(key.lastIndexOf('/') + 1));
+  const root = join(attachmentsDir(), 'blobs');
+  return list(root).flatMap((a) => list(join(root, a)).flatMap((b) => list(join(root, a, b))));
+}
+
+/** Temporary files and objects of uploads under way or cut short. */
+async function tempFiles(): Promise<string[]> {
+  const local = list(join(attachmentsDir(), 'tmp'));
+  return onMinio ? [...local, ...(await theRunningMinio().objectKeys('cairn', 'attachments/tmp/'))] : local;
+}
 
 /** gitea-js's upload (multipart through fetch's FormData), answered as a plain response whatever the status. */
 async function upload(repo: string, release: number, bytes: Buffer, fileName: string, query?: { name?: string }, tok = token) {
@@ -68,8 +84,6 @@ beforeAll(async () => {
   for (const [name, isPrivate] of [[pub, false], [priv, true]] as const) {
     const res = await api.post('/user/repos', { basic: owner, body: { name, auto_init: true, private: isPrivate } });
     expect(res.status, res.text).toBe(201);
-    if (isPrivate) privId = res.body.id;
-    else pubId = res.body.id;
   }
   releaseId = await createRelease(pub, 'v1.0');
 }, 300_000);
@@ -92,7 +106,7 @@ describe('release attachments', () => {
       browser_download_url: `${suite.rootUrl}${owner.username}/${pub}/releases/download/v1.0/tool.bin`,
     });
     expect(first.uuid).toMatch(/^[0-9a-f-]{36}$/);
-    expect(statSync(fileOf(pubId, first.uuid)).size).toBe(bytes.length);
+    expect(await storedBlobs()).toContain(sha256(bytes));
 
     // `?name=` names the attachment instead of the part's file name.
     const named = await upload(pub, releaseId, Buffer.from('read me\n'), 'notes.txt', { name: 'README v1.txt' });
@@ -132,6 +146,19 @@ describe('release attachments', () => {
     expect(probed.headers.get('content-length')).toBe(String(bytes.length));
     const got = await api.get(`/repos/${owner.username}/${pub}/releases/${releaseId}/assets/${first.id}`);
     expect(got.body.download_count).toBe(2);
+
+    // A resumed download: one range (206), a suffix range, and a range past the end (416).
+    const part = await fetch(first.browser_download_url, { headers: { range: 'bytes=1000-1999' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 1000-1999/${bytes.length}`);
+    expect(part.headers.get('content-length')).toBe('1000');
+    expect(Buffer.from(await part.arrayBuffer()).equals(bytes.subarray(1000, 2000))).toBe(true);
+    const tail = await fetch(`${suite.baseUrl}/attachments/${first.uuid}`, { headers: { range: 'bytes=-10' } });
+    expect(tail.status).toBe(206);
+    expect(Buffer.from(await tail.arrayBuffer()).equals(bytes.subarray(bytes.length - 10))).toBe(true);
+    const past = await fetch(first.browser_download_url, { headers: { range: `bytes=${bytes.length}-` } });
+    expect(past.status).toBe(416);
+    expect(past.headers.get('content-range')).toBe(`bytes */${bytes.length}`);
 
     expect((await fetch(`${suite.baseUrl}/${owner.username}/${pub}/releases/download/v1.0/nope.bin`)).status).toBe(404);
     expect((await fetch(`${suite.baseUrl}/${owner.username}/${pub}/releases/download/v9/tool.bin`)).status).toBe(404);
@@ -178,7 +205,7 @@ describe('release attachments', () => {
   });
 
   it('refuses an upload over [attachment] MAX_SIZE with 413 and stores nothing, declared or streamed', async () => {
-    const before = repoFiles(pubId).length;
+    const before = (await storedBlobs()).length;
     const big = randomBytes(MB + 1);
     const declared = await upload(pub, releaseId, big, 'big.bin');
     expect(declared.status).toBe(413);
@@ -207,8 +234,8 @@ describe('release attachments', () => {
     expect(((await streamed.json()) as { message: string }).message).toMatch(/too large/);
 
     expect((await api.get(`/repos/${owner.username}/${pub}/releases/${releaseId}/assets`, { token })).body).toHaveLength(3);
-    expect(repoFiles(pubId)).toHaveLength(before);
-    await expect.poll(() => tmpFiles()).toEqual([]);
+    expect(await storedBlobs()).toHaveLength(before);
+    await expect.poll(() => tempFiles()).toEqual([]);
   });
 
   it('refuses a multipart upload authenticated by the session cookie alone (415), as a cross-site form would send it', async () => {
@@ -231,6 +258,7 @@ describe('release attachments', () => {
   it('hides a private repository’s attachments from outsiders (404) and serves them to its owner’s session and credentials', async () => {
     const rel = await createRelease(priv, 'p1');
     const secret = randomBytes(1000);
+    privateBlob = sha256(secret);
     const res = await upload(priv, rel, secret, 'secret.bin');
     expect(res.status, res.message).toBe(201);
     expectApiError(await api.get(`/repos/${owner.username}/${priv}/releases/${rel}/assets`, { basic: reader }), 404);
@@ -278,24 +306,36 @@ describe('release attachments', () => {
     expect((await fetch(kept.data!.browser_download_url)).status).toBe(200);
   });
 
-  it('deletes an attachment (204) with its file', async () => {
+  it('stores the same bytes once, kept until the last attachment naming them is deleted (204)', async () => {
+    const again = await upload(pub, releaseId, bytes, 'tool-copy.bin');
+    expect(again.status, again.message).toBe(201);
+    expect((await storedBlobs()).filter((s) => s === sha256(bytes))).toHaveLength(1);
+    expect((await gitea().repos.repoDeleteReleaseAttachment(owner.username, pub, releaseId, again.data!.id)).status).toBe(204);
+    expect(await storedBlobs()).toContain(sha256(bytes));
+    expect(Buffer.from(await (await fetch(`${suite.baseUrl}/attachments/${first.uuid}`)).arrayBuffer()).equals(bytes)).toBe(true);
+
     const res = await gitea().repos.repoDeleteReleaseAttachment(owner.username, pub, releaseId, first.id);
     expect(res.status).toBe(204);
-    expect(existsSync(fileOf(pubId, first.uuid))).toBe(false);
+    expect(await storedBlobs()).not.toContain(sha256(bytes));
     expectApiError(await api.get(`/repos/${owner.username}/${pub}/releases/${releaseId}/assets/${first.id}`, { token }), 404);
     expect((await fetch(first.browser_download_url)).status).toBe(404);
     expectApiError(await api.delete(`/repos/${owner.username}/${pub}/releases/${releaseId}/assets/${first.id}`, { token }), 404);
   });
 
   it('removes a release’s attachments with the release, and a repository’s with the repository', async () => {
-    const list = (await api.get(`/repos/${owner.username}/${pub}/releases/${releaseId}/assets`, { token })).body as Attachment[];
-    expect(list.length).toBeGreaterThan(0);
+    const assets = (await api.get(`/repos/${owner.username}/${pub}/releases/${releaseId}/assets`, { token })).body as Attachment[];
+    expect(assets.map((a) => a.name).sort()).toEqual(['README v1.txt', 'raw.dat']);
+    const released = [sha256(Buffer.from('read me\n')), sha256(Buffer.from('raw bytes'))];
+    expect(await storedBlobs()).toEqual(expect.arrayContaining(released));
     expect((await api.delete(`/repos/${owner.username}/${pub}/releases/${releaseId}`, { token })).status).toBe(204);
-    for (const a of list) expect(existsSync(fileOf(pubId, a.uuid))).toBe(false);
-    expect((await fetch(`${suite.baseUrl}/attachments/${list[0].uuid}`)).status).toBe(404);
+    expect(await storedBlobs()).not.toEqual(expect.arrayContaining([released[0]]));
+    expect(await storedBlobs()).not.toEqual(expect.arrayContaining([released[1]]));
+    expect((await fetch(`${suite.baseUrl}/attachments/${assets[0].uuid}`)).status).toBe(404);
 
-    expect(repoFiles(privId).length).toBe(1);
+    expect(await storedBlobs()).toContain(privateBlob);
     expect((await api.delete(`/repos/${owner.username}/${priv}`, { basic: owner })).status).toBe(204);
-    expect(existsSync(join(attachmentsDir(), String(privId)))).toBe(false);
+    expect(await storedBlobs()).not.toContain(privateBlob);
+    // The other repositories' blobs stay.
+    expect(await storedBlobs()).toEqual(expect.arrayContaining([sha256(Buffer.from('kept')), sha256(Buffer.from('draft'))]));
   });
 });

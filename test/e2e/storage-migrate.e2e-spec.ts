@@ -1,9 +1,11 @@
 /**
- * `cairn admin storage migrate` (the real CLI) moves a populated instance's package blobs from local storage to a real
- * MinIO server: packages-service restarted on MinIO serves every file with its digests; a rerun copies nothing.
+ * `cairn admin storage migrate` (the real CLI) moves a populated instance's package blobs and release attachment
+ * blobs from local storage to a real MinIO server: packages-service and repo-service restarted on MinIO serve every
+ * file; a rerun copies nothing.
  */
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { minioMissing, startMinio, type RunningMinio } from '../support/minio.js';
@@ -24,7 +26,7 @@ beforeAll(async () => {
   minio = await startMinio();
   bed = await startPackagesSuite({ ...FAST_PASSWORD_HASH });
   suite = bed.suite;
-  alice = await createPackageUser(suite, bed.admin, 'alice');
+  alice = await createPackageUser(suite, bed.admin, 'alice', ['write:package', 'write:repository']);
 });
 
 afterAll(async () => {
@@ -52,7 +54,7 @@ describe.skipIf(missing !== null)('cairn admin storage migrate', () => {
     const env = minio.env('migrated');
 
     expect((await cli(['admin', 'storage', 'migrate', '--from', 'local', '--to', 'local'], env)).code).toBe(1);
-    expect((await cli(['admin', 'storage', 'migrate', '--from', 'local', '--to', 'minio', '--type', 'attachments'], env)).out).toMatch(/only packages/);
+    expect((await cli(['admin', 'storage', 'migrate', '--from', 'local', '--to', 'minio', '--type', 'actions_log'], env)).out).toMatch(/only packages, attachments/);
 
     const first = await cli(['admin', 'storage', 'migrate', '--from', 'local', '--to', 'minio'], env);
     expect(first.code, first.out).toBe(0);
@@ -68,6 +70,45 @@ describe.skipIf(missing !== null)('cairn admin storage migrate', () => {
       await waitFor(async () => (got = await curl([urls[i]!])).status !== 503, 'the gateway to reach packages-service again');
       expect(got.status).toBe(200);
       expect(createHash('sha256').update(got.body).digest('hex')).toBe(createHash('sha256').update(data).digest('hex'));
+    }
+  });
+
+  it('copies every release attachment blob to MinIO, verified; repo-service then serves them from there; a rerun copies nothing', async () => {
+    const api = (path: string, init: RequestInit = {}) => fetch(suite.api(path), {
+      ...init, headers: { authorization: `token ${alice.token}`, 'content-type': 'application/json', ...init.headers },
+    });
+    const repo = 'migrated-assets';
+    expect((await api('/user/repos', { method: 'POST', body: JSON.stringify({ name: repo, auto_init: true }) })).status).toBe(201);
+    const release = await api(`/repos/${alice.username}/${repo}/releases`, { method: 'POST', body: JSON.stringify({ tag_name: 'v1' }) });
+    const releaseId = ((await release.json()) as { id: number }).id;
+    // Two attachments with the same bytes share one blob: three attachments, two blobs.
+    const files = [randomBytes(1024 * 1024 + 3), Buffer.from('same'), Buffer.from('same')];
+    const urls: string[] = [];
+    for (const [i, data] of files.entries()) {
+      const res = await api(`/repos/${alice.username}/${repo}/releases/${releaseId}/assets?name=a${i}.bin`, {
+        method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(data),
+      });
+      expect(res.status).toBe(201);
+      urls.push(((await res.json()) as { browser_download_url: string }).browser_download_url);
+    }
+    const env = minio.env('migrated');
+
+    const first = await cli(['admin', 'storage', 'migrate', '--from', 'local', '--to', 'minio', '--type', 'attachments'], env);
+    expect(first.code, first.out).toBe(0);
+    expect(first.out).toMatch(/Migrated attachments from local to minio: 2 copied .*0 already there/);
+    expect(await minio.objectCount('migrated', 'attachments/blobs/')).toBe(2);
+    const again = await cli(['admin', 'storage', 'migrate', '--from', 'local', '--to', 'minio', '--type', 'attachments'], env);
+    expect(again.out).toMatch(/0 copied .*2 already there/);
+
+    await suite.stopApp('repo-service');
+    // Nothing left on the local side: what is served next can only come from MinIO.
+    rmSync(path.join(suite.dataDir, 'attachments', 'blobs'), { recursive: true, force: true });
+    await suite.startApp('repo-service', env);
+    for (const [i, data] of files.entries()) {
+      let got = await fetch(urls[i]!);
+      await waitFor(async () => (got = await fetch(urls[i]!)).status !== 503, 'the gateway to reach repo-service again');
+      expect(got.status).toBe(200);
+      expect(Buffer.from(await got.arrayBuffer()).equals(data)).toBe(true);
     }
   });
 });

@@ -232,14 +232,21 @@ describe('kustomize build overlays/object-storage', () => {
     objs = render('overlays/object-storage');
   }, 120_000);
 
-  it('puts package blobs in the object store: S3 settings, credentials from a Secret, the volume only for chunked uploads', () => {
+  it('puts package blobs and attachments in the object store: S3 settings, credentials from a Secret, the volume only for chunked uploads', () => {
     const settings = byKind(objs, 'ConfigMap').find((c) => c.metadata.name.startsWith('cairn-settings'))!.data;
     expect(settings.CAIRN__STORAGE__STORAGE_TYPE).toBe('minio');
     expect(settings.CAIRN__STORAGE__MINIO_ENDPOINT).toMatch(/^[\w.-]+:\d+$/);
-    const packages = byKind(objs, 'Deployment').find((d) => d.metadata.name === 'packages-service')!;
-    for (const name of ['CAIRN__STORAGE__MINIO_ACCESS_KEY_ID', 'CAIRN__STORAGE__MINIO_SECRET_ACCESS_KEY']) {
-      expect(envValue(packages, name)?.valueFrom?.secretKeyRef?.name, name).toBe('cairn-object-storage');
+    for (const app of ['packages-service', 'repo-service']) {
+      const deployment = byKind(objs, 'Deployment').find((d) => d.metadata.name === app)!;
+      for (const name of ['CAIRN__STORAGE__MINIO_ACCESS_KEY_ID', 'CAIRN__STORAGE__MINIO_SECRET_ACCESS_KEY']) {
+        expect(envValue(deployment, name)?.valueFrom?.secretKeyRef?.name, `${app} ${name}`).toBe('cairn-object-storage');
+      }
     }
+    // Past the base's default deny, exactly the services keeping blobs reach the endpoint's port.
+    const port = Number(settings.CAIRN__STORAGE__MINIO_ENDPOINT.split(':')[1]);
+    const policy = byKind(objs, 'NetworkPolicy').find((p) => p.metadata.name === 'object-storage')!;
+    expect(policy.spec.podSelector.matchExpressions[0].values.sort()).toEqual(['packages-service', 'repo-service']);
+    expect(policy.spec.egress[0].ports).toEqual([{ port, protocol: 'TCP' }]);
     const pvc = byKind(objs, 'PersistentVolumeClaim').find((p) => p.metadata.name === 'packages');
     expect(pvc?.spec.resources.requests.storage).toBe('5Gi');
   });

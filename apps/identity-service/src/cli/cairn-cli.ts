@@ -5,8 +5,8 @@ import path from 'node:path';
 import { Global, Module, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import {
-  COMMON_SETTINGS, ConfigError, commonSettings, flattenValidationErrors, loadSettings, migrateBlobs, openBlobStore,
-  packagesStoragePath, type StorageKind,
+  COMMON_SETTINGS, ConfigError, attachmentsLocalRoot, attachmentsStoragePath, commonSettings, flattenValidationErrors,
+  loadSettings, migrateBlobs, openBlobStore, packagesStoragePath, type StorageKind,
 } from '@cairn/platform';
 import { CreateUserBody, DomainError } from '@cairn/contracts';
 import { plainToInstance } from 'class-transformer';
@@ -21,10 +21,19 @@ const USAGE = `usage: cairn admin user create --username <name> --password <pass
                          [--full-name <name>] [--admin] [--must-change-password[=true|false]]
                          [--visibility public|limited|private]
                          [--access-token] [--access-token-name <name>] [--access-token-scopes <scope,...>]
-       cairn admin storage migrate --from local|minio --to local|minio [--type packages]`;
+       cairn admin storage migrate --from local|minio --to local|minio [--type packages|attachments]`;
 
-/** The kinds of blob `storage migrate` can move (the others do not live in the blob store yet). */
-const MIGRATABLE: Record<string, StorageKind> = { packages: 'packages' };
+/**
+ * The kinds of blob `storage migrate` can move (the others do not live in the blob store yet), each with the folder
+ * its local storage uses.
+ */
+const MIGRATABLE: Record<string, { kind: StorageKind; localRoot: () => string }> = {
+  packages: { kind: 'packages', localRoot: () => path.resolve(loadSettings({ storagePath: packagesStoragePath }).storagePath) },
+  attachments: {
+    kind: 'attachments',
+    localRoot: () => attachmentsLocalRoot(loadSettings({ attachmentPath: attachmentsStoragePath, repoRoot: commonSettings.repoRoot })),
+  },
+};
 
 /** Gitea's `migrate-storage`: copies every blob of one kind to the other backend; safe to rerun. */
 async function migrateStorage(argv: string[]): Promise<void> {
@@ -38,9 +47,10 @@ async function migrateStorage(argv: string[]): Promise<void> {
   const [from, to] = [backend('from'), backend('to')];
   if (from === to) throw new UsageError('--from and --to name the same backend');
   const type = args.strings.get('type') ?? 'packages';
-  const kind = MIGRATABLE[type];
-  if (!kind) throw new UsageError(`--type ${type}: only ${Object.keys(MIGRATABLE).join(', ')} can be migrated`);
-  const root = path.resolve(loadSettings({ storagePath: packagesStoragePath }).storagePath);
+  const migratable = MIGRATABLE[type];
+  if (!migratable) throw new UsageError(`--type ${type}: only ${Object.keys(MIGRATABLE).join(', ')} can be migrated`);
+  const { kind } = migratable;
+  const root = migratable.localRoot();
   const source = await openBlobStore(kind, root, process.env, from);
   const target = await openBlobStore(kind, root, process.env, to);
   const done = await migrateBlobs(source, target, (line) => process.stdout.write(`${line}\n`));

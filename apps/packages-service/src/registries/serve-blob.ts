@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { attachmentDisposition, type BlobStore, type ByteRange } from '@cairn/platform';
+import { attachmentDisposition, parseRange, type BlobStore } from '@cairn/platform';
 
 export interface ServedFile {
   sha256: string;
@@ -10,23 +10,6 @@ export interface ServedFile {
   filename: string;
   lastModified: Date;
   contentType?: string;
-}
-
-/** The single range of a `Range: bytes=…` header within `size` bytes: null (whole file) or 'unsatisfiable'. */
-export function parseRange(header: string | undefined, size: number): ByteRange | null | 'unsatisfiable' {
-  const m = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
-  if (!m || (!m[1] && !m[2])) return null; // absent, multi-range or foreign units: the whole file, as allowed
-  let start: number;
-  let end: number;
-  if (!m[1]) {
-    start = Math.max(0, size - Number(m[2]));
-    end = size - 1;
-  } else {
-    start = Number(m[1]);
-    end = m[2] ? Math.min(Number(m[2]), size - 1) : size - 1;
-  }
-  if (start > end || start >= size) return 'unsatisfiable';
-  return { start, end };
 }
 
 /** Streams a file, never buffering it, with digests (`ETag` is the sha256), a single `Range` and 304s. */

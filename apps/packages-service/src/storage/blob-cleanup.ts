@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { PACKAGES_SETTINGS, type PackagesSettings } from '../config/packages-settings.js';
-import type { BlobStore } from '@cairn/platform';
+import { COMMON_SETTINGS, ClusterSchedule, type BlobStore, type CommonSettings } from '@cairn/platform';
 import { BLOB_STORE } from './blob-store.token.js';
 import { BlobsRepository } from './blobs.repository.js';
 
@@ -15,26 +15,29 @@ export interface SweepResult {
 }
 
 // Mark, then sweep after the grace period (docs/architecture.md, "Cleanup"); each deletion holds the blob's lock,
-// which uploads take too, so a concurrent upload never loses its blob.
+// which uploads take too, so a concurrent upload never loses its blob. One replica per cluster runs it.
 @Injectable()
 export class BlobCleanup implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('BlobCleanup');
-  private timer?: NodeJS.Timeout;
+  private schedule?: ClusterSchedule;
   private running?: Promise<SweepResult | null>;
 
   constructor(
     private readonly rows: BlobsRepository,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     @Inject(PACKAGES_SETTINGS) private readonly settings: PackagesSettings,
+    @Inject(COMMON_SETTINGS) private readonly common: CommonSettings,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.sweep(), this.settings.cleanupIntervalMs);
-    this.timer.unref();
+    this.schedule = new ClusterSchedule({
+      databaseUrl: this.common.databaseUrl, job: 'packages.blob-cleanup', everyMs: this.settings.cleanupIntervalMs, run: () => this.sweep(),
+    });
+    this.schedule.start();
   }
 
   async onModuleDestroy(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
+    await this.schedule?.stop();
     await this.running;
   }
 

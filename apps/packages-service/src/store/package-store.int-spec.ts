@@ -10,7 +10,7 @@ import type { PackagesSettings } from '../config/packages-settings.js';
 import type { PrismaService } from '../prisma/prisma.service.js';
 import { BlobCleanup } from '../storage/blob-cleanup.js';
 import { BlobsRepository } from '../storage/blobs.repository.js';
-import type { BlobStore } from '@cairn/platform';
+import type { BlobStore, CommonSettings } from '@cairn/platform';
 import { PackageStore } from './package-store.js';
 
 const GRACE = 3_600_000;
@@ -24,7 +24,7 @@ let cleanup: BlobCleanup;
 beforeAll(async () => {
   fixture = await startPackageStoreFixture('pkgstore', { cleanupGraceMs: GRACE, cleanupIntervalMs: GRACE });
   ({ prisma, blobs, settings, store } = fixture);
-  cleanup = new BlobCleanup(new BlobsRepository(prisma), blobs, settings);
+  cleanup = new BlobCleanup(new BlobsRepository(prisma), blobs, settings, { databaseUrl: fixture.db.url } as CommonSettings);
 });
 
 afterAll(async () => {

@@ -51,6 +51,26 @@ export interface BlobStore {
   tempPath(): Promise<string>;
 }
 
+/**
+ * The single range of a `Range: bytes=…` header within `size` bytes: null (whole file) or 'unsatisfiable'. Every
+ * service serving blobs answers ranges by it.
+ */
+export function parseRange(header: string | undefined, size: number): ByteRange | null | 'unsatisfiable' {
+  const m = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
+  if (!m || (!m[1] && !m[2])) return null; // absent, multi-range or foreign units: the whole file, as allowed
+  let start: number;
+  let end: number;
+  if (!m[1]) {
+    start = Math.max(0, size - Number(m[2]));
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] ? Math.min(Number(m[2]), size - 1) : size - 1;
+  }
+  if (start > end || start >= size) return 'unsatisfiable';
+  return { start, end };
+}
+
 /** So no path or key is ever built from other input. */
 export const SHA256_HEX = /^[0-9a-f]{64}$/;
 

@@ -22,7 +22,7 @@ export const storageSettingsSpec = {
   minioUseSsl: { section: 'storage', key: 'MINIO_USE_SSL', default: false, parse: parsers.bool },
   /** A key prefix in the bucket; empty: the kind's name and `/` (`packages/`), as Gitea. */
   minioBasePath: { section: 'storage', key: 'MINIO_BASE_PATH', default: '', parse: parsers.string },
-  /** `true`: package downloads answer 303 to a presigned URL (5 minutes); clients must reach `MINIO_ENDPOINT`. */
+  /** `true`: package and attachment downloads answer a redirect to a presigned URL (5 minutes); clients must reach `MINIO_ENDPOINT`. */
   serveDirect: { section: 'storage', key: 'SERVE_DIRECT', default: false, parse: parsers.bool },
 } satisfies Record<string, SettingSpec<unknown>>;
 
@@ -32,9 +32,23 @@ export type StorageSettings = SettingsOf<typeof storageSettingsSpec>;
 export const packagesStoragePath: SettingSpec<string> = {
   section: 'packages', key: 'STORAGE_PATH', default: './data/packages', parse: parsers.string,
 };
+
+/** Release attachments' folder with local storage; empty: `<[repository] ROOT>/../attachments` (Gitea's default). */
+export const attachmentsStoragePath: SettingSpec<string> = {
+  section: 'attachment', key: 'PATH', default: '', parse: parsers.string,
+};
 export type StorageKind = 'packages' | 'attachments' | 'actions_log' | 'actions_artifacts';
 
-/** A key set in the kind's section wins. */
+/**
+ * The attachments' folder with local storage (and of their local `tmp/` on S3): `[attachment] PATH`, else beside the
+ * repositories. One home for repo-service and the storage migration.
+ */
+export function attachmentsLocalRoot(settings: { attachmentPath: string; repoRoot: string }): string {
+  if (settings.attachmentPath) return path.resolve(settings.attachmentPath);
+  return path.join(path.dirname(path.resolve(settings.repoRoot)), 'attachments');
+}
+
+/** `[storage]` overlaid by `[storage.<kind>]`: a key set in the kind's section wins. */
 export function storageSettingsFor(kind: StorageKind, env: NodeJS.ProcessEnv = process.env): StorageSettings {
   const base = loadSettings(storageSettingsSpec, env);
   const overrides = Object.fromEntries(

@@ -6,6 +6,9 @@ import {
 import type { CommonSettings } from '@cairn/platform';
 import { InternalEndpoint, internalCallHeaders } from '../../http/internal-endpoint.js';
 
+const OK: ReadonlySet<number> = new Set([200]);
+const ATTACHMENT_ANSWERS: ReadonlySet<number> = new Set([200, 206, 303, 416]);
+
 /** Bytes too large for the bus; blobs are asked by the resolved commit id, so bytes and metadata match. */
 export class InternalRawClient {
   private readonly logger = new Logger('InternalRaw');
@@ -24,8 +27,11 @@ export class InternalRawClient {
     return this.readAll(await this.openWith(repo, { blob: oid }), maxBytes);
   }
 
-  openAttachment(repo: RepoRefDto, uuid: string): Promise<IncomingMessage> {
-    return this.openPath(INTERNAL_ATTACHMENTS_PATH, repo, { repo: String(repo.id), uuid });
+  /** The client's `Range` passed on: 200, 206, 416 (past the end) or 303 (SERVE_DIRECT's presigned URL). */
+  openAttachment(repo: RepoRefDto, uuid: string, range?: string): Promise<IncomingMessage> {
+    return this.openPath(INTERNAL_ATTACHMENTS_PATH, repo, { repo: String(repo.id), uuid }, {
+      headers: range ? { range } : {}, answers: ATTACHMENT_ANSWERS,
+    });
   }
 
   openArchive(repo: RepoRefDto, commit: string, format: 'zip' | 'tar.gz'): Promise<IncomingMessage> {
@@ -36,13 +42,18 @@ export class InternalRawClient {
     return this.openPath(INTERNAL_RAW_PATH, repo, { owner: repo.ownerName, repo: repo.name, ...which });
   }
 
-  private openPath(path: string, repo: RepoRefDto, query: Record<string, string>): Promise<IncomingMessage> {
+  private openPath(
+    path: string,
+    repo: RepoRefDto,
+    query: Record<string, string>,
+    { headers = {}, answers = OK }: { headers?: Record<string, string>; answers?: ReadonlySet<number> } = {},
+  ): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
-      const req = this.endpoint.request(`${path}?${new URLSearchParams(query)}`, 'GET', internalCallHeaders(this.common.internalToken));
+      const req = this.endpoint.request(`${path}?${new URLSearchParams(query)}`, 'GET', { ...internalCallHeaders(this.common.internalToken), ...headers });
       req.once('response', (res: IncomingMessage) => {
-        if (res.statusCode === 200) return resolve(res);
+        if (answers.has(res.statusCode ?? 0)) return resolve(res);
         res.resume();
-        this.logger.warn(`internal raw endpoint answered ${res.statusCode} for a blob of repository ${repo.id}`);
+        this.logger.warn(`internal raw endpoint answered ${res.statusCode} for a file of repository ${repo.id}`);
         reject(new DomainError(ErrorCode.UNAVAILABLE, 'the repository service cannot stream this file'));
       });
       req.on('error', (err) => {

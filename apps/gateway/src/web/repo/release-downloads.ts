@@ -8,7 +8,10 @@ import { answered, type PageContext, type WebKit } from '../core/web-kit.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Read access as any repository page, for the session or (as Gitea allows scripts) API credentials; streamed. */
+/**
+ * Read access as any repository page, for the session or (as Gitea allows scripts) API credentials; streamed with a
+ * single `Range`, or a 303 to the object store with `[storage] SERVE_DIRECT`.
+ */
 export function registerReleaseDownloads(web: WebKit): void {
   const files = new InternalRawClient(web.deps.common);
   const options = { apiCredentials: { scopes: ['read:repository'] } };
@@ -17,14 +20,27 @@ export function registerReleaseDownloads(web: WebKit): void {
     // A HEAD gets the headers alone. Fastify's HEAD route drains a stream it is given: an empty one, not the file.
     let body: Readable;
     let head: Buffer | null = null;
+    void ctx.reply.header('accept-ranges', 'bytes');
     if (ctx.req.method === 'HEAD') {
       body = Readable.from([]);
       void ctx.reply.header('content-length', String(found.size));
     } else {
-      const upstream = await files.openAttachment(repo.repo, found.uuid);
-      const length = upstream.headers['content-length'];
-      if (typeof length === 'string') void ctx.reply.header('content-length', length);
-      ({ head, body } = await peekHead(upstream));
+      const range = ctx.req.headers.range;
+      const upstream = await files.openAttachment(repo.repo, found.uuid, typeof range === 'string' ? range : undefined);
+      const location = upstream.headers.location;
+      if (upstream.statusCode === 303 && typeof location === 'string') {
+        // SERVE_DIRECT: the object store sends the bytes (and answers the Range) from a URL valid for minutes.
+        upstream.resume();
+        await ctx.reply.code(303).header('location', location).send();
+        return answered();
+      }
+      for (const name of ['content-length', 'content-range'] as const) {
+        const value = upstream.headers[name];
+        if (typeof value === 'string') void ctx.reply.header(name, value);
+      }
+      void ctx.reply.code(upstream.statusCode ?? 200);
+      if (upstream.statusCode === 200) ({ head, body } = await peekHead(upstream));
+      else body = upstream; // a part (or nothing, 416): its first bytes say nothing of the file's type
     }
     await ctx.reply
       .headers(userContentHeaders('download', head))

@@ -1,11 +1,10 @@
 // The OCI HTTP face (Gitea's `/v2/token` flow): one wildcard route; errors in the spec's `{ errors: [...] }` body.
 import type { Readable } from 'node:stream';
 import { DomainError, ErrorCode, containerRegistryChallenge, type ActorDto } from '@cairn/contracts';
-import { isDatabaseUnavailable } from '@cairn/platform';
+import { isDatabaseUnavailable, parseRange } from '@cairn/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OwnerAccess } from '../../access/package-access.js';
 import type { PackageRegistry, RegistryDeps } from '../registry.js';
-import { parseRange } from '../serve-blob.js';
 import { ContainerRegistryService, type ImageRef } from './container-registry.service.js';
 import { ContainerRepository } from './container.repository.js';
 import { API_VERSION_HEADER } from './oci-headers.js';

@@ -6,7 +6,7 @@ describe('toAttachmentDto', () => {
   it("renders Gitea's Attachment with the release download URL (tag segments and the name escaped)", () => {
     const row = {
       id: 3, uuid: '0b6f3c1e-2b7a-4f5e-9c1d-8a7b6c5d4e3f', repoId: 1, releaseId: 2, uploaderId: 4, name: 'tool 1.0#x.tar.gz',
-      size: 1234, downloadCount: 7, createdAt: new Date('2026-01-02T03:04:05.678Z'),
+      size: 1234, sha256: 'ab'.repeat(32), downloadCount: 7, createdAt: new Date('2026-01-02T03:04:05.678Z'),
     };
     expect(toAttachmentDto(row, downloadBase('http://h/o/r', 'v1/rc 1'))).toEqual({
       id: 3,

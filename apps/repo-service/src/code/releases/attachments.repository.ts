@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService, type Db } from '../../foundation/prisma/prisma.service.js';
+import { PrismaService, type Db, type Tx } from '../../foundation/prisma/prisma.service.js';
 
 /** A release attachment row (`size` as a number: at most `[attachment] MAX_SIZE` MB, far below 2^53). */
 export interface AttachmentRow {
@@ -10,6 +10,8 @@ export interface AttachmentRow {
   uploaderId: number;
   name: string;
   size: number;
+  /** The blob of its bytes; null only until a file of the old layout has moved into the blob store. */
+  sha256: string | null;
   downloadCount: number;
   createdAt: Date;
 }
@@ -51,8 +53,9 @@ export class AttachmentsRepository {
     return row && toRow(row);
   }
 
-  async insert(row: Omit<AttachmentRow, 'id' | 'createdAt' | 'downloadCount'>): Promise<AttachmentRow> {
-    return toRow(await this.prisma.releaseAttachment.create({ data: { ...row, size: BigInt(row.size) } }));
+  /** In the transaction that commits the blob it names (git-core/storage/attachment-blobs.ts). */
+  async insert(tx: Tx, row: Omit<AttachmentRow, 'id' | 'createdAt' | 'downloadCount'>): Promise<AttachmentRow> {
+    return toRow(await tx.releaseAttachment.create({ data: { ...row, size: BigInt(row.size) } }));
   }
 
   async rename(row: AttachmentRow, name: string): Promise<AttachmentRow> {
@@ -67,9 +70,9 @@ export class AttachmentsRepository {
     return (await this.prisma.releaseAttachment.deleteMany({ where: { id, repoId } })).count > 0;
   }
 
-  /** The uuids of a release's attachments (their files go once the release's rows are gone). */
-  async uuidsOf(repoId: number, releaseId: number, db: Db = this.prisma): Promise<string[]> {
-    const rows = await db.releaseAttachment.findMany({ where: { repoId, releaseId }, select: { uuid: true } });
-    return rows.map((r) => r.uuid);
+  /** The blobs a release's attachments name (deleted once the release's rows are gone, unless others name them). */
+  async blobsOf(repoId: number, releaseId: number, db: Db = this.prisma): Promise<string[]> {
+    const rows = await db.releaseAttachment.findMany({ where: { repoId, releaseId, sha256: { not: null } }, select: { sha256: true } });
+    return rows.map((r) => r.sha256!);
   }
 }

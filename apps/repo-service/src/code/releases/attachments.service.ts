@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
 import {
@@ -5,10 +6,10 @@ import {
   type AssetDownloadReply, type AssetDownloadRequest, type AssetLocateReply, type AssetLocateRequest, type AttachmentDto,
   type EditReleaseAssetRequest, type ReleaseAssetRequest, type ReleaseIdRequest, type RepoScopedRequest,
 } from '@cairn/contracts';
-import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
+import { BlobTooLargeError, COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
 import { TagsService } from '../git-data/tags.service.js';
 import type { Tx } from '../../foundation/prisma/prisma.service.js';
-import { AttachmentStore, AttachmentTooLarge } from '../../git-core/storage/attachment-store.js';
+import { AttachmentBlobs } from '../../git-core/storage/attachment-blobs.js';
 import { RepoViews } from '../../git-core/repositories/repo-views.js';
 import { downloadBase, toAttachmentDto } from './attachments.mapper.js';
 import { AttachmentsRepository, type AttachmentRow } from './attachments.repository.js';
@@ -25,7 +26,7 @@ export class AttachmentsService implements AttachmentUploads {
   constructor(
     private readonly attachments: AttachmentsRepository,
     private readonly releases: ReleasesRepository,
-    private readonly store: AttachmentStore,
+    private readonly blobs: AttachmentBlobs,
     private readonly tags: TagsService,
     private readonly views: RepoViews,
     @Inject(COMMON_SETTINGS) private readonly common: CommonSettings,
@@ -44,14 +45,14 @@ export class AttachmentsService implements AttachmentUploads {
     return byRelease;
   }
 
-  /** The files of a release's attachments, read in the transaction that deletes the release (its rows cascade). */
-  filesOf(repoId: number, releaseId: number, tx: Tx): Promise<string[]> {
-    return this.attachments.uuidsOf(repoId, releaseId, tx);
+  /** The blobs of a release's attachments, read in the transaction that deletes the release (its rows cascade). */
+  blobsOf(repoId: number, releaseId: number, tx: Tx): Promise<string[]> {
+    return this.attachments.blobsOf(repoId, releaseId, tx);
   }
 
-  /** Removes files whose rows are gone. */
-  removeFiles(repoId: number, uuids: string[]): Promise<void> {
-    return this.store.remove(repoId, uuids);
+  /** Deletes the blobs no row names any more (after their rows are gone). */
+  releaseBlobs(sha256s: string[]): Promise<void> {
+    return this.blobs.release(sha256s);
   }
 
   async list(req: ReleaseIdRequest): Promise<AttachmentDto[]> {
@@ -83,7 +84,7 @@ export class AttachmentsService implements AttachmentUploads {
     const release = await this.visibleRelease(req, req.id);
     const row = await this.found(req, release);
     if (!(await this.attachments.remove(req.repo.id, row.id))) throw DomainError.notFound('attachment does not exist');
-    await this.store.remove(req.repo.id, [row.uuid]);
+    if (row.sha256) await this.blobs.release([row.sha256]);
     return null;
   }
 
@@ -109,7 +110,7 @@ export class AttachmentsService implements AttachmentUploads {
     return { owner: repo.ownerName, repo: repo.name };
   }
 
-  /** Bytes are staged (413 past `MAX_SIZE`), moved, then recorded; a failed insert removes them again. */
+  /** Staged (413 past `MAX_SIZE`), then committed in the transaction inserting the row; a failed insert keeps no blob. */
   async upload(upload: AttachmentUpload, body: Readable): Promise<AttachmentDto> {
     if (!isValidAttachmentName(upload.name)) throw DomainError.invalid(`invalid attachment name "${upload.name}"`);
     const repo = await this.views.row(upload.repoId);
@@ -118,26 +119,19 @@ export class AttachmentsService implements AttachmentUploads {
     if (!release) throw DomainError.notFound(NOT_FOUND);
     let staged;
     try {
-      staged = await this.store.stage(body, this.maxBytes);
+      staged = await this.blobs.stage(body, this.maxBytes);
     } catch (err) {
-      if (err instanceof AttachmentTooLarge) throw new DomainError(ErrorCode.CONTENT_TOO_LARGE, err.message);
-      throw err;
-    }
-    try {
-      await this.store.commit(upload.repoId, staged);
-    } catch (err) {
-      await this.store.discard(staged);
+      if (err instanceof BlobTooLargeError) throw new DomainError(ErrorCode.CONTENT_TOO_LARGE, `attachment too large: the limit is ${err.maxBytes} bytes`);
       throw err;
     }
     let row: AttachmentRow;
     try {
-      row = await this.attachments.insert({
-        uuid: staged.uuid, repoId: upload.repoId, releaseId: release.id, uploaderId: upload.uploaderId,
-        name: upload.name, size: staged.size,
-      });
+      row = await this.blobs.commitNamed(staged, (tx) => this.attachments.insert(tx, {
+        uuid: randomUUID(), repoId: upload.repoId, releaseId: release.id, uploaderId: upload.uploaderId,
+        name: upload.name, size: staged.size, sha256: staged.sha256,
+      }));
     } catch (err) {
-      // The release went away meanwhile (its rows cascade) or the database failed: keep no bytes without a row.
-      await this.store.remove(upload.repoId, [staged.uuid]);
+      // The release went away meanwhile (its rows cascade): commitNamed has dropped the unnamed blob.
       if ((err as { code?: string }).code === 'P2003') throw DomainError.notFound(NOT_FOUND);
       throw err;
     }

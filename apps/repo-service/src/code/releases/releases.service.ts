@@ -115,14 +115,14 @@ export class ReleasesService {
   private async remove(req: RepoScopedRequest, row: ReleaseRow | null): Promise<null> {
     const actor = await this.tags.assertWritable(req);
     if (!row) throw DomainError.notFound('release does not exist');
-    let uuids: string[] = [];
+    let blobs: string[] = [];
     await this.write(req, actor, row.isDraft ? null : 'deleted', async (tx) => {
-      uuids = await this.attachments.filesOf(req.repo.id, row.id, tx);
+      blobs = await this.attachments.blobsOf(req.repo.id, row.id, tx);
       if (!(await this.releases.remove(tx, req.repo.id, row.id))) throw DomainError.notFound('release does not exist');
       return row;
     });
-    // The rows went with the release (cascade); their files follow.
-    await this.attachments.removeFiles(req.repo.id, uuids);
+    // The rows went with the release (cascade); their blobs follow.
+    await this.attachments.releaseBlobs(blobs);
     return null;
   }
 

@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { isValidBranchName, type TwoFactorPolicy } from '@cairn/contracts';
-import { loadSettings, parsers, type SettingsOf } from '@cairn/platform';
+import { attachmentsStoragePath, loadSettings, parsers, type SettingsOf } from '@cairn/platform';
 import { signingSettingsSpec } from './signing-settings.js';
 
 /** repo-service's own settings (Gitea's names). */
@@ -58,8 +58,7 @@ export const repoSettingsSpec = {
   autoWatchNewRepos: { section: 'service', key: 'AUTO_WATCH_NEW_REPOS', default: true, parse: parsers.bool },
   /** The most commits one ref update carries in a push event (the total is always reported). */
   pushMaxCommits: { section: 'cairn', key: 'PUSH_EVENT_MAX_COMMITS', default: 20, parse: parsers.int(1, 1000) },
-  /** Release attachments' folder; empty: `<repository ROOT>/../attachments` (Gitea's `data/attachments`). */
-  attachmentPath: { section: 'attachment', key: 'PATH', default: '', parse: parsers.string },
+  attachmentPath: attachmentsStoragePath,
   ...signingSettingsSpec,
 };
 

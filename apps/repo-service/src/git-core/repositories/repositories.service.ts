@@ -15,7 +15,7 @@ import { PrismaService } from '../../foundation/prisma/prisma.service.js';
 import { inTx, PRISMA_TX_LIMITS } from '../../foundation/prisma/tx.js';
 import { CommitSigner } from '../merge/commit-signer.js';
 import { RepoStorage } from '../storage/repo-storage.js';
-import { AttachmentStore } from '../storage/attachment-store.js';
+import { AttachmentBlobs } from '../storage/attachment-blobs.js';
 import { templateFiles } from '../templates/init-files.js';
 import { TemplateCatalogue } from '../templates/template-catalogue.js';
 import {
@@ -53,7 +53,7 @@ export class RepositoriesService {
     private readonly prisma: PrismaService,
     private readonly repositories: RepositoriesRepository,
     private readonly storage: RepoStorage,
-    private readonly attachments: AttachmentStore,
+    private readonly attachments: AttachmentBlobs,
     private readonly outbox: EventOutbox,
     private readonly identity: IdentityDirectory,
     private readonly access: AccessService,
@@ -502,6 +502,8 @@ export class RepositoriesService {
         this.logger.warn(`before deleting repository ${row.id}: ${e.message}`),
       );
     }
+    // Read before the rows cascade away with the repository; released once they are gone.
+    const blobs = await this.attachments.blobsOfRepository(row.id);
     await inTx(this.prisma, async (tx) => {
       await this.repositories.delete(tx, row.id);
       const data: RepositoryEventData = { repository: toEventRepository(row, owner, this.urls), sender };
@@ -512,7 +514,7 @@ export class RepositoriesService {
     await this.storage.remove(row).catch((e: Error) =>
       this.logger.error(`repository ${row.ownerName}/${row.name} deleted but its storage was not: ${e.message}`),
     );
-    await this.attachments.removeRepository(row.id);
+    await this.attachments.release(blobs);
   }
 
 

@@ -1,13 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { DomainError, ErrorCode, INTERNAL_HEADERS, httpStatusForErrorCode } from '@cairn/contracts';
-import type { AttachmentStore } from '../storage/attachment-store.js';
+import { parseRange } from '@cairn/platform';
+import type { AttachmentBlobs } from '../storage/attachment-blobs.js';
 import type { AttachmentUploads } from './transport-ports.js';
 
 export interface AttachmentEndpoint {
   service: AttachmentUploads;
-  store: AttachmentStore;
+  blobs: AttachmentBlobs;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function id(value: string | string[] | null | undefined): number | null {
   return typeof value === 'string' && /^[1-9]\d{0,9}$/.test(value) && Number(value) <= 2 ** 31 - 1 ? Number(value) : null;
@@ -31,7 +34,10 @@ function failure(res: ServerResponse, err: unknown): void {
   throw err;
 }
 
-/** The gateway has authorised the caller; the release and the repository's state are checked here. */
+/**
+ * The gateway has authorised the caller; the release and the repository's state are checked here. GET answers a
+ * single `Range` (206, 416), or 303 to a presigned URL with `[storage] SERVE_DIRECT` on S3.
+ */
 export async function serveAttachment(endpoint: AttachmentEndpoint, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const q = url.searchParams;
   const repoId = id(q.get('repo'));
@@ -50,13 +56,27 @@ export async function serveAttachment(endpoint: AttachmentEndpoint, req: Incomin
     }
   }
   if (req.method !== 'GET') return json(res, 405, { code: ErrorCode.NOT_ALLOWED, message: 'method not allowed' });
-  let file;
-  try {
-    file = await endpoint.store.open(repoId, q.get('uuid') ?? '');
-  } catch {
-    return json(res, 400, { code: ErrorCode.INVALID_ARGUMENT, message: 'invalid attachment uuid' });
+  const uuid = q.get('uuid') ?? '';
+  if (!UUID.test(uuid)) return json(res, 400, { code: ErrorCode.INVALID_ARGUMENT, message: 'invalid attachment uuid' });
+  const blob = await endpoint.blobs.find(repoId, uuid);
+  if (!blob) return json(res, 404, { code: ErrorCode.NOT_FOUND, message: 'attachment file not found' });
+  const range = parseRange(req.headers.range, blob.size);
+  if (range === 'unsatisfiable') {
+    res.writeHead(416, { 'content-range': `bytes */${blob.size}`, 'content-length': '0' });
+    return void res.end();
   }
-  if (!file) return json(res, 404, { code: ErrorCode.NOT_FOUND, message: 'attachment file not found' });
-  res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(file.size) });
-  await pipeline(file.stream, res).catch(() => res.destroy());
+  const direct = await endpoint.blobs.directUrl(blob.sha256, blob.name);
+  if (direct) {
+    res.writeHead(303, { location: direct, 'content-length': '0' });
+    return void res.end();
+  }
+  const stream = await endpoint.blobs.open(blob.sha256, range ?? undefined);
+  if (!stream) return json(res, 404, { code: ErrorCode.NOT_FOUND, message: 'attachment file not found' });
+  const length = range ? range.end - range.start + 1 : blob.size;
+  res.writeHead(range ? 206 : 200, {
+    'content-type': 'application/octet-stream',
+    'content-length': String(length),
+    ...(range ? { 'content-range': `bytes ${range.start}-${range.end}/${blob.size}` } : {}),
+  });
+  await pipeline(stream, res).catch(() => res.destroy());
 }

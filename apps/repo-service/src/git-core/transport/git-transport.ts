@@ -4,7 +4,7 @@ import { COMMON_SETTINGS, RpcClient, type CommonSettings } from '@cairn/platform
 import { REPO_SETTINGS, type RepoSettings } from '../../foundation/config/repo-settings.js';
 import { DeployKeyGate } from '../deploy-keys/deploy-key-gate.js';
 import { InternalGitHttpServer } from './internal-http.server.js';
-import { AttachmentStore } from '../storage/attachment-store.js';
+import { AttachmentBlobs } from '../storage/attachment-blobs.js';
 import type { GitTransportPaths } from './git-process.js';
 import { installHooks } from './push-log.js';
 import { PreReceiveChecks } from './pre-receive-checks.js';
@@ -40,7 +40,7 @@ export class GitTransport {
     private readonly protection: PushPolicy,
     private readonly deployKeys: DeployKeyGate,
     private readonly attachments: AttachmentUploads,
-    private readonly attachmentStore: AttachmentStore,
+    private readonly attachmentBlobs: AttachmentBlobs,
   ) {}
 
   async start(overrides: TransportListenOverrides = {}): Promise<StartedTransport> {
@@ -73,7 +73,7 @@ export class GitTransport {
           repoRoot: this.common.repoRoot,
           internalToken: this.common.internalToken,
           paths,
-          attachments: { service: this.attachments, store: this.attachmentStore },
+          attachments: { service: this.attachments, blobs: this.attachmentBlobs },
         });
         httpPort = await http.listen(overrides.httpPort ?? this.common.repoInternalPort, this.settings.internalHost);
         stops.push(() => http.close());

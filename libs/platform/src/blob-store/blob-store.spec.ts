@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRange } from './serve-blob.js';
+import { parseRange } from './blob-store.js';
 
 describe('parseRange', () => {
   it('reads one byte range, suffix and open ranges', () => {
