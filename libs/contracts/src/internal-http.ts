@@ -13,6 +13,8 @@ export const INTERNAL_HEADERS = {
   actorId: 'x-cairn-actor-id',
   /** The authenticated actor's login, when there is one (git requests). */
   actorLogin: 'x-cairn-actor-login',
+  /** The actor's level on the repository (a release attachment's upload, judged against `REPO_ACCESS_NEEDS`). */
+  access: 'x-cairn-access',
 } as const;
 
 /** The internal git smart-HTTP prefix: `/internal/git/<owner>/<repo>/<endpoint>`. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
-  DomainError, ErrorCode, IdentitySubjects, accessAtLeast, type ActorDto, type HookScopeDto,
+  DomainError, ErrorCode, IdentitySubjects, RepoOperations, assertSubjectAccess, type ActorDto, type HookScopeDto,
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
 import type { HookOwnerFilter } from './webhooks.repository.js';
@@ -11,9 +11,10 @@ export interface ResolvedScope extends HookOwnerFilter {
 }
 
 /**
- * Who may manage which hooks (checked again here: messages can come from anywhere): site admins the admin hooks;
- * repository admins (and site admins) a repository's; organization owners (and site admins) an organization's; every
- * signed-in user their own (`/user/hooks`, matched like an organization's: by the owner of the event's repository).
+ * Who may manage which hooks (checked again here: messages can come from anywhere): site admins the admin hooks; a
+ * repository's by `REPO_ACCESS_NEEDS` (`RepoOperations.hooks`: its admins) and site admins;
+ * organization owners (and site admins) an organization's; every signed-in user their own (`/user/hooks`, matched
+ * like an organization's: by the owner of the event's repository).
  */
 @Injectable()
 export class HookScopeResolver {
@@ -27,10 +28,7 @@ export class HookScopeResolver {
         return { level: 'admin', repoId: 0, ownerId: 0 };
       case 'repo': {
         if (!scope.repo || !scope.access) throw DomainError.invalid('repository scope without repository');
-        if (!actor?.isAdmin && !accessAtLeast(scope.access, 'admin')) {
-          if (!actor) throw new DomainError(ErrorCode.UNAUTHENTICATED, 'token is required');
-          throw DomainError.forbidden('user should be an owner or a collaborator with admin write of a repository');
-        }
+        if (!actor?.isAdmin) assertSubjectAccess({ actor, access: scope.access }, RepoOperations.hooks);
         return { level: 'repo', repoId: scope.repo.id, ownerId: 0 };
       }
       case 'user':

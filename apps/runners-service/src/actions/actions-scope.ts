@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
-  DomainError, ErrorCode, IdentitySubjects, accessAtLeast, type ActionsScopeDto, type ActorDto,
+  DomainError, ErrorCode, IdentitySubjects, RepoOperations, assertSubjectAccess, type ActionsScopeDto, type ActorDto,
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
 
@@ -14,8 +14,8 @@ export interface ScopeKey {
  * Who may manage the Actions data of a scope, as Gitea's route guards (checked here again: messages can come from
  * anywhere): the instance (`admin`) site admins only (`reqSiteAdmin`); `user` the caller's own; an organization its
  * owners and site admins (`reqOrgOwnership`: members get 403 even for reads, a hidden organization 404); a
- * repository its owner — the owning user, the owning organization's owners — and site admins (`reqOwner`: repository
- * admins get 403).
+ * repository by `REPO_ACCESS_NEEDS` (`RepoOperations.actions`: its owner — the owning user, the owning organization's
+ * owners; Gitea's `reqOwner`, so repository admins get 403) and site admins.
  */
 @Injectable()
 export class ActionsScopeResolver {
@@ -31,9 +31,7 @@ export class ActionsScopeResolver {
         return { ownerId: actor.id, repoId: 0 };
       case 'repo':
         if (!scope.repo || !scope.access) throw DomainError.invalid('repository scope without repository');
-        if (!actor.isAdmin && !accessAtLeast(scope.access, 'owner')) {
-          throw DomainError.forbidden('user should be the owner of the repo');
-        }
+        if (!actor.isAdmin) assertSubjectAccess({ actor, access: scope.access }, RepoOperations.actions);
         return { ownerId: 0, repoId: scope.repo.id };
       case 'org': {
         if (!scope.org) throw DomainError.invalid('organization scope without organization');

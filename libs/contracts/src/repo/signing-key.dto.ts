@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsOptional, ValidateNested } from 'class-validator';
-import { RepoRefDto } from './repo-access.dto.js';
+import { ACCESS_LEVELS, RepoRefDto, type AccessLevel } from './repo-access.dto.js';
 
 /** The formats of the instance signing key (`[repository.signing] SIGNING_FORMAT`, git's `gpg.format`). */
 export const SIGNING_KEY_FORMATS = ['openpgp', 'ssh'] as const;
@@ -15,6 +15,8 @@ export class GetSigningKeyRequest {
   @IsIn(SIGNING_KEY_FORMATS) format: SigningKeyFormat;
   /** The repository whose commits are meant (with SIGNING_KEY = default its own git configuration applies); absent: the instance's. */
   @IsOptional() @ValidateNested() @Type(() => RepoRefDto) repo?: RepoRefDto;
+  /** With `repo`: the caller's level on it, judged against `REPO_ACCESS_NEEDS` (read). */
+  @IsOptional() @IsIn(ACCESS_LEVELS) access?: AccessLevel;
 }
 
 export interface SigningKeyReply {

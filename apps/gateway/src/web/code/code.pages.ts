@@ -156,7 +156,8 @@ export function registerCodePages(web: WebKit): void {
           fields = sent; // what the form shows again if the release is refused
           if (file.field !== 'attachment') return void file.stream.resume();
           const release = await create(sent);
-          await uploader.uploadPart({ repo: ctx.repo, releaseId: release.id, actorId: actor.id, name: undefined }, file.name, file.stream);
+          const target = { repo: ctx.repo, releaseId: release.id, actorId: actor.id, access: ctx.access, name: undefined };
+          await uploader.uploadPart(target, file.name, file.stream);
         });
       }
       const release = await create(fields);
