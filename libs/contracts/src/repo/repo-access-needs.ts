@@ -49,9 +49,10 @@ export const RepoOperations = {
 } as const;
 
 /**
- * The one home of each repository operation's required level. The gateway's `@RepoAccess(subject)` checks it before
+ * The one home of each repository operation's required level. The gateway's `@RepoAccess(operation)` checks it before
  * sending (and measures it on `units`); repo-service's `@RpcHandler(subject)` checks the `access` it receives
- * against the same entry. docs/architecture.md, "Where the sign-in and permission rules live".
+ * against the same entry, and a {@link RepoOperations} entry is checked by its service with `assertSubjectAccess`.
+ * docs/architecture.md, "Where the sign-in and permission rules live".
  */
 export const REPO_ACCESS_NEEDS = {
   // The issue tracker's shared routes: read on either unit here; the issue's own unit, and "write or its author"
