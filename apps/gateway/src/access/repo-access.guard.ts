@@ -3,7 +3,7 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import {
-  DomainError, ErrorCode, REPO_ACCESS_NEEDS, RepoSubjects, assertRepoAccess, twoFactorDeniesRepoAccess,
+  DomainError, ErrorCode, REPO_ACCESS_NEEDS, RepoSubjects, accessAtLeast, assertRepoAccess, twoFactorDeniesRepoAccess,
   twoFactorRequiredMessage, unitAccessLevel,
   type AccessLevel, type ActorDto, type RepoAccessNeed, type RepoAccessReply, type RepoAccessSubject, type RepoUnit,
   type UnitAccess,
@@ -35,6 +35,14 @@ export function RepoAccess(operation: RepoAccessSubject): MethodDecorator & Clas
 /** What a route or controller declares with {@link RepoAccess} (for tests comparing routes with the table). */
 export function declaredRepoAccess(reflector: Reflector, target: object): DeclaredRepoAccess | undefined {
   return reflector.get<DeclaredRepoAccess | undefined>(REPO_ACCESS, target as () => unknown);
+}
+
+/**
+ * Whether `ctx`'s level meets `operation`'s in `REPO_ACCESS_NEEDS`: for web pages, which call the same operations and
+ * show (or take) only the forms it allows; the services decide again.
+ */
+export function meetsRepoAccess(ctx: Pick<RepoContext, 'access'>, operation: RepoAccessSubject): boolean {
+  return accessAtLeast(ctx.access, REPO_ACCESS_NEEDS[operation].need);
 }
 
 const NOT_ARCHIVED = 'cairn:repoNotArchived';

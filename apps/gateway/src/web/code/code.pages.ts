@@ -67,7 +67,7 @@ export function registerCodePages(web: WebKit): void {
 
   web.post<RepoParams, Query>('/:owner/:repo/branches/delete', async (c) => {
     const ctx = await access(c, 'code');
-    requireWrite(ctx);
+    requireWrite(ctx, RepoSubjects.branchDelete);
     const name = (c.form.name ?? c.query.name ?? '').trim();
     if (!name) throw DomainError.invalid('which branch? (name)');
     await web.rpc.send(RepoSubjects.branchDelete, { ...ctx, branch: name });
@@ -134,7 +134,7 @@ export function registerCodePages(web: WebKit): void {
   web.get<RepoParams, Query>('/:owner/:repo/releases/new', async (c) => {
     requireSignIn(c);
     const ctx = await access(c, 'releases');
-    requireWrite(ctx);
+    requireWrite(ctx, ReleaseSubjects.create);
     return releaseForm(ctx, { tag_name: c.query.tag ?? '', tag_target: ctx.repo.defaultBranch }, null);
   });
 
@@ -143,7 +143,7 @@ export function registerCodePages(web: WebKit): void {
   web.post<RepoParams>('/:owner/:repo/releases/new', async (c) => {
     const actor = requireSignIn(c);
     const ctx = await access(c, 'releases');
-    requireWrite(ctx);
+    requireWrite(ctx, ReleaseSubjects.create);
     let created: ReleaseDto | null = null;
     const create = async (fields: Readonly<Record<string, string>>) => {
       created ??= await web.rpc.send(ReleaseSubjects.create, { ...ctx, body: createBody(fields) });
@@ -177,7 +177,7 @@ export function registerCodePages(web: WebKit): void {
   web.get<RestParams>('/:owner/:repo/releases/edit/*', async (c) => {
     requireSignIn(c);
     const ctx = await access(c, 'releases');
-    requireWrite(ctx);
+    requireWrite(ctx, ReleaseSubjects.edit);
     const release = await web.rpc.send(ReleaseSubjects.getByTag, { ...ctx, tag: c.params['*'] });
     const values = {
       tag_name: release.tag_name, title: release.name, content: release.body,
@@ -189,7 +189,7 @@ export function registerCodePages(web: WebKit): void {
   web.post<RestParams>('/:owner/:repo/releases/edit/*', async (c) => {
     requireSignIn(c);
     const ctx = await access(c, 'releases');
-    requireWrite(ctx);
+    requireWrite(ctx, ReleaseSubjects.edit);
     const release = await web.rpc.send(ReleaseSubjects.getByTag, { ...ctx, tag: c.params['*'] });
     try {
       const edited = await web.rpc.send(ReleaseSubjects.edit, {
@@ -210,7 +210,7 @@ export function registerCodePages(web: WebKit): void {
   web.post<RepoParams>('/:owner/:repo/releases/delete', async (c) => {
     requireSignIn(c);
     const ctx = await access(c, 'releases');
-    requireWrite(ctx);
+    requireWrite(ctx, ReleaseSubjects.delete);
     const id = Number(c.form.id);
     if (!Number.isInteger(id) || id < 1) throw DomainError.invalid('which release? (id)');
     await web.rpc.send(ReleaseSubjects.delete, { ...ctx, id });
