@@ -120,6 +120,7 @@ describe('pull-request reviews', () => {
     const dismissals = (id: number) => w.path(`/pulls/${pr.number}/reviews/${id}/dismissals`);
     const byWriter = await w.api.post(dismissals(rejected.body.id), { token: writerToken, body: { message: 'x' } });
     expect(byWriter.status, byWriter.text).toBe(403);
+    expect(byWriter.body.message).toBe('Must be repo admin'); // Gitea's wording, REPO_ACCESS_NEEDS' `denied`
     const notDismissable = await w.api.post(dismissals(comment.body.id), { token: w.token, body: {} });
     expect(notDismissable.status, notDismissable.text).toBe(403);
     const dismissed = await gitea(w.token).repos.repoDismissPullReview(w.owner.username, w.repo, pr.number, rejected.body.id, { message: 'outdated' });

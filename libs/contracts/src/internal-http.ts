@@ -5,6 +5,8 @@ export const INTERNAL_HEADERS = {
   repoId: 'x-cairn-repo-id',
   actorId: 'x-cairn-actor-id',
   actorLogin: 'x-cairn-actor-login',
+  /** The actor's level on the repository (a release attachment's upload, judged against `REPO_ACCESS_NEEDS`). */
+  access: 'x-cairn-access',
 } as const;
 
 export const INTERNAL_GIT_PREFIX = '/internal/git/';

@@ -3,7 +3,7 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import {
-  DomainError, ErrorCode, REPO_ACCESS_NEEDS, RepoSubjects, assertRepoAccess, twoFactorDeniesRepoAccess,
+  DomainError, ErrorCode, REPO_ACCESS_NEEDS, RepoSubjects, accessAtLeast, assertRepoAccess, twoFactorDeniesRepoAccess,
   twoFactorRequiredMessage, unitAccessLevel,
   type AccessLevel, type ActorDto, type RepoAccessNeed, type RepoAccessReply, type RepoAccessSubject, type RepoUnit,
   type UnitAccess,
@@ -16,27 +16,34 @@ import { GATEWAY_SETTINGS, type GatewaySettings } from '../config/gateway-settin
 const REPO_ACCESS = 'cairn:repoAccess';
 const RESOLVED = Symbol('cairnRepo');
 
+/** What {@link RepoAccess} records on a route: the operation and its entry in `REPO_ACCESS_NEEDS`. */
+export interface DeclaredRepoAccess extends RepoAccessNeed {
+  operation: RepoAccessSubject;
+}
+
 /**
- * Marks a `/repos/{owner}/{repo}/…` route and the access it needs. With a subject, the need is that operation's
- * declaration in `REPO_ACCESS_NEEDS` (which repo-service enforces too): the way for a route that sends one message.
- * A level (and `units`) by hand is for routes the table does not cover yet. The guard resolves the repository once; one
- * the caller cannot see answers 404, never 403. The route receives the unit's level as `access`.
+ * Marks a repository route and the operation it performs: the need is that operation's entry in `REPO_ACCESS_NEEDS`
+ * (which repo-service, hooks-service or runners-service enforces too), never a level of the route's own. The guard
+ * resolves the repository once; one the caller cannot see answers 404, never 403. The route receives the unit's
+ * level as `access`.
  */
-export function RepoAccess(subject: RepoAccessSubject): MethodDecorator & ClassDecorator;
-export function RepoAccess(need: AccessLevel, units?: RepoUnit | readonly RepoUnit[]): MethodDecorator & ClassDecorator;
-export function RepoAccess(needOrSubject: AccessLevel | RepoAccessSubject, units?: RepoUnit | readonly RepoUnit[]) {
-  const declared: RepoAccessNeed = Object.hasOwn(REPO_ACCESS_NEEDS, needOrSubject)
-    ? REPO_ACCESS_NEEDS[needOrSubject as RepoAccessSubject]
-    : { need: needOrSubject as AccessLevel, units };
+export function RepoAccess(operation: RepoAccessSubject): MethodDecorator & ClassDecorator {
+  const declared: DeclaredRepoAccess = { ...REPO_ACCESS_NEEDS[operation], operation };
   return SetMetadata(REPO_ACCESS, declared);
 }
 
-/** The need a route declares with {@link RepoAccess} (for tests comparing routes with the table). */
-export function declaredRepoAccess(reflector: Reflector, handler: object): RepoAccessNeed | undefined {
-  return reflector.get<RepoAccessNeed | undefined>(REPO_ACCESS, handler as () => unknown);
+/** What a route or controller declares with {@link RepoAccess} (for tests comparing routes with the table). */
+export function declaredRepoAccess(reflector: Reflector, target: object): DeclaredRepoAccess | undefined {
+  return reflector.get<DeclaredRepoAccess | undefined>(REPO_ACCESS, target as () => unknown);
 }
 
-export { ISSUES_OR_PULLS } from '@cairn/contracts';
+/**
+ * Whether `ctx`'s level meets `operation`'s in `REPO_ACCESS_NEEDS`: for web pages, which call the same operations and
+ * show (or take) only the forms it allows; the services decide again.
+ */
+export function meetsRepoAccess(ctx: Pick<RepoContext, 'access'>, operation: RepoAccessSubject): boolean {
+  return accessAtLeast(ctx.access, REPO_ACCESS_NEEDS[operation].need);
+}
 
 const NOT_ARCHIVED = 'cairn:repoNotArchived';
 
@@ -72,15 +79,15 @@ export class RepoAccessGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const marked = this.reflector.getAllAndOverride<RepoAccessNeed>(REPO_ACCESS, [context.getHandler(), context.getClass()]);
+    const marked = this.reflector.getAllAndOverride<DeclaredRepoAccess>(REPO_ACCESS, [context.getHandler(), context.getClass()]);
     if (!marked) return true;
-    const { need, units } = marked;
+    const { need, units, denied } = marked;
     const req = context.switchToHttp().getRequest<FastifyRequest>();
     const params = req.params as { owner?: string; repo?: string };
     if (!params.owner || !params.repo) throw new Error('@RepoAccess route without :owner/:repo');
     const { actor } = getAuthState(req);
     const context_ = await resolveRepoAccess(this.rpc, this.settings, actor, params.owner, params.repo, units);
-    assertRepoAccess(context_, need);
+    assertRepoAccess(context_, need, denied);
     const refuseArchived = this.reflector.getAllAndOverride<boolean>(NOT_ARCHIVED, [context.getHandler(), context.getClass()]);
     if (refuseArchived && context_.repo.archived) throw new DomainError(ErrorCode.LOCKED, 'repo is archived');
     (req as unknown as Record<symbol, RepoContext>)[RESOLVED] = context_;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
-  DomainError, ErrorCode, IdentitySubjects, accessAtLeast, type ActorDto, type HookScopeDto,
+  DomainError, ErrorCode, IdentitySubjects, RepoOperations, assertSubjectAccess, type ActorDto, type HookScopeDto,
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
 import type { HookOwnerFilter } from './webhooks.repository.js';
@@ -9,8 +9,9 @@ export interface ResolvedScope extends HookOwnerFilter {
   level: 'admin' | 'org' | 'user' | 'repo';
 }
 
-// Rechecked here (messages can come from anywhere): admin hooks by site admins, a repository's by its admins, an
-// org's by its owners, and every signed-in user's own (matched like an org's, by the event repository's owner).
+// Rechecked here (messages can come from anywhere): admin hooks by site admins, a repository's at REPO_ACCESS_NEEDS'
+// `RepoOperations.hooks` level (its admins) or by site admins, an org's by its owners, and every signed-in user's own
+// (matched like an org's, by the event repository's owner).
 @Injectable()
 export class HookScopeResolver {
   constructor(private readonly rpc: RpcClient) {}
@@ -23,10 +24,7 @@ export class HookScopeResolver {
         return { level: 'admin', repoId: 0, ownerId: 0 };
       case 'repo': {
         if (!scope.repo || !scope.access) throw DomainError.invalid('repository scope without repository');
-        if (!actor?.isAdmin && !accessAtLeast(scope.access, 'admin')) {
-          if (!actor) throw new DomainError(ErrorCode.UNAUTHENTICATED, 'token is required');
-          throw DomainError.forbidden('user should be an owner or a collaborator with admin write of a repository');
-        }
+        if (!actor?.isAdmin) assertSubjectAccess({ actor, access: scope.access }, RepoOperations.hooks);
         return { level: 'repo', repoId: scope.repo.id, ownerId: 0 };
       }
       case 'user':

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
-  DomainError, ErrorCode, IdentitySubjects, accessAtLeast, type ActionsScopeDto, type ActorDto,
+  DomainError, ErrorCode, IdentitySubjects, RepoOperations, assertSubjectAccess, type ActionsScopeDto, type ActorDto,
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
 
@@ -11,7 +11,8 @@ export interface ScopeKey {
 }
 
 // Who may manage a scope's Actions data, as Gitea's route guards (rechecked: messages can come from anywhere): site
-// admins; a user itself; org owners (`reqOrgOwnership`: members 403); repo owners (`reqOwner`: repo admins 403).
+// admins; a user itself; org owners (`reqOrgOwnership`: members 403); a repository at REPO_ACCESS_NEEDS'
+// `RepoOperations.actions` level (its owner, Gitea's `reqOwner`: repo admins 403).
 @Injectable()
 export class ActionsScopeResolver {
   constructor(private readonly rpc: RpcClient) {}
@@ -26,9 +27,7 @@ export class ActionsScopeResolver {
         return { ownerId: actor.id, repoId: 0 };
       case 'repo':
         if (!scope.repo || !scope.access) throw DomainError.invalid('repository scope without repository');
-        if (!actor.isAdmin && !accessAtLeast(scope.access, 'owner')) {
-          throw DomainError.forbidden('user should be the owner of the repo');
-        }
+        if (!actor.isAdmin) assertSubjectAccess({ actor, access: scope.access }, RepoOperations.actions);
         return { ownerId: 0, repoId: scope.repo.id };
       case 'org': {
         if (!scope.org) throw DomainError.invalid('organization scope without organization');

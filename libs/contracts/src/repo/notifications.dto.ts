@@ -2,7 +2,7 @@ import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, MaxLength, Min, ValidateNested } from 'class-validator';
 import { ActorDto } from '../common/actor.js';
 import { ListQuery } from '../common/pagination.js';
-import { RepoRefDto } from './repo-access.dto.js';
+import { ACCESS_LEVELS, RepoRefDto, type AccessLevel } from './repo-access.dto.js';
 import { queryBool } from '../common/query-bool.js';
 import type { RepositoryDto } from './repository.dto.js';
 
@@ -68,12 +68,16 @@ export class NotificationThreadQuery {
 export class ListNotificationsRequest {
   @ValidateNested() @Type(() => ActorDto) actor: ActorDto;
   @IsOptional() @ValidateNested() @Type(() => RepoRefDto) repo?: RepoRefDto;
+  /** With `repo`: the actor's level on it, judged against `REPO_ACCESS_NEEDS` (read). */
+  @IsOptional() @IsIn(ACCESS_LEVELS) access?: AccessLevel;
   @ValidateNested() @Type(() => NotificationListQuery) query: NotificationListQuery;
 }
 
 export class ReadNotificationsRequest {
   @ValidateNested() @Type(() => ActorDto) actor: ActorDto;
   @IsOptional() @ValidateNested() @Type(() => RepoRefDto) repo?: RepoRefDto;
+  /** With `repo`: the actor's level on it, judged against `REPO_ACCESS_NEEDS` (read). */
+  @IsOptional() @IsIn(ACCESS_LEVELS) access?: AccessLevel;
   @ValidateNested() @Type(() => NotificationReadQuery) query: NotificationReadQuery;
 }
 

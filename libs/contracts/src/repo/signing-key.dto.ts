@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsOptional, ValidateNested } from 'class-validator';
-import { RepoRefDto } from './repo-access.dto.js';
+import { ACCESS_LEVELS, RepoRefDto, type AccessLevel } from './repo-access.dto.js';
 
 /** `[repository.signing] SIGNING_FORMAT`, git's `gpg.format`. */
 export const SIGNING_KEY_FORMATS = ['openpgp', 'ssh'] as const;
@@ -11,6 +11,8 @@ export class GetSigningKeyRequest {
   @IsIn(SIGNING_KEY_FORMATS) format: SigningKeyFormat;
   /** With SIGNING_KEY = default the repository's own git configuration applies; absent: the instance's. */
   @IsOptional() @ValidateNested() @Type(() => RepoRefDto) repo?: RepoRefDto;
+  /** With `repo`: the caller's level on it, judged against `REPO_ACCESS_NEEDS` (read). */
+  @IsOptional() @IsIn(ACCESS_LEVELS) access?: AccessLevel;
 }
 
 export interface SigningKeyReply {

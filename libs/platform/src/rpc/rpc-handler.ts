@@ -1,7 +1,8 @@
 import { UseInterceptors, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
 import {
-  assertRepoAccess, repoAccessNeed, type AccessLevel, type ActorDto, type RpcReply, type RpcRequest, type RpcSubject,
+  assertRepoAccess, repoAccessNeed, type AccessLevel, type ActorDto, type RepoAccessNeed, type RpcReply, type RpcRequest,
+  type RpcSubject,
 } from '@cairn/contracts';
 import { throwError, type Observable } from 'rxjs';
 
@@ -14,12 +15,13 @@ type HandlerOf<S extends RpcSubject> = (request: RpcRequest<S>) => RpcReply<S> |
 
 /** An interceptor rather than a guard so the refusal is timed and traced like any other reply. */
 export class RepoAccessCheck implements NestInterceptor {
-  constructor(readonly need: AccessLevel) {}
+  constructor(readonly declared: RepoAccessNeed) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const req = context.switchToRpc().getData<{ actor?: ActorDto | null; access?: AccessLevel } | undefined>();
+    const req = context.switchToRpc().getData<{ actor?: ActorDto | null; access?: AccessLevel; repo?: unknown } | undefined>();
+    if (this.declared.repoOptional && req?.repo === undefined) return next.handle();
     try {
-      assertRepoAccess({ actor: req?.actor ?? null, access: req?.access ?? 'none' }, this.need);
+      assertRepoAccess({ actor: req?.actor ?? null, access: req?.access ?? 'none' }, this.declared.need, this.declared.denied);
     } catch (err) {
       return throwError(() => err);
     }
@@ -31,7 +33,7 @@ export class RepoAccessCheck implements NestInterceptor {
 export function RpcHandler<S extends RpcSubject>(subject: S) {
   const pattern = MessagePattern(subject);
   const declared = repoAccessNeed(subject);
-  const accessCheck = declared ? UseInterceptors(new RepoAccessCheck(declared.need)) : undefined;
+  const accessCheck = declared ? UseInterceptors(new RepoAccessCheck(declared)) : undefined;
   return <H extends HandlerOf<S>>(
     target: object,
     key: string | symbol,

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import {
-  CreateOrUpdateSecretBody, CreateVariableBody, ListQuery, UpdateVariableBody, type ActionVariableDto,
+  CreateOrUpdateSecretBody, CreateVariableBody, ListQuery, RepoOperations, UpdateVariableBody, type ActionVariableDto,
   type ActionsScopeDto, type Paginated, type SecretDto,
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
@@ -19,7 +19,7 @@ const scopeOf = (ctx: RepoContext): ActionsScopeDto => ({ level: 'repo', repo: c
  */
 @Controller('repos/:owner/:repo/actions')
 @ScopeCategoryOf('repository')
-@RepoAccess('owner')
+@RepoAccess(RepoOperations.actions)
 export class RepoActionsController {
   private readonly actions: ActionsRoutes;
 

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import {
-  ListQuery, RunnerLabelsBody, type ActionRunnerDto, type ActionRunnersResponseDto, type ActionsScopeDto, 
+  ListQuery, RepoOperations, RunnerLabelsBody, type ActionRunnerDto, type ActionRunnersResponseDto, type ActionsScopeDto,
   type RegistrationTokenDto, type RunnerLabelsDto,
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
@@ -15,7 +15,7 @@ const scopeOf = (ctx: RepoContext): ActionsScopeDto => ({ level: 'repo', repo: c
  * organization's owners) and site admins only, as Gitea's `reqOwner`: repository admins 403. */
 @Controller('repos/:owner/:repo/actions/runners')
 @ScopeCategoryOf('repository')
-@RepoAccess('owner')
+@RepoAccess(RepoOperations.actions)
 export class RepoRunnersController {
   private readonly runners: RunnerRoutes;
 

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
 import {
-  CreateHookBody, EditHookBody, HooksSubjects, HookTestQuery, ListDeliveriesQuery, ListQuery, type HookScopeDto,
+  CreateHookBody, EditHookBody, HooksSubjects, HookTestQuery, ListDeliveriesQuery, ListQuery, RepoOperations, type HookScopeDto,
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, RpcClient, type CommonSettings } from '@cairn/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -14,7 +14,7 @@ const scopeOf = (ctx: RepoContext): HookScopeDto => ({ level: 'repo', repo: ctx.
 /** `/repos/{owner}/{repo}/hooks`: repository hooks, their tests and deliveries (repository admins). */
 @Controller('repos/:owner/:repo/hooks')
 @ScopeCategoryOf('repository')
-@RepoAccess('admin')
+@RepoAccess(RepoOperations.hooks)
 export class RepoHooksController {
   private readonly hooks: HookRoutes;
 

@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { IssueSubjects, type UserDto } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
-import { CurrentRepo, ISSUES_OR_PULLS, RepoAccess, type RepoContext } from '../../access/repo-access.guard.js';
+import { CurrentRepo, RepoAccess, type RepoContext } from '../../access/repo-access.guard.js';
 import { ScopeCategoryOf, SignInRequired } from '../../auth/policy.decorators.js';
 
 /** `GET /repos/{owner}/{repo}/assignees` (Gitea's `repoGetAssignees`: signed in, read access; not paged). */
@@ -12,7 +12,7 @@ export class AssigneesController {
 
   @Get()
   @SignInRequired()
-  @RepoAccess('read', ISSUES_OR_PULLS)
+  @RepoAccess(IssueSubjects.assignees)
   list(@CurrentRepo() ctx: RepoContext): Promise<UserDto[]> {
     return this.rpc.send(IssueSubjects.assignees, { ...ctx });
   }

@@ -5,7 +5,7 @@ import {
 } from '@cairn/contracts';
 import { RpcClient } from '@cairn/platform';
 import type { FastifyReply } from 'fastify';
-import { CurrentRepo, MustNotBeArchived, ISSUES_OR_PULLS, RepoAccess, type RepoContext } from '../../access/repo-access.guard.js';
+import { CurrentRepo, MustNotBeArchived, RepoAccess, type RepoContext } from '../../access/repo-access.guard.js';
 import { ScopeCategoryOf, SignInRequired } from '../../auth/policy.decorators.js';
 import { Paged } from '../../http/paged.js';
 import { PositiveIntPipe } from '../../http/params.js';
@@ -20,7 +20,7 @@ export class IssuesController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Get()
-  @RepoAccess('read', ISSUES_OR_PULLS)
+  @RepoAccess(IssueSubjects.list)
   @Paged()
   list(
     @CurrentRepo() ctx: RepoContext,
@@ -32,13 +32,13 @@ export class IssuesController {
   @Post()
   @SignInRequired()
   @MustNotBeArchived()
-  @RepoAccess('read', ISSUES_OR_PULLS)
+  @RepoAccess(IssueSubjects.create)
   create(@CurrentRepo() ctx: RepoContext, @Body() body: CreateIssueBody): Promise<IssueDto> {
     return this.rpc.send(IssueSubjects.create, { ...ctx, body });
   }
 
   @Get('comments/:id')
-  @RepoAccess('read', ISSUES_OR_PULLS)
+  @RepoAccess(IssueSubjects.commentGet)
   getComment(@CurrentRepo() ctx: RepoContext, @Param('id', PositiveIntPipe) commentId: number): Promise<CommentDto> {
     return this.rpc.send(IssueSubjects.commentGet, { ...ctx, commentId });
   }
@@ -47,7 +47,7 @@ export class IssuesController {
   @Patch(['comments/:id', ':index/comments/:id'])
   @SignInRequired()
   @MustNotBeArchived()
-  @RepoAccess('read', ISSUES_OR_PULLS)
+  @RepoAccess(IssueSubjects.commentEdit)
   editComment(
     @CurrentRepo() ctx: RepoContext,
     @Param('id', PositiveIntPipe) commentId: number,
@@ -59,14 +59,14 @@ export class IssuesController {
   @Delete(['comments/:id', ':index/comments/:id'])
   @SignInRequired()
   @MustNotBeArchived()
-  @RepoAccess('read', ISSUES_OR_PULLS)
+  @RepoAccess(IssueSubjects.commentDelete)
   @HttpCode(204)
   async deleteComment(@CurrentRepo() ctx: RepoContext, @Param('id', PositiveIntPipe) commentId: number): Promise<void> {
     await this.rpc.send(IssueSubjects.commentDelete, { ...ctx, commentId });
   }
 
   @Get(':index')
-  @RepoAccess('read', ISSUES_OR_PULLS)
+  @RepoAccess(IssueSubjects.get)
   get(@CurrentRepo() ctx: RepoContext, @Param('index', PositiveIntPipe) index: number): Promise<IssueDto> {
     return this.rpc.send(IssueSubjects.get, { ...ctx, index });
   }
@@ -74,7 +74,7 @@ export class IssuesController {
   /** Gitea answers an issue edit with 201. */
   @Patch(':index')
   @SignInRequired()
-  @RepoAccess('read', ISSUES_OR_PULLS)
+  @RepoAccess(IssueSubjects.edit)
   @HttpCode(201)
   edit(
     @CurrentRepo() ctx: RepoContext,
@@ -115,7 +115,7 @@ export class IssuesController {
   }
 
   @Get(':index/comments')
-  @RepoAccess('read', ISSUES_OR_PULLS)
+  @RepoAccess(IssueSubjects.commentList)
   async comments(
     @CurrentRepo() ctx: RepoContext,
     @Param('index', PositiveIntPipe) index: number,
@@ -129,7 +129,7 @@ export class IssuesController {
   @Post(':index/comments')
   @SignInRequired()
   @MustNotBeArchived()
-  @RepoAccess('read', ISSUES_OR_PULLS)
+  @RepoAccess(IssueSubjects.commentCreate)
   comment(
     @CurrentRepo() ctx: RepoContext,
     @Param('index', PositiveIntPipe) index: number,
@@ -140,7 +140,7 @@ export class IssuesController {
 
   /** Gitea paginates the timeline (`page`, `limit`); without either, Cairn answers all of it. */
   @Get(':index/timeline')
-  @RepoAccess('read', ISSUES_OR_PULLS)
+  @RepoAccess(IssueSubjects.timeline)
   @Paged()
   timeline(
     @CurrentRepo() ctx: RepoContext,

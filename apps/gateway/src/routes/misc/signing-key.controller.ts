@@ -6,8 +6,8 @@ import { CurrentRepo, RepoAccess, type RepoContext } from '../../access/repo-acc
 import { PublicRoute, ScopeCategoryOf } from '../../auth/policy.decorators.js';
 
 /** Sends the key as Gitea does: the bare text, `text/plain`. */
-async function sendKey(rpc: RpcClient, reply: FastifyReply, format: SigningKeyFormat, repo?: RepoContext['repo']): Promise<void> {
-  const { content } = await rpc.send(RepoSubjects.signingKeyGet, { format, ...(repo ? { repo } : {}) });
+async function sendKey(rpc: RpcClient, reply: FastifyReply, format: SigningKeyFormat, ctx?: RepoContext): Promise<void> {
+  const { content } = await rpc.send(RepoSubjects.signingKeyGet, { format, ...(ctx ? { repo: ctx.repo, access: ctx.access } : {}) });
   void reply.type('text/plain; charset=utf-8').send(content);
 }
 
@@ -38,14 +38,14 @@ export class RepoSigningKeyController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Get('signing-key.gpg')
-  @RepoAccess('read')
+  @RepoAccess(RepoSubjects.signingKeyGet)
   gpg(@CurrentRepo() ctx: RepoContext, @Res() reply: FastifyReply): Promise<void> {
-    return sendKey(this.rpc, reply, 'openpgp', ctx.repo);
+    return sendKey(this.rpc, reply, 'openpgp', ctx);
   }
 
   @Get('signing-key.pub')
-  @RepoAccess('read')
+  @RepoAccess(RepoSubjects.signingKeyGet)
   ssh(@CurrentRepo() ctx: RepoContext, @Res() reply: FastifyReply): Promise<void> {
-    return sendKey(this.rpc, reply, 'ssh', ctx.repo);
+    return sendKey(this.rpc, reply, 'ssh', ctx);
   }
 }

@@ -58,24 +58,24 @@ export class NotificationsController {
   }
 
   @Get('repos/:owner/:repo/notifications')
-  @RepoAccess('read')
+  @RepoAccess(RepoSubjects.notificationList)
   @Paged()
   repoList(
     @CurrentActor() actor: ActorDto,
     @CurrentRepo() ctx: RepoContext,
     @Query() query: NotificationListQuery,
   ): Promise<Paginated<NotificationThreadDto>> {
-    return this.rpc.send(RepoSubjects.notificationList, { actor, repo: ctx.repo, query });
+    return this.rpc.send(RepoSubjects.notificationList, { actor, repo: ctx.repo, access: ctx.access, query });
   }
 
   @Put('repos/:owner/:repo/notifications')
-  @RepoAccess('read')
+  @RepoAccess(RepoSubjects.notificationRead)
   @HttpCode(205)
   repoRead(
     @CurrentActor() actor: ActorDto,
     @CurrentRepo() ctx: RepoContext,
     @Query() query: NotificationReadQuery,
   ): Promise<NotificationThreadDto[]> {
-    return this.rpc.send(RepoSubjects.notificationRead, { actor, repo: ctx.repo, query });
+    return this.rpc.send(RepoSubjects.notificationRead, { actor, repo: ctx.repo, access: ctx.access, query });
   }
 }

@@ -23,7 +23,7 @@ export class PullsController {
 
   /** Listing never triggers mergeability checks. */
   @Get()
-  @RepoAccess('read', 'pulls')
+  @RepoAccess(PullSubjects.list)
   @Paged()
   list(
     @CurrentRepo() ctx: RepoContext,
@@ -35,14 +35,14 @@ export class PullsController {
   @Post()
   @SignInRequired()
   @MustNotBeArchived()
-  @RepoAccess('read', 'pulls')
+  @RepoAccess(PullSubjects.create)
   create(@CurrentRepo() ctx: RepoContext, @Body() body: CreatePullBody): Promise<PullRequestDto> {
     return this.rpc.send(PullSubjects.create, { ...ctx, body });
   }
 
   /** A view: a delayed check is queued at once (this answer may still say `checking`). */
   @Get(':index')
-  @RepoAccess('read', 'pulls')
+  @RepoAccess(PullSubjects.get)
   get(@CurrentRepo() ctx: RepoContext, @Param('index', PositiveIntPipe) index: number): Promise<PullRequestDto> {
     return this.rpc.send(PullSubjects.get, { ...ctx, index, view: true });
   }
@@ -50,7 +50,7 @@ export class PullsController {
   /** Gitea answers a pull-request edit with 201. */
   @Patch(':index')
   @SignInRequired()
-  @RepoAccess('read', 'pulls')
+  @RepoAccess(PullSubjects.edit)
   @HttpCode(201)
   edit(
     @CurrentRepo() ctx: RepoContext,
@@ -61,7 +61,7 @@ export class PullsController {
   }
 
   @Get(':index/commits')
-  @RepoAccess('read', 'pulls')
+  @RepoAccess(PullSubjects.commits)
   @Paged()
   commits(
     @CurrentRepo() ctx: RepoContext,
@@ -72,7 +72,7 @@ export class PullsController {
   }
 
   @Get(':index/files')
-  @RepoAccess('read', 'pulls')
+  @RepoAccess(PullSubjects.files)
   @Paged()
   files(
     @CurrentRepo() ctx: RepoContext,
@@ -84,7 +84,7 @@ export class PullsController {
 
   /** 204 when merged, 404 otherwise (Gitea). */
   @Get(':index/merge')
-  @RepoAccess('read', 'pulls')
+  @RepoAccess(PullSubjects.isMerged)
   @HttpCode(204)
   async isMerged(@CurrentRepo() ctx: RepoContext, @Param('index', PositiveIntPipe) index: number): Promise<void> {
     if (!(await this.rpc.send(PullSubjects.isMerged, { ...ctx, index }))) {
@@ -122,7 +122,7 @@ export class PullsController {
 
   /** `GET …/pulls/{base}/{head}` (head may contain `/`): a view, like the GET by number. */
   @Get(':base/*')
-  @RepoAccess('read', 'pulls')
+  @RepoAccess(PullSubjects.getByBranches)
   getByBranches(
     @CurrentRepo() ctx: RepoContext,
     @Param('base') base: string,

@@ -20,7 +20,7 @@ export class ReviewsController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Get('reviews')
-  @RepoAccess('read', 'pulls')
+  @RepoAccess(ReviewSubjects.list)
   @Paged()
   list(
     @CurrentRepo() ctx: RepoContext,
@@ -33,7 +33,7 @@ export class ReviewsController {
   /** Gitea answers a created review with 200. */
   @Post('reviews')
   @SignInRequired()
-  @RepoAccess('read', 'pulls')
+  @RepoAccess(ReviewSubjects.create)
   @HttpCode(200)
   create(
     @CurrentRepo() ctx: RepoContext,
@@ -44,7 +44,7 @@ export class ReviewsController {
   }
 
   @Get('reviews/:id')
-  @RepoAccess('read', 'pulls')
+  @RepoAccess(ReviewSubjects.get)
   get(
     @CurrentRepo() ctx: RepoContext,
     @Param('index', PositiveIntPipe) index: number,
@@ -56,7 +56,7 @@ export class ReviewsController {
   /** Submits a pending review (200). */
   @Post('reviews/:id')
   @SignInRequired()
-  @RepoAccess('read', 'pulls')
+  @RepoAccess(ReviewSubjects.submit)
   @HttpCode(200)
   submit(
     @CurrentRepo() ctx: RepoContext,
@@ -69,7 +69,7 @@ export class ReviewsController {
 
   @Delete('reviews/:id')
   @SignInRequired()
-  @RepoAccess('read', 'pulls')
+  @RepoAccess(ReviewSubjects.delete)
   @HttpCode(204)
   async delete(
     @CurrentRepo() ctx: RepoContext,
@@ -80,7 +80,7 @@ export class ReviewsController {
   }
 
   @Get('reviews/:id/comments')
-  @RepoAccess('read', 'pulls')
+  @RepoAccess(ReviewSubjects.comments)
   comments(
     @CurrentRepo() ctx: RepoContext,
     @Param('index', PositiveIntPipe) index: number,
@@ -92,7 +92,7 @@ export class ReviewsController {
   /** Repository admins only (checked by repo-service, after the review is found: Gitea's order). */
   @Post('reviews/:id/dismissals')
   @SignInRequired()
-  @RepoAccess('read', 'pulls')
+  @RepoAccess(ReviewSubjects.dismiss)
   @HttpCode(200)
   dismiss(
     @CurrentRepo() ctx: RepoContext,
@@ -105,7 +105,7 @@ export class ReviewsController {
 
   @Post('reviews/:id/undismissals')
   @SignInRequired()
-  @RepoAccess('read', 'pulls')
+  @RepoAccess(ReviewSubjects.undismiss)
   @HttpCode(200)
   undismiss(
     @CurrentRepo() ctx: RepoContext,
@@ -118,7 +118,7 @@ export class ReviewsController {
   /** 201 with the new review requests. */
   @Post('requested_reviewers')
   @SignInRequired()
-  @RepoAccess('read', 'pulls')
+  @RepoAccess(ReviewSubjects.requestAdd)
   @HttpCode(201)
   requestReviewers(
     @CurrentRepo() ctx: RepoContext,
@@ -130,7 +130,7 @@ export class ReviewsController {
 
   @Delete('requested_reviewers')
   @SignInRequired()
-  @RepoAccess('read', 'pulls')
+  @RepoAccess(ReviewSubjects.requestRemove)
   @HttpCode(204)
   async removeReviewRequests(
     @CurrentRepo() ctx: RepoContext,

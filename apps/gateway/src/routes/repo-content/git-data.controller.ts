@@ -62,26 +62,26 @@ export class GitDataController {
   }
 
   @Get('git/refs')
-  @RepoAccess('read', 'code')
+  @RepoAccess(GitDataSubjects.refList)
   allRefs(@CurrentRepo() ctx: RepoContext): Promise<ReferenceDto[] | ReferenceDto> {
     return this.refs(ctx, '');
   }
 
   /** A filter that names exactly one ref answers that ref alone (an object), as Gitea. */
   @Get('git/refs/*')
-  @RepoAccess('read', 'code')
+  @RepoAccess(GitDataSubjects.refList)
   refsUnder(@CurrentRepo() ctx: RepoContext, @Param('*') filter: string): Promise<ReferenceDto[] | ReferenceDto> {
     return this.refs(ctx, filter ?? '');
   }
 
   @Get('git/tags/:sha')
-  @RepoAccess('read', 'code')
+  @RepoAccess(GitDataSubjects.annotatedTag)
   annotatedTag(@CurrentRepo() ctx: RepoContext, @Param('sha') sha: string): Promise<AnnotatedTagDto> {
     return this.rpc.send(GitDataSubjects.annotatedTag, { ...ctx, sha });
   }
 
   @Get('git/trees/:sha')
-  @RepoAccess('read', 'code')
+  @RepoAccess(GitDataSubjects.tree)
   tree(@CurrentRepo() ctx: RepoContext, @Param('sha') sha: string, @Query() q: GitTreeQuery): Promise<GitTreeResponseDto> {
     const max = this.settings.defaultGitTreesPerPage;
     const perPage = !q.per_page || q.per_page <= 0 || q.per_page > max ? max : q.per_page;
@@ -91,7 +91,7 @@ export class GitDataController {
   }
 
   @Get('git/blobs/:sha')
-  @RepoAccess('read', 'code')
+  @RepoAccess(GitDataSubjects.blob)
   async blob(@CurrentRepo() ctx: RepoContext, @Param('sha') sha: string): Promise<GitBlobResponseDto> {
     const reply = await this.rpc.send(GitDataSubjects.blob, { ...ctx, sha, maxBlobSize: this.settings.defaultMaxBlobSize });
     if (!reply.deferred) return reply.blob;

@@ -61,13 +61,13 @@ export class RepoContentController {
   }
 
   @Get('contents')
-  @RepoAccess('read', 'code')
+  @RepoAccess(RepoSubjects.contentsGet)
   listRoot(@CurrentRepo() ctx: RepoContext, @Query() q: RefQuery): Promise<ContentsResponseDto | ContentsResponseDto[]> {
     return this.contents(ctx, '', q.ref);
   }
 
   @Get('contents/*')
-  @RepoAccess('read', 'code')
+  @RepoAccess(RepoSubjects.contentsGet)
   get(
     @CurrentRepo() ctx: RepoContext,
     @Param('*') path: string,
@@ -78,7 +78,7 @@ export class RepoContentController {
 
   /** `media/*` is Gitea's "raw file or LFS object": Cairn stores no LFS objects, so it is exactly `raw/*`. */
   @Get(['raw/*', 'media/*'])
-  @RepoAccess('read', 'code')
+  @RepoAccess(RepoSubjects.rawGet)
   async raw(
     @CurrentRepo() ctx: RepoContext,
     @Param('*') path: string,
@@ -89,14 +89,14 @@ export class RepoContentController {
   }
 
   @Get('file-contents')
-  @RepoAccess('read', 'code')
+  @RepoAccess(RepoSubjects.fileContents)
   fileContentsGet(@CurrentRepo() ctx: RepoContext, @Query() q: FileContentsQuery): Promise<(ContentsResponseDto | null)[]> {
     return this.fileContents(ctx, q.ref, parseFilesBodyParam(q.body));
   }
 
   /** A read, but POST: with token authentication it needs `write:repository`, as in Gitea. */
   @Post('file-contents')
-  @RepoAccess('read', 'code')
+  @RepoAccess(RepoSubjects.fileContents)
   @HttpCode(200)
   fileContentsPost(
     @CurrentRepo() ctx: RepoContext,
@@ -108,14 +108,14 @@ export class RepoContentController {
 
   /** Gitea's `repoChangeFiles`: several files created, updated, renamed or deleted in one commit. */
   @Post('contents')
-  @RepoAccess('write', 'code')
+  @RepoAccess(RepoSubjects.contentsChange)
   @HttpCode(201)
   async changeFiles(@CurrentRepo() ctx: RepoContext, @Body() body: ChangeFilesBody): Promise<FilesResponseDto> {
     return (await this.changeContents(ctx, body, body.files)).response;
   }
 
   @Post('contents/*')
-  @RepoAccess('write', 'code')
+  @RepoAccess(RepoSubjects.contentsChange)
   @HttpCode(201)
   async createFile(@CurrentRepo() ctx: RepoContext, @Param('*') path: string, @Body() body: CreateFileBody): Promise<FileResponseDto> {
     const reply = await this.changeContents(ctx, body, [{ operation: 'create', path: path ?? '', content: body.content }]);
@@ -124,7 +124,7 @@ export class RepoContentController {
 
   /** With `sha`, an update (and a rename with `from_path`); without, the file is created (201), as Gitea 1.25. */
   @Put('contents/*')
-  @RepoAccess('write', 'code')
+  @RepoAccess(RepoSubjects.contentsChange)
   @AlsoAnswers(201)
   async updateFile(
     @CurrentRepo() ctx: RepoContext,
@@ -142,7 +142,7 @@ export class RepoContentController {
   }
 
   @Delete('contents/*')
-  @RepoAccess('write', 'code')
+  @RepoAccess(RepoSubjects.contentsChange)
   @HttpCode(200)
   async deleteFile(@CurrentRepo() ctx: RepoContext, @Param('*') path: string, @Body() body: DeleteFileBody): Promise<FileDeleteResponseDto> {
     const answer = await this.changeContents(ctx, body, [{ operation: 'delete', path: path ?? '', sha: body.sha }]);
@@ -150,7 +150,7 @@ export class RepoContentController {
   }
 
   @Get('commits')
-  @RepoAccess('read', 'code')
+  @RepoAccess(RepoSubjects.commitList)
   async commits(
     @CurrentRepo() ctx: RepoContext,
     @Query() q: ListCommitsQuery,
@@ -175,14 +175,14 @@ export class RepoContentController {
   }
 
   @Get('git/commits/:sha')
-  @RepoAccess('read', 'code')
+  @RepoAccess(RepoSubjects.commitGet)
   commit(@CurrentRepo() ctx: RepoContext, @Param('sha') sha: string, @Query() q: CommitFlagsQuery): Promise<CommitDto> {
     return this.rpc.send(RepoSubjects.commitGet, { ...ctx, sha, options: commitOptions(q) });
   }
 
   /** `base...head` or `base..head` (or only a head, against the default branch): the commits head adds. */
   @Get('compare/*')
-  @RepoAccess('read', 'code')
+  @RepoAccess(RepoSubjects.compare)
   compare(@CurrentRepo() ctx: RepoContext, @Param('*') basehead: string, @Query() q: CommitFlagsQuery): Promise<CompareDto> {
     return this.rpc.send(RepoSubjects.compare, { ...ctx, basehead: basehead ?? '', options: commitOptions(q) });
   }

@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { Logger, PayloadTooLargeException } from '@nestjs/common';
 import busboy from 'busboy';
 import {
-  DomainError, ErrorCode, INTERNAL_ATTACHMENTS_PATH, INTERNAL_HEADERS, isValidAttachmentName, type AttachmentDto,
+  DomainError, ErrorCode, INTERNAL_ATTACHMENTS_PATH, INTERNAL_HEADERS, isValidAttachmentName, type AccessLevel, type AttachmentDto,
   type RepoRefDto,
 } from '@cairn/contracts';
 import type { CommonSettings } from '@cairn/platform';
@@ -62,6 +62,8 @@ export interface UploadTarget {
   repo: RepoRefDto;
   releaseId: number;
   actorId: number;
+  /** The actor's level on the releases unit: repo-service judges the upload by it. */
+  access: AccessLevel;
   /** `?name=`: the attachment's name (instead of the file name of the multipart part). */
   name: string | undefined;
 }
@@ -154,6 +156,7 @@ export class AttachmentUploader {
     const headers = {
       ...internalCallHeaders(this.common.internalToken),
       [INTERNAL_HEADERS.actorId]: String(target.actorId),
+      [INTERNAL_HEADERS.access]: target.access,
       'content-type': 'application/octet-stream',
     };
     return new Promise<AttachmentDto>((resolve, reject) => {

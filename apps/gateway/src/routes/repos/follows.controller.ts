@@ -29,7 +29,7 @@ export class OwnFollowsController {
 
   /** 204 when the caller stars the repository, 404 when not. */
   @Get('starred/:owner/:repo')
-  @RepoAccess('read')
+  @RepoAccess(RepoSubjects.followCheck)
   @HttpCode(204)
   async isStarring(@CurrentRepo() ctx: RepoContext): Promise<void> {
     const state = await this.rpc.send(RepoSubjects.followCheck, { ...ctx, kind: 'star' });
@@ -37,14 +37,14 @@ export class OwnFollowsController {
   }
 
   @Put('starred/:owner/:repo')
-  @RepoAccess('read')
+  @RepoAccess(RepoSubjects.followSet)
   @HttpCode(204)
   async star(@CurrentRepo() ctx: RepoContext): Promise<void> {
     await this.rpc.send(RepoSubjects.followSet, { ...ctx, kind: 'star', on: true });
   }
 
   @Delete('starred/:owner/:repo')
-  @RepoAccess('read')
+  @RepoAccess(RepoSubjects.followSet)
   @HttpCode(204)
   async unstar(@CurrentRepo() ctx: RepoContext): Promise<void> {
     await this.rpc.send(RepoSubjects.followSet, { ...ctx, kind: 'star', on: false });
@@ -89,14 +89,14 @@ export class RepoFollowsController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Get('stargazers')
-  @RepoAccess('read')
+  @RepoAccess(RepoSubjects.followFollowers)
   @Paged()
   stargazers(@CurrentRepo() ctx: RepoContext, @Query() query: ListQuery): Promise<Paginated<UserDto>> {
     return this.rpc.send(RepoSubjects.followFollowers, { ...ctx, kind: 'star', query });
   }
 
   @Get('subscribers')
-  @RepoAccess('read')
+  @RepoAccess(RepoSubjects.followFollowers)
   @Paged()
   subscribers(@CurrentRepo() ctx: RepoContext, @Query() query: ListQuery): Promise<Paginated<UserDto>> {
     return this.rpc.send(RepoSubjects.followFollowers, { ...ctx, kind: 'watch', query });
@@ -105,7 +105,7 @@ export class RepoFollowsController {
   /** Gitea's `WatchInfo` when the caller watches the repository, 404 when not. */
   @Get('subscription')
   @SignInRequired()
-  @RepoAccess('read')
+  @RepoAccess(RepoSubjects.followCheck)
   async watching(@CurrentRepo() ctx: RepoContext): Promise<WatchInfoDto> {
     const state = await this.rpc.send(RepoSubjects.followCheck, { ...ctx, kind: 'watch' });
     if (!state.following) throw DomainError.notFound('not watched');
@@ -114,14 +114,14 @@ export class RepoFollowsController {
 
   @Put('subscription')
   @SignInRequired()
-  @RepoAccess('read')
+  @RepoAccess(RepoSubjects.followSet)
   async watch(@CurrentRepo() ctx: RepoContext): Promise<WatchInfoDto> {
     return (await this.rpc.send(RepoSubjects.followSet, { ...ctx, kind: 'watch', on: true })).watch;
   }
 
   @Delete('subscription')
   @SignInRequired()
-  @RepoAccess('read')
+  @RepoAccess(RepoSubjects.followSet)
   @HttpCode(204)
   async unwatch(@CurrentRepo() ctx: RepoContext): Promise<void> {
     await this.rpc.send(RepoSubjects.followSet, { ...ctx, kind: 'watch', on: false });

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, Res, Inject } from '@nestjs/common';
 import {
-  CreateReleaseBody, DomainError, EditReleaseAssetBody, ErrorCode, EditReleaseBody, ListReleasesQuery, ReleaseSubjects, parseGiteaBool,
+  CreateReleaseBody, DomainError, EditReleaseAssetBody, ErrorCode, EditReleaseBody, ListReleasesQuery, ReleaseSubjects, RepoOperations,
+  parseGiteaBool,
   type AttachmentDto, type ReleaseDto,
 } from '@cairn/contracts';
 import { COMMON_SETTINGS, RpcClient, type CommonSettings } from '@cairn/platform';
@@ -100,7 +101,7 @@ export class ReleasesController {
 
   /** The body (multipart `attachment`, or raw bytes named by `?name=`) is left unparsed for this route (json-body.ts). */
   @Post(':id/assets')
-  @RepoAccess('write', 'releases')
+  @RepoAccess(RepoOperations.attachmentUpload)
   @HttpCode(201)
   createAsset(
     @CurrentRepo() ctx: RepoContext,
@@ -109,7 +110,9 @@ export class ReleasesController {
     @Req() req: FastifyRequest,
   ): Promise<AttachmentDto> {
     if (!ctx.actor) throw new DomainError(ErrorCode.UNAUTHENTICATED, 'token is required');
-    const target = { repo: ctx.repo, releaseId: id, actorId: ctx.actor.id, name: typeof name === 'string' ? name : undefined };
+    const target = {
+      repo: ctx.repo, releaseId: id, actorId: ctx.actor.id, access: ctx.access, name: typeof name === 'string' ? name : undefined,
+    };
     return this.uploader.upload(req, target);
   }
 

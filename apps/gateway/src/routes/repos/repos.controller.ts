@@ -99,14 +99,14 @@ export class ReposController {
   }
 
   @Get('repos/:owner/:repo')
-  @RepoAccess('read')
+  @RepoAccess(RepoSubjects.repositoryGet)
   get(@CurrentRepo() ctx: RepoContext): Promise<RepositoryDto> {
     return this.rpc.send(RepoSubjects.repositoryGet, ctx);
   }
 
   /** Gitea answers 202 (its fork is complete when it answers; the status is historical). */
   @Post('repos/:owner/:repo/forks')
-  @RepoAccess('read', 'code')
+  @RepoAccess(RepoSubjects.repositoryFork)
   @SignInRequired()
   @HttpCode(202)
   fork(@CurrentRepo() ctx: RepoContext, @Body() body: CreateForkBody): Promise<RepositoryDto> {
@@ -114,21 +114,21 @@ export class ReposController {
   }
 
   @Get('repos/:owner/:repo/forks')
-  @RepoAccess('read', 'code')
+  @RepoAccess(RepoSubjects.repositoryForks)
   @Paged()
   forks(@CurrentRepo() ctx: RepoContext, @Query() query: ListQuery): Promise<Paginated<RepositoryDto>> {
     return this.rpc.send(RepoSubjects.repositoryForks, { ...ctx, query });
   }
 
   @Patch('repos/:owner/:repo')
-  @RepoAccess('admin')
+  @RepoAccess(RepoSubjects.repositoryEdit)
   edit(@CurrentRepo() ctx: RepoContext, @Body() body: EditRepoBody): Promise<RepositoryDto> {
     return this.rpc.send(RepoSubjects.repositoryEdit, { ...ctx, body: body ?? {} });
   }
 
   /** Gitea's direct transfer (202 with the moved repository); who may move it where is repo-service's rule. */
   @Post('repos/:owner/:repo/transfer')
-  @RepoAccess('owner')
+  @RepoAccess(RepoSubjects.repositoryTransfer)
   @SignInRequired()
   @HttpCode(202)
   transfer(@CurrentRepo() ctx: RepoContext, @Body() body: TransferRepoBody): Promise<RepositoryDto> {
@@ -136,7 +136,7 @@ export class ReposController {
   }
 
   @Delete('repos/:owner/:repo')
-  @RepoAccess('owner')
+  @RepoAccess(RepoSubjects.repositoryDelete)
   @HttpCode(204)
   async remove(@CurrentRepo() ctx: RepoContext): Promise<void> {
     await this.rpc.send(RepoSubjects.repositoryDelete, ctx);

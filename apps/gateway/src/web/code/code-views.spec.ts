@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ReleaseDto } from '@cairn/contracts';
+import { ReleaseSubjects, RepoSubjects, type ReleaseDto } from '@cairn/contracts';
 import type { RepoContext } from '../../access/repo-access.guard.js';
 import { archiveUrl, canWrite, pager, releaseUrl, toReleaseRow } from './code-views.js';
 
@@ -17,13 +17,17 @@ describe('code views', () => {
     expect(pager('/o/r/tags', 3, 45)).toEqual({ page: 3, prevUrl: '/o/r/tags?page=2', nextUrl: null });
   });
 
-  it('shows write forms to writers and site admins, never on an archived repository or to visitors', () => {
-    expect(canWrite(context('write'))).toBe(true);
-    expect(canWrite(context('admin'))).toBe(true);
-    expect(canWrite(context('read'))).toBe(false);
-    expect(canWrite(context('read', { admin: true }))).toBe(true);
-    expect(canWrite(context('write', { archived: true }))).toBe(false);
-    expect(canWrite(context('read', { anonymous: true }))).toBe(false);
+  it('shows an operation\'s form at its level in REPO_ACCESS_NEEDS and to site admins, never archived or to visitors', () => {
+    const create = ReleaseSubjects.create; // write on releases
+    expect(canWrite(context('write'), create)).toBe(true);
+    expect(canWrite(context('admin'), create)).toBe(true);
+    expect(canWrite(context('read'), create)).toBe(false);
+    expect(canWrite(context('read', { admin: true }), create)).toBe(true);
+    expect(canWrite(context('write', { archived: true }), create)).toBe(false);
+    expect(canWrite(context('read', { anonymous: true }), create)).toBe(false);
+    // The level comes from the operation: collaborator changes need admin.
+    expect(canWrite(context('write'), RepoSubjects.collaboratorAdd)).toBe(false);
+    expect(canWrite(context('admin'), RepoSubjects.collaboratorAdd)).toBe(true);
   });
 
   it('builds archive and release URLs with each segment of a ref encoded', () => {

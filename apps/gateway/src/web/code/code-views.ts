@@ -1,9 +1,9 @@
 import {
-  DomainError, ErrorCode, GitDataSubjects, ReleaseSubjects, RepoSubjects, accessAtLeast,
-  type AttachmentDto, type BranchDto, type ReleaseDto, type TagDto,
+  DomainError, ErrorCode, GitDataSubjects, ReleaseSubjects, RepoSubjects,
+  type AttachmentDto, type BranchDto, type ReleaseDto, type RepoAccessSubject, type TagDto,
 } from '@cairn/contracts';
 import type { RpcClient } from '@cairn/platform';
-import type { RepoContext } from '../../access/repo-access.guard.js';
+import { meetsRepoAccess, type RepoContext } from '../../access/repo-access.guard.js';
 import { highlightLines } from '../repo/highlight.js';
 import { renderMarkdown } from '../repo/markdown.js';
 import { refUrl, type RefKind } from '../repo/ref-path.js';
@@ -26,15 +26,15 @@ export function pager(here: string, page: number, total: number, pageSize = CODE
   };
 }
 
-/** Hides what the API's guard would refuse (no write access, archived); the services decide again. */
-export function canWrite(ctx: RepoContext): boolean {
-  return ctx.actor !== null && !ctx.repo.archived && (accessAtLeast(ctx.access, 'write') || ctx.actor.isAdmin);
+/** Shows a write `operation`'s form at its `REPO_ACCESS_NEEDS` level (or to site admins), not when archived; the services decide again. */
+export function canWrite(ctx: RepoContext, operation: RepoAccessSubject): boolean {
+  return ctx.actor !== null && !ctx.repo.archived && (meetsRepoAccess(ctx, operation) || ctx.actor.isAdmin);
 }
 
 /** The same rule for a submitted form: 403 (or 423 on an archived repository), as the API's guard answers. */
-export function requireWrite(ctx: RepoContext): void {
+export function requireWrite(ctx: RepoContext, operation: RepoAccessSubject): void {
   if (ctx.repo.archived) throw new DomainError(ErrorCode.LOCKED, 'repo is archived');
-  if (!canWrite(ctx)) throw DomainError.forbidden('you need write access to this repository');
+  if (!canWrite(ctx, operation)) throw DomainError.forbidden('you need write access to this repository');
 }
 
 export interface CommitLink {
@@ -197,7 +197,7 @@ export class CodeViews {
         throw err;
       }),
     ]);
-    const writer = canWrite(ctx);
+    const writer = canWrite(ctx, RepoSubjects.branchDelete);
     const others = list.items.filter((b) => b.name !== defaultName);
     const counts = await Promise.all(others.map((b) => (def ? this.aheadBehind(ctx, defaultName, b.name) : null)));
     const row = (b: BranchDto, isDefault: boolean, ab: { ahead: number; behind: number } | null): BranchRow => ({
@@ -273,7 +273,7 @@ export class CodeViews {
     return {
       header: await header,
       releases: list.items.map((r) => toReleaseRow(site.base, r)),
-      canWrite: canWrite(ctx),
+      canWrite: canWrite(ctx, ReleaseSubjects.create),
       pager: pager(`${site.base}/releases`, page, list.total),
       newUrl: `${site.base}/releases/new`,
     };
@@ -285,7 +285,7 @@ export class CodeViews {
     return {
       header,
       releases: [toReleaseRow(site.base, r)],
-      canWrite: canWrite(ctx),
+      canWrite: canWrite(ctx, ReleaseSubjects.edit),
       pager: { page: 1, prevUrl: null, nextUrl: null },
       newUrl: `${site.base}/releases/new`,
     };

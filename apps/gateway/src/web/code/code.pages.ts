@@ -60,7 +60,7 @@ export function registerCodePages(web: WebKit): void {
 
   web.post<RepoParams, Query>('/:owner/:repo/branches/delete', async (c) => {
     const ctx = await access(c, 'code');
-    requireWrite(ctx);
+    requireWrite(ctx, RepoSubjects.branchDelete);
     const name = (c.form.name ?? c.query.name ?? '').trim();
     if (!name) throw DomainError.invalid('which branch? (name)');
     await web.rpc.send(RepoSubjects.branchDelete, { ...ctx, branch: name });
@@ -127,7 +127,7 @@ export function registerCodePages(web: WebKit): void {
   web.get<RepoParams, Query>('/:owner/:repo/releases/new', async (c) => {
     requireSignIn(c);
     const ctx = await access(c, 'releases');
-    requireWrite(ctx);
+    requireWrite(ctx, ReleaseSubjects.create);
     return releaseForm(ctx, { tag_name: c.query.tag ?? '', tag_target: ctx.repo.defaultBranch }, null);
   });
 
@@ -136,7 +136,7 @@ export function registerCodePages(web: WebKit): void {
   web.post<RepoParams>('/:owner/:repo/releases/new', async (c) => {
     const actor = requireSignIn(c);
     const ctx = await access(c, 'releases');
-    requireWrite(ctx);
+    requireWrite(ctx, ReleaseSubjects.create);
     let created: ReleaseDto | null = null;
     const create = async (fields: Readonly<Record<string, string>>) => {
       created ??= await web.rpc.send(ReleaseSubjects.create, { ...ctx, body: createBody(fields) });
@@ -149,7 +149,8 @@ export function registerCodePages(web: WebKit): void {
           fields = sent; // what the form shows again if the release is refused
           if (file.field !== 'attachment') return void file.stream.resume();
           const release = await create(sent);
-          await uploader.uploadPart({ repo: ctx.repo, releaseId: release.id, actorId: actor.id, name: undefined }, file.name, file.stream);
+          const target = { repo: ctx.repo, releaseId: release.id, actorId: actor.id, access: ctx.access, name: undefined };
+          await uploader.uploadPart(target, file.name, file.stream);
         });
       }
       const release = await create(fields);
@@ -169,7 +170,7 @@ export function registerCodePages(web: WebKit): void {
   web.get<RestParams>('/:owner/:repo/releases/edit/*', async (c) => {
     requireSignIn(c);
     const ctx = await access(c, 'releases');
-    requireWrite(ctx);
+    requireWrite(ctx, ReleaseSubjects.edit);
     const release = await web.rpc.send(ReleaseSubjects.getByTag, { ...ctx, tag: c.params['*'] });
     const values = {
       tag_name: release.tag_name, title: release.name, content: release.body,
@@ -181,7 +182,7 @@ export function registerCodePages(web: WebKit): void {
   web.post<RestParams>('/:owner/:repo/releases/edit/*', async (c) => {
     requireSignIn(c);
     const ctx = await access(c, 'releases');
-    requireWrite(ctx);
+    requireWrite(ctx, ReleaseSubjects.edit);
     const release = await web.rpc.send(ReleaseSubjects.getByTag, { ...ctx, tag: c.params['*'] });
     try {
       const edited = await web.rpc.send(ReleaseSubjects.edit, {
@@ -202,7 +203,7 @@ export function registerCodePages(web: WebKit): void {
   web.post<RepoParams>('/:owner/:repo/releases/delete', async (c) => {
     requireSignIn(c);
     const ctx = await access(c, 'releases');
-    requireWrite(ctx);
+    requireWrite(ctx, ReleaseSubjects.delete);
     const id = Number(c.form.id);
     if (!Number.isInteger(id) || id < 1) throw DomainError.invalid('which release? (id)');
     await web.rpc.send(ReleaseSubjects.delete, { ...ctx, id });

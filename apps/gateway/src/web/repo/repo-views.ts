@@ -1,10 +1,9 @@
 import {
-  accessAtLeast,
   COMMIT_DIFF_MAX_BYTES, DomainError, REF_NAMES_MAX, RepoSubjects,
   type CommitDto, type ContentsResponseDto, type RefNamesReply,
 } from '@cairn/contracts';
 import { LruCache, type RpcClient } from '@cairn/platform';
-import type { RepoContext } from '../../access/repo-access.guard.js';
+import { meetsRepoAccess, type RepoContext } from '../../access/repo-access.guard.js';
 import { imageTypeForName } from '../../http/user-content.js';
 import { escapeHtml, highlightLines } from './highlight.js';
 import { MARKDOWN_MAX_BYTES, isMarkdownName, renderMarkdown } from './markdown.js';
@@ -160,7 +159,8 @@ export class RepoViews {
       archived: summary.archived,
       openIssues: summary.open_issues_count,
       openPulls: summary.open_pr_counter,
-      canAdmin: accessAtLeast(ctx.access, 'admin') || (ctx.actor?.isAdmin ?? false),
+      // The settings pages are for those who may edit the repository.
+      canAdmin: meetsRepoAccess(ctx, RepoSubjects.repositoryEdit) || (ctx.actor?.isAdmin ?? false),
     };
   }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
-  DomainError, ErrorCode, NOT_SIGNED_VERIFICATION, accessAtLeast, isObjectId, isValidBranchName, zeroIdLike,
+  DomainError, ErrorCode, NOT_SIGNED_VERIFICATION, isObjectId, isValidBranchName, zeroIdLike,
   type ChangeFileOperationBody, type ChangeFilesReply, type ChangeFilesRequest, type ContentsResponseDto,
   type ActorDto, type FileCommitResponseDto, type FileOperation, type RepoRefDto, type RepoTrustModel, toApiTime
 } from '@cairn/contracts';
@@ -79,9 +79,6 @@ export class FileChangesService {
 
   async change(req: ChangeFilesRequest): Promise<ChangeFilesReply> {
     const actor = requireActor(req.actor);
-    if (!accessAtLeast(req.access, 'write') && !actor.isAdmin) {
-      throw DomainError.forbidden('user should have a permission to write to the target branch');
-    }
     const body = req.body;
     const row = await this.views.row(req.repo.id);
     if (row.isArchived) throw new DomainError(ErrorCode.LOCKED, 'repo is archived');

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  DomainError, ErrorCode, RepoUrls, accessAtLeast, placeholderUser, toPaging,
+  DomainError, ErrorCode, RepoUrls, placeholderUser, toPaging,
   type CheckFollowRequest, type FollowStateReply, type ListFollowedRequest, type ListFollowersRequest, type Paginated,
   type RepoScopedRequest, type RepositoryDto, type SetFollowRequest, type UserDto, toApiTime
 } from '@cairn/contracts';
@@ -36,7 +36,6 @@ export class FollowsService {
   }
 
   async followers(req: ListFollowersRequest): Promise<Paginated<UserDto>> {
-    if (!accessAtLeast(req.access, 'read')) throw DomainError.notFound('repository not found');
     const { userIds, total } = await this.follows.followers(req.kind, req.repo.id, toPaging(req.query));
     const users = await this.identity.usersById(userIds);
     return { items: userIds.map((id) => users.get(id) ?? placeholderUser(id, `user-${id}`, this.common.rootUrl)), total };
@@ -78,7 +77,6 @@ export class FollowsService {
 
   private reader(req: RepoScopedRequest): number {
     if (!req.actor) throw new DomainError(ErrorCode.UNAUTHENTICATED, 'token is required');
-    if (!accessAtLeast(req.access, 'read')) throw DomainError.notFound('repository not found');
     return req.actor.id;
   }
 }

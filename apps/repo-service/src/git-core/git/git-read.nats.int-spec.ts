@@ -203,8 +203,9 @@ describe('git read handlers over a private NATS (integration)', () => {
     await expect(
       rpc.send(RepoSubjects.contentsGet, { ...scoped(), path: 'missing', maxBlobSize: 10 }),
     ).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
-    // Deliberately invalid messages: no repository, then `files` not a list.
-    await expect(rpc.send(RepoSubjects.contentsGet, { actor: null, path: 'x.txt' } as unknown as GetContentsRequest)).rejects.toMatchObject({
+    // Deliberately invalid messages: no repository (with a level, so validation rather than the access check refuses
+    // it), then `files` not a list.
+    await expect(rpc.send(RepoSubjects.contentsGet, { actor: null, access: 'read', path: 'x.txt' } as unknown as GetContentsRequest)).rejects.toMatchObject({
       code: ErrorCode.INVALID_ARGUMENT,
     });
     await expect(

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
-  DomainError, ErrorCode, HooksSubjects, placeholderUser, RepoEvents, accessAtLeast, checkRepoName, isValidBranchName,
+  DomainError, ErrorCode, HooksSubjects, placeholderUser, RepoEvents, checkRepoName, isValidBranchName,
   sanitizeTopic, toPaging, type ForkRepositoryRequest, type GetRepositoryByIdRequest, type ListForksRequest,
   type ActorDto, type CreateRepositoryRequest, type EditRepositoryRequest, type ListRepositoriesRequest, type TransferRepositoryRequest,
   type OrgMembershipReply, type OwnerDto, type Paginated, type Paging, type RepoScopedRequest, type RepositoryDto,
@@ -10,6 +10,7 @@ import { COMMON_SETTINGS, RpcClient, type CommonSettings, uniqueViolation, Event
 import { AccessService } from '../../foundation/access/access.service.js';
 import { IdentityDirectory } from '../../foundation/access/identity-directory.js';
 import { viewerScope } from '../../foundation/access/viewer-scope.js';
+import { requireActor } from '../../foundation/access/require-actor.js';
 import { REPO_SETTINGS, type RepoSettings } from '../../foundation/config/repo-settings.js';
 import { PrismaService } from '../../foundation/prisma/prisma.service.js';
 import { inTx, PRISMA_TX_LIMITS } from '../../foundation/prisma/tx.js';
@@ -336,9 +337,6 @@ export class RepositoriesService {
 
 
   async edit(req: EditRepositoryRequest): Promise<RepositoryDto> {
-    if (!accessAtLeast(req.access, 'admin')) {
-      throw DomainError.forbidden('user should be an owner or a collaborator with admin write of a repository');
-    }
     const row = await this.repositories.findById(req.repo.id);
     if (!row) throw DomainError.notFound('repository not found');
     const body = req.body ?? {};
@@ -436,8 +434,7 @@ export class RepositoriesService {
 
   /** Gitea's direct transfer; to another user only by site admins (no pending transfers). Storage moves first. */
   async transfer(req: TransferRepositoryRequest): Promise<RepositoryDto> {
-    if (!accessAtLeast(req.access, 'owner') || !req.actor) throw DomainError.forbidden('user should be the owner of the repo');
-    const actor = req.actor;
+    const actor = requireActor(req.actor);
     const row = await this.repositories.findById(req.repo.id);
     if (!row) throw DomainError.notFound('repository not found');
     const target = await this.identity.resolveOwner(req.body.new_owner);
@@ -488,7 +485,6 @@ export class RepositoriesService {
   }
 
   async delete(req: RepoScopedRequest): Promise<void> {
-    if (!accessAtLeast(req.access, 'owner')) throw DomainError.forbidden('user should be the owner of the repo');
     const row = await this.repositories.findById(req.repo.id);
     if (!row) throw DomainError.notFound('repository not found');
     const ids = req.actor ? [row.ownerId, req.actor.id] : [row.ownerId];

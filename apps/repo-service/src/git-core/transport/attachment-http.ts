@@ -1,6 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
-import { DomainError, ErrorCode, INTERNAL_HEADERS, httpStatusForErrorCode } from '@cairn/contracts';
+import {
+  ACCESS_LEVELS, DomainError, ErrorCode, INTERNAL_HEADERS, RepoOperations, assertSubjectAccess, httpStatusForErrorCode,
+  type AccessLevel,
+} from '@cairn/contracts';
 import { parseRange } from '@cairn/platform';
 import type { AttachmentBlobs } from '../storage/attachment-blobs.js';
 import type { AttachmentUploads } from './transport-ports.js';
@@ -25,6 +28,11 @@ function json(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
+/** The `INTERNAL_HEADERS.access` level, or `none` when absent or unknown (then refused). */
+function accessLevel(value: string | string[] | undefined): AccessLevel {
+  return (ACCESS_LEVELS as readonly unknown[]).includes(value) ? (value as AccessLevel) : 'none';
+}
+
 /** A refusal the gateway turns back into the same DomainError (`{code, message}`); unexpected failures stay 500. */
 function failure(res: ServerResponse, err: unknown): void {
   if (err instanceof DomainError && err.code !== ErrorCode.INTERNAL) {
@@ -35,8 +43,9 @@ function failure(res: ServerResponse, err: unknown): void {
 }
 
 /**
- * The gateway has authorised the caller; the release and the repository's state are checked here. GET answers a
- * single `Range` (206, 416), or 303 to a presigned URL with `[storage] SERVE_DIRECT` on S3.
+ * The gateway has authorised the caller and the upload's level is checked again against `REPO_ACCESS_NEEDS`; the
+ * release and the repository's state are checked here. GET answers a single `Range` (206, 416), or 303 to a presigned
+ * URL with `[storage] SERVE_DIRECT` on S3.
  */
 export async function serveAttachment(endpoint: AttachmentEndpoint, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const q = url.searchParams;
@@ -49,6 +58,8 @@ export async function serveAttachment(endpoint: AttachmentEndpoint, req: Incomin
       return json(res, 400, { code: ErrorCode.INVALID_ARGUMENT, message: 'release and actor ids required' });
     }
     try {
+      const actor = { id: uploaderId };
+      assertSubjectAccess({ actor, access: accessLevel(req.headers[INTERNAL_HEADERS.access]) }, RepoOperations.attachmentUpload);
       const dto = await endpoint.service.upload({ repoId, releaseId, uploaderId, name: q.get('name') ?? '' }, req);
       return json(res, 201, dto);
     } catch (err) {

@@ -267,7 +267,6 @@ export class ReviewsService {
 
   private async setDismissed(req: PullReviewIdRequest, dismissed: boolean, priors: boolean): Promise<PullReviewDto> {
     requireActor(req.actor);
-    if (!accessAtLeast(req.access, 'admin')) throw DomainError.forbidden('Must be repo admin');
     const { pull, review } = await this.loadReview(req);
     if (review.type !== 'approve' && review.type !== 'reject') {
       throw DomainError.forbidden("not need to dismiss this review because it's type is not Approve or change request");
