@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { PACKAGES_SETTINGS, type PackagesSettings } from '../config/packages-settings.js';
-import { COMMON_SETTINGS, ClusterSchedule, type BlobStore, type CommonSettings } from '@cairn/platform';
+import { COMMON_SETTINGS, ClusterSchedule, deleteBlobUnderLock, type BlobStore, type CommonSettings } from '@cairn/platform';
 import { BLOB_STORE } from './blob-store.token.js';
 import { BlobsRepository } from './blobs.repository.js';
 
@@ -72,26 +72,20 @@ export class BlobCleanup implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Deletes a blob that stayed unreferenced since before `cutoff` (rule 2); false when it no longer qualifies. */
   private async deleteBlob(id: number, sha256: string, cutoff: Date): Promise<boolean> {
-    let trash: string | null = null;
-    const gone = await this.rows.transaction(async (tx) => {
+    let gone = false;
+    await deleteBlobUnderLock(this.blobs, sha256, (retire) => this.rows.transaction(async (tx) => {
       await this.rows.lock(tx, sha256);
-      if (!(await this.rows.deleteIfStillUnreferenced(tx, id, cutoff))) return false;
-      trash = await this.blobs.retire(sha256);
-      return true;
-    });
-    if (trash) await this.blobs.dropRetired(trash);
+      gone = await this.rows.deleteIfStillUnreferenced(tx, id, cutoff);
+      if (gone) await retire();
+    }));
     return gone;
   }
 
   /** Deletes a stored file that has no row (rule 3); false when a row exists (or appeared). */
   private async deleteOrphan(sha256: string): Promise<boolean> {
-    let trash: string | null = null;
-    await this.rows.transaction(async (tx) => {
+    return deleteBlobUnderLock(this.blobs, sha256, (retire) => this.rows.transaction(async (tx) => {
       await this.rows.lock(tx, sha256);
-      if (await this.rows.exists(tx, sha256)) return;
-      trash = await this.blobs.retire(sha256);
-    });
-    if (trash) await this.blobs.dropRetired(trash);
-    return trash !== null;
+      if (!(await this.rows.exists(tx, sha256))) await retire();
+    }));
   }
 }

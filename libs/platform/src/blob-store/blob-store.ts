@@ -84,3 +84,20 @@ export function attachmentDisposition(filename: string): string {
   const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
+
+/**
+ * Deletes a blob the way every owner must: `locked` runs the caller's transaction holding the blob's lock and calls
+ * `retire` if no row names it; the retired copy is dropped only after that transaction committed. True when deleted.
+ */
+export async function deleteBlobUnderLock(
+  store: BlobStore,
+  sha256: string,
+  locked: (retire: () => Promise<void>) => Promise<unknown>,
+): Promise<boolean> {
+  let trash: string | null = null;
+  await locked(async () => {
+    trash = await store.retire(sha256);
+  });
+  if (trash) await store.dropRetired(trash);
+  return trash !== null;
+}

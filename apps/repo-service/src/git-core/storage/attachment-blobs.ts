@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import {
-  COMMON_SETTINGS, ClusterSchedule, type BlobStore, type ByteRange, type CommonSettings, type StagedBlob,
+  COMMON_SETTINGS, ClusterSchedule, deleteBlobUnderLock, type BlobStore, type ByteRange, type CommonSettings,
+  type StagedBlob,
 } from '@cairn/platform';
 import type { Tx } from '../../foundation/prisma/prisma.service.js';
 import { AttachmentBlobsRepository } from './attachment-blobs.repository.js';
@@ -131,14 +132,10 @@ export class AttachmentBlobs implements OnApplicationBootstrap, OnModuleDestroy 
 
   /** Under the blob's lock, so an upload committing the same bytes meanwhile never loses them. */
   private async removeIfUnnamed(sha256: string): Promise<boolean> {
-    let trash: string | null = null;
-    await this.rows.transaction(async (tx) => {
+    return deleteBlobUnderLock(this.store, sha256, (retire) => this.rows.transaction(async (tx) => {
       await this.rows.lock(tx, sha256);
-      if (await this.rows.isNamed(tx, sha256)) return;
-      trash = await this.store.retire(sha256);
-    });
-    if (trash) await this.store.dropRetired(trash);
-    return trash !== null;
+      if (!(await this.rows.isNamed(tx, sha256))) await retire();
+    }));
   }
 
   /**
