@@ -66,12 +66,16 @@ async function startFloorServer(source, received, s3) {
       if (!res.headersSent) res.writeHead(500).end(String(err));
       else res.destroy();
     };
+    // `?digests`: Gitea's four digests computed alongside, as packages-service must.
+    const hashes = req.url.includes('digests') ? ['md5', 'sha1', 'sha256', 'sha512'].map((a) => createHash(a)) : [];
+    req.on('data', (chunk) => hashes.forEach((h) => h.update(chunk)));
     if (req.method === 'PUT' && s3) {
       const upload = new Upload({ client: s3.client, params: { Bucket: 'floor', Key: 'file', Body: req }, partSize: 8 * 1024 * 1024, queueSize: 4 });
-      upload.done().then(() => res.writeHead(201).end(), fail);
+      upload.done().then(() => {
+        hashes.forEach((h) => h.digest('hex'));
+        res.writeHead(201).end();
+      }, fail);
     } else if (req.method === 'PUT') {
-      const hashes = ['md5', 'sha1', 'sha256', 'sha512'].map((a) => createHash(a));
-      req.on('data', (chunk) => hashes.forEach((h) => h.update(chunk)));
       pipeline(req, createWriteStream(received)).then(() => {
         hashes.forEach((h) => h.digest('hex'));
         res.writeHead(201).end();
@@ -159,7 +163,7 @@ async function main() {
     const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, memory(pid)]));
 
     const floor = await startFloorServer(source, copy, s3);
-    const times = { upload: [], download: [], floorUpload: [], floorDownload: [], cp: [], cat: [] };
+    const times = { upload: [], download: [], floorUpload: [], floorUploadHashed: [], floorDownload: [], cp: [], cat: [] };
     for (let r = 0; r < rounds; r++) {
       say(`round ${r + 1}/${rounds}`);
       const url = `${suite.baseUrl}/api/packages/${adminName}/generic/bench/${r + 1}/source.bin`;
@@ -167,7 +171,8 @@ async function main() {
       writeSync(first, Buffer.from([r]), 0, 1, 0);
       closeSync(first);
       times.upload.push(await curlTimed(['-H', `Authorization: token ${token}`, '--upload-file', source, url], 201));
-      times.floorUpload.push(await curlTimed(['--upload-file', source, floor.url], 201));
+      times.floorUpload.push(await curlTimed(['--upload-file', source, s3 ? floor.url : `${floor.url}?digests`], 201));
+      if (s3) times.floorUploadHashed.push(await curlTimed(['--upload-file', source, `${floor.url}?digests`], 201));
       rmSync(copy, { force: true });
       times.cp.push(await timed('cp', [source, copy]));
       rmSync(copy, { force: true });
@@ -187,11 +192,12 @@ async function main() {
     console.log(`packages transfer, ${mib} MiB generic file, median of ${rounds} rounds, ${opts.storage} storage${opts['serve-direct'] ? ', SERVE_DIRECT' : ''}`);
     console.log(`  upload   (curl → gateway → packages-service)  ${fmt(m.upload)}  ${rate(m.upload)}`);
     console.log(`  floor    curl → ${floorName.up.padEnd(36)} ${fmt(m.floorUpload)}  ${rate(m.floorUpload)}`);
+    if (s3) console.log(`  floor    curl → the same, four digests alongside    ${fmt(m.floorUploadHashed)}  ${rate(m.floorUploadHashed)}`);
     console.log(`  disk     cp                                  ${fmt(m.cp)}  ${rate(m.cp)}`);
     console.log(`  download (packages-service → gateway → curl)  ${fmt(m.download)}  ${rate(m.download)}`);
     console.log(`  floor    curl ← ${floorName.down.padEnd(36)} ${fmt(m.floorDownload)}  ${rate(m.floorDownload)}`);
     console.log(`  disk     cat > file                          ${fmt(m.cat)}  ${rate(m.cat)}`);
-    console.log(`  ratio upload/floor = ${(m.upload / m.floorUpload).toFixed(2)} (target ≤ 1.5)`);
+    console.log(`  ratio upload/floor = ${(m.upload / m.floorUpload).toFixed(2)} (target ≤ 1.5)${s3 ? `, upload/(floor with digests) = ${(m.upload / m.floorUploadHashed).toFixed(2)}` : ''}`);
     console.log(`  ratio download/floor = ${(m.download / m.floorDownload).toFixed(2)} (target ≤ 1.5)`);
     const spread = (xs) => `${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))}`;
     console.log(`  spread: upload ${spread(times.upload)}, download ${spread(times.download)}, floors ${spread(times.floorUpload)} / ${spread(times.floorDownload)}`);

@@ -1,6 +1,7 @@
 export * from './repo.subjects.js';
 export * from './repo-access.dto.js';
 export * from './repo-access-needs.js';
+export * from './tracker-rules.js';
 export * from './repo-events.js';
 export * from './repository.dto.js';
 export * from './collaborator.dto.js';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ReleaseSubjects, RepoSubjects, type ReleaseDto } from '@cairn/contracts';
 import type { RepoContext } from '../../access/repo-access.guard.js';
-import { archiveUrl, canWrite, pager, releaseUrl, toReleaseRow } from './code-views.js';
+import { canWrite } from '../repo/write-forms.js';
+import { archiveUrl, pager, releaseUrl, toReleaseRow } from './code-views.js';
 
 const context = (access: RepoContext['access'], options: { admin?: boolean; archived?: boolean; anonymous?: boolean } = {}) =>
   ({

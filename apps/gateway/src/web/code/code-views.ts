@@ -1,13 +1,14 @@
 import {
   DomainError, ErrorCode, GitDataSubjects, ReleaseSubjects, RepoSubjects,
-  type AttachmentDto, type BranchDto, type ReleaseDto, type RepoAccessSubject, type TagDto,
+  type AttachmentDto, type BranchDto, type ReleaseDto, type TagDto,
 } from '@cairn/contracts';
 import type { RpcClient } from '@cairn/platform';
-import { meetsRepoAccess, type RepoContext } from '../../access/repo-access.guard.js';
+import type { RepoContext } from '../../access/repo-access.guard.js';
 import { highlightLines } from '../repo/highlight.js';
 import { renderMarkdown } from '../repo/markdown.js';
 import { refUrl, type RefKind } from '../repo/ref-path.js';
 import { siteOf, type RepoHeader, RepoViews } from '../repo/repo-views.js';
+import { canWrite } from '../repo/write-forms.js';
 
 export const CODE_LIST_PAGE_SIZE = 20;
 
@@ -24,17 +25,6 @@ export function pager(here: string, page: number, total: number, pageSize = CODE
     prevUrl: page > 1 ? `${here}?page=${page - 1}` : null,
     nextUrl: page < pages ? `${here}?page=${page + 1}` : null,
   };
-}
-
-/** Shows a write `operation`'s form at its `REPO_ACCESS_NEEDS` level (or to site admins), not when archived; the services decide again. */
-export function canWrite(ctx: RepoContext, operation: RepoAccessSubject): boolean {
-  return ctx.actor !== null && !ctx.repo.archived && (meetsRepoAccess(ctx, operation) || ctx.actor.isAdmin);
-}
-
-/** The same rule for a submitted form: 403 (or 423 on an archived repository), as the API's guard answers. */
-export function requireWrite(ctx: RepoContext, operation: RepoAccessSubject): void {
-  if (ctx.repo.archived) throw new DomainError(ErrorCode.LOCKED, 'repo is archived');
-  if (!canWrite(ctx, operation)) throw DomainError.forbidden('you need write access to this repository');
 }
 
 export interface CommitLink {

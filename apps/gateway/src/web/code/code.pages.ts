@@ -8,7 +8,8 @@ import { answered, isMultipart, page, redirect, requireSignIn, type PageContext,
 import { isRefKind } from '../repo/ref-path.js';
 import { RepoViews, siteOf } from '../repo/repo-views.js';
 import { formRejection } from '../settings/form-error.js';
-import { CodeViews, releaseUrl, requireWrite, toReleaseRow } from './code-views.js';
+import { requireWrite } from '../repo/write-forms.js';
+import { CodeViews, releaseUrl, toReleaseRow } from './code-views.js';
 
 interface RepoParams {
   owner: string;

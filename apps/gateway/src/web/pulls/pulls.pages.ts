@@ -12,7 +12,7 @@ import { conversationView, listView, type ConversationModel, type ListChoices, t
 import { headTarget, mergeBoxView, type MergeBoxModel } from './merge-box.view.js';
 import { PullUpdateTracker, type PullUpdateKey } from './pull-update.tracker.js';
 import { registerTrackerPages } from './tracker.pages.js';
-import { canWriteTracker } from './write-access.js';
+import { canTriage } from '../repo/write-forms.js';
 
 /** Merges and updates may take minutes (git work; a pending check runs first); the API waits as long. */
 const LONG_RPC_MS = 300_000;
@@ -88,8 +88,9 @@ class PullsPages {
     return `/${encodeURIComponent(ctx.repo.ownerName)}/${encodeURIComponent(ctx.repo.name)}`;
   }
 
+  /** A writer of the tracker (the level `mayTriage` asks): its pickers, lock and merge box; the services decide again. */
   private canWrite(ctx: RepoContext): boolean {
-    return canWriteTracker(ctx);
+    return canTriage(ctx);
   }
 
   private async choices(ctx: RepoContext, milestones: 'open' | 'all'): Promise<{ labels: LabelDto[]; milestones: MilestoneDto[]; assignees: UserDto[] }> {

@@ -4,7 +4,7 @@ import { pageOf } from '../core/paging.js';
 import { page, redirect, requireSignIn, type PageContext, type PageResult, type WebKit } from '../core/web-kit.js';
 import { RepoViews, siteOf } from '../repo/repo-views.js';
 import { formRejection } from '../settings/form-error.js';
-import { canWriteTracker } from './write-access.js';
+import { canWrite } from '../repo/write-forms.js';
 
 /** Labels and milestones per page (the API's largest page). */
 const PAGE_SIZE = 50;
@@ -55,7 +55,7 @@ export function registerTrackerPages(web: WebKit): void {
       repos.header(ctx), web.rpc.send(LabelSubjects.list, { ...ctx, query: { page: pageOf(c.query), limit: PAGE_SIZE } }),
     ]);
     return page('pulls/labels', `Labels · ${header.fullName}`, {
-      header, labels: labels.items, total: labels.total, canWrite: canWriteTracker(ctx), base: base(ctx),
+      header, labels: labels.items, total: labels.total, canWrite: canWrite(ctx, LabelSubjects.create), base: base(ctx),
       error: failure?.error, csrf: c.actor ? await c.csrfToken() : '',
     }, failure?.status ?? 200);
   };
@@ -112,7 +112,7 @@ export function registerTrackerPages(web: WebKit): void {
     return page('pulls/milestones', `Milestones · ${header.fullName}`, {
       header, state, milestones: milestoneRows(list.items, `${base(ctx)}/issues`), total: list.total, path,
       tabs: (['open', 'closed'] as const).map((s) => ({ href: `${path}?state=${s}`, label: s === 'open' ? 'Open' : 'Closed', current: s === state })),
-      canWrite: canWriteTracker(ctx), error: failure?.error, csrf: c.actor ? await c.csrfToken() : '',
+      canWrite: canWrite(ctx, MilestoneSubjects.create), error: failure?.error, csrf: c.actor ? await c.csrfToken() : '',
     }, failure?.status ?? 200);
   };
   const newMilestonePage = async (

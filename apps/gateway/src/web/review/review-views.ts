@@ -1,10 +1,11 @@
 import {
   COMMIT_DIFF_MAX_BYTES, DomainError, ErrorCode, IssueSubjects, LabelSubjects, MAX_PAGE_SIZE, MilestoneSubjects, PullSubjects,
-  RepoSubjects, ReviewSubjects, accessAtLeast,
+  RepoSubjects, ReviewSubjects,
   type CommitDto, type PullRequestDto, type PullReviewCommentDto, type PullReviewDto,
 } from '@cairn/contracts';
 import type { RpcClient } from '@cairn/platform';
 import type { RepoContext } from '../../access/repo-access.guard.js';
+import { canTriage } from '../repo/write-forms.js';
 import { pullTabsView, type PullTab, type PullTabsView } from '../pulls/pull-tabs.view.js';
 import { headTarget } from '../pulls/merge-box.view.js';
 import {
@@ -90,10 +91,6 @@ export class ReviewViews {
     return this.repos.header(ctx);
   }
 
-  static canWrite(ctx: RepoContext): boolean {
-    return ctx.actor !== null && (accessAtLeast(ctx.access, 'write') || ctx.actor.isAdmin);
-  }
-
   private commitItem(base: string, c: CommitDto): CommitItem {
     const message = c.commit.message;
     const nl = message.indexOf('\n');
@@ -137,7 +134,7 @@ export class ReviewViews {
     const commits = compared.commits.slice(0, COMMITS_SHOWN).map((c) => this.commitItem(site.base, c));
     const open = existing && existing.state === 'open' ? existing : null;
     const showForm = canCreate && !nothing && !open;
-    const choices = showForm && ReviewViews.canWrite(ctx) ? await this.choices(ctx) : null;
+    const choices = showForm && canTriage(ctx) ? await this.choices(ctx) : null;
     return {
       header, base, head, here,
       branches: names.branches,

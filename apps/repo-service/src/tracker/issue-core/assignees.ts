@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
-  DomainError, TEAM_LOOKUP_MAX, accessAtLeast, type AssigneesFields, type RepoRefDto, type TeamDto, type UserDto,
+  DomainError, TEAM_LOOKUP_MAX, mayTriage, type AssigneesFields, type RepoRefDto, type TeamDto, type UserDto,
 } from '@cairn/contracts';
 import { teamReachesRepo } from '../../foundation/access/access-level.js';
 import { AccessService } from '../../foundation/access/access.service.js';
@@ -30,7 +30,7 @@ export class Assignees {
   /** Undefined when not given or the actor lacks write (Gitea ignores them then); 422 for an unassignable user. */
   async resolve(scope: ViewScope, body: AssigneesFields | undefined): Promise<number[] | undefined> {
     if (!body || (body.assignee === undefined && body.assignees === undefined)) return undefined;
-    if (!accessAtLeast(scope.access, 'write')) return undefined;
+    if (!mayTriage(scope.access)) return undefined;
     const names = [body.assignee ?? '', ...(body.assignees ?? [])].map((n) => n.trim()).filter(Boolean);
     const seen = new Map<string, string>();
     for (const n of names) if (!seen.has(n.toLowerCase())) seen.set(n.toLowerCase(), n);

@@ -1,11 +1,11 @@
 import {
-  DomainError, accessAtLeast, issueUnitAccess, type AccessLevel, type ActorDto, type UnitAccess,
+  DomainError, isWriterOrAuthor, issueUnitAccess, mayTalkWhenLocked, type AccessLevel, type ActorDto, type UnitAccess,
 } from '@cairn/contracts';
 import type { ViewScope } from '../../git-core/repositories/repo-views.js';
 
 /** May the actor change this issue or comment: write access, or its author. */
 export function canModify(scope: Pick<ViewScope, 'actor' | 'access'>, posterId: number): boolean {
-  return accessAtLeast(scope.access, 'write') || (!!scope.actor && scope.actor.id === posterId);
+  return isWriterOrAuthor(scope.access, scope.actor?.id, posterId);
 }
 
 /** Gitea's `comment_on_locked`: a lock freezes the conversation for readers; deleting one's own comment stays. */
@@ -15,7 +15,7 @@ export function assertMayComment(
   actor: ActorDto,
   action: 'comment' | 'edit comments',
 ): void {
-  if (issue.isLocked && !accessAtLeast(scope.access, 'write') && !actor.isAdmin) {
+  if (issue.isLocked && !mayTalkWhenLocked(scope.access, actor.isAdmin)) {
     throw DomainError.forbidden(`the issue is locked: only users with write access to the repository can ${action}`);
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { accessAtLeast, type ActorDto } from '@cairn/contracts';
+import { mayTriage, type ActorDto } from '@cairn/contracts';
 import type { Tx } from '../../foundation/prisma/prisma.service.js';
 import { MilestonesService } from '../milestones/milestones.service.js';
 import { IssuesRepository, type IssueRow } from '../issue-core/issues.repository.js';
@@ -24,7 +24,7 @@ export class NewIssueExtras {
   ) {}
 
   async check(scope: ViewScope, body: { labels?: number[]; milestone?: number }): Promise<IssueExtras> {
-    if (!accessAtLeast(scope.access, 'write')) return { labelIds: [], milestoneId: null };
+    if (!mayTriage(scope.access)) return { labelIds: [], milestoneId: null };
     return {
       labelIds: await this.labels.resolveForNewIssue(scope, body.labels),
       milestoneId: await this.milestones.resolveForNewIssue(scope.repo.id, body.milestone),
@@ -33,7 +33,7 @@ export class NewIssueExtras {
 
   /** Applied for writers only, others' ignored as in Gitea; true when the caller should reload the row. */
   async edit(scope: ViewScope, actor: ActorDto, issue: IssueRow, body: { labels?: number[]; milestone?: number }): Promise<boolean> {
-    if (!accessAtLeast(scope.access, 'write')) return false;
+    if (!mayTriage(scope.access)) return false;
     if (body.milestone !== undefined) await this.milestones.assign(scope, actor, issue.id, body.milestone);
     if (body.labels !== undefined) await this.labels.replaceIds(scope, actor, issue, body.labels);
     return body.milestone !== undefined || body.labels !== undefined;

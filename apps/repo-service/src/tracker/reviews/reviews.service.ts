@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
-  DomainError, PullReviewEvents, accessAtLeast, toPaging,
+  DomainError, PullReviewEvents, accessAtLeast, countsAsOfficialReview, isWriterOrAuthor, toPaging,
   type ActorDto, type CreatePullReviewRequest, type DismissPullReviewRequest, type ListPullReviewsRequest, type Paginated,
   type PullReviewCommentDto, type PullReviewDto, type PullReviewEventData, type PullReviewIdRequest,
   type PullIndexRequest, type PullReviewRequestsRequest, type PullReviewSummaryDto, type SubmitPullReviewRequest,
@@ -137,7 +137,7 @@ export class ReviewsService {
     const { users: reviewers, teams } = await this.reviewersOf(req);
     if (pull.state !== 'open') throw DomainError.forbidden('cannot request reviews on a closed pull request');
     const standings = (await this.reviews.standings([pull.id])).get(pull.id) ?? [];
-    const mayChoose = accessAtLeast(req.access, 'write') || actor.id === pull.posterId;
+    const mayChoose = isWriterOrAuthor(req.access, actor.id, pull.posterId);
     for (const reviewer of reviewers) {
       if (reviewer.id === pull.posterId) throw DomainError.unprocessable(`${reviewer.login}: the poster of a pull request cannot be its reviewer`);
       if (!mayChoose) throw DomainError.unprocessable('only the poster or users with write access can request reviews');
@@ -188,7 +188,7 @@ export class ReviewsService {
     const pull = await this.pulls.load(req.repo.id, req.index);
     const { users: reviewers, teams } = await this.reviewersOf(req);
     if (pull.state !== 'open') throw DomainError.forbidden('cannot change review requests on a closed pull request');
-    const mayChoose = accessAtLeast(req.access, 'write') || actor.id === pull.posterId;
+    const mayChoose = isWriterOrAuthor(req.access, actor.id, pull.posterId);
     for (const reviewer of reviewers) {
       if (!mayChoose && reviewer.id !== actor.id) throw DomainError.unprocessable('only the poster or users with write access can remove review requests');
     }
@@ -239,7 +239,7 @@ export class ReviewsService {
       throw DomainError.unprocessable('can not approve/reject changes for an already merged or closed PR');
     }
     // Write access makes approvals and change requests official (branch protection may narrow this later).
-    const official = (type === 'approve' || type === 'reject') && accessAtLeast(req.access, 'write');
+    const official = (type === 'approve' || type === 'reject') && countsAsOfficialReview(req.access);
     const r = type === 'pending' ? null : await this.renderer.prepare(req, [pull], actor);
     const saved = await inTx(this.prisma, async (tx) => {
       const draft = await this.reviews.findPending(pull.id, actor.id, tx);
