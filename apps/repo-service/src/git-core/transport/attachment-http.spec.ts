@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { INTERNAL_HEADERS, type AttachmentDto } from '@cairn/contracts';
 import { describe, expect, it } from 'vitest';
-import type { AttachmentStore } from '../storage/attachment-store.js';
+import type { AttachmentBlobs } from '../storage/attachment-blobs.js';
 import { serveAttachment, type AttachmentEndpoint } from './attachment-http.js';
 import type { AttachmentUpload } from './transport-ports.js';
 
@@ -36,7 +36,7 @@ function endpoint(): { endpoint: AttachmentEndpoint; uploads: AttachmentUpload[]
       return Promise.resolve({ id: 1, name: upload.name } as AttachmentDto);
     },
   };
-  return { endpoint: { service, store: {} as AttachmentStore }, uploads };
+  return { endpoint: { service, blobs: {} as AttachmentBlobs }, uploads };
 }
 
 const URL_ = new URL('http://repo-service/internal/attachments?repo=3&release=4&name=a.txt');
