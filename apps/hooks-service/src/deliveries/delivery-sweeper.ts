@@ -1,26 +1,30 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { COMMON_SETTINGS, ClusterSchedule, type CommonSettings } from '@cairn/platform';
 import { HOOKS_SETTINGS, type HooksSettings } from '../config/hooks-settings.js';
 import { DeliveriesRepository, type StrandedDelivery } from './deliveries.repository.js';
 import { DeliveryQueue, planJobs } from './delivery-queue.js';
 
-// Nothing is lost between a committed delivery row and its job: at start, then periodically, deliveries that should
-// have a job by now (written before a crash, a retry not enqueued, a worker that died) get one.
+// Nothing is lost between a committed delivery row and its job: at start, then periodically (on one replica per
+// cluster), deliveries that should have a job by now (written before a crash, a retry not enqueued, a worker that
+// died) get one.
 @Injectable()
 export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('DeliverySweeper');
-  private timer?: NodeJS.Timeout;
+  private schedule?: ClusterSchedule;
   private running?: Promise<number>;
 
   constructor(
     private readonly deliveries: DeliveriesRepository,
     private readonly queue: DeliveryQueue,
     @Inject(HOOKS_SETTINGS) private readonly settings: HooksSettings,
+    @Inject(COMMON_SETTINGS) private readonly common: CommonSettings,
   ) {}
 
   onApplicationBootstrap(): void {
     void this.sweep(0);
-    this.timer = setInterval(() => void this.sweep(this.settings.sweepIntervalMs), this.settings.sweepIntervalMs);
-    this.timer.unref();
+    const everyMs = this.settings.sweepIntervalMs;
+    this.schedule = new ClusterSchedule({ databaseUrl: this.common.databaseUrl, job: 'hooks.delivery-sweep', everyMs, run: () => this.sweep(everyMs) });
+    this.schedule.start();
   }
 
   sweep(graceMs: number): Promise<number> {
@@ -51,7 +55,7 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy 
   }
 
   async onModuleDestroy(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
+    await this.schedule?.stop();
     await this.running;
   }
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { isZeroId, placeholderUser } from '@cairn/contracts';
-import { COMMON_SETTINGS, type CommonSettings } from '@cairn/platform';
+import { COMMON_SETTINGS, ClusterSchedule, type CommonSettings } from '@cairn/platform';
 import { REPO_SETTINGS, type RepoSettings } from '../../foundation/config/repo-settings.js';
 import { RefUpdates } from './ref-updates.service.js';
 import { hostOf, toEventRepository, type RepoUrlSettings } from '../../git-core/repositories/repository.mapper.js';
@@ -16,7 +16,7 @@ const JOURNAL_MARK_DAYS = 7;
 @Injectable()
 export class PushRecorder implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('PushRecorder');
-  private pruneTimer: NodeJS.Timeout | null = null;
+  private pruneSchedule?: ClusterSchedule;
 
   constructor(
     private readonly store: PushRecorderRepository,
@@ -27,17 +27,18 @@ export class PushRecorder implements OnApplicationBootstrap, OnModuleDestroy {
   ) {}
 
   onApplicationBootstrap(): void {
-    const prune = () =>
-      void this.store
-        .pruneJournalMarks(new Date(Date.now() - JOURNAL_MARK_DAYS * 86_400_000))
-        .catch((err: Error) => this.logger.warn(`pruning journal marks failed: ${err.message}`));
-    prune();
-    this.pruneTimer = setInterval(prune, 3_600_000);
-    this.pruneTimer.unref();
+    this.pruneSchedule = new ClusterSchedule({
+      databaseUrl: this.common.databaseUrl,
+      job: 'repo.journal-mark-prune',
+      everyMs: 3_600_000,
+      run: () => this.store.pruneJournalMarks(new Date(Date.now() - JOURNAL_MARK_DAYS * 86_400_000)),
+    });
+    this.pruneSchedule.start();
+    void this.pruneSchedule.tick();
   }
 
-  onModuleDestroy(): void {
-    if (this.pruneTimer) clearInterval(this.pruneTimer);
+  async onModuleDestroy(): Promise<void> {
+    await this.pruneSchedule?.stop();
   }
 
   /** The push sink handed to the HTTP and SSH transports (and their journal replays). */
