@@ -95,6 +95,14 @@ export const parsers = {
       if (hit === undefined) throw new Error(`expected one of: ${values.map((x) => `"${x}"`).join(', ')}`);
       return hit;
     },
+  /** The trimmed value when `valid` accepts it, else "expected <expected>". */
+  matching:
+    (valid: RegExp | ((value: string) => boolean), expected: string) =>
+    (raw: string): string => {
+      const v = raw.trim();
+      if (!(typeof valid === 'function' ? valid(v) : valid.test(v))) throw new Error(`expected ${expected}`);
+      return v;
+    },
   list: (raw: string) =>
     raw
       .split(',')

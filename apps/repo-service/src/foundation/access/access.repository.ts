@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Prisma } from '../../generated/prisma/client.js';
 import { PrismaService, type Db } from '../prisma/prisma.service.js';
 
 /** A repository as access decisions need it, with the asking user's collaboration and the teams given it. */
@@ -57,22 +58,16 @@ export class AccessRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   /** A repository by owner and name (case-insensitive), with `userId`'s collaboration (one round trip). */
-  async findByPath(ownerLowerName: string, lowerName: string, userId: number | null, db: Db = this.prisma) {
-    const rows = await db.$queryRaw<RawAccessRow[]>`
-      SELECT r.id, r.owner_id, r.owner_name, r.owner_kind, r.name, r.default_branch, r.is_private, r.is_empty, r.is_archived,
-             r.trust_model,
-             c.mode AS collab_mode,
-             ARRAY(SELECT tr.team_id FROM "repo".team_repos tr WHERE tr.repo_id = r.id) AS team_ids
-        FROM "repo".repositories r
-        LEFT JOIN "repo".collaborations c ON c.repo_id = r.id AND c.user_id = ${userId ?? -1}::int
-       WHERE r.owner_lower_name = ${ownerLowerName} AND r.lower_name = ${lowerName}
-       ORDER BY r.id DESC
-       LIMIT 1`;
-    return rows[0] ? toAccessRow(rows[0]) : null;
+  findByPath(ownerLowerName: string, lowerName: string, userId: number | null, db: Db = this.prisma): Promise<AccessRow | null> {
+    return this.findOne(Prisma.sql`r.owner_lower_name = ${ownerLowerName} AND r.lower_name = ${lowerName}`, userId, db);
   }
 
   /** A repository by id, with `userId`'s collaboration. */
-  async findById(repoId: number, userId: number | null, db: Db = this.prisma) {
+  findById(repoId: number, userId: number | null, db: Db = this.prisma): Promise<AccessRow | null> {
+    return this.findOne(Prisma.sql`r.id = ${repoId}::int`, userId, db);
+  }
+
+  private async findOne(where: Prisma.Sql, userId: number | null, db: Db): Promise<AccessRow | null> {
     const rows = await db.$queryRaw<RawAccessRow[]>`
       SELECT r.id, r.owner_id, r.owner_name, r.owner_kind, r.name, r.default_branch, r.is_private, r.is_empty, r.is_archived,
              r.trust_model,
@@ -80,7 +75,9 @@ export class AccessRepository {
              ARRAY(SELECT tr.team_id FROM "repo".team_repos tr WHERE tr.repo_id = r.id) AS team_ids
         FROM "repo".repositories r
         LEFT JOIN "repo".collaborations c ON c.repo_id = r.id AND c.user_id = ${userId ?? -1}::int
-       WHERE r.id = ${repoId}::int`;
+       WHERE ${where}
+       ORDER BY r.id DESC
+       LIMIT 1`;
     return rows[0] ? toAccessRow(rows[0]) : null;
   }
 

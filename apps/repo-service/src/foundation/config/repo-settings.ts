@@ -10,33 +10,21 @@ export const repoSettingsSpec = {
     section: 'repository',
     key: 'DEFAULT_BRANCH',
     default: 'main',
-    parse: (raw: string) => {
-      const v = raw.trim();
-      if (!isValidBranchName(v)) throw new Error('expected a valid git branch name');
-      return v;
-    },
+    parse: parsers.matching(isValidBranchName, 'a valid git branch name'),
   },
   /** `[server] SSH_DOMAIN`: the host of `ssh_url`; empty = the host of ROOT_URL. */
   sshDomain: {
     section: 'server',
     key: 'SSH_DOMAIN',
     default: '',
-    parse: (raw: string) => {
-      const v = raw.trim();
-      if (v && !/^[A-Za-z0-9.-]+$|^\[[0-9A-Fa-f:.]+\]$/.test(v)) throw new Error('expected a host name');
-      return v;
-    },
+    parse: parsers.matching(/^$|^[A-Za-z0-9.-]+$|^\[[0-9A-Fa-f:.]+\]$/, 'a host name'),
   },
   /** `[server] SSH_USER`: the user of `ssh_url` (Gitea's `BUILTIN_SSH_SERVER_USER`). */
   sshUser: {
     section: 'server',
     key: 'SSH_USER',
     default: 'git',
-    parse: (raw: string) => {
-      const v = raw.trim();
-      if (!/^[A-Za-z0-9._-]{1,64}$/.test(v)) throw new Error('expected a user name (letters, digits, . _ -)');
-      return v;
-    },
+    parse: parsers.matching(/^[A-Za-z0-9._-]{1,64}$/, 'a user name (letters, digits, . _ -)'),
   },
   /** How long repository creation waits for hooks-service to copy default hooks before answering anyway. */
   hooksInitTimeoutMs: { section: 'cairn', key: 'HOOKS_INIT_TIMEOUT', default: 2_000, parse: parsers.durationMs },

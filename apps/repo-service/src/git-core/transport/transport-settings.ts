@@ -15,10 +15,7 @@ export const transportSettingsSpec = {
     section: 'server',
     key: 'BUILTIN_SSH_SERVER_USER',
     default: 'git',
-    parse: (raw: string) => {
-      if (!/^[A-Za-z0-9_.-]{1,64}$/.test(raw.trim())) throw new Error('expected a user name ([A-Za-z0-9_.-])');
-      return raw.trim();
-    },
+    parse: parsers.matching(/^[A-Za-z0-9_.-]{1,64}$/, 'a user name ([A-Za-z0-9_.-])'),
   },
   /** Address the internal git HTTP endpoint binds (the gateway reaches it at `[cairn] REPO_INTERNAL_URL`). */
   internalHost: { section: 'cairn', key: 'REPO_INTERNAL_HOST', default: '127.0.0.1', parse: parsers.string },
