@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { PG_SERVER, sql } from '../../../../test/support/integration.js';
 import { waitFor } from '../../../../test/support/wait.js';
 import { ClusterSchedule } from './cluster-schedule.js';
@@ -14,6 +14,9 @@ describe('ClusterSchedule', () => {
   });
   const a = schedule('a');
   const b = schedule('b');
+  beforeEach(() => {
+    runs.a = runs.b = 0;
+  });
   afterAll(async () => {
     await a.stop();
     await b.stop();
@@ -30,7 +33,6 @@ describe('ClusterSchedule', () => {
     expect(await d.tick()).toBe(true);
     expect(d.leading).toBe(true);
     await d.stop();
-    runs.a = runs.b = 0;
   });
 
   it('hands the job over when the holder’s connection is cut, and the old holder stands down', async () => {

@@ -48,6 +48,11 @@ export class ClusterSchedule {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     await this.running;
+    // Closing the socket frees the lock only once the server has noticed, so a successor could still be refused
+    // right after stop(); unlocking first hands the job over at once (a failed unlock leaves it to the close).
+    await this.holder
+      ?.query('SELECT pg_advisory_unlock($1::int, hashtext($2))', [SCHEDULE_LOCK_CLASS, this.options.job])
+      .catch(() => undefined);
     this.dropHolder();
     await this.pool.end();
   }
