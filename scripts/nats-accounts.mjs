@@ -1,4 +1,5 @@
-// The least-privilege NATS user of each service, derived from the catalogue and the sources; passwords stay
+// The least-privilege NATS user of each service, derived from the contract (events and durable consumers) and the
+// sources (the subjects each app calls); passwords stay
 // environment references (docs/nats-security.md).
 //   node scripts/nats-accounts.mjs            print the nats-server `authorization` block
 //   node scripts/nats-accounts.mjs --write    update deploy/nats/accounts.conf
@@ -7,6 +8,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import 'reflect-metadata'; // the contracts' request classes carry decorators
+import { EVENT_CONSUMERS } from '@cairn/contracts';
 import { REPO_ROOT } from './suite.mjs';
 import { sourceFiles } from './lib/docs-sections.mjs';
 import { subjectCatalogue } from './subject-catalogue.mjs';
@@ -38,11 +41,15 @@ function appSource(app) {
 }
 
 /**
- * @typedef {{ user: string, app: string, serves: string[], calls: string[], events: string[], jetstream: boolean }} ServiceAccess
- * @returns {ServiceAccess[]} what each service serves, calls and publishes (plain subjects, sorted)
+ * @typedef {{ user: string, app: string, serves: string[], calls: string[], events: string[], consumers: string[],
+ *   jetstream: boolean }} ServiceAccess
+ * @returns {ServiceAccess[]} what each service serves, calls, publishes and consumes (plain subjects and names, sorted)
  */
 export function serviceAccess() {
   const { subjects, events } = subjectCatalogue();
+  const consumers = Object.entries(EVENT_CONSUMERS);
+  const stranger = consumers.find(([, c]) => !NATS_SERVICES.some((s) => s.user === c.service));
+  if (stranger) throw new Error(`EVENT_CONSUMERS: ${stranger[0]} names no NATS user: ${stranger[1].service}`);
   const byConstant = new Map(subjects.map((e) => [e.constant, e.value]));
   const services = NATS_SERVICES.filter((s) => s.app !== 'gateway').map((s) => s.user);
   const health = (/** @type {string} */ user) => `${user}.health.check`;
@@ -58,40 +65,44 @@ export function serviceAccess() {
     const serves = app === 'gateway' ? [] : [...subjects.filter((e) => first(e.value) === user).map((e) => e.value), health(user)];
     if (app !== 'gateway') calls.add(health(user));
     const own = events.filter((e) => first(e.value) === user).map((e) => e.value);
-    const consumes = /\bconsumeEvents\(|\bextends DurableConsumers\b/.test(src);
+    const ownConsumers = consumers.filter(([, c]) => c.service === user).map(([durable]) => durable).sort();
     return {
       user,
       app,
       serves: [...new Set(serves)].sort(),
       calls: [...calls].sort(),
       events: own.sort(),
-      jetstream: own.length > 0 || consumes,
+      consumers: ownConsumers,
+      jetstream: own.length > 0 || ownConsumers.length > 0,
     };
   });
 }
 
 /**
  * `passwords`: literal passwords (tests); default: `$CAIRN_NATS_PASSWORD_<USER>` from nats-server's environment.
- * @param {{ passwords?: Record<string, string>, mapSubject?: (s: string) => string, streamName?: string }} [options]
+ * `mapSubject` and `mapName` apply an installation's namespace to subjects and to stream and consumer names.
+ * @param {{ passwords?: Record<string, string>, mapSubject?: (s: string) => string,
+ *   mapName?: (name: string) => string }} [options]
  */
 export function accountsConfig(options = {}) {
   const map = options.mapSubject ?? ((/** @type {string} */ s) => s);
-  const stream = options.streamName ?? subjectCatalogue().streamName;
+  const name = options.mapName ?? ((/** @type {string} */ n) => n);
+  const stream = name(subjectCatalogue().streamName);
   const q = (/** @type {string} */ s) => JSON.stringify(s);
   const list = (/** @type {string[]} */ xs, /** @type {string} */ indent) =>
     xs.length ? `[\n${xs.map((x) => `${indent}  ${q(x)}`).join(',\n')}\n${indent}]` : '[]';
   const blocks = serviceAccess().map((s) => {
+    // Only its own durable consumers: another service's could be read (stealing its events) or reconfigured.
+    const consumerApi = s.consumers.map(name).flatMap((durable) => [
+      `$JS.API.CONSUMER.INFO.${stream}.${durable}`,
+      `$JS.API.CONSUMER.CREATE.${stream}.${durable}`,
+      `$JS.API.CONSUMER.CREATE.${stream}.${durable}.>`,
+      `$JS.API.CONSUMER.DURABLE.CREATE.${stream}.${durable}`,
+      `$JS.API.CONSUMER.MSG.NEXT.${stream}.${durable}`,
+      `$JS.ACK.${stream}.${durable}.>`,
+    ]);
     const jsApi = s.jetstream
-      ? [
-          '$JS.API.INFO',
-          `$JS.API.STREAM.INFO.${stream}`,
-          `$JS.API.STREAM.CREATE.${stream}`,
-          `$JS.API.CONSUMER.INFO.${stream}.>`,
-          `$JS.API.CONSUMER.CREATE.${stream}.>`,
-          `$JS.API.CONSUMER.DURABLE.CREATE.${stream}.>`,
-          `$JS.API.CONSUMER.MSG.NEXT.${stream}.>`,
-          `$JS.ACK.${stream}.>`,
-        ]
+      ? ['$JS.API.INFO', `$JS.API.STREAM.INFO.${stream}`, `$JS.API.STREAM.CREATE.${stream}`, ...consumerApi]
       : [];
     // Large messages travel as transfers (bus-transfer.ts): fetch from any other's `cairn.transfer.<owner>.<id>`,
     // serve its own.
@@ -100,7 +111,7 @@ export function accountsConfig(options = {}) {
     const password = options.passwords ? q(options.passwords[s.user] ?? '') : `$${passwordVariable(s.user)}`;
     return [
       `    # ${s.app}: serves ${s.serves.length} subject(s), calls ${s.calls.length}, publishes ${s.events.length} event subject(s)` +
-        (s.jetstream ? ', uses JetStream' : ''),
+        (s.consumers.length ? `, consumes with ${s.consumers.join(', ')}` : s.jetstream ? ', uses JetStream' : ''),
       '    {',
       `      user: ${q(s.user)}`,
       `      password: ${password}`,
@@ -133,8 +144,7 @@ if (isMain) {
     // The apps' own rule (NatsNamespace) maps subjects and the stream name into the namespace.
     const { NatsNamespace } = await import('@cairn/platform');
     const ns = new NatsNamespace(process.argv[3] ?? '');
-    const stream = ns.name(subjectCatalogue().streamName);
-    process.stdout.write(accountsConfig({ mapSubject: (s) => ns.subject(s), streamName: stream }));
+    process.stdout.write(accountsConfig({ mapSubject: (s) => ns.subject(s), mapName: (n) => ns.name(n) }));
   } else if (mode === '--write') {
     writeFileSync(ACCOUNTS_FILE, accountsConfig());
   } else if (mode === '--check') {

@@ -62,3 +62,25 @@ export const EVENT_GROUPS_MATCH_CONTRACT: [GroupedSubject] extends [EventSubject
 export const EVENT_SUBJECTS: readonly EventSubject[] = Object.values(EVENT_GROUPS).flatMap(
   (group) => Object.values(group) as EventSubject[],
 );
+
+/** A durable consumer's one filter (NATS 2.9 takes one): a subject of the contract, or every event of one service. */
+export type EventFilter = EventSubject | (EventSubject extends `${infer S}.evt.${string}` ? `${S}.evt.>` : never);
+
+/**
+ * Every durable JetStream consumer, by its durable name (replicas share it): the NATS user of the service running it
+ * and its filter. The NATS permissions let each service create and read only its own consumers.
+ */
+export const EVENT_CONSUMERS = {
+  'hooks-service': { service: 'hooks', subject: 'repo.evt.>' },
+  'hooks-service-packages': { service: 'hooks', subject: 'packages.evt.>' },
+  'hooks-service-owners': { service: 'hooks', subject: IdentityEvents.userDeleted },
+  'packages-service-owners': { service: 'packages', subject: IdentityEvents.userDeleted },
+  'packages-service-repositories': { service: 'packages', subject: RepoEvents.repositoryDeleted },
+  'repo-service-deleted-accounts': { service: 'repo', subject: IdentityEvents.userDeleted },
+  /** Every repository event; the service picks the ones that notify. */
+  'repo-service-notifications': { service: 'repo', subject: 'repo.evt.>' },
+  'runners-service-users': { service: 'runners', subject: IdentityEvents.userDeleted },
+  'runners-service-repositories': { service: 'runners', subject: RepoEvents.repositoryDeleted },
+} as const satisfies Record<string, { service: string; subject: EventFilter }>;
+
+export type EventConsumerName = keyof typeof EVENT_CONSUMERS;

@@ -1,18 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { IdentityEvents, deletedAccountOf, type DomainEvent } from '@cairn/contracts';
+import { deletedAccountOf, type DomainEvent } from '@cairn/contracts';
 import { DurableConsumers, NATS_CONNECTION } from '@cairn/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { WebhooksRepository } from '../webhooks/webhooks.repository.js';
-
-export const HOOKS_OWNERS_DURABLE = 'hooks-service-owners';
-/** A deleted user or organization (`kind` tells which): its owner hooks go. */
-export const HOOKS_OWNERS_EVENT_FILTER = IdentityEvents.userDeleted;
 
 export function deletedOwnerId(event: DomainEvent): number | null {
   return deletedAccountOf(event)?.id ?? null;
 }
 
-/** Removes a deleted owner's hooks; the deletion is idempotent, so a redelivered event changes nothing. */
+/** Removes a deleted user's or organization's hooks; the deletion is idempotent, so a redelivered event changes nothing. */
 @Injectable()
 export class OwnerDeletionsConsumer extends DurableConsumers {
   private readonly logger = new Logger('OwnerDeletionsConsumer');
@@ -21,7 +17,7 @@ export class OwnerDeletionsConsumer extends DurableConsumers {
     @Inject(NATS_CONNECTION) nc: NatsConnection,
     private readonly hooks: WebhooksRepository,
   ) {
-    super(nc, [{ durable: HOOKS_OWNERS_DURABLE, subject: HOOKS_OWNERS_EVENT_FILTER }]);
+    super(nc, ['hooks-service-owners']);
   }
 
   protected async handle(event: DomainEvent): Promise<void> {

@@ -1,14 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { IdentityEvents, RepoEvents, type AnyDomainEvent } from '@cairn/contracts';
+import type { AnyDomainEvent } from '@cairn/contracts';
 import { DurableConsumers, NATS_CONNECTION } from '@cairn/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { PackageDeletions } from './deletions.js';
-
-// One durable consumer per deletion subject (a durable consumer takes one filter subject); replicas share them.
-export const PACKAGES_CONSUMERS = [
-  { durable: 'packages-service-owners', subject: IdentityEvents.userDeleted },
-  { durable: 'packages-service-repositories', subject: RepoEvents.repositoryDeleted },
-] as const;
 
 /** Consumes owner and repository deletions; an event is acknowledged once its packages are removed or unlinked. */
 @Injectable()
@@ -19,7 +13,8 @@ export class DeletionsConsumer extends DurableConsumers {
     @Inject(NATS_CONNECTION) nc: NatsConnection,
     private readonly deletions: PackageDeletions,
   ) {
-    super(nc, PACKAGES_CONSUMERS);
+    // One per deletion subject (a durable consumer takes one filter subject).
+    super(nc, ['packages-service-owners', 'packages-service-repositories']);
   }
 
   protected async handle(event: AnyDomainEvent): Promise<void> {

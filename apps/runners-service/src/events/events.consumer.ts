@@ -1,14 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { IdentityEvents, RepoEvents, type AnyDomainEvent } from '@cairn/contracts';
+import type { AnyDomainEvent } from '@cairn/contracts';
 import { DurableConsumers, NATS_CONNECTION } from '@cairn/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { ScopeCleanup } from './scope-cleanup.js';
-
-// One durable consumer per deletion subject: a durable consumer takes one filter, exact ones keep other events away.
-export const RUNNERS_CONSUMERS = [
-  { durable: 'runners-service-users', subject: IdentityEvents.userDeleted },
-  { durable: 'runners-service-repositories', subject: RepoEvents.repositoryDeleted },
-] as const;
 
 /** Consumes deletions durably; an event is acknowledged once the deleted scope's Actions data is gone. */
 @Injectable()
@@ -19,7 +13,8 @@ export class EventsConsumer extends DurableConsumers {
     @Inject(NATS_CONNECTION) nc: NatsConnection,
     private readonly cleanup: ScopeCleanup,
   ) {
-    super(nc, RUNNERS_CONSUMERS);
+    // One per deletion subject: a durable consumer takes one filter, exact ones keep other events away.
+    super(nc, ['runners-service-users', 'runners-service-repositories']);
   }
 
   protected async handle(event: AnyDomainEvent): Promise<void> {

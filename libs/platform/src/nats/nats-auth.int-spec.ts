@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
-import { IdentitySubjects, healthSubject, type DomainEvent } from '@cairn/contracts';
+import { EVENT_CONSUMERS, EVENT_SUBJECTS, IdentitySubjects, healthSubject, type DomainEvent } from '@cairn/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPS, REPO_ROOT } from '../../../../scripts/suite.mjs';
 import { NATS_SERVICES, accountsConfig } from '../../../../scripts/nats-accounts.mjs';
@@ -13,7 +13,7 @@ import {
 import { loadSettings, natsAuthSettings } from '../config/settings.js';
 import { RpcClient } from '../rpc/rpc-client.js';
 import { connectNats, consumeEvents, ensureEventsStream, publishEvent } from '../events/jetstream.js';
-import { newEvent } from '../events/outbox.js';
+import { eventEnvelope } from '../events/outbox.js';
 import { natsConnectionOptions } from './nats-connection-options.js';
 
 const passwords: Record<string, string> = Object.fromEntries(
@@ -87,23 +87,28 @@ describe('connecting with credentials', () => {
     }
   });
 
-  it('events flow from identity-service to hooks-service through JetStream with their own accounts', async () => {
-    const identity = await connectNats(optionsFor('identity'), 'test-identity-js');
-    const hooks = await connectNats(optionsFor('hooks'), 'test-hooks-js');
-    opened.push(identity, hooks);
-    await ensureEventsStream(identity);
-    const event = newEvent('identity.evt.user.created', { id: 1, login: 'probe' });
-    let stop: (() => Promise<void>) | undefined;
-    const received = new Promise<DomainEvent>((resolve) => {
-      void consumeEvents(hooks, {
-        durable: 'hooks-auth-test',
-        subjects: ['identity.evt.>'],
-        handle: async (e) => resolve(e),
-      }).then((s) => (stop = s));
-    });
-    await publishEvent(jetstream(identity), event);
-    expect((await received).id).toBe(event.id);
-    await stop?.();
+  it("every consumer in EVENT_CONSUMERS runs on its service's account and gets its publisher's events", async () => {
+    for (const [durable, { service, subject }] of Object.entries(EVENT_CONSUMERS)) {
+      const consumer = await connectNats(optionsFor(service), `test-${durable}`);
+      const publisher = await connectNats(optionsFor(subject.split('.')[0]), `test-${durable}-publisher`);
+      opened.push(consumer, publisher);
+      await ensureEventsStream(publisher);
+      const type = EVENT_SUBJECTS.find((s) => s === subject || (subject.endsWith('>') && s.startsWith(subject.slice(0, -1))));
+      const event = eventEnvelope(type ?? subject, { probe: durable });
+      let stop: (() => Promise<void>) | undefined;
+      const received = new Promise<DomainEvent>((resolve, reject) => {
+        consumeEvents(consumer, {
+          durable,
+          subjects: [subject],
+          handle: async (e) => {
+            if (e.id === event.id) resolve(e);
+          },
+        }).then((s) => (stop = s), reject);
+      });
+      await publishEvent(jetstream(publisher), event);
+      expect((await received).type, durable).toBe(type);
+      await stop?.();
+    }
   });
 });
 
@@ -149,6 +154,14 @@ describe('least privilege', () => {
     const gateway = await open('gateway');
     expect((await gateway.request(IdentitySubjects.userGet, '{}', { timeout: 5_000 })).string()).toBe('ok');
     expect(seen).toEqual([IdentitySubjects.userGet]);
+  });
+
+  it("a service cannot take over another service's durable consumer", async () => {
+    const packages = await connectNats(optionsFor('packages'), 'test-packages-js');
+    opened.push(packages);
+    await expect(
+      consumeEvents(packages, { durable: 'hooks-service', subjects: ['repo.evt.>'], handle: async () => undefined }),
+    ).rejects.toThrow(/Permissions Violation/i);
   });
 
   it("a service cannot read another service's replies", async () => {

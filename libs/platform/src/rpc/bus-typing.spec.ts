@@ -15,7 +15,7 @@ const SOURCE = `
 import { Payload } from '@nestjs/microservices';
 import {
   HooksSubjects, IdentityEvents, IdentitySubjects, IssueSubjects, PullSubjects, ReleaseEvents, RepoSubjects, healthSubject,
-  type AnyDomainEvent, type ReleaseEventData,
+  type AnyDomainEvent, type EventFilter, type ReleaseEventData,
   ActorRequest, HookCreateRequest, HookRequest, OrgRequest, UsernameRequest,
   type HealthReply, type HookDto, type RepositoryDto, type RpcSubject, type UserDto,
 } from '@cairn/contracts';
@@ -26,6 +26,8 @@ import type { RpcClient } from './rpc-client.js';
 import { RpcHandler } from './rpc-handler.js';
 import { EventOutbox, type OutboxTx } from '../events/event-outbox.js';
 import { newEvent } from '../events/outbox.js';
+import { DurableConsumers } from '../events/durable-consumers.js';
+import type { NatsConnection } from '@nats-io/transport-node';
 
 declare const rpc: RpcClient;
 
@@ -107,6 +109,30 @@ export async function events(): Promise<void> {
   if (any.type === ReleaseEvents.published) void any.data.release.tag_name;
   if (any.type === IdentityEvents.userCreated) void any.data.release; // ✗ narrowed to the subject's payload
 }
+
+declare const nc: NatsConnection;
+
+export class Consumers extends DurableConsumers {
+  constructor() {
+    super(nc, ['hooks-service', 'repo-service-notifications']);
+  }
+  protected handle(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+export class StrayConsumers extends DurableConsumers {
+  constructor() {
+    super(nc, ['hooks-service-frobnicator']); // ✗ a consumer not declared in EVENT_CONSUMERS
+  }
+  protected handle(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+export const filters: EventFilter[] = ['repo.evt.>', IdentityEvents.userDeleted];
+export const unknownFilter: EventFilter = 'repo.evt.release.frobnicated'; // ✗ a subject not in the contract
+export const strangerFilter: EventFilter = 'nobody.evt.>'; // ✗ no service publishes it
 
 type ValueOf<T> = T[keyof T];
 type DeclaredSubject = ValueOf<typeof IdentitySubjects> | ValueOf<typeof RepoSubjects> | ValueOf<typeof IssueSubjects>

@@ -1,11 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { IdentityEvents, deletedAccountOf, type DomainEvent } from '@cairn/contracts';
+import { deletedAccountOf, type DomainEvent } from '@cairn/contracts';
 import { DurableConsumers, NATS_CONNECTION } from '@cairn/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { DeletedAccountsRepository } from './deleted-accounts.repository.js';
-
-/** repo-service's durable consumer of account deletions (one filter per durable consumer; replicas share it). */
-export const DELETED_ACCOUNTS_DURABLE = 'repo-service-deleted-accounts';
 
 /** The id of the deleted user in a deletion event, or null for anything else (organizations own nothing here). */
 export function deletedUserId(event: DomainEvent): number | null {
@@ -21,7 +18,7 @@ export class DeletedAccountsConsumer extends DurableConsumers {
     @Inject(NATS_CONNECTION) nc: NatsConnection,
     private readonly accounts: DeletedAccountsRepository,
   ) {
-    super(nc, [{ durable: DELETED_ACCOUNTS_DURABLE, subject: IdentityEvents.userDeleted }]);
+    super(nc, ['repo-service-deleted-accounts']);
   }
 
   protected async handle(event: DomainEvent): Promise<void> {
