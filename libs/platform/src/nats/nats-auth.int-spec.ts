@@ -15,6 +15,7 @@ import { RpcClient } from '../rpc/rpc-client.js';
 import { connectNats, consumeEvents, ensureEventsStream, publishEvent } from '../events/jetstream.js';
 import { eventEnvelope } from '../events/outbox.js';
 import { natsConnectionOptions } from './nats-connection-options.js';
+import { NatsNamespace } from './nats-namespace.js';
 
 const passwords: Record<string, string> = Object.fromEntries(
   NATS_SERVICES.map((s) => [s.user, randomBytes(12).toString('hex')]),
@@ -22,9 +23,34 @@ const passwords: Record<string, string> = Object.fromEntries(
 let nats: PrivateNats;
 const opened: NatsConnection[] = [];
 
-function optionsFor(user: string) {
+function optionsFor(user: string, natsUrl = nats.url) {
   const env = { CAIRN__NATS__USER: user, CAIRN__NATS__PASSWORD: passwords[user] };
-  return natsConnectionOptions({ ...loadSettings(natsAuthSettings, env), natsUrl: nats.url }, user);
+  return natsConnectionOptions({ ...loadSettings(natsAuthSettings, env), natsUrl }, user);
+}
+
+/** Runs every declared consumer on its service's account, fed by an event from the account that publishes it. */
+async function everyConsumerGetsItsEvents(natsUrl: string, ns: NatsNamespace): Promise<void> {
+  for (const [durable, { service, subject }] of Object.entries(EVENT_CONSUMERS)) {
+    const consumer = await connectNats(optionsFor(service, natsUrl), `test-${durable}`, ns);
+    const publisher = await connectNats(optionsFor(subject.split('.')[0], natsUrl), `test-${durable}-publisher`, ns);
+    opened.push(consumer, publisher);
+    await ensureEventsStream(publisher);
+    const type = EVENT_SUBJECTS.find((s) => s === subject || (subject.endsWith('>') && s.startsWith(subject.slice(0, -1))));
+    const event = eventEnvelope(type ?? subject, { probe: durable });
+    let stop: (() => Promise<void>) | undefined;
+    const received = new Promise<DomainEvent>((resolve, reject) => {
+      consumeEvents(consumer, {
+        durable,
+        subjects: [subject],
+        handle: async (e) => {
+          if (e.id === event.id) resolve(e);
+        },
+      }).then((s) => (stop = s), reject);
+    });
+    await publishEvent(jetstream(publisher), event, ns);
+    expect((await received).type, durable).toBe(type);
+    await stop?.();
+  }
 }
 
 async function open(user: string): Promise<NatsConnection> {
@@ -88,26 +114,18 @@ describe('connecting with credentials', () => {
   });
 
   it("every consumer in EVENT_CONSUMERS runs on its service's account and gets its publisher's events", async () => {
-    for (const [durable, { service, subject }] of Object.entries(EVENT_CONSUMERS)) {
-      const consumer = await connectNats(optionsFor(service), `test-${durable}`);
-      const publisher = await connectNats(optionsFor(subject.split('.')[0]), `test-${durable}-publisher`);
-      opened.push(consumer, publisher);
-      await ensureEventsStream(publisher);
-      const type = EVENT_SUBJECTS.find((s) => s === subject || (subject.endsWith('>') && s.startsWith(subject.slice(0, -1))));
-      const event = eventEnvelope(type ?? subject, { probe: durable });
-      let stop: (() => Promise<void>) | undefined;
-      const received = new Promise<DomainEvent>((resolve, reject) => {
-        consumeEvents(consumer, {
-          durable,
-          subjects: [subject],
-          handle: async (e) => {
-            if (e.id === event.id) resolve(e);
-          },
-        }).then((s) => (stop = s), reject);
-      });
-      await publishEvent(jetstream(publisher), event);
-      expect((await received).type, durable).toBe(type);
-      await stop?.();
+    await everyConsumerGetsItsEvents(nats.url, NatsNamespace.none);
+  });
+
+  it('so do the users generated for an installation\'s namespace, on namespaced subjects and names', async () => {
+    const ns = new NatsNamespace('team-a');
+    const namespaced = await startPrivateNats({
+      config: accountsConfig({ passwords, mapSubject: (s) => ns.subject(s), mapName: (n) => ns.name(n) }),
+    });
+    try {
+      await everyConsumerGetsItsEvents(namespaced.url, ns);
+    } finally {
+      await namespaced.stop();
     }
   });
 });
