@@ -1,8 +1,8 @@
 /**
  * The issue and pull-request pages in a real browser (Chromium through `playwright-core`) against the whole suite,
  * merge-check-worker included: a delayed pull request whose merge box turns from checking to mergeable by itself,
- * merging from the merge box, an update-branch whose tab is closed mid-way (its outcome shows on the next visit), and
- * an issue's conversation with comments and lock state. Every test saves a screenshot; axe runs on every page visited.
+ * merging from the merge box, an update-branch whose tab is closed mid-way (its outcome shows on the next visit), no
+ * merge in an archived repository, and an issue's conversation with comments and lock state. Every test saves a screenshot; axe runs on every page visited.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -156,6 +156,29 @@ describe.skipIf(!chromiumAvailable())('web: issues and pull requests in the brow
     } finally {
       await next.close();
     }
+  });
+
+  it('offers no merge in an archived repository, and refuses a merge form posted there anyway', async () => {
+    await w.commitAndPush('archived', { 'archived.txt': 'a\n' }, 'archived change');
+    const pr = await w.open('archived', 'Into an archive');
+    await w.settled(pr.number);
+    const archive = (archived: boolean) => w.api.patch(w.path(''), { token: w.token, body: { archived } });
+    const { page, close } = await owner();
+    try {
+      await page.goto(pullUrl(pr.number));
+      const form = { _csrf: await page.locator('#merge-box input[name=_csrf]').first().inputValue(), Do: 'merge' };
+      expect((await archive(true)).status).toBe(200);
+      await page.reload();
+      expect(await page.locator('#merge-box[data-mergeable-state="mergeable"]').count()).toBe(1);
+      expect(await page.getByRole('button', { name: 'Merge pull request' }).count()).toBe(0);
+      await expectAccessible(page);
+      const res = await page.request.post(`${pullUrl(pr.number)}/merge`, { form, maxRedirects: 0 });
+      expect(res.status()).toBe(423);
+    } finally {
+      expect((await archive(false)).status).toBe(200);
+      await close();
+    }
+    expect((await w.api.get(w.path(`/pulls/${pr.number}`), { token: w.token })).body).toMatchObject({ merged: false });
   });
 
   it('shows an issue with its comments and lock state, and comments and locks through plain forms', async () => {

@@ -12,7 +12,7 @@ import { conversationView, listView, type ConversationModel, type ListChoices, t
 import { headTarget, mergeBoxView, type MergeBoxModel } from './merge-box.view.js';
 import { PullUpdateTracker, type PullUpdateKey } from './pull-update.tracker.js';
 import { registerTrackerPages } from './tracker.pages.js';
-import { canTriage } from '../repo/write-forms.js';
+import { canTriage, canWrite, requireWrite } from '../repo/write-forms.js';
 
 /** Merges and updates may take minutes (git work; a pending check runs first); the API waits as long. */
 const LONG_RPC_MS = 300_000;
@@ -88,7 +88,7 @@ class PullsPages {
     return `/${encodeURIComponent(ctx.repo.ownerName)}/${encodeURIComponent(ctx.repo.name)}`;
   }
 
-  /** A writer of the tracker (the level `mayTriage` asks): its pickers, lock and merge box; the services decide again. */
+  /** A writer of the tracker (the level `mayTriage` asks): its pickers and lock; the services decide again. */
   private canWrite(ctx: RepoContext): boolean {
     return canTriage(ctx);
   }
@@ -232,16 +232,17 @@ class PullsPages {
   }
 
   private async mergeBoxModel(ctx: RepoContext, index: number): Promise<MergeBoxModel> {
-    const canWrite = this.canWrite(ctx);
+    // Merge and update-branch share their entry's level; neither is offered in an archived repository.
+    const mayMerge = canWrite(ctx, PullSubjects.merge);
     const key = this.updateKey(ctx, index);
     const [pr, repo, update, reviews] = await Promise.all([
       this.web.rpc.send(PullSubjects.get, { ...ctx, index, view: true }),
-      canWrite ? this.web.rpc.send(RepoSubjects.repositoryGet, { ...ctx }) : Promise.resolve(null),
+      mayMerge ? this.web.rpc.send(RepoSubjects.repositoryGet, { ...ctx }) : Promise.resolve(null),
       key ? this.updates.take(key) : Promise.resolve(null),
       this.web.rpc.send(ReviewSubjects.summary, { ...ctx, index }),
     ]);
     return {
-      pr, canWrite, update, reviews,
+      pr, canWrite: mayMerge, update, reviews,
       pullPath: `${this.repoPath(ctx)}/pulls/${index}`,
       mergeStyles: repo ? allowedMergeStyles(repo) : [],
       defaults: { style: repo?.default_merge_style ?? 'merge', deleteBranch: repo?.default_delete_branch_after_merge ?? false },
@@ -277,6 +278,7 @@ class PullsPages {
 
   private async merge(c: PageContext<IndexParams, unknown>) {
     const ctx = await this.writeContext(c, 'pulls');
+    requireWrite(ctx, PullSubjects.merge);
     const index = parseIndex(c.params.index);
     const Do: MergeDoStyle = pickOne(c.form.Do, MERGE_DO_STYLES, 'Do');
     const head = c.form.head_commit_id;
@@ -301,6 +303,7 @@ class PullsPages {
   /** Detached from this request: the page reloads the merge box until the outcome is in. */
   private async update(c: PageContext<IndexParams, unknown>) {
     const ctx = await this.writeContext(c, 'pulls');
+    requireWrite(ctx, PullSubjects.update);
     const index = parseIndex(c.params.index);
     const style: UpdateStyle = pickOne(c.form.style ?? 'merge', UPDATE_STYLES, 'style');
     await this.updates.start(
