@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import 'reflect-metadata'; // the contracts' request classes carry decorators
-import { EVENT_CONSUMERS } from '@cairn/contracts';
+import { EVENTS_STREAM, EVENT_CONSUMERS } from '@cairn/contracts';
 import { REPO_ROOT } from './suite.mjs';
 import { sourceFiles } from './lib/docs-sections.mjs';
 import { subjectCatalogue } from './subject-catalogue.mjs';
@@ -41,8 +41,7 @@ function appSource(app) {
 }
 
 /**
- * @typedef {{ user: string, app: string, serves: string[], calls: string[], events: string[], consumers: string[],
- *   jetstream: boolean }} ServiceAccess
+ * @typedef {{ user: string, app: string, serves: string[], calls: string[], events: string[], consumers: string[] }} ServiceAccess
  * @returns {ServiceAccess[]} what each service serves, calls, publishes and consumes (plain subjects and names, sorted)
  */
 export function serviceAccess() {
@@ -73,21 +72,20 @@ export function serviceAccess() {
       calls: [...calls].sort(),
       events: own.sort(),
       consumers: ownConsumers,
-      jetstream: own.length > 0 || ownConsumers.length > 0,
     };
   });
 }
 
 /**
  * `passwords`: literal passwords (tests); default: `$CAIRN_NATS_PASSWORD_<USER>` from nats-server's environment.
- * `mapSubject` and `mapName` apply an installation's namespace to subjects and to stream and consumer names.
- * @param {{ passwords?: Record<string, string>, mapSubject?: (s: string) => string,
- *   mapName?: (name: string) => string }} [options]
+ * `namespace`: an installation's `NatsNamespace`, applied to subjects and to stream and consumer names.
+ * @param {{ passwords?: Record<string, string>,
+ *   namespace?: { subject: (s: string) => string, name: (n: string) => string } }} [options]
  */
 export function accountsConfig(options = {}) {
-  const map = options.mapSubject ?? ((/** @type {string} */ s) => s);
-  const name = options.mapName ?? ((/** @type {string} */ n) => n);
-  const stream = name(subjectCatalogue().streamName);
+  const map = (/** @type {string} */ s) => options.namespace?.subject(s) ?? s;
+  const name = (/** @type {string} */ n) => options.namespace?.name(n) ?? n;
+  const stream = name(EVENTS_STREAM);
   const q = (/** @type {string} */ s) => JSON.stringify(s);
   const list = (/** @type {string[]} */ xs, /** @type {string} */ indent) =>
     xs.length ? `[\n${xs.map((x) => `${indent}  ${q(x)}`).join(',\n')}\n${indent}]` : '[]';
@@ -101,7 +99,7 @@ export function accountsConfig(options = {}) {
       `$JS.API.CONSUMER.MSG.NEXT.${stream}.${durable}`,
       `$JS.ACK.${stream}.${durable}.>`,
     ]);
-    const jsApi = s.jetstream
+    const jsApi = s.events.length || s.consumers.length
       ? ['$JS.API.INFO', `$JS.API.STREAM.INFO.${stream}`, `$JS.API.STREAM.CREATE.${stream}`, ...consumerApi]
       : [];
     // Large messages travel as transfers (bus-transfer.ts): fetch from any other's `cairn.transfer.<owner>.<id>`,
@@ -111,7 +109,7 @@ export function accountsConfig(options = {}) {
     const password = options.passwords ? q(options.passwords[s.user] ?? '') : `$${passwordVariable(s.user)}`;
     return [
       `    # ${s.app}: serves ${s.serves.length} subject(s), calls ${s.calls.length}, publishes ${s.events.length} event subject(s)` +
-        (s.consumers.length ? `, consumes with ${s.consumers.join(', ')}` : s.jetstream ? ', uses JetStream' : ''),
+        (s.consumers.length ? `, consumes with ${s.consumers.join(', ')}` : s.events.length ? ', uses JetStream' : ''),
       '    {',
       `      user: ${q(s.user)}`,
       `      password: ${password}`,
@@ -144,7 +142,7 @@ if (isMain) {
     // The apps' own rule (NatsNamespace) maps subjects and the stream name into the namespace.
     const { NatsNamespace } = await import('@cairn/platform');
     const ns = new NatsNamespace(process.argv[3] ?? '');
-    process.stdout.write(accountsConfig({ mapSubject: (s) => ns.subject(s), mapName: (n) => ns.name(n) }));
+    process.stdout.write(accountsConfig({ namespace: ns }));
   } else if (mode === '--write') {
     writeFileSync(ACCOUNTS_FILE, accountsConfig());
   } else if (mode === '--check') {

@@ -24,6 +24,7 @@ export * from './db/db-unavailable.js';
 export * from './db/pg-pool.js';
 export * from './db/pg-listener.js';
 export * from './db/cluster-schedule.js';
+export * from './db/advisory-lock.js';
 export * from './db/prisma-errors.js';
 export * from './redis/lazy-redis.js';
 export * from './bootstrap/platform.module.js';

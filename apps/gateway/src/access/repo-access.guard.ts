@@ -3,7 +3,7 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import {
-  DomainError, ErrorCode, REPO_ACCESS_NEEDS, RepoSubjects, accessAtLeast, assertRepoAccess, twoFactorDeniesRepoAccess,
+  DomainError, ErrorCode, REPO_ACCESS_NEEDS, RepoSubjects, assertSubjectAccess, twoFactorDeniesRepoAccess,
   twoFactorRequiredMessage, unitAccessLevel,
   type AccessLevel, type ActorDto, type RepoAccessNeed, type RepoAccessReply, type RepoAccessSubject, type RepoUnit,
   type UnitAccess,
@@ -16,8 +16,8 @@ import { GATEWAY_SETTINGS, type GatewaySettings } from '../config/gateway-settin
 const REPO_ACCESS = 'cairn:repoAccess';
 const RESOLVED = Symbol('cairnRepo');
 
-/** What {@link RepoAccess} records on a route: the operation and its entry in `REPO_ACCESS_NEEDS`. */
-export interface DeclaredRepoAccess extends RepoAccessNeed {
+/** What {@link RepoAccess} records on a route: the operation, whose entry in `REPO_ACCESS_NEEDS` is the need. */
+export interface DeclaredRepoAccess {
   operation: RepoAccessSubject;
 }
 
@@ -28,21 +28,13 @@ export interface DeclaredRepoAccess extends RepoAccessNeed {
  * level as `access`.
  */
 export function RepoAccess(operation: RepoAccessSubject): MethodDecorator & ClassDecorator {
-  const declared: DeclaredRepoAccess = { ...REPO_ACCESS_NEEDS[operation], operation };
+  const declared: DeclaredRepoAccess = { operation };
   return SetMetadata(REPO_ACCESS, declared);
 }
 
 /** What a route or controller declares with {@link RepoAccess} (for tests comparing routes with the table). */
 export function declaredRepoAccess(reflector: Reflector, target: object): DeclaredRepoAccess | undefined {
   return reflector.get<DeclaredRepoAccess | undefined>(REPO_ACCESS, target as () => unknown);
-}
-
-/**
- * Whether `ctx`'s level meets `operation`'s in `REPO_ACCESS_NEEDS`: for web pages, which call the same operations and
- * show (or take) only the forms it allows; the services decide again.
- */
-export function meetsRepoAccess(ctx: Pick<RepoContext, 'access'>, operation: RepoAccessSubject): boolean {
-  return accessAtLeast(ctx.access, REPO_ACCESS_NEEDS[operation].need);
 }
 
 const NOT_ARCHIVED = 'cairn:repoNotArchived';
@@ -81,13 +73,13 @@ export class RepoAccessGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const marked = this.reflector.getAllAndOverride<DeclaredRepoAccess>(REPO_ACCESS, [context.getHandler(), context.getClass()]);
     if (!marked) return true;
-    const { need, units, denied } = marked;
+    const { units }: RepoAccessNeed = REPO_ACCESS_NEEDS[marked.operation];
     const req = context.switchToHttp().getRequest<FastifyRequest>();
     const params = req.params as { owner?: string; repo?: string };
     if (!params.owner || !params.repo) throw new Error('@RepoAccess route without :owner/:repo');
     const { actor } = getAuthState(req);
     const context_ = await resolveRepoAccess(this.rpc, this.settings, actor, params.owner, params.repo, units);
-    assertRepoAccess(context_, need, denied);
+    assertSubjectAccess(context_, marked.operation);
     const refuseArchived = this.reflector.getAllAndOverride<boolean>(NOT_ARCHIVED, [context.getHandler(), context.getClass()]);
     if (refuseArchived && context_.repo.archived) throw new DomainError(ErrorCode.LOCKED, 'repo is archived');
     (req as unknown as Record<symbol, RepoContext>)[RESOLVED] = context_;

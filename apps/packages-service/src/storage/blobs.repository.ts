@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService, type Tx } from '../prisma/prisma.service.js';
 import type { Prisma } from '../generated/prisma/client.js';
-import type { StagedBlob } from '@cairn/platform';
+import { lockForTransaction, type StagedBlob } from '@cairn/platform';
 
 export type BlobRow = Prisma.PackageBlobGetPayload<object>;
 
@@ -18,7 +18,7 @@ export class BlobsRepository {
   }
 
   async lock(tx: Tx, sha256: string): Promise<void> {
-    await tx.$queryRaw`SELECT pg_advisory_xact_lock(${BLOB_LOCK_CLASS}::int, hashtext(${sha256}))::text`;
+    await lockForTransaction(tx, BLOB_LOCK_CLASS, sha256);
   }
 
   /** Records a committed blob (one row per sha256) and clears its cleanup mark. */

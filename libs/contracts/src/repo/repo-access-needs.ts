@@ -197,6 +197,11 @@ export function assertRepoAccess(
   throw DomainError.forbidden(denied);
 }
 
+/** Whether `access` meets `subject`'s need: for web forms, shown only where the service would take them. */
+export function meetsSubjectAccess(access: AccessLevel, subject: RepoAccessSubject): boolean {
+  return accessAtLeast(access, REPO_ACCESS_NEEDS[subject].need);
+}
+
 export function assertSubjectAccess(
   scope: { actor: Pick<ActorDto, 'id'> | null; access: AccessLevel },
   subject: RepoAccessSubject,

@@ -5,7 +5,7 @@ import { consumeEvents } from './jetstream.js';
 
 /**
  * A service's durable consumers (declared in `EVENT_CONSUMERS`), started once the app has booted (so handlers find
- * their dependencies ready) and drained on shutdown; `handle` receives which consumer delivered the event.
+ * their dependencies ready) and drained on shutdown.
  */
 export abstract class DurableConsumers implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly stops: (() => Promise<void>)[] = [];
@@ -16,7 +16,7 @@ export abstract class DurableConsumers implements OnApplicationBootstrap, OnModu
   ) {}
 
   /** Throw to have the event redelivered; must be idempotent. */
-  protected abstract handle(event: AnyDomainEvent, consumer: EventConsumerName): Promise<void>;
+  protected abstract handle(event: AnyDomainEvent): Promise<void>;
 
   async onApplicationBootstrap(): Promise<void> {
     for (const durable of this.consumers) {
@@ -24,7 +24,7 @@ export abstract class DurableConsumers implements OnApplicationBootstrap, OnModu
         await consumeEvents(this.nc, {
           durable,
           subjects: [EVENT_CONSUMERS[durable].subject],
-          handle: (event) => this.handle(event, durable),
+          handle: (event) => this.handle(event),
         }),
       );
     }

@@ -84,12 +84,14 @@ export interface DurableConsumerOptions {
   subjects: [string];
   /** Must be idempotent (dedupe on `event.id`). */
   handle: (event: AnyDomainEvent) => Promise<void>;
-  ackWaitMs?: number;
   /** Doubles with every try, up to 5 minutes. */
   retryDelayMs?: number;
   /** The last failure dead-letters it. */
   maxDeliver?: number;
 }
+
+/** How long a delivered event may go unacknowledged before JetStream delivers it again. */
+const EVENT_ACK_WAIT_MS = 30_000;
 
 /** With the doubling delay about 1.5 hours: an outage is waited out, a poison event stops. */
 export const EVENT_MAX_DELIVER = 20;
@@ -113,7 +115,7 @@ export async function consumeEvents(nc: NatsConnection, opts: DurableConsumerOpt
     ack_policy: AckPolicy.Explicit,
     deliver_policy: DeliverPolicy.All,
     filter_subject: filter,
-    ack_wait: (opts.ackWaitMs ?? 30_000) * NANOS_PER_MS,
+    ack_wait: EVENT_ACK_WAIT_MS * NANOS_PER_MS,
     max_ack_pending: 1000,
     max_deliver: opts.maxDeliver ?? EVENT_MAX_DELIVER,
   };
@@ -134,19 +136,14 @@ export async function consumeEvents(nc: NatsConnection, opts: DurableConsumerOpt
   const consumer = await jetstream(nc).consumers.get(stream, durable);
   const stopLag = watchConsumerLag(opts.durable, () => jsm.consumers.info(stream, durable));
   const messages = await consumer.consume({ max_messages: 100 });
-  let inFlight = Promise.resolve();
+  // One event at a time; stopping waits for the loop, so for the event in hand too.
   const loop = (async () => {
-    for await (const msg of messages) {
-      const work = handleOne(msg, opts, logger);
-      inFlight = inFlight.then(() => work);
-      await work;
-    }
+    for await (const msg of messages) await handleOne(msg, opts, logger);
   })();
   return async () => {
     stopLag();
     await messages.close();
     await loop.catch(() => undefined);
-    await inFlight;
   };
 }
 

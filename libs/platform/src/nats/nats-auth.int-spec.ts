@@ -2,8 +2,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { jetstream } from '@nats-io/jetstream';
-import { EVENT_CONSUMERS, EVENT_SUBJECTS, IdentitySubjects, healthSubject, type DomainEvent } from '@cairn/contracts';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { EVENTS_STREAM, EVENT_CONSUMERS, EVENT_SUBJECTS, IdentitySubjects, healthSubject, type DomainEvent } from '@cairn/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPS, REPO_ROOT } from '../../../../scripts/suite.mjs';
 import { NATS_SERVICES, accountsConfig } from '../../../../scripts/nats-accounts.mjs';
@@ -16,6 +16,7 @@ import { connectNats, consumeEvents, ensureEventsStream, publishEvent } from '..
 import { eventEnvelope } from '../events/outbox.js';
 import { natsConnectionOptions } from './nats-connection-options.js';
 import { NatsNamespace } from './nats-namespace.js';
+import { waitFor } from '../../../../test/support/wait.js';
 
 const passwords: Record<string, string> = Object.fromEntries(
   NATS_SERVICES.map((s) => [s.user, randomBytes(12).toString('hex')]),
@@ -28,28 +29,45 @@ function optionsFor(user: string, natsUrl = nats.url) {
   return natsConnectionOptions({ ...loadSettings(natsAuthSettings, env), natsUrl }, user);
 }
 
-/** Runs every declared consumer on its service's account, fed by an event from the account that publishes it. */
+/**
+ * Runs every declared consumer on its service's account, fed by an event from the account that publishes it, and
+ * sees the event acknowledged (an ack answers the delivery, so `allow_responses` would let it through on its own).
+ */
 async function everyConsumerGetsItsEvents(natsUrl: string, ns: NatsNamespace): Promise<void> {
-  for (const [durable, { service, subject }] of Object.entries(EVENT_CONSUMERS)) {
-    const consumer = await connectNats(optionsFor(service, natsUrl), `test-${durable}`, ns);
-    const publisher = await connectNats(optionsFor(subject.split('.')[0], natsUrl), `test-${durable}-publisher`, ns);
-    opened.push(consumer, publisher);
-    await ensureEventsStream(publisher);
-    const type = EVENT_SUBJECTS.find((s) => s === subject || (subject.endsWith('>') && s.startsWith(subject.slice(0, -1))));
-    const event = eventEnvelope(type ?? subject, { probe: durable });
-    let stop: (() => Promise<void>) | undefined;
-    const received = new Promise<DomainEvent>((resolve, reject) => {
-      consumeEvents(consumer, {
-        durable,
-        subjects: [subject],
-        handle: async (e) => {
-          if (e.id === event.id) resolve(e);
-        },
-      }).then((s) => (stop = s), reject);
-    });
-    await publishEvent(jetstream(publisher), event, ns);
-    expect((await received).type, durable).toBe(type);
-    await stop?.();
+  const connections = new Map<string, NatsConnection>();
+  const as = async (user: string): Promise<NatsConnection> => {
+    const nc = connections.get(user) ?? (await connectNats(optionsFor(user, natsUrl), `test-${user}-js`, ns));
+    connections.set(user, nc);
+    return nc;
+  };
+  try {
+    for (const [durable, { service, subject }] of Object.entries(EVENT_CONSUMERS)) {
+      const consumer = await as(service);
+      const publisher = await as(subject.split('.')[0]);
+      await ensureEventsStream(publisher);
+      const type = EVENT_SUBJECTS.find((s) => s === subject || (subject.endsWith('>') && s.startsWith(subject.slice(0, -1))))!;
+      const event = eventEnvelope(type, { probe: durable });
+      let stop: (() => Promise<void>) | undefined;
+      const received = new Promise<DomainEvent>((resolve, reject) => {
+        consumeEvents(consumer, {
+          durable,
+          subjects: [subject],
+          handle: async (e) => {
+            if (e.id === event.id) resolve(e);
+          },
+        }).then((s) => (stop = s), reject);
+      });
+      await publishEvent(jetstream(publisher), event, ns);
+      expect((await received).type, durable).toBe(type);
+      const jsm = await jetstreamManager(consumer);
+      await waitFor(
+        async () => (await jsm.consumers.info(ns.name(EVENTS_STREAM), ns.name(durable))).num_ack_pending === 0,
+        `${durable} to acknowledge its events`,
+      );
+      await stop?.();
+    }
+  } finally {
+    for (const nc of connections.values()) await nc.close().catch(() => undefined);
   }
 }
 
@@ -120,7 +138,7 @@ describe('connecting with credentials', () => {
   it('so do the users generated for an installation\'s namespace, on namespaced subjects and names', async () => {
     const ns = new NatsNamespace('team-a');
     const namespaced = await startPrivateNats({
-      config: accountsConfig({ passwords, mapSubject: (s) => ns.subject(s), mapName: (n) => ns.name(n) }),
+      config: accountsConfig({ passwords, namespace: ns }),
     });
     try {
       await everyConsumerGetsItsEvents(namespaced.url, ns);
@@ -175,8 +193,7 @@ describe('least privilege', () => {
   });
 
   it("a service cannot take over another service's durable consumer", async () => {
-    const packages = await connectNats(optionsFor('packages'), 'test-packages-js');
-    opened.push(packages);
+    const packages = await open('packages');
     await expect(
       consumeEvents(packages, { durable: 'hooks-service', subjects: ['repo.evt.>'], handle: async () => undefined }),
     ).rejects.toThrow(/Permissions Violation/i);

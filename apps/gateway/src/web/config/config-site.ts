@@ -1,8 +1,8 @@
 import {
-  DomainError, IdentitySubjects, RepoSubjects,
+  DomainError, IdentitySubjects, RepoSubjects, meetsSubjectAccess,
   type ActionsScopeDto, type ActorDto, type HookScopeDto, type OrganizationDto,
 } from '@cairn/contracts';
-import { meetsRepoAccess, type RepoContext } from '../../access/repo-access.guard.js';
+import type { RepoContext } from '../../access/repo-access.guard.js';
 import { requireSignIn, type PageContext, type WebKit } from '../core/web-kit.js';
 import type { PageFrame } from '../hooks/hook-pages.js';
 import { RepoViews, type RepoHeader } from '../repo/repo-views.js';
@@ -37,7 +37,7 @@ export class ConfigSites {
     const actor = requireSignIn(ctx);
     const repo = await this.web.repoAccess(ctx, ctx.params.owner!, ctx.params.repo!);
     // Gitea's web answers 404 to those who may not edit the repository.
-    if (!meetsRepoAccess(repo, RepoSubjects.repositoryEdit)) throw DomainError.notFound('not found');
+    if (!meetsSubjectAccess(repo.access, RepoSubjects.repositoryEdit)) throw DomainError.notFound('not found');
     const header = await this.repos.header(repo);
     return {
       actor,

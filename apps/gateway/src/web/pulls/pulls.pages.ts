@@ -88,11 +88,6 @@ class PullsPages {
     return `/${encodeURIComponent(ctx.repo.ownerName)}/${encodeURIComponent(ctx.repo.name)}`;
   }
 
-  /** A writer of the tracker (the level `mayTriage` asks): its pickers and lock; the services decide again. */
-  private canWrite(ctx: RepoContext): boolean {
-    return canTriage(ctx);
-  }
-
   private async choices(ctx: RepoContext, milestones: 'open' | 'all'): Promise<{ labels: LabelDto[]; milestones: MilestoneDto[]; assignees: UserDto[] }> {
     const [labels, ms, assignees] = await Promise.all([
       this.web.rpc.send(LabelSubjects.list, { ...ctx, query: { page: 1, limit: CHOICES_LIMIT } }),
@@ -159,7 +154,7 @@ class PullsPages {
     failure?: { error: string; status: number },
   ): Promise<PageResult> {
     // Labels, milestone and assignees are set only for writers (repo-service ignores them otherwise): others see none.
-    const [header, choices] = await Promise.all([this.repos.header(ctx), this.canWrite(ctx) ? this.choices(ctx, 'open') : null]);
+    const [header, choices] = await Promise.all([this.repos.header(ctx), canTriage(ctx) ? this.choices(ctx, 'open') : null]);
     return page('pulls/new', `New issue · ${header.fullName}`, {
       header, choices, form, action: `${this.repoPath(ctx)}/issues/new`, error: failure?.error, csrf: await c.csrfToken(),
     }, failure?.status ?? 200);
@@ -201,7 +196,8 @@ class PullsPages {
   }
 
   private async conversation(c: PageContext<unknown, unknown>, ctx: RepoContext, index: number, kind: Kind): Promise<ConversationModel> {
-    const canWrite = this.canWrite(ctx);
+    // The pickers and lock: where repo-service applies them (`mayTriage`); the services decide again.
+    const canWrite = canTriage(ctx);
     const [issue, timeline, reviews, choices] = await Promise.all([
       this.web.rpc.send(IssueSubjects.get, { ...ctx, index }),
       this.web.rpc.send(IssueSubjects.timeline, { ...ctx, index }),

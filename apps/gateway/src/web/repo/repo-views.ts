@@ -1,9 +1,9 @@
 import {
-  COMMIT_DIFF_MAX_BYTES, DomainError, REF_NAMES_MAX, RepoSubjects,
+  COMMIT_DIFF_MAX_BYTES, DomainError, REF_NAMES_MAX, RepoSubjects, meetsSubjectAccess,
   type CommitDto, type ContentsResponseDto, type RefNamesReply,
 } from '@cairn/contracts';
 import { LruCache, type RpcClient } from '@cairn/platform';
-import { meetsRepoAccess, type RepoContext } from '../../access/repo-access.guard.js';
+import type { RepoContext } from '../../access/repo-access.guard.js';
 import { imageTypeForName } from '../../http/user-content.js';
 import { escapeHtml, highlightLines } from './highlight.js';
 import { MARKDOWN_MAX_BYTES, isMarkdownName, renderMarkdown } from './markdown.js';
@@ -160,7 +160,7 @@ export class RepoViews {
       openIssues: summary.open_issues_count,
       openPulls: summary.open_pr_counter,
       // The settings pages are for those who may edit the repository.
-      canAdmin: meetsRepoAccess(ctx, RepoSubjects.repositoryEdit) || (ctx.actor?.isAdmin ?? false),
+      canAdmin: meetsSubjectAccess(ctx.access, RepoSubjects.repositoryEdit) || (ctx.actor?.isAdmin ?? false),
     };
   }
 

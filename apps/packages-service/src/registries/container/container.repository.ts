@@ -1,6 +1,7 @@
 // As Gitea stores them: a package per image, a version per tag or digest, blobs before their manifest in `_upload`.
 import { Prisma } from '../../generated/prisma/client.js';
 import type { PrismaService, Db, Tx } from '../../prisma/prisma.service.js';
+import { lockForTransaction } from '@cairn/platform';
 
 export const CONTAINER = 'container';
 /** Gitea's internal version holding blobs not yet referenced by a manifest. */
@@ -40,7 +41,7 @@ export class ContainerRepository {
   constructor(readonly prisma: PrismaService) {}
 
   async lockImage(tx: Tx, ownerId: number, image: string): Promise<void> {
-    await tx.$queryRaw`SELECT pg_advisory_xact_lock(${IMAGE_LOCK_CLASS}::int, hashtext(${`${ownerId}/${image}`}))::text`;
+    await lockForTransaction(tx, IMAGE_LOCK_CLASS, `${ownerId}/${image}`);
   }
 
   async findImageBlob(ownerId: number, image: string, sha256: string, db: Db = this.prisma): Promise<BlobHit | null> {

@@ -41,7 +41,8 @@ export function maxAccess(a: AccessLevel, b: AccessLevel): AccessLevel {
   return rank(a) >= rank(b) ? a : b;
 }
 
-function asLevel(mode: string | null | undefined): AccessLevel {
+/** A stored or sent level, or `none` when absent or unknown. */
+export function asLevel(mode: string | null | undefined): AccessLevel {
   return (ACCESS_LEVELS as readonly string[]).includes(mode ?? '') ? (mode as AccessLevel) : 'none';
 }
 

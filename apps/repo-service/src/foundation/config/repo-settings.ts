@@ -3,6 +3,9 @@ import { isValidBranchName, type TwoFactorPolicy } from '@cairn/contracts';
 import { attachmentsStoragePath, loadSettings, parsers, type SettingsOf } from '@cairn/platform';
 import { signingSettingsSpec } from './signing-settings.js';
 
+/** An SSH login name (`[server] SSH_USER`, `BUILTIN_SSH_SERVER_USER`). */
+export const parseSshUser = parsers.matching(/^[A-Za-z0-9._-]{1,64}$/, 'a user name (letters, digits, . _ -)');
+
 /** repo-service's own settings (Gitea's names). */
 export const repoSettingsSpec = {
   /** `[repository] DEFAULT_BRANCH`: the branch of new repositories when the request names none. */
@@ -24,7 +27,7 @@ export const repoSettingsSpec = {
     section: 'server',
     key: 'SSH_USER',
     default: 'git',
-    parse: parsers.matching(/^[A-Za-z0-9._-]{1,64}$/, 'a user name (letters, digits, . _ -)'),
+    parse: parseSshUser,
   },
   /** How long repository creation waits for hooks-service to copy default hooks before answering anyway. */
   hooksInitTimeoutMs: { section: 'cairn', key: 'HOOKS_INIT_TIMEOUT', default: 2_000, parse: parsers.durationMs },

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { lockForTransaction } from '@cairn/platform';
 import { PrismaService, type Tx } from '../../foundation/prisma/prisma.service.js';
 
 /** The advisory-lock class of attachment blob locks ("ATTB"), so they never collide with other advisory locks. */
@@ -28,7 +29,7 @@ export class AttachmentBlobsRepository {
 
   /** Holds the blob's transaction-scoped lock until the transaction ends. */
   async lock(tx: Tx, sha256: string): Promise<void> {
-    await tx.$queryRaw`SELECT pg_advisory_xact_lock(${BLOB_LOCK_CLASS}::int, hashtext(${sha256}))::text`;
+    await lockForTransaction(tx, BLOB_LOCK_CLASS, sha256);
   }
 
   async isNamed(tx: Tx, sha256: string): Promise<boolean> {

@@ -20,8 +20,9 @@ const SWEEP_EVERY_MS = 3600_000;
 /** A temporary file or unnamed blob this old is left over by a crash (no upload takes a day). */
 const GRACE_MS = 24 * 3600_000;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const REPO_ID = /^[1-9]\d{0,9}$/;
+/** An attachment's name (Gitea's lower-case uuid), and a database id as written in paths and headers. */
+export const ATTACHMENT_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const DECIMAL_ID = /^[1-9]\d{0,9}$/;
 
 /** What one sweep removed. */
 export interface AttachmentSweep {
@@ -147,12 +148,12 @@ export class AttachmentBlobs implements OnApplicationBootstrap, OnModuleDestroy 
     const root = this.root;
     let moved = 0;
     for (const dir of await readdir(root).catch(() => [] as string[])) {
-      if (!REPO_ID.test(dir)) continue;
+      if (!DECIMAL_ID.test(dir)) continue;
       const repoId = Number(dir);
       for (const uuid of await readdir(join(root, dir)).catch(() => [] as string[])) {
         const file = join(root, dir, uuid);
         try {
-          if (UUID.test(uuid) && (await this.rows.awaitsBlob(repoId, uuid))) {
+          if (ATTACHMENT_UUID.test(uuid) && (await this.rows.awaitsBlob(repoId, uuid))) {
             const staged = await this.store.stage(createReadStream(file), { maxBytes: -1 });
             if (await this.commitNamed(staged, (tx) => this.rows.nameBlob(tx, repoId, uuid, staged.sha256))) moved++;
           }

@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import {
-  ACCESS_LEVELS, DomainError, ErrorCode, INTERNAL_HEADERS, RepoOperations, assertSubjectAccess, httpStatusForErrorCode,
-  type AccessLevel,
+  DomainError, ErrorCode, INTERNAL_HEADERS, RepoOperations, assertSubjectAccess, httpStatusForErrorCode,
 } from '@cairn/contracts';
 import { parseRange } from '@cairn/platform';
-import type { AttachmentBlobs } from '../storage/attachment-blobs.js';
+import { asLevel } from '../../foundation/access/access-level.js';
+import { ATTACHMENT_UUID, DECIMAL_ID, type AttachmentBlobs } from '../storage/attachment-blobs.js';
 import type { AttachmentUploads } from './transport-ports.js';
 
 export interface AttachmentEndpoint {
@@ -13,10 +13,8 @@ export interface AttachmentEndpoint {
   blobs: AttachmentBlobs;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 function id(value: string | string[] | null | undefined): number | null {
-  return typeof value === 'string' && /^[1-9]\d{0,9}$/.test(value) && Number(value) <= 2 ** 31 - 1 ? Number(value) : null;
+  return typeof value === 'string' && DECIMAL_ID.test(value) && Number(value) <= 2 ** 31 - 1 ? Number(value) : null;
 }
 
 function json(res: ServerResponse, status: number, body: unknown): void {
@@ -26,11 +24,6 @@ function json(res: ServerResponse, status: number, body: unknown): void {
   }
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-cache' });
   res.end(JSON.stringify(body));
-}
-
-/** The `INTERNAL_HEADERS.access` level, or `none` when absent or unknown (then refused). */
-function accessLevel(value: string | string[] | undefined): AccessLevel {
-  return (ACCESS_LEVELS as readonly unknown[]).includes(value) ? (value as AccessLevel) : 'none';
 }
 
 /** A refusal the gateway turns back into the same DomainError (`{code, message}`); unexpected failures stay 500. */
@@ -59,7 +52,8 @@ export async function serveAttachment(endpoint: AttachmentEndpoint, req: Incomin
     }
     try {
       const actor = { id: uploaderId };
-      assertSubjectAccess({ actor, access: accessLevel(req.headers[INTERNAL_HEADERS.access]) }, RepoOperations.attachmentUpload);
+      const level = req.headers[INTERNAL_HEADERS.access];
+      assertSubjectAccess({ actor, access: asLevel(typeof level === 'string' ? level : undefined) }, RepoOperations.attachmentUpload);
       const dto = await endpoint.service.upload({ repoId, releaseId, uploaderId, name: q.get('name') ?? '' }, req);
       return json(res, 201, dto);
     } catch (err) {
@@ -68,7 +62,7 @@ export async function serveAttachment(endpoint: AttachmentEndpoint, req: Incomin
   }
   if (req.method !== 'GET') return json(res, 405, { code: ErrorCode.NOT_ALLOWED, message: 'method not allowed' });
   const uuid = q.get('uuid') ?? '';
-  if (!UUID.test(uuid)) return json(res, 400, { code: ErrorCode.INVALID_ARGUMENT, message: 'invalid attachment uuid' });
+  if (!ATTACHMENT_UUID.test(uuid)) return json(res, 400, { code: ErrorCode.INVALID_ARGUMENT, message: 'invalid attachment uuid' });
   const blob = await endpoint.blobs.find(repoId, uuid);
   if (!blob) return json(res, 404, { code: ErrorCode.NOT_FOUND, message: 'attachment file not found' });
   const range = parseRange(req.headers.range, blob.size);

@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
 import { loadSettings, parsers, type SettingsOf } from '@cairn/platform';
+import { parseSshUser } from '../../foundation/config/repo-settings.js';
 import { serviceDataDir } from '../storage/service-data-dir.js';
 
 /** Git transport settings of repo-service (the common ones are in @cairn/platform). */
@@ -15,7 +16,7 @@ export const transportSettingsSpec = {
     section: 'server',
     key: 'BUILTIN_SSH_SERVER_USER',
     default: 'git',
-    parse: parsers.matching(/^[A-Za-z0-9_.-]{1,64}$/, 'a user name ([A-Za-z0-9_.-])'),
+    parse: parseSshUser,
   },
   /** Address the internal git HTTP endpoint binds (the gateway reaches it at `[cairn] REPO_INTERNAL_URL`). */
   internalHost: { section: 'cairn', key: 'REPO_INTERNAL_HOST', default: '127.0.0.1', parse: parsers.string },
